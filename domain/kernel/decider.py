@@ -1,0 +1,109 @@
+"""The decider protocol every ruleset implements (DESIGN section 1).
+
+A ruleset is pure: no clock, no I/O, no global random. The service folds the
+stored events with ``evolve`` to get the state, asks ``decide`` for the
+events a command produces (raising :class:`~domain.kernel.rulings.RuleViolation`
+for an illegal one), appends them, and answers queries with ``view``.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+
+import msgspec
+
+from .dice import Dice
+from .envelope import Command, Emitted, Event
+
+S = TypeVar("S")
+
+ACTIVE = "active"
+FINISHED = "finished"
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True):
+    """What a game is created from. ``seats`` come from ``Ruleset.seats``."""
+
+    game_id: str
+    ruleset: str
+    scenario: str
+    seats: tuple[str, ...]
+    options: dict[str, Any] = {}
+
+
+class Status(msgspec.Struct, frozen=True, kw_only=True):
+    status: str = ACTIVE  # "active" | "finished"
+    #: Seats whose decision it is now (usually one; pending decisions of the
+    #: other seat, such as a retreat path, put that seat here).
+    to_act: tuple[str, ...] = ()
+    winner: str | None = None
+    #: Turn counter: changes exactly at turn boundaries (undo scope, snapshots).
+    turn: int = 0
+    #: The seat whose turn it is (for undo: "its own commands of the current turn").
+    turn_seat: str | None = None
+
+
+class Choice(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    title: str
+
+
+class SetupError(ValueError):
+    """Bad ``POST /games`` input (unknown scenario, bad option); names the field."""
+
+    def __init__(self, field: str, detail: str):
+        super().__init__(f"{field}: {detail}")
+        self.field = field
+        self.detail = detail
+
+
+@runtime_checkable
+class Ruleset(Protocol, Generic[S]):
+    id: ClassVar[str]
+    #: Written into every event; a rule change bumps it.
+    engine_version: ClassVar[str]
+    #: Tagged unions of the ruleset's Command and Event subclasses, and the state type.
+    command_type: ClassVar[Any]
+    event_type: ClassVar[Any]
+    state_type: ClassVar[Any]
+
+    def scenarios(self) -> list[Choice]: ...
+
+    def campaigns(self) -> list[Choice]: ...
+
+    def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
+        """Seats of a new game; raises SetupError for an unknown scenario or option."""
+        ...
+
+    def initial_state(self, setup: Setup) -> S: ...
+
+    def open(self, state: S, dice: Dice) -> list[Emitted]:
+        """The events that open the game (board set up, decks shuffled, hands dealt)."""
+        ...
+
+    def decide(self, state: S, seat: str, command: Command, dice: Dice) -> list[Emitted]:
+        """Events the command produces; raises RuleViolation / NotYourDecision."""
+        ...
+
+    def evolve(self, state: S, event: Event) -> S: ...
+
+    def legal_commands(self, state: S, seat: str) -> list[Command]:
+        """Every legal command of ``seat`` now, complete; each can be posted back as is."""
+        ...
+
+    def view(self, state: S, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see, as JSON builtins.
+
+        A seat sees its own hand, only the size of other hands, never a deck
+        order or the seed. Once the game is finished everything is public.
+        """
+        ...
+
+    def status(self, state: S) -> Status: ...
+
+    def summary(self, event: Event) -> str:
+        """One line for the timeline."""
+        ...
+
+    def render_svg(self, state: S, seat: str | None, recent: list[Event]) -> str:
+        """A picture of the board (``recent``: the events of the last step)."""
+        ...

@@ -1,0 +1,163 @@
+"""Seeded, verifiable chance (DESIGN section 3).
+
+Roll number ``i`` of stream ``s`` in game ``g`` is derived from
+``HMAC-SHA256(seed, f"{g}|{s}|{i}")``. The 32-byte digest is read as four
+64-bit words; the first word below the largest multiple of ``sides`` is used
+(rejection sampling, so no modulo bias). In the astronomically rare case that
+all four are rejected, the digest of ``f"{g}|{s}|{i}|{k}"`` for k = 1, 2, ... is
+used next. Every draw -- die faces and shuffle swaps alike -- is one ``Roll``
+that is written into the event it produced, so replay never rolls and anyone
+holding the revealed seed can recompute every draw.
+
+Pure functions and one small accumulator (``Dice``) that lives for one
+``decide`` call; no clock, no global random.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
+
+import msgspec
+
+T = TypeVar("T")
+
+#: Stream labels. Automated opponents draw from their own stream so an AI
+#: decision never shifts the dice of the game.
+GAME_DICE = "dice"
+SHUFFLE = "shuffle"
+AUTOMATON = "automaton"
+
+_WORD = 1 << 64
+
+
+class Roll(msgspec.Struct, frozen=True, kw_only=True):
+    """One draw from a stream: ``value`` is uniform in ``range(sides)``."""
+
+    stream: str
+    index: int
+    sides: int
+    value: int
+
+
+def new_seed() -> bytes:
+    return secrets.token_bytes(32)
+
+
+def seed_from_hex(text: str) -> bytes:
+    """Parse a seed given as 64 lowercase hex characters; ValueError otherwise."""
+    if not isinstance(text, str) or len(text) != 64 or text != text.lower():
+        raise ValueError("a seed is 64 lowercase hex characters (32 bytes)")
+    try:
+        return bytes.fromhex(text)
+    except ValueError as exc:  # pragma: no cover - message normalised
+        raise ValueError("a seed is 64 lowercase hex characters (32 bytes)") from exc
+
+
+def commitment(seed: bytes) -> str:
+    """The public ``seed_commitment``: lowercase hex sha256 of the 32 seed bytes."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def check_commitment(seed: bytes, published: str) -> bool:
+    return hmac.compare_digest(commitment(seed), published)
+
+
+def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int) -> int:
+    """The value of draw ``index`` of ``stream``: uniform in ``range(sides)``."""
+    if sides < 1:
+        raise ValueError("a draw needs at least one side")
+    if sides == 1:
+        return 0
+    limit = _WORD - (_WORD % sides)
+    k = 0
+    while True:
+        label = f"{game_id}|{stream}|{index}" if k == 0 else f"{game_id}|{stream}|{index}|{k}"
+        digest = hmac.new(seed, label.encode(), hashlib.sha256).digest()
+        for w in range(4):
+            word = int.from_bytes(digest[8 * w : 8 * w + 8], "big")
+            if word < limit:
+                return word % sides
+        k += 1
+
+
+def verify_roll(seed: bytes, game_id: str, roll: Roll) -> bool:
+    return draw(seed, game_id, roll.stream, roll.index, roll.sides) == roll.value
+
+
+class Dice:
+    """The chance source handed to one ``decide`` call.
+
+    ``counters`` gives the next unused index of each stream (the service takes
+    it from the whole log, undone events included, so undo never rewinds the
+    dice). Every draw is remembered; the decider attaches them to the event
+    they produced with :meth:`take`, and the service checks that none is left
+    unrecorded.
+    """
+
+    def __init__(self, seed: bytes, game_id: str, counters: Mapping[str, int] | None = None):
+        self._seed = seed
+        self._game_id = game_id
+        self._next: dict[str, int] = dict(counters or {})
+        self._pending: list[Roll] = []
+        self.drawn: list[Roll] = []
+
+    def next_index(self, stream: str) -> int:
+        return self._next.get(stream, 0)
+
+    def counters(self) -> dict[str, int]:
+        return dict(self._next)
+
+    def value(self, sides: int, stream: str = GAME_DICE) -> int:
+        i = self._next.get(stream, 0)
+        v = draw(self._seed, self._game_id, stream, i, sides)
+        self._next[stream] = i + 1
+        roll = Roll(stream=stream, index=i, sides=sides, value=v)
+        self._pending.append(roll)
+        self.drawn.append(roll)
+        return v
+
+    def faces(self, faces: Sequence[T], count: int, stream: str = GAME_DICE) -> list[T]:
+        """Roll ``count`` dice whose faces are ``faces`` (one entry per side)."""
+        return [faces[self.value(len(faces), stream)] for _ in range(count)]
+
+    def shuffle(self, items: Sequence[T], stream: str = SHUFFLE) -> list[T]:
+        """Fisher-Yates on the stream: for i from n-1 down to 1 swap i with a draw in 0..i."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.value(i + 1, stream)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def take(self) -> tuple[Roll, ...]:
+        """The draws made since the last ``take``: attach them to the event they produced."""
+        rolls, self._pending = tuple(self._pending), []
+        return rolls
+
+    def untaken(self) -> tuple[Roll, ...]:
+        return tuple(self._pending)
+
+
+def advance(counters: Mapping[str, int], rolls: Sequence[Roll]) -> dict[str, int]:
+    """Counters after ``rolls``: never goes backwards."""
+    out = dict(counters)
+    for r in rolls:
+        if r.index + 1 > out.get(r.stream, 0):
+            out[r.stream] = r.index + 1
+    return out
+
+
+def replay_shuffle(items: Sequence[T], rolls: Sequence[Roll]) -> list[T]:
+    """Apply a recorded Fisher-Yates (the rolls ``Dice.shuffle`` made) without a seed."""
+    out = list(items)
+    n = len(out)
+    if len(rolls) != max(n - 1, 0):
+        raise ValueError("a shuffle of n items records n-1 draws")
+    for k, i in enumerate(range(n - 1, 0, -1)):
+        j = rolls[k].value
+        if rolls[k].sides != i + 1 or not 0 <= j <= i:
+            raise ValueError("recorded shuffle draw does not fit its position")
+        out[i], out[j] = out[j], out[i]
+    return out

@@ -1,0 +1,497 @@
+"""The event store: the source of truth (DESIGN section 2).
+
+SQLite in WAL mode, ``synchronous=FULL`` (an acknowledged command is on
+disk), one writer at a time through ``BEGIN IMMEDIATE``. ``UNIQUE(game_id,
+seq)`` is the optimistic concurrency check; ``commands(game_id,
+command_id)`` makes a retried command append nothing. Every event is chained:
+``hash = sha256(prev_hash + canonical event)``.
+
+sqlite-utils creates the schema and serves reads; the append path uses the
+raw connection so the whole command is one ``BEGIN IMMEDIATE`` transaction
+(sqlite-utils' ``atomic()`` would issue a deferred ``BEGIN``).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import sqlite_utils
+
+GENESIS = "0" * 64
+DB_FILE = "umpire.db"
+
+
+class StoreError(Exception):
+    """A clear, one-line problem with the data dir or the database."""
+
+
+class UnknownGame(StoreError):
+    def __init__(self, game_id: str):
+        super().__init__(f"no game with id {game_id!r}")
+        self.game_id = game_id
+
+
+class VersionConflict(Exception):
+    """The writer lost the race: ``expected_version`` is not the current version."""
+
+    def __init__(self, game_id: str, expected: int, current: int):
+        super().__init__(f"game {game_id}: expected version {expected}, current version is {current}")
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event about to be appended (the service builds it from an ``Emitted``)."""
+
+    type: str
+    payload: str  # msgspec JSON of the event struct
+    actor: str | None = None
+    visibility: str = "public"
+    ruling: str | None = None  # msgspec JSON of the Ruling
+    rolls: str = "[]"  # msgspec JSON list of Roll
+    reveals: bool = False
+    turn: int = 0
+    engine_version: str = ""
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    seq: int
+    type: str
+    payload: str
+    actor: str | None
+    visibility: str
+    command_id: str | None
+    engine_version: str
+    recorded_at: str
+    ruling: str | None
+    rolls: str
+    reveals: bool
+    turn: int
+    prev_hash: str
+    hash: str
+
+
+class GameRow(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    ruleset: str
+    scenario: str
+    setup: str  # msgspec JSON of the kernel Setup
+    seed_commitment: str
+    status: str
+    winner: str | None
+    version: int
+    created_at: str
+    campaign_id: str | None
+
+
+class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
+    first_seq: int
+    last_seq: int
+    version: int
+    #: True when ``command_id`` had been seen: nothing was appended and the
+    #: seqs are those of the first time.
+    duplicate: bool = False
+
+
+_EVENT_COLUMNS = (
+    "game_id, seq, type, payload, actor, visibility, command_id, engine_version, "
+    "recorded_at, ruling, rolls, reveals, turn, prev_hash, hash"
+)
+
+
+def canonical(e: dict[str, Any]) -> bytes:
+    """The bytes an event's hash covers: every stored field but the hashes, sorted keys."""
+    body = {k: e[k] for k in (
+        "game_id", "seq", "type", "payload", "actor", "visibility", "command_id",
+        "engine_version", "recorded_at", "ruling", "rolls", "reveals", "turn",
+    )}
+    body["reveals"] = bool(body["reveals"])
+    return msgspec.json.encode(body, order="sorted")
+
+
+def chain_hash(prev_hash: str, e: dict[str, Any]) -> str:
+    return hashlib.sha256(prev_hash.encode() + canonical(e)).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+# Numbered schema steps: PRAGMA user_version says how many ran. Later issues
+# append steps; never edit one that shipped.
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = []
+
+
+def migration(fn: Callable[[sqlite_utils.Database], None]) -> Callable[[sqlite_utils.Database], None]:
+    MIGRATIONS.append(fn)
+    return fn
+
+
+@migration
+def _m1_core(db: sqlite_utils.Database) -> None:
+    db["games"].create(
+        {
+            "game_id": str, "ruleset": str, "scenario": str, "setup": str,
+            "seed_commitment": str, "status": str, "winner": str, "version": int,
+            "created_at": str, "campaign_id": str,
+        },
+        pk="game_id",
+        not_null={"ruleset", "scenario", "setup", "seed_commitment", "status", "version", "created_at"},
+    )
+    db.execute(
+        """CREATE TABLE events (
+            game_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+            payload TEXT NOT NULL, actor TEXT, visibility TEXT NOT NULL,
+            command_id TEXT, engine_version TEXT NOT NULL, recorded_at TEXT NOT NULL,
+            ruling TEXT, rolls TEXT NOT NULL, reveals INTEGER NOT NULL, turn INTEGER NOT NULL,
+            prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+            UNIQUE(game_id, seq), CHECK (seq >= 1))"""
+    )
+    db.execute(
+        """CREATE TABLE commands (
+            game_id TEXT NOT NULL, command_id TEXT NOT NULL,
+            first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+            PRIMARY KEY (game_id, command_id))"""
+    )
+    db.execute(
+        """CREATE TABLE seats (
+            game_id TEXT NOT NULL, seat TEXT NOT NULL, token_hash TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat))"""
+    )
+    db.execute("CREATE UNIQUE INDEX seats_token ON seats(token_hash)")
+    db.execute(
+        """CREATE TABLE secrets (
+            game_id TEXT PRIMARY KEY, seed TEXT NOT NULL, revealed INTEGER NOT NULL DEFAULT 0)"""
+    )
+    db.execute("CREATE INDEX games_status ON games(status, ruleset)")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class EventStore:
+    """One SQLite file. Safe to share between threads (a connection per thread)."""
+
+    def __init__(self, data_dir: str | os.PathLike[str], *, busy_timeout_ms: int = 10_000):
+        self.data_dir = Path(data_dir)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create data dir {self.data_dir}: {exc.strerror}") from None
+        if not os.access(self.data_dir, os.W_OK):
+            raise StoreError(f"data dir {self.data_dir} is not writable")
+        self.path = self.data_dir / DB_FILE
+        self._busy = busy_timeout_ms
+        self._local = threading.local()
+        self._migrate()
+
+    # -- connections -------------------------------------------------
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            try:
+                conn = sqlite3.connect(self.path, isolation_level=None, timeout=self._busy / 1000)
+                conn.execute(f"PRAGMA busy_timeout={int(self._busy)}")
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=FULL")
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path} is not a usable umpire database: {exc}") from None
+            self._local.conn = conn
+        return conn
+
+    def db(self) -> sqlite_utils.Database:
+        return sqlite_utils.Database(self._conn())
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def _migrate(self) -> None:
+        try:
+            conn = self._conn()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                done = conn.execute("PRAGMA user_version").fetchone()[0]
+                db = sqlite_utils.Database(conn)
+                for i, step in enumerate(MIGRATIONS[done:], start=done + 1):
+                    step(db)
+                    conn.execute(f"PRAGMA user_version={i}")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a usable umpire database: {exc}") from None
+
+    def _write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
+        conn = self._conn()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+        try:
+            out = fn(conn)
+            conn.execute("COMMIT")
+            return out
+        except BaseException:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise
+
+    # -- games -------------------------------------------------------
+    def create_game(
+        self,
+        *,
+        game_id: str,
+        ruleset: str,
+        scenario: str,
+        setup: str,
+        seed: bytes,
+        seed_commitment: str,
+        token_hashes: dict[str, str],
+        campaign_id: str | None = None,
+        status: str = "active",
+    ) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO games (game_id, ruleset, scenario, setup, seed_commitment, status, winner,"
+                " version, created_at, campaign_id) VALUES (?,?,?,?,?,?,NULL,0,?,?)",
+                (game_id, ruleset, scenario, setup, seed_commitment, status, _now(), campaign_id),
+            )
+            conn.executemany(
+                "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
+                [(game_id, seat, h) for seat, h in token_hashes.items()],
+            )
+            conn.execute("INSERT INTO secrets (game_id, seed, revealed) VALUES (?,?,0)", (game_id, seed.hex()))
+
+        self._write(tx)
+
+    def game(self, game_id: str) -> GameRow | None:
+        row = self._conn().execute(
+            "SELECT game_id, ruleset, scenario, setup, seed_commitment, status, winner, version,"
+            " created_at, campaign_id FROM games WHERE game_id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return GameRow(**dict(zip(GameRow.__struct_fields__, row)))
+
+    def require_game(self, game_id: str) -> GameRow:
+        g = self.game(game_id)
+        if g is None:
+            raise UnknownGame(game_id)
+        return g
+
+    def games(self, *, status: str | None = None, ruleset: str | None = None) -> list[GameRow]:
+        where, args = [], []
+        if status:
+            where.append("status = ?")
+            args.append(status)
+        if ruleset:
+            where.append("ruleset = ?")
+            args.append(ruleset)
+        sql = (
+            "SELECT game_id, ruleset, scenario, setup, seed_commitment, status, winner, version,"
+            " created_at, campaign_id FROM games"
+        )
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY created_at, game_id"
+        return [GameRow(**dict(zip(GameRow.__struct_fields__, r))) for r in self._conn().execute(sql, args)]
+
+    def game_ids(self) -> list[str]:
+        return [r[0] for r in self._conn().execute("SELECT game_id FROM games ORDER BY created_at, game_id")]
+
+    def version(self, game_id: str) -> int:
+        return self.require_game(game_id).version
+
+    def seat_for_token(self, game_id: str, token: str) -> str | None:
+        row = self._conn().execute(
+            "SELECT seat FROM seats WHERE game_id = ? AND token_hash = ?", (game_id, token_hash(token))
+        ).fetchone()
+        return row[0] if row else None
+
+    def seats(self, game_id: str) -> list[str]:
+        return [r[0] for r in self._conn().execute("SELECT seat FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
+
+    def seed(self, game_id: str) -> bytes:
+        row = self._conn().execute("SELECT seed FROM secrets WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGame(game_id)
+        return bytes.fromhex(row[0])
+
+    def revealed_seed(self, game_id: str) -> bytes | None:
+        """The seed, only once the game is finished (it is revealed then)."""
+        g = self.require_game(game_id)
+        if g.status != "finished":
+            return None
+        return self.seed(game_id)
+
+    # -- events ------------------------------------------------------
+    def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
+        row = self._conn().execute(
+            "SELECT first_seq, last_seq FROM commands WHERE game_id = ? AND command_id = ?", (game_id, command_id)
+        ).fetchone()
+        if row is None:
+            return None
+        return AppendResult(first_seq=row[0], last_seq=row[1], version=self.version(game_id), duplicate=True)
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        command_id: str | None = None,
+        status: str | None = None,
+        winner: str | None = None,
+    ) -> AppendResult:
+        """Append all ``events`` in one transaction, or none.
+
+        Raises :class:`VersionConflict` when ``expected_version`` is stale.
+        A ``command_id`` seen before returns the first result and appends
+        nothing. ``status``/``winner`` update the game row in the same
+        transaction (a finished game's seed is then revealed).
+        """
+        if not events:
+            raise ValueError("append needs at least one event")
+
+        def tx(conn: sqlite3.Connection) -> AppendResult:
+            if command_id is not None:
+                row = conn.execute(
+                    "SELECT first_seq, last_seq FROM commands WHERE game_id = ? AND command_id = ?",
+                    (game_id, command_id),
+                ).fetchone()
+                if row is not None:
+                    cur = conn.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()[0]
+                    return AppendResult(first_seq=row[0], last_seq=row[1], version=cur, duplicate=True)
+            g = conn.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
+            if g is None:
+                raise UnknownGame(game_id)
+            current = g[0]
+            if current != expected_version:
+                raise VersionConflict(game_id, expected_version, current)
+            prev = GENESIS
+            if current > 0:
+                prev = conn.execute(
+                    "SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, current)
+                ).fetchone()[0]
+            now = _now()
+            rows = []
+            for i, ev in enumerate(events, start=current + 1):
+                e = {
+                    "game_id": game_id, "seq": i, "type": ev.type, "payload": ev.payload,
+                    "actor": ev.actor, "visibility": ev.visibility, "command_id": command_id,
+                    "engine_version": ev.engine_version, "recorded_at": now, "ruling": ev.ruling,
+                    "rolls": ev.rolls, "reveals": int(ev.reveals), "turn": ev.turn, "prev_hash": prev,
+                }
+                e["hash"] = prev = chain_hash(e["prev_hash"], e)
+                rows.append(tuple(e[c.strip()] for c in _EVENT_COLUMNS.split(",")))
+            try:
+                conn.executemany(
+                    f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * 15)})", rows
+                )
+            except sqlite3.IntegrityError:
+                raise VersionConflict(game_id, expected_version, current + 1) from None
+            last = current + len(events)
+            if command_id is not None:
+                conn.execute(
+                    "INSERT INTO commands (game_id, command_id, first_seq, last_seq) VALUES (?,?,?,?)",
+                    (game_id, command_id, current + 1, last),
+                )
+            sets, args = ["version = ?"], [last]
+            if status is not None:
+                sets.append("status = ?")
+                args.append(status)
+                if status == "finished":
+                    conn.execute("UPDATE secrets SET revealed = 1 WHERE game_id = ?", (game_id,))
+            if winner is not None:
+                sets.append("winner = ?")
+                args.append(winner)
+            conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE game_id = ?", (*args, game_id))
+            return AppendResult(first_seq=current + 1, last_seq=last, version=last)
+
+        return self._write(tx)
+
+    def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[StoredEvent]:
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
+        args: list[Any] = [game_id, after]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            args.append(upto)
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return [_row_event(r) for r in self._conn().execute(sql, args)]
+
+    def event(self, game_id: str, seq: int) -> StoredEvent | None:
+        r = self._conn().execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq = ?", (game_id, seq)
+        ).fetchone()
+        return _row_event(r) if r else None
+
+    def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]:
+        """Every event of every game in commit order (rowid), for rebuilds."""
+        last = after_rowid
+        while True:
+            rows = self._conn().execute(
+                f"SELECT rowid, {_EVENT_COLUMNS} FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?", (last, batch)
+            ).fetchall()
+            if not rows:
+                return
+            for r in rows:
+                last = r[0]
+                yield r[0], _row_event(r[1:])
+
+
+def _row_event(r: Sequence[Any]) -> StoredEvent:
+    d = dict(zip(StoredEvent.__struct_fields__, r))
+    d["reveals"] = bool(d["reveals"])
+    return StoredEvent(**d)
+
+
+class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
+    ok: bool
+    events: int
+    first_broken_seq: int | None = None
+    problem: str | None = None
+
+
+def verify_chain(events: Sequence[StoredEvent]) -> ChainReport:
+    """Recompute the chain; report the first seq whose hash, link or order is wrong."""
+    prev = GENESIS
+    for expected_seq, ev in enumerate(events, start=1):
+        d = msgspec.structs.asdict(ev)
+        if ev.seq != expected_seq:
+            return ChainReport(ok=False, events=len(events), first_broken_seq=expected_seq,
+                               problem=f"seq {expected_seq} missing or out of order (found {ev.seq})")
+        if ev.prev_hash != prev:
+            return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq,
+                               problem="prev_hash does not match the previous event's hash")
+        if chain_hash(prev, d) != ev.hash:
+            return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq,
+                               problem="hash does not match the event's content")
+        prev = ev.hash
+    return ChainReport(ok=True, events=len(events))
+
+
+__all__ = [
+    "AppendResult", "ChainReport", "EventStore", "GameRow", "NewEvent", "StoreError", "StoredEvent",
+    "UnknownGame", "VersionConflict", "chain_hash", "canonical", "token_hash", "verify_chain",
+]
