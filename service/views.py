@@ -1,0 +1,86 @@
+"""The JSON bodies clients see, built the same way from the log (fold) and by the
+projections (Redis). One piece of code per idea: both paths call these.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel import Ruleset, event_type_name, redact
+from domain.kernel.fold import decode_event
+
+from .store import GameRow, StoredEvent
+
+FINISHED = "finished"
+
+
+def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, version: int | None = None) -> dict[str, Any]:
+    """``GET /games/{id}``: the caller's view (DESIGN section 8)."""
+    st = ruleset.status(state)
+    return {
+        "game_id": game.game_id,
+        "ruleset": game.ruleset,
+        "scenario": game.scenario,
+        "version": game.version if version is None else version,
+        "status": st.status,
+        "active_seat": st.to_act[0] if st.to_act else None,
+        "to_act": list(st.to_act),
+        "turn": st.turn,
+        "winner": st.winner,
+        "state": ruleset.view(state, seat),
+    }
+
+
+def may_see(ev: StoredEvent, seat: str | None, finished: bool) -> bool:
+    """Whether ``seat`` sees the private fields of ``ev`` (everything is public once finished)."""
+    return finished or ev.visibility == "public" or (seat is not None and ev.visibility == seat)
+
+
+def event_view(
+    ev: StoredEvent, ruleset: Ruleset, seat: str | None, *, finished: bool, undone: bool
+) -> dict[str, Any]:
+    """One entry of ``GET /games/{id}/events`` as ``seat`` may see it."""
+    payload: dict[str, Any] = msgspec.json.decode(ev.payload)
+    if not may_see(ev, seat, finished):
+        payload = redact(decode_event(ruleset, ev.payload), payload)
+    return {
+        "seq": ev.seq,
+        "type": ev.type,
+        "actor": ev.actor,
+        "recorded_at": ev.recorded_at,
+        "payload": payload,
+        "hash": ev.hash,
+        "undone": undone,
+    }
+
+
+def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool) -> dict[str, Any]:
+    """``GET /games/{id}/events/{seq}/ruling``. A hidden event's ruling is withheld too."""
+    body: dict[str, Any] = {"seq": ev.seq, "type": ev.type, "actor": ev.actor}
+    if not may_see(ev, seat, finished):
+        body["redacted"] = True
+        body["ruling"] = None
+        return body
+    body["ruling"] = msgspec.json.decode(ev.ruling) if ev.ruling else None
+    body["rolls"] = msgspec.json.decode(ev.rolls)
+    return body
+
+
+def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool) -> dict[str, Any]:
+    """One line per step of ``GET /games/{id}/timeline`` (summaries never reveal private fields)."""
+    event = decode_event(ruleset, ev.payload)
+    from domain.kernel import is_kernel_event
+
+    summary = _kernel_summary(event) if is_kernel_event(event) else ruleset.summary(event)
+    return {"seq": ev.seq, "type": ev.type, "actor": ev.actor, "turn": ev.turn, "summary": summary, "undone": undone}
+
+
+def _kernel_summary(event: Any) -> str:
+    name = event_type_name(event)
+    if name == "undo_requested":
+        return f"{event.by} asks to undo back to version {event.to_version}"
+    if name == "undo_declined":
+        return f"{event.by} declines the undo back to version {event.to_version}"
+    who = f" (agreed by {event.consented_by})" if event.consented_by else ""
+    return f"{event.by} undoes steps {event.first}-{event.last}{who}"
