@@ -38,6 +38,22 @@ class UnknownGame(StoreError):
         self.game_id = game_id
 
 
+class GameExists(StoreError):
+    """``create_game``/import with a game id that is already in the store."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"a game with id {game_id!r} already exists")
+        self.game_id = game_id
+
+
+class SeedUnavailable(StoreError):
+    """The game exists but its secret seed is not in this store (imported without secrets)."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"the seed of game {game_id!r} is not in this store (it was imported without secrets)")
+        self.game_id = game_id
+
+
 class VersionConflict(Exception):
     """The writer lost the race: ``expected_version`` is not the current version."""
 
@@ -96,10 +112,16 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
 class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     first_seq: int
     last_seq: int
+    #: The game version right after this command (== ``last_seq``); for a
+    #: duplicate ``command_id`` it is the same number as the first time, so
+    #: the answer is the same both times.
     version: int
     #: True when ``command_id`` had been seen: nothing was appended and the
     #: seqs are those of the first time.
     duplicate: bool = False
+    #: The game's version now (differs from ``version`` only for a duplicate
+    #: of a command that later commands followed).
+    current_version: int | None = None
 
 
 _EVENT_COLUMNS = (
@@ -201,11 +223,20 @@ class EventStore:
         if conn is None:
             try:
                 conn = sqlite3.connect(self.path, isolation_level=None, timeout=self._busy / 1000)
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open {self.path}: {exc}") from None
+            try:
                 conn.execute(f"PRAGMA busy_timeout={int(self._busy)}")
-                conn.execute("PRAGMA journal_mode=WAL")
+                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise StoreError(f"{self.path}: cannot switch to WAL mode (got {mode!r})")
                 conn.execute("PRAGMA synchronous=FULL")
             except sqlite3.DatabaseError as exc:
+                conn.close()
                 raise StoreError(f"{self.path} is not a usable umpire database: {exc}") from None
+            except BaseException:
+                conn.close()
+                raise
             self._local.conn = conn
         return conn
 
@@ -224,6 +255,11 @@ class EventStore:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 done = conn.execute("PRAGMA user_version").fetchone()[0]
+                if done > len(MIGRATIONS):
+                    raise StoreError(
+                        f"{self.path} has schema version {done}, newer than this umpire knows"
+                        f" ({len(MIGRATIONS)}); upgrade umpire"
+                    )
                 db = sqlite_utils.Database(conn)
                 for i, step in enumerate(MIGRATIONS[done:], start=done + 1):
                     step(db)
@@ -233,7 +269,11 @@ class EventStore:
                 conn.execute("ROLLBACK")
                 raise
         except sqlite3.DatabaseError as exc:
+            self.close()
             raise StoreError(f"{self.path} is not a usable umpire database: {exc}") from None
+        except StoreError:
+            self.close()
+            raise
 
     def _write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
@@ -246,6 +286,12 @@ class EventStore:
             out = fn(conn)
             conn.execute("COMMIT")
             return out
+        except sqlite3.OperationalError as exc:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise StoreError(f"cannot write to {self.path}: {exc}") from None
         except BaseException:
             try:
                 conn.execute("ROLLBACK")
@@ -267,7 +313,16 @@ class EventStore:
         campaign_id: str | None = None,
         status: str = "active",
     ) -> None:
+        """Create a game at version 0. Raises :class:`GameExists` for a used id and
+        ValueError when ``seed`` is not 32 bytes or ``seed_commitment`` is not its sha256."""
+        if not isinstance(seed, (bytes, bytearray)) or len(seed) != 32:
+            raise ValueError("seed: a game's seed is 32 bytes")
+        if hashlib.sha256(bytes(seed)).hexdigest() != seed_commitment:
+            raise ValueError("seed_commitment: must be the lowercase hex sha256 of the seed")
+
         def tx(conn: sqlite3.Connection) -> None:
+            if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
+                raise GameExists(game_id)
             conn.execute(
                 "INSERT INTO games (game_id, ruleset, scenario, setup, seed_commitment, status, winner,"
                 " version, created_at, campaign_id) VALUES (?,?,?,?,?,?,NULL,0,?,?)",
@@ -329,10 +384,17 @@ class EventStore:
     def seats(self, game_id: str) -> list[str]:
         return [r[0] for r in self._conn().execute("SELECT seat FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
 
+    def seat_hashes(self, game_id: str) -> dict[str, str]:
+        """``{seat: token_hash}`` of one game (for export)."""
+        return dict(self._conn().execute(
+            "SELECT seat, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ).fetchall())
+
     def seed(self, game_id: str) -> bytes:
         row = self._conn().execute("SELECT seed FROM secrets WHERE game_id = ?", (game_id,)).fetchone()
         if row is None:
-            raise UnknownGame(game_id)
+            self.require_game(game_id)
+            raise SeedUnavailable(game_id)
         return bytes.fromhex(row[0])
 
     def revealed_seed(self, game_id: str) -> bytes | None:
@@ -349,7 +411,8 @@ class EventStore:
         ).fetchone()
         if row is None:
             return None
-        return AppendResult(first_seq=row[0], last_seq=row[1], version=self.version(game_id), duplicate=True)
+        return AppendResult(first_seq=row[0], last_seq=row[1], version=row[1], duplicate=True,
+                            current_version=self.version(game_id))
 
     def append(
         self,
@@ -379,7 +442,8 @@ class EventStore:
                 ).fetchone()
                 if row is not None:
                     cur = conn.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()[0]
-                    return AppendResult(first_seq=row[0], last_seq=row[1], version=cur, duplicate=True)
+                    return AppendResult(first_seq=row[0], last_seq=row[1], version=row[1], duplicate=True,
+                                        current_version=cur)
             g = conn.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
             if g is None:
                 raise UnknownGame(game_id)
@@ -424,9 +488,56 @@ class EventStore:
                 sets.append("winner = ?")
                 args.append(winner)
             conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE game_id = ?", (*args, game_id))
-            return AppendResult(first_seq=current + 1, last_seq=last, version=last)
+            return AppendResult(first_seq=current + 1, last_seq=last, version=last, current_version=last)
 
         return self._write(tx)
+
+    def import_game(
+        self,
+        game: GameRow,
+        token_hashes: dict[str, str],
+        seed: bytes | None,
+        events: Sequence[StoredEvent],
+    ) -> None:
+        """Insert a whole game as stored elsewhere (events kept byte for byte, hashes
+        included) in one transaction. The caller verifies the chain first
+        (``service.transfer`` does). Raises :class:`GameExists` for a used id.
+        The ``commands`` table is rebuilt from the events' ``command_id``."""
+
+        def tx(conn: sqlite3.Connection) -> None:
+            if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game.game_id,)).fetchone():
+                raise GameExists(game.game_id)
+            conn.execute(
+                "INSERT INTO games (game_id, ruleset, scenario, setup, seed_commitment, status, winner,"
+                " version, created_at, campaign_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                tuple(getattr(game, f) for f in GameRow.__struct_fields__),
+            )
+            conn.executemany(
+                "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
+                [(game.game_id, seat, h) for seat, h in token_hashes.items()],
+            )
+            if seed is not None:
+                conn.execute(
+                    "INSERT INTO secrets (game_id, seed, revealed) VALUES (?,?,?)",
+                    (game.game_id, seed.hex(), int(game.status == "finished")),
+                )
+            cols = [c.strip() for c in _EVENT_COLUMNS.split(",")]
+            conn.executemany(
+                f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * len(cols))})",
+                [tuple(int(v) if c == "reveals" else v for c, v in ((c, getattr(ev, c)) for c in cols))
+                 for ev in events],
+            )
+            spans: dict[str, list[int]] = {}
+            for ev in events:
+                if ev.command_id is not None:
+                    span = spans.setdefault(ev.command_id, [ev.seq, ev.seq])
+                    span[0], span[1] = min(span[0], ev.seq), max(span[1], ev.seq)
+            conn.executemany(
+                "INSERT INTO commands (game_id, command_id, first_seq, last_seq) VALUES (?,?,?,?)",
+                [(game.game_id, cid, a, b) for cid, (a, b) in spans.items()],
+            )
+
+        self._write(tx)
 
     def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[StoredEvent]:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
@@ -492,6 +603,7 @@ def verify_chain(events: Sequence[StoredEvent]) -> ChainReport:
 
 
 __all__ = [
-    "AppendResult", "ChainReport", "EventStore", "GameRow", "NewEvent", "StoreError", "StoredEvent",
-    "UnknownGame", "VersionConflict", "chain_hash", "canonical", "token_hash", "verify_chain",
+    "AppendResult", "ChainReport", "EventStore", "GameExists", "GameRow", "NewEvent", "SeedUnavailable",
+    "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "token_hash",
+    "verify_chain",
 ]

