@@ -537,7 +537,10 @@ class EventStore:
                 [(game.game_id, cid, a, b) for cid, (a, b) in spans.items()],
             )
 
-        self._write(tx)
+        try:
+            self._write(tx)
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"cannot import game {game.game_id!r}: {exc}") from None
 
     def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[StoredEvent]:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"

@@ -1,0 +1,250 @@
+"""The ``umpire`` command line: the service and the operator's commands.
+
+    umpire serve  [--host H] [--port P] [--data-dir DIR]
+    umpire verify GAME_ID [--data-dir DIR]
+    umpire export GAME_ID [--data-dir DIR] [-o FILE] [--with-secrets]
+    umpire import FILE [--data-dir DIR]
+
+Options fall back on the environment (see :mod:`service.settings`). Errors are
+one line on stderr (``umpire: error: ...``) and exit code 1; ``verify`` exits
+with 3 when the game does not verify.
+
+Plug-ins: the optional modules named in :data:`PLUGIN_MODULES` (and any in
+``UMPIRE_CLI_PLUGINS``, comma-separated) are imported; every click command in
+their module-level ``COMMANDS`` list becomes a subcommand. A missing module is
+skipped; a broken one prints a one-line warning and the CLI goes on.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+import msgspec
+
+from .settings import Settings, SettingsError
+
+EXIT_ERROR = 1
+EXIT_NOT_VERIFIED = 3
+PLUGIN_MODULES = ("scenarios.cli", "projections.cli", "service.replay_cli")
+ENV_PLUGINS = "UMPIRE_CLI_PLUGINS"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> None:
+    click.echo(f"umpire: error: {' '.join(str(message).split())}", err=True)
+    sys.exit(code)
+
+
+def clear_errors(fn: F) -> F:
+    """Turn every expected failure into one line on stderr and a non-zero exit."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .redis_runtime import RedisRuntimeError
+        from .store import StoreError
+
+        try:
+            return fn(*args, **kwargs)
+        except (StoreError, SettingsError, RedisRuntimeError) as exc:
+            fail(str(exc))
+        except OSError as exc:
+            where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+            fail(f"{exc.strerror or exc}{':' if where else ''}{where}")
+        except (ValueError, msgspec.MsgspecError) as exc:
+            fail(str(exc))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _open_existing_store(data_dir: str):
+    """The store in ``data_dir``, which must already hold a database (read commands)."""
+    from .store import DB_FILE, EventStore, StoreError
+
+    path = Path(data_dir)
+    if not path.is_dir():
+        raise StoreError(f"data dir {path} does not exist or is not a directory")
+    if not (path / DB_FILE).is_file():
+        raise StoreError(f"no umpire database in {path} (expected {path / DB_FILE})")
+    return EventStore(path)
+
+
+data_dir_option = click.option(
+    "--data-dir", type=str, default=None,
+    help="Directory of the event store (default: $UMPIRE_DATA_DIR or ./data).",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """umpire: an impartial referee for tabletop wargames, run as a REST service."""
+
+
+@main.command()
+@click.option("--host", default=None, help="Bind address (default: $UMPIRE_HOST or 127.0.0.1).")
+@click.option("--port", default=None, help="TCP port (default: $UMPIRE_PORT or 8000).")
+@data_dir_option
+@click.option("--redis-url", default=None, help="Existing Redis (default: $UMPIRE_REDIS_URL; unset: start a private one).")
+@clear_errors
+def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: str | None) -> None:
+    """Run the REST service (and a private Redis unless UMPIRE_REDIS_URL is set)."""
+    from .redis_runtime import EmbeddedRedis
+    from .store import EventStore
+
+    settings = Settings.from_env(data_dir=data_dir, host=host, port=port, redis_url=redis_url)
+    EventStore(settings.data_dir).close()  # a clear error now for a bad data dir
+    try:
+        from .app import create_app
+    except ImportError as exc:
+        fail(f"the REST app (service.app) cannot be loaded: {exc}")
+    import uvicorn
+
+    embedded: EmbeddedRedis | None = None
+    tmp: tempfile.TemporaryDirectory[str] | None = None
+    try:
+        if settings.redis_url is None:
+            tmp = tempfile.TemporaryDirectory(prefix="umpire-redis-")
+            embedded = EmbeddedRedis(tmp.name)
+            url = embedded.start()
+            settings = msgspec.structs.replace(settings, redis_url=url)
+            click.echo(f"umpire: private redis-server pid {embedded.pid} at {url}", err=True)
+        app = create_app(settings)
+        uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+    finally:
+        if embedded is not None:
+            embedded.stop()
+        if tmp is not None:
+            tmp.cleanup()
+
+
+@main.command()
+@click.argument("game_id")
+@data_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
+@clear_errors
+def verify(game_id: str, data_dir: str | None, as_json: bool) -> None:
+    """Verify a game: hash chain; seed commitment and every die once it is finished."""
+    from .verify import verify_game
+
+    settings = Settings.from_env(data_dir=data_dir)
+    store = _open_existing_store(settings.data_dir)
+    report = verify_game(store, game_id)
+    if as_json:
+        click.echo(msgspec.json.encode(report).decode())
+    else:
+        click.echo(f"game {report.game_id}: version {report.version}, {report.events} events, {report.status}")
+        if report.chain_ok:
+            click.echo("chain: ok")
+        else:
+            click.echo(f"chain: BROKEN at seq {report.first_broken_seq}: {report.problem}")
+        if report.finished:
+            click.echo(f"seed: {report.seed}")
+            click.echo(f"commitment: {'ok' if report.commitment_ok else 'DOES NOT MATCH'}")
+            if report.dice_ok:
+                click.echo(f"dice: ok ({report.rolls_checked} rolls)")
+            else:
+                click.echo(f"dice: BAD at seq {report.first_bad_roll_seq}: {report.dice_problem}")
+        else:
+            click.echo("dice: not checkable until the game is finished (the seed is secret)")
+    if not report.ok:
+        sys.exit(EXIT_NOT_VERIFIED)
+
+
+@main.command("export")
+@click.argument("game_id")
+@data_dir_option
+@click.option("-o", "--output", type=str, default=None, help="File to write (default: stdout).")
+@click.option("--with-secrets", is_flag=True, help="Include the seed even if the game is not finished.")
+@clear_errors
+def export_cmd(game_id: str, data_dir: str | None, output: str | None, with_secrets: bool) -> None:
+    """Export one game as JSON lines (header, then one line per event)."""
+    from .transfer import export_lines
+
+    settings = Settings.from_env(data_dir=data_dir)
+    store = _open_existing_store(settings.data_dir)
+    lines = list(export_lines(store, game_id, with_secrets=with_secrets))
+    if output is None or output == "-":
+        out = sys.stdout.buffer
+        for line in lines:
+            out.write(line + b"\n")
+        out.flush()
+    else:
+        tmp = Path(output + ".tmp")
+        with open(tmp, "wb") as f:
+            for line in lines:
+                f.write(line + b"\n")
+        os.replace(tmp, output)
+        click.echo(f"exported game {game_id}: {len(lines) - 1} events to {output}", err=True)
+
+
+@main.command("import")
+@click.argument("file", type=str)
+@data_dir_option
+@clear_errors
+def import_cmd(file: str, data_dir: str | None) -> None:
+    """Import one game exported by `umpire export` (checked first, written in one transaction)."""
+    from .store import EventStore
+    from .transfer import TransferError, read_export
+
+    settings = Settings.from_env(data_dir=data_dir)
+    try:
+        f = sys.stdin.buffer if file == "-" else open(file, "rb")
+    except OSError as exc:
+        raise TransferError(f"cannot read {file}: {exc.strerror}") from None
+    with f:
+        lines = f.readlines()
+    header, events, seed = read_export(lines)  # all checks before the store is touched
+    store = EventStore(settings.data_dir)
+    store.import_game(header.game, header.seats, seed, events)
+    game = header.game
+    click.echo(f"imported game {game.game_id}: version {game.version}, {game.status}")
+
+
+def _load_plugins(group: click.Group, modules: tuple[str, ...]) -> None:
+    for name in modules:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and (name == exc.name or name.startswith(exc.name + ".")):
+                continue  # the optional module is simply not there
+            _warn(name, exc)
+            continue
+        except Exception as exc:  # a broken plug-in must not break the CLI
+            _warn(name, exc)
+            continue
+        commands = getattr(mod, "COMMANDS", None)
+        if commands is None:
+            continue
+        try:
+            items = list(commands)
+        except TypeError:
+            _warn(name, TypeError("COMMANDS is not a list"))
+            continue
+        for cmd in items:
+            if not isinstance(cmd, click.Command):
+                _warn(name, TypeError(f"COMMANDS holds {cmd!r}, not a click command"))
+                continue
+            if cmd.name in group.commands:
+                _warn(name, ValueError(f"command {cmd.name!r} already exists; skipped"))
+                continue
+            group.add_command(cmd)
+
+
+def _warn(module: str, exc: BaseException) -> None:
+    msg = " ".join(str(exc).split())
+    click.echo(f"umpire: warning: plug-in {module} not loaded: {type(exc).__name__}: {msg}", err=True)
+
+
+_extra = tuple(m.strip() for m in os.environ.get(ENV_PLUGINS, "").split(",") if m.strip())
+_load_plugins(main, PLUGIN_MODULES + _extra)
+
+
+if __name__ == "__main__":
+    main()
