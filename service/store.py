@@ -433,6 +433,13 @@ class EventStore:
         """
         if not events:
             raise ValueError("append needs at least one event")
+        for ev in events:
+            if not isinstance(ev.type, str) or not ev.type:
+                raise ValueError(f"event type: a non-empty string is required, got {ev.type!r}")
+            if not isinstance(ev.payload, str):
+                raise ValueError(f"event {ev.type} payload: msgspec JSON text is required, got {type(ev.payload).__name__}")
+            if not isinstance(ev.rolls, str):
+                raise ValueError(f"event {ev.type} rolls: msgspec JSON text is required, got {type(ev.rolls).__name__}")
 
         def tx(conn: sqlite3.Connection) -> AppendResult:
             if command_id is not None:
@@ -470,7 +477,9 @@ class EventStore:
                 conn.executemany(
                     f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * 15)})", rows
                 )
-            except sqlite3.IntegrityError:
+            except sqlite3.IntegrityError as exc:
+                if "events.game_id, events.seq" not in str(exc):
+                    raise
                 raise VersionConflict(game_id, expected_version, current + 1) from None
             last = current + len(events)
             if command_id is not None:

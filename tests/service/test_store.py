@@ -1,0 +1,215 @@
+"""The event store (DESIGN section 2): seq uniqueness, idempotent commands, all-or-nothing, bad input."""
+from __future__ import annotations
+
+import sqlite3
+
+import msgspec
+import pytest
+
+from domain.kernel.dice import commitment
+from service.store import (
+    DB_FILE, MIGRATIONS, EventStore, GameExists, NewEvent, SeedUnavailable, StoreError, UnknownGame,
+    VersionConflict, token_hash, verify_chain,
+)
+
+SEED = bytes(range(32))
+
+
+def make_game(store: EventStore, game_id: str = "g1", seed: bytes = SEED) -> None:
+    store.create_game(
+        game_id=game_id, ruleset="test", scenario="s", setup="{}", seed=seed,
+        seed_commitment=commitment(seed), token_hashes={"imperial": token_hash(f"{game_id}-i"),
+                                                        "rebel": token_hash(f"{game_id}-r")},
+    )
+
+
+def ev(n: int, kind: str = "Moved") -> NewEvent:
+    return NewEvent(type=kind, payload=msgspec.json.encode({"n": n}).decode(), actor="imperial")
+
+
+def test_append_numbers_from_one_and_chains(store):
+    make_game(store)
+    r1 = store.append("g1", 0, [ev(1), ev(2)])
+    r2 = store.append("g1", 2, [ev(3)])
+    assert (r1.first_seq, r1.last_seq, r1.version) == (1, 2, 2)
+    assert (r2.first_seq, r2.last_seq, r2.version) == (3, 3, 3)
+    events = store.load("g1")
+    assert [e.seq for e in events] == [1, 2, 3]
+    assert events[0].prev_hash == "0" * 64 and events[1].prev_hash == events[0].hash
+    assert verify_chain(events).ok
+    assert store.version("g1") == 3
+
+
+def test_stale_expected_version_is_a_conflict_and_appends_nothing(store):
+    make_game(store)
+    store.append("g1", 0, [ev(1)])
+    with pytest.raises(VersionConflict) as info:
+        store.append("g1", 0, [ev(2), ev(3)])
+    assert (info.value.expected, info.value.current) == (0, 1)
+    assert [e.seq for e in store.load("g1")] == [1]
+
+
+def test_duplicate_game_seq_refused_by_the_unique_constraint(store):
+    make_game(store)
+    store.append("g1", 0, [ev(1)])
+    conn = sqlite3.connect(store.path)
+    # Straight SQL: the constraint itself refuses a second seq 1.
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+        conn.execute(
+            "INSERT INTO events SELECT * FROM events WHERE game_id='g1' AND seq=1"
+        )
+    # And when the version column lies (set back to 0), the constraint is the
+    # last line of defence: the writer gets a conflict, not an overwrite.
+    conn.execute("UPDATE games SET version = 0 WHERE game_id='g1'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(VersionConflict):
+        store.append("g1", 0, [ev(99)])
+    events = store.load("g1")
+    assert len(events) == 1 and msgspec.json.decode(events[0].payload) == {"n": 1}
+
+
+def test_same_command_id_twice_appends_once_and_answers_the_same(store):
+    make_game(store)
+    first = store.append("g1", 0, [ev(1), ev(2)], command_id="cmd-a")
+    again = store.append("g1", 0, [ev(7), ev(8), ev(9)], command_id="cmd-a")
+    assert (again.first_seq, again.last_seq, again.version) == (first.first_seq, first.last_seq, first.version)
+    assert again.duplicate and not first.duplicate
+    assert store.version("g1") == 2 and len(store.load("g1")) == 2
+    # Still the same answer after the game moved on (a retry arriving late).
+    store.append("g1", 2, [ev(3)], command_id="cmd-b")
+    late = store.append("g1", 2, [ev(3)], command_id="cmd-a")
+    assert (late.first_seq, late.last_seq, late.version, late.current_version) == (1, 2, 2, 3)
+    looked_up = store.command_result("g1", "cmd-a")
+    assert looked_up is not None and (looked_up.first_seq, looked_up.last_seq, looked_up.version) == (1, 2, 2)
+    # command ids are per game
+    make_game(store, "g2")
+    assert not store.append("g2", 0, [ev(1)], command_id="cmd-a").duplicate
+
+
+def test_unknown_game(store):
+    with pytest.raises(UnknownGame, match="no game with id 'nope'"):
+        store.append("nope", 0, [ev(1)])
+    with pytest.raises(UnknownGame):
+        store.require_game("nope")
+    with pytest.raises(UnknownGame):
+        store.seed("nope")
+    assert store.game("nope") is None
+
+
+def test_game_ids_are_unique_and_seed_must_match_commitment(store):
+    make_game(store)
+    with pytest.raises(GameExists):
+        make_game(store)
+    with pytest.raises(ValueError, match="seed_commitment"):
+        store.create_game(game_id="g9", ruleset="t", scenario="s", setup="{}", seed=SEED,
+                          seed_commitment=commitment(bytes(32)), token_hashes={})
+    with pytest.raises(ValueError, match="32 bytes"):
+        store.create_game(game_id="g9", ruleset="t", scenario="s", setup="{}", seed=b"short",
+                          seed_commitment=commitment(b"short"), token_hashes={})
+    assert store.game("g9") is None
+
+
+def test_seed_secret_until_finished_then_revealed(store):
+    make_game(store)
+    store.append("g1", 0, [ev(1)])
+    assert store.revealed_seed("g1") is None
+    store.append("g1", 1, [ev(2, "GameEnded")], status="finished", winner="rebel")
+    g = store.require_game("g1")
+    assert (g.status, g.winner, g.version) == ("finished", "rebel", 2)
+    assert store.revealed_seed("g1") == SEED
+    # the seed is never in an event
+    assert all(SEED.hex() not in e.payload for e in store.load("g1"))
+
+
+def test_seats_store_only_token_hashes(store):
+    make_game(store)
+    assert store.seat_for_token("g1", "g1-i") == "imperial"
+    assert store.seat_for_token("g1", "wrong") is None
+    assert store.seat_hashes("g1") == {"imperial": token_hash("g1-i"), "rebel": token_hash("g1-r")}
+    raw = sqlite3.connect(store.path).execute("SELECT group_concat(token_hash) FROM seats").fetchone()[0]
+    assert "g1-i" not in raw
+
+
+def test_a_failing_append_writes_nothing(store):
+    make_game(store)
+    # The third insert of the command fails inside the transaction.
+    store._conn().execute(
+        "CREATE TRIGGER boom BEFORE INSERT ON events WHEN NEW.type = 'Boom'"
+        " BEGIN SELECT RAISE(ABORT, 'boom'); END"
+    )
+    with pytest.raises(sqlite3.IntegrityError, match="boom"):
+        store.append("g1", 0, [ev(1), ev(2), ev(3, "Boom")], command_id="c")
+    assert store.load("g1") == [] and store.version("g1") == 0
+    assert store.command_result("g1", "c") is None
+    assert store.append("g1", 0, [ev(1)], command_id="c").version == 1
+
+
+def test_malformed_new_events_name_the_field(store):
+    make_game(store)
+    with pytest.raises(ValueError, match="payload"):
+        store.append("g1", 0, [NewEvent(type="X", payload=None)])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="type"):
+        store.append("g1", 0, [NewEvent(type="", payload="{}")])
+    with pytest.raises(ValueError, match="at least one event"):
+        store.append("g1", 0, [])
+    assert store.version("g1") == 0
+
+
+def test_schema_migrations_are_numbered_and_rerun_safely(tmp_path):
+    s1 = EventStore(tmp_path)
+    make_game(s1)
+    s1.close()
+    s2 = EventStore(tmp_path)  # reopening runs nothing twice
+    assert s2._conn().execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert s2.game_ids() == ["g1"]
+    assert s2._conn().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert s2._conn().execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    s2.close()
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    EventStore(tmp_path).close()
+    conn = sqlite3.connect(tmp_path / DB_FILE)
+    conn.execute(f"PRAGMA user_version={len(MIGRATIONS) + 5}")
+    conn.close()
+    with pytest.raises(StoreError, match="newer than this umpire"):
+        EventStore(tmp_path)
+
+
+def test_a_file_that_is_not_a_database(tmp_path):
+    (tmp_path / DB_FILE).write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(StoreError, match="not a usable umpire database"):
+        EventStore(tmp_path)
+
+
+def test_another_sqlite_database_is_refused(tmp_path):
+    conn = sqlite3.connect(tmp_path / DB_FILE)
+    conn.execute("CREATE TABLE games (x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="not a usable umpire database"):
+        EventStore(tmp_path)
+
+
+def test_unusable_data_dir(tmp_path):
+    f = tmp_path / "a-file"
+    f.write_text("x")
+    with pytest.raises(StoreError, match="cannot create data dir"):
+        EventStore(f / "sub")
+
+
+def test_seed_missing_after_import_without_secrets_is_a_clear_error(store):
+    make_game(store)
+    store._conn().execute("DELETE FROM secrets")
+    with pytest.raises(SeedUnavailable, match="not in this store"):
+        store.seed("g1")
+
+
+def test_iter_all_yields_commit_order(store):
+    make_game(store, "a")
+    make_game(store, "b")
+    store.append("a", 0, [ev(1)])
+    store.append("b", 0, [ev(1), ev(2)])
+    store.append("a", 1, [ev(2)])
+    assert [(e.game_id, e.seq) for _, e in store.iter_all(batch=2)] == [("a", 1), ("b", 1), ("b", 2), ("a", 2)]

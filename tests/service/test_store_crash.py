@@ -1,0 +1,89 @@
+"""A writer killed with SIGKILL in the middle of appending leaves each command's
+events all or none (DESIGN section 2: one transaction per command)."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from domain.kernel.dice import commitment
+from service.store import EventStore, verify_chain
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = bytes(range(32))
+EVENTS_PER_COMMAND = 50
+ROUNDS = 6
+
+WRITER = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from service.store import EventStore, NewEvent
+store = EventStore(sys.argv[2])
+round_no = sys.argv[3]
+n = int(sys.argv[4])
+pad = "x" * 2000  # big enough rows that a command takes a while to write
+k = 0
+while True:
+    v = store.version("crash")
+    events = [NewEvent(type="Step", payload=json.dumps({"r": round_no, "k": k, "i": i, "pad": pad}))
+              for i in range(n)]
+    store.append("crash", v, events, command_id=f"r{round_no}-c{k}")
+    k += 1
+    if k == 3:
+        print("writing", flush=True)
+"""
+
+
+def check_all_or_none(path: Path) -> tuple[int, int]:
+    conn = sqlite3.connect(path)
+    try:
+        commands = conn.execute("SELECT command_id, first_seq, last_seq FROM commands WHERE game_id='crash'").fetchall()
+        per_command = dict(conn.execute(
+            "SELECT command_id, count(*) FROM events WHERE game_id='crash' GROUP BY command_id"
+        ).fetchall())
+        (version,) = conn.execute("SELECT version FROM games WHERE game_id='crash'").fetchone()
+    finally:
+        conn.close()
+    # every event belongs to a recorded command, and every recorded command is whole
+    assert set(per_command) == {c for c, _, _ in commands}
+    for cid, first, last in commands:
+        assert last - first + 1 == EVENTS_PER_COMMAND
+        assert per_command[cid] == EVENTS_PER_COMMAND, cid
+    assert version == len(commands) * EVENTS_PER_COMMAND
+    return version, len(commands)
+
+
+def test_sigkill_mid_command_leaves_whole_commands_only(tmp_path):
+    store = EventStore(tmp_path)
+    store.create_game(game_id="crash", ruleset="test", scenario="s", setup="{}", seed=SEED,
+                      seed_commitment=commitment(SEED), token_hashes={})
+    store.close()
+    rng = random.Random(20261122)
+    last_version = 0
+    for r in range(ROUNDS):
+        p = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(ROOT), str(tmp_path), str(r), str(EVENTS_PER_COMMAND)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        )
+        line = p.stdout.readline().strip()
+        assert line == "writing", p.stderr.read()
+        time.sleep(rng.uniform(0.0, 0.25))
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait(timeout=30)
+        assert p.returncode == -signal.SIGKILL
+        p.stdout.close()
+        p.stderr.close()
+        version, _ = check_all_or_none(tmp_path / "umpire.db")
+        assert version >= last_version + 3 * EVENTS_PER_COMMAND  # the writer made progress
+        last_version = version
+        # the survivor log verifies and a new writer continues from it
+        s = EventStore(tmp_path)
+        events = s.load("crash")
+        assert verify_chain(events).ok
+        assert [e.seq for e in events] == list(range(1, version + 1))
+        s.close()
