@@ -1,0 +1,302 @@
+"""The ``umpire`` command line through real subprocesses, the JSON-lines transfer,
+settings, and the private Redis runtime that ``umpire serve`` and the tests use."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+import pytest
+import redis
+
+from domain.kernel.dice import Dice, commitment
+from service.redis_runtime import EmbeddedRedis
+from service.settings import Settings, SettingsError
+from service.store import EventStore, GameExists, NewEvent, token_hash
+from service.transfer import TransferError, export_lines, import_game
+from service.verify import verify_game
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = bytes(range(32))
+_enc = msgspec.json.Encoder()
+
+
+def umpire(*args: str, env: dict | None = None, input: str | None = None) -> subprocess.CompletedProcess:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], cwd=ROOT, env=full_env,
+                          capture_output=True, text=True, timeout=60, input=input)
+
+
+def assert_clean_error(p: subprocess.CompletedProcess, *needles: str) -> None:
+    assert p.returncode != 0
+    assert "Traceback" not in p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith("umpire: error: ")
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+def play(data_dir: Path, game_id: str = "g", finish: bool = True) -> None:
+    store = EventStore(data_dir)
+    store.create_game(game_id=game_id, ruleset="test", scenario="s", setup='{"x":1}', seed=SEED,
+                      seed_commitment=commitment(SEED),
+                      token_hashes={"imperial": token_hash("ti"), "rebel": token_hash("tr")})
+    dice = Dice(SEED, game_id)
+    v = 0
+    for k in range(4):
+        dice.faces("ABCDEF", 2)
+        last = finish and k == 3
+        v = store.append(game_id, v, [
+            NewEvent(type="Attacked", payload=_enc.encode({"k": k}).decode(), rolls=_enc.encode(dice.take()).decode()),
+            NewEvent(type="Moved", payload="{}", actor="rebel", visibility="rebel"),
+        ], command_id=f"c{k}", status="finished" if last else None).version
+    store.close()
+
+
+# -- bad input: one clear line, non-zero exit, no traceback ------------------
+
+def test_unwritable_data_dir(tmp_path):
+    (tmp_path / "file").write_text("x")
+    bad = tmp_path / "file" / "data"
+    p = umpire("import", str(tmp_path / "missing.jsonl"), "--data-dir", str(bad))
+    assert_clean_error(p, "cannot read")
+    exported = tmp_path / "g.jsonl"
+    play(tmp_path / "src")
+    assert umpire("export", "g", "--data-dir", str(tmp_path / "src"), "-o", str(exported)).returncode == 0
+    p = umpire("import", str(exported), "--data-dir", str(bad))
+    assert_clean_error(p, "cannot create data dir")
+    p = umpire("serve", "--data-dir", str(bad), "--port", "1")
+    assert_clean_error(p, "cannot create data dir")
+
+
+def test_file_that_is_not_a_database(tmp_path):
+    (tmp_path / "umpire.db").write_bytes(b"\x00garbage" * 500)
+    for args in (["verify", "g"], ["export", "g"]):
+        assert_clean_error(umpire(*args, "--data-dir", str(tmp_path)), "not a usable umpire database")
+
+
+def test_unknown_game_and_missing_database(tmp_path):
+    play(tmp_path)
+    assert_clean_error(umpire("verify", "nope", "--data-dir", str(tmp_path)), "no game with id 'nope'")
+    assert_clean_error(umpire("export", "nope", "--data-dir", str(tmp_path)), "no game with id 'nope'")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert_clean_error(umpire("verify", "g", "--data-dir", str(empty)), "no umpire database")
+    assert not (empty / "umpire.db").exists()  # a read command creates nothing
+
+
+def test_bad_settings_name_the_variable(tmp_path):
+    p = umpire("verify", "g", env={"UMPIRE_DATA_DIR": str(tmp_path)})
+    assert_clean_error(p, "no umpire database")
+    p = umpire("serve", "--data-dir", str(tmp_path), env={"UMPIRE_PORT": "http"})
+    assert_clean_error(p, "UMPIRE_PORT")
+    p = umpire("serve", "--data-dir", str(tmp_path), "--port", "70000")
+    assert_clean_error(p, "--port")
+
+
+@pytest.mark.parametrize(
+    "mangle, needle",
+    [
+        (lambda lines: [b"{not json"] + lines[1:], "line 1"),
+        (lambda lines: lines[:1] + [lines[1].replace(b'"seq":1', b'"seq":"one"')] + lines[2:], "line 2"),
+        (lambda lines: lines[:3] + lines[4:], "announces"),
+        (lambda lines: lines[:2] + [lines[3], lines[2]] + lines[4:], "chain broken at seq 2"),
+        (lambda lines: lines[:2] + [lines[2].replace(b'"Moved"', b'"Fled"')] + lines[3:], "chain broken at seq 2"),
+        (lambda lines: [lines[0].replace(SEED.hex().encode(), bytes(32).hex().encode())] + lines[1:], "seed_commitment"),
+        (lambda lines: [lines[0].replace(b'"umpire-game"', b'"other"')] + lines[1:], "kind"),
+        (lambda lines: [], "empty file"),
+    ],
+    ids=["not-json", "bad-field", "missing-line", "reordered", "edited-type", "wrong-seed", "wrong-kind", "empty"],
+)
+def test_malformed_import_file_is_refused_and_writes_nothing(tmp_path, mangle, needle):
+    play(tmp_path / "src")
+    lines = [bytes(x) for x in export_lines(EventStore(tmp_path / "src"), "g")]
+    f = tmp_path / "bad.jsonl"
+    f.write_bytes(b"".join(x + b"\n" for x in mangle(lines)))
+    dest = tmp_path / "dest"
+    p = umpire("import", str(f), "--data-dir", str(dest))
+    assert_clean_error(p, needle)
+    assert not dest.exists()  # checked before the store was touched
+
+
+# -- export / import round trip -----------------------------------------------
+
+def test_export_then_import_round_trips_and_verifies(tmp_path):
+    src, dest = tmp_path / "src", tmp_path / "dest"
+    play(src)
+    out = tmp_path / "g.jsonl"
+    p = umpire("export", "g", "--data-dir", str(src), "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    header = json.loads(out.read_text().splitlines()[0])
+    assert header["seed"] == SEED.hex() and header["events"] == 8
+    assert header["seats"] == {"imperial": token_hash("ti"), "rebel": token_hash("tr")}
+    p = umpire("import", str(out), "--data-dir", str(dest))
+    assert p.returncode == 0, p.stderr
+    assert "imported game g" in p.stdout
+    a, b = EventStore(src), EventStore(dest)
+    assert a.load("g") == b.load("g")
+    assert a.require_game("g") == b.require_game("g")
+    assert b.seat_for_token("g", "tr") == "rebel"
+    assert b.command_result("g", "c2").first_seq == 5
+    p = umpire("verify", "g", "--data-dir", str(dest))
+    assert p.returncode == 0, p.stderr
+    assert "chain: ok" in p.stdout and "dice: ok (8 rolls)" in p.stdout and SEED.hex() in p.stdout
+    p = umpire("verify", "g", "--data-dir", str(dest), "--json")
+    assert json.loads(p.stdout)["dice_ok"] is True
+    # importing again is refused
+    assert_clean_error(umpire("import", str(out), "--data-dir", str(dest)), "already exists")
+
+
+def test_unfinished_game_exports_its_seed_only_when_asked(tmp_path):
+    play(tmp_path / "src", finish=False)
+    plain = umpire("export", "g", "--data-dir", str(tmp_path / "src"))
+    assert plain.returncode == 0
+    assert json.loads(plain.stdout.splitlines()[0])["seed"] is None
+    assert SEED.hex() not in plain.stdout
+    secret = umpire("export", "g", "--data-dir", str(tmp_path / "src"), "--with-secrets")
+    assert json.loads(secret.stdout.splitlines()[0])["seed"] == SEED.hex()
+    # without secrets: importable and verifiable, but the seed is not there to play on
+    p = umpire("import", "-", "--data-dir", str(tmp_path / "d1"), input=plain.stdout)
+    assert p.returncode == 0, p.stderr
+    s1 = EventStore(tmp_path / "d1")
+    assert verify_game(s1, "g").chain_ok
+    with pytest.raises(Exception, match="not in this store"):
+        s1.seed("g")
+    p = umpire("import", "-", "--data-dir", str(tmp_path / "d2"), input=secret.stdout)
+    assert p.returncode == 0, p.stderr
+    assert EventStore(tmp_path / "d2").seed("g") == SEED
+
+
+def test_import_api_refuses_existing_game_in_one_transaction(store, tmp_path):
+    play(tmp_path / "src")
+    lines = list(export_lines(EventStore(tmp_path / "src"), "g"))
+    import_game(store, lines)
+    with pytest.raises(GameExists):
+        import_game(store, lines)
+    assert len(store.load("g")) == 8
+    with pytest.raises(TransferError, match="line 2"):
+        import_game(store, lines[:1] + [b'{"kind": "event"}'])
+
+
+def test_verify_exit_code_on_a_tampered_log(tmp_path):
+    play(tmp_path)
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "umpire.db")
+    conn.execute("UPDATE events SET payload='{\"k\":9}' WHERE seq=3")
+    conn.commit()
+    conn.close()
+    p = umpire("verify", "g", "--data-dir", str(tmp_path))
+    assert p.returncode == 3
+    assert "chain: BROKEN at seq 3" in p.stdout
+
+
+# -- plug-in command groups ---------------------------------------------------
+
+def test_plugins_add_commands_and_a_broken_one_only_warns(tmp_path):
+    (tmp_path / "good_plugin.py").write_text(
+        "import click\n"
+        "@click.command('hello')\n"
+        "def hello():\n"
+        "    click.echo('hello from plug-in')\n"
+        "COMMANDS = [hello]\n"
+    )
+    (tmp_path / "broken_plugin.py").write_text("raise RuntimeError('boom at import')\n")
+    env = {"PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}", "UMPIRE_CLI_PLUGINS": "good_plugin,broken_plugin,absent_plugin"}
+    p = umpire("hello", env=env)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "hello from plug-in"
+    warnings = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert warnings == ["umpire: warning: plug-in broken_plugin not loaded: RuntimeError: boom at import"]
+    p = umpire("--help", env=env)
+    assert p.returncode == 0 and "hello" in p.stdout and "verify" in p.stdout
+
+
+# -- settings -----------------------------------------------------------------
+
+def test_settings_env_then_options():
+    env = {"UMPIRE_DATA_DIR": "/srv/u", "UMPIRE_REDIS_URL": "redis://h:1/0", "UMPIRE_HOST": "0.0.0.0", "UMPIRE_PORT": "9000"}
+    assert Settings.from_env(env) == Settings(data_dir="/srv/u", redis_url="redis://h:1/0", host="0.0.0.0", port=9000)
+    s = Settings.from_env(env, data_dir="/x", port=8123, host="::1")
+    assert (s.data_dir, s.port, s.host, s.redis_url) == ("/x", 8123, "::1", "redis://h:1/0")
+    assert Settings.from_env({}) == Settings(data_dir="data", redis_url=None, host="127.0.0.1", port=8000)
+    assert Settings.from_env({"UMPIRE_REDIS_URL": ""}).redis_url is None
+    with pytest.raises(SettingsError, match="UMPIRE_REDIS_URL"):
+        Settings.from_env({"UMPIRE_REDIS_URL": "localhost:6379"})
+
+
+# -- the private Redis ----------------------------------------------------------
+
+def test_embedded_redis_start_kill_restart_same_url_stop(tmp_path):
+    r = EmbeddedRedis(tmp_path / "r")
+    url = r.start()
+    c = redis.Redis.from_url(url, socket_timeout=2)
+    assert c.ping() and c.set("k", "v")
+    first = r.pid
+    r.kill()
+    assert not r.running
+    with pytest.raises(redis.ConnectionError):
+        c.ping()
+    assert r.restart() == url and r.pid != first
+    c = redis.Redis.from_url(url, socket_timeout=2)
+    assert c.ping() and c.get("k") is None  # no persistence: projections are rebuilt
+    pid = r.pid
+    r.stop()
+    assert not r.running and not Path(f"/proc/{pid}").exists()
+
+
+def test_embedded_redis_on_a_unix_socket(tmp_path):
+    with EmbeddedRedis(tmp_path / "s", unix_socket=True) as r:
+        assert r.url.startswith("unix://")
+        assert redis.Redis.from_url(r.url).ping()
+    assert not r.running
+
+
+def test_session_redis_fixture_answers_and_is_flushed(redis_client, redis_server, redis_url):
+    assert redis_url == redis_server.url
+    assert redis_client.dbsize() == 0
+    redis_client.set("left-over", 1)
+
+
+OWNER = r"""
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from service.redis_runtime import EmbeddedRedis
+r = EmbeddedRedis(sys.argv[2])
+r.start()
+print(r.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def _gone(pid: int, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().split(")")[-1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
+def test_redis_never_outlives_its_owner(tmp_path, sig):
+    p = subprocess.Popen([sys.executable, "-c", OWNER, str(ROOT), str(tmp_path / "r")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    pid = int(p.stdout.readline())
+    assert Path(f"/proc/{pid}").exists()
+    p.send_signal(sig)
+    p.wait(timeout=30)
+    p.stdout.close()
+    p.stderr.close()
+    assert _gone(pid), f"redis-server {pid} still running after {sig.name} of its owner"
