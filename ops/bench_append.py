@@ -1,0 +1,155 @@
+#!/usr/bin/env python
+"""Durable appends per second: umpire's EventStore against raw sqlite3.
+
+Four configurations, interleaved round by round in the same run so that disk
+and CPU drift hit all of them alike:
+
+- ``store x1``  EventStore.append, 1 event per command (one transaction each)
+- ``store x10`` EventStore.append, 10 events per command
+- ``raw x1`` / ``raw x10``  plain sqlite3 doing the same inserts into the same
+  schema at the same durability: WAL, ``synchronous=FULL``, ``BEGIN
+  IMMEDIATE``, read the version, insert the rows, update the version, COMMIT.
+
+The store additionally validates the events, checks ``expected_version``,
+reads the previous hash, computes the sha256 chain and builds the rows in
+Python; the ratio store/raw is the price of that.
+
+    .venv/bin/python ops/bench_append.py            # table, ~25 s
+    .venv/bin/python ops/bench_append.py --json     # machine-readable
+    .venv/bin/python ops/bench_append.py --seconds 1 --rounds 1   # quick look
+
+Each configuration writes to its own fresh database in a temporary directory
+(``--dir`` to put it on another disk).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from domain.kernel.dice import commitment  # noqa: E402
+from service.store import DB_FILE, EventStore, NewEvent  # noqa: E402
+
+SEED = bytes(range(32))
+PAYLOAD = json.dumps({"unit": "imperial-at-at-1", "from": [3, 4], "to": [4, 4], "path": [[3, 4], [4, 4]]})
+
+
+def _new_store(base: Path, name: str) -> EventStore:
+    store = EventStore(base / name)
+    store.create_game(game_id="bench", ruleset="bench", scenario="s", setup="{}", seed=SEED,
+                      seed_commitment=commitment(SEED), token_hashes={})
+    return store
+
+
+def run_store(base: Path, name: str, per_txn: int, seconds: float) -> tuple[int, float]:
+    store = _new_store(base, name)
+    events = [NewEvent(type="Moved", payload=PAYLOAD, actor="imperial") for _ in range(per_txn)]
+    version = store.version("bench")
+    n = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        version = store.append("bench", version, events).version
+        n += 1
+        if n % 8 == 0 and time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - t0
+    store.close()
+    return n, elapsed
+
+
+def run_raw(base: Path, name: str, per_txn: int, seconds: float) -> tuple[int, float]:
+    _new_store(base, name).close()  # the same schema, made by the store's migrations
+    conn = sqlite3.connect(base / name / DB_FILE, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    cols = ("game_id, seq, type, payload, actor, visibility, command_id, engine_version, recorded_at,"
+            " ruling, rolls, reveals, turn, prev_hash, hash")
+    sql = f"INSERT INTO events ({cols}) VALUES ({','.join('?' * 15)})"
+    h = "0" * 64
+    n = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        conn.execute("BEGIN IMMEDIATE")
+        (version,) = conn.execute("SELECT version FROM games WHERE game_id = 'bench'").fetchone()
+        conn.executemany(sql, [
+            ("bench", version + i, "Moved", PAYLOAD, "imperial", "public", None, "", "2026-01-01T00:00:00",
+             None, "[]", 0, 0, h, h)
+            for i in range(1, per_txn + 1)
+        ])
+        conn.execute("UPDATE games SET version = ? WHERE game_id = 'bench'", (version + per_txn,))
+        conn.execute("COMMIT")
+        n += 1
+        if n % 8 == 0 and time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - t0
+    conn.close()
+    return n, elapsed
+
+
+CONFIGS = [
+    ("store", 1, run_store), ("raw", 1, run_raw),
+    ("store", 10, run_store), ("raw", 10, run_raw),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="seconds per configuration per round (default 3)")
+    ap.add_argument("--rounds", type=int, default=2, help="rounds, each running all four configurations (default 2)")
+    ap.add_argument("--dir", type=str, default=None, help="where the databases go (default: a temp dir)")
+    ap.add_argument("--json", action="store_true", help="print machine-readable results")
+    args = ap.parse_args(argv)
+
+    totals: dict[tuple[str, int], list[float]] = {(k, p): [0, 0.0] for k, p, _ in CONFIGS}
+    with tempfile.TemporaryDirectory(prefix="umpire-bench-", dir=args.dir) as tmp:
+        base = Path(tmp)
+        for r in range(args.rounds):
+            for kind, per_txn, fn in CONFIGS:
+                n, elapsed = fn(base, f"{kind}{per_txn}-r{r}", per_txn, args.seconds)
+                totals[(kind, per_txn)][0] += n
+                totals[(kind, per_txn)][1] += elapsed
+
+    results = []
+    for (kind, per_txn), (n, elapsed) in totals.items():
+        tps = n / elapsed
+        results.append({"name": f"{kind} x{per_txn}", "impl": kind, "events_per_txn": per_txn,
+                        "transactions": int(n), "seconds": round(elapsed, 3),
+                        "txn_per_s": round(tps, 1), "events_per_s": round(tps * per_txn, 1)})
+    by = {(r["impl"], r["events_per_txn"]): r for r in results}
+    ratios = {f"store/raw x{p}": round(by[("store", p)]["txn_per_s"] / by[("raw", p)]["txn_per_s"], 3)
+              for p in (1, 10)}
+    out = {
+        "benchmark": "append",
+        "unit": "durable appends (WAL, synchronous=FULL, BEGIN IMMEDIATE)",
+        "params": {"seconds": args.seconds, "rounds": args.rounds},
+        "machine": {"python": platform.python_version(), "sqlite": sqlite3.sqlite_version,
+                    "cpus": os.cpu_count(), "platform": platform.platform()},
+        "results": results,
+        "ratios": ratios,
+    }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"durable appends, {args.rounds} rounds x {args.seconds:g} s per configuration"
+          f" (sqlite {sqlite3.sqlite_version}, python {platform.python_version()})")
+    print(f"{'config':<10} {'txn/s':>10} {'events/s':>10} {'txns':>8}")
+    for r in results:
+        print(f"{r['name']:<10} {r['txn_per_s']:>10.1f} {r['events_per_s']:>10.1f} {r['transactions']:>8}")
+    for k, v in ratios.items():
+        print(f"{k}: {v:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
