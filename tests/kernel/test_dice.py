@@ -65,3 +65,67 @@ def test_counters_continue_never_rewind():
     v = d.value(6)
     assert d.take()[0].index == 5
     assert v == draw(SEED, "g4", "dice", 5, 6)
+
+
+# -- added with the foundation: seed parsing, verifier edge cases ------------
+
+import pytest  # noqa: E402
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from domain.kernel import Roll  # noqa: E402
+from domain.kernel.dice import seed_from_hex  # noqa: E402
+
+
+def test_seed_from_hex_accepts_only_64_lowercase_hex():
+    assert seed_from_hex(SEED.hex()) == SEED
+    for bad in (
+        SEED.hex().upper(),                      # uppercase
+        SEED.hex()[:62],                         # 31 bytes
+        SEED.hex()[:62] + "  ",                  # 64 chars but whitespace (bytes.fromhex would skip it)
+        SEED.hex()[:60] + " 0 0",
+        SEED.hex()[:63] + "g",
+        SEED.hex() + "00",
+    ):
+        with pytest.raises(ValueError, match="64 lowercase hex"):
+            seed_from_hex(bad)
+
+
+def test_verifier_rejects_rolls_that_could_not_have_been_drawn():
+    good = Roll(stream="dice", index=0, sides=6, value=draw(SEED, "g", "dice", 0, 6))
+    assert verify_roll(SEED, "g", good)
+    assert not verify_roll(SEED, "g", Roll(stream="dice", index=0, sides=6, value=good.value + 6))
+    assert not verify_roll(SEED, "g", Roll(stream="dice", index=-1, sides=6, value=0))
+    assert not verify_roll(SEED, "g", Roll(stream="dice", index=0, sides=0, value=0))
+
+
+def test_the_game_id_is_part_of_the_stream():
+    a = [draw(SEED, "game-a", "dice", i, 6) for i in range(200)]
+    b = [draw(SEED, "game-b", "dice", i, 6) for i in range(200)]
+    assert a != b
+    assert 10 <= sum(x == y for x, y in zip(a, b)) <= 60
+
+
+def test_draw_refuses_impossible_requests():
+    with pytest.raises(ValueError):
+        draw(SEED, "g", "dice", 0, 0)
+    with pytest.raises(ValueError):
+        draw(SEED, "g", "dice", -1, 6)
+    assert draw(SEED, "g", "dice", 0, 1) == 0
+
+
+def test_replay_shuffle_refuses_rolls_that_do_not_fit():
+    dice = Dice(SEED, "g5")
+    dice.shuffle(list(range(5)))
+    rolls = dice.take()
+    with pytest.raises(ValueError):
+        replay_shuffle(list(range(6)), rolls)
+    with pytest.raises(ValueError):
+        replay_shuffle(list(range(5)), rolls[1:] + rolls[:1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(sides=st.integers(1, 1000), index=st.integers(0, 10**9), stream=st.sampled_from(["dice", "shuffle", "automaton"]))
+def test_every_draw_is_in_range_and_reproducible(sides, index, stream):
+    v = draw(SEED, "gp", stream, index, sides)
+    assert 0 <= v < sides
+    assert verify_roll(SEED, "gp", Roll(stream=stream, index=index, sides=sides, value=v))
