@@ -91,9 +91,12 @@ def _stop_all() -> None:
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
+    # Stop the servers now, then exit through SystemExit so that the owner's
+    # ``finally`` blocks run (uvicorn re-raises the SIGTERM it captured after
+    # its own graceful shutdown, which lands here).
     _stop_all()
     signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)
+    raise SystemExit(128 + signum)
 
 
 def _install_hooks() -> None:
