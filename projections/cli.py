@@ -1,0 +1,79 @@
+"""``umpire projections ...``: the operator's commands for the read models.
+
+    umpire projections rebuild [--data-dir DIR] [--redis-url URL] [--fresh] [--no-resume]
+
+The rebuild writes into the Redis at ``--redis-url`` (or ``$UMPIRE_REDIS_URL``)
+-- the one the running service uses. Without either, it starts a private
+Redis for the run and stops it afterwards: an embedded Redis belongs to the
+process that started it, so that run only proves every game projects cleanly
+(a dry run); the service rebuilds its own embedded Redis by itself at start.
+"""
+from __future__ import annotations
+
+import tempfile
+
+import click
+
+COMMANDS: list[click.Command] = []
+
+
+@click.group("projections")
+def projections_group() -> None:
+    """Redis read models: rebuild them from the event log."""
+
+
+@projections_group.command("rebuild")
+@click.option("--data-dir", type=str, default=None, help="Directory of the event store (default: $UMPIRE_DATA_DIR or ./data).")
+@click.option("--redis-url", type=str, default=None,
+              help="Redis to rebuild (default: $UMPIRE_REDIS_URL; unset: a private Redis for a dry run).")
+@click.option("--fresh", is_flag=True, help="Delete every projection key first (after a change of the view code).")
+@click.option("--resume/--no-resume", default=True, show_default=True,
+              help="Continue an interrupted rebuild from its checkpoint.")
+def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume: bool) -> None:
+    """Rebuild every game's read models from the log, with a progress bar (resumable, idempotent)."""
+    from service.cli import _open_existing_store, fail
+    from service.redis_runtime import EmbeddedRedis, RedisRuntimeError
+    from service.settings import Settings, SettingsError
+    from service.store import StoreError
+
+    import redis
+
+    from .read_models import ProjectionError
+    from .rebuild import rebuild
+
+    embedded = None
+    tmp = None
+    try:
+        settings = Settings.from_env(data_dir=data_dir, redis_url=redis_url)
+        store = _open_existing_store(settings.data_dir)
+        url = settings.redis_url
+        if url is None:
+            tmp = tempfile.TemporaryDirectory(prefix="umpire-redis-")
+            embedded = EmbeddedRedis(tmp.name)
+            url = embedded.start()
+            click.echo("umpire: no --redis-url or UMPIRE_REDIS_URL: rebuilding into a private Redis"
+                       " for this run only (a dry run)", err=True)
+        client = redis.Redis.from_url(url)
+        bar_state = {"bar": None, "shown": 0}
+
+        with click.progressbar(length=1, label="rebuilding projections", show_pos=True) as bar:
+            def progress(done: int, total: int) -> None:
+                bar.length = max(total, 1)
+                bar.update(done - bar_state["shown"])
+                bar_state["shown"] = done
+
+            report = rebuild(store, client, progress=progress, resume=resume, fresh=fresh)
+        resumed = f", resumed after {report.resumed_from}" if report.resumed_from else ""
+        click.echo(f"rebuilt {report.games} games, {report.events} events{resumed} into {url}")
+    except (StoreError, SettingsError, RedisRuntimeError, ProjectionError) as exc:
+        fail(str(exc))
+    except redis.RedisError as exc:
+        fail(f"redis: {exc} (run the rebuild again: it resumes from its checkpoint)")
+    finally:
+        if embedded is not None:
+            embedded.stop()
+        if tmp is not None:
+            tmp.cleanup()
+
+
+COMMANDS.append(projections_group)

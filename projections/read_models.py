@@ -1,0 +1,535 @@
+"""The Redis read models and the projector that keeps them (DESIGN section 7).
+
+:class:`ReadModels` is the one object the service holds. Commands write the
+log first, then call :meth:`ReadModels.project`; queries read the models and,
+when one answers None (Redis down, wiped or behind the log), the service
+answers from the log instead. Redis is never the source of truth.
+
+Applying event ``seq`` of a game is ONE atomic step: the ``APPLY`` Lua script
+(:mod:`projections.scripts`), run with EVALSHA on keys that share the game's
+hash tag, guarded by the game's last applied seq. Python folds the events
+incrementally (a per-game state cache, else the nearest replay snapshot plus a
+short fold) and hands the script the finished JSON bodies: the views of every
+seat and of the spectator (built by :func:`service.views.game_view`, the same
+function the log path uses), the timeline entry, the event for the live feed,
+and a snapshot when one is due.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+import redis
+
+from domain.kernel import Ruleset, Setup, fold, is_kernel_event, registry
+from domain.kernel.fold import decode_event
+from domain.kernel.undo import Undone
+from service import views
+from service.store import EventStore, GameRow, StoredEvent, UnknownGame
+
+from . import scripts
+from .keys import (
+    LOBBY_CREATED,
+    LOBBY_GAMES,
+    LOBBY_READY,
+    LOBBY_STATUSES,
+    LOBBY_VERSIONS,
+    GameKeys,
+    lobby_ruleset_key,
+    lobby_status_key,
+)
+from .snapshots import decode_state, encode_state, takes_snapshot
+
+log = logging.getLogger("umpire.projections")
+
+#: PROPOSED: entries kept in a game's live feed stream (XADD MAXLEN ~); a
+#: reader further behind gets the older events from the log (read_feed).
+FEED_MAXLEN = 1000
+#: Events per pipeline round trip while projecting (each is still its own
+#: atomic script call).
+PIPELINE_BATCH = 200
+#: Games whose current state is kept in memory between commands.
+STATE_CACHE_GAMES = 256
+#: Most feed entries returned by one read_feed call.
+FEED_READ_COUNT = 500
+#: A gap found while projecting means the models changed under us (wiped,
+#: restarted); project() starts again this many times before giving up.
+GAP_RETRIES = 3
+
+_enc = msgspec.json.Encoder()
+_stored_event_decoder = msgspec.json.Decoder(StoredEvent)
+
+
+class ProjectionError(Exception):
+    """A game cannot be projected (its ruleset is not installed, or the models keep changing under us)."""
+
+
+class _Game:
+    __slots__ = ("row", "ruleset", "setup", "seats", "keys", "view_keys")
+
+    def __init__(self, row: GameRow, ruleset: Ruleset, setup: Setup):
+        self.row = row
+        self.ruleset = ruleset
+        self.setup = setup
+        self.seats: tuple[str | None, ...] = (*setup.seats, None)
+        self.keys = GameKeys(row.game_id)
+        self.view_keys = [self.keys.view(s) for s in self.seats]
+
+
+def _s(v: Any) -> Any:
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def _int(v: Any, default: int | None = None) -> int | None:
+    if v is None or v == b"" or v == "":
+        return default
+    return int(v)
+
+
+def decode_feed_event(event_json: str | bytes) -> StoredEvent:
+    """The stored event carried by one feed entry (see :meth:`ReadModels.read_feed`)."""
+    return _stored_event_decoder.decode(event_json.encode() if isinstance(event_json, str) else event_json)
+
+
+def lobby_entry(game_id: str, ruleset: str, scenario: str, status: str, version: int, winner: str | None) -> dict[str, Any]:
+    """One game in ``GET /games`` (the same keys from the log and from Redis)."""
+    return {"game_id": game_id, "ruleset": ruleset, "scenario": scenario, "status": status,
+            "version": version, "winner": winner}
+
+
+class _Step(msgspec.Struct, frozen=True):
+    seq: int
+    keys: list[str]
+    args: list[Any]
+    status: str
+    winner: str | None
+
+
+class ReadModels:
+    """The read models of every game in one Redis, fed from one event store.
+
+    Safe to share between threads (one lock per game). Write methods raise the
+    redis exceptions when Redis is unreachable (the caller swallows them; the
+    catch-up repairs); read methods answer None instead.
+    """
+
+    def __init__(self, redis_client: redis.Redis, store: EventStore, *, feed_maxlen: int = FEED_MAXLEN):
+        self.redis = redis_client
+        self.store = store
+        self.feed_maxlen = feed_maxlen
+        self._apply = redis_client.register_script(scripts.APPLY)
+        self._nearest = redis_client.register_script(scripts.NEAREST_SNAPSHOT)
+        self._lobby_upsert = redis_client.register_script(scripts.LOBBY_UPSERT)
+        self._games: dict[str, _Game] = {}
+        self._cache: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+        #: True until a complete catch-up; set again when a write fails. While
+        #: True the lobby is answered from the log.
+        self._lobby_stale = True
+
+    # -- games and locks ----------------------------------------------
+    def _game(self, game_id: str) -> _Game:
+        g = self._games.get(game_id)
+        if g is not None:
+            return g
+        row = self.store.require_game(game_id)
+        ruleset = registry.get(row.ruleset)
+        if ruleset is None:
+            raise ProjectionError(f"game {game_id}: ruleset {row.ruleset!r} is not installed")
+        setup = msgspec.json.decode(row.setup, type=Setup)
+        g = _Game(row, ruleset, setup)
+        with self._guard:
+            self._games[game_id] = g
+        return g
+
+    def _lock(self, game_id: str) -> threading.Lock:
+        with self._guard:
+            lk = self._locks.get(game_id)
+            if lk is None:
+                lk = self._locks[game_id] = threading.Lock()
+            return lk
+
+    def _remember(self, game_id: str, seq: int, state: Any) -> None:
+        with self._guard:
+            self._cache[game_id] = (seq, state)
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > STATE_CACHE_GAMES:
+                self._cache.popitem(last=False)
+
+    def _cached(self, game_id: str, seq: int) -> Any:
+        with self._guard:
+            hit = self._cache.get(game_id)
+        return hit[1] if hit is not None and hit[0] == seq else None
+
+    def forget(self, game_id: str | None = None) -> None:
+        """Drop in-memory state (all games when None); the next projection re-reads snapshots."""
+        with self._guard:
+            if game_id is None:
+                self._cache.clear()
+            else:
+                self._cache.pop(game_id, None)
+
+    # -- projecting ----------------------------------------------------
+    def project(self, game_id: str, upto: int | None = None, *, events: Sequence[StoredEvent] | None = None) -> int:
+        """Bring the game's models up to the log (or to ``upto``); return the last applied seq.
+
+        ``events`` may hand over events already read from the log (a rebuild);
+        any the models lack are read from the store. Raises redis exceptions
+        when Redis is down, :class:`service.store.UnknownGame` for an unknown
+        game and :class:`ProjectionError` for a ruleset that is not installed.
+        """
+        try:
+            game = self._game(game_id)
+            for _ in range(GAP_RETRIES):
+                with self._lock(game_id):
+                    last = self._project_once(game, upto, events)
+                if last is not None:
+                    return last
+                self.forget(game_id)
+                events = None
+            raise ProjectionError(f"game {game_id}: the models kept changing while being projected")
+        except redis.RedisError:
+            self._lobby_stale = True
+            raise
+
+    def apply_event(self, event: StoredEvent) -> int:
+        """Deliver one stored event (in any order, any number of times).
+
+        A duplicate changes nothing, a gap is backfilled from the log, the next
+        seq is applied. Returns the game's last applied seq.
+        """
+        return self.project(event.game_id, upto=event.seq, events=[event])
+
+    def _meta(self, game: _Game) -> dict[str, str]:
+        raw = self.redis.hgetall(game.keys.meta)
+        return {_s(k): _s(v) for k, v in raw.items()}
+
+    def _project_once(self, game: _Game, upto: int | None, given: Sequence[StoredEvent] | None) -> int | None:
+        """One pass; None when a gap shows the models changed under us."""
+        gid = game.row.game_id
+        meta = self._meta(game)
+        if "seq" not in meta:
+            # No models yet (new game, wiped Redis): open them at seq 0.
+            st = game.ruleset.initial_state(game.setup)
+            if not self._run(game, [self._step(game, 0, st, None, None, ())]):
+                return None
+            self._remember(gid, 0, st)
+            meta = self._meta(game)
+            if "seq" not in meta:
+                return None
+        last = int(meta["seq"])
+        if upto is not None and upto <= last:
+            self._sync_lobby(game, last, meta.get("status", ""), meta.get("winner") or None)
+            return last
+        events: list[StoredEvent] | None = None
+        if given:
+            events = [e for e in given if e.seq > last and (upto is None or e.seq <= upto)]
+            if not events or events[0].seq != last + 1 or any(b.seq != a.seq + 1 for a, b in zip(events, events[1:])):
+                events = None
+        if events is None:
+            events = self.store.load(gid, after=last, upto=upto)
+        if not events:
+            self._sync_lobby(game, last, meta.get("status", ""), meta.get("winner") or None)
+            return last
+        state = self._cached(gid, last)
+        if state is None:
+            state = self._fold_upto(game, last)[0]
+        prev_turn = _int(meta.get("turn"))
+        steps: list[_Step] = []
+        rs = game.ruleset
+        for ev in events:
+            event = decode_event(rs, ev.payload)
+            undone_updates: list[tuple[int, bytes]] = []
+            if isinstance(event, Undone):
+                # The state is the fold of the events not undone: fold again
+                # from a snapshot taken before the undone range (DESIGN 5).
+                if steps and not self._run(game, steps):
+                    return None
+                steps = []
+                state = self._fold_upto(game, ev.seq)[0]
+                for u in self.store.load(gid, after=event.first - 1, upto=min(event.last, ev.seq - 1)):
+                    undone_updates.append((u.seq - 1, _enc.encode(views.timeline_entry(u, rs, undone=True))))
+            elif not is_kernel_event(event):
+                state = rs.evolve(state, event)
+            steps.append(self._step(game, ev.seq, state, ev, prev_turn, undone_updates))
+            prev_turn = ev.turn
+            if len(steps) >= PIPELINE_BATCH:
+                if not self._run(game, steps):
+                    return None
+                steps = []
+        if steps and not self._run(game, steps):
+            return None
+        final = events[-1].seq
+        self._remember(gid, final, state)
+        st = rs.status(state)
+        self._sync_lobby(game, final, st.status, st.winner)
+        return final
+
+    def _step(self, game: _Game, seq: int, state: Any, ev: StoredEvent | None, prev_turn: int | None,
+              undone_updates: Sequence[tuple[int, bytes]]) -> _Step:
+        rs, row = game.ruleset, game.row
+        st = rs.status(state)
+        bodies = [_enc.encode(views.game_view(row, rs, state, seat, version=seq)) for seat in game.seats]
+        if ev is not None:
+            entry = _enc.encode(views.timeline_entry(ev, rs, undone=False))
+            feed = _enc.encode(ev)
+            snap = encode_state(state) if takes_snapshot(seq, ev.turn, prev_turn) else b""
+            turn: Any = ev.turn
+        else:
+            entry = feed = snap = b""
+            turn = ""
+        meta = ["ruleset", row.ruleset, "scenario", row.scenario, "status", st.status,
+                "winner", st.winner or "", "turn", turn]
+        args: list[Any] = [seq, entry, feed, self.feed_maxlen, snap, len(meta) // 2, len(undone_updates), *bodies, *meta]
+        for idx, js in undone_updates:
+            args += [idx, js]
+        k = game.keys
+        return _Step(seq, [k.meta, k.timeline, k.feed, k.snaps, k.snapdata, *game.view_keys], args, st.status, st.winner)
+
+    def _run(self, game: _Game, steps: Sequence[_Step]) -> bool:
+        """Run the steps' scripts in one pipeline; False when one found a gap."""
+        pipe = self.redis.pipeline(transaction=False)
+        for step in steps:
+            self._apply(keys=step.keys, args=step.args, client=pipe)
+        results = pipe.execute()
+        ok = True
+        for step, (code, last) in zip(steps, results):
+            if code == -1:
+                log.warning("game %s: gap before seq %s (models at %s); projecting again", game.row.game_id, step.seq, last)
+                ok = False
+        return ok
+
+    def _sync_lobby(self, game: _Game, version: int, status: str, winner: str | None) -> None:
+        row = game.row
+        if not status:
+            return
+        entry = lobby_entry(row.game_id, row.ruleset, row.scenario, status, version, winner)
+        others = [lobby_status_key(s) for s in LOBBY_STATUSES if s != status]
+        keys = [LOBBY_GAMES, LOBBY_VERSIONS, LOBBY_CREATED, lobby_ruleset_key(row.ruleset), lobby_status_key(status), *others]
+        self._lobby_upsert(keys=keys, args=[row.game_id, version, _enc.encode(entry), row.created_at])
+
+    # -- folding from snapshots ------------------------------------------
+    def _nearest_snapshot(self, game: _Game, seq: int) -> tuple[int, int, Any]:
+        k = game.keys
+        last, snap_seq, data = self._nearest(keys=[k.meta, k.snaps, k.snapdata], args=[seq])
+        if snap_seq is None or int(snap_seq) < 0 or not data:
+            return int(last), 0, None
+        return int(last), int(snap_seq), data
+
+    def _fold_upto(self, game: _Game, seq: int) -> tuple[Any, int, int]:
+        """(state right after ``seq``, the seq actually reached, the models' last seq).
+
+        Nearest snapshot at or below ``seq`` plus a fold of the log after it.
+        An undo inside that stretch whose range reaches back before the
+        snapshot sends the search to a snapshot before the range.
+        """
+        rs = game.ruleset
+        bound = seq
+        while True:
+            last, snap_seq, data = self._nearest_snapshot(game, bound)
+            events = self.store.load(game.row.game_id, after=snap_seq, upto=seq) if seq > snap_seq else []
+            pairs = [(e.seq, decode_event(rs, e.payload)) for e in events]
+            firsts = [ev.first for _, ev in pairs if isinstance(ev, Undone)]
+            if firsts and min(firsts) <= snap_seq:
+                bound = min(firsts) - 1
+                continue
+            base = decode_state(rs, data) if data is not None else None
+            reached = events[-1].seq if events else snap_seq
+            return fold(rs, game.setup, pairs, state=base), reached, last
+
+    # -- queries (None: answer from the log) ----------------------------
+    def _version(self, game_id: str, version: int | None) -> int | None:
+        if version is not None:
+            return version
+        row = self.store.game(game_id)
+        return None if row is None else row.version
+
+    def game_view(self, game_id: str, seat: str | None, *, version: int | None = None) -> dict[str, Any] | None:
+        """The body of ``GET /games/{id}`` for ``seat`` (None: spectator), or None.
+
+        None when Redis is unreachable, the game has no models, ``seat`` is not
+        one of its seats, or the models are behind the log (``version``: the
+        game's version if the caller already knows it).
+        """
+        k = GameKeys(game_id)
+        try:
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.hget(k.meta, "seq")
+            pipe.get(k.view(seat))
+            seq, body = pipe.execute()
+        except redis.RedisError:
+            return None
+        if seq is None or body is None:
+            return None
+        want = self._version(game_id, version)
+        if want is None or int(seq) != want:
+            return None
+        return msgspec.json.decode(body)
+
+    def state_at(self, game_id: str, seq: int) -> Any | None:
+        """The ruleset state right after ``seq``: the nearest snapshot at or below plus a short fold.
+
+        None when Redis is unreachable, the game has no models or ``seq`` is
+        past the log.
+        """
+        if seq < 0:
+            return None
+        try:
+            game = self._game(game_id)
+            state, reached, last = self._fold_upto(game, seq)
+        except (redis.RedisError, ProjectionError, UnknownGame):
+            return None
+        if last < 0 or reached != seq:
+            return None
+        return state
+
+    def view_at(self, game_id: str, seq: int, seat: str | None) -> dict[str, Any] | None:
+        """The body of ``GET /games/{id}/states/{seq}`` for ``seat``, or None."""
+        state = self.state_at(game_id, seq)
+        if state is None:
+            return None
+        game = self._game(game_id)
+        return msgspec.json.decode(_enc.encode(views.game_view(game.row, game.ruleset, state, seat, version=seq)))
+
+    def timeline(self, game_id: str, *, version: int | None = None) -> list[dict[str, Any]] | None:
+        """``GET /games/{id}/timeline``: one entry per seq, or None."""
+        k = GameKeys(game_id)
+        try:
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.hget(k.meta, "seq")
+            pipe.lrange(k.timeline, 0, -1)
+            seq, entries = pipe.execute()
+        except redis.RedisError:
+            return None
+        if seq is None:
+            return None
+        want = self._version(game_id, version)
+        if want is None or int(seq) != want or len(entries) != want:
+            return None
+        return [msgspec.json.decode(e) for e in entries]
+
+    def last_seq(self, game_id: str) -> int | None:
+        """The game's last applied seq in Redis (None: no models or Redis down)."""
+        try:
+            v = self.redis.hget(GameKeys(game_id).meta, "seq")
+        except redis.RedisError:
+            return None
+        return None if v is None else int(v)
+
+    def lobby(self, status: str | None = None, ruleset: str | None = None) -> list[dict[str, Any]] | None:
+        """``GET /games?status=&ruleset=``: entries in creation order, or None.
+
+        None when Redis is unreachable, was wiped and is not caught up yet, or
+        a projection failed since the last complete catch-up.
+        """
+        if self._lobby_stale:
+            return None
+        try:
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.exists(LOBBY_READY)
+            if status and ruleset:
+                pipe.sinter([lobby_status_key(status), lobby_ruleset_key(ruleset)])
+            elif status:
+                pipe.smembers(lobby_status_key(status))
+            elif ruleset:
+                pipe.smembers(lobby_ruleset_key(ruleset))
+            else:
+                pipe.hkeys(LOBBY_GAMES)
+            ready, ids = pipe.execute()
+            if not ready:
+                return None
+            ids = [_s(i) for i in ids]
+            if not ids:
+                return []
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.hmget(LOBBY_GAMES, ids)
+            pipe.hmget(LOBBY_CREATED, ids)
+            bodies, created = pipe.execute()
+        except redis.RedisError:
+            return None
+        rows = [(_s(c) or "", gid, b) for gid, b, c in zip(ids, bodies, created) if b is not None]
+        rows.sort(key=lambda r: (r[0], r[1]))
+        return [msgspec.json.decode(b) for _, _, b in rows]
+
+    # -- live feed ---------------------------------------------------------
+    def feed_key(self, game_id: str) -> str:
+        """The game's Redis stream: entry id ``<seq>-0``, field ``e`` = the stored event JSON."""
+        return GameKeys(game_id).feed
+
+    def read_feed(self, game_id: str, after_seq: int, block_ms: int = 0) -> list[tuple[int, str]] | None:
+        """Events after ``after_seq`` as ``(seq, stored event JSON)``, gapless, oldest first.
+
+        Blocks up to ``block_ms`` (0: not at all) when there is nothing new.
+        Events trimmed from the stream are read from the log. None when Redis
+        is unreachable (follow the log instead). Decode an entry with
+        :func:`decode_feed_event` and show it with :func:`service.views.event_view`.
+        """
+        key = self.feed_key(game_id)
+        try:
+            resp = self.redis.xread({key: f"{max(after_seq, 0)}-0"}, count=FEED_READ_COUNT,
+                                    block=block_ms if block_ms > 0 else None)
+        except redis.RedisError:
+            return None
+        if isinstance(resp, dict):  # RESP3
+            batches = [x for v in resp.values() for x in v]
+            entries = batches[0] if batches else []
+        else:
+            entries = resp[0][1] if resp else []
+        out: list[tuple[int, str]] = []
+        for entry_id, fields in entries:
+            seq = int(_s(entry_id).split("-", 1)[0])
+            body = fields.get(b"e", fields.get("e"))
+            out.append((seq, _s(body)))
+        if out and out[0][0] > after_seq + 1:
+            missing = self.store.load(game_id, after=after_seq, upto=out[0][0] - 1)
+            out = [(e.seq, _enc.encode(e).decode()) for e in missing] + out
+        return out
+
+    # -- catch-up ------------------------------------------------------------
+    def behind(self) -> list[GameRow]:
+        """Games whose models (or lobby entry) are not at the log's version."""
+        games = self.store.games()
+        if not games:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for g in games:
+            pipe.hget(GameKeys(g.game_id).meta, "seq")
+        pipe.hmget(LOBBY_VERSIONS, [g.game_id for g in games])
+        res = pipe.execute()
+        seqs, lobby_versions = res[:-1], res[-1]
+        return [g for g, s, lv in zip(games, seqs, lobby_versions)
+                if _int(s) != g.version or _int(lv) != g.version]
+
+    def catch_up_all(self, stop: threading.Event | None = None) -> int:
+        """Project every game that is behind the log (after an outage, a wipe, a restart).
+
+        Returns the number of games projected. Marks the lobby ready when every
+        game is caught up. Raises redis exceptions when Redis is down.
+        """
+        done = 0
+        failed = False
+        for g in self.behind():
+            if stop is not None and stop.is_set():
+                return done
+            try:
+                self.project(g.game_id)
+                done += 1
+            except ProjectionError as exc:
+                log.warning("catch-up: %s", exc)
+                failed = True
+        if not failed:
+            self.mark_ready()
+        return done
+
+    def mark_ready(self) -> None:
+        """Every game is caught up: the lobby may be answered from Redis."""
+        self.redis.set(LOBBY_READY, "1")
+        self._lobby_stale = False
+
+
+__all__ = ["FEED_MAXLEN", "ProjectionError", "ReadModels", "decode_feed_event", "lobby_entry"]

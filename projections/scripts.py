@@ -1,0 +1,88 @@
+"""The Lua scripts: each is one atomic step on keys that share one hash tag.
+
+They are registered once per :class:`~projections.read_models.ReadModels`
+(``redis.register_script``) and run with EVALSHA (redis-py loads them again
+by itself after a restart or ``SCRIPT FLUSH``). Every key a script touches is
+passed in KEYS, so the scripts run unchanged on Redis Cluster.
+"""
+from __future__ import annotations
+
+#: Apply one event (or, for seq 0, open the game's models) -- DESIGN section 7.
+#:
+#: The guard is the game's last applied seq (``meta.seq``; -1 when the game
+#: has no models yet): ``seq <= last`` is a duplicate and changes nothing,
+#: ``seq > last + 1`` is a gap and changes nothing (the caller backfills from
+#: the log), only ``seq == last + 1`` writes. Returns ``{status, last}``:
+#: 1 applied, 0 duplicate, -1 gap.
+#:
+#: KEYS: 1 meta, 2 timeline, 3 feed, 4 snaps (zset), 5 snapdata (hash),
+#:       6.. one view key per seat and the spectator
+#: ARGV: 1 seq, 2 timeline entry JSON ("" for seq 0), 3 feed event JSON ("" for seq 0),
+#:       4 feed MAXLEN (approximate), 5 snapshot JSON ("" for none),
+#:       6 n_meta, 7 n_undone, then one view JSON per view key,
+#:       then n_meta (field, value) pairs, then n_undone (timeline index, entry JSON) pairs
+APPLY = r"""
+local cur = redis.call('HGET', KEYS[1], 'seq')
+local last = -1
+if cur then last = tonumber(cur) end
+local seq = tonumber(ARGV[1])
+if seq <= last then return {0, last} end
+if seq ~= last + 1 then return {-1, last} end
+local nviews = #KEYS - 5
+local nmeta = tonumber(ARGV[6])
+local nundone = tonumber(ARGV[7])
+local a = 8
+for i = 1, nviews do
+  redis.call('SET', KEYS[5 + i], ARGV[a])
+  a = a + 1
+end
+local meta = {'seq', seq}
+for i = 1, nmeta do
+  meta[#meta + 1] = ARGV[a]
+  meta[#meta + 1] = ARGV[a + 1]
+  a = a + 2
+end
+for i = 1, nundone do
+  redis.call('LSET', KEYS[2], tonumber(ARGV[a]), ARGV[a + 1])
+  a = a + 2
+end
+if seq > 0 then
+  redis.call('RPUSH', KEYS[2], ARGV[2])
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], seq .. '-0', 'e', ARGV[3])
+end
+if ARGV[5] ~= '' then
+  redis.call('ZADD', KEYS[4], seq, seq)
+  redis.call('HSET', KEYS[5], seq, ARGV[5])
+end
+redis.call('HSET', KEYS[1], unpack(meta))
+return {1, seq}
+"""
+
+#: The nearest replay snapshot at or below a seq, with the game's last applied seq.
+#: KEYS: 1 meta, 2 snaps, 3 snapdata; ARGV: 1 seq.
+#: Returns {last (-1: no models), snapshot seq (-1: none), snapshot JSON or false}.
+NEAREST_SNAPSHOT = r"""
+local cur = redis.call('HGET', KEYS[1], 'seq')
+local last = -1
+if cur then last = tonumber(cur) end
+local r = redis.call('ZREVRANGEBYSCORE', KEYS[2], ARGV[1], '-inf', 'LIMIT', 0, 1)
+if #r == 0 then return {last, -1, false} end
+return {last, tonumber(r[1]), redis.call('HGET', KEYS[3], r[1])}
+"""
+
+#: Upsert one game's lobby entry, guarded by its version (an older or equal
+#: version changes nothing, so it is idempotent and order-proof).
+#: KEYS: 1 games, 2 versions, 3 created, 4 ruleset set, 5 the status set it belongs to,
+#:       6.. the other status sets (it is removed from them)
+#: ARGV: 1 game_id, 2 version, 3 entry JSON, 4 created_at. Returns 1 written, 0 not.
+LOBBY_UPSERT = r"""
+local cur = redis.call('HGET', KEYS[2], ARGV[1])
+if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
+redis.call('SADD', KEYS[4], ARGV[1])
+redis.call('SADD', KEYS[5], ARGV[1])
+for i = 6, #KEYS do redis.call('SREM', KEYS[i], ARGV[1]) end
+return 1
+"""

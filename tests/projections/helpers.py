@@ -1,0 +1,78 @@
+"""Reference answers from the log (the fold) and a full dump of Redis, for comparisons."""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import redis
+
+from domain.kernel import Setup, fold, registry
+from domain.kernel.fold import decode_event
+from domain.kernel.undo import undone_seqs
+from service import views
+from service.store import EventStore
+
+
+def js(x: Any) -> Any:
+    """JSON round trip: what a client receives."""
+    return msgspec.json.decode(msgspec.json.encode(x))
+
+
+def log_state(store: EventStore, game_id: str, upto: int | None = None) -> Any:
+    g = store.require_game(game_id)
+    rs = registry.get(g.ruleset)
+    setup = msgspec.json.decode(g.setup, type=Setup)
+    pairs = [(e.seq, decode_event(rs, e.payload)) for e in store.load(game_id, upto=upto)]
+    return fold(rs, setup, pairs)
+
+
+def log_views(store: EventStore, game_id: str) -> dict[str | None, Any]:
+    """Every seat's and the spectator's ``GET /games/{id}`` body, from the log."""
+    g = store.require_game(game_id)
+    rs = registry.get(g.ruleset)
+    state = log_state(store, game_id)
+    setup = msgspec.json.decode(g.setup, type=Setup)
+    return {seat: js(views.game_view(g, rs, state, seat)) for seat in (*setup.seats, None)}
+
+
+def log_timeline(store: EventStore, game_id: str) -> list[dict[str, Any]]:
+    g = store.require_game(game_id)
+    rs = registry.get(g.ruleset)
+    events = store.load(game_id)
+    skip = undone_seqs([(e.seq, decode_event(rs, e.payload)) for e in events])
+    return [js(views.timeline_entry(e, rs, undone=e.seq in skip)) for e in events]
+
+
+def log_lobby(store: EventStore, status: str | None = None, ruleset: str | None = None) -> list[dict[str, Any]]:
+    return [
+        {"game_id": g.game_id, "ruleset": g.ruleset, "scenario": g.scenario, "status": g.status,
+         "version": g.version, "winner": g.winner}
+        for g in store.games(status=status, ruleset=ruleset)
+    ]
+
+
+def dump(client: redis.Redis, *, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Every key's type and contents (streams as their entries)."""
+    out: dict[str, Any] = {}
+    for key in sorted(client.scan_iter(count=1000)):
+        name = key.decode() if isinstance(key, bytes) else key
+        if name in skip:
+            continue
+        t = client.type(key)
+        t = t.decode() if isinstance(t, bytes) else t
+        if t == "string":
+            v: Any = client.get(key)
+        elif t == "hash":
+            v = dict(sorted(client.hgetall(key).items()))
+        elif t == "list":
+            v = client.lrange(key, 0, -1)
+        elif t == "set":
+            v = sorted(client.smembers(key))
+        elif t == "zset":
+            v = client.zrange(key, 0, -1, withscores=True)
+        elif t == "stream":
+            v = client.xrange(key)
+        else:  # pragma: no cover
+            raise AssertionError(f"unexpected type {t} of {name}")
+        out[name] = (t, v)
+    return out
