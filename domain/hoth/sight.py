@@ -26,7 +26,7 @@ obstruction set is reduced to units on ridges and seracs (HOTH-LOS-RIDGE-1, -3, 
 """
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -34,6 +34,12 @@ from typing import Any
 import msgspec
 
 from .board import HALF_HEXES, PLAYABLE, Hex, label
+
+#: Terrain that obstructs (HOTH-LOS-4b, HOTH-TERRAIN-3, Appendix B ``blocks_los``).
+LOS_BLOCKING_TERRAIN: frozenset[str] = frozenset({"ridge", "rocks", "serac", "buildings"})
+#: Terrain that does not (HOTH-LOS-5).
+LOS_OPEN_TERRAIN: frozenset[str] = frozenset({"trench", "crevasse"})
+RIDGE, SERAC = "ridge", "serac"
 
 _OFFSETS: tuple[tuple[int, int], ...] = ((0, 2), (1, 1), (1, -1), (0, -2), (-1, -1), (-1, 1))
 _ALL_HEXES: tuple[Hex, ...] = tuple(sorted(PLAYABLE | HALF_HEXES, key=lambda h: (h[1], h[0])))
@@ -237,6 +243,33 @@ def line_of_sight(
         blocked_by=blocked_by,
         ridge_mode=ridge_mode,
         rules=tuple(dict.fromkeys(rules)),
+    )
+
+
+def board_line_of_sight(
+    a: Hex,
+    b: Hex,
+    *,
+    units: Collection[Hex],
+    terrain: Mapping[Hex, str],
+    structures: Collection[Hex] = frozenset(),
+) -> Sight:
+    """``line_of_sight`` with the obstruction sets built from the board as it stands (HOTH-LOS-8).
+
+    ``units``: hexes holding a unit of either faction (HOTH-LOS-4a); ``terrain``: terrain type
+    per hex, open ground omitted (HOTH-LOS-4b/5); ``structures``: hexes with a standing
+    structure (HOTH-LOS-4c, HOTH-STRUCT-3). Unknown terrain types are refused.
+    """
+    unknown = {t for t in terrain.values() if t not in LOS_BLOCKING_TERRAIN | LOS_OPEN_TERRAIN}
+    if unknown:
+        raise ValueError(f"HOTH-TERRAIN-3: unknown terrain type(s) {sorted(unknown)}")
+    units = frozenset(units)
+    blocking = frozenset(h for h, t in terrain.items() if t in LOS_BLOCKING_TERRAIN)
+    return line_of_sight(
+        a, b, units | blocking | frozenset(structures),
+        ridges=frozenset(h for h, t in terrain.items() if t == RIDGE),
+        units=units,
+        seracs=frozenset(h for h, t in terrain.items() if t == SERAC),
     )
 
 

@@ -445,3 +445,40 @@ def test_symmetry_a_to_b_equals_b_to_a_on_random_boards():
             assert s.clear == t.clear, (a, b)
             assert s.examined == tuple(reversed(t.examined))
             assert set(s.blocked_by) == set(t.blocked_by)
+
+
+# ---------------------------------------------------------------------------------------------
+# board_line_of_sight: obstruction sets from the board (HOTH-LOS-4, -5, HOTH-STRUCT-3, 10.x)
+# ---------------------------------------------------------------------------------------------
+
+def test_hoth_los_4_and_5_terrain_that_blocks_and_terrain_that_does_not():
+    from domain.hoth.sight import board_line_of_sight
+    a, b = (0, 0), (4, 0)  # crosses (2, 0)
+    for t in ("ridge", "rocks", "serac", "buildings"):
+        assert not board_line_of_sight(a, b, units=(), terrain={(2, 0): t}).clear, t
+    for t in ("trench", "crevasse"):  # HOTH-LOS-5
+        assert board_line_of_sight(a, b, units=(), terrain={(2, 0): t}).clear, t
+    assert not board_line_of_sight(a, b, units={(2, 0)}, terrain={}).clear  # HOTH-LOS-4a
+    assert not board_line_of_sight(a, b, units=(), terrain={}, structures={(2, 0)}).clear  # HOTH-STRUCT-3
+    # HOTH-LOS-6: terrain and structures in the attacker's and target's hexes never block
+    s = board_line_of_sight(a, b, units={a, b}, terrain={a: "rocks", b: "buildings"}, structures={b})
+    assert s.clear
+    with pytest.raises(ValueError, match="HOTH-TERRAIN-3"):
+        board_line_of_sight(a, b, units=(), terrain={(2, 0): "lava"})
+
+
+def test_hoth_los_ridge_4_rulebook_sequence_on_a_board():
+    """Ridge unit vs non-ridge unit: rocks block; once both on ridges, rocks and ridges do not."""
+    from domain.hoth.sight import board_line_of_sight
+    terrain = {(4, 2): "ridge", (6, 2): "rocks", (8, 2): "ridge"}
+    units = {(4, 2), (10, 2)}
+    s = board_line_of_sight((4, 2), (10, 2), units=units, terrain=terrain)
+    assert not s.clear and s.blocked_by == ((6, 2), (8, 2))
+    terrain[(10, 2)] = "ridge"
+    s = board_line_of_sight((4, 2), (10, 2), units=units, terrain=terrain, structures={(6, 2)})
+    assert s.clear and s.ridge_mode  # HOTH-GAP-16: the structure does not block either
+    s = board_line_of_sight((4, 2), (10, 2), units=units | {(8, 2)}, terrain=terrain)
+    assert not s.clear and s.blocked_by == ((8, 2),)  # a second unit on a ridge blocks
+    terrain[(6, 2)] = "serac"
+    s = board_line_of_sight((4, 2), (10, 2), units=units, terrain=terrain)
+    assert not s.clear and s.blocked_by == ((6, 2),)  # HOTH-TERRAIN-SERAC-2
