@@ -84,3 +84,18 @@ def _kernel_summary(event: Any) -> str:
         return f"{event.by} declines the undo back to version {event.to_version}"
     who = f" (agreed by {event.consented_by})" if event.consented_by else ""
     return f"{event.by} undoes steps {event.first}-{event.last}{who}"
+
+
+def lobby_entry(game: GameRow) -> dict[str, Any]:
+    """One game of ``GET /games`` (the lobby)."""
+    return {
+        "game_id": game.game_id,
+        "ruleset": game.ruleset,
+        "scenario": game.scenario,
+        "status": game.status,
+        "version": game.version,
+        "winner": game.winner,
+        "created_at": game.created_at,
+        "seed_commitment": game.seed_commitment,
+        "campaign_id": game.campaign_id,
+    }

@@ -1,0 +1,104 @@
+"""The app factory: ``create_app(settings) -> Litestar`` (``umpire serve`` runs it).
+
+Wires the event store, the command service (:mod:`service.game_service`),
+the Redis read models when the ``projections`` package provides
+``ReadModels`` and a Redis URL is configured (otherwise every query is
+answered from the log), problem-details error handling for every error, the
+routers listed in :data:`service.routes.ROUTERS` and the OpenAPI document
+with its docs pages.
+"""
+from __future__ import annotations
+
+import logging
+from importlib import metadata
+from typing import Any
+
+from litestar import Litestar
+from litestar.datastructures import State
+
+from .game_service import GameService
+from .openapi import openapi_config
+from .problems import EXCEPTION_HANDLERS, Problem
+from .routes import ROUTERS
+from .settings import Settings
+from .store import EventStore, SeedUnavailable, StoreError, UnknownGame
+
+log = logging.getLogger("umpire.service")
+
+_AUTO: Any = object()
+
+#: Redis timeouts of the service's client: a Redis outage must not stall requests.
+REDIS_CONNECT_TIMEOUT = 0.5
+REDIS_SOCKET_TIMEOUT = 2.0
+
+
+def _version() -> str:
+    try:
+        return metadata.version("umpire")
+    except metadata.PackageNotFoundError:  # pragma: no cover
+        return "0"
+
+
+def projections_class() -> Any:
+    """``projections.ReadModels`` if the projections package provides it, else None."""
+    try:
+        from projections import ReadModels  # type: ignore[attr-defined]
+    except Exception:  # not there yet, or broken: the log answers everything
+        return None
+    return ReadModels
+
+
+def _store_errors(_: Any, exc: StoreError) -> Any:
+    from .problems import problem_response
+
+    if isinstance(exc, UnknownGame):
+        return problem_response(Problem(404, "not-found", str(exc)))
+    if isinstance(exc, SeedUnavailable):
+        return problem_response(Problem(503, "unavailable", str(exc)))
+    return problem_response(Problem(503, "unavailable", str(exc)))
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    store: EventStore | None = None,
+    read_models: Any = _AUTO,
+    debug: bool = False,
+) -> Litestar:
+    """The REST service. ``read_models``: leave out to use ``projections.ReadModels`` on
+    ``settings.redis_url`` when both exist; pass None to answer everything from the log."""
+    settings = settings or Settings.from_env()
+    store = store or EventStore(settings.data_dir)
+    redis_client = None
+    if read_models is _AUTO:
+        read_models = None
+        cls = projections_class()
+        if cls is not None and settings.redis_url:
+            import redis
+
+            redis_client = redis.Redis.from_url(
+                settings.redis_url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT, socket_timeout=REDIS_SOCKET_TIMEOUT
+            )
+            read_models = cls(redis_client, store)
+    elif read_models is not None:
+        redis_client = getattr(read_models, "redis", None) or getattr(read_models, "client", None)
+    games = GameService(store, read_models)
+
+    def close() -> None:
+        if redis_client is not None:
+            try:
+                redis_client.close()
+            except Exception:  # pragma: no cover
+                pass
+
+    return Litestar(
+        route_handlers=list(ROUTERS),
+        state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings}),
+        exception_handlers={**EXCEPTION_HANDLERS, StoreError: _store_errors},
+        openapi_config=openapi_config(_version()),
+        on_shutdown=[close],
+        debug=debug,
+    )
+
+
+__all__ = ["create_app", "projections_class"]

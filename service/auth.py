@@ -1,0 +1,63 @@
+"""Seats and bearer tokens (DESIGN section 4).
+
+``POST /games`` hands out one token per seat; only its sha256 is stored. A
+request names its seat with ``Authorization: Bearer <token>``; a request
+without a token is a spectator. A token that is not a seat of *this* game is
+refused (401) rather than silently treated as a spectator. ``/feed`` also
+accepts ``?token=`` because a browser's EventSource cannot set headers.
+"""
+from __future__ import annotations
+
+from litestar.connection import ASGIConnection
+
+from .problems import Problem
+
+
+def bearer_token(conn: ASGIConnection, *, allow_query: bool = False) -> str | None:
+    """The token of the request, or None for a spectator. A malformed header is 401."""
+    header = conn.headers.get("authorization")
+    if header:
+        scheme, _, token = header.strip().partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            raise Problem(401, "unauthorized", "the Authorization header must be 'Bearer <seat token>'")
+        return token
+    if allow_query:
+        q = conn.query_params.get("token")
+        if q:
+            return q
+    return None
+
+
+def seat_of(conn: ASGIConnection, game_id: str, *, required: bool, allow_query: bool = False) -> str | None:
+    """The caller's seat in ``game_id`` (None: spectator, only when not ``required``)."""
+    svc = conn.app.state.games
+    token = bearer_token(conn, allow_query=allow_query)
+    if token is None:
+        if required:
+            raise Problem(401, "unauthorized", "a seat token is required (Authorization: Bearer <token>)")
+        return None
+    seat = svc.seat(game_id, token)
+    if seat is None:
+        raise Problem(401, "unauthorized", "this token is not a seat of this game")
+    return seat
+
+
+async def require_seat_guard(conn: ASGIConnection, _handler: object) -> None:
+    """Guard: runs before the body is parsed, so a missing token is 401 even for a malformed body.
+
+    An unknown game is 404 first (there is no seat to check against).
+    """
+    import anyio
+
+    game_id = conn.path_params.get("game_id")
+    svc = conn.app.state.games
+
+    def check() -> None:
+        svc.game(game_id)
+        seat_of(conn, game_id, required=True)
+
+    await anyio.to_thread.run_sync(check)
+
+
+__all__ = ["bearer_token", "seat_of", "require_seat_guard"]

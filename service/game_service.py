@@ -1,0 +1,489 @@
+"""The one command path (DESIGN section 1), used by REST, the CLI and benchmarks.
+
+load events (store) -> fold (skipping undone) -> ``ruleset.decide`` with dice
+whose counters come from *every* recorded roll (undone ones too, so undo never
+re-rolls, DESIGN 3/5) -> ``store.append(expected_version, command_id)`` in one
+transaction -> project into Redis (best effort: a command is acknowledged once
+it is in SQLite).
+
+The checks of ``POST /games/{id}/commands`` run in the order DESIGN section 8
+fixes: token (401), a ``command_id`` already seen answers the first answer
+again, ``expected_version`` (409 with ``current_version``), whose decision
+(403), legality (422 with ``rule``). A malformed command is 400.
+
+Everything here is blocking (SQLite); the async routes call it in a worker
+thread, one command per game at a time inside a process (:meth:`GameService.lock`),
+and the store's ``UNIQUE(game_id, seq)`` settles races across processes.
+
+A small in-process cache keeps the folded state of each recently used game
+keyed by version; a newer version in the store extends it by folding only the
+new events (or refolds when one of them is an ``Undone``), so the cache can
+never serve a state of another version.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import threading
+import uuid
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from domain.kernel import (
+    FINISHED,
+    Dice,
+    Emitted,
+    NotYourDecision,
+    Ruleset,
+    RuleViolation,
+    Setup,
+    SetupError,
+    Undone,
+    advance,
+    commitment,
+    event_type_name,
+    is_kernel_event,
+    registry,
+)
+from domain.kernel.dice import Roll, new_seed, seed_from_hex
+from domain.kernel.fold import decode_event
+
+from . import views
+from .problems import Problem
+from .store import EventStore, GameRow, NewEvent, StoredEvent, UnknownGame, VersionConflict, token_hash
+
+log = logging.getLogger("umpire.service")
+
+#: Games whose folded state is kept in memory (least recently used dropped first).
+CACHE_GAMES = 256
+#: A prefix state is remembered every this many seqs for ``states/{seq}``.
+CHECKPOINT_EVERY = 32
+#: Bytes of a seat token before URL-safe base64.
+TOKEN_BYTES = 24
+
+_setup_decoder = msgspec.json.Decoder(Setup)
+_rolls_decoder = msgspec.json.Decoder(list[Roll])
+
+
+class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /games/{id}/commands``."""
+
+    command: dict[str, Any]
+    expected_version: int
+    command_id: str | None = None
+
+
+class CreateGameRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /games``."""
+
+    ruleset: str
+    scenario: str
+    seed: str | None = None
+    options: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A game folded to ``version``."""
+
+    version: int
+    state: Any
+    #: Next index of each dice stream, from every event's rolls (undone included).
+    counters: dict[str, int]
+    #: Seqs marked undone by the ``Undone`` events up to ``version``.
+    undone: frozenset[int]
+    #: Seq of the last ``Undone`` event (0: none).
+    last_undone_seq: int
+
+
+@dataclass
+class _Entry:
+    folded: Folded
+    #: seq -> state after the first ``seq`` events (a prefix fold, DESIGN 5 replay).
+    checkpoints: dict[int, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Current:
+    game: GameRow
+    ruleset: Ruleset
+    setup: Setup
+    folded: Folded
+
+    @property
+    def version(self) -> int:
+        return self.folded.version
+
+    @property
+    def state(self) -> Any:
+        return self.folded.state
+
+    @property
+    def finished(self) -> bool:
+        return self.ruleset.status(self.folded.state).status == FINISHED
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a command produced: HTTP status and JSON body."""
+
+    status: int
+    body: dict[str, Any]
+    appended: bool = False
+
+
+def ruleset_for(ruleset_id: str) -> Ruleset:
+    rs = registry.get(ruleset_id)
+    if rs is None:
+        raise Problem(503, "unavailable", f"ruleset {ruleset_id!r} is not installed on this server")
+    return rs
+
+
+def encode_emitted(ruleset: Ruleset, state: Any, emitted: list[Emitted], actor: str | None) -> tuple[list[NewEvent], Any]:
+    """``Emitted`` -> ``NewEvent`` rows, evolving the state as it goes (turn from the new state)."""
+    out: list[NewEvent] = []
+    for em in emitted:
+        if not is_kernel_event(em.event):
+            state = ruleset.evolve(state, em.event)
+        st = ruleset.status(state)
+        out.append(
+            NewEvent(
+                type=event_type_name(em.event),
+                payload=msgspec.json.encode(em.event).decode(),
+                actor=actor,
+                visibility=em.visibility,
+                ruling=msgspec.json.encode(em.ruling).decode() if em.ruling is not None else None,
+                rolls=msgspec.json.encode(list(em.rolls)).decode(),
+                reveals=em.revealing,
+                turn=st.turn,
+                engine_version=ruleset.engine_version,
+            )
+        )
+    return out, state
+
+
+def _fold_records(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) -> Folded:
+    pairs = [(e.seq, decode_event(ruleset, e.payload)) for e in records]
+    undone: set[int] = set()
+    last_undone = 0
+    counters: dict[str, int] = {}
+    for e, (seq, ev) in zip(records, pairs):
+        if isinstance(ev, Undone):
+            undone.update(range(ev.first, ev.last + 1))
+            last_undone = seq
+        counters = advance(counters, _rolls_decoder.decode(e.rolls))
+    state = ruleset.initial_state(setup)
+    for seq, ev in pairs:
+        if seq in undone or is_kernel_event(ev):
+            continue
+        state = ruleset.evolve(state, ev)
+    version = records[-1].seq if records else 0
+    return Folded(version=version, state=state, counters=counters, undone=frozenset(undone), last_undone_seq=last_undone)
+
+
+class GameService:
+    def __init__(self, store: EventStore, read_models: Any = None, *, cache_games: int = CACHE_GAMES):
+        self.store = store
+        self.read_models = read_models
+        self._cache: OrderedDict[str, _Entry] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._cache_games = cache_games
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._changed: dict[str, asyncio.Event] = {}
+        #: Set when the last ``project`` call failed (Redis unreachable).
+        self.projections_down = False
+
+    # -- per-game serialisation and change notification ---------------
+    def lock(self, game_id: str) -> asyncio.Lock:
+        lk = self._locks.get(game_id)
+        if lk is None:
+            lk = asyncio.Lock()
+            self._locks[game_id] = lk
+        return lk
+
+    def notify(self, game_id: str) -> None:
+        """Wake the feeds of ``game_id`` (call on the event loop after an append)."""
+        ev = self._changed.pop(game_id, None)
+        if ev is not None:
+            ev.set()
+
+    async def wait_change(self, game_id: str, timeout: float) -> None:
+        ev = self._changed.get(game_id)
+        if ev is None:
+            ev = self._changed[game_id] = asyncio.Event()
+        try:
+            await asyncio.wait_for(ev.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+
+    # -- reading -------------------------------------------------------
+    def game(self, game_id: str) -> GameRow:
+        try:
+            return self.store.require_game(game_id)
+        except UnknownGame:
+            raise Problem(404, "not-found", f"no game with id {game_id!r}") from None
+
+    def seat(self, game_id: str, token: str | None) -> str | None:
+        if not token:
+            return None
+        return self.store.seat_for_token(game_id, token)
+
+    def current(self, game_id: str, game: GameRow | None = None) -> Current:
+        """The game folded to the store's current version (from the cache when it can)."""
+        game = game or self.game(game_id)
+        rs = ruleset_for(game.ruleset)
+        setup = _setup_decoder.decode(game.setup)
+        with self._cache_lock:
+            entry = self._cache.get(game_id)
+            if entry is not None:
+                self._cache.move_to_end(game_id)
+        folded = entry.folded if entry is not None else None
+        if folded is not None and folded.version == game.version:
+            return Current(game, rs, setup, folded)
+        if folded is not None and folded.version < game.version:
+            new = self.store.load(game_id, after=folded.version, upto=game.version)
+            decoded = [decode_event(rs, e.payload) for e in new]
+            if any(isinstance(ev, Undone) for ev in decoded):
+                folded = None
+            else:
+                state, counters = folded.state, folded.counters
+                for e, ev in zip(new, decoded):
+                    counters = advance(counters, _rolls_decoder.decode(e.rolls))
+                    if not is_kernel_event(ev):
+                        state = rs.evolve(state, ev)
+                folded = Folded(version=new[-1].seq if new else folded.version, state=state, counters=counters,
+                                undone=folded.undone, last_undone_seq=folded.last_undone_seq)
+        else:
+            folded = None
+        if folded is None:
+            folded = _fold_records(rs, setup, self.store.load(game_id, upto=game.version))
+        self._remember(game_id, folded)
+        return Current(game, rs, setup, folded)
+
+    def _remember(self, game_id: str, folded: Folded) -> None:
+        with self._cache_lock:
+            entry = self._cache.get(game_id)
+            if entry is None:
+                self._cache[game_id] = _Entry(folded)
+            elif folded.version >= entry.folded.version:
+                entry.folded = folded
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self._cache_games:
+                self._cache.popitem(last=False)
+
+    def state_at(self, game_id: str, seq: int, cur: Current | None = None) -> Any:
+        """The state right after ``seq`` (``0``: the initial state): the fold of the first ``seq`` events."""
+        cur = cur or self.current(game_id)
+        if seq < 0 or seq > cur.version:
+            raise Problem(404, "not-found", f"seq {seq} is outside 0..{cur.version}", field="seq")
+        if seq == cur.version:
+            return cur.state
+        rs = cur.ruleset
+        with self._cache_lock:
+            entry = self._cache.get(game_id)
+            cps = dict(entry.checkpoints) if entry is not None else {}
+        base = max((c for c in cps if c <= seq), default=0)
+        state = cps[base] if base else rs.initial_state(cur.setup)
+        records = self.store.load(game_id, after=base, upto=seq)
+        decoded = [(e.seq, decode_event(rs, e.payload)) for e in records]
+        if base and any(isinstance(ev, Undone) for _, ev in decoded):
+            base = 0
+            state = rs.initial_state(cur.setup)
+            records = self.store.load(game_id, upto=seq)
+            decoded = [(e.seq, decode_event(rs, e.payload)) for e in records]
+        undone: set[int] = set()
+        for _, ev in decoded:
+            if isinstance(ev, Undone):
+                undone.update(range(ev.first, ev.last + 1))
+        new_cps: dict[int, Any] = {}
+        if undone:
+            # An Undone inside the prefix can reach back to any seq: fold it whole.
+            for s, ev in decoded:
+                if s not in undone and not is_kernel_event(ev):
+                    state = rs.evolve(state, ev)
+        else:
+            for s, ev in decoded:
+                if not is_kernel_event(ev):
+                    state = rs.evolve(state, ev)
+                if s % CHECKPOINT_EVERY == 0:
+                    new_cps[s] = state
+        if new_cps:
+            with self._cache_lock:
+                entry = self._cache.get(game_id)
+                if entry is not None:
+                    entry.checkpoints.update(new_cps)
+        return state
+
+    def undone_seqs(self, cur: Current) -> frozenset[int]:
+        return cur.folded.undone
+
+    def render_events(self, cur: Current, records: list[StoredEvent], seat: str | None,
+                      *, finished: bool | None = None, undone: frozenset[int] | None = None) -> list[dict[str, Any]]:
+        fin = cur.finished if finished is None else finished
+        und = cur.folded.undone if undone is None else undone
+        return [views.event_view(e, cur.ruleset, seat, finished=fin, undone=e.seq in und) for e in records]
+
+    # -- creating a game ---------------------------------------------
+    def create_game(self, req: CreateGameRequest, *, campaign_id: str | None = None) -> dict[str, Any]:
+        rs = registry.get(req.ruleset)
+        if rs is None:
+            known = ", ".join(r.id for r in registry.all_rulesets())
+            raise Problem(422, "bad-setup", f"unknown ruleset {req.ruleset!r}; known: {known}", field="ruleset")
+        if req.seed is None:
+            seed = new_seed()
+        else:
+            try:
+                seed = seed_from_hex(req.seed)
+            except ValueError as exc:
+                raise Problem(400, "malformed", str(exc), field="seed") from None
+        game_id = uuid.uuid4().hex[:16]
+        try:
+            seats = rs.seats(req.scenario, dict(req.options))
+            setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats), options=dict(req.options))
+            state = rs.initial_state(setup)
+            dice = Dice(seed, game_id, {})
+            emitted = rs.open(state, dice)
+        except SetupError as exc:
+            raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
+        except RuleViolation as exc:
+            raise Problem(422, "bad-setup", exc.detail, rule=exc.rule) from None
+        if dice.untaken():
+            raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
+        new, state = encode_emitted(rs, state, emitted, None)
+        st = rs.status(state)
+        tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in seats}
+        self.store.create_game(
+            game_id=game_id, ruleset=rs.id, scenario=req.scenario,
+            setup=msgspec.json.encode(setup).decode(), seed=seed, seed_commitment=commitment(seed),
+            token_hashes={s: token_hash(t) for s, t in tokens.items()}, campaign_id=campaign_id,
+        )
+        version = 0
+        if new:
+            res = self.store.append(game_id, 0, new, status=st.status, winner=st.winner)
+            version = res.version
+        self._project(game_id)
+        return {
+            "game_id": game_id,
+            "ruleset": rs.id,
+            "scenario": req.scenario,
+            "version": version,
+            "seats": tokens,
+            "seed_commitment": commitment(seed),
+        }
+
+    # -- commands ----------------------------------------------------
+    def decode_command(self, rs: Ruleset, raw: dict[str, Any]) -> Any:
+        try:
+            return msgspec.convert(raw, rs.command_type)
+        except msgspec.ValidationError as exc:
+            raise Problem(400, "malformed", f"not a {rs.id} command: {exc}", field="command") from None
+
+    def command(self, game_id: str, token: str | None, req: CommandRequest) -> Answer:
+        """``POST /games/{id}/commands`` (blocking; hold :meth:`lock` around it)."""
+        game = self.game(game_id)
+        seat = self.seat(game_id, token)
+        if seat is None:
+            raise Problem(401, "unauthorized", "a seat token is required (Authorization: Bearer <token>)"
+                          if not token else "this token is not a seat of this game")
+        rs = ruleset_for(game.ruleset)
+        command = self.decode_command(rs, req.command)
+        if req.command_id is not None:
+            prior = self.store.command_result(game_id, req.command_id)
+            if prior is not None:
+                return self.first_answer(game_id, seat, prior.first_seq, prior.last_seq)
+        cur = self.current(game_id, game)
+        if req.expected_version != cur.version:
+            raise Problem(409, "stale-version",
+                          f"expected_version is {req.expected_version} but the game is at version {cur.version}",
+                          current_version=cur.version)
+        st = rs.status(cur.state)
+        if st.status == FINISHED:
+            raise Problem(403, "not-your-decision", "the game is finished; no decision is open")
+        if seat not in st.to_act:
+            raise Problem(403, "not-your-decision",
+                          f"it is not {seat}'s decision now; waiting for {', '.join(st.to_act) or 'nobody'}")
+        dice = Dice(self.store.seed(game_id), game_id, cur.folded.counters)
+        try:
+            emitted = rs.decide(cur.state, seat, command, dice)
+        except NotYourDecision as exc:
+            raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule) from None
+        except RuleViolation as exc:
+            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule,
+                          values=msgspec.to_builtins(exc.values) if exc.values else None) from None
+        if not emitted:
+            raise Problem(500, "engine-error", f"{rs.id}.decide accepted the command but produced no event")
+        if dice.untaken():
+            raise Problem(500, "engine-error", f"{rs.id}.decide drew dice it did not record in an event")
+        return self.append(cur, seat, emitted, expected_version=cur.version, command_id=req.command_id)
+
+    def append(self, cur: Current, actor: str | None, emitted: list[Emitted], *, expected_version: int,
+               command_id: str | None = None, status_code: int = 201, extra: dict[str, Any] | None = None) -> Answer:
+        rs = cur.ruleset
+        game_id = cur.game.game_id
+        new, state_after = encode_emitted(rs, cur.state, emitted, actor)
+        st = rs.status(state_after)
+        try:
+            res = self.store.append(game_id, expected_version, new, command_id=command_id,
+                                    status=st.status, winner=st.winner)
+        except VersionConflict as exc:
+            raise Problem(409, "stale-version",
+                          f"expected_version is {exc.expected} but the game is at version {exc.current}",
+                          current_version=exc.current) from None
+        if res.duplicate:
+            return self.first_answer(game_id, actor, res.first_seq, res.last_seq)
+        counters = cur.folded.counters
+        for em in emitted:
+            counters = advance(counters, em.rolls)
+        undone = cur.folded.undone
+        last_undone = cur.folded.last_undone_seq
+        for i, em in enumerate(emitted):
+            if isinstance(em.event, Undone):
+                undone = undone | frozenset(range(em.event.first, em.event.last + 1))
+                last_undone = res.first_seq + i
+        if any(isinstance(em.event, Undone) for em in emitted):
+            # The state after an undo is the fold of the kept events: recompute it from the log.
+            folded = _fold_records(rs, cur.setup, self.store.load(game_id, upto=res.version))
+        else:
+            folded = Folded(version=res.version, state=state_after, counters=counters, undone=undone,
+                            last_undone_seq=last_undone)
+        self._remember(game_id, folded)
+        self._project(game_id)
+        records = self.store.load(game_id, after=res.first_seq - 1, upto=res.last_seq)
+        new_cur = Current(cur.game, rs, cur.setup, folded)
+        body = {"version": res.version,
+                "events": self.render_events(new_cur, records, actor, finished=st.status == FINISHED,
+                                             undone=frozenset())}
+        if extra:
+            body.update(extra)
+        return Answer(status_code, body, appended=True)
+
+    def first_answer(self, game_id: str, seat: str | None, first: int, last: int) -> Answer:
+        """The answer a command gave the first time (a retry with the same ``command_id``)."""
+        cur = self.current(game_id)
+        then = self.state_at(game_id, last, cur)
+        finished_then = cur.ruleset.status(then).status == FINISHED
+        records = self.store.load(game_id, after=first - 1, upto=last)
+        return Answer(201, {"version": last,
+                            "events": self.render_events(cur, records, seat, finished=finished_then,
+                                                         undone=frozenset())})
+
+    # -- projections -------------------------------------------------
+    def _project(self, game_id: str) -> None:
+        rm = self.read_models
+        if rm is None:
+            return
+        try:
+            rm.project(game_id)
+            self.projections_down = False
+        except Exception as exc:  # Redis down or lagging: the command is in SQLite already
+            self.projections_down = True
+            log.warning("projection of game %s failed (%s); queries fall back to the log", game_id, exc)
+
+
+__all__ = ["Answer", "CommandRequest", "CreateGameRequest", "Current", "Folded", "GameService",
+           "encode_emitted", "ruleset_for"]

@@ -1,0 +1,120 @@
+"""RFC 9457 problem details for every error the service answers (DESIGN section 8).
+
+Every error body is ``application/problem+json`` with ``type``, ``title``,
+``status``, ``detail`` and, where relevant, ``rule`` (the rule a refused
+command breaks), ``current_version`` (a stale ``expected_version``) or
+``field`` (the request field that is wrong). Litestar's own errors
+(validation, unknown route, wrong method) are mapped here too, so a client
+never sees another error shape, and nothing a client can send yields a 500.
+
+Problem ``type`` URIs are ``urn:umpire:problem:<slug>``; the slugs are listed
+in :data:`TYPES`.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from litestar import MediaType, Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+
+log = logging.getLogger("umpire.service")
+
+PROBLEM_JSON = "application/problem+json"
+
+#: slug -> title. The slug makes the problem's ``type``.
+TYPES: dict[str, str] = {
+    "malformed": "Malformed request",
+    "unauthorized": "Missing or unknown seat token",
+    "not-your-decision": "Not this seat's decision",
+    "not-found": "Not found",
+    "stale-version": "Stale expected_version",
+    "rule-violation": "Illegal under the rules",
+    "undo-refused": "Undo refused",
+    "bad-setup": "Cannot create this game",
+    "method-not-allowed": "Method not allowed",
+    "unavailable": "Service unavailable",
+    "engine-error": "Internal engine error",
+    "http": "HTTP error",
+}
+
+STATUS_SLUG = {400: "malformed", 401: "unauthorized", 403: "not-your-decision", 404: "not-found",
+               405: "method-not-allowed", 409: "stale-version", 422: "rule-violation", 503: "unavailable"}
+
+
+def type_uri(slug: str) -> str:
+    return f"urn:umpire:problem:{slug}"
+
+
+class Problem(Exception):
+    """Raise anywhere in the service to answer with a problem-details body."""
+
+    def __init__(self, status: int, slug: str, detail: str, **extra: Any):
+        super().__init__(detail)
+        self.status = status
+        self.slug = slug
+        self.detail = detail
+        self.extra = {k: v for k, v in extra.items() if v is not None}
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "type": type_uri(self.slug),
+            "title": TYPES.get(self.slug, "Error"),
+            "status": self.status,
+            "detail": self.detail,
+        }
+        out.update(self.extra)
+        return out
+
+
+def problem_response(p: Problem, headers: dict[str, str] | None = None) -> Response[dict[str, Any]]:
+    return Response(content=p.body(), status_code=p.status, media_type=PROBLEM_JSON, headers=headers)
+
+
+# -- exception handlers -------------------------------------------------
+def _on_problem(_: Request, exc: Problem) -> Response[dict[str, Any]]:
+    return problem_response(exc)
+
+
+def _field_of(extra: Any) -> str | None:
+    """The first offending field litestar's validation names (``data.expected_version`` -> ``expected_version``)."""
+    if isinstance(extra, list) and extra:
+        first = extra[0]
+        if isinstance(first, dict):
+            key = first.get("key")
+            if isinstance(key, str) and key:
+                return key
+            msg = first.get("message")
+            if isinstance(msg, str) and "`$." in msg:
+                return msg.split("`$.", 1)[1].split("`", 1)[0]
+    return None
+
+
+def _on_http(_: Request, exc: HTTPException) -> Response[dict[str, Any]]:
+    status = exc.status_code
+    if isinstance(exc, ValidationException) or status == 400:
+        field = _field_of(exc.extra)
+        detail = exc.detail or "malformed request"
+        if isinstance(exc.extra, list) and exc.extra:
+            msgs = [e.get("message") for e in exc.extra if isinstance(e, dict) and e.get("message")]
+            if msgs:
+                detail = f"{detail}: {'; '.join(str(m) for m in msgs[:3])}"
+        return problem_response(Problem(400, "malformed", detail, field=field))
+    slug = STATUS_SLUG.get(status, "http")
+    return problem_response(Problem(status, slug, exc.detail or TYPES.get(slug, "error")),
+                            headers=dict(exc.headers) if exc.headers else None)
+
+
+def _on_unexpected(req: Request, exc: Exception) -> Response[dict[str, Any]]:
+    log.exception("unexpected error on %s %s", req.method, req.url.path)
+    return problem_response(Problem(500, "engine-error", f"internal error ({type(exc).__name__}); the request was not applied"))
+
+
+EXCEPTION_HANDLERS: dict[Any, Any] = {
+    Problem: _on_problem,
+    HTTPException: _on_http,
+    Exception: _on_unexpected,
+}
+
+__all__ = ["PROBLEM_JSON", "Problem", "TYPES", "EXCEPTION_HANDLERS", "problem_response", "type_uri"]
+_ = MediaType

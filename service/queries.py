@@ -1,0 +1,169 @@
+"""Every read path of the REST service, in one place (DESIGN sections 7 and 8).
+
+Each query first asks the app's ``read_models`` (the Redis projections,
+``projections.ReadModels``; may be None) and falls back to the event log (a
+fold, :class:`~service.game_service.GameService`) when the read model has no
+answer. When the fallback happened because Redis is unreachable the query
+says so (``degraded=True``) and the route adds ``X-Umpire-Degraded:
+projections``.
+
+The read-model contract (implemented in ``projections``):
+
+- ``project(game_id) -> None``: bring Redis up to the store's version
+  (raises redis errors when Redis is down);
+- ``game_view(game_id, seat) -> dict | None``: the body of ``GET /games/{id}``;
+- ``state_at(game_id, seq) -> state | None``: the ruleset state right after ``seq``;
+- ``timeline(game_id) -> list[dict] | None``: the ``steps`` of ``GET /timeline``;
+- ``lobby(status, ruleset) -> list[dict] | None``: the ``games`` of ``GET /games``.
+
+None means "not available here": the log answers instead. A read model that
+is behind the store (its version differs) is not used.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from domain.kernel import FINISHED
+from domain.kernel.fold import decode_event
+
+from . import views
+from .game_service import GameService
+from .problems import Problem
+
+log = logging.getLogger("umpire.service")
+
+DEGRADED_HEADER = "X-Umpire-Degraded"
+DEGRADED_VALUE = "projections"
+#: Largest page of ``GET /games/{id}/events``.
+MAX_PAGE = 1000
+
+try:  # redis is a dependency; keep the import local to this seam
+    from redis.exceptions import RedisError as _RedisError
+
+    REDIS_ERRORS: tuple[type[BaseException], ...] = (_RedisError, OSError)
+except ImportError:  # pragma: no cover
+    REDIS_ERRORS = (OSError,)
+
+
+@dataclass(frozen=True)
+class Read:
+    body: Any
+    degraded: bool = False
+
+    def headers(self) -> dict[str, str]:
+        return {DEGRADED_HEADER: DEGRADED_VALUE} if self.degraded else {}
+
+
+def _ask(rm: Any, name: str, *args: Any) -> tuple[Any, bool]:
+    """(answer or None, degraded) from the read model."""
+    if rm is None:
+        return None, False
+    fn = getattr(rm, name, None)
+    if fn is None:
+        return None, False
+    try:
+        return fn(*args), False
+    except REDIS_ERRORS as exc:
+        log.warning("read model %s unavailable (%s); answering from the log", name, exc)
+        return None, True
+
+
+# -- games ----------------------------------------------------------------
+def game_view(svc: GameService, rm: Any, game_id: str, seat: str | None) -> Read:
+    game = svc.game(game_id)
+    v, degraded = _ask(rm, "game_view", game_id, seat)
+    if isinstance(v, dict) and v.get("version") == game.version:
+        return Read(v)
+    cur = svc.current(game_id, game)
+    return Read(views.game_view(game, cur.ruleset, cur.state, seat, cur.version), degraded)
+
+
+def state_view(svc: GameService, rm: Any, game_id: str, seq: int, seat: str | None) -> Read:
+    cur = svc.current(game_id)
+    if seq < 0 or seq > cur.version:
+        raise Problem(404, "not-found", f"seq {seq} is outside 0..{cur.version}", field="seq")
+    st, degraded = _ask(rm, "state_at", game_id, seq)
+    if st is None:
+        st = svc.state_at(game_id, seq, cur)
+    return Read(views.game_view(cur.game, cur.ruleset, st, seat, version=seq), degraded)
+
+
+def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None) -> Read:
+    if status is not None and status not in ("active", FINISHED):
+        raise Problem(400, "malformed", "status must be 'active' or 'finished'", field="status")
+    games, degraded = _ask(rm, "lobby", status, ruleset)
+    if games is None:
+        games = [views.lobby_entry(g) for g in svc.store.games(status=status, ruleset=ruleset)]
+    return Read({"games": games}, degraded)
+
+
+def legal_commands(svc: GameService, game_id: str, seat: str | None) -> Read:
+    cur = svc.current(game_id)
+    cmds = [] if seat is None else cur.ruleset.legal_commands(cur.state, seat)
+    return Read({"version": cur.version, "seat": seat, "commands": [msgspec.to_builtins(c) for c in cmds]})
+
+
+# -- the log --------------------------------------------------------------
+def events(svc: GameService, game_id: str, seat: str | None, after: int, limit: int) -> Read:
+    if after < 0:
+        raise Problem(400, "malformed", "after must be 0 or more", field="after")
+    if not 1 <= limit <= MAX_PAGE:
+        raise Problem(400, "malformed", f"limit must be between 1 and {MAX_PAGE}", field="limit")
+    cur = svc.current(game_id)
+    records = svc.store.load(game_id, after=after, upto=cur.version, limit=limit)
+    return Read({"version": cur.version, "events": svc.render_events(cur, records, seat)})
+
+
+def ruling(svc: GameService, game_id: str, seq: int, seat: str | None) -> Read:
+    cur = svc.current(game_id)
+    ev = svc.store.event(game_id, seq) if 1 <= seq <= cur.version else None
+    if ev is None:
+        raise Problem(404, "not-found", f"no event {seq} in game {game_id}", field="seq")
+    body = views.ruling_view(ev, seat, finished=cur.finished)
+    body["undone"] = seq in cur.folded.undone
+    return Read(body)
+
+
+def timeline(svc: GameService, rm: Any, game_id: str) -> Read:
+    game = svc.game(game_id)
+    steps, degraded = _ask(rm, "timeline", game_id)
+    if not (isinstance(steps, list) and len(steps) == game.version):
+        cur = svc.current(game_id, game)
+        records = svc.store.load(game_id, upto=cur.version)
+        steps = [views.timeline_entry(e, cur.ruleset, undone=e.seq in cur.folded.undone) for e in records]
+        return Read({"game_id": game_id, "version": cur.version, "steps": steps}, degraded)
+    return Read({"game_id": game_id, "version": game.version, "steps": steps})
+
+
+def board_svg(svc: GameService, rm: Any, game_id: str, seat: str | None, at: int | None) -> Read:
+    cur = svc.current(game_id)
+    seq = cur.version if at is None else at
+    if seq < 0 or seq > cur.version:
+        raise Problem(404, "not-found", f"at={seq} is outside 0..{cur.version}", field="at")
+    st, degraded = _ask(rm, "state_at", game_id, seq)
+    if st is None:
+        st = svc.state_at(game_id, seq, cur)
+    recent: list[Any] = []
+    if seq > 0:
+        last = svc.store.event(game_id, seq)
+        if last is not None:
+            # the events of the step that ended at ``seq``: one append shares its recorded_at
+            lo = max(0, seq - 64)
+            window = [e for e in svc.store.load(game_id, after=lo, upto=seq) if e.recorded_at == last.recorded_at]
+            recent = [decode_event(cur.ruleset, e.payload) for e in window if views.may_see(e, seat, cur.finished)]
+    return Read(cur.ruleset.render_svg(st, seat, recent), degraded)
+
+
+def verify(svc: GameService, game_id: str) -> Read:
+    svc.game(game_id)
+    from .verify import verify_game
+
+    return Read(verify_game(svc.store, game_id).body())
+
+
+__all__ = ["DEGRADED_HEADER", "DEGRADED_VALUE", "MAX_PAGE", "Read", "board_svg", "events", "game_view",
+           "legal_commands", "lobby", "ruling", "state_view", "timeline", "verify"]

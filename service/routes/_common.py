@@ -1,0 +1,31 @@
+"""Small helpers shared by the route modules."""
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, Response
+
+from ..auth import seat_of
+from ..game_service import GameService
+from ..queries import Read
+
+
+def svc_of(request: Request) -> GameService:
+    return request.app.state.games
+
+
+def read_models_of(request: Request) -> Any:
+    return request.app.state.read_models
+
+
+def caller(request: Request, game_id: str, *, allow_query: bool = False) -> tuple[GameService, str | None]:
+    """(service, seat or None for a spectator); 404 for an unknown game first, then 401 for a bad token."""
+    svc = svc_of(request)
+    svc.game(game_id)
+    return svc, seat_of(request, game_id, required=False, allow_query=allow_query)
+
+
+def respond(read: Read, status: int = 200, media_type: str | None = None) -> Response[Any]:
+    if media_type is None:
+        return Response(read.body, status_code=status, headers=read.headers())
+    return Response(read.body, status_code=status, headers=read.headers(), media_type=media_type)

@@ -1,0 +1,45 @@
+"""``GET /health`` and ``GET /rulesets``."""
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, Router, get
+
+from domain.kernel import registry
+
+from ._common import svc_of
+
+
+@get("/health", sync_to_thread=True, summary="Liveness of the service, its store and its Redis")
+def health(request: Request) -> dict[str, Any]:
+    svc = svc_of(request)
+    try:
+        svc.store.game("-health-")
+        store = "ok"
+    except Exception as exc:  # report, never fail the probe
+        store = f"error: {exc}"
+    client = request.app.state.redis
+    if client is None:
+        redis_state = "not configured"
+    else:
+        try:
+            client.ping()
+            redis_state = "ok"
+        except Exception:
+            redis_state = "down"
+    return {"status": "ok" if store == "ok" else "error", "store": store, "redis": redis_state}
+
+
+@get("/rulesets", sync_to_thread=False, summary="Rulesets with their scenarios and campaigns")
+def rulesets() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": rs.id,
+            "scenarios": [{"id": c.id, "title": c.title} for c in rs.scenarios()],
+            "campaigns": [{"id": c.id, "title": c.title} for c in rs.campaigns()],
+        }
+        for rs in registry.all_rulesets()
+    ]
+
+
+ROUTER = Router(path="/", route_handlers=[health, rulesets], tags=["service"])
