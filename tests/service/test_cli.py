@@ -300,3 +300,70 @@ def test_redis_never_outlives_its_owner(tmp_path, sig):
     p.stdout.close()
     p.stderr.close()
     assert _gone(pid), f"redis-server {pid} still running after {sig.name} of its owner"
+
+
+# -- umpire serve -----------------------------------------------------------------
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(tmp_path: Path, env: dict | None = None) -> tuple[subprocess.Popen, int]:
+    port = _free_port()
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
+    full_env.update(env or {})
+    p = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+                          "--data-dir", str(tmp_path / "data")],
+                         cwd=ROOT, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return p, port
+
+
+def _health(port: int, p: subprocess.Popen) -> dict:
+    import httpx
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert p.poll() is None, p.stderr.read()
+        try:
+            r = httpx.get(f"http://127.0.0.1:{port}/health", timeout=2)
+            if r.status_code == 200:
+                return r.json()
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("umpire serve did not answer /health")
+
+
+def test_serve_starts_its_own_redis_and_stops_it_on_sigterm(tmp_path):
+    p, port = _serve(tmp_path)
+    try:
+        line = ""
+        while "private redis-server pid" not in line:
+            line = p.stderr.readline()
+            assert line, "serve exited before starting Redis"
+        redis_pid = int(line.split("pid ")[1].split()[0])
+        body = _health(port, p)
+        assert body["status"] == "ok" and body["redis"] == "ok"
+        assert (tmp_path / "data" / "umpire.db").is_file()
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=30)
+        p.stderr.close()
+    assert p.returncode in (0, 128 + signal.SIGTERM, -signal.SIGTERM)
+    assert _gone(redis_pid), "the private redis-server outlived umpire serve"
+
+
+def test_serve_uses_an_existing_redis_when_told(tmp_path, redis_server):
+    p, port = _serve(tmp_path, env={"UMPIRE_REDIS_URL": redis_server.url})
+    try:
+        body = _health(port, p)
+        assert body["redis"] == "ok"
+    finally:
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=30)
+    assert "private redis-server" not in err
+    assert redis_server.running and redis.Redis.from_url(redis_server.url).ping()
