@@ -9,6 +9,18 @@ command_id)`` makes a retried command append nothing. Every event is chained:
 sqlite-utils creates the schema and serves reads; the append path uses the
 raw connection so the whole command is one ``BEGIN IMMEDIATE`` transaction
 (sqlite-utils' ``atomic()`` would issue a deferred ``BEGIN``).
+
+Errors: :class:`StoreError` (one clear line: bad data dir, not a database,
+a schema newer than this code, a write that SQLite refused) and its kinds
+:class:`UnknownGame`, :class:`GameExists`, :class:`SeedUnavailable`;
+:class:`VersionConflict` for a lost race (only the ``UNIQUE(game_id, seq)``
+constraint or a stale ``expected_version`` means that); ValueError for a
+malformed argument, naming the field.
+
+A duplicate ``command_id`` answers the first answer: the same ``first_seq``,
+``last_seq`` and ``version`` as the first time (``current_version`` says
+where the game is now). Verification lives in ``service.verify``, export and
+import in ``service.transfer``.
 """
 from __future__ import annotations
 
