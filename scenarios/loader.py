@@ -57,8 +57,16 @@ def field_path(prefix: str, msgspec_path: str | None) -> str:
     return prefix or rest
 
 
-def validation_problem(file: str, exc: msgspec.ValidationError | msgspec.DecodeError, prefix: str = "") -> Problem:
-    """Turn a msgspec error into a Problem naming the field in plain words."""
+_ENUM = re.compile(r"Invalid enum value (?P<value>.+)$")
+
+
+def validation_problem(file: str, exc: msgspec.ValidationError | msgspec.DecodeError, prefix: str = "",
+                       type_: Any = None, data: Any = None) -> Problem:
+    """Turn a msgspec error into a Problem naming the field in plain words.
+
+    With the target type and the raw data, a bad enumerated value is answered
+    with the values that are allowed there.
+    """
     text = str(exc)
     m = _AT.match(text)
     what = m.group("what") if m else text
@@ -73,8 +81,14 @@ def validation_problem(file: str, exc: msgspec.ValidationError | msgspec.DecodeE
         name = unknown.group("name")
         return Problem(file=file, field=f"{path}.{name}" if path else name,
                        message=f"`{name}` is not a known field here (a typo?).")
-    if isinstance(exc, msgspec.DecodeError):
+    if not isinstance(exc, msgspec.ValidationError):  # ValidationError subclasses DecodeError
         return Problem(file=file, field=path, message=f"the file is not valid JSON ({what.rstrip('.')}).")
+    enum = _ENUM.match(what.strip())
+    if enum and type_ is not None and m and m.group("path"):
+        allowed = _allowed_values(type_, data, m.group("path"))
+        if allowed:
+            return Problem(file=file, field=path, message=f"{enum.group('value')} is not allowed here; use one of: "
+                                                           f"{', '.join(map(str, allowed))}.")
     what = what.strip()
     if what and what[-1] not in ".!?":
         what += "."
@@ -99,7 +113,7 @@ def convert(file: str, data: Any, type_: type[T], prefix: str = "") -> tuple[T |
     try:
         return msgspec.convert(data, type=type_), []
     except msgspec.ValidationError as exc:
-        return None, [validation_problem(file, exc, prefix)]
+        return None, [validation_problem(file, exc, prefix, type_, data)]
 
 
 def rel(path: Path, root: Path) -> str:
@@ -173,3 +187,42 @@ def unknown_fields(file: str, data: Any, type_: Any, prefix: str = "") -> list[P
     _walk_unknown(msgspec.inspect.type_info(type_), data, prefix, out)
     return [Problem(file=file, field=path, message=f"`{key}` is not a known field here (a typo?).")
             for path, key in out]
+
+
+_TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+
+
+def _allowed_values(type_: Any, data: Any, path: str) -> tuple[Any, ...]:
+    """The literal values allowed at a msgspec error path (``$.units[1].unit``), if it names a Literal."""
+    I = msgspec.inspect
+    info: Any = I.type_info(type_)
+    for name, index in _TOKEN.findall(path[1:]):
+        if isinstance(info, I.UnionType):
+            info = _struct_for(info, data) if isinstance(data, dict) else next(
+                (t for t in info.types if not isinstance(t, I.NoneType)), None)
+        if info is None:
+            return ()
+        if name:
+            if isinstance(info, I.StructType) and isinstance(data, dict):
+                f = next((f for f in info.fields if f.encode_name == name), None)
+                if f is None:
+                    return ()
+                info, data = f.type, data.get(name)
+            elif isinstance(info, I.DictType) and isinstance(data, dict):
+                info, data = info.value_type, data.get(name)
+            else:
+                return ()
+        else:
+            i = int(index)
+            if isinstance(info, (I.ListType, I.VarTupleType, I.SetType, I.FrozenSetType)) and isinstance(data, list):
+                info, data = info.item_type, data[i] if i < len(data) else None
+            elif isinstance(info, I.TupleType) and isinstance(data, list) and i < len(info.item_types):
+                info, data = info.item_types[i], data[i] if i < len(data) else None
+            else:
+                return ()
+    if isinstance(info, I.UnionType):
+        lits = [t for t in info.types if isinstance(t, I.LiteralType)]
+        return tuple(v for t in lits for v in t.values)
+    if isinstance(info, I.LiteralType):
+        return tuple(info.values)
+    return ()

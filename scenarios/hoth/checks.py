@@ -60,6 +60,10 @@ SUPPORT_PREFIX = {"imperial": "SUP-EMP-", "rebel": "SUP-REB-"}
 PROPOSED_PREFIX = "PROP-"
 
 
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
 def _other(f: str) -> str:
     return "rebel" if f == "imperial" else "imperial"
 
@@ -150,7 +154,8 @@ def check_scenario(out: _Out, file: str, s: Scenario, provenance: dict[str, str]
                 out.add(file, f"{f}.id", f"unit id `{u.id}` is used twice in this scenario.")
             unit_ids.add(u.id)
         count[u.unit] += 1
-        figures[u.unit] += ELITE_SQUADRON_FIGURES if u.badge == "elite_squadron" else FIGURES[u.unit]
+        figures[u.unit] += (ELITE_SQUADRON_FIGURES if u.badge == "elite_squadron" and u.unit == "snowspeeders"
+                             else FIGURES[u.unit])
         if not out.hex(file, f"{f}.hex", u.hex):
             continue
         if u.hex in units:
@@ -254,7 +259,7 @@ def check_scenario(out: _Out, file: str, s: Scenario, provenance: dict[str, str]
                 out.add(file, f"{faction}.unit_medal_values.{ut}", "a medal value cannot be negative.")
         for j, leader in enumerate(side.leaders):
             if leader not in LEADERS[faction]:
-                out.add(file, f"{faction}.leaders[{j}]", f"`{leader}` is not a {faction} leader "
+                out.add(file, f"{faction}.leaders[{j}]", f"`{leader}` is not {_a(faction)} leader "
                                                          f"({', '.join(LEADERS[faction])}; HOTH-LEADER-1).")
 
 
@@ -265,7 +270,7 @@ def check_card(out: _Out, file: str, field: str, c: Card) -> None:
     base = c.id[len(PROPOSED_PREFIX):] if c.id.startswith(PROPOSED_PREFIX) else c.id
     want = SUPPORT_PREFIX[c.faction] if c.kind == "support" else COMMAND_PREFIX[c.faction]
     if not base.startswith(want):
-        out.add(file, f"{f}id", f"card id `{c.id}` is not faction-prefixed: a {c.faction} {c.kind} card's id "
+        out.add(file, f"{f}id", f"card id `{c.id}` is not faction-prefixed: {_a(c.faction)} {c.kind} card's id "
                                 f"starts with {want} (or PROP-{want} for a stand-in).")
     _proposed_id_status(out, file, f, c.id, c.status)
     if not c.text.strip():
@@ -278,7 +283,7 @@ def check_card(out: _Out, file: str, field: str, c: Card) -> None:
         if c.leader is None:
             out.add(file, f"{f}leader", f"a leader card names its leader ({', '.join(LEADERS[c.faction])}).")
         elif c.leader not in LEADERS[c.faction]:
-            out.add(file, f"{f}leader", f"`{c.leader}` is not a {c.faction} leader "
+            out.add(file, f"{f}leader", f"`{c.leader}` is not {_a(c.faction)} leader "
                                         f"({', '.join(LEADERS[c.faction])}; HOTH-LEADER-1).")
         elif f"-{c.leader.upper()}-" not in c.id:
             out.add(file, f"{f}id", f"a leader card id names its leader: `{c.id}` should contain "
@@ -345,7 +350,7 @@ def check_campaign(out: _Out, file: str, c: Campaign, scenarios: dict[str, Scena
             f = f"{field}[{j}]"
             if isinstance(e, AddLeader):
                 if e.leader not in LEADERS[e.faction]:
-                    out.add(file, f"{f}.leader", f"`{e.leader}` is not a {e.faction} leader "
+                    out.add(file, f"{f}.leader", f"`{e.leader}` is not {_a(e.faction)} leader "
                                                  f"({', '.join(LEADERS[e.faction])}; HOTH-LEADER-1).")
             elif isinstance(e, DrawSupport):
                 if e.count < 1:

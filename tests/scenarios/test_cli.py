@@ -1,0 +1,42 @@
+"""``umpire scenarios lint`` and ``umpire scenarios show`` (through the click commands the CLI mounts)."""
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from scenarios.cli import COMMANDS, scenarios_group
+from tests.scenarios.conftest import FIXTURES
+
+
+def test_commands_are_exported_for_the_umpire_cli():
+    assert COMMANDS == [scenarios_group] and scenarios_group.name == "scenarios"
+
+
+def test_lint_passes_on_shipped_content():
+    r = CliRunner().invoke(scenarios_group, ["lint"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("ok: 9 scenarios, 60 cards, 2 campaigns")
+
+
+def test_lint_prints_one_line_per_problem_and_fails():
+    r = CliRunner().invoke(scenarios_group, ["lint", "--path", str(FIXTURES / "many-problems")])
+    assert r.exit_code == 1
+    lines = [line for line in r.stdout.splitlines() if line]
+    assert len(lines) == 3
+    assert all("many-problems/scenarios/" in line for line in lines)
+
+
+def test_show_prints_the_board_as_rows_with_terrain_and_units():
+    r = CliRunner().invoke(scenarios_group, ["show", "SCN-TAKE-DOWN-THE-SHIELD"])
+    assert r.exit_code == 0, r.output
+    rows = {line.split()[0]: line for line in r.output.splitlines() if line[:2] in {f"r{i}" for i in range(7)}}
+    assert sorted(rows) == [f"r{i}" for i in range(7)]
+    # c1 r5 is a shield generator; c3 r5 is a ridge with the artillery; c1 r1 an AT-AT (content 2.2).
+    assert rows["r5"].count("[SG") == 2 and "[RG rAR" in rows["r5"]
+    assert rows["r1"].count("iAT") == 2 and rows["r2"].count("iST") == 4
+    assert rows["r0"].count("[") == 10 and rows["r1"].count("[") == 9
+
+
+def test_show_unknown_scenario_fails_naming_the_known_ones():
+    r = CliRunner().invoke(scenarios_group, ["show", "SCN-NOPE"])
+    assert r.exit_code == 1
+    assert "SCN-TAKE-DOWN-THE-SHIELD" in r.output
