@@ -32,7 +32,11 @@ while True:
     v = store.version("crash")
     events = [NewEvent(type="Step", payload=json.dumps({"r": round_no, "k": k, "i": i, "pad": pad}))
               for i in range(n)]
+    if k >= 3:
+        print(f"begin r{round_no}-c{k}", flush=True)
     store.append("crash", v, events, command_id=f"r{round_no}-c{k}")
+    if k >= 3:
+        print(f"end r{round_no}-c{k}", flush=True)
     k += 1
     if k == 3:
         print("writing", flush=True)
@@ -65,6 +69,7 @@ def test_sigkill_mid_command_leaves_whole_commands_only(tmp_path):
     store.close()
     rng = random.Random(20261122)
     last_version = 0
+    interrupted: list[str] = []
     for r in range(ROUNDS):
         p = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(ROOT), str(tmp_path), str(r), str(EVENTS_PER_COMMAND)],
@@ -76,8 +81,11 @@ def test_sigkill_mid_command_leaves_whole_commands_only(tmp_path):
         os.kill(p.pid, signal.SIGKILL)
         p.wait(timeout=30)
         assert p.returncode == -signal.SIGKILL
+        tail = p.stdout.read().split()
         p.stdout.close()
         p.stderr.close()
+        if len(tail) >= 2 and tail[-2] == "begin":
+            interrupted.append(tail[-1])  # killed inside append(): that command is all or none
         version, _ = check_all_or_none(tmp_path / "umpire.db")
         assert version >= last_version + 3 * EVENTS_PER_COMMAND  # the writer made progress
         last_version = version
@@ -87,3 +95,6 @@ def test_sigkill_mid_command_leaves_whole_commands_only(tmp_path):
         assert verify_chain(events).ok
         assert [e.seq for e in events] == list(range(1, version + 1))
         s.close()
+    # Most of a writer's time is spent inside append(); at least one kill must
+    # have landed there, or this test proved nothing.
+    assert interrupted, "no kill landed inside an append; the drill proved nothing"
