@@ -1,0 +1,195 @@
+"""Attack (section 6): who may attack, range, sight, dice count, and scoring hits (section 7)."""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import RuleViolation, RulingBuilder
+
+from . import board
+from .cards import ConvertResult, ExtraDice, Reroll, StructureHitSymbols
+from .context import Snapshot, bonus_effects, ordered_entry
+from .movement import allowance
+from .sight import sight_ruling_values
+from .state import HothState, UnitState
+from .terrain import RIDGE, attack_penalty, protection
+from .units import UNIT_SPECS
+
+#: HOTH-DICE-3 / HOTH-GAP-1 (INFERRED): faces of the attack die, one entry per side.
+DIE_FACES: tuple[str, ...] = ("infantry", "infantry", "vehicle", "explosion", "retreat", "miss")
+
+
+class AttackPlan:
+    """Everything decided before the roll: distance, sight and the dice count with its steps."""
+
+    __slots__ = ("attacker", "target", "structure", "distance", "dice", "sight", "steps", "target_hex")
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[str, str, dict[str, Any]]] = []
+
+
+def _target(state: HothState, target_id: str):
+    if target_id in state.units:
+        return state.units[target_id], False
+    s = state.structures.get(target_id)
+    if s is not None and not s.destroyed:
+        return s, True
+    return None, False
+
+
+def may_attack_refusal(state: HothState, u: UnitState, breakthrough: bool) -> RuleViolation | None:
+    """HOTH-ATTACK-7 (a)-(c)."""
+    t = state.turn
+    assert t is not None
+    if ordered_entry(state, u.id) is None:
+        return RuleViolation("HOTH-TURN-3", f"{u.id} was not ordered this turn, so it cannot attack.")
+    if not breakthrough and u.id in t.attacked:
+        return RuleViolation("HOTH-ATTACK-2", f"{u.id} has already attacked this turn.")
+    if u.id in t.stopped:
+        terrain = None
+        return RuleViolation("HOTH-MOVE-10", f"{u.id} entered rocks or buildings/debris this turn and cannot attack.",
+                             terrain=terrain)
+    al = allowance(state, u)
+    moved = t.moved.get(u.id, 0)
+    if not al.may_attack and moved > 0:
+        return RuleViolation("HOTH-CARD-4", f"{u.id} moved with a card that forbids attacking.")
+    if moved > al.attack_max:
+        rule = "HOTH-UNIT-SNOW-2" if u.unit == "snowtroopers" else (
+            "HOTH-UNIT-ECHO-2" if u.unit == "echo_troopers" else "HOTH-MOVE-3")
+        return RuleViolation(rule, f"{u.id} moved {moved} hexes and cannot attack this turn "
+                                   f"(at most {al.attack_max} to still attack).")
+    return None
+
+
+def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
+                with_sight_values: bool = False) -> AttackPlan | RuleViolation:
+    """HOTH-ATTACK-7 (d)-(e), HOTH-ATTACK-8, HOTH-RANGE-*, HOTH-LOS-*, HOTH-MOD-*."""
+    tgt, is_struct = _target(state, target_id)
+    if tgt is None:
+        return RuleViolation("HOTH-ATTACK-8", f"There is no enemy unit or standing structure {target_id!r}.")
+    if is_struct:
+        sc = state.scenario
+        assert sc is not None
+        sdef = next((s for s in sc.structures if s.id == target_id), None)
+        if sdef is None or not sdef.attackable:
+            return RuleViolation("HOTH-STRUCT-4", f"The scenario does not allow attacks on {target_id}.")
+    elif tgt.faction == u.faction:
+        return RuleViolation("HOTH-ATTACK-8", "Friendly units can never be attacked (HOTH-GAP-39).")
+    s = UNIT_SPECS[u.unit]
+    d = board.distance(u.hex, tgt.hex)
+    if d > len(s.attack):
+        return RuleViolation("HOTH-RANGE-1", f"{target_id} is {d} hexes away; {s.name} reach at most {len(s.attack)}.")
+    sight = snap.sight(u.hex, tgt.hex)
+    if not sight.clear:
+        return RuleViolation("HOTH-LOS-1", f"{u.id} cannot see {target_id}: line of sight is blocked by "
+                                           f"{', '.join(board.label(h) for h in sight.blocked_by)}.")
+    plan = AttackPlan()
+    plan.attacker, plan.target, plan.structure, plan.distance, plan.sight = u.id, target_id, is_struct, d, sight
+    plan.target_hex = tgt.hex
+    base = s.attack[d - 1]
+    n = base
+    plan.steps.append(("HOTH-RANGE-2", f"{s.name} roll {base} dice at distance {d}.",
+                       {"distance": d, "base_dice": base, "row": list(s.attack)}))
+    if with_sight_values:
+        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(sight)))
+    # protection of the target's hex (HOTH-MOD-2, -4, -5)
+    t_terrain = snap.terrain.get(tgt.hex)
+    a_on_ridge = snap.terrain.get(u.hex) == RIDGE
+    if not is_struct and not UNIT_SPECS[tgt.unit].terrain_protection:
+        if t_terrain:
+            plan.steps.append(("HOTH-MOD-4", "An AT-AT never benefits from terrain protection.", {"terrain": t_terrain}))
+    else:
+        tgt_inf = (not is_struct) and UNIT_SPECS[tgt.unit].kind == "infantry"
+        minus, rule = protection(t_terrain, s.kind, a_on_ridge, tgt_inf, is_struct)
+        if rule is not None:
+            n -= minus
+            plan.steps.append((rule, f"Target on {t_terrain}: -{minus} dice.",
+                               {"terrain": t_terrain, "dice": -minus, "attacker_type": s.kind}))
+            if is_struct:
+                plan.steps.append(("HOTH-MOD-5", "A structure takes the protection of its hex.", {}))
+    minus, rule = attack_penalty(snap.terrain.get(u.hex), s.kind)
+    if rule is not None:
+        n -= minus
+        plan.steps.append((rule, f"A vehicle attacking from buildings/debris: -{minus} dice.", {"dice": -minus}))
+    # bonuses (HOTH-MOD-6)
+    t = state.turn
+    assert t is not None
+    for e in bonus_effects(state, u.id):
+        if isinstance(e, ExtraDice):
+            if e.same_target:
+                others = [o.unit for o in t.ordered if o.bonus and o.unit != u.id]
+                if not any(t.targets.get(o) == target_id for o in others):
+                    continue
+            n += e.dice
+            plan.steps.append(("HOTH-CARD-7", f"Card bonus: +{e.dice} dice.", {"dice": e.dice, "card": t.effects_card}))
+    if not is_struct:
+        scout = scout_bonus(state, snap, u, tgt)
+        if scout is not None:
+            n += 1
+            plan.steps.append(("HOTH-SPECIAL-SCOUT-1", f"Scouts {scout} on a ridge see the target: +1 die "
+                               "(never more than +1, HOTH-GAP-19).", {"scouts": scout, "dice": 1}))
+    plan.dice = n
+    if n <= 0:
+        return RuleViolation("HOTH-MOD-7", f"After modifiers {n} dice are left; an attack needs at least 1 "
+                                           "(HOTH-GAP-10).")
+    return plan
+
+
+def scout_bonus(state: HothState, snap: Snapshot, u: UnitState, tgt: UnitState) -> str | None:
+    """HOTH-SPECIAL-SCOUT-1/2: +1 die when another friendly Scouts unit on a ridge sees the target."""
+    for o in state.units.values():
+        if o.faction != u.faction or o.id == u.id or o.badge != "scouts":
+            continue
+        if snap.terrain.get(o.hex) != RIDGE:
+            continue
+        if snap.sight(o.hex, tgt.hex).clear:
+            return o.id
+    return None
+
+
+def conversions(state: HothState, unit_id: str) -> tuple[ConvertResult, ...]:
+    return tuple(e for e in bonus_effects(state, unit_id) if isinstance(e, ConvertResult))
+
+
+def convert(faces: tuple[str, ...], conv: tuple[ConvertResult, ...], confirmation: bool = False) -> tuple[str, ...]:
+    """HOTH-CARD-7: die results that count as another result."""
+    out = list(faces)
+    for c in conv:
+        if confirmation and not c.in_confirmation:
+            continue
+        out = [c.to_symbol if f == c.from_symbol else f for f in out]
+    return tuple(out)
+
+
+def reroll_kind(state: HothState, u: UnitState) -> str | None:
+    """HOTH-SPECIAL-EWEB-6 (E-Web set: any dice) and card re-rolls; None if no re-roll."""
+    kinds: list[str] = []
+    if u.badge == "eweb" and u.eweb_set:
+        kinds.append("any")
+    for e in bonus_effects(state, u.id):
+        if isinstance(e, Reroll):
+            kinds.append(e.which)
+    if not kinds:
+        return None
+    return "any" if "any" in kinds else "miss"
+
+
+def structure_symbols(state: HothState, attacker_id: str, base: tuple[str, ...]) -> tuple[str, ...]:
+    extra: list[str] = []
+    for e in bonus_effects(state, attacker_id):
+        if isinstance(e, StructureHitSymbols):
+            extra.extend(e.symbols)
+    return tuple(dict.fromkeys(base + tuple(extra)))
+
+
+def count_hits(faces: tuple[str, ...], hit_by: tuple[str, ...]) -> dict[str, int]:
+    """HOTH-HIT-2: hits by symbol."""
+    out: dict[str, int] = {}
+    for f in faces:
+        if f in hit_by:
+            out[f] = out.get(f, 0) + 1
+    return out
+
+
+def add_plan_steps(rb: RulingBuilder, plan: AttackPlan) -> None:
+    for rule, text, values in plan.steps:
+        rb.add(rule, text, **values)

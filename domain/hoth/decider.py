@@ -1,0 +1,288 @@
+"""The Battle of Hoth ruleset: the kernel's decider protocol (DESIGN 1, domain/kernel/decider.py)."""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, ClassVar
+
+from domain.kernel import (
+    ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
+)
+
+from . import commands as C
+from .events import NOBODY, CardsDrawn, DeckShuffled, GameOpened, HothEvent, TurnStarted
+from .evolve import evolve as _evolve
+from .medals import settle
+from .orders import order_options
+from .outbox import Outbox
+from .resolution import attack, breakthrough_choice, breakthrough_targets, reroll, retreat_choice, trench_choice
+from .state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
+from .team import faction_seats, leaders_option, seats_for, team_hand_size, turn_order
+from .turns import (
+    advance, attack_options, close_orders, discard_cards, end_moves, end_turn, move, move_options, order_unit,
+    play_card,
+)
+from .view import render, summarize, view_of
+
+ENGINE_VERSION = "hoth-0.1.0"
+
+
+class HothRuleset:
+    id: ClassVar[str] = "hoth"
+    engine_version: ClassVar[str] = ENGINE_VERSION
+    command_type: ClassVar[Any] = C.HothCommand
+    event_type: ClassVar[Any] = HothEvent
+    state_type: ClassVar[Any] = HothState
+
+    def __init__(self, catalog: Any = None):
+        self._catalog = catalog
+
+    # -- content -----------------------------------------------------------------------
+    def catalog(self) -> Any:
+        if self._catalog is None:
+            from scenarios.hoth.catalog import shipped
+
+            self._catalog = shipped()
+        return self._catalog
+
+    def scenarios(self) -> list[Choice]:
+        return [Choice(id=s.id, title=s.title) for s in self.catalog().scenarios.values()]
+
+    def campaigns(self) -> list[Choice]:
+        out = []
+        for c in getattr(self.catalog(), "campaigns", {}).values():
+            out.append(Choice(id=c.id, title=getattr(c, "title", c.id)))
+        return out
+
+    def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
+        if scenario not in self.catalog().scenarios:
+            raise SetupError("scenario", f"unknown Battle of Hoth scenario {scenario!r}")
+        unknown = set(options) - {"team", "leaders"}
+        if unknown:
+            raise SetupError(f"options.{sorted(unknown)[0]}", "unknown option (known: team, leaders)")
+        seats = seats_for(options)
+        leaders = leaders_option(options)
+        for f, names in leaders.items():
+            if len(names) > len(faction_seats(seats, f)):
+                raise SetupError("options.leaders", f"one leader per {f} player (HOTH-LEADER-4, HOTH-TEAM-6)")
+        return seats
+
+    def initial_state(self, setup: Setup) -> HothState:
+        return HothState(game_id=setup.game_id, scenario_id=setup.scenario, seats=tuple(setup.seats),
+                         options=dict(setup.options))
+
+    # -- opening -----------------------------------------------------------------------
+    def open(self, state: HothState, dice: Dice) -> list[Emitted]:
+        cat = self.catalog()
+        sc = cat.scenarios.get(state.scenario_id)
+        if sc is None:
+            raise SetupError("scenario", f"unknown Battle of Hoth scenario {state.scenario_id!r}")
+        seats = state.seats
+        order = turn_order(sc.first, seats)
+        leaders = leaders_option(state.options)
+        counters = {"imperial": 0, "rebel": 0}
+        unit_ids = []
+        for us in sc.units:
+            counters[us.faction] += 1
+            unit_ids.append(us.id or f"{'E' if us.faction == 'imperial' else 'R'}{counters[us.faction]}")
+        decks: dict[str, list[str]] = {}
+        used: dict[str, Any] = {}
+        out = Outbox(state, dice)
+        plans: list[tuple[str, tuple[str, ...], int]] = []
+        for f in ("imperial", "rebel"):
+            members = faction_seats(seats, f)
+            std = list(cat.deck(f).cards)
+            names = leaders.get(f, ())
+            hand = sc.side(f).hand_size
+            if len(members) == 1:
+                cards = std + (list(cat.leader_cards(names[0])) if names else [])
+                decks[members[0]] = dice.shuffle(cards)
+                plans.append((members[0], tuple(decks[members[0]]), hand))
+            else:
+                # HOTH-TEAM-4..6: shuffle, deal 8 each, add each member's leader, reshuffle, draw half
+                mixed = dice.shuffle(std)
+                for i, m in enumerate(members):
+                    personal = mixed[i * 8:(i + 1) * 8]
+                    if i < len(names):
+                        personal = dice.shuffle(personal + list(cat.leader_cards(names[i])))
+                    decks[m] = personal
+                    plans.append((m, tuple(personal), team_hand_size(hand)))
+            for m in members:
+                for c in decks[m]:
+                    used[c] = cat.cards[c]
+        rolls = dice.take()
+        rb = RulingBuilder().add("HOTH-SETUP-3", f"Scenario {sc.title}: terrain, structures and units placed.",
+                                 scenario=sc.id).add("HOTH-TURN-1", f"{sc.first} plays first.", order=list(order))
+        opened = GameOpened(scenario=sc, cards=tuple(used[k] for k in sorted(used)), seats=seats, turn_order=order,
+                            unit_ids=tuple(unit_ids))
+        out.items.append(Emitted(event=opened, ruling=rb.build(f"{sc.title} set up")))
+        out.state = _evolve(out.state, opened)
+        first = True
+        for seat, deck, _ in plans:
+            ev = DeckShuffled(seat=seat, size=len(deck), deck=deck)
+            out.items.append(Emitted(event=ev, ruling=RulingBuilder().add(
+                "HOTH-SETUP-9", f"{seat}'s command deck is shuffled ({len(deck)} cards).").build(f"{seat} shuffles"),
+                visibility=NOBODY, rolls=rolls if first else (), reveals=True))
+            first = False
+            out.state = _evolve(out.state, ev)
+        for seat, deck, hand in plans:
+            ev2 = CardsDrawn(seat=seat, count=hand, cards=deck[:hand])
+            out.items.append(Emitted(event=ev2, ruling=RulingBuilder().add(
+                "HOTH-SETUP-9" if hand == sc.side(faction_of(seat)).hand_size else "HOTH-TEAM-5",
+                f"{seat} draws an opening hand of {hand}.", count=hand).build(f"{seat} draws {hand}"),
+                visibility=seat, reveals=True))
+            out.state = _evolve(out.state, ev2)
+        if not settle(out):
+            out.emit(TurnStarted(seat=order[0], turn=1), RulingBuilder().add(
+                "HOTH-SETUP-11", f"{order[0]} plays the first card (no extra draw, HOTH-GAP-25)."),
+                summary=f"turn 1: {order[0]}")
+        return out.items
+
+    # -- decisions ---------------------------------------------------------------------
+    def decide(self, state: HothState, seat: str, command: Any, dice: Dice) -> list[Emitted]:
+        if not state.opened:
+            raise RuleViolation("HOTH-SETUP-1", "The game has not been set up yet.")
+        if state.winner is not None:
+            raise RuleViolation("HOTH-WIN-5", f"The game is over: {state.winner} won.")
+        st = self.status(state)
+        if seat not in st.to_act:
+            raise NotYourDecision(f"It is {', '.join(st.to_act)}'s decision now, not {seat}'s.")
+        out = Outbox(state, dice)
+        p = state.pending
+        t = state.turn
+        assert t is not None
+        if p is not None:
+            self._pending_command(out, p, command)
+        elif isinstance(command, C.PlayCard) and t.phase == PLAY:
+            play_card(out, seat, command.card)
+        elif isinstance(command, C.OrderUnit) and t.phase == ORDER:
+            order_unit(out, command.unit, command.slot)
+        elif isinstance(command, C.EndOrders) and t.phase == ORDER:
+            close_orders(out)
+        elif isinstance(command, C.Move) and t.phase == MOVE:
+            move(out, command.unit, command.path)
+        elif isinstance(command, C.EndMoves) and t.phase == MOVE:
+            end_moves(out)
+        elif isinstance(command, C.Attack) and t.phase == ATTACK:
+            attack(out, command.unit, command.target)
+        elif isinstance(command, C.EndTurn) and t.phase == ATTACK:
+            end_turn(out)
+        else:
+            raise RuleViolation(_PHASE_RULE.get(t.phase, "HOTH-TURN-2"),
+                                f"Now is the {t.phase} step of the turn; {type(command).__name__} does not fit it "
+                                "(HOTH-TURN-2: play a card, order, move, attack, draw).")
+        advance(out)
+        return out.items
+
+    def _pending_command(self, out: Outbox, p: Any, cmd: Any) -> None:
+        k = p.kind
+        if k == "reroll" and isinstance(cmd, C.Reroll):
+            reroll(out, tuple(cmd.dice))
+        elif k == "trench" and isinstance(cmd, C.IgnoreRetreat):
+            trench_choice(out, cmd.ignore)
+        elif k == "retreat" and isinstance(cmd, C.Retreat):
+            retreat_choice(out, tuple(cmd.path))
+        elif k == "breakthrough" and isinstance(cmd, C.Breakthrough):
+            breakthrough_choice(out, cmd.advance)
+        elif k == "breakthrough_attack" and isinstance(cmd, C.Attack):
+            if cmd.unit != p.unit:
+                raise RuleViolation("HOTH-SPECIAL-ASSAULT-3", f"The breakthrough attack of {p.unit} comes before "
+                                                              "any other attack.")
+            attack(out, cmd.unit, cmd.target, breakthrough=True)
+        elif k == "breakthrough_attack" and isinstance(cmd, C.SkipAttack):
+            from .events import AttackFinished
+
+            out.emit(AttackFinished(attacker=p.unit or ""), RulingBuilder().add(
+                "HOTH-SPECIAL-ASSAULT-6", f"{p.unit} does not make the breakthrough attack (optional)."),
+                summary="breakthrough attack declined")
+        elif k == "discard" and isinstance(cmd, C.DiscardCards):
+            discard_cards(out, p.seat, tuple(cmd.cards))
+        else:
+            raise RuleViolation(_PENDING_RULE.get(k, "HOTH-ATTACK-10"),
+                                f"A {k} decision must be made first ({_PENDING_HINT.get(k, '')}).")
+
+    def evolve(self, state: HothState, event: Any) -> HothState:
+        return _evolve(state, event)
+
+    # -- queries -----------------------------------------------------------------------
+    def status(self, state: HothState) -> Status:
+        if state.winner is not None:
+            return Status(status=FINISHED, to_act=(), winner=state.winner, turn=state.turn_no,
+                          turn_seat=state.turn.seat if state.turn else None)
+        if state.pending is not None:
+            to_act: tuple[str, ...] = (state.pending.seat,)
+        elif state.turn is not None:
+            to_act = (state.turn.seat,)
+        else:
+            to_act = ()
+        return Status(status=ACTIVE, to_act=to_act, turn=state.turn_no,
+                      turn_seat=state.turn.seat if state.turn else None)
+
+    def legal_commands(self, state: HothState, seat: str) -> list[Any]:
+        if not state.opened or state.winner is not None or state.turn is None:
+            return []
+        p = state.pending
+        if p is not None:
+            if p.seat != seat:
+                return []
+            return _pending_options(state, p)
+        t = state.turn
+        if t.seat != seat:
+            return []
+        if t.phase == PLAY:
+            hand = state.hands.get(seat, ())
+            return [C.PlayCard(card=c) for c in dict.fromkeys(hand) if state.cards[c].kind != "support"]
+        if t.phase == ORDER:
+            return [C.OrderUnit(unit=u, slot=s) for u, s in order_options(state, t.faction)] + [C.EndOrders()]
+        if t.phase == MOVE:
+            return [C.Move(unit=u, path=p_) for u, p_ in move_options(state)] + [C.EndMoves()]
+        if t.phase == ATTACK:
+            return [C.Attack(unit=u, target=x) for u, x in attack_options(state)] + [C.EndTurn()]
+        return []
+
+    def view(self, state: HothState, seat: str | None) -> dict[str, Any]:
+        return view_of(state, seat)
+
+    def summary(self, event: Any) -> str:
+        return summarize(event)
+
+    def render_svg(self, state: HothState, seat: str | None, recent: list[Any]) -> str:
+        return render(state, seat, recent)
+
+
+_PHASE_RULE = {PLAY: "HOTH-CARD-1", ORDER: "HOTH-ORDER-1", MOVE: "HOTH-TURN-4", ATTACK: "HOTH-ATTACK-1"}
+_PENDING_RULE = {"reroll": "HOTH-SPECIAL-EWEB-6", "trench": "HOTH-TERRAIN-TRENCH-3", "retreat": "HOTH-RETREAT-3",
+                 "breakthrough": "HOTH-SPECIAL-ASSAULT-1", "breakthrough_attack": "HOTH-SPECIAL-ASSAULT-3",
+                 "discard": "HOTH-CARD-4"}
+_PENDING_HINT = {"reroll": "send reroll", "trench": "send ignore_retreat", "retreat": "send retreat",
+                 "breakthrough": "send breakthrough", "breakthrough_attack": "send attack or skip_attack",
+                 "discard": "send discard_cards"}
+
+
+def _pending_options(state: HothState, p: Any) -> list[Any]:
+    k = p.kind
+    if k == "reroll":
+        faces = state.attack.faces if state.attack else ()
+        if p.which == "miss":
+            misses = tuple(i for i, f in enumerate(faces) if f == "miss")
+            return [C.Reroll(dice=())] + ([C.Reroll(dice=misses)] if misses else [])
+        n = len(faces)
+        return [C.Reroll(dice=tuple(c)) for r in range(n + 1) for c in combinations(range(n), r)]
+    if k == "trench":
+        return [C.IgnoreRetreat(ignore=True), C.IgnoreRetreat(ignore=False)]
+    if k == "retreat":
+        return [C.Retreat(path=o) for o in p.options]
+    if k == "breakthrough":
+        return [C.Breakthrough(advance=True), C.Breakthrough(advance=False)]
+    if k == "breakthrough_attack":
+        return [C.Attack(unit=p.unit, target=t) for t in breakthrough_targets(state, p.unit)] + [C.SkipAttack()]
+    if k == "discard":
+        hand = state.hands.get(p.seat, ())
+        seen: dict[tuple[str, ...], None] = {}
+        for r in range(min(p.max, len(hand)) + 1):
+            for c in combinations(hand, r):
+                seen[tuple(sorted(c))] = None
+        return [C.DiscardCards(cards=c) for c in seen]
+    return []
+
+
+RULESET = HothRuleset()

@@ -1,0 +1,175 @@
+"""Events of a Battle of Hoth game. Events carry outcomes (DESIGN 1): every die
+face, card order and automated choice is in the event, so folding never rolls
+and never reads content files."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from domain.kernel import Event
+
+from .cards import Card
+from .scenario import Hex, Scenario
+from .state import AttackCtx, Pending, Slot
+
+#: Deck order is seen by nobody until the game ends (DESIGN 4: never a deck order).
+NOBODY = "umpire"
+
+
+class GameOpened(Event, tag="game_opened"):
+    scenario: Scenario
+    cards: tuple[Card, ...]
+    seats: tuple[str, ...]
+    turn_order: tuple[str, ...]
+    #: unit id -> (unit setup index); ids are "<faction>-<n>" unless the scenario names them.
+    unit_ids: tuple[str, ...]
+
+
+class DeckShuffled(Event, tag="deck_shuffled"):
+    """A seat's draw pile in order, top first (HOTH-SETUP-9, HOTH-DRAW-2)."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"deck"})
+    seat: str
+    size: int
+    deck: tuple[str, ...]
+    reshuffle: bool = False
+
+
+class CardsDrawn(Event, tag="cards_drawn"):
+    """Cards taken from the top of the seat's draw pile (HOTH-SETUP-9, HOTH-DRAW-1)."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"cards"})
+    seat: str
+    count: int
+    cards: tuple[str, ...]
+
+
+class TurnStarted(Event, tag="turn_started"):
+    seat: str
+    turn: int
+
+
+class CardPlayed(Event, tag="card_played"):
+    seat: str
+    card: str
+    effects_card: str
+    mirrored: bool = False
+    slots: tuple[Slot, ...] = ()
+
+
+class UnitOrdered(Event, tag="unit_ordered"):
+    unit: str
+    slot: int
+    bonus: bool
+
+
+class OrdersEnded(Event, tag="orders_ended"):
+    pass
+
+
+class UnitMoved(Event, tag="unit_moved"):
+    unit: str
+    path: tuple[Hex, ...]
+    stopped: bool = False
+
+
+class MovesEnded(Event, tag="moves_ended"):
+    """End of the Move step; E-Web tokens set for ordered E-Webs (HOTH-SPECIAL-EWEB-7)."""
+
+    eweb: dict[str, bool] = {}
+
+
+class AttackRolled(Event, tag="attack_rolled"):
+    attack: AttackCtx
+    dice: int
+    attacker_hex: Hex
+    target_hex: Hex
+    sight_blocked: bool = False
+    examined: tuple[Hex, ...] = ()
+
+
+class DiceRerolled(Event, tag="dice_rerolled"):
+    indices: tuple[int, ...]
+    faces: tuple[str, ...]
+
+
+class AttackResolved(Event, tag="attack_resolved"):
+    """Hits and losses of the attack in progress (HOTH-HIT-*)."""
+
+    attacker: str
+    target: str
+    hits: int
+    losses: int
+    confirmation: tuple[str, ...] = ()
+    eliminated: bool = False
+    structure_destroyed: bool = False
+    retreats: int = 0
+
+
+class UnitEliminated(Event, tag="unit_eliminated"):
+    unit: str
+    by: str
+
+
+class MedalsAwarded(Event, tag="medals_awarded"):
+    faction: str
+    count: int
+    total: int
+    reason: str
+    objective: str | None = None
+
+
+class ObjectiveChanged(Event, tag="objective_changed"):
+    objective: str
+    faction: str
+    held: bool
+    permanent: bool = False
+
+
+class DecisionPending(Event, tag="decision_pending"):
+    pending: Pending
+
+
+class RetreatIgnored(Event, tag="retreat_ignored"):
+    unit: str
+    count: int
+    reason: str
+
+
+class UnitRetreated(Event, tag="unit_retreated"):
+    unit: str
+    path: tuple[Hex, ...]
+    losses: int = 0
+
+
+class BreakthroughMade(Event, tag="breakthrough_made"):
+    unit: str
+    to: Hex | None = None
+    stopped: bool = False
+
+
+class AttackFinished(Event, tag="attack_finished"):
+    attacker: str
+
+
+class CardsDiscarded(Event, tag="cards_discarded"):
+    seat: str
+    cards: tuple[str, ...]
+
+
+class TurnEnded(Event, tag="turn_ended"):
+    seat: str
+    card: str | None
+
+
+class GameWon(Event, tag="game_won"):
+    winner: str
+    reason: str
+    rule: str
+
+
+HothEvent = (
+    GameOpened | DeckShuffled | CardsDrawn | TurnStarted | CardPlayed | UnitOrdered | OrdersEnded | UnitMoved
+    | MovesEnded | AttackRolled | DiceRerolled | AttackResolved | UnitEliminated | MedalsAwarded | ObjectiveChanged
+    | DecisionPending | RetreatIgnored | UnitRetreated | BreakthroughMade | AttackFinished | CardsDiscarded
+    | TurnEnded | GameWon
+)

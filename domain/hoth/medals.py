@@ -1,0 +1,80 @@
+"""Medals and the victory check run after every change (HOTH-ELIM-*, HOTH-WIN-5, HOTH-OBJ-*)."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain.kernel import RulingBuilder
+
+from .events import GameWon, MedalsAwarded, ObjectiveChanged
+from .objectives import medal_winner, objective_changes, sudden_death
+from .outbox import Outbox
+from .scenario import Hex
+from .units import UNIT_SPECS
+
+
+def elimination_medals(out: Outbox, attacker_faction: str, unit_type: str) -> tuple[int, str]:
+    """HOTH-WIN-2, HOTH-ELIM-3, HOTH-ELIM-4: medals for eliminating a unit, and the rule that decided."""
+    sc = out.state.scenario
+    assert sc is not None
+    side = sc.side(attacker_faction)
+    if not side.elimination_medals:
+        return 0, "HOTH-ELIM-4"
+    if unit_type in side.unit_medal_values:
+        return side.unit_medal_values[unit_type], "HOTH-ELIM-4"
+    n = UNIT_SPECS[unit_type].medals
+    return n, ("HOTH-ELIM-2" if n else "HOTH-ELIM-3")
+
+
+def award(out: Outbox, faction: str, count: int, reason: str, rule: str, objective: str | None = None) -> None:
+    if count == 0:
+        return
+    total = out.state.medals.get(faction, 0) + count
+    rb = RulingBuilder().add(rule, reason, faction=faction, count=count, total=total)
+    out.emit(MedalsAwarded(faction=faction, count=count, total=total, reason=reason, objective=objective), rb,
+             summary=f"{faction} {'+' if count > 0 else ''}{count} medal(s): {reason}")
+
+
+def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = ()) -> bool:
+    """Objectives, sudden death and medal victory after any change; True when the game is over."""
+    if out.over:
+        return True
+    for ch in objective_changes(out.state, entered):
+        if ch[0] == "temp":
+            ob, held = ch[1], ch[2]
+            rule = "HOTH-OBJ-TEMP-1" if held else "HOTH-OBJ-TEMP-2"
+            text = (f"A {ob.faction} unit occupies objective {ob.id}: the medal is held." if held else
+                    f"No {ob.faction} unit occupies objective {ob.id} any more: the medal goes back.")
+            out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=held),
+                     RulingBuilder().add(rule, text, hex=list(ob.hex)), summary=text)
+            award(out, ob.faction, ob.medals if held else -ob.medals, f"objective {ob.id}", rule, ob.id)
+        else:
+            ob = ch[1]
+            text = f"A {ob.faction} unit entered objective {ob.id}: the medal is won for good."
+            out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=True, permanent=True),
+                     RulingBuilder().add("HOTH-OBJ-PERM-1", text, hex=list(ob.hex)), summary=text)
+            award(out, ob.faction, ob.medals, f"objective {ob.id}", "HOTH-OBJ-PERM-1", ob.id)
+        if check_victory(out):
+            return True
+    return check_victory(out)
+
+
+def check_victory(out: Outbox) -> bool:
+    if out.over:
+        return True
+    sd = sudden_death(out.state)
+    if sd is not None:
+        text = f"Sudden death: {sd.faction} meets objective {sd.id} and wins at once."
+        out.emit(GameWon(winner=sd.faction, reason=text, rule="HOTH-OBJ-SUDDEN-1"),
+                 RulingBuilder().add("HOTH-OBJ-SUDDEN-1", text, objective=sd.id), summary=text)
+        return True
+    w = medal_winner(out.state)
+    if w is not None:
+        sc = out.state.scenario
+        assert sc is not None
+        need = sc.side(w).victory_medals
+        text = f"{w} has {out.state.medals[w]} medal(s), the {need} the scenario asks: {w} wins."
+        out.emit(GameWon(winner=w, reason=text, rule="HOTH-WIN-5"),
+                 RulingBuilder().add("HOTH-WIN-1", text, medals=out.state.medals[w], needed=need)
+                 .add("HOTH-WIN-5", "Victory is checked at once on every medal change (HOTH-GAP-11)."), summary=text)
+        return True
+    return False

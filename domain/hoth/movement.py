@@ -1,0 +1,152 @@
+"""Movement (section 5): allowances, paths, terrain stops."""
+from __future__ import annotations
+
+from domain.kernel import RuleViolation
+
+from . import board
+from .cards import MoveAllowance, MoveBonus
+from .context import Snapshot, bonus_effects, is_south, ordered_entry
+from .scenario import Hex
+from .state import HothState, UnitState
+from .terrain import STOP_TERRAIN, enter_refusal
+from .units import ELITE_TROOPS_MOVE, UNIT_SPECS
+
+
+class Allowance:
+    __slots__ = ("max", "attack_max", "free_max", "towards_baseline", "may_attack", "rules")
+
+    def __init__(self, max_: int, attack_max: int, free_max: int, towards_baseline: bool, may_attack: bool,
+                 rules: tuple[str, ...]):
+        self.max = max_
+        self.attack_max = attack_max
+        #: Steps beyond this must go towards the own baseline (card bonus).
+        self.free_max = free_max
+        self.towards_baseline = towards_baseline
+        self.may_attack = may_attack
+        self.rules = rules
+
+
+def allowance(state: HothState, u: UnitState) -> Allowance:
+    """HOTH-MOVE-3, HOTH-SPECIAL-ELITE-1, card move bonuses (HOTH-CARD-4)."""
+    s = UNIT_SPECS[u.unit]
+    mx, att = s.move_max, s.move_attack
+    rules: list[str] = ["HOTH-MOVE-3", *s.rules[:1]]
+    if u.badge == "elite_troops":
+        mx, att = max(mx, ELITE_TROOPS_MOVE), max(att, ELITE_TROOPS_MOVE)
+        rules.append("HOTH-SPECIAL-ELITE-1")
+    free = mx
+    towards = False
+    may_attack = True
+    if mx > 0:  # artillery never moves (HOTH-UNIT-ARTY-2)
+        for e in bonus_effects(state, u.id):
+            if isinstance(e, MoveAllowance):
+                mx = max(mx, e.hexes)
+                free = mx
+                if e.may_attack:
+                    att = max(att, e.hexes)
+                rules.append("HOTH-CARD-4")
+            elif isinstance(e, MoveBonus):
+                if e.towards_baseline:
+                    towards = True
+                else:
+                    free = mx + e.extra
+                mx += e.extra
+                if e.may_attack:
+                    att += e.extra
+                else:
+                    may_attack = False
+                rules.append("HOTH-CARD-4")
+    return Allowance(mx, att, free, towards, may_attack, tuple(rules))
+
+
+def _step_refusal(snap: Snapshot, u: UnitState, h: Hex) -> str | None:
+    if h in snap.occ and snap.occ[h] != u.id:
+        return "HOTH-MOVE-6"
+    s = UNIT_SPECS[u.unit]
+    return enter_refusal(snap.terrain.get(h), h in snap.structs, s.flying, s.cannot_enter)
+
+
+def move_refusal(state: HothState, snap: Snapshot, faction: str, unit_id: str, path: tuple[Hex, ...]) -> RuleViolation | None:
+    u = state.units.get(unit_id)
+    if u is None:
+        return RuleViolation("HOTH-MOVE-1", f"There is no unit {unit_id!r} on the battlefield.")
+    if u.faction != faction:
+        return RuleViolation("HOTH-GLOSS-4", f"{unit_id} is an enemy unit.")
+    if ordered_entry(state, unit_id) is None:
+        return RuleViolation("HOTH-TURN-3", f"{unit_id} was not ordered this turn, so it cannot move.")
+    t = state.turn
+    assert t is not None
+    if unit_id in t.moved:
+        return RuleViolation("HOTH-MOVE-2", f"{unit_id} has already moved this turn.")
+    al = allowance(state, u)
+    if al.max == 0:
+        return RuleViolation("HOTH-UNIT-ARTY-2", f"{unit_id} cannot move.")
+    if not path:
+        return RuleViolation("HOTH-MOVE-4", "A move enters at least one hex (not moving needs no command).")
+    if len(path) > al.max:
+        return RuleViolation("HOTH-MOVE-3", f"{unit_id} may move at most {al.max} hex(es); this path has {len(path)}.")
+    south = is_south(state, u.faction)
+    prev = u.hex
+    seen = {u.hex}
+    for i, h in enumerate(path):
+        h = tuple(h)  # type: ignore[assignment]
+        if not board.is_playable(h):
+            return RuleViolation("HOTH-MOVE-12", f"{h} is not a playable hex of the battlefield.")
+        if board.distance(prev, h) != 1:
+            return RuleViolation("HOTH-MOVE-4", f"Each step of a move goes to an adjacent hex; {h} is not next to {prev}.")
+        if h in seen:
+            return RuleViolation("HOTH-MOVE-4", f"The path enters {h} twice.")
+        rule = _step_refusal(snap, u, h)
+        if rule is not None:
+            return RuleViolation(rule, _refusal_text(rule, h))
+        if i >= al.free_max and al.towards_baseline and h not in board.towards_baseline(prev, south):
+            return RuleViolation("HOTH-CARD-4", "The extra hexes of this card must go towards your baseline.")
+        if snap.terrain.get(h) in STOP_TERRAIN and i != len(path) - 1:
+            return RuleViolation("HOTH-MOVE-9", f"A unit entering {snap.terrain.get(h)} at {h} must stop there.")
+        seen.add(h)
+        prev = h
+    return None
+
+
+def _refusal_text(rule: str, h: Hex) -> str:
+    return {
+        "HOTH-MOVE-6": f"Hex {h} holds another unit; units cannot enter or pass through it.",
+        "HOTH-STRUCT-2": f"Hex {h} holds a structure, which is impassable.",
+        "HOTH-TERRAIN-SERAC-1": f"Hex {h} is a serac, impassable to every unit.",
+        "HOTH-TERRAIN-CREVASSE-1": f"Hex {h} is a crevasse, impassable except to flying units.",
+        "HOTH-TERRAIN-RIDGE-1": f"AT-ATs cannot enter the ridge at {h}.",
+    }.get(rule, f"Hex {h} cannot be entered.")
+
+
+def move_paths(state: HothState, snap: Snapshot, u: UnitState) -> list[tuple[Hex, ...]]:
+    """Every legal path of an ordered, unmoved unit (simple paths, HOTH-MOVE-4..12)."""
+    al = allowance(state, u)
+    if al.max == 0:
+        return []
+    south = is_south(state, u.faction)
+    out: list[tuple[Hex, ...]] = []
+    s = UNIT_SPECS[u.unit]
+
+    def ok(h: Hex) -> bool:
+        if h in snap.occ or h in snap.structs:
+            return False
+        return enter_refusal(snap.terrain.get(h), False, s.flying, s.cannot_enter) is None
+
+    def walk(cur: Hex, path: list[Hex], seen: set[Hex]) -> None:
+        i = len(path)
+        if i >= al.max:
+            return
+        steps = board.towards_baseline(cur, south) if (i >= al.free_max and al.towards_baseline) else board.neighbours(cur)
+        for h in steps:
+            if h in seen or not ok(h):
+                continue
+            path.append(h)
+            out.append(tuple(path))
+            if snap.terrain.get(h) not in STOP_TERRAIN:
+                seen.add(h)
+                walk(h, path, seen)
+                seen.discard(h)
+            path.pop()
+
+    walk(u.hex, [], {u.hex})
+    return out

@@ -1,0 +1,91 @@
+"""Playing a command card and ordering units (HOTH-CARD-*, HOTH-ORDER-*)."""
+from __future__ import annotations
+
+from domain.kernel import RuleViolation
+
+from .cards import Card, CopyOpponentCard, Order, OrderGroup
+from .context import unit_classes, unit_sections
+from .state import HothState, Slot, UnitState
+
+_MIRROR = {"left": "right", "right": "left", "centre": "centre"}
+
+
+def group_fits(u: UnitState, classes: tuple[str, ...], types: tuple[str, ...]) -> bool:
+    if not classes and not types:
+        return True
+    return (u.unit in types) or bool(unit_classes(u) & set(classes))
+
+
+def resolve_slots(state: HothState, faction: str, card: Card, mirrored: bool) -> tuple[Slot, ...]:
+    """The card's order groups on the current board (HOTH-CARD-3, HOTH-CARD-5, HOTH-GAP-24)."""
+    own = [u for u in state.units.values() if u.faction == faction]
+    slots: list[Slot] = []
+    for eff in card.effects:
+        if not isinstance(eff, Order):
+            continue
+        for g in eff.groups:
+            slots.append(_slot(g, own, mirrored))
+    return tuple(slots)
+
+
+def _slot(g: OrderGroup, own: list[UnitState], mirrored: bool) -> Slot:
+    secs = tuple(_MIRROR[s] for s in g.sections) if mirrored else tuple(g.sections)
+    if g.fallback and not any(group_fits(u, g.unit_classes, g.unit_types) for u in own):
+        # HOTH-CARD-5: no unit of that kind: order 1 unit of your choice, anywhere, no bonus.
+        return Slot(count=1, bonus=False, fallback=True)
+    return Slot(count=g.count, sections=secs, same_section=g.same_section, unit_classes=tuple(g.unit_classes),
+                unit_types=tuple(g.unit_types), bonus=g.bonus)
+
+
+def copies_opponent(card: Card) -> bool:
+    return any(isinstance(e, CopyOpponentCard) for e in card.effects)
+
+
+def order_refusal(state: HothState, faction: str, unit_id: str, slot_index: int) -> RuleViolation | None:
+    t = state.turn
+    assert t is not None
+    u = state.units.get(unit_id)
+    if u is None:
+        return RuleViolation("HOTH-ORDER-1", f"There is no unit {unit_id!r} on the battlefield.")
+    if u.faction != faction:
+        return RuleViolation("HOTH-GLOSS-4", f"{unit_id} is an enemy unit; you can only order your own units.")
+    if any(o.unit == unit_id for o in t.ordered):
+        return RuleViolation("HOTH-ORDER-3", f"{unit_id} is already ordered this turn.")
+    if not 0 <= slot_index < len(t.slots):
+        return RuleViolation("HOTH-CARD-3", f"The card played has no order group {slot_index}.")
+    slot = t.slots[slot_index]
+    used = [o for o in t.ordered if o.slot == slot_index]
+    if len(used) >= slot.count:
+        return RuleViolation("HOTH-ORDER-4", f"Order group {slot_index} of the card is already used up "
+                                             f"({slot.count} unit(s)).")
+    if not group_fits(u, slot.unit_classes, slot.unit_types):
+        kinds = ", ".join(slot.unit_classes + slot.unit_types)
+        return RuleViolation("HOTH-CARD-4", f"This order group may only order {kinds} units.")
+    if slot.sections:
+        secs = unit_sections(state, u) & set(slot.sections)
+        if not secs:
+            return RuleViolation("HOTH-ORDER-2", f"{unit_id} is not in the {'/'.join(slot.sections)} "
+                                                 "section(s) named by the card.")
+        if slot.same_section:
+            for o in used:
+                secs &= unit_sections(state, state.units[o.unit])
+            if not secs:
+                return RuleViolation("HOTH-CARD-3", "This card orders units in one single section; "
+                                                    f"{unit_id} is not in the same section as the others.")
+    return None
+
+
+def order_options(state: HothState, faction: str) -> list[tuple[str, int]]:
+    t = state.turn
+    assert t is not None
+    out: list[tuple[str, int]] = []
+    if not t.slots:
+        return out
+    done = {o.unit for o in t.ordered}
+    for u in state.units.values():
+        if u.faction != faction or u.id in done:
+            continue
+        for i in range(len(t.slots)):
+            if order_refusal(state, faction, u.id, i) is None:
+                out.append((u.id, i))
+    return out

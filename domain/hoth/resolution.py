@@ -1,0 +1,364 @@
+"""Resolving an attack step by step: roll, re-roll, hits, confirmation, losses, retreat, breakthrough.
+
+Every decision of the other seat (retreat path, trench ignore) or of the attacker (re-roll,
+breakthrough) stops the flow with a ``DecisionPending`` event; the matching command resumes it.
+"""
+from __future__ import annotations
+
+from domain.kernel import RuleViolation, RulingBuilder
+
+from . import board
+from .cards import IgnoreRetreat as IgnoreRetreatEffect, NoTerrainRetreatIgnore
+from .combat import (
+    DIE_FACES, add_plan_steps, convert, conversions, count_hits, may_attack_refusal, plan_attack, reroll_kind,
+    structure_symbols,
+)
+from .context import Snapshot, bonus_effects
+from .events import (
+    AttackFinished, AttackResolved, AttackRolled, BreakthroughMade, DecisionPending, DiceRerolled, RetreatIgnored,
+    UnitEliminated, UnitRetreated,
+)
+from .medals import award, elimination_medals, settle
+from .outbox import Outbox
+from .retreat import retreat_paths
+from .scenario import Hex
+from .state import AttackCtx, Pending
+from .terrain import STOP_TERRAIN, TRENCH, enter_refusal
+from .units import UNIT_SPECS
+
+
+def defender_seat(out: Outbox, faction: str) -> str:
+    """The seat deciding for a faction's units outside its turn (team play: the first member, HOTH-TEAM-2)."""
+    return faction
+
+
+def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False) -> None:
+    st = out.state
+    u = st.units.get(unit_id)
+    if u is None:
+        raise RuleViolation("HOTH-ATTACK-7", f"There is no unit {unit_id!r} on the battlefield.")
+    assert st.turn is not None
+    if u.faction != st.turn.faction:
+        raise RuleViolation("HOTH-GLOSS-4", f"{unit_id} is an enemy unit.")
+    bad = may_attack_refusal(st, u, breakthrough)
+    if bad is not None:
+        raise bad
+    snap = Snapshot(st)
+    plan = plan_attack(st, snap, u, target_id, with_sight_values=True)
+    if isinstance(plan, RuleViolation):
+        raise plan
+    rb = RulingBuilder()
+    rb.add("HOTH-ATTACK-9", f"{unit_id} attacks {target_id}.", attacker=unit_id, target=target_id)
+    if breakthrough:
+        rb.add("HOTH-SPECIAL-ASSAULT-4", "Breakthrough attack: any enemy in range of the new hex.")
+    add_plan_steps(rb, plan)
+    first_index = out.dice.next_index("dice")
+    faces = tuple(out.dice.faces(DIE_FACES, plan.dice))
+    rb.add("HOTH-MOD-7", f"Final count: {plan.dice} dice.", dice=plan.dice)
+    rb.add("HOTH-HIT-1", f"Rolled {', '.join(faces)}.", roll_indices=list(range(first_index, first_index + plan.dice)),
+           faces=list(faces))
+    o = next(x for x in st.turn.ordered if x.unit == unit_id)
+    ctx = AttackCtx(attacker=unit_id, target=target_id, structure=plan.structure, distance=plan.distance, faces=faces,
+                    bonus=o.bonus, breakthrough=breakthrough)
+    out.emit(AttackRolled(attack=ctx, dice=plan.dice, attacker_hex=u.hex, target_hex=plan.target_hex,
+                          examined=plan.sight.examined), rb,
+             summary=f"{unit_id} attacks {target_id} with {plan.dice} dice: {', '.join(faces)}")
+    kind = reroll_kind(out.state, u)
+    if kind == "miss" and "miss" not in faces:
+        kind = None
+    if kind is not None:
+        rule = "HOTH-SPECIAL-EWEB-6" if (u.badge == "eweb" and u.eweb_set) else "HOTH-CARD-4"
+        out.emit(DecisionPending(pending=Pending(kind="reroll", seat=out.state.turn.seat, unit=unit_id, which=kind)),
+                 RulingBuilder().add(rule, f"{unit_id} may re-roll {'any number of' if kind == 'any' else 'all X'} "
+                                           "dice once.", which=kind), summary="re-roll decision")
+        return
+    resolve(out)
+
+
+def reroll(out: Outbox, indices: tuple[int, ...]) -> None:
+    st = out.state
+    p, ctx = st.pending, st.attack
+    assert p is not None and ctx is not None
+    idx = tuple(indices)
+    if len(set(idx)) != len(idx) or any(not 0 <= i < len(ctx.faces) for i in idx):
+        raise RuleViolation("HOTH-DICE-4", f"Dice indices must be distinct and between 0 and {len(ctx.faces) - 1}.")
+    if p.which == "miss":
+        misses = tuple(i for i, f in enumerate(ctx.faces) if f == "miss")
+        if idx and tuple(sorted(idx)) != misses:
+            raise RuleViolation("HOTH-CARD-4", "This card re-rolls all X results or none.")
+    faces = list(ctx.faces)
+    first = out.dice.next_index("dice")
+    new = out.dice.faces(DIE_FACES, len(idx))
+    for i, f in zip(sorted(idx), new):
+        faces[i] = f
+    rb = RulingBuilder().add("HOTH-DICE-4", f"Re-rolled dice {list(sorted(idx))}: now {', '.join(faces)}.",
+                             indices=sorted(idx), roll_indices=list(range(first, first + len(idx))),
+                             new_faces=list(new), faces=faces)
+    out.emit(DiceRerolled(indices=tuple(sorted(idx)), faces=tuple(faces)), rb, summary="dice re-rolled")
+    resolve(out)
+
+
+def resolve(out: Outbox) -> None:
+    """HOTH-HIT-1: hits first, then retreats."""
+    st = out.state
+    ctx = st.attack
+    assert ctx is not None and st.turn is not None
+    attacker = st.units[ctx.attacker]
+    conv = conversions(st, ctx.attacker)
+    faces = convert(ctx.faces, conv)
+    rb = RulingBuilder()
+    if conv and faces != ctx.faces:
+        rb.add("HOTH-CARD-7", f"Card: results converted to {', '.join(faces)}.", faces=list(faces))
+    if ctx.structure:
+        sdef = next(s for s in st.scenario.structures if s.id == ctx.target)  # type: ignore[union-attr]
+        symbols = structure_symbols(st, ctx.attacker, tuple(sdef.destroyed_by))
+        destroyed = any(f in symbols for f in faces)
+        rb.add("HOTH-STRUCT-5", f"{ctx.target} is destroyed by {'/'.join(symbols)}: "
+                                f"{'destroyed' if destroyed else 'no effect'}.", symbols=list(symbols),
+               destroyed=destroyed)
+        if "retreat" in faces:
+            rb.add("HOTH-STRUCT-1", "A structure never retreats.")
+        out.emit(AttackResolved(attacker=ctx.attacker, target=ctx.target, hits=int(destroyed), losses=0,
+                                structure_destroyed=destroyed), rb,
+                 summary=f"{ctx.target} {'destroyed' if destroyed else 'undamaged'}")
+        if destroyed and sdef.medal_to:
+            award(out, sdef.medal_to, 1, f"destroyed {ctx.target}", "HOTH-STRUCT-6")
+        if settle(out):
+            return
+        finish(out)
+        return
+    target = st.units[ctx.target]
+    tspec = UNIT_SPECS[target.unit]
+    by = count_hits(faces, tspec.hit_by)
+    hits = sum(by.values())
+    rb.add("HOTH-HIT-2", f"{tspec.name} are hit by {'/'.join(tspec.hit_by)}: {hits} hit(s).",
+           hits_by_symbol=by, hits=hits)
+    confirmation: tuple[str, ...] = ()
+    if tspec.confirmation_roll and hits:
+        first = out.dice.next_index("dice")
+        raw = tuple(out.dice.faces(DIE_FACES, hits))
+        confirmation = convert(raw, conv, confirmation=True)
+        ok = "explosion" in confirmation
+        rb.add("HOTH-HIT-5", f"AT-AT confirmation roll of {hits} dice: {', '.join(raw)}: "
+                             f"{'destroyed' if ok else 'unharmed'}.", roll_indices=list(range(first, first + hits)),
+               faces=list(raw), counted_as=list(confirmation), destroyed=ok)
+        losses = 1 if ok else 0
+    else:
+        losses = min(hits, target.figures)
+        if hits > target.figures:
+            rb.add("HOTH-HIT-4", f"{hits - target.figures} hit(s) wasted.", wasted=hits - target.figures)
+    rb.add("HOTH-HIT-3", f"{target.id} loses {losses} figure(s).", losses=losses,
+           figures_left=target.figures - losses)
+    eliminated = losses >= target.figures
+    retreats = faces.count("retreat")
+    out.emit(AttackResolved(attacker=ctx.attacker, target=ctx.target, hits=hits, losses=losses,
+                            confirmation=confirmation, eliminated=eliminated, retreats=retreats), rb,
+             summary=f"{ctx.target}: {hits} hit(s), {losses} loss(es)")
+    if eliminated:
+        vacated = target.hex
+        eliminate(out, target.id, attacker.faction)
+        if settle(out):
+            return
+        breakthrough_or_finish(out, vacated)
+        return
+    if retreats == 0:
+        finish(out)
+        return
+    # HOTH-RETREAT-8: units that ignore retreats
+    if tspec.ignores_retreat:
+        rule = "HOTH-UNIT-ATAT-5" if target.unit == "at_at" else "HOTH-UNIT-ARTY-3"
+        out.emit(RetreatIgnored(unit=target.id, count=retreats, reason=rule),
+                 RulingBuilder().add("HOTH-RETREAT-8", f"{tspec.name} ignore every retreat result.", by_rule=rule,
+                                     ignored=retreats), summary=f"{target.id} ignores {retreats} retreat(s)")
+        finish(out)
+        return
+    lasting = [x for x in out.state.lasting if x.unit == target.id and x.effect == "ignore_retreat"]
+    if lasting:
+        n = min(retreats, sum(x.count for x in lasting))
+        out.emit(RetreatIgnored(unit=target.id, count=n, reason="HOTH-CARD-4"),
+                 RulingBuilder().add("HOTH-CARD-4", f"A card lets {target.id} ignore {n} retreat result(s).", ignored=n),
+                 summary=f"{target.id} ignores {n} retreat(s)")
+        retreats -= n
+        if retreats == 0:
+            finish(out)
+            return
+    snap = Snapshot(out.state)
+    if snap.terrain.get(target.hex) == TRENCH and tspec.kind == "infantry":
+        if any(isinstance(e, NoTerrainRetreatIgnore) for e in bonus_effects(out.state, ctx.attacker)):
+            pass
+        else:
+            out.emit(DecisionPending(pending=Pending(kind="trench", seat=defender_seat(out, target.faction),
+                                                     unit=target.id, steps=retreats)),
+                     RulingBuilder().add("HOTH-TERRAIN-TRENCH-3", f"{target.id} is infantry in a trench and may "
+                                                                 "ignore 1 retreat result.", retreats=retreats),
+                     summary="trench decision")
+            return
+    start_retreat(out, retreats)
+
+
+def trench_choice(out: Outbox, ignore: bool) -> None:
+    p = out.state.pending
+    assert p is not None and p.unit is not None
+    steps = p.steps
+    if ignore:
+        out.emit(RetreatIgnored(unit=p.unit, count=1, reason="HOTH-TERRAIN-TRENCH-3"),
+                 RulingBuilder().add("HOTH-TERRAIN-TRENCH-3", f"{p.unit} ignores 1 retreat result in its trench.",
+                                     ignored=1), summary=f"{p.unit} ignores 1 retreat (trench)")
+        steps -= 1
+    else:
+        out.emit(RetreatIgnored(unit=p.unit, count=0, reason="HOTH-TERRAIN-TRENCH-3"),
+                 RulingBuilder().add("HOTH-TERRAIN-TRENCH-3", f"{p.unit} does not use its trench.", ignored=0),
+                 summary=f"{p.unit} does not use the trench")
+    if steps <= 0:
+        finish(out)
+        return
+    start_retreat(out, steps)
+
+
+def start_retreat(out: Outbox, steps: int) -> None:
+    st = out.state
+    ctx = st.attack
+    assert ctx is not None
+    u = st.units[ctx.target]
+    n, paths = retreat_paths(st, Snapshot(st), u, steps)
+    distinct = sorted(set(paths))
+    if len(distinct) > 1:
+        out.emit(DecisionPending(pending=Pending(kind="retreat", seat=defender_seat(out, u.faction), unit=u.id,
+                                                 steps=steps, options=tuple(distinct))),
+                 RulingBuilder().add("HOTH-RETREAT-3", f"The owner of {u.id} chooses its retreat path "
+                                                       f"({n} of {steps} hex(es)).", steps=steps,
+                                     options=[[list(h) for h in p] for p in distinct]),
+                 summary="retreat decision")
+        return
+    apply_retreat(out, distinct[0] if distinct else (), steps)
+
+
+def retreat_choice(out: Outbox, path: tuple[Hex, ...]) -> None:
+    p = out.state.pending
+    assert p is not None
+    path = tuple(tuple(h) for h in path)  # type: ignore[misc]
+    if path not in p.options:
+        raise RuleViolation("HOTH-RETREAT-7", "That is not a legal retreat path: each step goes towards your "
+                                              "baseline, avoids units and impassable hexes, and the retreat goes "
+                                              "as far as it can.", options=[list(map(list, o)) for o in p.options])
+    apply_retreat(out, path, p.steps)
+
+
+def apply_retreat(out: Outbox, path: tuple[Hex, ...], steps: int) -> None:
+    st = out.state
+    ctx = st.attack
+    assert ctx is not None
+    u = st.units[ctx.target]
+    losses = steps - len(path)
+    rb = RulingBuilder().add("HOTH-RETREAT-1", f"{steps} retreat result(s): {u.id} retreats {steps} hex(es) "
+                                               "towards its baseline.", steps=steps)
+    rb.add("HOTH-RETREAT-2", "Each step goes to one of the two hexes in the next row towards the baseline.",
+           path=[list(h) for h in path], from_hex=list(u.hex))
+    if losses:
+        rb.add("HOTH-RETREAT-6", f"{losses} step(s) cannot be made: {u.id} loses {losses} figure(s).",
+               losses=losses)
+    out.emit(UnitRetreated(unit=u.id, path=path, losses=min(losses, u.figures)), rb,
+             summary=f"{u.id} retreats {len(path)} hex(es)" + (f", loses {losses}" if losses else ""))
+    entered = [(u.id, h) for h in path]
+    if losses >= u.figures:
+        attacker_faction = out.state.units[ctx.attacker].faction if ctx.attacker in out.state.units else \
+            ("rebel" if u.faction == "imperial" else "imperial")
+        eliminate(out, u.id, attacker_faction, rule="HOTH-GAP-14")
+        if settle(out, entered):
+            return
+        breakthrough_or_finish(out, u.hex)
+        return
+    if settle(out, entered):
+        return
+    breakthrough_or_finish(out, u.hex if path else None)
+
+
+def eliminate(out: Outbox, unit_id: str, attacker_faction: str, rule: str = "HOTH-ELIM-1") -> None:
+    u = out.state.units[unit_id]
+    n, mrule = elimination_medals(out, attacker_faction, u.unit)
+    rb = RulingBuilder().add("HOTH-ELIM-1", f"The last figure of {unit_id} is removed: eliminated.")
+    if rule != "HOTH-ELIM-1":
+        rb.add(rule, "Eliminated by retreat losses: the attacker earns the medal.")
+    rb.add(mrule, f"{attacker_faction} earns {n} medal(s) for it.", medals=n)
+    out.emit(UnitEliminated(unit=unit_id, by=attacker_faction), rb, summary=f"{unit_id} eliminated")
+    if n:
+        award(out, attacker_faction, n, f"eliminated {unit_id}", mrule)
+
+
+def breakthrough_or_finish(out: Outbox, vacated: Hex | None) -> None:
+    """HOTH-SPECIAL-ASSAULT-1..6: offer the breakthrough when it is possible."""
+    st = out.state
+    ctx = st.attack
+    assert ctx is not None and st.turn is not None
+    a = st.units.get(ctx.attacker)
+    if (vacated is None or a is None or a.badge != "assault" or ctx.breakthrough or ctx.distance != 1
+            or ctx.structure or a.id in st.turn.breakthroughs):
+        finish(out)
+        return
+    snap = Snapshot(st)
+    s = UNIT_SPECS[a.unit]
+    if vacated in snap.occ or enter_refusal(snap.terrain.get(vacated), vacated in snap.structs, s.flying,
+                                            s.cannot_enter) is not None:
+        finish(out)
+        return
+    out.emit(DecisionPending(pending=Pending(kind="breakthrough", seat=st.turn.seat, unit=a.id, vacated=vacated)),
+             RulingBuilder().add("HOTH-SPECIAL-ASSAULT-1", f"Assault troops {a.id} may take the vacated hex "
+                                                           f"{board.label(vacated)} and attack again.",
+                                 hex=list(vacated)), summary="breakthrough decision")
+
+
+def breakthrough_choice(out: Outbox, advance: bool) -> None:
+    p = out.state.pending
+    assert p is not None and p.unit is not None and p.vacated is not None
+    uid = p.unit
+    if not advance:
+        out.emit(BreakthroughMade(unit=uid, to=None),
+                 RulingBuilder().add("HOTH-SPECIAL-ASSAULT-6", f"{uid} does not break through (optional)."),
+                 summary=f"{uid} declines the breakthrough")
+        finish(out)
+        return
+    snap = Snapshot(out.state)
+    terrain = snap.terrain.get(tuple(p.vacated))  # type: ignore[arg-type]
+    stopped = terrain in STOP_TERRAIN
+    rb = RulingBuilder().add("HOTH-SPECIAL-ASSAULT-1", f"{uid} moves into {board.label(p.vacated)}.",
+                             hex=list(p.vacated))
+    if stopped:
+        rb.add("HOTH-SPECIAL-ASSAULT-5", f"It entered {terrain}, so it cannot attack again (HOTH-MOVE-10).")
+    out.emit(BreakthroughMade(unit=uid, to=p.vacated, stopped=stopped), rb, summary=f"{uid} breaks through")
+    if settle(out, [(uid, p.vacated)]):
+        return
+    out.emit(AttackFinished(attacker=uid), None, summary="attack finished")
+    u = out.state.units.get(uid)
+    if u is None or stopped or not breakthrough_targets(out.state, uid):
+        return
+    out.emit(DecisionPending(pending=Pending(kind="breakthrough_attack", seat=out.state.turn.seat, unit=uid)),  # type: ignore[union-attr]
+             RulingBuilder().add("HOTH-SPECIAL-ASSAULT-3", f"{uid} may attack again now, before any other unit."),
+             summary="breakthrough attack decision")
+
+
+def breakthrough_targets(state, uid: str) -> list[str]:
+    u = state.units[uid]
+    if may_attack_refusal(state, u, True) is not None:
+        return []
+    snap = Snapshot(state)
+    return [t for t in _candidate_targets(state, u) if not isinstance(plan_attack(state, snap, u, t), RuleViolation)]
+
+
+def _candidate_targets(state, u) -> list[str]:
+    rng = len(UNIT_SPECS[u.unit].attack)
+    out = [e.id for e in state.units.values() if e.faction != u.faction and board.distance(u.hex, e.hex) <= rng]
+    sc = state.scenario
+    for s in sc.structures:
+        ss = state.structures.get(s.id)
+        if s.attackable and ss is not None and not ss.destroyed and board.distance(u.hex, ss.hex) <= rng:
+            out.append(s.id)
+    return out
+
+
+def candidate_targets(state, u) -> list[str]:
+    return _candidate_targets(state, u)
+
+
+def finish(out: Outbox) -> None:
+    ctx = out.state.attack
+    out.emit(AttackFinished(attacker=ctx.attacker if ctx else ""), None, summary="attack finished")

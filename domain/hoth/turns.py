@@ -1,0 +1,269 @@
+"""The turn sequence (section 4): play a card, order, move, attack, draw; and the game opening."""
+from __future__ import annotations
+
+from domain.kernel import RuleViolation, RulingBuilder
+
+from . import board
+from .cards import Card, DiscardAndDraw
+from .combat import may_attack_refusal, plan_attack
+from .context import Snapshot
+from .events import (
+    NOBODY, CardPlayed, CardsDiscarded, CardsDrawn, DecisionPending, DeckShuffled, MovesEnded, OrdersEnded,
+    TurnEnded, TurnStarted, UnitMoved, UnitOrdered,
+)
+from .medals import settle
+from .movement import move_paths, move_refusal
+from .orders import copies_opponent, order_options, order_refusal, resolve_slots
+from .outbox import Outbox
+from .resolution import candidate_targets
+from .scenario import Hex
+from .state import ATTACK, MOVE, ORDER, Pending, faction_of
+from .team import faction_seats, other
+from .terrain import STOP_TERRAIN
+
+#: INFERRED: Counter-Attack with no opponent card played yet orders nothing (content 5.1 is silent).
+COUNTER_ATTACK_WITHOUT_CARD_ORDERS_NOTHING = True
+
+
+def draw(out: Outbox, seat: str, n: int) -> None:
+    """HOTH-DRAW-1/2: draw ``n`` cards; reshuffle the discard pile when the deck is empty (HOTH-GAP-41)."""
+    left = n
+    while left > 0:
+        st = out.state
+        deck = st.decks.get(seat, ())
+        if not deck:
+            disc = st.discards.get(seat, ())
+            if not disc:
+                return
+            order = tuple(out.dice.shuffle(disc))
+            out.emit(DeckShuffled(seat=seat, size=len(order), deck=order, reshuffle=True),
+                     RulingBuilder().add("HOTH-DRAW-2", f"{seat}'s draw pile is empty: the discard pile "
+                                                        f"({len(order)} cards) is shuffled into a new one."),
+                     summary=f"{seat} reshuffles", visibility=NOBODY, reveals=True)
+            continue
+        k = min(left, len(deck))
+        cards = deck[:k]
+        out.emit(CardsDrawn(seat=seat, count=k, cards=cards),
+                 RulingBuilder().add("HOTH-DRAW-1", f"{seat} draws {k} card(s).", count=k),
+                 summary=f"{seat} draws {k}", visibility=seat, reveals=True)
+        left -= k
+
+
+def play_card(out: Outbox, seat: str, card_id: str) -> None:
+    st = out.state
+    if card_id not in st.hands.get(seat, ()):
+        raise RuleViolation("HOTH-CARD-1", f"{card_id} is not a card in your hand.")
+    card = st.cards[card_id]
+    if card.kind == "support":
+        raise RuleViolation("HOTH-CARD-1", "A support card is not a command card.")
+    faction = faction_of(seat)
+    rb = RulingBuilder().add("HOTH-CARD-1", f"{seat} plays {card.title} ({card_id}).", card=card_id, kind=card.kind)
+    eff: Card = card
+    mirrored = False
+    if copies_opponent(card):
+        last = st.last_card.get(other(faction))
+        if last is not None and last in st.cards:
+            eff = st.cards[last]
+            mirrored = True
+            rb.add("HOTH-CARD-4", f"Counter-Attack copies {eff.title} ({last}); sections keep their board area.",
+                   copied=last)
+        else:
+            rb.add("HOTH-CARD-4", "No opponent card to copy: nothing is ordered "
+                                  "(COUNTER_ATTACK_WITHOUT_CARD_ORDERS_NOTHING, INFERRED).")
+    slots = resolve_slots(st, faction, eff, mirrored)
+    for i, s in enumerate(slots):
+        if s.fallback:
+            rb.add("HOTH-CARD-5", f"No unit of the kind named by order group {i}: order 1 unit of your choice "
+                                  "anywhere, without the card's bonuses (HOTH-GAP-24).", slot=i)
+    out.emit(CardPlayed(seat=seat, card=card_id, effects_card=eff.id, mirrored=mirrored, slots=slots), rb,
+             summary=f"{seat} plays {card.title}")
+    if not order_options(out.state, faction) and slots:
+        pass  # HOTH-ORDER-5: nothing to order; advance() closes the step
+    for e in eff.effects:
+        if isinstance(e, DiscardAndDraw):
+            out.emit(DecisionPending(pending=Pending(kind="discard", seat=seat, max=e.max_discard, steps=e.extra)),
+                     RulingBuilder().add("HOTH-CARD-4", f"{seat} may discard up to {e.max_discard} card(s) and draw "
+                                                        f"that many +{e.extra}.", max=e.max_discard, extra=e.extra),
+                     summary="discard decision")
+            break
+
+
+def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
+    st = out.state
+    p = st.pending
+    assert p is not None and st.turn is not None
+    hand = list(st.hands.get(seat, ()))
+    if len(cards) > p.max:
+        raise RuleViolation("HOTH-CARD-4", f"You may discard at most {p.max} card(s).")
+    for c in cards:
+        if c not in hand:
+            raise RuleViolation("HOTH-CARD-4", f"{c} is not in your hand.")
+        hand.remove(c)
+    out.emit(CardsDiscarded(seat=seat, cards=tuple(cards)),
+             RulingBuilder().add("HOTH-CARD-4", f"{seat} discards {len(cards)} card(s).", count=len(cards)),
+             summary=f"{seat} discards {len(cards)}")
+    draw(out, seat, len(cards) + p.steps)
+    eff = st.cards.get(st.turn.effects_card or "")
+    dd = next((e for e in eff.effects if isinstance(e, DiscardAndDraw)), None) if eff else None
+    mates = [s for s in faction_seats(st.seats, faction_of(seat)) if s != seat]
+    if dd is not None and seat == st.turn.seat and mates and dd.teammate_max_discard > 0:
+        out.emit(DecisionPending(pending=Pending(kind="discard", seat=mates[0], max=dd.teammate_max_discard, steps=0)),
+                 RulingBuilder().add("HOTH-TEAM-13", f"Team play: {mates[0]} may now discard up to "
+                                                     f"{dd.teammate_max_discard} card(s) and draw as many."),
+                 summary="teammate discard decision")
+
+
+def order_unit(out: Outbox, unit_id: str, slot: int) -> None:
+    st = out.state
+    assert st.turn is not None
+    bad = order_refusal(st, st.turn.faction, unit_id, slot)
+    if bad is not None:
+        raise bad
+    s = st.turn.slots[slot]
+    rb = RulingBuilder().add("HOTH-ORDER-1", f"{unit_id} is ordered.", unit=unit_id, slot=slot)
+    if s.sections:
+        rb.add("HOTH-ORDER-2", f"{unit_id} stands in the {'/'.join(s.sections)} section named by the card.",
+               hex=list(st.units[unit_id].hex))
+    if s.fallback:
+        rb.add("HOTH-CARD-5", "Ordered through the fallback: none of the card's bonuses.")
+    out.emit(UnitOrdered(unit=unit_id, slot=slot, bonus=s.bonus), rb, summary=f"{unit_id} ordered")
+
+
+def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
+    st = out.state
+    assert st.turn is not None
+    path = tuple(tuple(h) for h in path)  # type: ignore[misc]
+    snap = Snapshot(st)
+    bad = move_refusal(st, snap, st.turn.faction, unit_id, path)
+    if bad is not None:
+        raise bad
+    u = st.units[unit_id]
+    last_terrain = snap.terrain.get(path[-1])
+    stopped = last_terrain in STOP_TERRAIN
+    rb = RulingBuilder().add("HOTH-MOVE-1", f"{unit_id} moves {len(path)} hex(es).", steps=len(path),
+                             path=[list(h) for h in path], from_hex=list(u.hex))
+    rb.add("HOTH-MOVE-6", "No hex of the path holds another unit.")
+    if stopped:
+        rb.add("HOTH-MOVE-9", f"It enters {last_terrain} and must stop.", terrain=last_terrain)
+        rb.add("HOTH-MOVE-10", "It cannot attack this turn.")
+    if u.unit in ("snowtroopers", "echo_troopers") and len(path) == 2 and u.badge != "elite_troops":
+        rb.add("HOTH-UNIT-SNOW-2" if u.unit == "snowtroopers" else "HOTH-UNIT-ECHO-2",
+               "Infantry that moves 2 hexes cannot attack this turn.")
+    out.emit(UnitMoved(unit=unit_id, path=path, stopped=stopped), rb, summary=f"{unit_id} moves to {path[-1]}")
+    settle(out, [(unit_id, h) for h in path])
+
+
+def end_moves(out: Outbox) -> None:
+    st = out.state
+    assert st.turn is not None
+    eweb: dict[str, bool] = {}
+    rb = RulingBuilder().add("HOTH-TURN-4", "The Move step ends; attacks begin (HOTH-ATTACK-1).")
+    for o in st.turn.ordered:
+        u = st.units.get(o.unit)
+        if u is not None and u.badge == "eweb":
+            eweb[u.id] = u.id not in st.turn.moved
+            rb.add("HOTH-SPECIAL-EWEB-4" if eweb[u.id] else "HOTH-SPECIAL-EWEB-3",
+                   f"E-Web {u.id} token: {'Set' if eweb[u.id] else 'Moved'} (HOTH-SPECIAL-EWEB-7).", unit=u.id)
+    out.emit(MovesEnded(eweb=eweb), rb, summary="moves ended")
+
+
+def end_turn(out: Outbox) -> None:
+    st = out.state
+    t = st.turn
+    assert t is not None
+    out.emit(TurnEnded(seat=t.seat, card=t.card),
+             RulingBuilder().add("HOTH-DRAW-1", f"{t.seat} discards the played card.", card=t.card),
+             summary=f"{t.seat} ends the turn")
+    if not t.draw_replaced:
+        draw(out, t.seat, 1)
+    start_next_turn(out)
+
+
+def start_next_turn(out: Outbox) -> None:
+    st = out.state
+    nxt = st.turn_order[st.turn_no % len(st.turn_order)]
+    out.emit(TurnStarted(seat=nxt, turn=st.turn_no + 1),
+             RulingBuilder().add("HOTH-TURN-1" if len(st.turn_order) == 2 else "HOTH-TEAM-9",
+                                 f"Turn {st.turn_no + 1}: {nxt}.", seat=nxt),
+             summary=f"turn {st.turn_no + 1}: {nxt}")
+
+
+# -- options (used by legal_commands and by advance) -------------------------------------
+
+def move_options(state, snap: Snapshot | None = None) -> list[tuple[str, tuple[Hex, ...]]]:
+    t = state.turn
+    snap = snap or Snapshot(state)
+    out = []
+    for o in t.ordered:
+        if o.unit in t.moved:
+            continue
+        u = state.units.get(o.unit)
+        if u is None:
+            continue
+        for p in move_paths(state, snap, u):
+            out.append((u.id, p))
+    return out
+
+
+def any_move(state) -> bool:
+    t = state.turn
+    snap = None
+    for o in t.ordered:
+        if o.unit in t.moved:
+            continue
+        u = state.units.get(o.unit)
+        if u is None:
+            continue
+        snap = snap or Snapshot(state)
+        if move_paths(state, snap, u):
+            return True
+    return False
+
+
+def attack_options(state, only_unit: str | None = None, breakthrough: bool = False,
+                   first_only: bool = False) -> list[tuple[str, str]]:
+    t = state.turn
+    out: list[tuple[str, str]] = []
+    snap = None
+    units = [only_unit] if only_unit else [o.unit for o in t.ordered]
+    for uid in units:
+        u = state.units.get(uid)
+        if u is None or may_attack_refusal(state, u, breakthrough) is not None:
+            continue
+        for tid in candidate_targets(state, u):
+            snap = snap or Snapshot(state)
+            if not isinstance(plan_attack(state, snap, u, tid), RuleViolation):
+                out.append((uid, tid))
+                if first_only:
+                    return out
+    return out
+
+
+def advance(out: Outbox) -> None:
+    """Close steps in which nothing is left to do (HOTH-ORDER-5 and the like), and end such turns."""
+    while not out.over and out.state.pending is None and out.state.turn is not None:
+        st = out.state
+        t = st.turn
+        if t.phase == ORDER and not order_options(st, t.faction):
+            out.emit(OrdersEnded(), RulingBuilder().add("HOTH-ORDER-5" if not t.ordered else "HOTH-ORDER-4",
+                                                        "No further unit can be ordered with this card."),
+                     summary="orders ended")
+            continue
+        if t.phase == MOVE and not any_move(st):
+            end_moves(out)
+            continue
+        if t.phase == ATTACK and not attack_options(st, first_only=True):
+            end_turn(out)
+        return
+
+
+def close_orders(out: Outbox) -> None:
+    out.emit(OrdersEnded(), RulingBuilder().add("HOTH-ORDER-6", "Ordering ends (fewer units than allowed is fine)."),
+             summary="orders ended")
+
+
+def _unused(*_: object) -> None:  # keep imports used for type checkers
+    return None
+
+
+_unused(board)

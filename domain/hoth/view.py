@@ -1,0 +1,113 @@
+"""What a seat may see (DESIGN 4), one-line summaries, and the board picture."""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel import event_type_name
+
+from .scenario import PermanentMedal, TemporaryMedal
+from .state import HothState, terrain_map
+
+
+def view_of(state: HothState, seat: str | None) -> dict[str, Any]:
+    finished = state.winner is not None
+    out: dict[str, Any] = {"scenario_id": state.scenario_id, "opened": state.opened}
+    if not state.opened or state.scenario is None:
+        return out
+    sc = state.scenario
+    out["scenario"] = {
+        "id": sc.id, "title": sc.title, "south": sc.south, "first": sc.first,
+        "victory_medals": {"imperial": sc.imperial.victory_medals, "rebel": sc.rebel.victory_medals},
+        "special_rules": list(sc.special_rules),
+    }
+    out["terrain"] = [{"hex": list(t.hex), "terrain": t.terrain} for t in sc.terrain]
+    out["structures"] = [msgspec.to_builtins(s) for s in state.structures.values()]
+    out["units"] = [msgspec.to_builtins(u) for u in sorted(state.units.values(), key=lambda u: u.id)]
+    out["medals"] = dict(state.medals)
+    out["objectives"] = {"held": list(state.held), "captured": list(state.captured)}
+    out["turn_order"] = list(state.turn_order)
+    out["turn_number"] = state.turn_no
+    out["turn"] = msgspec.to_builtins(state.turn) if state.turn is not None else None
+    out["pending"] = msgspec.to_builtins(state.pending) if state.pending is not None else None
+    out["attack"] = msgspec.to_builtins(state.attack) if state.attack is not None else None
+    hands: dict[str, Any] = {}
+    for s, h in state.hands.items():
+        hands[s] = list(h) if (finished or s == seat) else len(h)
+    out["hands"] = hands
+    out["deck_sizes"] = {s: len(d) for s, d in state.decks.items()}
+    if finished:
+        out["decks"] = {s: list(d) for s, d in state.decks.items()}
+    out["discards"] = {s: list(d) for s, d in state.discards.items()}  # face up (HOTH-DRAW-1)
+    out["last_card"] = dict(state.last_card)
+    out["winner"] = state.winner
+    out["win_reason"] = state.win_reason
+    return out
+
+
+_TEMPLATES = {
+    "game_opened": lambda e: f"{e.scenario.title}: set up",
+    "deck_shuffled": lambda e: f"{e.seat} shuffles a deck of {e.size}" + (" (reshuffle)" if e.reshuffle else ""),
+    "cards_drawn": lambda e: f"{e.seat} draws {e.count}",
+    "turn_started": lambda e: f"turn {e.turn}: {e.seat}",
+    "card_played": lambda e: f"{e.seat} plays {e.card}",
+    "unit_ordered": lambda e: f"{e.unit} ordered",
+    "orders_ended": lambda e: "orders end",
+    "unit_moved": lambda e: f"{e.unit} moves {len(e.path)} to {list(e.path[-1])}",
+    "moves_ended": lambda e: "moves end",
+    "attack_rolled": lambda e: f"{e.attack.attacker} attacks {e.attack.target}: {', '.join(e.attack.faces)}",
+    "dice_rerolled": lambda e: f"re-roll: {', '.join(e.faces)}",
+    "attack_resolved": lambda e: f"{e.target}: {e.hits} hit(s), {e.losses} loss(es)"
+    + (" - destroyed" if e.structure_destroyed or e.eliminated else ""),
+    "unit_eliminated": lambda e: f"{e.unit} eliminated",
+    "medals_awarded": lambda e: f"{e.faction} {e.count:+d} medal(s) = {e.total}",
+    "objective_changed": lambda e: f"objective {e.objective} {'held' if e.held else 'lost'} by {e.faction}",
+    "decision_pending": lambda e: f"{e.pending.seat} to decide: {e.pending.kind}",
+    "retreat_ignored": lambda e: f"{e.unit} ignores {e.count} retreat(s)",
+    "unit_retreated": lambda e: f"{e.unit} retreats {len(e.path)}" + (f", loses {e.losses}" if e.losses else ""),
+    "breakthrough_made": lambda e: f"{e.unit} breaks through" if e.to else f"{e.unit} stays",
+    "attack_finished": lambda e: "attack finished",
+    "cards_discarded": lambda e: f"{e.seat} discards {len(e.cards)}",
+    "turn_ended": lambda e: f"{e.seat} ends the turn",
+    "game_won": lambda e: f"{e.winner} wins: {e.reason}",
+}
+
+
+def summarize(event: Any) -> str:
+    name = event_type_name(event)
+    fn = _TEMPLATES.get(name)
+    return fn(event) if fn else name
+
+
+def render(state: HothState, seat: str | None, recent: list[Any]) -> str:
+    from .picture import BoardPicture, LastAttack, MedalMark, UnitMark, render_board
+
+    if state.scenario is None:
+        return render_board(BoardPicture(title=state.scenario_id))
+    sc = state.scenario
+    medals = []
+    for ob in sc.objectives:
+        if isinstance(ob, TemporaryMedal):
+            medals.append(MedalMark(hex=tuple(ob.hex), kind="temporary", faction=ob.faction))  # type: ignore[arg-type]
+        elif isinstance(ob, PermanentMedal) and ob.id not in state.captured:
+            medals.append(MedalMark(hex=tuple(ob.hex), kind="permanent", faction=ob.faction))  # type: ignore[arg-type]
+    units = []
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        badges: tuple[str, ...] = ()
+        if u.badge == "eweb":
+            badges = ("eweb_set" if u.eweb_set else "eweb_moved",)
+        elif u.badge:
+            badges = (u.badge,)
+        units.append(UnitMark(hex=u.hex, faction=u.faction, unit_type=u.unit, figures=u.figures, badges=badges))
+    la = state.last_attack
+    pic = BoardPicture(
+        title=f"{sc.title} - turn {state.turn_no}" + (f" - {state.winner} wins" if state.winner else ""),
+        south_faction=sc.south,
+        terrain=dict(terrain_map(sc.terrain)),
+        structures={s.hex: s.kind for s in state.structures.values() if not s.destroyed},
+        medals=tuple(medals),
+        units=tuple(units),
+        last_attack=LastAttack(attacker=la.attacker, target=la.target, faces=la.faces) if la else None,
+    )
+    return render_board(pic)
