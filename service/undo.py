@@ -109,7 +109,8 @@ def request_undo(svc: GameService, game_id: str, token: str | None, to_version: 
         raise _refuse("UMPIRE-UNDO-7")
     st = rs.status(cur.state)
     if is_free(after, seat, st.turn):
-        ev = Undone(by=seat, first=to_version + 1, last=cur.version)
+        last = max(e.seq for e in after if e.type not in KERNEL_EVENT_TYPES)
+        ev = Undone(by=seat, first=to_version + 1, last=last)
         return svc.append(cur, seat, [Emitted(event=ev)], expected_version=cur.version, extra={"undo": "done"})
     if not [s for s in cur.setup.seats if s != seat]:
         raise _refuse("UMPIRE-UNDO-6")
@@ -132,7 +133,9 @@ def answer_undo(svc: GameService, game_id: str, token: str | None, accept: bool)
     if req.by == seat:
         raise Problem(403, "not-your-decision", f"{seat} asked for this undo; another seat must accept or decline it")
     if accept:
-        ev: Any = Undone(by=req.by, first=req.to_version + 1, last=req_seq - 1, consented_by=seat)
+        # the range ends at the last game event before the request (the undo bookkeeping stays kept)
+        last = max(e.seq for e in records if e.seq < req_seq and e.type not in KERNEL_EVENT_TYPES)
+        ev: Any = Undone(by=req.by, first=req.to_version + 1, last=last, consented_by=seat)
         return svc.append(cur, seat, [Emitted(event=ev)], expected_version=cur.version, extra={"undo": "done"})
     ev = UndoDeclined(by=seat, to_version=req.to_version)
     return svc.append(cur, seat, [Emitted(event=ev)], expected_version=cur.version, extra={"undo": "declined"})
