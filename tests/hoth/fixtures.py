@@ -123,3 +123,27 @@ class FixtureCatalog:
 
     def leader_cards(self, leader: str) -> tuple[str, ...]:
         return tuple(c.id for c in self.cards.values() if c.leader == leader)
+
+
+#: Test-only cards (never in a deck): order up to N units anywhere, no bonus.
+ORDER_ANY = {
+    f: Card(id=f"TEST-{'EMP' if f == 'imperial' else 'REB'}-ORDER-ANY", faction=f, kind="tactic", status="proposed",
+            title="Order any (test)", effects=(Order(groups=(OrderGroup(count=6, bonus=False),)),))
+    for f in ("imperial", "rebel")
+}
+
+
+def scenario(units, terrain=None, structures=(), objectives=(), south="rebel", first="rebel",
+             imperial=None, rebel=None, sid="TEST-SCN") -> Scenario:
+    """A small scenario for worked examples: units as (hex, faction, unit[, badge[, id]])."""
+    us = []
+    for u in units:
+        h, f, t = u[0], u[1], u[2]
+        badge = u[3] if len(u) > 3 else None
+        uid = u[4] if len(u) > 4 else None
+        us.append(UnitSetup(hex=h, faction=f, unit=t, badge=badge, id=uid))
+    return Scenario(id=sid, title="Test", south=south, first=first,
+                    imperial=imperial or SideSetup(hand_size=4, victory_medals=5),
+                    rebel=rebel or SideSetup(hand_size=4, victory_medals=5),
+                    terrain=tuple(TerrainTile(hex=h, terrain=t) for h, t in (terrain or {}).items()),
+                    structures=tuple(structures), units=tuple(us), objectives=tuple(objectives))
