@@ -48,6 +48,17 @@ def projections_class() -> Any:
     return ReadModels
 
 
+def _catch_up(read_models: Any) -> Any:
+    """The projections' background catch-up (after a Redis outage or wipe), when there are read models."""
+    if read_models is None:
+        return None
+    try:
+        from projections import CatchUp  # type: ignore[attr-defined]
+    except Exception:
+        return None
+    return CatchUp(read_models)
+
+
 def _store_errors(_: Any, exc: StoreError) -> Any:
     from .problems import problem_response
 
@@ -83,8 +94,15 @@ def create_app(
     elif read_models is not None:
         redis_client = getattr(read_models, "redis", None) or getattr(read_models, "client", None)
     games = GameService(store, read_models)
+    catch_up = _catch_up(read_models)
 
-    def close() -> None:
+    async def start() -> None:
+        if catch_up is not None:
+            catch_up.start()
+
+    async def close() -> None:
+        if catch_up is not None:
+            await catch_up.stop()
         if redis_client is not None:
             try:
                 redis_client.close()
@@ -93,9 +111,11 @@ def create_app(
 
     return Litestar(
         route_handlers=list(ROUTERS),
-        state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings}),
+        state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings,
+                     "catch_up": catch_up}),
         exception_handlers={**EXCEPTION_HANDLERS, StoreError: _store_errors},
         openapi_config=openapi_config(_version()),
+        on_startup=[start],
         on_shutdown=[close],
         debug=debug,
     )

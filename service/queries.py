@@ -22,6 +22,7 @@ is behind the store (its version differs) is not used.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +59,29 @@ class Read:
         return {DEGRADED_HEADER: DEGRADED_VALUE} if self.degraded else {}
 
 
+#: Seconds a Redis reachability probe is trusted (the read models answer None
+#: when Redis is down; the probe tells "down" from "not projected yet").
+PROBE_SECONDS = 1.0
+_probes: dict[int, tuple[float, bool]] = {}
+
+
+def redis_down(rm: Any) -> bool:
+    client = getattr(rm, "redis", None)
+    if client is None:
+        return False
+    now = time.monotonic()
+    seen = _probes.get(id(client))
+    if seen is not None and now - seen[0] < PROBE_SECONDS:
+        return seen[1]
+    try:
+        client.ping()
+        down = False
+    except REDIS_ERRORS:
+        down = True
+    _probes[id(client)] = (now, down)
+    return down
+
+
 def _ask(rm: Any, name: str, *args: Any) -> tuple[Any, bool]:
     """(answer or None, degraded) from the read model."""
     if rm is None:
@@ -66,10 +90,13 @@ def _ask(rm: Any, name: str, *args: Any) -> tuple[Any, bool]:
     if fn is None:
         return None, False
     try:
-        return fn(*args), False
+        out = fn(*args)
     except REDIS_ERRORS as exc:
         log.warning("read model %s unavailable (%s); answering from the log", name, exc)
         return None, True
+    if out is None:
+        return None, redis_down(rm)
+    return out, False
 
 
 # -- games ----------------------------------------------------------------

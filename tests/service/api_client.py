@@ -79,9 +79,68 @@ def assert_problem(r, status: int, **fields: Any) -> dict:
     return body
 
 
-@pytest.fixture
-def api(tmp_path, redis_url) -> Iterator[Api]:
+@pytest.fixture(params=["redis", "log"])
+def api(request, tmp_path, redis_url, redis_client) -> Iterator[Api]:
+    """The app with the Redis read models (queries from Redis), and with none (every query from the log)."""
     register()
-    app = create_app(Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url))
+    settings = Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url)
+    app = create_app(settings) if request.param == "redis" else create_app(settings, read_models=None)
     with TestClient(app) as client:
         yield Api(client, str(tmp_path / "data"))
+
+
+def toy_app():
+    """Factory for a real server process (``uvicorn --factory tests.service.api_client:toy_app``):
+    settings from the environment, with the toy ruleset registered."""
+    register()
+    return create_app(Settings.from_env())
+
+
+class Server:
+    """A real uvicorn server process on a free loopback port."""
+
+    def __init__(self, data_dir: str, redis_url: str | None = None, factory: str = "tests.service.api_client:toy_app"):
+        import os
+        import socket
+        import subprocess
+        import sys
+        from pathlib import Path
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        env = dict(os.environ, UMPIRE_DATA_DIR=data_dir)
+        if redis_url:
+            env["UMPIRE_REDIS_URL"] = redis_url
+        root = Path(__file__).resolve().parents[2]
+        env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", factory, "--host", "127.0.0.1", "--port", str(self.port),
+             "--log-level", "warning"],
+            env=env, cwd=str(root),
+        )
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def wait(self, timeout: float = 30.0) -> "Server":
+        import time
+
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}")
+            try:
+                if httpx.get(self.url + "/health", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait(5)
