@@ -206,6 +206,7 @@ class Script:
         self.turn_start = self.version + 1  # first seq of the current turn
         self.cards = 0
         self.finished = False
+        self._buffer: list[NewEvent] | None = None
 
     def command(self) -> list[int]:
         """Append one command's events (1 to 3); return their seqs."""
@@ -239,11 +240,16 @@ class Script:
             self.turn += 1
             evs = [_new(TurnEnded(seat=seat, next_seat=nxt), actor=seat, turn=self.turn)]
             self.active = nxt
-        res = self.store.append(self.game_id, self.version, evs, status=status, winner=winner)
-        self.version = res.version
+        first = self.version + 1
+        if self._buffer is not None:
+            self._buffer += evs
+            self.version += len(evs)
+        else:
+            res = self.store.append(self.game_id, self.version, evs, status=status, winner=winner)
+            self.version = res.version
         if evs[-1].type == "turn_ended":
             self.turn_start = self.version + 1
-        return list(range(res.first_seq, res.last_seq + 1))
+        return list(range(first, self.version + 1))
 
     def win(self) -> list[int]:
         seat = self.active
@@ -253,16 +259,29 @@ class Script:
         self.finished = True
         return [res.last_seq]
 
-    def play(self, events: int) -> None:
-        """Commands until the game has at least ``events`` events."""
+    def play(self, events: int, *, per_append: int = 1) -> None:
+        """Commands until the game has at least ``events`` events.
+
+        ``per_append`` > 1 stores that many commands' events per transaction
+        (the same events, fewer fsyncs: for long games in tests).
+        """
         while self.version < events:
-            self.command()
+            if per_append > 1:
+                start = self.version
+                self._buffer = []
+                for _ in range(per_append):
+                    self.command()
+                buf, self._buffer = self._buffer, None
+                self.store.append(self.game_id, start, buf)
+            else:
+                self.command()
 
 
-def new_game(store: EventStore, game_id: str, seed: int, events: int = 0, *, win: bool = False) -> Script:
+def new_game(store: EventStore, game_id: str, seed: int, events: int = 0, *, win: bool = False,
+             per_append: int = 1) -> Script:
     create_game(store, game_id)
     s = Script(store, game_id, seed)
-    s.play(events)
+    s.play(events, per_append=per_append)
     if win:
         s.win()
     return s

@@ -94,7 +94,7 @@ def test_sigkill_mid_game_then_restart_catches_up(private_redis, store, comes_ba
         assert [e["seq"] for e in rm.timeline("g1")] == list(range(1, game.version + 1))
         feed = rm.read_feed("g1", 0)
         assert [seq for seq, _ in feed] == list(range(1, game.version + 1))
-        assert catch_up.last_error is None
+        await _poll(lambda: catch_up.last_error is None, "the catch-up task reports Redis back")
         await catch_up.stop()
         assert not catch_up.running
 
