@@ -1,6 +1,6 @@
 """The ``umpire`` command line: the service and the operator's commands.
 
-    umpire serve  [--host H] [--port P] [--data-dir DIR]
+    umpire serve  [--host H] [--port P] [--data-dir DIR] [--redis-url URL] [--workers N]
     umpire verify GAME_ID [--data-dir DIR]
     umpire export GAME_ID [--data-dir DIR] [-o FILE] [--with-secrets]
     umpire import FILE [--data-dir DIR]
@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import click
 import msgspec
 
-from .settings import Settings, SettingsError
+from .settings import ENV_DATA_DIR, ENV_REDIS_URL, Settings, SettingsError
 
 EXIT_ERROR = 1
 EXIT_NOT_VERIFIED = 3
@@ -92,8 +92,10 @@ def main() -> None:
 @click.option("--port", default=None, help="TCP port (default: $UMPIRE_PORT or 8000).")
 @data_dir_option
 @click.option("--redis-url", default=None, help="Existing Redis (default: $UMPIRE_REDIS_URL; unset: start a private one).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes (uvicorn); they share the SQLite log and the one Redis.")
 @clear_errors
-def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: str | None) -> None:
+def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: str | None, workers: int = 1) -> None:
     """Run the REST service (and a private Redis unless UMPIRE_REDIS_URL is set)."""
     from .redis_runtime import EmbeddedRedis
     from .store import EventStore
@@ -115,13 +117,27 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             url = embedded.start()
             settings = msgspec.structs.replace(settings, redis_url=url)
             click.echo(f"umpire: private redis-server pid {embedded.pid} at {url}", err=True)
-        app = create_app(settings)
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+        if workers > 1:
+            # Each worker builds its app from the environment (worker_app); the
+            # private Redis above is started once, here, and shared by all.
+            os.environ.update({ENV_DATA_DIR: settings.data_dir, ENV_REDIS_URL: settings.redis_url or ""})
+            uvicorn.run("service.cli:worker_app", factory=True, workers=workers,
+                        host=settings.host, port=settings.port, log_level="info")
+        else:
+            app = create_app(settings)
+            uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
     finally:
         if embedded is not None:
             embedded.stop()
         if tmp is not None:
             tmp.cleanup()
+
+
+def worker_app() -> Any:
+    """App factory of one ``umpire serve --workers N`` worker process (settings from the environment)."""
+    from .app import create_app
+
+    return create_app(Settings.from_env())
 
 
 @main.command()

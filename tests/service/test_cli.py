@@ -312,12 +312,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(tmp_path: Path, env: dict | None = None) -> tuple[subprocess.Popen, int]:
+def _serve(tmp_path: Path, env: dict | None = None, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen, int]:
     port = _free_port()
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
     full_env.update(env or {})
     p = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                          "--data-dir", str(tmp_path / "data")],
+                          "--data-dir", str(tmp_path / "data"), *extra],
                          cwd=ROOT, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     return p, port
 
@@ -338,8 +338,9 @@ def _health(port: int, p: subprocess.Popen) -> dict:
     raise AssertionError("umpire serve did not answer /health")
 
 
-def test_serve_starts_its_own_redis_and_stops_it_on_sigterm(tmp_path):
-    p, port = _serve(tmp_path)
+@pytest.mark.parametrize("workers", [1, 2], ids=["one-process", "two-workers"])
+def test_serve_starts_its_own_redis_and_stops_it_on_sigterm(tmp_path, workers):
+    p, port = _serve(tmp_path, extra=("--workers", str(workers)))
     try:
         line = ""
         while "private redis-server pid" not in line:
