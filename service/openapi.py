@@ -58,7 +58,9 @@ def union_components(ruleset_ids: list[str] | None = None) -> tuple[dict[str, An
         if ruleset_ids is not None and rs.id not in ruleset_ids:
             continue
         prefix = f"{rs.id}_"
-        (cmd, ev), parts = msgspec.json.schema_components([rs.command_type, rs.event_type | KernelEvent])
+        (cmd, ev), parts = msgspec.json.schema_components(
+            [rs.command_type, rs.event_type | KernelEvent], ref_template=REF + "{name}"
+        )
         for name, sch in parts.items():
             comps[prefix + name] = _rename_refs(sch, prefix)
         comps[f"{prefix}Command"] = _one_of(_rename_refs(cmd, prefix)) | {"title": f"{rs.id} command"}
@@ -66,6 +68,46 @@ def union_components(ruleset_ids: list[str] | None = None) -> tuple[dict[str, An
         cmd_refs.append(REF + f"{prefix}Command")
         ev_refs.append(REF + f"{prefix}Event")
     return comps, cmd_refs, ev_refs
+
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "title": "ProblemDetails",
+    "description": "RFC 9457 problem details (application/problem+json).",
+    "type": "object",
+    "required": ["type", "title", "status", "detail"],
+    "properties": {
+        "type": {"type": "string", "description": "urn:umpire:problem:<slug>"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string", "description": "A sentence a player understands."},
+        "rule": {"type": "string", "description": "The rule id a refused command breaks (422)."},
+        "current_version": {"type": "integer", "description": "The game's version (409)."},
+        "field": {"type": "string", "description": "The request field that is wrong (400, 422)."},
+        "values": {"type": "object", "description": "The numbers behind a rule violation."},
+    },
+}
+
+_PROBLEM_TEXT = {
+    "400": "Malformed request (names the field)",
+    "401": "Missing or unknown seat token",
+    "403": "Not this seat's decision",
+    "404": "Unknown game, seq or route",
+    "409": "Stale expected_version (with current_version)",
+    "422": "Refused by the rules (with rule) or bad game setup (with field)",
+}
+
+
+def _problem_codes(path: str, method: str) -> list[str]:
+    codes = ["400"]
+    if "{game_id}" in path:
+        codes.append("404")
+        if method == "get":
+            codes.append("401")  # a token that is not a seat of the game
+    if method == "post" and "{game_id}" in path:
+        codes += ["401", "403", "409", "422"]
+    if method == "post" and path == "/games":
+        codes.append("422")
+    return sorted(set(codes))
 
 
 def postprocess(doc: dict[str, Any]) -> dict[str, Any]:
@@ -82,6 +124,17 @@ def postprocess(doc: dict[str, Any]) -> dict[str, Any]:
                                "(any entry of GET /games/{id}/legal-commands can be posted as it is).",
                 "oneOf": [{"$ref": r} for r in cmd_refs],
             }
+    schemas["ProblemDetails"] = PROBLEM_SCHEMA
+    for path, item in doc.get("paths", {}).items():
+        for method, op in item.items():
+            if not isinstance(op, dict) or "responses" not in op:
+                continue
+            responses = op["responses"]
+            for code in _problem_codes(path, method):
+                responses[code] = {
+                    "description": _PROBLEM_TEXT[code],
+                    "content": {"application/problem+json": {"schema": {"$ref": REF + "ProblemDetails"}}},
+                }
     schemas["GameEvent"] = {
         "description": "The payload of an event of any ruleset, tagged by `type` (private fields removed and "
                        "`redacted: true` when the caller may not see them).",
