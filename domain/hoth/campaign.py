@@ -18,11 +18,13 @@ they are recorded in the events that made them.
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, ClassVar
 
 import msgspec
 
-from .scenario import Badge, ContentStatus, Faction, Hex, UnitType
+from domain.kernel import Command, Dice, Emitted, Event, RuleViolation, RulingBuilder
+
+from .scenario import FACTIONS, Badge, ContentStatus, Faction, Hex, Scenario, UnitSetup, UnitType
 
 #: Leaders by faction (HOTH-LEADER-1).
 LEADERS: dict[str, tuple[str, ...]] = {
@@ -128,7 +130,461 @@ class Campaign(msgspec.Struct, frozen=True, kw_only=True):
     nodes: dict[str, Node]
 
 
+# -- battle variants: the next setup changed by the last outcome ---------------------------
+
+def setup_changes(effects: tuple[CarriedEffect, ...]) -> tuple[AddUnit | RemoveUnit, ...]:
+    return tuple(e for e in effects if isinstance(e, (AddUnit, RemoveUnit)))
+
+
+def variant_id(scenario_id: str, campaign_id: str, node: str, winner: str) -> str:
+    """Id of ``scenario_id`` as set up after ``winner`` won ``node`` of ``campaign_id``."""
+    return f"{scenario_id}@{campaign_id}/{node}/{winner}"
+
+
+def apply_setup(s: Scenario, changes: tuple[AddUnit | RemoveUnit, ...], new_id: str, title: str) -> Scenario:
+    """``s`` with units removed and added (content 3.4 ADD_UNIT / REMOVE_UNIT)."""
+    units = list(s.units)
+    for c in changes:
+        if isinstance(c, RemoveUnit):
+            units = [u for u in units if not (tuple(u.hex) == tuple(c.hex) and u.unit == c.unit
+                                                 and u.faction == c.faction)]
+    for c in changes:
+        if isinstance(c, AddUnit):
+            units.append(UnitSetup(hex=c.hex, faction=c.faction, unit=c.unit, badge=c.badge))
+    note = "; ".join(_change_text(c) for c in changes)
+    return msgspec.structs.replace(s, id=new_id, title=title, units=tuple(units),
+                                   notes=f"{s.notes} Campaign setup changes: {note}.".strip())
+
+
+def _change_text(c: AddUnit | RemoveUnit) -> str:
+    verb = "add" if isinstance(c, AddUnit) else "remove"
+    return f"{verb} {c.faction} {c.unit} at {list(c.hex)}"
+
+
+def variants(c: Campaign, scenarios: dict[str, Scenario]) -> dict[str, Scenario]:
+    """Every changed setup the campaign can lead to, by variant id."""
+    out: dict[str, Scenario] = {}
+    for nid, node in c.nodes.items():
+        for winner, o in node.outcomes.items():
+            changes = setup_changes(o.effects)
+            if not changes or o.next is None or o.next not in c.nodes:
+                continue
+            base = scenarios.get(c.nodes[o.next].scenario)
+            if base is None:
+                continue
+            vid = variant_id(base.id, c.id, nid, winner)
+            out[vid] = apply_setup(base, changes, vid, f"{base.title} ({c.title}, after {winner} won {nid})")
+    return out
+
+
+# -- the campaign aggregate (content 3.1 state model) -------------------------------------
+
+#: The campaign rules (battle-of-hoth-content.md 3.1, SOURCE procedure) under the ids rulings cite.
+CAMPAIGN_RULES: dict[str, str] = {
+    "CAMPAIGN-1": "Each side takes its booklet; set up the starting scenario (content 3.1 procedure 1-2).",
+    "CAMPAIGN-2": "Every battle is played with the normal rules; one battle at a time (content 3.1 procedure 2).",
+    "CAMPAIGN-3": "When a battle ends the winner reads the matching outcome, which sets the next battle "
+                  "(content 3.1 procedure 3); leader cards added for a battle leave the deck when it ends.",
+    "CAMPAIGN-4": "A side that earns a support card draws 1 from its own support deck; support cards are kept "
+                  "from battle to battle; an empty deck is the reshuffled discards (content 3.1 Support cards).",
+    "CAMPAIGN-5": "Secret objectives stay hidden from the opponent until met (content 3.1 procedure 5); the "
+                  "reward is immediate (content 5.5).",
+    "CAMPAIGN-6": "The campaign ends when an outcome names no next battle; that outcome names the winner "
+                  "(content 5.5, PROPOSED).",
+}
+
+NEW, ACTIVE, FINISHED = "new", "active", "finished"
+#: Dice stream of the support-deck shuffles (DESIGN 3: every draw recorded in its event).
+SUPPORT_STREAM = "support"
+#: Visibility of facts no seat sees until the campaign ends (deck orders, the whole graph).
+NOBODY = "umpire"
+
+
+class UnitFact(msgspec.Struct, frozen=True, kw_only=True):
+    faction: Faction
+    unit: UnitType
+    hex: Hex
+
+
+class BattleRecord(msgspec.Struct, frozen=True, kw_only=True):
+    number: int
+    node: str
+    scenario: str
+    game_id: str
+    leaders: dict[str, str] = {}
+    winner: str | None = None
+
+
+# events -------------------------------------------------------------------------------
+
+class CampaignEvent(Event, frozen=True, kw_only=True):
+    pass
+
+
+class CampaignCreated(CampaignEvent, frozen=True, kw_only=True, tag="campaign_created"):
+    private: ClassVar[frozenset[str]] = frozenset({"campaign", "support_decks"})
+    campaign_id: str
+    ruleset: str
+    campaign: Campaign
+    seats: tuple[str, ...]
+    #: Each faction's shuffled support deck (content 3.1: "shuffles the support cards of their own faction").
+    support_decks: dict[str, tuple[str, ...]]
+
+
+class BattleStarted(CampaignEvent, frozen=True, kw_only=True, tag="battle_started"):
+    number: int
+    node: str
+    scenario: str
+    game_id: str
+    #: Leader whose 3 cards each faction adds for this battle only (content 3.1).
+    leaders: dict[str, str] = {}
+    setup_changes: tuple[AddUnit | RemoveUnit, ...] = ()
+
+
+class BattleEnded(CampaignEvent, frozen=True, kw_only=True, tag="battle_result"):
+    number: int
+    node: str
+    game_id: str
+    winner: Faction
+
+
+class SecretObjectiveMet(CampaignEvent, frozen=True, kw_only=True, tag="secret_objective_met"):
+    """Revealed when met (content 3.1 rule 5); the reward is immediate (content 5.5)."""
+
+    id: str
+    faction: Faction
+    title: str
+    text: str = ""
+
+
+class SupportDrawn(CampaignEvent, frozen=True, kw_only=True, tag="support_drawn"):
+    """``faction`` draws support cards into the hand it keeps between battles (content 3.1)."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"cards", "deck_after"})
+    faction: Faction
+    count: int
+    cards: tuple[str, ...]
+    #: The deck after the draw (after a reshuffle of the discards when it ran out).
+    deck_after: tuple[str, ...]
+    reshuffled: bool = False
+    reason: str = ""
+
+
+class NextBattleChosen(CampaignEvent, frozen=True, kw_only=True, tag="next_battle_chosen"):
+    from_node: str
+    winner: Faction
+    next_node: str
+    scenario: str
+    text: str = ""
+    effects: tuple[CarriedEffect, ...] = ()
+
+
+class CampaignWon(CampaignEvent, frozen=True, kw_only=True, tag="campaign_won"):
+    winner: Faction
+    text: str = ""
+
+
+CampaignEvents = (CampaignCreated | BattleStarted | BattleEnded | SecretObjectiveMet | SupportDrawn
+                  | NextBattleChosen | CampaignWon)
+
+
+# commands -----------------------------------------------------------------------------
+
+class CreateCampaign(Command, frozen=True, kw_only=True, tag="create_campaign"):
+    campaign_id: str
+    ruleset: str = "hoth"
+    campaign: Campaign
+    seats: tuple[str, ...] = FACTIONS
+    #: Each faction's support cards (content 3.1), shuffled into its support deck.
+    support: dict[str, tuple[str, ...]] = {}
+
+
+class StartBattle(Command, frozen=True, kw_only=True, tag="start_battle"):
+    game_id: str
+    scenario: str
+
+
+class RecordResult(Command, frozen=True, kw_only=True, tag="record_result"):
+    """The battle ``game_id`` ended; ``start_units``/``end_units`` are what the secret objectives judge."""
+
+    game_id: str
+    winner: Faction
+    start_units: tuple[UnitFact, ...] = ()
+    end_units: tuple[UnitFact, ...] = ()
+
+
+CampaignCommand = CreateCampaign | StartBattle | RecordResult
+
+
+# state --------------------------------------------------------------------------------
+
+class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
+    campaign_id: str = ""
+    ruleset: str = "hoth"
+    campaign: Campaign | None = None
+    seats: tuple[str, ...] = ()
+    status: str = NEW
+    winner: str | None = None
+    #: The node to play now (None once the campaign ended).
+    node: str | None = None
+    #: The battle being played (None between battles).
+    current: BattleRecord | None = None
+    battles: tuple[BattleRecord, ...] = ()
+    #: Effects carried into the next battle: leaders and setup changes (content 3.1).
+    carried: tuple[CarriedEffect, ...] = ()
+    #: (node, winner) of the last battle: names the changed setup (:func:`variant_id`).
+    last_result: tuple[str, str] | None = None
+    support_hand: dict[str, tuple[str, ...]] = {}
+    support_deck: dict[str, tuple[str, ...]] = {}
+    support_discard: dict[str, tuple[str, ...]] = {}
+    secrets_met: tuple[str, ...] = ()
+
+
+class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
+    """What the service creates next: a game of ``scenario`` with these ``options``."""
+
+    number: int
+    node: str
+    scenario: str
+    options: dict[str, Any]
+    leaders: dict[str, str]
+    setup_changes: tuple[AddUnit | RemoveUnit, ...]
+
+
+def next_battle(state: CampaignState) -> BattlePlan | None:
+    """The battle to create now, or None (campaign over, or a battle is being played)."""
+    if state.status != ACTIVE or state.current is not None or state.node is None or state.campaign is None:
+        return None
+    node = state.campaign.nodes[state.node]
+    leaders = {e.faction: e.leader for e in state.carried if isinstance(e, AddLeader)}
+    changes = setup_changes(state.carried)
+    scenario = node.scenario
+    if changes and state.last_result is not None:
+        scenario = variant_id(node.scenario, state.campaign.id, *state.last_result)
+    options: dict[str, Any] = {"leaders": dict(leaders)} if leaders else {}
+    return BattlePlan(number=len(state.battles) + 1, node=state.node, scenario=scenario, options=options,
+                      leaders=leaders, setup_changes=changes)
+
+
+def _draw(state: CampaignState, faction: str, count: int, dice: Dice, reason: str,
+          deck: dict[str, tuple[str, ...]], discard: dict[str, tuple[str, ...]]) -> SupportDrawn:
+    """Draw ``count`` support cards; an empty deck is the shuffled discards (content 3.1 Reshuffle)."""
+    d = list(deck.get(faction, ()))
+    drawn: list[str] = []
+    reshuffled = False
+    for _ in range(count):
+        if not d and discard.get(faction):
+            d = dice.shuffle(list(discard[faction]), SUPPORT_STREAM)
+            discard[faction] = ()
+            reshuffled = True
+        if not d:
+            break  # nothing left anywhere: the draw is lost
+        drawn.append(d.pop(0))
+    deck[faction] = tuple(d)
+    return SupportDrawn(faction=faction, count=count, cards=tuple(drawn), deck_after=tuple(d),
+                        reshuffled=reshuffled, reason=reason)
+
+
+def _met(so: SecretObjective, cmd: RecordResult) -> bool:
+    c = so.condition
+    enemy = "rebel" if so.faction == "imperial" else "imperial"
+    if isinstance(c, EnemyUnitDestroyed):
+        start = sum(1 for u in cmd.start_units if u.faction == enemy and u.unit == c.unit)
+        end = sum(1 for u in cmd.end_units if u.faction == enemy and u.unit == c.unit)
+        return start - end >= c.count
+    if isinstance(c, HexFreeOfEnemy):
+        return not any(u.faction == enemy and tuple(u.hex) == tuple(c.hex) for u in cmd.end_units)
+    return False
+
+
+def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
+    """The events a campaign command produces; RuleViolation names what is wrong."""
+    if isinstance(command, CreateCampaign):
+        if state.status != NEW:
+            raise RuleViolation("CAMPAIGN-1", "This campaign already exists.")
+        c = command.campaign
+        decks = {f: tuple(dice.shuffle(sorted(command.support.get(f, ())), SUPPORT_STREAM)) for f in FACTIONS}
+        ev = CampaignCreated(campaign_id=command.campaign_id, ruleset=command.ruleset, campaign=c,
+                             seats=tuple(command.seats), support_decks=decks)
+        rb = RulingBuilder().add("CAMPAIGN-1", f"Campaign {c.title} starts at node {c.start} "
+                                               f"({c.nodes[c.start].scenario}); each side's support cards are "
+                                               f"shuffled into its own support deck (content 3.1).",
+                                 start=c.start, support={f: len(d) for f, d in decks.items()})
+        return [Emitted(event=ev, ruling=rb.build(f"campaign {c.title} created"), visibility=NOBODY,
+                        rolls=dice.take(), reveals=True)]
+    if state.status == NEW:
+        raise RuleViolation("CAMPAIGN-1", "The campaign has not been created.")
+    if state.status == FINISHED:
+        raise RuleViolation("CAMPAIGN-3", f"The campaign is over: {state.winner} won it.")
+    assert state.campaign is not None
+    if isinstance(command, StartBattle):
+        plan = next_battle(state)
+        if plan is None:
+            raise RuleViolation("CAMPAIGN-2", "A battle of this campaign is being played; it must end first.")
+        if command.scenario != plan.scenario:
+            raise RuleViolation("CAMPAIGN-2", f"Node {plan.node} is played with {plan.scenario}, not "
+                                              f"{command.scenario}.")
+        ev = BattleStarted(number=plan.number, node=plan.node, scenario=plan.scenario, game_id=command.game_id,
+                           leaders=plan.leaders, setup_changes=plan.setup_changes)
+        rb = RulingBuilder().add("CAMPAIGN-2", f"Battle {plan.number} ({plan.node}) is {plan.scenario}, game "
+                                               f"{command.game_id}.", leaders=plan.leaders)
+        return [Emitted(event=ev, ruling=rb.build(f"battle {plan.number} started"))]
+    if isinstance(command, RecordResult):
+        cur = state.current
+        if cur is None or cur.game_id != command.game_id:
+            raise RuleViolation("CAMPAIGN-3", f"Game {command.game_id} is not the battle being played.")
+        node = state.campaign.nodes[cur.node]
+        out: list[Emitted] = [Emitted(
+            event=BattleEnded(number=cur.number, node=cur.node, game_id=cur.game_id, winner=command.winner),
+            ruling=RulingBuilder().add("CAMPAIGN-3", f"{command.winner} won battle {cur.number} ({cur.node}); "
+                                                     f"the leader cards added for it leave the decks (content 3.1)."
+                                       ).build(f"{command.winner} won {cur.node}"))]
+        deck = dict(state.support_deck)
+        discard = dict(state.support_discard)
+        for so in node.secret_objectives:
+            if not _met(so, command):
+                continue
+            out.append(Emitted(event=SecretObjectiveMet(id=so.id, faction=so.faction, title=so.title, text=so.text),
+                               ruling=RulingBuilder().add("CAMPAIGN-5", f"{so.faction} met the secret objective "
+                                                                        f"{so.title!r}; it is revealed and "
+                                                                        f"rewarded at once.").build(so.title)))
+            for e in so.reward:
+                if isinstance(e, DrawSupport):
+                    ev = _draw(state, e.faction, e.count, dice, f"secret objective {so.id}", deck, discard)
+                    out.append(Emitted(event=ev, visibility=e.faction, rolls=dice.take(), reveals=True,
+                                       ruling=RulingBuilder().add("CAMPAIGN-4", f"{e.faction} draws {e.count} "
+                                                                                f"support card(s).").build("draw")))
+        outcome = node.outcomes[command.winner]
+        for e in outcome.effects:
+            if isinstance(e, DrawSupport):
+                ev = _draw(state, e.faction, e.count, dice, f"outcome of {cur.node}", deck, discard)
+                out.append(Emitted(event=ev, visibility=e.faction, rolls=dice.take(), reveals=True,
+                                   ruling=RulingBuilder().add("CAMPAIGN-4", f"{e.faction} draws {e.count} "
+                                                                            f"support card(s).").build("draw")))
+        if outcome.next is None:
+            winner = outcome.campaign_winner or command.winner
+            out.append(Emitted(event=CampaignWon(winner=winner, text=outcome.text), ruling=RulingBuilder().add(
+                "CAMPAIGN-6", f"The campaign ends after {cur.node}: {winner} wins it.").build(f"{winner} wins")))
+        else:
+            nxt = state.campaign.nodes[outcome.next]
+            changes = setup_changes(outcome.effects)
+            scen = variant_id(nxt.scenario, state.campaign.id, cur.node, command.winner) if changes else nxt.scenario
+            # Rewards of secret objectives that are leader cards join the next battle's effects.
+            extra = tuple(e for so in node.secret_objectives if _met(so, command) for e in so.reward
+                          if isinstance(e, AddLeader))
+            out.append(Emitted(event=NextBattleChosen(from_node=cur.node, winner=command.winner,
+                                                      next_node=outcome.next, scenario=scen, text=outcome.text,
+                                                      effects=tuple(outcome.effects) + extra),
+                               ruling=RulingBuilder().add("CAMPAIGN-3", f"{command.winner} reads the outcome: "
+                                                                        f"next is {outcome.next} ({scen}).",
+                                                          next=outcome.next).build(f"next: {outcome.next}")))
+        return out
+    raise RuleViolation("CAMPAIGN-1", f"{type(command).__name__} is not a campaign command.")
+
+
+def evolve(state: CampaignState, event: Any) -> CampaignState:
+    r = msgspec.structs.replace
+    if isinstance(event, CampaignCreated):
+        return r(state, campaign_id=event.campaign_id, ruleset=event.ruleset, campaign=event.campaign,
+                 seats=event.seats, status=ACTIVE, node=event.campaign.start, support_deck=dict(event.support_decks),
+                 support_hand={f: () for f in FACTIONS}, support_discard={f: () for f in FACTIONS})
+    if isinstance(event, BattleStarted):
+        rec = BattleRecord(number=event.number, node=event.node, scenario=event.scenario, game_id=event.game_id,
+                           leaders=dict(event.leaders))
+        return r(state, current=rec)
+    if isinstance(event, BattleEnded):
+        assert state.current is not None
+        rec = r(state.current, winner=event.winner)
+        return r(state, current=None, battles=state.battles + (rec,), carried=(),
+                 last_result=(event.node, event.winner))
+    if isinstance(event, SecretObjectiveMet):
+        return r(state, secrets_met=state.secrets_met + (event.id,))
+    if isinstance(event, SupportDrawn):
+        hand = dict(state.support_hand)
+        hand[event.faction] = hand.get(event.faction, ()) + event.cards
+        deck = dict(state.support_deck)
+        deck[event.faction] = event.deck_after
+        discard = dict(state.support_discard)
+        if event.reshuffled:
+            discard[event.faction] = ()
+        return r(state, support_hand=hand, support_deck=deck, support_discard=discard)
+    if isinstance(event, NextBattleChosen):
+        return r(state, node=event.next_node, carried=event.effects)
+    if isinstance(event, CampaignWon):
+        return r(state, status=FINISHED, winner=event.winner, node=None)
+    return state
+
+
+def fold_campaign(events: list[Any]) -> CampaignState:
+    st = CampaignState()
+    for e in events:
+        st = evolve(st, e)
+    return st
+
+
+def campaign_view(state: CampaignState, seat: str | None, leader_cards: Any = None) -> dict[str, Any]:
+    """GET /campaigns/{id} for ``seat`` (None: spectator): own carried cards only, until the campaign ends.
+
+    ``leader_cards(leader) -> card ids`` names the leader cards carried into the battle.
+    """
+    over = state.status == FINISHED
+    faction = seat.split("-", 1)[0] if seat else None
+    c = state.campaign
+    cur = state.current
+    carried_leaders = dict(cur.leaders) if cur else {e.faction: e.leader for e in state.carried
+                                                      if isinstance(e, AddLeader)}
+
+    def visible(f: str) -> bool:
+        return over or f == faction
+
+    carried: dict[str, Any] = {}
+    for f in FACTIONS:
+        if not visible(f):
+            continue
+        leader = carried_leaders.get(f)
+        carried[f] = {
+            "support_hand": list(state.support_hand.get(f, ())),
+            "leader": leader,
+            "leader_cards": list(leader_cards(leader)) if (leader and leader_cards) else [],
+        }
+    node = c.nodes[state.node] if (c and state.node) else None
+    secrets = []
+    if node is not None and faction is not None:
+        secrets = [{"id": so.id, "title": so.title, "text": so.text, "met": so.id in state.secrets_met}
+                   for so in node.secret_objectives if so.faction == faction]
+    revealed = []
+    if c is not None:
+        for n in c.nodes.values():
+            for so in n.secret_objectives:
+                if so.id in state.secrets_met or (over and faction is None):
+                    revealed.append({"id": so.id, "faction": so.faction, "title": so.title,
+                                     "met": so.id in state.secrets_met})
+    return {
+        "campaign_id": state.campaign_id,
+        "ruleset": state.ruleset,
+        "campaign": c.id if c else None,
+        "title": c.title if c else None,
+        "status": state.status,
+        "winner": state.winner,
+        "seat": seat,
+        "node": state.node,
+        "game_id": cur.game_id if cur else None,
+        "battles": [{"number": b.number, "node": b.node, "scenario": b.scenario, "game_id": b.game_id,
+                     "leaders": dict(b.leaders), "winner": b.winner}
+                    for b in state.battles + ((cur,) if cur else ())],
+        "carried": carried,
+        "support_hand_sizes": {f: len(state.support_hand.get(f, ())) for f in FACTIONS},
+        "setup_changes": [msgspec.to_builtins(e) for e in setup_changes(state.carried)] if not cur else [],
+        "secret_objectives": secrets,
+        "revealed_objectives": revealed,
+    }
+
+
 __all__ = [
     "LEADERS", "AddLeader", "DrawSupport", "AddUnit", "RemoveUnit", "CarriedEffect", "EnemyUnitDestroyed",
     "HexFreeOfEnemy", "SecretCondition", "SecretObjective", "Outcome", "Node", "Campaign",
+    "CAMPAIGN_RULES", "setup_changes", "variant_id", "apply_setup", "variants", "UnitFact", "BattleRecord", "CampaignEvent",
+    "CampaignCreated", "BattleStarted", "BattleEnded", "SecretObjectiveMet", "SupportDrawn", "NextBattleChosen",
+    "CampaignWon", "CampaignEvents", "CreateCampaign", "StartBattle", "RecordResult", "CampaignCommand",
+    "CampaignState", "BattlePlan", "next_battle", "decide", "evolve", "fold_campaign", "campaign_view",
 ]

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from domain.hoth import board
-from domain.hoth.campaign import LEADERS, AddLeader, AddUnit, Campaign, DrawSupport, RemoveUnit
+from domain.hoth.campaign import LEADERS, AddLeader, AddUnit, Campaign, DrawSupport, RemoveUnit, variants
 from domain.hoth.cards import Card, Order
 from domain.hoth.scenario import (
     FACTIONS, HexesOccupied, PermanentMedal, Scenario, StructuresDestroyed, SuddenDeath, TemporaryMedal,
@@ -492,9 +492,17 @@ def check_catalog(root: str, decoded: dict[str, Any]) -> tuple[Any, list[Problem
         if c.id in campaigns:
             out.add(file, "id", f"duplicate campaign id `{c.id}` (also in {sources[c.id]}).")
             continue
+        before = len(out.problems)
         check_campaign(out, file, c, scenarios, cards)
         campaigns[c.id] = c
         sources[c.id] = file
+        if len(out.problems) == before:
+            # The changed setups the campaign leads to are scenarios of their own (checked like any other).
+            for vid, v in variants(c, scenarios).items():
+                check_scenario(out, file, v, {})
+                scenarios[vid] = v
+                sources[vid] = file
+                provenance[vid] = {**provenance.get(vid.split("@", 1)[0], {}), "campaign_setup": c.status}
     catalog = Catalog(root=root, scenarios=scenarios, cards={k: v[1] for k, v in cards.items()},
                       campaigns=campaigns, provenance=provenance, sources=sources)
     return catalog, out.problems

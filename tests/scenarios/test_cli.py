@@ -14,7 +14,7 @@ def test_commands_are_exported_for_the_umpire_cli():
 def test_lint_passes_on_shipped_content():
     r = CliRunner().invoke(scenarios_group, ["lint"])
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("ok: 9 scenarios, 60 cards, 2 campaigns")
+    assert r.output.startswith("ok: 13 scenarios, 60 cards, 2 campaigns")
 
 
 def test_lint_prints_one_line_per_problem_and_fails():
