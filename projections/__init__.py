@@ -6,10 +6,10 @@ command, the queries (``game_view``, ``state_at``, ``timeline``, ``lobby``,
 ``CatchUp`` repairs the models in the background; ``rebuild`` rebuilds them all.
 """
 from .catch_up import CATCH_UP_INTERVAL_S, CatchUp
-from .read_models import FEED_MAXLEN, ProjectionError, ReadModels, decode_feed_event, lobby_entry
+from .read_models import FEED_MAXLEN, ProjectionError, ReadModels, decode_feed_event
 from .snapshots import SNAPSHOT_EVERY
 
 __all__ = [
     "CATCH_UP_INTERVAL_S", "CatchUp", "FEED_MAXLEN", "ProjectionError", "ReadModels",
-    "SNAPSHOT_EVERY", "decode_feed_event", "lobby_entry",
+    "SNAPSHOT_EVERY", "decode_feed_event",
 ]

@@ -95,12 +95,6 @@ def decode_feed_event(event_json: str | bytes) -> StoredEvent:
     return _stored_event_decoder.decode(event_json.encode() if isinstance(event_json, str) else event_json)
 
 
-def lobby_entry(game_id: str, ruleset: str, scenario: str, status: str, version: int, winner: str | None) -> dict[str, Any]:
-    """One game in ``GET /games`` (the same keys from the log and from Redis)."""
-    return {"game_id": game_id, "ruleset": ruleset, "scenario": scenario, "status": status,
-            "version": version, "winner": winner}
-
-
 class _Step(msgspec.Struct, frozen=True):
     seq: int
     keys: list[str]
@@ -308,7 +302,9 @@ class ReadModels:
         row = game.row
         if not status:
             return
-        entry = lobby_entry(row.game_id, row.ruleset, row.scenario, status, version, winner)
+        # The same body as the log path (service.views.lobby_entry of the game
+        # row), with the status, winner and version of the projected state.
+        entry = views.lobby_entry(msgspec.structs.replace(row, status=status, version=version, winner=winner))
         others = [lobby_status_key(s) for s in LOBBY_STATUSES if s != status]
         keys = [LOBBY_GAMES, LOBBY_VERSIONS, LOBBY_CREATED, lobby_ruleset_key(row.ruleset), lobby_status_key(status), *others]
         self._lobby_upsert(keys=keys, args=[row.game_id, version, _enc.encode(entry), row.created_at])
@@ -532,4 +528,4 @@ class ReadModels:
         self._lobby_stale = False
 
 
-__all__ = ["FEED_MAXLEN", "ProjectionError", "ReadModels", "decode_feed_event", "lobby_entry"]
+__all__ = ["FEED_MAXLEN", "ProjectionError", "ReadModels", "decode_feed_event"]

@@ -44,11 +44,7 @@ def log_timeline(store: EventStore, game_id: str) -> list[dict[str, Any]]:
 
 
 def log_lobby(store: EventStore, status: str | None = None, ruleset: str | None = None) -> list[dict[str, Any]]:
-    return [
-        {"game_id": g.game_id, "ruleset": g.ruleset, "scenario": g.scenario, "status": g.status,
-         "version": g.version, "winner": g.winner}
-        for g in store.games(status=status, ruleset=ruleset)
-    ]
+    return [js(views.lobby_entry(g)) for g in store.games(status=status, ruleset=ruleset)]
 
 
 def dump(client: redis.Redis, *, skip: tuple[str, ...] = ()) -> dict[str, Any]:
