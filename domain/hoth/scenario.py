@@ -61,6 +61,9 @@ class Structure(msgspec.Struct, frozen=True, kw_only=True):
     destroyed_by: tuple[Symbol, ...] = ("explosion",)
     #: Faction that gains a medal for destroying it (HOTH-STRUCT-6); None: no medal.
     medal_to: Faction | None = None
+    #: Faction the structure belongs to; its own units may not attack it (HOTH-ATTACK-8, no friendly
+    #: fire, HOTH-GAP-39). None: no owner. (Added by the content issue; see scenarios/hoth/README.md.)
+    owner: Faction | None = None
 
 
 class UnitSetup(msgspec.Struct, frozen=True, kw_only=True):

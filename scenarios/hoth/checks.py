@@ -133,6 +133,14 @@ def check_scenario(out: _Out, file: str, s: Scenario, provenance: dict[str, str]
                                       f"{terrain[st.hex]} at {list(st.hex)}; a structure may stand on terrain "
                                       f"that protects it (HOTH-STRUCT-4) but not on "
                                       f"{' or '.join(NO_STRUCTURE_ON)}.")
+        if st.medal_to is not None and st.medal_to == st.owner:
+            out.add(file, f"{f}.medal_to", f"the medal for destroying {st.id} would go to its owner "
+                                           f"{st.owner}, whose units may not attack it (HOTH-ATTACK-8).")
+        for j, o in enumerate(s.objectives):
+            cond = getattr(o, "condition", None)
+            if isinstance(cond, StructuresDestroyed) and st.id in cond.structures and o.faction == st.owner:
+                out.add(file, f"objectives[{j}].faction", f"{o.faction} owns {st.id}; destroying it cannot be "
+                                                          f"its own sudden-death objective (HOTH-ATTACK-8).")
         if not st.destroyed_by and st.attackable:
             out.add(file, f"{f}.destroyed_by", "an attackable structure needs at least one die symbol that "
                                                "destroys it (HOTH-STRUCT-5).")

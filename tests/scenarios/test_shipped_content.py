@@ -37,6 +37,8 @@ def test_take_down_the_shield_is_the_source_scenario_with_its_proposed_layout():
     assert set(sd.condition.structures) == {st.id for st in s.structures} and len(s.structures) == 2
     # x = 2*col + (row % 2): generators at c1 r5 and c7 r5; AT-ATs at c1 r1 and c7 r1.
     assert {st.hex for st in s.structures} == {(3, 5), (15, 5)}
+    assert {(st.kind, st.owner, st.destroyed_by) for st in s.structures} == {
+        ("shield_generator", "rebel", ("explosion",))}  # GENERATORS-ATTACKABLE: one explosion
     assert {u.hex for u in s.units if u.unit == "at_at"} == {(3, 1), (15, 1)}
     assert Counter(u.unit for u in s.units) == Counter(
         {"snowtroopers": 5, "echo_troopers": 3, "at_at": 2, "snowspeeders": 2, "rebel_artillery": 1})
