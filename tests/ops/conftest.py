@@ -1,0 +1,9 @@
+"""tests/ops: the drills' package lives in ops/drills (ops/ is not a package)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+OPS = Path(__file__).resolve().parents[2] / "ops"
+if str(OPS) not in sys.path:
+    sys.path.insert(0, str(OPS))
