@@ -59,6 +59,12 @@ from .store import EventStore, GameRow, NewEvent, StoredEvent, UnknownGame, Vers
 
 log = logging.getLogger("umpire.service")
 
+#: Extensions (campaigns: service/routes/campaigns.py). A seat resolver names the seat of a token
+#: that the game's own seats do not know (a campaign's seat tokens act in every battle of it);
+#: an on-finished hook hears of every game that a command just finished.
+SEAT_RESOLVERS: list[Any] = []
+ON_FINISHED: list[Any] = []
+
 #: Games whose folded state is kept in memory (least recently used dropped first).
 CACHE_GAMES = 256
 #: A prefix state is remembered every this many seqs for ``states/{seq}``.
@@ -231,7 +237,15 @@ class GameService:
     def seat(self, game_id: str, token: str | None) -> str | None:
         if not token:
             return None
-        return self.store.seat_for_token(game_id, token)
+        seat = self.store.seat_for_token(game_id, token)
+        if seat is None and SEAT_RESOLVERS:
+            row = self.store.game(game_id)
+            if row is not None:
+                for resolve in SEAT_RESOLVERS:
+                    seat = resolve(self, row, token)
+                    if seat is not None:
+                        break
+        return seat
 
     def current(self, game_id: str, game: GameRow | None = None) -> Current:
         """The game folded to the store's current version (from the cache when it can)."""
@@ -453,6 +467,12 @@ class GameService:
                             last_undone_seq=last_undone)
         self._remember(game_id, folded)
         self._project(game_id)
+        if st.status == FINISHED:
+            for hook in ON_FINISHED:
+                try:
+                    hook(self, game_id)
+                except Exception:  # the command is stored; an extension must not fail it
+                    log.exception("on-finished hook %r failed for game %s", hook, game_id)
         records = self.store.load(game_id, after=res.first_seq - 1, upto=res.last_seq)
         new_cur = Current(cur.game, rs, cur.setup, folded)
         body = {"version": res.version,

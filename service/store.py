@@ -209,6 +209,30 @@ def _m1_core(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX games_status ON games(status, ruleset)")
 
 
+@migration
+def _m2_campaigns(db: sqlite_utils.Database) -> None:
+    """Campaigns (DESIGN 8, POST /campaigns): a campaign is its own event stream next to the games
+    of its battles (``games.campaign_id``); its seat tokens act in every battle."""
+    db.execute(
+        """CREATE TABLE campaigns (
+            campaign_id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, campaign TEXT NOT NULL,
+            seed TEXT NOT NULL, seed_commitment TEXT NOT NULL, status TEXT NOT NULL, winner TEXT,
+            version INTEGER NOT NULL, created_at TEXT NOT NULL)"""
+    )
+    db.execute(
+        """CREATE TABLE campaign_seats (
+            campaign_id TEXT NOT NULL, seat TEXT NOT NULL, token_hash TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, seat))"""
+    )
+    db.execute("CREATE UNIQUE INDEX campaign_seats_token ON campaign_seats(token_hash)")
+    db.execute(
+        """CREATE TABLE campaign_events (
+            campaign_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL,
+            visibility TEXT NOT NULL, ruling TEXT, rolls TEXT NOT NULL, recorded_at TEXT NOT NULL,
+            UNIQUE(campaign_id, seq), CHECK (seq >= 1))"""
+    )
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
