@@ -26,6 +26,27 @@ def log_state(store: EventStore, game_id: str, upto: int | None = None) -> Any:
     return fold(rs, setup, pairs)
 
 
+def prefix_states(store: EventStore, game_id: str) -> list[Any]:
+    """The fold of every prefix of the log (index = seq): one evolve per event,
+    a full fold of the prefix at each undo."""
+    from domain.kernel import is_kernel_event
+    from domain.kernel.undo import Undone
+
+    g = store.require_game(game_id)
+    rs = registry.get(g.ruleset)
+    setup = msgspec.json.decode(g.setup, type=Setup)
+    pairs = [(e.seq, decode_event(rs, e.payload)) for e in store.load(game_id)]
+    out = [rs.initial_state(setup)]
+    for i, (_, ev) in enumerate(pairs):
+        if isinstance(ev, Undone):
+            out.append(fold(rs, setup, pairs[: i + 1]))
+        elif is_kernel_event(ev):
+            out.append(out[-1])
+        else:
+            out.append(rs.evolve(out[-1], ev))
+    return out
+
+
 def log_views(store: EventStore, game_id: str) -> dict[str | None, Any]:
     """Every seat's and the spectator's ``GET /games/{id}`` body, from the log."""
     g = store.require_game(game_id)
