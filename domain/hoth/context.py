@@ -12,6 +12,12 @@ from .terrain import BLOCKS_LOS, RIDGE, SERAC
 from .units import UNIT_SPECS
 
 
+#: Neighbour tables of the board (HOTH-COORD-5, HOTH-COORD-9), computed once.
+NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {h: board.neighbours(h) for h in board.PLAYABLE}
+TOWARDS: dict[bool, dict[Hex, tuple[Hex, ...]]] = {
+    south: {h: board.towards_baseline(h, south) for h in board.PLAYABLE} for south in (True, False)}
+
+
 class Snapshot:
     """Derived look-ups of one state (never stored, never mutated after build)."""
 

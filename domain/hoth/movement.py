@@ -5,7 +5,7 @@ from domain.kernel import RuleViolation
 
 from . import board
 from .cards import MoveAllowance, MoveBonus
-from .context import Snapshot, bonus_effects, is_south, ordered_entry
+from .context import NEIGHBOURS, TOWARDS, Snapshot, bonus_effects, is_south, ordered_entry
 from .scenario import Hex
 from .state import HothState, UnitState
 from .terrain import STOP_TERRAIN, enter_refusal
@@ -136,7 +136,7 @@ def move_paths(state: HothState, snap: Snapshot, u: UnitState) -> list[tuple[Hex
         i = len(path)
         if i >= al.max:
             return
-        steps = board.towards_baseline(cur, south) if (i >= al.free_max and al.towards_baseline) else board.neighbours(cur)
+        steps = TOWARDS[south][cur] if (i >= al.free_max and al.towards_baseline) else NEIGHBOURS[cur]
         for h in steps:
             if h in seen or not ok(h):
                 continue
@@ -150,3 +150,19 @@ def move_paths(state: HothState, snap: Snapshot, u: UnitState) -> list[tuple[Hex
 
     walk(u.hex, [], {u.hex})
     return out
+
+
+def can_move(state: HothState, snap: Snapshot, u: UnitState) -> bool:
+    """Cheap test: does the unit have at least one legal step?"""
+    al = allowance(state, u)
+    if al.max == 0:
+        return False
+    s = UNIT_SPECS[u.unit]
+    steps = TOWARDS[is_south(state, u.faction)][u.hex] if (al.free_max == 0 and al.towards_baseline) \
+        else NEIGHBOURS[u.hex]
+    for h in steps:
+        if h in snap.occ or h in snap.structs:
+            continue
+        if enter_refusal(snap.terrain.get(h), False, s.flying, s.cannot_enter) is None:
+            return True
+    return False

@@ -82,10 +82,22 @@ def order_options(state: HothState, faction: str) -> list[tuple[str, int]]:
     if not t.slots:
         return out
     done = {o.unit for o in t.ordered}
+    used = [0] * len(t.slots)
+    for o in t.ordered:
+        used[o.slot] += 1
+    open_slots = [i for i, s in enumerate(t.slots) if used[i] < s.count]
+    if not open_slots:
+        return out
     for u in state.units.values():
         if u.faction != faction or u.id in done:
             continue
-        for i in range(len(t.slots)):
-            if order_refusal(state, faction, u.id, i) is None:
-                out.append((u.id, i))
+        for i in open_slots:
+            s = t.slots[i]
+            if not group_fits(u, s.unit_classes, s.unit_types):
+                continue
+            if s.sections and not (unit_sections(state, u) & set(s.sections)):
+                continue
+            if s.same_section and order_refusal(state, faction, u.id, i) is not None:
+                continue
+            out.append((u.id, i))
     return out

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import board
-from .context import Snapshot, is_south
+from .context import TOWARDS, Snapshot, is_south
 from .scenario import Hex
 from .state import HothState, UnitState
 from .terrain import retreat_refusal
@@ -34,7 +34,7 @@ def retreat_paths(state: HothState, snap: Snapshot, u: UnitState, steps: int) ->
             best.append(tuple(path))
         if len(path) >= steps:
             return
-        for h in board.towards_baseline(cur, south):
+        for h in TOWARDS[south][cur]:
             if free(h):
                 path.append(h)
                 walk(h, path)

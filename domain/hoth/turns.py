@@ -12,7 +12,7 @@ from .events import (
     TurnEnded, TurnStarted, UnitMoved, UnitOrdered,
 )
 from .medals import settle
-from .movement import move_paths, move_refusal
+from .movement import can_move, move_paths, move_refusal
 from .orders import copies_opponent, order_options, order_refusal, resolve_slots
 from .outbox import Outbox
 from .resolution import candidate_targets
@@ -215,7 +215,7 @@ def any_move(state) -> bool:
         if u is None:
             continue
         snap = snap or Snapshot(state)
-        if move_paths(state, snap, u):
+        if can_move(state, snap, u):
             return True
     return False
 
