@@ -1,0 +1,146 @@
+"""Battle of Hoth through the REST API: a whole game played by a bot that uses
+only /legal-commands; no hidden information leaks to either seat or a
+spectator over the whole game (other hands, deck order, the seed before the
+end); states/{seq} equals the fold of the first seq events; the board picture."""
+from __future__ import annotations
+
+import json
+import random
+
+import msgspec
+import pytest
+
+from domain.kernel import Setup, fold, registry
+from domain.kernel.fold import decode_event
+from service.store import EventStore
+from service.views import game_view
+
+from .api_client import SEED, Api, api, assert_problem  # noqa: F401
+
+SCENARIO = "SCN-TAKE-DOWN-THE-SHIELD"  # the one scenario of the sources (battle-of-hoth-content.md)
+SEATS = ("imperial", "rebel")
+MAX_COMMANDS = 1500
+
+hoth = registry.get("hoth")
+pytestmark = pytest.mark.skipif(hoth is None, reason="domain.hoth is not installed")  # it is: the engine is in the repo
+
+
+def _log(data_dir: str, gid: str, upto: int | None = None):
+    store = EventStore(data_dir)
+    try:
+        g = store.require_game(gid)
+        return g, msgspec.json.decode(g.setup, type=Setup), store.load(gid, upto=upto)
+    finally:
+        store.close()
+
+
+def _truth(data_dir: str, gid: str, upto: int | None = None):
+    g, setup, records = _log(data_dir, gid, upto)
+    return g, records, fold(hoth, setup, [(e.seq, decode_event(hoth, e.payload)) for e in records])
+
+
+def _all_card_ids(state) -> set[str]:
+    out: set[str] = set()
+    for s in SEATS:
+        out.update(state.hands.get(s, ()), state.decks.get(s, ()), state.discards.get(s, ()))
+    return out
+
+
+def _public_ids(records, ids: set[str]) -> set[str]:
+    """Card ids shown face up so far (public events other than the catalog in game_opened)."""
+    shown: set[str] = set()
+    for e in records:
+        if e.visibility == "public" and e.type != "game_opened":
+            shown.update(c for c in ids if f'"{c}"' in e.payload)
+    return shown
+
+
+def _scan(text: str, secret: set[str]) -> set[str]:
+    return {c for c in secret if f'"{c}"' in text or f">{c}<" in text}
+
+
+def _responses(api: Api, gid: str, token: str | None, version: int) -> list[str]:
+    out = []
+    for p in (f"/games/{gid}", f"/games/{gid}/timeline", f"/games/{gid}/legal-commands",
+              f"/games/{gid}/states/{version}", f"/games/{gid}/events/{version}/ruling",
+              f"/games/{gid}/board.svg", f"/games/{gid}/verify", "/games"):
+        r = api.get(p, token)
+        assert r.status_code == 200, (p, r.text)
+        out.append(r.text)
+    evs = api.events(gid, token)
+    # the public card catalogue of game_opened names every card by design: scan the rest
+    out += [json.dumps(e) for e in evs if e["type"] != "game_opened"]
+    return out
+
+
+def _play(api: Api, seed: int, check_leaks: bool):
+    g = api.create("hoth", SCENARIO)
+    gid, tokens = g["game_id"], g["seats"]
+    assert set(tokens) == set(SEATS)
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(MAX_COMMANDS):
+        view = api.view(gid)
+        if view["status"] == "finished":
+            return gid, tokens, view, checked
+        if check_leaks:
+            _, records, truth = _truth(api.data_dir, gid)
+            ids = _all_card_ids(truth)
+            public = _public_ids(records, ids)
+            for caller in (*SEATS, None):
+                own = set(truth.hands.get(caller, ())) if caller else set()
+                secret = set().union(*(truth.decks.get(s, ()) for s in SEATS),
+                                     *(truth.hands.get(s, ()) for s in SEATS if s != caller)) - public - own
+                for text in _responses(api, gid, tokens.get(caller) if caller else None, view["version"]):
+                    assert not _scan(text, secret), (caller, _scan(text, secret), text[:300])
+                    assert SEED not in text
+                    checked += 1
+        seat = view["to_act"][0]
+        cmds = api.legal(gid, tokens[seat])["commands"]
+        assert cmds, f"{seat} is to act but has no legal command"
+        cmd = rng.choice(cmds)
+        r = api.send(gid, tokens[seat], cmd, view["version"])
+        assert r.status_code == 201, (cmd, r.text)
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_hoth_game_by_a_legal_commands_bot_leaks_nothing(api: Api):
+    gid, tokens, final, checked = _play(api, seed=3, check_leaks=True)
+    assert checked > 100
+    assert final["winner"] in SEATS and final["state"]["winner"] == final["winner"]
+    # once finished everything is public: both hands, the decks, the seed, and the dice check out
+    assert all(isinstance(h, list) for h in final["state"]["hands"].values())
+    v = api.get(f"/games/{gid}/verify").json()
+    assert v["chain_ok"] is True and v["seed"] == SEED and v["dice_ok"] is True
+    assert_problem(api.send(gid, tokens["rebel"], {"type": "end_turn"}, final["version"]), 403)
+
+
+def test_hoth_states_at_every_seq_equal_the_fold_of_the_prefix(api: Api):
+    gid, tokens, final, _ = _play(api, seed=5, check_leaks=False)
+    for seq in range(0, final["version"] + 1):
+        r = api.get(f"/games/{gid}/states/{seq}", tokens["rebel"])
+        assert r.status_code == 200, r.text
+        g, _records, st = _truth(api.data_dir, gid, upto=seq)
+        expected = msgspec.json.decode(msgspec.json.encode(game_view(g, hoth, st, "rebel", version=seq)))
+        assert r.json() == expected, seq
+
+
+def test_hoth_illegal_command_names_the_rule(api: Api):
+    g = api.create("hoth", SCENARIO)
+    gid, t, v = g["game_id"], g["seats"], g["version"]
+    view = api.view(gid)
+    seat = view["to_act"][0]
+    other = next(s for s in SEATS if s != seat)
+    assert_problem(api.send(gid, t[other], {"type": "end_turn"}, v), 403)
+    r = api.send(gid, t[seat], {"type": "play_card", "card": "NOT-A-CARD"}, v)
+    assert r.status_code in (400, 422), r.text
+    if r.status_code == 422:
+        assert assert_problem(r, 422)["rule"].startswith("HOTH-")
+
+
+def test_hoth_board_picture_snapshot(api: Api, snapshot):
+    g = api.create("hoth", SCENARIO)
+    r = api.get(f"/games/{g['game_id']}/board.svg", at=g["version"])
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.lstrip().startswith("<svg") or r.text.lstrip().startswith("<?xml")
+    assert r.text == snapshot
