@@ -1,0 +1,341 @@
+"""Campaigns over REST (DESIGN section 8): ``POST /campaigns`` and ``GET /campaigns/{id}``.
+
+A campaign is its own event stream (store migration 2: ``campaigns``,
+``campaign_seats``, ``campaign_events``), folded by the pure aggregate of
+:mod:`domain.hoth.campaign`. Its battles are ordinary games created through
+:meth:`GameService.create_game` with ``campaign_id`` set; the campaign's seat
+tokens act in every battle (a seat resolver registered with the game service).
+When a command finishes a battle, an on-finished hook records the result in
+the campaign stream and creates the next battle at once; ``GET`` does the same
+if it finds a finished battle not yet recorded (a crash between the two, or
+another process), so the campaign always catches up.
+
+Chance: the campaign has its own secret seed. The support-deck shuffles are
+draws of that seed (stream ``support``), recorded in the events; each
+battle's seed is ``HMAC-SHA256(campaign seed, "<campaign id>|battle|<n>")``,
+so a campaign created with a fixed seed replays exactly, and revealing a
+battle's seed at its end reveals nothing of the campaign's.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import uuid
+import weakref
+from datetime import datetime, timezone
+from typing import Any
+
+import msgspec
+from litestar import Request, Response, Router, get, post
+from litestar.params import FromPath, JSONBody
+
+from domain.hoth import campaign as C
+from domain.kernel import Dice, Emitted, RuleViolation, advance, commitment, registry
+from domain.kernel.dice import Roll, new_seed, seed_from_hex
+
+from ..auth import bearer_token
+from ..game_service import ON_FINISHED, SEAT_RESOLVERS, CreateGameRequest, GameService
+from ..problems import Problem
+from ..store import EventStore, GameRow, token_hash
+from ._common import svc_of
+
+TOKEN_BYTES = 24
+#: Seats of a campaign: campaigns are designed for 2 players (content 3.1 procedure 6).
+SEATS: tuple[str, ...] = ("imperial", "rebel")
+#: Attempts when another writer appended to the same campaign first.
+RETRIES = 5
+
+_decoder = msgspec.json.Decoder(C.CampaignEvents)
+_rolls = msgspec.json.Decoder(list[Roll])
+
+
+class CreateCampaignRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /campaigns``."""
+
+    ruleset: str
+    campaign: str
+    seed: str | None = None
+
+
+class _Conflict(Exception):
+    pass
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def battle_seed(seed: bytes, campaign_id: str, number: int) -> str:
+    """The seed of battle ``number`` (64 lowercase hex), derived from the campaign's seed."""
+    return hmac.new(seed, f"{campaign_id}|battle|{number}".encode(), hashlib.sha256).hexdigest()
+
+
+class CampaignStore:
+    """The campaign tables of the event store (one SQLite file, migration 2)."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+
+    def _rows(self, sql: str, args: tuple[Any, ...]) -> list[Any]:
+        return self.store._conn().execute(sql, args).fetchall()
+
+    def row(self, campaign_id: str) -> dict[str, Any] | None:
+        r = self._rows("SELECT campaign_id, ruleset, campaign, seed, seed_commitment, status, winner, version,"
+                       " created_at FROM campaigns WHERE campaign_id = ?", (campaign_id,))
+        if not r:
+            return None
+        keys = ("campaign_id", "ruleset", "campaign", "seed", "seed_commitment", "status", "winner", "version",
+                "created_at")
+        return dict(zip(keys, r[0]))
+
+    def seat(self, campaign_id: str, token: str) -> str | None:
+        r = self._rows("SELECT seat FROM campaign_seats WHERE campaign_id = ? AND token_hash = ?",
+                       (campaign_id, token_hash(token)))
+        return r[0][0] if r else None
+
+    def events(self, campaign_id: str) -> list[tuple[Any, list[Roll]]]:
+        rows = self._rows("SELECT payload, rolls FROM campaign_events WHERE campaign_id = ? ORDER BY seq",
+                          (campaign_id,))
+        return [(_decoder.decode(p), _rolls.decode(r)) for p, r in rows]
+
+    @staticmethod
+    def _insert(conn: Any, campaign_id: str, first: int, emitted: list[Emitted]) -> None:
+        now = _now()
+        for i, em in enumerate(emitted, start=first):
+            conn.execute(
+                "INSERT INTO campaign_events (campaign_id, seq, type, payload, visibility, ruling, rolls,"
+                " recorded_at) VALUES (?,?,?,?,?,?,?,?)",
+                (campaign_id, i, type(em.event).__struct_config__.tag, msgspec.json.encode(em.event).decode(),
+                 em.visibility, msgspec.json.encode(em.ruling).decode() if em.ruling else None,
+                 msgspec.json.encode(list(em.rolls)).decode(), now),
+            )
+
+    def create(self, campaign_id: str, ruleset: str, campaign: str, seed: bytes, tokens: dict[str, str],
+               emitted: list[Emitted], status: str) -> None:
+        def tx(conn: Any) -> None:
+            conn.execute(
+                "INSERT INTO campaigns (campaign_id, ruleset, campaign, seed, seed_commitment, status, winner,"
+                " version, created_at) VALUES (?,?,?,?,?,?,NULL,?,?)",
+                (campaign_id, ruleset, campaign, seed.hex(), commitment(seed), status, len(emitted), _now()),
+            )
+            for seat, tok in tokens.items():
+                conn.execute("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES (?,?,?)",
+                             (campaign_id, seat, token_hash(tok)))
+            self._insert(conn, campaign_id, 1, emitted)
+
+        self.store._write(tx)
+
+    def append(self, campaign_id: str, expected: int, emitted: list[Emitted], status: str,
+               winner: str | None) -> int:
+        import sqlite3
+
+        def tx(conn: Any) -> int:
+            cur = conn.execute("SELECT version FROM campaigns WHERE campaign_id = ?", (campaign_id,)).fetchone()[0]
+            if cur != expected:
+                raise _Conflict()
+            try:
+                self._insert(conn, campaign_id, cur + 1, emitted)
+            except sqlite3.IntegrityError:
+                raise _Conflict() from None
+            conn.execute("UPDATE campaigns SET version = ?, status = ?, winner = ? WHERE campaign_id = ?",
+                         (cur + len(emitted), status, winner, campaign_id))
+            return cur + len(emitted)
+
+        return self.store._write(tx)
+
+
+class CampaignService:
+    """Create campaigns, record their battles' results, answer views. Blocking (SQLite)."""
+
+    def __init__(self, games: GameService):
+        self.games = games
+        self.db = CampaignStore(games.store)
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def lock(self, campaign_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(campaign_id, threading.Lock())
+
+    # -- reading ----------------------------------------------------------
+    def _fold(self, campaign_id: str) -> tuple[C.CampaignState, int, dict[str, int]]:
+        state = C.CampaignState()
+        counters: dict[str, int] = {}
+        records = self.db.events(campaign_id)
+        for ev, rolls in records:
+            state = C.evolve(state, ev)
+            counters = advance(counters, rolls)
+        return state, len(records), counters
+
+    def _require(self, campaign_id: str) -> dict[str, Any]:
+        row = self.db.row(campaign_id)
+        if row is None:
+            raise Problem(404, "not-found", f"no campaign with id {campaign_id!r}")
+        return row
+
+    @staticmethod
+    def _catalog(ruleset: str) -> Any:
+        rs = registry.get(ruleset)
+        cat = getattr(rs, "catalog", None) if rs is not None else None
+        return cat() if callable(cat) else None
+
+    # -- POST /campaigns ------------------------------------------------------
+    def create(self, req: CreateCampaignRequest) -> dict[str, Any]:
+        catalog = self._catalog(req.ruleset)
+        if catalog is None or not getattr(catalog, "campaigns", None):
+            known = ", ".join(r.id for r in registry.all_rulesets() if r.campaigns())
+            raise Problem(422, "bad-setup", f"ruleset {req.ruleset!r} has no campaigns; rulesets with campaigns: "
+                                            f"{known or 'none'}", field="ruleset")
+        graph = catalog.campaigns.get(req.campaign)
+        if graph is None:
+            raise Problem(422, "bad-setup", f"unknown campaign {req.campaign!r}; known: "
+                                            f"{', '.join(sorted(catalog.campaigns))}", field="campaign")
+        try:
+            seed = new_seed() if req.seed is None else seed_from_hex(req.seed)
+        except ValueError as exc:
+            raise Problem(400, "malformed", str(exc), field="seed") from None
+        campaign_id = "c" + uuid.uuid4().hex[:15]
+        dice = Dice(seed, campaign_id)
+        cmd = C.CreateCampaign(campaign_id=campaign_id, ruleset=req.ruleset, campaign=graph, seats=SEATS,
+                               support={f: tuple(catalog.support_cards(f)) for f in SEATS})
+        emitted = C.decide(C.CampaignState(), cmd, dice)
+        state = C.CampaignState()
+        for em in emitted:
+            state = C.evolve(state, em.event)
+        # The first battle is created before anything of the campaign is written: if the engine refuses
+        # its setup, no half-made campaign is left behind.
+        game_id, started = self._start_battle(state, seed, campaign_id, dice)
+        tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in SEATS}
+        self.db.create(campaign_id, req.ruleset, graph.id, seed, tokens, emitted + started, C.ACTIVE)
+        return {"campaign_id": campaign_id, "campaign": graph.id, "seats": tokens, "game_id": game_id,
+                "seed_commitment": commitment(seed)}
+
+    def _start_battle(self, state: C.CampaignState, seed: bytes, campaign_id: str,
+                      dice: Dice) -> tuple[str | None, list[Emitted]]:
+        plan = C.next_battle(state)
+        if plan is None:
+            return None, []
+        game = self.games.create_game(
+            CreateGameRequest(ruleset=state.ruleset, scenario=plan.scenario,
+                              seed=battle_seed(seed, campaign_id, plan.number), options=dict(plan.options)),
+            campaign_id=campaign_id)
+        emitted = C.decide(state, C.StartBattle(game_id=game["game_id"], scenario=plan.scenario), dice)
+        return game["game_id"], emitted
+
+    # -- a battle ended ----------------------------------------------------------
+    def advance(self, campaign_id: str) -> C.CampaignState:
+        """Record a finished battle and start the next one, as many steps as are due."""
+        row = self._require(campaign_id)
+        seed = bytes.fromhex(row["seed"])
+        with self.lock(campaign_id):
+            for _ in range(RETRIES):
+                state, version, counters = self._fold(campaign_id)
+                dice = Dice(seed, campaign_id, counters)
+                emitted: list[Emitted] = []
+                cur = state.current
+                if cur is not None:
+                    result = self._result(cur.game_id)
+                    if result is None:
+                        return state
+                    emitted = C.decide(state, result, dice)
+                    for em in emitted:
+                        state = C.evolve(state, em.event)
+                try:
+                    _gid, started = self._start_battle(state, seed, campaign_id, dice)
+                except Problem:
+                    started = []  # the engine refused the next setup: recorded result stays; GET retries
+                emitted += started
+                for em in started:
+                    state = C.evolve(state, em.event)
+                if not emitted:
+                    return state
+                try:
+                    self.db.append(campaign_id, version, emitted, state.status, state.winner)
+                except _Conflict:
+                    continue  # another writer got there first: read again
+                return state
+            raise Problem(409, "conflict", f"campaign {campaign_id} kept changing; try again")
+
+    def _result(self, game_id: str) -> C.RecordResult | None:
+        game = self.games.store.game(game_id)
+        if game is None or game.status != "finished":
+            return None
+        cur = self.games.current(game_id, game)
+        st = cur.ruleset.status(cur.state)
+        if st.winner not in SEATS:
+            return None
+        state = cur.state
+        scenario = getattr(state, "scenario", None)
+        start = tuple(C.UnitFact(faction=u.faction, unit=u.unit, hex=tuple(u.hex))
+                      for u in (scenario.units if scenario is not None else ()))
+        end = tuple(C.UnitFact(faction=u.faction, unit=u.unit, hex=tuple(u.hex))
+                    for u in getattr(state, "units", {}).values())
+        return C.RecordResult(game_id=game_id, winner=st.winner, start_units=start, end_units=end)
+
+    # -- GET /campaigns/{id} ----------------------------------------------------------
+    def view(self, campaign_id: str, token: str | None) -> dict[str, Any]:
+        row = self._require(campaign_id)
+        seat = None
+        if token is not None:
+            seat = self.db.seat(campaign_id, token)
+            if seat is None:
+                raise Problem(401, "unauthorized", "this token is not a seat of this campaign")
+        state = self.advance(campaign_id)
+        catalog = self._catalog(row["ruleset"])
+        body = C.campaign_view(state, seat, getattr(catalog, "leader_cards", None))
+        body["version"] = self.db.row(campaign_id)["version"]
+        body["seed_commitment"] = row["seed_commitment"]
+        return body
+
+
+_services: "weakref.WeakKeyDictionary[GameService, CampaignService]" = weakref.WeakKeyDictionary()
+_services_lock = threading.Lock()
+
+
+def campaigns_of(games: GameService) -> CampaignService:
+    with _services_lock:
+        svc = _services.get(games)
+        if svc is None:
+            svc = _services[games] = CampaignService(games)
+        return svc
+
+
+def _resolve_seat(games: GameService, game: GameRow, token: str) -> str | None:
+    """A campaign's seat tokens act in every battle of it (DESIGN 8)."""
+    if not game.campaign_id:
+        return None
+    return campaigns_of(games).db.seat(game.campaign_id, token)
+
+
+def _on_finished(games: GameService, game_id: str) -> None:
+    """The next battle is created when the previous one ends."""
+    game = games.store.game(game_id)
+    if game is None or not game.campaign_id or campaigns_of(games).db.row(game.campaign_id) is None:
+        return
+    campaigns_of(games).advance(game.campaign_id)
+
+
+if _resolve_seat.__qualname__ not in {getattr(f, "__qualname__", "") for f in SEAT_RESOLVERS}:
+    SEAT_RESOLVERS.append(_resolve_seat)
+if _on_finished.__qualname__ not in {getattr(f, "__qualname__", "") for f in ON_FINISHED}:
+    ON_FINISHED.append(_on_finished)
+
+
+@post("/campaigns", sync_to_thread=True, status_code=201,
+      summary="Start a campaign: seat tokens (the same in every battle) and the first battle's game id")
+def create_campaign(request: Request, data: JSONBody[CreateCampaignRequest]) -> dict[str, Any]:
+    return campaigns_of(svc_of(request)).create(data)
+
+
+@get("/campaigns/{campaign_id:str}", sync_to_thread=True,
+     summary="The campaign for the caller: battles and results, current game, own carried cards, status, winner")
+def campaign_view(request: Request, campaign_id: FromPath[str]) -> Response[Any]:
+    body = campaigns_of(svc_of(request)).view(campaign_id, bearer_token(request))
+    return Response(body, status_code=200)
+
+
+ROUTER = Router(path="/", route_handlers=[create_campaign, campaign_view], tags=["campaigns"])
+
+__all__ = ["ROUTER", "CampaignService", "CampaignStore", "CreateCampaignRequest", "campaigns_of", "battle_seed"]

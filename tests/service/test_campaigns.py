@@ -1,0 +1,134 @@
+"""Campaigns over REST: POST /campaigns, GET /campaigns/{id}, battles created one after another.
+
+The real app on a real SQLite file (answers from the log, no read models). The battles are
+played by a seeded random bot that only sends legal commands; one command goes over HTTP with
+the campaign's seat token, the rest through the same command path in-process (GameService.command)
+to keep the test fast.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from litestar.testing import TestClient
+
+from domain.kernel import registry
+from service.app import create_app
+from service.game_service import CommandRequest
+from service.settings import Settings
+
+from .api_client import assert_problem
+
+SEED = "5a" * 32
+CAMPAIGN = "CMP-2-OUTPOST-DELTA"
+#: content 5.5: leaders each battle gets from the outcome before it (CMP-2).
+LEADERS_AFTER = {("C2-1", "imperial"): {"imperial": "piett"}, ("C2-1", "rebel"): {"rebel": "han"},
+                 ("C2-2", "imperial"): {"imperial": "vader"}}
+NEXT = {("C2-1", "imperial"): "C2-3", ("C2-1", "rebel"): "C2-2", ("C2-2", "imperial"): "C2-3"}
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)
+    with TestClient(app) as c:
+        yield c
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def play_to_the_end(client, game_id, tokens, rng):
+    svc = client.app.state.games
+    rs = registry.get("hoth")
+    # One command over HTTP with the campaign's token: the same tokens act in every battle.
+    cur = svc.current(game_id)
+    seat = rs.status(cur.state).to_act[0]
+    legal = client.get(f"/games/{game_id}/legal-commands", headers=auth(tokens[seat]))
+    assert legal.status_code == 200, legal.text
+    assert legal.json()["seat"] == seat
+    r = client.post(f"/games/{game_id}/commands", headers=auth(tokens[seat]),
+                    json={"command": rng.choice(legal.json()["commands"]), "expected_version": legal.json()["version"]})
+    assert r.status_code == 201, r.text
+    for _ in range(20_000):
+        cur = svc.current(game_id)
+        st = rs.status(cur.state)
+        if st.status == "finished":
+            return st.winner
+        seat = rng.choice(st.to_act)
+        cmds = rs.legal_commands(cur.state, seat)
+        import msgspec
+        raw = msgspec.to_builtins(rng.choice(cmds))
+        ans = svc.command(game_id, tokens[seat], CommandRequest(command=raw, expected_version=cur.version))
+        assert ans.status == 201, ans.body
+    pytest.fail(f"battle {game_id} did not end")
+
+
+def test_campaign_over_rest_creates_each_battle_when_the_last_one_ends(client):
+    r = client.post("/campaigns", json={"ruleset": "hoth", "campaign": CAMPAIGN, "seed": SEED})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    cid, tokens, game_id = body["campaign_id"], body["seats"], body["game_id"]
+    assert set(tokens) == {"imperial", "rebel"} and game_id
+    # The first battle is a game of the campaign's starting scenario.
+    g = client.get(f"/games/{game_id}", headers=auth(tokens["rebel"])).json()
+    assert g["scenario"] == "PROP-SCN-OUTPOST-DELTA"
+    rng = random.Random(3)
+    seen_games = [game_id]
+    node = "C2-1"
+    for battle in range(1, 4):
+        views = {s: client.get(f"/campaigns/{cid}", headers=auth(t)).json() for s, t in tokens.items()}
+        spectator = client.get(f"/campaigns/{cid}").json()
+        imp, reb = views["imperial"], views["rebel"]
+        assert imp["status"] == "active" and imp["game_id"] == seen_games[-1] and imp["node"] == node
+        assert len(imp["battles"]) == battle and imp["battles"][-1]["winner"] is None
+        # Carried cards: own only.
+        assert set(imp["carried"]) == {"imperial"} and set(reb["carried"]) == {"rebel"}
+        assert spectator["carried"] == {}
+        winner = play_to_the_end(client, seen_games[-1], tokens, rng)
+        after = client.get(f"/campaigns/{cid}", headers=auth(tokens[winner])).json()
+        assert after["battles"][battle - 1]["winner"] == winner
+        # content 5.5: the winner of each CMP-2 battle draws 1 support card, kept in hand.
+        assert after["support_hand_sizes"][winner] >= 1
+        assert len(after["carried"][winner]["support_hand"]) == after["support_hand_sizes"][winner]
+        nxt = NEXT.get((node, winner))
+        if nxt is None:
+            assert after["status"] == "finished" and after["winner"] == winner and after["game_id"] is None
+            # Once the campaign is over everything is public.
+            assert set(client.get(f"/campaigns/{cid}").json()["carried"]) == {"imperial", "rebel"}
+            break
+        # The next battle was created when this one ended, with the leaders the outcome gives.
+        assert after["status"] == "active" and after["game_id"] not in seen_games
+        assert after["node"] == nxt
+        assert after["battles"][-1]["leaders"] == LEADERS_AFTER[(node, winner)]
+        leader = LEADERS_AFTER[(node, winner)].get(winner)
+        if leader:
+            assert after["carried"][winner]["leader"] == leader
+            cards = after["carried"][winner]["leader_cards"]
+            assert len(cards) == 3
+            # The engine shuffled exactly those 3 leader cards into the winner's deck for this battle.
+            st = client.app.state.games.current(after["game_id"]).state
+            own = set(st.decks[winner]) | set(st.hands[winner])
+            assert set(cards) <= own and len(own) == 16 + 3
+        seen_games.append(after["game_id"])
+        node = nxt
+    else:
+        pytest.fail("the campaign did not end within 3 battles")
+    # Every battle is a game of this campaign.
+    store = client.app.state.games.store
+    assert [store.game(gid).campaign_id for gid in seen_games] == [cid] * len(seen_games)
+
+
+def test_campaign_errors(client):
+    assert_problem(client.post("/campaigns", json={"ruleset": "hoth", "campaign": "CMP-9"}), 422, field="campaign")
+    assert_problem(client.post("/campaigns", json={"ruleset": "chess", "campaign": CAMPAIGN}), 422, field="ruleset")
+    assert_problem(client.post("/campaigns", json={"ruleset": "hoth", "campaign": CAMPAIGN, "seed": "xy"}), 400,
+                   field="seed")
+    assert_problem(client.get("/campaigns/nope"), 404)
+    r = client.post("/campaigns", json={"ruleset": "hoth", "campaign": CAMPAIGN, "seed": SEED}).json()
+    assert_problem(client.get(f"/campaigns/{r['campaign_id']}", headers=auth("not-a-token")), 401)
+    # A campaign token is a seat of its own campaign's battles only.
+    other = client.post("/campaigns", json={"ruleset": "hoth", "campaign": CAMPAIGN, "seed": SEED}).json()
+    assert_problem(client.get(f"/games/{other['game_id']}/legal-commands",
+                              headers=auth(r["seats"]["imperial"])), 401)
+    assert_problem(client.get(f"/campaigns/{other['campaign_id']}", headers=auth(r["seats"]["rebel"])), 401)
