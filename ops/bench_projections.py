@@ -9,10 +9,12 @@
    log) against a full fold of the log up to ``seq``; with the ratio.
 
 A real Redis server (a private one, or ``--redis-url``) and a real SQLite file
-in a temporary directory. The game is the projection tests' ``tally`` ruleset
-(seeded script with undos, hidden cards and turn boundaries).
+in a temporary directory. Two games: ``hoth`` (Battle of Hoth, random legal
+play with undo requests through the service's command path, scenario
+PROP-SCN-WALKER-HUNT, fixed seed) and ``tally`` (the projection tests' small
+ruleset: seeded script with undos, hidden cards and turn boundaries).
 
-    .venv/bin/python ops/bench_projections.py [--events 2000] [--samples 300] [--json]
+    .venv/bin/python ops/bench_projections.py [--ruleset hoth|tally|both] [--events 2000] [--samples 300] [--json]
 """
 from __future__ import annotations
 
@@ -31,20 +33,90 @@ sys.path.insert(0, str(ROOT))
 import msgspec  # noqa: E402
 import redis  # noqa: E402
 
-from domain.kernel import Setup, fold  # noqa: E402
+from domain.kernel import Setup, fold, registry  # noqa: E402
 from domain.kernel.fold import decode_event  # noqa: E402
 from projections import SNAPSHOT_EVERY, ReadModels  # noqa: E402
+from projections.keys import GameKeys  # noqa: E402
 from service.redis_runtime import EmbeddedRedis  # noqa: E402
 from service.store import EventStore  # noqa: E402
-from tests.projections.tally import RULESET, Script, create_game  # noqa: E402
+from tests.projections.tally import Script, create_game  # noqa: E402
+
+HOTH_SCENARIO = "PROP-SCN-WALKER-HUNT"
 
 
 def full_fold(store: EventStore, game_id: str, seq: int):
     """What the log path does: read the prefix, decode, fold."""
     g = store.require_game(game_id)
+    rs = registry.get(g.ruleset)
     setup = msgspec.json.decode(g.setup, type=Setup)
-    pairs = [(e.seq, decode_event(RULESET, e.payload)) for e in store.load(game_id, upto=seq)]
-    return fold(RULESET, setup, pairs)
+    pairs = [(e.seq, decode_event(rs, e.payload)) for e in store.load(game_id, upto=seq)]
+    return fold(rs, setup, pairs)
+
+
+def tally_game(store: EventStore, game_id: str, seed: int, events: int, after_command=None) -> str:
+    create_game(store, game_id)
+    script = Script(store, game_id, seed)
+    if after_command is None:
+        script.play(events, per_append=25)
+    else:
+        after_command(game_id)
+        while script.version < events:
+            script.command()
+            after_command(game_id)
+    return game_id
+
+
+class GameOver(Exception):
+    pass
+
+
+def hoth_game(store: EventStore, game_id: str, seed: int, events: int, after_command=None) -> str:
+    """Random legal play (with undo requests) through the service until ``events`` events.
+
+    Game ids are random (uuid), so the dice differ from run to run: a game that
+    ends too early is played again with the next seed."""
+    for attempt in range(50):
+        try:
+            return _hoth_game(store, seed + attempt, events, after_command)
+        except GameOver:
+            continue
+    raise SystemExit(f"no hoth game reached {events} events in 50 tries; ask for fewer --events")
+
+
+def _hoth_game(store: EventStore, seed: int, events: int, after_command=None) -> str:
+    from domain.hoth import RULESET as HOTH
+    from service.game_service import CommandRequest, CreateGameRequest, GameService
+    from service.problems import Problem
+    from service.undo import answer_undo, request_undo
+
+    svc = GameService(store, None)
+    rng = random.Random(seed)
+    created = svc.create_game(CreateGameRequest(ruleset="hoth", scenario=HOTH_SCENARIO, seed=f"{seed:064x}"))
+    gid, tokens = created["game_id"], created["seats"]
+    if after_command:
+        after_command(gid)
+    while store.version(gid) < events:
+        cur = svc.current(gid)
+        st = HOTH.status(cur.state)
+        if st.status == "finished":
+            raise GameOver()
+        seat = rng.choice(st.to_act)
+        if rng.random() < 0.03 and cur.version > 3:
+            try:
+                ans = request_undo(svc, gid, tokens[seat], rng.randint(max(0, cur.version - 4), cur.version - 1))
+                if ans.status == 202:
+                    answer_undo(svc, gid, tokens[next(s for s in tokens if s != seat)], rng.random() < 0.5)
+            except Problem:
+                pass
+        else:
+            cmd = rng.choice(HOTH.legal_commands(cur.state, seat))
+            svc.command(gid, tokens[seat], CommandRequest(command=msgspec.to_builtins(cmd), expected_version=cur.version))
+        if after_command:
+            after_command(gid)
+    return gid
+
+
+GAMES = {"tally": tally_game, "hoth": hoth_game}
 
 
 def _ms(xs: list[float]) -> dict[str, float]:
@@ -56,32 +128,31 @@ def _ms(xs: list[float]) -> dict[str, float]:
     }
 
 
-def run(client: redis.Redis, data_dir: Path, events: int, samples: int, seed: int) -> dict:
+def run(kind: str, client: redis.Redis, data_dir: Path, events: int, samples: int, seed: int) -> dict:
     store = EventStore(data_dir)
-    # -- the 2,000-event game, written as the service would (bulk appends to save fsyncs)
-    create_game(store, "bench")
-    script = Script(store, "bench", seed)
-    script.play(events, per_append=25)
-    n = store.version("bench")
+    make = GAMES[kind]
+    # -- the 2,000-event game
+    gid = make(store, "bench", seed, events)
+    n = store.version(gid)
 
     # -- throughput, bulk: one project() over the whole log
     client.flushall()
     rm = ReadModels(client, store)
     t0 = time.perf_counter()
-    rm.project("bench")
+    rm.project(gid)
     bulk_s = time.perf_counter() - t0
 
     # -- throughput, live: project() after each command (projection time only)
-    create_game(store, "live")
-    live = Script(store, "live", seed + 1)
-    rm.project("live")
     live_s = 0.0
-    while live.version < min(events, 1000):
-        live.command()
+
+    def after_command(game_id: str) -> None:
+        nonlocal live_s
         t0 = time.perf_counter()
-        rm.project("live")
+        rm.project(game_id)
         live_s += time.perf_counter() - t0
-    live_n = live.version
+
+    live_id = make(store, "live", seed, min(events, 1000), after_command)
+    live_n = store.version(live_id)
 
     # -- state at seq: snapshots + short fold vs a full fold of the log
     rng = random.Random(seed)
@@ -91,9 +162,9 @@ def run(client: redis.Redis, data_dir: Path, events: int, samples: int, seed: in
     fold_t: list[float] = []
     for s in seqs:
         t0 = time.perf_counter()
-        a = fresh.state_at("bench", s)
+        a = fresh.state_at(gid, s)
         t1 = time.perf_counter()
-        b = full_fold(store, "bench", s)
+        b = full_fold(store, gid, s)
         t2 = time.perf_counter()
         if a != b:
             raise SystemExit(f"state_at({s}) differs from the fold of the prefix")
@@ -103,16 +174,17 @@ def run(client: redis.Redis, data_dir: Path, events: int, samples: int, seed: in
     last_snap, last_fold = [], []
     for _ in range(max(20, samples // 10)):
         t0 = time.perf_counter()
-        fresh.state_at("bench", n)
+        fresh.state_at(gid, n)
         t1 = time.perf_counter()
-        full_fold(store, "bench", n)
+        full_fold(store, gid, n)
         t2 = time.perf_counter()
         last_snap.append(t1 - t0)
         last_fold.append(t2 - t1)
-    snapshots = client.zcard("{g:bench}:snaps")
+    snapshots = client.zcard(GameKeys(gid).snaps)
     store.close()
     snap_stats, fold_stats = _ms(snap_t), _ms(fold_t)
     return {
+        "ruleset": kind,
         "game_events": n,
         "snapshot_every": SNAPSHOT_EVERY,
         "snapshots": snapshots,
@@ -138,6 +210,7 @@ def run(client: redis.Redis, data_dir: Path, events: int, samples: int, seed: in
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ruleset", choices=["hoth", "tally", "both"], default="both")
     ap.add_argument("--events", type=int, default=2000)
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
@@ -152,7 +225,9 @@ def main() -> None:
             url = server.start()
         try:
             client = redis.Redis.from_url(url)
-            out = run(client, Path(tmp) / "data", args.events, args.samples, args.seed)
+            kinds = ["hoth", "tally"] if args.ruleset == "both" else [args.ruleset]
+            out = {"results": [run(k, client, Path(tmp) / f"data-{k}", args.events, args.samples, args.seed)
+                               for k in kinds]}
             client.close()
         finally:
             if server is not None:
@@ -160,13 +235,18 @@ def main() -> None:
     if args.json:
         print(json.dumps(out, indent=2))
         return
-    t, r, last = out["throughput"], out["state_at_random_seq"], out["state_at_last_seq"]
-    print(f"game: {out['game_events']} events, {out['snapshots']} snapshots (every {out['snapshot_every']} + turn boundaries)")
-    print(f"projection throughput: bulk {t['bulk_events_per_s']:.0f} events/s, live (project per command) {t['live_events_per_s']:.0f} events/s")
-    print(f"{'states/{seq}':<28}{'snapshot+fold':>16}{'full fold':>12}{'ratio':>8}")
-    print(f"{'random seq, mean ms':<28}{r['snapshot_plus_fold']['mean_ms']:>16.3f}{r['full_fold']['mean_ms']:>12.3f}{r['ratio_mean_full_over_snapshot']:>8.1f}")
-    print(f"{'random seq, p95 ms':<28}{r['snapshot_plus_fold']['p95_ms']:>16.3f}{r['full_fold']['p95_ms']:>12.3f}")
-    print(f"{'last seq, mean ms':<28}{last['snapshot_plus_fold']['mean_ms']:>16.3f}{last['full_fold']['mean_ms']:>12.3f}{last['ratio_mean_full_over_snapshot']:>8.1f}")
+    for res in out["results"]:
+        t, r, last = res["throughput"], res["state_at_random_seq"], res["state_at_last_seq"]
+        print(f"[{res['ruleset']}] game: {res['game_events']} events, {res['snapshots']} snapshots"
+              f" (every {res['snapshot_every']} + turn boundaries)")
+        print(f"  projection throughput: bulk {t['bulk_events_per_s']:.0f} events/s,"
+              f" live (project per command) {t['live_events_per_s']:.0f} events/s")
+        print(f"  {'states/{seq}':<26}{'snapshot+fold':>16}{'full fold':>12}{'ratio':>8}")
+        print(f"  {'random seq, mean ms':<26}{r['snapshot_plus_fold']['mean_ms']:>16.3f}"
+              f"{r['full_fold']['mean_ms']:>12.3f}{r['ratio_mean_full_over_snapshot']:>8.1f}")
+        print(f"  {'random seq, p95 ms':<26}{r['snapshot_plus_fold']['p95_ms']:>16.3f}{r['full_fold']['p95_ms']:>12.3f}")
+        print(f"  {'last seq, mean ms':<26}{last['snapshot_plus_fold']['mean_ms']:>16.3f}"
+              f"{last['full_fold']['mean_ms']:>12.3f}{last['ratio_mean_full_over_snapshot']:>8.1f}")
 
 
 if __name__ == "__main__":
