@@ -515,8 +515,10 @@ class ReadModels:
             try:
                 self.project(g.game_id)
                 done += 1
-            except ProjectionError as exc:
-                log.warning("catch-up: %s", exc)
+            except redis.RedisError:
+                raise
+            except Exception as exc:  # one bad game must not keep the others behind
+                log.warning("catch-up: game %s cannot be projected: %s: %s", g.game_id, type(exc).__name__, exc)
                 failed = True
         if not failed:
             self.mark_ready()

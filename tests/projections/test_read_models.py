@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
+import redis
 from redis.crc import key_slot
 
 from projections import ReadModels, decode_feed_event
@@ -130,3 +132,32 @@ def test_state_at_equals_the_fold_of_the_prefix(rm, store):
     g = store.require_game("g1")
     assert body == js(views.game_view(g, rm._game("g1").ruleset, log_state(store, "g1", upto=5), SEATS[0], version=5))
     assert msgspec.json.encode(body)
+
+
+@pytest.mark.parametrize("protocol", [2, 3])
+@pytest.mark.parametrize("decode_responses", [False, True])
+def test_any_client_flavour_reads_the_same_models(redis_server, store, protocol, decode_responses):
+    client = redis.Redis.from_url(redis_server.url, protocol=protocol, decode_responses=decode_responses)
+    client.flushall()
+    rm = ReadModels(client, store)
+    s = new_game(store, "g1", seed=12, events=150)
+    new_game(store, "g2", seed=13, events=20, win=True)
+    rm.catch_up_all()
+    assert_models_match_log(rm, store, "g1")
+    assert rm.lobby() == log_lobby(store)
+    assert rm.lobby(status="finished", ruleset="tally") == log_lobby(store, status="finished")
+    assert rm.state_at("g1", 77) == log_state(store, "g1", upto=77)
+    feed = rm.read_feed("g1", 140, block_ms=10)
+    assert [seq for seq, _ in feed] == list(range(141, s.version + 1))
+    assert decode_feed_event(feed[0][1]) == store.event("g1", 141)
+    client.close()
+
+
+def test_a_game_that_cannot_be_projected_does_not_hold_back_the_others(rm, store, redis_client):
+    new_game(store, "ok", seed=14, events=10)
+    new_game(store, "bad", seed=15, events=10)
+    with store._conn() as conn:  # a ruleset this umpire does not have
+        conn.execute("UPDATE games SET ruleset = 'gone' WHERE game_id = 'bad'")
+    assert rm.catch_up_all() == 1
+    assert rm.last_seq("ok") == 10 and rm.last_seq("bad") is None
+    assert rm.lobby() is None  # not every game is in the index: the log answers
