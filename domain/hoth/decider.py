@@ -167,7 +167,7 @@ class HothRuleset:
         elif isinstance(command, C.EndTurn) and t.phase == ATTACK:
             end_turn(out)
         else:
-            raise RuleViolation(_PHASE_RULE.get(t.phase, "HOTH-TURN-2"),
+            raise RuleViolation(_step_rule(t.phase, command),
                                 f"Now is the {t.phase} step of the turn; {type(command).__name__} does not fit it "
                                 "(HOTH-TURN-2: play a card, order, move, attack, draw).")
         advance(out)
@@ -250,6 +250,21 @@ class HothRuleset:
 
 
 _PHASE_RULE = {PLAY: "HOTH-CARD-1", ORDER: "HOTH-ORDER-1", MOVE: "HOTH-TURN-4", ATTACK: "HOTH-ATTACK-1"}
+
+
+def _step_rule(phase: str, cmd: Any) -> str:
+    """The rule a command out of step breaks (HOTH-TURN-2: the steps come in order)."""
+    if phase == PLAY:
+        return "HOTH-CARD-1"  # a turn starts by playing a card
+    if isinstance(cmd, C.PlayCard):
+        return "HOTH-CARD-1"  # exactly one command card per turn
+    if isinstance(cmd, C.OrderUnit):
+        return "HOTH-ORDER-1"  # orders are announced right after the card
+    if isinstance(cmd, (C.Move, C.EndMoves)) and phase == ATTACK:
+        return "HOTH-TURN-4"  # all movement ends before the first attack
+    if isinstance(cmd, C.Attack):
+        return "HOTH-ATTACK-1"  # attacks begin once every ordered unit has moved
+    return "HOTH-TURN-2"
 _PENDING_RULE = {"reroll": "HOTH-SPECIAL-EWEB-6", "trench": "HOTH-TERRAIN-TRENCH-3", "retreat": "HOTH-RETREAT-3",
                  "breakthrough": "HOTH-SPECIAL-ASSAULT-1", "breakthrough_attack": "HOTH-SPECIAL-ASSAULT-3",
                  "discard": "HOTH-CARD-4"}
