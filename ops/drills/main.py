@@ -2,7 +2,7 @@
 
     ops/drill            # the full drills (a few minutes)
     ops/drill --quick    # short versions (well under a minute)
-    ops/drill --only kills,redis,disk,readonly,workers
+    ops/drill --only kills,redis,disk,readonly,backup,workers
 
 Exit code 0 when every drill that ran held; 1 otherwise. A drill that cannot
 run here (no root for a tmpfs) is reported as skipped.
@@ -19,13 +19,14 @@ from pathlib import Path
 from service.redis_runtime import EmbeddedRedis
 
 from . import ruleset  # noqa: F401  (registers the drill ruleset in this process too)
-from .scenarios import FULL, QUICK, Plan, Report, disk_full, read_only, redis_outages, server_kills
+from .scenarios import FULL, QUICK, Plan, Report, backup_restore, disk_full, read_only, redis_outages, server_kills
 
 DRILLS: dict[str, Callable[[Path, EmbeddedRedis, Plan], Report]] = {
     "kills": lambda base, r, plan: server_kills(base, r, plan, workers=1),
     "redis": redis_outages,
     "disk": disk_full,
     "readonly": read_only,
+    "backup": backup_restore,
     "workers": lambda base, r, plan: server_kills(base, r, plan, workers=2),
 }
 

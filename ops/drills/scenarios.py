@@ -7,6 +7,8 @@
 3. :func:`disk_full`     the data dir on a tiny tmpfs filled up: clean problem-details errors,
    nothing acknowledged lost, writes resume once space is back.
 4. :func:`read_only`     ``umpire serve`` on a read-only data dir: a one-line error, exit code 1.
+5. :func:`backup_restore` ``VACUUM INTO`` of the live database under load (README: Operations),
+   restored into a new data dir and served: everything acknowledged before the backup is there.
 
 Sizes come from :class:`Plan` (``--quick`` or the full default).
 """
@@ -62,15 +64,17 @@ class Report:
         self.lines.append("FAIL: " + text)
 
 
-def _finish(rep: Report, server: Server, data_dir: Path, redis: EmbeddedRedis, tally: Tally, plan: Plan,
+def _finish(rep: Report, server: Server, data_dir: Path, redis: EmbeddedRedis | str, tally: Tally, plan: Plan,
             last_fault: float) -> None:
+    redis_url = redis if isinstance(redis, str) else redis.url
     rep.tally = tally
     st = tally.statuses
-    rep.say("client answers: " + ", ".join(f"{k}: {v}" for k, v in sorted(st.items())))
+    if st:
+        rep.say("client answers: " + ", ".join(f"{k}: {v}" for k, v in sorted(st.items())))
     if tally.problems:
         rep.fail(f"{len(tally.problems)} unexpected answers, e.g. {tally.problems[0]}")
     f = Findings()
-    wait_converged(server.url, data_dir, redis.url, sorted(tally.sent), f, since=time.monotonic())
+    wait_converged(server.url, data_dir, redis_url, sorted(tally.sent), f, since=time.monotonic())
     g = check_log(server.url, data_dir, tally, cli_verify=plan.cli_verify)
     g.not_converged, g.converge_s = f.not_converged, f.converge_s
     f = g
@@ -357,4 +361,64 @@ def read_only(base: Path, redis: EmbeddedRedis, plan: Plan) -> Report:
         server.stop()
         if mounted:
             _run("umount", "-l", str(ro))
+    return rep
+
+
+def backup(db: Path, out: Path) -> str:
+    """``VACUUM INTO`` a consistent copy of the live database (the README's backup step)."""
+    sqlite = shutil.which("sqlite3")
+    if sqlite:
+        p = subprocess.run([sqlite, str(db), f"VACUUM INTO '{out}'"], capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError(f"sqlite3 VACUUM INTO failed: {p.stderr.strip()}")
+        return f"sqlite3 {db.name} \"VACUUM INTO '{out.name}'\""
+    import sqlite3
+
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        conn.execute("VACUUM INTO ?", (str(out),))
+    finally:
+        conn.close()
+    return f"python sqlite3: VACUUM INTO '{out.name}'"
+
+
+def backup_restore(base: Path, redis: EmbeddedRedis, plan: Plan, *, seed: int = 23) -> Report:
+    rep = Report("backup under load (VACUUM INTO) and restore")
+    data_dir = base / "data"
+    server = Server(data_dir, redis.url, log_path=base / "server.log")
+    restored_server: Server | None = None
+    try:
+        server.start()
+        seats = create_games(server.url, plan.games, plan.seats_per_game)
+        stop = threading.Event()
+        clients, tally = start_clients(server.url, seats, stop, seed)
+        time.sleep(plan.interval_s)
+        with tally.lock:
+            before = list(tally.acks)
+        t0 = time.monotonic()
+        how = backup(data_dir / "umpire.db", base / "backup.db")
+        took = time.monotonic() - t0
+        time.sleep(plan.interval_s / 2)
+        _stop_clients(stop, clients)
+        rep.say(f"{how} while {len(clients)} clients wrote: {took:.2f} s, "
+                f"{(base / 'backup.db').stat().st_size // 1024} KiB; {len(before)} commands acknowledged before it, "
+                f"{len(tally.acks)} by the end")
+        server.stop()
+        restored = base / "restored"
+        restored.mkdir()
+        shutil.copyfile(base / "backup.db", restored / "umpire.db")
+        # a second Redis database: the restored games must not meet the live ones' models
+        url1 = redis.url.rsplit("/", 1)[0] + "/1"
+        restored_server = Server(restored, url1, log_path=base / "restored.log")
+        restored_server.start()
+        rep.say(f"restored into a new data dir and served it (redis db 1); checking the acknowledgements "
+                f"made before the backup")
+        kept = Tally(acks=before, sent=tally.sent)
+        _finish(rep, restored_server, restored, url1, kept, plan, time.monotonic())
+    except Exception as exc:
+        rep.fail(f"{type(exc).__name__}: {exc}")
+    finally:
+        server.stop()
+        if restored_server is not None:
+            restored_server.stop()
     return rep
