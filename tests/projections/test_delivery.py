@@ -16,8 +16,8 @@ from .tally import create_game, new_game
 
 
 def _games(store):
-    new_game(store, "g1", seed=11, events=260)
-    new_game(store, "g2", seed=12, events=140, win=True)
+    new_game(store, "g1", seed=11, events=260, per_append=4)
+    new_game(store, "g2", seed=12, events=140, win=True, per_append=4)
     create_game(store, "g3")
 
 
