@@ -287,6 +287,10 @@ class CampaignService:
         body = C.campaign_view(state, seat, getattr(catalog, "leader_cards", None))
         body["version"] = self.db.row(campaign_id)["version"]
         body["seed_commitment"] = row["seed_commitment"]
+        if state.status == C.FINISHED:
+            # DESIGN 3: the seed is revealed once it can no longer help anyone; every support shuffle
+            # and every battle seed (battle_seed) can then be recomputed.
+            body["seed"] = row["seed"]
         return body
 
 

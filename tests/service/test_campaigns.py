@@ -12,9 +12,10 @@ import random
 import pytest
 from litestar.testing import TestClient
 
-from domain.kernel import registry
+from domain.kernel import commitment, registry
 from service.app import create_app
 from service.game_service import CommandRequest
+from service.routes.campaigns import battle_seed
 from service.settings import Settings
 
 from .api_client import assert_problem
@@ -81,6 +82,7 @@ def test_campaign_over_rest_creates_each_battle_when_the_last_one_ends(client):
         spectator = client.get(f"/campaigns/{cid}").json()
         imp, reb = views["imperial"], views["rebel"]
         assert imp["status"] == "active" and imp["game_id"] == seen_games[-1] and imp["node"] == node
+        assert "seed" not in imp and "seed" not in spectator
         assert len(imp["battles"]) == battle and imp["battles"][-1]["winner"] is None
         # Carried cards: own only.
         assert set(imp["carried"]) == {"imperial"} and set(reb["carried"]) == {"rebel"}
@@ -117,6 +119,11 @@ def test_campaign_over_rest_creates_each_battle_when_the_last_one_ends(client):
     # Every battle is a game of this campaign.
     store = client.app.state.games.store
     assert [store.game(gid).campaign_id for gid in seen_games] == [cid] * len(seen_games)
+    # The campaign seed is revealed at the end; each battle's seed is derived from it (verifiable).
+    final = client.get(f"/campaigns/{cid}").json()
+    assert final["seed"] == SEED and final["seed_commitment"] == commitment(bytes.fromhex(SEED))
+    for n, gid in enumerate(seen_games, start=1):
+        assert store.game(gid).seed_commitment == commitment(bytes.fromhex(battle_seed(bytes.fromhex(SEED), cid, n)))
 
 
 def test_campaign_errors(client):
