@@ -12,6 +12,8 @@ Ruleset-specific loaders (``scenarios/hoth``) build on these.
 from __future__ import annotations
 
 import re
+import types
+import typing
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -84,8 +86,8 @@ def validation_problem(file: str, exc: msgspec.ValidationError | msgspec.DecodeE
     if not isinstance(exc, msgspec.ValidationError):  # ValidationError subclasses DecodeError
         return Problem(file=file, field=path, message=f"the file is not valid JSON ({what.rstrip('.')}).")
     enum = _ENUM.match(what.strip())
-    if enum and type_ is not None and m and m.group("path"):
-        allowed = _allowed_values(type_, data, m.group("path"))
+    if enum and type_ is not None:
+        allowed = _allowed_values(type_, data, (m.group("path") if m else None) or "$")
         if allowed:
             return Problem(file=file, field=path, message=f"{enum.group('value')} is not allowed here; use one of: "
                                                            f"{', '.join(map(str, allowed))}.")
@@ -109,11 +111,74 @@ def read_json(path: Path, root: Path) -> tuple[Any, list[Problem]]:
 
 
 def convert(file: str, data: Any, type_: type[T], prefix: str = "") -> tuple[T | None, list[Problem]]:
-    """``msgspec.convert`` with the error turned into a Problem."""
+    """``msgspec.convert`` with the errors turned into Problems.
+
+    msgspec stops at the first error; on failure the data is walked field by field and item by
+    item so that every bad field of the file is reported, not only the first.
+    """
     try:
         return msgspec.convert(data, type=type_), []
     except msgspec.ValidationError as exc:
-        return None, [validation_problem(file, exc, prefix, type_, data)]
+        return None, _dig(file, data, type_, prefix) or [validation_problem(file, exc, prefix, type_, data)]
+
+
+def _join(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
+
+
+def _check(file: str, value: Any, tp: Any, path: str) -> list[Problem]:
+    try:
+        msgspec.convert(value, type=tp)
+        return []
+    except msgspec.ValidationError as exc:
+        return _dig(file, value, tp, path) or [validation_problem(file, exc, path, tp, value)]
+    except TypeError:  # not a type msgspec converts to on its own (never for content types)
+        return []
+
+
+def _dig(file: str, data: Any, tp: Any, prefix: str) -> list[Problem]:
+    """The problems of each part of ``data`` (empty: the error is not inside a part)."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType) and isinstance(data, dict):
+        tags: dict[str, list[str]] = {}
+        for member in args:
+            if isinstance(member, type) and issubclass(member, msgspec.Struct):
+                cfg = member.__struct_config__
+                if cfg.tag_field is None:
+                    continue
+                if data.get(cfg.tag_field) == cfg.tag:
+                    return _dig(file, data, member, prefix)
+                tags.setdefault(cfg.tag_field, []).append(str(cfg.tag))
+        for tag_field, known in tags.items():
+            value = data.get(tag_field)
+            what = f"`{value}` is not a known `{tag_field}`" if value is not None else f"`{tag_field}` is missing"
+            return [Problem(file=file, field=_join(prefix, tag_field),
+                            message=f"{what} here; use one of: {', '.join(known)}.")]
+        return []
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct) and isinstance(data, dict):
+        hints = typing.get_type_hints(tp)
+        out: list[Problem] = []
+        for f in msgspec.structs.fields(tp):
+            if f.encode_name not in data:
+                if f.required:
+                    out.append(Problem(file=file, field=_join(prefix, f.encode_name),
+                                       message=f"the required field `{f.encode_name}` is missing."))
+                continue
+            out += _check(file, data[f.encode_name], hints[f.name], _join(prefix, f.encode_name))
+        return out
+    if origin in (list, tuple) and isinstance(data, list) and args:
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            return []  # a fixed-size tuple (a hex) is one value
+        out = []
+        for i, item in enumerate(data):
+            out += _check(file, item, args[0], f"{prefix}[{i}]")
+        return out
+    if origin is dict and isinstance(data, dict) and len(args) == 2:
+        out = []
+        for k, v in data.items():
+            out += _check(file, v, args[1], _join(prefix, str(k)))
+        return out
+    return []
 
 
 def rel(path: Path, root: Path) -> str:

@@ -44,6 +44,8 @@ CASES = {
     "campaign-wrong-leader": ("campaigns/bad.json", "nodes.C2-1.outcomes.rebel.effects[1].leader",
                               ["`vader` is not a rebel leader"]),
     "campaign-cycle": ("campaigns/bad.json", "nodes", ["cycle"]),
+    "campaign-unknown-effect": ("campaigns/bad.json", "nodes.C2-1.outcomes.rebel.effects[2].effect",
+                                ["`add_medal` is not a known `effect`", "draw_support"]),
 }
 
 
@@ -67,6 +69,19 @@ def test_every_problem_of_every_file_is_reported(fixture_dir):
     got = {(p.file.rsplit("/", 1)[-1], p.field) for p in problems}
     assert got == {("one.json", "units[0].hex"), ("one.json", "units[3].hex"),
                    ("two.json", "rebel.victory_medals")}
+
+
+def test_every_bad_field_of_one_file_is_reported(fixture_dir):
+    """msgspec stops at the first error; the loader walks on and names all of them."""
+    _catalog, problems = read_catalog(fixture_dir("several-errors-one-file"))
+    assert {p.field: p.message for p in problems} == {
+        "rebel.hand_size": "Expected `int`, got `str`.",
+        "terrain[1].terrain": "'lava' is not allowed here; use one of: buildings, crevasse, ridge, rocks, serac, "
+                              "trench.",
+        "units[0].unit": "'tauntaun' is not allowed here; use one of: at_at, echo_troopers, probe_droids, "
+                         "rebel_artillery, snowspeeders, snowtroopers.",
+        "units[2].faction": "'jawa' is not allowed here; use one of: imperial, rebel.",
+    }
 
 
 def test_unaffected_content_still_loads_next_to_a_bad_file(fixture_dir):
