@@ -40,3 +40,18 @@ def test_show_unknown_scenario_fails_naming_the_known_ones():
     r = CliRunner().invoke(scenarios_group, ["show", "SCN-NOPE"])
     assert r.exit_code == 1
     assert "SCN-TAKE-DOWN-THE-SHIELD" in r.output
+
+
+def test_the_umpire_program_mounts_the_scenarios_commands():
+    import subprocess
+    import sys
+
+    ok = subprocess.run([sys.executable, "-c", "from service.cli import main; main()", "scenarios", "lint"],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.startswith("ok: ")
+    bad = subprocess.run([sys.executable, "-c", "from service.cli import main; main()", "scenarios", "lint",
+                          "--path", str(FIXTURES / "half-hex")], capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert bad.stdout.strip().endswith("half-hexes are not playable.")
+    assert len(bad.stdout.strip().splitlines()) == 1
