@@ -22,11 +22,18 @@ SEEDS = (0, 1)
 STEP_CAP = 20_000
 
 
-def play(scenario_id: str, seed: int) -> tuple[str | None, int, int]:
+#: Leader pairs (HOTH-LEADER-1) for the games played with leader cards: every leader card of the
+#: content is dealt into some game.
+LEADER_PAIRS = (("vader", "leia"), ("veers", "luke"), ("piett", "han"))
+
+
+def play(scenario_id: str, seed: int, options: dict | None = None) -> tuple[str | None, int, int]:
     rs = RULESET
+    options = options or {}
     game_id = f"random-{seed}"
-    seats = rs.seats(scenario_id, {})
-    state = rs.initial_state(Setup(game_id=game_id, ruleset="hoth", scenario=scenario_id, seats=seats))
+    seats = rs.seats(scenario_id, options)
+    state = rs.initial_state(Setup(game_id=game_id, ruleset="hoth", scenario=scenario_id, seats=seats,
+                                   options=options))
     dice = Dice(hashlib.sha256(f"content-{seed}".encode()).digest(), game_id)
     for em in rs.open(state, dice):
         state = rs.evolve(state, em.event)
@@ -52,3 +59,13 @@ def test_scenario_plays_to_a_winner(scenario_id):
     for seed, (winner, turn, _steps) in results.items():
         assert winner in ("imperial", "rebel"), (scenario_id, seed, results)
         assert turn >= 1
+
+
+@pytest.mark.parametrize("scenario_id", sorted(shipped().scenarios))
+def test_scenario_plays_to_a_winner_with_leader_cards(scenario_id):
+    """Each scenario once more, each side with a leader's 3 cards in its deck (HOTH-SETUP-9)."""
+    i = sorted(shipped().scenarios).index(scenario_id)
+    imperial, rebel = LEADER_PAIRS[i % len(LEADER_PAIRS)]
+    winner, _turn, steps = play(scenario_id, 100 + i, {"leaders": {"imperial": imperial, "rebel": rebel}})
+    assert steps < STEP_CAP, f"{scenario_id} with {imperial}/{rebel} hit the cap of {STEP_CAP} commands"
+    assert winner in ("imperial", "rebel")
