@@ -143,6 +143,11 @@ class Answer:
     appended: bool = False
 
 
+def new_game_id() -> str:
+    """A fresh game id (16 hex characters)."""
+    return uuid.uuid4().hex[:16]
+
+
 def ruleset_for(ruleset_id: str) -> Ruleset:
     rs = registry.get(ruleset_id)
     if rs is None:
@@ -355,7 +360,7 @@ class GameService:
                 seed = seed_from_hex(req.seed)
             except ValueError as exc:
                 raise Problem(400, "malformed", str(exc), field="seed") from None
-        game_id = uuid.uuid4().hex[:16]
+        game_id = new_game_id()
         try:
             seats = rs.seats(req.scenario, dict(req.options))
             setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats), options=dict(req.options))

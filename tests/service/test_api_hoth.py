@@ -59,7 +59,7 @@ def _scan(text: str, secret: set[str]) -> set[str]:
     return {c for c in secret if f'"{c}"' in text or f">{c}<" in text}
 
 
-def _responses(api: Api, gid: str, token: str | None, version: int) -> list[str]:
+def _responses(api: Api, gid: str, token: str | None, version: int, after: int) -> list[str]:
     out = []
     for p in (f"/games/{gid}", f"/games/{gid}/timeline", f"/games/{gid}/legal-commands",
               f"/games/{gid}/states/{version}", f"/games/{gid}/events/{version}/ruling",
@@ -67,34 +67,66 @@ def _responses(api: Api, gid: str, token: str | None, version: int) -> list[str]
         r = api.get(p, token)
         assert r.status_code == 200, (p, r.text)
         out.append(r.text)
-    evs = api.events(gid, token)
+    # the log: the events new since the last check (the bot never undoes, so older ones do not change);
     # the public card catalogue of game_opened names every card by design: scan the rest
+    evs = api.events(gid, token, after=after)
     out += [json.dumps(e) for e in evs if e["type"] != "game_opened"]
     return out
 
 
-def _play(api: Api, seed: int, check_leaks: bool):
+class Truth:
+    """The real state, folded incrementally from the store, and the card ids shown face up so far."""
+
+    def __init__(self, data_dir: str, gid: str):
+        self.data_dir, self.gid = data_dir, gid
+        g, setup, _ = _log(data_dir, gid, upto=0)
+        self.state = hoth.initial_state(setup)
+        self.version = 0
+        self.public: set[str] = set()
+        self.ids: set[str] = set()
+
+    def advance(self) -> None:
+        store = EventStore(self.data_dir)
+        try:
+            records = store.load(self.gid, after=self.version)
+        finally:
+            store.close()
+        for e in records:
+            self.state = hoth.evolve(self.state, decode_event(hoth, e.payload))
+            if not self.ids:
+                self.ids = _all_card_ids(self.state)
+            self.version = e.seq
+        self.ids |= _all_card_ids(self.state)
+        self.public |= _public_ids(records, self.ids)
+
+
+def _play(api: Api, seed: int, check_leaks: bool, monkeypatch):
+    # a fixed game id: the dice depend on it, so the game is the same every run
+    monkeypatch.setattr("service.game_service.new_game_id", lambda: f"hoth-test-{seed}")
     g = api.create("hoth", SCENARIO)
     gid, tokens = g["game_id"], g["seats"]
     assert set(tokens) == set(SEATS)
     rng = random.Random(seed)
     checked = 0
+    truth = Truth(api.data_dir, gid)
+    seen = 0
     for _ in range(MAX_COMMANDS):
         view = api.view(gid)
         if view["status"] == "finished":
+            print(f"hoth game {gid}: {view['version']} events, winner {view['winner']}")
             return gid, tokens, view, checked
         if check_leaks:
-            _, records, truth = _truth(api.data_dir, gid)
-            ids = _all_card_ids(truth)
-            public = _public_ids(records, ids)
+            truth.advance()
+            st = truth.state
             for caller in (*SEATS, None):
-                own = set(truth.hands.get(caller, ())) if caller else set()
-                secret = set().union(*(truth.decks.get(s, ()) for s in SEATS),
-                                     *(truth.hands.get(s, ()) for s in SEATS if s != caller)) - public - own
-                for text in _responses(api, gid, tokens.get(caller) if caller else None, view["version"]):
+                own = set(st.hands.get(caller, ())) if caller else set()
+                secret = set().union(*(st.decks.get(s, ()) for s in SEATS),
+                                     *(st.hands.get(s, ()) for s in SEATS if s != caller)) - truth.public - own
+                for text in _responses(api, gid, tokens.get(caller) if caller else None, view["version"], seen):
                     assert not _scan(text, secret), (caller, _scan(text, secret), text[:300])
                     assert SEED not in text
                     checked += 1
+            seen = view["version"]
         seat = view["to_act"][0]
         cmds = api.legal(gid, tokens[seat])["commands"]
         assert cmds, f"{seat} is to act but has no legal command"
@@ -104,8 +136,8 @@ def _play(api: Api, seed: int, check_leaks: bool):
     raise AssertionError("the game did not end")
 
 
-def test_a_whole_hoth_game_by_a_legal_commands_bot_leaks_nothing(api: Api):
-    gid, tokens, final, checked = _play(api, seed=3, check_leaks=True)
+def test_a_whole_hoth_game_by_a_legal_commands_bot_leaks_nothing(api: Api, monkeypatch):
+    gid, tokens, final, checked = _play(api, seed=3, check_leaks=True, monkeypatch=monkeypatch)
     assert checked > 100
     assert final["winner"] in SEATS and final["state"]["winner"] == final["winner"]
     # once finished everything is public: both hands, the decks, the seed, and the dice check out
@@ -115,14 +147,19 @@ def test_a_whole_hoth_game_by_a_legal_commands_bot_leaks_nothing(api: Api):
     assert_problem(api.send(gid, tokens["rebel"], {"type": "end_turn"}, final["version"]), 403)
 
 
-def test_hoth_states_at_every_seq_equal_the_fold_of_the_prefix(api: Api):
-    gid, tokens, final, _ = _play(api, seed=5, check_leaks=False)
+def test_hoth_states_at_every_seq_equal_the_fold_of_the_prefix(api: Api, monkeypatch):
+    gid, tokens, final, _ = _play(api, seed=5, check_leaks=False, monkeypatch=monkeypatch)
+    g, setup, records = _log(api.data_dir, gid)
+    assert not any(e.type == "undone" for e in records)  # so the prefix fold is a running fold
+    st = hoth.initial_state(setup)
     for seq in range(0, final["version"] + 1):
+        if seq:
+            st = hoth.evolve(st, decode_event(hoth, records[seq - 1].payload))
         r = api.get(f"/games/{gid}/states/{seq}", tokens["rebel"])
         assert r.status_code == 200, r.text
-        g, _records, st = _truth(api.data_dir, gid, upto=seq)
         expected = msgspec.json.decode(msgspec.json.encode(game_view(g, hoth, st, "rebel", version=seq)))
         assert r.json() == expected, seq
+    assert fold(hoth, setup, [(e.seq, decode_event(hoth, e.payload)) for e in records]) == st
 
 
 def test_hoth_illegal_command_names_the_rule(api: Api):
@@ -138,7 +175,8 @@ def test_hoth_illegal_command_names_the_rule(api: Api):
         assert assert_problem(r, 422)["rule"].startswith("HOTH-")
 
 
-def test_hoth_board_picture_snapshot(api: Api, snapshot):
+def test_hoth_board_picture_snapshot(api: Api, snapshot, monkeypatch):
+    monkeypatch.setattr("service.game_service.new_game_id", lambda: "hoth-board")
     g = api.create("hoth", SCENARIO)
     r = api.get(f"/games/{g['game_id']}/board.svg", at=g["version"])
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
