@@ -6,7 +6,7 @@ from typing import Any
 from domain.kernel import RuleViolation, RulingBuilder
 
 from . import board
-from .cards import ConvertResult, ExtraDice, Reroll, StructureHitSymbols
+from .cards import ConvertResult, ExtraDice, Reroll, SpecialAttack, StructureHitSymbols
 from .context import Snapshot, bonus_effects, ordered_entry
 from .movement import allowance
 from .sight import sight_ruling_values
@@ -60,6 +60,47 @@ def may_attack_refusal(state: HothState, u: UnitState, breakthrough: bool) -> Ru
     return None
 
 
+def special_attack(state: HothState, unit_id: str) -> SpecialAttack | None:
+    for e in bonus_effects(state, unit_id):
+        if isinstance(e, SpecialAttack):
+            return e
+    return None
+
+
+def in_trench(state: HothState, snap: Snapshot, u: UnitState) -> bool:
+    """A trench hex, or a card that treats the unit as in a trench (card effect ``treat_as_terrain``)."""
+    if snap.terrain.get(u.hex) == "trench":
+        return True
+    return any(x.unit == u.id and x.effect == "trench" for x in state.lasting)
+
+
+def plan_special(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
+                 with_sight_values: bool = False) -> AttackPlan | RuleViolation:
+    """A card's special attack (HOTH-CARD-4, e.g. Tow Cables): fixed dice, its own target limits."""
+    sp = special_attack(state, u.id)
+    if sp is None:
+        return RuleViolation("HOTH-CARD-4", f"{u.id} has no special attack this turn.")
+    tgt = state.units.get(target_id)
+    if tgt is None or tgt.faction == u.faction:
+        return RuleViolation("HOTH-ATTACK-8", f"{target_id} is not an enemy unit.")
+    if sp.target_unit_types and tgt.unit not in sp.target_unit_types:
+        return RuleViolation("HOTH-CARD-4", f"The special attack may only target {', '.join(sp.target_unit_types)}.")
+    d = board.distance(u.hex, tgt.hex)
+    if sp.adjacent_only and d != 1:
+        return RuleViolation("HOTH-CARD-4", "The special attack needs an adjacent target.")
+    sight = snap.sight(u.hex, tgt.hex)
+    if not sight.clear:
+        return RuleViolation("HOTH-LOS-1", f"{u.id} cannot see {target_id}.")
+    plan = AttackPlan()
+    plan.attacker, plan.target, plan.structure, plan.distance, plan.sight = u.id, target_id, False, d, sight
+    plan.target_hex = tgt.hex
+    plan.steps.append(("HOTH-CARD-4", f"Special attack of the card: {sp.dice} dice.", {"dice": sp.dice}))
+    if with_sight_values:
+        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(sight)))
+    plan.dice = sp.dice
+    return plan
+
+
 def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
                 with_sight_values: bool = False) -> AttackPlan | RuleViolation:
     """HOTH-ATTACK-7 (d)-(e), HOTH-ATTACK-8, HOTH-RANGE-*, HOTH-LOS-*, HOTH-MOD-*."""
@@ -99,6 +140,8 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
             plan.steps.append(("HOTH-MOD-4", "An AT-AT never benefits from terrain protection.", {"terrain": t_terrain}))
     else:
         tgt_inf = (not is_struct) and UNIT_SPECS[tgt.unit].kind == "infantry"
+        if tgt_inf and t_terrain is None and in_trench(state, snap, tgt):
+            t_terrain = "trench"  # a card treats it as in a trench
         minus, rule = protection(t_terrain, s.kind, a_on_ridge, tgt_inf, is_struct)
         if rule is not None:
             n -= minus

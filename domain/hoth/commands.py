@@ -39,6 +39,8 @@ class Attack(Command, tag="attack"):
 
     unit: str
     target: str
+    #: A card's special attack instead of the normal one (card effect ``special_attack``, e.g. Tow Cables).
+    special: bool = False
 
 
 class EndTurn(Command, tag="end_turn"):
@@ -73,6 +75,18 @@ class SkipAttack(Command, tag="skip_attack"):
     """Decline the breakthrough attack (HOTH-SPECIAL-ASSAULT-6: optional)."""
 
 
+class ArrangeDeck(Command, tag="arrange_deck"):
+    """Put the top cards of your deck back in this order, top first (card effect ``arrange_top``)."""
+
+    order: tuple[str, ...]
+
+
+class Reinforce(Command, tag="reinforce"):
+    """Place the new unit of a card on this empty hex of your baseline (card effect ``place_unit``)."""
+
+    hex: Hex
+
+
 class DiscardCards(Command, tag="discard_cards"):
     """Deploy the Fleet! and similar: discard these cards from hand (HOTH-TEAM-13)."""
 
@@ -81,5 +95,5 @@ class DiscardCards(Command, tag="discard_cards"):
 
 HothCommand = (
     PlayCard | OrderUnit | EndOrders | Move | EndMoves | Attack | EndTurn | Reroll | IgnoreRetreat | Retreat
-    | Breakthrough | SkipAttack | DiscardCards
+    | Breakthrough | SkipAttack | DiscardCards | ArrangeDeck | Reinforce
 )

@@ -1,7 +1,7 @@
 """The Battle of Hoth ruleset: the kernel's decider protocol (DESIGN 1, domain/kernel/decider.py)."""
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any, ClassVar
 
 from domain.kernel import (
@@ -18,8 +18,8 @@ from .resolution import attack, breakthrough_choice, breakthrough_targets, rerol
 from .state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
 from .team import faction_seats, leaders_option, seats_for, team_hand_size, turn_order
 from .turns import (
-    advance, attack_options, close_orders, discard_cards, end_moves, end_turn, move, move_options, order_unit,
-    play_card,
+    advance, arrange, attack_options, close_orders, discard_cards, end_moves, end_turn, move, move_options,
+    order_unit, play_card, reinforce, reinforcement_hexes,
 )
 from .view import render, summarize, view_of
 
@@ -163,7 +163,7 @@ class HothRuleset:
         elif isinstance(command, C.EndMoves) and t.phase == MOVE:
             end_moves(out)
         elif isinstance(command, C.Attack) and t.phase == ATTACK:
-            attack(out, command.unit, command.target)
+            attack(out, command.unit, command.target, special=command.special)
         elif isinstance(command, C.EndTurn) and t.phase == ATTACK:
             end_turn(out)
         else:
@@ -187,7 +187,7 @@ class HothRuleset:
             if cmd.unit != p.unit:
                 raise RuleViolation("HOTH-SPECIAL-ASSAULT-3", f"The breakthrough attack of {p.unit} comes before "
                                                               "any other attack.")
-            attack(out, cmd.unit, cmd.target, breakthrough=True)
+            attack(out, cmd.unit, cmd.target, breakthrough=True, special=cmd.special)
         elif k == "breakthrough_attack" and isinstance(cmd, C.SkipAttack):
             from .events import AttackFinished
 
@@ -196,6 +196,10 @@ class HothRuleset:
                 summary="breakthrough attack declined")
         elif k == "discard" and isinstance(cmd, C.DiscardCards):
             discard_cards(out, p.seat, tuple(cmd.cards))
+        elif k == "arrange" and isinstance(cmd, C.ArrangeDeck):
+            arrange(out, p.seat, tuple(cmd.order))
+        elif k == "place" and isinstance(cmd, C.Reinforce):
+            reinforce(out, p.seat, tuple(cmd.hex))
         else:
             raise RuleViolation(_PENDING_RULE.get(k, "HOTH-ATTACK-10"),
                                 f"A {k} decision must be made first ({_PENDING_HINT.get(k, '')}).")
@@ -236,7 +240,8 @@ class HothRuleset:
         if t.phase == MOVE:
             return [C.Move(unit=u, path=p_) for u, p_ in move_options(state)] + [C.EndMoves()]
         if t.phase == ATTACK:
-            return [C.Attack(unit=u, target=x) for u, x in attack_options(state)] + [C.EndTurn()]
+            return [C.Attack(unit=u, target=x, special=sp) for u, x, sp in attack_options(state, with_special=True)] \
+                + [C.EndTurn()]
         return []
 
     def view(self, state: HothState, seat: str | None) -> dict[str, Any]:
@@ -267,10 +272,10 @@ def _step_rule(phase: str, cmd: Any) -> str:
     return "HOTH-TURN-2"
 _PENDING_RULE = {"reroll": "HOTH-SPECIAL-EWEB-6", "trench": "HOTH-TERRAIN-TRENCH-3", "retreat": "HOTH-RETREAT-3",
                  "breakthrough": "HOTH-SPECIAL-ASSAULT-1", "breakthrough_attack": "HOTH-SPECIAL-ASSAULT-3",
-                 "discard": "HOTH-CARD-4"}
+                 "discard": "HOTH-CARD-4", "arrange": "HOTH-CARD-4", "place": "HOTH-CARD-4"}
 _PENDING_HINT = {"reroll": "send reroll", "trench": "send ignore_retreat", "retreat": "send retreat",
                  "breakthrough": "send breakthrough", "breakthrough_attack": "send attack or skip_attack",
-                 "discard": "send discard_cards"}
+                 "discard": "send discard_cards", "arrange": "send arrange_deck", "place": "send reinforce"}
 
 
 def _pending_options(state: HothState, p: Any) -> list[Any]:
@@ -289,14 +294,21 @@ def _pending_options(state: HothState, p: Any) -> list[Any]:
     if k == "breakthrough":
         return [C.Breakthrough(advance=True), C.Breakthrough(advance=False)]
     if k == "breakthrough_attack":
-        return [C.Attack(unit=p.unit, target=t) for t in breakthrough_targets(state, p.unit)] + [C.SkipAttack()]
+        return [C.Attack(unit=p.unit, target=t, special=sp) for t, sp in breakthrough_targets(state, p.unit)] \
+            + [C.SkipAttack()]
     if k == "discard":
         hand = state.hands.get(p.seat, ())
         seen: dict[tuple[str, ...], None] = {}
         for r in range(min(p.max, len(hand)) + 1):
             for c in combinations(hand, r):
                 seen[tuple(sorted(c))] = None
+        if p.which == "exact":
+            return [C.DiscardCards(cards=c) for c in seen if len(c) == p.max]
         return [C.DiscardCards(cards=c) for c in seen]
+    if k == "arrange":
+        return [C.ArrangeDeck(order=o) for o in dict.fromkeys(permutations(p.cards))]
+    if k == "place":
+        return [C.Reinforce(hex=h) for h in reinforcement_hexes(state, faction_of(p.seat), p.unit_type)]
     return []
 
 

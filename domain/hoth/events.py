@@ -126,7 +126,11 @@ class ObjectiveChanged(Event, tag="objective_changed"):
 
 
 class DecisionPending(Event, tag="decision_pending"):
+    """A decision that must be made next, and by which seat. ``cards``: cards only that seat may see."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"cards"})
     pending: Pending
+    cards: tuple[str, ...] = ()
 
 
 class RetreatIgnored(Event, tag="retreat_ignored"):
@@ -156,6 +160,25 @@ class CardsDiscarded(Event, tag="cards_discarded"):
     cards: tuple[str, ...]
 
 
+class DeckArranged(Event, tag="deck_arranged"):
+    """The top of a seat's deck, rearranged by the seat (card effect ``arrange_top``)."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"top"})
+    seat: str
+    count: int
+    top: tuple[str, ...]
+
+
+class UnitPlaced(Event, tag="unit_placed"):
+    """A new unit enters the battlefield (card effect ``place_unit``)."""
+
+    unit: str
+    faction: str
+    unit_type: str
+    hex: Hex
+    figures: int
+
+
 class TurnEnded(Event, tag="turn_ended"):
     seat: str
     card: str | None
@@ -171,5 +194,5 @@ HothEvent = (
     GameOpened | DeckShuffled | CardsDrawn | TurnStarted | CardPlayed | UnitOrdered | OrdersEnded | UnitMoved
     | MovesEnded | AttackRolled | DiceRerolled | AttackResolved | UnitEliminated | MedalsAwarded | ObjectiveChanged
     | DecisionPending | RetreatIgnored | UnitRetreated | BreakthroughMade | AttackFinished | CardsDiscarded
-    | TurnEnded | GameWon
+    | TurnEnded | GameWon | DeckArranged | UnitPlaced
 )

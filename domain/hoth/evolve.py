@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import msgspec
 
-from .cards import DiscardAndDraw
+from .cards import DiscardAndDraw, IgnoreRetreat
 from .events import (
     AttackFinished, AttackResolved, AttackRolled, BreakthroughMade, CardPlayed, CardsDiscarded, CardsDrawn,
     DecisionPending, DeckShuffled, DiceRerolled, GameOpened, GameWon, MedalsAwarded, MovesEnded, ObjectiveChanged,
     OrdersEnded, RetreatIgnored, TurnEnded, TurnStarted, UnitEliminated, UnitMoved, UnitOrdered, UnitRetreated,
+    DeckArranged, UnitPlaced,
 )
-from .state import ATTACK, MOVE, ORDER, HothState, LastAttack, Ordered, StructureState, TurnState, UnitState, faction_of
+from .state import (
+    ATTACK, MOVE, ORDER, HothState, LastAttack, Lasting, Ordered, StructureState, TurnState, UnitState, faction_of,
+)
 from .units import starting_figures
 
 replace = msgspec.structs.replace
@@ -84,6 +87,13 @@ def _played(s: HothState, e: CardPlayed) -> HothState:
 
 def _ordered(s: HothState, e: UnitOrdered) -> HothState:
     assert s.turn is not None
+    card = s.cards.get(s.turn.effects_card or "")
+    if e.bonus and card is not None:
+        for x in card.effects:
+            if isinstance(x, IgnoreRetreat):
+                until = s.turn.seat if x.duration == "until_your_next_turn" else ""
+                s = replace(s, lasting=s.lasting + (Lasting(unit=e.unit, effect="ignore_retreat", count=x.count,
+                                                            until_seat=until),))
     return _turn(s, ordered=s.turn.ordered + (Ordered(unit=e.unit, slot=e.slot, bonus=e.bonus),))
 
 
@@ -168,7 +178,7 @@ def _objective(s: HothState, e: ObjectiveChanged) -> HothState:
 
 
 def _pending(s: HothState, e: DecisionPending) -> HothState:
-    return replace(s, pending=e.pending)
+    return replace(s, pending=replace(e.pending, cards=e.cards) if e.cards else e.pending)
 
 
 def _ignored(s: HothState, e: RetreatIgnored) -> HothState:
@@ -213,7 +223,21 @@ def _turn_ended(s: HothState, e: TurnEnded) -> HothState:
     disc = dict(s.discards)
     if e.card is not None:
         disc[e.seat] = s.discards[e.seat] + (e.card,)
-    return replace(s, discards=disc, pending=None, attack=None)
+    lasting = tuple(x for x in s.lasting if x.until_seat != "")  # "this turn" effects end
+    return replace(s, discards=disc, pending=None, attack=None, lasting=lasting)
+
+
+def _arranged(s: HothState, e: DeckArranged) -> HothState:
+    decks = dict(s.decks)
+    decks[e.seat] = e.top + s.decks[e.seat][e.count:]
+    return replace(s, decks=decks, pending=None)
+
+
+def _placed(s: HothState, e: UnitPlaced) -> HothState:
+    units = dict(s.units)
+    units[e.unit] = UnitState(id=e.unit, faction=e.faction, unit=e.unit_type, hex=tuple(e.hex), figures=e.figures,  # type: ignore[arg-type]
+                              start=e.figures)
+    return replace(s, units=units, pending=None)
 
 
 def _won(s: HothState, e: GameWon) -> HothState:
@@ -226,5 +250,5 @@ _HANDLERS = {
     MovesEnded: _moves_ended, AttackRolled: _rolled, DiceRerolled: _rerolled, AttackResolved: _resolved,
     UnitEliminated: _eliminated, MedalsAwarded: _medals, ObjectiveChanged: _objective, DecisionPending: _pending,
     RetreatIgnored: _ignored, UnitRetreated: _retreated, BreakthroughMade: _breakthrough, AttackFinished: _finished,
-    CardsDiscarded: _discarded, TurnEnded: _turn_ended, GameWon: _won,
+    CardsDiscarded: _discarded, TurnEnded: _turn_ended, GameWon: _won, DeckArranged: _arranged, UnitPlaced: _placed,
 }

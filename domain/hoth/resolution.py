@@ -10,8 +10,8 @@ from domain.kernel import RuleViolation, RulingBuilder
 from . import board
 from .cards import IgnoreRetreat as IgnoreRetreatEffect, NoTerrainRetreatIgnore
 from .combat import (
-    DIE_FACES, add_plan_steps, convert, conversions, count_hits, may_attack_refusal, plan_attack, reroll_kind,
-    structure_symbols,
+    DIE_FACES, add_plan_steps, convert, conversions, count_hits, in_trench, may_attack_refusal, plan_attack,
+    plan_special, reroll_kind, special_attack, structure_symbols,
 )
 from .context import Snapshot, bonus_effects
 from .events import (
@@ -32,7 +32,7 @@ def defender_seat(out: Outbox, faction: str) -> str:
     return faction
 
 
-def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False) -> None:
+def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False, special: bool = False) -> None:
     st = out.state
     u = st.units.get(unit_id)
     if u is None:
@@ -44,7 +44,7 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
     if bad is not None:
         raise bad
     snap = Snapshot(st)
-    plan = plan_attack(st, snap, u, target_id, with_sight_values=True)
+    plan = (plan_special if special else plan_attack)(st, snap, u, target_id, with_sight_values=True)
     if isinstance(plan, RuleViolation):
         raise plan
     rb = RulingBuilder()
@@ -59,7 +59,7 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
            faces=list(faces))
     o = next(x for x in st.turn.ordered if x.unit == unit_id)
     ctx = AttackCtx(attacker=unit_id, target=target_id, structure=plan.structure, distance=plan.distance, faces=faces,
-                    bonus=o.bonus, breakthrough=breakthrough)
+                    bonus=o.bonus, breakthrough=breakthrough, special=special)
     out.emit(AttackRolled(attack=ctx, dice=plan.dice, attacker_hex=u.hex, target_hex=plan.target_hex,
                           examined=plan.sight.examined), rb,
              summary=f"{unit_id} attacks {target_id} with {plan.dice} dice: {', '.join(faces)}")
@@ -80,8 +80,9 @@ def reroll(out: Outbox, indices: tuple[int, ...]) -> None:
     p, ctx = st.pending, st.attack
     assert p is not None and ctx is not None
     idx = tuple(indices)
-    if len(set(idx)) != len(idx) or any(not 0 <= i < len(ctx.faces) for i in idx):
-        raise RuleViolation("HOTH-DICE-4", f"Dice indices must be distinct and between 0 and {len(ctx.faces) - 1}.")
+    if list(idx) != sorted(set(idx)) or any(not 0 <= i < len(ctx.faces) for i in idx):
+        raise RuleViolation("HOTH-DICE-4", "Dice indices are listed once each, in increasing order, between 0 and "
+                                           f"{len(ctx.faces) - 1}.")
     if p.which == "miss":
         misses = tuple(i for i, f in enumerate(ctx.faces) if f == "miss")
         if idx and tuple(sorted(idx)) != misses:
@@ -129,6 +130,22 @@ def resolve(out: Outbox) -> None:
         return
     target = st.units[ctx.target]
     tspec = UNIT_SPECS[target.unit]
+    sp = special_attack(st, ctx.attacker) if ctx.special else None
+    if sp is not None:
+        destroyed = bool(sp.destroys_on) and any(f in sp.destroys_on for f in faces)
+        rb.add("HOTH-CARD-4", f"Special attack: {'/'.join(sp.destroys_on)} destroys {target.id} outright"
+                              f"{' with no confirmation roll' if sp.no_confirmation else ''}: "
+                              f"{'destroyed' if destroyed else 'no effect'}.", destroyed=destroyed)
+        losses = target.figures if destroyed else 0
+        out.emit(AttackResolved(attacker=ctx.attacker, target=ctx.target, hits=int(destroyed), losses=losses,
+                                eliminated=destroyed), rb,
+                 summary=f"{ctx.target} {'destroyed' if destroyed else 'unharmed'}")
+        if destroyed:
+            eliminate(out, target.id, attacker.faction)
+            if settle(out):
+                return
+        finish(out)
+        return
     by = count_hits(faces, tspec.hit_by)
     hits = sum(by.values())
     rb.add("HOTH-HIT-2", f"{tspec.name} are hit by {'/'.join(tspec.hit_by)}: {hits} hit(s).",
@@ -183,7 +200,7 @@ def resolve(out: Outbox) -> None:
             finish(out)
             return
     snap = Snapshot(out.state)
-    if snap.terrain.get(target.hex) == TRENCH and tspec.kind == "infantry":
+    if tspec.kind == "infantry" and in_trench(out.state, snap, target):
         if any(isinstance(e, NoTerrainRetreatIgnore) for e in bonus_effects(out.state, ctx.attacker)):
             pass
         else:
@@ -341,7 +358,12 @@ def breakthrough_targets(state, uid: str) -> list[str]:
     if may_attack_refusal(state, u, True) is not None:
         return []
     snap = Snapshot(state)
-    return [t for t in _candidate_targets(state, u) if not isinstance(plan_attack(state, snap, u, t), RuleViolation)]
+    out = [(t, False) for t in _candidate_targets(state, u)
+           if not isinstance(plan_attack(state, snap, u, t), RuleViolation)]
+    if special_attack(state, uid) is not None:
+        out += [(t, True) for t in _candidate_targets(state, u)
+                if t in state.units and not isinstance(plan_special(state, snap, u, t), RuleViolation)]
+    return out
 
 
 def _candidate_targets(state, u) -> list[str]:

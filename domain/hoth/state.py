@@ -81,6 +81,7 @@ class AttackCtx(msgspec.Struct, frozen=True, kw_only=True):
     bonus: bool = False
     breakthrough: bool = False
     rerolled: bool = False
+    special: bool = False
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
@@ -94,6 +95,9 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     which: str = "any"
     vacated: Hex | None = None
     max: int = 0
+    #: place_unit: the unit type to place; arrange: the cards seen.
+    unit_type: str | None = None
+    cards: tuple[str, ...] = ()
 
 
 class LastAttack(msgspec.Struct, frozen=True, kw_only=True):

@@ -4,12 +4,12 @@ from __future__ import annotations
 from domain.kernel import RuleViolation, RulingBuilder
 
 from . import board
-from .cards import Card, DiscardAndDraw
+from .cards import ArrangeTop, Card, DiscardAndDraw, DrawThenDiscard, PlaceUnit
 from .combat import may_attack_refusal, plan_attack
 from .context import Snapshot
 from .events import (
-    NOBODY, CardPlayed, CardsDiscarded, CardsDrawn, DecisionPending, DeckShuffled, MovesEnded, OrdersEnded,
-    TurnEnded, TurnStarted, UnitMoved, UnitOrdered,
+    NOBODY, CardPlayed, CardsDiscarded, CardsDrawn, DecisionPending, DeckArranged, DeckShuffled, MovesEnded,
+    OrdersEnded, TurnEnded, TurnStarted, UnitMoved, UnitOrdered, UnitPlaced,
 )
 from .medals import settle
 from .movement import can_move, move_paths, move_refusal
@@ -79,13 +79,96 @@ def play_card(out: Outbox, seat: str, card_id: str) -> None:
              summary=f"{seat} plays {card.title}")
     if not order_options(out.state, faction) and slots:
         pass  # HOTH-ORDER-5: nothing to order; advance() closes the step
+    card_actions(out, seat, eff)
+
+
+def card_actions(out: Outbox, seat: str, eff: Card) -> None:
+    """The card's own actions, right after it is played (INFERRED timing: content 5.2 says "then")."""
     for e in eff.effects:
         if isinstance(e, DiscardAndDraw):
             out.emit(DecisionPending(pending=Pending(kind="discard", seat=seat, max=e.max_discard, steps=e.extra)),
                      RulingBuilder().add("HOTH-CARD-4", f"{seat} may discard up to {e.max_discard} card(s) and draw "
                                                         f"that many +{e.extra}.", max=e.max_discard, extra=e.extra),
                      summary="discard decision")
-            break
+            return
+        if isinstance(e, DrawThenDiscard):
+            draw(out, seat, e.draw)
+            n = min(e.discard, len(out.state.hands.get(seat, ())))
+            if n:
+                out.emit(DecisionPending(pending=Pending(kind="discard", seat=seat, max=n, which="exact")),
+                         RulingBuilder().add("HOTH-CARD-4", f"{seat} drew {e.draw} and now discards {n}.", discard=n),
+                         summary="discard decision")
+            return
+        if isinstance(e, ArrangeTop):
+            top = out.state.decks.get(seat, ())[: e.count]
+            if len(top) > 1:
+                out.emit(DecisionPending(pending=Pending(kind="arrange", seat=seat, max=len(top)), cards=top),
+                         RulingBuilder().add("HOTH-CARD-4", f"{seat} looks at the top {len(top)} cards of the deck "
+                                                            "and puts them back in any order."),
+                         summary="arrange decision", visibility=seat)
+            return
+        if isinstance(e, PlaceUnit):
+            hexes = reinforcement_hexes(out.state, faction_of(seat), e.unit)
+            if hexes:
+                out.emit(DecisionPending(pending=Pending(kind="place", seat=seat, unit_type=e.unit)),
+                         RulingBuilder().add("HOTH-CARD-4", f"{seat} places a new {e.unit} unit on an empty hex of "
+                                                            "the own baseline.", unit=e.unit),
+                         summary="reinforcement decision")
+            else:
+                out.emit(CardsDiscarded(seat=seat, cards=()), RulingBuilder().add(
+                    "HOTH-FORCE-3", f"No {e.unit} unit can be placed (no empty baseline hex, or none left in the box)."),
+                    summary="no reinforcement")
+            return
+
+
+#: HOTH-FORCE-3: units the box holds per type (figures / figures per unit).
+BOX_UNITS: dict[str, int] = {"snowtroopers": 8, "at_at": 3, "probe_droids": 2, "echo_troopers": 8,
+                             "snowspeeders": 3, "rebel_artillery": 2}
+
+
+def reinforcement_hexes(state, faction: str, unit_type: str) -> list[Hex]:
+    """Empty, enterable hexes of the faction's baseline, if the box still holds such a unit (HOTH-FORCE-3)."""
+    from .context import is_south
+    from .terrain import enter_refusal
+    from .units import UNIT_SPECS
+
+    on_board = sum(1 for u in state.units.values() if u.unit == unit_type)
+    if on_board >= BOX_UNITS.get(unit_type, 0):
+        return []
+    snap = Snapshot(state)
+    row = board.baseline_row(is_south(state, faction))
+    s = UNIT_SPECS[unit_type]
+    return [h for h in board.ALL_PLAYABLE if h[1] == row and h not in snap.occ
+            and enter_refusal(snap.terrain.get(h), h in snap.structs, s.flying, s.cannot_enter) is None]
+
+
+def reinforce(out: Outbox, seat: str, h: Hex) -> None:
+    from .units import starting_figures
+
+    p = out.state.pending
+    assert p is not None and p.unit_type is not None
+    h = tuple(h)  # type: ignore[assignment]
+    if h not in reinforcement_hexes(out.state, faction_of(seat), p.unit_type):
+        raise RuleViolation("HOTH-CARD-4", f"{h} is not an empty hex of your baseline.")
+    faction = faction_of(seat)
+    uid = f"{'E' if faction == 'imperial' else 'R'}+{out.state.turn_no}"
+    while uid in out.state.units:
+        uid += "'"
+    out.emit(UnitPlaced(unit=uid, faction=faction, unit_type=p.unit_type, hex=h,
+                        figures=starting_figures(p.unit_type, None)),
+             RulingBuilder().add("HOTH-CARD-4", f"A new {p.unit_type} unit {uid} enters at {board.label(h)}.",
+                                 hex=list(h)), summary=f"{uid} placed")
+    settle(out, [(uid, h)])
+
+
+def arrange(out: Outbox, seat: str, order: tuple[str, ...]) -> None:
+    p = out.state.pending
+    assert p is not None
+    if sorted(order) != sorted(p.cards):
+        raise RuleViolation("HOTH-CARD-4", "Put back exactly the cards you looked at, in any order.")
+    out.emit(DeckArranged(seat=seat, count=len(order), top=tuple(order)),
+             RulingBuilder().add("HOTH-CARD-4", f"{seat} puts {len(order)} cards back on top of the deck."),
+             summary=f"{seat} arranges the deck", visibility=seat)
 
 
 def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
@@ -95,6 +178,10 @@ def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
     hand = list(st.hands.get(seat, ()))
     if len(cards) > p.max:
         raise RuleViolation("HOTH-CARD-4", f"You may discard at most {p.max} card(s).")
+    if list(cards) != sorted(cards):
+        raise RuleViolation("HOTH-CARD-4", "List the discarded cards in sorted order (each card id once per copy).")
+    if p.which == "exact" and len(cards) != p.max:
+        raise RuleViolation("HOTH-CARD-4", f"Discard exactly {p.max} card(s).")
     for c in cards:
         if c not in hand:
             raise RuleViolation("HOTH-CARD-4", f"{c} is not in your hand.")
@@ -102,6 +189,8 @@ def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
     out.emit(CardsDiscarded(seat=seat, cards=tuple(cards)),
              RulingBuilder().add("HOTH-CARD-4", f"{seat} discards {len(cards)} card(s).", count=len(cards)),
              summary=f"{seat} discards {len(cards)}")
+    if p.which == "exact":
+        return
     draw(out, seat, len(cards) + p.steps)
     eff = st.cards.get(st.turn.effects_card or "")
     dd = next((e for e in eff.effects if isinstance(e, DiscardAndDraw)), None) if eff else None
@@ -221,9 +310,12 @@ def any_move(state) -> bool:
 
 
 def attack_options(state, only_unit: str | None = None, breakthrough: bool = False,
-                   first_only: bool = False) -> list[tuple[str, str]]:
+                   first_only: bool = False, with_special: bool = False) -> list:
+    """(unit, target) pairs, or (unit, target, special) with ``with_special``."""
+    from .combat import plan_special, special_attack
+
     t = state.turn
-    out: list[tuple[str, str]] = []
+    out: list = []
     snap = None
     units = [only_unit] if only_unit else [o.unit for o in t.ordered]
     for uid in units:
@@ -233,7 +325,12 @@ def attack_options(state, only_unit: str | None = None, breakthrough: bool = Fal
         for tid in candidate_targets(state, u):
             snap = snap or Snapshot(state)
             if not isinstance(plan_attack(state, snap, u, tid), RuleViolation):
-                out.append((uid, tid))
+                out.append((uid, tid, False) if with_special else (uid, tid))
+                if first_only:
+                    return out
+            if special_attack(state, uid) is not None and tid in state.units \
+                    and not isinstance(plan_special(state, snap, u, tid), RuleViolation):
+                out.append((uid, tid, True) if with_special else (uid, tid))
                 if first_only:
                     return out
     return out

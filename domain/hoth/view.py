@@ -30,7 +30,10 @@ def view_of(state: HothState, seat: str | None) -> dict[str, Any]:
     out["turn_order"] = list(state.turn_order)
     out["turn_number"] = state.turn_no
     out["turn"] = msgspec.to_builtins(state.turn) if state.turn is not None else None
-    out["pending"] = msgspec.to_builtins(state.pending) if state.pending is not None else None
+    pend = msgspec.to_builtins(state.pending) if state.pending is not None else None
+    if pend is not None and not (finished or seat == state.pending.seat):  # type: ignore[union-attr]
+        pend.pop("cards", None)  # e.g. the top of a deck being rearranged
+    out["pending"] = pend
     out["attack"] = msgspec.to_builtins(state.attack) if state.attack is not None else None
     hands: dict[str, Any] = {}
     for s, h in state.hands.items():

@@ -186,3 +186,23 @@ def test_every_roll_is_recorded_once_in_order():
             assert em.revealing
     for stream, idx in seen.items():
         assert idx == list(range(len(idx))), stream
+
+
+@pytest.mark.parametrize("imperial,rebel", [(i, r) for i in ("vader", "veers", "piett") for r in ("leia", "luke", "han")])
+def test_leader_cards_listed_accepted_unlisted_refused_shipped_content(imperial, rebel):
+    """Every leader card of the shipped content (scenarios/hoth) in play, with the command checks."""
+    rs = HothRuleset()
+    rng = random.Random(f"{imperial}-{rebel}")
+    for seed in range(2):
+        random_game(rs, SCN, 3000 + seed, max_turns=50, options={"leaders": {"imperial": imperial, "rebel": rebel}},
+                    check=lambda g, seat, cmd, cmds: _check_step(g, seat, cmds, rng))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_shipped_scenarios_listed_accepted_unlisted_refused(seed):
+    """Badges, objectives and terrain of every shipped scenario, with the command checks."""
+    rs = HothRuleset()
+    rng = random.Random(4000 + seed)
+    for sid in sorted(rs.catalog().scenarios):
+        random_game(rs, sid, 4000 + seed, max_turns=25,
+                    check=lambda g, seat, cmd, cmds: _check_step(g, seat, cmds, rng))
