@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from domain.hoth.board import from_col_row
 from domain.hoth.cards import (
-    Card, CardSet, ConvertResult, CopyOpponentCard, DiscardAndDraw, ExtraDice, MoveAllowance, MoveBonus, Order,
-    OrderGroup, Reroll,
+    ArrangeTop, Card, CardSet, ConvertResult, CopyOpponentCard, DiscardAndDraw, DrawThenDiscard, ExtraDice,
+    IgnoreRetreat, MoveAllowance, MoveBonus, Order, OrderGroup, PlaceUnit, Reroll, SpecialAttack,
 )
 from domain.hoth.scenario import (
     Scenario, SideSetup, Structure, StructuresDestroyed, SuddenDeath, TerrainTile, UnitSetup,
@@ -107,13 +107,35 @@ def leader_cards() -> list[Card]:
     ]
 
 
+def _leader_test(cid, faction, title, *effects):
+    # leader "test": never in a deck unless asked for; example() adds them to the game's cards
+    return Card(id=cid, faction=faction, kind="leader", leader="test", status="proposed", title=title,
+                effects=tuple(effects))
+
+
+#: Content 5.2 stand-ins whose effects need their own tests.
+EXTRA_CARDS = [
+    _leader_test("PROP-REB-LEIA-HOLD-THE-LINE", "rebel", "Hold the Line",
+                 Order(groups=(OrderGroup(count=3, unit_classes=("infantry",)),)), IgnoreRetreat(count=1)),
+    _leader_test("PROP-REB-LEIA-EVACUATE", "rebel", "Evacuation", Order(groups=(OrderGroup(count=2),)),
+                 MoveBonus(extra=2, may_attack=False, towards_baseline=True), DrawThenDiscard(draw=1, discard=1)),
+    _leader_test("PROP-EMP-PIETT-ORBITAL-RECON", "imperial", "Orbital Recon", Order(groups=(OrderGroup(count=2),)),
+                 ArrangeTop(count=3)),
+    _leader_test("PROP-EMP-PIETT-REINFORCEMENTS", "imperial", "Reinforcements", Order(groups=(OrderGroup(count=1),)),
+                 PlaceUnit(unit="snowtroopers")),
+    _leader_test("PROP-REB-LUKE-TOW-CABLES", "rebel", "Tow Cables",
+                 Order(groups=(OrderGroup(count=1, unit_types=("snowspeeders",)),)),
+                 SpecialAttack(dice=3, target_unit_types=("at_at",), destroys_on=("explosion",), no_confirmation=True)),
+]
+
+
 class FixtureCatalog:
     """The catalog interface the engine uses (scenarios, cards, deck, leader_cards)."""
 
     def __init__(self, scenarios: list[Scenario] | None = None):
         scs = scenarios or [take_down_the_shield()]
         self.scenarios = {s.id: s for s in scs}
-        cards = standard_deck("imperial") + standard_deck("rebel") + leader_cards()
+        cards = standard_deck("imperial") + standard_deck("rebel") + leader_cards() + EXTRA_CARDS
         self.cards = {c.id: c for c in cards}
         self.campaigns: dict = {}
 
