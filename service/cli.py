@@ -121,8 +121,7 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             # Each worker builds its app from the environment (worker_app); the
             # private Redis above is started once, here, and shared by all.
             os.environ.update({ENV_DATA_DIR: settings.data_dir, ENV_REDIS_URL: settings.redis_url or ""})
-            uvicorn.run("service.cli:worker_app", factory=True, workers=workers,
-                        host=settings.host, port=settings.port, log_level="info")
+            _run_workers(settings, workers)
         else:
             app = create_app(settings)
             uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
@@ -131,6 +130,36 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             embedded.stop()
         if tmp is not None:
             tmp.cleanup()
+
+
+def tcp_listener(sock: Any) -> Any:
+    """``sock`` (a bound TCP listening socket) with ``proto`` IPPROTO_TCP, which asyncio
+    needs to set TCP_NODELAY on the connections it accepts (see :func:`_run_workers`)."""
+    import socket
+
+    if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.proto != socket.IPPROTO_TCP:
+        sock = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
+        sock.set_inheritable(True)
+    return sock
+
+
+def _run_workers(settings: Settings, workers: int) -> None:
+    """uvicorn's multi-process supervisor, with one fix: the listening socket says
+    IPPROTO_TCP, so asyncio turns TCP_NODELAY on for every accepted connection.
+    (uvicorn binds it with proto 0 -- Kludex/uvicorn#3149 -- and then every
+    keep-alive response waits ~40 ms for the client's delayed ACK.)"""
+    import inspect
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config("service.cli:worker_app", factory=True, workers=workers, host=settings.host,
+                            port=settings.port, log_level="info")
+    sock = tcp_listener(config.bind_socket())
+    if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn < 0.36
+        Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()  # type: ignore[call-arg]
+    else:
+        Multiprocess(config, sockets=[sock]).run()
 
 
 def worker_app() -> Any:
