@@ -78,3 +78,13 @@ def test_the_checks_catch_a_lost_or_altered_acknowledgement(tmp_path, own_redis)
     assert f.acks == 3
     assert sorted(x.split("/")[1] for x in f.lost) == ["altered", "phantom"]
     assert f.duplicated == [] and f.chain_broken == []
+
+
+def test_two_workers_sigkilled_under_load_lose_nothing_acknowledged(tmp_path, own_redis):
+    plan = Plan(games=2, seats_per_game=2, kills=1, interval_s=1.0)
+    rep = server_kills(tmp_path / "workers", own_redis, plan, workers=2)
+    assert rep.ok, rep.lines
+    f = rep.findings
+    assert f is not None and f.acks > 0 and f.lost == [] and f.duplicated == []
+    assert f.chain_broken == [] and f.cli_verify_failed == [] and f.not_converged == []
+    assert "--workers 2" in rep.lines[0]
