@@ -93,7 +93,7 @@ def create_app(
             read_models = cls(redis_client, store)
     elif read_models is not None:
         redis_client = getattr(read_models, "redis", None) or getattr(read_models, "client", None)
-    games = GameService(store, read_models)
+    games = GameService(store, read_models, defer_projection=read_models is not None)
     catch_up = _catch_up(read_models)
 
     async def start() -> None:

@@ -198,9 +198,13 @@ def _fold_records(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) ->
 
 
 class GameService:
-    def __init__(self, store: EventStore, read_models: Any = None, *, cache_games: int = CACHE_GAMES):
+    def __init__(self, store: EventStore, read_models: Any = None, *, cache_games: int = CACHE_GAMES,
+                 defer_projection: bool = False):
         self.store = store
         self.read_models = read_models
+        #: True: the caller projects after answering (the REST routes do it in a
+        #: background task, so Redis work is not in a command's latency); False: inline.
+        self.defer_projection = defer_projection
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._cache_games = cache_games
@@ -385,7 +389,7 @@ class GameService:
         if new:
             res = self.store.append(game_id, 0, new, status=st.status, winner=st.winner)
             version = res.version
-        self._project(game_id)
+        self.project(game_id)
         return {
             "game_id": game_id,
             "ruleset": rs.id,
@@ -471,7 +475,8 @@ class GameService:
             folded = Folded(version=res.version, state=state_after, counters=counters, undone=undone,
                             last_undone_seq=last_undone)
         self._remember(game_id, folded)
-        self._project(game_id)
+        if not self.defer_projection:
+            self.project(game_id)
         if st.status == FINISHED:
             for hook in ON_FINISHED:
                 try:
@@ -498,7 +503,8 @@ class GameService:
                                                          undone=frozenset())})
 
     # -- projections -------------------------------------------------
-    def _project(self, game_id: str) -> None:
+    def project(self, game_id: str) -> None:
+        """Bring the read models up to the log (best effort; errors are logged, never raised)."""
         rm = self.read_models
         if rm is None:
             return

@@ -29,3 +29,16 @@ def respond(read: Read, status: int = 200, media_type: str | None = None) -> Res
     if media_type is None:
         return Response(read.body, status_code=status, headers=read.headers())
     return Response(read.body, status_code=status, headers=read.headers(), media_type=media_type)
+
+
+def command_response(svc: GameService, game_id: str, answer: Any) -> Response[Any]:
+    """The answer of a command; wakes the feeds and projects into Redis after the response is sent."""
+    from litestar.background_tasks import BackgroundTask
+    import anyio
+
+    background = None
+    if answer.appended:
+        svc.notify(game_id)
+        if svc.defer_projection and svc.read_models is not None:
+            background = BackgroundTask(anyio.to_thread.run_sync, svc.project, game_id)
+    return Response(answer.body, status_code=answer.status, background=background)

@@ -10,7 +10,7 @@ from litestar import Request, Response, Router, get, post
 from .. import queries
 from ..auth import bearer_token, require_seat_guard
 from ..game_service import CommandRequest, CreateGameRequest
-from ._common import caller, read_models_of, respond, svc_of
+from ._common import command_response, caller, read_models_of, respond, svc_of
 
 
 @post("/games", sync_to_thread=True, status_code=201, summary="Create a game: seat tokens and the seed commitment")
@@ -48,9 +48,7 @@ async def post_command(request: Request, game_id: FromPath[str], data: JSONBody[
     token = bearer_token(request)
     async with svc.lock(game_id):
         answer = await anyio.to_thread.run_sync(svc.command, game_id, token, data)
-    if answer.appended:
-        svc.notify(game_id)
-    return Response(answer.body, status_code=answer.status)
+    return command_response(svc, game_id, answer)
 
 
 ROUTER = Router(path="/", route_handlers=[create_game, list_games, game_view, legal_commands, post_command], tags=["games"])

@@ -9,7 +9,7 @@ from litestar import Request, Response, Router, post
 
 from ..auth import bearer_token, require_seat_guard
 from ..undo import UndoRequest, answer_undo, request_undo
-from ._common import svc_of
+from ._common import command_response, svc_of
 
 
 async def _run(request: Request, game_id: FromPath[str], fn: Any, *args: Any) -> Response[Any]:
@@ -17,9 +17,7 @@ async def _run(request: Request, game_id: FromPath[str], fn: Any, *args: Any) ->
     token = bearer_token(request)
     async with svc.lock(game_id):
         answer = await anyio.to_thread.run_sync(fn, svc, game_id, token, *args)
-    if answer.appended:
-        svc.notify(game_id)
-    return Response(answer.body, status_code=answer.status)
+    return command_response(svc, game_id, answer)
 
 
 @post("/games/{game_id:str}/undo", guards=[require_seat_guard], status_code=201,

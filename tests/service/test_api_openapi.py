@@ -79,6 +79,8 @@ junk = st.recursive(
 
 
 def from_schema(doc: dict, sch: dict, depth: int = 0) -> st.SearchStrategy:
+    if not isinstance(sch, dict):  # the schemas `true` / `false`
+        return junk
     sch = _resolve(doc, sch)
     if depth > 4:
         return junk
