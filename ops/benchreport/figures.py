@@ -19,15 +19,15 @@ class Row:
     unit: str = ""
     vs_figure: str = ""
     vs_value: float | None = None
-    #: Speed against the comparison, unless the benchmark gives its own.
+    #: value / vs_value, unless the benchmark gives its own.
     ratio: float | None = None
-    #: Times (ms): the speed is vs_value / value; rates: value / vs_value.
+    #: Times (ms): lower is better (said in the table's unit column).
     lower_is_better: bool = False
 
     def ratio_text(self) -> str:
         r = self.ratio
-        if r is None and self.value and self.vs_value:
-            r = self.vs_value / self.value if self.lower_is_better else self.value / self.vs_value
+        if r is None and self.value is not None and self.vs_value:
+            r = self.value / self.vs_value
         return "" if r is None else f"{r:.2f}x"
 
 
@@ -79,6 +79,28 @@ def projections(bench: str, out: dict[str, Any]) -> list[Row]:
     return rows
 
 
+def http(bench: str, out: dict[str, Any]) -> list[Row]:
+    eps = out.get("endpoints", {})
+    bare_name = next((k for k in eps if "bare" in k), None)
+    if bare_name is None:
+        return []
+    bare = eps[bare_name]
+    how = f"{out.get('clients', '?')} clients, {out.get('ruleset', '?')}, read models: {out.get('read_models', '?')}"
+    rows = []
+    for name, e in eps.items():
+        if name == bare_name:
+            continue
+        rows.append(Row(bench, f"{name} round trip ({how})", e.get("p50_ms"), "ms (p50)",
+                        f"bare litestar handler {bare_name.replace(' (bare)', '')}", bare.get("p50_ms"),
+                        lower_is_better=True))
+        if name.startswith("POST"):
+            rows.append(Row(bench, f"{name} round trip", e.get("p99_ms"), "ms (p99)", "bare litestar handler",
+                            bare.get("p99_ms"), lower_is_better=True))
+            rows.append(Row(bench, f"{name}: commands per second ({how})", e.get("per_second"), "commands/s",
+                            "bare litestar handler, requests/s", bare.get("per_second")))
+    return rows
+
+
 def given(bench: str, out: dict[str, Any]) -> list[Row]:
     rows = []
     for f in out.get("figures", []):
@@ -114,6 +136,7 @@ def generic(bench: str, out: Any, prefix: str = "") -> list[Row]:
 
 FORMATTERS: dict[str, Callable[[str, dict[str, Any]], list[Row]]] = {
     "bench_append": append,
+    "bench_http": http,
     "bench_projections": projections,
 }
 

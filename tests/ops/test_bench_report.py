@@ -23,11 +23,11 @@ def test_append_rows_put_the_store_beside_raw_sqlite():
     assert all("raw sqlite3" in r.vs_figure for r in rows)
 
 
-def test_times_compare_as_speed_ups():
+def test_times_compare_as_ratios_of_the_same_run():
     out = {"game_events": 100, "throughput": {"bulk_events_per_s": 1000.0, "live_events_per_s": 250.0},
            "state_at_last_seq": {"snapshot_plus_fold": {"mean_ms": 2.0}, "full_fold": {"mean_ms": 8.0}}}
     rows = rows_of("bench_projections", out)
-    assert [r.ratio_text() for r in rows] == ["4.00x", "4.00x"]
+    assert [r.ratio_text() for r in rows] == ["4.00x", "0.25x"]
     assert rows[1].lower_is_better and "without snapshots" in rows[1].vs_figure
 
 
@@ -37,7 +37,17 @@ def test_unknown_benchmarks_are_read_generically_and_given_figures_as_given():
     rows = rows_of("bench_x", {"figures": [{"figure": "round trip", "value": 2.0, "unit": "ms", "lower_is_better": True,
                                             "vs": {"figure": "bare litestar", "value": 1.0}}]})
     assert rows == [Row("bench_x", "round trip", 2.0, "ms", "bare litestar", 1.0, None, True)]
-    assert rows[0].ratio_text() == "0.50x"
+    assert rows[0].ratio_text() == "2.00x"
+
+
+def test_http_round_trips_beside_the_bare_handler():
+    out = {"clients": 4, "ruleset": "hoth", "read_models": "redis", "endpoints": {
+        "GET /constant (bare)": {"per_second": 1000.0, "p50_ms": 2.0, "p99_ms": 10.0},
+        "POST /commands": {"per_second": 100.0, "p50_ms": 10.0, "p99_ms": 50.0}}}
+    rows = rows_of("bench_http", out)
+    assert [(r.unit, r.value, r.vs_value, r.ratio_text()) for r in rows] == [
+        ("ms (p50)", 10.0, 2.0, "5.00x"), ("ms (p99)", 50.0, 10.0, "5.00x"), ("commands/s", 100.0, 1000.0, "0.10x")]
+    assert all("bare litestar" in r.vs_figure for r in rows)
 
 
 def _script(tmp_path: Path, name: str, body: str) -> Path:
