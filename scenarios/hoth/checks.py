@@ -307,6 +307,10 @@ def check_card(out: _Out, file: str, field: str, c: Card) -> None:
         if c.timing is not None or c.conditions:
             out.add(file, f"{f}timing", "only support cards have a timing and play conditions.")
     for j, e in enumerate(c.effects):
+        _unit_sides(out, file, f"{f}effects[{j}]", c.faction, e)
+    for j, cond in enumerate(c.conditions):
+        _unit_sides(out, file, f"{f}conditions[{j}]", c.faction, cond)
+    for j, e in enumerate(c.effects):
         if isinstance(e, Order):
             if not e.groups:
                 out.add(file, f"{f}effects[{j}].groups", "an order effect names at least one group of units.")
@@ -316,6 +320,27 @@ def check_card(out: _Out, file: str, field: str, c: Card) -> None:
                 if g.same_section and len(g.sections) < 2:
                     out.add(file, f"{f}effects[{j}].groups[{k}].same_section",
                             "same_section chooses among two or more sections.")
+
+
+def _unit_sides(out: _Out, file: str, field: str, faction: str, item: Any) -> None:
+    """Own units are ordered, placed and counted; enemy units are targeted (HOTH-GLOSS-4)."""
+    own: list[tuple[str, str]] = []
+    enemy: list[tuple[str, str]] = []
+    if isinstance(item, Order):
+        own += [(f"groups[{k}].unit_types", ut) for k, g in enumerate(item.groups) for ut in g.unit_types]
+    for name in ("unit",):  # place_unit, fewer_units
+        ut = getattr(item, name, None)
+        if isinstance(ut, str) and ut in UNIT_FACTION:
+            own.append((name, ut))
+    enemy += [("target_unit_types", ut) for ut in getattr(item, "target_unit_types", ())]
+    for where, ut in own:
+        if UNIT_FACTION[ut] != faction:
+            out.add(file, f"{field}.{where}", f"{ut} are {UNIT_FACTION[ut]} units; {_a(faction)} card can only "
+                                              f"order, place or count its own units (HOTH-GLOSS-4).")
+    for where, ut in enemy:
+        if UNIT_FACTION[ut] == faction:
+            out.add(file, f"{field}.{where}", f"{ut} are {faction}'s own units; a card targets enemy units "
+                                              f"(HOTH-ATTACK-8).")
 
 
 def check_decks(out: _Out, root: str, cards: dict[str, tuple[str, Card]]) -> None:

@@ -33,6 +33,8 @@ CASES = {
     "leader-of-other-faction": ("cards/imperial-leaders.json", "cards[1].leader",
                                 ["`luke` is not an imperial leader", "HOTH-LEADER-1"]),
     "bad-effect-field": ("cards/rebel-leaders.json", "cards[0].effects[1].dice", ["Expected `int`"]),
+    "card-orders-enemy-units": ("cards/imperial-leaders.json", "cards[3].effects[0].groups[0].unit_types",
+                                ["snowspeeders are rebel units", "HOTH-GLOSS-4"]),
     "deck-too-small": ("deck-too-small", "cards.rebel", ["15 cards", "HOTH-COMP-7"]),
     "campaign-next-node-missing": ("campaigns/bad.json", "nodes.C2-1.outcomes.rebel.next",
                                    ["`C2-9` is not a node"]),
