@@ -93,7 +93,18 @@ class DiscardCards(Command, tag="discard_cards"):
     cards: tuple[str, ...] = ()
 
 
+class PlaySupport(Command, tag="play_support"):
+    """Play a support card in addition to the command card, at most one per turn (content 3.1, 5.3).
+
+    ``target``: the unit the card acts on (bombard, heal, dig in); ``hex``: where a new unit is placed.
+    """
+
+    card: str
+    target: str | None = None
+    hex: Hex | None = None
+
+
 HothCommand = (
     PlayCard | OrderUnit | EndOrders | Move | EndMoves | Attack | EndTurn | Reroll | IgnoreRetreat | Retreat
-    | Breakthrough | SkipAttack | DiscardCards | ArrangeDeck | Reinforce
+    | Breakthrough | SkipAttack | DiscardCards | ArrangeDeck | Reinforce | PlaySupport
 )

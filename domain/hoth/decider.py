@@ -9,7 +9,7 @@ from domain.kernel import (
 )
 
 from . import commands as C
-from .events import NOBODY, CardsDrawn, DeckShuffled, GameOpened, HothEvent, TurnStarted
+from .events import NOBODY, CardsDrawn, DeckShuffled, GameOpened, HothEvent, SupportDealt, TurnStarted
 from .evolve import evolve as _evolve
 from .medals import settle
 from .orders import order_options
@@ -21,6 +21,7 @@ from .turns import (
     advance, arrange, attack_options, close_orders, discard_cards, end_moves, end_turn, move, move_options,
     order_unit, play_card, reinforce, reinforcement_hexes,
 )
+from .support import play_support, support_options
 from .view import render, summarize, view_of
 
 ENGINE_VERSION = "hoth-0.1.0"
@@ -56,9 +57,19 @@ class HothRuleset:
     def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
         if scenario not in self.catalog().scenarios:
             raise SetupError("scenario", f"unknown Battle of Hoth scenario {scenario!r}")
-        unknown = set(options) - {"team", "leaders"}
+        unknown = set(options) - {"team", "leaders", "support"}
         if unknown:
-            raise SetupError(f"options.{sorted(unknown)[0]}", "unknown option (known: team, leaders)")
+            raise SetupError(f"options.{sorted(unknown)[0]}", "unknown option (known: team, leaders, support)")
+        sup = options.get("support") or {}
+        if not isinstance(sup, dict):
+            raise SetupError("options.support", "support maps a faction to the support card ids it holds")
+        for f, ids in sup.items():
+            if f not in ("imperial", "rebel") or not isinstance(ids, (list, tuple)):
+                raise SetupError("options.support", "support maps \"imperial\"/\"rebel\" to a list of card ids")
+            for cid in ids:
+                c = self.catalog().cards.get(cid)
+                if c is None or c.kind != "support" or c.faction != f:
+                    raise SetupError("options.support", f"{cid!r} is not a {f} support card")
         seats = seats_for(options)
         leaders = leaders_option(options)
         for f, names in leaders.items():
@@ -109,6 +120,10 @@ class HothRuleset:
             for m in members:
                 for c in decks[m]:
                     used[c] = cat.cards[c]
+        support = {f: tuple(ids) for f, ids in sorted((state.options.get("support") or {}).items())}
+        for ids in support.values():
+            for cid in ids:
+                used[cid] = cat.cards[cid]
         rolls = dice.take()
         rb = RulingBuilder().add("HOTH-SETUP-3", f"Scenario {sc.title}: terrain, structures and units placed.",
                                  scenario=sc.id).add("HOTH-TURN-1", f"{sc.first} plays first.", order=list(order))
@@ -131,6 +146,12 @@ class HothRuleset:
                 f"{seat} draws an opening hand of {hand}.", count=hand).build(f"{seat} draws {hand}"),
                 visibility=seat, reveals=True))
             out.state = _evolve(out.state, ev2)
+        for f, cards in support.items():
+            ev3 = SupportDealt(faction=f, count=len(cards), cards=cards)
+            out.items.append(Emitted(event=ev3, ruling=RulingBuilder().add(
+                "HOTH-CARD-4", f"{f} brings {len(cards)} support card(s) into the battle (content 3.1).").build(
+                f"{f} support cards"), visibility=faction_seats(seats, f)[0]))
+            out.state = _evolve(out.state, ev3)
         if not settle(out):
             out.emit(TurnStarted(seat=order[0], turn=1), RulingBuilder().add(
                 "HOTH-SETUP-11", f"{order[0]} plays the first card (no extra draw, HOTH-GAP-25)."),
@@ -150,7 +171,9 @@ class HothRuleset:
         p = state.pending
         t = state.turn
         assert t is not None
-        if p is not None:
+        if isinstance(command, C.PlaySupport):
+            play_support(out, seat, command.card, command.target, command.hex)
+        elif p is not None:
             self._pending_command(out, p, command)
         elif isinstance(command, C.PlayCard) and t.phase == PLAY:
             play_card(out, seat, command.card)
@@ -232,17 +255,20 @@ class HothRuleset:
         t = state.turn
         if t.seat != seat:
             return []
+        out: list[Any] = []
+        if state.support.get(t.faction):
+            out = [C.PlaySupport(card=c, target=a.get("target"), hex=a.get("hex")) for c, a in support_options(state, seat)]
         if t.phase == PLAY:
             hand = state.hands.get(seat, ())
-            return [C.PlayCard(card=c) for c in dict.fromkeys(hand) if state.cards[c].kind != "support"]
+            return out + [C.PlayCard(card=c) for c in dict.fromkeys(hand) if state.cards[c].kind != "support"]
         if t.phase == ORDER:
-            return [C.OrderUnit(unit=u, slot=s) for u, s in order_options(state, t.faction)] + [C.EndOrders()]
+            return out + [C.OrderUnit(unit=u, slot=s) for u, s in order_options(state, t.faction)] + [C.EndOrders()]
         if t.phase == MOVE:
-            return [C.Move(unit=u, path=p_) for u, p_ in move_options(state)] + [C.EndMoves()]
+            return out + [C.Move(unit=u, path=p_) for u, p_ in move_options(state)] + [C.EndMoves()]
         if t.phase == ATTACK:
-            return [C.Attack(unit=u, target=x, special=sp) for u, x, sp in attack_options(state, with_special=True)] \
-                + [C.EndTurn()]
-        return []
+            return out + [C.Attack(unit=u, target=x, special=sp)
+                          for u, x, sp in attack_options(state, with_special=True)] + [C.EndTurn()]
+        return out
 
     def view(self, state: HothState, seat: str | None) -> dict[str, Any]:
         return view_of(state, seat)

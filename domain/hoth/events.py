@@ -179,6 +179,58 @@ class UnitPlaced(Event, tag="unit_placed"):
     figures: int
 
 
+class SupportDealt(Event, tag="support_dealt"):
+    """The support cards a faction brings into this battle (content 3.1), seen by that faction only."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"cards"})
+    faction: str
+    count: int
+    cards: tuple[str, ...]
+
+
+class SupportPlayed(Event, tag="support_played"):
+    seat: str
+    card: str
+    target: str | None = None
+    hex: Hex | None = None
+
+
+class HandPeeked(Event, tag="hand_peeked"):
+    """Cards of another hand, chosen at random, shown to ``seat`` only (card effect ``peek_hand``)."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"cards"})
+    seat: str
+    of: str
+    cards: tuple[str, ...]
+
+
+class UnitHealed(Event, tag="unit_healed"):
+    unit: str
+    figures: int
+
+
+class EffectAdded(Event, tag="effect_added"):
+    """A lasting effect on a unit (e.g. treated as in a trench until the next turn of ``until_seat``)."""
+
+    unit: str
+    effect: str
+    until_seat: str
+    count: int = 1
+
+
+class Bombarded(Event, tag="bombarded"):
+    """A card's roll against a unit, ignoring range and line of sight (card effect ``bombard``)."""
+
+    seat: str
+    target: str
+    dice: int
+    faces: tuple[str, ...]
+    hits: int
+    losses: int
+    confirmation: tuple[str, ...] = ()
+    eliminated: bool = False
+
+
 class TurnEnded(Event, tag="turn_ended"):
     seat: str
     card: str | None
@@ -194,5 +246,6 @@ HothEvent = (
     GameOpened | DeckShuffled | CardsDrawn | TurnStarted | CardPlayed | UnitOrdered | OrdersEnded | UnitMoved
     | MovesEnded | AttackRolled | DiceRerolled | AttackResolved | UnitEliminated | MedalsAwarded | ObjectiveChanged
     | DecisionPending | RetreatIgnored | UnitRetreated | BreakthroughMade | AttackFinished | CardsDiscarded
-    | TurnEnded | GameWon | DeckArranged | UnitPlaced
+    | TurnEnded | GameWon | DeckArranged | UnitPlaced | SupportDealt | SupportPlayed | HandPeeked | UnitHealed
+    | EffectAdded | Bombarded
 )

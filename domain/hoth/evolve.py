@@ -8,7 +8,7 @@ from .events import (
     AttackFinished, AttackResolved, AttackRolled, BreakthroughMade, CardPlayed, CardsDiscarded, CardsDrawn,
     DecisionPending, DeckShuffled, DiceRerolled, GameOpened, GameWon, MedalsAwarded, MovesEnded, ObjectiveChanged,
     OrdersEnded, RetreatIgnored, TurnEnded, TurnStarted, UnitEliminated, UnitMoved, UnitOrdered, UnitRetreated,
-    DeckArranged, UnitPlaced,
+    DeckArranged, UnitPlaced, SupportDealt, SupportPlayed, HandPeeked, UnitHealed, EffectAdded, Bombarded,
 )
 from .state import (
     ATTACK, MOVE, ORDER, HothState, LastAttack, Lasting, Ordered, StructureState, TurnState, UnitState, faction_of,
@@ -240,6 +240,46 @@ def _placed(s: HothState, e: UnitPlaced) -> HothState:
     return replace(s, units=units, pending=None)
 
 
+def _support_dealt(s: HothState, e: SupportDealt) -> HothState:
+    sup = dict(s.support)
+    sup[e.faction] = e.cards
+    return replace(s, support=sup)
+
+
+def _support_played(s: HothState, e: SupportPlayed) -> HothState:
+    f = faction_of(e.seat)
+    sup = dict(s.support)
+    sup[f] = _remove_one(s.support.get(f, ()), e.card)
+    used = dict(s.support_turn)
+    used[f] = s.turn_no
+    return replace(s, support=sup, support_turn=used)
+
+
+def _peeked(s: HothState, e: HandPeeked) -> HothState:
+    return s
+
+
+def _healed(s: HothState, e: UnitHealed) -> HothState:
+    units = dict(s.units)
+    u = units[e.unit]
+    units[e.unit] = replace(u, figures=u.figures + e.figures)
+    return replace(s, units=units)
+
+
+def _effect_added(s: HothState, e: EffectAdded) -> HothState:
+    return replace(s, lasting=s.lasting + (Lasting(unit=e.unit, effect=e.effect, count=e.count,
+                                                   until_seat=e.until_seat),))
+
+
+def _bombarded(s: HothState, e: Bombarded) -> HothState:
+    if e.losses and e.target in s.units:
+        units = dict(s.units)
+        u = units[e.target]
+        units[e.target] = replace(u, figures=u.figures - e.losses)
+        s = replace(s, units=units)
+    return s
+
+
 def _won(s: HothState, e: GameWon) -> HothState:
     return replace(s, winner=e.winner, win_reason=e.reason, pending=None)
 
@@ -251,4 +291,6 @@ _HANDLERS = {
     UnitEliminated: _eliminated, MedalsAwarded: _medals, ObjectiveChanged: _objective, DecisionPending: _pending,
     RetreatIgnored: _ignored, UnitRetreated: _retreated, BreakthroughMade: _breakthrough, AttackFinished: _finished,
     CardsDiscarded: _discarded, TurnEnded: _turn_ended, GameWon: _won, DeckArranged: _arranged, UnitPlaced: _placed,
+    SupportDealt: _support_dealt, SupportPlayed: _support_played, HandPeeked: _peeked, UnitHealed: _healed,
+    EffectAdded: _effect_added, Bombarded: _bombarded,
 }

@@ -145,6 +145,9 @@ class HothState(msgspec.Struct, frozen=True, kw_only=True):
     last_card: dict[str, str] = {}
     lost_units: dict[str, int] = {}
     lasting: tuple[Lasting, ...] = ()
+    #: Support cards held per faction (content 3.1; dealt from the campaign), and the turn each was last used.
+    support: dict[str, tuple[str, ...]] = {}
+    support_turn: dict[str, int] = {}
     winner: str | None = None
     win_reason: str | None = None
 

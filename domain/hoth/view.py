@@ -39,6 +39,8 @@ def view_of(state: HothState, seat: str | None) -> dict[str, Any]:
     for s, h in state.hands.items():
         hands[s] = list(h) if (finished or s == seat) else len(h)
     out["hands"] = hands
+    sf = seat.split("-", 1)[0] if seat else None
+    out["support"] = {f: (list(c) if (finished or f == sf) else len(c)) for f, c in state.support.items()}
     out["deck_sizes"] = {s: len(d) for s, d in state.decks.items()}
     if finished:
         out["decks"] = {s: list(d) for s, d in state.decks.items()}

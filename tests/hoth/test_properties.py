@@ -206,3 +206,15 @@ def test_shipped_scenarios_listed_accepted_unlisted_refused(seed):
     for sid in sorted(rs.catalog().scenarios):
         random_game(rs, sid, 4000 + seed, max_turns=25,
                     check=lambda g, seat, cmd, cmds: _check_step(g, seat, cmds, rng))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_support_cards_listed_accepted_unlisted_refused(seed):
+    """Support cards of the shipped content (content 5.3) in play, with the command checks."""
+    rs = HothRuleset()
+    cards = rs.catalog().cards
+    sup = {f: [k for k, c in sorted(cards.items()) if c.kind == "support" and c.faction == f]
+           for f in ("imperial", "rebel")}
+    rng = random.Random(5000 + seed)
+    random_game(rs, SCN, 5000 + seed, max_turns=60, options={"support": sup},
+                check=lambda g, seat, cmd, cmds: _check_step(g, seat, cmds, rng))

@@ -1,0 +1,195 @@
+"""Support cards (content 3.1 and 5.3): played in addition to the command card, at most one per turn.
+
+Implemented timings: ``start_of_turn`` (before the command card) and ``own_turn`` (any step of
+the own turn with no decision pending). The reactive timings ``on_own_attack``, ``on_own_retreat``
+and ``on_enemy_attack`` are not offered yet (see the report: they need a decision window in the
+other seat's flow).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import RuleViolation, RulingBuilder
+
+from . import board
+from .cards import Bombard, Card, DamagedUnit, FewerUnits, Heal, NoStructure, OwnUnitsLost, PeekHand, PlaceUnit, TreatAsTerrain
+from .combat import DIE_FACES, count_hits
+from .context import NEIGHBOURS, Snapshot
+from .events import Bombarded, EffectAdded, HandPeeked, SupportPlayed, UnitHealed, UnitPlaced
+from .medals import settle
+from .outbox import Outbox
+from .resolution import eliminate
+from .scenario import Hex
+from .state import PLAY, HothState, faction_of
+from .team import faction_seats, other
+from .terrain import protection
+from .units import UNIT_SPECS, starting_figures
+
+#: Timings this engine offers (the others are listed as not implemented).
+OFFERED_TIMINGS = ("start_of_turn", "own_turn")
+#: INFERRED: a bombard resolves hits (and the AT-AT confirmation roll) but no retreats.
+BOMBARD_RETREATS = False
+
+
+def _condition_ok(state: HothState, faction: str, card: Card) -> bool:
+    for c in card.conditions:
+        if isinstance(c, OwnUnitsLost) and state.lost_units.get(faction, 0) < c.count:
+            return False
+        if isinstance(c, NoStructure) and any(s.kind == c.kind and not s.destroyed for s in state.structures.values()):
+            return False
+        if isinstance(c, FewerUnits) and sum(1 for u in state.units.values()
+                                             if u.faction == faction and u.unit == c.unit) >= c.count:
+            return False
+        if isinstance(c, DamagedUnit) and not _damaged(state, faction, c.unit_classes, c.not_adjacent_to_enemy):
+            return False
+    return True
+
+
+def _damaged(state: HothState, faction: str, classes: tuple[str, ...], not_adjacent: bool) -> list[str]:
+    at = {u.hex: u for u in state.units.values()}
+    out = []
+    for u in state.units.values():
+        if u.faction != faction or u.figures >= u.start or not (UNIT_SPECS[u.unit].classes & set(classes)):
+            continue
+        if not_adjacent and any(at.get(n) is not None and at[n].faction != faction for n in NEIGHBOURS[u.hex]):
+            continue
+        out.append(u.id)
+    return sorted(out)
+
+
+def window_open(state: HothState, seat: str, card: Card) -> bool:
+    t = state.turn
+    if t is None or t.seat != seat or state.pending is not None or state.winner is not None:
+        return False
+    f = faction_of(seat)
+    if state.support_turn.get(f) == state.turn_no:
+        return False  # at most one support card per turn (content 3.1)
+    if card.timing == "start_of_turn":
+        return t.phase == PLAY
+    return card.timing == "own_turn"
+
+
+def _targets(state: HothState, seat: str, card: Card) -> list[dict[str, Any]]:
+    """Every legal way to play ``card`` now: [{"target": ..., "hex": ...}]."""
+    from .turns import reinforcement_hexes
+
+    f = faction_of(seat)
+    out: list[dict[str, Any]] = []
+    for e in card.effects:
+        if isinstance(e, PlaceUnit):
+            out += [{"hex": h} for h in reinforcement_hexes(state, f, e.unit)]
+        elif isinstance(e, PeekHand):
+            if any(state.hands.get(s) for s in faction_seats(state.seats, other(f))):
+                out.append({})
+        elif isinstance(e, Bombard):
+            out += [{"target": u.id} for u in sorted(state.units.values(), key=lambda u: u.id)
+                    if u.faction != f and (not e.target_unit_types or u.unit in e.target_unit_types)]
+        elif isinstance(e, Heal):
+            out += [{"target": uid} for uid in _damaged(state, f, e.unit_classes, e.not_adjacent_to_enemy)]
+        elif isinstance(e, TreatAsTerrain):
+            out += [{"target": u.id} for u in sorted(state.units.values(), key=lambda u: u.id)
+                    if u.faction == f and UNIT_SPECS[u.unit].classes & set(e.unit_classes)]
+        else:
+            continue
+        break
+    return out
+
+
+def support_options(state: HothState, seat: str) -> list[tuple[str, dict[str, Any]]]:
+    f = faction_of(seat)
+    out = []
+    for cid in dict.fromkeys(state.support.get(f, ())):
+        card = state.cards.get(cid)
+        if card is None or card.timing not in OFFERED_TIMINGS or not window_open(state, seat, card):
+            continue
+        if not _condition_ok(state, f, card):
+            continue
+        out += [(cid, t) for t in _targets(state, seat, card)]
+    return out
+
+
+def play_support(out: Outbox, seat: str, cid: str, target: str | None, hex_: Hex | None) -> None:
+    st = out.state
+    f = faction_of(seat)
+    if cid not in st.support.get(f, ()):
+        raise RuleViolation("HOTH-CARD-1", f"{cid} is not a support card you hold.")
+    card = st.cards[cid]
+    if card.timing not in OFFERED_TIMINGS:
+        raise RuleViolation("HOTH-CARD-4", f"{card.title} is played in reaction ({card.timing}); not offered here.")
+    if not window_open(st, seat, card):
+        raise RuleViolation("HOTH-CARD-4", f"{card.title} cannot be played now (its timing is {card.timing}; at most "
+                                           "one support card per turn).")
+    if not _condition_ok(st, f, card):
+        raise RuleViolation("HOTH-CARD-4", f"The condition of {card.title} is not met.")
+    want: dict[str, Any] = {}
+    if target is not None:
+        want["target"] = target
+    if hex_ is not None:
+        want["hex"] = tuple(hex_)
+    if want not in _targets(st, seat, card):
+        raise RuleViolation("HOTH-CARD-4", f"{card.title} cannot be played on that target.")
+    rb = RulingBuilder().add("HOTH-CARD-4", f"{seat} plays the support card {card.title} ({cid}) "
+                                            "in addition to the command card.", card=cid, timing=card.timing)
+    out.emit(SupportPlayed(seat=seat, card=cid, target=target, hex=want.get("hex")), rb,
+             summary=f"{seat} plays support {card.title}")
+    for e in card.effects:
+        if isinstance(e, PlaceUnit):
+            h = want["hex"]
+            uid = f"{'E' if f == 'imperial' else 'R'}+{st.turn_no}s"
+            out.emit(UnitPlaced(unit=uid, faction=f, unit_type=e.unit, hex=h, figures=starting_figures(e.unit, None)),
+                     RulingBuilder().add("HOTH-CARD-4", f"A new {e.unit} unit {uid} enters at {board.label(h)}."),
+                     summary=f"{uid} placed")
+            settle(out, [(uid, h)])
+        elif isinstance(e, PeekHand):
+            opp = next(s for s in faction_seats(st.seats, other(f)) if st.hands.get(s))
+            shown = tuple(out.dice.shuffle(st.hands[opp])[: e.count])
+            out.emit(HandPeeked(seat=seat, of=opp, cards=shown),
+                     RulingBuilder().add("HOTH-CARD-4", f"{seat} looks at {len(shown)} card(s) of {opp}'s hand "
+                                                        "chosen at random."), summary=f"{seat} peeks at {opp}'s hand",
+                     visibility=seat, reveals=True)
+        elif isinstance(e, Heal):
+            out.emit(UnitHealed(unit=target, figures=e.figures),  # type: ignore[arg-type]
+                     RulingBuilder().add("HOTH-CARD-4", f"{target} gets {e.figures} figure(s) back."),
+                     summary=f"{target} healed")
+        elif isinstance(e, TreatAsTerrain):
+            out.emit(EffectAdded(unit=target, effect=e.terrain, until_seat=seat),  # type: ignore[arg-type]
+                     RulingBuilder().add("HOTH-CARD-4", f"{target} counts as in a {e.terrain} until {seat}'s "
+                                                        "next turn."), summary=f"{target} dug in")
+        elif isinstance(e, Bombard):
+            bombard(out, seat, target, e)  # type: ignore[arg-type]
+
+
+def bombard(out: Outbox, seat: str, target: str, e: Bombard) -> None:
+    st = out.state
+    u = st.units[target]
+    spec = UNIT_SPECS[u.unit]
+    snap = Snapshot(st)
+    n = e.dice
+    rb = RulingBuilder().add("HOTH-CARD-4", f"{n} dice against {target}, ignoring range and line of sight.", dice=n)
+    if e.terrain_protection and spec.terrain_protection:
+        minus, rule = protection(snap.terrain.get(u.hex), "special", False, spec.kind == "infantry", False)
+        if rule is not None:
+            n -= minus
+            rb.add(rule, f"Terrain protection: -{minus}.", dice=-minus)
+    if n <= 0:
+        rb.add("HOTH-MOD-7", "No die is left to roll.")
+        out.emit(Bombarded(seat=seat, target=target, dice=0, faces=(), hits=0, losses=0), rb, summary="no effect")
+        return
+    faces = tuple(out.dice.faces(DIE_FACES, n))
+    hits = sum(count_hits(faces, spec.hit_by).values())
+    confirmation: tuple[str, ...] = ()
+    if spec.confirmation_roll and hits and e.confirmation:
+        confirmation = tuple(out.dice.faces(DIE_FACES, hits))
+        losses = 1 if "explosion" in confirmation else 0
+        rb.add("HOTH-HIT-5", f"Confirmation roll: {', '.join(confirmation)}.")
+    else:
+        losses = min(hits, u.figures)
+    rb.add("HOTH-HIT-2", f"Rolled {', '.join(faces)}: {hits} hit(s), {losses} loss(es).", faces=list(faces))
+    if "retreat" in faces and not BOMBARD_RETREATS:
+        rb.add("HOTH-CARD-4", "Retreat results of a bombardment have no effect (BOMBARD_RETREATS, INFERRED).")
+    eliminated = losses >= u.figures
+    out.emit(Bombarded(seat=seat, target=target, dice=n, faces=faces, hits=hits, losses=losses,
+                       confirmation=confirmation, eliminated=eliminated), rb, summary=f"{target}: {losses} loss(es)")
+    if eliminated:
+        eliminate(out, target, faction_of(seat))
+        settle(out)

@@ -1,0 +1,90 @@
+"""Support cards (content 3.1, 5.3 PROPOSED stand-ins): one per turn, in addition to the command card."""
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from domain.hoth import commands as C
+from domain.hoth.cards import Bombard, Card, DamagedUnit, Heal, TreatAsTerrain
+from domain.hoth.decider import HothRuleset
+from domain.hoth.events import Bombarded, SupportDealt, UnitHealed
+from domain.kernel import SetupError
+
+from .examples import example
+from .fixtures import scenario
+from .test_rules import events, refused, rules, start, to_attack
+
+MEDIC = Card(id="PROP-SUP-REB-MEDICAL-TEAM", faction="rebel", kind="support", status="proposed", title="Medical Team",
+             timing="start_of_turn", conditions=(DamagedUnit(),), effects=(Heal(figures=1),))
+DUG_IN = Card(id="PROP-SUP-REB-DUG-IN", faction="rebel", kind="support", status="proposed", title="Dug In",
+              timing="start_of_turn", effects=(TreatAsTerrain(terrain="trench"),))
+ION = Card(id="PROP-SUP-REB-ION-CANNON-SHOT", faction="rebel", kind="support", status="proposed",
+           title="Ion Cannon Shot", timing="start_of_turn", effects=(Bombard(dice=3, target_unit_types=("at_at",)),))
+
+
+def with_support(g, *cards):
+    st = g.state
+    g.state = msgspec.structs.replace(st, cards={**st.cards, **{c.id: c for c in cards}},
+                                      support={"rebel": tuple(c.id for c in cards)})
+    return g
+
+
+def test_medical_team_heals_and_only_one_support_card_per_turn():
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "E"), ((16, 6), "imperial", "snowtroopers")])
+    g = example(scn)
+    units = dict(g.state.units)
+    units["E"] = msgspec.structs.replace(units["E"], figures=1)
+    g.state = msgspec.structs.replace(g.state, units=units)
+    with_support(g, MEDIC, DUG_IN)
+    opts = [c for c in g.rs.legal_commands(g.state, "rebel") if isinstance(c, C.PlaySupport)]
+    assert C.PlaySupport(card=MEDIC.id, target="E") in opts and C.PlaySupport(card=DUG_IN.id, target="E") in opts
+    items = g.do("rebel", C.PlaySupport(card=MEDIC.id, target="E"))
+    assert events(items, UnitHealed)[0].event.figures == 1 and g.state.units["E"].figures == 2
+    assert not any(isinstance(c, C.PlaySupport) for c in g.rs.legal_commands(g.state, "rebel"))
+    assert refused(g, "rebel", C.PlaySupport(card=DUG_IN.id, target="E")) == "HOTH-CARD-4"
+    assert g.state.support["rebel"] == (DUG_IN.id,)
+
+
+def test_dug_in_counts_as_a_trench():
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "E"), ((10, 2), "imperial", "snowtroopers", None, "T"),
+                          ((0, 0), "rebel", "echo_troopers")], first="rebel")
+    g = example(scn, faces=["miss", "miss"])
+    with_support(g, DUG_IN)
+    g.do("rebel", C.PlaySupport(card=DUG_IN.id, target="E"))
+    g.do("rebel", C.PlayCard(card=g.state.hands["rebel"][0]))
+    while g.rs.status(g.state).turn_seat == "rebel":
+        cmds = g.rs.legal_commands(g.state, "rebel")
+        g.do("rebel", next((c for c in cmds if type(c).__name__.startswith("End")), cmds[0]))
+    hands = dict(g.state.hands)
+    hands["imperial"] = ("TEST-EMP-ORDER-ANY",) + hands["imperial"][1:]
+    g.state = msgspec.structs.replace(g.state, hands=hands)
+    start(g, "imperial", ["T"], card="TEST-EMP-ORDER-ANY")
+    to_attack(g, "imperial")
+    items = g.do("imperial", C.Attack(unit="T", target="E"))
+    assert "HOTH-TERRAIN-TRENCH-2" in rules(items)
+
+
+def test_ion_cannon_shot_bombards_an_atat_with_confirmation():
+    scn = scenario(units=[((0, 0), "rebel", "echo_troopers"), ((10, 6), "imperial", "at_at", None, "A"),
+                          ((16, 6), "imperial", "snowtroopers")])
+    g = example(scn, faces=["explosion", "miss", "miss", "explosion"])
+    with_support(g, ION)
+    assert [c for c in g.rs.legal_commands(g.state, "rebel") if isinstance(c, C.PlaySupport)] == \
+        [C.PlaySupport(card=ION.id, target="A")]
+    items = g.do("rebel", C.PlaySupport(card=ION.id, target="A"))
+    b = events(items, Bombarded)[0]
+    assert b.event.hits == 1 and b.event.confirmation == ("explosion",) and b.event.eliminated
+    assert g.state.medals["rebel"] == 1
+
+
+def test_support_option_is_validated_and_dealt_privately():
+    rs = HothRuleset()
+    with pytest.raises(SetupError):
+        rs.seats("SCN-TAKE-DOWN-THE-SHIELD", {"support": {"rebel": ["PROP-SUP-EMP-PROBE-INTEL"]}})
+    from .play import Game
+
+    g = Game(rs, "SCN-TAKE-DOWN-THE-SHIELD", options={"support": {"rebel": ["PROP-SUP-REB-DUG-IN"]}})
+    dealt = [em for em in g.emitted if isinstance(em.event, SupportDealt)]
+    assert dealt[0].visibility == "rebel" and "cards" in SupportDealt.private
+    assert rs.view(g.state, "imperial")["support"] == {"rebel": 1}
+    assert rs.view(g.state, "rebel")["support"] == {"rebel": ["PROP-SUP-REB-DUG-IN"]}
