@@ -182,3 +182,40 @@ def test_hoth_board_picture_snapshot(api: Api, snapshot, monkeypatch):
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.lstrip().startswith("<svg") or r.text.lstrip().startswith("<?xml")
     assert r.text == snapshot
+
+
+def test_hoth_undo_free_for_moves_consent_for_an_attack_and_new_dice_after(api: Api, monkeypatch):
+    """DESIGN 5 on Hoth: the first legal command each time; card play, orders and moves reveal
+    nothing (free undo), an attack rolls dice (consent), and the re-made attack rolls new dice."""
+    monkeypatch.setattr("service.game_service.new_game_id", lambda: "hoth-undo")
+    g = api.create("hoth", SCENARIO)
+    gid, tokens = g["game_id"], g["seats"]
+    kinds = set()
+    for _ in range(40):
+        v = api.view(gid)
+        seat = v["to_act"][0]
+        other = next(s for s in SEATS if s != seat)
+        cmd = api.legal(gid, tokens[seat])["commands"][0]
+        done = api.ok(gid, tokens[seat], cmd, v["version"])
+        rolled = [e for e in api.events(gid, tokens[seat], after=v["version"]) if e["type"] == "attack_rolled"]
+        u = api.client.post(f"/games/{gid}/undo", json={"to_version": v["version"]}, headers=api.auth(tokens[seat]))
+        if rolled:  # dice were rolled: never free
+            assert u.status_code == 202, (cmd, u.text)
+            first = api.get(f"/games/{gid}/events/{rolled[0]['seq']}/ruling", tokens[seat]).json()["rolls"]
+            kinds.add("consent after a roll")
+        else:  # free unless the card revealed something (e.g. a look at the other hand)
+            assert u.status_code in (201, 202), (cmd, u.text)
+            kinds.add("free" if u.status_code == 201 else "consent")
+        if u.status_code == 202:
+            assert api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(tokens[other])).status_code == 201
+        after = api.view(gid)
+        assert after["state"] == v["state"], cmd  # undo equals the fold of the kept events
+        evs = {e["seq"]: e for e in api.events(gid, tokens[seat])}
+        assert all(evs[e["seq"]]["undone"] for e in done["events"])
+        redo = api.ok(gid, tokens[seat], cmd, after["version"])
+        if rolled:
+            seq = next(e["seq"] for e in redo["events"] if e["type"] == "attack_rolled")
+            second = api.get(f"/games/{gid}/events/{seq}/ruling", tokens[seat]).json()["rolls"]
+            assert min(r["index"] for r in second) > max(r["index"] for r in first)  # never a re-roll
+            break
+    assert {"free", "consent after a roll"} <= kinds, kinds
