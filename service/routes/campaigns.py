@@ -95,6 +95,14 @@ class CampaignStore:
                        (campaign_id, token_hash(token)))
         return r[0][0] if r else None
 
+    def is_battle(self, campaign_id: str, game_id: str) -> bool:
+        """Was ``game_id`` recorded as a battle of the campaign (not a game another writer orphaned)?"""
+        for (payload,) in self._rows("SELECT payload FROM campaign_events WHERE campaign_id = ? AND type = ?",
+                                     (campaign_id, "battle_started")):
+            if msgspec.json.decode(payload).get("game_id") == game_id:
+                return True
+        return False
+
     def events(self, campaign_id: str) -> list[tuple[Any, list[Roll]]]:
         rows = self._rows("SELECT payload, rolls FROM campaign_events WHERE campaign_id = ? ORDER BY seq",
                           (campaign_id,))
@@ -310,7 +318,11 @@ def _resolve_seat(games: GameService, game: GameRow, token: str) -> str | None:
     """A campaign's seat tokens act in every battle of it (DESIGN 8)."""
     if not game.campaign_id:
         return None
-    return campaigns_of(games).db.seat(game.campaign_id, token)
+    db = campaigns_of(games).db
+    seat = db.seat(game.campaign_id, token)
+    if seat is None or not db.is_battle(game.campaign_id, game.game_id):
+        return None
+    return seat
 
 
 def _on_finished(games: GameService, game_id: str) -> None:

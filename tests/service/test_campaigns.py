@@ -139,3 +139,15 @@ def test_campaign_errors(client):
     assert_problem(client.get(f"/games/{other['game_id']}/legal-commands",
                               headers=auth(r["seats"]["imperial"])), 401)
     assert_problem(client.get(f"/campaigns/{other['campaign_id']}", headers=auth(r["seats"]["rebel"])), 401)
+
+
+def test_campaign_tokens_act_only_in_the_battles_the_campaign_recorded(client):
+    r = client.post("/campaigns", json={"ruleset": "hoth", "campaign": CAMPAIGN, "seed": SEED}).json()
+    token = r["seats"]["imperial"]
+    assert client.get(f"/games/{r['game_id']}/legal-commands", headers=auth(token)).status_code == 200
+    # A game that names the campaign but was never recorded as its battle (e.g. orphaned by a lost race).
+    from service.game_service import CreateGameRequest
+
+    stray = client.app.state.games.create_game(
+        CreateGameRequest(ruleset="hoth", scenario="PROP-SCN-OUTPOST-DELTA", seed=SEED), campaign_id=r["campaign_id"])
+    assert_problem(client.get(f"/games/{stray['game_id']}/legal-commands", headers=auth(token)), 401)
