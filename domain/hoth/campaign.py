@@ -338,6 +338,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     support_deck: dict[str, tuple[str, ...]] = {}
     support_discard: dict[str, tuple[str, ...]] = {}
     secrets_met: tuple[str, ...] = ()
+    #: The outcome the last winner read aloud (content 3.1 procedure 3).
+    outcome_text: str = ""
 
 
 class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
@@ -509,9 +511,9 @@ def evolve(state: CampaignState, event: Any) -> CampaignState:
             discard[event.faction] = ()
         return r(state, support_hand=hand, support_deck=deck, support_discard=discard)
     if isinstance(event, NextBattleChosen):
-        return r(state, node=event.next_node, carried=event.effects)
+        return r(state, node=event.next_node, carried=event.effects, outcome_text=event.text)
     if isinstance(event, CampaignWon):
-        return r(state, status=FINISHED, winner=event.winner, node=None)
+        return r(state, status=FINISHED, winner=event.winner, node=None, outcome_text=event.text)
     return state
 
 
@@ -575,6 +577,9 @@ def campaign_view(state: CampaignState, seat: str | None, leader_cards: Any = No
         "carried": carried,
         "support_hand_sizes": {f: len(state.support_hand.get(f, ())) for f in FACTIONS},
         "setup_changes": [msgspec.to_builtins(e) for e in setup_changes(state.carried)] if not cur else [],
+        "outcome_text": state.outcome_text,
+        #: The caller's own commander instructions for the battle now (content 3.1 procedure 4).
+        "briefing": node.briefing.get(faction, "") if (node is not None and faction is not None) else "",
         "secret_objectives": secrets,
         "revealed_objectives": revealed,
     }

@@ -177,6 +177,10 @@ def test_secret_objectives_are_private_until_met_and_rewarded_at_once():
     assert [s["id"] for s in imp["secret_objectives"]] == ["C1-2-EMP-SILENCE-THE-GUN"]
     assert [s["id"] for s in reb["secret_objectives"]] == ["C1-2-REB-HOLD-THE-CREST"]
     assert imp["revealed_objectives"] == [] and campaign_view(state, None)["secret_objectives"] == []
+    # Each side reads its own commander's instructions; a spectator reads none.
+    assert imp["briefing"] == shipped().campaigns[C1].nodes["C1-2"].briefing["imperial"] != reb["briefing"]
+    assert campaign_view(state, None)["briefing"] == ""
+    assert imp["outcome_text"].startswith("Imperial victory.")
     # The Rebel artillery is destroyed and an Imperial unit stands on the crest (c4 r3 = [9, 3]).
     end = tuple(u for u in start if u.unit != "rebel_artillery") + (
         UnitFact(faction="imperial", unit="snowtroopers", hex=(9, 3)),)
