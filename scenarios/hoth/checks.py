@@ -64,10 +64,6 @@ def _a(word: str) -> str:
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
-def _other(f: str) -> str:
-    return "rebel" if f == "imperial" else "imperial"
-
-
 class _Out:
     def __init__(self) -> None:
         self.problems: list[Problem] = []

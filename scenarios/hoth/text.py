@@ -39,7 +39,7 @@ def render(s: Scenario) -> str:
     header = "      " + "".join(f"c{c}".center(CELL) for c in range(10))
     lines.append(header)
     for r in range(board.ROWS - 1, -1, -1):
-        xs = range(r % 2, 19, 2) if r in board.LONG_ROWS or r % 2 == 0 else range(1, 18, 2)
+        xs = board.LONG_ROW_X if r in board.LONG_ROWS else board.SHORT_ROW_X
         indent = " " * (CELL // 2) if r % 2 else ""
         cells = []
         for x in xs:

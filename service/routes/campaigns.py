@@ -32,7 +32,7 @@ from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, JSONBody
 
 from domain.hoth import campaign as C
-from domain.kernel import Dice, Emitted, RuleViolation, advance, commitment, registry
+from domain.kernel import Dice, Emitted, advance, commitment, registry
 from domain.kernel.dice import Roll, new_seed, seed_from_hex
 
 from ..auth import bearer_token
