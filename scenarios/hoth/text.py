@@ -8,7 +8,7 @@ a structure, and the unit (faction letter, unit code, badge letter). Hex ids
 from __future__ import annotations
 
 from domain.hoth import board
-from domain.hoth.scenario import PermanentMedal, Scenario, SuddenDeath, TemporaryMedal
+from domain.hoth.scenario import HexesOccupied, PermanentMedal, Scenario, SuddenDeath, TemporaryMedal
 
 TERRAIN_CODE = {"ridge": "RG", "rocks": "RK", "serac": "SR", "buildings": "BW", "trench": "TR", "crevasse": "CV"}
 STRUCTURE_CODE = {"shield_generator": "SG", "ion_cannon": "IC"}
@@ -24,6 +24,9 @@ def render(s: Scenario) -> str:
     units = {u.hex: UNIT_CODE[u.unit] + (BADGE_CODE[u.badge] if u.badge else " ") for u in s.units}
     medals = {o.hex: ("T" if isinstance(o, TemporaryMedal) else "P") + o.faction[0]
               for o in s.objectives if isinstance(o, (TemporaryMedal, PermanentMedal))}
+    for o in s.objectives:
+        if isinstance(o, SuddenDeath) and isinstance(o.condition, HexesOccupied):
+            medals.update({tuple(h): "S" + o.faction[0] for h in o.condition.hexes})
     lines = [f"{s.id}: {s.title}  [status: {s.status}, layout: {s.layout_status}]",
              f"South (row 0): {s.south}; first player: {s.first}"]
     for f in ("imperial", "rebel"):
@@ -50,6 +53,8 @@ def render(s: Scenario) -> str:
             mid = units.get(h, medals.get(h, "  ") + "  ")
             cells.append(f"[{left} {mid}]")
         lines.append(f"r{r}  {indent}" + "".join(cells))
-    lines.append("Cells: terrain/structure, unit (i/r = imperial/rebel; badge letter a,e,q,s,w), "
-                 "or a medal objective (T/P + faction). Hex id (x, r) = (2*c + r%2, r).")
+    lines.append("Cells: terrain or structure (lowercase: a structure on a terrain tile), then a unit (i/r = "
+                 "imperial/rebel; badge a=assault e=elite troops q=elite squadron s=scouts w=e-web) or an "
+                 "objective hex (T/P = temporary/permanent medal, S = sudden death; then i/r). "
+                 "Hex id (x, r) = (2*c + r%2, r).")
     return "\n".join(lines)
