@@ -30,7 +30,7 @@ import uuid
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -76,19 +76,24 @@ _setup_decoder = msgspec.json.Decoder(Setup)
 _rolls_decoder = msgspec.json.Decoder(list[Roll])
 
 
+#: Longest client-chosen ``command_id``.
+COMMAND_ID_MAX = 200
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
 class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Body of ``POST /games/{id}/commands``."""
 
     command: dict[str, Any]
     expected_version: int
-    command_id: str | None = None
+    command_id: Annotated[str, msgspec.Meta(min_length=1, max_length=COMMAND_ID_MAX)] | None = None
 
 
 class CreateGameRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Body of ``POST /games``."""
 
-    ruleset: str
-    scenario: str
+    ruleset: Name
+    scenario: Name
     seed: str | None = None
     options: dict[str, Any] = {}
 
