@@ -1,6 +1,7 @@
 """``umpire projections ...``: the operator's commands for the read models.
 
     umpire projections rebuild [--data-dir DIR] [--redis-url URL] [--fresh] [--no-resume]
+    umpire projections status  [--data-dir DIR] [--redis-url URL] [--json]
 
 The rebuild writes into the Redis at ``--redis-url`` (or ``$UMPIRE_REDIS_URL``)
 -- the one the running service uses. Without either, it starts a private
@@ -75,5 +76,57 @@ def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume
         if tmp is not None:
             tmp.cleanup()
 
+
+@projections_group.command("status")
+@click.option("--data-dir", type=str, default=None, help="Directory of the event store (default: $UMPIRE_DATA_DIR or ./data).")
+@click.option("--redis-url", type=str, default=None, help="The service's Redis (default: $UMPIRE_REDIS_URL).")
+@click.option("--json", "as_json", is_flag=True, help="Print the games as JSON lines.")
+def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> None:
+    """How far each game's read models are behind the log (exit 4 when any is)."""
+    import sys
+
+    import msgspec
+    import redis
+
+    from service.cli import _open_existing_store, fail
+    from service.settings import Settings, SettingsError
+    from service.store import StoreError
+
+    from .keys import GameKeys
+
+    try:
+        settings = Settings.from_env(data_dir=data_dir, redis_url=redis_url)
+        if settings.redis_url is None:
+            fail("--redis-url or UMPIRE_REDIS_URL: which Redis? (an embedded one belongs to its service)")
+        store = _open_existing_store(settings.data_dir)
+        client = redis.Redis.from_url(settings.redis_url)
+        games = store.games()
+        pipe = client.pipeline(transaction=False)
+        for g in games:
+            pipe.hget(GameKeys(g.game_id).meta, "seq")
+        seqs = pipe.execute()
+    except (StoreError, SettingsError) as exc:
+        fail(str(exc))
+    except redis.RedisError as exc:
+        fail(f"redis: {exc}")
+    behind = 0
+    for g, raw in zip(games, seqs):
+        projected = None if raw is None else int(raw)
+        lag = g.version - (projected if projected is not None else -1)
+        behind += lag != 0
+        if as_json:
+            click.echo(msgspec.json.encode({"game_id": g.game_id, "version": g.version, "projected": projected,
+                                            "behind": lag}).decode())
+        else:
+            state = "ok" if lag == 0 else ("no models" if projected is None else f"{lag} behind")
+            click.echo(f"{g.game_id}  log {g.version}  redis {'-' if projected is None else projected}  {state}")
+    if not as_json:
+        click.echo(f"{len(games)} games, {behind} behind")
+    if behind:
+        sys.exit(EXIT_BEHIND)
+
+
+#: ``umpire projections status`` exit code when a game's models are behind the log.
+EXIT_BEHIND = 4
 
 COMMANDS.append(projections_group)

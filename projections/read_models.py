@@ -466,6 +466,10 @@ class ReadModels:
         :func:`decode_feed_event` and show it with :func:`service.views.event_view`.
         """
         key = self.feed_key(game_id)
+        timeout = self.redis.connection_pool.connection_kwargs.get("socket_timeout")
+        if timeout and block_ms > 0:
+            # a block longer than the client's socket timeout would end in a TimeoutError
+            block_ms = max(1, min(block_ms, int(timeout * 1000) - 100))
         try:
             resp = self.redis.xread({key: f"{max(after_seq, 0)}-0"}, count=FEED_READ_COUNT,
                                     block=block_ms if block_ms > 0 else None)

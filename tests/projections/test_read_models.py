@@ -161,3 +161,30 @@ def test_a_game_that_cannot_be_projected_does_not_hold_back_the_others(rm, store
     assert rm.catch_up_all() == 1
     assert rm.last_seq("ok") == 10 and rm.last_seq("bad") is None
     assert rm.lobby() is None  # not every game is in the index: the log answers
+
+
+def test_read_feed_wakes_up_for_a_new_event_and_never_outwaits_the_socket(redis_server, store):
+    import threading
+
+    client = redis.Redis.from_url(redis_server.url, socket_timeout=1.0)
+    client.flushall()
+    rm = ReadModels(client, store)
+    s = new_game(store, "g1", seed=16, events=5)
+    rm.project("g1")
+    # longer than the socket timeout: clamped, so an empty answer rather than a TimeoutError
+    assert rm.read_feed("g1", s.version, block_ms=10_000) == []
+
+    def later() -> None:
+        s.command()
+        ReadModels(redis.Redis.from_url(redis_server.url), store).project("g1")
+
+    t = threading.Timer(0.2, later)
+    t.start()
+    got = []
+    for _ in range(20):  # until the writer's event arrives (each call blocks at most ~0.9 s)
+        got = rm.read_feed("g1", 5, block_ms=900)
+        if got:
+            break
+    t.join()
+    assert [seq for seq, _ in got] == list(range(6, s.version + 1))
+    client.close()

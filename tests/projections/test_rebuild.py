@@ -123,3 +123,21 @@ def test_cli_rebuild_names_a_missing_data_dir(tmp_path, redis_url):
                                        "--redis-url", redis_url])
     assert result.exit_code == 1
     assert "does not exist" in result.output
+
+
+def test_cli_status_shows_games_behind_the_log(redis_client, redis_url, store):
+    from service.cli import main
+
+    s = new_game(store, "g1", seed=35, events=20)
+    create_game(store, "g2")
+    rm = ReadModels(redis_client, store)
+    rm.project("g1")
+    s.command()
+    args = ["projections", "status", "--data-dir", str(store.data_dir), "--redis-url", redis_url]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 4, result.output
+    assert "g2  log 0  redis -  no models" in result.output
+    assert f"g1  log {s.version}  redis 20  {s.version - 20} behind" in result.output
+    rm.catch_up_all()
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0 and "2 games, 0 behind" in result.output
