@@ -180,10 +180,10 @@ def test_read_feed_wakes_up_for_a_new_event_and_never_outwaits_the_socket(redis_
 
     t = threading.Timer(0.2, later)
     t.start()
-    got = []
-    for _ in range(20):  # until the writer's event arrives (each call blocks at most ~0.9 s)
-        got = rm.read_feed("g1", 5, block_ms=900)
-        if got:
+    got: list = []
+    for _ in range(20):  # until the writer's events arrive (each call blocks at most ~0.9 s)
+        got += rm.read_feed("g1", got[-1][0] if got else 5, block_ms=900)
+        if got and not t.is_alive() and got[-1][0] == s.version:
             break
     t.join()
     assert [seq for seq, _ in got] == list(range(6, s.version + 1))
