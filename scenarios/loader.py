@@ -11,6 +11,7 @@ Ruleset-specific loaders (``scenarios/hoth``) build on these.
 """
 from __future__ import annotations
 
+import functools
 import re
 import types
 import typing
@@ -241,6 +242,11 @@ def _walk_unknown(info: Any, data: Any, path: str, out: list[tuple[str, str]]) -
             _walk_unknown(info.value_type, v, f"{path}.{k}" if path else str(k), out)
 
 
+@functools.lru_cache(maxsize=64)
+def _type_info(type_: Any) -> Any:
+    return msgspec.inspect.type_info(type_)
+
+
 def unknown_fields(file: str, data: Any, type_: Any, prefix: str = "") -> list[Problem]:
     """Fields in ``data`` that ``type_`` does not have (msgspec ignores them silently).
 
@@ -249,7 +255,7 @@ def unknown_fields(file: str, data: Any, type_: Any, prefix: str = "") -> list[P
     alongside the type and names every field it does not know.
     """
     out: list[tuple[str, str]] = []
-    _walk_unknown(msgspec.inspect.type_info(type_), data, prefix, out)
+    _walk_unknown(_type_info(type_), data, prefix, out)
     return [Problem(file=file, field=path, message=f"`{key}` is not a known field here (a typo?).")
             for path, key in out]
 
@@ -260,7 +266,7 @@ _TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 def _allowed_values(type_: Any, data: Any, path: str) -> tuple[Any, ...]:
     """The literal values allowed at a msgspec error path (``$.units[1].unit``), if it names a Literal."""
     I = msgspec.inspect
-    info: Any = I.type_info(type_)
+    info: Any = _type_info(type_)
     for name, index in _TOKEN.findall(path[1:]):
         if isinstance(info, I.UnionType):
             info = _struct_for(info, data) if isinstance(data, dict) else next(

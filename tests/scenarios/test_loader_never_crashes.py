@@ -58,7 +58,7 @@ def _case(kind: str, name: str):
     original = json.loads((DEFAULT_ROOT / kind / name).read_text())
     paths = list(_paths(original))
 
-    @settings(max_examples=40, deadline=None, derandomize=True,
+    @settings(max_examples=100, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(st.sampled_from(paths), JSON, st.booleans())
     def run(tmp_path, path, value, delete):
