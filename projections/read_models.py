@@ -296,7 +296,18 @@ class ReadModels:
             if code == -1:
                 log.warning("game %s: gap before seq %s (models at %s); projecting again", game.row.game_id, step.seq, last)
                 ok = False
+            elif code == -2:
+                log.warning("game %s: damaged models at seq %s; rebuilding the game's models", game.row.game_id, last)
+                self._reset(game)
+                ok = False
+                break
         return ok
+
+    def _reset(self, game: _Game) -> None:
+        """Delete one game's models (they are rebuilt from seq 0 by the caller's retry)."""
+        k = game.keys
+        self.redis.delete(k.meta, k.timeline, k.feed, k.snaps, k.snapdata, *game.view_keys)
+        self.forget(game.row.game_id)
 
     def _sync_lobby(self, game: _Game, version: int, status: str, winner: str | None) -> None:
         row = game.row

@@ -13,10 +13,12 @@ from __future__ import annotations
 #: has no models yet): ``seq <= last`` is a duplicate and changes nothing,
 #: ``seq > last + 1`` is a gap and changes nothing (the caller backfills from
 #: the log), only ``seq == last + 1`` writes. Returns ``{status, last}``:
-#: 1 applied, 0 duplicate, -1 gap.
+#: 1 applied, 0 duplicate, -1 gap,
 #:
 #: KEYS: 1 meta, 2 timeline, 3 feed, 4 snaps (zset), 5 snapdata (hash),
 #:       6.. one view key per seat and the spectator
+#: -2 damaged (the timeline length is not the last seq; nothing written).
+#:
 #: ARGV: 1 seq, 2 timeline entry JSON ("" for seq 0), 3 feed event JSON ("" for seq 0),
 #:       4 feed MAXLEN (approximate), 5 snapshot JSON ("" for none),
 #:       6 n_meta, 7 n_undone, then one view JSON per view key,
@@ -28,6 +30,9 @@ if cur then last = tonumber(cur) end
 local seq = tonumber(ARGV[1])
 if seq <= last then return {0, last} end
 if seq ~= last + 1 then return {-1, last} end
+-- checked before any write (a script that fails half-way keeps its writes):
+-- a timeline that does not hold one entry per applied seq means damaged models
+if seq > 0 and redis.call('LLEN', KEYS[2]) ~= last then return {-2, last} end
 local nviews = #KEYS - 5
 local nmeta = tonumber(ARGV[6])
 local nundone = tonumber(ARGV[7])

@@ -112,3 +112,23 @@ def test_ready_marker_is_not_part_of_projection(redis_client, store):
     _games(store)
     once = _in_order_dump(redis_client, store)
     assert LOBBY_READY not in once
+
+
+def test_damaged_models_are_detected_before_any_write_and_rebuilt(redis_client, store):
+    s = new_game(store, "g1", seed=14, events=40)
+    rm = ReadModels(redis_client, store)
+    rm.project("g1")
+    good = dump(redis_client)
+    redis_client.rpop("{g:g1}:timeline")  # damage: the timeline lost its last entry
+    game = rm._game("g1")
+    step = rm._step(game, 41, rm.state_at("g1", 40), store.event("g1", 40), 0, ())
+    damaged = dump(redis_client)
+    assert redis_client.evalsha(rm._apply.sha, len(step.keys), *step.keys, *step.args) == [-2, 40]
+    assert dump(redis_client) == damaged  # nothing written
+    s.command()
+    rm.project("g1")  # detects the damage, rebuilds the game's models from the log
+    healed = dump(redis_client)
+    assert healed != good and len(rm.timeline("g1")) == s.version
+    redis_client.flushall()
+    ReadModels(redis_client, store).project("g1")
+    assert dump(redis_client) == healed  # the same as models projected from scratch
