@@ -14,7 +14,7 @@ import pytest
 from drills import ruleset  # noqa: F401  (registers "drill" in this process)
 from drills.checks import check_log
 from drills.load import Ack, Tally, create_games
-from drills.scenarios import Plan, _can_mount, disk_full, redis_outages, server_kills
+from drills.scenarios import Plan, _can_mount, disk_full, read_only, redis_outages, server_kills
 from drills.server import Server
 from service.redis_runtime import EmbeddedRedis
 
@@ -57,6 +57,16 @@ def test_full_disk_gives_problem_details_and_keeps_what_was_acknowledged(tmp_pat
     assert rep.skipped is None and rep.ok, rep.lines
     assert any("503 application/problem+json" in line and "disk is full" in line for line in rep.lines), rep.lines
     assert rep.findings is not None and rep.findings.lost == []
+
+
+def test_read_only_data_dir_is_a_one_line_error_and_loses_nothing(tmp_path, own_redis):
+    rep = read_only(tmp_path / "ro", own_redis, SMALL)
+    if not _can_mount():
+        assert rep.skipped and "root" in rep.skipped
+        return
+    assert rep.skipped is None and rep.ok, rep.lines
+    assert any("exit 1: umpire: error: data dir" in line and "is not writable" in line for line in rep.lines), rep.lines
+    assert rep.findings is not None and rep.findings.acks == 3 and rep.findings.lost == []
 
 
 def test_the_checks_catch_a_lost_or_altered_acknowledgement(tmp_path, own_redis):
