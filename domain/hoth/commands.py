@@ -104,7 +104,11 @@ class PlaySupport(Command, tag="play_support"):
     hex: Hex | None = None
 
 
+class PassSupport(Command, tag="pass_support"):
+    """Do not play a support card in this window (content 3.1: support cards are optional)."""
+
+
 HothCommand = (
     PlayCard | OrderUnit | EndOrders | Move | EndMoves | Attack | EndTurn | Reroll | IgnoreRetreat | Retreat
-    | Breakthrough | SkipAttack | DiscardCards | ArrangeDeck | Reinforce | PlaySupport
+    | Breakthrough | SkipAttack | DiscardCards | ArrangeDeck | Reinforce | PlaySupport | PassSupport
 )

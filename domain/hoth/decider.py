@@ -14,7 +14,9 @@ from .evolve import evolve as _evolve
 from .medals import settle
 from .orders import order_options
 from .outbox import Outbox
-from .resolution import attack, breakthrough_choice, breakthrough_targets, reroll, retreat_choice, trench_choice
+from .resolution import (
+    attack, breakthrough_choice, breakthrough_targets, reroll, retreat_choice, support_reaction, trench_choice,
+)
 from .state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
 from .team import faction_seats, leaders_option, seats_for, team_hand_size, turn_order
 from .turns import (
@@ -171,7 +173,15 @@ class HothRuleset:
         p = state.pending
         t = state.turn
         assert t is not None
-        if isinstance(command, C.PlaySupport):
+        if p is not None and p.kind == "support":
+            if isinstance(command, C.PlaySupport) and command.target is None and command.hex is None:
+                support_reaction(out, True, command.card)
+            elif isinstance(command, C.PassSupport):
+                support_reaction(out, False)
+            else:
+                raise RuleViolation("HOTH-CARD-4", "A support-card decision must be made first (send play_support "
+                                                   "with the card, or pass_support).")
+        elif isinstance(command, C.PlaySupport):
             play_support(out, seat, command.card, command.target, command.hex)
         elif p is not None:
             self._pending_command(out, p, command)
@@ -333,6 +343,8 @@ def _pending_options(state: HothState, p: Any) -> list[Any]:
         return [C.DiscardCards(cards=c) for c in seen]
     if k == "arrange":
         return [C.ArrangeDeck(order=o) for o in dict.fromkeys(permutations(p.cards))]
+    if k == "support":
+        return [C.PlaySupport(card=c) for c in dict.fromkeys(p.cards)] + [C.PassSupport()]
     if k == "place":
         return [C.Reinforce(hex=h) for h in reinforcement_hexes(state, faction_of(p.seat), p.unit_type)]
     return []

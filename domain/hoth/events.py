@@ -87,6 +87,21 @@ class AttackRolled(Event, tag="attack_rolled"):
     examined: tuple[Hex, ...] = ()
 
 
+class DecisionMade(Event, tag="decision_made"):
+    """A pending decision answered with no other effect (e.g. no support card played)."""
+
+    seat: str
+    kind: str
+    choice: str
+
+
+class AttackDeclared(Event, tag="attack_declared"):
+    """An attack announced before its roll (a reaction window opens for the defender)."""
+
+    attack: AttackCtx
+    dice: int
+
+
 class DiceRerolled(Event, tag="dice_rerolled"):
     indices: tuple[int, ...]
     faces: tuple[str, ...]
@@ -247,5 +262,5 @@ HothEvent = (
     | MovesEnded | AttackRolled | DiceRerolled | AttackResolved | UnitEliminated | MedalsAwarded | ObjectiveChanged
     | DecisionPending | RetreatIgnored | UnitRetreated | BreakthroughMade | AttackFinished | CardsDiscarded
     | TurnEnded | GameWon | DeckArranged | UnitPlaced | SupportDealt | SupportPlayed | HandPeeked | UnitHealed
-    | EffectAdded | Bombarded
+    | EffectAdded | Bombarded | AttackDeclared | DecisionMade
 )

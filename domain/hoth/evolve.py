@@ -9,6 +9,7 @@ from .events import (
     DecisionPending, DeckShuffled, DiceRerolled, GameOpened, GameWon, MedalsAwarded, MovesEnded, ObjectiveChanged,
     OrdersEnded, RetreatIgnored, TurnEnded, TurnStarted, UnitEliminated, UnitMoved, UnitOrdered, UnitRetreated,
     DeckArranged, UnitPlaced, SupportDealt, SupportPlayed, HandPeeked, UnitHealed, EffectAdded, Bombarded,
+    AttackDeclared, DecisionMade,
 )
 from .state import (
     ATTACK, MOVE, ORDER, HothState, LastAttack, Lasting, Ordered, StructureState, TurnState, UnitState, faction_of,
@@ -252,7 +253,8 @@ def _support_played(s: HothState, e: SupportPlayed) -> HothState:
     sup[f] = _remove_one(s.support.get(f, ()), e.card)
     used = dict(s.support_turn)
     used[f] = s.turn_no
-    return replace(s, support=sup, support_turn=used)
+    pending = None if (s.pending is not None and s.pending.kind == "support") else s.pending
+    return replace(s, support=sup, support_turn=used, pending=pending)
 
 
 def _peeked(s: HothState, e: HandPeeked) -> HothState:
@@ -280,6 +282,10 @@ def _bombarded(s: HothState, e: Bombarded) -> HothState:
     return s
 
 
+def _declared(s: HothState, e: AttackDeclared) -> HothState:
+    return replace(s, attack=e.attack)
+
+
 def _won(s: HothState, e: GameWon) -> HothState:
     return replace(s, winner=e.winner, win_reason=e.reason, pending=None)
 
@@ -292,5 +298,6 @@ _HANDLERS = {
     RetreatIgnored: _ignored, UnitRetreated: _retreated, BreakthroughMade: _breakthrough, AttackFinished: _finished,
     CardsDiscarded: _discarded, TurnEnded: _turn_ended, GameWon: _won, DeckArranged: _arranged, UnitPlaced: _placed,
     SupportDealt: _support_dealt, SupportPlayed: _support_played, HandPeeked: _peeked, UnitHealed: _healed,
-    EffectAdded: _effect_added, Bombarded: _bombarded,
+    EffectAdded: _effect_added, Bombarded: _bombarded, AttackDeclared: _declared,
+    DecisionMade: lambda s, e: replace(s, pending=None),
 }

@@ -5,16 +5,21 @@ breakthrough) stops the flow with a ``DecisionPending`` event; the matching comm
 """
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
+
 from domain.kernel import RuleViolation, RulingBuilder
 
 from . import board
-from .cards import IgnoreRetreat as IgnoreRetreatEffect, NoTerrainRetreatIgnore
+from .cards import EnemyDicePenalty, NoTerrainRetreatIgnore
 from .combat import (
     DIE_FACES, add_plan_steps, convert, conversions, count_hits, in_trench, may_attack_refusal, plan_attack,
     plan_special, reroll_kind, special_attack, structure_symbols,
 )
 from .context import Snapshot, bonus_effects
 from .events import (
+    AttackDeclared, DecisionMade, SupportPlayed,
     AttackFinished, AttackResolved, AttackRolled, BreakthroughMade, DecisionPending, DiceRerolled, RetreatIgnored,
     UnitEliminated, UnitRetreated,
 )
@@ -47,19 +52,62 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
     plan = (plan_special if special else plan_attack)(st, snap, u, target_id, with_sight_values=True)
     if isinstance(plan, RuleViolation):
         raise plan
+    o = next(x for x in st.turn.ordered if x.unit == unit_id)
+    ctx = AttackCtx(attacker=unit_id, target=target_id, structure=plan.structure, distance=plan.distance, faces=(),
+                    bonus=o.bonus, breakthrough=breakthrough, special=special)
+    if not plan.structure:
+        tgt = st.units[target_id]
+        card = reaction_card(st, tgt.faction, "on_enemy_attack")
+        if card is not None:
+            # content 5.3 (e.g. Covering Fire): the defender may react once the attack is declared
+            out.emit(AttackDeclared(attack=ctx, dice=plan.dice), RulingBuilder().add(
+                "HOTH-ATTACK-9", f"{unit_id} declares an attack on {target_id} ({plan.dice} dice)."),
+                summary=f"{unit_id} declares an attack on {target_id}")
+            out.emit(DecisionPending(pending=Pending(kind="support", which="on_enemy_attack",
+                                                     seat=defender_seat(out, tgt.faction), unit=target_id),
+                                     cards=(card,)),
+                     RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card now."),
+                     summary="support decision", visibility=defender_seat(out, tgt.faction))
+            return
+    roll(out, plan, ctx, 0)
+
+
+def resume_attack(out: Outbox, penalty: int) -> None:
+    """Roll the declared attack after the defender's reaction window."""
+    st = out.state
+    ctx = st.attack
+    assert ctx is not None
+    u = st.units[ctx.attacker]
+    plan = (plan_special if ctx.special else plan_attack)(st, Snapshot(st), u, ctx.target, with_sight_values=True)
+    assert not isinstance(plan, RuleViolation)  # nothing moved since the declaration
+    roll(out, plan, ctx, penalty)
+
+
+def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int) -> None:
+    st = out.state
+    unit_id, target_id = ctx.attacker, ctx.target
+    u = st.units[unit_id]
     rb = RulingBuilder()
     rb.add("HOTH-ATTACK-9", f"{unit_id} attacks {target_id}.", attacker=unit_id, target=target_id)
-    if breakthrough:
+    if ctx.breakthrough:
         rb.add("HOTH-SPECIAL-ASSAULT-4", "Breakthrough attack: any enemy in range of the new hex.")
     add_plan_steps(rb, plan)
+    if penalty:
+        plan.dice -= penalty
+        rb.add("HOTH-CARD-4", f"A support card of the defender: -{penalty} die.", dice=-penalty)
+    if plan.dice <= 0:
+        rb.add("HOTH-MOD-7", "No die is left to roll: the attack has no effect.", dice=plan.dice)
+        out.emit(AttackRolled(attack=ctx, dice=0, attacker_hex=u.hex, target_hex=plan.target_hex,
+                              examined=plan.sight.examined), rb, summary=f"{unit_id} attacks {target_id}: no dice")
+        out.emit(AttackResolved(attacker=unit_id, target=target_id, hits=0, losses=0), None, summary="no effect")
+        finish(out)
+        return
     first_index = out.dice.next_index("dice")
     faces = tuple(out.dice.faces(DIE_FACES, plan.dice))
     rb.add("HOTH-MOD-7", f"Final count: {plan.dice} dice.", dice=plan.dice)
     rb.add("HOTH-HIT-1", f"Rolled {', '.join(faces)}.", roll_indices=list(range(first_index, first_index + plan.dice)),
            faces=list(faces))
-    o = next(x for x in st.turn.ordered if x.unit == unit_id)
-    ctx = AttackCtx(attacker=unit_id, target=target_id, structure=plan.structure, distance=plan.distance, faces=faces,
-                    bonus=o.bonus, breakthrough=breakthrough, special=special)
+    ctx = msgspec.structs.replace(ctx, faces=faces)
     out.emit(AttackRolled(attack=ctx, dice=plan.dice, attacker_hex=u.hex, target_hex=plan.target_hex,
                           examined=plan.sight.examined), rb,
              summary=f"{unit_id} attacks {target_id} with {plan.dice} dice: {', '.join(faces)}")
@@ -71,6 +119,14 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
         out.emit(DecisionPending(pending=Pending(kind="reroll", seat=out.state.turn.seat, unit=unit_id, which=kind)),
                  RulingBuilder().add(rule, f"{unit_id} may re-roll {'any number of' if kind == 'any' else 'all X'} "
                                            "dice once.", which=kind), summary="re-roll decision")
+        return
+    card = reaction_card(out.state, u.faction, "on_own_attack")
+    if card is not None:
+        # content 5.3 (e.g. Veteran Gunners): re-rolling with the card plays it
+        seat = out.state.turn.seat  # type: ignore[union-attr]
+        out.emit(DecisionPending(pending=Pending(kind="reroll", seat=seat, unit=unit_id, which="any"), cards=(card,)),
+                 RulingBuilder().add("HOTH-CARD-4", "A support card may re-roll this attack's dice."),
+                 summary="re-roll decision", visibility=seat)
         return
     resolve(out)
 
@@ -87,6 +143,9 @@ def reroll(out: Outbox, indices: tuple[int, ...]) -> None:
         misses = tuple(i for i, f in enumerate(ctx.faces) if f == "miss")
         if idx and tuple(sorted(idx)) != misses:
             raise RuleViolation("HOTH-CARD-4", "This card re-rolls all X results or none.")
+    if p.cards and idx:
+        out.emit(SupportPlayed(seat=p.seat, card=p.cards[0]), RulingBuilder().add(
+            "HOTH-CARD-4", f"{p.seat} plays the support card {p.cards[0]} to re-roll."), summary="support re-roll")
     faces = list(ctx.faces)
     first = out.dice.next_index("dice")
     new = out.dice.faces(DIE_FACES, len(idx))
@@ -189,6 +248,23 @@ def resolve(out: Outbox) -> None:
                                      ignored=retreats), summary=f"{target.id} ignores {retreats} retreat(s)")
         finish(out)
         return
+    card = reaction_card(out.state, target.faction, "on_own_retreat")
+    if card is not None:
+        seat = defender_seat(out, target.faction)
+        out.emit(DecisionPending(pending=Pending(kind="support", which="on_own_retreat", seat=seat, unit=target.id,
+                                                 steps=retreats), cards=(card,)),
+                 RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card against the retreat."),
+                 summary="support decision", visibility=seat)
+        return
+    retreat_stage(out, retreats)
+
+
+def retreat_stage(out: Outbox, retreats: int) -> None:
+    """Lasting card effects, the trench choice, then the retreat itself (HOTH-RETREAT-*)."""
+    ctx = out.state.attack
+    assert ctx is not None
+    target = out.state.units[ctx.target]
+    tspec = UNIT_SPECS[target.unit]
     lasting = [x for x in out.state.lasting if x.unit == target.id and x.effect == "ignore_retreat"]
     if lasting:
         n = min(retreats, sum(x.count for x in lasting))
@@ -211,6 +287,45 @@ def resolve(out: Outbox) -> None:
                      summary="trench decision")
             return
     start_retreat(out, retreats)
+
+
+def reaction_card(state: Any, faction: str, timing: str) -> str | None:
+    """A support card of ``faction`` with this reactive timing it may play now (at most 1 per turn)."""
+    if state.support_turn.get(faction) == state.turn_no:
+        return None
+    for cid in state.support.get(faction, ()):
+        c = state.cards.get(cid)
+        if c is not None and c.timing == timing:
+            return cid
+    return None
+
+
+def support_reaction(out: Outbox, play: bool, card: str | None = None) -> None:
+    """The defender's answer in a support window (content 5.3 reactive cards)."""
+    p = out.state.pending
+    assert p is not None and p.kind == "support"
+    if play:
+        if card not in p.cards:
+            raise RuleViolation("HOTH-CARD-4", "That support card cannot be played in this window.")
+        out.emit(SupportPlayed(seat=p.seat, card=card, target=p.unit),  # type: ignore[arg-type]
+                 RulingBuilder().add("HOTH-CARD-4", f"{p.seat} plays the support card {card}."),
+                 summary=f"{p.seat} plays support {card}")
+    else:
+        out.emit(DecisionMade(seat=p.seat, kind="support", choice="pass"), RulingBuilder().add(
+            "HOTH-CARD-4", f"{p.seat} plays no support card."), summary="no support card")
+    if p.which == "on_enemy_attack":
+        penalty = 0
+        if play:
+            c = out.state.cards[card]  # type: ignore[index]
+            penalty = sum(e.dice for e in c.effects if isinstance(e, EnemyDicePenalty))
+        resume_attack(out, penalty)
+    elif p.which == "on_own_retreat":
+        if play:
+            out.emit(RetreatIgnored(unit=p.unit or "", count=p.steps, reason="HOTH-CARD-4"), RulingBuilder().add(
+                "HOTH-CARD-4", f"{p.unit} ignores all {p.steps} retreat result(s)."), summary="retreats ignored")
+            finish(out)
+        else:
+            retreat_stage(out, p.steps)
 
 
 def trench_choice(out: Outbox, ignore: bool) -> None:

@@ -1,9 +1,11 @@
 """Support cards (content 3.1 and 5.3): played in addition to the command card, at most one per turn.
 
-Implemented timings: ``start_of_turn`` (before the command card) and ``own_turn`` (any step of
-the own turn with no decision pending). The reactive timings ``on_own_attack``, ``on_own_retreat``
-and ``on_enemy_attack`` are not offered yet (see the report: they need a decision window in the
-other seat's flow).
+Timings ``start_of_turn`` (before the command card) and ``own_turn`` (any step of the own turn
+with no decision pending) are played with ``play_support`` here. The reactive timings open a
+decision window in the attack flow (resolution.py): ``on_enemy_attack`` after an attack is
+declared (defender), ``on_own_attack`` as a re-roll after the roll (attacker), ``on_own_retreat``
+before a retreat (defender). A window opens only for a faction that holds such a card, so the
+opponent learns that *some* reaction was possible (the card itself stays private until played).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from .team import faction_seats, other
 from .terrain import protection
 from .units import UNIT_SPECS, starting_figures
 
-#: Timings this engine offers (the others are listed as not implemented).
+#: Timings played with play_support outside a reaction window.
 OFFERED_TIMINGS = ("start_of_turn", "own_turn")
 #: INFERRED: a bombard resolves hits (and the AT-AT confirmation roll) but no retreats.
 BOMBARD_RETREATS = False

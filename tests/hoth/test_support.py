@@ -5,9 +5,11 @@ import msgspec
 import pytest
 
 from domain.hoth import commands as C
-from domain.hoth.cards import Bombard, Card, DamagedUnit, Heal, TreatAsTerrain
+from domain.hoth.cards import (
+    Bombard, Card, DamagedUnit, EnemyDicePenalty, Heal, IgnoreAllRetreats, Reroll, TreatAsTerrain,
+)
 from domain.hoth.decider import HothRuleset
-from domain.hoth.events import Bombarded, SupportDealt, UnitHealed
+from domain.hoth.events import Bombarded, DiceRerolled, RetreatIgnored, SupportDealt, SupportPlayed, UnitHealed
 from domain.kernel import SetupError
 
 from .examples import example
@@ -88,3 +90,67 @@ def test_support_option_is_validated_and_dealt_privately():
     assert dealt[0].visibility == "rebel" and "cards" in SupportDealt.private
     assert rs.view(g.state, "imperial")["support"] == {"rebel": 1}
     assert rs.view(g.state, "rebel")["support"] == {"rebel": ["PROP-SUP-REB-DUG-IN"]}
+
+
+COVER = Card(id="PROP-SUP-REB-COVERING-FIRE", faction="rebel", kind="support", status="proposed", title="Covering Fire",
+             timing="on_enemy_attack", effects=(EnemyDicePenalty(dice=1),))
+DISCIPLINE = Card(id="PROP-SUP-EMP-IMPERIAL-DISCIPLINE", faction="imperial", kind="support", status="proposed",
+                  title="Imperial Discipline", timing="on_own_retreat",
+                  effects=(IgnoreAllRetreats(),))
+GUNNERS = Card(id="PROP-SUP-EMP-VETERAN-GUNNERS", faction="imperial", kind="support", status="proposed",
+               title="Veteran Gunners", timing="on_own_attack",
+               effects=(Reroll(which="any"),))
+
+
+def _support(g, faction, *cards):
+    st = g.state
+    g.state = msgspec.structs.replace(st, cards={**st.cards, **{c.id: c for c in cards}},
+                                      support={**st.support, faction: tuple(c.id for c in cards)})
+
+
+def test_covering_fire_reacts_to_a_declared_attack():
+    """Content 5.3 Covering Fire (on_enemy_attack): the defender decides before the roll; -1 die."""
+    scn = scenario(units=[((8, 2), "imperial", "snowtroopers", None, "T"), ((10, 2), "rebel", "echo_troopers", None, "E")],
+                   first="imperial")
+    g = example(scn, faces=["miss", "miss"])
+    _support(g, "rebel", COVER)
+    start(g, "imperial", ["T"])
+    to_attack(g, "imperial")
+    g.do("imperial", C.Attack(unit="T", target="E"))
+    assert g.state.pending.kind == "support" and g.rs.status(g.state).to_act == ("rebel",)
+    assert g.rs.legal_commands(g.state, "rebel") == [C.PlaySupport(card=COVER.id), C.PassSupport()]
+    items = g.do("rebel", C.PlaySupport(card=COVER.id))
+    rolled = [e for e in items if type(e.event).__name__ == "AttackRolled"][0]
+    assert rolled.event.dice == 2 and "HOTH-CARD-4" in rolled.ruling.rules()
+    assert g.state.support["rebel"] == ()
+
+
+def test_imperial_discipline_ignores_all_retreats_and_veteran_gunners_rerolls():
+    """Content 5.3: on_own_retreat (defender) and on_own_attack (attacker) windows."""
+    scn = scenario(units=[((8, 2), "rebel", "snowspeeders", None, "S"), ((10, 2), "imperial", "snowtroopers", None, "T"),
+                          ((16, 6), "imperial", "snowtroopers")])
+    g = example(scn, faces=["retreat", "retreat", "miss", "miss"])
+    _support(g, "imperial", DISCIPLINE, GUNNERS)
+    start(g, "rebel", ["S"])
+    to_attack(g, "rebel")
+    g.do("rebel", C.Attack(unit="S", target="T"))
+    assert g.state.pending.kind == "support" and g.state.pending.which == "on_own_retreat"
+    items = g.do("imperial", C.PlaySupport(card=DISCIPLINE.id))
+    assert events(items, RetreatIgnored)[0].event.count == 2
+    assert g.state.units["T"].hex == (10, 2)
+
+
+def test_veteran_gunners_reroll_plays_the_card():
+    """Content 5.3 Veteran Gunners (on_own_attack): re-rolling with it plays it; keeping the roll does not."""
+    scn = scenario(units=[((8, 2), "imperial", "snowtroopers", None, "T"), ((10, 2), "rebel", "echo_troopers", None, "E")],
+                   first="imperial")
+    g = example(scn, faces=["miss", "miss", "miss", "infantry"])
+    _support(g, "imperial", GUNNERS)
+    start(g, "imperial", ["T"])
+    to_attack(g, "imperial")
+    g.do("imperial", C.Attack(unit="T", target="E"))
+    assert g.state.pending.kind == "reroll" and g.state.pending.cards == (GUNNERS.id,)
+    items = g.do("imperial", C.Reroll(dice=(2,)))
+    assert events(items, SupportPlayed)[0].event.card == GUNNERS.id
+    assert events(items, DiceRerolled)[0].event.faces == ("miss", "miss", "infantry")
+    assert g.state.units["E"].figures == 2 and g.state.support["imperial"] == ()
