@@ -5,38 +5,25 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.kernel import Setup, fold, is_kernel_event
+from domain.kernel import Setup, fold
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import Undone
 from projections import SNAPSHOT_EVERY, ReadModels
 from projections.keys import GameKeys
 
+from .helpers import prefix_states
 from .tally import RULESET, new_game
 
 LONG_GAME = 3000
-
-
-def _prefix_states(store, game_id: str) -> list:
-    """The fold of every prefix: one evolve per event, a full fold at each undo."""
-    g = store.require_game(game_id)
-    setup = msgspec.json.decode(g.setup, type=Setup)
-    pairs = [(e.seq, decode_event(RULESET, e.payload)) for e in store.load(game_id)]
-    out = [RULESET.initial_state(setup)]
-    for i, (_, ev) in enumerate(pairs):
-        if isinstance(ev, Undone):
-            out.append(fold(RULESET, setup, pairs[: i + 1]))
-        elif is_kernel_event(ev):
-            out.append(out[-1])
-        else:
-            out.append(RULESET.evolve(out[-1], ev))
-    return out, setup, pairs
 
 
 def test_state_at_every_seq_of_a_long_game_equals_the_fold_of_the_prefix(redis_client, store):
     game = new_game(store, "long", seed=41, events=LONG_GAME, per_append=20)
     rm = ReadModels(redis_client, store)
     rm.project("long")
-    want, setup, pairs = _prefix_states(store, "long")
+    want = prefix_states(store, "long")
+    setup = msgspec.json.decode(store.require_game("long").setup, type=Setup)
+    pairs = [(e.seq, decode_event(RULESET, e.payload)) for e in store.load("long")]
     # the reference is the fold: check it against a direct fold of the prefix in windows
     for seq in [*range(0, 60), *range(1450, 1520), *range(game.version - 40, game.version + 1)]:
         assert want[seq] == fold(RULESET, setup, pairs[:seq]), seq
