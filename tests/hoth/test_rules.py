@@ -385,3 +385,66 @@ def test_no_imperial_kill_medals_switch():
     items = g.do("imperial", C.Attack(unit="A", target="E"))
     assert "E" not in g.state.units and g.state.medals["imperial"] == 0
     assert "HOTH-ELIM-4" in rules(items)
+
+
+def test_sudden_death_by_occupying_hexes_and_permanent_medal_by_retreat():
+    """HOTH-OBJ-SUDDEN-1 (hexes_occupied), HOTH-OBJ-PERM-3 / HOTH-GAP-12 (a retreat entry captures)."""
+    from domain.hoth.scenario import HexesOccupied
+
+    scn = scenario(units=[((8, 2), "imperial", "snowtroopers", None, "T"), ((8, 6), "rebel", "echo_troopers")],
+                   objectives=[SuddenDeath(id="SD", faction="imperial", condition=HexesOccupied(hexes=((10, 2),)))],
+                   first="imperial")
+    g = example(scn)
+    start(g, "imperial", ["T"])
+    items = g.do("imperial", C.Move(unit="T", path=((10, 2),)))
+    assert events(items, GameWon)[0].event.rule == "HOTH-OBJ-SUDDEN-1"
+
+    scn2 = scenario(units=[((9, 3), "imperial", "snowtroopers", None, "T"), ((8, 2), "rebel", "echo_troopers", None, "E")],
+                    terrain={(8, 4): "serac"},
+                    objectives=[PermanentMedal(id="P", hex=(10, 4), faction="imperial")], first="rebel")
+    g2 = example(scn2, faces=["retreat", "miss", "miss"])
+    start(g2, "rebel", ["E"])
+    to_attack(g2, "rebel")
+    items = g2.do("rebel", C.Attack(unit="E", target="T"))  # the only retreat hex (10,4) holds the medal
+    assert events(items, UnitRetreated)[0].event.path == ((10, 4),)
+    assert g2.state.medals["imperial"] == 1 and "HOTH-OBJ-PERM-1" in rules(items)
+
+
+def test_attack_ruling_carries_sight_and_dice_numbers():
+    """DESIGN 6 / HOTH-LOS-1..3: examined hexes, roll indices and faces are in the attack ruling."""
+    scn = scenario(units=[((8, 0), "rebel", "echo_troopers", None, "E"), ((10, 2), "imperial", "snowtroopers", None, "T")],
+                   terrain={(7, 1): "rocks"})
+    g = example(scn, faces=["miss", "miss"])
+    start(g, "rebel", ["E"])
+    to_attack(g, "rebel")
+    items = g.do("rebel", C.Attack(unit="E", target="T"))
+    steps = {s.rule: s.values for s in items[0].ruling.steps}
+    los = steps["HOTH-LOS-1"]
+    assert los["clear"] and los["examined"] == ["c4 r1"] and los["blocked_by"] == []
+    assert steps["HOTH-HIT-1"]["roll_indices"] == [0, 1] and steps["HOTH-HIT-1"]["faces"] == ["miss", "miss"]
+
+
+def test_blocked_sight_is_refused_naming_the_blocking_hex():
+    """HOTH-LOS-1, HOTH-LOS-3, HOTH-LOS-4 (a unit in between blocks)."""
+    scn = scenario(units=[((6, 2), "rebel", "echo_troopers", None, "E"), ((8, 2), "rebel", "echo_troopers", None, "F"),
+                          ((10, 2), "imperial", "snowtroopers", None, "T")])
+    g = example(scn)
+    start(g, "rebel", ["E", "F"])
+    to_attack(g, "rebel")
+    with pytest.raises(RuleViolation) as exc:
+        g.do("rebel", C.Attack(unit="E", target="T"))
+    assert exc.value.rule == "HOTH-LOS-1" and "c4 r2" in exc.value.detail
+    assert C.Attack(unit="E", target="T") not in g.rs.legal_commands(g.state, "rebel")
+
+
+def test_focus_fire_second_attack_on_the_same_target_gets_a_die():
+    """Content 5.1 FOCUS-FIRE (extra_dice with same_target)."""
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "A"), ((12, 2), "rebel", "echo_troopers", None, "B"),
+                          ((10, 4), "imperial", "snowtroopers", None, "T")])
+    g = example(scn, card="PROP-REB-FOCUS-FIRE", faces=["miss"] * 3)
+    start(g, "rebel", ["A", "B"], card="PROP-REB-FOCUS-FIRE")
+    to_attack(g, "rebel")
+    first = g.do("rebel", C.Attack(unit="A", target="T"))
+    assert events(first, AttackRolled)[0].event.dice == 2  # distance 2, no bonus yet
+    second = g.do("rebel", C.Attack(unit="B", target="T"))
+    assert events(second, AttackRolled)[0].event.dice == 3 and "HOTH-CARD-7" in rules(second)
