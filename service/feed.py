@@ -29,6 +29,8 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
 
     def page(p: int) -> list[dict]:
         cur = svc.current(game_id)
+        if p >= cur.version:
+            return []
         records = svc.store.load(game_id, after=p, upto=cur.version, limit=200)
         return svc.render_events(cur, records, seat)
 

@@ -141,7 +141,7 @@ def events(svc: GameService, game_id: str, seat: str | None, after: int, limit: 
     if not 1 <= limit <= MAX_PAGE:
         raise Problem(400, "malformed", f"limit must be between 1 and {MAX_PAGE}", field="limit")
     cur = svc.current(game_id)
-    records = svc.store.load(game_id, after=after, upto=cur.version, limit=limit)
+    records = svc.store.load(game_id, after=after, upto=cur.version, limit=limit) if after < cur.version else []
     return Read({"version": cur.version, "events": svc.render_events(cur, records, seat)})
 
 

@@ -102,7 +102,7 @@ def from_schema(doc: dict, sch: dict, depth: int = 0) -> st.SearchStrategy:
     if t == "array":
         return st.lists(from_schema(doc, sch.get("items", {}), depth + 1), max_size=3)
     if t == "integer":
-        return st.integers(-3, 40)
+        return st.integers(-3, 40) | st.integers(2**62, 2**80)  # beyond SQLite's 64-bit integers too
     if t == "number":
         return st.floats(allow_nan=False, allow_infinity=False)
     if t == "string":
