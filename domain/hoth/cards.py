@@ -7,7 +7,8 @@ only grows additively: new effect kinds and fields with defaults, nothing
 renamed or removed.
 
 A card is a list of ``effects``, each one member of the tagged union
-:data:`Effect` (JSON field ``"effect"`` names the kind). The vocabulary is
+:data:`Effect` (JSON field ``"effect"`` names the kind); a support card's
+``conditions`` are members of :data:`Condition` (JSON field ``"condition"``). The vocabulary is
 able to express every card of ``battle-of-hoth-content.md`` sections 4-5:
 
 * ``order``: who may be ordered (HOTH-CARD-3, HOTH-ORDER-*): one or more

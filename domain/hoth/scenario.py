@@ -17,6 +17,9 @@ Conventions
 * Factions are ``"imperial"`` and ``"rebel"`` (also the seat names).
 * Unit types, terrain, structures and badges use the snake_case names below
   (rulebook vocabulary; content ids in comments).
+* ``objectives`` and sudden-death ``condition`` s are tagged unions on the JSON
+  field ``"type"`` (``temporary_medal``, ``permanent_medal``, ``sudden_death``;
+  ``structures_destroyed``, ``hexes_occupied``, ``units_eliminated``).
 * ``status`` markers: ``"source"`` (stated in the sources), ``"inferred"``,
   ``"proposed"`` (invented stand-in, id starts with ``PROP-``).
 """
