@@ -18,7 +18,7 @@ from .resolution import (
     attack, breakthrough_choice, breakthrough_targets, reroll, retreat_choice, support_reaction, trench_choice,
 )
 from .state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
-from .team import faction_seats, leaders_option, seats_for, team_hand_size, turn_order
+from .team import TEAM_PERSONAL_DECK, faction_seats, leaders_option, seats_for, team_hand_size, turn_order
 from .turns import (
     advance, arrange, attack_options, close_orders, discard_cards, end_moves, end_turn, move, move_options,
     order_unit, play_card, reinforce, reinforcement_hexes,
@@ -114,7 +114,7 @@ class HothRuleset:
                 # HOTH-TEAM-4..6: shuffle, deal 8 each, add each member's leader, reshuffle, draw half
                 mixed = dice.shuffle(std)
                 for i, m in enumerate(members):
-                    personal = mixed[i * 8:(i + 1) * 8]
+                    personal = mixed[i * TEAM_PERSONAL_DECK:(i + 1) * TEAM_PERSONAL_DECK]
                     if i < len(names):
                         personal = dice.shuffle(personal + list(cat.leader_cards(names[i])))
                     decks[m] = personal

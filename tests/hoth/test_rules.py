@@ -448,3 +448,67 @@ def test_focus_fire_second_attack_on_the_same_target_gets_a_die():
     assert events(first, AttackRolled)[0].event.dice == 2  # distance 2, no bonus yet
     second = g.do("rebel", C.Attack(unit="B", target="T"))
     assert events(second, AttackRolled)[0].event.dice == 3 and "HOTH-CARD-7" in rules(second)
+
+
+@pytest.mark.parametrize("attacker_hex,terrain,dice,rule", [
+    ((8, 2), {(10, 2): "ridge"}, 3, "HOTH-TERRAIN-RIDGE-3"),                       # speeder 4 - 1 (ridge)
+    ((8, 2), {(10, 2): "ridge", (8, 2): "ridge"}, 4, "HOTH-TERRAIN-RIDGE-3"),     # both on ridges: no protection
+    ((8, 2), {(10, 2): "rocks"}, 2, "HOTH-TERRAIN-ROCKS-3"),                       # vehicle attacker -2
+    ((8, 2), {(10, 2): "buildings", (8, 2): "buildings"}, 0, "HOTH-MOD-7"),         # -2 target, -2 attacker: refused
+    ((8, 2), {(8, 2): "buildings"}, 2, "HOTH-TERRAIN-BUILDING-2"),                 # vehicle attacking from buildings
+    ((8, 2), {(10, 2): "trench"}, 3, "HOTH-TERRAIN-TRENCH-2"),                     # infantry target in a trench
+])
+def test_terrain_modifiers_for_a_vehicle_attacker(attacker_hex, terrain, dice, rule):
+    """HOTH-MOD-1/2/3/7: protection and attack penalties add up; 0 dice means no attack (HOTH-GAP-10)."""
+    scn = scenario(units=[(attacker_hex, "rebel", "snowspeeders", None, "S"), ((10, 2), "imperial", "snowtroopers", None, "T"),
+                          ((6, 2), "imperial", "snowtroopers")], terrain=terrain)
+    g = example(scn, faces=["miss"] * 4)
+    start(g, "rebel", ["S"])
+    to_attack(g, "rebel")
+    if dice == 0:
+        assert refused(g, "rebel", C.Attack(unit="S", target="T")) == rule
+        assert C.Attack(unit="S", target="T") not in g.rs.legal_commands(g.state, "rebel")
+        return
+    items = g.do("rebel", C.Attack(unit="S", target="T"))
+    assert events(items, AttackRolled)[0].event.dice == dice and rule in rules(items)
+
+
+def test_breakthrough_into_rocks_forbids_the_second_attack():
+    """HOTH-SPECIAL-ASSAULT-5, HOTH-MOVE-10."""
+    scn = scenario(units=[((8, 2), "imperial", "snowtroopers", "assault", "A"),
+                          ((10, 2), "rebel", "rebel_artillery", None, "R"),
+                          ((12, 2), "rebel", "echo_troopers", None, "E")], terrain={(10, 2): "rocks"}, first="imperial")
+    g = example(scn, faces=["explosion", "miss"])  # 3 - 1 (rocks) = 2 dice
+    start(g, "imperial", ["A"])
+    to_attack(g, "imperial")
+    g.do("imperial", C.Attack(unit="A", target="R"))
+    items = g.do("imperial", C.Breakthrough(advance=True))
+    assert "HOTH-SPECIAL-ASSAULT-5" in rules(items)
+    assert g.state.units["A"].hex == (10, 2)
+    assert g.state.pending is None and g.rs.status(g.state).turn_seat == "rebel"  # no second attack: turn over
+
+
+def test_team_deploy_the_fleet_teammate_discards_too():
+    """HOTH-TEAM-13: the active player discards up to 3 and draws +1, then the teammate up to 3, no +1."""
+    import msgspec
+
+    from domain.hoth.decider import HothRuleset
+
+    from .fixtures import FixtureCatalog
+    from .play import Game
+
+    rs = HothRuleset(FixtureCatalog())
+    g = Game(rs, "SCN-TAKE-DOWN-THE-SHIELD", options={"team": True})
+    hands = dict(g.state.hands)
+    hands["imperial"] = ("EMP-DEPLOY-THE-FLEET",) + hands["imperial"][1:]
+    g.state = msgspec.structs.replace(g.state, hands=hands)
+    g.do("imperial", C.PlayCard(card="EMP-DEPLOY-THE-FLEET"))
+    keep = g.state.hands["imperial"]
+    g.do("imperial", C.DiscardCards(cards=tuple(sorted(keep))))
+    assert len(g.state.hands["imperial"]) == len(keep) + 1
+    assert g.state.pending.kind == "discard" and g.state.pending.seat == "imperial-2"
+    assert g.rs.status(g.state).to_act == ("imperial-2",)
+    mate = g.state.hands["imperial-2"]
+    g.do("imperial-2", C.DiscardCards(cards=(sorted(mate)[0],)))
+    assert len(g.state.hands["imperial-2"]) == len(mate)
+    assert g.rs.status(g.state).turn_seat == "rebel"
