@@ -123,9 +123,11 @@ class HothRuleset:
                 for c in decks[m]:
                     used[c] = cat.cards[c]
         support = {f: tuple(ids) for f, ids in sorted((state.options.get("support") or {}).items())}
-        for ids in support.values():
-            for cid in ids:
-                used[cid] = cat.cards[cid]
+        if support:
+            # every support card definition, so the public opening does not tell which ones are held
+            for cid, c in cat.cards.items():
+                if c.kind == "support":
+                    used[cid] = c
         rolls = dice.take()
         rb = RulingBuilder().add("HOTH-SETUP-3", f"Scenario {sc.title}: terrain, structures and units placed.",
                                  scenario=sc.id).add("HOTH-TURN-1", f"{sc.first} plays first.", order=list(order))

@@ -90,6 +90,10 @@ def test_support_option_is_validated_and_dealt_privately():
     assert dealt[0].visibility == "rebel" and "cards" in SupportDealt.private
     assert rs.view(g.state, "imperial")["support"] == {"rebel": 1}
     assert rs.view(g.state, "rebel")["support"] == {"rebel": ["PROP-SUP-REB-DUG-IN"]}
+    # the public opening lists every support card definition, not just the held ones
+    opened = g.events[0]
+    sup_ids = {c.id for c in opened.cards if c.kind == "support"}
+    assert sup_ids == {k for k, c in rs.catalog().cards.items() if c.kind == "support"}
 
 
 COVER = Card(id="PROP-SUP-REB-COVERING-FIRE", faction="rebel", kind="support", status="proposed", title="Covering Fire",
