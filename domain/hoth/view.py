@@ -76,6 +76,16 @@ _TEMPLATES = {
     "cards_discarded": lambda e: f"{e.seat} discards {len(e.cards)}",
     "turn_ended": lambda e: f"{e.seat} ends the turn",
     "game_won": lambda e: f"{e.winner} wins: {e.reason}",
+    "deck_arranged": lambda e: f"{e.seat} rearranges the top {e.count} cards",
+    "unit_placed": lambda e: f"{e.unit} ({e.unit_type}) enters at {list(e.hex)}",
+    "support_dealt": lambda e: f"{e.faction} holds {e.count} support card(s)",
+    "support_played": lambda e: f"{e.seat} plays support {e.card}" + (f" on {e.target}" if e.target else ""),
+    "hand_peeked": lambda e: f"{e.seat} looks at {e.of}'s hand",
+    "unit_healed": lambda e: f"{e.unit} heals {e.figures}",
+    "effect_added": lambda e: f"{e.unit}: {e.effect} until {e.until_seat}'s next turn",
+    "bombarded": lambda e: f"{e.target} bombarded: {e.losses} loss(es)",
+    "attack_declared": lambda e: f"{e.attack.attacker} declares an attack on {e.attack.target}",
+    "decision_made": lambda e: f"{e.seat}: {e.choice}",
 }
 
 

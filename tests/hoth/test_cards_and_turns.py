@@ -230,3 +230,12 @@ def test_refusals_name_rules():
     assert refused(g, "rebel", C.Attack(unit="E", target="T")) == "HOTH-LOS-1"  # F stands in the way
     assert refused(g, "rebel", C.Attack(unit="Idle", target="T")) == "HOTH-TURN-3"
     assert refused(g, "rebel", C.Move(unit="E", path=((9, 3),))) == "HOTH-TURN-4"
+
+
+def test_every_event_type_has_a_timeline_line():
+    from domain.hoth.events import HothEvent
+    from domain.hoth.view import _TEMPLATES
+
+    import typing
+    tags = {t.__struct_config__.tag for t in typing.get_args(HothEvent)}
+    assert tags <= set(_TEMPLATES), tags - set(_TEMPLATES)
