@@ -26,6 +26,122 @@ from domain.kernel import KernelEvent, registry
 REF = "#/components/schemas/"
 
 
+# -- response bodies, as documentation (service/views.py builds them) ---------------
+class Choice(msgspec.Struct):
+    id: str
+    title: str
+
+
+class RulesetInfo(msgspec.Struct):
+    id: str
+    scenarios: list[Choice]
+    campaigns: list[Choice]
+
+
+class Health(msgspec.Struct):
+    status: str
+    store: str
+    redis: str
+
+
+class GameCreated(msgspec.Struct):
+    game_id: str
+    ruleset: str
+    scenario: str
+    version: int
+    seats: dict[str, str]
+    seed_commitment: str
+
+
+class LobbyEntry(msgspec.Struct):
+    game_id: str
+    ruleset: str
+    scenario: str
+    status: str
+    version: int
+    winner: str | None
+    created_at: str
+    seed_commitment: str
+    campaign_id: str | None
+
+
+class Lobby(msgspec.Struct):
+    games: list[LobbyEntry]
+
+
+class GameView(msgspec.Struct):
+    game_id: str
+    ruleset: str
+    scenario: str
+    version: int
+    status: str
+    active_seat: str | None
+    to_act: list[str]
+    turn: int
+    winner: str | None
+    state: dict[str, Any]
+
+
+class LegalCommands(msgspec.Struct):
+    version: int
+    seat: str | None
+    commands: list[dict[str, Any]]
+
+
+class EventEntry(msgspec.Struct):
+    seq: int
+    type: str
+    actor: str | None
+    recorded_at: str
+    payload: dict[str, Any]
+    hash: str
+    undone: bool
+
+
+class EventsPage(msgspec.Struct):
+    version: int
+    events: list[EventEntry]
+
+
+class CommandResult(msgspec.Struct):
+    version: int
+    events: list[EventEntry]
+    undo: str | None = None
+
+
+class RulingView(msgspec.Struct):
+    seq: int
+    type: str
+    actor: str | None
+    ruling: dict[str, Any] | None
+    undone: bool
+    rolls: list[dict[str, Any]] | None = None
+    redacted: bool | None = None
+
+
+class TimelineEntry(msgspec.Struct):
+    seq: int
+    type: str
+    actor: str | None
+    turn: int
+    summary: str
+    undone: bool
+
+
+class Timeline(msgspec.Struct):
+    game_id: str
+    version: int
+    steps: list[TimelineEntry]
+
+
+class VerifyResult(msgspec.Struct):
+    game_id: str
+    version: int
+    chain_ok: bool
+    seed: str | None = None
+    dice_ok: bool | None = None
+
+
 def _rename_refs(node: Any, prefix: str) -> Any:
     if isinstance(node, dict):
         out = {}
@@ -135,6 +251,9 @@ def postprocess(doc: dict[str, Any]) -> dict[str, Any]:
                     "description": _PROBLEM_TEXT[code],
                     "content": {"application/problem+json": {"schema": {"$ref": REF + "ProblemDetails"}}},
                 }
+    entry = schemas.get("EventEntry")
+    if isinstance(entry, dict) and "payload" in entry.get("properties", {}):
+        entry["properties"]["payload"] = {"$ref": REF + "GameEvent"}
     schemas["GameEvent"] = {
         "description": "The payload of an event of any ruleset, tagged by `type` (private fields removed and "
                        "`redacted: true` when the caller may not see them).",

@@ -7,11 +7,12 @@ from litestar import Request, Router, get
 
 from domain.kernel import registry
 
+from ..openapi import Health, RulesetInfo
 from ._common import svc_of
 
 
 @get("/health", sync_to_thread=True, summary="Liveness of the service, its store and its Redis")
-def health(request: Request) -> dict[str, Any]:
+def health(request: Request) -> Health:
     svc = svc_of(request)
     try:
         svc.store.game("-health-")
@@ -31,7 +32,7 @@ def health(request: Request) -> dict[str, Any]:
 
 
 @get("/rulesets", sync_to_thread=False, summary="Rulesets with their scenarios and campaigns")
-def rulesets() -> list[dict[str, Any]]:
+def rulesets() -> list[RulesetInfo]:
     return [
         {
             "id": rs.id,

@@ -9,44 +9,45 @@ from litestar import Request, Response, Router, get
 from litestar.response import ServerSentEvent
 
 from .. import queries
+from ..openapi import EventsPage, GameView, RulingView, Timeline, VerifyResult
 from ..auth import seat_of
 from ..feed import stream
 from ._common import caller, read_models_of, respond, svc_of
 
 
 @get("/games/{game_id:str}/events", sync_to_thread=True, summary="The log as the caller may see it")
-def events(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0, limit: FromQuery[int] = 100) -> Response[Any]:
+def events(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0, limit: FromQuery[int] = 100) -> Response[EventsPage]:
     svc, seat = caller(request, game_id)
     return respond(queries.events(svc, game_id, seat, after, limit))
 
 
 @get("/games/{game_id:str}/events/{seq:int}/ruling", sync_to_thread=True, summary="The ruling of one step")
-def ruling(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[Any]:
+def ruling(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[RulingView]:
     svc, seat = caller(request, game_id)
     return respond(queries.ruling(svc, game_id, seq, seat))
 
 
 @get("/games/{game_id:str}/states/{seq:int}", sync_to_thread=True, summary="The caller's view right after seq")
-def state_at(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[Any]:
+def state_at(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[GameView]:
     svc, seat = caller(request, game_id)
     return respond(queries.state_view(svc, read_models_of(request), game_id, seq, seat))
 
 
 @get("/games/{game_id:str}/timeline", sync_to_thread=True, summary="One line per step")
-def timeline(request: Request, game_id: FromPath[str]) -> Response[Any]:
+def timeline(request: Request, game_id: FromPath[str]) -> Response[Timeline]:
     svc, _seat = caller(request, game_id)
     return respond(queries.timeline(svc, read_models_of(request), game_id))
 
 
 @get("/games/{game_id:str}/board.svg", sync_to_thread=True, media_type="image/svg+xml",
      summary="A picture of the board at a step (default: now)")
-def board(request: Request, game_id: FromPath[str], at: FromQuery[int | None] = None) -> Response[Any]:
+def board(request: Request, game_id: FromPath[str], at: FromQuery[int | None] = None) -> Response[str]:
     svc, seat = caller(request, game_id)
     return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, at), media_type="image/svg+xml")
 
 
 @get("/games/{game_id:str}/verify", sync_to_thread=True, summary="Hash chain, and once finished the seed and the dice")
-def verify(request: Request, game_id: FromPath[str]) -> Response[Any]:
+def verify(request: Request, game_id: FromPath[str]) -> Response[VerifyResult]:
     return respond(queries.verify(svc_of(request), game_id))
 
 

@@ -7,6 +7,7 @@ import anyio
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar import Request, Response, Router, post
 
+from ..openapi import CommandResult
 from ..auth import bearer_token, require_seat_guard
 from ..undo import UndoRequest, answer_undo, request_undo
 from ._common import command_response, svc_of
@@ -22,19 +23,19 @@ async def _run(request: Request, game_id: FromPath[str], fn: Any, *args: Any) ->
 
 @post("/games/{game_id:str}/undo", guards=[require_seat_guard], status_code=201,
       summary="Undo back to to_version: 201 done, 202 waiting for the other seat's consent, 422 refused")
-async def undo(request: Request, game_id: FromPath[str], data: JSONBody[UndoRequest]) -> Response[Any]:
+async def undo(request: Request, game_id: FromPath[str], data: JSONBody[UndoRequest]) -> Response[CommandResult]:
     return await _run(request, game_id, request_undo, data.to_version)
 
 
 @post("/games/{game_id:str}/undo/accept", guards=[require_seat_guard], status_code=201,
       summary="Accept the other seat's undo request")
-async def accept(request: Request, game_id: FromPath[str]) -> Response[Any]:
+async def accept(request: Request, game_id: FromPath[str]) -> Response[CommandResult]:
     return await _run(request, game_id, answer_undo, True)
 
 
 @post("/games/{game_id:str}/undo/decline", guards=[require_seat_guard], status_code=201,
       summary="Decline the other seat's undo request")
-async def decline(request: Request, game_id: FromPath[str]) -> Response[Any]:
+async def decline(request: Request, game_id: FromPath[str]) -> Response[CommandResult]:
     return await _run(request, game_id, answer_undo, False)
 
 
