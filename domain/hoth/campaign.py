@@ -246,6 +246,9 @@ class BattleEnded(CampaignEvent, frozen=True, kw_only=True, tag="battle_result")
     node: str
     game_id: str
     winner: Faction
+    #: Support cards each side played in the battle (face up, so public): they go to its support
+    #: discard; the others stay in its hand (content 3.1).
+    support_played: dict[str, tuple[str, ...]] = {}
 
 
 class SecretObjectiveMet(CampaignEvent, frozen=True, kw_only=True, tag="secret_objective_met"):
@@ -311,6 +314,8 @@ class RecordResult(Command, frozen=True, kw_only=True, tag="record_result"):
     winner: Faction
     start_units: tuple[UnitFact, ...] = ()
     end_units: tuple[UnitFact, ...] = ()
+    #: Support cards each side still holds when the battle ends (None: the battle used none).
+    support_left: dict[str, tuple[str, ...]] | None = None
 
 
 CampaignCommand = CreateCampaign | StartBattle | RecordResult
@@ -364,6 +369,9 @@ def next_battle(state: CampaignState) -> BattlePlan | None:
     if changes and state.last_result is not None:
         scenario = variant_id(node.scenario, state.campaign.id, *state.last_result)
     options: dict[str, Any] = {"leaders": dict(leaders)} if leaders else {}
+    support = {f: list(h) for f, h in sorted(state.support_hand.items()) if h}
+    if support:
+        options["support"] = support  # unplayed support cards come to every battle (content 3.1)
     return BattlePlan(number=len(state.battles) + 1, node=state.node, scenario=scenario, options=options,
                       leaders=leaders, setup_changes=changes)
 
@@ -436,13 +444,29 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         if cur is None or cur.game_id != command.game_id:
             raise RuleViolation("CAMPAIGN-3", f"Game {command.game_id} is not the battle being played.")
         node = state.campaign.nodes[cur.node]
+        played: dict[str, tuple[str, ...]] = {}
+        if command.support_left is not None:
+            for f in FACTIONS:
+                left = list(command.support_left.get(f, ()))
+                gone: list[str] = []
+                for card in state.support_hand.get(f, ()):
+                    if card in left:
+                        left.remove(card)
+                    else:
+                        gone.append(card)
+                if left:
+                    raise RuleViolation("CAMPAIGN-4", f"{f} cannot end the battle holding support cards it did "
+                                                      f"not bring: {', '.join(left)}.")
+                if gone:
+                    played[f] = tuple(gone)
         out: list[Emitted] = [Emitted(
-            event=BattleEnded(number=cur.number, node=cur.node, game_id=cur.game_id, winner=command.winner),
+            event=BattleEnded(number=cur.number, node=cur.node, game_id=cur.game_id, winner=command.winner,
+                              support_played=played),
             ruling=RulingBuilder().add("CAMPAIGN-3", f"{command.winner} won battle {cur.number} ({cur.node}); "
                                                      f"the leader cards added for it leave the decks (content 3.1)."
                                        ).build(f"{command.winner} won {cur.node}"))]
         deck = dict(state.support_deck)
-        discard = dict(state.support_discard)
+        discard = {f: state.support_discard.get(f, ()) + played.get(f, ()) for f in FACTIONS}
         for so in node.secret_objectives:
             if not _met(so, command):
                 continue
@@ -497,8 +521,16 @@ def evolve(state: CampaignState, event: Any) -> CampaignState:
     if isinstance(event, BattleEnded):
         assert state.current is not None
         rec = r(state.current, winner=event.winner)
+        hand = dict(state.support_hand)
+        discard = dict(state.support_discard)
+        for f, cards in event.support_played.items():
+            kept = list(hand.get(f, ()))
+            for c in cards:
+                kept.remove(c)
+            hand[f] = tuple(kept)
+            discard[f] = discard.get(f, ()) + tuple(cards)
         return r(state, current=None, battles=state.battles + (rec,), carried=(),
-                 last_result=(event.node, event.winner))
+                 last_result=(event.node, event.winner), support_hand=hand, support_discard=discard)
     if isinstance(event, SecretObjectiveMet):
         return r(state, secrets_met=state.secrets_met + (event.id,))
     if isinstance(event, SupportDrawn):

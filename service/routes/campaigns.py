@@ -280,7 +280,9 @@ class CampaignService:
                       for u in (scenario.units if scenario is not None else ()))
         end = tuple(C.UnitFact(faction=u.faction, unit=u.unit, hex=tuple(u.hex))
                     for u in getattr(state, "units", {}).values())
-        return C.RecordResult(game_id=game_id, winner=st.winner, start_units=start, end_units=end)
+        held = getattr(state, "support", None)
+        left = {f: tuple(held.get(f, ())) for f in SEATS} if isinstance(held, dict) else None
+        return C.RecordResult(game_id=game_id, winner=st.winner, start_units=start, end_units=end, support_left=left)
 
     # -- GET /campaigns/{id} ----------------------------------------------------------
     def view(self, campaign_id: str, token: str | None) -> dict[str, Any]:

@@ -146,7 +146,10 @@ def test_campaign_path_carries_the_right_effects(cid, winners):
         # The next battle: its scenario (changed setup), leaders for that battle only.
         nxt = next_battle(state)
         assert (nxt.node, nxt.scenario, nxt.leaders) == (exp["next"], exp["scenario"], exp["leaders"])
-        assert nxt.options == ({"leaders": exp["leaders"]} if exp["leaders"] else {})
+        assert nxt.options.get("leaders", {}) == exp["leaders"]
+        # The kept support cards come into the next battle (content 3.1).
+        assert nxt.options.get("support", {}) == {f: list(h) for f, h in state.support_hand.items() if h}
+        assert set(nxt.options) <= {"leaders", "support"}
         setup = cat.scenarios[nxt.scenario]
         here = {(u.faction, u.unit, tuple(u.hex)) for u in setup.units}
         base = {(u.faction, u.unit, tuple(u.hex)) for u in cat.scenarios[nxt.scenario.split("@")[0]].units}
@@ -247,3 +250,36 @@ def test_every_rule_the_aggregate_cites_is_defined():
                                                end_units=start), dice)
     cited = {s.rule for e in emitted for s in e.ruling.steps}
     assert cited and cited <= set(CAMPAIGN_RULES)
+
+
+def test_played_support_cards_are_discarded_and_reshuffled_when_the_deck_runs_out():
+    """content 3.1: unplayed support cards are kept; played ones go to the discard, which becomes the
+    new deck when a card must be drawn from an empty one."""
+    cat = shipped()
+    dice = Dice(b"\x09" * 32, "camp-one-card")
+    only = "PROP-SUP-EMP-PROBE-INTEL"
+    state, _ = apply(fold_campaign([]), CreateCampaign(campaign_id="camp-one-card", campaign=cat.campaigns[C1],
+                                                      support={"imperial": (only,)}), dice)
+    units = units_of("PROP-SCN-FIRST-CONTACT")
+    state, _ = apply(state, StartBattle(game_id="g1", scenario="PROP-SCN-FIRST-CONTACT"), dice)
+    state, _ = apply(state, RecordResult(game_id="g1", winner="imperial", start_units=units, end_units=units,
+                                         support_left={}), dice)
+    assert state.support_hand["imperial"] == (only,) and state.support_deck["imperial"] == ()
+    plan = next_battle(state)
+    assert plan.options["support"] == {"imperial": [only]}
+    state, _ = apply(state, StartBattle(game_id="g2", scenario=plan.scenario), dice)
+    start = units_of(plan.scenario)
+    # The Empire played its only support card in battle 2 and wins: the outcome draws 1 from an empty deck.
+    state, emitted = apply(state, RecordResult(game_id="g2", winner="imperial", start_units=start,
+                                               end_units=start, support_left={"imperial": ()}), dice)
+    ended = emitted[0].event
+    assert isinstance(ended, BattleEnded) and ended.support_played == {"imperial": (only,)}
+    drawn = [e.event for e in emitted if isinstance(e.event, SupportDrawn) and e.event.faction == "imperial"]
+    assert [(d.cards, d.reshuffled) for d in drawn] == [((only,), True)]
+    assert state.support_hand["imperial"] == (only,) and state.support_discard["imperial"] == ()
+    # A side cannot end a battle holding support cards it never had.
+    state, _ = apply(state, StartBattle(game_id="g3", scenario=next_battle(state).scenario), dice)
+    with pytest.raises(RuleViolation) as err:
+        decide(state, RecordResult(game_id="g3", winner="rebel", support_left={"rebel": ("PROP-SUP-REB-DUG-IN",)}),
+               dice)
+    assert err.value.rule == "CAMPAIGN-4"

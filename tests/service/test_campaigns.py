@@ -87,13 +87,20 @@ def test_campaign_over_rest_creates_each_battle_when_the_last_one_ends(client):
         # Carried cards: own only.
         assert set(imp["carried"]) == {"imperial"} and set(reb["carried"]) == {"rebel"}
         assert spectator["carried"] == {}
+        # The support cards each side keeps come into the battle (content 3.1).
+        battle_state = client.app.state.games.current(seen_games[-1]).state
+        for side, view in views.items():
+            assert list(battle_state.support.get(side, ())) == view["carried"][side]["support_hand"]
         winner = play_to_the_end(client, seen_games[-1], tokens, rng)
+        end_state = client.app.state.games.current(seen_games[-1]).state
         after = client.get(f"/campaigns/{cid}", headers=auth(tokens[winner])).json()
         assert after["battles"][battle - 1]["winner"] == winner
-        # content 5.5: the winner of each CMP-2 battle draws 1 support card, kept in hand.
-        assert after["support_hand_sizes"][winner] >= 1
-        assert len(after["carried"][winner]["support_hand"]) == after["support_hand_sizes"][winner]
         nxt = NEXT.get((node, winner))
+        # Cards played in the battle are gone; the rest are kept; the winner of a battle that leads on
+        # draws 1 more (content 5.5).
+        kept = list(end_state.support.get(winner, ()))
+        assert after["carried"][winner]["support_hand"][:len(kept)] == kept
+        assert after["support_hand_sizes"][winner] == len(kept) + (1 if nxt else 0)
         if nxt is None:
             assert after["status"] == "finished" and after["winner"] == winner and after["game_id"] is None
             # Once the campaign is over everything is public.
