@@ -21,6 +21,7 @@ is behind the store (its version differs) is not used.
 """
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from dataclasses import dataclass
@@ -82,15 +83,23 @@ def redis_down(rm: Any) -> bool:
     return down
 
 
-def _ask(rm: Any, name: str, *args: Any) -> tuple[Any, bool]:
-    """(answer or None, degraded) from the read model."""
+def _accepts(fn: Any, kw: str) -> bool:
+    try:
+        return kw in inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # pragma: no cover
+        return False
+
+
+def _ask(rm: Any, name: str, *args: Any, version: int | None = None) -> tuple[Any, bool]:
+    """(answer or None, degraded) from the read model. ``version``: the store's version,
+    passed on when the read model takes it (saves it a look-up)."""
     if rm is None:
         return None, False
     fn = getattr(rm, name, None)
     if fn is None:
         return None, False
     try:
-        out = fn(*args)
+        out = fn(*args, version=version) if version is not None and _accepts(fn, "version") else fn(*args)
     except REDIS_ERRORS as exc:
         log.warning("read model %s unavailable (%s); answering from the log", name, exc)
         return None, True
@@ -102,7 +111,7 @@ def _ask(rm: Any, name: str, *args: Any) -> tuple[Any, bool]:
 # -- games ----------------------------------------------------------------
 def game_view(svc: GameService, rm: Any, game_id: str, seat: str | None) -> Read:
     game = svc.game(game_id)
-    v, degraded = _ask(rm, "game_view", game_id, seat)
+    v, degraded = _ask(rm, "game_view", game_id, seat, version=game.version)
     if isinstance(v, dict) and v.get("version") == game.version:
         return Read(v)
     cur = svc.current(game_id, game)
@@ -157,7 +166,7 @@ def ruling(svc: GameService, game_id: str, seq: int, seat: str | None) -> Read:
 
 def timeline(svc: GameService, rm: Any, game_id: str) -> Read:
     game = svc.game(game_id)
-    steps, degraded = _ask(rm, "timeline", game_id)
+    steps, degraded = _ask(rm, "timeline", game_id, version=game.version)
     if not (isinstance(steps, list) and len(steps) == game.version):
         cur = svc.current(game_id, game)
         records = svc.store.load(game_id, upto=cur.version)
