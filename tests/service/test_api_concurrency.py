@@ -1,5 +1,7 @@
-"""32 concurrent clients on the same version against a real server process:
-exactly one 201, the rest 409 with the current version, no gap in the log."""
+"""32 concurrent clients on the same version against real server processes
+(two uvicorn processes on one data dir: the per-game lock inside a process,
+the store's optimistic check across them): exactly one 201, the rest 409 with
+the current version, no gap in the log."""
 from __future__ import annotations
 
 import threading
@@ -14,15 +16,17 @@ CLIENTS = 32
 
 
 @pytest.fixture
-def server(tmp_path, redis_url):
-    srv = Server(str(tmp_path / "data"), redis_url).wait()
+def servers(tmp_path, redis_url):
+    started = [Server(str(tmp_path / "data"), redis_url), Server(str(tmp_path / "data"), redis_url)]
     try:
-        yield srv
+        yield [s.wait() for s in started]
     finally:
-        srv.stop()
+        for s in started:
+            s.stop()
 
 
-def test_32_clients_on_the_same_version_exactly_one_wins(server):
+def test_32_clients_on_the_same_version_exactly_one_wins(servers):
+    server = servers[0]
     with httpx.Client(base_url=server.url, timeout=30) as c:
         g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
     gid, token, v = g["game_id"], g["seats"]["north"], g["version"]
@@ -31,7 +35,8 @@ def test_32_clients_on_the_same_version_exactly_one_wins(server):
     lock = threading.Lock()
 
     def client(i: int) -> None:
-        with httpx.Client(base_url=server.url, timeout=30, headers={"Authorization": f"Bearer {token}"}) as c:
+        url = servers[i % len(servers)].url
+        with httpx.Client(base_url=url, timeout=30, headers={"Authorization": f"Bearer {token}"}) as c:
             barrier.wait()
             r = c.post(f"/games/{gid}/commands", json={"command": {"type": "roll"}, "expected_version": v,
                                                       "command_id": f"client-{i}"})
@@ -50,3 +55,5 @@ def test_32_clients_on_the_same_version_exactly_one_wins(server):
         evs = c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
         assert [e["seq"] for e in evs] == list(range(1, v + 2))
         assert c.get(f"/games/{gid}/verify").json()["chain_ok"] is True
+    with httpx.Client(base_url=servers[1].url, timeout=30) as c:  # the other process sees the same game
+        assert c.get(f"/games/{gid}").json()["version"] == v + 1
