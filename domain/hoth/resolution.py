@@ -99,7 +99,8 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int) -> None:
         rb.add("HOTH-MOD-7", "No die is left to roll: the attack has no effect.", dice=plan.dice)
         out.emit(AttackRolled(attack=ctx, dice=0, attacker_hex=u.hex, target_hex=plan.target_hex,
                               examined=plan.sight.examined), rb, summary=f"{unit_id} attacks {target_id}: no dice")
-        out.emit(AttackResolved(attacker=unit_id, target=target_id, hits=0, losses=0), None, summary="no effect")
+        out.emit(AttackResolved(attacker=unit_id, target=target_id, hits=0, losses=0),
+                 RulingBuilder().add("HOTH-MOD-7", "No die rolled: no hit, no retreat."), summary="no effect")
         finish(out)
         return
     first_index = out.dice.next_index("dice")
