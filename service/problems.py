@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from litestar import MediaType, Request, Response
+from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 log = logging.getLogger("umpire.service")
@@ -117,4 +117,3 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
 }
 
 __all__ = ["PROBLEM_JSON", "Problem", "TYPES", "EXCEPTION_HANDLERS", "problem_response", "type_uri"]
-_ = MediaType

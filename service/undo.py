@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import FINISHED, KERNEL_EVENT_TYPES, Emitted, UndoDeclined, Undone, UndoRequested
+from domain.kernel import KERNEL_EVENT_TYPES, Emitted, UndoDeclined, Undone, UndoRequested
 from domain.kernel.fold import decode_event
 
 from .game_service import Answer, GameService
@@ -142,4 +142,3 @@ def answer_undo(svc: GameService, game_id: str, token: str | None, accept: bool)
 
 
 __all__ = ["UNDO_RULES", "UndoRequest", "answer_undo", "request_undo", "is_free", "opening_version"]
-_ = FINISHED

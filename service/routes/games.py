@@ -1,7 +1,6 @@
 """Games: create, lobby, views, legal commands, commands (DESIGN section 8)."""
 from __future__ import annotations
 
-from typing import Any
 
 import anyio
 from litestar.params import FromPath, FromQuery, JSONBody

@@ -1,7 +1,6 @@
 """``GET /health`` and ``GET /rulesets``."""
 from __future__ import annotations
 
-from typing import Any
 
 from litestar import Request, Router, get
 

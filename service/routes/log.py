@@ -1,10 +1,9 @@
 """The log and replay: events, rulings, past states, timeline, board pictures, verify, feed."""
 from __future__ import annotations
 
-from typing import Any
 
 import anyio
-from litestar.params import FromPath, FromQuery, JSONBody
+from litestar.params import FromPath, FromQuery
 from litestar import Request, Response, Router, get
 from litestar.response import ServerSentEvent
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
-from litestar.params import FromPath, FromQuery, JSONBody
+from litestar.params import FromPath, JSONBody
 from litestar import Request, Response, Router, post
 
 from ..openapi import CommandResult

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .api_client import SEED, Api, api, assert_problem  # noqa: F401
+from .api_client import SEED, Api, api  # noqa: F401
 
 
 def test_health_and_rulesets(api: Api):
