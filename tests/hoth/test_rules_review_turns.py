@@ -509,3 +509,70 @@ def test_every_pending_decision_names_its_rule():
     pend = ev(items, DecisionPending)
     assert len(pend) == 2
     assert all(p.ruling and p.ruling.rules() and p.ruling.rules()[0].startswith("HOTH-") for p in pend)
+
+
+def team_game(card=None):
+    scn = scenario(units=[((8, 0), "imperial", "snowtroopers", None, "I1"), ((16, 0), "imperial", "snowtroopers", None, "I2"),
+                          ((8, 6), "rebel", "echo_troopers", None, "R1")], south="imperial", first="imperial")
+    return example(scn, card=card, options={"team": True})
+
+
+def test_team_13_deploy_the_fleet_active_player_then_teammate_without_plus_one():
+    """HOTH-TEAM-13, HOTH-TEAM-10 (own personal piles), HOTH-GAP-27."""
+    g = team_game(card="EMP-DEPLOY-THE-FLEET")
+    deck2 = len(g.state.decks["imperial-2"])
+    g.do("imperial", C.PlayCard(card="EMP-DEPLOY-THE-FLEET"))
+    assert g.state.pending.kind == "discard" and g.state.pending.seat == "imperial"
+    keep = g.state.hands["imperial"]
+    g.do("imperial", C.DiscardCards(cards=(keep[0],)))
+    assert len(g.state.hands["imperial"]) == len(keep) - 1 + 2           # +1 for the active player
+    assert g.state.pending.kind == "discard" and g.state.pending.seat == "imperial-2"
+    assert g.rs.status(g.state).to_act == ("imperial-2",)
+    mate = g.state.hands["imperial-2"]
+    g.do("imperial-2", C.DiscardCards(cards=tuple(sorted(mate))))
+    assert len(g.state.hands["imperial-2"]) == len(mate)                  # as many as discarded, no +1
+    assert len(g.state.decks["imperial-2"]) == deck2 - len(mate)          # from the teammate's own deck
+    assert g.state.discards["imperial-2"] == tuple(sorted(mate))
+    assert g.rs.status(g.state).turn_seat == "rebel"
+
+
+def test_team_12_personal_deck_runs_out_reshuffles_the_personal_discard():
+    """HOTH-TEAM-12, HOTH-GAP-26, HOTH-DRAW-2: only the owner's discard pile is reshuffled."""
+    g = team_game()
+    planted, other_card = g.state.decks["imperial-2"][:2]   # ids not in the first member's piles
+    mate_discard = (other_card,)
+    g.state = msgspec.structs.replace(g.state, decks={**g.state.decks, "imperial": ()},
+                                      discards={**g.state.discards, "imperial": (planted,),
+                                                "imperial-2": mate_discard})
+    played = g.state.hands["imperial"][0]
+    order(g, "imperial", ["I1"])
+    if g.rs.status(g.state).turn_seat == "imperial":
+        to_attack(g, "imperial")
+    if g.rs.status(g.state).turn_seat == "imperial":
+        g.do("imperial", C.EndTurn())
+    assert g.state.discards["imperial-2"] == mate_discard
+    drawn = set(g.state.hands["imperial"]) | set(g.state.decks["imperial"])
+    assert planted not in g.state.discards["imperial"] and {planted, played} <= drawn
+
+
+def test_team_11_second_member_orders_any_unit_of_the_faction():
+    """HOTH-TEAM-11, HOTH-TEAM-8: units are shared; the active member orders any of them."""
+    g = team_game()
+    order(g, "imperial", ["I1"])
+    while g.rs.status(g.state).turn_seat == "imperial":
+        cmds = g.rs.legal_commands(g.state, "imperial")
+        g.do("imperial", next(c for c in cmds if isinstance(c, (C.EndMoves, C.EndTurn))))
+    # rebel's turn
+    g.do("rebel", C.PlayCard(card=g.state.hands["rebel"][0]))
+    while g.rs.status(g.state).turn_seat == "rebel":
+        seat = g.to_act()
+        cmds = g.rs.legal_commands(g.state, seat)
+        g.do(seat, next((c for c in cmds if isinstance(c, (C.EndOrders, C.EndMoves, C.EndTurn))), cmds[0]))
+    assert g.rs.status(g.state).turn_seat == "imperial-2"
+    g.do("imperial-2", C.PlayCard(card=g.state.hands["imperial-2"][0]))
+    if g.state.turn.phase == "order":
+        opts = {c.unit for c in g.rs.legal_commands(g.state, "imperial-2") if isinstance(c, C.OrderUnit)}
+        assert opts and opts <= {"I1", "I2"}
+        assert all(accepted(g, "imperial-2", C.OrderUnit(unit=u, slot=s))
+                   for u, s in [(c.unit, c.slot) for c in g.rs.legal_commands(g.state, "imperial-2")
+                                if isinstance(c, C.OrderUnit)])
