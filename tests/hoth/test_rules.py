@@ -512,3 +512,32 @@ def test_team_deploy_the_fleet_teammate_discards_too():
     g.do("imperial-2", C.DiscardCards(cards=(sorted(mate)[0],)))
     assert len(g.state.hands["imperial-2"]) == len(mate)
     assert g.rs.status(g.state).turn_seat == "rebel"
+
+
+def test_temporary_medal_recaptured_on_reentry_and_lost_on_elimination():
+    """HOTH-OBJ-TEMP-2 (elimination loses it at once), HOTH-OBJ-TEMP-3 (re-captured when re-occupied)."""
+    scn = scenario(units=[((10, 2), "imperial", "snowtroopers", None, "T"), ((8, 2), "rebel", "snowspeeders", None, "S")],
+                   objectives=[TemporaryMedal(id="OBJ", hex=(10, 2), faction="imperial")],
+                   rebel=SideSetup(victory_medals=5), first="rebel")
+    g = example(scn, faces=["infantry"] * 4)
+    assert g.state.medals["imperial"] == 1
+    start(g, "rebel", ["S"])
+    to_attack(g, "rebel")
+    items = g.do("rebel", C.Attack(unit="S", target="T"))
+    assert "T" not in g.state.units and g.state.medals == {"imperial": 0, "rebel": 1}
+    assert "HOTH-OBJ-TEMP-2" in rules(items)
+
+
+def test_sudden_death_when_the_enemy_has_no_units_of_a_type():
+    """HOTH-OBJ-SUDDEN-1 (units_eliminated condition)."""
+    from domain.hoth.scenario import UnitsEliminated
+
+    scn = scenario(units=[((8, 2), "rebel", "snowspeeders", None, "S"), ((10, 2), "imperial", "probe_droids", None, "P"),
+                          ((16, 6), "imperial", "snowtroopers")],
+                   objectives=[SuddenDeath(id="NO-DROIDS", faction="rebel",
+                                           condition=UnitsEliminated(unit_types=("probe_droids",)))])
+    g = example(scn, faces=["explosion", "explosion", "miss", "miss"])
+    start(g, "rebel", ["S"])
+    to_attack(g, "rebel")
+    items = g.do("rebel", C.Attack(unit="S", target="P"))
+    assert events(items, GameWon)[0].event.winner == "rebel" and g.state.medals["rebel"] == 0
