@@ -1,4 +1,22 @@
-"""The Battle of Hoth ruleset: the kernel's decider protocol (DESIGN 1, domain/kernel/decider.py)."""
+"""The Battle of Hoth ruleset: the kernel's decider protocol (DESIGN 1, domain/kernel/decider.py).
+
+How a turn runs (section 4): ``play_card`` -> ``order_unit``* / ``end_orders`` -> ``move``* /
+``end_moves`` -> ``attack``* / ``end_turn`` (discard, draw, next seat). A step in which nothing is
+left to do closes by itself (e.g. HOTH-ORDER-5: a card naming an empty section; no attack
+possible: the turn ends), so every listed command is a real choice.
+
+Decisions inside an attack belong to the seat the rules name and stop the flow with a
+``decision_pending`` event until that seat answers: the retreat path and the trench's ignored
+retreat (the defender, HOTH-RETREAT-3, HOTH-TERRAIN-TRENCH-3), re-rolls (the attacker,
+HOTH-SPECIAL-EWEB-6), the breakthrough and its attack (the attacker, HOTH-SPECIAL-ASSAULT-*),
+card choices and support-card reaction windows. ``status().to_act`` names that seat;
+``legal_commands`` lists exactly its options. In team play the defender's decisions go to the
+faction's first seat (HOTH-TEAM-2; INFERRED).
+
+``decide`` folds each event it emits (Outbox) so later steps see earlier effects; every die is
+rolled with the kernel ``Dice`` and attached to the event that needed it. Deck order events
+have visibility ``"umpire"`` (nobody) until the game ends; hands go to their seat only.
+"""
 from __future__ import annotations
 
 from itertools import combinations, permutations
