@@ -447,17 +447,19 @@ class GameService:
             raise Problem(500, "engine-error", f"{rs.id}.decide accepted the command but produced no event")
         if dice.untaken():
             raise Problem(500, "engine-error", f"{rs.id}.decide drew dice it did not record in an event")
-        return self.append(cur, seat, emitted, expected_version=cur.version, command_id=req.command_id)
+        return self.append(cur, seat, emitted, expected_version=cur.version, command_id=req.command_id,
+                           command_body=msgspec.json.encode(command).decode())
 
     def append(self, cur: Current, actor: str | None, emitted: list[Emitted], *, expected_version: int,
-               command_id: str | None = None, status_code: int = 201, extra: dict[str, Any] | None = None) -> Answer:
+               command_id: str | None = None, status_code: int = 201, extra: dict[str, Any] | None = None,
+               command_body: str | None = None) -> Answer:
         rs = cur.ruleset
         game_id = cur.game.game_id
         new, state_after = encode_emitted(rs, cur.state, emitted, actor)
         st = rs.status(state_after)
         try:
             res = self.store.append(game_id, expected_version, new, command_id=command_id,
-                                    status=st.status, winner=st.winner)
+                                    status=st.status, winner=st.winner, command_body=command_body)
         except VersionConflict as exc:
             raise Problem(409, "stale-version",
                           f"expected_version is {exc.expected} but the game is at version {exc.current}",

@@ -31,6 +31,7 @@ TYPES: dict[str, str] = {
     "stale-version": "Stale expected_version",
     "rule-violation": "Illegal under the rules",
     "undo-refused": "Undo refused",
+    "not-finished": "Only once the game is finished",
     "bad-setup": "Cannot create this game",
     "method-not-allowed": "Method not allowed",
     "unavailable": "Service unavailable",

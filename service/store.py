@@ -233,6 +233,17 @@ def _m2_campaigns(db: sqlite_utils.Database) -> None:
     )
 
 
+@migration
+def _m3_command_bodies(db: sqlite_utils.Database) -> None:
+    """The command behind each step (DESIGN 6: re-decide a disputed step with the current engine).
+    Written in the same transaction as the step's events; an audit aid, not part of the hash chain."""
+    db.execute(
+        """CREATE TABLE command_bodies (
+            game_id TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+            seat TEXT, body TEXT NOT NULL, PRIMARY KEY (game_id, first_seq))"""
+    )
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -459,8 +470,12 @@ class EventStore:
         command_id: str | None = None,
         status: str | None = None,
         winner: str | None = None,
+        command_body: str | None = None,
     ) -> AppendResult:
         """Append all ``events`` in one transaction, or none.
+
+        ``command_body`` (JSON of the command that produced the events, optional)
+        is kept beside them for re-deciding the step later (:meth:`command_body`).
 
         Raises :class:`VersionConflict` when ``expected_version`` is stale.
         A ``command_id`` seen before returns the first result and appends
@@ -522,6 +537,11 @@ class EventStore:
                 conn.execute(
                     "INSERT INTO commands (game_id, command_id, first_seq, last_seq) VALUES (?,?,?,?)",
                     (game_id, command_id, current + 1, last),
+                )
+            if command_body is not None:
+                conn.execute(
+                    "INSERT INTO command_bodies (game_id, first_seq, last_seq, seat, body) VALUES (?,?,?,?,?)",
+                    (game_id, current + 1, last, events[0].actor, command_body),
                 )
             sets, args = ["version = ?"], [last]
             if status is not None:
@@ -586,6 +606,15 @@ class EventStore:
             self._write(tx)
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"cannot import game {game.game_id!r}: {exc}") from None
+
+    def command_body(self, game_id: str, seq: int) -> tuple[int, int, str | None, str] | None:
+        """(first_seq, last_seq, seat, command JSON) of the command whose events include ``seq``."""
+        row = self._conn().execute(
+            "SELECT first_seq, last_seq, seat, body FROM command_bodies"
+            " WHERE game_id = ? AND first_seq <= ? AND last_seq >= ? ORDER BY first_seq DESC LIMIT 1",
+            (game_id, seq, seq),
+        ).fetchone()
+        return None if row is None else (row[0], row[1], row[2], row[3])
 
     def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[StoredEvent]:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"

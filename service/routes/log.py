@@ -1,6 +1,8 @@
 """The log and replay: events, rulings, past states, timeline, board pictures, verify, feed."""
 from __future__ import annotations
 
+from typing import Any
+
 
 import anyio
 from litestar.params import FromPath, FromQuery
@@ -24,6 +26,17 @@ def events(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0, 
 def ruling(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[RulingView]:
     svc, seat = caller(request, game_id)
     return respond(queries.ruling(svc, game_id, seq, seat))
+
+
+@get("/games/{game_id:str}/events/{seq:int}/redecide", sync_to_thread=True,
+     summary="Decide a step again with the current engine and the revealed seed (finished games)",
+     description="DESIGN 6: the recorded events beside what the current engine decides now, and every "
+     "difference. 409 while the game runs (the seed is secret).")
+def redecide_step(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[dict[str, Any]]:
+    from ..redecide import redecide
+
+    svc, _seat = caller(request, game_id)
+    return Response(redecide(svc, game_id, seq))
 
 
 @get("/games/{game_id:str}/states/{seq:int}", sync_to_thread=True, summary="The caller's view right after seq")
@@ -72,4 +85,4 @@ async def feed(request: Request, game_id: FromPath[str], after: FromQuery[int] =
     return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), limit))
 
 
-ROUTER = Router(path="/", route_handlers=[events, ruling, state_at, timeline, board, verify, feed], tags=["log"])
+ROUTER = Router(path="/", route_handlers=[events, ruling, redecide_step, state_at, timeline, board, verify, feed], tags=["log"])

@@ -148,3 +148,39 @@ def test_pagination_and_timeline(api: Api):
     assert_problem(api.get(f"/games/{gid}/events/99/ruling"), 404)
     assert_problem(api.get(f"/games/{gid}", "bad-token"), 401)
     assert_problem(api.get("/games", status="paused"), 400, field="status")
+
+
+def test_redecide_a_step_of_a_finished_game_with_the_current_engine(api: Api, monkeypatch):
+    g = api.create()
+    gid, t = g["game_id"], g["seats"]
+    api.ok(gid, t["north"], {"type": "step"})
+    assert_problem(api.get(f"/games/{gid}/events/5/redecide"), 409)  # the seed is still secret
+    gid, tokens, final = _play(api, seed=7, check_leaks=False)
+    evs = api.events(gid)
+    assert_problem(api.get(f"/games/{gid}/events/1/redecide"), 404, field="seq")  # the opening: no command
+    for e in evs:
+        if e["seq"] <= 4:
+            continue
+        r = api.get(f"/games/{gid}/events/{e['seq']}/redecide")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["same"] is True and body["differences"] == [], body
+        assert body["first_seq"] <= e["seq"] <= body["last_seq"]
+    # a rule "fixed" since: steps now go one further; the re-decision shows the difference
+    stepped = next(e for e in evs if e["type"] == "stepped")
+    from . import toy_ruleset
+
+    orig = toy_ruleset.ToyRuleset.decide
+
+    def changed(self, state, seat, command, dice):
+        out = orig(self, state, seat, command, dice)
+        if isinstance(command, toy_ruleset.Step):
+            ev = out[0].event
+            out[0] = msgspec.structs.replace(out[0], event=msgspec.structs.replace(ev, position=ev.position + 1))
+        return out
+
+    monkeypatch.setattr(toy_ruleset.ToyRuleset, "decide", changed)
+    body = api.get(f"/games/{gid}/events/{stepped['seq']}/redecide").json()
+    assert body["same"] is False
+    [diff] = body["differences"]
+    assert diff["field"] == "payload" and diff["current"]["position"] == diff["recorded"]["position"] + 1

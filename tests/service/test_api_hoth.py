@@ -160,6 +160,17 @@ def test_hoth_states_at_every_seq_equal_the_fold_of_the_prefix(api: Api, monkeyp
         expected = msgspec.json.decode(msgspec.json.encode(game_view(g, hoth, st, "rebel", version=seq)))
         assert r.json() == expected, seq
     assert fold(hoth, setup, [(e.seq, decode_event(hoth, e.payload)) for e in records]) == st
+    # DESIGN 6: every step re-decided with the current engine and the revealed seed gives what was recorded
+    firsts = set()
+    for e in records:
+        r = api.get(f"/games/{gid}/events/{e.seq}/redecide")
+        if r.status_code == 404:
+            assert e.actor is None  # the opening
+            continue
+        body = r.json()
+        assert body["same"] is True, body["differences"]
+        firsts.add(body["first_seq"])
+    assert len(firsts) > 10
 
 
 def test_hoth_illegal_command_names_the_rule(api: Api):
