@@ -324,3 +324,89 @@ def test_win_5_game_ends_mid_turn_and_refuses_everything_after():
     assert g.state.hands["imperial"] == hand  # no draw
     assert g.rs.legal_commands(g.state, "imperial") == []
     assert refusal(g, "imperial", C.Attack(unit="B", target="F")) == "HOTH-WIN-5"
+
+
+# -- rulings: every ruling names rule ids and carries the numbers ----------------------------------
+
+def test_every_event_of_random_games_explains_itself():
+    """Review brief item 3: each move/attack/retreat/card event carries a Ruling naming rule ids, and the
+    attack ruling carries base dice, final dice, roll indices and faces; retreats and moves carry their path."""
+    import re
+
+    from domain.hoth.decider import HothRuleset
+    from domain.hoth.events import AttackFinished, CardPlayed, UnitMoved
+
+    from .fixtures import FixtureCatalog
+    from .play import random_game
+
+    rid = re.compile(r"^HOTH-[A-Z]+(-[A-Z]+)?-[0-9]+$")
+    rs = HothRuleset(FixtureCatalog())
+    seen = set()
+    for seed in range(3):
+        g = random_game(rs, "SCN-TAKE-DOWN-THE-SHIELD", seed)
+        for em in g.emitted:
+            kind = type(em.event)
+            if kind is AttackFinished:
+                continue
+            assert em.ruling is not None and em.ruling.steps, kind.__name__
+            assert all(rid.match(r) for r in em.ruling.rules()), em.ruling.rules()
+            values = {k: v for s in em.ruling.steps for k, v in s.values.items()}
+            if kind is AttackRolled and em.event.dice > 0:
+                assert {"base_dice", "distance", "roll_indices", "faces"} <= set(values)
+                assert len(values["faces"]) == em.event.dice == len(em.rolls)
+                assert [r.index for r in em.rolls] == values["roll_indices"]
+            if kind is UnitRetreated:
+                assert "path" in values and "from_hex" in values
+            if kind is UnitMoved:
+                assert values["steps"] == len(em.event.path)
+            if kind is CardPlayed:
+                assert "HOTH-CARD-1" in em.ruling.rules()
+            seen.add(kind)
+    assert {AttackRolled, UnitMoved, CardPlayed} <= seen
+
+
+def test_probe_droids_retreat_normally_and_are_only_hit_by_explosions():
+    """HOTH-UNIT-PROBE-4: hit only by explosions, retreats normally (towards the Imperial baseline)."""
+    scn = scenario(units=[((6, 2), "rebel", "snowspeeders", None, "S"), ((7, 3), "imperial", "probe_droids", None, "P"),
+                          ((0, 6), "imperial", "snowtroopers", None, "F")], terrain={(6, 4): "serac"})
+    g = example(scn, faces=["retreat", "infantry", "vehicle", "miss"])
+    ready(g, "rebel", ["S"])
+    items = g.do("rebel", C.Attack(unit="S", target="P"))
+    assert ev(items, AttackResolved)[0].event.hits == 0
+    r = ev(items, UnitRetreated)[0]
+    assert r.event.path == ((8, 4),) and g.state.units["P"].figures == 2
+
+
+def test_atat_moves_1_then_attacks():
+    """HOTH-UNIT-ATAT-2: it may attack after moving."""
+    scn = scenario(units=[((2, 2), "imperial", "at_at", None, "A"), ((8, 2), "rebel", "echo_troopers", None, "E")],
+                   first="imperial")
+    g = example(scn)
+    ready(g, "imperial", ["A"], moves=[("A", ((4, 2),))])
+    items = g.do("imperial", C.Attack(unit="A", target="E"))
+    assert ev(items, AttackRolled)[0].event.dice == 3
+
+
+def test_elite_troops_still_stop_in_rocks_and_cannot_attack():
+    """HOTH-SPECIAL-ELITE-2, HOTH-MOVE-11."""
+    scn = scenario(units=[((2, 2), "rebel", "echo_troopers", "elite_troops", "X"), ((10, 0), "rebel", "echo_troopers", None, "B"),
+                          ((8, 2), "imperial", "snowtroopers", None, "T"), ((2, 6), "imperial", "snowtroopers", None, "U")],
+                   terrain={(4, 2): "rocks"})
+    g = example(scn)
+    ready(g, "rebel", ["X", "B"], moves=[("X", ((4, 2),))])
+    assert refusal(g, "rebel", C.Attack(unit="X", target="T")) == "HOTH-MOVE-10"
+    assert not any(isinstance(c, C.Attack) and c.unit == "X" for c in g.rs.legal_commands(g.state, "rebel"))
+
+
+def test_los_8_sight_is_judged_after_earlier_retreats():
+    """HOTH-LOS-8, HOTH-GAP-40: a unit that retreated out of the line no longer blocks the next attack."""
+    scn = scenario(units=[((2, 2), "rebel", "echo_troopers", None, "A"), ((3, 1), "rebel", "echo_troopers", None, "C"),
+                          ((4, 2), "imperial", "snowtroopers", None, "X"), ((6, 2), "imperial", "snowtroopers", None, "T")])
+    g = example(scn, faces=["retreat", "miss", "miss"])
+    ready(g, "rebel", ["A", "C"])
+    assert refusal(g, "rebel", C.Attack(unit="A", target="T")) == "HOTH-LOS-1"
+    g.do("rebel", C.Attack(unit="C", target="X"))
+    if g.state.pending is not None:
+        g.do("imperial", g.rs.legal_commands(g.state, "imperial")[0])
+    assert g.state.units["X"].hex[1] == 3
+    assert C.Attack(unit="A", target="T") in g.rs.legal_commands(g.state, "rebel")
