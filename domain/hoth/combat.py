@@ -88,7 +88,7 @@ def plan_special(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
     d = board.distance(u.hex, tgt.hex)
     if sp.adjacent_only and d != 1:
         return RuleViolation("HOTH-CARD-4", "The special attack needs an adjacent target.")
-    sight = snap.sight(u.hex, tgt.hex)
+    sight = snap.sight(u.hex, tgt.hex)  # HOTH-LOS-8 / HOTH-GAP-40: the board as it stands now
     if not sight.clear:
         return RuleViolation("HOTH-LOS-1", f"{u.id} cannot see {target_id}.")
     plan = AttackPlan()
@@ -116,6 +116,8 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
     elif tgt.faction == u.faction:
         return RuleViolation("HOTH-ATTACK-8", "Friendly units can never be attacked (HOTH-GAP-39).")
     s = UNIT_SPECS[u.unit]
+    # HOTH-RANGE-3: range is the hex distance; HOTH-ATTACK-4: one target per attack; HOTH-ATTACK-6: d=1 is
+    # close combat; HOTH-ATTACK-5 / HOTH-FORCE-4: losses never reduce the dice (figures are not read here).
     d = board.distance(u.hex, tgt.hex)
     if d > len(s.attack):
         return RuleViolation("HOTH-RANGE-1", f"{target_id} is {d} hexes away; {s.name} reach at most {len(s.attack)}.")
@@ -170,7 +172,7 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
             n += 1
             plan.steps.append(("HOTH-SPECIAL-SCOUT-1", f"Scouts {scout} on a ridge see the target: +1 die "
                                "(never more than +1, HOTH-GAP-19).", {"scouts": scout, "dice": 1}))
-    plan.dice = n
+    plan.dice = n  # HOTH-MOD-7 / HOTH-GAP-35: base + bonuses - protection - penalties, summed
     if n <= 0:
         return RuleViolation("HOTH-MOD-7", f"After modifiers {n} dice are left; an attack needs at least 1 "
                                            "(HOTH-GAP-10).")

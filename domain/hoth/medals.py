@@ -25,6 +25,8 @@ def elimination_medals(out: Outbox, attacker_faction: str, unit_type: str) -> tu
     return n, ("HOTH-ELIM-2" if n else "HOTH-ELIM-3")
 
 
+# HOTH-ELIM-5 / HOTH-WIN-3 / HOTH-OBJ-1: every medal (elimination or objective) counts the same and runs
+# the victory check at once.
 def award(out: Outbox, faction: str, count: int, reason: str, rule: str, objective: str | None = None) -> None:
     if count == 0:
         return

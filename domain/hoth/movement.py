@@ -66,6 +66,9 @@ def _step_refusal(snap: Snapshot, u: UnitState, h: Hex) -> str | None:
     return enter_refusal(snap.terrain.get(h), h in snap.structs, s.flying, s.cannot_enter)
 
 
+# HOTH-MOVE-5: an ordered unit may leave its section; HOTH-MOVE-7: a unit moves as one body;
+# HOTH-MOVE-11 / HOTH-UNIT-SPEEDER-4 / HOTH-GAP-28: extra movement never cancels terrain stops;
+# HOTH-GAP-34: the steps actually taken are counted; HOTH-MOVE-13: retreats use retreat.py instead.
 def move_refusal(state: HothState, snap: Snapshot, faction: str, unit_id: str, path: tuple[Hex, ...]) -> RuleViolation | None:
     u = state.units.get(unit_id)
     if u is None:

@@ -41,6 +41,7 @@ def copies_opponent(card: Card) -> bool:
     return any(isinstance(e, CopyOpponentCard) for e in card.effects)
 
 
+# HOTH-ORDER-7: a unit's section is judged where it stands when it is ordered.
 def order_refusal(state: HothState, faction: str, unit_id: str, slot_index: int) -> RuleViolation | None:
     t = state.turn
     assert t is not None

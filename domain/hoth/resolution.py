@@ -211,6 +211,7 @@ def resolve(out: Outbox) -> None:
     rb.add("HOTH-HIT-2", f"{tspec.name} are hit by {'/'.join(tspec.hit_by)}: {hits} hit(s).",
            hits_by_symbol=by, hits=hits)
     confirmation: tuple[str, ...] = ()
+    # HOTH-GAP-20: an E-Web or card re-roll applied to the initial roll only (above), never to this roll.
     if tspec.confirmation_roll and hits:
         first = out.dice.next_index("dice")
         raw = tuple(out.dice.faces(DIE_FACES, hits))

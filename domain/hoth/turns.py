@@ -26,7 +26,11 @@ COUNTER_ATTACK_WITHOUT_CARD_ORDERS_NOTHING = True
 
 
 def draw(out: Outbox, seat: str, n: int) -> None:
-    """HOTH-DRAW-1/2: draw ``n`` cards; reshuffle the discard pile when the deck is empty (HOTH-GAP-41)."""
+    """HOTH-DRAW-1/2: draw ``n`` cards; reshuffle the discard pile when the deck is empty (HOTH-GAP-41).
+
+    Team play: each seat has its own deck and discard pile (HOTH-TEAM-10, HOTH-TEAM-12 / HOTH-GAP-26).
+    No hand limit (HOTH-DRAW-3 / HOTH-GAP-38).
+    """
     left = n
     while left > 0:
         st = out.state

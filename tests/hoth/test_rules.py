@@ -1,6 +1,7 @@
 """One test per rule (or rule family) of battle-of-hoth.md, citing the rule ids."""
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from domain.hoth import commands as C
@@ -541,3 +542,28 @@ def test_sudden_death_when_the_enemy_has_no_units_of_a_type():
     to_attack(g, "rebel")
     items = g.do("rebel", C.Attack(unit="S", target="P"))
     assert events(items, GameWon)[0].event.winner == "rebel" and g.state.medals["rebel"] == 0
+
+
+def test_damaged_units_roll_full_dice_and_speeders_stop_in_rocks():
+    """HOTH-ATTACK-5 / HOTH-FORCE-4 (losses do not weaken), HOTH-UNIT-SPEEDER-4 / HOTH-GAP-28 (rocks stop speeders)."""
+    scn = scenario(units=[((8, 2), "rebel", "snowspeeders", None, "S"), ((10, 2), "imperial", "snowtroopers", None, "T"),
+                          ((4, 2), "rebel", "snowspeeders", None, "S2"), ((16, 6), "imperial", "snowtroopers")],
+                   terrain={(5, 3): "rocks"})
+    g = example(scn, faces=["miss"] * 4)
+    units = dict(g.state.units)
+    units["S"] = msgspec.structs.replace(units["S"], figures=1)
+    g.state = msgspec.structs.replace(g.state, units=units)
+    start(g, "rebel", ["S", "S2"])
+    assert refused(g, "rebel", C.Move(unit="S2", path=((5, 3), (6, 4)))) == "HOTH-MOVE-9"
+    to_attack(g, "rebel")
+    items = g.do("rebel", C.Attack(unit="S", target="T"))
+    assert events(items, AttackRolled)[0].event.dice == 4
+
+
+def test_a_unit_ordered_in_its_section_may_leave_it():
+    """HOTH-ORDER-7 (section judged when ordered), HOTH-MOVE-5 (then it may move to another section)."""
+    scn = scenario(units=[((4, 0), "rebel", "echo_troopers", None, "E"), ((8, 6), "imperial", "snowtroopers")])
+    g = example(scn, card="PROP-REB-PROBE-LEFT")
+    start(g, "rebel", ["E"], card="PROP-REB-PROBE-LEFT")
+    g.do("rebel", C.Move(unit="E", path=((5, 1), (6, 2))))  # (6,2) is in the centre
+    assert g.state.units["E"].hex == (6, 2)
