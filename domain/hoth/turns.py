@@ -109,7 +109,7 @@ def card_actions(out: Outbox, seat: str, eff: Card) -> None:
                 out.emit(DecisionPending(pending=Pending(kind="arrange", seat=seat, max=len(top)), cards=top),
                          RulingBuilder().add("HOTH-CARD-4", f"{seat} looks at the top {len(top)} cards of the deck "
                                                             "and puts them back in any order."),
-                         summary="arrange decision", visibility=seat)
+                         summary="arrange decision", visibility=seat, reveals=True)
             return
         if isinstance(e, PlaceUnit):
             hexes = reinforcement_hexes(out.state, faction_of(seat), e.unit)
