@@ -410,3 +410,16 @@ def test_los_8_sight_is_judged_after_earlier_retreats():
         g.do("imperial", g.rs.legal_commands(g.state, "imperial")[0])
     assert g.state.units["X"].hex[1] == 3
     assert C.Attack(unit="A", target="T") in g.rs.legal_commands(g.state, "rebel")
+
+
+def test_scouts_sight_uses_the_ridge_to_ridge_rule():
+    """HOTH-SPECIAL-SCOUT-2 (the Scouts' sight is judged by the normal rules, ridge rule included),
+    HOTH-LOS-RIDGE-1: rocks between two ridge hexes do not block the Scouts; HOTH-TERRAIN-RIDGE-3 still applies."""
+    scn = scenario(units=[((8, 4), "imperial", "snowtroopers", "scouts", "S"), ((12, 2), "imperial", "snowtroopers", None, "T"),
+                          ((12, 4), "rebel", "echo_troopers", None, "E"), ((0, 0), "rebel", "echo_troopers", None, "F")],
+                   terrain={(8, 4): "ridge", (12, 4): "ridge", (10, 4): "rocks"}, first="imperial")
+    g = example(scn)
+    ready(g, "imperial", ["T"])
+    items = g.do("imperial", C.Attack(unit="T", target="E"))
+    assert ev(items, AttackRolled)[0].event.dice == 2   # 2 (d=2) - 1 (ridge) + 1 (Scouts)
+    assert {"HOTH-TERRAIN-RIDGE-3", "HOTH-SPECIAL-SCOUT-1"} <= rule_ids(items)

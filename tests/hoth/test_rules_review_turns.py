@@ -576,3 +576,18 @@ def test_team_11_second_member_orders_any_unit_of_the_faction():
         assert all(accepted(g, "imperial-2", C.OrderUnit(unit=u, slot=s))
                    for u, s in [(c.unit, c.slot) for c in g.rs.legal_commands(g.state, "imperial-2")
                                 if isinstance(c, C.OrderUnit)])
+
+
+def test_obj_temp_recaptured_by_another_unit_and_by_retreat_gap_13():
+    """HOTH-OBJ-TEMP-1/3, HOTH-GAP-13, HOTH-RETREAT-9: re-held whenever re-occupied, retreat included."""
+    scn = scenario(units=[((6, 2), "rebel", "echo_troopers", None, "A"), ((7, 3), "imperial", "snowtroopers", None, "T"),
+                          ((0, 6), "imperial", "snowtroopers", None, "F")],
+                   terrain={(6, 4): "serac"},
+                   objectives=[TemporaryMedal(id="T1", hex=(8, 4), faction="imperial")])
+    g = example(scn, faces=["retreat", "miss", "miss"])
+    assert g.state.medals["imperial"] == 0
+    order(g, "rebel", ["A"])
+    to_attack(g, "rebel")
+    items = g.do("rebel", C.Attack(unit="A", target="T"))
+    assert g.state.units["T"].hex == (8, 4) and "HOTH-OBJ-TEMP-1" in rule_ids(items)
+    assert g.state.medals["imperial"] == 1 and g.state.held == ("T1",)
