@@ -354,6 +354,11 @@ def advance(out: Outbox) -> None:
             end_moves(out)
             continue
         if t.phase == ATTACK and not attack_options(st, first_only=True):
+            if st.support.get(t.faction):
+                from .support import support_options
+
+                if support_options(st, t.seat):
+                    return  # an own-turn support card may still be played before the turn ends
             end_turn(out)
         return
 

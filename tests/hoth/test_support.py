@@ -158,3 +158,23 @@ def test_veteran_gunners_reroll_plays_the_card():
     assert events(items, SupportPlayed)[0].event.card == GUNNERS.id
     assert events(items, DiceRerolled)[0].event.faces == ("miss", "miss", "infantry")
     assert g.state.units["E"].figures == 2 and g.state.support["imperial"] == ()
+
+
+def test_own_turn_support_card_keeps_the_turn_open():
+    """Content 5.3 Orbital Barrage (own_turn, no shield generator): still playable when no attack is left."""
+    from domain.hoth.cards import NoStructure
+
+    barrage = Card(id="PROP-SUP-EMP-ORBITAL-BARRAGE", faction="imperial", kind="support", status="proposed",
+                   title="Orbital Barrage", timing="own_turn", conditions=(NoStructure(kind="shield_generator"),),
+                   effects=(Bombard(dice=2),))
+    scn = scenario(units=[((0, 6), "imperial", "snowtroopers", None, "T"), ((18, 0), "rebel", "echo_troopers", None, "E")],
+                   first="imperial")
+    g = example(scn, faces=["explosion", "infantry"])
+    _support(g, "imperial", barrage)
+    start(g, "imperial", ["T"])
+    to_attack(g, "imperial")
+    assert g.rs.status(g.state).turn_seat == "imperial" and g.state.turn.phase == "attack"
+    assert g.rs.legal_commands(g.state, "imperial") == [C.PlaySupport(card=barrage.id, target="E"), C.EndTurn()]
+    items = g.do("imperial", C.PlaySupport(card=barrage.id, target="E"))
+    assert events(items, Bombarded)[0].event.losses == 2 and g.state.units["E"].figures == 1
+    assert g.rs.status(g.state).turn_seat == "rebel"  # nothing left to do: the turn ended
