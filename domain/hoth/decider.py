@@ -42,6 +42,7 @@ from .turns import (
     order_unit, play_card, reinforce, reinforcement_hexes,
 )
 from .support import play_support, support_options
+from .units import badge_allowed
 from .view import render, summarize, view_of
 
 ENGINE_VERSION = "hoth-0.1.0"
@@ -77,6 +78,10 @@ class HothRuleset:
     def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
         if scenario not in self.catalog().scenarios:
             raise SetupError("scenario", f"unknown Battle of Hoth scenario {scenario!r}")
+        for i, us in enumerate(self.catalog().scenarios[scenario].units):
+            if us.badge is not None and not badge_allowed(us.unit, us.badge):
+                raise SetupError(f"scenario.units[{i}].badge", f"HOTH-SPECIAL-3: a {us.badge} badge cannot go on "
+                                                               f"{us.unit}")
         unknown = set(options) - {"team", "leaders", "support"}
         if unknown:
             raise SetupError(f"options.{sorted(unknown)[0]}", "unknown option (known: team, leaders, support)")

@@ -239,3 +239,14 @@ def test_every_event_type_has_a_timeline_line():
     import typing
     tags = {t.__struct_config__.tag for t in typing.get_args(HothEvent)}
     assert tags <= set(_TEMPLATES), tags - set(_TEMPLATES)
+
+
+def test_badge_on_the_wrong_unit_type_is_a_setup_error():
+    """HOTH-SPECIAL-3: elite squadrons on snowspeeders only; the other badges on infantry."""
+    from domain.kernel import SetupError
+
+    bad = scenario(units=[((8, 2), "imperial", "at_at", "eweb"), ((8, 6), "rebel", "echo_troopers")], sid="BAD")
+    rs = HothRuleset(FixtureCatalog([bad]))
+    with pytest.raises(SetupError) as exc:
+        rs.seats("BAD", {})
+    assert exc.value.field == "scenario.units[0].badge" and "HOTH-SPECIAL-3" in exc.value.detail
