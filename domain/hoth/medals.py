@@ -8,6 +8,7 @@ from domain.kernel import RulingBuilder
 from .events import GameWon, MedalsAwarded, ObjectiveChanged
 from .objectives import medal_winner, objective_changes, sudden_death
 from .outbox import Outbox
+from .board import label
 from .scenario import Hex
 from .units import UNIT_SPECS
 
@@ -36,24 +37,36 @@ def award(out: Outbox, faction: str, count: int, reason: str, rule: str, objecti
              summary=f"{faction} {'+' if count > 0 else ''}{count} medal(s): {reason}")
 
 
-def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = ()) -> bool:
-    """Objectives, sudden death and medal victory after any change; True when the game is over."""
+def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: bool = False) -> bool:
+    """Objectives, sudden death and medal victory after any change; True when the game is over.
+
+    ``by_retreat``: the hexes were entered by a retreat (HOTH-RETREAT-9 is cited in a capture's ruling).
+    """
     if out.over:
         return True
     for ch in objective_changes(out.state, entered):
         if ch[0] == "temp":
             ob, held = ch[1], ch[2]
             rule = "HOTH-OBJ-TEMP-1" if held else "HOTH-OBJ-TEMP-2"
-            text = (f"A {ob.faction} unit occupies objective {ob.id}: the medal is held." if held else
-                    f"No {ob.faction} unit occupies objective {ob.id} any more: the medal goes back.")
-            out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=held),
-                     RulingBuilder().add(rule, text, hex=list(ob.hex)), summary=text)
+            text = (f"A {ob.faction} unit occupies objective {ob.id} at {label(tuple(ob.hex))}: the medal is held." if held
+                    else f"No {ob.faction} unit occupies objective {ob.id} at {label(tuple(ob.hex))} any more: "
+                         "the medal goes back.")
+            rb = RulingBuilder().add(rule, text, hex=list(ob.hex), label=label(tuple(ob.hex)))
+            rb.add("HOTH-OBJ-TEMP-3", "Occupation is continuous: the medal follows who occupies the hex now.")
+            if by_retreat and not held:
+                rb.add("HOTH-RETREAT-9", "Retreating off the hex loses the medal.")
+            out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=held), rb, summary=text)
             award(out, ob.faction, ob.medals if held else -ob.medals, f"objective {ob.id}", rule, ob.id)
         else:
             ob = ch[1]
-            text = f"A {ob.faction} unit entered objective {ob.id}: the medal is won for good."
-            out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=True, permanent=True),
-                     RulingBuilder().add("HOTH-OBJ-PERM-1", text, hex=list(ob.hex)), summary=text)
+            text = f"A {ob.faction} unit entered objective {ob.id} at {label(tuple(ob.hex))}: the medal is won for good."
+            rb = RulingBuilder().add("HOTH-OBJ-PERM-1", text, hex=list(ob.hex), label=label(tuple(ob.hex)))
+            rb.add("HOTH-OBJ-PERM-2", "It is never lost, even if the unit leaves the hex.")
+            rb.add("HOTH-OBJ-PERM-3", "Any entry counts (ordered move, retreat or breakthrough).")
+            if by_retreat:
+                rb.add("HOTH-RETREAT-9", "A retreat triggers objective effects: entering the hex captures it.")
+            out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=True, permanent=True), rb,
+                     summary=text)
             award(out, ob.faction, ob.medals, f"objective {ob.id}", "HOTH-OBJ-PERM-1", ob.id)
         if check_victory(out):
             return True

@@ -394,15 +394,17 @@ def apply_retreat(out: Outbox, path: tuple[Hex, ...], steps: int) -> None:
     out.emit(UnitRetreated(unit=u.id, path=path, losses=min(losses, u.figures)), rb,
              summary=f"{u.id} retreats {len(path)} hex(es)" + (f", loses {losses}" if losses else ""))
     entered = [(u.id, h) for h in path]
+    # HOTH-RETREAT-9 / HOTH-OBJ-PERM-3: the hexes are entered before the missing steps cost figures, so a
+    # unit eliminated by retreat losses still captures; HOTH-WIN-5: a victory by that capture ends the game first.
+    if settle(out, entered, by_retreat=True):
+        return
     if losses >= u.figures:
         attacker_faction = out.state.units[ctx.attacker].faction if ctx.attacker in out.state.units else \
             ("rebel" if u.faction == "imperial" else "imperial")
         eliminate(out, u.id, attacker_faction, rule="HOTH-GAP-14")
-        if settle(out, entered):
+        if settle(out):
             return
         breakthrough_or_finish(out, u.hex)
-        return
-    if settle(out, entered):
         return
     breakthrough_or_finish(out, u.hex if path else None)
 
