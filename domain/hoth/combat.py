@@ -113,6 +113,10 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
         sdef = next((s for s in sc.structures if s.id == target_id), None)
         if sdef is None or not sdef.attackable:
             return RuleViolation("HOTH-STRUCT-4", f"The scenario does not allow attacks on {target_id}.")
+        if sdef.owner == u.faction:
+            return RuleViolation("HOTH-ATTACK-8", f"{target_id} is a structure of your own side ({u.faction}); only "
+                                                  "enemy units and structures can be attacked (HOTH-GAP-39).",
+                                 structure=target_id, owner=sdef.owner)
     elif tgt.faction == u.faction:
         return RuleViolation("HOTH-ATTACK-8", "Friendly units can never be attacked (HOTH-GAP-39).")
     s = UNIT_SPECS[u.unit]

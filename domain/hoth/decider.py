@@ -225,6 +225,9 @@ class HothRuleset:
         elif isinstance(command, C.EndTurn) and t.phase == ATTACK:
             end_turn(out)
         else:
+            real = _real_reason(state, command)
+            if real is not None:
+                raise real
             raise RuleViolation(_step_rule(t.phase, command),
                                 f"Now is the {t.phase} step of the turn; {type(command).__name__} does not fit it "
                                 "(HOTH-TURN-2: play a card, order, move, attack, draw).")
@@ -313,6 +316,26 @@ class HothRuleset:
 
     def render_svg(self, state: HothState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
+
+
+def _real_reason(state: HothState, cmd: Any) -> RuleViolation | None:
+    """Why a command of a step that has already closed (often by itself, HOTH-TURN-4) no longer fits."""
+    t = state.turn
+    assert t is not None
+    if isinstance(cmd, C.Move) and t.phase == ATTACK:
+        if cmd.unit in t.moved:
+            return RuleViolation("HOTH-MOVE-2", f"{cmd.unit} has already moved this turn (each ordered unit moves "
+                                                "once); the Move step has ended (HOTH-TURN-4).", unit=cmd.unit)
+        return RuleViolation("HOTH-TURN-4", "The Move step has already ended: all movement ends before the first "
+                                            "attack.", unit=cmd.unit)
+    if isinstance(cmd, C.EndMoves) and t.phase == ATTACK:
+        return RuleViolation("HOTH-TURN-4", "The Move step has already ended (no ordered unit had a move left).")
+    if isinstance(cmd, C.EndOrders) and t.phase in (MOVE, ATTACK):
+        why = ("no further unit can be ordered with this card, or you ended the orders" if t.ordered else
+               "the card orders no unit you have")
+        return RuleViolation("HOTH-ORDER-4" if t.ordered else "HOTH-ORDER-5",
+                             f"The Order step has already ended: {why}; now is the {t.phase} step.")
+    return None
 
 
 _PHASE_RULE = {PLAY: "HOTH-CARD-1", ORDER: "HOTH-ORDER-1", MOVE: "HOTH-TURN-4", ATTACK: "HOTH-ATTACK-1"}

@@ -72,7 +72,7 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
     roll(out, plan, ctx, 0)
 
 
-def resume_attack(out: Outbox, penalty: int) -> None:
+def resume_attack(out: Outbox, penalty: int, card: str | None = None) -> None:
     """Roll the declared attack after the defender's reaction window."""
     st = out.state
     ctx = st.attack
@@ -80,10 +80,10 @@ def resume_attack(out: Outbox, penalty: int) -> None:
     u = st.units[ctx.attacker]
     plan = (plan_special if ctx.special else plan_attack)(st, Snapshot(st), u, ctx.target, with_sight_values=True)
     assert not isinstance(plan, RuleViolation)  # nothing moved since the declaration
-    roll(out, plan, ctx, penalty)
+    roll(out, plan, ctx, penalty, card)
 
 
-def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int) -> None:
+def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None = None) -> None:
     st = out.state
     unit_id, target_id = ctx.attacker, ctx.target
     u = st.units[unit_id]
@@ -94,13 +94,16 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int) -> None:
     add_plan_steps(rb, plan)
     if penalty:
         plan.dice -= penalty
-        rb.add("HOTH-CARD-4", f"A support card of the defender: -{penalty} die.", dice=-penalty)
+        rb.add("HOTH-CARD-4", f"The defender's support card {card}: -{penalty} die.", dice=-penalty, card=card)
     if plan.dice <= 0:
         rb.add("HOTH-MOD-7", "No die is left to roll: the attack has no effect.", dice=plan.dice)
         out.emit(AttackRolled(attack=ctx, dice=0, attacker_hex=u.hex, target_hex=plan.target_hex,
                               examined=plan.sight.examined), rb, summary=f"{unit_id} attacks {target_id}: no dice")
-        out.emit(AttackResolved(attacker=unit_id, target=target_id, hits=0, losses=0),
-                 RulingBuilder().add("HOTH-MOD-7", "No die rolled: no hit, no retreat."), summary="no effect")
+        res = RulingBuilder().add("HOTH-MOD-7", "No die rolled: no hit, no retreat.", dice=plan.dice, hits=0)
+        if penalty:
+            res.add("HOTH-CARD-4", f"The defender's support card {card} took the last die(s) away.",
+                    card=card, dice=-penalty)
+        out.emit(AttackResolved(attacker=unit_id, target=target_id, hits=0, losses=0), res, summary="no effect")
         finish(out)
         return
     first_index = out.dice.next_index("dice")
@@ -320,7 +323,7 @@ def support_reaction(out: Outbox, play: bool, card: str | None = None) -> None:
         if play:
             c = out.state.cards[card]  # type: ignore[index]
             penalty = sum(e.dice for e in c.effects if isinstance(e, EnemyDicePenalty))
-        resume_attack(out, penalty)
+        resume_attack(out, penalty, card if play else None)
     elif p.which == "on_own_retreat":
         if play:
             out.emit(RetreatIgnored(unit=p.unit or "", count=p.steps, reason="HOTH-CARD-4"), RulingBuilder().add(
@@ -491,7 +494,8 @@ def _candidate_targets(state, u) -> list[str]:
     sc = state.scenario
     for s in sc.structures:
         ss = state.structures.get(s.id)
-        if s.attackable and ss is not None and not ss.destroyed and board.distance(u.hex, ss.hex) <= rng:
+        if s.attackable and s.owner != u.faction and ss is not None and not ss.destroyed \
+                and board.distance(u.hex, ss.hex) <= rng:  # HOTH-ATTACK-8: never an own structure
             out.append(s.id)
     return out
 

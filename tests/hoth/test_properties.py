@@ -25,8 +25,9 @@ RS = HothRuleset(FixtureCatalog())
 SCN = "SCN-TAKE-DOWN-THE-SHIELD"
 #: Random play can dance for a long time; a game past this many turns is reported, not failed.
 TURN_CAP = 300
-#: Share of capped games tolerated (reported in the assertion message).
-CAPPED_SHARE = 0.03
+#: Share of capped games tolerated (reported in the assertion message). Raised from 0.03 to 0.05 when the
+#: Rebels could no longer destroy their own shield generators (HOTH-ATTACK-8), which ended random games early.
+CAPPED_SHARE = 0.05
 
 
 def _play_many(rs, scenarios, seeds, options=None):

@@ -50,3 +50,55 @@ def test_win_5_capture_by_retreat_ends_the_game_before_the_elimination():
     items = g.do("rebel", C.Attack(unit="E", target="T"))
     assert events(items, GameWon)[0].event.winner == "imperial"
     assert not events(items, UnitEliminated)
+
+
+# -- HOTH-ATTACK-8: own structures ---------------------------------------------------------------------
+
+def test_attack_8_a_side_cannot_attack_its_own_structure():
+    """HOTH-ATTACK-8 / HOTH-GAP-39: a structure owned by the attacker's faction is not a target."""
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "E"), ((0, 6), "imperial", "snowtroopers")],
+                   structures=[Structure(id="SG", kind="shield_generator", hex=(10, 2), owner="rebel"),
+                               Structure(id="IC", kind="ion_cannon", hex=(6, 2), owner="imperial")])
+    g = example(scn, faces=["miss", "miss", "miss"])
+    start(g, "rebel", ["E"])
+    to_attack(g, "rebel")
+    legal = g.rs.legal_commands(g.state, "rebel")
+    assert C.Attack(unit="E", target="SG") not in legal and C.Attack(unit="E", target="IC") in legal
+    bad = refusal(g, "rebel", C.Attack(unit="E", target="SG"))
+    assert bad.rule == "HOTH-ATTACK-8" and "own" in bad.detail
+
+
+# -- HOTH-MOVE-2 / HOTH-ORDER-4: the real reason after a step closed by itself ---------------------------
+
+def test_move_2_second_move_after_the_step_closed_names_the_real_reason():
+    """HOTH-MOVE-2: the Move step closed by itself (HOTH-TURN-4); a second Move is refused as already moved."""
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "E"), ((12, 4), "imperial", "snowtroopers")])
+    g = example(scn)
+    start(g, "rebel", ["E"])
+    g.do("rebel", C.Move(unit="E", path=((9, 3),)))
+    assert g.state.turn.phase == "attack"
+    bad = refusal(g, "rebel", C.Move(unit="E", path=((8, 4),)))
+    assert bad.rule == "HOTH-MOVE-2" and "already moved" in bad.detail
+    bad = refusal(g, "rebel", C.EndOrders())
+    assert bad.rule == "HOTH-ORDER-4" and "already ended" in bad.detail
+
+
+# -- HOTH-MOD-7: an attack left with 0 dice by a support card ----------------------------------------------
+
+def test_mod_7_attack_left_with_no_dice_by_a_support_card_has_a_ruling_naming_the_card():
+    """HOTH-MOD-7 + content 5.3 Covering Fire: the AttackResolved of a 0-dice attack carries its ruling."""
+    from .test_support import COVER, _support
+
+    # distance 3: 1 die; Covering Fire takes it away
+    scn = scenario(units=[((8, 2), "imperial", "snowtroopers", None, "T"), ((14, 2), "rebel", "echo_troopers", None, "E")],
+                   first="imperial")
+    g = example(scn)
+    _support(g, "rebel", COVER)
+    start(g, "imperial", ["T"])
+    to_attack(g, "imperial")
+    g.do("imperial", C.Attack(unit="T", target="E"))
+    items = g.do("rebel", C.PlaySupport(card=COVER.id))
+    res = events(items, AttackResolved)[0]
+    assert res.ruling is not None
+    steps = {s.rule: s.values for s in res.ruling.steps}
+    assert "HOTH-MOD-7" in steps and steps["HOTH-CARD-4"]["card"] == COVER.id

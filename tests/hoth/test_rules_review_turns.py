@@ -86,7 +86,10 @@ def test_turn_2_steps_in_order_and_refusals_name_the_rule():
     g.do("rebel", C.Move(unit="E", path=((9, 1),)))
     assert refusal(g, "rebel", C.Move(unit="E", path=((10, 2),))) == "HOTH-MOVE-2"
     g.do("rebel", C.EndMoves())
-    assert refusal(g, "rebel", C.Move(unit="E", path=((10, 2),))) == "HOTH-TURN-4"
+    # changed by the review fixes (item 7): a moved unit is refused for the real reason, HOTH-MOVE-2; an unmoved
+    # unit after the Move step is refused with HOTH-TURN-4
+    assert refusal(g, "rebel", C.Move(unit="E", path=((10, 2),))) == "HOTH-MOVE-2"
+    assert refusal(g, "rebel", C.Move(unit="F", path=((13, 3),))) == "HOTH-TURN-4"
     g.do("rebel", C.Attack(unit="E", target="T"))
     if g.state.pending is not None:      # a retreat decision of the defender
         g.do("imperial", g.rs.legal_commands(g.state, "imperial")[0])
