@@ -14,6 +14,12 @@ from .state import HothState, UnitState
 from .terrain import RIDGE, attack_penalty, protection
 from .units import UNIT_SPECS
 
+#: Content 5.1 Focus Fire ("if both attack the same target, each rolls +1 die"), INFERRED: the first bonus
+#: attack declares the focus target and rolls +1 at once; the partner ordered by the card may then only attack
+#: that target while it stands (True), so no bonus is taken without both attacking it. False: the partner may
+#: attack another target without the bonus.
+FOCUS_FIRE_PARTNER_BOUND: bool = True
+
 #: HOTH-DICE-3 / HOTH-GAP-1 (INFERRED): faces of the attack die, one entry per side.
 DIE_FACES: tuple[str, ...] = ("infantry", "infantry", "vehicle", "explosion", "retreat", "miss")
 
@@ -165,9 +171,20 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
     for e in bonus_effects(state, u.id):
         if isinstance(e, ExtraDice):
             if e.same_target:
-                others = [o.unit for o in t.ordered if o.bonus and o.unit != u.id]
-                if not any(t.targets.get(o) == target_id for o in others):
+                focus = focus_target(state, u.id)
+                if focus is None:
+                    plan.steps.append(("HOTH-CARD-7", f"Focus Fire: {target_id} becomes the focus target; its "
+                                       "partner gets the bonus only against it (FOCUS_FIRE_PARTNER_BOUND, INFERRED).",
+                                       {"focus_target": target_id, "inferred": "FOCUS_FIRE_PARTNER_BOUND"}))
+                elif focus != target_id:
+                    if FOCUS_FIRE_PARTNER_BOUND:
+                        return RuleViolation("HOTH-CARD-7", f"Focus Fire: {u.id} may only attack the focus target "
+                                                            f"{focus} (FOCUS_FIRE_PARTNER_BOUND, INFERRED).",
+                                             focus_target=focus)
                     continue
+                else:
+                    plan.steps.append(("HOTH-CARD-7", f"Focus Fire: both ordered units attack {target_id}.",
+                                       {"focus_target": target_id}))
             n += e.dice
             plan.steps.append(("HOTH-CARD-7", f"Card bonus: +{e.dice} dice.", {"dice": e.dice, "card": t.effects_card}))
     if not is_struct:
@@ -181,6 +198,21 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
         return RuleViolation("HOTH-MOD-7", f"After modifiers {n} dice are left; an attack needs at least 1 "
                                            "(HOTH-GAP-10).")
     return plan
+
+
+def focus_target(state: HothState, unit_id: str) -> str | None:
+    """Content 5.1 Focus Fire: the standing target already attacked by a bonus unit of the card (or this one)."""
+    t = state.turn
+    assert t is not None
+    for o in t.ordered:
+        if not o.bonus:
+            continue
+        tid = t.targets.get(o.unit)
+        if tid is None:
+            continue
+        if tid in state.units or (tid in state.structures and not state.structures[tid].destroyed):
+            return tid
+    return None
 
 
 def scout_bonus(state: HothState, snap: Snapshot, u: UnitState, tgt: UnitState) -> str | None:

@@ -438,17 +438,37 @@ def test_blocked_sight_is_refused_naming_the_blocking_hex():
     assert C.Attack(unit="E", target="T") not in g.rs.legal_commands(g.state, "rebel")
 
 
-def test_focus_fire_second_attack_on_the_same_target_gets_a_die():
-    """Content 5.1 FOCUS-FIRE (extra_dice with same_target)."""
+def test_focus_fire_both_attacks_on_the_same_target_get_a_die():
+    """Content 5.1 FOCUS-FIRE (extra_dice with same_target): "each rolls +1 die" - the first attack too.
+
+    Changed by the review fixes (item 1): the first attack used to roll without the bonus.
+    """
     scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "A"), ((12, 2), "rebel", "echo_troopers", None, "B"),
                           ((10, 4), "imperial", "snowtroopers", None, "T")])
-    g = example(scn, card="PROP-REB-FOCUS-FIRE", faces=["miss"] * 3)
+    g = example(scn, card="PROP-REB-FOCUS-FIRE", faces=["miss"] * 6)
     start(g, "rebel", ["A", "B"], card="PROP-REB-FOCUS-FIRE")
     to_attack(g, "rebel")
     first = g.do("rebel", C.Attack(unit="A", target="T"))
-    assert events(first, AttackRolled)[0].event.dice == 2  # distance 2, no bonus yet
+    assert events(first, AttackRolled)[0].event.dice == 3  # distance 2: 2 dice, +1 (declares the focus target)
+    assert "HOTH-CARD-7" in rules(first)
     second = g.do("rebel", C.Attack(unit="B", target="T"))
     assert events(second, AttackRolled)[0].event.dice == 3 and "HOTH-CARD-7" in rules(second)
+
+
+def test_focus_fire_partner_is_bound_to_the_focus_target():
+    """Content 5.1 FOCUS-FIRE: after the first bonus attack the partner may only attack that target
+    (FOCUS_FIRE_PARTNER_BOUND, INFERRED); refused with HOTH-CARD-7 and not listed."""
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "A"), ((12, 2), "rebel", "echo_troopers", None, "B"),
+                          ((10, 4), "imperial", "snowtroopers", None, "T"), ((14, 4), "imperial", "snowtroopers", None, "U")])
+    g = example(scn, card="PROP-REB-FOCUS-FIRE", faces=["miss"] * 6)
+    start(g, "rebel", ["A", "B"], card="PROP-REB-FOCUS-FIRE")
+    to_attack(g, "rebel")
+    assert C.Attack(unit="B", target="U") in g.rs.legal_commands(g.state, "rebel")
+    g.do("rebel", C.Attack(unit="A", target="T"))
+    assert C.Attack(unit="B", target="U") not in g.rs.legal_commands(g.state, "rebel")
+    with pytest.raises(RuleViolation) as exc:
+        g.do("rebel", C.Attack(unit="B", target="U"))
+    assert exc.value.rule == "HOTH-CARD-7" and "FOCUS_FIRE_PARTNER_BOUND" in exc.value.detail
 
 
 @pytest.mark.parametrize("attacker_hex,terrain,dice,rule", [
