@@ -90,15 +90,13 @@ def move_refusal(state: HothState, snap: Snapshot, faction: str, unit_id: str, p
         return RuleViolation("HOTH-MOVE-3", f"{unit_id} may move at most {al.max} hex(es); this path has {len(path)}.")
     south = is_south(state, u.faction)
     prev = u.hex
-    seen = {u.hex}
+    # HOTH-MOVE-4: the steps actually taken are counted; a path may enter a hex again (the start hex included).
     for i, h in enumerate(path):
         h = tuple(h)  # type: ignore[assignment]
         if not board.is_playable(h):
             return RuleViolation("HOTH-MOVE-12", f"{h} is not a playable hex of the battlefield.")
         if board.distance(prev, h) != 1:
             return RuleViolation("HOTH-MOVE-4", f"Each step of a move goes to an adjacent hex; {h} is not next to {prev}.")
-        if h in seen:
-            return RuleViolation("HOTH-MOVE-4", f"The path enters {h} twice.")
         rule = _step_refusal(snap, u, h)
         if rule is not None:
             return RuleViolation(rule, _refusal_text(rule, h))
@@ -106,7 +104,6 @@ def move_refusal(state: HothState, snap: Snapshot, faction: str, unit_id: str, p
             return RuleViolation("HOTH-CARD-4", "The extra hexes of this card must go towards your baseline.")
         if snap.terrain.get(h) in STOP_TERRAIN and i != len(path) - 1:
             return RuleViolation("HOTH-MOVE-9", f"A unit entering {snap.terrain.get(h)} at {h} must stop there.")
-        seen.add(h)
         prev = h
     return None
 
@@ -122,37 +119,42 @@ def _refusal_text(rule: str, h: Hex) -> str:
 
 
 def move_paths(state: HothState, snap: Snapshot, u: UnitState) -> list[tuple[Hex, ...]]:
-    """Every legal path of an ordered, unmoved unit (simple paths, HOTH-MOVE-4..12)."""
+    """One shortest legal path to each hex an ordered, unmoved unit can end on (HOTH-MOVE-4..12).
+
+    HOTH-MOVE-4: any path of adjacent steps is legal (``move_refusal`` accepts revisits too); listing one
+    shortest path per destination keeps ``legal_commands`` small, and the shortest path is never worse (it
+    counts fewest steps for HOTH-MOVE-3). The start hex is a destination too when a path can come back to it.
+    """
     al = allowance(state, u)
     if al.max == 0:
         return []
     south = is_south(state, u.faction)
-    out: list[tuple[Hex, ...]] = []
     s = UNIT_SPECS[u.unit]
 
     def ok(h: Hex) -> bool:
+        if h == u.hex:
+            return True
         if h in snap.occ or h in snap.structs:
             return False
         return enter_refusal(snap.terrain.get(h), False, s.flying, s.cannot_enter) is None
 
-    def walk(cur: Hex, path: list[Hex], seen: set[Hex]) -> None:
-        i = len(path)
-        if i >= al.max:
-            return
-        steps = TOWARDS[south][cur] if (i >= al.free_max and al.towards_baseline) else NEIGHBOURS[cur]
-        for h in steps:
-            if h in seen or not ok(h):
-                continue
-            path.append(h)
-            out.append(tuple(path))
-            if snap.terrain.get(h) not in STOP_TERRAIN:
-                seen.add(h)
-                walk(h, path, seen)
-                seen.discard(h)
-            path.pop()
-
-    walk(u.hex, [], {u.hex})
-    return out
+    best: dict[Hex, tuple[Hex, ...]] = {}
+    layer: list[tuple[Hex, tuple[Hex, ...]]] = [(u.hex, ())]
+    expanded = {u.hex}
+    for i in range(al.max):  # breadth first: the first path found to a hex is a shortest one
+        nxt: list[tuple[Hex, tuple[Hex, ...]]] = []
+        for cur, path in layer:
+            steps = TOWARDS[south][cur] if (i >= al.free_max and al.towards_baseline) else NEIGHBOURS[cur]
+            for h in steps:
+                if h in best or not ok(h):
+                    continue
+                p = path + (h,)
+                best[h] = p
+                if h not in expanded and snap.terrain.get(h) not in STOP_TERRAIN:  # HOTH-MOVE-9
+                    expanded.add(h)
+                    nxt.append((h, p))
+        layer = nxt
+    return list(best.values())
 
 
 def can_move(state: HothState, snap: Snapshot, u: UnitState) -> bool:

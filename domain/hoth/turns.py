@@ -235,6 +235,8 @@ def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
     stopped = last_terrain in STOP_TERRAIN
     rb = RulingBuilder().add("HOTH-MOVE-1", f"{unit_id} moves {len(path)} hex(es).", steps=len(path),
                              path=[list(h) for h in path], from_hex=list(u.hex))
+    rb.add("HOTH-MOVE-4", f"{len(path)} step(s) taken count as {len(path)} hex(es) moved, whatever the final "
+                          "displacement.", steps=len(path))
     rb.add("HOTH-MOVE-6", "No hex of the path holds another unit.")
     if stopped:
         rb.add("HOTH-MOVE-9", f"It enters {last_terrain} and must stop.", terrain=last_terrain)

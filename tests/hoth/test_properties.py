@@ -134,9 +134,14 @@ def _check_step(g: Game, seat: str, cmds: list, rng: random.Random) -> None:
     for cmd in sample:
         g.rs.decide(g.state, seat, cmd, g.dice())
     listed = {_key(c) for c in cmds}
+    # HOTH-MOVE-4: moves are listed once per destination (one shortest path); other paths to a listed
+    # destination may be accepted too
+    dests = {(c.unit, tuple(c.path[-1])) for c in cmds if isinstance(c, C.Move)}
     # commands outside the list are refused with a rule id
     for cmd in _wild_commands(g, rng, 12):
         if _key(cmd) in listed:
+            continue
+        if isinstance(cmd, C.Move) and cmd.path and (cmd.unit, tuple(cmd.path[-1])) in dests:
             continue
         with pytest.raises(RuleViolation) as exc:
             g.rs.decide(g.state, seat, cmd, g.dice())

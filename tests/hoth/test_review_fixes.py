@@ -102,3 +102,37 @@ def test_mod_7_attack_left_with_no_dice_by_a_support_card_has_a_ruling_naming_th
     assert res.ruling is not None
     steps = {s.rule: s.values for s in res.ruling.steps}
     assert "HOTH-MOD-7" in steps and steps["HOTH-CARD-4"]["card"] == COVER.id
+
+
+# -- HOTH-MOVE-4: steps taken are counted; a path may enter a hex again ----------------------------------
+
+def test_move_4_a_path_may_revisit_a_hex_and_the_start_hex():
+    """HOTH-MOVE-4: the number of hexes moved is the steps actually taken, whatever the displacement."""
+    scn = scenario(units=[((8, 2), "rebel", "snowspeeders", None, "S"), ((0, 6), "imperial", "snowtroopers")])
+    g = example(scn)
+    start(g, "rebel", ["S"])
+    items = g.do("rebel", C.Move(unit="S", path=((9, 3), (10, 4), (9, 3))))
+    moved = [e for e in items if type(e.event).__name__ == "UnitMoved"][0]
+    assert g.state.units["S"].hex == (9, 3) and len(moved.event.path) == 3
+    assert {s.rule: s.values for s in moved.ruling.steps}["HOTH-MOVE-4"]["steps"] == 3
+    g2 = example(scn)
+    start(g2, "rebel", ["S"])
+    items = g2.do("rebel", C.Move(unit="S", path=((9, 3), (8, 2))))
+    assert g2.state.units["S"].hex == (8, 2) and "HOTH-MOVE-4" in rules(items)
+
+
+def test_move_4_legal_moves_list_each_destination_once_with_an_accepted_path():
+    """HOTH-MOVE-4: legal_commands lists distinct destinations (the start hex included) with a shortest path."""
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "E"), ((0, 6), "imperial", "snowtroopers")],
+                   terrain={(10, 2): "rocks"})
+    g = example(scn)
+    start(g, "rebel", ["E"])
+    moves = [c for c in g.rs.legal_commands(g.state, "rebel") if isinstance(c, C.Move)]
+    dests = [c.path[-1] for c in moves]
+    assert len(dests) == len(set(dests)) and (8, 2) in dests and (12, 2) not in dests  # rocks stop
+    assert next(c for c in moves if c.path[-1] == (9, 3)).path == ((9, 3),)
+    for c in moves:
+        g2 = example(scn)
+        start(g2, "rebel", ["E"])
+        g2.do("rebel", c)
+        assert g2.state.units["E"].hex == c.path[-1]
