@@ -43,9 +43,20 @@ from .turns import (
 )
 from .support import play_support, support_options
 from .units import badge_allowed
+from .board import label as board_label
 from .view import render, summarize, view_of
 
 ENGINE_VERSION = "hoth-0.1.0"
+
+
+def check_badges(sc: Any) -> None:
+    """HOTH-SPECIAL-3: elite squadrons on snowspeeders only, the other badges on infantry (also in
+    campaign-derived setups, which reach the engine as catalog scenarios)."""
+    for i, us in enumerate(sc.units):
+        if us.badge is not None and not badge_allowed(us.unit, us.badge):
+            raise SetupError(f"scenario.units[{i}].badge", f"HOTH-SPECIAL-3: a {us.badge} badge cannot go on "
+                                                           f"{us.unit} (scenario {sc.id}, unit at "
+                                                           f"{board_label(tuple(us.hex))}).")
 
 
 class HothRuleset:
@@ -78,10 +89,7 @@ class HothRuleset:
     def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
         if scenario not in self.catalog().scenarios:
             raise SetupError("scenario", f"unknown Battle of Hoth scenario {scenario!r}")
-        for i, us in enumerate(self.catalog().scenarios[scenario].units):
-            if us.badge is not None and not badge_allowed(us.unit, us.badge):
-                raise SetupError(f"scenario.units[{i}].badge", f"HOTH-SPECIAL-3: a {us.badge} badge cannot go on "
-                                                               f"{us.unit}")
+        check_badges(self.catalog().scenarios[scenario])
         unknown = set(options) - {"team", "leaders", "support"}
         if unknown:
             raise SetupError(f"options.{sorted(unknown)[0]}", "unknown option (known: team, leaders, support)")
@@ -112,6 +120,7 @@ class HothRuleset:
         sc = cat.scenarios.get(state.scenario_id)
         if sc is None:
             raise SetupError("scenario", f"unknown Battle of Hoth scenario {state.scenario_id!r}")
+        check_badges(sc)
         seats = state.seats
         order = turn_order(sc.first, seats)
         leaders = leaders_option(state.options)

@@ -136,3 +136,40 @@ def test_move_4_legal_moves_list_each_destination_once_with_an_accepted_path():
         start(g2, "rebel", ["E"])
         g2.do("rebel", c)
         assert g2.state.units["E"].hex == c.path[-1]
+
+
+# -- HOTH-SPECIAL-3: badge eligibility at open and for campaign-derived setups -----------------------------
+
+def test_special_3_open_refuses_a_badge_on_the_wrong_unit_type():
+    """HOTH-SPECIAL-3: ``open`` itself refuses (not only ``seats``), naming the field."""
+    from domain.hoth.decider import HothRuleset
+    from domain.kernel import Dice, Setup, SetupError
+
+    from .fixtures import FixtureCatalog
+
+    for unit, badge in (("echo_troopers", "elite_squadron"), ("at_at", "scouts"), ("snowspeeders", "eweb")):
+        faction = "imperial" if unit == "at_at" else "rebel"
+        bad = scenario(units=[((8, 2), faction, unit, badge), ((0, 6), "imperial", "snowtroopers"),
+                              ((8, 6), "rebel", "echo_troopers")], sid="BAD")
+        rs = HothRuleset(FixtureCatalog([bad]))
+        st = rs.initial_state(Setup(game_id="g", ruleset="hoth", scenario="BAD", seats=("imperial", "rebel"),
+                                    options={}))
+        with pytest.raises(SetupError) as exc:
+            rs.open(st, Dice(b"\x01" * 32, "g", {}))
+        assert exc.value.field == "scenario.units[0].badge" and "HOTH-SPECIAL-3" in exc.value.detail
+
+
+def test_special_3_campaign_derived_setup_with_a_wrong_badge_is_refused():
+    """HOTH-SPECIAL-3 for a campaign variant (content 3.4 ADD_UNIT with a badge)."""
+    from domain.hoth.campaign import AddUnit, apply_setup
+    from domain.hoth.decider import HothRuleset
+    from domain.kernel import SetupError
+
+    from .fixtures import FixtureCatalog
+
+    base = scenario(units=[((0, 6), "imperial", "snowtroopers"), ((8, 6), "rebel", "echo_troopers")], sid="BASE")
+    var = apply_setup(base, (AddUnit(faction="imperial", unit="at_at", hex=(8, 2), badge="scouts"),), "BASE@C/N/x", "V")
+    rs = HothRuleset(FixtureCatalog([base, var]))
+    with pytest.raises(SetupError) as exc:
+        rs.seats("BASE@C/N/x", {})
+    assert exc.value.field == "scenario.units[2].badge" and "HOTH-SPECIAL-3" in exc.value.detail
