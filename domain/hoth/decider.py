@@ -33,7 +33,8 @@ from .medals import settle
 from .orders import order_options
 from .outbox import Outbox
 from .resolution import (
-    attack, breakthrough_choice, breakthrough_targets, reroll, retreat_choice, support_reaction, trench_choice,
+    SUPPORT_REROLL, attack, breakthrough_choice, breakthrough_targets, reroll, retreat_choice, support_reaction,
+    trench_choice,
 )
 from .state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
 from .team import TEAM_PERSONAL_DECK, faction_seats, leaders_option, seats_for, team_hand_size, turn_order
@@ -317,8 +318,8 @@ class HothRuleset:
                           for u, x, sp in attack_options(state, with_special=True)] + [C.EndTurn()]
         return out
 
-    def view(self, state: HothState, seat: str | None) -> dict[str, Any]:
-        return view_of(state, seat)
+    def view(self, state: HothState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
+        return view_of(state, seat, reveal_all)
 
     def summary(self, event: Any) -> str:
         return summarize(event)
@@ -378,6 +379,8 @@ def _pending_options(state: HothState, p: Any) -> list[Any]:
         if p.which == "miss":
             misses = tuple(i for i, f in enumerate(faces) if f == "miss")
             return [C.Reroll(dice=())] + ([C.Reroll(dice=misses)] if misses else [])
+        if p.which == SUPPORT_REROLL and not p.cards:
+            return [C.Reroll(dice=())]  # content 3.1: the window opened, but no card of this seat re-rolls
         n = len(faces)
         return [C.Reroll(dice=tuple(c)) for r in range(n + 1) for c in combinations(range(n), r)]
     if k == "trench":

@@ -32,6 +32,10 @@ from .terrain import STOP_TERRAIN, TRENCH, enter_refusal
 from .units import UNIT_SPECS
 
 
+#: ``Pending.which`` of the attacker's own support re-roll window (the same whatever cards it holds).
+SUPPORT_REROLL = "support"
+
+
 def defender_seat(out: Outbox, faction: str) -> str:
     """The seat deciding for a faction's units outside its turn (team play: the first member, HOTH-TEAM-2)."""
     return faction
@@ -57,16 +61,17 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
                     bonus=o.bonus, breakthrough=breakthrough, special=special)
     if not plan.structure:
         tgt = st.units[target_id]
-        card = reaction_card(st, tgt.faction, "on_enemy_attack")
-        if card is not None:
+        cards = reaction_window(st, tgt.faction, "on_enemy_attack")
+        if cards is not None:
             # content 5.3 (e.g. Covering Fire): the defender may react once the attack is declared
             out.emit(AttackDeclared(attack=ctx, dice=plan.dice), RulingBuilder().add(
                 "HOTH-ATTACK-9", f"{unit_id} declares an attack on {target_id} ({plan.dice} dice)."),
                 summary=f"{unit_id} declares an attack on {target_id}")
             out.emit(DecisionPending(pending=Pending(kind="support", which="on_enemy_attack",
                                                      seat=defender_seat(out, tgt.faction), unit=target_id),
-                                     cards=(card,)),
-                     RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card now."),
+                                     cards=cards),
+                     RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card now.",
+                                         cards=list(cards)),
                      summary="support decision", visibility=defender_seat(out, tgt.faction))
             return
     roll(out, plan, ctx, 0)
@@ -124,12 +129,15 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
                  RulingBuilder().add(rule, f"{unit_id} may re-roll {'any number of' if kind == 'any' else 'all X'} "
                                            "dice once.", which=kind), summary="re-roll decision")
         return
-    card = reaction_card(out.state, u.faction, "on_own_attack")
-    if card is not None:
-        # content 5.3 (e.g. Veteran Gunners): re-rolling with the card plays it
+    cards = reaction_window(out.state, u.faction, "on_own_attack")
+    if cards is not None:
+        # content 5.3 (e.g. Veteran Gunners): re-rolling with the card plays it; with no such card in hand the
+        # window still opens (content 3.1: hidden cards) and only keeping the roll is legal
         seat = out.state.turn.seat  # type: ignore[union-attr]
-        out.emit(DecisionPending(pending=Pending(kind="reroll", seat=seat, unit=unit_id, which="any"), cards=(card,)),
-                 RulingBuilder().add("HOTH-CARD-4", "A support card may re-roll this attack's dice."),
+        out.emit(DecisionPending(pending=Pending(kind="reroll", seat=seat, unit=unit_id, which=SUPPORT_REROLL),
+                                 cards=cards),
+                 RulingBuilder().add("HOTH-CARD-4", "A support card may re-roll this attack's dice.",
+                                     cards=list(cards)),
                  summary="re-roll decision", visibility=seat)
         return
     resolve(out)
@@ -143,6 +151,9 @@ def reroll(out: Outbox, indices: tuple[int, ...]) -> None:
     if list(idx) != sorted(set(idx)) or any(not 0 <= i < len(ctx.faces) for i in idx):
         raise RuleViolation("HOTH-DICE-4", "Dice indices are listed once each, in increasing order, between 0 and "
                                            f"{len(ctx.faces) - 1}.")
+    if p.which == SUPPORT_REROLL and idx and not p.cards:
+        raise RuleViolation("HOTH-CARD-4", "No support card of yours re-rolls dice now: keep the roll (reroll with "
+                                           "no dice).")
     if p.which == "miss":
         misses = tuple(i for i, f in enumerate(ctx.faces) if f == "miss")
         if idx and tuple(sorted(idx)) != misses:
@@ -253,12 +264,13 @@ def resolve(out: Outbox) -> None:
                                      ignored=retreats), summary=f"{target.id} ignores {retreats} retreat(s)")
         finish(out)
         return
-    card = reaction_card(out.state, target.faction, "on_own_retreat")
-    if card is not None:
+    cards = reaction_window(out.state, target.faction, "on_own_retreat")
+    if cards is not None:
         seat = defender_seat(out, target.faction)
         out.emit(DecisionPending(pending=Pending(kind="support", which="on_own_retreat", seat=seat, unit=target.id,
-                                                 steps=retreats), cards=(card,)),
-                 RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card against the retreat."),
+                                                 steps=retreats), cards=cards),
+                 RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card against the retreat.",
+                                     cards=list(cards)),
                  summary="support decision", visibility=seat)
         return
     retreat_stage(out, retreats)
@@ -294,15 +306,21 @@ def retreat_stage(out: Outbox, retreats: int) -> None:
     start_retreat(out, retreats)
 
 
-def reaction_card(state: Any, faction: str, timing: str) -> str | None:
-    """A support card of ``faction`` with this reactive timing it may play now (at most 1 per turn)."""
+def reaction_window(state: Any, faction: str, timing: str) -> tuple[str, ...] | None:
+    """Content 3.1 / 5.3: whether a support window opens for ``faction`` now, and the cards it may play in it.
+
+    Support cards are hidden (content 3.1), so whether the window opens depends on public information only:
+    the faction holds at least one support card (the count is public) and has not played one this turn
+    (at most 1 per turn; plays are public). The cards offered are its cards with this reactive ``timing``,
+    possibly none (then only passing is legal). None: no window.
+    """
     if state.support_turn.get(faction) == state.turn_no:
         return None
-    for cid in state.support.get(faction, ()):
-        c = state.cards.get(cid)
-        if c is not None and c.timing == timing:
-            return cid
-    return None
+    held = state.support.get(faction, ())
+    if not held:
+        return None
+    return tuple(dict.fromkeys(cid for cid in held
+                               if state.cards.get(cid) is not None and state.cards[cid].timing == timing))
 
 
 def support_reaction(out: Outbox, play: bool, card: str | None = None) -> None:

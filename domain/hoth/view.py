@@ -11,8 +11,9 @@ from .scenario import PermanentMedal, TemporaryMedal
 from .state import HothState, terrain_map
 
 
-def view_of(state: HothState, seat: str | None) -> dict[str, Any]:
-    finished = state.winner is not None
+def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
+    """``reveal_all``: show everything (DESIGN 4: once the game is over, its replays are public too)."""
+    finished = state.winner is not None or reveal_all
     out: dict[str, Any] = {"scenario_id": state.scenario_id, "opened": state.opened}
     if not state.opened or state.scenario is None:
         return out

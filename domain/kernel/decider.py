@@ -95,6 +95,11 @@ class Ruleset(Protocol, Generic[S]):
 
         A seat sees its own hand, only the size of other hands, never a deck
         order or the seed. Once the game is finished everything is public.
+
+        Optional (additive): a ruleset may accept a keyword ``reveal_all: bool = False``;
+        the service passes ``reveal_all=True`` when it shows an earlier state (a replay)
+        of a game that has finished since, so replays are public too (DESIGN 4). A
+        ruleset without the keyword is called without it.
         """
         ...
 

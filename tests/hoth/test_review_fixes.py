@@ -173,3 +173,37 @@ def test_special_3_campaign_derived_setup_with_a_wrong_badge_is_refused():
     with pytest.raises(SetupError) as exc:
         rs.seats("BASE@C/N/x", {})
     assert exc.value.field == "scenario.units[2].badge" and "HOTH-SPECIAL-3" in exc.value.detail
+
+
+# -- content 3.1: support cards are hidden; reaction windows depend on public information only -------------
+
+def _attack_with_defender_support(card):
+    from .test_support import _support
+
+    scn = scenario(units=[((8, 2), "imperial", "snowtroopers", None, "T"), ((10, 2), "rebel", "echo_troopers", None, "E")],
+                   first="imperial")
+    g = example(scn, faces=["miss", "miss", "miss"])
+    _support(g, "rebel", card)
+    start(g, "imperial", ["T"])
+    to_attack(g, "imperial")
+    g.do("imperial", C.Attack(unit="T", target="E"))
+    return g
+
+
+def test_support_window_opens_whatever_the_defender_holds():
+    """Content 3.1 (support cards are hidden): a window opens when the defender holds any support card (the
+    count is public), so status().to_act and view().pending do not tell whether it holds a reactive one."""
+    from .test_support import COVER, MEDIC
+
+    with_cover = _attack_with_defender_support(COVER)
+    with_medic = _attack_with_defender_support(MEDIC)
+    for g in (with_cover, with_medic):
+        assert g.rs.status(g.state).to_act == ("rebel",)
+    for seat in ("imperial", None):
+        assert with_cover.rs.view(with_cover.state, seat)["pending"] == with_medic.rs.view(with_medic.state, seat)["pending"]
+    assert with_medic.rs.legal_commands(with_medic.state, "rebel") == [C.PassSupport()]
+    assert with_cover.rs.legal_commands(with_cover.state, "rebel") == [C.PlaySupport(card=COVER.id), C.PassSupport()]
+    with pytest.raises(RuleViolation):
+        with_medic.do("rebel", C.PlaySupport(card=MEDIC.id))
+    with_medic.do("rebel", C.PassSupport())
+    assert with_medic.state.pending is None or with_medic.state.pending.kind != "support"

@@ -138,6 +138,10 @@ def test_imperial_discipline_ignores_all_retreats_and_veteran_gunners_rerolls():
     start(g, "rebel", ["S"])
     to_attack(g, "rebel")
     g.do("rebel", C.Attack(unit="S", target="T"))
+    # content 3.1 (review fix, item 9): the defender holds support cards, so the declared attack opens a window
+    # even though none of its cards reacts to it; only passing is legal
+    assert g.state.pending.which == "on_enemy_attack" and g.rs.legal_commands(g.state, "imperial") == [C.PassSupport()]
+    g.do("imperial", C.PassSupport())
     assert g.state.pending.kind == "support" and g.state.pending.which == "on_own_retreat"
     items = g.do("imperial", C.PlaySupport(card=DISCIPLINE.id))
     assert events(items, RetreatIgnored)[0].event.count == 2

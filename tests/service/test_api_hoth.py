@@ -230,3 +230,17 @@ def test_hoth_undo_free_for_moves_consent_for_an_attack_and_new_dice_after(api: 
             assert min(r["index"] for r in second) > max(r["index"] for r in first)  # never a re-roll
             break
     assert {"free", "consent after a roll"} <= kinds, kinds
+
+
+def test_replays_of_a_finished_hoth_game_show_every_hand_to_a_spectator(api: Api, monkeypatch):
+    """DESIGN 4: after the game ends everything is public, also in replays of earlier states
+    (GET /games/{id}/states/{seq}): a spectator sees both hands and the deck order of an early state."""
+    gid, tokens, final, _ = _play(api, seed=5, check_leaks=False, monkeypatch=monkeypatch)
+    _, _, records = _log(api.data_dir, gid)
+    seq = next(e.seq for e in records if e.type == "turn_started")  # hands are dealt, the game just began
+    g, _, st = _truth(api.data_dir, gid, upto=seq)
+    assert st.winner is None and all(st.hands.get(s) for s in SEATS)  # an early, unfinished state
+    body = api.get(f"/games/{gid}/states/{seq}").json()
+    assert body["version"] == seq and body["status"] == "active"
+    assert body["state"]["hands"] == {s: list(st.hands[s]) for s in SEATS}
+    assert body["state"]["decks"] == {s: list(d) for s, d in st.decks.items()}
