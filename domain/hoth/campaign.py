@@ -158,7 +158,9 @@ def apply_setup(s: Scenario, changes: tuple[AddUnit | RemoveUnit, ...], new_id: 
 
 def _change_text(c: AddUnit | RemoveUnit) -> str:
     verb = "add" if isinstance(c, AddUnit) else "remove"
-    return f"{verb} {c.faction} {c.unit} at {list(c.hex)}"
+    from .board import label
+
+    return f"{verb} {c.faction} {c.unit} at {label(tuple(c.hex))}"  # type: ignore[arg-type]
 
 
 def variants(c: Campaign, scenarios: dict[str, Scenario]) -> dict[str, Scenario]:

@@ -94,21 +94,24 @@ def move_refusal(state: HothState, snap: Snapshot, faction: str, unit_id: str, p
     for i, h in enumerate(path):
         h = tuple(h)  # type: ignore[assignment]
         if not board.is_playable(h):
-            return RuleViolation("HOTH-MOVE-12", f"{h} is not a playable hex of the battlefield.")
+            return RuleViolation("HOTH-MOVE-12", f"{list(h)} is not a playable hex of the battlefield.", hex=list(h))
         if board.distance(prev, h) != 1:
-            return RuleViolation("HOTH-MOVE-4", f"Each step of a move goes to an adjacent hex; {h} is not next to {prev}.")
+            return RuleViolation("HOTH-MOVE-4", f"Each step of a move goes to an adjacent hex; {board.label(h)} is not "
+                                                f"next to {board.label(prev)}.", hex=list(h), from_hex=list(prev))
         rule = _step_refusal(snap, u, h)
         if rule is not None:
-            return RuleViolation(rule, _refusal_text(rule, h))
+            return RuleViolation(rule, _refusal_text(rule, board.label(h)), hex=list(h))
         if i >= al.free_max and al.towards_baseline and h not in board.towards_baseline(prev, south):
             return RuleViolation("HOTH-CARD-4", "The extra hexes of this card must go towards your baseline.")
         if snap.terrain.get(h) in STOP_TERRAIN and i != len(path) - 1:
-            return RuleViolation("HOTH-MOVE-9", f"A unit entering {snap.terrain.get(h)} at {h} must stop there.")
+            return RuleViolation("HOTH-MOVE-9", f"A unit entering {snap.terrain.get(h)} at {board.label(h)} must stop "
+                                                "there.", hex=list(h), terrain=snap.terrain.get(h))
         prev = h
     return None
 
 
-def _refusal_text(rule: str, h: Hex) -> str:
+def _refusal_text(rule: str, h: str) -> str:
+    """``h``: the hex label (HOTH-COORD-3)."""
     return {
         "HOTH-MOVE-6": f"Hex {h} holds another unit; units cannot enter or pass through it.",
         "HOTH-STRUCT-2": f"Hex {h} holds a structure, which is impassable.",

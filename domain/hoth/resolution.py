@@ -407,13 +407,15 @@ def apply_retreat(out: Outbox, path: tuple[Hex, ...], steps: int) -> None:
     losses = steps - len(path)
     rb = RulingBuilder().add("HOTH-RETREAT-1", f"{steps} retreat result(s): {u.id} retreats {steps} hex(es) "
                                                "towards its baseline.", steps=steps)
-    rb.add("HOTH-RETREAT-2", "Each step goes to one of the two hexes in the next row towards the baseline.",
+    rb.add("HOTH-RETREAT-2", "Each step goes to one of the two hexes in the next row towards the baseline"
+           + (f": {' -> '.join(board.label(h) for h in (u.hex, *path))}." if path else "."),
            path=[list(h) for h in path], from_hex=list(u.hex))
     if losses:
         rb.add("HOTH-RETREAT-6", f"{losses} step(s) cannot be made: {u.id} loses {losses} figure(s).",
                losses=losses)
     out.emit(UnitRetreated(unit=u.id, path=path, losses=min(losses, u.figures)), rb,
-             summary=f"{u.id} retreats {len(path)} hex(es)" + (f", loses {losses}" if losses else ""))
+             summary=f"{u.id} retreats {len(path)} hex(es)" + (f" to {board.label(path[-1])}" if path else "")
+             + (f", loses {losses}" if losses else ""))
     entered = [(u.id, h) for h in path]
     # HOTH-RETREAT-9 / HOTH-OBJ-PERM-3: the hexes are entered before the missing steps cost figures, so a
     # unit eliminated by retreat losses still captures; HOTH-WIN-5: a victory by that capture ends the game first.

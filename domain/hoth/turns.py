@@ -153,7 +153,8 @@ def reinforce(out: Outbox, seat: str, h: Hex) -> None:
     assert p is not None and p.unit_type is not None
     h = tuple(h)  # type: ignore[assignment]
     if h not in reinforcement_hexes(out.state, faction_of(seat), p.unit_type):
-        raise RuleViolation("HOTH-CARD-4", f"{h} is not an empty hex of your baseline.")
+        raise RuleViolation("HOTH-CARD-4", f"{board.label(h) if board.is_playable(h) else list(h)} is not an empty "
+                                           "hex of your baseline.", hex=list(h))
     faction = faction_of(seat)
     uid = f"{'E' if faction == 'imperial' else 'R'}+{out.state.turn_no}"
     while uid in out.state.units:
@@ -233,7 +234,8 @@ def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
     u = st.units[unit_id]
     last_terrain = snap.terrain.get(path[-1])
     stopped = last_terrain in STOP_TERRAIN
-    rb = RulingBuilder().add("HOTH-MOVE-1", f"{unit_id} moves {len(path)} hex(es).", steps=len(path),
+    rb = RulingBuilder().add("HOTH-MOVE-1", f"{unit_id} moves {len(path)} hex(es) from {board.label(u.hex)} to "
+                                            f"{board.label(path[-1])}.", steps=len(path),
                              path=[list(h) for h in path], from_hex=list(u.hex))
     rb.add("HOTH-MOVE-4", f"{len(path)} step(s) taken count as {len(path)} hex(es) moved, whatever the final "
                           "displacement.", steps=len(path))
@@ -244,7 +246,8 @@ def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
     if u.unit in ("snowtroopers", "echo_troopers") and len(path) == 2 and u.badge != "elite_troops":
         rb.add("HOTH-UNIT-SNOW-2" if u.unit == "snowtroopers" else "HOTH-UNIT-ECHO-2",
                "Infantry that moves 2 hexes cannot attack this turn.")
-    out.emit(UnitMoved(unit=unit_id, path=path, stopped=stopped), rb, summary=f"{unit_id} moves to {path[-1]}")
+    out.emit(UnitMoved(unit=unit_id, path=path, stopped=stopped), rb,
+             summary=f"{unit_id} moves to {board.label(path[-1])}")
     settle(out, [(unit_id, h) for h in path])
 
 

@@ -7,6 +7,7 @@ import msgspec
 
 from domain.kernel import event_type_name
 
+from .board import label as _label
 from .scenario import PermanentMedal, TemporaryMedal
 from .state import HothState, terrain_map
 
@@ -52,6 +53,10 @@ def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dic
     return out
 
 
+def label(h: Any) -> str:
+    return _label(tuple(h))  # type: ignore[arg-type]
+
+
 _TEMPLATES = {
     "game_opened": lambda e: f"{e.scenario.title}: set up",
     "deck_shuffled": lambda e: f"{e.seat} shuffles a deck of {e.size}" + (" (reshuffle)" if e.reshuffle else ""),
@@ -60,7 +65,7 @@ _TEMPLATES = {
     "card_played": lambda e: f"{e.seat} plays {e.card}",
     "unit_ordered": lambda e: f"{e.unit} ordered",
     "orders_ended": lambda e: "orders end",
-    "unit_moved": lambda e: f"{e.unit} moves {len(e.path)} to {list(e.path[-1])}",
+    "unit_moved": lambda e: f"{e.unit} moves {len(e.path)} to {label(e.path[-1])}",
     "moves_ended": lambda e: "moves end",
     "attack_rolled": lambda e: f"{e.attack.attacker} attacks {e.attack.target}: {', '.join(e.attack.faces)}",
     "dice_rerolled": lambda e: f"re-roll: {', '.join(e.faces)}",
@@ -71,14 +76,15 @@ _TEMPLATES = {
     "objective_changed": lambda e: f"objective {e.objective} {'held' if e.held else 'lost'} by {e.faction}",
     "decision_pending": lambda e: f"{e.pending.seat} to decide: {e.pending.kind}",
     "retreat_ignored": lambda e: f"{e.unit} ignores {e.count} retreat(s)",
-    "unit_retreated": lambda e: f"{e.unit} retreats {len(e.path)}" + (f", loses {e.losses}" if e.losses else ""),
+    "unit_retreated": lambda e: f"{e.unit} retreats {len(e.path)}" + (f" to {label(e.path[-1])}" if e.path else "")
+    + (f", loses {e.losses}" if e.losses else ""),
     "breakthrough_made": lambda e: f"{e.unit} breaks through" if e.to else f"{e.unit} stays",
     "attack_finished": lambda e: "attack finished",
     "cards_discarded": lambda e: f"{e.seat} discards {len(e.cards)}",
     "turn_ended": lambda e: f"{e.seat} ends the turn",
     "game_won": lambda e: f"{e.winner} wins: {e.reason}",
     "deck_arranged": lambda e: f"{e.seat} rearranges the top {e.count} cards",
-    "unit_placed": lambda e: f"{e.unit} ({e.unit_type}) enters at {list(e.hex)}",
+    "unit_placed": lambda e: f"{e.unit} ({e.unit_type}) enters at {label(e.hex)}",
     "support_dealt": lambda e: f"{e.faction} holds {e.count} support card(s)",
     "support_played": lambda e: f"{e.seat} plays support {e.card}" + (f" on {e.target}" if e.target else ""),
     "hand_peeked": lambda e: f"{e.seat} looks at {e.of}'s hand",

@@ -207,3 +207,25 @@ def test_support_window_opens_whatever_the_defender_holds():
         with_medic.do("rebel", C.PlaySupport(card=MEDIC.id))
     with_medic.do("rebel", C.PassSupport())
     assert with_medic.state.pending is None or with_medic.state.pending.kind != "support"
+
+
+# -- HOTH-COORD-3: one coordinate form in sentences (the label), raw [x, r] in values ----------------------
+
+def test_coord_3_refusals_and_rulings_name_hexes_by_label():
+    """HOTH-COORD-3: sentences name hexes "c4 r2"; machines get [x, r] in values."""
+    from domain.hoth.board import label
+    from domain.hoth.view import summarize
+
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "E"), ((10, 2), "rebel", "echo_troopers", None, "F"),
+                          ((0, 6), "imperial", "snowtroopers")], terrain={(9, 3): "rocks", (7, 3): "serac"})
+    g = example(scn)
+    start(g, "rebel", ["E"])
+    for path, rule, h in ((((10, 2),), "HOTH-MOVE-6", (10, 2)), (((7, 3),), "HOTH-TERRAIN-SERAC-1", (7, 3)),
+                          (((9, 3), (10, 4)), "HOTH-MOVE-9", (9, 3)), (((12, 2),), "HOTH-MOVE-4", (12, 2))):
+        bad = refusal(g, "rebel", C.Move(unit="E", path=path))
+        assert bad.rule == rule and label(h) in bad.detail and "(" not in bad.detail.replace("(s)", ""), bad.detail
+        assert bad.values.get("hex") == list(h)
+    items = g.do("rebel", C.Move(unit="E", path=((9, 1),)))
+    moved = [e for e in items if type(e.event).__name__ == "UnitMoved"][0]
+    assert label((9, 1)) in moved.ruling.steps[0].text and moved.ruling.steps[0].values["path"] == [[9, 1]]
+    assert label((9, 1)) in summarize(moved.event)
