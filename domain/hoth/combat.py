@@ -52,8 +52,9 @@ def may_attack_refusal(state: HothState, u: UnitState, breakthrough: bool) -> Ru
         return RuleViolation("HOTH-ATTACK-2", f"{u.id} has already attacked this turn.")
     if u.id in t.stopped:
         terrain = None
-        return RuleViolation("HOTH-MOVE-10", f"{u.id} entered rocks or buildings/debris this turn and cannot attack.",
-                             terrain=terrain)
+        elite = " (HOTH-SPECIAL-ELITE-2: elite troops too)" if u.badge == "elite_troops" else ""
+        return RuleViolation("HOTH-MOVE-10", f"{u.id} entered rocks or buildings/debris this turn and cannot "
+                                             f"attack{elite}.", terrain=terrain)
     al = allowance(state, u)
     moved = t.moved.get(u.id, 0)
     if not al.may_attack and moved > 0:
@@ -150,6 +151,7 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
     if not is_struct and not UNIT_SPECS[tgt.unit].terrain_protection:
         if t_terrain:
             plan.steps.append(("HOTH-MOD-4", "An AT-AT never benefits from terrain protection.", {"terrain": t_terrain}))
+            plan.steps.append(("HOTH-UNIT-ATAT-6", "AT-ATs never benefit from terrain protection.", {}))
     else:
         tgt_inf = (not is_struct) and UNIT_SPECS[tgt.unit].kind == "infantry"
         if tgt_inf and t_terrain is None and in_trench(state, snap, tgt):
@@ -193,6 +195,7 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
             n += 1
             plan.steps.append(("HOTH-SPECIAL-SCOUT-1", f"Scouts {scout} on a ridge see the target: +1 die "
                                "(never more than +1, HOTH-GAP-19).", {"scouts": scout, "dice": 1}))
+            plan.steps.append(("HOTH-TERRAIN-RIDGE-6", "Scouts on a ridge grant their bonus.", {"scouts": scout}))
     plan.dice = n  # HOTH-MOD-7 / HOTH-GAP-35: base + bonuses - protection - penalties, summed
     if n <= 0:
         return RuleViolation("HOTH-MOD-7", f"After modifiers {n} dice are left; an attack needs at least 1 "

@@ -87,7 +87,9 @@ def move_refusal(state: HothState, snap: Snapshot, faction: str, unit_id: str, p
     if not path:
         return RuleViolation("HOTH-MOVE-4", "A move enters at least one hex (not moving needs no command).")
     if len(path) > al.max:
-        return RuleViolation("HOTH-MOVE-3", f"{unit_id} may move at most {al.max} hex(es); this path has {len(path)}.")
+        elite = " (HOTH-SPECIAL-ELITE-3: elite troops still move at most 2)" if u.badge == "elite_troops" else ""
+        return RuleViolation("HOTH-MOVE-3", f"{unit_id} may move at most {al.max} hex(es){elite}; this path has "
+                                            f"{len(path)}.", max=al.max, steps=len(path))
     south = is_south(state, u.faction)
     prev = u.hex
     # HOTH-MOVE-4: the steps actually taken are counted; a path may enter a hex again (the start hex included).

@@ -32,6 +32,10 @@ from .terrain import STOP_TERRAIN, TRENCH, enter_refusal
 from .units import UNIT_SPECS
 
 
+#: The unit rule beside HOTH-HIT-2 (hit only by explosions) and beside HOTH-ELIM-2/3 (medals).
+_HIT_BY_RULE = {"probe_droids": "HOTH-UNIT-PROBE-4", "rebel_artillery": "HOTH-UNIT-ARTY-5"}
+_MEDAL_RULE = {"at_at": "HOTH-UNIT-ATAT-7", "probe_droids": "HOTH-UNIT-PROBE-5", "rebel_artillery": "HOTH-UNIT-ARTY-6"}
+
 #: ``Pending.which`` of the attacker's own support re-roll window (the same whatever cards it holds).
 SUPPORT_REROLL = "support"
 
@@ -116,6 +120,8 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
     rb.add("HOTH-MOD-7", f"Final count: {plan.dice} dice.", dice=plan.dice)
     rb.add("HOTH-HIT-1", f"Rolled {', '.join(faces)}.", roll_indices=list(range(first_index, first_index + plan.dice)),
            faces=list(faces))
+    if u.badge == "eweb" and not u.eweb_set:
+        rb.add("HOTH-SPECIAL-EWEB-5", f"The E-Web {unit_id} moved (Moved side up): no re-roll.")
     ctx = msgspec.structs.replace(ctx, faces=faces)
     out.emit(AttackRolled(attack=ctx, dice=plan.dice, attacker_hex=u.hex, target_hex=plan.target_hex,
                           examined=plan.sight.examined), rb,
@@ -224,6 +230,8 @@ def resolve(out: Outbox) -> None:
     hits = sum(by.values())
     rb.add("HOTH-HIT-2", f"{tspec.name} are hit by {'/'.join(tspec.hit_by)}: {hits} hit(s).",
            hits_by_symbol=by, hits=hits)
+    if target.unit in _HIT_BY_RULE:
+        rb.add(_HIT_BY_RULE[target.unit], f"{tspec.name} are hit only by explosions.")
     confirmation: tuple[str, ...] = ()
     # HOTH-GAP-20: an E-Web or card re-roll applied to the initial roll only (above), never to this roll.
     if tspec.confirmation_roll and hits:
@@ -234,6 +242,7 @@ def resolve(out: Outbox) -> None:
         rb.add("HOTH-HIT-5", f"AT-AT confirmation roll of {hits} dice: {', '.join(raw)}: "
                              f"{'destroyed' if ok else 'unharmed'}.", roll_indices=list(range(first, first + hits)),
                faces=list(raw), counted_as=list(confirmation), destroyed=ok)
+        rb.add("HOTH-UNIT-ATAT-4", "Hits on an AT-AT are confirmed: it is destroyed only by an explosion in this roll.")
         losses = 1 if ok else 0
     else:
         losses = min(hits, target.figures)
@@ -410,6 +419,12 @@ def apply_retreat(out: Outbox, path: tuple[Hex, ...], steps: int) -> None:
     rb.add("HOTH-RETREAT-2", "Each step goes to one of the two hexes in the next row towards the baseline"
            + (f": {' -> '.join(board.label(h) for h in (u.hex, *path))}." if path else "."),
            path=[list(h) for h in path], from_hex=list(u.hex))
+    snap = Snapshot(st)
+    passed = {snap.terrain.get(h) for h in path}
+    for terrain, rule in (("rocks", "HOTH-TERRAIN-ROCKS-5"), ("buildings", "HOTH-TERRAIN-BUILDING-5")):
+        if terrain in passed:
+            rb.add("HOTH-RETREAT-4", f"A retreating unit passes through {terrain} without stopping.", terrain=terrain)
+            rb.add(rule, f"Retreating through {terrain} does not stop the unit.")
     if losses:
         rb.add("HOTH-RETREAT-6", f"{losses} step(s) cannot be made: {u.id} loses {losses} figure(s).",
                losses=losses)
@@ -439,6 +454,8 @@ def eliminate(out: Outbox, unit_id: str, attacker_faction: str, rule: str = "HOT
     if rule != "HOTH-ELIM-1":
         rb.add(rule, "Eliminated by retreat losses: the attacker earns the medal.")
     rb.add(mrule, f"{attacker_faction} earns {n} medal(s) for it.", medals=n)
+    if mrule in ("HOTH-ELIM-2", "HOTH-ELIM-3") and u.unit in _MEDAL_RULE:
+        rb.add(_MEDAL_RULE[u.unit], f"{UNIT_SPECS[u.unit].name}: {n} medal(s).", medals=n)
     out.emit(UnitEliminated(unit=unit_id, by=attacker_faction), rb, summary=f"{unit_id} eliminated")
     if n:
         award(out, attacker_faction, n, f"eliminated {unit_id}", mrule)

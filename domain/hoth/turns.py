@@ -240,9 +240,13 @@ def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
     rb.add("HOTH-MOVE-4", f"{len(path)} step(s) taken count as {len(path)} hex(es) moved, whatever the final "
                           "displacement.", steps=len(path))
     rb.add("HOTH-MOVE-6", "No hex of the path holds another unit.")
+    if u.badge == "elite_troops":
+        rb.add("HOTH-SPECIAL-ELITE-3", "Elite troops move at most 2 hexes (no 3-hex move).", max=2)
     if stopped:
         rb.add("HOTH-MOVE-9", f"It enters {last_terrain} and must stop.", terrain=last_terrain)
         rb.add("HOTH-MOVE-10", "It cannot attack this turn.")
+        if u.badge == "elite_troops":
+            rb.add("HOTH-SPECIAL-ELITE-2", "Terrain stops and attack penalties still apply to elite troops.")
     if u.unit in ("snowtroopers", "echo_troopers") and len(path) == 2 and u.badge != "elite_troops":
         rb.add("HOTH-UNIT-SNOW-2" if u.unit == "snowtroopers" else "HOTH-UNIT-ECHO-2",
                "Infantry that moves 2 hexes cannot attack this turn.")

@@ -229,3 +229,69 @@ def test_coord_3_refusals_and_rulings_name_hexes_by_label():
     moved = [e for e in items if type(e.event).__name__ == "UnitMoved"][0]
     assert label((9, 1)) in moved.ruling.steps[0].text and moved.ruling.steps[0].values["path"] == [[9, 1]]
     assert label((9, 1)) in summarize(moved.event)
+
+
+# -- citations: the specific rule beside the general one ------------------------------------------------------
+
+def test_citations_atat_specific_rules_beside_hit_5_mod_4_elim_2():
+    """HOTH-UNIT-ATAT-4 (HOTH-HIT-5), HOTH-UNIT-ATAT-6 (HOTH-MOD-4), HOTH-UNIT-ATAT-7 (HOTH-ELIM-2)."""
+    from .test_rules import atat_scn
+
+    g = example(atat_scn({(10, 2): "rocks"}), faces=["explosion", "vehicle", "miss", "infantry", "explosion", "miss"])
+    start(g, "rebel", ["S"])
+    to_attack(g, "rebel")
+    got = rules(g.do("rebel", C.Attack(unit="S", target="A")))
+    assert {"HOTH-HIT-5", "HOTH-UNIT-ATAT-4", "HOTH-MOD-4", "HOTH-UNIT-ATAT-6", "HOTH-ELIM-2",
+            "HOTH-UNIT-ATAT-7"} <= got
+
+
+def test_citations_probe_and_artillery_beside_hit_2_elim_3():
+    """HOTH-UNIT-PROBE-4/5 and HOTH-UNIT-ARTY-5/6 beside HOTH-HIT-2 / HOTH-ELIM-3."""
+    for unit, probe in (("probe_droids", True), ("rebel_artillery", False)):
+        att, dfn = ("rebel", "imperial") if probe else ("imperial", "rebel")
+        scn = scenario(units=[((8, 2), att, "snowspeeders" if probe else "snowtroopers", None, "S"),
+                              ((10, 2), dfn, unit, None, "P"), ((0, 6), "imperial", "snowtroopers"),
+                              ((18, 0), "rebel", "echo_troopers")], first=att)
+        g = example(scn, faces=["explosion", "explosion", "explosion", "explosion"])
+        start(g, att, ["S"])
+        to_attack(g, att)
+        got = rules(g.do(att, C.Attack(unit="S", target="P")))
+        spec = ("HOTH-UNIT-PROBE-4", "HOTH-UNIT-PROBE-5") if probe else ("HOTH-UNIT-ARTY-5", "HOTH-UNIT-ARTY-6")
+        assert {"HOTH-HIT-2", "HOTH-ELIM-3", *spec} <= got, (unit, got)
+
+
+def test_citations_eweb_moved_elite_troops_scouts_ridge_and_retreat_through_rocks():
+    """HOTH-SPECIAL-EWEB-5, HOTH-SPECIAL-ELITE-2/3, HOTH-TERRAIN-RIDGE-6, HOTH-TERRAIN-ROCKS-5 / BUILDING-5."""
+    scn = scenario(units=[((8, 2), "imperial", "snowtroopers", "eweb", "W"), ((12, 2), "rebel", "echo_troopers", None, "E")],
+                   first="imperial")
+    g = example(scn, faces=["miss", "miss", "miss"])
+    start(g, "imperial", ["W"])
+    to_attack(g, "imperial", [("W", ((10, 2),))])
+    assert "HOTH-SPECIAL-EWEB-5" in rules(g.do("imperial", C.Attack(unit="W", target="E")))
+
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", "elite_troops", "L"), ((0, 6), "imperial", "snowtroopers")],
+                   terrain={(10, 2): "rocks"})
+    g = example(scn)
+    start(g, "rebel", ["L"])
+    bad = refusal(g, "rebel", C.Move(unit="L", path=((9, 3), (10, 4), (11, 5))))
+    assert bad.rule == "HOTH-MOVE-3" and "HOTH-SPECIAL-ELITE-3" in bad.detail
+    got = rules(g.do("rebel", C.Move(unit="L", path=((10, 2),))))
+    assert {"HOTH-MOVE-9", "HOTH-SPECIAL-ELITE-2", "HOTH-SPECIAL-ELITE-3"} <= got
+
+    scn = scenario(units=[((8, 4), "imperial", "snowtroopers", "scouts", "SC"),
+                          ((8, 2), "imperial", "snowtroopers", None, "T"), ((10, 2), "rebel", "echo_troopers", None, "E")],
+                   terrain={(8, 4): "ridge"}, first="imperial")
+    g = example(scn, faces=["miss"] * 4)
+    start(g, "imperial", ["T"])
+    to_attack(g, "imperial")
+    assert {"HOTH-SPECIAL-SCOUT-1", "HOTH-TERRAIN-RIDGE-6"} <= rules(g.do("imperial", C.Attack(unit="T", target="E")))
+
+    scn = scenario(units=[((6, 2), "rebel", "echo_troopers", None, "A"), ((7, 3), "imperial", "snowtroopers", None, "T")],
+                   terrain={(6, 4): "rocks", (8, 4): "buildings"})
+    for path, rule in ((((6, 4), (5, 5)), "HOTH-TERRAIN-ROCKS-5"), (((8, 4), (9, 5)), "HOTH-TERRAIN-BUILDING-5")):
+        g = example(scn, faces=["retreat", "retreat", "miss"])
+        start(g, "rebel", ["A"])
+        to_attack(g, "rebel")
+        g.do("rebel", C.Attack(unit="A", target="T"))
+        got = rules(g.do("imperial", C.Retreat(path=path)))
+        assert {"HOTH-RETREAT-4", rule} <= got, got
