@@ -295,3 +295,32 @@ def test_citations_eweb_moved_elite_troops_scouts_ridge_and_retreat_through_rock
         g.do("rebel", C.Attack(unit="A", target="T"))
         got = rules(g.do("imperial", C.Retreat(path=path)))
         assert {"HOTH-RETREAT-4", rule} <= got, got
+
+
+def test_attackers_own_support_reroll_window_opens_whatever_it_holds():
+    """Content 3.1: the attacker's own re-roll window (content 5.3 Veteran Gunners) opens whenever it holds a
+    support card; without a re-rolling card only keeping the roll is legal, and the defender sees the same."""
+    from domain.hoth.cards import Card, Heal
+
+    from .test_support import GUNNERS, _support
+
+    plain = Card(id="PROP-SUP-EMP-TEST-PLAIN", faction="imperial", kind="support", status="proposed", title="Plain",
+                 timing="start_of_turn", effects=(Heal(figures=1),))
+    games = []
+    for card in (GUNNERS, plain):
+        scn = scenario(units=[((8, 2), "imperial", "snowtroopers", None, "T"),
+                              ((10, 2), "rebel", "echo_troopers", None, "E")], first="imperial")
+        g = example(scn, faces=["miss", "miss", "miss", "infantry"])
+        _support(g, "imperial", card)
+        start(g, "imperial", ["T"])
+        to_attack(g, "imperial")
+        g.do("imperial", C.Attack(unit="T", target="E"))
+        assert g.state.pending.kind == "reroll" and g.rs.status(g.state).to_act == ("imperial",)
+        games.append(g)
+    with_gunners, with_plain = games
+    for seat in ("rebel", None):
+        assert with_gunners.rs.view(with_gunners.state, seat)["pending"] == with_plain.rs.view(with_plain.state, seat)["pending"]
+    assert with_plain.rs.legal_commands(with_plain.state, "imperial") == [C.Reroll(dice=())]
+    assert refusal(with_plain, "imperial", C.Reroll(dice=(0,))).rule == "HOTH-CARD-4"
+    with_plain.do("imperial", C.Reroll(dice=()))
+    assert with_plain.state.support["imperial"] == (plain.id,)
