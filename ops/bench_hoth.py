@@ -1,6 +1,7 @@
 """Benchmark the Battle of Hoth engine in process.
 
     .venv/bin/python ops/bench_hoth.py [--games 200] [--seconds 5]
+    .venv/bin/python ops/bench_hoth.py --json     # machine-readable (read by ops/bench)
 
 Reports (1) random full games per second (random legal commands to the end, turn cap 300)
 and (2) legal_commands calls per second on a mid-game state (Attack step of turn 10+).
@@ -8,6 +9,9 @@ and (2) legal_commands calls per second on a mid-game state (Attack step of turn
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
 import random
 import sys
 import time
@@ -37,36 +41,18 @@ def mid_game_state(rs: HothRuleset):
     raise SystemExit("no mid-game state found")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--seconds", type=float, default=5.0)
-    args = ap.parse_args()
-    rs = HothRuleset(FixtureCatalog())
-
+def _calls_per_s(rs: HothRuleset, state, seat, seconds: float) -> float:
+    calls = 0
     t0 = time.perf_counter()
-    turns = commands = capped = 0
-    for seed in range(args.games):
-        g = random_game(rs, SCN, seed, max_turns=300)
-        turns += g.state.turn_no
-        commands += len(g.events)
-        capped += g.state.winner is None
-    dt = time.perf_counter() - t0
-    print(f"random full games: {args.games / dt:.1f} games/s ({args.games} games in {dt:.2f}s, "
-          f"{turns / args.games:.0f} turns and {commands / args.games:.0f} events per game, {capped} capped)")
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(100):
+            rs.legal_commands(state, seat)
+        calls += 100
+    return calls / (time.perf_counter() - t0)
 
-    state, seat, n = mid_game_state(rs)
-    for phase_state, label in ((state, "attack step"),):
-        calls = 0
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < args.seconds:
-            for _ in range(100):
-                rs.legal_commands(phase_state, seat)
-            calls += 100
-        dt = time.perf_counter() - t0
-        print(f"legal_commands on a mid-game state ({label}, turn {phase_state.turn_no}, {n} commands): "
-              f"{calls / dt:.0f} calls/s")
-    # a Move step too (the biggest lists: every path of every ordered unit)
+
+def move_step_state(rs: HothRuleset):
+    """A state in the Move step after turn 10 (the biggest lists: every path of every ordered unit)."""
     rng = random.Random(5)
     for seed in range(200):
         found = {}
@@ -77,17 +63,78 @@ def main() -> None:
 
         random_game(rs, SCN, seed + rng.randrange(10_000), max_turns=40, check=grab)
         if found:
-            calls = 0
-            t0 = time.perf_counter()
-            while time.perf_counter() - t0 < args.seconds:
-                for _ in range(100):
-                    rs.legal_commands(found["state"], found["seat"])
-                calls += 100
-            dt = time.perf_counter() - t0
-            print(f"legal_commands on a mid-game state (move step, turn {found['state'].turn_no}, "
-                  f"{found['n']} commands): {calls / dt:.0f} calls/s")
-            break
+            return found["state"], found["seat"], found["n"]
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200, help="random full games to play (default 200)")
+    ap.add_argument("--seconds", type=float, default=5.0, help="seconds per legal_commands measurement (default 5)")
+    ap.add_argument("--json", action="store_true", help="print machine-readable results")
+    args = ap.parse_args(argv)
+    rs = HothRuleset(FixtureCatalog())
+
+    t0 = time.perf_counter()
+    turns = events = capped = 0
+    logs = []
+    for seed in range(args.games):
+        g = random_game(rs, SCN, seed, max_turns=300)
+        turns += g.state.turn_no
+        events += len(g.events)
+        capped += g.state.winner is None
+        logs.append((g.setup, g.events))
+    games_dt = time.perf_counter() - t0
+    games_per_s = args.games / games_dt
+    # The comparison: replaying the same games' logs (evolve only: no legal_commands, no decide).
+    t0 = time.perf_counter()
+    for setup, evs in logs:
+        st = rs.initial_state(setup)
+        for ev in evs:
+            st = rs.evolve(st, ev)
+    replay_dt = time.perf_counter() - t0
+    replay_per_s = args.games / replay_dt
+
+    state, seat, n = mid_game_state(rs)
+    attack_per_s = _calls_per_s(rs, state, seat, args.seconds)
+    move = move_step_state(rs)
+    move_per_s = _calls_per_s(rs, move[0], move[1], args.seconds) if move else None
+
+    attack_label = f"legal_commands on a mid-game state (Attack step, turn {state.turn_no}, {n} commands)"
+    move_label = (f"legal_commands on a mid-game state (Move step, turn {move[0].turn_no}, {move[2]} commands)"
+                  if move else "")
+    figures = [
+        {"figure": f"random full games in process ({SCN}, random legal commands, turn cap 300;"
+                   f" {turns / args.games:.0f} turns, {events / args.games:.0f} events per game)",
+         "value": round(games_per_s, 2), "unit": "games/s",
+         "vs": {"figure": "replay of the same games' logs (evolve only, no legal_commands or decide)",
+                "value": round(replay_per_s, 2)}},
+        {"figure": attack_label, "value": round(attack_per_s, 1), "unit": "calls/s",
+         "vs": {"figure": move_label, "value": round(move_per_s, 1)} if move else {}},
+    ]
+    out = {
+        "benchmark": "hoth",
+        "unit": "in-process engine calls",
+        "params": {"games": args.games, "seconds": args.seconds, "scenario": SCN},
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+        "games": {"games": args.games, "seconds": round(games_dt, 3), "games_per_s": round(games_per_s, 2),
+                  "turns_per_game": round(turns / args.games, 1), "events_per_game": round(events / args.games, 1),
+                  "capped": capped, "replay_games_per_s": round(replay_per_s, 2)},
+        "legal_commands": {"attack_step_calls_per_s": round(attack_per_s, 1),
+                           "move_step_calls_per_s": round(move_per_s, 1) if move else None},
+        "figures": figures,
+    }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"random full games: {games_per_s:.1f} games/s ({args.games} games in {games_dt:.2f}s, "
+          f"{turns / args.games:.0f} turns and {events / args.games:.0f} events per game, {capped} capped)")
+    print(f"replay of the same logs (evolve only): {replay_per_s:.1f} games/s")
+    print(f"{attack_label}: {attack_per_s:.0f} calls/s")
+    if move:
+        print(f"{move_label}: {move_per_s:.0f} calls/s")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -78,3 +78,23 @@ def test_the_readme_table_is_replaced_between_the_markers_only(tmp_path):
     assert readme.read_text() == f"# x\n\n## Performance\n{BEGIN}\n| new |\n{END}\n\n## Operations\nkeep\n"
     (tmp_path / "NO.md").write_text("# nothing\n")
     assert not put_in_readme(tmp_path / "NO.md", "| new |\n")
+
+
+OPS = Path(__file__).resolve().parents[2] / "ops"
+
+
+def test_hoth_and_sight_give_table_rows_beside_their_comparisons():
+    """ops/bench_hoth.py and ops/bench_sight.py speak --json: their figures go into the table, not below it."""
+    hoth = run_one(OPS / "bench_hoth.py", quick=True, timeout=300)
+    assert hoth.error is None and hoth.text is None
+    assert [(r.unit, bool(r.vs_figure), r.vs_value is not None and r.vs_value > 0) for r in hoth.rows] == [
+        ("games/s", True, True), ("calls/s", True, True)]
+    assert "random full games" in hoth.rows[0].figure and "replay of the same games" in hoth.rows[0].vs_figure
+    assert "legal_commands" in hoth.rows[1].figure and "Move step" in hoth.rows[1].vs_figure
+    sight = run_one(OPS / "bench_sight.py", quick=True, timeout=300)
+    assert sight.error is None and sight.text is None
+    [row] = sight.rows
+    assert row.unit == "calls/s" and "warm" in row.figure and "cold" in row.vs_figure and row.vs_value > 0
+    md = render([hoth, sight], {"CPU": "test"}, "ops/bench", 1.0)
+    assert "| hoth | random full games" in md and "| sight | line_of_sight, warm" in md
+    assert "no --json" not in md and "its own output" not in md
