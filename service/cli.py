@@ -65,15 +65,11 @@ def clear_errors(fn: F) -> F:
 
 
 def _open_existing_store(data_dir: str):
-    """The store in ``data_dir``, which must already hold a database (read commands)."""
-    from .store import DB_FILE, EventStore, StoreError
+    """The store in ``data_dir``, opened read-only (``verify``/``export``): it must already hold a
+    database of this code's schema; nothing is created or written, so a read-only backup copy works."""
+    from .store import EventStore
 
-    path = Path(data_dir)
-    if not path.is_dir():
-        raise StoreError(f"data dir {path} does not exist or is not a directory")
-    if not (path / DB_FILE).is_file():
-        raise StoreError(f"no umpire database in {path} (expected {path / DB_FILE})")
-    return EventStore(path)
+    return EventStore(Path(data_dir), read_only=True)
 
 
 data_dir_option = click.option(

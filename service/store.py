@@ -251,22 +251,83 @@ def token_hash(token: str) -> str:
 class EventStore:
     """One SQLite file. Safe to share between threads (a connection per thread)."""
 
-    def __init__(self, data_dir: str | os.PathLike[str], *, busy_timeout_ms: int = 10_000):
+    def __init__(self, data_dir: str | os.PathLike[str], *, busy_timeout_ms: int = 10_000,
+                 read_only: bool = False):
+        """``read_only=True`` (``umpire verify``/``export``, e.g. on a read-only backup copy): the data
+        dir and the database must exist; it is opened ``mode=ro`` -- no directory created, no migration,
+        no journal-mode or synchronous pragma written, and every write raises :class:`StoreError`. Its
+        schema must be exactly the one this code knows (older or newer: a one-line StoreError)."""
         self.data_dir = Path(data_dir)
+        self.read_only = read_only
+        self.path = self.data_dir / DB_FILE
+        self._busy = busy_timeout_ms
+        self._local = threading.local()
+        if read_only:
+            if not self.data_dir.is_dir():
+                raise StoreError(f"data dir {self.data_dir} does not exist or is not a directory")
+            if not self.path.is_file():
+                raise StoreError(f"no umpire database in {self.data_dir} (expected {self.path})")
+            self._check_schema()
+            return
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create data dir {self.data_dir}: {exc.strerror}") from None
         if not os.access(self.data_dir, os.W_OK):
             raise StoreError(f"data dir {self.data_dir} is not writable")
-        self.path = self.data_dir / DB_FILE
-        self._busy = busy_timeout_ms
-        self._local = threading.local()
         self._migrate()
 
     # -- connections -------------------------------------------------
+    def _read_only_uri(self) -> str:
+        """``mode=ro``; and ``immutable=1`` when there is no ``-wal`` file beside the database: a
+        WAL-mode file opened merely ``mode=ro`` makes SQLite create ``-wal``/``-shm`` files (it cannot
+        in a read-only dir), while a cleanly closed copy has nothing outside the main file to read.
+        When a ``-wal`` is there (a live data dir, or a copy taken with one) it is read through it."""
+        uri = self.path.resolve().as_uri() + "?mode=ro"
+        if not Path(str(self.path) + "-wal").exists():
+            uri += "&immutable=1"
+        return uri
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self._read_only_uri(), uri=True, isolation_level=None,
+                                   timeout=self._busy / 1000)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {self.path} read-only: {exc}") from None
+        try:
+            conn.execute(f"PRAGMA busy_timeout={int(self._busy)}")  # per connection; writes nothing
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(f"{self.path} is not a usable umpire database: {exc}") from None
+        return conn
+
+    def _check_schema(self) -> None:
+        """Read-only open: the schema version must be this code's (no migration can run)."""
+        try:
+            done = self._conn().execute("PRAGMA user_version").fetchone()[0]
+            if done and not self._conn().execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").fetchone():
+                raise StoreError(f"{self.path} is not an umpire database (no events table)")
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise StoreError(f"{self.path} is not a usable umpire database: {exc}") from None
+        except StoreError:
+            self.close()
+            raise
+        known = len(MIGRATIONS)
+        if done != known:
+            self.close()
+            if done > known:
+                raise StoreError(f"{self.path} has schema version {done}, newer than this umpire knows"
+                                 f" ({known}); upgrade umpire")
+            raise StoreError(f"{self.path} has schema version {done}, older than this umpire's ({known});"
+                             " opened read-only it cannot be migrated: open it once with a writable copy"
+                             " (e.g. umpire serve) or use the umpire that wrote it")
+
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
+        if conn is None and self.read_only:
+            conn = self._local.conn = self._connect_read_only()
         if conn is None:
             try:
                 conn = sqlite3.connect(self.path, isolation_level=None, timeout=self._busy / 1000)
@@ -324,6 +385,8 @@ class EventStore:
 
     def _write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
+        if self.read_only:
+            raise StoreError(f"{self.path} was opened read-only: no write is made")
         conn = self._conn()
         try:
             conn.execute("BEGIN IMMEDIATE")

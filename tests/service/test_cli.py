@@ -198,6 +198,120 @@ def test_verify_exit_code_on_a_tampered_log(tmp_path):
     assert "chain: BROKEN at seq 3" in p.stdout
 
 
+# -- read-only data dirs (a backup copy): verify/export read, serve/import refuse --
+
+def _snapshot(d: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file in ``d``: (mtime_ns, bytes) -- any write, or a new -wal/-shm, changes it."""
+    return {f.name: (f.stat().st_mtime_ns, f.read_bytes()) for f in sorted(d.iterdir())}
+
+
+def _read_only_copy(tmp_path: Path) -> Path:
+    import shutil
+
+    play(tmp_path / "live")
+    ro = tmp_path / "backup"
+    shutil.copytree(tmp_path / "live", ro)
+    (ro / "umpire.db").chmod(0o444)
+    ro.chmod(0o555)
+    return ro
+
+
+def _writable_again(d: Path) -> None:
+    d.chmod(0o755)
+    for f in d.iterdir():
+        f.chmod(0o644)
+
+
+def test_verify_and_export_read_a_read_only_copy_and_write_nothing(tmp_path):
+    """EventStore(read_only=True): mode=ro, no migration, no pragma writes -- the database's bytes
+    and mtime stay as they were and no -wal/-shm appears (this holds as root too, where chmod
+    alone would not stop a write)."""
+    from service.store import StoreError
+
+    ro = _read_only_copy(tmp_path)
+    try:
+        before = _snapshot(ro)
+        assert list(before) == ["umpire.db"]
+        store = EventStore(ro, read_only=True)
+        assert verify_game(store, "g").ok
+        assert len(list(export_lines(store, "g"))) == 9
+        with pytest.raises(StoreError, match="read-only"):
+            store.append("g", 8, [NewEvent(type="Moved", payload="{}")])
+        store.close()
+        p = umpire("verify", "g", "--data-dir", str(ro))
+        assert p.returncode == 0 and "chain: ok" in p.stdout and "dice: ok" in p.stdout, p.stderr
+        out = tmp_path / "g.jsonl"
+        p = umpire("export", "g", "--data-dir", str(ro), "-o", str(out))
+        assert p.returncode == 0, p.stderr
+        assert len(out.read_bytes().splitlines()) == 9
+        assert _snapshot(ro) == before
+    finally:
+        _writable_again(ro)
+    fresh = tmp_path / "fresh"
+    assert umpire("import", str(out), "--data-dir", str(fresh)).returncode == 0
+    assert verify_game(EventStore(fresh), "g").ok
+
+
+@pytest.mark.parametrize("user_version, needle", [(2, "older than this umpire"), (99, "newer than this umpire")])
+def test_read_only_open_names_a_schema_it_cannot_migrate(tmp_path, user_version, needle):
+    import sqlite3
+
+    from service.store import StoreError
+
+    play(tmp_path)
+    conn = sqlite3.connect(tmp_path / "umpire.db")
+    conn.execute(f"PRAGMA user_version={user_version}")
+    conn.close()
+    before = _snapshot(tmp_path)
+    with pytest.raises(StoreError, match=needle):
+        EventStore(tmp_path, read_only=True)
+    for cmd in ("verify", "export"):
+        assert_clean_error(umpire(cmd, "g", "--data-dir", str(tmp_path)), "schema version", needle)
+    assert _snapshot(tmp_path) == before  # nothing migrated
+
+
+def _ro_mount_prefix(d: Path) -> list[str] | None:
+    """As root chmod does not stop writes: run the command in a private mount namespace where ``d``
+    is a read-only bind mount (gone when the process exits). None when that is not possible here."""
+    import shutil
+
+    if shutil.which("unshare") is None:
+        return None
+    prefix = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+              'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && shift && exec "$@"', "sh", str(d)]
+    probe = subprocess.run([*prefix, "sh", "-c", f'! touch "{d}/.probe" 2>/dev/null'], capture_output=True)
+    return prefix if probe.returncode == 0 and not (d / ".probe").exists() else None
+
+
+def test_serve_and_import_refuse_a_read_only_data_dir(tmp_path):
+    ro = _read_only_copy(tmp_path)
+    out = tmp_path / "g.jsonl"
+    try:
+        prefix: list[str] = []
+        if os.geteuid() == 0:
+            got = _ro_mount_prefix(ro)
+            if got is None:
+                pytest.skip("running as root (chmod does not stop root's writes) and no read-only bind mount"
+                            " (unshare --mount) is available here; the read_only store itself is tested above")
+            prefix = got
+        before = _snapshot(ro)
+
+        def run(*args: str) -> subprocess.CompletedProcess:
+            env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
+            return subprocess.run([*prefix, sys.executable, "-m", "service.cli", *args], cwd=ROOT, env=env,
+                                  capture_output=True, text=True, timeout=60)
+
+        p = run("export", "g", "--data-dir", str(ro), "-o", str(out))
+        assert p.returncode == 0, p.stderr
+        p = run("verify", "g", "--data-dir", str(ro))
+        assert p.returncode == 0 and "chain: ok" in p.stdout, p.stderr
+        assert_clean_error(run("import", str(out), "--data-dir", str(ro)), "not writable")
+        assert_clean_error(run("serve", "--data-dir", str(ro), "--port", "1"), "not writable")
+        assert _snapshot(ro) == before
+    finally:
+        _writable_again(ro)
+
+
 # -- plug-in command groups ---------------------------------------------------
 
 def test_plugins_add_commands_and_a_broken_one_only_warns(tmp_path):
