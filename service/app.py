@@ -18,7 +18,7 @@ from litestar.datastructures import State
 
 from .game_service import GameService
 from .openapi import openapi_config
-from .problems import EXCEPTION_HANDLERS, Problem
+from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
 from .routes import ROUTERS
 from .settings import Settings
 from .store import EventStore, SeedUnavailable, StoreError, UnknownGame
@@ -59,14 +59,25 @@ def _catch_up(read_models: Any) -> Any:
     return CatchUp(read_models)
 
 
-def _store_errors(_: Any, exc: StoreError) -> Any:
-    from .problems import problem_response
+def store_errors(store: EventStore) -> Any:
+    """The handler of :class:`StoreError` for an app on ``store``."""
+    db_files = {str(store.path), str(store.path.resolve())}
+    dirs = {str(store.data_dir), str(store.data_dir.resolve())}
 
-    if isinstance(exc, UnknownGame):
-        return problem_response(Problem(404, "not-found", str(exc)))
-    if isinstance(exc, SeedUnavailable):
-        return problem_response(Problem(503, "unavailable", str(exc)))
-    return problem_response(Problem(503, "unavailable", str(exc)))
+    def handler(_: Any, exc: StoreError) -> Any:
+        from .problems import problem_response
+
+        if isinstance(exc, UnknownGame):
+            return problem_response(Problem(404, "not-found", str(exc)))
+        if isinstance(exc, SeedUnavailable):
+            return problem_response(Problem(503, "unavailable", str(exc)))
+        # A storage failure (e.g. a full disk): the server log keeps the whole message with the
+        # database path; the client is told what happened, without the server's paths.
+        log.error("event store error (answered 503): %s", exc)
+        detail = without_server_paths(str(exc), db_files, dirs)
+        return problem_response(Problem(503, "unavailable", f"{detail}; the request was not applied"))
+
+    return handler
 
 
 def create_app(
@@ -113,7 +124,7 @@ def create_app(
         route_handlers=list(ROUTERS),
         state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings,
                      "catch_up": catch_up}),
-        exception_handlers={**EXCEPTION_HANDLERS, StoreError: _store_errors},
+        exception_handlers={**EXCEPTION_HANDLERS, StoreError: store_errors(store)},
         openapi_config=openapi_config(_version()),
         on_startup=[start],
         on_shutdown=[close],

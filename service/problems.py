@@ -13,6 +13,8 @@ in :data:`TYPES`.
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from litestar import Request, Response
@@ -41,6 +43,25 @@ TYPES: dict[str, str] = {
 
 STATUS_SLUG = {400: "malformed", 401: "unauthorized", 403: "not-your-decision", 404: "not-found",
                405: "method-not-allowed", 409: "stale-version", 422: "rule-violation", 503: "unavailable"}
+
+
+#: An absolute filesystem path inside an error message (POSIX ``/a/b`` or Windows ``C:\\a``).
+_ABS_PATH = re.compile(r"(?<![\w.~-])(?:[A-Za-z]:)?[\\/][^\s:'\"]*")
+
+
+def without_server_paths(message: str, db_files: Iterable[str] = (), dirs: Iterable[str] = ()) -> str:
+    """``message`` for a client: the server's paths replaced by what they are -- ``db_files`` (and
+    any other ``*.db`` path) by "the event store", ``dirs`` (and any other absolute path) by "the
+    server's data dir". The known paths go first, so one with spaces is replaced whole. The full
+    message belongs in the server log."""
+    known = [(p, "the event store") for p in db_files if p] + [(p, "the server's data dir") for p in dirs if p]
+    for path, what in sorted(known, key=lambda x: -len(x[0])):
+        message = message.replace(path, what)
+
+    def name(m: re.Match[str]) -> str:
+        return "the event store" if m.group(0).rstrip("/\\").endswith(".db") else "the server's data dir"
+
+    return _ABS_PATH.sub(name, message)
 
 
 def type_uri(slug: str) -> str:
@@ -117,4 +138,5 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     Exception: _on_unexpected,
 }
 
-__all__ = ["PROBLEM_JSON", "Problem", "TYPES", "EXCEPTION_HANDLERS", "problem_response", "type_uri"]
+__all__ = ["PROBLEM_JSON", "Problem", "TYPES", "EXCEPTION_HANDLERS", "problem_response", "type_uri",
+           "without_server_paths"]

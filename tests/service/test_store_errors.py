@@ -1,0 +1,64 @@
+"""A storage failure answers 503 problem details that say what happened without the server's
+paths (those stay in the server log). The error here is a real SQLITE_FULL from a real SQLite file
+(``PRAGMA max_page_count`` caps the database); the full-disk drill (tests/ops/test_drill.py) does
+the same through a real server on a really full filesystem."""
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from domain.kernel.dice import commitment
+from service.app import store_errors
+from service.problems import PROBLEM_JSON, without_server_paths
+from service.store import EventStore, NewEvent, StoreError, UnknownGame
+
+SEED = bytes(range(32))
+
+
+def _full_store_error(store: EventStore) -> StoreError:
+    store.create_game(game_id="g", ruleset="test", scenario="s", setup="{}", seed=SEED,
+                      seed_commitment=commitment(SEED), token_hashes={})
+    conn = store._conn()  # this thread's connection: cap the file at the pages it has now
+    (pages,) = conn.execute("PRAGMA page_count").fetchone()
+    conn.execute(f"PRAGMA max_page_count={pages}")
+    with pytest.raises(StoreError) as info:
+        store.append("g", 0, [NewEvent(type="Moved", payload='"' + "x" * 200_000 + '"')])
+    return info.value
+
+
+def test_a_full_database_answers_503_without_server_paths(tmp_path, caplog):
+    data = tmp_path / "data dir with spaces"
+    store = EventStore(data)
+    exc = _full_store_error(store)
+    assert str(store.path) in str(exc) and "full" in str(exc)  # the store's own message names the file
+    with caplog.at_level(logging.ERROR, logger="umpire.service"):
+        r = store_errors(store)(None, exc)
+    assert r.status_code == 503 and r.media_type == PROBLEM_JSON
+    body = r.content
+    assert body["type"] == "urn:umpire:problem:unavailable" and body["status"] == 503
+    detail = body["detail"]
+    assert "database or disk is full" in detail and "not applied" in detail
+    assert str(tmp_path) not in detail and "umpire.db" not in detail and "/" not in detail, detail
+    assert detail.startswith("cannot write to the event store: ")
+    assert any(str(store.path) in rec.getMessage() for rec in caplog.records)  # the server log keeps it
+    assert store.version("g") == 0  # nothing half-written
+    store.close()
+
+
+def test_other_store_errors_keep_their_client_facing_message(tmp_path):
+    store = EventStore(tmp_path)
+    r = store_errors(store)(None, UnknownGame("nope"))
+    assert r.status_code == 404 and r.content["detail"] == "no game with id 'nope'"
+    ro = EventStore(tmp_path, read_only=True)
+    with pytest.raises(StoreError) as info:
+        ro.append("g", 0, [NewEvent(type="Moved", payload="{}")])
+    detail = store_errors(ro)(None, info.value).content["detail"]
+    assert "read-only" in detail and str(tmp_path) not in detail
+
+
+def test_unknown_absolute_paths_are_named_not_shown():
+    assert without_server_paths("data dir /srv/umpire/data is not writable") == \
+        "data dir the server's data dir is not writable"
+    assert without_server_paths("cannot open /x/y/umpire.db: locked") == "cannot open the event store: locked"
+    assert without_server_paths("no game with id 'a/b'") == "no game with id 'a/b'"
