@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from domain.hoth.decider import HothRuleset
-from domain.kernel import Dice, Setup
+from domain.kernel import Dice, RuleViolation, Setup
 
 
 class Game:
@@ -67,3 +67,22 @@ def random_game(rs: HothRuleset, scenario: str, seed: int, max_turns: int = 200,
 
 def encode(obj: Any) -> bytes:
     return msgspec.json.encode(obj)
+
+
+def events_of(items: list[Any], kind: type) -> list[Any]:
+    """The emitted events of one event type."""
+    return [e for e in items if isinstance(e.event, kind)]
+
+
+def rule_ids(items: list[Any]) -> set[str]:
+    """Every rule id cited by the rulings of ``items``."""
+    return {r for e in items if e.ruling for r in e.ruling.rules()}
+
+
+def violation(g: "Game", seat: str, cmd: Any) -> RuleViolation:
+    """The RuleViolation ``cmd`` raises; fails the test when the command is accepted."""
+    try:
+        g.do(seat, cmd)
+    except RuleViolation as exc:
+        return exc
+    raise AssertionError(f"{cmd!r} by {seat} was accepted; a refusal was expected")

@@ -11,13 +11,11 @@ from domain.kernel import RuleViolation
 
 from .examples import example
 from .fixtures import scenario
+from .play import violation
 from .test_rules import events, rules, start, to_attack
 
 
-def refusal(g, seat, cmd) -> RuleViolation:
-    with pytest.raises(RuleViolation) as exc:
-        g.do(seat, cmd)
-    return exc.value
+refusal = violation
 
 
 # -- HOTH-RETREAT-9 / HOTH-OBJ-PERM-3 --------------------------------------------------------------

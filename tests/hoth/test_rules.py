@@ -14,6 +14,7 @@ from domain.kernel import NotYourDecision, RuleViolation
 
 from .examples import example
 from .fixtures import scenario
+from .play import events_of, rule_ids, violation
 
 ANY = None
 
@@ -34,18 +35,12 @@ def to_attack(g, seat, moves=()):
         g.do(seat, C.EndMoves())
 
 
-def events(items, kind):
-    return [e for e in items if isinstance(e.event, kind)]
-
-
-def rules(items):
-    return {r for e in items if e.ruling for r in e.ruling.rules()}
+events = events_of
+rules = rule_ids
 
 
 def refused(g, seat, cmd):
-    with pytest.raises(RuleViolation) as exc:
-        g.do(seat, cmd)
-    return exc.value.rule
+    return violation(g, seat, cmd).rule
 
 
 # -- units (section 8) -----------------------------------------------------------------------

@@ -15,21 +15,16 @@ from domain.kernel import RuleViolation
 
 from .examples import example
 from .fixtures import scenario
+from .play import events_of, rule_ids, violation
 
 
-def ev(items, kind):
-    return [e for e in items if isinstance(e.event, kind)]
-
-
-def rule_ids(items):
-    return {r for e in items if e.ruling for r in e.ruling.rules()}
+ev = events_of
 
 
 def refusal(g, seat, cmd):
-    with pytest.raises(RuleViolation) as exc:
-        g.do(seat, cmd)
-    assert exc.value.rule.startswith("HOTH-") and str(exc.value)
-    return exc.value.rule
+    v = violation(g, seat, cmd)
+    assert v.rule.startswith("HOTH-") and str(v)
+    return v.rule
 
 
 def ready(g, seat, units, moves=()):

@@ -22,22 +22,16 @@ from domain.kernel import Dice, NotYourDecision, RuleViolation, SetupError
 
 from .examples import example
 from .fixtures import FixtureCatalog, scenario
-from .play import Game
+from .play import Game, events_of, rule_ids, violation
 
 
-def ev(items, kind):
-    return [e for e in items if isinstance(e.event, kind)]
-
-
-def rule_ids(items):
-    return {r for e in items if e.ruling for r in e.ruling.rules()}
+ev = events_of
 
 
 def refusal(g, seat, cmd):
-    with pytest.raises(RuleViolation) as exc:
-        g.do(seat, cmd)
-    assert exc.value.rule.startswith("HOTH-") and len(str(exc.value)) > len(exc.value.rule) + 10
-    return exc.value.rule
+    v = violation(g, seat, cmd)
+    assert v.rule.startswith("HOTH-") and len(str(v)) > len(v.rule) + 10
+    return v.rule
 
 
 def order(g, seat, units, card=None):
