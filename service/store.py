@@ -383,6 +383,15 @@ class EventStore:
             self.close()
             raise
 
+    def transaction(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn(conn)`` in one BEGIN IMMEDIATE transaction, all or nothing: for modules that own
+        tables of their own in this file (``service/campaign_store.py``)."""
+        return self._write(fn)
+
+    def rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """A read query on this thread's connection."""
+        return self._conn().execute(sql, args).fetchall()
+
     def _write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
         if self.read_only:

@@ -3,8 +3,6 @@ projections (Redis). One piece of code per idea: both paths call these.
 """
 from __future__ import annotations
 
-import functools
-import inspect
 from typing import Any
 
 import msgspec
@@ -31,23 +29,8 @@ def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, ver
         "turn": st.turn,
         "winner": st.winner,
         # DESIGN 4: once the game (the store row) is finished, everything is public, also earlier states
-        "state": ruleset_view(ruleset, state, seat, reveal_all=game.status == FINISHED),
+        "state": ruleset.view(state, seat, reveal_all=game.status == FINISHED),
     }
-
-
-def ruleset_view(ruleset: Ruleset, state: Any, seat: str | None, *, reveal_all: bool) -> dict[str, Any]:
-    """``ruleset.view``, with ``reveal_all=True`` passed only to rulesets that accept the keyword."""
-    if reveal_all and _takes_reveal_all(type(ruleset)):
-        return ruleset.view(state, seat, reveal_all=True)  # type: ignore[call-arg]
-    return ruleset.view(state, seat)
-
-
-@functools.cache
-def _takes_reveal_all(cls: type) -> bool:
-    try:
-        return "reveal_all" in inspect.signature(cls.view).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def may_see(ev: StoredEvent, seat: str | None, finished: bool) -> bool:

@@ -90,16 +90,15 @@ class Ruleset(Protocol, Generic[S]):
         """Every legal command of ``seat`` now, complete; each can be posted back as is."""
         ...
 
-    def view(self, state: S, seat: str | None) -> dict[str, Any]:
+    def view(self, state: S, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see, as JSON builtins.
 
         A seat sees its own hand, only the size of other hands, never a deck
         order or the seed. Once the game is finished everything is public.
 
-        Optional (additive): a ruleset may accept a keyword ``reveal_all: bool = False``;
-        the service passes ``reveal_all=True`` when it shows an earlier state (a replay)
-        of a game that has finished since, so replays are public too (DESIGN 4). A
-        ruleset without the keyword is called without it.
+        ``reveal_all=True`` shows everything, as for a finished game: the service
+        passes it when it shows an earlier state (a replay) of a game that has
+        finished since, so replays are public too (DESIGN 4).
         """
         ...
 

@@ -105,7 +105,7 @@ class DrillRuleset:
     def legal_commands(self, state: DrillState, seat: str) -> list[Command]:
         return [Tick(events=n) for n in range(1, MAX_EVENTS + 1)]
 
-    def view(self, state: DrillState, seat: str | None) -> dict[str, Any]:
+    def view(self, state: DrillState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
         return {"total": state.total, "ticks": dict(state.ticks)}
 
     def status(self, state: DrillState) -> Status:

@@ -24,7 +24,6 @@ import secrets
 import threading
 import uuid
 import weakref
-from datetime import datetime, timezone
 from typing import Any
 
 import msgspec
@@ -33,12 +32,13 @@ from litestar.params import FromPath, JSONBody
 
 from domain.hoth import campaign as C
 from domain.kernel import Dice, Emitted, advance, commitment, registry
-from domain.kernel.dice import Roll, new_seed, seed_from_hex
+from domain.kernel.dice import new_seed, seed_from_hex
 
 from ..auth import bearer_token
 from ..game_service import ON_FINISHED, SEAT_RESOLVERS, CreateGameRequest, GameService
 from ..problems import Problem
-from ..store import EventStore, GameRow, token_hash
+from ..campaign_store import CampaignConflict, CampaignStore
+from ..store import GameRow
 from ._common import svc_of
 
 TOKEN_BYTES = 24
@@ -46,9 +46,6 @@ TOKEN_BYTES = 24
 SEATS: tuple[str, ...] = ("imperial", "rebel")
 #: Attempts when another writer appended to the same campaign first.
 RETRIES = 5
-
-_decoder = msgspec.json.Decoder(C.CampaignEvents)
-_rolls = msgspec.json.Decoder(list[Roll])
 
 
 class CreateCampaignRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -59,99 +56,9 @@ class CreateCampaignRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=
     seed: str | None = None
 
 
-class _Conflict(Exception):
-    pass
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
-
-
 def battle_seed(seed: bytes, campaign_id: str, number: int) -> str:
     """The seed of battle ``number`` (64 lowercase hex), derived from the campaign's seed."""
     return hmac.new(seed, f"{campaign_id}|battle|{number}".encode(), hashlib.sha256).hexdigest()
-
-
-class CampaignStore:
-    """The campaign tables of the event store (one SQLite file, migration 2)."""
-
-    def __init__(self, store: EventStore):
-        self.store = store
-
-    def _rows(self, sql: str, args: tuple[Any, ...]) -> list[Any]:
-        return self.store._conn().execute(sql, args).fetchall()
-
-    def row(self, campaign_id: str) -> dict[str, Any] | None:
-        r = self._rows("SELECT campaign_id, ruleset, campaign, seed, seed_commitment, status, winner, version,"
-                       " created_at FROM campaigns WHERE campaign_id = ?", (campaign_id,))
-        if not r:
-            return None
-        keys = ("campaign_id", "ruleset", "campaign", "seed", "seed_commitment", "status", "winner", "version",
-                "created_at")
-        return dict(zip(keys, r[0]))
-
-    def seat(self, campaign_id: str, token: str) -> str | None:
-        r = self._rows("SELECT seat FROM campaign_seats WHERE campaign_id = ? AND token_hash = ?",
-                       (campaign_id, token_hash(token)))
-        return r[0][0] if r else None
-
-    def is_battle(self, campaign_id: str, game_id: str) -> bool:
-        """Was ``game_id`` recorded as a battle of the campaign (not a game another writer orphaned)?"""
-        for (payload,) in self._rows("SELECT payload FROM campaign_events WHERE campaign_id = ? AND type = ?",
-                                     (campaign_id, "battle_started")):
-            if msgspec.json.decode(payload).get("game_id") == game_id:
-                return True
-        return False
-
-    def events(self, campaign_id: str) -> list[tuple[Any, list[Roll]]]:
-        rows = self._rows("SELECT payload, rolls FROM campaign_events WHERE campaign_id = ? ORDER BY seq",
-                          (campaign_id,))
-        return [(_decoder.decode(p), _rolls.decode(r)) for p, r in rows]
-
-    @staticmethod
-    def _insert(conn: Any, campaign_id: str, first: int, emitted: list[Emitted]) -> None:
-        now = _now()
-        for i, em in enumerate(emitted, start=first):
-            conn.execute(
-                "INSERT INTO campaign_events (campaign_id, seq, type, payload, visibility, ruling, rolls,"
-                " recorded_at) VALUES (?,?,?,?,?,?,?,?)",
-                (campaign_id, i, type(em.event).__struct_config__.tag, msgspec.json.encode(em.event).decode(),
-                 em.visibility, msgspec.json.encode(em.ruling).decode() if em.ruling else None,
-                 msgspec.json.encode(list(em.rolls)).decode(), now),
-            )
-
-    def create(self, campaign_id: str, ruleset: str, campaign: str, seed: bytes, tokens: dict[str, str],
-               emitted: list[Emitted], status: str) -> None:
-        def tx(conn: Any) -> None:
-            conn.execute(
-                "INSERT INTO campaigns (campaign_id, ruleset, campaign, seed, seed_commitment, status, winner,"
-                " version, created_at) VALUES (?,?,?,?,?,?,NULL,?,?)",
-                (campaign_id, ruleset, campaign, seed.hex(), commitment(seed), status, len(emitted), _now()),
-            )
-            for seat, tok in tokens.items():
-                conn.execute("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES (?,?,?)",
-                             (campaign_id, seat, token_hash(tok)))
-            self._insert(conn, campaign_id, 1, emitted)
-
-        self.store._write(tx)
-
-    def append(self, campaign_id: str, expected: int, emitted: list[Emitted], status: str,
-               winner: str | None) -> int:
-        import sqlite3
-
-        def tx(conn: Any) -> int:
-            cur = conn.execute("SELECT version FROM campaigns WHERE campaign_id = ?", (campaign_id,)).fetchone()[0]
-            if cur != expected:
-                raise _Conflict()
-            try:
-                self._insert(conn, campaign_id, cur + 1, emitted)
-            except sqlite3.IntegrityError:
-                raise _Conflict() from None
-            conn.execute("UPDATE campaigns SET version = ?, status = ?, winner = ? WHERE campaign_id = ?",
-                         (cur + len(emitted), status, winner, campaign_id))
-            return cur + len(emitted)
-
-        return self.store._write(tx)
 
 
 class CampaignService:
@@ -261,7 +168,7 @@ class CampaignService:
                     return state
                 try:
                     self.db.append(campaign_id, version, emitted, state.status, state.winner)
-                except _Conflict:
+                except CampaignConflict:
                     continue  # another writer got there first: read again
                 return state
             raise Problem(409, "conflict", f"campaign {campaign_id} kept changing; try again")

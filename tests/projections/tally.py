@@ -134,8 +134,8 @@ class TallyRuleset:
     def legal_commands(self, state: TallyState, seat: str) -> list[Command]:
         return []
 
-    def view(self, state: TallyState, seat: str | None) -> dict[str, Any]:
-        over = state.winner is not None
+    def view(self, state: TallyState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
+        over = state.winner is not None or reveal_all
         out: dict[str, Any] = {
             "active": state.active,
             "turn": state.turn,

@@ -318,8 +318,8 @@ class ToyRuleset:
         out.append(EndTurn())
         return out
 
-    def view(self, state: ToyState, seat: str | None) -> dict[str, Any]:
-        over = state.winner is not None
+    def view(self, state: ToyState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
+        over = state.winner is not None or reveal_all
         out: dict[str, Any] = {
             "active": state.active,
             "turn": state.turn,
