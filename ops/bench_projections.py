@@ -84,7 +84,8 @@ def hoth_game(store: EventStore, game_id: str, seed: int, events: int, after_com
 
 
 def _hoth_game(store: EventStore, seed: int, events: int, after_command=None) -> str:
-    from domain.hoth import RULESET as HOTH
+    from domain.kernel import registry
+    HOTH = registry.get("hoth")
     from service.game_service import CommandRequest, CreateGameRequest, GameService
     from service.problems import Problem
     from service.undo import answer_undo, request_undo

@@ -69,13 +69,18 @@ class HothRuleset:
 
     def __init__(self, catalog: Any = None):
         self._catalog = catalog
+        self._load_content: Any = None
 
-    # -- content -----------------------------------------------------------------------
+    # -- content (handed in by the registry: the domain never imports the loader) --------
+    def use_content(self, load: Any) -> None:
+        """Kernel protocol: ``load()`` returns the shipped catalog (called once, when first needed)."""
+        self._load_content = load
+
     def catalog(self) -> Any:
         if self._catalog is None:
-            from scenarios.hoth.catalog import shipped
-
-            self._catalog = shipped()
+            if self._load_content is None:
+                raise RuntimeError("hoth has no content: pass a catalog or get the ruleset from domain.kernel.registry")
+            self._catalog = self._load_content()
         return self._catalog
 
     def scenarios(self) -> list[Choice]:

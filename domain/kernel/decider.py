@@ -111,3 +111,7 @@ class Ruleset(Protocol, Generic[S]):
     def render_svg(self, state: S, seat: str | None, recent: list[Event]) -> str:
         """A picture of the board (``recent``: the events of the last step)."""
         ...
+
+    # Optional: ``use_content(load)``. A ruleset whose scenarios are data has its content handed
+    # in by the registry (``load()`` returns it; see domain/kernel/registry.py): the domain never
+    # imports ``scenarios/``.

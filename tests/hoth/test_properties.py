@@ -13,6 +13,7 @@ import random
 import msgspec
 import pytest
 
+from scenarios.hoth import shipped
 from domain.hoth import commands as C
 from domain.hoth.decider import HothRuleset
 from domain.kernel import NotYourDecision, RuleViolation, fold
@@ -67,7 +68,7 @@ def test_random_games_end_with_a_winner_team_and_leaders():
 
 def test_random_games_end_with_a_winner_shipped_content():
     """Every shipped scenario (scenarios/hoth), 12 games each."""
-    rs = HothRuleset()
+    rs = HothRuleset(shipped())
     sids = sorted(rs.catalog().scenarios)
     assert SCN in sids
     results = _play_many(rs, sids, range(12))
@@ -196,7 +197,7 @@ def test_every_roll_is_recorded_once_in_order():
 @pytest.mark.parametrize("imperial,rebel", [(i, r) for i in ("vader", "veers", "piett") for r in ("leia", "luke", "han")])
 def test_leader_cards_listed_accepted_unlisted_refused_shipped_content(imperial, rebel):
     """Every leader card of the shipped content (scenarios/hoth) in play, with the command checks."""
-    rs = HothRuleset()
+    rs = HothRuleset(shipped())
     rng = random.Random(f"{imperial}-{rebel}")
     for seed in range(2):
         random_game(rs, SCN, 3000 + seed, max_turns=50, options={"leaders": {"imperial": imperial, "rebel": rebel}},
@@ -206,7 +207,7 @@ def test_leader_cards_listed_accepted_unlisted_refused_shipped_content(imperial,
 @pytest.mark.parametrize("seed", range(4))
 def test_shipped_scenarios_listed_accepted_unlisted_refused(seed):
     """Badges, objectives and terrain of every shipped scenario, with the command checks."""
-    rs = HothRuleset()
+    rs = HothRuleset(shipped())
     rng = random.Random(4000 + seed)
     for sid in sorted(rs.catalog().scenarios):
         random_game(rs, sid, 4000 + seed, max_turns=25,
@@ -216,7 +217,7 @@ def test_shipped_scenarios_listed_accepted_unlisted_refused(seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_support_cards_listed_accepted_unlisted_refused(seed):
     """Support cards of the shipped content (content 5.3) in play, with the command checks."""
-    rs = HothRuleset()
+    rs = HothRuleset(shipped())
     cards = rs.catalog().cards
     sup = {f: [k for k, c in sorted(cards.items()) if c.kind == "support" and c.faction == f]
            for f in ("imperial", "rebel")}

@@ -389,7 +389,8 @@ def test_win_5_medal_victory_by_objective_mid_move():
 
 def test_leader_2_one_leader_adds_three_cards_to_a_19_card_deck():
     """HOTH-SETUP-9, HOTH-LEADER-2/3, HOTH-COMP-7: 16 standard + 3 leader cards."""
-    from domain.hoth.decider import RULESET
+    from domain.kernel import registry
+    RULESET = registry.get("hoth")
     g = Game(RULESET, "SCN-TAKE-DOWN-THE-SHIELD", options={"leaders": {"rebel": "han"}})
     reb = g.state.decks["rebel"] + g.state.hands["rebel"]
     assert len(reb) == 19 and len(g.state.decks["imperial"] + g.state.hands["imperial"]) == 16
@@ -399,7 +400,8 @@ def test_leader_2_one_leader_adds_three_cards_to_a_19_card_deck():
 
 def test_leader_4_one_leader_per_player():
     """HOTH-LEADER-4, HOTH-TEAM-6."""
-    from domain.hoth.decider import RULESET
+    from domain.kernel import registry
+    RULESET = registry.get("hoth")
     with pytest.raises(SetupError):
         RULESET.seats("SCN-TAKE-DOWN-THE-SHIELD", {"leaders": {"rebel": ["han", "luke"]}})
     assert len(RULESET.seats("SCN-TAKE-DOWN-THE-SHIELD", {"team": "rebel", "leaders": {"rebel": ["han", "luke"]}})) == 3

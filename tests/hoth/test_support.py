@@ -80,7 +80,9 @@ def test_ion_cannon_shot_bombards_an_atat_with_confirmation():
 
 
 def test_support_option_is_validated_and_dealt_privately():
-    rs = HothRuleset()
+    from scenarios.hoth import shipped
+
+    rs = HothRuleset(shipped())
     with pytest.raises(SetupError):
         rs.seats("SCN-TAKE-DOWN-THE-SHIELD", {"support": {"rebel": ["PROP-SUP-EMP-PROBE-INTEL"]}})
     from .play import Game

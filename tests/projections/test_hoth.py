@@ -8,7 +8,9 @@ import random
 
 import msgspec
 
-from domain.hoth import RULESET as HOTH
+from domain.kernel import registry
+
+HOTH = registry.get("hoth")
 from projections import ReadModels
 from projections.keys import GameKeys
 from projections.rebuild import rebuild

@@ -13,7 +13,9 @@ import random
 
 import pytest
 
-from domain.hoth import RULESET
+from domain.kernel import registry
+
+RULESET = registry.get("hoth")
 from domain.kernel import FINISHED, Dice, Setup
 from scenarios.hoth import shipped
 
