@@ -1,0 +1,131 @@
+"""Attack, defense, wounds and death (BASE-ATK-1, BASE-DEF-1, SOLO-DEF, BASE-WAR-2, SOLO-GAME-2),
+and the location bonuses each side uses (BASE-LOC-2/3/5, SOLO-LOCB)."""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import RulingBuilder
+
+from . import orders
+from .cards import boost, choose_card, scan_words
+from .content import Location
+from .events import AttackResolved, Defended, GameWon, LocationsFlipped, WarriorDied
+from .field import Field, symbol_count
+from .outbox import Outbox
+from .state import EMPEROR, HELPER, HERO, HUMAN, Warrior, other
+
+
+def casualties(out: Outbox) -> None:
+    """BASE-WAR-2: a warrior at 0 health dies (a helper is removed); SOLO-GAME-2: when a hero dies the
+    game ends at once and the other side wins."""
+    for w in sorted(out.state.warriors.values(), key=lambda w: w.id):
+        if w.alive and w.left <= 0:
+            out.emit(WarriorDied(warrior=w.id), RulingBuilder().add(
+                "BASE-WAR-2", f"{w.name} is reduced to 0 health and dies" + (" (a helper is removed)."
+                                                                             if w.kind == HELPER else "."),
+                warrior=w.id, health=w.health), summary=f"{w.name} dies")
+            if w.kind == HERO and not out.over:
+                win = other(w.side)
+                out.emit(GameWon(winner=win, reason=f"{w.name} died"), RulingBuilder().add(
+                    "SOLO-GAME-2", f"A hero died: the game ends at once and the side whose hero is alive wins "
+                                   f"({'you' if win == HUMAN else 'the Emperor'}).", winner=win),
+                    summary=f"{win} wins")
+                return
+
+
+def flip(out: Outbox, side: str, warrior: Warrior, locs: list[tuple[Location, int]], symbols: tuple[str, ...],
+         purpose: str, rules: list[tuple[str, str]]) -> int:
+    """Use the bonus symbols of ``locs`` and flip those cards (BASE-LOC-3; a card used for several
+    symbols flips once). Returns the total bonus."""
+    if not locs:
+        return 0
+    amount = sum(n for _, n in locs)
+    rb = RulingBuilder()
+    for rule, text in rules:
+        rb.add(rule, text)
+    names = ", ".join(f"{lo.id} {lo.name} ({'+'.join(b.symbol + ('x2' if b.count == 2 else '') for b in lo.bonuses)})"
+                      for lo, _ in locs)
+    rb.add("BASE-LOC-3", f"{names}: used and flipped; a flipped location gives no bonus and its hazards are "
+                         "inactive.", locations=[lo.id for lo, _ in locs], amount=amount)
+    out.emit(LocationsFlipped(side=side, warrior=warrior.id, locations=tuple(lo.id for lo, _ in locs),
+                              symbols=symbols, amount=amount, purpose=purpose), rb,
+             summary=f"{warrior.name} uses {'+'.join(lo.id for lo, _ in locs)} (+{amount} {'/'.join(symbols)})")
+    return amount
+
+
+def emperor_bonus(out: Outbox, warrior: Warrior, symbols: tuple[str, ...], purpose: str,
+                  rules: list[tuple[str, str]]) -> tuple[int, dict[str, int]]:
+    """SOLO-LOCB-1 (PROPOSED, GAP-A-19): the Emperor uses every available bonus relevant to the
+    ability and flips the cards. Returns the bonus by symbol."""
+    assert warrior.cell is not None
+    field = Field(out.state)
+    locs = field.bonus_locations(warrior.cell, symbols)
+    by: dict[str, int] = {s: sum(symbol_count(lo, (s,)) for lo, _ in locs) for s in symbols}
+    flip(out, EMPEROR, warrior, locs, symbols, purpose, rules)
+    return sum(by.values()), {k: v for k, v in by.items() if v}
+
+
+def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> tuple[int, dict[str, int]]:
+    """SOLO-DEF-2..5 (hero) and SOLO-DEF-3 (helper): the Emperor's defense against the human's attack."""
+    with out.automaton():
+        if target.kind == HELPER:
+            out.emit(Defended(side=EMPEROR, warrior=target.id, value=target.defense, parts={"fixed": target.defense}),
+                     RulingBuilder().add("SOLO-DEF-3", f"The Emperor's helper {target.name} defends automatically with "
+                                                      f"its fixed defense {target.defense} (BASE-DEF-1): no order "
+                                                      "card, no modifier.", defense=target.defense),
+                     summary=f"{target.name} defends with {target.defense}")
+            return target.defense, {"fixed": target.defense}
+        st = out.state
+        if not st.prepared(EMPEROR):  # SOLO-DEF-4 (INFERRED, GAP-A-15)
+            loc, _ = emperor_bonus(out, target, ("DEFENSE",), "defense", [(
+                "SOLO-DEF-4", "The Emperor's hero has no prepared action card: it does not defend (no deck "
+                              "advance, no card, no order modifier); it still uses its location DEFENSE bonuses.")])
+            parts = {"card": 0, "locations": loc}
+            out.emit(Defended(side=EMPEROR, warrior=target.id, value=loc, parts=parts), RulingBuilder().add(
+                "SOLO-DEF-4", f"Undefended: defense = 0 + {loc} location DEFENSE = {loc} (INFERRED, GAP-A-15).",
+                defense=loc), summary=f"{target.name} cannot defend (defense {loc})")
+            return loc, parts
+        orders.advance(out, "defense")  # SOLO-DEF-2a
+        st = out.state
+        oc = st.current_order()
+        assert oc is not None
+        card_id, scanned = choose_card(st, oc.compass)  # SOLO-DEF-2b, SOLO-CARD-1/2
+        assert card_id is not None
+        card = st.card(card_id)
+        loc, _ = emperor_bonus(out, target, ("DEFENSE",), "defense", [(
+            "SOLO-DEF-2", "c: the defending hero adds the DEFENSE bonuses of the locations available to it "
+                          "(SOLO-LOCB-1: the Emperor always uses them).")])
+        st = out.state
+        crest = boost(st, EMPEROR, card.defense_boost, unique_ok=False)  # SOLO-DEF-2c/d
+        raw = card.defense + loc + crest + oc.defense_modifier
+        value = max(0, raw)  # SOLO-DEF-2f
+        parts = {"card": card.defense, "locations": loc, "crest": crest, "order_modifier": oc.defense_modifier}
+        rb = RulingBuilder().add(
+            "SOLO-CARD-1", f"Compass {oc.compass}: the action row is scanned {scan_words(oc.compass)} "
+                           f"({', '.join(scanned)}); the first prepared card is {card_id} {card.name} (PROPOSED, "
+                           "GAP-A-01).", scanned=list(scanned), card=card_id).add(
+            "SOLO-DEF-2", f"b: {card_id} is activated for its defense value {card.defense} only (its other abilities "
+                          "are not resolved, INFERRED GAP-A-16) and exhausted.", defense=card.defense)
+        if card.defense_boost is not None:
+            rb.add("SOLO-DEF-2", f"c/d: crest boost +{card.defense_boost.amount} if {card.defense_boost.crest}: "
+                                 f"applied crest initiative is {st.crest.get(EMPEROR) or 'none'}, so +{crest}; a unique "
+                                 "crest never counts for defense (SOLO-CREST-2).", crest=crest)
+        rb.add("SOLO-DEF-2", f"e/f: + order card {oc.id} defense modifier {oc.defense_modifier:+d}: "
+                             f"{card.defense} + {loc} + {crest} {oc.defense_modifier:+d} = {raw}"
+                             + (" -> 0 (never below 0)." if raw < 0 else "."), total=value)
+        out.emit(Defended(side=EMPEROR, warrior=target.id, card=card_id, value=value, parts=parts, scanned=scanned),
+                 rb, summary=f"the Emperor defends with {card_id} {card.name}: {value}")
+        return value, parts
+
+
+def resolve_attack(out: Outbox, side: str, attacker: Warrior, target: Warrior, source: str, attack: int,
+                   defense: int, parts: dict[str, Any], rb: RulingBuilder) -> int:
+    """BASE-ATK-1: wounds = max(0, attack - defense); then BASE-WAR-2 / SOLO-GAME-2."""
+    wounds = max(0, attack - defense)
+    rb.add("BASE-ATK-1", f"{source}: attack {attack} against defense {defense}: {wounds} wound(s) to {target.name}.",
+           attack=attack, defense=defense, wounds=wounds)
+    out.emit(AttackResolved(side=side, attacker=attacker.id, target=target.id, source=source, attack=attack,
+                            defense=defense, wounds=wounds, parts=parts), rb,
+             summary=f"{attacker.name} attacks {target.name}: {attack} vs {defense}, {wounds} wound(s)")
+    casualties(out)
+    return wounds

@@ -1,0 +1,143 @@
+"""The Emperor ruleset: Battlecrest's "Emperor" solo mode as a decider on the kernel (DESIGN 1,
+domain/kernel/decider.py; rules: ``rules.md`` in this package).
+
+One seat, ``human``. The Emperor is not a seat: when the human's turn ends (and when the Emperor
+must react, e.g. its defense) ``decide`` runs the automaton (``automaton.py``) to the next human
+decision and emits its choices as events (reveals: undo across them needs consent, which a
+one-seat game cannot give -- UMPIRE-UNDO-6). Its only draws are order-deck shuffles on the kernel's
+``automaton`` stream. The order deck's order has visibility ``umpire`` (nobody) until the end.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from domain.kernel import (
+    ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
+)
+
+from . import commands as C
+from . import human, orders
+from .content import Catalog
+from .events import EmperorEvent, GameOpened
+from .evolve import evolve as _evolve
+from .outbox import Outbox
+from .picture import render
+from .state import EMPEROR, HELPER, HERO, HUMAN, EmperorState, Warrior
+from .view import summarize, view_of
+
+ENGINE_VERSION = "emperor-0.1.0"
+
+
+class EmperorRuleset:
+    id: ClassVar[str] = "emperor"
+    engine_version: ClassVar[str] = ENGINE_VERSION
+    command_type: ClassVar[Any] = C.EmperorCommand
+    event_type: ClassVar[Any] = EmperorEvent
+    state_type: ClassVar[Any] = EmperorState
+
+    def __init__(self, catalog: Catalog | None = None):
+        self._catalog = catalog
+        self._load_content: Any = None
+
+    # -- content (handed in by the registry) ----------------------------------------------
+    def use_content(self, load: Any) -> None:
+        """Kernel protocol: ``load()`` returns the shipped catalog (called once, when first needed)."""
+        self._load_content = load
+
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            if self._load_content is None:
+                raise RuntimeError("emperor has no content: pass a catalog or get the ruleset from the registry")
+            self._catalog = self._load_content()
+        return self._catalog
+
+    def scenarios(self) -> list[Choice]:
+        return [Choice(id=s.id, title=s.title) for s in self.catalog().setups.values()]
+
+    def campaigns(self) -> list[Choice]:
+        return []
+
+    def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
+        if scenario not in self.catalog().setups:
+            known = ", ".join(sorted(self.catalog().setups))
+            raise SetupError("scenario", f"unknown Emperor setup {scenario!r} (known: {known})")
+        if options:
+            raise SetupError(f"options.{sorted(options)[0]}", "the Emperor setups take no options")
+        return (HUMAN,)
+
+    def initial_state(self, setup: Setup) -> EmperorState:
+        return EmperorState(game_id=setup.game_id, scenario_id=setup.scenario, seats=tuple(setup.seats))
+
+    # -- opening -------------------------------------------------------------------------
+    def open(self, state: EmperorState, dice: Dice) -> list[Emitted]:
+        cat = self.catalog()
+        su = cat.setups.get(state.scenario_id)
+        if su is None:
+            raise SetupError("scenario", f"unknown Emperor setup {state.scenario_id!r}")
+        bf = cat.battlefields[su.battlefield]
+        deck = cat.decks[su.order_deck]
+        hero_h, hero_e = cat.heroes[su.human.hero], cat.heroes[su.emperor.hero]
+        warriors = []
+        for side, pl, hero in ((HUMAN, su.human, hero_h), (EMPEROR, su.emperor, hero_e)):
+            warriors.append(Warrior(id=hero.id, name=hero.name, side=side, kind=HERO, cell=pl.cell,
+                                    health=hero.health, movement=hero.movement))
+            if hero.helper is not None and pl.helper_cell:
+                hp = hero.helper
+                warriors.append(Warrior(id=hp.id, name=hp.name, side=side, kind=HELPER, cell=pl.helper_cell,
+                                        health=hp.health, movement=hp.movement, defense=hp.defense))
+        out = Outbox(state, dice)
+        rb = RulingBuilder().add(
+            "BASE-SETUP-1", f"{bf.title}: every location face up. You play {hero_h.name} on {su.human.cell}"
+                            + (f" with {hero_h.helper.name} on {su.human.helper_cell}" if hero_h.helper else "")
+                            + f"; the Emperor plays {hero_e.name} on {su.emperor.cell}"
+                            + (f" with {hero_e.helper.name} on {su.emperor.helper_cell}" if hero_e.helper else "")
+                            + ".", setup=su.id, battlefield=bf.id).add(
+            "SOLO-GAME-3", f"The Emperor uses its order deck ({deck.id}), {hero_e.name}'s solo card and "
+                           f"{hero_e.name}'s action cards.")
+        out.emit(GameOpened(setup=su.id, title=su.title, battlefield=bf, human=hero_h, emperor=hero_e,
+                            solo=cat.solo[hero_e.id], orders=deck.cards, card_policy=deck.card_policy,
+                            warriors=tuple(warriors)), rb, summary=f"{su.title}: set up")
+        orders.open_deck(out, tuple(c.id for c in deck.cards))
+        human.start_human_turn(out)  # BASE-SETUP-1 step 5: the human takes the first turn
+        return out.items
+
+    # -- decisions -----------------------------------------------------------------------
+    def decide(self, state: EmperorState, seat: str, command: Any, dice: Dice) -> list[Emitted]:
+        if not state.opened:
+            raise RuleViolation("BASE-SETUP-1", "The game has not been set up yet.")
+        if state.winner is not None:
+            raise RuleViolation("SOLO-GAME-2", f"The game is over: {state.winner} won.")
+        if seat != HUMAN:
+            raise NotYourDecision(f"{seat!r} is not a seat of this game; the Emperor decides inside the engine.")
+        out = Outbox(state, dice)
+        human.handle(out, command)
+        human.settle(out)
+        return out.items
+
+    def evolve(self, state: EmperorState, event: Any) -> EmperorState:
+        return _evolve(state, event)
+
+    # -- queries -------------------------------------------------------------------------
+    def status(self, state: EmperorState) -> Status:
+        turn_seat = HUMAN if state.turn is not None and state.turn.side == HUMAN else None
+        if state.winner is not None:
+            return Status(status=FINISHED, to_act=(), winner=state.winner, turn=state.turn_no, turn_seat=turn_seat)
+        to_act = (HUMAN,) if state.opened and state.turn is not None else ()
+        return Status(status=ACTIVE, to_act=to_act, turn=state.turn_no, turn_seat=turn_seat)
+
+    def legal_commands(self, state: EmperorState, seat: str) -> list[Any]:
+        if seat != HUMAN:
+            return []
+        return human.options(state)
+
+    def view(self, state: EmperorState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
+        return view_of(state, seat, reveal_all)
+
+    def summary(self, event: Any) -> str:
+        return summarize(event)
+
+    def render_svg(self, state: EmperorState, seat: str | None, recent: list[Any]) -> str:
+        return render(state, seat, recent)
+
+
+RULESET = EmperorRuleset()

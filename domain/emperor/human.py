@@ -1,0 +1,587 @@
+"""The human's side: the turn (BASE-TURN-1), its actions, the abilities of an activated card
+(BASE-CARD-1, BASE-STAR-1, SOLO-FAQ-4), and the defense of its hero (BASE-DEF-1).
+
+``options`` lists every legal command; ``handle`` executes one (a command not listed is refused
+with the rule it breaks); ``settle`` closes whatever has no choice left (an ability without any
+target is skipped, a finished card is exhausted, a turn with no action left ends and the Emperor
+plays).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from domain.kernel import RuleViolation, RulingBuilder
+
+from . import commands as C
+from .automaton import emperor_turn, resume
+from .cards import boost
+from .combat import casualties, emperor_defense, flip, resolve_attack
+from .content import Ability, Location, ability_text
+from .events import (
+    AbilityDone, ActionTaken, CardActivated, CardResolved, Defended, Pushed, Refreshed, StarChosen, Swapped,
+    TurnEnded, TurnStarted, WarriorMoved, WarriorWounded,
+)
+from .field import Field, symbol_count
+from .movement import human_destinations
+from .outbox import Outbox
+from .push import human_push_paths, path_hazards
+from .state import EMPEROR, HERO, HUMAN, EmperorState, Step, Warrior
+
+#: GAP-A-24 (PROPOSED): the human may leave any ability of its activated card unused.
+ABILITIES_OPTIONAL = True  # GAP-A-24
+#: BASE-RANGE-1: ranges of the human's abilities.
+MELEE_RANGE = 1
+RANGED_RANGE = 3
+AREA_RANGE = 2
+
+ACTIONS = ("MOVE", "ACTIVATE", "REFRESH")
+
+
+# -- turn --------------------------------------------------------------------------------------
+
+def start_human_turn(out: Outbox) -> None:
+    st = out.state
+    n = st.turn_no + 1
+    restored = tuple(sorted(k for k, v in st.flipped.items() if v == HUMAN))
+    rb = RulingBuilder().add("BASE-TURN-1", "Your turn: up to two different actions from MOVE, ACTIVATE, REFRESH.",
+                             turn=n)
+    if restored:
+        rb.add("BASE-LOC-4", f"Locations you flipped are face up again: {', '.join(restored)} (PROPOSED, GAP-A-18).",
+               locations=list(restored))
+    rb.add("BASE-CREST-1", "Your applied crest initiative is cleared at the start of your turn.")
+    out.emit(TurnStarted(side=HUMAN, turn=n, restored=restored), rb, summary=f"turn {n}: you")
+
+
+def _end_turn(out: Outbox, why: str) -> None:
+    st = out.state
+    out.emit(TurnEnded(side=HUMAN, turn=st.turn_no), RulingBuilder().add("BASE-TURN-1", why,
+                                                                         actions=list(st.turn.actions if st.turn else ())),
+             summary="your turn ends")
+    emperor_turn(out)
+
+
+def _move_open(st: EmperorState) -> bool:
+    t = st.turn
+    assert t is not None
+    return t.current == "MOVE" or ("MOVE" not in t.actions and len(t.actions) < 2)
+
+
+def _new_action_ok(st: EmperorState, action: str) -> bool:
+    t = st.turn
+    assert t is not None
+    return action not in t.actions and len(t.actions) < 2
+
+
+def _turn_over(st: EmperorState) -> bool:
+    t = st.turn
+    if t is None or t.side != HUMAN or st.activation is not None or st.pending is not None:
+        return False
+    if len(t.actions) < 2:
+        return False
+    if t.current == "MOVE":
+        return not _move_commands(st)
+    return True
+
+
+def settle(out: Outbox) -> None:
+    """Close what has no choice left (see the module doc)."""
+    while not out.over:
+        st = out.state
+        if st.pending is not None or st.turn is None or st.turn.side != HUMAN:
+            return
+        a = st.activation
+        if a is not None:
+            if not a.queue:
+                card = st.card(a.card)
+                out.emit(CardResolved(side=HUMAN, card=a.card, crest=card.crest), RulingBuilder().add(
+                    "BASE-CARD-1", f"{a.card} {card.name} is resolved and exhausted.", card=a.card).add(
+                    "BASE-CREST-1", f"Its crest {card.crest} becomes your applied crest initiative.", crest=card.crest),
+                    summary=f"{a.card} exhausted; crest {card.crest}")
+                continue
+            step = a.queue[0]
+            if not step_options(st, step):
+                why = _no_option_reason(st, step)
+                out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(step.ability), skipped=True,
+                                     why=why), RulingBuilder().add(_RULE_OF.get(step.ability.kind, "BASE-CARD-1"), why),
+                         summary=f"{step.source}: {ability_text(step.ability)} has no possible use")
+                continue
+            return
+        if _turn_over(st):
+            _end_turn(out, f"You took two different actions ({', '.join(st.turn.actions)}); your turn ends.")  # type: ignore[union-attr]
+        return
+
+
+# -- options -----------------------------------------------------------------------------------
+
+def options(st: EmperorState) -> list[Any]:
+    """Every legal command of the human now."""
+    if not st.opened or st.winner is not None or st.turn is None:
+        return []
+    if st.pending is not None:
+        p = st.pending
+        return [C.Defend(card=c, bonuses=s) for c in (None, *p.cards) for s in _subsets(p.locations)]
+    if st.activation is not None:
+        if st.turn.side != HUMAN or not st.activation.queue:
+            return []
+        opts = step_options(st, st.activation.queue[0])
+        return opts + [C.Skip()] if opts and ABILITIES_OPTIONAL else opts
+    if st.turn.side != HUMAN:
+        return []
+    out: list[Any] = _move_commands(st) if _move_open(st) else []
+    if _new_action_ok(st, "ACTIVATE"):
+        out += [C.Activate(card=c) for c in st.prepared(HUMAN)]
+    if _new_action_ok(st, "REFRESH"):
+        out.append(C.Refresh())
+    out.append(C.EndTurn())
+    return out
+
+
+def _subsets(ids: tuple[str, ...]) -> list[tuple[str, ...]]:
+    ids = tuple(sorted(ids))
+    return [c for r in range(len(ids) + 1) for c in combinations(ids, r)]
+
+
+def _bonus_sets(field: Field, cell: str, symbols: tuple[str, ...]) -> list[tuple[tuple[str, ...], dict[str, int]]]:
+    """Every set of available locations with a relevant symbol, and what each set gives per symbol."""
+    locs = {lo.id: lo for lo, _ in field.bonus_locations(cell, symbols)}
+    out = []
+    for s in _subsets(tuple(locs)):
+        out.append((s, {sym: sum(symbol_count(locs[i], (sym,)) for i in s) for sym in symbols}))
+    return out
+
+
+def _move_commands(st: EmperorState) -> list[Any]:
+    t = st.turn
+    assert t is not None
+    field = Field(st)
+    out = []
+    for w in sorted(st.warriors.values(), key=lambda w: (w.kind != HERO, w.id)):
+        if w.side != HUMAN or not w.alive or w.id in t.moved:
+            continue
+        for s, by in _bonus_sets(field, w.cell, ("MOVE",)):  # type: ignore[arg-type]
+            f = field.with_flipped(s) if s else field
+            for dest in sorted(human_destinations(f, w, w.movement + by["MOVE"])):
+                out.append(C.Move(warrior=w.id, to=dest, bonuses=s))
+    return out
+
+
+def _performer(st: EmperorState, step: Step) -> Warrior | None:
+    w = st.warriors.get(step.performer)
+    return w if w is not None and w.alive else None
+
+
+def _in_range(field: Field, frm: str, enemies: list[Warrior], rng: str, extra: int) -> list[Warrior]:
+    """BASE-RANGE-1: MELEE dist 1; RANGED dist 1-3 plus the RANGE bonuses used; AREA dist <= 2."""
+    hi = {"MELEE": MELEE_RANGE, "RANGED": RANGED_RANGE + extra, "AREA": AREA_RANGE}[rng]
+    return [e for e in enemies if 1 <= field.dist(frm, e.cell) <= hi]  # type: ignore[arg-type]
+
+
+def step_options(st: EmperorState, step: Step) -> list[Any]:
+    """The commands that use ``step`` (Skip not included)."""
+    a = step.ability
+    k = a.kind
+    me = _performer(st, step)
+    field = Field(st)
+    enemies = st.enemies(HUMAN)
+    if k in ("ATTACK", "HELPER_ATTACK"):
+        if me is None:
+            return []
+        rng = "MELEE" if k == "HELPER_ATTACK" else (a.range or "MELEE")
+        syms = ("ATTACK", "RANGE") if rng == "RANGED" else ("ATTACK",)
+        out: list[Any] = []
+        for s, by in _bonus_sets(field, me.cell, syms):  # type: ignore[arg-type]
+            targets = _in_range(field, me.cell, enemies, rng, by.get("RANGE", 0))  # type: ignore[arg-type]
+            if rng == "AREA":
+                if targets:
+                    out.append(C.Attack(target=None, bonuses=s))
+            else:
+                out += [C.Attack(target=t.id, bonuses=s) for t in sorted(targets, key=lambda w: w.id)]
+        return out
+    if k == "PUSH":
+        if me is None:
+            return []
+        rng = a.range or "MELEE"
+        syms = ("PUSH", "RANGE") if rng == "RANGED" else ("PUSH",)
+        out = []
+        for s, by in _bonus_sets(field, me.cell, syms):  # type: ignore[arg-type]
+            f = field.with_flipped(s) if s else field
+            v = a.value + by["PUSH"] + boost(st, HUMAN, a.boost)
+            targets = [t for t in _in_range(field, me.cell, enemies, rng, by.get("RANGE", 0))  # type: ignore[arg-type]
+                       if not step.target or t.id == step.target]
+            for t in sorted(targets, key=lambda w: w.id):
+                out += [C.Push(target=t.id, path=p, bonuses=s) for p in human_push_paths(f, t.id, v, t.left)]
+        return out
+    if k == "MARCH":
+        if me is None:
+            return []
+        out = []
+        for s, by in _bonus_sets(field, me.cell, ("MOVE",)):  # type: ignore[arg-type]
+            f = field.with_flipped(s) if s else field
+            v = a.value + by["MOVE"] + boost(st, HUMAN, a.boost)
+            out += [C.March(to=d, bonuses=s) for d in sorted(human_destinations(f, me, v))]
+        return out
+    if k == "STAR":
+        hero = st.hero_of(HUMAN)
+        if hero is None or not hero.alive or st.turn is None:
+            return []
+        out = [C.Star(choice=s.name) for s in st.heroes[HUMAN].stars if s.name not in st.turn.stars_used]
+        out += [C.Star(choice=lo.id) for lo in field.available(hero.cell)  # type: ignore[arg-type]
+                if lo.ability is not None and lo.id not in st.turn.location_abilities_used]
+        return out
+    if k == "SWAP":
+        t = st.warriors.get(st.activation.last_target) if st.activation and st.activation.last_target else None
+        return [C.Swap()] if (t is not None and t.alive and me is not None) else []
+    return []  # WOUND / HEAL are fallback abilities, never on a card (content check)
+
+
+_RULE_OF = {"ATTACK": "BASE-RANGE-1", "HELPER_ATTACK": "BASE-RANGE-1", "PUSH": "BASE-PUSH-1", "MARCH": "BASE-MOVE-1",
+            "STAR": "BASE-STAR-1", "SWAP": "SOLO-FAQ-4"}
+
+
+def _no_option_reason(st: EmperorState, step: Step) -> str:
+    a = step.ability
+    txt = ability_text(a)
+    if _performer(st, step) is None:
+        return f"{txt}: the warrior that would perform it is gone."
+    return {
+        "ATTACK": f"{txt}: no enemy warrior in range (BASE-RANGE-1).",
+        "HELPER_ATTACK": f"{txt}: no enemy warrior next to your helper (BASE-RANGE-1).",
+        "PUSH": f"{txt}: no enemy in range can be pushed (BASE-PUSH-1).",
+        "MARCH": f"{txt}: no cell to move to (BASE-MOVE-1).",
+        "STAR": f"{txt}: every star ability was used this turn and no location ability is available (BASE-STAR-1).",
+        "SWAP": f"{txt}: the warrior your attack hit is gone, so there is nothing to swap with (SOLO-FAQ-4).",
+    }.get(a.kind, f"{txt}: nothing to do.")
+
+
+# -- handling a command ---------------------------------------------------------------------------
+
+def _norm(cmd: Any) -> Any:
+    """The command with its bonus list sorted (the order the human lists them in does not matter)."""
+    b = getattr(cmd, "bonuses", None)
+    if b:
+        import msgspec
+
+        return msgspec.structs.replace(cmd, bonuses=tuple(sorted(b)))
+    return cmd
+
+
+def handle(out: Outbox, cmd: Any) -> None:
+    st = out.state
+    cmd = _norm(cmd)
+    if st.pending is not None:
+        if not isinstance(cmd, C.Defend):
+            raise RuleViolation("BASE-DEF-1", f"Your hero {st.warriors[st.pending.target].name} is attacked with "
+                                              f"{st.pending.attack}: choose its defense first (send defend).")
+        if cmd not in options(st):
+            raise _defend_refusal(st, cmd)
+        _defend(out, cmd)
+        return
+    if isinstance(cmd, C.Defend):
+        raise RuleViolation("BASE-DEF-1", "No attack on your hero is waiting for your defense.")
+    if st.activation is not None:
+        step = st.activation.queue[0]
+        if isinstance(cmd, C.Skip):
+            out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(step.ability), skipped=True,
+                                 why="you chose not to use it"), RulingBuilder().add(
+                "GAP-A-24", f"You leave {ability_text(step.ability)} ({step.source}) unused (PROPOSED: abilities are "
+                            "optional)."), summary=f"{step.source}: {ability_text(step.ability)} skipped")
+            return
+        if cmd not in step_options(st, step):
+            raise _step_refusal(st, step, cmd)
+        _use_step(out, step, cmd)
+        return
+    if isinstance(cmd, (C.Attack, C.Push, C.March, C.Star, C.Swap, C.Skip)):
+        raise RuleViolation("BASE-CARD-1", f"{type(cmd).__name__} uses an ability of an activated card; no card is "
+                                           "being resolved (activate one first).")
+    if isinstance(cmd, C.EndTurn):
+        _end_turn(out, "You end your turn" + (f" after {', '.join(st.turn.actions)}." if st.turn and st.turn.actions
+                                               else " without an action."))
+        return
+    if cmd not in options(st):
+        raise _action_refusal(st, cmd)
+    if isinstance(cmd, C.Move):
+        _move(out, cmd)
+    elif isinstance(cmd, C.Activate):
+        _activate(out, cmd)
+    elif isinstance(cmd, C.Refresh):
+        ex = st.exhausted.get(HUMAN, ())
+        out.emit(ActionTaken(action="REFRESH"), RulingBuilder().add("BASE-TURN-1", "Action: REFRESH."),
+                 summary="you refresh")
+        out.emit(Refreshed(side=HUMAN, cards=ex), RulingBuilder().add(
+            "BASE-REF-1", f"Every exhausted card becomes prepared: {', '.join(ex) or 'none was exhausted'}.",
+            cards=list(ex)), summary=f"refreshed {len(ex)} card(s)")
+
+
+def _action_refusal(st: EmperorState, cmd: Any) -> RuleViolation:
+    t = st.turn
+    assert t is not None
+    if isinstance(cmd, C.Move):
+        if not _move_open(st):
+            return RuleViolation("BASE-TURN-1", "MOVE is not available: you take at most two different actions per "
+                                                "turn and MOVE is over or already taken.", actions=list(t.actions))
+        w = st.warriors.get(cmd.warrior)
+        if w is None or w.side != HUMAN or not w.alive:
+            return RuleViolation("BASE-MOVE-1", f"{cmd.warrior!r} is not one of your warriors on the battlefield.")
+        if w.id in t.moved:
+            return RuleViolation("BASE-TURN-1", f"{w.name} has already moved in this MOVE action.")
+        bad = _bad_bonus(st, w, cmd.bonuses, ("MOVE",))
+        if bad:
+            return bad
+        return RuleViolation("BASE-MOVE-1", f"{w.name} cannot reach {cmd.to}: it moves up to its movement in "
+                                            "orthogonal steps, crossing allies but not enemies or locations, and ends "
+                                            "on a free cell; entering an active hazard ends the move (BASE-HAZ-2).",
+                             warrior=w.id, to=cmd.to)
+    if isinstance(cmd, C.Activate):
+        if not _new_action_ok(st, "ACTIVATE"):
+            return RuleViolation("BASE-TURN-1", "ACTIVATE is not available: at most two different actions per turn.",
+                                 actions=list(t.actions))
+        if cmd.card not in (c.id for c in st.heroes[HUMAN].cards):
+            return RuleViolation("BASE-CARD-1", f"{cmd.card!r} is not one of your action cards.")
+        return RuleViolation("BASE-CARD-1", f"{cmd.card} is exhausted; only a prepared card can be activated.")
+    if isinstance(cmd, C.Refresh):
+        return RuleViolation("BASE-TURN-1", "REFRESH is not available: at most two different actions per turn.",
+                             actions=list(t.actions))
+    return RuleViolation("BASE-TURN-1", f"{type(cmd).__name__} is not possible now.")
+
+
+def _bad_bonus(st: EmperorState, w: Warrior, bonuses: tuple[str, ...], symbols: tuple[str, ...]) -> RuleViolation | None:
+    field = Field(st)
+    if len(set(bonuses)) != len(bonuses):
+        return RuleViolation("BASE-LOC-3", "A location is listed twice in bonuses; a card is used (and flipped) once.")
+    for b in bonuses:
+        if b not in field.static.locations:
+            return RuleViolation("BASE-LOC-1", f"{b!r} is not a location of this battlefield.")
+        lo = field.location(b)
+        if not field.face_up(b):
+            return RuleViolation("BASE-LOC-3", f"{b} {lo.name} is flipped: it gives no bonus.")
+        if lo not in field.available(w.cell):  # type: ignore[arg-type]
+            return RuleViolation("BASE-LOC-2", f"{b} {lo.name} is not next to {w.name} ({w.cell}): its bonuses are "
+                                               "available only from orthogonally adjacent cells.")
+        if not symbol_count(lo, symbols):
+            return RuleViolation("BASE-LOC-5", f"{b} {lo.name} has no {'/'.join(symbols)} symbol for this.")
+    return None
+
+
+def _step_refusal(st: EmperorState, step: Step, cmd: Any) -> RuleViolation:
+    a = step.ability
+    want = {"ATTACK": C.Attack, "HELPER_ATTACK": C.Attack, "PUSH": C.Push, "MARCH": C.March, "STAR": C.Star,
+            "SWAP": C.Swap}.get(a.kind)
+    if want is None or not isinstance(cmd, want):
+        name = {C.Attack: "attack", C.Push: "push", C.March: "march", C.Star: "star", C.Swap: "swap"}.get(want, "skip")  # type: ignore[call-overload]
+        return RuleViolation("BASE-CARD-1", f"Finish resolving {st.activation.card} first (abilities in printed order): "  # type: ignore[union-attr]
+                                            f"its current ability is {ability_text(a)} -- send {name} or skip.")
+    me = _performer(st, step)
+    if me is None:
+        return RuleViolation("BASE-CARD-1", "The warrior that would perform this ability is gone.")
+    if hasattr(cmd, "bonuses"):
+        syms = {"ATTACK": ("ATTACK", "RANGE"), "HELPER_ATTACK": ("ATTACK",), "PUSH": ("PUSH", "RANGE"),
+                "MARCH": ("MOVE",)}[a.kind]
+        if a.range != "RANGED":
+            syms = tuple(s for s in syms if s != "RANGE")
+        bad = _bad_bonus(st, me, cmd.bonuses, syms)
+        if bad:
+            return bad
+    if isinstance(cmd, C.Attack):
+        if a.range == "AREA" and a.kind == "ATTACK":
+            if cmd.target is not None:
+                return RuleViolation("BASE-RANGE-1", "An AREA attack affects every enemy within 2: send no target.")
+            return RuleViolation("BASE-RANGE-1", "No enemy is within 2 of your hero.")
+        t = st.warriors.get(cmd.target or "")
+        if t is None or t.side != EMPEROR or not t.alive:
+            return RuleViolation("BASE-RANGE-1", f"{cmd.target!r} is not an enemy warrior on the battlefield.")
+        d = Field(st).dist(me.cell, t.cell)  # type: ignore[arg-type]
+        return RuleViolation("BASE-RANGE-1", f"{t.name} is at distance {d} from {me.name}: out of range for "
+                                             f"{ability_text(a)} (MELEE 1, RANGED 1-3 plus RANGE bonuses).",
+                             distance=d)
+    if isinstance(cmd, C.Push):
+        t = st.warriors.get(cmd.target)
+        if t is None or t.side != EMPEROR or not t.alive:
+            return RuleViolation("BASE-PUSH-1", f"{cmd.target!r} is not an enemy warrior on the battlefield.")
+        return RuleViolation("BASE-PUSH-1", "Not a legal push: the target must be in range, and each of at most "
+                                            "value steps goes to an adjacent cell inside the grid with no location "
+                                            "and no warrior (a push stops when the target dies).")
+    if isinstance(cmd, C.March):
+        return RuleViolation("BASE-MOVE-1", f"{me.name} cannot reach {cmd.to} with {ability_text(a)}.")
+    if isinstance(cmd, C.Star):
+        if st.turn is not None and (cmd.choice in st.turn.stars_used or cmd.choice in st.turn.location_abilities_used):
+            return RuleViolation("BASE-STAR-1", f"{cmd.choice} was already used this turn (each once per turn).")
+        return RuleViolation("BASE-STAR-1", f"{cmd.choice!r} is neither one of your hero's star abilities nor the "
+                                            "ability of a face-up location next to your hero.")
+    return RuleViolation("SOLO-FAQ-4", "There is no warrior to swap places with.")
+
+
+def _defend_refusal(st: EmperorState, cmd: Any) -> RuleViolation:
+    p = st.pending
+    assert p is not None
+    if cmd.card is not None and cmd.card not in p.cards:
+        return RuleViolation("BASE-DEF-1", f"{cmd.card!r} is not a prepared card of yours: defend with one of "
+                                           f"{', '.join(p.cards) or 'none'} or with no card.")
+    hero = st.warriors[p.target]
+    return _bad_bonus(st, hero, cmd.bonuses, ("DEFENSE",)) or RuleViolation(
+        "BASE-DEF-1", "Not a legal defense.")
+
+
+# -- executing --------------------------------------------------------------------------------------
+
+def _human_flip(out: Outbox, w: Warrior, ids: tuple[str, ...], symbols: tuple[str, ...], purpose: str) -> dict[str, int]:
+    field = Field(out.state)
+    locs: list[tuple[Location, int]] = [(field.location(i), symbol_count(field.location(i), symbols)) for i in ids]
+    by = {s: sum(symbol_count(lo, (s,)) for lo, _ in locs) for s in symbols}
+    flip(out, HUMAN, w, locs, symbols, purpose, [("BASE-LOC-5", "You choose which available bonuses to use; each "
+                                                                "symbol gives +1 (a double symbol +2).")])
+    return by
+
+
+def _hazard_wound(out: Outbox, w: Warrior, hazard: str, why: str) -> None:
+    out.emit(WarriorWounded(warrior=w.id, wounds=1, cause=f"hazard {hazard}"), RulingBuilder().add(
+        "BASE-HAZ-2", f"{w.name} enters the active hazard {hazard} ({why}): 1 wound, no defense; its movement ends "
+                      "there.", hazard=hazard), summary=f"{w.name} is wounded by hazard {hazard}")
+    casualties(out)
+
+
+def _move(out: Outbox, cmd: C.Move) -> None:
+    st = out.state
+    if st.turn is not None and st.turn.current != "MOVE":
+        out.emit(ActionTaken(action="MOVE"), RulingBuilder().add(
+            "BASE-TURN-1", "Action: MOVE -- each of your warriors may move once."), summary="you move")
+    w = out.state.warriors[cmd.warrior]
+    by = _human_flip(out, w, cmd.bonuses, ("MOVE",), "movement") if cmd.bonuses else {"MOVE": 0}
+    _walk(out, w, cmd.to, w.movement + by["MOVE"], "move")
+
+
+def _walk(out: Outbox, w: Warrior, to: str, movement: int, purpose: str) -> None:
+    field = Field(out.state)
+    path = human_destinations(field, w, movement)[to]
+    hz = field.active_hazard(to)
+    out.emit(WarriorMoved(side=HUMAN, warrior=w.id, path=path, movement=movement, purpose=purpose,
+                          hazard=hz.id if hz else ""), RulingBuilder().add(
+        "BASE-MOVE-1", f"{w.name} moves {w.cell} -> {' -> '.join(path)} (movement {movement}).", path=list(path)),
+        summary=f"{w.name} moves to {to}")
+    if hz is not None:
+        _hazard_wound(out, out.state.warriors[w.id], hz.id, "by its own movement")
+
+
+def _activate(out: Outbox, cmd: C.Activate) -> None:
+    card = out.state.card(cmd.card)
+    out.emit(ActionTaken(action="ACTIVATE"), RulingBuilder().add("BASE-TURN-1", "Action: ACTIVATE."),
+             summary="you activate")
+    out.emit(CardActivated(side=HUMAN, card=cmd.card), RulingBuilder().add(
+        "BASE-CARD-1", f"{cmd.card} {card.name}: " + "; ".join(ability_text(a) for a in card.abilities)
+                       + " -- resolved in printed order, then exhausted.", card=cmd.card),
+        summary=f"you activate {cmd.card} {card.name}")
+
+
+def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
+    st = out.state
+    a = step.ability
+    me = st.warriors[step.performer]
+    src = f"{step.source}: {ability_text(a)}"
+    if isinstance(cmd, C.Attack):
+        syms = ("ATTACK", "RANGE") if a.range == "RANGED" and a.kind == "ATTACK" else ("ATTACK",)
+        by = _human_flip(out, me, cmd.bonuses, syms, "attack") if cmd.bonuses else {}
+        st = out.state
+        me = st.warriors[me.id]
+        crest = boost(st, HUMAN, a.boost)
+        value = a.value + by.get("ATTACK", 0) + crest
+        parts = {"printed": a.value, "attack": by.get("ATTACK", 0), "crest": crest}
+        if cmd.target is None:  # AREA: every enemy within 2, the Emperor's hero first
+            field = Field(st)
+            targets = sorted(_in_range(field, me.cell, st.enemies(HUMAN), "AREA", 0),  # type: ignore[arg-type]
+                             key=lambda w: (w.kind != HERO, field.dist(me.cell, w.cell), w.id))  # type: ignore[arg-type]
+            ids = [t.id for t in targets]
+        else:
+            ids = [cmd.target]
+        for tid in ids:
+            if out.over:
+                return
+            target = out.state.warriors[tid]
+            if not target.alive:
+                continue
+            defense, dparts = emperor_defense(out, target, value, src)
+            if out.over:
+                return
+            rb = RulingBuilder().add("BASE-ATK-1", f"Attack value = {a.value} printed + {by.get('ATTACK', 0)} ATTACK "
+                                                   f"bonus + {crest} crest = {value}.", attack=value)
+            if by.get("RANGE"):
+                rb.add("BASE-RANGE-1", f"RANGE bonus +{by['RANGE']}: range 1-{RANGED_RANGE + by['RANGE']}.")
+            resolve_attack(out, HUMAN, out.state.warriors[me.id], out.state.warriors[tid], src, value, defense,
+                           {**parts, **{f"defense_{k}": v for k, v in dparts.items()}}, rb)
+    elif isinstance(cmd, C.Push):
+        syms = ("PUSH", "RANGE") if a.range == "RANGED" else ("PUSH",)
+        by = _human_flip(out, me, cmd.bonuses, syms, "push") if cmd.bonuses else {"PUSH": 0}
+        st = out.state
+        target = st.warriors[cmd.target]
+        v = a.value + by.get("PUSH", 0) + boost(st, HUMAN, a.boost)
+        field = Field(st)
+        hz = path_hazards(field, target.cell, cmd.path, target.id)  # type: ignore[arg-type]
+        assert hz is not None
+        out.emit(Pushed(side=HUMAN, pusher=me.id, target=target.id, source=src, value=v, path=cmd.path, hazards=hz,
+                        wounds=len(hz)), RulingBuilder().add(
+            "BASE-PUSH-1", f"{target.name} is pushed {target.cell} -> {' -> '.join(cmd.path)} ({len(cmd.path)} of "
+                           f"{v} step(s)).", path=list(cmd.path), value=v).add(
+            "BASE-HAZ-2", f"Entries into active hazards: {', '.join(hz) or 'none'} -- 1 wound each, no defense (the "
+                          "Emperor's warriors are affected in your turn, SOLO-MOVE-1).", wounds=len(hz)),
+            summary=f"{target.name} pushed to {cmd.path[-1]}: {len(hz)} wound(s)")
+        casualties(out)
+    elif isinstance(cmd, C.March):
+        by = _human_flip(out, me, cmd.bonuses, ("MOVE",), "movement") if cmd.bonuses else {"MOVE": 0}
+        st = out.state
+        _walk(out, st.warriors[me.id], cmd.to, a.value + by["MOVE"] + boost(st, HUMAN, a.boost), "march")
+    elif isinstance(cmd, C.Star):
+        stars = {s.name: s.ability for s in st.heroes[HUMAN].stars}
+        if cmd.choice in stars:
+            out.emit(StarChosen(side=HUMAN, choice=cmd.choice, kind="hero_star", ability=stars[cmd.choice]),
+                     RulingBuilder().add("BASE-STAR-1", f"The star is spent on {cmd.choice} "
+                                                        f"({ability_text(stars[cmd.choice])}), once per turn."),
+                     summary=f"star: {cmd.choice}")
+        else:
+            lo = Field(st).location(cmd.choice)
+            assert lo.ability is not None
+            out.emit(StarChosen(side=HUMAN, choice=lo.id, kind="location", ability=lo.ability.ability),
+                     RulingBuilder().add("BASE-STAR-1", f"The star is spent on {lo.id} {lo.name}'s ability "
+                                                        f"{lo.ability.name} ({ability_text(lo.ability.ability)})."),
+                     summary=f"star: {lo.id} {lo.ability.name}")
+            flip(out, HUMAN, me, [(lo, 0)], (), "location ability", [("BASE-LOC-3", "Using a location's ability "
+                                                                                     "flips the card.")])
+        return  # the chosen ability takes the star's place in the queue
+    elif isinstance(cmd, C.Swap):
+        other = st.warriors[st.activation.last_target]  # type: ignore[union-attr]
+        out.emit(Swapped(warrior=me.id, other=other.id, cells=(me.cell, other.cell)),  # type: ignore[arg-type]
+                 RulingBuilder().add("SOLO-FAQ-4", f"{me.name} swaps places with {other.name} ({me.cell} <-> "
+                                                   f"{other.cell}); the swap is optional (INFERRED, GAP-A-21)."),
+                 summary=f"{me.name} swaps with {other.name}")
+    if not out.over:
+        out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(a)), RulingBuilder().add(
+            "BASE-CARD-1", f"{ability_text(a)} resolved."), summary=f"{step.source}: {ability_text(a)} done")
+
+
+def _defend(out: Outbox, cmd: C.Defend) -> None:
+    st = out.state
+    p = st.pending
+    assert p is not None
+    hero = st.warriors[p.target]
+    by = _human_flip(out, hero, cmd.bonuses, ("DEFENSE",), "defense") if cmd.bonuses else {"DEFENSE": 0}
+    st = out.state
+    card = st.card(cmd.card) if cmd.card else None
+    crest = boost(st, HUMAN, card.defense_boost) if card is not None else 0
+    value = (card.defense if card else 0) + crest + by["DEFENSE"]
+    parts = {"card": card.defense if card else 0, "crest": crest, "locations": by["DEFENSE"]}
+    rb = RulingBuilder().add("BASE-DEF-1", (f"You activate {card.id} {card.name} for its defense {card.defense}"
+                                            + (f" + {crest} crest" if card.defense_boost else "") if card
+                                            else "You defend without a card (0)")
+                             + f" + {by['DEFENSE']} DEFENSE bonus = {value}.", defense=value)
+    if card is not None:
+        rb.add("BASE-CREST-1", f"{card.id} is exhausted and its crest {card.crest} becomes your applied crest "
+                               "initiative.")
+    out.emit(Defended(side=HUMAN, warrior=hero.id, card=cmd.card or "", value=value, parts=parts), rb,
+             summary=f"you defend with {cmd.card or 'no card'}: {value}")
+    with out.automaton():
+        attacker = out.state.warriors[p.attacker]
+        resolve_attack(out, EMPEROR, attacker, out.state.warriors[hero.id], p.source, p.attack, value,
+                       {"defense_" + k: v for k, v in parts.items()}, RulingBuilder())
+        if not out.over:
+            resume(out, p.resume)
+
+
+__all__ = ["options", "handle", "settle", "start_human_turn", "step_options", "Ability"]

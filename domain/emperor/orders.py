@@ -1,0 +1,55 @@
+"""The order deck (SOLO-ORD): advancing, with the reshuffle of an empty deck, on the automaton stream."""
+from __future__ import annotations
+
+from domain.kernel import AUTOMATON, RulingBuilder
+
+from .events import OrderCardRevealed, OrderDeckShuffled
+from .outbox import Outbox
+from .state import NOBODY
+
+#: GAP-A-22 (INFERRED, SOLO-ORD-2): an empty deck is formed again by shuffling the discard pile
+#: (with the card just discarded).
+RESHUFFLE_EMPTY_DECK = True  # GAP-A-22
+
+
+def open_deck(out: Outbox, cards: tuple[str, ...]) -> None:
+    """BASE-SETUP-1 step 4: shuffle the order deck face down; no current order card yet."""
+    deck = tuple(out.dice.shuffle(cards, AUTOMATON))
+    out.emit(OrderDeckShuffled(size=len(deck), deck=deck), RulingBuilder().add(
+        "BASE-SETUP-1", f"The order deck ({len(deck)} cards) is shuffled face down; its order stays hidden until "
+                        "the game ends. There is no current order card yet.", size=len(deck)).add(
+        "SOLO-ORD-2", "Every later reveal takes the top card of this deck."),
+        summary="the order deck is shuffled", visibility=NOBODY, reveals=True)
+
+
+def advance(out: Outbox, why: str) -> str:
+    """SOLO-ORD-2: the current card goes to the discard pile and the top card of the deck becomes the
+    current order card. ``why``: "turn" (SOLO-ORD-3a) or "defense" (SOLO-ORD-3b). Returns the card."""
+    st = out.state
+    prev = st.order_current
+    if not st.order_deck:
+        if not RESHUFFLE_EMPTY_DECK:
+            raise RuntimeError("the order deck is empty")
+        pool = st.order_discard + ((prev,) if prev else ())
+        deck = tuple(out.dice.shuffle(pool, AUTOMATON))
+        out.emit(OrderDeckShuffled(size=len(deck), deck=deck, reshuffle=True), RulingBuilder().add(
+            "SOLO-ORD-2", f"The order deck is empty: the discard pile ({len(deck)} cards, with the current card "
+                          "just discarded) is shuffled to form a new deck (INFERRED, GAP-A-22).", size=len(deck)),
+            summary="the order deck is reshuffled", visibility=NOBODY, reveals=True)
+        prev = ""
+    card = out.state.order_deck[0]
+    oc = out.state.orders[card]
+    rule = "SOLO-ORD-3" if why == "turn" else "SOLO-DEF-2"
+    reason = ("The Emperor's turn begins by advancing the order deck (SOLO-TURN-1, SOLO-ORD-3a)." if why == "turn"
+              else "The Emperor's hero defends, so the order deck advances first (SOLO-DEF-2a, SOLO-ORD-3b).")
+    steps = ", ".join(oc.steps)
+    rb = RulingBuilder().add(rule, reason).add(
+        "SOLO-ORD-2", f"{card} is revealed and becomes the current order card"
+                      + (f"; {prev} goes to the discard pile." if prev else "."), card=card, discarded=prev).add(
+        "SOLO-ORD-1", f"{card}: steps {steps}; refresh value {oc.refresh_value}; defense modifier "
+                      f"{oc.defense_modifier:+d}; compass {oc.compass}; unique crest {'yes' if oc.unique_crest else 'no'}.",
+        steps=list(oc.steps), refresh_value=oc.refresh_value, defense_modifier=oc.defense_modifier,
+        compass=oc.compass, unique_crest=oc.unique_crest)
+    out.emit(OrderCardRevealed(card=card, why=why, discarded=prev), rb,
+             summary=f"order card {card} revealed (compass {oc.compass})", reveals=True)
+    return card

@@ -1,0 +1,159 @@
+"""The battlefield as SVG (``GET /games/{id}/board.svg``): grid, locations (face up or flipped),
+hazards (active or not), warriors with their wounds, the current order card with its compass, and
+the last Emperor move with the cells it considered (SOLO-MOVE-4/5/7).
+
+Pure and deterministic: integer coordinates, sorted drawing order, no clock.
+"""
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from .content import ability_text
+from .field import Field
+from .grid import xy
+from .state import EMPEROR, HUMAN, EmperorState
+
+CELL = 84
+MARGIN = 36
+TOP = 54
+PANEL = 250
+
+HUMAN_FILL = "#3f6fb5"
+EMPEROR_FILL = "#b5403f"
+ARROWS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+
+
+def _xy(state: EmperorState, cell: str) -> tuple[int, int]:
+    """Top-left corner of ``cell`` (row 1 at the bottom: the human's edge, BASE-GRID-1)."""
+    assert state.battlefield is not None
+    x, y = xy(cell)
+    return MARGIN + (x - 1) * CELL, TOP + (state.battlefield.rows - y) * CELL
+
+
+def _center(state: EmperorState, cell: str) -> tuple[int, int]:
+    x, y = _xy(state, cell)
+    return x + CELL // 2, y + CELL // 2
+
+
+def _t(x: int, y: int, text: str, size: int = 11, anchor: str = "middle", weight: str = "normal",
+       fill: str = "#222") -> str:
+    return (f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
+            f'fill="{fill}">{escape(text)}</text>')
+
+
+def render(state: EmperorState, seat: str | None, recent: list) -> str:
+    if not state.opened or state.battlefield is None:
+        return ('<svg xmlns="http://www.w3.org/2000/svg" width="320" height="60">'
+                + _t(160, 34, f"{state.scenario_id}: not set up", 14) + "</svg>")
+    bf = state.battlefield
+    field = Field(state)
+    w = MARGIN * 2 + bf.columns * CELL + PANEL
+    h = TOP + bf.rows * CELL + MARGIN + 40
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           'font-family="sans-serif">',
+           '<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="6" refY="4" orient="auto">'
+           '<path d="M0,0 L8,4 L0,8 z" fill="#6a3d9a"/></marker>'
+           '<pattern id="off" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+           '<line x1="0" y1="0" x2="0" y2="8" stroke="#b9b9b9" stroke-width="3"/></pattern></defs>',
+           f'<rect x="0" y="0" width="{w}" height="{h}" fill="#fbfaf6"/>']
+    title = f"{state.setup_title} - turn {state.turn_no}"
+    if state.winner:
+        title += f" - {'you win' if state.winner == HUMAN else 'the Emperor wins'}"
+    out.append(_t(MARGIN, 30, title, 16, "start", "bold"))
+    # cells and coordinates
+    for cell in field.grid.cells:
+        x, y = _xy(state, cell)
+        out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#f1efe6" stroke="#8c8c8c"/>')
+        out.append(_t(x + 4, y + 12, cell, 9, "start", fill="#777"))
+    # the last Emperor move: the cells it considered
+    lm = state.last_move
+    if lm is not None:
+        for cell in sorted(lm.reachable):
+            x, y = _xy(state, cell)
+            out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="#f6e79a" '
+                       'fill-opacity="0.55"/>')
+        for cell in sorted(lm.possible):
+            x, y = _xy(state, cell)
+            out.append(f'<rect x="{x + 6}" y="{y + 6}" width="{CELL - 12}" height="{CELL - 12}" fill="none" '
+                       'stroke="#6a3d9a" stroke-width="2" stroke-dasharray="5,4"/>')
+        for cell in sorted(lm.candidates):
+            x, y = _xy(state, cell)
+            out.append(f'<rect x="{x + 6}" y="{y + 6}" width="{CELL - 12}" height="{CELL - 12}" fill="none" '
+                       'stroke="#6a3d9a" stroke-width="3"/>')
+    # hazards
+    for hz in sorted(bf.hazards, key=lambda z: z.id):
+        x, y = _xy(state, hz.cell)
+        on = field.hazard_active(hz)
+        fill = "#e9826f" if on else "url(#off)"
+        out.append(f'<rect x="{x + 10}" y="{y + 16}" width="{CELL - 20}" height="{CELL - 26}" rx="6" fill="{fill}" '
+                   f'fill-opacity="0.8" stroke="{"#a33" if on else "#999"}"'
+                   + ('' if on else ' stroke-dasharray="3,3"') + '/>')
+        out.append(_t(x + CELL // 2, y + CELL - 14, f"{hz.id} {hz.name}" + ("" if on else " (off)"), 9))
+    # locations
+    for lo in sorted(bf.locations, key=lambda z: z.id):
+        x, y = _xy(state, lo.cell)
+        up = field.face_up(lo.id)
+        out.append(f'<rect x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{CELL - 8}" rx="4" '
+                   f'fill="{"#d8c08a" if up else "#a3a3a3"}" stroke="#5a4a2a"/>')
+        out.append(_t(x + CELL // 2, y + 26, f"{lo.id} {lo.name}", 10, weight="bold"))
+        bon = " ".join(b.symbol + ("x2" if b.count == 2 else "") for b in lo.bonuses)
+        out.append(_t(x + CELL // 2, y + 42, bon, 9))
+        if lo.ability is not None:
+            out.append(_t(x + CELL // 2, y + 56, lo.ability.name, 9))
+        if not up:
+            out.append(_t(x + CELL // 2, y + 72, "flipped", 9, fill="#333", weight="bold"))
+    # the last Emperor move's path
+    if lm is not None and lm.path:
+        pts = [_center(state, c) for c in (lm.frm, *lm.path)]
+        d = " ".join(f"{px},{py}" for px, py in pts)
+        out.append(f'<polyline points="{d}" fill="none" stroke="#6a3d9a" stroke-width="3" marker-end="url(#arrow)"/>')
+    # warriors
+    for wr in sorted(state.warriors.values(), key=lambda z: z.id):
+        if wr.cell is None:
+            continue
+        cx, cy = _center(state, wr.cell)
+        r = 22 if wr.kind == "hero" else 16
+        fill = HUMAN_FILL if wr.side == HUMAN else EMPEROR_FILL
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}" stroke="#111" stroke-width="2"/>')
+        out.append(_t(cx, cy - 1, wr.name[:7], 9, fill="#fff", weight="bold"))
+        out.append(_t(cx, cy + 11, f"{wr.left}/{wr.health}", 9, fill="#fff"))
+    # panel: order card and compass
+    px = MARGIN * 2 + bf.columns * CELL - 10
+    out.append(_t(px, TOP + 6, "Order card", 13, "start", "bold"))
+    oc = state.current_order()
+    if oc is None:
+        out.append(_t(px, TOP + 26, "none yet", 11, "start"))
+    else:
+        lines = [f"{oc.id}: {', '.join(oc.steps)}", f"refresh {oc.refresh_value}   defense {oc.defense_modifier:+d}",
+                 f"unique crest: {'yes' if oc.unique_crest else 'no'}", f"compass: {oc.compass}"]
+        for i, line in enumerate(lines):
+            out.append(_t(px, TOP + 26 + 16 * i, line, 11, "start"))
+        cx, cy = px + 60, TOP + 135
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="32" fill="#fff" stroke="#444"/>')
+        out.append(_t(cx, cy - 36, "N", 10))
+        dx, dy = ARROWS[oc.compass]
+        out.append(f'<line x1="{cx - dx * 22}" y1="{cy - dy * 22}" x2="{cx + dx * 22}" y2="{cy + dy * 22}" '
+                   'stroke="#6a3d9a" stroke-width="4" marker-end="url(#arrow)"/>')
+    out.append(_t(px, TOP + 190, f"deck {len(state.order_deck)}  discard {len(state.order_discard)}", 11, "start"))
+    y0 = TOP + 214
+    for side in (EMPEROR, HUMAN):
+        hero = state.heroes.get(side)
+        if hero is None:
+            continue
+        who = "Emperor" if side == EMPEROR else "You"
+        out.append(_t(px, y0, f"{who}: {hero.name}" + (f" (crest {state.crest[side]})" if state.crest.get(side) else ""),
+                      11, "start", "bold"))
+        y0 += 15
+        ex = state.exhausted.get(side, ())
+        for c in hero.cards:
+            mark = "x" if c.id in ex else "o"
+            out.append(_t(px, y0, f"{mark} {c.id} {c.name}: " + "; ".join(ability_text(a) for a in c.abilities)[:34],
+                          9, "start", fill="#888" if c.id in ex else "#222"))
+            y0 += 12
+        y0 += 8
+    if lm is not None:
+        ly = TOP + state.battlefield.rows * CELL + 22
+        out.append(_t(MARGIN, ly, f"Last Emperor move: {lm.warrior} {lm.frm} -> {lm.to} (SOLO-MOVE-7 step {lm.step}); "
+                                  "dashed: possible P, tinted: reachable R, bold: P∩R", 10, "start"))
+    out.append("</svg>")
+    return "\n".join(out)

@@ -1,0 +1,166 @@
+"""Push (BASE-PUSH-1) and the Emperor's push plan (SOLO-PUSH-2..4, the normative pseudocode)."""
+from __future__ import annotations
+
+import msgspec
+
+from .field import Field
+from .grid import compass_pick
+
+
+def push_steps(field: Field, cell: str, target: str) -> list[str]:
+    """BASE-PUSH-1: one push step goes into an orthogonally adjacent cell inside the grid with no
+    location and no warrior (the target itself has left its cell)."""
+    out = []
+    for n in field.grid.neighbours[cell]:
+        if field.is_location(n):
+            continue
+        occ = field.occupant(n)
+        if occ is not None and occ != target:
+            continue
+        out.append(n)
+    return out
+
+
+class Plan(msgspec.Struct, frozen=True, kw_only=True):
+    """A push plan: the cells entered in order, the active hazards among them, and what it did."""
+
+    path: tuple[str, ...]
+    hazards: tuple[str, ...]
+    wounds: int
+    k: int
+    first: str
+    notes: tuple[str, ...] = ()
+
+
+def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan | None:
+    """SOLO-PUSH-2/3 for one target and push value ``value`` (pseudocode ``best_hazard_plan``).
+
+    BFS over single push steps, never expanding beyond an active hazard; ``k`` (>= 1) is the fewest
+    steps that enter one (a target standing on a hazard must leave it and re-enter, GAP-A-13); ties
+    by the compass. Then the rest ``r = V - k`` is spent only while it still wounds: back and forth
+    between two adjacent active hazards (a), else out to a free neighbour and back (b, 2 steps per
+    wound), compass on choices; stop as soon as no further hazard wound can be produced (SOLO-PUSH-4).
+    """
+    w = field.state.warriors[target]
+    start = w.cell
+    if start is None or value < 1:
+        return None
+    hazards = field.active_hazard_cells()
+    layers: list[set[str]] = [{start}]
+    seen = {start}
+    found: set[str] = set()
+    for _k in range(1, value + 1):
+        nxt: set[str] = set()
+        for c in layers[-1]:
+            for n in push_steps(field, c, target):
+                if n in hazards:
+                    found.add(n)
+                elif n not in seen:
+                    nxt.add(n)
+        if found:
+            break
+        if not nxt:
+            return None
+        seen |= nxt
+        layers.append(nxt)
+    if not found:
+        return None
+    k = len(layers)
+    h, _ = compass_pick(found, arrow)
+    path = _path_to(field, target, layers, h, arrow)
+    notes = [f"nearest active hazard {h} in {k} step(s)"]
+    r = value - k
+    cur = h
+    entered = [h]
+    cells = list(path)
+    while True:
+        adj_h = [n for n in push_steps(field, cur, target) if n in hazards]
+        if adj_h and r >= 1:  # (a) between two hazards
+            nxt_h, _ = compass_pick(adj_h, arrow)
+            cells.append(nxt_h)
+            entered.append(nxt_h)
+            notes.append(f"{cur} -> {nxt_h}: between two adjacent hazards (SOLO-PUSH-3a)")
+            cur = nxt_h
+            r -= 1
+            continue
+        free = push_steps(field, cur, target)
+        if r >= 2 and free:  # (b) out and back
+            out, _ = compass_pick(free, arrow)
+            cells += [out, cur]
+            entered.append(cur)
+            notes.append(f"{cur} -> {out} -> {cur}: out and back (SOLO-PUSH-3b)")
+            r -= 2
+            continue
+        break
+    if r:
+        notes.append(f"{r} push left unused: no further hazard wound possible (SOLO-PUSH-4)")
+    return Plan(path=tuple(cells), hazards=tuple(entered), wounds=len(entered), k=k, first=h, notes=tuple(notes))
+
+
+def _path_to(field: Field, target: str, layers: list[set[str]], h: str, arrow: str) -> list[str]:
+    """A shortest step path to hazard ``h`` (entered at step ``len(layers)``); the compass chooses at
+    the first differing step."""
+    k = len(layers)
+    # cells of each layer from which h is reachable in the remaining steps
+    ok: list[set[str]] = [set() for _ in range(k)]
+    ok[k - 1] = {c for c in layers[k - 1] if h in push_steps(field, c, target)}
+    for i in range(k - 2, -1, -1):
+        ok[i] = {c for c in layers[i] if any(n in ok[i + 1] for n in push_steps(field, c, target))}
+    path: list[str] = []
+    cur = next(iter(layers[0]))
+    for i in range(1, k):
+        nxt, _ = compass_pick([n for n in push_steps(field, cur, target) if n in ok[i]], arrow)
+        path.append(nxt)
+        cur = nxt
+    path.append(h)
+    return path
+
+
+def truncate(path: tuple[str, ...], hazards: frozenset[str], left: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """SOLO-PUSH-4 / BASE-WAR-2: a push stops when the target dies (``left`` health). Returns the path
+    walked and the active hazards entered on it (one wound each, BASE-HAZ-2)."""
+    walked: list[str] = []
+    entries: list[str] = []
+    for c in path:
+        walked.append(c)
+        if c in hazards:
+            entries.append(c)
+            if len(entries) >= left:
+                break
+    return tuple(walked), tuple(entries)
+
+
+def human_push_paths(field: Field, target: str, value: int, left: int) -> list[tuple[str, ...]]:
+    """Every push path of 1..``value`` steps the human may choose (BASE-PUSH-1: any direction each
+    step, stop early allowed); a path ends where the target dies (``left`` wounds)."""
+    w = field.state.warriors[target]
+    assert w.cell is not None
+    hazards = field.active_hazard_cells()
+    out: list[tuple[str, ...]] = []
+
+    def walk(cell: str, path: tuple[str, ...], wounds: int) -> None:
+        if len(path) >= value:
+            return
+        for n in push_steps(field, cell, target):
+            p = path + (n,)
+            wd = wounds + (1 if n in hazards else 0)
+            out.append(p)
+            if wd < left:
+                walk(n, p, wd)
+
+    walk(w.cell, (), 0)
+    return out
+
+
+def path_hazards(field: Field, start: str, path: tuple[str, ...], target: str) -> tuple[str, ...] | None:
+    """The active hazards entered along a human push ``path`` (None if a step is not legal)."""
+    hazards = field.active_hazard_cells()
+    cur = start
+    out = []
+    for n in path:
+        if n not in push_steps(field, cur, target):
+            return None
+        if n in hazards:
+            out.append(n)
+        cur = n
+    return tuple(out)
