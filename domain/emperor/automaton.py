@@ -511,7 +511,8 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
     rb.add("SOLO-PUSH-5", f"Your warriors are not exempt from hazards in the Emperor's turn: {len(entries)} entry(ies) "
                           f"into active hazards, 1 wound each (BASE-HAZ-2).", wounds=len(entries),
            path=list(path))
-    out.emit(Pushed(side=EMPEROR, pusher=pusher.id, target=target.id, source=source, value=value, path=path,
+    out.emit(Pushed(side=EMPEROR, pusher=pusher.id, target=target.id, source=source, value=value,
+                    frm=target.cell or '', path=path,
                     hazards=entries, wounds=len(entries), plan="; ".join(plan.notes)), rb,
              summary=f"{target.name} pushed {' -> '.join((target.cell or '',) + path)}: {len(entries)} wound(s)")
     casualties(out)

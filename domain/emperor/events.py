@@ -87,6 +87,7 @@ class WarriorMoved(Event, tag="warrior_moved", kw_only=True):
 
     side: str
     warrior: str
+    frm: str
     path: tuple[str, ...]
     movement: int
     purpose: str = "move"
@@ -180,6 +181,7 @@ class Pushed(Event, tag="pushed", kw_only=True):
     target: str
     source: str
     value: int
+    frm: str
     path: tuple[str, ...]
     hazards: tuple[str, ...] = ()
     wounds: int = 0

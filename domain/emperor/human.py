@@ -454,7 +454,7 @@ def _walk(out: Outbox, w: Warrior, to: str, movement: int, purpose: str) -> None
     field = Field(out.state)
     path = human_destinations(field, w, movement)[to]
     hz = field.active_hazard(to)
-    out.emit(WarriorMoved(side=HUMAN, warrior=w.id, path=path, movement=movement, purpose=purpose,
+    out.emit(WarriorMoved(side=HUMAN, warrior=w.id, frm=w.cell or '', path=path, movement=movement, purpose=purpose,
                           hazard=hz.id if hz else ""), RulingBuilder().add(
         "BASE-MOVE-1", f"{w.name} moves {w.cell} -> {' -> '.join(path)} (movement {movement}).", path=list(path)),
         summary=f"{w.name} moves to {to}")
@@ -516,7 +516,8 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
         field = Field(st)
         hz = path_hazards(field, target.cell, cmd.path, target.id)  # type: ignore[arg-type]
         assert hz is not None
-        out.emit(Pushed(side=HUMAN, pusher=me.id, target=target.id, source=src, value=v, path=cmd.path, hazards=hz,
+        out.emit(Pushed(side=HUMAN, pusher=me.id, target=target.id, source=src, value=v, frm=target.cell or '',
+                        path=cmd.path, hazards=hz,
                         wounds=len(hz)), RulingBuilder().add(
             "BASE-PUSH-1", f"{target.name} is pushed {target.cell} -> {' -> '.join(cmd.path)} ({len(cmd.path)} of "
                            f"{v} step(s)).", path=list(cmd.path), value=v).add(

@@ -12,7 +12,7 @@ import msgspec
 from .content import Requirement
 from .field import Field
 from .grid import INF, compass_pick
-from .state import EmperorState, Warrior
+from .state import Warrior
 
 #: GAP-A-08 (INFERRED): step 4 picks the preferred *candidate cell* (reading "A"); reading "B" picks
 #: the preferred target direction first, then the reachable cell nearest it.
@@ -116,7 +116,7 @@ def emperor_reach(field: Field, mover: Warrior, movement: int) -> dict[str, int]
 def preferred(field: Field, cells: frozenset[str] | set[str], exceptions: tuple[str, ...]) -> tuple[set[str], dict[str, int]]:
     """SOLO-MOVE-6: ``Pref(X)``, every cell of X with the most active bonus symbols (doubles 2,
     excepted types not counted), and the counts."""
-    b = {c: field.bonus_count(c, exceptions) for c in cells}
+    b = {c: field.bonus_count(c, exceptions) for c in sorted(cells)}
     if not b:
         return set(), b
     top = max(b.values())
@@ -166,9 +166,9 @@ def decide_move(field: Field, mover: Warrior, movement: int, req: Requirement, e
     if STEP4_READING == "B":  # GAP-A-08 reading B: the preferred target cell first
         pref_p, _ = preferred(field, P, exceptions)
         aim, _ = compass_pick(pref_p, arrow)
-        D = {c: grid.dist(c, aim) for c in R}
+        D = {c: grid.dist(c, aim) for c in sorted(R)}
     else:
-        D = {c: min(grid.dist(c, p) for p in P) for c in R}
+        D = {c: min(grid.dist(c, p) for p in P) for c in sorted(R)}
     best = min(D.values())
     if best >= INF:  # SOLO-MOVE-8f
         return MoveDecision(**common, bonus={}, preferred=(), step=0, to=start, distances=D)
@@ -216,7 +216,3 @@ def emperor_path(field: Field, mover: Warrior, to: str, arrow: str) -> tuple[str
     return tuple(path)
 
 
-def hypothetical_destination(field: Field, st: EmperorState, mover: Warrior, movement: int, req: Requirement,
-                             exceptions: tuple[str, ...], arrow: str) -> str:
-    """Where SOLO-MOVE would take ``mover`` (used by SOLO-STAR-5: "would move to a different cell")."""
-    return decide_move(field, mover, movement, req, exceptions, arrow).to

@@ -109,7 +109,7 @@ _TEMPLATES: dict[str, Any] = {
     "emperor_step": lambda e: f"Emperor step {e.step}" + ("" if e.performed else " (nothing to do)"),
     "locations_flipped": lambda e: f"{e.warrior} uses {', '.join(e.locations)} ({e.purpose})",
     "action_taken": lambda e: f"you take the {e.action} action",
-    "warrior_moved": lambda e: f"{e.warrior} moves {_path(e)}" + (f" into hazard {e.hazard}" if e.hazard else ""),
+    "warrior_moved": lambda e: f"{e.warrior} moves {e.frm} -> {_path(e)}" + (f" into hazard {e.hazard}" if e.hazard else ""),
     "emperor_moved": lambda e: f"{e.warrior} moves {e.frm} -> {e.to} (step {e.step})" if e.to != e.frm
     else f"{e.warrior} stays on {e.frm} (step {e.step})",
     "card_activated": lambda e: ("you activate " if e.side == HUMAN else "the Emperor activates ") + e.card,
@@ -118,7 +118,7 @@ _TEMPLATES: dict[str, Any] = {
     "defended": lambda e: f"{e.warrior} defends" + (f" with {e.card}" if e.card else "") + f": {e.value}",
     "attack_resolved": lambda e: f"{e.attacker} attacks {e.target}: {e.attack} vs {e.defense}, {e.wounds} wound(s)",
     "defense_requested": lambda e: f"{e.pending.attacker} attacks your hero with {e.pending.attack}: defend",
-    "pushed": lambda e: f"{e.target} pushed {_path(e)}: {e.wounds} wound(s)",
+    "pushed": lambda e: f"{e.target} pushed {e.frm} -> {_path(e)}: {e.wounds} wound(s)",
     "star_chosen": lambda e: f"star: {e.choice or 'none applies'}",
     "fallback_used": lambda e: f"fallback {e.name}" + ("" if e.applied else " (already used this turn)"),
     "ability_done": lambda e: f"{e.source}: {e.ability} " + ("skipped" if e.skipped else "done"),
