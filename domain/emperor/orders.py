@@ -39,11 +39,15 @@ def advance(out: Outbox, why: str) -> str:
         prev = ""
     card = out.state.order_deck[0]
     oc = out.state.orders[card]
-    rule = "SOLO-ORD-3" if why == "turn" else "SOLO-DEF-2"
-    reason = ("The Emperor's turn begins by advancing the order deck (SOLO-TURN-1, SOLO-ORD-3a)." if why == "turn"
-              else "The Emperor's hero defends, so the order deck advances first (SOLO-DEF-2a, SOLO-ORD-3b).")
+    rb = RulingBuilder()
+    if why == "turn":
+        rb.add("SOLO-TURN-1", "The Emperor's turn begins by advancing the order deck.")
+        rb.add("SOLO-ORD-3", "a: the order deck advances at the start of every Emperor turn.")
+    else:
+        rb.add("SOLO-DEF-2", "a: the Emperor's hero defends, so it first advances the order deck.")
+        rb.add("SOLO-ORD-3", "b: the order deck advances every time the Emperor's hero defends (not its helper).")
     steps = ", ".join(oc.steps)
-    rb = RulingBuilder().add(rule, reason).add(
+    rb.add(
         "SOLO-ORD-2", f"{card} is revealed and becomes the current order card"
                       + (f"; {prev} goes to the discard pile." if prev else "."), card=card, discarded=prev).add(
         "SOLO-ORD-1", f"{card}: steps {steps}; refresh value {oc.refresh_value}; defense modifier "
