@@ -355,7 +355,7 @@ def _attack_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
                           targets=tuple(targets), compass=compass if tie else "", switched_from=switched,
                           switch_rule=switch_rule), rb, summary=f"{w.source}: target {names}")
     agenda[0:0] = [Work(kind="attack", warrior=performer.id, target=t, value=value, source=w.source,
-                        ability=a) for t in targets] + [
+                        ability=a, parts=parts) for t in targets] + [
         Work(kind="ability_done", source=w.source, ability=a)]
 
 
@@ -375,17 +375,19 @@ def _attack_one(out: Outbox, w: Work, agenda: list[Work]) -> None:
     if target.kind == HELPER:
         rb = RulingBuilder().add("BASE-DEF-1", f"Your helper {target.name} defends with its fixed value "
                                                f"{target.defense} (no bonuses, no cards).", defense=target.defense)
-        resolve_attack(out, EMPEROR, attacker, target, w.source, w.value, target.defense, {"fixed": target.defense}, rb)
+        resolve_attack(out, EMPEROR, attacker, target, w.source, w.value, target.defense,
+                       {**w.parts, "defense_fixed": target.defense}, rb)
         return
     cards, locs = defense_options(out.state)
     if not cards and not locs:
         out.emit(Defended(side=HUMAN, warrior=target.id, value=0, parts={"card": 0}), RulingBuilder().add(
             "BASE-DEF-1", f"{target.name} has no prepared action card and no DEFENSE bonus available: defense 0."),
             summary=f"{target.name} cannot defend")
-        resolve_attack(out, EMPEROR, attacker, target, w.source, w.value, 0, {"card": 0}, RulingBuilder())
+        resolve_attack(out, EMPEROR, attacker, target, w.source, w.value, 0, {**w.parts, "defense_card": 0},
+                       RulingBuilder())
         return
     p = Pending(kind="defend", attacker=attacker.id, target=target.id, attack=w.value, source=w.source, cards=cards,
-                locations=locs, resume=tuple(agenda))
+                locations=locs, parts=w.parts, resume=tuple(agenda))
     agenda.clear()
     out.emit(DefenseRequested(pending=p), RulingBuilder().add(
         "BASE-DEF-1", f"{attacker.name} attacks your hero {target.name} with {w.value} ({w.source}): you may activate "

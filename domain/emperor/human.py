@@ -580,7 +580,7 @@ def _defend(out: Outbox, cmd: C.Defend) -> None:
     with out.automaton():
         attacker = out.state.warriors[p.attacker]
         resolve_attack(out, EMPEROR, attacker, out.state.warriors[hero.id], p.source, p.attack, value,
-                       {"defense_" + k: v for k, v in parts.items()}, RulingBuilder())
+                       {**p.parts, **{"defense_" + k: v for k, v in parts.items()}}, RulingBuilder())
         if not out.over:
             resume(out, p.resume)
 

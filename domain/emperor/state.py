@@ -103,6 +103,8 @@ class Work(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     source: str = ""
     target: str = ""
     value: int = 0
+    #: How ``value`` was made (printed value, bonuses, crest) -- for the ruling.
+    parts: dict[str, int] = {}
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -116,6 +118,7 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: The defense cards the human may activate and the locations whose DEFENSE it may use.
     cards: tuple[str, ...] = ()
     locations: tuple[str, ...] = ()
+    parts: dict[str, int] = {}
     resume: tuple[Work, ...] = ()
 
 
