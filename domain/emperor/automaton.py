@@ -532,7 +532,7 @@ def _march(out: Outbox, w: Work, agenda: list[Work]) -> None:
     if to == frm:
         _fallback(out, "SOLO-FALL-1c", "it used a movement ability and ended in the cell it started from", agenda)
         return
-    _done(out, w, skipped=False, rule="SOLO-MOVE", why=f"{ability_text(a)}: {frm} -> {to}.")
+    _done(out, w, skipped=False, rule="SOLO-MOVE-9", why=f"{ability_text(a)}: {frm} -> {to}.")
 
 
 # -- stars (SOLO-STAR) ----------------------------------------------------------------------------
