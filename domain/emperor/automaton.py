@@ -128,6 +128,9 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
                            + ", ".join(f"{c} ({'prepared' if c in prepared else 'exhausted'})" for c in scanned)
                            + f" -> {card_id} {card.name} (PROPOSED, GAP-A-01).", scanned=list(scanned), card=card_id,
             compass=oc.compass).add(
+            "SOLO-TIE-4", "Action cards are not on the battlefield: the compass points to the end of the row to scan "
+                          "from.").add(
+            "SOLO-CARD-3", f"Card choice is a replaceable policy: {out.state.card_policy}.").add(
             "BASE-CARD-1", f"{card_id}: " + "; ".join(ability_text(a) for a in card.abilities)
                            + " -- resolved in printed order.")
         out.emit(CardActivated(side=EMPEROR, card=card_id, scanned=scanned, compass=oc.compass), rb2,
@@ -191,9 +194,15 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
                if unique_crest_now(st) else f"the applied crest initiative is {crest}")
         rb.add("SOLO-CREST-1" if unique_crest_now(st) else "BASE-SOLO-1",
                f"The {crest} override of the direction applies: {via}.", crest=crest)
+    if mover.kind != HERO:
+        rb.add("SOLO-MOVE-11", f"The helper {mover.name} uses the same procedure with its own requirement and its "
+                               "own movement bonuses.")
     rb.add("SOLO-MOVE-3", f"Requirement from {why}: {requirement_text(req)}"
-           + (f"; bonus types not counted: {', '.join(solo.exceptions)} (doubles included, SOLO-FAQ-3)"
-              if solo.exceptions else "") + ".", requirement=requirement_text(req))
+           + (f"; bonus types not counted: {', '.join(solo.exceptions)}" if solo.exceptions else "") + ".",
+           requirement=requirement_text(req))
+    if solo.exceptions:
+        rb.add("SOLO-FAQ-3", f"The exception for {', '.join(solo.exceptions)} also covers double symbols of that type.",
+               exceptions=list(solo.exceptions))
     rb.add("SOLO-MOVE-4", f"Possible directions P (no location, requirement met): {_cells(d.possible)}.",
            P=list(d.possible))
     rb.add("SOLO-MOVE-5", f"Reachable cells R within movement {movement} ({base}"
@@ -203,6 +212,7 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
     if d.step == 1:
         rb.add("SOLO-MOVE-7", f"Step 1: exactly one cell in PR -> {d.to}.", step=1)
     elif d.step in (2, 3):
+        rb.add("SOLO-MOVE-10", "Preferred is computed over PR (GAP-A-07; the other reading gives the same cell).")
         rb.add("SOLO-MOVE-6", "Preferred = most active location bonus symbols (doubles count 2): "
                + ", ".join(f"B({c})={d.bonus[c]}" for c in sorted(d.bonus)) + f" -> Pref = {_cells(d.preferred)}.",
                B=dict(d.bonus), preferred=list(d.preferred))
@@ -210,7 +220,7 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
             rb.add("SOLO-MOVE-7", f"Step 2: one preferred cell -> {d.to}.", step=2)
         else:
             rb.add("SOLO-MOVE-7", f"Step 3: {len(d.preferred)} preferred cells -> Compass.", step=3)
-            rb.add("SOLO-TIE-2", _compass_text(d.compass, d.arrows, d.to), compass=d.compass, arrows=list(d.arrows))
+            _compass(rb, d.compass, d.arrows, d.to, "preferred cell")
     elif d.step == 4:
         rb.add("SOLO-MOVE-8", "Step 4, nearest cell: D(c) = distance from c to the nearest possible direction, "
                               "ignoring warriors (BASE-GRID-3): "
@@ -220,8 +230,7 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
             rb.add("SOLO-MOVE-6", "Preferred among N: " + ", ".join(f"B({c})={d.bonus[c]}" for c in sorted(d.bonus))
                    + f" -> {_cells(d.preferred)}.", B=dict(d.bonus), preferred=list(d.preferred))
             if d.compass:
-                rb.add("SOLO-TIE-2", _compass_text(d.compass, d.arrows, d.to), compass=d.compass,
-                       arrows=list(d.arrows))
+                _compass(rb, d.compass, d.arrows, d.to, "nearest preferred cell")
     else:
         rb.add("SOLO-MOVE-8", "No possible direction can be approached (f, INFERRED): the warrior stays.")
     if d.to == mover.cell:
@@ -243,11 +252,15 @@ def _cells(cells: Any) -> str:
     return "{" + ", ".join(cells) + "}" if cells else "∅"
 
 
-def _compass_text(compass: str, arrows: Any, to: str) -> str:
-    extra = (f" (tie on that axis: the arrow turns clockwise to {', '.join(arrows[1:])}, SOLO-TIE-3)"
-             if len(arrows) > 1 else "")
-    return (f"Compass {compass}: the candidate farthest {compass} on the battlefield as a whole (not relative to "
-            f"any warrior, SOLO-FAQ-2) is {to}{extra}.")
+def _compass(rb: RulingBuilder, compass: str, arrows: Any, to: str, what: str = "candidate") -> None:
+    """SOLO-TIE-1..3 (and SOLO-FAQ-2) as ruling steps."""
+    rb.add("SOLO-TIE-1", f"Otherwise equal options: the compass of the current order card ({compass}) decides.",
+           compass=compass)
+    rb.add("SOLO-TIE-2", f"The {what} farthest {compass} on the battlefield as a whole is {to} (not relative to any "
+                         "warrior or location, SOLO-FAQ-2).", chosen=to)
+    if len(arrows) > 1:
+        rb.add("SOLO-TIE-3", f"Tie on that axis: the arrow turns clockwise to {', '.join(arrows[1:])} (PROPOSED, "
+                             "GAP-A-10).", arrows=list(arrows))
 
 
 # -- abilities ----------------------------------------------------------------------------------
@@ -320,6 +333,9 @@ def _attack_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
         "SOLO-TGT-3", "Distances from " + performer.name + f" ({performer.cell}): "
         + ", ".join(f"{st.warriors[i].name} {dist_text(v)}" for i, v in sorted(d.items())) + ".", distances=dict(d))
     if a.boost is not None:
+        if not unique_crest_now(st):
+            rb.add("SOLO-CREST-3", "No unique crest on the order card: the Emperor's ordinary crest initiative "
+                                   "follows the base rule (BASE-CREST-1).")
         rb.add("SOLO-CREST-1" if unique_crest_now(st) else "BASE-CREST-1",
                f"Crest boost +{a.boost.amount} if {a.boost.crest}: " + (
                    "the unique crest of the order card matches every crest" if unique_crest_now(st)
@@ -327,8 +343,11 @@ def _attack_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     rb.add("BASE-ATK-1", f"Attack value = {a.value} printed"
            + "".join(f" + {v} {s}" for s, v in by.items()) + f" + {crest} crest = {value}.", attack=value)
     if tie and rule != SYM_ALL:
-        rb.add("SOLO-TGT-4", f"Equally {'near' if rule == SYM_NEAREST else 'far'} targets: the compass {compass} "
-                             f"chooses {st.warriors[targets[0]].name} (SOLO-FAQ-1, SOLO-TIE-2).", compass=compass)
+        rb.add("SOLO-TGT-4", f"Equally {'near' if rule == SYM_NEAREST else 'far'} targets: the compass chooses.")
+        rb.add("SOLO-FAQ-1", "Among equally valid attack targets the Emperor uses the compass of the order card.")
+        _compass(rb, compass, [compass], st.warriors[targets[0]].cell or "", "target")
+    if rule != SYM_ALL:
+        rb.add("SOLO-TGT-5", "With the target selected, the switching rules are checked before the ability resolves.")
     switched = ""
     switch_rule = ""
     if rule == SYM_ALL:
@@ -463,6 +482,8 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     if tie:
         rb.add("SOLO-TGT-4", f"Equally {'near' if rule == SYM_NEAREST else 'far'}: compass {compass} chooses "
                              f"{st.warriors[t].name}.", compass=compass)
+        _compass(rb, compass, [compass], st.warriors[t].cell or "", "target")
+    rb.add("SOLO-TGT-5", "With the target selected, the switching rule for pushes is checked.")
     switched = ""
     plan = plans.get(t)
     if plan is None:
@@ -611,13 +632,16 @@ def _star(out: Outbox, w: Work, agenda: list[Work]) -> None:
                 cell, _ = compass_pick([lo.cell for lo in usable], compass)
                 lo = next(x for x in usable if x.cell == cell)
                 if len(usable) > 1:
-                    walk.append(f"equivalent location abilities: compass {compass} -> {lo.id} (SOLO-STAR-6)")
+                    walk.append(f"equivalent location abilities: compass {compass} -> {lo.id} (SOLO-TIE-1)")
                 chosen = (lo.id, "location", lo.ability.ability, lo)  # type: ignore[union-attr]
                 break
-    rb = RulingBuilder().add("SOLO-STAR-2", f"For this star ({w.source}) walk {solo.hero}'s star priority list from "
-                                            "the top; take the first ability the Emperor can apply.", walk=walk)
+    rb = RulingBuilder().add("SOLO-STAR-1", f"{solo.hero}'s solo card: star priority "
+                             + " > ".join(e.name or "any available location ability" for e in solo.star_priority) + ".")
+    rb.add("SOLO-STAR-2", f"For this star ({w.source}) walk the list from the top; take the first ability the "
+                          "Emperor can apply.", walk=walk)
     for line in walk:
-        rb.add("SOLO-STAR-5", line)
+        rb.add("SOLO-STAR-4" if "already used" in line or "used this turn" in line
+               else "SOLO-STAR-6" if "equivalent" in line else "SOLO-STAR-5", line)
     if chosen is None:
         rb.add("SOLO-STAR-3", "No listed ability can be applied: the fallback ability is used for this star.")
         out.emit(StarChosen(side=EMPEROR, choice="", kind="none", walk=tuple(walk)), rb,

@@ -101,12 +101,17 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
         value = max(0, raw)  # SOLO-DEF-2f
         parts = {"card": card.defense, "locations": loc, "crest": crest, "order_modifier": oc.defense_modifier}
         rb = RulingBuilder().add(
+            "SOLO-DEF-1", "The Emperor's warriors defend under the base rules, changed by SOLO-DEF-2..5 (SOLO-GAME-4).").add(
+            "SOLO-DEF-5", "Each separate attack on the Emperor's hero is a separate defense sequence.").add(
+            "SOLO-ORD-4", f"The order card consulted is the current one at this moment: {oc.id}.").add(
+            "SOLO-CARD-2", "The card is chosen as for an ACTIVATE step.").add(
             "SOLO-CARD-1", f"Compass {oc.compass}: the action row is scanned {scan_words(oc.compass)} "
                            f"({', '.join(scanned)}); the first prepared card is {card_id} {card.name} (PROPOSED, "
                            "GAP-A-01).", scanned=list(scanned), card=card_id).add(
             "SOLO-DEF-2", f"b: {card_id} is activated for its defense value {card.defense} only (its other abilities "
                           "are not resolved, INFERRED GAP-A-16) and exhausted.", defense=card.defense)
         if card.defense_boost is not None:
+            rb.add("SOLO-CREST-2", "The unique crest works only in the Emperor's own turn; this is your turn.")
             rb.add("SOLO-DEF-2", f"c/d: crest boost +{card.defense_boost.amount} if {card.defense_boost.crest}: "
                                  f"applied crest initiative is {st.crest.get(EMPEROR) or 'none'}, so +{crest}; a unique "
                                  "crest never counts for defense (SOLO-CREST-2).", crest=crest)
