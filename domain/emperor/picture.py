@@ -132,8 +132,13 @@ def render(state: EmperorState, seat: str | None, recent: list) -> str:
         out.append(f'<circle cx="{cx}" cy="{cy}" r="32" fill="#fff" stroke="#444"/>')
         out.append(_t(cx, cy - 36, "N", 10))
         dx, dy = ARROWS[oc.compass]
-        out.append(f'<line x1="{cx - dx * 22}" y1="{cy - dy * 22}" x2="{cx + dx * 22}" y2="{cy + dy * 22}" '
-                   'stroke="#6a3d9a" stroke-width="4" marker-end="url(#arrow)"/>')
+        tip = (cx + dx * 26, cy + dy * 26)
+        base = (cx + dx * 12, cy + dy * 12)
+        wing = (-dy * 8, dx * 8)
+        out.append(f'<line x1="{cx - dx * 22}" y1="{cy - dy * 22}" x2="{base[0]}" y2="{base[1]}" '
+                   'stroke="#6a3d9a" stroke-width="4"/>')
+        out.append(f'<polygon points="{tip[0]},{tip[1]} {base[0] + wing[0]},{base[1] + wing[1]} '
+                   f'{base[0] - wing[0]},{base[1] - wing[1]}" fill="#6a3d9a"/>')
     out.append(_t(px, TOP + 190, f"deck {len(state.order_deck)}  discard {len(state.order_discard)}", 11, "start"))
     y0 = TOP + 214
     for side in (EMPEROR, HUMAN):
