@@ -313,7 +313,7 @@ def _attack_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     if rng == "RANGED":
         rules.append(("SOLO-LOCB-2", "Long range: instead of extending its range, each RANGE symbol it is adjacent to "
                                      "gives +1 attack (doubles +2)."))
-    bonus, by = emperor_bonus(out, performer, symbols, "attack", rules)
+    bonus, by = emperor_bonus(out, performer, symbols, "attack", rules)  # once, for every target (GAP-A-31)
     st = out.state
     performer = st.warriors[performer.id]
     crest = boost(st, EMPEROR, a.boost)
@@ -620,7 +620,7 @@ def _star(out: Outbox, w: Work, agenda: list[Work]) -> None:
                      and lo.id not in st.turn.location_abilities_used
                      and (entry.kind == "any_location" or lo.id == entry.name)]
             usable = []
-            for lo in cands:
+            for lo in cands:  # GAP-A-28: face up, available, and it would have an effect (its card flipped)
                 ok, why = can_apply(st, hero, lo.ability.ability, (lo.id,))  # type: ignore[union-attr]
                 walk.append(f"{i}. {lo.id} {lo.ability.name}: {'applies' if ok else 'cannot apply'} -- {why}")  # type: ignore[union-attr]
                 if ok:
@@ -654,7 +654,7 @@ def _star(out: Outbox, w: Work, agenda: list[Work]) -> None:
         rb.add("SOLO-STAR-6", "Location abilities are identified by (location card, ability); each once per turn.")
     out.emit(StarChosen(side=EMPEROR, choice=name, kind=kind, ability=ab, walk=tuple(walk)), rb,
              summary=f"{w.source}: star -> {name}")
-    if lo is not None:
+    if lo is not None:  # GAP-A-27: using the ability flips the card before it resolves
         flip(out, EMPEROR, hero, [(lo, symbol_count(lo, ()))], (), "location ability", [
             ("BASE-LOC-3", f"Using {lo.id}'s ability flips the card.")])
     agenda.insert(0, Work(kind="ability", ability=ab, source=f"star: {name}"))

@@ -93,7 +93,13 @@ class EmperorRuleset:
                             + (f" with {hero_e.helper.name} on {su.emperor.helper_cell}" if hero_e.helper else "")
                             + ".", setup=su.id, battlefield=bf.id).add(
             "SOLO-GAME-3", f"The Emperor uses its order deck ({deck.id}), {hero_e.name}'s solo card and "
-                           f"{hero_e.name}'s action cards.")
+                           f"{hero_e.name}'s action cards.").add(
+            "BASE-GRID-1", f"A {bf.columns}x{bf.rows} grid, columns A.. west to east, rows 1.. south (your edge) to "
+                           "north (the Emperor's edge).").add(
+            "BASE-LOC-1", f"Locations: {', '.join(f'{lo.id} {lo.name} on {lo.cell}' for lo in bf.locations) or 'none'}; "
+                          "hazards: " + (", ".join(f"{h.id} {h.name} on {h.cell}" for h in bf.hazards) or "none") + ".").add(
+            "BASE-WAR-1", "; ".join(f"{w.name} health {w.health}, movement {w.movement}"
+                                    + (f", defense {w.defense}" if w.kind == HELPER else "") for w in warriors) + ".")
         out.emit(GameOpened(setup=su.id, title=su.title, battlefield=bf, human=hero_h, emperor=hero_e,
                             solo=cat.solo[hero_e.id], orders=deck.cards, card_policy=deck.card_policy,
                             warriors=tuple(warriors)), rb, summary=f"{su.title}: set up")

@@ -74,6 +74,7 @@ def _new_action_ok(st: EmperorState, action: str) -> bool:
 
 
 def _turn_over(st: EmperorState) -> bool:
+    """BASE-TURN-1 / GAP-A-25 (PROPOSED): two different actions taken and nothing left to move."""
     t = st.turn
     if t is None or t.side != HUMAN or st.activation is not None or st.pending is not None:
         return False
@@ -485,7 +486,7 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
         crest = boost(st, HUMAN, a.boost)
         value = a.value + by.get("ATTACK", 0) + crest
         parts = {"printed": a.value, "attack": by.get("ATTACK", 0), "crest": crest}
-        if cmd.target is None:  # AREA: every enemy within 2, the Emperor's hero first
+        if cmd.target is None:  # AREA: every enemy within 2, the Emperor's hero first (GAP-A-29)
             field = Field(st)
             targets = sorted(_in_range(field, me.cell, st.enemies(HUMAN), "AREA", 0),  # type: ignore[arg-type]
                              key=lambda w: (w.kind != HERO, field.dist(me.cell, w.cell), w.id))  # type: ignore[arg-type]
@@ -550,7 +551,8 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
         other = st.warriors[st.activation.last_target]  # type: ignore[union-attr]
         out.emit(Swapped(warrior=me.id, other=other.id, cells=(me.cell, other.cell)),  # type: ignore[arg-type]
                  RulingBuilder().add("SOLO-FAQ-4", f"{me.name} swaps places with {other.name} ({me.cell} <-> "
-                                                   f"{other.cell}); the swap is optional (INFERRED, GAP-A-21)."),
+                                                   f"{other.cell}); the swap is optional (INFERRED, GAP-A-21) and enters no hazard "
+                                                   "(PROPOSED, GAP-A-26)."),
                  summary=f"{me.name} swaps with {other.name}")
     if not out.over:
         out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(a)), RulingBuilder().add(

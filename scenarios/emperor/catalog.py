@@ -112,7 +112,7 @@ def _check_ability(file: str, field: str, a: Ability, allowed: tuple[str, ...], 
     if a.kind in ("ATTACK", "PUSH") and a.range is None:
         out.append(Problem(file=file, field=f"{field}.range", message=f"{a.kind} needs a range symbol (MELEE, RANGED "
                                                                       "or AREA, BASE-RANGE-1)."))
-    if a.kind == "PUSH" and a.range == "AREA":
+    if a.kind == "PUSH" and a.range == "AREA":  # GAP-A-30
         out.append(Problem(file=file, field=f"{field}.range", message="PUSH AREA is not part of the PROPOSED model "
                                                                       "(BASE-PUSH-1 gives a push one target and one "
                                                                       "path); use MELEE or RANGED."))
