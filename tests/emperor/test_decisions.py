@@ -465,13 +465,20 @@ def test_defense_without_prepared_cards():
 
 
 def test_each_attack_on_the_hero_is_a_separate_defense():
-    """SOLO-DEF-5: Rally Cry (ATTACK 1 AREA) hits Vesper; a second attack in the same turn would advance
-    again -- here two heroes' attacks are one ability, so one defense per hit (the deck moves twice over
-    two human turns)."""
+    """SOLO-DEF-5 (INFERRED): Rally Cry (ATTACK 1 AREA) hits Vesper, then its star is spent on Cleave
+    (ATTACK 1 MELEE) against Vesper again: two separate SOLO-DEF-2 sequences, two deck advances, two
+    defense cards."""
+    from domain.emperor.commands import Star
+
     g = game().place(warden="C3", vesper="C4", hound="E1").order(None, ("O1", "O2", "O4"))
-    items = _human_attacks(g, "W1", "vesper")
-    assert [e.card for e in all_of(items, OrderCardRevealed)] == ["O1"]
-    assert g.state.order_current == "O1"
+    g.do(Activate(card="W5"))
+    first = g.do(Attack(target=None))
+    g.do(Star(choice="Cleave"))
+    second = g.do(Attack(target="vesper"))
+    assert [e.card for e in all_of(first + second, OrderCardRevealed)] == ["O1", "O2"]
+    cards_used = [d.card for d in all_of(first + second, Defended)]
+    assert len(cards_used) == 2 and cards_used[0] != cards_used[1]
+    assert g.state.order_current == "O2" and "SOLO-DEF-5" in rules(first)
 
 
 # -- SOLO-TURN / SOLO-ORD -----------------------------------------------------------------------------
