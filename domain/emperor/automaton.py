@@ -25,7 +25,7 @@ from .events import (
     AbilityDone, CardActivated, CardResolved, DefenseRequested, Defended, EmperorMoved, FallbackUsed, Pushed,
     Refreshed, StarChosen, StepStarted, TargetChosen, TurnEnded, TurnStarted,
 )
-from .field import Field, symbol_count
+from .field import HAZARD_WOUNDS, Field, symbol_count
 from .grid import compass_pick
 from .movement import decide_move
 from .outbox import Outbox
@@ -534,10 +534,11 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
     rb.add("SOLO-PUSH-5", f"Your warriors are not exempt from hazards in the Emperor's turn: {len(entries)} entry(ies) "
                           f"into active hazards, 1 wound each (BASE-HAZ-2).", wounds=len(entries),
            path=list(path))
+    wounds = len(entries) * HAZARD_WOUNDS
     out.emit(Pushed(side=EMPEROR, pusher=pusher.id, target=target.id, source=source, value=value,
                     frm=target.cell or '', path=path,
-                    hazards=entries, wounds=len(entries), plan="; ".join(plan.notes)), rb,
-             summary=f"{target.name} pushed {' -> '.join((target.cell or '',) + path)}: {len(entries)} wound(s)")
+                    hazards=entries, wounds=wounds, plan="; ".join(plan.notes)), rb,
+             summary=f"{target.name} pushed {' -> '.join((target.cell or '',) + path)}: {wounds} wound(s)")
     casualties(out)
 
 

@@ -250,4 +250,4 @@ _HANDLERS: dict[type, Any] = {
     E.GameWon: _won,
 }
 
-__all__ = ["evolve", "card_steps", "HERO"]
+__all__ = ["evolve", "card_steps"]

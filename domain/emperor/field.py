@@ -14,6 +14,10 @@ from .grid import Grid, grid_for
 from .state import EmperorState
 
 
+#: BASE-HAZ-2 (PROPOSED): wounds for each entry into an active hazard.
+HAZARD_WOUNDS = 1
+
+
 class _Static:
     """What never changes on a battlefield: the grid and which locations touch each cell."""
 

@@ -22,7 +22,7 @@ from .events import (
     AbilityDone, ActionTaken, CardActivated, CardResolved, Defended, Pushed, Refreshed, StarChosen, Swapped,
     TurnEnded, TurnStarted, WarriorMoved, WarriorWounded,
 )
-from .field import Field, symbol_count
+from .field import HAZARD_WOUNDS, Field, symbol_count
 from .movement import human_destinations
 from .outbox import Outbox
 from .push import human_push_paths, path_hazards
@@ -30,7 +30,7 @@ from .state import EMPEROR, HERO, HUMAN, EmperorState, Step, Warrior
 
 #: GAP-A-24 (PROPOSED): the human may leave any ability of its activated card unused.
 ABILITIES_OPTIONAL = True  # GAP-A-24
-#: BASE-RANGE-1: ranges of the human's abilities.
+#: BASE-RANGE-1 (PROPOSED): ranges of the human's abilities.
 MELEE_RANGE = 1
 RANGED_RANGE = 3
 AREA_RANGE = 2
@@ -435,8 +435,9 @@ def _human_flip(out: Outbox, w: Warrior, ids: tuple[str, ...], symbols: tuple[st
 
 
 def _hazard_wound(out: Outbox, w: Warrior, hazard: str, why: str) -> None:
-    out.emit(WarriorWounded(warrior=w.id, wounds=1, cause=f"hazard {hazard}"), RulingBuilder().add(
-        "BASE-HAZ-2", f"{w.name} enters the active hazard {hazard} ({why}): 1 wound, no defense; its movement ends "
+    out.emit(WarriorWounded(warrior=w.id, wounds=HAZARD_WOUNDS, cause=f"hazard {hazard}"), RulingBuilder().add(
+        "BASE-HAZ-2", f"{w.name} enters the active hazard {hazard} ({why}): {HAZARD_WOUNDS} wound(s), no defense; "
+                      "its movement ends "
                       "there.", hazard=hazard), summary=f"{w.name} is wounded by hazard {hazard}")
     casualties(out)
 
@@ -519,7 +520,7 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
         assert hz is not None
         out.emit(Pushed(side=HUMAN, pusher=me.id, target=target.id, source=src, value=v, frm=target.cell or '',
                         path=cmd.path, hazards=hz,
-                        wounds=len(hz)), RulingBuilder().add(
+                        wounds=len(hz) * HAZARD_WOUNDS), RulingBuilder().add(
             "BASE-PUSH-1", f"{target.name} is pushed {target.cell} -> {' -> '.join(cmd.path)} ({len(cmd.path)} of "
                            f"{v} step(s)).", path=list(cmd.path), value=v).add(
             "BASE-HAZ-2", f"Entries into active hazards: {', '.join(hz) or 'none'} -- 1 wound each, no defense (the "
@@ -587,4 +588,4 @@ def _defend(out: Outbox, cmd: C.Defend) -> None:
             resume(out, p.resume)
 
 
-__all__ = ["options", "handle", "settle", "start_human_turn", "step_options", "Ability"]
+__all__ = ["options", "handle", "settle", "start_human_turn", "step_options"]

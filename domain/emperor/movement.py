@@ -17,8 +17,8 @@ from .state import Warrior
 #: GAP-A-08 (INFERRED): step 4 picks the preferred *candidate cell* (reading "A"); reading "B" picks
 #: the preferred target direction first, then the reachable cell nearest it.
 STEP4_READING = "A"  # GAP-A-08
-#: GAP-A-07: "preferred" is computed over PR (SOLO-MOVE-10: both readings give the same destination).
-PREFERRED_OVER = "PR"  # GAP-A-07
+# GAP-A-07: "preferred" is computed over PR; SOLO-MOVE-10 shows the other reading (over P, then
+# reachable) gives the same destination in every case, so there is nothing to configure.
 
 
 def _enemy_side(w: Warrior) -> str:

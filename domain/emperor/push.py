@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import msgspec
 
-from .field import Field
+from .field import HAZARD_WOUNDS, Field
 from .grid import compass_pick
 
 
@@ -94,7 +94,8 @@ def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan 
         break
     if r:
         notes.append(f"{r} push left unused: no further hazard wound possible (SOLO-PUSH-4)")
-    return Plan(path=tuple(cells), hazards=tuple(entered), wounds=len(entered), k=k, first=h, notes=tuple(notes))
+    return Plan(path=tuple(cells), hazards=tuple(entered), wounds=len(entered) * HAZARD_WOUNDS, k=k, first=h,
+                notes=tuple(notes))
 
 
 def _path_to(field: Field, target: str, layers: list[set[str]], h: str, arrow: str) -> list[str]:
@@ -125,7 +126,7 @@ def truncate(path: tuple[str, ...], hazards: frozenset[str], left: int) -> tuple
         walked.append(c)
         if c in hazards:
             entries.append(c)
-            if len(entries) >= left:
+            if len(entries) * HAZARD_WOUNDS >= left:
                 break
     return tuple(walked), tuple(entries)
 
@@ -143,7 +144,7 @@ def human_push_paths(field: Field, target: str, value: int, left: int) -> list[t
             return
         for n in push_steps(field, cell, target):
             p = path + (n,)
-            wd = wounds + (1 if n in hazards else 0)
+            wd = wounds + (HAZARD_WOUNDS if n in hazards else 0)
             out.append(p)
             if wd < left:
                 walk(n, p, wd)

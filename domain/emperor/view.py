@@ -14,7 +14,7 @@ from domain.kernel import event_type_name
 
 from .content import ability_text, requirement_text
 from .field import Field
-from .state import EMPEROR, HUMAN, SIDES, EmperorState
+from .state import HUMAN, SIDES, EmperorState
 
 
 def _card(state: EmperorState, side: str, c: Any) -> dict[str, Any]:
@@ -91,8 +91,6 @@ def view_of(state: EmperorState, seat: str | None, reveal_all: bool = False) -> 
     out["last_emperor_move"] = msgspec.to_builtins(state.last_move) if state.last_move else None
     out["winner"] = state.winner
     out["win_reason"] = state.win_reason or None
-    out["you"] = HUMAN if seat == HUMAN else None
-    out["emperor"] = EMPEROR
     return out
 
 
