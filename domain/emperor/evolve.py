@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from domain.kernel import Event
 
 from . import events as E
-from .state import EMPEROR, HERO, HUMAN, Activation, EmperorState, MoveRecord, Step, TurnInfo, Warrior
+from .state import EMPEROR, HUMAN, Activation, EmperorState, MoveRecord, Step, TurnInfo, Warrior
 
 
 def _warrior(state: EmperorState, wid: str, **changes: Any) -> dict[str, Warrior]:

@@ -17,7 +17,7 @@ from . import commands as C
 from .automaton import emperor_turn, resume
 from .cards import boost
 from .combat import casualties, emperor_defense, flip, resolve_attack
-from .content import Ability, Location, ability_text
+from .content import Location, ability_text
 from .events import (
     AbilityDone, ActionTaken, CardActivated, CardResolved, Defended, Pushed, Refreshed, StarChosen, Swapped,
     TurnEnded, TurnStarted, WarriorMoved, WarriorWounded,
