@@ -121,13 +121,15 @@ def render(state: HothState, seat: str | None, recent: list[Any]) -> str:
             badges = ("eweb_set" if u.eweb_set else "eweb_moved",)
         elif u.badge:
             badges = (u.badge,)
-        units.append(UnitMark(hex=u.hex, faction=u.faction, unit_type=u.unit, figures=u.figures, badges=badges))
+        units.append(UnitMark(hex=u.hex, faction=u.faction, unit_type=u.unit, figures=u.figures, badges=badges,
+                              id=u.id))
     la = state.last_attack
     pic = BoardPicture(
         title=f"{sc.title} - turn {state.turn_no}" + (f" - {state.winner} wins" if state.winner else ""),
         south_faction=sc.south,
         terrain=dict(terrain_map(sc.terrain)),
         structures={s.hex: s.kind for s in state.structures.values() if not s.destroyed},
+        structure_ids={s.hex: s.id for s in state.structures.values() if not s.destroyed},
         medals=tuple(medals),
         units=tuple(units),
         last_attack=LastAttack(attacker=la.attacker, target=la.target, faces=la.faces) if la else None,
