@@ -53,6 +53,37 @@ def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dic
     return out
 
 
+def card_texts(view: dict[str, Any], cards: Any) -> dict[str, dict[str, Any]]:
+    """The printed face (title, kind, text) of every card id this view shows (own hand and support, the
+    face-up discards and last cards, the turn's card, and everything once finished), so a client can
+    show a hand with its texts. Only ids already in the view: a hidden card's text is never added."""
+    seen: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            if node in cards:
+                seen.add(node)
+        elif isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, (list, tuple)):
+            for v in node:
+                walk(v)
+
+    for key in ("hands", "support", "discards", "last_card", "decks", "turn", "pending"):
+        walk(view.get(key))
+    out: dict[str, dict[str, Any]] = {}
+    for cid in sorted(seen):
+        c = cards[cid]
+        face: dict[str, Any] = {"title": c.title, "kind": c.kind, "text": c.text}
+        if c.leader:
+            face["leader"] = c.leader
+        if c.timing:
+            face["timing"] = c.timing
+        out[cid] = face
+    return out
+
+
 def label(h: Any) -> str:
     return _label(tuple(h))  # type: ignore[arg-type]
 
