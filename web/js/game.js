@@ -16,6 +16,8 @@ let current = null;
 export function stopGame() {
   if (current) current.stop();
   current = null;
+  delete document.body.dataset.version;
+  delete document.body.dataset.status;
 }
 
 export async function renderGame(root, gameId, params) {
@@ -93,6 +95,8 @@ export async function renderGame(root, gameId, params) {
     }
     if (what !== 'state') return;
     const v = session.view;
+    document.body.dataset.version = String(v.version);
+    document.body.dataset.status = v.status;
     Object.assign(plugin, pluginFor(v.ruleset) || {});
     title.textContent = `${v.ruleset} · ${(v.state && v.state.scenario && v.state.scenario.title) || v.scenario} · game ${shortId(gameId)}`;
     document.title = `${v.ruleset} ${shortId(gameId)} — umpire`;
@@ -195,7 +199,7 @@ function buildPlay(session, panel, plugin, alertBox) {
     makeInteractive(svg, offer.targets, (t) => {
       if (t.kind === 'select') { select(t.selected ? null : { kind: 'unit', id: t.key.slice(5) }); return; }
       if (t.commands.length === 1) { post(t.commands[0]); return; }
-      clear(bar, h('p', {}, `${t.label}: choose one`), t.commands.map((c) => h('button', { type: 'button', onclick: () => post(c) }, describe(c, plugin, v))));
+      clear(bar, h('p', {}, `${t.label}: choose one`), t.commands.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))));
     });
     hint.textContent = offer.hint || (cmds.length ? '' : session.seat ? 'Nothing for you to do now.' : 'You are watching.');
     clear(bar, offer.bar.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))),

@@ -48,20 +48,25 @@ export class Session {
 
   stop() { if (this.feed) this.feed.stop(); this.listeners.clear(); }
 
-  maxSeq() { let m = 0; for (const s of this.events.keys()) m = Math.max(m, s); return m; }
+  maxSeq() { return this.top || 0; }
+
+  put(e) {
+    this.events.set(e.seq, e);
+    if (!(this.top >= e.seq)) this.top = e.seq;
+  }
 
   async loadEvents() {
     let after = this.maxSeq();
     for (;;) {
       const page = await this.api.get(this.path(`/events?after=${after}&limit=1000`));
-      for (const e of page.events) this.events.set(e.seq, e);
+      for (const e of page.events) this.put(e);
       if (!page.events.length || page.events[page.events.length - 1].seq >= page.version) break;
       after = page.events[page.events.length - 1].seq;
     }
   }
 
   onFeedEvent(ev) {
-    this.events.set(ev.seq, ev);
+    this.put(ev);
     if (ev.type === 'undone') this.timeline = null; // earlier steps changed their "undone" mark
     if (ev.seq > this.version) this.scheduleRefresh();
   }
@@ -71,8 +76,10 @@ export class Session {
     this._timer = setTimeout(() => this.refresh(), 30);
   }
 
-  // View, legal commands (for a seat) and the board, fetched together; one refresh at a time.
+  // View, legal commands (for a seat) and the board, fetched together; one refresh at a time, and
+  // again only when events newer than the fetched view are known by then (feed or command answer).
   async refresh() {
+    clearTimeout(this._timer);
     if (this._refreshing) { this._again = true; return this._refreshing; }
     this._refreshing = (async () => {
       try {
@@ -83,13 +90,13 @@ export class Session {
             this.seat ? this.api.get(this.path('/legal-commands')) : Promise.resolve(null),
             this.api.get(this.path('/board.svg'), { text: true }),
           ]);
-          if (legal && legal.version !== view.version) { this._again = true; continue; }
+          if (legal && legal.version !== view.version) { this._again = true; this.top = Math.max(this.top || 0, legal.version, view.version); continue; }
           this.view = view;
           this.legal = legal;
           this.svg = svg;
           if (view.receipt) this.receipt = view.receipt;
           this.emit('state');
-        } while (this._again);
+        } while (this._again && this.maxSeq() > this.version);
       } finally {
         this._refreshing = null;
       }
@@ -110,7 +117,7 @@ export class Session {
 
   absorb(res) {
     if (!res) return;
-    for (const e of res.events || []) this.events.set(e.seq, e);
+    for (const e of res.events || []) this.put(e);
     if (res.receipt) this.receipt = res.receipt;
     if ((res.events || []).some((e) => e.type === 'undone')) this.timeline = null;
   }
