@@ -109,7 +109,8 @@ class Watch:
     errors: list[str] = field(default_factory=list)
 
     def page(self, page: Any) -> Any:
-        page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text} at {m.location.get('url')}")
+                if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         return page
 

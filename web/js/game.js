@@ -78,6 +78,13 @@ export async function renderGame(root, gameId, params) {
     if (k === 'play') q.delete('tab'); else q.set('tab', k);
     if (k !== 'replay') q.delete('at');
     history.replaceState(null, '', `#/game/${encodeURIComponent(gameId)}${q.toString() ? '?' + q : ''}`);
+    openPanel();
+  }
+  // Replay and Fairness need the game's view and log: they are drawn once the session has both.
+  let ready = false;
+  function openPanel() {
+    const k = shown;
+    if (!ready) return;
     if (!opened.has(k)) {
       opened.add(k);
       if (k === 'replay') renderReplay(session, panels.replay, params.get('at'), plugin);
@@ -108,6 +115,8 @@ export async function renderGame(root, gameId, params) {
   showTab(['play', 'replay', 'fairness'].includes(tab) ? tab : 'play');
   try {
     await session.start();
+    ready = true;
+    openPanel();
   } catch (err) {
     alertBox.textContent = err instanceof ApiError && err.status === 404 ? `There is no game ${gameId}.` : problemText(err);
   }
