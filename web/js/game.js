@@ -155,7 +155,10 @@ function buildPlay(session, panel, plugin, alertBox) {
   clear(panel, h('div', { class: 'play-grid' },
     h('div', { class: 'board-col' }, h('div', { class: 'zooms', role: 'group', 'aria-label': 'Zoom' }, 'Zoom ', zoomButtons), frame, hint, bar, textAlt),
     side));
-  setZoom(frame, 1);
+  // a phone gets the picture enlarged (it scrolls sideways inside its frame, not the page)
+  const z0 = frame.clientWidth && frame.clientWidth < 520 ? 1.5 : 1;
+  setZoom(frame, z0);
+  zoomButtons.forEach((b) => b.setAttribute('aria-pressed', b.textContent === `${z0}×` ? 'true' : 'false'));
 
   async function post(cmd, how = () => session.command(cmd)) {
     if (busy) return;

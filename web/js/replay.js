@@ -20,8 +20,8 @@ export function renderReplay(session, panel, at0, plugin) {
 
   clear(panel,
     h('div', { class: 'replay-controls' },
-      btn('⏮', 'first step', () => go(0)), btn('◀', 'previous step', () => go(at - 1)),
-      slider, btn('▶', 'next step', () => go(at + 1)), btn('⏭', 'last step', () => go(Number(slider.max))), where,
+      btn('«', 'first step', () => go(0)), btn('◀', 'previous step', () => go(at - 1)),
+      slider, btn('▶', 'next step', () => go(at + 1)), btn('»', 'last step', () => go(Number(slider.max))), where,
       h('label', { for: 'replay-follow', class: 'follow' }, follow, ' follow the game')),
     h('p', { class: 'muted small' }, 'Keys: ← and → step, Home and End jump to the start and the end.'),
     h('div', { class: 'replay-grid' }, boardBox, rulingBox),
