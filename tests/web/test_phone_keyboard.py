@@ -45,7 +45,7 @@ def test_lobby_and_board_at_375px_with_the_keyboard_only(server, contexts):
     tab_to(page, '.created li[data-seat="imperial"] a.play-seat')
     page.keyboard.press("Enter")
     page.wait_for_selector("#board svg [data-unit]")
-    page.wait_for_function("document.body.dataset.version")
+    page.wait_for_function("() => document.body.dataset.version")
     no_sideways_scroll(page)
     shot(page, "phone-board", full_page=True)
     version = int(page.evaluate("document.body.dataset.version"))
