@@ -15,6 +15,7 @@ import threading
 from pathlib import Path, PurePosixPath
 
 from litestar import Request, Response, Router, get
+from litestar.params import FromPath
 
 from ..problems import Problem
 
@@ -100,7 +101,7 @@ def index(request: Request) -> Response[bytes]:
 
 
 @get("/web/{rel:path}", include_in_schema=False, sync_to_thread=True)
-def asset(request: Request, rel: str) -> Response[bytes]:
+def asset(request: Request, rel: FromPath[str]) -> Response[bytes]:
     return _serve(request, rel.lstrip("/"))
 
 

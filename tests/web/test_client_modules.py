@@ -125,3 +125,25 @@ def test_template_fields_take_bounds_and_choices(page):
     assert got["free"]["distance"] == {"min": 0, "max": 6, "step": 1}
     assert got["free"]["facing"] == {"choices": [0, 90, 180]}
     assert got["free"]["angle"]["min"] == -45.5 and got["free"]["angle"]["step"] == "any"
+
+
+def test_hoth_board_offers(page):
+    """A unit's moves and attacks appear on the board once it is selected; a move that ends where the
+    unit stands (HOTH-MOVE-4 lets a path revisit hexes) is offered on its own hex, with no toggle."""
+    view = {"state": {"units": [{"id": "E1", "unit": "at_at", "hex": [3, 1], "faction": "imperial", "figures": 1},
+                                {"id": "R1", "unit": "echo_troopers", "hex": [5, 1], "faction": "rebel", "figures": 3}],
+                      "structures": [{"id": "SG-1", "kind": "shield_generator", "hex": [3, 5], "destroyed": False}]}}
+    cmds = [{"type": "move", "unit": "E1", "path": [[4, 2], [3, 1]]}, {"type": "move", "unit": "E1", "path": [[4, 2]]},
+            {"type": "attack", "unit": "E1", "target": "R1", "special": False},
+            {"type": "attack", "unit": "E1", "target": "SG-1", "special": False}, {"type": "end_moves"}]
+    body = """const p = m.default;
+        const none = p.interact({ view: arg.view, cmds: arg.cmds, selected: null });
+        const sel = p.interact({ view: arg.view, cmds: arg.cmds, selected: { kind: 'unit', id: 'E1' } });
+        return [none.targets.map((t) => [t.key, t.kind]), sel.targets.map((t) => [t.key, t.kind, t.commands.length]),
+                p.label([-1, 3]), p.label([18, 6]), p.describe(arg.cmds[0], arg.view), p.onBoardOrHand(arg.cmds[4])];"""
+    none, sel, half, corner, words, on_board = js(page, "rulesets/hoth", body, {"view": view, "cmds": cmds})
+    assert none == [["unit:E1", "select"]]
+    assert sorted(map(tuple, sel)) == [("hex:3,1", "move", 1), ("hex:4,2", "move", 1), ("structure:SG-1", "attack", 1),
+                                       ("unit:R1", "attack", 1)]
+    assert half == "half-hex c-1 r3" and corner == "c9 r6"
+    assert words == "Move E1 AT-AT to c1 r1 (2 hexes)" and on_board is False

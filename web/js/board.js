@@ -75,6 +75,7 @@ export function makeInteractive(svg, targets, onPick) {
     el.removeAttribute('aria-label');
     el.removeAttribute('aria-pressed');
   }
+  for (const el of svg.querySelectorAll('.pass')) el.classList.remove('pass');
   const byKey = new Map();
   for (const t of targets) {
     const el = elementOf(svg, t.key);
@@ -86,6 +87,13 @@ export function makeInteractive(svg, targets, onPick) {
     el.setAttribute('role', 'button');
     el.setAttribute('aria-label', `${t.label}${titleOf(el) ? ' — ' + titleOf(el) : ''}`);
     if (t.selected !== undefined) el.setAttribute('aria-pressed', t.selected ? 'true' : 'false');
+  }
+  // a unit drawn over a highlighted hex, and not a target itself, lets clicks through to the hex
+  for (const t of targets) {
+    if (!t.key.startsWith('hex:')) continue;
+    for (const u of svg.querySelectorAll(`[data-unit][data-hex="${CSS.escape(t.key.slice(4))}"]`)) {
+      if (!u.classList.contains('act')) u.classList.add('pass');
+    }
   }
   svg.__targets = byKey;
   if (!svg.__wired) {

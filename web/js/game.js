@@ -95,6 +95,7 @@ export async function renderGame(root, gameId, params) {
 
   const play = buildPlay(session, panels.play, plugin, alertBox);
   session.on((what) => {
+    if (what && what.error) { alertBox.textContent = `Could not bring the game up to date: ${problemText(what.error)}`; return; }
     if (what === 'feed') {
       feedBadge.textContent = session.feedState === 'live' ? 'live' : 'reconnecting…';
       feedBadge.dataset.state = session.feedState;

@@ -37,7 +37,8 @@ export async function renderLobby(root, params) {
     h('div', { class: 'lobby-grid' },
       h('section', { 'aria-labelledby': 'h-games' }, h('h2', { id: 'h-games' }, 'Games'), filters(status, ruleset), list),
       h('div', {},
-        h('section', { 'aria-labelledby': 'h-create' }, h('h2', { id: 'h-create' }, 'New game'), await createForm(created), created),
+        h('section', { 'aria-labelledby': 'h-create' }, h('h2', { id: 'h-create' }, 'New game'),
+          await createForm(created, () => showGames(list, { status, ruleset, cursor: null, history: [] })), created),
         h('section', { 'aria-labelledby': 'h-join' }, h('h2', { id: 'h-join' }, 'Join a seat'), joinForm()),
         mine())));
   await showGames(list, { status, ruleset, cursor: null, history: [] });
@@ -109,7 +110,7 @@ function randomClientSeed() {
   return [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
 }
 
-async function createForm(createdBox) {
+async function createForm(createdBox, onCreated = () => {}) {
   let all;
   try { all = await rulesets(); } catch (err) { return h('p', { role: 'alert' }, problemText(err)); }
   const caps = await createCapabilities();
@@ -177,6 +178,7 @@ async function createForm(createdBox) {
     }
     for (const [s, t] of Object.entries(res.seats || {})) tokens.remember(res.game_id, s, t);
     showCreated(createdBox, res);
+    onCreated(res);
   };
   return h('form', { id: 'create', onsubmit: submit },
     h('div', { class: 'row' }, h('label', { for: 'c-ruleset' }, 'Ruleset '), rs),

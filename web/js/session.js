@@ -73,7 +73,7 @@ export class Session {
 
   scheduleRefresh() {
     clearTimeout(this._timer);
-    this._timer = setTimeout(() => this.refresh(), 30);
+    this._timer = setTimeout(() => this.refresh().catch((err) => this.emit({ error: err })), 30);
   }
 
   // View, legal commands (for a seat) and the board, fetched together; one refresh at a time, and

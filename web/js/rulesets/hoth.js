@@ -94,7 +94,11 @@ export function interact({ view, cmds, selected }) {
   if (selected && selected.kind === 'unit' && byUnit.has(selected.id)) {
     const U = selected.id;
     const mine = byUnit.get(U);
-    add(targets, `unit:${U}`, 'select', `${unitName(view, U)} (selected: press again to let go)`).selected = true;
+    // a move may end where it started (HOTH-MOVE-4 lets a path revisit hexes): then the unit's own
+    // hex is a destination, and the unit lets clicks through to it (Cancel selection lets go)
+    const here = unitOf(view, U) && unitOf(view, U).hex;
+    const stays = here && mine.some((c) => c.type === 'move' && hexKey(c.path[c.path.length - 1]) === hexKey(here));
+    if (!stays) add(targets, `unit:${U}`, 'select', `${unitName(view, U)} (selected: press again to let go)`).selected = true;
     for (const c of mine) {
       if (c.type === 'move') add(targets, hexKey(c.path[c.path.length - 1]), 'move', `Move ${U} to ${label(c.path[c.path.length - 1])}`, c);
       else if (c.type === 'attack') {
@@ -102,7 +106,7 @@ export function interact({ view, cmds, selected }) {
         add(targets, `${isStructure ? 'structure' : 'unit'}:${c.target}`, 'attack', `${U} attacks ${targetName(view, c.target)}`, c);
       } else bar.push(c);
     }
-    for (const [id] of byUnit) if (!targets.has(`unit:${id}`)) add(targets, `unit:${id}`, 'select', `Select ${unitName(view, id)}`);
+    for (const [id] of byUnit) if (id !== U && !targets.has(`unit:${id}`)) add(targets, `unit:${id}`, 'select', `Select ${unitName(view, id)}`);
     const nMoves = mine.filter((c) => c.type === 'move').length;
     const nAtt = mine.filter((c) => c.type === 'attack').length;
     hint = `${unitName(view, U)}: ${nMoves ? `${nMoves} hex${nMoves === 1 ? '' : 'es'} to move to (green)` : ''}${nMoves && nAtt ? ', ' : ''}${nAtt ? `${nAtt} target${nAtt === 1 ? '' : 's'} (red)` : ''}${!nMoves && !nAtt ? 'choose below' : ''}.`;
