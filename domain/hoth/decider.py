@@ -45,7 +45,7 @@ from .turns import (
 from .support import play_support, support_options
 from .units import badge_allowed
 from .board import label as board_label
-from .view import render, summarize, view_of
+from .view import card_texts, render, summarize, view_of
 
 ENGINE_VERSION = "hoth-0.1.0"
 
@@ -324,7 +324,10 @@ class HothRuleset:
         return out
 
     def view(self, state: HothState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
-        return view_of(state, seat, reveal_all)
+        out = view_of(state, seat, reveal_all)
+        if out.get("opened"):
+            out["cards"] = card_texts(out, self.catalog().cards)
+        return out
 
     def summary(self, event: Any) -> str:
         return summarize(event)

@@ -4,6 +4,10 @@ Pure and deterministic: the same ``BoardPicture`` always gives the same bytes (n
 random, integer coordinates, sorted drawing order). The engine fills a ``BoardPicture`` from its
 state; this module knows nothing about the state.
 
+Clients find things on the picture by stable attributes: every hex polygon (and half-hex) has
+``data-hex="x,r"`` (the hex id of commands, HOTH-COORD-3), every unit group ``data-unit`` (its id)
+and ``data-hex``, every structure ``data-structure`` (its id) and ``data-hex``.
+
 Layout: the skewed LOS frame of HOTH-COORD-7 scaled by (26, 15) px is a regular pointy-top hex
 grid (26/15 ≈ √3), so every coordinate is an integer. North (row 6) is at the top, South (row 0)
 at the bottom. The dashed section lines (HOTH-BOARD-3, HOTH-COORD-8) and the half-hexes
@@ -30,6 +34,8 @@ class UnitMark(msgspec.Struct, frozen=True):
     unit_type: str
     figures: int
     badges: tuple[str, ...] = ()
+    #: The unit's id as commands name it (``data-unit`` on the picture, for clients to act on).
+    id: str = ""
 
 
 class MedalMark(msgspec.Struct, frozen=True):
@@ -56,6 +62,8 @@ class BoardPicture(msgspec.Struct, frozen=True, kw_only=True):
     terrain: dict[Hex, str] = {}
     #: Structure kind per hex ("shield_generator", "ion_cannon").
     structures: dict[Hex, str] = {}
+    #: Structure id per hex, as attack commands name it (``data-structure`` on the picture).
+    structure_ids: dict[Hex, str] = {}
     medals: tuple[MedalMark, ...] = ()
     units: tuple[UnitMark, ...] = ()
     last_attack: LastAttack | None = None
@@ -189,13 +197,13 @@ def render_board(picture: BoardPicture) -> str:
     for h in sorted(PLAYABLE, key=_order):
         terrain = picture.terrain.get(h)
         fill = TERRAIN_STYLE.get(terrain, ("#bdbdbd", ""))[0] if terrain else OPEN_FILL
-        out.append(f'<polygon points="{_points(_hexagon(h))}" fill="{fill}">'
+        out.append(f'<polygon data-hex="{h[0]},{h[1]}" points="{_points(_hexagon(h))}" fill="{fill}">'
                    f'<title>{escape(label(h))}{escape(" " + terrain) if terrain else ""}</title></polygon>')
     out.append("</g>")
     # half-hexes shaded (HOTH-BOARD-6)
     out.append('<g id="half-hexes" stroke="#7a8794" stroke-width="1">')
     for h in sorted(HALF_HEXES, key=_order):
-        out.append(f'<polygon points="{_points(_half(h))}" fill="{HALF_HEX_FILL}">'
+        out.append(f'<polygon data-hex="{h[0]},{h[1]}" points="{_points(_half(h))}" fill="{HALF_HEX_FILL}">'
                    f'<title>{escape(label(h))}</title></polygon>')
     out.append("</g>")
     # coordinates and terrain labels
@@ -220,9 +228,13 @@ def render_board(picture: BoardPicture) -> str:
     for h, kind in sorted(picture.structures.items(), key=lambda kv: _order(kv[0])):
         fill, short = STRUCTURE_STYLE.get(kind, ("#555555", kind[:2].upper()))
         cx, cy = _centre(h)
-        out.append(f'<rect x="{cx - 13}" y="{cy - 13}" width="26" height="26" fill="{fill}" '
-                   f'stroke="#101010"><title>{escape(kind)}</title></rect>')
+        sid = picture.structure_ids.get(h, "")
+        out.append(f'<g class="structure" data-structure="{escape(sid)}" data-hex="{h[0]},{h[1]}">'
+                   f'<rect x="{cx - 13}" y="{cy - 13}" width="26" height="26" fill="{fill}" '
+                   f'stroke="#101010"><title>{escape(kind + (" " + sid if sid else "") + ", " + label(h))}'
+                   f'</title></rect>')
         out.append(_text(cx, cy + 4, short, 10, fill="#ffffff", weight="bold"))
+        out.append("</g>")
     out.append("</g>")
     # objective medals (HOTH-OBJ-TEMP-*, HOTH-OBJ-PERM-*)
     out.append('<g id="medals">')
@@ -241,8 +253,10 @@ def render_board(picture: BoardPicture) -> str:
         fill, stroke, ink = FACTION_STYLE.get(u.faction, ("#ffeb3b", "#000000", "#000000"))
         cx, cy = _centre(u.hex)
         code = _short(u.unit_type, UNIT_CODE, 2)
-        out.append(f'<g class="unit" data-hex="{u.hex[0]},{u.hex[1]}">'
-                   f'<title>{escape(f"{u.faction} {u.unit_type}, {u.figures} figures, {label(u.hex)}")}</title>')
+        name = f"{u.id} " if u.id else ""
+        out.append(f'<g class="unit" data-unit="{escape(u.id)}" data-faction="{escape(u.faction)}" '
+                   f'data-hex="{u.hex[0]},{u.hex[1]}">'
+                   f'<title>{escape(f"{name}{u.faction} {u.unit_type}, {u.figures} figures, {label(u.hex)}")}</title>')
         out.append(f'<circle cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="{stroke}" stroke-width="2"/>')
         out.append(_text(cx, cy + 4, code, 10, fill=ink, weight="bold"))
         out.append(f'<circle cx="{cx + 11}" cy="{cy + 11}" r="7" fill="#ffffff" stroke="{stroke}"/>')

@@ -53,6 +53,37 @@ def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dic
     return out
 
 
+def card_texts(view: dict[str, Any], cards: Any) -> dict[str, dict[str, Any]]:
+    """The printed face (title, kind, text) of every card id this view shows (own hand and support, the
+    face-up discards and last cards, the turn's card, and everything once finished), so a client can
+    show a hand with its texts. Only ids already in the view: a hidden card's text is never added."""
+    seen: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            if node in cards:
+                seen.add(node)
+        elif isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, (list, tuple)):
+            for v in node:
+                walk(v)
+
+    for key in ("hands", "support", "discards", "last_card", "decks", "turn", "pending"):
+        walk(view.get(key))
+    out: dict[str, dict[str, Any]] = {}
+    for cid in sorted(seen):
+        c = cards[cid]
+        face: dict[str, Any] = {"title": c.title, "kind": c.kind, "text": c.text}
+        if c.leader:
+            face["leader"] = c.leader
+        if c.timing:
+            face["timing"] = c.timing
+        out[cid] = face
+    return out
+
+
 def label(h: Any) -> str:
     return _label(tuple(h))  # type: ignore[arg-type]
 
@@ -121,13 +152,15 @@ def render(state: HothState, seat: str | None, recent: list[Any]) -> str:
             badges = ("eweb_set" if u.eweb_set else "eweb_moved",)
         elif u.badge:
             badges = (u.badge,)
-        units.append(UnitMark(hex=u.hex, faction=u.faction, unit_type=u.unit, figures=u.figures, badges=badges))
+        units.append(UnitMark(hex=u.hex, faction=u.faction, unit_type=u.unit, figures=u.figures, badges=badges,
+                              id=u.id))
     la = state.last_attack
     pic = BoardPicture(
         title=f"{sc.title} - turn {state.turn_no}" + (f" - {state.winner} wins" if state.winner else ""),
         south_faction=sc.south,
         terrain=dict(terrain_map(sc.terrain)),
         structures={s.hex: s.kind for s in state.structures.values() if not s.destroyed},
+        structure_ids={s.hex: s.id for s in state.structures.values() if not s.destroyed},
         medals=tuple(medals),
         units=tuple(units),
         last_attack=LastAttack(attacker=la.attacker, target=la.target, faces=la.faces) if la else None,

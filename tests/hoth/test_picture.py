@@ -15,9 +15,10 @@ PICTURE = BoardPicture(
     terrain={(4, 2): "ridge", (6, 2): "rocks", (9, 3): "serac", (12, 4): "buildings",
              (3, 1): "trench", (15, 5): "crevasse"},
     structures={(10, 6): "shield_generator", (16, 6): "ion_cannon"},
+    structure_ids={(10, 6): "SG-1", (16, 6): "IC-1"},
     medals=(MedalMark((8, 4), "temporary", "imperial"), MedalMark((14, 4), "permanent")),
     units=(
-        UnitMark((4, 2), "rebel", "echo_troopers", 3, ("scouts",)),
+        UnitMark((4, 2), "rebel", "echo_troopers", 3, ("scouts",), id="R1"),
         UnitMark((10, 2), "imperial", "snowtroopers", 2),
         UnitMark((8, 0), "rebel", "snowspeeders", 4, ("elite_squadron",)),
         UnitMark((11, 5), "imperial", "at_at", 1),
@@ -41,6 +42,7 @@ def test_picture_is_deterministic_and_independent_of_input_order():
         title=PICTURE.title, south_faction=PICTURE.south_faction,
         terrain=dict(reversed(list(PICTURE.terrain.items()))),
         structures=dict(reversed(list(PICTURE.structures.items()))),
+        structure_ids=dict(reversed(list(PICTURE.structure_ids.items()))),
         medals=tuple(reversed(PICTURE.medals)), units=tuple(reversed(PICTURE.units)),
         last_attack=PICTURE.last_attack,
     )
@@ -61,6 +63,18 @@ def test_picture_parses_as_xml_and_shows_every_unit_with_its_figure_count():
     assert sorted(int(t.text) for g in units for t in g.iter(SVG + "text") if t.text.isdigit()) == [1, 1, 2, 3, 4]
 
 
+def test_picture_names_hexes_units_and_structures_for_clients():
+    """The web client acts on the picture: every hex, unit and structure carries the id commands use."""
+    root = ET.fromstring(render_board(PICTURE))
+    hexes = {p.get("data-hex") for p in root.iter(SVG + "polygon") if p.get("data-hex")}
+    assert hexes == {f"{x},{r}" for x, r in PLAYABLE | HALF_HEXES}
+    units = {g.get("data-unit"): g.get("data-hex") for g in root.iter(SVG + "g") if g.get("class") == "unit"}
+    assert units["R1"] == "4,2" and "" in units  # a unit without an id keeps an empty attribute
+    structs = {g.get("data-structure"): g.get("data-hex") for g in root.iter(SVG + "g")
+               if g.get("class") == "structure"}
+    assert structs == {"SG-1": "10,6", "IC-1": "16,6"}
+
+
 def test_picture_draws_all_hexes_half_hexes_sections_and_the_last_attack():
     """HOTH-COORD-2 (67 hexes), HOTH-BOARD-6 (half-hexes), HOTH-BOARD-3 (two dashed lines)."""
     root = ET.fromstring(render_board(PICTURE))
@@ -68,7 +82,7 @@ def test_picture_draws_all_hexes_half_hexes_sections_and_the_last_attack():
     assert len(groups["hexes"].findall(SVG + "polygon")) == len(PLAYABLE) == 67
     assert len(groups["half-hexes"].findall(SVG + "polygon")) == len(HALF_HEXES) == 6
     assert len(groups["sections"].findall(SVG + "line")) == len(SECTION_LINES_X) == 2
-    assert len(groups["structures"].findall(SVG + "rect")) == 2
+    assert len(list(groups["structures"].iter(SVG + "rect"))) == 2
     assert len(groups["medals"].findall(SVG + "circle")) == 2
     assert groups["last-attack"].find(SVG + "line") is not None
     text = " ".join(t.text or "" for t in root.iter(SVG + "text"))

@@ -1,0 +1,381 @@
+// The game screen: the board with the caller's legal commands as things to do on it, the hand,
+// whose turn and what is awaited, undo with its cost, and the Replay and Fairness tabs.
+import { h, clear, announce, shortId } from './dom.js';
+import { problemText, ApiError } from './api.js';
+import { Session, metrics } from './session.js';
+import { mountSvg, makeInteractive, setZoom } from './board.js';
+import { commandList, describe, templateForm } from './commands.js';
+import { pluginFor } from './rulesets/index.js';
+import { commandGroups, undoCost, isKernelType } from './undo.js';
+import { renderReplay } from './replay.js';
+import { renderFairness } from './fairness.js';
+import * as tokens from './tokens.js';
+
+let current = null;
+
+export function stopGame() {
+  if (current) current.stop();
+  current = null;
+  delete document.body.dataset.version;
+  delete document.body.dataset.status;
+}
+
+export async function renderGame(root, gameId, params) {
+  stopGame();
+  const known = tokens.seatsOf(gameId);
+  let seat = params.get('seat');
+  if (seat && !known[seat]) seat = null;
+  const token = seat ? known[seat] : null;
+  const session = new Session(gameId, seat, token);
+  current = session;
+  const plugin = { ...(pluginFor(null) || {}) };
+  const tab = params.get('tab') || 'play';
+
+  const alertBox = h('div', { class: 'alert', role: 'alert', id: 'alert' });
+  const statusBox = h('div', { class: 'status', id: 'status', 'aria-live': 'polite' });
+  const feedBadge = h('span', { class: 'feed', id: 'feed-state' }, 'connecting…');
+  const seatPick = h('select', { id: 'seat-pick', 'aria-label': 'Play as' },
+    h('option', { value: '' }, 'spectator'), Object.keys(known).map((s) => h('option', { value: s, selected: s === seat }, s)));
+  seatPick.addEventListener('change', () => {
+    location.hash = `#/game/${encodeURIComponent(gameId)}${seatPick.value ? `?seat=${encodeURIComponent(seatPick.value)}` : ''}`;
+  });
+  const panels = { play: h('section', { id: 'panel-play', role: 'tabpanel', 'aria-labelledby': 'tab-play' }),
+    replay: h('section', { id: 'panel-replay', role: 'tabpanel', 'aria-labelledby': 'tab-replay' }),
+    fairness: h('section', { id: 'panel-fairness', role: 'tabpanel', 'aria-labelledby': 'tab-fairness' }) };
+  const tabButtons = Object.keys(panels).map((k) => h('button', {
+    type: 'button', role: 'tab', id: `tab-${k}`, 'aria-controls': `panel-${k}`, class: 'tab',
+    onclick: () => showTab(k),
+  }, { play: 'Play', replay: 'Replay', fairness: 'Fairness' }[k]));
+  const tabList = h('div', { role: 'tablist', 'aria-label': 'Game views', class: 'tabs' }, tabButtons);
+  tabList.addEventListener('keydown', (e) => {
+    const i = tabButtons.indexOf(document.activeElement);
+    if (i < 0) return;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      const j = (i + (e.key === 'ArrowRight' ? 1 : tabButtons.length - 1)) % tabButtons.length;
+      tabButtons[j].focus();
+      tabButtons[j].click();
+      e.preventDefault();
+    }
+  });
+
+  const title = h('h1', { id: 'game-title' }, `Game ${shortId(gameId)}`);
+  clear(root,
+    h('div', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), title,
+      h('span', { class: 'who' }, h('label', { for: 'seat-pick' }, 'You are '), seatPick), feedBadge),
+    statusBox, alertBox, tabList, panels.play, panels.replay, panels.fairness);
+
+  let shown = null;
+  const opened = new Set();
+  function showTab(k) {
+    shown = k;
+    for (const [name, p] of Object.entries(panels)) p.hidden = name !== k;
+    tabButtons.forEach((b) => {
+      const on = b.id === `tab-${k}`;
+      b.setAttribute('aria-selected', on ? 'true' : 'false');
+      b.tabIndex = on ? 0 : -1;
+    });
+    const q = new URLSearchParams(params);
+    if (k === 'play') q.delete('tab'); else q.set('tab', k);
+    if (k !== 'replay') q.delete('at');
+    history.replaceState(null, '', `#/game/${encodeURIComponent(gameId)}${q.toString() ? '?' + q : ''}`);
+    openPanel();
+  }
+  // Replay and Fairness need the game's view and log: they are drawn once the session has both.
+  let ready = false;
+  function openPanel() {
+    const k = shown;
+    if (!ready) return;
+    if (!opened.has(k)) {
+      opened.add(k);
+      if (k === 'replay') renderReplay(session, panels.replay, params.get('at'), plugin);
+      if (k === 'fairness') renderFairness(session, panels.fairness);
+    }
+    if (k === 'fairness' && panels.fairness.__refresh) panels.fairness.__refresh();
+  }
+
+  const play = buildPlay(session, panels.play, plugin, alertBox);
+  session.on((what) => {
+    if (what && what.error) { alertBox.textContent = `Could not bring the game up to date: ${problemText(what.error)}`; return; }
+    if (what === 'feed') {
+      feedBadge.textContent = session.feedState === 'live' ? 'live' : 'reconnecting…';
+      feedBadge.dataset.state = session.feedState;
+      return;
+    }
+    if (what !== 'state') return;
+    const v = session.view;
+    document.body.dataset.version = String(v.version);
+    document.body.dataset.status = v.status;
+    Object.assign(plugin, pluginFor(v.ruleset) || {});
+    title.textContent = `${v.ruleset} · ${(v.state && v.state.scenario && v.state.scenario.title) || v.scenario} · game ${shortId(gameId)}`;
+    document.title = `${v.ruleset} ${shortId(gameId)} — umpire`;
+    clear(statusBox, statusLine(session, plugin));
+    play.update();
+    if (panels.fairness.__refresh && shown === 'fairness') panels.fairness.__refresh();
+    if (panels.replay.__follow) panels.replay.__follow();
+  });
+  showTab(['play', 'replay', 'fairness'].includes(tab) ? tab : 'play');
+  try {
+    await session.start();
+    ready = true;
+    openPanel();
+  } catch (err) {
+    alertBox.textContent = err instanceof ApiError && err.status === 404 ? `There is no game ${gameId}.` : problemText(err);
+  }
+}
+
+function statusLine(session, plugin) {
+  const v = session.view;
+  const you = session.seat;
+  const lines = [];
+  if (v.status === 'finished') lines.push(h('strong', {}, v.winner ? `Finished: ${v.winner} wins.` : 'Finished.'));
+  else if (v.status === 'waiting') lines.push(h('strong', {}, 'Waiting for every seat to be ready.'));
+  else {
+    const toAct = v.to_act || (v.active_seat ? [v.active_seat] : []);
+    const mine = you && toAct.includes(you);
+    lines.push(h('strong', { class: mine ? 'your-turn' : '' }, mine ? 'Your decision.' : toAct.length ? `Waiting for ${toAct.join(', ')}.` : 'Nobody to act.'));
+  }
+  const pend = session.pendingUndo();
+  if (pend) lines.push(h('span', { class: 'pending-undo' }, ` ${pend.by} asks to undo back to version ${pend.to_version}.`));
+  const extra = plugin.statusLines ? plugin.statusLines(v) : [`turn ${v.turn}`];
+  return [h('p', {}, lines), extra.length ? h('p', { class: 'muted' }, extra.join(' · ')) : null, h('p', { class: 'muted small' }, `version ${v.version} · you are ${you || 'a spectator'}`)];
+}
+
+function buildPlay(session, panel, plugin, alertBox) {
+  let selected = null;
+  let busy = false;
+  let firstBoardDone = false;
+  const frame = h('div', { class: 'board-frame', id: 'board' });
+  const zoomButtons = [1, 1.5, 2].map((z) => h('button', { type: 'button', class: 'zoom', 'aria-pressed': z === 1 ? 'true' : 'false', onclick: () => {
+    setZoom(frame, z);
+    zoomButtons.forEach((b) => b.setAttribute('aria-pressed', b.textContent === `${z}×` ? 'true' : 'false'));
+  } }, `${z}×`));
+  const hint = h('p', { class: 'hint', id: 'board-hint', 'aria-live': 'polite' });
+  const bar = h('div', { class: 'bar', id: 'selection-bar' });
+  const textAlt = h('details', { class: 'text-board' }, h('summary', {}, 'The board in words'), h('div', { id: 'board-text' }));
+  const side = h('div', { class: 'side' });
+  clear(panel, h('div', { class: 'play-grid' },
+    h('div', { class: 'board-col' }, h('div', { class: 'zooms', role: 'group', 'aria-label': 'Zoom' }, 'Zoom ', zoomButtons), frame, hint, bar, textAlt),
+    side));
+  // a phone gets the picture enlarged (it scrolls sideways inside its frame, not the page)
+  const z0 = frame.clientWidth && frame.clientWidth < 520 ? 1.5 : 1;
+  setZoom(frame, z0);
+  zoomButtons.forEach((b) => b.setAttribute('aria-pressed', b.textContent === `${z0}×` ? 'true' : 'false'));
+
+  async function post(cmd, how = () => session.command(cmd)) {
+    if (busy) return;
+    busy = true;
+    const t0 = performance.now();
+    alertBox.textContent = '';
+    try {
+      const res = await how();
+      selected = null;
+      await session.refresh();
+      metrics.clicks.push(performance.now() - t0);
+      performance.measure?.('umpire:click-to-board', { start: t0, end: performance.now() });
+      if (res && res.undo === 'requested') announce('Undo requested: waiting for the other side.');
+      else announce(`Done: ${describe(cmd, plugin, session.view)}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) {
+        alertBox.textContent = 'The game moved on before your command arrived; the board is up to date now, try again.';
+        await session.refresh();
+      } else {
+        alertBox.textContent = problemText(err) + (err.rule ? ` (rule ${err.rule})` : '');
+      }
+    } finally {
+      busy = false;
+      update();
+    }
+  }
+
+  function select(sel) {
+    selected = sel;
+    update();
+  }
+
+  function update() {
+    const v = session.view;
+    if (!v) return;
+    const focus = focusKeyOf(panel, document.activeElement);
+    const cmds = (session.legal && session.legal.commands) || [];
+    const svg = mountSvg(frame, session.svg, `Board at version ${v.version}`);
+    if (svg && !firstBoardDone) {
+      firstBoardDone = true;
+      if (metrics.firstBoard == null) metrics.firstBoard = performance.now();
+      performance.mark?.('umpire:first-board');
+    }
+    // the board's things to do (a ruleset with its own helper), else nothing is clickable on it
+    let offer = { targets: [], bar: [], hint: '' };
+    if (plugin.interact && cmds.length) {
+      if (selected && !cmds.some((c) => c.unit === selected.id || c.card === selected.id)) selected = null;
+      offer = plugin.interact({ view: v, cmds, selected });
+    }
+    makeInteractive(svg, offer.targets, (t) => {
+      if (t.kind === 'select') { select(t.selected ? null : { kind: 'unit', id: t.key.slice(5) }); return; }
+      if (t.commands.length === 1) { post(t.commands[0]); return; }
+      clear(bar, h('p', {}, `${t.label}: choose one`), t.commands.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))));
+    });
+    hint.textContent = offer.hint || (cmds.length ? '' : session.seat ? 'Nothing for you to do now.' : 'You are watching.');
+    clear(bar, offer.bar.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))),
+      selected ? h('button', { type: 'button', class: 'link', onclick: () => select(null) }, 'Cancel selection') : null);
+    const textEl = textAlt.querySelector('#board-text');
+    const words = plugin.textBoard ? plugin.textBoard(v) : null;
+    clear(textEl, words || svgTitles(svg));
+
+    // the side: readiness, hand, actions, undo, every legal command, templates
+    const parts = [];
+    if (v.status === 'waiting' && session.seat) parts.push(readyBox(session, alertBox));
+    if (plugin.handPanel) parts.push(h('section', { class: 'hand-box', 'aria-label': 'Cards' }, plugin.handPanel({ view: v, seat: session.seat, cmds, post, select })));
+    else if (v.state && v.state.hands) parts.push(h('section', { class: 'hand-box' }, h('h3', {}, 'Hands'), genericHands(v.state.hands, session.seat)));
+    const actions = plugin.onBoardOrHand ? cmds.filter((c) => !plugin.onBoardOrHand(c)) : cmds;
+    if (actions.length && plugin.interact) {
+      parts.push(h('section', { 'aria-labelledby': 'h-actions' }, h('h3', { id: 'h-actions' }, 'Actions'),
+        h('div', { class: 'actions' }, actions.map((c) => h('button', { type: 'button', class: 'action', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))))));
+    }
+    const templates = (session.legal && session.legal.templates) || [];
+    if (templates.length) {
+      parts.push(h('section', { 'aria-labelledby': 'h-templates' }, h('h3', { id: 'h-templates' }, 'Measured commands'),
+        templates.map((t, i) => templateForm(t, i, { onPost: (c) => post(c), onDryRun: (c) => dryRun(session, c) }))));
+    }
+    if (cmds.length) {
+      const list = commandList(cmds, post, plugin, v);
+      parts.push(plugin.interact
+        ? h('details', { class: 'all-cmds' }, h('summary', {}, `All legal commands (${cmds.length})`), list)
+        : h('section', { 'aria-labelledby': 'h-cmds' }, h('h3', { id: 'h-cmds' }, `Your legal commands (${cmds.length})`), list));
+    }
+    if (session.seat && v.status !== 'finished') parts.push(undoBox(session, post));
+    parts.push(recentBox(session));
+    clear(side, parts);
+    restoreFocus(panel, focus);
+  }
+
+  return { update };
+}
+
+// Keyboard users keep their place when the panel is redrawn (after a command, or a feed update).
+function focusKeyOf(panel, el) {
+  if (!el || el === document.body || !panel.contains(el)) return null;
+  if (el.id) return { id: el.id };
+  if (el.dataset && el.dataset.command) return { command: el.dataset.command };
+  const unit = el.closest && el.closest('[data-unit],[data-structure],polygon[data-hex]');
+  if (unit) return { board: unit.dataset.unit ? `[data-unit="${CSS.escape(unit.dataset.unit)}"]` : unit.dataset.structure ? `[data-structure="${CSS.escape(unit.dataset.structure)}"]` : `polygon[data-hex="${CSS.escape(unit.dataset.hex)}"]` };
+  return { text: el.textContent, tag: el.tagName };
+}
+
+function restoreFocus(panel, key) {
+  if (!key) return;
+  let el = null;
+  if (key.id) el = panel.querySelector(`#${CSS.escape(key.id)}`);
+  else if (key.command) el = [...panel.querySelectorAll('[data-command]')].find((x) => x.dataset.command === key.command);
+  else if (key.board) el = panel.querySelector(key.board);
+  else if (key.text) el = [...panel.querySelectorAll(key.tag)].find((x) => x.textContent === key.text);
+  if (el && (el.tabIndex >= 0 || el.matches('button, a, input, select, textarea, summary'))) { el.focus({ preventScroll: true }); return; }
+  // what had focus is gone (the command was done): go to the next thing to do
+  const next = panel.querySelector('#board .act, .play-card, .action, #board-hint');
+  if (next) { if (next.id === 'board-hint') next.tabIndex = -1; next.focus({ preventScroll: true }); }
+}
+
+function svgTitles(svg) {
+  if (!svg) return [];
+  const items = [...svg.querySelectorAll('title')].map((t) => t.textContent).filter(Boolean);
+  return h('ul', {}, items.slice(0, 300).map((t) => h('li', {}, t)));
+}
+
+function genericHands(hands, seat) {
+  return h('ul', {}, Object.entries(hands).map(([s, v]) => h('li', {}, `${s}${s === seat ? ' (you)' : ''}: `,
+    Array.isArray(v) ? v.join(', ') : `${v} card${v === 1 ? '' : 's'}`)));
+}
+
+async function dryRun(session, cmd) {
+  try {
+    await session.api.post(session.path('/commands?dry_run=true'), { command: cmd, expected_version: session.version });
+    return { legal: true };
+  } catch (err) {
+    return { legal: false, reason: problemText(err) + (err.rule ? ` (${err.rule})` : '') };
+  }
+}
+
+function readyBox(session, alertBox) {
+  const b = new Uint8Array(12);
+  crypto.getRandomValues(b);
+  const input = h('input', { id: 'client-seed', type: 'text', value: [...b].map((x) => x.toString(16).padStart(2, '0')).join(''), pattern: '[A-Za-z0-9_-]{1,64}', maxlength: 64 });
+  return h('form', { class: 'ready', onsubmit: async (e) => {
+    e.preventDefault();
+    try { await session.ready(input.value.trim()); await session.refresh(); } catch (err) { alertBox.textContent = problemText(err); }
+  } }, h('h3', {}, 'Ready?'),
+  h('p', {}, 'Your client seed is mixed into every roll and shuffle of this game; the server committed to its own seed before it sees yours.'),
+  h('label', { for: 'client-seed' }, 'Client seed '), input, ' ', h('button', { type: 'submit' }, 'I am ready'));
+}
+
+function recentBox(session) {
+  const evs = [...session.events.values()].sort((a, b) => b.seq - a.seq).slice(0, 8);
+  return h('section', { 'aria-labelledby': 'h-recent' }, h('h3', { id: 'h-recent' }, 'Latest steps'),
+    h('ol', { class: 'recent', reversed: true }, evs.map((e) => h('li', { value: e.seq, class: e.undone ? 'undone' : '' },
+      `${e.type.replace(/_/g, ' ')}${e.actor ? ` (${e.actor})` : ''}${e.undone ? ' — undone' : ''}`))));
+}
+
+// Undo: choose a command boundary; the cost (free, or needs consent) is worked out before asking,
+// when the Undo section is opened (it stays open across updates).
+const undoState = { open: false };
+function undoBox(session, post) {
+  const pend = session.pendingUndo();
+  if (pend) {
+    const box = h('section', { class: 'undo', 'aria-labelledby': 'h-undo' }, h('h3', { id: 'h-undo' }, 'Undo'));
+    return undoPending(box, session, post, pend);
+  }
+  const box = h('details', { class: 'undo', id: 'undo', open: undoState.open }, h('summary', { id: 'h-undo' }, 'Undo…'));
+  box.addEventListener('toggle', () => {
+    undoState.open = box.open;
+    if (box.open && box.__work) box.__work();
+  });
+  return undoChoices(box, session, post);
+}
+
+function undoPending(box, session, post, pend) {
+  if (pend.by === session.seat) box.append(h('p', {}, `You asked to undo back to version ${pend.to_version}: waiting for the other side.`));
+  else {
+    box.append(h('p', {}, `${pend.by} asks to undo back to version ${pend.to_version}.`),
+      h('button', { type: 'button', id: 'undo-accept', onclick: () => post({ type: 'undo_accept' }, () => session.answerUndo(true)) }, 'Accept'), ' ',
+      h('button', { type: 'button', id: 'undo-decline', onclick: () => post({ type: 'undo_decline' }, () => session.answerUndo(false)) }, 'Decline'));
+  }
+  return box;
+}
+
+function undoChoices(box, session, post) {
+  const events = [...session.events.values()].sort((a, b) => a.seq - b.seq);
+  const groups = commandGroups(events.filter((e) => !e.undone)).filter((g) => g.actor && !g.types.every(isKernelType));
+  const choices = groups.slice(-8).reverse();
+  if (!choices.length) { box.append(h('p', { class: 'muted' }, 'Nothing to undo yet.')); return box; }
+  const mineFirst = choices.find((g) => g.actor === session.seat) || choices[0];
+  const sel = h('select', { id: 'undo-to', 'aria-label': 'Undo back to' }, choices.map((g) => h('option', { value: String(g.first - 1), selected: g === mineFirst },
+    `before ${g.actor === session.seat ? 'your' : g.actor + "'s"} ${g.types.filter((t) => !isKernelType(t))[0].replace(/_/g, ' ')} (step ${g.first}; back to version ${g.first - 1})`)));
+  const cost = h('p', { class: 'cost', id: 'undo-cost', 'aria-live': 'polite' }, 'working out the cost…');
+  const go = h('button', { type: 'button', id: 'undo-go', onclick: () => post({ type: 'undo', to_version: Number(sel.value) }, () => session.undo(Number(sel.value))) }, 'Undo');
+  const work = async () => {
+    const to = Number(sel.value);
+    cost.textContent = 'working out the cost…';
+    try {
+      const [tl, spect] = await Promise.all([session.loadTimeline(), session.spectatorEventsAfter(to)]);
+      const turnOf = new Map(tl.steps.map((s) => [s.seq, s.turn]));
+      const after = events.filter((e) => e.seq > to && !isKernelType(e.type));
+      const rulings = await Promise.all(after.slice(0, 60).map((e) => session.ruling(e.seq).then((r) => [e.seq, r]).catch(() => [e.seq, null])));
+      const rollsOf = new Map(rulings.map(([s, r]) => [s, r && r.rolls]));
+      const hidden = new Map(spect.map((e) => [e.seq, !!e.redacted]));
+      const curTurn = turnOf.get(session.version) ?? session.view.turn;
+      const res = undoCost({ seat: session.seat, turn: curTurn, events, turnOf: (s) => turnOf.get(s), rollsOf: (s) => rollsOf.get(s), hiddenOf: (s) => hidden.get(s) || false }, to);
+      if (res.nothing) { cost.textContent = 'Nothing to undo after that version.'; go.disabled = true; return; }
+      go.disabled = false;
+      cost.dataset.free = res.free ? 'true' : 'false';
+      cost.textContent = res.free
+        ? 'Expected: free (only your own steps of this turn, nothing revealed). The server decides.'
+        : `Expected: needs the other side's consent (${res.reasons.slice(0, 3).join('; ')}${res.reasons.length > 3 ? '; …' : ''}). The server decides.`;
+      go.textContent = res.free ? 'Undo' : 'Ask to undo';
+    } catch (err) {
+      cost.textContent = `Cost unknown (${problemText(err)}); the server decides.`;
+    }
+  };
+  sel.addEventListener('change', work);
+  box.__work = work;
+  if (box.open) work();
+  box.append(h('label', { for: 'undo-to' }, 'Back to '), sel, cost, go);
+  return box;
+}

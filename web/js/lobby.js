@@ -1,0 +1,241 @@
+// The lobby: games by status and ruleset (paged), create a game of any ruleset, scenario and
+// options, join a seat with its token or an invite link, watch as a spectator.
+import { h, clear, fmtTime, shortId, announce } from './dom.js';
+import { Api, spectator, lobbyPage, problemText } from './api.js';
+import * as tokens from './tokens.js';
+import { pluginFor } from './rulesets/index.js';
+
+let rulesetsCache = null;
+export async function rulesets() {
+  if (!rulesetsCache) rulesetsCache = spectator.get('/rulesets');
+  return rulesetsCache;
+}
+
+// What POST /games accepts beyond ruleset/scenario/seed/options (start: when_ready, bots), read
+// from the service's own OpenAPI document; absent fields are not offered.
+let createCaps = null;
+async function createCapabilities() {
+  if (!createCaps) {
+    createCaps = spectator.get('/schema/openapi.json').then((doc) => {
+      const schemas = (doc.components && doc.components.schemas) || {};
+      const req = Object.entries(schemas).find(([name, s]) => /CreateGame/i.test(name) && s.properties);
+      const props = req ? req[1].properties : {};
+      return { start: 'start' in props, bots: 'bots' in props };
+    }).catch(() => ({ start: false, bots: false }));
+  }
+  return createCaps;
+}
+
+export async function renderLobby(root, params) {
+  const status = params.get('status') || '';
+  const ruleset = params.get('ruleset') || '';
+  const list = h('div', { id: 'games' }, 'Loading games…');
+  const created = h('div', { id: 'created', 'aria-live': 'polite' });
+  clear(root,
+    h('h1', {}, 'umpire'),
+    h('p', { class: 'lead' }, 'An impartial referee for tabletop wargames: create a game, play a seat, watch, replay and check the dice.'),
+    h('div', { class: 'lobby-grid' },
+      h('section', { 'aria-labelledby': 'h-games' }, h('h2', { id: 'h-games' }, 'Games'), filters(status, ruleset), list),
+      h('div', {},
+        h('section', { 'aria-labelledby': 'h-create' }, h('h2', { id: 'h-create' }, 'New game'),
+          await createForm(created, () => showGames(list, { status, ruleset, cursor: null, history: [] })), created),
+        h('section', { 'aria-labelledby': 'h-join' }, h('h2', { id: 'h-join' }, 'Join a seat'), joinForm()),
+        mine())));
+  await showGames(list, { status, ruleset, cursor: null, history: [] });
+}
+
+function filters(status, ruleset) {
+  const st = h('select', { id: 'f-status', name: 'status' },
+    [['', 'all'], ['active', 'active'], ['waiting', 'waiting'], ['finished', 'finished']].map(([v, t]) => h('option', { value: v, selected: v === status }, t)));
+  const rs = h('select', { id: 'f-ruleset', name: 'ruleset' }, h('option', { value: '' }, 'all'));
+  rulesets().then((all) => { for (const r of all) rs.append(h('option', { value: r.id, selected: r.id === ruleset }, r.id)); });
+  const go = () => {
+    const q = new URLSearchParams();
+    if (st.value) q.set('status', st.value);
+    if (rs.value) q.set('ruleset', rs.value);
+    location.hash = `#/${q.toString() ? '?' + q : ''}`;
+  };
+  st.addEventListener('change', go);
+  rs.addEventListener('change', go);
+  return h('div', { class: 'filters' }, h('label', { for: 'f-status' }, 'Status '), st, ' ', h('label', { for: 'f-ruleset' }, 'Ruleset '), rs);
+}
+
+async function showGames(box, q) {
+  let page;
+  try {
+    page = await lobbyPage(spectator, q);
+  } catch (err) {
+    clear(box, h('p', { role: 'alert' }, `The lobby is not available: ${problemText(err)}`));
+    return;
+  }
+  const all = await rulesets().catch(() => []);
+  const title = (g) => {
+    const r = all.find((x) => x.id === g.ruleset);
+    const s = r && r.scenarios.find((x) => x.id === g.scenario);
+    return s ? s.title : g.scenario;
+  };
+  const rows = page.games.map((g) => {
+    const mineSeats = Object.keys(tokens.seatsOf(g.game_id));
+    return h('tr', { dataset: { game: g.game_id } },
+      h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, title: g.game_id }, shortId(g.game_id))),
+      h('td', {}, g.ruleset), h('td', {}, title(g)),
+      h('td', {}, g.status + (g.winner ? ` (${g.winner} won)` : '')), h('td', { class: 'num' }, String(g.version)),
+      h('td', {}, fmtTime(g.created_at)),
+      h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, class: 'button' }, 'Watch'),
+        mineSeats.map((s) => [' ', h('a', { href: `#/game/${encodeURIComponent(g.game_id)}?seat=${encodeURIComponent(s)}`, class: 'button' }, `Play ${s}`)])));
+  });
+  const nav = h('div', { class: 'pager' },
+    h('button', { type: 'button', disabled: !q.history.length, onclick: () => showGames(box, { ...q, cursor: q.history[q.history.length - 1], history: q.history.slice(0, -1) }) }, '← Newer'),
+    ' ', h('span', {}, page.total != null ? `${page.total} game${page.total === 1 ? '' : 's'}` : ''), ' ',
+    h('button', { type: 'button', disabled: !page.next, onclick: () => showGames(box, { ...q, cursor: page.next, history: [...q.history, q.cursor] }) }, 'Older →'));
+  clear(box, page.games.length
+    ? h('div', { class: 'table-wrap' }, h('table', { class: 'games' },
+      h('thead', {}, h('tr', {}, ['game', 'ruleset', 'scenario', 'status', 'version', 'created', ''].map((x) => h('th', { scope: 'col' }, x)))),
+      h('tbody', {}, rows)))
+    : h('p', {}, 'No games yet.'), nav);
+}
+
+function mine() {
+  const ids = tokens.allGames();
+  if (!ids.length) return null;
+  return h('section', { 'aria-labelledby': 'h-mine' }, h('h2', { id: 'h-mine' }, 'Seats in this browser'),
+    h('ul', {}, ids.map((id) => h('li', {}, h('a', { href: `#/game/${encodeURIComponent(id)}` }, shortId(id)), ': ',
+      Object.keys(tokens.seatsOf(id)).map((s, i) => [i ? ', ' : '', h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}` }, s)]),
+      ' ', h('button', { type: 'button', class: 'link', onclick: (e) => { tokens.forget(id); e.target.closest('li').remove(); } }, 'forget')))));
+}
+
+function randomClientSeed() {
+  const b = new Uint8Array(12);
+  crypto.getRandomValues(b);
+  return [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+async function createForm(createdBox, onCreated = () => {}) {
+  let all;
+  try { all = await rulesets(); } catch (err) { return h('p', { role: 'alert' }, problemText(err)); }
+  const caps = await createCapabilities();
+  const rs = h('select', { id: 'c-ruleset', name: 'ruleset', required: true }, all.map((r) => h('option', { value: r.id }, r.id)));
+  const sc = h('select', { id: 'c-scenario', name: 'scenario', required: true });
+  const optsBox = h('div', { id: 'c-options' });
+  const optsJson = h('textarea', { id: 'c-options-json', rows: 3, spellcheck: 'false' }, '{}');
+  const seed = h('input', { id: 'c-seed', type: 'text', pattern: '[0-9a-f]{64}', placeholder: 'optional: 64 hex characters', autocomplete: 'off' });
+  const start = h('select', { id: 'c-start' }, h('option', { value: 'now' }, 'at once'), h('option', { value: 'when_ready' }, 'when every seat is ready (client seeds)'));
+  const botsBox = h('div', { id: 'c-bots' });
+  const err = h('p', { class: 'error', role: 'alert' });
+  let plugin = null;
+  let form = null;
+
+  const renderBots = () => {
+    const info = all.find((r) => r.id === rs.value) || {};
+    const bots = info.bots || [];
+    if (!caps.bots || !bots.length) { botsBox.replaceChildren(); return; }
+    const seatNames = form && form.seats ? form.seats() : [];
+    botsBox.replaceChildren(h('fieldset', {}, h('legend', {}, 'Bots'), seatNames.map((s) => h('div', { class: 'row' },
+      h('label', { for: `c-bot-${s}` }, `${s} `),
+      h('select', { id: `c-bot-${s}`, dataset: { seat: s } }, h('option', { value: '' }, 'a person'),
+        bots.flatMap((b) => (b.levels && b.levels.length ? b.levels.map((l) => h('option', { value: `${b.id}:${l}` }, `${b.title || b.id} (${l})`)) : [h('option', { value: b.id }, b.title || b.id)])))))));
+  };
+  const renderRuleset = () => {
+    const info = all.find((r) => r.id === rs.value) || { scenarios: [], campaigns: [] };
+    clear(sc,
+      h('optgroup', { label: 'Scenarios' }, info.scenarios.filter((s) => !s.id.includes('@')).map((s) => h('option', { value: `s:${s.id}` }, s.title))),
+      (info.campaigns || []).length ? h('optgroup', { label: 'Campaigns' }, info.campaigns.map((c) => h('option', { value: `c:${c.id}` }, `Campaign: ${c.title}`))) : null,
+      info.scenarios.some((s) => s.id.includes('@')) ? h('optgroup', { label: 'Campaign battles' }, info.scenarios.filter((s) => s.id.includes('@')).map((s) => h('option', { value: `s:${s.id}` }, s.title))) : null);
+    plugin = pluginFor(rs.value);
+    optsJson.value = '{}';
+    form = plugin && plugin.optionsForm ? plugin.optionsForm((v) => { optsJson.value = JSON.stringify(v); renderBots(); }) : null;
+    const described = info.options ? h('p', { class: 'muted' }, 'Options: ', Object.entries(info.options.properties || info.options).map(([k, v]) => `${k}${v && v.description ? ` (${v.description})` : ''}`).join('; ')) : null;
+    clear(optsBox, form ? form.el : null, described);
+    renderBots();
+  };
+  rs.addEventListener('change', renderRuleset);
+  renderRuleset();
+
+  const submit = async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    let options;
+    try { options = JSON.parse(optsJson.value || '{}'); } catch { err.textContent = 'options: not valid JSON'; return; }
+    const [kind, id] = [sc.value.slice(0, 1), sc.value.slice(2)];
+    const body = { ruleset: rs.value };
+    if (seed.value.trim()) body.seed = seed.value.trim();
+    let res;
+    try {
+      if (kind === 'c') {
+        res = await spectator.post('/campaigns', { ...body, campaign: id });
+      } else {
+        body.scenario = id;
+        body.options = options;
+        if (caps.start && start.value === 'when_ready') body.start = 'when_ready';
+        const bots = {};
+        for (const sel of botsBox.querySelectorAll('select')) if (sel.value) bots[sel.dataset.seat] = sel.value;
+        if (Object.keys(bots).length) body.bots = bots;
+        res = await spectator.post('/games', body);
+      }
+    } catch (ex) {
+      err.textContent = problemText(ex);
+      return;
+    }
+    for (const [s, t] of Object.entries(res.seats || {})) tokens.remember(res.game_id, s, t);
+    showCreated(createdBox, res);
+    onCreated(res);
+  };
+  return h('form', { id: 'create', onsubmit: submit },
+    h('div', { class: 'row' }, h('label', { for: 'c-ruleset' }, 'Ruleset '), rs),
+    h('div', { class: 'row' }, h('label', { for: 'c-scenario' }, 'Scenario '), sc),
+    optsBox,
+    h('details', {}, h('summary', {}, 'More: options as JSON, seed, start'),
+      h('div', { class: 'row' }, h('label', { for: 'c-options-json' }, 'Options (JSON, sent as they are) '), optsJson),
+      h('div', { class: 'row' }, h('label', { for: 'c-seed' }, 'Server seed (for a reproducible game) '), seed),
+      caps.start ? h('div', { class: 'row' }, h('label', { for: 'c-start' }, 'Start '), start) : null),
+    botsBox,
+    h('button', { type: 'submit', id: 'c-submit' }, 'Create game'), err);
+}
+
+function showCreated(box, res) {
+  const id = res.game_id;
+  clear(box, h('div', { class: 'created', role: 'status' },
+    h('h3', {}, `Game ${id} created`),
+    res.seed_commitment ? h('p', {}, 'Seed commitment: ', h('code', { class: 'hash' }, res.seed_commitment)) : null,
+    h('p', {}, 'Send each player the link of their seat (the token is in the part after #, which never reaches the server):'),
+    h('ul', { class: 'seats' }, Object.entries(res.seats || {}).map(([s, t]) => {
+      const link = tokens.inviteLink(id, t);
+      return h('li', { dataset: { seat: s } }, h('strong', {}, s), ' ',
+        h('input', { type: 'text', readonly: true, value: link, 'aria-label': `invite link for ${s}`, class: 'invite' }), ' ',
+        h('button', { type: 'button', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(`link for ${s} copied`)) }, 'Copy'), ' ',
+        h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}`, class: 'button play-seat' }, `Play ${s}`));
+    })),
+    h('p', {}, h('a', { href: `#/game/${encodeURIComponent(id)}`, class: 'button' }, 'Watch as a spectator'))));
+  announce(`game ${id} created`);
+}
+
+function joinForm() {
+  const link = h('input', { id: 'j-link', type: 'text', placeholder: 'invite link or game id', autocomplete: 'off', required: true });
+  const tok = h('input', { id: 'j-token', type: 'password', placeholder: 'seat token (not needed with a link)', autocomplete: 'off' });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const submit = async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    let gameId = link.value.trim();
+    let token = tok.value.trim();
+    const m = gameId.match(/#\/game\/([^?]+)(?:\?(.*))?$/);
+    if (m) {
+      gameId = decodeURIComponent(m[1]);
+      const p = new URLSearchParams(m[2] || '');
+      token = token || p.get('token') || '';
+    }
+    if (!gameId) { err.textContent = 'give a game id or an invite link'; return; }
+    if (!token) { location.hash = `#/game/${encodeURIComponent(gameId)}`; return; }
+    try {
+      const lc = await new Api(token).get(`/games/${encodeURIComponent(gameId)}/legal-commands`);
+      tokens.remember(gameId, lc.seat, token);
+      location.hash = `#/game/${encodeURIComponent(gameId)}?seat=${encodeURIComponent(lc.seat)}`;
+    } catch (ex) {
+      err.textContent = problemText(ex);
+    }
+  };
+  return h('form', { id: 'join', onsubmit: submit },
+    h('div', { class: 'row' }, h('label', { for: 'j-link' }, 'Game '), link),
+    h('div', { class: 'row' }, h('label', { for: 'j-token' }, 'Token '), tok),
+    h('button', { type: 'submit' }, 'Join'), err);
+}

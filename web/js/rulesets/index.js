@@ -1,0 +1,7 @@
+// Ruleset-specific helpers, by ruleset id. A ruleset without one is played through the generic
+// fallback (every legal command as a button, templates as forms), so it works the day it registers.
+import hoth from './hoth.js';
+
+const PLUGINS = { hoth };
+
+export function pluginFor(rulesetId) { return PLUGINS[rulesetId] || null; }
