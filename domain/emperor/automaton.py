@@ -60,7 +60,7 @@ def emperor_turn(out: Outbox) -> None:
         oc = out.state.current_order()
         assert oc is not None
         agenda = [Work(kind="step", step=s, index=i) for i, s in enumerate(oc.steps)]
-        if "REFRESH_CHECK" not in oc.steps:  # SOLO-TURN-2 (INFERRED): once, after the last listed step
+        if "REFRESH_CHECK" not in oc.steps:  # SOLO-TURN-2 (INFERRED, GAP-A-04): once, after the last listed step
             agenda.append(Work(kind="step", step="REFRESH_CHECK", index=len(oc.steps)))
         agenda.append(Work(kind="end_turn"))
         run(out, agenda)
@@ -553,7 +553,7 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
     if len(path) < len(plan.path):
         rb.add("SOLO-PUSH-4", f"{target.name} dies after {len(entries)} hazard wound(s): the push stops.")
     rb.add("SOLO-PUSH-5", f"Your warriors are not exempt from hazards in the Emperor's turn: {len(entries)} entry(ies) "
-                          f"into active hazards, 1 wound each (BASE-HAZ-2).", wounds=len(entries),
+                          f"into active hazards, {HAZARD_WOUNDS} wound(s) each (BASE-HAZ-2).", wounds=len(entries) * HAZARD_WOUNDS,
            path=list(path))
     wounds = len(entries) * HAZARD_WOUNDS
     first = (f"nearest active hazard {plan.first} in {plan.k} step(s)"

@@ -84,7 +84,7 @@ def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan 
             nxt_h, used = compass_pick(adj_h, arrow)
             notes.append(("SOLO-PUSH-3", f"a: {r} push left; active hazard(s) next to {cur}: {', '.join(sorted(adj_h))}"
                           + (f", compass {'/'.join(used)} -> {nxt_h}" if len(adj_h) > 1 else "")
-                          + f": {cur} -> {nxt_h} (1 wound)"))
+                          + f": {cur} -> {nxt_h} ({HAZARD_WOUNDS} wound(s))"))
             cells.append(nxt_h)
             entered.append(nxt_h)
             cur = nxt_h
@@ -95,7 +95,7 @@ def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan 
             out, used = compass_pick(free, arrow)
             notes.append(("SOLO-PUSH-3", f"b: {r} push left, no active hazard next to {cur}; free neighbours "
                           f"{', '.join(sorted(free))}" + (f", compass {'/'.join(used)} -> {out}" if len(free) > 1 else "")
-                          + f": {cur} -> {out} -> {cur} (1 wound for 2 steps)"))
+                          + f": {cur} -> {out} -> {cur} ({HAZARD_WOUNDS} wound(s) for 2 steps)"))
             cells += [out, cur]
             entered.append(cur)
             r -= 2
