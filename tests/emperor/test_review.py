@@ -20,15 +20,17 @@ import pytest
 from msgspec.structs import replace
 
 import domain.emperor as emperor_pkg
-from domain.emperor.commands import Defend, EndTurn
+from domain.emperor.commands import Activate, Attack, Defend, EndTurn, Move, Push, Refresh, Skip, Star
 from domain.emperor.content import Ability
 from domain.emperor.events import (
-    AbilityDone, EmperorMoved, Pushed, Refreshed, StarChosen, StepStarted, TargetChosen,
+    AbilityDone, AttackResolved, Defended, EmperorMoved, FallbackUsed, LocationsFlipped, Pushed, Refreshed,
+    StarChosen, StepStarted, TargetChosen, TurnStarted, WarriorWounded,
 )
 from domain.emperor.state import EMPEROR
 from tests.service.api_client import Api, api  # noqa: F401
 
-from .fixtures import VESPER_VS_WARDEN, all_of, game, one
+from .fixtures import VESPER_VS_WARDEN, all_of, game, move, one
+from .play import violation
 
 RULES_MD = Path(emperor_pkg.__file__).with_name("rules.md")
 
@@ -293,3 +295,141 @@ def test_no_order_card_is_named_before_the_first_reveal(api: Api, path):
     assert set(order) == {"current", "deck_size", "discard", "card_policy"} and order["deck_size"] == 6
     body = api.get(path.format(gid=gid), t).text
     assert not re.search(r"\bO[1-6]\b", body)  # no order card named before the first reveal
+
+
+# -- section 6 (the PROPOSED base game) on the human's side: one targeted test per rule -------------------
+
+def test_base_range_1_melee_ranged_with_range_bonus_and_area():
+    """BASE-RANGE-1, BASE-LOC-5 (RANGE: +1 maximum range, your choice): MELEE reaches dist 1 only, RANGED
+    1-3 and one more with a RANGE symbol used (L2 next to E2), AREA every enemy within 2."""
+    g = game().place(warden="C2", vesper="C4", hound="E1")
+    items = g.do(Activate(card="W1"))  # Shield Bash: ATTACK 2 MELEE; PUSH 1 MELEE, Vesper at dist 2
+    skipped = [e for e in all_of(items, AbilityDone) if e.skipped]
+    assert [e.ability for e in skipped] == ["ATTACK 2 MELEE", "PUSH 1 MELEE"]
+    assert "BASE-RANGE-1" in _ruling(items, AbilityDone).rules()
+    g = game(VESPER_VS_WARDEN).place(vesper="E2", warden="A1", hound="D5")  # Hound at dist 4, Warden 5
+    g.do(Activate(card="V1"))
+    assert g.legal() == [Attack(target="hound", bonuses=("L2",)), Skip()]
+    assert violation(g, Attack(target="hound")).rule == "BASE-RANGE-1"
+    g = game(VESPER_VS_WARDEN).place(vesper="C1", warden="C3", hound="E5")
+    g.do(Activate(card="V4"))
+    assert g.legal() == [Attack(target=None, bonuses=()), Skip()]
+
+
+def test_base_push_1_and_hazards_in_your_turn():
+    """BASE-PUSH-1: each push step goes to an adjacent cell inside the grid with no location and no
+    warrior, any direction; BASE-HAZ-2 and SOLO-MOVE-1: in your turn the Emperor's warriors suffer hazard
+    wounds. Shield Bash's PUSH 1 from B3 on Vesper (C3): C4 (H2, active), D3 or C2, not B3 (the Warden)."""
+    g = game().place(warden="B3", vesper="C3", hound="E1")
+    g.do(Activate(card="W1"))
+    g.do(Skip())
+    assert {c.path for c in g.legal() if isinstance(c, Push)} == {("C4",), ("D3",), ("C2",)}
+    assert violation(g, Push(target="vesper", path=("B3",))).rule == "BASE-PUSH-1"
+    items = g.do(Push(target="vesper", path=("C4",)))
+    assert one(items, Pushed).hazards == ("C4",) and g.state.warriors["vesper"].wounds == 1
+
+
+def test_base_haz_2_your_move_ends_on_a_hazard():
+    """BASE-HAZ-2, BASE-MOVE-1: entering an active hazard by your own movement wounds (1) and ends the
+    move there: from C2 the Warden may stop on C3 (H1) but cannot cross it to C4."""
+    g = game().place(warden="C2", vesper="C5", hound="E1")
+    dests = {c.to for c in g.legal() if isinstance(c, Move) and c.warrior == "warden" and not c.bonuses}
+    assert "C3" in dests and "C4" not in dests
+    items = g.do(Move(warrior="warden", to="C3"))
+    assert one(items, WarriorWounded).cause == "hazard H1" and g.state.warriors["warden"].wounds == 1
+
+
+def test_base_def_1_your_defense_card_crest_and_bonus():
+    """BASE-DEF-1, BASE-CREST-1, BASE-LOC-3: the Emperor's Arc Bolt (3) hits the Warden on C2; you defend
+    with W4 Bulwark (DEF 4, +1 if MOON; your applied crest is MOON) and L2's DEFENSE: 4 + 1 + 1 = 6, no
+    wound; W4 is exhausted and L2 flipped by you (face up again at your next turn, BASE-LOC-4)."""
+    g = game().place(warden="C2", vesper="A5", hound=None).order(None, ("O2", "O1"))
+    g.set(crest={**g.state.crest, "human": "MOON"})
+    g.do(EndTurn())
+    assert Defend(card="W4", bonuses=("L2",)) in g.legal() and Defend(card=None, bonuses=()) in g.legal()
+    items = g.do(Defend(card="W4", bonuses=("L2",)))
+    d = next(e for e in all_of(items, Defended) if e.side == "human")
+    assert d.value == 6 and d.parts == {"card": 4, "crest": 1, "locations": 1}
+    assert one(items, AttackResolved).wounds == 0 and "W4" in g.state.exhausted["human"]
+    flips = [e for e in all_of(items, LocationsFlipped) if e.side == "human"]
+    assert [e.locations for e in flips] == [("L2",)]
+    restored = [e.restored for e in all_of(items, TurnStarted) if e.side == "human"]
+    assert restored == [("L2",)] and "L2" not in g.state.flipped
+
+
+def test_base_star_1_your_stars_once_per_turn():
+    """BASE-STAR-1: a star buys one of your hero's star abilities or the ability of a face-up location next
+    to your hero; each once per turn. Vesper's Ward (STAR; STAR) next to L3: Spark for the first star is
+    not offered for the second."""
+    g = game(VESPER_VS_WARDEN).place(vesper="A4", warden="A5", hound="E5")
+    g.do(Activate(card="V5"))
+    assert {c.choice for c in g.legal() if isinstance(c, Star)} == {"Jolt", "Spark", "Drift", "L3"}
+    g.do(Star(choice="Spark"))
+    g.do(Skip())
+    assert {c.choice for c in g.legal() if isinstance(c, Star)} == {"Jolt", "Drift", "L3"}
+    assert violation(g, Star(choice="Spark")).rule == "BASE-STAR-1"
+
+
+def test_base_loc_4_and_base_loc_5_your_flip_lasts_until_your_next_turn():
+    """BASE-LOC-5 (MOVE x2: +2 movement, your choice), BASE-LOC-3 and BASE-LOC-4: the Warden uses L1 to
+    reach A2 (4 steps); L1 stays flipped through the Emperor's turn (its turn restores only what it
+    flipped) and is face up at the start of your next turn."""
+    g = game().place(warden="C2", vesper="E5", hound="E1").order(None, ("O1", "O2", "O3"))
+    assert Move(warrior="warden", to="A2", bonuses=("L1",)) in g.legal()
+    assert Move(warrior="warden", to="A2", bonuses=()) not in g.legal()
+    g.do(Move(warrior="warden", to="A2", bonuses=("L1",)))
+    items = _defend_until_done(g, g.do(EndTurn()))
+    starts = [(e.side, e.restored) for e in all_of(items, TurnStarted)]
+    assert starts[0] == ("emperor", ()) and starts[-1] == ("human", ("L1",))
+
+
+def test_base_ref_1_and_base_war_2():
+    """BASE-REF-1: REFRESH makes every exhausted card prepared. BASE-WAR-2: healing never raises health
+    above the starting value (the Emperor's Second Wind on an unwounded Warden heals 0)."""
+    g = game().exhaust("human", "W1", "W4")
+    items = g.do(Refresh())
+    assert one(items, Refreshed).cards == ("W1", "W4") and g.state.exhausted["human"] == ()
+    g = game(VESPER_VS_WARDEN).place(warden="E5", vesper="A1", hound="D5").order(None, ("O2", "O1"))
+    g.exhaust(EMPEROR, "W1", "W2", "W4", "W5")  # W3 Forward: MARCH 2 (it moves) then a star
+    g.set(solo=replace(g.state.solo, star_priority=()))  # no star ability: the star falls back
+    items = _defend_until_done(g, g.do(EndTurn()))
+    fb = one(items, FallbackUsed)
+    assert fb.name == "Second Wind" and fb.applied and fb.healed == 0
+    assert g.state.warriors["warden"].wounds == 0
+
+
+# -- SOLO-MOVE-10: the other reading of the seed's step 2 gives the same cell ------------------------------
+
+def test_move_10_preferred_over_p_then_reachable_gives_the_same_destination():
+    """SOLO-MOVE-10 (INFERRED): computing "preferred" over all possible directions P and then keeping the
+    reachable ones gives the engine's destination (Pref over PR) in every case. Checked for Vesper from
+    every free cell of BF-FELLWOODS against the Warden on four cells, compass E and W."""
+    from domain.emperor.field import Field
+    from domain.emperor.grid import compass_pick
+
+    checked = 0
+    for order in ("O1", "O2"):
+        for warden in ("C1", "A1", "E3", "B5"):
+            for cell in ("A1", "A2", "A4", "A5", "B1", "B3", "B5", "C1", "C2", "C3", "C4", "C5", "D1", "D3", "D5",
+                         "E1", "E2", "E3", "E4", "E5"):
+                if cell == warden:
+                    continue
+                g = game().place(vesper=cell, warden=warden, hound=None).emperor_turn_state().order(order)
+                e = one(move(g, "vesper"), EmperorMoved)
+                field = Field(g.state)  # after SOLO-MOVE-2's flips (bonus counts do not depend on warriors)
+                if not (set(e.possible) & set(e.reachable)):
+                    continue  # step 4 is the same procedure in both readings
+                b = {c: field.bonus_count(c) for c in e.possible}
+                pref_p = {c for c in e.possible if b[c] == max(b.values())}
+                reach = pref_p & set(e.reachable)
+                pr = set(e.possible) & set(e.reachable)
+                if len(pr) == 1:
+                    (other,) = pr
+                elif reach:
+                    other = compass_pick(reach, g.state.orders[order].compass)[0]
+                else:  # no preferred cell reachable: the nearest cells are PR itself (D = 0)
+                    top = max(b[c] for c in pr)
+                    other = compass_pick({c for c in pr if b[c] == top}, g.state.orders[order].compass)[0]
+                assert e.to == other, (order, warden, cell, e)
+                checked += 1
+    assert checked > 40
