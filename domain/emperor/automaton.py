@@ -189,9 +189,9 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
     d = decide_move(field, mover, movement, req, tuple(solo.exceptions), compass)
     rb = RulingBuilder()
     rb.add("SOLO-MOVE-1", "During the Emperor's turn its warriors ignore hazards (no restriction, no wound).")
-    why = f"{st.heroes[EMPEROR].name}'s solo card" + ("" if mover.kind == HERO else
-                                        (" (helper line)" if solo.helper_direction else
-                                         " (no helper line: the hero's requirement, INFERRED SOLO-MOVE-11)"))
+    why = f"{st.heroes[EMPEROR].name}'s solo card" + (
+        "" if mover.kind == HERO else (" (helper line)" if solo.helper_direction else
+                                       " (no helper line: the hero's requirement, INFERRED SOLO-MOVE-11)"))
     if crest:
         via = ("the current order card's unique crest matches every crest (SOLO-CREST-1)"
                if unique_crest_now(st) else f"the applied crest initiative is {crest}")
@@ -544,7 +544,7 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
         V=value, k=plan.k, candidates=list(plan.candidates), hazard=plan.first)
     if ties:  # SOLO-PUSH-2: equal candidates by the compass (PROPOSED)
         _compass(rb, compass, plan.arrows, plan.first, "hazard")
-    if len(plan.path) > plan.k or value > plan.k:
+    if value > plan.k:
         rb.add("SOLO-PUSH-3", f"{value - plan.k} push left after {plan.first}: the Emperor keeps pushing only while "
                               "each step still wounds (a: between two adjacent active hazards first; b: out to a free "
                               "neighbour and back).")
@@ -553,8 +553,8 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
     if len(path) < len(plan.path):
         rb.add("SOLO-PUSH-4", f"{target.name} dies after {len(entries)} hazard wound(s): the push stops.")
     rb.add("SOLO-PUSH-5", f"Your warriors are not exempt from hazards in the Emperor's turn: {len(entries)} entry(ies) "
-                          f"into active hazards, {HAZARD_WOUNDS} wound(s) each (BASE-HAZ-2).", wounds=len(entries) * HAZARD_WOUNDS,
-           path=list(path))
+                          f"into active hazards, {HAZARD_WOUNDS} wound(s) each (BASE-HAZ-2).",
+           wounds=len(entries) * HAZARD_WOUNDS, path=list(path))
     wounds = len(entries) * HAZARD_WOUNDS
     first = (f"nearest active hazard {plan.first} in {plan.k} step(s)"
              + (f" (of {', '.join(plan.candidates)}, compass {compass})" if ties else ""))

@@ -155,10 +155,11 @@ def decide_move(field: Field, mover: Warrior, movement: int, req: Requirement, e
         pref, b = preferred(field, PR, exceptions)
         if len(pref) == 1:  # step 2
             (to,) = pref
-            return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=2, to=to))
+            return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)),
+                                                                step=2, to=to))
         to, arrows = compass_pick(pref, arrow)  # step 3
-        return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=3, to=to,
-                                                     compass=arrow, arrows=tuple(arrows)))
+        return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=3,
+                                                            to=to, compass=arrow, arrows=tuple(arrows)))
     # step 4: nearest-cell fallback (SOLO-MOVE-8)
     if not P:  # SOLO-MOVE-8f (INFERRED): nothing to move towards
         return MoveDecision(**common, bonus={}, preferred=(), step=0, to=start)
@@ -175,17 +176,17 @@ def decide_move(field: Field, mover: Warrior, movement: int, req: Requirement, e
     N = frozenset(c for c, d in D.items() if d == best)
     if len(N) == 1:  # 8c
         (to,) = N
-        return _with_path(field, mover, arrow, MoveDecision(**common, bonus={}, preferred=(), step=4, nearest=tuple(sorted(N)),
-                                                     distances=D, to=to))
+        return _with_path(field, mover, arrow, MoveDecision(**common, bonus={}, preferred=(), step=4,
+                                                            nearest=tuple(sorted(N)), distances=D, to=to))
     pref, b = preferred(field, N, exceptions)
     if len(pref) == 1:  # 8d
         (to,) = pref
         return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=4,
-                                                     nearest=tuple(sorted(N)), distances=D, to=to))
+                                                            nearest=tuple(sorted(N)), distances=D, to=to))
     to, arrows = compass_pick(pref, arrow)  # 8e
     return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=4,
-                                                 nearest=tuple(sorted(N)), distances=D, to=to, compass=arrow,
-                                                 arrows=tuple(arrows)))
+                                                        nearest=tuple(sorted(N)), distances=D, to=to, compass=arrow,
+                                                        arrows=tuple(arrows)))
 
 
 def _with_path(field: Field, mover: Warrior, arrow: str, d: MoveDecision) -> MoveDecision:

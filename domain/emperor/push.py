@@ -94,7 +94,8 @@ def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan 
         if r >= 2 and free:  # (b) out and back
             out, used = compass_pick(free, arrow)
             notes.append(("SOLO-PUSH-3", f"b: {r} push left, no active hazard next to {cur}; free neighbours "
-                          f"{', '.join(sorted(free))}" + (f", compass {'/'.join(used)} -> {out}" if len(free) > 1 else "")
+                          f"{', '.join(sorted(free))}"
+                          + (f", compass {'/'.join(used)} -> {out}" if len(free) > 1 else "")
                           + f": {cur} -> {out} -> {cur} ({HAZARD_WOUNDS} wound(s) for 2 steps)"))
             cells += [out, cur]
             entered.append(cur)

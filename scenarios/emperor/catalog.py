@@ -46,8 +46,9 @@ def read_catalog(path: str | os.PathLike[str] | None = None) -> tuple[Catalog, l
     if not root.is_dir():
         return Catalog(), [Problem(file=_display(root), field="", message="is not a content directory.")]
     if not any((root / kind).is_dir() for kind in KINDS):
-        return Catalog(), [Problem(file=_display(root), field="", message=f"holds none of {', '.join(f'{k}/' for k in KINDS)}: "
-                                                                          "not an Emperor content directory.")]
+        folders = ", ".join(f"{k}/" for k in KINDS)
+        return Catalog(), [Problem(file=_display(root), field="",
+                                   message=f"holds none of {folders}: not an Emperor content directory.")]
     problems: list[Problem] = []
     found: dict[str, list[tuple[str, Any]]] = {k: [] for k in KINDS}
     for kind, type_ in KINDS.items():
