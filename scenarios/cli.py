@@ -1,15 +1,39 @@
 """``umpire scenarios``: check the content and look at a scenario.
 
-    umpire scenarios lint [--path DIR]    exit 0, or 1 with one line per problem
-    umpire scenarios show ID [--path DIR] the scenario's board as text
+    umpire scenarios lint [--ruleset R] [--path DIR]   exit 0, or 1 with one line per problem
+    umpire scenarios show ID [--path DIR]              a Battle of Hoth scenario's board as text
 
+``lint`` is generic over the rulesets: it checks the content of every registered ruleset whose content
+package (``scenarios.<ruleset id>``, the one the kernel registry hands to the ruleset) exports
+``lint(path=None) -> list[Problem]``; an optional ``summary(path=None) -> str`` says what was checked.
 The service CLI (service/cli.py) adds every command of :data:`COMMANDS`.
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import sys
+from types import ModuleType
 
 import click
+
+
+def linted_rulesets() -> dict[str, ModuleType]:
+    """Ruleset id -> its content package, for every registered ruleset whose package exports ``lint``."""
+    from domain.kernel import registry
+
+    out: dict[str, ModuleType] = {}
+    for rs in registry.all_rulesets():
+        name = f"{registry.CONTENT_PACKAGE}.{rs.id}"
+        try:
+            if importlib.util.find_spec(name) is None:
+                continue
+        except ModuleNotFoundError:
+            continue
+        mod = importlib.import_module(name)
+        if callable(getattr(mod, "lint", None)):
+            out[rs.id] = mod
+    return out
 
 
 @click.group("scenarios", help="Check the content files (scenarios, cards, campaigns) and show scenarios.")
@@ -17,20 +41,33 @@ def scenarios_group() -> None:
     pass
 
 
-@scenarios_group.command("lint", help="Check all content; print one line per problem.")
+@scenarios_group.command("lint", help="Check the content of every ruleset (or of one); print one line per problem.")
+@click.option("--ruleset", "ruleset", default=None, help="Only this ruleset's content (required with --path).")
 @click.option("--path", "path", type=click.Path(file_okay=False), default=None,
-              help="Content directory (default: the shipped Battle of Hoth content).")
-def lint_cmd(path: str | None) -> None:
-    from scenarios.hoth import read_catalog
-
-    catalog, problems = read_catalog(path)
-    for p in problems:
-        click.echo(str(p))
-    if problems:
-        click.echo(f"{len(problems)} problem(s)", err=True)
+              help="Another content directory of --ruleset (same layout as the shipped one).")
+def lint_cmd(ruleset: str | None, path: str | None) -> None:
+    found = linted_rulesets()
+    if ruleset is not None and ruleset not in found:
+        raise click.BadParameter(f"{ruleset!r} has no content to check (rulesets with content: "
+                                 f"{', '.join(sorted(found)) or 'none'}).", param_hint="--ruleset")
+    if path is not None and ruleset is None:
+        raise click.UsageError(f"--path needs --ruleset (one of: {', '.join(sorted(found))}): whose content is it?")
+    total = 0
+    oks = []
+    for rid in [ruleset] if ruleset is not None else sorted(found):
+        mod = found[rid]  # type: ignore[index]
+        problems = mod.lint(path)
+        for p in problems:
+            click.echo(str(p))
+        total += len(problems)
+        if not problems:
+            summary = getattr(mod, "summary", None)
+            oks.append(f"ok: {rid}" + (f": {summary(path)}" if callable(summary) else ""))
+    if total:
+        click.echo(f"{total} problem(s)", err=True)
         sys.exit(1)
-    click.echo(f"ok: {len(catalog.scenarios)} scenarios, {len(catalog.cards)} cards, "
-               f"{len(catalog.campaigns)} campaigns")
+    for line in oks:
+        click.echo(line)
 
 
 @scenarios_group.command("show", help="Print a scenario's board as text (rows, terrain, units).")

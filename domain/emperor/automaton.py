@@ -60,7 +60,7 @@ def emperor_turn(out: Outbox) -> None:
         oc = out.state.current_order()
         assert oc is not None
         agenda = [Work(kind="step", step=s, index=i) for i, s in enumerate(oc.steps)]
-        if "REFRESH_CHECK" not in oc.steps:  # SOLO-TURN-2 (INFERRED): once, after the last listed step
+        if "REFRESH_CHECK" not in oc.steps:  # SOLO-TURN-2 (INFERRED, GAP-A-04): once, after the last listed step
             agenda.append(Work(kind="step", step="REFRESH_CHECK", index=len(oc.steps)))
         agenda.append(Work(kind="end_turn"))
         run(out, agenda)
@@ -141,13 +141,16 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
         n = len(prepared)
         ex = st.exhausted.get(EMPEROR, ())
         do = n <= oc.refresh_value
-        rb.add("SOLO-TURN-6", f"{n} prepared card(s) {'<=' if do else '>'} refresh value {oc.refresh_value}: "
-                              + ("the Emperor refreshes (BASE-REF-1: every exhausted card becomes prepared)."
-                                 if do else "no refresh."), prepared=n, refresh_value=oc.refresh_value)
-        out.emit(StepStarted(step=w.step, index=w.index, card=oc.id, performed=do), RulingBuilder().add(
-            "SOLO-TURN-2", f"{w.step}: {where}.", step=w.step, card=oc.id), summary="Emperor step: REFRESH_CHECK")
+        out.emit(StepStarted(step=w.step, index=w.index, card=oc.id, performed=do), rb,
+                 summary="Emperor step: REFRESH_CHECK")
         out.emit(Refreshed(side=EMPEROR, cards=ex if do else (), prepared=n, refresh_value=oc.refresh_value,
-                           refreshed=do), rb, summary=("the Emperor refreshes" if do else "the Emperor does not refresh"))
+                           refreshed=do), RulingBuilder().add(
+            "SOLO-TURN-6", f"{n} prepared card(s) ({', '.join(prepared) or 'none'}) {'<=' if do else '>'} refresh "
+                           f"value {oc.refresh_value} of {oc.id}: "
+                           + (f"the Emperor refreshes (BASE-REF-1: every exhausted card becomes prepared: "
+                              f"{', '.join(ex) or 'none was exhausted'})." if do else "no refresh."),
+            prepared=n, refresh_value=oc.refresh_value, cards=list(ex if do else ())),
+            summary=("the Emperor refreshes" if do else "the Emperor does not refresh"))
 
 
 def _finish_card(out: Outbox, w: Work, agenda: list[Work]) -> None:
@@ -186,9 +189,9 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
     d = decide_move(field, mover, movement, req, tuple(solo.exceptions), compass)
     rb = RulingBuilder()
     rb.add("SOLO-MOVE-1", "During the Emperor's turn its warriors ignore hazards (no restriction, no wound).")
-    why = f"{solo.hero}'s solo card" + ("" if mover.kind == HERO else
-                                        (" (helper line)" if solo.helper_direction else
-                                         " (no helper line: the hero's requirement, INFERRED SOLO-MOVE-11)"))
+    why = f"{st.heroes[EMPEROR].name}'s solo card" + (
+        "" if mover.kind == HERO else (" (helper line)" if solo.helper_direction else
+                                       " (no helper line: the hero's requirement, INFERRED SOLO-MOVE-11)"))
     if crest:
         via = ("the current order card's unique crest matches every crest (SOLO-CREST-1)"
                if unique_crest_now(st) else f"the applied crest initiative is {crest}")
@@ -237,7 +240,8 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
         rb.add("SOLO-MOVE-9", f"The destination is its own cell {d.to}: {mover.name} does not move.")
     else:
         rb.add("SOLO-MOVE-9", f"{mover.name} moves {mover.cell} -> {' -> '.join(d.path)} (a shortest legal path; "
-                              "compass on the first differing step, PROPOSED).", path=list(d.path))
+                              f"ties broken by the compass {compass} of the current order card at the first "
+                              "differing step, PROPOSED; SOLO-TIE-1).", path=list(d.path), compass=compass)
     frm = mover.cell
     out.emit(EmperorMoved(warrior=mover.id, purpose=purpose, movement=movement, requirement=requirement_text(req),
                           possible=d.possible, reachable=d.reachable, candidates=d.candidates, bonus=d.bonus,
@@ -519,25 +523,44 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
     st = out.state
     field = Field(st)
     plan: Plan | None = best_hazard_plan(field, target.id, value, compass)
-    assert plan is not None
+    if plan is None:  # only after an earlier push of the same ability changed the battlefield (SYM_ALL)
+        out.emit(Pushed(side=EMPEROR, pusher=pusher.id, target=target.id, source=source, value=value,
+                        frm=target.cell or "", path=()), RulingBuilder().add(
+            "SOLO-SWITCH-4", f"{target.name} ({target.cell}) can no longer be pushed into an active hazard within "
+                             f"{value} step(s) after the earlier push of this ability: the push does nothing to it "
+                             "(INFERRED).", target=target.id, V=value),
+            summary=f"{target.name} is not pushed (no active hazard in reach any more)")
+        return
     path, entries = truncate(plan.path, field.active_hazard_cells(), target.left)
-    rb = RulingBuilder().add("SOLO-PUSH-2", f"{target.name} ({target.cell}) is pushed to the nearest active hazard "
-                                            f"it can reach: {plan.first} in {plan.k} step(s)"
-                             + (" (a target on a hazard must leave and re-enter, PROPOSED GAP-A-13)"
-                                if plan.k > 1 and target.cell == plan.first else "") + f"; compass {compass} on ties.",
-                             k=plan.k, hazard=plan.first)
-    for note in plan.notes[1:]:
-        rule = "SOLO-PUSH-4" if "unused" in note else "SOLO-PUSH-3"
-        rb.add(rule, note)
+    ties = len(plan.candidates) > 1
+    rb = RulingBuilder().add(
+        "SOLO-PUSH-2", f"Push value V = {value}. "
+        + (f"The active hazards {target.name} ({target.cell}) can reach in the fewest push steps ({plan.k}): "
+           f"{', '.join(plan.candidates)}; the compass {compass} of the current order card chooses {plan.first}"
+           if ties else f"The nearest active hazard {target.name} ({target.cell}) can reach is {plan.first}, in "
+                        f"{plan.k} push step(s)")
+        + (" (a target on a hazard must leave and re-enter, PROPOSED GAP-A-13)"
+           if plan.k > 1 and target.cell == plan.first else "") + ".",
+        V=value, k=plan.k, candidates=list(plan.candidates), hazard=plan.first)
+    if ties:  # SOLO-PUSH-2: equal candidates by the compass (PROPOSED)
+        _compass(rb, compass, plan.arrows, plan.first, "hazard")
+    if value > plan.k:
+        rb.add("SOLO-PUSH-3", f"{value - plan.k} push left after {plan.first}: the Emperor keeps pushing only while "
+                              "each step still wounds (a: between two adjacent active hazards first; b: out to a free "
+                              "neighbour and back).")
+    for rule, note in plan.notes:
+        rb.add(rule, note + ".")
     if len(path) < len(plan.path):
         rb.add("SOLO-PUSH-4", f"{target.name} dies after {len(entries)} hazard wound(s): the push stops.")
     rb.add("SOLO-PUSH-5", f"Your warriors are not exempt from hazards in the Emperor's turn: {len(entries)} entry(ies) "
-                          f"into active hazards, 1 wound each (BASE-HAZ-2).", wounds=len(entries),
-           path=list(path))
+                          f"into active hazards, {HAZARD_WOUNDS} wound(s) each (BASE-HAZ-2).",
+           wounds=len(entries) * HAZARD_WOUNDS, path=list(path))
     wounds = len(entries) * HAZARD_WOUNDS
+    first = (f"nearest active hazard {plan.first} in {plan.k} step(s)"
+             + (f" (of {', '.join(plan.candidates)}, compass {compass})" if ties else ""))
     out.emit(Pushed(side=EMPEROR, pusher=pusher.id, target=target.id, source=source, value=value,
                     frm=target.cell or '', path=path,
-                    hazards=entries, wounds=wounds, plan="; ".join(plan.notes)), rb,
+                    hazards=entries, wounds=wounds, plan="; ".join((first, *(t for _, t in plan.notes)))), rb,
              summary=f"{target.name} pushed {' -> '.join((target.cell or '',) + path)}: {wounds} wound(s)")
     casualties(out)
 
@@ -601,51 +624,63 @@ def _star(out: Outbox, w: Work, agenda: list[Work]) -> None:
     hero = st.hero_of(EMPEROR)
     assert solo is not None and hero is not None and hero.cell is not None and st.turn is not None
     stars = {s.name: s.ability for s in st.heroes[EMPEROR].stars}
-    walk: list[str] = []
+    #: (rule, line): each line of the walk with the rule that decided it (SOLO-STAR-4/5/6).
+    walk: list[tuple[str, str]] = []
     chosen: tuple[str, str, Ability, Location | None] | None = None
     compass = arrow(out)
     for i, entry in enumerate(solo.star_priority, 1):
         if entry.kind == "hero_star":
             name = entry.name
             if name in st.turn.stars_used:
-                walk.append(f"{i}. {name}: already used this turn (SOLO-STAR-4)")
+                walk.append(("SOLO-STAR-4", f"{i}. {name}: already used this turn"))
                 continue
             ok, why = can_apply(st, hero, stars[name])
-            walk.append(f"{i}. {name} ({ability_text(stars[name])}): {'applies' if ok else 'cannot apply'} -- {why}")
+            walk.append(("SOLO-STAR-5", f"{i}. {name} ({ability_text(stars[name])}): "
+                                        f"{'applies' if ok else 'cannot apply'} -- {why}"))
             if ok:
                 chosen = (name, "hero_star", stars[name], None)
                 break
         else:
             field = Field(st)
-            cands = [lo for lo in field.available(hero.cell) if lo.ability is not None
-                     and lo.id not in st.turn.location_abilities_used
-                     and (entry.kind == "any_location" or lo.id == entry.name)]
+            label = "any available location ability" if entry.kind == "any_location" else f"{entry.name}'s ability"
+            wanted = [lo for lo in field.static.adjacent[hero.cell] if lo.ability is not None
+                      and (entry.kind == "any_location" or lo.id == entry.name)]
+            used = [lo.id for lo in wanted if lo.id in st.turn.location_abilities_used]
+            cands = [lo for lo in wanted if lo.id not in used and field.face_up(lo.id)]
+            if used:
+                walk.append(("SOLO-STAR-6", f"{i}. {label}: {', '.join(used)} already used this turn"))
             usable = []
             for lo in cands:  # GAP-A-28: face up, available, and it would have an effect (its card flipped)
                 ok, why = can_apply(st, hero, lo.ability.ability, (lo.id,))  # type: ignore[union-attr]
-                walk.append(f"{i}. {lo.id} {lo.ability.name}: {'applies' if ok else 'cannot apply'} -- {why}")  # type: ignore[union-attr]
+                walk.append(("SOLO-STAR-5", f"{i}. {lo.id} {lo.ability.name}: "  # type: ignore[union-attr]
+                                            f"{'applies' if ok else 'cannot apply'} -- {why}"))
                 if ok:
                     usable.append(lo)
             if not cands:
-                walk.append(f"{i}. {'any available location ability' if entry.kind == 'any_location' else entry.name}: "
-                            "none face up and available, or used this turn")
+                walk.append(("SOLO-STAR-5", f"{i}. {label}: no face-up location with an ability is next to "
+                                            f"{hero.name} ({hero.cell}, BASE-LOC-2)"
+                             + (" other than those used" if used else "")))
             if usable:
-                cell, _ = compass_pick([lo.cell for lo in usable], compass)
+                cell, arrows = compass_pick([lo.cell for lo in usable], compass)
                 lo = next(x for x in usable if x.cell == cell)
                 if len(usable) > 1:
-                    walk.append(f"equivalent location abilities: compass {compass} -> {lo.id} (SOLO-TIE-1)")
+                    walk.append(("SOLO-STAR-6", "equivalent location abilities "
+                                 + ", ".join(f"{x.id} on {x.cell}" for x in usable)
+                                 + f": compass {compass} (SOLO-TIE-1"
+                                 + (f", turned to {', '.join(arrows[1:])} on a tie, SOLO-TIE-3" if len(arrows) > 1
+                                    else "") + f") -> {lo.id}"))
                 chosen = (lo.id, "location", lo.ability.ability, lo)  # type: ignore[union-attr]
                 break
-    rb = RulingBuilder().add("SOLO-STAR-1", f"{solo.hero}'s solo card: star priority "
+    lines = tuple(text for _, text in walk)
+    rb = RulingBuilder().add("SOLO-STAR-1", f"{st.heroes[EMPEROR].name}'s solo card: star priority "
                              + " > ".join(e.name or "any available location ability" for e in solo.star_priority) + ".")
     rb.add("SOLO-STAR-2", f"For this star ({w.source}) walk the list from the top; take the first ability the "
-                          "Emperor can apply.", walk=walk)
-    for line in walk:
-        rb.add("SOLO-STAR-4" if "already used" in line or "used this turn" in line
-               else "SOLO-STAR-6" if "equivalent" in line else "SOLO-STAR-5", line)
+                          "Emperor can apply.", walk=list(lines))
+    for rule, line in walk:
+        rb.add(rule, line)
     if chosen is None:
         rb.add("SOLO-STAR-3", "No listed ability can be applied: the fallback ability is used for this star.")
-        out.emit(StarChosen(side=EMPEROR, choice="", kind="none", walk=tuple(walk)), rb,
+        out.emit(StarChosen(side=EMPEROR, choice="", kind="none", walk=lines), rb,
                  summary=f"{w.source}: star -> fallback")
         _fallback(out, "SOLO-FALL-1a", "it has a star but can choose no ability from its star priority list", agenda)
         return
@@ -653,7 +688,7 @@ def _star(out: Outbox, w: Work, agenda: list[Work]) -> None:
     rb.add("SOLO-STAR-2", f"-> {name}: {ability_text(ab)}.", choice=name)
     if kind == "location":
         rb.add("SOLO-STAR-6", "Location abilities are identified by (location card, ability); each once per turn.")
-    out.emit(StarChosen(side=EMPEROR, choice=name, kind=kind, ability=ab, walk=tuple(walk)), rb,
+    out.emit(StarChosen(side=EMPEROR, choice=name, kind=kind, ability=ab, walk=lines), rb,
              summary=f"{w.source}: star -> {name}")
     if lo is not None:  # GAP-A-27: using the ability flips the card before it resolves
         flip(out, EMPEROR, hero, [(lo, symbol_count(lo, ()))], (), "location ability", [

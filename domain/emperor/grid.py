@@ -16,10 +16,8 @@ COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: An unreachable distance (BASE-GRID-3: "∞ if there is no such path").
 INF = 10**6
 
-#: SOLO-TIE-3 (PROPOSED): on a tie, turn the arrow 90° clockwise and repeat.
-CLOCKWISE = {"N": "E", "E": "S", "S": "W", "W": "N"}
-ARROW_NAMES = {"N": "north (towards the Emperor's edge)", "E": "east", "S": "south (towards your edge)",
-               "W": "west"}
+#: SOLO-TIE-3 (PROPOSED, GAP-A-10): on a tie, turn the arrow 90° clockwise and repeat.
+CLOCKWISE = {"N": "E", "E": "S", "S": "W", "W": "N"}  # GAP-A-10
 
 
 def label(x: int, y: int) -> str:

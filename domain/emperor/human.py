@@ -523,9 +523,10 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
                         wounds=len(hz) * HAZARD_WOUNDS), RulingBuilder().add(
             "BASE-PUSH-1", f"{target.name} is pushed {target.cell} -> {' -> '.join(cmd.path)} ({len(cmd.path)} of "
                            f"{v} step(s)).", path=list(cmd.path), value=v).add(
-            "BASE-HAZ-2", f"Entries into active hazards: {', '.join(hz) or 'none'} -- 1 wound each, no defense (the "
-                          "Emperor's warriors are affected in your turn, SOLO-MOVE-1).", wounds=len(hz)),
-            summary=f"{target.name} pushed to {cmd.path[-1]}: {len(hz)} wound(s)")
+            "BASE-HAZ-2", f"Entries into active hazards: {', '.join(hz) or 'none'} -- {HAZARD_WOUNDS} wound(s) each, "
+                          "no defense (the Emperor's warriors are affected in your turn, SOLO-MOVE-1).",
+            wounds=len(hz) * HAZARD_WOUNDS),
+            summary=f"{target.name} pushed to {cmd.path[-1]}: {len(hz) * HAZARD_WOUNDS} wound(s)")
         casualties(out)
     elif isinstance(cmd, C.March):
         by = _human_flip(out, me, cmd.bonuses, ("MOVE",), "movement") if cmd.bonuses else {"MOVE": 0}

@@ -150,15 +150,16 @@ def decide_move(field: Field, mover: Warrior, movement: int, req: Requirement, e
     common = dict(possible=tuple(sorted(P)), reachable=tuple(sorted(R)), candidates=tuple(sorted(PR)))
     if len(PR) == 1:  # SOLO-MOVE-7 step 1
         (to,) = PR
-        return _with_path(field, mover, MoveDecision(**common, bonus={}, preferred=(), step=1, to=to))
+        return _with_path(field, mover, arrow, MoveDecision(**common, bonus={}, preferred=(), step=1, to=to))
     if len(PR) >= 2:
         pref, b = preferred(field, PR, exceptions)
         if len(pref) == 1:  # step 2
             (to,) = pref
-            return _with_path(field, mover, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=2, to=to))
+            return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)),
+                                                                step=2, to=to))
         to, arrows = compass_pick(pref, arrow)  # step 3
-        return _with_path(field, mover, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=3, to=to,
-                                                     compass=arrow, arrows=tuple(arrows)))
+        return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=3,
+                                                            to=to, compass=arrow, arrows=tuple(arrows)))
     # step 4: nearest-cell fallback (SOLO-MOVE-8)
     if not P:  # SOLO-MOVE-8f (INFERRED): nothing to move towards
         return MoveDecision(**common, bonus={}, preferred=(), step=0, to=start)
@@ -175,21 +176,23 @@ def decide_move(field: Field, mover: Warrior, movement: int, req: Requirement, e
     N = frozenset(c for c, d in D.items() if d == best)
     if len(N) == 1:  # 8c
         (to,) = N
-        return _with_path(field, mover, MoveDecision(**common, bonus={}, preferred=(), step=4, nearest=tuple(sorted(N)),
-                                                     distances=D, to=to))
+        return _with_path(field, mover, arrow, MoveDecision(**common, bonus={}, preferred=(), step=4,
+                                                            nearest=tuple(sorted(N)), distances=D, to=to))
     pref, b = preferred(field, N, exceptions)
     if len(pref) == 1:  # 8d
         (to,) = pref
-        return _with_path(field, mover, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=4,
-                                                     nearest=tuple(sorted(N)), distances=D, to=to))
+        return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=4,
+                                                            nearest=tuple(sorted(N)), distances=D, to=to))
     to, arrows = compass_pick(pref, arrow)  # 8e
-    return _with_path(field, mover, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=4,
-                                                 nearest=tuple(sorted(N)), distances=D, to=to, compass=arrow,
-                                                 arrows=tuple(arrows)))
+    return _with_path(field, mover, arrow, MoveDecision(**common, bonus=b, preferred=tuple(sorted(pref)), step=4,
+                                                        nearest=tuple(sorted(N)), distances=D, to=to, compass=arrow,
+                                                        arrows=tuple(arrows)))
 
 
-def _with_path(field: Field, mover: Warrior, d: MoveDecision) -> MoveDecision:
-    return msgspec.structs.replace(d, path=emperor_path(field, mover, d.to, d.compass or "N"))
+def _with_path(field: Field, mover: Warrior, arrow: str, d: MoveDecision) -> MoveDecision:
+    """SOLO-MOVE-9 with SOLO-TIE-1: the path's ties are broken by the current order card's compass,
+    whichever step of the decision list chose the destination."""
+    return msgspec.structs.replace(d, path=emperor_path(field, mover, d.to, arrow))
 
 
 def emperor_path(field: Field, mover: Warrior, to: str, arrow: str) -> tuple[str, ...]:

@@ -29,7 +29,12 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
     wounds: int
     k: int
     first: str
-    notes: tuple[str, ...] = ()
+    #: The active hazards the fewest push steps (``k``) reach: the compass chose ``first`` among them.
+    candidates: tuple[str, ...] = ()
+    #: The arrows the compass used for ``first`` (more than one: SOLO-TIE-3).
+    arrows: tuple[str, ...] = ()
+    #: (rule, sentence) for every later step of the plan (SOLO-PUSH-3a/3b) and its stop (SOLO-PUSH-4).
+    notes: tuple[tuple[str, str], ...] = ()
 
 
 def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan | None:
@@ -66,9 +71,9 @@ def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan 
     if not found:
         return None
     k = len(layers)
-    h, _ = compass_pick(found, arrow)
+    h, arrows = compass_pick(found, arrow)
     path = _path_to(field, target, layers, h, arrow)
-    notes = [f"nearest active hazard {h} in {k} step(s)"]
+    notes: list[tuple[str, str]] = []
     r = value - k
     cur = h
     entered = [h]
@@ -76,26 +81,33 @@ def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan 
     while True:
         adj_h = [n for n in push_steps(field, cur, target) if n in hazards]
         if adj_h and r >= 1:  # (a) between two hazards
-            nxt_h, _ = compass_pick(adj_h, arrow)
+            nxt_h, used = compass_pick(adj_h, arrow)
+            notes.append(("SOLO-PUSH-3", f"a: {r} push left; active hazard(s) next to {cur}: {', '.join(sorted(adj_h))}"
+                          + (f", compass {'/'.join(used)} -> {nxt_h}" if len(adj_h) > 1 else "")
+                          + f": {cur} -> {nxt_h} ({HAZARD_WOUNDS} wound(s))"))
             cells.append(nxt_h)
             entered.append(nxt_h)
-            notes.append(f"{cur} -> {nxt_h}: between two adjacent hazards (SOLO-PUSH-3a)")
             cur = nxt_h
             r -= 1
             continue
         free = push_steps(field, cur, target)
         if r >= 2 and free:  # (b) out and back
-            out, _ = compass_pick(free, arrow)
+            out, used = compass_pick(free, arrow)
+            notes.append(("SOLO-PUSH-3", f"b: {r} push left, no active hazard next to {cur}; free neighbours "
+                          f"{', '.join(sorted(free))}"
+                          + (f", compass {'/'.join(used)} -> {out}" if len(free) > 1 else "")
+                          + f": {cur} -> {out} -> {cur} ({HAZARD_WOUNDS} wound(s) for 2 steps)"))
             cells += [out, cur]
             entered.append(cur)
-            notes.append(f"{cur} -> {out} -> {cur}: out and back (SOLO-PUSH-3b)")
             r -= 2
             continue
         break
     if r:
-        notes.append(f"{r} push left unused: no further hazard wound possible (SOLO-PUSH-4)")
+        why = ("no free neighbour" if not push_steps(field, cur, target)
+               else "no active hazard next to it and 1 step cannot go out and back")
+        notes.append(("SOLO-PUSH-4", f"{r} push left unused on {cur}: {why}, so no further hazard wound is possible"))
     return Plan(path=tuple(cells), hazards=tuple(entered), wounds=len(entered) * HAZARD_WOUNDS, k=k, first=h,
-                notes=tuple(notes))
+                candidates=tuple(sorted(found)), arrows=tuple(arrows), notes=tuple(notes))
 
 
 def _path_to(field: Field, target: str, layers: list[set[str]], h: str, arrow: str) -> list[str]:

@@ -45,6 +45,10 @@ def read_catalog(path: str | os.PathLike[str] | None = None) -> tuple[Catalog, l
     root = Path(path) if path is not None else DEFAULT_ROOT
     if not root.is_dir():
         return Catalog(), [Problem(file=_display(root), field="", message="is not a content directory.")]
+    if not any((root / kind).is_dir() for kind in KINDS):
+        folders = ", ".join(f"{k}/" for k in KINDS)
+        return Catalog(), [Problem(file=_display(root), field="",
+                                   message=f"holds none of {folders}: not an Emperor content directory.")]
     problems: list[Problem] = []
     found: dict[str, list[tuple[str, Any]]] = {k: [] for k in KINDS}
     for kind, type_ in KINDS.items():
@@ -295,7 +299,15 @@ def _check_setup(file: str, su: Setup, ids: dict[str, dict[str, Any]]) -> list[P
 
 
 def lint(path: str | os.PathLike[str] | None = None) -> list[Problem]:
+    """Every problem in the content under ``path`` (empty: all good); ``umpire scenarios lint`` prints them."""
     return read_catalog(path)[1]
+
+
+def summary(path: str | os.PathLike[str] | None = None) -> str:
+    """What ``umpire scenarios lint`` checked, in a few words."""
+    c = read_catalog(path)[0]
+    return (f"{len(c.setups)} setups, {len(c.heroes)} heroes, {len(c.solo)} solo cards, {len(c.decks)} order "
+            f"deck(s), {len(c.battlefields)} battlefields")
 
 
 def load_catalog(path: str | os.PathLike[str] | None = None) -> Catalog:

@@ -7,11 +7,11 @@ shipped catalog, loaded once, and ``load_content`` the same function under the n
 registry looks for (it hands it to ``domain.hoth.RULESET``). See README.md in this directory.
 """
 from scenarios.hoth.catalog import (
-    CONDITION_KINDS, DEFAULT_ROOT, EFFECT_KINDS, Catalog, lint, load_catalog, read_catalog, shipped,
+    CONDITION_KINDS, DEFAULT_ROOT, EFFECT_KINDS, Catalog, lint, load_catalog, read_catalog, shipped, summary,
 )
 from scenarios.loader import ContentError, Problem
 
 load_content = shipped
 
-__all__ = ["Catalog", "ContentError", "load_content", "Problem", "load_catalog", "lint", "read_catalog", "shipped",
+__all__ = ["Catalog", "ContentError", "load_content", "Problem", "load_catalog", "lint", "read_catalog", "shipped", "summary",
            "DEFAULT_ROOT", "EFFECT_KINDS", "CONDITION_KINDS"]

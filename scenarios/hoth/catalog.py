@@ -187,6 +187,12 @@ def lint(path: str | os.PathLike[str] | None = None) -> list[Problem]:
     return read_catalog(path)[1]
 
 
+def summary(path: str | os.PathLike[str] | None = None) -> str:
+    """What ``umpire scenarios lint`` checked, in a few words."""
+    c = read_catalog(path)[0]
+    return f"{len(c.scenarios)} scenarios, {len(c.cards)} cards, {len(c.campaigns)} campaigns"
+
+
 def load_catalog(path: str | os.PathLike[str] | None = None) -> Catalog:
     """The content under ``path`` (default: the shipped content); ContentError lists every problem."""
     catalog, problems = read_catalog(path)

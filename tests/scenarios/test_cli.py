@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from scenarios.cli import COMMANDS, scenarios_group
+from scenarios.cli import COMMANDS, linted_rulesets, scenarios_group
 from tests.scenarios.conftest import FIXTURES
 
 
@@ -12,13 +12,17 @@ def test_commands_are_exported_for_the_umpire_cli():
 
 
 def test_lint_passes_on_shipped_content():
+    """Every ruleset whose content package exports lint() is checked (hoth and emperor here)."""
     r = CliRunner().invoke(scenarios_group, ["lint"])
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("ok: 13 scenarios, 60 cards, 2 campaigns")
+    lines = r.output.splitlines()
+    assert "ok: hoth: 13 scenarios, 60 cards, 2 campaigns" in lines
+    assert any(line.startswith("ok: emperor: 5 setups, 5 heroes") for line in lines)
+    assert linted_rulesets().keys() >= {"hoth", "emperor"}
 
 
 def test_lint_prints_one_line_per_problem_and_fails():
-    r = CliRunner().invoke(scenarios_group, ["lint", "--path", str(FIXTURES / "many-problems")])
+    r = CliRunner().invoke(scenarios_group, ["lint", "--ruleset", "hoth", "--path", str(FIXTURES / "many-problems")])
     assert r.exit_code == 1
     lines = [line for line in r.stdout.splitlines() if line]
     assert len(lines) == 3
@@ -51,7 +55,36 @@ def test_the_umpire_program_mounts_the_scenarios_commands():
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.startswith("ok: ")
     bad = subprocess.run([sys.executable, "-c", "from service.cli import main; main()", "scenarios", "lint",
-                          "--path", str(FIXTURES / "half-hex")], capture_output=True, text=True)
+                          "--ruleset", "hoth", "--path", str(FIXTURES / "half-hex")], capture_output=True, text=True)
     assert bad.returncode == 1
     assert bad.stdout.strip().endswith("half-hexes are not playable.")
     assert len(bad.stdout.strip().splitlines()) == 1
+
+
+def test_lint_one_ruleset_and_another_directory_of_its_content(tmp_path):
+    """--ruleset picks one ruleset; --path (which needs --ruleset) checks another directory of its content:
+    Emperor content with a mistake is reported as file: field: sentence, and exit 1."""
+    import json
+    import shutil
+
+    from scenarios.emperor import DEFAULT_ROOT
+
+    ok = CliRunner().invoke(scenarios_group, ["lint", "--ruleset", "emperor"])
+    assert ok.exit_code == 0 and ok.output.startswith("ok: emperor: ") and "hoth" not in ok.output
+    root = tmp_path / "content"
+    shutil.copytree(DEFAULT_ROOT, root, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    f = root / "orders" / "base.json"
+    data = json.loads(f.read_text())
+    data["card_policy"] = "dice"
+    f.write_text(json.dumps(data))
+    bad = CliRunner().invoke(scenarios_group, ["lint", "--ruleset", "emperor", "--path", str(root)])
+    assert bad.exit_code == 1
+    lines = bad.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].endswith("orders/base.json: card_policy: 'dice' is not a card-choice policy "
+                                                 "the engine knows (compass_scan).")
+    wrong = CliRunner().invoke(scenarios_group, ["lint", "--ruleset", "emperor", "--path", str(FIXTURES / "half-hex")])
+    assert wrong.exit_code == 1 and "not an Emperor content directory" in wrong.stdout
+    no_ruleset = CliRunner().invoke(scenarios_group, ["lint", "--path", str(root)])
+    assert no_ruleset.exit_code == 2 and "--path needs --ruleset" in no_ruleset.output
+    unknown = CliRunner().invoke(scenarios_group, ["lint", "--ruleset", "toy"])
+    assert unknown.exit_code == 2 and "has no content to check" in unknown.output
