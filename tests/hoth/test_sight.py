@@ -255,6 +255,20 @@ def test_hoth_los_ridge_3_along_rule_with_reduced_obstruction_set():
     assert not s.clear and "HOTH-LOS-RIDGE-3" in s.rules
 
 
+def test_hoth_los_ridge_1_a_structure_on_a_ridge_is_seen_under_the_standard_rules():
+    """HOTH-LOS-RIDGE-1 holds between two units; a structure is never a unit (HOTH-STRUCT-1)."""
+    ridges = frozenset({RIDGE_A, RIDGE_B, (8, 2)})
+    rocks_between = frozenset({(6, 2)})
+    # the target hex RIDGE_B holds a structure, not a unit: the rocks between block as usual
+    s = los(RIDGE_A, RIDGE_B, rocks_between | {RIDGE_B}, ridges=ridges, units=frozenset({RIDGE_A}), seracs=EMPTY)
+    assert not s.clear and not s.ridge_mode and s.blocked_by == ((6, 2),)
+    assert s.rules[0] == "HOTH-STRUCT-1"
+    # the same line to a unit on that ridge: ridge to ridge, the rocks no longer block
+    s = los(RIDGE_A, RIDGE_B, rocks_between | {RIDGE_B}, ridges=ridges, units=frozenset({RIDGE_A, RIDGE_B}),
+            seracs=EMPTY)
+    assert s.clear and s.ridge_mode
+
+
 def test_hoth_los_ridge_1_needs_units_and_seracs():
     with pytest.raises(ValueError, match="HOTH-LOS-RIDGE-1"):
         los(RIDGE_A, RIDGE_B, set(), ridges=frozenset({RIDGE_A, RIDGE_B}))
@@ -422,7 +436,7 @@ def test_cross_check_all_pairs_under_60_random_obstruction_sets(reference_geomet
 
         for a, b in PAIRS:
             s = line_of_sight(a, b, obstacles, ridges=ridges, units=units, seracs=seracs)
-            ridge_mode = a in ridges and b in ridges
+            ridge_mode = a in ridges and b in ridges and b in units  # HOTH-LOS-RIDGE-1: between two units
             expected = ref_clear(reference_geometry[(a, b)], a, b, ridge_to_ridge if ridge_mode else standard)
             assert s.clear == expected, (n, a, b, s)
             assert s.ridge_mode == ridge_mode
