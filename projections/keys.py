@@ -14,7 +14,7 @@ SPECTATOR = "-"
 
 #: Status sets the lobby knows up front (kernel statuses); a ruleset that
 #: reports another status gets its set created on first use.
-LOBBY_STATUSES: tuple[str, ...] = (ACTIVE, FINISHED)
+LOBBY_STATUSES: tuple[str, ...] = (ACTIVE, FINISHED, "read_only")
 
 LOBBY_TAG = "{lobby}"
 LOBBY_GAMES = f"{LOBBY_TAG}:games"  # hash game_id -> lobby entry JSON

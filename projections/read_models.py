@@ -316,6 +316,7 @@ class ReadModels:
         # The same body as the log path (service.views.lobby_entry of the game
         # row), with the status, winner and version of the projected state.
         entry = views.lobby_entry(msgspec.structs.replace(row, status=status, version=version, winner=winner))
+        status = entry["status"]  # "read_only" for a game imported without its seed (UMPIRE-READ-ONLY-1)
         others = [lobby_status_key(s) for s in LOBBY_STATUSES if s != status]
         keys = [LOBBY_GAMES, LOBBY_VERSIONS, LOBBY_CREATED, lobby_ruleset_key(row.ruleset), lobby_status_key(status), *others]
         self._lobby_upsert(keys=keys, args=[row.game_id, version, _enc.encode(entry), row.created_at])
@@ -428,11 +429,15 @@ class ReadModels:
             return None
         return None if v is None else int(v)
 
-    def lobby(self, status: str | None = None, ruleset: str | None = None) -> list[dict[str, Any]] | None:
-        """``GET /games?status=&ruleset=``: entries in creation order, or None.
+    def lobby(self, status: str | None = None, ruleset: str | None = None, *,
+              after: tuple[str, str] | None = None, limit: int | None = None) -> list[dict[str, Any]] | None:
+        """``GET /games?status=&ruleset=&cursor=&limit=``: entries in creation order (``created_at``, then
+        ``game_id``), only those after ``after`` and at most ``limit`` of them; or None.
 
         None when Redis is unreachable, was wiped and is not caught up yet, or
-        a projection failed since the last complete catch-up.
+        a projection failed since the last complete catch-up. Only the entries of
+        the page are read from Redis (the ids and creation times of the filter
+        are read to order them).
         """
         if self._lobby_stale:
             return None
@@ -453,15 +458,19 @@ class ReadModels:
             ids = [_s(i) for i in ids]
             if not ids:
                 return []
-            pipe = self.redis.pipeline(transaction=True)
-            pipe.hmget(LOBBY_GAMES, ids)
-            pipe.hmget(LOBBY_CREATED, ids)
-            bodies, created = pipe.execute()
+            created = self.redis.hmget(LOBBY_CREATED, ids)
+            order = sorted((_s(c) or "", gid) for gid, c in zip(ids, created))
+            if after is not None:
+                order = [k for k in order if k > after]
+            if limit is not None:
+                order = order[:limit]
+            if not order:
+                return []
+            page = [gid for _, gid in order]
+            bodies = self.redis.hmget(LOBBY_GAMES, page)
         except redis.RedisError:
             return None
-        rows = [(_s(c) or "", gid, b) for gid, b, c in zip(ids, bodies, created) if b is not None]
-        rows.sort(key=lambda r: (r[0], r[1]))
-        return [msgspec.json.decode(b) for _, _, b in rows]
+        return [msgspec.json.decode(b) for b in bodies if b is not None]
 
     # -- live feed ---------------------------------------------------------
     def feed_key(self, game_id: str) -> str:

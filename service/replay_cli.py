@@ -77,7 +77,7 @@ def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | N
         line = timeline_entry(ev, ruleset, undone=ev.seq in undone)
         mark = " [undone]" if line["undone"] else ""
         click.echo(f"{ev.seq:>5} t{line['turn']:<3} {line['actor'] or '-':<10} {line['summary']}{mark}")
-        for text in _render_ruling(ruling_view(ev, seat, finished=finished)):
+        for text in _render_ruling(ruling_view(ev, seat, finished=finished, ruleset=ruleset.id)):
             click.echo(text)
         if step:
             try:

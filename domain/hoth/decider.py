@@ -37,7 +37,9 @@ from .resolution import (
     trench_choice,
 )
 from .state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
-from .team import TEAM_PERSONAL_DECK, faction_seats, leaders_option, seats_for, team_hand_size, turn_order
+from .team import (
+    TEAM_PERSONAL_DECK, faction_seats, leaders_option, options_schema, seats_for, team_hand_size, turn_order,
+)
 from .turns import (
     advance, arrange, attack_options, close_orders, discard_cards, end_moves, end_turn, move, move_options,
     order_unit, play_card, reinforce, reinforcement_hexes,
@@ -91,6 +93,13 @@ class HothRuleset:
         for c in getattr(self.catalog(), "campaigns", {}).values():
             out.append(Choice(id=c.id, title=getattr(c, "title", c.id)))
         return out
+
+    def options_schema(self) -> dict[str, Any]:
+        """Kernel protocol: the JSON schema of ``options`` in ``POST /games`` (shown by ``GET /rulesets``)."""
+        cat = self.catalog()
+        support = {f: tuple(c.id for c in cat.cards.values() if c.kind == "support" and c.faction == f)
+                   for f in ("imperial", "rebel")}
+        return options_schema(support)
 
     def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
         if scenario not in self.catalog().scenarios:
@@ -243,9 +252,9 @@ class HothRuleset:
             real = _real_reason(state, command)
             if real is not None:
                 raise real
-            raise RuleViolation(_step_rule(t.phase, command),
-                                f"Now is the {t.phase} step of the turn; {type(command).__name__} does not fit it "
-                                "(HOTH-TURN-2: play a card, order, move, attack, draw).")
+            rule, why = _step_rule(t.phase, command)
+            raise RuleViolation(rule, f"Now is the {t.phase} step of the turn; {type(command).__name__} does not fit "
+                                      f"it: {why}.")
         advance(out)
         return out.items
 
@@ -340,7 +349,7 @@ def _real_reason(state: HothState, cmd: Any) -> RuleViolation | None:
     if isinstance(cmd, C.Move) and t.phase == ATTACK:
         if cmd.unit in t.moved:
             return RuleViolation("HOTH-MOVE-2", f"{cmd.unit} has already moved this turn (each ordered unit moves "
-                                                "once); the Move step has ended (HOTH-TURN-4).", unit=cmd.unit)
+                                                "once).", unit=cmd.unit)
         return RuleViolation("HOTH-TURN-4", "The Move step has already ended: all movement ends before the first "
                                             "attack.", unit=cmd.unit)
     if isinstance(cmd, C.EndMoves) and t.phase == ATTACK:
@@ -356,19 +365,22 @@ def _real_reason(state: HothState, cmd: Any) -> RuleViolation | None:
 _PHASE_RULE = {PLAY: "HOTH-CARD-1", ORDER: "HOTH-ORDER-1", MOVE: "HOTH-TURN-4", ATTACK: "HOTH-ATTACK-1"}
 
 
-def _step_rule(phase: str, cmd: Any) -> str:
-    """The rule a command out of step breaks (HOTH-TURN-2: the steps come in order)."""
+def _step_rule(phase: str, cmd: Any) -> tuple[str, str]:
+    """The rule a command out of step breaks, and what that rule says (the steps come in order,
+    HOTH-TURN-2); the refusal's sentence states the rule it names."""
     if phase == PLAY:
-        return "HOTH-CARD-1"  # a turn starts by playing a card
+        return "HOTH-CARD-1", "a turn starts by playing a command card"
     if isinstance(cmd, C.PlayCard):
-        return "HOTH-CARD-1"  # exactly one command card per turn
+        return "HOTH-CARD-1", "exactly one command card is played per turn"
     if isinstance(cmd, C.OrderUnit):
-        return "HOTH-ORDER-1"  # orders are announced right after the card
+        return "HOTH-ORDER-1", "units are ordered right after the card is played"
     if isinstance(cmd, (C.Move, C.EndMoves)) and phase == ATTACK:
-        return "HOTH-TURN-4"  # all movement ends before the first attack
+        return "HOTH-TURN-4", "all movement ends before the first attack"
     if isinstance(cmd, C.Attack):
-        return "HOTH-ATTACK-1"  # attacks begin once every ordered unit has moved
-    return "HOTH-TURN-2"
+        return "HOTH-ATTACK-1", "attacks begin once every ordered unit has finished moving"
+    return "HOTH-TURN-2", "a turn goes: play a card, order, move, attack, draw"
+
+
 _PENDING_RULE = {"reroll": "HOTH-SPECIAL-EWEB-6", "trench": "HOTH-TERRAIN-TRENCH-3", "retreat": "HOTH-RETREAT-3",
                  "breakthrough": "HOTH-SPECIAL-ASSAULT-1", "breakthrough_attack": "HOTH-SPECIAL-ASSAULT-3",
                  "discard": "HOTH-CARD-4", "arrange": "HOTH-CARD-4", "place": "HOTH-CARD-4"}

@@ -1,29 +1,35 @@
 """The log and replay: events, rulings, past states, timeline, board pictures, verify, feed."""
 from __future__ import annotations
 
-from typing import Any
-
+from typing import Annotated, Any
 
 import anyio
-from litestar.params import FromPath, FromQuery
+from litestar.params import FromPath, FromQuery, Parameter
 from litestar import Request, Response, Router, get
 from litestar.response import ServerSentEvent
 
 from .. import queries
-from ..openapi import EventsPage, GameView, RulingView, Timeline, VerifyResult
+from ..queries import MAX_PAGE
+from ..schemas import EventsPage, GameView, Redecided, RulingView, Timeline, VerifyResult
+
+#: Path and query parameters with the bounds the service enforces.
+After = Annotated[int, Parameter(ge=0, description="Start after this seq (0: from the first event).")]
+Limit = Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="At most this many events.")]
+StepSeq = Annotated[int, Parameter(ge=1, description="The event's seq.")]
+StateSeq = Annotated[int, Parameter(ge=0, description="The seq after which the state is shown (0: the initial state).")]
 from ..auth import seat_of
 from ..feed import stream
 from ._common import caller, read_models_of, respond, svc_of
 
 
 @get("/games/{game_id:str}/events", sync_to_thread=True, summary="The log as the caller may see it")
-def events(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0, limit: FromQuery[int] = 100) -> Response[EventsPage]:
+def events(request: Request, game_id: FromPath[str], after: After = 0, limit: Limit = 100) -> Response[EventsPage]:
     svc, seat = caller(request, game_id)
     return respond(queries.events(svc, game_id, seat, after, limit))
 
 
 @get("/games/{game_id:str}/events/{seq:int}/ruling", sync_to_thread=True, summary="The ruling of one step")
-def ruling(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[RulingView]:
+def ruling(request: Request, game_id: FromPath[str], seq: StepSeq) -> Response[RulingView]:
     svc, seat = caller(request, game_id)
     return respond(queries.ruling(svc, game_id, seq, seat))
 
@@ -32,7 +38,7 @@ def ruling(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Resp
      summary="Decide a step again with the current engine and the revealed seed (finished games)",
      description="DESIGN 6: the recorded events beside what the current engine decides now, and every "
      "difference. 409 while the game runs (the seed is secret).")
-def redecide_step(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[dict[str, Any]]:
+def redecide_step(request: Request, game_id: FromPath[str], seq: StepSeq) -> Response[Redecided]:
     from ..redecide import redecide
 
     svc, _seat = caller(request, game_id)
@@ -40,7 +46,7 @@ def redecide_step(request: Request, game_id: FromPath[str], seq: FromPath[int]) 
 
 
 @get("/games/{game_id:str}/states/{seq:int}", sync_to_thread=True, summary="The caller's view right after seq")
-def state_at(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[GameView]:
+def state_at(request: Request, game_id: FromPath[str], seq: StateSeq) -> Response[GameView]:
     svc, seat = caller(request, game_id)
     return respond(queries.state_view(svc, read_models_of(request), game_id, seq, seat))
 
@@ -53,7 +59,8 @@ def timeline(request: Request, game_id: FromPath[str]) -> Response[Timeline]:
 
 @get("/games/{game_id:str}/board.svg", sync_to_thread=True, media_type="image/svg+xml",
      summary="A picture of the board at a step (default: now)")
-def board(request: Request, game_id: FromPath[str], at: FromQuery[int | None] = None) -> Response[str]:
+def board(request: Request, game_id: FromPath[str],
+          at: Annotated[int | None, Parameter(ge=0, description="The seq to draw (default: now).")] = None) -> Response[str]:
     svc, seat = caller(request, game_id)
     return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, at), media_type="image/svg+xml")
 
@@ -66,8 +73,10 @@ def verify(request: Request, game_id: FromPath[str]) -> Response[VerifyResult]:
 @get("/games/{game_id:str}/feed", summary="Server-sent events: each new event the caller may see",
      description="`after`: start after this seq (or the Last-Event-ID header); `limit`: close after that many "
      "events; `token`: the seat token, for clients that cannot set the Authorization header.")
-async def feed(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0, limit: FromQuery[int | None] = None,
-               token: FromQuery[str | None] = None) -> ServerSentEvent:
+async def feed(request: Request, game_id: FromPath[str], after: After = 0,
+               limit: Annotated[int | None, Parameter(ge=1, description="Close after this many events.")] = None,
+               token: Annotated[str | None, Parameter(description="The seat token, for clients that cannot set "
+                                                                  "the Authorization header.")] = None) -> ServerSentEvent:
     svc = svc_of(request)
 
     def who() -> str | None:

@@ -291,17 +291,17 @@ def test_sight_ruling_values_use_labels():
     s = los((0, 0), (6, 2), {(1, 1), (5, 1)})
     v = sight_ruling_values(s)
     assert v == {
-        "attacker": "c0 r0", "target": "c3 r2", "clear": False, "ridge_to_ridge": False,
-        "examined": ["c0 r1", "c1 r0", "c1 r1", "c2 r2", "c2 r1"],
-        "crossed": ["c1 r1"],
-        "along_edges": [{"left": "c0 r1", "right": "c1 r0"}, {"left": "c2 r2", "right": "c2 r1"}],
+        "attacker": "c0 r0 [0,0]", "target": "c3 r2 [6,2]", "clear": False, "ridge_to_ridge": False,
+        "examined": ["c0 r1 [1,1]", "c1 r0 [2,0]", "c1 r1 [3,1]", "c2 r2 [4,2]", "c2 r1 [5,1]"],
+        "crossed": ["c1 r1 [3,1]"],
+        "along_edges": [{"left": "c0 r1 [1,1]", "right": "c1 r0 [2,0]"}, {"left": "c2 r2 [4,2]", "right": "c2 r1 [5,1]"}],
         "vertex_only": [],
-        "blocked_by": ["c0 r1", "c2 r1"],
+        "blocked_by": ["c0 r1 [1,1]", "c2 r1 [5,1]"],
         "rules": ["HOTH-LOS-ALONG-2", "HOTH-GAP-17"],
     }
     msgspec.json.encode(v)  # serialisable as a ruling value
-    assert sight_sentence(s) == "Line of sight from c0 r0 to c3 r2 is blocked by c0 r1, c2 r1."
-    assert sight_sentence(los((0, 0), (4, 0))) == "Line of sight from c0 r0 to c2 r0 is clear."
+    assert sight_sentence(s) == "Line of sight from c0 r0 [0,0] to c3 r2 [6,2] is blocked by c0 r1 [1,1], c2 r1 [5,1]."
+    assert sight_sentence(los((0, 0), (4, 0))) == "Line of sight from c0 r0 [0,0] to c2 r0 [4,0] is clear."
 
 
 # ---------------------------------------------------------------------------------------------
