@@ -185,9 +185,9 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
         "properties": {
             "ruleset": {"type": "string", "enum": [rs.id]},
             "scenario": {"type": "string", "enum": scenarios, "description": "A scenario of GET /rulesets."},
-            "seed": {"type": "string", "pattern": HEX64,
+            "seed": {"anyOf": [{"type": "string", "pattern": HEX64}, {"type": "null"}],
                      "description": "The secret seed, 64 lowercase hex characters (make a game reproducible); "
-                                    "left out: a fresh random one."},
+                                    "left out or null: a fresh random one."},
             "options": _hoist(_options_schema(rs), f"{rs.id}_Options", comps),
         },
     }
@@ -299,6 +299,8 @@ class Op:
     errors: tuple[int, ...]
     description: str | None = None
     headers: dict[str, Any] = field(default_factory=dict)
+    #: parameter name -> schema keywords the service enforces and litestar leaves out
+    params: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 DEGRADED = {"X-Umpire-Degraded": {
@@ -312,7 +314,9 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", "/rulesets/{ruleset_id}/rules"): Op("rules", PUBLIC, {200: ("array", "RuleText")}, (404,)),
     ("get", "/rulesets/{ruleset_id}/rules/{rule_id}"): Op("rules", PUBLIC, {200: "RuleText"}, (404,)),
     ("post", "/games"): Op("games", PUBLIC, {201: "GameCreated"}, (400, 422, 503)),
-    ("get", "/games"): Op("games", PUBLIC, {200: "Lobby"}, (400, 503), headers=DEGRADED),
+    ("get", "/games"): Op("games", PUBLIC, {200: "Lobby"}, (400, 503), headers=DEGRADED,
+                          params={"cursor": {"minLength": 1},
+                                  "status": {"type": "string", "enum": ["active", "finished", "read_only"]}}),
     ("get", GAME): Op("games", OPTIONAL, {200: "GameView"}, (401, 404, 503), headers=DEGRADED),
     ("get", GAME + "/legal-commands"): Op("games", OPTIONAL, {200: "LegalCommands"}, (401, 404, 503)),
     ("post", GAME + "/commands"): Op("games", SEAT, {201: "CommandResult"}, (400, 401, 403, 404, 409, 422, 503)),
@@ -322,12 +326,13 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", GAME + "/states/{seq}"): Op("log", OPTIONAL, {200: "GameView"}, (400, 401, 404, 503), headers=DEGRADED),
     ("get", GAME + "/timeline"): Op("log", OPTIONAL, {200: "Timeline"}, (401, 404, 503), headers=DEGRADED),
     ("get", GAME + "/board.svg"): Op("log", OPTIONAL, {200: ("image/svg+xml", {"type": "string"})},
-                                     (400, 401, 404, 503), headers=DEGRADED),
+                                     (400, 401, 404, 503), headers=DEGRADED,
+                                     params={"at": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1}}),
     ("get", GAME + "/verify"): Op("log", PUBLIC, {200: "VerifyResult"}, (404, 503)),
     ("get", GAME + "/feed"): Op("log", OPTIONAL, {200: ("text/event-stream", {
         "type": "string", "description": "Server-sent events: one `event: <type>` / `id: <seq>` / `data: <event entry "
                                          "as JSON, as in GET /games/{id}/events>` block per event."})},
-        (400, 401, 404, 503)),
+        (400, 401, 404, 503), params={"limit": {"type": "integer", "minimum": 1, "maximum": 2**53 - 1}}),
     ("post", GAME + "/undo"): Op("undo", SEAT, {201: "CommandResult", 202: "CommandResult"},
                                  (400, 401, 403, 404, 409, 422, 503)),
     ("post", GAME + "/undo/accept"): Op("undo", SEAT, {201: "CommandResult"}, (401, 403, 404, 409, 422, 503)),
@@ -335,6 +340,54 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("post", "/campaigns"): Op("campaigns", PUBLIC, {201: "CampaignCreated"}, (400, 422, 503)),
     ("get", "/campaigns/{campaign_id}"): Op("campaigns", OPTIONAL, {200: "CampaignView"}, (401, 404, 409, 503)),
 }
+
+#: OpenAPI links (stateful clients and testers follow them): from a created game to what can be asked of it.
+_GAME_ID = {"game_id": "$response.body#/game_id"}
+LINKS: dict[tuple[str, str], dict[int, dict[str, tuple[tuple[str, str], dict[str, str]]]]] = {
+    ("post", "/games"): {201: {
+        "GameView": (("get", GAME), _GAME_ID),
+        "LegalCommands": (("get", GAME + "/legal-commands"), _GAME_ID),
+        "Events": (("get", GAME + "/events"), _GAME_ID),
+        "Timeline": (("get", GAME + "/timeline"), _GAME_ID),
+        "Verify": (("get", GAME + "/verify"), _GAME_ID),
+        "Board": (("get", GAME + "/board.svg"), _GAME_ID),
+        "StateNow": (("get", GAME + "/states/{seq}"), {**_GAME_ID, "seq": "$response.body#/version"}),
+        "LastRuling": (("get", GAME + "/events/{seq}/ruling"), {**_GAME_ID, "seq": "$response.body#/version"}),
+    }},
+    ("post", GAME + "/commands"): {201: {
+        "LastRuling": (("get", GAME + "/events/{seq}/ruling"), {"game_id": "$request.path.game_id",
+                                                                 "seq": "$response.body#/version"}),
+        "StateNow": (("get", GAME + "/states/{seq}"), {"game_id": "$request.path.game_id",
+                                                       "seq": "$response.body#/version"}),
+    }},
+    ("post", "/campaigns"): {201: {
+        "Campaign": (("get", "/campaigns/{campaign_id}"), {"campaign_id": "$response.body#/campaign_id"}),
+        "FirstBattle": (("get", GAME), {"game_id": "$response.body#/game_id"}),
+    }},
+    ("get", "/rulesets"): {200: {
+        "Rules": (("get", "/rulesets/{ruleset_id}/rules"), {"ruleset_id": "$response.body#/0/id"}),
+    }},
+}
+
+
+def _add_links(doc: dict[str, Any]) -> None:
+    paths = doc.get("paths", {})
+    for (method, path), by_status in LINKS.items():
+        op = paths.get(path, {}).get(method)
+        if not isinstance(op, dict):
+            continue
+        for status, links in by_status.items():
+            resp = op.get("responses", {}).get(str(status))
+            if resp is None:
+                continue
+            out = {}
+            for name, ((t_method, t_path), params) in links.items():
+                target = paths.get(t_path, {}).get(t_method)
+                if isinstance(target, dict) and target.get("operationId"):
+                    out[name] = {"operationId": target["operationId"], "parameters": dict(params)}
+            if out:
+                resp["links"] = out
+
 
 TAGS = [
     {"name": "service", "description": "Health and the rulesets this umpire hosts (scenarios, campaigns, options)."},
@@ -371,7 +424,17 @@ def _schema_ref(spec: Any) -> tuple[str, dict[str, Any]]:
 
 
 def _strip_null(schema: dict[str, Any]) -> dict[str, Any]:
-    """A parameter's schema without the ``null`` alternative litestar adds for optional parameters."""
+    """A parameter's schema without the ``null`` alternative litestar adds for optional parameters (a query
+    parameter is left out, never null), and integral bounds as integers."""
+    schema = dict(schema)
+    if isinstance(schema.get("type"), list):
+        kinds = [t for t in schema["type"] if t != "null"]
+        schema["type"] = kinds[0] if len(kinds) == 1 else kinds
+    if isinstance(schema.get("enum"), list):
+        schema["enum"] = [v for v in schema["enum"] if v is not None]
+    for bound in ("minimum", "maximum"):
+        if isinstance(schema.get(bound), float) and schema[bound].is_integer():
+            schema[bound] = int(schema[bound])
     for key in ("oneOf", "anyOf"):
         alts = schema.get(key)
         if isinstance(alts, list):
@@ -419,7 +482,7 @@ def _finish_operation(path: str, method: str, op: dict[str, Any]) -> None:
     op["responses"] = responses
     for prm in op.get("parameters", []):
         if isinstance(prm.get("schema"), dict):
-            prm["schema"] = _strip_null(prm["schema"])
+            prm["schema"] = _strip_null(prm["schema"]) | spec.params.get(prm.get("name", ""), {})
         for k in ("allowEmptyValue", "allowReserved", "deprecated"):
             if prm.get(k) is False:
                 del prm[k]
@@ -447,6 +510,7 @@ def postprocess(doc: dict[str, Any]) -> dict[str, Any]:
         for method, op in item.items():
             if isinstance(op, dict) and "responses" in op:
                 _finish_operation(path, method, op)
+    _add_links(doc)
     # drop components nothing refers to any more (litestar's versions of replaced types)
     used = _referenced(doc)
     comps["schemas"] = {k: v for k, v in comps["schemas"].items() if k in used or k == "ProblemDetails"}

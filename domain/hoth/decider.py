@@ -108,6 +108,10 @@ class HothRuleset:
         unknown = set(options) - {"team", "leaders", "support"}
         if unknown:
             raise SetupError(f"options.{sorted(unknown)[0]}", "unknown option (known: team, leaders, support)")
+        for name, kinds, what in (("team", (bool, str), 'true, false, "imperial" or "rebel"'),
+                                  ("leaders", dict, "an object"), ("support", dict, "an object")):
+            if name in options and not isinstance(options[name], kinds):
+                raise SetupError(f"options.{name}", f"{name} is {what}, not {type(options[name]).__name__}")
         sup = options.get("support") or {}
         if not isinstance(sup, dict):
             raise SetupError("options.support", "support maps a faction to the support card ids it holds")
@@ -115,7 +119,7 @@ class HothRuleset:
             if f not in ("imperial", "rebel") or not isinstance(ids, (list, tuple)):
                 raise SetupError("options.support", "support maps \"imperial\"/\"rebel\" to a list of card ids")
             for cid in ids:
-                c = self.catalog().cards.get(cid)
+                c = self.catalog().cards.get(cid) if isinstance(cid, str) else None
                 if c is None or c.kind != "support" or c.faction != f:
                     raise SetupError("options.support", f"{cid!r} is not a {f} support card")
         seats = seats_for(options)

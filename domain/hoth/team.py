@@ -65,7 +65,7 @@ def leaders_option(options: dict[str, Any]) -> dict[str, tuple[str, ...]]:
         if f not in FACTIONS:
             raise SetupError("options.leaders", f"unknown faction {f!r}")
         names = (v,) if isinstance(v, str) else tuple(v) if isinstance(v, (list, tuple)) else None
-        if names is None or not all(n in LEADERS[f] for n in names):
+        if not names or not all(isinstance(n, str) and n in LEADERS[f] for n in names):
             raise SetupError("options.leaders", f"{f} leaders are {', '.join(LEADERS[f])} (HOTH-LEADER-1)")
         if len(set(names)) != len(names):
             raise SetupError("options.leaders", "each leader's cards exist once (HOTH-TEAM-6)")

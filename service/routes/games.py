@@ -1,7 +1,7 @@
 """Games: create, lobby, views, legal commands, commands (DESIGN section 8)."""
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 import anyio
 from litestar import Controller, Request, Response, Router, get, post
@@ -32,7 +32,7 @@ class Lobby_(Controller):
     def list_games(
         self,
         request: Request,
-        status: FromQuery[Literal["active", "finished", "read_only"] | None] = None,
+        status: Annotated[str | None, Parameter(description="active, finished or read_only")] = None,
         ruleset: FromQuery[str | None] = None,
         cursor: FromQuery[str | None] = None,
         limit: Annotated[int, Parameter(ge=1, le=queries.MAX_LOBBY_PAGE)] = queries.LOBBY_PAGE,

@@ -1,6 +1,7 @@
 """The log and replay: events, rulings, past states, timeline, board pictures, verify, feed."""
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 import anyio
@@ -9,14 +10,18 @@ from litestar import Request, Response, Router, get
 from litestar.response import ServerSentEvent
 
 from .. import queries
+from ..problems import Problem
 from ..queries import MAX_PAGE
 from ..schemas import EventsPage, GameView, Redecided, RulingView, Timeline, VerifyResult
 
+#: Largest integer a parameter takes (2**53 - 1: exact in every JSON client).
+MAX_INT = 2**53 - 1
 #: Path and query parameters with the bounds the service enforces.
-After = Annotated[int, Parameter(ge=0, description="Start after this seq (0: from the first event).")]
+After = Annotated[int, Parameter(ge=0, le=MAX_INT, description="Start after this seq (0: from the first event).")]
 Limit = Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="At most this many events.")]
-StepSeq = Annotated[int, Parameter(ge=1, description="The event's seq.")]
-StateSeq = Annotated[int, Parameter(ge=0, description="The seq after which the state is shown (0: the initial state).")]
+StepSeq = Annotated[int, Parameter(ge=1, le=MAX_INT, description="The event's seq.")]
+StateSeq = Annotated[int, Parameter(ge=0, le=MAX_INT,
+                                    description="The seq after which the state is shown (0: the initial state).")]
 from ..auth import seat_of
 from ..feed import stream
 from ._common import caller, read_models_of, respond, svc_of
@@ -57,12 +62,24 @@ def timeline(request: Request, game_id: FromPath[str]) -> Response[Timeline]:
     return respond(queries.timeline(svc, read_models_of(request), game_id))
 
 
+def optional_int(raw: str | None, name: str, minimum: int) -> int | None:
+    """An optional integer query parameter, strictly: absent is None; ``null``, ``x`` or too small is a 400
+    naming it (litestar would read ``null`` as absent)."""
+    if raw is None:
+        return None
+    if not re.fullmatch(r"[0-9]{1,16}", raw) or not minimum <= int(raw) <= MAX_INT:
+        raise Problem(400, "malformed", f"{name} must be an integer of at least {minimum}", field=name)
+    return int(raw)
+
+
 @get("/games/{game_id:str}/board.svg", sync_to_thread=True, media_type="image/svg+xml",
      summary="A picture of the board at a step (default: now)")
 def board(request: Request, game_id: FromPath[str],
-          at: Annotated[int | None, Parameter(ge=0, description="The seq to draw (default: now).")] = None) -> Response[str]:
+          at: Annotated[str | None, Parameter(description="The seq to draw (an integer, 0 or more; default: now).")]
+          = None) -> Response[str]:
     svc, seat = caller(request, game_id)
-    return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, at), media_type="image/svg+xml")
+    seq = optional_int(at, "at", 0)
+    return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, seq), media_type="image/svg+xml")
 
 
 @get("/games/{game_id:str}/verify", sync_to_thread=True, summary="Hash chain, and once finished the seed and the dice")
@@ -74,7 +91,8 @@ def verify(request: Request, game_id: FromPath[str]) -> Response[VerifyResult]:
      description="`after`: start after this seq (or the Last-Event-ID header); `limit`: close after that many "
      "events; `token`: the seat token, for clients that cannot set the Authorization header.")
 async def feed(request: Request, game_id: FromPath[str], after: After = 0,
-               limit: Annotated[int | None, Parameter(ge=1, description="Close after this many events.")] = None,
+               limit: Annotated[str | None, Parameter(description="Close after this many events (an integer, "
+                                                                  "1 or more).")] = None,
                token: Annotated[str | None, Parameter(description="The seat token, for clients that cannot set "
                                                                   "the Authorization header.")] = None) -> ServerSentEvent:
     svc = svc_of(request)
@@ -87,11 +105,8 @@ async def feed(request: Request, game_id: FromPath[str], after: After = 0,
     last = request.headers.get("last-event-id", "")
     if last.isdigit():
         after = int(last)
-    if limit is not None and limit < 1:
-        from ..problems import Problem
-
-        raise Problem(400, "malformed", "limit must be 1 or more", field="limit")
-    return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), limit))
+    count = optional_int(limit, "limit", 1)
+    return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), count))
 
 
 ROUTER = Router(path="/", route_handlers=[events, ruling, redecide_step, state_at, timeline, board, verify, feed], tags=["log"])
