@@ -345,6 +345,12 @@ class HothRuleset:
     def render_svg(self, state: HothState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
 
+    def render_text(self, state: HothState, seat: str | None) -> str:
+        """Kernel protocol (optional): the board as text, for ``umpire replay``."""
+        from .text import render_state
+
+        return render_state(state, seat)
+
 
 def _real_reason(state: HothState, cmd: Any) -> RuleViolation | None:
     """Why a command of a step that has already closed (often by itself, HOTH-TURN-4) no longer fits."""
