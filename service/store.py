@@ -108,7 +108,7 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     hash: str
 
 
-class GameRow(msgspec.Struct, frozen=True, kw_only=True):
+class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     game_id: str
     ruleset: str
     scenario: str
@@ -667,7 +667,7 @@ class EventStore:
             conn.execute(
                 "INSERT INTO games (game_id, ruleset, scenario, setup, seed_commitment, status, winner,"
                 " version, created_at, campaign_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                tuple(getattr(game, f) for f in GameRow.__struct_fields__),
+                tuple(getattr(game, f) for f in GameRow.__struct_fields__ if f != "read_only"),
             )
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
