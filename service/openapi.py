@@ -276,6 +276,8 @@ ERROR_TEXT = {
     403: "Not this seat's decision",
     404: "Unknown game, campaign, ruleset, rule or seq",
     409: "Stale expected_version (with current_version), or the game cannot be played on here (read-only, with rule)",
+    413: "The body is too large",
+    415: "The body is not application/json",
     422: "Refused by the rules (with rule and rule_url) or a bad setup (with field)",
     503: "Storage failure: nothing of the request was applied",
 }

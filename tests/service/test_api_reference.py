@@ -119,6 +119,8 @@ def test_the_lobby_comes_a_page_at_a_time(api):
     assert_problem(api.client.get("/games", params={"cursor": "%%%"}), 400, field="cursor")
     assert_problem(api.client.get("/games", params={"limit": 0}), 400, field="limit")
     assert_problem(api.client.get("/games", params={"status": "lost"}), 400, field="status")
+    # GET and POST share the path: OPTIONS names both
+    assert api.client.options("/games").headers["allow"] == "GET, OPTIONS, POST"
 
 
 @pytest.mark.parametrize("read_models", ["redis", "log"])

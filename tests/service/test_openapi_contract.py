@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from .api_client import SEED, Server
-from .contract import PREFERENCE
+from .contract import choose
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = ROOT / "artefacts"
@@ -145,15 +145,8 @@ def _play_with_generated_client(url: str, load) -> None:
         legal = legal_op.sync(client=seats[seat], game_id=gid)
         # typed objects of the generated command classes, as the document's union says
         assert legal.commands and all(type(c).__name__.startswith("Hoth") for c in legal.commands), legal.commands
-        by_type: dict[str, list] = {}
-        for c in legal.commands:
-            by_type.setdefault(c.to_dict()["type"], []).append(c)
-        command = None
-        for kind in PREFERENCE:
-            if kind in by_type and (kind != "move" or rng.random() < 0.8) and (kind != "order_unit" or rng.random() < .9):
-                command = rng.choice(by_type[kind])
-                break
-        command = command or rng.choice(legal.commands)
+        plain = [c.to_dict() for c in legal.commands]
+        command = legal.commands[plain.index(choose(rng, plain))]  # posted back as the typed object it parsed
         answer = post_op.sync(client=seats[seat], game_id=gid,
                               body=models.CommandRequest(command=command, expected_version=view.version))
         assert isinstance(answer, models.CommandResult), answer
