@@ -221,6 +221,8 @@ parameters = {{ game_id = "{gid}" }}
 """
     run = _schemathesis(live, tmp_path, config, "--max-examples", "10", "--include-path-regex", "^/games/")
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    # the seat's token was used: no operation answered only 401/403
+    assert "Authentication failed" not in run.stdout, run.stdout[-3000:]
 
 
 # -- the docs page, offline ------------------------------------------------------------------------------
