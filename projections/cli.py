@@ -79,7 +79,9 @@ def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume
 
 @projections_group.command("status")
 @click.option("--data-dir", type=str, default=None, help="Directory of the event store (default: $UMPIRE_DATA_DIR or ./data).")
-@click.option("--redis-url", type=str, default=None, help="The service's Redis (default: $UMPIRE_REDIS_URL).")
+@click.option("--redis-url", type=str, default=None,
+              help="The service's Redis (default: $UMPIRE_REDIS_URL, else the private Redis that `umpire serve` "
+                   "recorded in the data dir's redis.url).")
 @click.option("--json", "as_json", is_flag=True, help="Print the games as JSON lines.")
 def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> None:
     """How far each game's read models are behind the log (exit 4 when any is)."""
@@ -89,17 +91,19 @@ def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> No
     import redis
 
     from service.cli import _open_existing_store, fail
-    from service.settings import Settings, SettingsError
+    from service.settings import REDIS_URL_FILE, Settings, SettingsError, recorded_redis
     from service.store import StoreError
 
     from .keys import GameKeys
 
     try:
         settings = Settings.from_env(data_dir=data_dir, redis_url=redis_url)
-        if settings.redis_url is None:
-            fail("--redis-url or UMPIRE_REDIS_URL: which Redis? (an embedded one belongs to its service)")
+        url = settings.redis_url or recorded_redis(settings.data_dir)
+        if url is None:
+            fail(f"--redis-url or UMPIRE_REDIS_URL: which Redis? (no `umpire serve` with a private Redis runs on "
+                 f"{settings.data_dir}: it would have recorded it in {REDIS_URL_FILE} there)")
         store = _open_existing_store(settings.data_dir)
-        client = redis.Redis.from_url(settings.redis_url)
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
         games = store.games()
         pipe = client.pipeline(transaction=False)
         for g in games:

@@ -14,26 +14,40 @@ SPECTATOR = "-"
 
 #: Status sets the lobby knows up front (kernel statuses); a ruleset that
 #: reports another status gets its set created on first use.
-LOBBY_STATUSES: tuple[str, ...] = (ACTIVE, FINISHED)
+LOBBY_STATUSES: tuple[str, ...] = (ACTIVE, FINISHED, "read_only")
 
 LOBBY_TAG = "{lobby}"
 LOBBY_GAMES = f"{LOBBY_TAG}:games"  # hash game_id -> lobby entry JSON
-LOBBY_VERSIONS = f"{LOBBY_TAG}:versions"  # hash game_id -> projected version (the guard)
-LOBBY_CREATED = f"{LOBBY_TAG}:created"  # hash game_id -> created_at (the lobby's order)
+#: hash game_id -> projected version (the guard). Version 2 of the lobby index (sorted sets): a Redis
+#: projected by an older umpire has none, so every game is behind and a catch-up fills the new index.
+LOBBY_VERSIONS = f"{LOBBY_TAG}:versions:2"
+LOBBY_CREATED = f"{LOBBY_TAG}:created"  # hash game_id -> created_at
+#: Every game, in the lobby's order: a sorted set whose members are ``lobby_member(created_at, game_id)``
+#: (all scores 0, so ZRANGEBYLEX pages through them from a cursor: O(log n) a page).
+LOBBY_ORDER = f"{LOBBY_TAG}:order"
 #: Set by a complete catch-up or rebuild; gone after FLUSHALL, so a wiped
 #: Redis never answers an empty lobby as if it were the truth.
-LOBBY_READY = f"{LOBBY_TAG}:ready"
+LOBBY_READY = f"{LOBBY_TAG}:ready:2"
 
 #: Checkpoint of ``umpire projections rebuild`` (the store rowid reached).
 REBUILD_CHECKPOINT = "umpire:projections:rebuild:rowid"
 
 
+def lobby_member(created_at: str, game_id: str) -> str:
+    """A game's member in the lobby's sorted sets: its place in the lobby's order."""
+    return f"{created_at}\n{game_id}"
+
+
 def lobby_status_key(status: str) -> str:
-    return f"{LOBBY_TAG}:status:{status}"
+    return f"{LOBBY_TAG}:by-status:{status}"
 
 
 def lobby_ruleset_key(ruleset: str) -> str:
-    return f"{LOBBY_TAG}:ruleset:{ruleset}"
+    return f"{LOBBY_TAG}:by-ruleset:{ruleset}"
+
+
+def lobby_status_ruleset_key(status: str, ruleset: str) -> str:
+    return f"{LOBBY_TAG}:by-status-ruleset:{status}:{ruleset}"
 
 
 class GameKeys:

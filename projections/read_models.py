@@ -39,8 +39,11 @@ from .keys import (
     LOBBY_STATUSES,
     LOBBY_VERSIONS,
     GameKeys,
+    LOBBY_ORDER,
+    lobby_member,
     lobby_ruleset_key,
     lobby_status_key,
+    lobby_status_ruleset_key,
 )
 from .snapshots import decode_state, encode_state, takes_snapshot
 
@@ -316,9 +319,13 @@ class ReadModels:
         # The same body as the log path (service.views.lobby_entry of the game
         # row), with the status, winner and version of the projected state.
         entry = views.lobby_entry(msgspec.structs.replace(row, status=status, version=version, winner=winner))
-        others = [lobby_status_key(s) for s in LOBBY_STATUSES if s != status]
-        keys = [LOBBY_GAMES, LOBBY_VERSIONS, LOBBY_CREATED, lobby_ruleset_key(row.ruleset), lobby_status_key(status), *others]
-        self._lobby_upsert(keys=keys, args=[row.game_id, version, _enc.encode(entry), row.created_at])
+        status = entry["status"]  # "read_only" for a game imported without its seed (UMPIRE-READ-ONLY-1)
+        others = [k for s in LOBBY_STATUSES if s != status
+                  for k in (lobby_status_key(s), lobby_status_ruleset_key(s, row.ruleset))]
+        keys = [LOBBY_GAMES, LOBBY_VERSIONS, LOBBY_CREATED, LOBBY_ORDER, lobby_ruleset_key(row.ruleset),
+                lobby_status_key(status), lobby_status_ruleset_key(status, row.ruleset), *others]
+        self._lobby_upsert(keys=keys, args=[row.game_id, version, _enc.encode(entry), row.created_at,
+                                            lobby_member(row.created_at, row.game_id)])
 
     # -- folding from snapshots ------------------------------------------
     def _nearest_snapshot(self, game: _Game, seq: int) -> tuple[int, int, Any]:
@@ -428,40 +435,44 @@ class ReadModels:
             return None
         return None if v is None else int(v)
 
-    def lobby(self, status: str | None = None, ruleset: str | None = None) -> list[dict[str, Any]] | None:
-        """``GET /games?status=&ruleset=``: entries in creation order, or None.
+    def lobby(self, status: str | None = None, ruleset: str | None = None, *,
+              after: tuple[str, str] | None = None, limit: int | None = None) -> list[dict[str, Any]] | None:
+        """``GET /games?status=&ruleset=&cursor=&limit=``: entries in creation order (``created_at``, then
+        ``game_id``), only those after ``after`` and at most ``limit`` of them; or None.
 
         None when Redis is unreachable, was wiped and is not caught up yet, or
-        a projection failed since the last complete catch-up.
+        a projection failed since the last complete catch-up. Each filter has its
+        sorted set in the lobby's order (ZRANGEBYLEX from the cursor): a page costs
+        O(log n + page), whatever the size of the lobby.
         """
         if self._lobby_stale:
             return None
+        if status and ruleset:
+            index = lobby_status_ruleset_key(status, ruleset)
+        elif status:
+            index = lobby_status_key(status)
+        elif ruleset:
+            index = lobby_ruleset_key(ruleset)
+        else:
+            index = LOBBY_ORDER
+        start = "(" + lobby_member(*after) if after is not None else "-"
         try:
             pipe = self.redis.pipeline(transaction=True)
             pipe.exists(LOBBY_READY)
-            if status and ruleset:
-                pipe.sinter([lobby_status_key(status), lobby_ruleset_key(ruleset)])
-            elif status:
-                pipe.smembers(lobby_status_key(status))
-            elif ruleset:
-                pipe.smembers(lobby_ruleset_key(ruleset))
+            if limit is None:
+                pipe.zrangebylex(index, start, "+")
             else:
-                pipe.hkeys(LOBBY_GAMES)
-            ready, ids = pipe.execute()
+                pipe.zrangebylex(index, start, "+", start=0, num=limit)
+            ready, members = pipe.execute()
             if not ready:
                 return None
-            ids = [_s(i) for i in ids]
-            if not ids:
+            page = [_s(m).rsplit("\n", 1)[1] for m in members]
+            if not page:
                 return []
-            pipe = self.redis.pipeline(transaction=True)
-            pipe.hmget(LOBBY_GAMES, ids)
-            pipe.hmget(LOBBY_CREATED, ids)
-            bodies, created = pipe.execute()
+            bodies = self.redis.hmget(LOBBY_GAMES, page)
         except redis.RedisError:
             return None
-        rows = [(_s(c) or "", gid, b) for gid, b, c in zip(ids, bodies, created) if b is not None]
-        rows.sort(key=lambda r: (r[0], r[1]))
-        return [msgspec.json.decode(b) for _, _, b in rows]
+        return [msgspec.json.decode(b) for b in bodies if b is not None]
 
     # -- live feed ---------------------------------------------------------
     def feed_key(self, game_id: str) -> str:

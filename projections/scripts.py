@@ -77,17 +77,18 @@ return {last, tonumber(r[1]), redis.call('HGET', KEYS[3], r[1])}
 
 #: Upsert one game's lobby entry, guarded by its version (an older or equal
 #: version changes nothing, so it is idempotent and order-proof).
-#: KEYS: 1 games, 2 versions, 3 created, 4 ruleset set, 5 the status set it belongs to,
-#:       6.. the other status sets (it is removed from them)
-#: ARGV: 1 game_id, 2 version, 3 entry JSON, 4 created_at. Returns 1 written, 0 not.
+#: KEYS: 1 games, 2 versions, 3 created, 4 order, 5 its ruleset's sorted set, then 6 the status sorted set
+#:       and 7 the status+ruleset sorted set it belongs to, then pairs (status, status+ruleset) of the
+#:       other statuses (it is removed from them)
+#: ARGV: 1 game_id, 2 version, 3 entry JSON, 4 created_at, 5 its member (created_at "\n" game_id).
+#: Returns 1 written, 0 not.
 LOBBY_UPSERT = r"""
 local cur = redis.call('HGET', KEYS[2], ARGV[1])
 if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
-redis.call('SADD', KEYS[4], ARGV[1])
-redis.call('SADD', KEYS[5], ARGV[1])
-for i = 6, #KEYS do redis.call('SREM', KEYS[i], ARGV[1]) end
+for i = 4, 7 do redis.call('ZADD', KEYS[i], 0, ARGV[5]) end
+for i = 8, #KEYS do redis.call('ZREM', KEYS[i], ARGV[5]) end
 return 1
 """

@@ -17,7 +17,7 @@ from litestar import Litestar
 from litestar.datastructures import State
 
 from .game_service import GameService
-from .openapi import openapi_config
+from .openapi import docs_static_router, openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
 from .routes import ROUTERS
 from .settings import Settings
@@ -120,8 +120,26 @@ def create_app(
             except Exception:  # pragma: no cover
                 pass
 
+    allowed: dict[str, str] = {}
+
+    async def options_allow(request: Any) -> Any:
+        """``OPTIONS``: the ``Allow`` header of every method of the path. (litestar's own OPTIONS handler
+        of a path whose methods come from separate handlers lists only the first one's.)"""
+        if request.method != "OPTIONS" or getattr(request.route_handler, "handler_name", "") != "options_handler":
+            return None
+        if not allowed:
+            allowed.update({r.path: ", ".join(sorted(r.methods)) for r in request.app.routes
+                            if isinstance(getattr(r, "methods", None), set)})
+        for path in request.route_handler.paths:
+            if path in allowed:
+                from litestar import Response as _Response
+
+                return _Response(content=None, status_code=204, headers={"Allow": allowed[path]})
+        return None
+
     return Litestar(
-        route_handlers=list(ROUTERS),
+        before_request=options_allow,
+        route_handlers=[*ROUTERS, docs_static_router()],
         state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings,
                      "catch_up": catch_up}),
         exception_handlers={**EXCEPTION_HANDLERS, StoreError: store_errors(store)},

@@ -28,7 +28,9 @@ from typing import Any, TypeVar
 import click
 import msgspec
 
-from .settings import ENV_DATA_DIR, ENV_REDIS_URL, Settings, SettingsError
+from .settings import (
+    ENV_DATA_DIR, ENV_REDIS_URL, REDIS_URL_FILE, Settings, SettingsError, forget_private_redis, record_private_redis,
+)
 
 EXIT_ERROR = 1
 EXIT_NOT_VERIFIED = 3
@@ -112,7 +114,9 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             embedded = EmbeddedRedis(tmp.name)
             url = embedded.start()
             settings = msgspec.structs.replace(settings, redis_url=url)
-            click.echo(f"umpire: private redis-server pid {embedded.pid} at {url}", err=True)
+            record_private_redis(settings.data_dir, url)  # `umpire projections status` finds it there
+            click.echo(f"umpire: private redis-server pid {embedded.pid} at {url} "
+                       f"(recorded in {Path(settings.data_dir) / REDIS_URL_FILE})", err=True)
         if workers > 1:
             # Each worker builds its app from the environment (worker_app); the
             # private Redis above is started once, here, and shared by all.
@@ -123,6 +127,7 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
     finally:
         if embedded is not None:
+            forget_private_redis(settings.data_dir, settings.redis_url or "")
             embedded.stop()
         if tmp is not None:
             tmp.cleanup()

@@ -54,7 +54,7 @@ from domain.kernel.dice import Roll, new_seed, seed_from_hex
 from domain.kernel.fold import decode_event
 
 from . import views
-from .problems import Problem
+from .problems import Problem, field_path
 from .store import EventStore, GameRow, NewEvent, StoredEvent, UnknownGame, VersionConflict, token_hash
 
 log = logging.getLogger("umpire.service")
@@ -248,6 +248,14 @@ class GameService:
         except UnknownGame:
             raise Problem(404, "not-found", f"no game with id {game_id!r}") from None
 
+    @staticmethod
+    def require_playable(game: GameRow) -> None:
+        """409 for a game that cannot be played on here (imported without its seed: UMPIRE-READ-ONLY-1)."""
+        if game.read_only:
+            raise Problem(409, "read-only", f"game {game.game_id} was imported without its secret seed, so no "
+                          "command can be applied here; it can still be read, replayed and verified",
+                          rule="UMPIRE-READ-ONLY-1", ruleset=game.ruleset)
+
     def seat(self, game_id: str, token: str | None) -> str | None:
         if not token:
             return None
@@ -379,7 +387,7 @@ class GameService:
         except SetupError as exc:
             raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
         except RuleViolation as exc:
-            raise Problem(422, "bad-setup", exc.detail, rule=exc.rule) from None
+            raise Problem(422, "bad-setup", exc.detail, rule=exc.rule, ruleset=rs.id) from None
         if dice.untaken():
             raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
         new, state = encode_emitted(rs, state, emitted, None)
@@ -409,7 +417,8 @@ class GameService:
         try:
             return msgspec.convert(raw, rs.command_type)
         except msgspec.ValidationError as exc:
-            raise Problem(400, "malformed", f"not a {rs.id} command: {exc}", field="command") from None
+            raise Problem(400, "malformed", f"not a {rs.id} command: {exc}",
+                          field=field_path(str(exc), "command")) from None
 
     def command(self, game_id: str, token: str | None, req: CommandRequest) -> Answer:
         """``POST /games/{id}/commands`` (blocking; hold :meth:`lock` around it)."""
@@ -424,6 +433,7 @@ class GameService:
             prior = self.store.command_result(game_id, req.command_id)
             if prior is not None:
                 return self.first_answer(game_id, seat, prior.first_seq, prior.last_seq)
+        self.require_playable(game)
         cur = self.current(game_id, game)
         if req.expected_version != cur.version:
             raise Problem(409, "stale-version",
@@ -439,9 +449,9 @@ class GameService:
         try:
             emitted = rs.decide(cur.state, seat, command, dice)
         except NotYourDecision as exc:
-            raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule) from None
+            raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule, ruleset=rs.id) from None
         except RuleViolation as exc:
-            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule,
+            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule, ruleset=rs.id,
                           values=msgspec.to_builtins(exc.values) if exc.values else None) from None
         if not emitted:
             raise Problem(500, "engine-error", f"{rs.id}.decide accepted the command but produced no event")

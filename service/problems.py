@@ -32,6 +32,7 @@ TYPES: dict[str, str] = {
     "not-found": "Not found",
     "stale-version": "Stale expected_version",
     "rule-violation": "Illegal under the rules",
+    "read-only": "This game cannot be played on here",
     "undo-refused": "Undo refused",
     "not-finished": "Only once the game is finished",
     "bad-setup": "Cannot create this game",
@@ -64,6 +65,11 @@ def without_server_paths(message: str, db_files: Iterable[str] = (), dirs: Itera
     return _ABS_PATH.sub(name, message)
 
 
+def rule_url(ruleset: str, rule_id: str) -> str:
+    """Where the text of ``rule_id`` is served (DESIGN 8: every ruling and refusal links it)."""
+    return f"/rulesets/{ruleset}/rules/{rule_id}"
+
+
 def type_uri(slug: str) -> str:
     return f"urn:umpire:problem:{slug}"
 
@@ -71,12 +77,15 @@ def type_uri(slug: str) -> str:
 class Problem(Exception):
     """Raise anywhere in the service to answer with a problem-details body."""
 
-    def __init__(self, status: int, slug: str, detail: str, **extra: Any):
+    def __init__(self, status: int, slug: str, detail: str, *, ruleset: str | None = None, **extra: Any):
+        """``rule`` (in ``extra``) with ``ruleset``: the body links the rule's text (``rule_url``)."""
         super().__init__(detail)
         self.status = status
         self.slug = slug
         self.detail = detail
         self.extra = {k: v for k, v in extra.items() if v is not None}
+        if ruleset is not None and self.extra.get("rule"):
+            self.extra["rule_url"] = rule_url(ruleset, self.extra["rule"])
 
     def body(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -98,17 +107,47 @@ def _on_problem(_: Request, exc: Problem) -> Response[dict[str, Any]]:
     return problem_response(exc)
 
 
+_AT = re.compile(r"at `\$(?P<path>[^`]*)`")
+_MISSING = re.compile(r"missing required field `(?P<name>[^`]+)`")
+_UNKNOWN = re.compile(r"unknown field `(?P<name>[^`]+)`")
+
+
+def field_path(message: str, base: str | None = None) -> str | None:
+    """The request field a msgspec validation message is about, as a dotted path from ``base``:
+    ``"Object missing required field `unit` - at `$.command`"`` -> ``command.unit``;
+    ``"Expected `int`, got `str` - at `$.expected_version`"`` -> ``expected_version``;
+    ``"Expected `int`, got `str` - at `$.path[0][1]`"`` with base ``command`` -> ``command.path[0][1]``."""
+    parts: list[str] = [base] if base else []
+    at = _AT.search(message)
+    if at:
+        path = at.group("path")
+        for seg in re.findall(r"\.[^.\[]+|\[[^\]]*\]", path):
+            if seg.startswith("."):
+                parts.append(seg[1:])
+            elif parts:
+                parts[-1] += seg
+            else:
+                parts.append(seg)
+    named = _MISSING.search(message) or _UNKNOWN.search(message)
+    if named:
+        parts.append(named.group("name"))
+    return ".".join(parts) or None
+
+
 def _field_of(extra: Any) -> str | None:
-    """The first offending field litestar's validation names (``data.expected_version`` -> ``expected_version``)."""
+    """The offending field of litestar's validation error: the body's own field path (a missing field is
+    named: ``scenario``, not ``data``), else the query or path parameter (``after``)."""
     if isinstance(extra, list) and extra:
         first = extra[0]
         if isinstance(first, dict):
             key = first.get("key")
-            if isinstance(key, str) and key:
-                return key
             msg = first.get("message")
-            if isinstance(msg, str) and "`$." in msg:
-                return msg.split("`$.", 1)[1].split("`", 1)[0]
+            if isinstance(msg, str):
+                found = field_path(msg)
+                if found:
+                    return found
+            if isinstance(key, str) and key and key != "data":
+                return key
     return None
 
 
@@ -138,5 +177,5 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     Exception: _on_unexpected,
 }
 
-__all__ = ["PROBLEM_JSON", "Problem", "TYPES", "EXCEPTION_HANDLERS", "problem_response", "type_uri",
+__all__ = ["PROBLEM_JSON", "Problem", "TYPES", "field_path", "rule_url", "EXCEPTION_HANDLERS", "problem_response", "type_uri",
            "without_server_paths"]

@@ -21,6 +21,7 @@ is behind the store (its version differs) is not used.
 """
 from __future__ import annotations
 
+import base64
 import inspect
 import logging
 import time
@@ -90,7 +91,7 @@ def _accepts(fn: Any, kw: str) -> bool:
         return False
 
 
-def _ask(rm: Any, name: str, *args: Any, version: int | None = None) -> tuple[Any, bool]:
+def _ask(rm: Any, name: str, *args: Any, version: int | None = None, **kw: Any) -> tuple[Any, bool]:
     """(answer or None, degraded) from the read model. ``version``: the store's version,
     passed on when the read model takes it (saves it a look-up)."""
     if rm is None:
@@ -99,7 +100,9 @@ def _ask(rm: Any, name: str, *args: Any, version: int | None = None) -> tuple[An
     if fn is None:
         return None, False
     try:
-        out = fn(*args, version=version) if version is not None and _accepts(fn, "version") else fn(*args)
+        if version is not None and _accepts(fn, "version"):
+            kw["version"] = version
+        out = fn(*args, **kw)
     except REDIS_ERRORS as exc:
         log.warning("read model %s unavailable (%s); answering from the log", name, exc)
         return None, True
@@ -128,13 +131,45 @@ def state_view(svc: GameService, rm: Any, game_id: str, seq: int, seat: str | No
     return Read(views.game_view(cur.game, cur.ruleset, st, seat, version=seq), degraded)
 
 
-def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None) -> Read:
-    if status is not None and status not in ("active", FINISHED):
-        raise Problem(400, "malformed", "status must be 'active' or 'finished'", field="status")
-    games, degraded = _ask(rm, "lobby", status, ruleset)
+#: Games of one lobby page by default, and at most.
+LOBBY_PAGE = 100
+MAX_LOBBY_PAGE = 1000
+#: ``GET /games?status=`` values (``read_only``: imported without a seed, UMPIRE-READ-ONLY-1).
+LOBBY_STATUSES = ("active", FINISHED, views.READ_ONLY)
+
+
+def encode_cursor(entry: dict[str, Any]) -> str:
+    """The opaque lobby cursor after ``entry``: its place in the lobby's order (created_at, game_id)."""
+    raw = f"{entry['created_at']}\n{entry['game_id']}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[str, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        created_at, game_id = raw.split("\n")
+    except (ValueError, UnicodeDecodeError):
+        raise Problem(400, "malformed", "cursor is not a cursor this lobby handed out (next_cursor)",
+                      field="cursor") from None
+    return created_at, game_id
+
+
+def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cursor: str | None = None,
+          limit: int = LOBBY_PAGE) -> Read:
+    """``GET /games``: one page of the lobby in creation order, and ``next_cursor`` (None on the last page)."""
+    if status is not None and status not in LOBBY_STATUSES:
+        raise Problem(400, "malformed", f"status must be one of {', '.join(LOBBY_STATUSES)}", field="status")
+    if not 1 <= limit <= MAX_LOBBY_PAGE:
+        raise Problem(400, "malformed", f"limit must be between 1 and {MAX_LOBBY_PAGE}", field="limit")
+    after = decode_cursor(cursor) if cursor is not None else None
+    games, degraded = _ask(rm, "lobby", status, ruleset, after=after, limit=limit + 1)
     if games is None:
-        games = [views.lobby_entry(g) for g in svc.store.games(status=status, ruleset=ruleset)]
-    return Read({"games": games}, degraded)
+        games = [views.lobby_entry(g) for g in svc.store.games(status=status, ruleset=ruleset, after=after,
+                                                                limit=limit + 1)]
+    more = len(games) > limit
+    games = games[:limit]
+    next_cursor = encode_cursor(games[-1]) if more else None
+    return Read({"games": games, "next_cursor": next_cursor}, degraded)
 
 
 def legal_commands(svc: GameService, game_id: str, seat: str | None) -> Read:
@@ -159,7 +194,7 @@ def ruling(svc: GameService, game_id: str, seq: int, seat: str | None) -> Read:
     ev = svc.store.event(game_id, seq) if 1 <= seq <= cur.version else None
     if ev is None:
         raise Problem(404, "not-found", f"no event {seq} in game {game_id}", field="seq")
-    body = views.ruling_view(ev, seat, finished=cur.finished)
+    body = views.ruling_view(ev, seat, finished=cur.finished, ruleset=cur.ruleset.id)
     body["undone"] = seq in cur.folded.undone
     return Read(body)
 

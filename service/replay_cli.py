@@ -1,23 +1,34 @@
 """`umpire replay`: step through a stored game in the terminal (DESIGN section 8, operator's commands).
 
-Reads the event log only (read-only open, like ``verify``): one line per step with its ruling, as a
-spectator sees it unless ``--seat`` names a seat; once the game is finished everything is public.
-``--step`` waits for Enter between steps; ``--at SEQ`` prints the view right after that step.
+Reads the event log only (read-only open, like ``verify``), as a spectator sees it unless ``--seat``
+names a seat; once the game is finished everything is public.
+
+* no option: one line per step with its ruling and dice;
+* ``--at SEQ``: the board right after that step, drawn as text (``--json``: the view as JSON);
+* ``--step``: a real step-by-step replay: each step with its ruling, dice and the board drawn as text,
+  then a prompt: Enter or ``n`` next, ``b`` back, ``j SEQ`` (or just ``SEQ``) jump, ``q`` quit.
+
+The board is the ruleset's ``render_text(state, seat)`` (kernel protocol, optional); a ruleset without
+it shows its view as JSON.
 """
 from __future__ import annotations
 
 import json
+import sys
+from typing import Any
 
 import click
 import msgspec
 
-from domain.kernel import Setup, fold, registry
+from domain.kernel import Setup, Undone, fold, registry
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import undone_seqs
 
 from .settings import Settings
 from .store import UnknownGame
 from .views import game_view, ruling_view, timeline_entry
+
+PROMPT = "[n]ext [b]ack [j]ump SEQ [q]uit > "
 
 
 def _render_ruling(body: dict) -> list[str]:
@@ -33,14 +44,99 @@ def _render_ruling(body: dict) -> list[str]:
     return lines
 
 
+class Replay:
+    """A stored game, the state after each of its steps, and how one step reads."""
+
+    def __init__(self, store: Any, game: Any, ruleset: Any, seat: str | None):
+        self.game, self.ruleset, self.seat = game, ruleset, seat
+        self.finished = game.status == "finished"
+        self.records = store.load(game.game_id)
+        self.pairs = [(e.seq, decode_event(ruleset, e.payload)) for e in self.records]
+        self.undone = undone_seqs(self.pairs)
+        self.setup = msgspec.json.decode(game.setup, type=Setup)
+        self._states: dict[int, Any] = {}
+
+    @property
+    def last(self) -> int:
+        return self.records[-1].seq if self.records else 0
+
+    def state(self, seq: int) -> Any:
+        """The state right after ``seq`` (0: the initial state): the fold of the first ``seq`` events."""
+        got = self._states.get(seq)
+        if got is None:
+            prev = self._states.get(seq - 1)
+            if seq > 0 and prev is not None and not isinstance(self.pairs[seq - 1][1], Undone):
+                got = fold(self.ruleset, self.setup, [self.pairs[seq - 1]], state=prev)
+            else:  # a jump, or an undo inside the prefix: fold the prefix whole
+                got = fold(self.ruleset, self.setup, self.pairs[:seq])
+            self._states[seq] = got
+        return got
+
+    def board(self, seq: int) -> str:
+        state = self.state(seq)
+        draw = getattr(self.ruleset, "render_text", None)
+        if callable(draw):
+            return draw(state, self.seat)
+        return json.dumps(game_view(self.game, self.ruleset, state, self.seat, version=seq)["state"], indent=2,
+                          sort_keys=True)
+
+    def line(self, seq: int) -> list[str]:
+        """The step's one line and its ruling (dice included)."""
+        if seq == 0:
+            return [f"    0 (the game before its first event)"]
+        ev = self.records[seq - 1]
+        entry = timeline_entry(ev, self.ruleset, undone=seq in self.undone)
+        mark = " [undone]" if entry["undone"] else ""
+        out = [f"{seq:>5} t{entry['turn']:<3} {entry['actor'] or '-':<10} {entry['summary']}{mark}"]
+        return out + _render_ruling(ruling_view(ev, self.seat, finished=self.finished, ruleset=self.ruleset.id))
+
+    def screen(self, seq: int) -> str:
+        return "\n".join([f"--- step {seq} of {self.last} ---", *self.line(seq), self.board(seq)])
+
+
+def _interactive(rp: Replay, start: int) -> None:
+    """The step-by-step loop: read a command per line until ``q`` or the end of input."""
+    seq = start
+    click.echo(rp.screen(seq))
+    while True:
+        click.echo(PROMPT, nl=False)
+        sys.stdout.flush()
+        raw = sys.stdin.readline()
+        if not raw:  # end of input
+            click.echo("")
+            return
+        cmd = raw.strip().lower()
+        if cmd in ("q", "quit", "exit"):
+            return
+        if cmd in ("", "n", "next"):
+            if seq >= rp.last:
+                click.echo(f"(the last step is {rp.last}{'; winner: ' + rp.game.winner if rp.game.winner else ''})")
+                continue
+            seq += 1
+        elif cmd in ("b", "back", "p"):
+            if seq == 0:
+                click.echo("(already at the start)")
+                continue
+            seq -= 1
+        else:
+            arg = cmd[1:].strip() if cmd.startswith("j") else cmd
+            if not arg.isdigit() or int(arg) > rp.last:
+                click.echo(f"(jump to a step 0..{rp.last}: j SEQ)")
+                continue
+            seq = int(arg)
+        click.echo(rp.screen(seq))
+
+
 @click.command("replay")
 @click.argument("game_id")
 @click.option("--data-dir", type=str, default=None, help="Directory of the event store (default: $UMPIRE_DATA_DIR or ./data).")
 @click.option("--seat", type=str, default=None, help="View as this seat (default: a spectator).")
-@click.option("--at", "at_seq", type=click.IntRange(min=0), default=None, help="Print the view right after this seq and stop.")
-@click.option("--step", is_flag=True, help="Wait for Enter between steps.")
-def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | None, step: bool) -> None:
-    """Replay a stored game step by step: summaries, rulings and dice, or the view at one step."""
+@click.option("--at", "at_seq", type=click.IntRange(min=0), default=None,
+              help="Draw the board right after this step (with --step: start there).")
+@click.option("--json", "as_json", is_flag=True, help="With --at: print the view as JSON instead of drawing the board.")
+@click.option("--step", is_flag=True, help="Step through the game: n(ext), b(ack), j(ump) SEQ, q(uit).")
+def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | None, as_json: bool, step: bool) -> None:
+    """Replay a stored game: every step with its ruling and dice, the board at one step, or step by step."""
     from .cli import _open_existing_store, fail
 
     settings = Settings.from_env(data_dir=data_dir)
@@ -57,33 +153,26 @@ def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | N
     if seat is not None and seat not in store.seats(game_id):
         fail(f"game {game_id} has no seat {seat!r} (seats: {', '.join(store.seats(game_id))})")
         return
-    finished = game.status == "finished"
-    records = store.load(game_id)
-    pairs = [(e.seq, decode_event(ruleset, e.payload)) for e in records]
-
-    if at_seq is not None:
-        if at_seq > game.version:
-            fail(f"game {game_id} has no step {at_seq} (version {game.version})")
-            return
-        setup = msgspec.json.decode(game.setup, type=Setup)
-        state = fold(ruleset, setup, [(q, e) for q, e in pairs if q <= at_seq])
-        click.echo(json.dumps(game_view(game, ruleset, state, seat, version=at_seq), indent=2, sort_keys=True))
+    rp = Replay(store, game, ruleset, seat)
+    if at_seq is not None and at_seq > rp.last:
+        fail(f"game {game_id} has no step {at_seq} (version {game.version})")
         return
-
-    undone = undone_seqs(pairs)
+    if step:
+        _interactive(rp, at_seq or 0)
+        return
+    if at_seq is not None:
+        if as_json:
+            click.echo(json.dumps(game_view(game, ruleset, rp.state(at_seq), seat, version=at_seq), indent=2,
+                                  sort_keys=True))
+        else:
+            click.echo(rp.screen(at_seq))
+        return
     viewer = seat or "spectator"
-    click.echo(f"game {game.game_id} ({game.ruleset}, {game.scenario}): {game.version} steps, {game.status}; viewed by {viewer}")
-    for ev in records:
-        line = timeline_entry(ev, ruleset, undone=ev.seq in undone)
-        mark = " [undone]" if line["undone"] else ""
-        click.echo(f"{ev.seq:>5} t{line['turn']:<3} {line['actor'] or '-':<10} {line['summary']}{mark}")
-        for text in _render_ruling(ruling_view(ev, seat, finished=finished)):
+    click.echo(f"game {game.game_id} ({game.ruleset}, {game.scenario}): {game.version} steps, {game.status}; "
+               f"viewed by {viewer}")
+    for seq in range(1, rp.last + 1):
+        for text in rp.line(seq):
             click.echo(text)
-        if step:
-            try:
-                input()
-            except EOFError:
-                step = False
     if game.winner:
         click.echo(f"winner: {game.winner}")
 

@@ -79,3 +79,41 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
 
 __all__ = ["Settings", "SettingsError", "ENV_DATA_DIR", "ENV_REDIS_URL", "ENV_HOST", "ENV_PORT"]
+
+
+# -- where a running ``umpire serve`` keeps its private Redis --------------------------------------------
+#: A file in the data dir naming the URL of the private Redis of the ``umpire serve`` that uses this data
+#: dir (written when it starts one, removed when it stops), so that ``umpire projections status`` finds it.
+REDIS_URL_FILE = "redis.url"
+
+
+def record_private_redis(data_dir: str, url: str) -> None:
+    from pathlib import Path
+
+    path = Path(data_dir) / REDIS_URL_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(url + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def forget_private_redis(data_dir: str, url: str) -> None:
+    """Remove the record, if it still names ``url`` (another serve may have replaced it)."""
+    from pathlib import Path
+
+    path = Path(data_dir) / REDIS_URL_FILE
+    try:
+        if path.read_text(encoding="utf-8").strip() == url:
+            path.unlink()
+    except OSError:
+        pass
+
+
+def recorded_redis(data_dir: str) -> str | None:
+    """The private Redis URL a running ``umpire serve`` recorded in ``data_dir``, if any."""
+    from pathlib import Path
+
+    try:
+        url = (Path(data_dir) / REDIS_URL_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return url or None

@@ -108,7 +108,7 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     hash: str
 
 
-class GameRow(msgspec.Struct, frozen=True, kw_only=True):
+class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     game_id: str
     ruleset: str
     scenario: str
@@ -119,6 +119,9 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     created_at: str
     campaign_id: str | None
+    #: True when the store has no secret seed for the game (imported without secrets, not finished):
+    #: it can be read but not played on (UMPIRE-READ-ONLY-1).
+    read_only: bool = False
 
 
 class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -455,15 +458,20 @@ class EventStore:
 
         self._write(tx)
 
+    _GAME_COLUMNS = ("SELECT g.game_id, g.ruleset, g.scenario, g.setup, g.seed_commitment, g.status, g.winner,"
+                     " g.version, g.created_at, g.campaign_id,"
+                     " (g.status != 'finished' AND NOT EXISTS (SELECT 1 FROM secrets s WHERE s.game_id = g.game_id))"
+                     " FROM games g")
+
+    @staticmethod
+    def _row(r: Any) -> GameRow:
+        return GameRow(**dict(zip(GameRow.__struct_fields__, (*r[:-1], bool(r[-1])))))
+
     def game(self, game_id: str) -> GameRow | None:
-        row = self._conn().execute(
-            "SELECT game_id, ruleset, scenario, setup, seed_commitment, status, winner, version,"
-            " created_at, campaign_id FROM games WHERE game_id = ?",
-            (game_id,),
-        ).fetchone()
+        row = self._conn().execute(self._GAME_COLUMNS + " WHERE g.game_id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        return GameRow(**dict(zip(GameRow.__struct_fields__, row)))
+        return self._row(row)
 
     def require_game(self, game_id: str) -> GameRow:
         g = self.game(game_id)
@@ -471,22 +479,34 @@ class EventStore:
             raise UnknownGame(game_id)
         return g
 
-    def games(self, *, status: str | None = None, ruleset: str | None = None) -> list[GameRow]:
+    def games(self, *, status: str | None = None, ruleset: str | None = None,
+              after: tuple[str, str] | None = None, limit: int | None = None) -> list[GameRow]:
+        """Games in creation order (``created_at``, then ``game_id``). ``status``: ``active`` (playable),
+        ``finished``, or ``read_only`` (not finished, no seed here: UMPIRE-READ-ONLY-1); ``after``: only
+        games after this ``(created_at, game_id)`` (a lobby cursor); ``limit``: at most that many."""
         where, args = [], []
-        if status:
-            where.append("status = ?")
+        no_seed = "NOT EXISTS (SELECT 1 FROM secrets s WHERE s.game_id = g.game_id)"
+        if status == "read_only":
+            where.append(f"g.status != 'finished' AND {no_seed}")
+        elif status == "active":
+            where.append(f"g.status = 'active' AND NOT {no_seed}")
+        elif status:
+            where.append("g.status = ?")
             args.append(status)
         if ruleset:
-            where.append("ruleset = ?")
+            where.append("g.ruleset = ?")
             args.append(ruleset)
-        sql = (
-            "SELECT game_id, ruleset, scenario, setup, seed_commitment, status, winner, version,"
-            " created_at, campaign_id FROM games"
-        )
+        if after is not None:
+            where.append("(g.created_at, g.game_id) > (?, ?)")
+            args.extend(after)
+        sql = self._GAME_COLUMNS
         if where:
             sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY created_at, game_id"
-        return [GameRow(**dict(zip(GameRow.__struct_fields__, r))) for r in self._conn().execute(sql, args)]
+        sql += " ORDER BY g.created_at, g.game_id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(int(limit))
+        return [self._row(r) for r in self._conn().execute(sql, args)]
 
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._conn().execute("SELECT game_id FROM games ORDER BY created_at, game_id")]
@@ -647,7 +667,7 @@ class EventStore:
             conn.execute(
                 "INSERT INTO games (game_id, ruleset, scenario, setup, seed_commitment, status, winner,"
                 " version, created_at, campaign_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                tuple(getattr(game, f) for f in GameRow.__struct_fields__),
+                tuple(getattr(game, f) for f in GameRow.__struct_fields__ if f != "read_only"),
             )
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",

@@ -48,8 +48,8 @@ class UndoRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     to_version: int
 
 
-def _refuse(rule: str, detail: str | None = None) -> Problem:
-    return Problem(422, "undo-refused", detail or UNDO_RULES[rule], rule=rule)
+def _refuse(rule: str, detail: str | None = None, ruleset: str | None = None) -> Problem:
+    return Problem(422, "undo-refused", detail or UNDO_RULES[rule], rule=rule, ruleset=ruleset)
 
 
 def opening_version(records: list[StoredEvent]) -> int:
@@ -90,45 +90,49 @@ def is_free(records_after: list[StoredEvent], seat: str, turn: int) -> bool:
 
 
 def request_undo(svc: GameService, game_id: str, token: str | None, to_version: int) -> Answer:
-    svc.game(game_id)
+    game = svc.game(game_id)
     seat = _seat(svc, game_id, token)
+    svc.require_playable(game)
     cur = svc.current(game_id)
     rs = cur.ruleset
     if cur.finished:
-        raise _refuse("UMPIRE-UNDO-3")
+        raise _refuse("UMPIRE-UNDO-3", ruleset=cur.ruleset.id)
     records = svc.store.load(game_id, upto=cur.version)
     first_allowed = opening_version(records)
     if not first_allowed <= to_version < cur.version:
-        raise _refuse("UMPIRE-UNDO-1", f"to_version must be between {first_allowed} and {cur.version - 1}; got {to_version}")
+        raise _refuse("UMPIRE-UNDO-1", f"to_version must be between {first_allowed} and {cur.version - 1}; got {to_version}",
+                      rs.id)
     if to_version < cur.folded.last_undone_seq:
-        raise _refuse("UMPIRE-UNDO-2", f"{UNDO_RULES['UMPIRE-UNDO-2']} (the last undo is at version {cur.folded.last_undone_seq})")
+        raise _refuse("UMPIRE-UNDO-2", f"{UNDO_RULES['UMPIRE-UNDO-2']} (the last undo is at version "
+                                      f"{cur.folded.last_undone_seq})", rs.id)
     if pending_request(svc, rs, records) is not None:
-        raise _refuse("UMPIRE-UNDO-4")
+        raise _refuse("UMPIRE-UNDO-4", ruleset=cur.ruleset.id)
     after = [e for e in records if e.seq > to_version]
     if not any(e.type not in KERNEL_EVENT_TYPES for e in after):
-        raise _refuse("UMPIRE-UNDO-7")
+        raise _refuse("UMPIRE-UNDO-7", ruleset=cur.ruleset.id)
     st = rs.status(cur.state)
     if is_free(after, seat, st.turn):
         last = max(e.seq for e in after if e.type not in KERNEL_EVENT_TYPES)
         ev = Undone(by=seat, first=to_version + 1, last=last)
         return svc.append(cur, seat, [Emitted(event=ev)], expected_version=cur.version, extra={"undo": "done"})
     if not [s for s in cur.setup.seats if s != seat]:
-        raise _refuse("UMPIRE-UNDO-6")
+        raise _refuse("UMPIRE-UNDO-6", ruleset=cur.ruleset.id)
     ev_req = UndoRequested(by=seat, to_version=to_version)
     return svc.append(cur, seat, [Emitted(event=ev_req)], expected_version=cur.version, status_code=202,
                       extra={"undo": "requested"})
 
 
 def answer_undo(svc: GameService, game_id: str, token: str | None, accept: bool) -> Answer:
-    svc.game(game_id)
+    game = svc.game(game_id)
     seat = _seat(svc, game_id, token)
+    svc.require_playable(game)
     cur = svc.current(game_id)
     if cur.finished:
-        raise _refuse("UMPIRE-UNDO-3")
+        raise _refuse("UMPIRE-UNDO-3", ruleset=cur.ruleset.id)
     records = svc.store.load(game_id, upto=cur.version)
     pending = pending_request(svc, cur.ruleset, records)
     if pending is None:
-        raise _refuse("UMPIRE-UNDO-5")
+        raise _refuse("UMPIRE-UNDO-5", ruleset=cur.ruleset.id)
     req_seq, req = pending
     if req.by == seat:
         raise Problem(403, "not-your-decision", f"{seat} asked for this undo; another seat must accept or decline it")

@@ -10,6 +10,7 @@ import msgspec
 from domain.kernel import Ruleset, event_type_name, redact
 from domain.kernel.fold import decode_event
 
+from .problems import rule_url
 from .store import GameRow, StoredEvent
 
 FINISHED = "finished"
@@ -23,7 +24,8 @@ def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, ver
         "ruleset": game.ruleset,
         "scenario": game.scenario,
         "version": game.version if version is None else version,
-        "status": st.status,
+        "status": shown_status(game, st.status),
+        "read_only": game.read_only,
         "active_seat": st.to_act[0] if st.to_act else None,
         "to_act": list(st.to_act),
         "turn": st.turn,
@@ -56,14 +58,20 @@ def event_view(
     }
 
 
-def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool) -> dict[str, Any]:
-    """``GET /games/{id}/events/{seq}/ruling``. A hidden event's ruling is withheld too."""
+def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: str) -> dict[str, Any]:
+    """``GET /games/{id}/events/{seq}/ruling``. A hidden event's ruling is withheld too. Each step links
+    the text of its rule (``rule_url``, DESIGN 8)."""
     body: dict[str, Any] = {"seq": ev.seq, "type": ev.type, "actor": ev.actor}
     if not may_see(ev, seat, finished):
         body["redacted"] = True
         body["ruling"] = None
         return body
-    body["ruling"] = msgspec.json.decode(ev.ruling) if ev.ruling else None
+    ruling = msgspec.json.decode(ev.ruling) if ev.ruling else None
+    if isinstance(ruling, dict):
+        for step in ruling.get("steps", ()):
+            if isinstance(step, dict) and step.get("rule"):
+                step["rule_url"] = rule_url(ruleset, step["rule"])
+    body["ruling"] = ruling
     body["rolls"] = msgspec.json.decode(ev.rolls)
     return body
 
@@ -87,13 +95,23 @@ def _kernel_summary(event: Any) -> str:
     return f"{event.by} undoes steps {event.first}-{event.last}{who}"
 
 
+READ_ONLY = "read_only"
+
+
+def shown_status(game: GameRow, status: str) -> str:
+    """The status a client sees: ``read_only`` for a game that cannot be played on here (imported without
+    its seed, UMPIRE-READ-ONLY-1), else the ruleset's status (``active``, ``finished``, ...)."""
+    return READ_ONLY if game.read_only and status != FINISHED else status
+
+
 def lobby_entry(game: GameRow) -> dict[str, Any]:
     """One game of ``GET /games`` (the lobby)."""
     return {
         "game_id": game.game_id,
         "ruleset": game.ruleset,
         "scenario": game.scenario,
-        "status": game.status,
+        "status": shown_status(game, game.status),
+        "read_only": game.read_only,
         "version": game.version,
         "winner": game.winner,
         "created_at": game.created_at,

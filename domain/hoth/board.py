@@ -186,9 +186,10 @@ def to_col_row(h: Hex) -> tuple[int, int]:
 
 
 def label(h: Hex) -> str:
-    """Human-readable name, e.g. ``"c4 r2"``; half-hexes read ``"half-hex c-1 r1"`` (HOTH-COORD-3)."""
+    """How sentences name a hex: the human column and row, then the id the API uses, e.g.
+    ``"c4 r2 [8,2]"``; half-hexes read ``"half-hex c-1 r1 [-1,1]"`` (HOTH-COORD-3)."""
     c, r = to_col_row(h)
-    text = f"c{c} r{r}"
+    text = f"c{c} r{r} [{h[0]},{h[1]}]"
     return f"half-hex {text}" if h in HALF_HEXES else text
 
 

@@ -181,19 +181,9 @@ def variants(c: Campaign, scenarios: dict[str, Scenario]) -> dict[str, Scenario]
 
 # -- the campaign aggregate (content 3.1 state model) -------------------------------------
 
-#: The campaign rules (battle-of-hoth-content.md 3.1, SOURCE procedure) under the ids rulings cite.
-CAMPAIGN_RULES: dict[str, str] = {
-    "CAMPAIGN-1": "Each side takes its booklet; set up the starting scenario (content 3.1 procedure 1-2).",
-    "CAMPAIGN-2": "Every battle is played with the normal rules; one battle at a time (content 3.1 procedure 2).",
-    "CAMPAIGN-3": "When a battle ends the winner reads the matching outcome, which sets the next battle "
-                  "(content 3.1 procedure 3); leader cards added for a battle leave the deck when it ends.",
-    "CAMPAIGN-4": "A side that earns a support card draws 1 from its own support deck; support cards are kept "
-                  "from battle to battle; an empty deck is the reshuffled discards (content 3.1 Support cards).",
-    "CAMPAIGN-5": "Secret objectives stay hidden from the opponent until met (content 3.1 procedure 5); the "
-                  "reward is immediate (content 5.5).",
-    "CAMPAIGN-6": "The campaign ends when an outcome names no next battle; that outcome names the winner "
-                  "(content 5.5, PROPOSED).",
-}
+#: The campaign rules (battle-of-hoth-content.md 3.1, SOURCE procedure) under the ids rulings cite; their
+#: text is in the rules reference (domain/hoth/rules.md, section 15; GET /rulesets/hoth/rules/CAMPAIGN-1).
+CAMPAIGN_RULES: tuple[str, ...] = tuple(f"CAMPAIGN-{i}" for i in range(1, 7))
 
 NEW, ACTIVE, FINISHED = "new", "active", "finished"
 #: Dice stream of the support-deck shuffles (DESIGN 3: every draw recorded in its event).

@@ -52,9 +52,10 @@ def may_attack_refusal(state: HothState, u: UnitState, breakthrough: bool) -> Ru
         return RuleViolation("HOTH-ATTACK-2", f"{u.id} has already attacked this turn.")
     if u.id in t.stopped:
         terrain = None
-        elite = " (HOTH-SPECIAL-ELITE-2: elite troops too)" if u.badge == "elite_troops" else ""
-        return RuleViolation("HOTH-MOVE-10", f"{u.id} entered rocks or buildings/debris this turn and cannot "
-                                             f"attack{elite}.", terrain=terrain)
+        elite = u.badge == "elite_troops"
+        return RuleViolation("HOTH-SPECIAL-ELITE-2" if elite else "HOTH-MOVE-10",
+                             f"{u.id} entered rocks or buildings/debris this turn and cannot attack"
+                             f"{' (elite troops too)' if elite else ''}.", terrain=terrain)
     al = allowance(state, u)
     moved = t.moved.get(u.id, 0)
     if not al.may_attack and moved > 0:
@@ -122,10 +123,10 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
             return RuleViolation("HOTH-STRUCT-4", f"The scenario does not allow attacks on {target_id}.")
         if sdef.owner == u.faction:
             return RuleViolation("HOTH-ATTACK-8", f"{target_id} is a structure of your own side ({u.faction}); only "
-                                                  "enemy units and structures can be attacked (HOTH-GAP-39).",
+                                                  "enemy units and structures can be attacked.",
                                  structure=target_id, owner=sdef.owner)
     elif tgt.faction == u.faction:
-        return RuleViolation("HOTH-ATTACK-8", "Friendly units can never be attacked (HOTH-GAP-39).")
+        return RuleViolation("HOTH-ATTACK-8", "Friendly units can never be attacked.")
     s = UNIT_SPECS[u.unit]
     # HOTH-RANGE-3: range is the hex distance; HOTH-ATTACK-4: one target per attack; HOTH-ATTACK-6: d=1 is
     # close combat; HOTH-ATTACK-5 / HOTH-FORCE-4: losses never reduce the dice (figures are not read here).
@@ -198,8 +199,7 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
             plan.steps.append(("HOTH-TERRAIN-RIDGE-6", "Scouts on a ridge grant their bonus.", {"scouts": scout}))
     plan.dice = n  # HOTH-MOD-7 / HOTH-GAP-35: base + bonuses - protection - penalties, summed
     if n <= 0:
-        return RuleViolation("HOTH-MOD-7", f"After modifiers {n} dice are left; an attack needs at least 1 "
-                                           "(HOTH-GAP-10).")
+        return RuleViolation("HOTH-MOD-7", f"After modifiers {n} dice are left; an attack needs at least 1.")
     return plan
 
 

@@ -37,7 +37,9 @@ from .resolution import (
     trench_choice,
 )
 from .state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
-from .team import TEAM_PERSONAL_DECK, faction_seats, leaders_option, seats_for, team_hand_size, turn_order
+from .team import (
+    TEAM_PERSONAL_DECK, faction_seats, leaders_option, options_schema, seats_for, team_hand_size, turn_order,
+)
 from .turns import (
     advance, arrange, attack_options, close_orders, discard_cards, end_moves, end_turn, move, move_options,
     order_unit, play_card, reinforce, reinforcement_hexes,
@@ -92,6 +94,13 @@ class HothRuleset:
             out.append(Choice(id=c.id, title=getattr(c, "title", c.id)))
         return out
 
+    def options_schema(self) -> dict[str, Any]:
+        """Kernel protocol: the JSON schema of ``options`` in ``POST /games`` (shown by ``GET /rulesets``)."""
+        cat = self.catalog()
+        support = {f: tuple(c.id for c in cat.cards.values() if c.kind == "support" and c.faction == f)
+                   for f in ("imperial", "rebel")}
+        return options_schema(support)
+
     def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
         if scenario not in self.catalog().scenarios:
             raise SetupError("scenario", f"unknown Battle of Hoth scenario {scenario!r}")
@@ -99,6 +108,10 @@ class HothRuleset:
         unknown = set(options) - {"team", "leaders", "support"}
         if unknown:
             raise SetupError(f"options.{sorted(unknown)[0]}", "unknown option (known: team, leaders, support)")
+        for name, kinds, what in (("team", (bool, str), 'true, false, "imperial" or "rebel"'),
+                                  ("leaders", dict, "an object"), ("support", dict, "an object")):
+            if name in options and not isinstance(options[name], kinds):
+                raise SetupError(f"options.{name}", f"{name} is {what}, not {type(options[name]).__name__}")
         sup = options.get("support") or {}
         if not isinstance(sup, dict):
             raise SetupError("options.support", "support maps a faction to the support card ids it holds")
@@ -106,7 +119,7 @@ class HothRuleset:
             if f not in ("imperial", "rebel") or not isinstance(ids, (list, tuple)):
                 raise SetupError("options.support", "support maps \"imperial\"/\"rebel\" to a list of card ids")
             for cid in ids:
-                c = self.catalog().cards.get(cid)
+                c = self.catalog().cards.get(cid) if isinstance(cid, str) else None
                 if c is None or c.kind != "support" or c.faction != f:
                     raise SetupError("options.support", f"{cid!r} is not a {f} support card")
         seats = seats_for(options)
@@ -243,9 +256,9 @@ class HothRuleset:
             real = _real_reason(state, command)
             if real is not None:
                 raise real
-            raise RuleViolation(_step_rule(t.phase, command),
-                                f"Now is the {t.phase} step of the turn; {type(command).__name__} does not fit it "
-                                "(HOTH-TURN-2: play a card, order, move, attack, draw).")
+            rule, why = _step_rule(t.phase, command)
+            raise RuleViolation(rule, f"Now is the {t.phase} step of the turn; {type(command).__name__} does not fit "
+                                      f"it: {why}.")
         advance(out)
         return out.items
 
@@ -335,6 +348,12 @@ class HothRuleset:
     def render_svg(self, state: HothState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
 
+    def render_text(self, state: HothState, seat: str | None) -> str:
+        """Kernel protocol (optional): the board as text, for ``umpire replay``."""
+        from .text import render_state
+
+        return render_state(state, seat)
+
 
 def _real_reason(state: HothState, cmd: Any) -> RuleViolation | None:
     """Why a command of a step that has already closed (often by itself, HOTH-TURN-4) no longer fits."""
@@ -343,7 +362,7 @@ def _real_reason(state: HothState, cmd: Any) -> RuleViolation | None:
     if isinstance(cmd, C.Move) and t.phase == ATTACK:
         if cmd.unit in t.moved:
             return RuleViolation("HOTH-MOVE-2", f"{cmd.unit} has already moved this turn (each ordered unit moves "
-                                                "once); the Move step has ended (HOTH-TURN-4).", unit=cmd.unit)
+                                                "once).", unit=cmd.unit)
         return RuleViolation("HOTH-TURN-4", "The Move step has already ended: all movement ends before the first "
                                             "attack.", unit=cmd.unit)
     if isinstance(cmd, C.EndMoves) and t.phase == ATTACK:
@@ -359,19 +378,22 @@ def _real_reason(state: HothState, cmd: Any) -> RuleViolation | None:
 _PHASE_RULE = {PLAY: "HOTH-CARD-1", ORDER: "HOTH-ORDER-1", MOVE: "HOTH-TURN-4", ATTACK: "HOTH-ATTACK-1"}
 
 
-def _step_rule(phase: str, cmd: Any) -> str:
-    """The rule a command out of step breaks (HOTH-TURN-2: the steps come in order)."""
+def _step_rule(phase: str, cmd: Any) -> tuple[str, str]:
+    """The rule a command out of step breaks, and what that rule says (the steps come in order,
+    HOTH-TURN-2); the refusal's sentence states the rule it names."""
     if phase == PLAY:
-        return "HOTH-CARD-1"  # a turn starts by playing a card
+        return "HOTH-CARD-1", "a turn starts by playing a command card"
     if isinstance(cmd, C.PlayCard):
-        return "HOTH-CARD-1"  # exactly one command card per turn
+        return "HOTH-CARD-1", "exactly one command card is played per turn"
     if isinstance(cmd, C.OrderUnit):
-        return "HOTH-ORDER-1"  # orders are announced right after the card
+        return "HOTH-ORDER-1", "units are ordered right after the card is played"
     if isinstance(cmd, (C.Move, C.EndMoves)) and phase == ATTACK:
-        return "HOTH-TURN-4"  # all movement ends before the first attack
+        return "HOTH-TURN-4", "all movement ends before the first attack"
     if isinstance(cmd, C.Attack):
-        return "HOTH-ATTACK-1"  # attacks begin once every ordered unit has moved
-    return "HOTH-TURN-2"
+        return "HOTH-ATTACK-1", "attacks begin once every ordered unit has finished moving"
+    return "HOTH-TURN-2", "a turn goes: play a card, order, move, attack, draw"
+
+
 _PENDING_RULE = {"reroll": "HOTH-SPECIAL-EWEB-6", "trench": "HOTH-TERRAIN-TRENCH-3", "retreat": "HOTH-RETREAT-3",
                  "breakthrough": "HOTH-SPECIAL-ASSAULT-1", "breakthrough_attack": "HOTH-SPECIAL-ASSAULT-3",
                  "discard": "HOTH-CARD-4", "arrange": "HOTH-CARD-4", "place": "HOTH-CARD-4"}

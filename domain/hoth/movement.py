@@ -87,9 +87,11 @@ def move_refusal(state: HothState, snap: Snapshot, faction: str, unit_id: str, p
     if not path:
         return RuleViolation("HOTH-MOVE-4", "A move enters at least one hex (not moving needs no command).")
     if len(path) > al.max:
-        elite = " (HOTH-SPECIAL-ELITE-3: elite troops still move at most 2)" if u.badge == "elite_troops" else ""
-        return RuleViolation("HOTH-MOVE-3", f"{unit_id} may move at most {al.max} hex(es){elite}; this path has "
-                                            f"{len(path)}.", max=al.max, steps=len(path))
+        elite = u.badge == "elite_troops"
+        return RuleViolation("HOTH-SPECIAL-ELITE-3" if elite else "HOTH-MOVE-3",
+                             f"{unit_id} may move at most {al.max} hex(es)"
+                             f"{' (elite troops still move at most 2)' if elite else ''}; this path has {len(path)}.",
+                             max=al.max, steps=len(path))
     south = is_south(state, u.faction)
     prev = u.hex
     # HOTH-MOVE-4: the steps actually taken are counted; a path may enter a hex again (the start hex included).

@@ -25,11 +25,15 @@ Conventions
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
-Hex = tuple[int, int]
+#: How a hex id reads, for every schema that shows one (the OpenAPI document, HOTH-COORD-3).
+HEX_DOC = ("A board hex `[x, r]` in doubled-width coordinates (HOTH-COORD-3): row `r` is 0..6 (row 0 is the South "
+           "edge), column `c` is 0..9 in the long rows 0, 2, 4, 6 and 0..8 in the short rows 1, 3, 5, and "
+           "`x = 2*c + r % 2` (so `x` is even in long rows, odd in short rows). Sentences name it `c4 r2 [8,2]`.")
+Hex = Annotated[tuple[int, int], msgspec.Meta(description=HEX_DOC)]
 Faction = Literal["imperial", "rebel"]
 FACTIONS: tuple[str, str] = ("imperial", "rebel")
 

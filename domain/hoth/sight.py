@@ -21,8 +21,9 @@ computed once per ordered pair and cached; obstacles are applied per call.
 Deciding (HOTH-LOS-3, HOTH-LOS-ALONG-2, HOTH-GAP-17): blocked iff a crossed hex holds an
 obstruction, or grazed obstructions stand on both the left and the right of the line (anywhere
 along it). The attacker's and target's hexes never block (HOTH-LOS-6). Half-hexes always
-obstruct in the standard case (HOTH-LOS-4d, HOTH-LOS-EDGE-1). When both ends are ridges the
-obstruction set is reduced to units on ridges and seracs (HOTH-LOS-RIDGE-1, -3, HOTH-GAP-16).
+obstruct in the standard case (HOTH-LOS-4d, HOTH-LOS-EDGE-1). When both ends are units on ridges
+the obstruction set is reduced to units on ridges and seracs (HOTH-LOS-RIDGE-1, -3, HOTH-GAP-16);
+a structure target is never a unit (HOTH-STRUCT-1), so the standard rules apply to it.
 """
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ class Sight(msgspec.Struct, frozen=True, kw_only=True):
     vertex_only: tuple[Hex, ...]
     #: The obstructions that blocked (crossed ones, or the grazed ones on both sides). Empty if clear.
     blocked_by: tuple[Hex, ...]
-    #: True when attacker and target are both on ridges (HOTH-LOS-RIDGE-1).
+    #: True when attacker and target are both units on ridges (HOTH-LOS-RIDGE-1; never for a structure).
     ridge_mode: bool
     #: Rule ids that decided the outcome, in the order they were applied.
     rules: tuple[str, ...]
@@ -174,17 +175,23 @@ def line_of_sight(
     ridges/rocks/seracs/buildings, structures (HOTH-LOS-4 a-c). Half-hexes are always added
     (HOTH-LOS-4d). Entries on ``a`` or ``b`` are ignored (HOTH-LOS-6).
 
-    ``ridges``: the ridge hexes. When ``a`` and ``b`` are both ridges (HOTH-LOS-RIDGE-1) the
+    ``ridges``: the ridge hexes. When ``a`` and ``b`` are both ridges and ``b`` holds a unit
+    (HOTH-LOS-RIDGE-1: between two units; a structure is never a unit, HOTH-STRUCT-1) the
     obstructions become ``(units ∩ ridges) ∪ seracs`` instead; ``units`` (every hex holding a
-    unit, either faction) and ``seracs`` (serac hexes) are then required.
+    unit, either faction) and ``seracs`` (serac hexes) are required whenever both ends are ridges.
     """
     geo = line_geometry(a, b)
-    ridge_mode = a in ridges and b in ridges
+    both_ridges = a in ridges and b in ridges
+    if both_ridges and (units is None or seracs is None):
+        raise ValueError("HOTH-LOS-RIDGE-1: attacker and target are both on ridges; "
+                         "line_of_sight needs units= and seracs= to decide")
+    # HOTH-LOS-RIDGE-1 holds between two *units*; a structure is never a unit (HOTH-STRUCT-1), so a
+    # structure on a ridge is targeted under the standard rules (Appendix A: ``is_unit(t)``).
+    ridge_mode = both_ridges and b in units  # type: ignore[operator]
     rules: list[str] = []
+    if both_ridges and not ridge_mode:
+        rules.append("HOTH-STRUCT-1")
     if ridge_mode:
-        if units is None or seracs is None:
-            raise ValueError("HOTH-LOS-RIDGE-1: attacker and target are both on ridges; "
-                             "line_of_sight needs units= and seracs= to decide")
         rules.append("HOTH-LOS-RIDGE-1")
 
         def blocks(h: Hex) -> bool:

@@ -65,7 +65,7 @@ def leaders_option(options: dict[str, Any]) -> dict[str, tuple[str, ...]]:
         if f not in FACTIONS:
             raise SetupError("options.leaders", f"unknown faction {f!r}")
         names = (v,) if isinstance(v, str) else tuple(v) if isinstance(v, (list, tuple)) else None
-        if names is None or not all(n in LEADERS[f] for n in names):
+        if not names or not all(isinstance(n, str) and n in LEADERS[f] for n in names):
             raise SetupError("options.leaders", f"{f} leaders are {', '.join(LEADERS[f])} (HOTH-LEADER-1)")
         if len(set(names)) != len(names):
             raise SetupError("options.leaders", "each leader's cards exist once (HOTH-TEAM-6)")
@@ -76,3 +76,38 @@ def leaders_option(options: dict[str, Any]) -> dict[str, tuple[str, ...]]:
 def team_hand_size(hand_size: int) -> int:
     """HOTH-TEAM-5: half the scenario's hand size, rounded up."""
     return (hand_size + 1) // 2
+
+
+def options_schema(support_cards: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """The JSON schema of a Battle of Hoth game's ``options`` (``POST /games``; kernel protocol
+    ``options_schema``). ``support_cards``: the support card ids of each faction (content 3.1)."""
+    leader = {f: {"type": "string", "enum": list(LEADERS[f])} for f in FACTIONS}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "description": "Battle of Hoth options; all optional.",
+        "properties": {
+            "team": {
+                "description": "Team play (HOTH-TEAM-1): true for 4 players (seats imperial, imperial-2, rebel, "
+                               "rebel-2), \"imperial\" or \"rebel\" for 3 players (that faction is a team of 2), "
+                               "false (default) for 2 players.",
+                "anyOf": [{"type": "boolean"}, {"type": "string", "enum": list(FACTIONS)}],
+            },
+            "leaders": {
+                "description": "Leader cards by agreement (HOTH-LEADER-2): per faction one leader, whose 3 cards join "
+                               "its deck; a team of 2 gives one leader per member (a list of 2, HOTH-TEAM-6).",
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {f: {"anyOf": [leader[f], {"type": "array", "items": leader[f], "minItems": 1,
+                                                         "maxItems": 2, "uniqueItems": True}]} for f in FACTIONS},
+            },
+            "support": {
+                "description": "Support cards each faction holds at the start (campaign play, content 3.1): at most "
+                               "one is played per turn beside the command card.",
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {f: {"type": "array", "items": {"type": "string", "enum": list(support_cards.get(f, ()))}}
+                               for f in FACTIONS},
+            },
+        },
+    }

@@ -112,6 +112,16 @@ class Ruleset(Protocol, Generic[S]):
         """A picture of the board (``recent``: the events of the last step)."""
         ...
 
+    # Optional: ``rules_reference() -> str``, the Markdown text behind the ruleset's rule ids (DESIGN 8).
+    # Without it the registry reads ``rules.md`` beside the package that defines the ruleset
+    # (``domain/<r>/rules.md``); see domain/kernel/rules.py for the format.
+    #
+    # Optional: ``options_schema() -> dict``, the JSON schema of ``POST /games`` ``options`` for this
+    # ruleset (an object schema whose properties carry descriptions); ``GET /rulesets`` and the OpenAPI
+    # document show it. Without it the ruleset takes no options.
+    #
+    # Optional: ``render_text(state, seat) -> str``, the board as text for ``umpire replay``.
+    #
     # Optional: ``use_content(load)``. A ruleset whose scenarios are data has its content handed
     # in by the registry (``load()`` returns it; see domain/kernel/registry.py): the domain never
     # imports ``scenarios/``.

@@ -13,11 +13,17 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+import sys
+from pathlib import Path
 
 from .decider import Ruleset
+from .rules import Rule, parse_rules
 
 _REGISTRY: dict[str, Ruleset] = {}
+_RULES: dict[str, dict[str, Rule]] = {}
 _discovered = False
+#: The file that holds a rules reference, beside its package's ``__init__``.
+RULES_FILE = "rules.md"
 
 #: The package that holds each ruleset's content (``<CONTENT_PACKAGE>.<ruleset id>``).
 CONTENT_PACKAGE = "scenarios"
@@ -25,6 +31,7 @@ CONTENT_PACKAGE = "scenarios"
 
 def register(ruleset: Ruleset) -> Ruleset:
     _REGISTRY[ruleset.id] = ruleset
+    _RULES.pop(ruleset.id, None)
     return ruleset
 
 
@@ -70,3 +77,44 @@ def get(ruleset_id: str) -> Ruleset | None:
 def all_rulesets() -> list[Ruleset]:
     _discover()
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+# -- rules references (DESIGN 8: every rule id is readable) -------------------------------------------
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+def rules_markdown(ruleset: Ruleset) -> str | None:
+    """The rules reference of ``ruleset`` as Markdown: its ``rules_reference()`` when it has one (kernel
+    protocol, optional), else the ``rules.md`` beside the package that defines it (``domain/<r>/rules.md``)."""
+    own = getattr(ruleset, "rules_reference", None)
+    if callable(own):
+        return own()
+    module = sys.modules.get(type(ruleset).__module__)
+    file = getattr(module, "__file__", None)
+    return _read(Path(file).parent / RULES_FILE) if file else None
+
+
+def kernel_rules() -> dict[str, Rule]:
+    """The kernel's own rules (``UMPIRE-*``), from ``domain/kernel/rules.md``."""
+    got = _RULES.get("")
+    if got is None:
+        text = _read(Path(__file__).parent / RULES_FILE) or ""
+        got = _RULES[""] = {r.id: r for r in parse_rules(text)}
+    return got
+
+
+def rules_of(ruleset_id: str) -> dict[str, Rule] | None:
+    """Every rule a game of ``ruleset_id`` may cite, by id: the ruleset's own, then the kernel's
+    (None: no such ruleset)."""
+    rs = get(ruleset_id)
+    if rs is None:
+        return None
+    got = _RULES.get(rs.id)
+    if got is None:
+        own = {r.id: r for r in parse_rules(rules_markdown(rs) or "")}
+        got = _RULES[rs.id] = {**own, **{k: v for k, v in kernel_rules().items() if k not in own}}
+    return got

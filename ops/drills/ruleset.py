@@ -62,6 +62,13 @@ class DrillRuleset:
     def scenarios(self) -> list[Choice]:
         return [Choice(id=SCENARIO, title="Fault drill: four seats racing")]
 
+    def rules_reference(self) -> str:
+        """The drill's rules reference (kernel protocol)."""
+        return ("# Drill rules\n\n"
+                "* **DRILL-TICK-1 (Tick).** The only command is tick: each of its events rolls a d6 and adds "
+                "the face to the total.\n"
+                f"* **DRILL-TICK-2 (Size).** A tick makes 1 to {MAX_EVENTS} events.\n")
+
     def campaigns(self) -> list[Choice]:
         return []
 

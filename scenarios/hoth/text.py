@@ -7,20 +7,14 @@ a structure, and the unit (faction letter, unit code, badge letter). Hex ids
 """
 from __future__ import annotations
 
-from domain.hoth import board
 from domain.hoth.scenario import HexesOccupied, PermanentMedal, Scenario, SuddenDeath, TemporaryMedal
+from domain.hoth.text import BADGE_CODE, HEX_ID_NOTE, UNIT_CODE, grid, terrain_cells
 
-TERRAIN_CODE = {"ridge": "RG", "rocks": "RK", "serac": "SR", "buildings": "BW", "trench": "TR", "crevasse": "CV"}
-STRUCTURE_CODE = {"shield_generator": "SG", "ion_cannon": "IC"}
-UNIT_CODE = {"snowtroopers": "iST", "at_at": "iAT", "probe_droids": "iPD",
-             "echo_troopers": "rEB", "snowspeeders": "rSS", "rebel_artillery": "rAR"}
-BADGE_CODE = {"elite_squadron": "q", "assault": "a", "eweb": "w", "scouts": "s", "elite_troops": "e"}
 CELL = 9  # "[RG rEBs]" is 9 wide
 
 
 def render(s: Scenario) -> str:
-    terrain = {t.hex: TERRAIN_CODE[t.terrain] for t in s.terrain}
-    structures = {st.hex: STRUCTURE_CODE[st.kind] for st in s.structures}
+    left = terrain_cells({t.hex: t.terrain for t in s.terrain}, {st.hex: st.kind for st in s.structures})
     units = {u.hex: UNIT_CODE[u.unit] + (BADGE_CODE[u.badge] if u.badge else " ") for u in s.units}
     medals = {o.hex: ("T" if isinstance(o, TemporaryMedal) else "P") + o.faction[0]
               for o in s.objectives if isinstance(o, (TemporaryMedal, PermanentMedal))}
@@ -39,22 +33,9 @@ def render(s: Scenario) -> str:
             lines.append(f"  sudden death ({o.faction}): {o.id} [{type(o.condition).__name__}]")
         else:
             lines.append(f"  {type(o).__name__} ({o.faction}) {o.id} at {list(o.hex)}")
-    header = "      " + "".join(f"c{c}".center(CELL) for c in range(10))
-    lines.append(header)
-    for r in range(board.ROWS - 1, -1, -1):
-        xs = board.LONG_ROW_X if r in board.LONG_ROWS else board.SHORT_ROW_X
-        indent = " " * (CELL // 2) if r % 2 else ""
-        cells = []
-        for x in xs:
-            h = (x, r)
-            left = structures.get(h) or terrain.get(h) or "  "
-            if h in structures and h in terrain:
-                left = structures[h].lower()  # structure standing on terrain
-            mid = units.get(h, medals.get(h, "  ") + "  ")
-            cells.append(f"[{left} {mid}]")
-        lines.append(f"r{r}  {indent}" + "".join(cells))
+    lines += grid(left, {h: units.get(h, medals.get(h, "  ") + "  ") for h in set(units) | set(medals)}, CELL)
     lines.append("Cells: terrain or structure (lowercase: a structure on a terrain tile), then a unit (i/r = "
                  "imperial/rebel; badge a=assault e=elite troops q=elite squadron s=scouts w=e-web) or an "
                  "objective hex (T/P = temporary/permanent medal, S = sudden death; then i/r). "
-                 "Hex id (x, r) = (2*c + r%2, r).")
+                 + HEX_ID_NOTE)
     return "\n".join(lines)

@@ -35,6 +35,7 @@ from domain.kernel import Dice, Emitted, advance, commitment, registry
 from domain.kernel.dice import new_seed, seed_from_hex
 
 from ..auth import bearer_token
+from ..schemas import CampaignCreated, CampaignView
 from ..game_service import ON_FINISHED, SEAT_RESOLVERS, CreateGameRequest, GameService
 from ..problems import Problem
 from ..campaign_store import CampaignConflict, CampaignStore
@@ -250,13 +251,13 @@ if _on_finished.__qualname__ not in {getattr(f, "__qualname__", "") for f in ON_
 
 @post("/campaigns", sync_to_thread=True, status_code=201,
       summary="Start a campaign: seat tokens (the same in every battle) and the first battle's game id")
-def create_campaign(request: Request, data: JSONBody[CreateCampaignRequest]) -> dict[str, Any]:
-    return campaigns_of(svc_of(request)).create(data)
+def create_campaign(request: Request, data: JSONBody[CreateCampaignRequest]) -> CampaignCreated:
+    return campaigns_of(svc_of(request)).create(data)  # type: ignore[return-value]
 
 
 @get("/campaigns/{campaign_id:str}", sync_to_thread=True,
      summary="The campaign for the caller: battles and results, current game, own carried cards, status, winner")
-def campaign_view(request: Request, campaign_id: FromPath[str]) -> Response[Any]:
+def campaign_view(request: Request, campaign_id: FromPath[str]) -> Response[CampaignView]:
     body = campaigns_of(svc_of(request)).view(campaign_id, bearer_token(request))
     return Response(body, status_code=200)
 

@@ -1,26 +1,43 @@
 """Games: create, lobby, views, legal commands, commands (DESIGN section 8)."""
 from __future__ import annotations
 
+from typing import Annotated
 
 import anyio
-from litestar.params import FromPath, FromQuery, JSONBody
-from litestar import Request, Response, Router, get, post
+from litestar import Controller, Request, Response, Router, get, post
+from litestar.params import FromPath, FromQuery, JSONBody, Parameter
 
 from .. import queries
-from ..openapi import CommandResult, GameCreated, GameView, LegalCommands, Lobby
+from ..schemas import CommandResult, GameCreated, GameView, LegalCommands, Lobby
 from ..auth import bearer_token, require_seat_guard
 from ..game_service import CommandRequest, CreateGameRequest
 from ._common import command_response, caller, read_models_of, respond, svc_of
 
 
-@post("/games", sync_to_thread=True, status_code=201, summary="Create a game: seat tokens and the seed commitment")
-def create_game(request: Request, data: JSONBody[CreateGameRequest]) -> GameCreated:
-    return svc_of(request).create_game(data)
+class Lobby_(Controller):
+    """``/games``: create (POST) and the lobby (GET) in one controller, so that litestar builds one route
+    for the path and its automatic ``OPTIONS`` answers ``Allow: GET, OPTIONS, POST``."""
 
+    path = "/games"
 
-@get("/games", sync_to_thread=True, summary="The lobby: games by status and ruleset")
-def list_games(request: Request, status: FromQuery[str | None] = None, ruleset: FromQuery[str | None] = None) -> Response[Lobby]:
-    return respond(queries.lobby(svc_of(request), read_models_of(request), status, ruleset))
+    @post(sync_to_thread=True, status_code=201, summary="Create a game: seat tokens and the seed commitment",
+          description="The body names a ruleset, one of its scenarios (GET /rulesets), an optional seed (64 lowercase "
+                      "hex characters; without one the game gets a fresh random seed) and the ruleset's options.")
+    def create_game(self, request: Request, data: JSONBody[CreateGameRequest]) -> GameCreated:
+        return svc_of(request).create_game(data)  # type: ignore[return-value]
+
+    @get(sync_to_thread=True, summary="The lobby: games by status and ruleset, a page at a time",
+         description="Games in creation order. `limit` games per page (default 100); a page that is not the last "
+                     "has `next_cursor`: pass it as `cursor` for the next page.")
+    def list_games(
+        self,
+        request: Request,
+        status: Annotated[str | None, Parameter(description="active, finished or read_only")] = None,
+        ruleset: FromQuery[str | None] = None,
+        cursor: FromQuery[str | None] = None,
+        limit: Annotated[int, Parameter(ge=1, le=queries.MAX_LOBBY_PAGE)] = queries.LOBBY_PAGE,
+    ) -> Response[Lobby]:
+        return respond(queries.lobby(svc_of(request), read_models_of(request), status, ruleset, cursor, limit))
 
 
 @get("/games/{game_id:str}", sync_to_thread=True, summary="The caller's view of a game (a spectator's without a token)")
@@ -51,4 +68,4 @@ async def post_command(request: Request, game_id: FromPath[str], data: JSONBody[
     return command_response(svc, game_id, answer)
 
 
-ROUTER = Router(path="/", route_handlers=[create_game, list_games, game_view, legal_commands, post_command], tags=["games"])
+ROUTER = Router(path="/", route_handlers=[Lobby_, game_view, legal_commands, post_command], tags=["games"])

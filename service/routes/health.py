@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 
+from typing import Any
+
 from litestar import Request, Router, get
 
 from domain.kernel import registry
 
-from ..openapi import Health, RulesetInfo
+from ..schemas import Health, RulesetInfo
 from ._common import svc_of
 
 
@@ -30,16 +32,27 @@ def health(request: Request) -> Health:
     return {"status": "ok" if store == "ok" else "error", "store": store, "redis": redis_state}
 
 
-@get("/rulesets", sync_to_thread=False, summary="Rulesets with their scenarios and campaigns")
+def options_schema(rs: Any) -> dict[str, Any]:
+    """The JSON schema of a ruleset's game options (kernel protocol ``options_schema``; none: no options)."""
+    hook = getattr(rs, "options_schema", None)
+    if callable(hook):
+        return hook()
+    return {"type": "object", "maxProperties": 0, "description": f"{rs.id} takes no options."}
+
+
+@get("/rulesets", sync_to_thread=False, summary="Rulesets with their scenarios, campaigns and game options",
+     description="`options` is the JSON schema of the `options` object of POST /games for that ruleset; each "
+                 "property says what the option does.")
 def rulesets() -> list[RulesetInfo]:
     return [
         {
             "id": rs.id,
             "scenarios": [{"id": c.id, "title": c.title} for c in rs.scenarios()],
             "campaigns": [{"id": c.id, "title": c.title} for c in rs.campaigns()],
+            "options": options_schema(rs),
         }
         for rs in registry.all_rulesets()
-    ]
+    ]  # type: ignore[return-value]
 
 
 ROUTER = Router(path="/", route_handlers=[health, rulesets], tags=["service"])

@@ -1,29 +1,40 @@
 """The log and replay: events, rulings, past states, timeline, board pictures, verify, feed."""
 from __future__ import annotations
 
-from typing import Any
-
+import re
+from typing import Annotated, Any
 
 import anyio
-from litestar.params import FromPath, FromQuery
+from litestar.params import FromPath, FromQuery, Parameter
 from litestar import Request, Response, Router, get
 from litestar.response import ServerSentEvent
 
 from .. import queries
-from ..openapi import EventsPage, GameView, RulingView, Timeline, VerifyResult
+from ..problems import Problem
+from ..queries import MAX_PAGE
+from ..schemas import EventsPage, GameView, Redecided, RulingView, Timeline, VerifyResult
+
+#: Largest integer a parameter takes (2**53 - 1: exact in every JSON client).
+MAX_INT = 2**53 - 1
+#: Path and query parameters with the bounds the service enforces.
+After = Annotated[int, Parameter(ge=0, le=MAX_INT, description="Start after this seq (0: from the first event).")]
+Limit = Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="At most this many events.")]
+StepSeq = Annotated[int, Parameter(ge=1, le=MAX_INT, description="The event's seq.")]
+StateSeq = Annotated[int, Parameter(ge=0, le=MAX_INT,
+                                    description="The seq after which the state is shown (0: the initial state).")]
 from ..auth import seat_of
 from ..feed import stream
 from ._common import caller, read_models_of, respond, svc_of
 
 
 @get("/games/{game_id:str}/events", sync_to_thread=True, summary="The log as the caller may see it")
-def events(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0, limit: FromQuery[int] = 100) -> Response[EventsPage]:
+def events(request: Request, game_id: FromPath[str], after: After = 0, limit: Limit = 100) -> Response[EventsPage]:
     svc, seat = caller(request, game_id)
     return respond(queries.events(svc, game_id, seat, after, limit))
 
 
 @get("/games/{game_id:str}/events/{seq:int}/ruling", sync_to_thread=True, summary="The ruling of one step")
-def ruling(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[RulingView]:
+def ruling(request: Request, game_id: FromPath[str], seq: StepSeq) -> Response[RulingView]:
     svc, seat = caller(request, game_id)
     return respond(queries.ruling(svc, game_id, seq, seat))
 
@@ -32,7 +43,7 @@ def ruling(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Resp
      summary="Decide a step again with the current engine and the revealed seed (finished games)",
      description="DESIGN 6: the recorded events beside what the current engine decides now, and every "
      "difference. 409 while the game runs (the seed is secret).")
-def redecide_step(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[dict[str, Any]]:
+def redecide_step(request: Request, game_id: FromPath[str], seq: StepSeq) -> Response[Redecided]:
     from ..redecide import redecide
 
     svc, _seat = caller(request, game_id)
@@ -40,7 +51,7 @@ def redecide_step(request: Request, game_id: FromPath[str], seq: FromPath[int]) 
 
 
 @get("/games/{game_id:str}/states/{seq:int}", sync_to_thread=True, summary="The caller's view right after seq")
-def state_at(request: Request, game_id: FromPath[str], seq: FromPath[int]) -> Response[GameView]:
+def state_at(request: Request, game_id: FromPath[str], seq: StateSeq) -> Response[GameView]:
     svc, seat = caller(request, game_id)
     return respond(queries.state_view(svc, read_models_of(request), game_id, seq, seat))
 
@@ -51,11 +62,24 @@ def timeline(request: Request, game_id: FromPath[str]) -> Response[Timeline]:
     return respond(queries.timeline(svc, read_models_of(request), game_id))
 
 
+def optional_int(raw: str | None, name: str, minimum: int) -> int | None:
+    """An optional integer query parameter, strictly: absent is None; ``null``, ``x`` or too small is a 400
+    naming it (litestar would read ``null`` as absent)."""
+    if raw is None:
+        return None
+    if not re.fullmatch(r"[0-9]{1,16}", raw) or not minimum <= int(raw) <= MAX_INT:
+        raise Problem(400, "malformed", f"{name} must be an integer of at least {minimum}", field=name)
+    return int(raw)
+
+
 @get("/games/{game_id:str}/board.svg", sync_to_thread=True, media_type="image/svg+xml",
      summary="A picture of the board at a step (default: now)")
-def board(request: Request, game_id: FromPath[str], at: FromQuery[int | None] = None) -> Response[str]:
+def board(request: Request, game_id: FromPath[str],
+          at: Annotated[str | None, Parameter(description="The seq to draw (an integer, 0 or more; default: now).")]
+          = None) -> Response[str]:
     svc, seat = caller(request, game_id)
-    return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, at), media_type="image/svg+xml")
+    seq = optional_int(at, "at", 0)
+    return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, seq), media_type="image/svg+xml")
 
 
 @get("/games/{game_id:str}/verify", sync_to_thread=True, summary="Hash chain, and once finished the seed and the dice")
@@ -66,8 +90,11 @@ def verify(request: Request, game_id: FromPath[str]) -> Response[VerifyResult]:
 @get("/games/{game_id:str}/feed", summary="Server-sent events: each new event the caller may see",
      description="`after`: start after this seq (or the Last-Event-ID header); `limit`: close after that many "
      "events; `token`: the seat token, for clients that cannot set the Authorization header.")
-async def feed(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0, limit: FromQuery[int | None] = None,
-               token: FromQuery[str | None] = None) -> ServerSentEvent:
+async def feed(request: Request, game_id: FromPath[str], after: After = 0,
+               limit: Annotated[str | None, Parameter(description="Close after this many events (an integer, "
+                                                                  "1 or more).")] = None,
+               token: Annotated[str | None, Parameter(description="The seat token, for clients that cannot set "
+                                                                  "the Authorization header.")] = None) -> ServerSentEvent:
     svc = svc_of(request)
 
     def who() -> str | None:
@@ -78,11 +105,8 @@ async def feed(request: Request, game_id: FromPath[str], after: FromQuery[int] =
     last = request.headers.get("last-event-id", "")
     if last.isdigit():
         after = int(last)
-    if limit is not None and limit < 1:
-        from ..problems import Problem
-
-        raise Problem(400, "malformed", "limit must be 1 or more", field="limit")
-    return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), limit))
+    count = optional_int(limit, "limit", 1)
+    return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), count))
 
 
 ROUTER = Router(path="/", route_handlers=[events, ruling, redecide_step, state_at, timeline, board, verify, feed], tags=["log"])

@@ -7,7 +7,7 @@ import anyio
 from litestar.params import FromPath, JSONBody
 from litestar import Request, Response, Router, post
 
-from ..openapi import CommandResult
+from ..schemas import CommandResult
 from ..auth import bearer_token, require_seat_guard
 from ..undo import UndoRequest, answer_undo, request_undo
 from ._common import command_response, svc_of

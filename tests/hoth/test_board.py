@@ -140,10 +140,10 @@ def test_content_1_1_col_row_conversion():
 
 
 def test_hoth_coord_3_labels():
-    assert label((8, 2)) == "c4 r2"
-    assert label((9, 3)) == "c4 r3"
-    assert label((0, 0)) == "c0 r0"
-    assert label((-1, 1)) == "half-hex c-1 r1"
+    assert label((8, 2)) == "c4 r2 [8,2]"
+    assert label((9, 3)) == "c4 r3 [9,3]"
+    assert label((0, 0)) == "c0 r0 [0,0]"
+    assert label((-1, 1)) == "half-hex c-1 r1 [-1,1]"
     assert len({label(h) for h in PLAYABLE}) == 67
 
 

@@ -86,7 +86,7 @@ def test_picture_draws_all_hexes_half_hexes_sections_and_the_last_attack():
     assert len(groups["medals"].findall(SVG + "circle")) == 2
     assert groups["last-attack"].find(SVG + "line") is not None
     text = " ".join(t.text or "" for t in root.iter(SVG + "text"))
-    assert "Last attack c2 r2 -> c5 r2: infantry, explosion, miss" in text
+    assert "Last attack c2 r2 [4,2] -> c5 r2 [10,2]: infantry, explosion, miss" in text
     for short in ("RDG", "ROC", "SER", "BLD", "TRN", "CRV", "SG", "IC", "EB", "ST", "SP", "AT", "AR", "SC", "ES"):
         assert short in text.split(), short
 

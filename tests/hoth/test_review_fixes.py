@@ -210,7 +210,8 @@ def test_support_window_opens_whatever_the_defender_holds():
 # -- HOTH-COORD-3: one coordinate form in sentences (the label), raw [x, r] in values ----------------------
 
 def test_coord_3_refusals_and_rulings_name_hexes_by_label():
-    """HOTH-COORD-3: sentences name hexes "c4 r2"; machines get [x, r] in values."""
+    """HOTH-COORD-3: sentences name hexes "c4 r2 [8,2]" (column and row, then the API's id); machines get
+    [x, r] in values."""
     from domain.hoth.board import label
     from domain.hoth.view import summarize
 
@@ -272,7 +273,8 @@ def test_citations_eweb_moved_elite_troops_scouts_ridge_and_retreat_through_rock
     g = example(scn)
     start(g, "rebel", ["L"])
     bad = refusal(g, "rebel", C.Move(unit="L", path=((9, 3), (10, 4), (11, 5))))
-    assert bad.rule == "HOTH-MOVE-3" and "HOTH-SPECIAL-ELITE-3" in bad.detail
+    # the refusal names the rule its sentence applies: an elite unit's limit is HOTH-SPECIAL-ELITE-3
+    assert bad.rule == "HOTH-SPECIAL-ELITE-3" and "elite troops still move at most 2" in bad.detail
     got = rules(g.do("rebel", C.Move(unit="L", path=((10, 2),))))
     assert {"HOTH-MOVE-9", "HOTH-SPECIAL-ELITE-2", "HOTH-SPECIAL-ELITE-3"} <= got
 

@@ -416,7 +416,7 @@ def test_attack_ruling_carries_sight_and_dice_numbers():
     items = g.do("rebel", C.Attack(unit="E", target="T"))
     steps = {s.rule: s.values for s in items[0].ruling.steps}
     los = steps["HOTH-LOS-1"]
-    assert los["clear"] and los["examined"] == ["c4 r1"] and los["blocked_by"] == []
+    assert los["clear"] and los["examined"] == ["c4 r1 [9,1]"] and los["blocked_by"] == []
     assert steps["HOTH-HIT-1"]["roll_indices"] == [0, 1] and steps["HOTH-HIT-1"]["faces"] == ["miss", "miss"]
 
 
@@ -429,7 +429,7 @@ def test_blocked_sight_is_refused_naming_the_blocking_hex():
     to_attack(g, "rebel")
     with pytest.raises(RuleViolation) as exc:
         g.do("rebel", C.Attack(unit="E", target="T"))
-    assert exc.value.rule == "HOTH-LOS-1" and "c4 r2" in exc.value.detail
+    assert exc.value.rule == "HOTH-LOS-1" and "c4 r2 [8,2]" in exc.value.detail
     assert C.Attack(unit="E", target="T") not in g.rs.legal_commands(g.state, "rebel")
 
 

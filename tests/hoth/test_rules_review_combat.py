@@ -389,7 +389,7 @@ def test_elite_troops_still_stop_in_rocks_and_cannot_attack():
                    terrain={(4, 2): "rocks"})
     g = example(scn)
     ready(g, "rebel", ["X", "B"], moves=[("X", ((4, 2),))])
-    assert refusal(g, "rebel", C.Attack(unit="X", target="T")) == "HOTH-MOVE-10"
+    assert refusal(g, "rebel", C.Attack(unit="X", target="T")) == "HOTH-SPECIAL-ELITE-2"
     assert not any(isinstance(c, C.Attack) and c.unit == "X" for c in g.rs.legal_commands(g.state, "rebel"))
 
 

@@ -148,7 +148,7 @@ def test_move_allowances_by_unit_type():
             longest[c.unit] = max(longest.get(c.unit, 0), len(c.path))
     assert longest == {"AT": 1, "P": 2, "EL": 2}
     assert refusal(g, "imperial", C.Move(unit="AT", path=((4, 2), (6, 2)))) == "HOTH-MOVE-3"
-    assert refusal(g, "imperial", C.Move(unit="EL", path=((16, 2), (17, 3), (18, 4)))) == "HOTH-MOVE-3"
+    assert refusal(g, "imperial", C.Move(unit="EL", path=((16, 2), (17, 3), (18, 4)))) == "HOTH-SPECIAL-ELITE-3"
 
 
 def test_probe_droids_move_2_and_attack_gap_29():

@@ -255,6 +255,20 @@ def test_hoth_los_ridge_3_along_rule_with_reduced_obstruction_set():
     assert not s.clear and "HOTH-LOS-RIDGE-3" in s.rules
 
 
+def test_hoth_los_ridge_1_a_structure_on_a_ridge_is_seen_under_the_standard_rules():
+    """HOTH-LOS-RIDGE-1 holds between two units; a structure is never a unit (HOTH-STRUCT-1)."""
+    ridges = frozenset({RIDGE_A, RIDGE_B, (8, 2)})
+    rocks_between = frozenset({(6, 2)})
+    # the target hex RIDGE_B holds a structure, not a unit: the rocks between block as usual
+    s = los(RIDGE_A, RIDGE_B, rocks_between | {RIDGE_B}, ridges=ridges, units=frozenset({RIDGE_A}), seracs=EMPTY)
+    assert not s.clear and not s.ridge_mode and s.blocked_by == ((6, 2),)
+    assert s.rules[0] == "HOTH-STRUCT-1"
+    # the same line to a unit on that ridge: ridge to ridge, the rocks no longer block
+    s = los(RIDGE_A, RIDGE_B, rocks_between | {RIDGE_B}, ridges=ridges, units=frozenset({RIDGE_A, RIDGE_B}),
+            seracs=EMPTY)
+    assert s.clear and s.ridge_mode
+
+
 def test_hoth_los_ridge_1_needs_units_and_seracs():
     with pytest.raises(ValueError, match="HOTH-LOS-RIDGE-1"):
         los(RIDGE_A, RIDGE_B, set(), ridges=frozenset({RIDGE_A, RIDGE_B}))
@@ -277,17 +291,17 @@ def test_sight_ruling_values_use_labels():
     s = los((0, 0), (6, 2), {(1, 1), (5, 1)})
     v = sight_ruling_values(s)
     assert v == {
-        "attacker": "c0 r0", "target": "c3 r2", "clear": False, "ridge_to_ridge": False,
-        "examined": ["c0 r1", "c1 r0", "c1 r1", "c2 r2", "c2 r1"],
-        "crossed": ["c1 r1"],
-        "along_edges": [{"left": "c0 r1", "right": "c1 r0"}, {"left": "c2 r2", "right": "c2 r1"}],
+        "attacker": "c0 r0 [0,0]", "target": "c3 r2 [6,2]", "clear": False, "ridge_to_ridge": False,
+        "examined": ["c0 r1 [1,1]", "c1 r0 [2,0]", "c1 r1 [3,1]", "c2 r2 [4,2]", "c2 r1 [5,1]"],
+        "crossed": ["c1 r1 [3,1]"],
+        "along_edges": [{"left": "c0 r1 [1,1]", "right": "c1 r0 [2,0]"}, {"left": "c2 r2 [4,2]", "right": "c2 r1 [5,1]"}],
         "vertex_only": [],
-        "blocked_by": ["c0 r1", "c2 r1"],
+        "blocked_by": ["c0 r1 [1,1]", "c2 r1 [5,1]"],
         "rules": ["HOTH-LOS-ALONG-2", "HOTH-GAP-17"],
     }
     msgspec.json.encode(v)  # serialisable as a ruling value
-    assert sight_sentence(s) == "Line of sight from c0 r0 to c3 r2 is blocked by c0 r1, c2 r1."
-    assert sight_sentence(los((0, 0), (4, 0))) == "Line of sight from c0 r0 to c2 r0 is clear."
+    assert sight_sentence(s) == "Line of sight from c0 r0 [0,0] to c3 r2 [6,2] is blocked by c0 r1 [1,1], c2 r1 [5,1]."
+    assert sight_sentence(los((0, 0), (4, 0))) == "Line of sight from c0 r0 [0,0] to c2 r0 [4,0] is clear."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -422,7 +436,7 @@ def test_cross_check_all_pairs_under_60_random_obstruction_sets(reference_geomet
 
         for a, b in PAIRS:
             s = line_of_sight(a, b, obstacles, ridges=ridges, units=units, seracs=seracs)
-            ridge_mode = a in ridges and b in ridges
+            ridge_mode = a in ridges and b in ridges and b in units  # HOTH-LOS-RIDGE-1: between two units
             expected = ref_clear(reference_geometry[(a, b)], a, b, ridge_to_ridge if ridge_mode else standard)
             assert s.clear == expected, (n, a, b, s)
             assert s.ridge_mode == ridge_mode

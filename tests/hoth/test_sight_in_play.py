@@ -68,3 +68,17 @@ def test_ridge_cases():
                                   terrain={(2, 0): "ridge", (0, 0): "ridge", (6, 0): "ridge"})
     assert not legal and rule == "HOTH-LOS-1"
     assert not _attack_allowed(_units((0, 0), (6, 0)), terrain={(2, 0): "serac", (0, 0): "ridge", (6, 0): "ridge"})[0]
+
+
+def test_a_structure_on_a_ridge_is_targeted_under_the_standard_rules():
+    """HOTH-LOS-RIDGE-1 is between two units; a structure is never a unit (HOTH-STRUCT-1, HOTH-STRUCT-4): the
+    rocks between an attacker on a ridge and a shield generator on a ridge block the attack."""
+    sg = Structure(id="SG", kind="shield_generator", hex=(4, 0), attackable=True)
+    ridges = {(0, 0): "ridge", (4, 0): "ridge"}
+    legal, rule = _attack_allowed(_units((0, 0), (8, 2)), terrain={**ridges, (2, 0): "rocks"}, structures=[sg],
+                                  target="SG")
+    assert not legal and rule == "HOTH-LOS-1"
+    # nothing between them: the structure can be attacked
+    assert _attack_allowed(_units((0, 0), (8, 2)), terrain=ridges, structures=[sg], target="SG")[0]
+    # a unit on that ridge instead of the structure is seen ridge to ridge over the same rocks
+    assert _attack_allowed(_units((0, 0), (4, 0)), terrain={**ridges, (2, 0): "rocks"})[0]

@@ -98,6 +98,10 @@ class TallyRuleset:
     def scenarios(self) -> list[Choice]:
         return [Choice(id="duel", title="A duel of tallies")]
 
+    def rules_reference(self) -> str:
+        """The tally's rules reference (kernel protocol)."""
+        return "* **TALLY-CMD-1 (No commands).** The tally ruleset takes no command: tests drive it with scripts.\n"
+
     def campaigns(self) -> list[Choice]:
         return []
 

@@ -90,6 +90,28 @@ def test_lobby_by_status_and_ruleset(rm, store):
     assert rm.lobby(status="finished") == log_lobby(store, status="finished")
 
 
+def test_lobby_pages_from_a_cursor_match_the_log(rm, store):
+    """GET /games?limit=&cursor=: every filter's pages from Redis (its sorted set) equal the log's, in order."""
+    for i, gid in enumerate(("p1", "p2", "p3", "p4", "p5")):
+        new_game(store, gid, seed=20 + i, events=3, win=i % 2 == 1)
+    rm.catch_up_all()
+    for status in (None, "active", "finished"):
+        for ruleset in (None, "tally"):
+            log = [g.game_id for g in store.games(status=status, ruleset=ruleset)]
+            got: list[str] = []
+            after = None
+            while True:
+                page = rm.lobby(status, ruleset, after=after, limit=2)
+                assert page == [js(views.lobby_entry(g)) for g in store.games(status=status, ruleset=ruleset,
+                                                                              after=after, limit=2)]
+                if not page:
+                    break
+                got += [e["game_id"] for e in page]
+                after = (page[-1]["created_at"], page[-1]["game_id"])
+            assert got == log and len(got) == len(set(got)), (status, ruleset)
+    assert len(rm.lobby(status="finished")) == 2 and len(rm.lobby(status="active")) == 3
+
+
 def test_feed_is_gapless_and_falls_back_to_the_log_for_trimmed_entries(redis_client, store):
     rm = ReadModels(redis_client, store, feed_maxlen=10)
     s = new_game(store, "g1", seed=6, events=300)

@@ -137,7 +137,8 @@ def test_pagination_and_timeline(api: Api):
     assert [e["seq"] for e in page] == [3, 4]
     assert_problem(api.get(f"/games/{gid}/events", limit=0), 400, field="limit")
     assert_problem(api.get(f"/games/{gid}/events", after=-1), 400, field="after")
-    assert api.get(f"/games/{gid}/events", after=10**30).json()["events"] == []  # past SQLite's integers: no 500
+    assert api.get(f"/games/{gid}/events", after=2**53 - 1).json()["events"] == []  # the largest seq it takes
+    assert_problem(api.get(f"/games/{gid}/events", after=10**30), 400, field="after")  # past it (and SQLite's): 400
     steps = api.get(f"/games/{gid}/timeline").json()["steps"]
     assert [s["seq"] for s in steps] == list(range(1, 7))
     assert steps[4]["summary"] == "north steps to 1" and steps[5]["summary"] == "north ends the turn"

@@ -464,12 +464,20 @@ def test_serve_starts_its_own_redis_and_stops_it_on_sigterm(tmp_path, workers):
         body = _health(port, p)
         assert body["status"] == "ok" and body["redis"] == "ok"
         assert (tmp_path / "data" / "umpire.db").is_file()
+        # serve records where its private Redis listens, so `projections status` finds it without a URL
+        recorded = (tmp_path / "data" / "redis.url").read_text().strip()
+        assert recorded.startswith(("redis://", "unix://")) and recorded in line
+        env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
+        st = subprocess.run([sys.executable, "-m", "service.cli", "projections", "status", "--data-dir",
+                             str(tmp_path / "data")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+        assert st.returncode == 0 and "0 games, 0 behind" in st.stdout, st.stdout + st.stderr
     finally:
         p.send_signal(signal.SIGTERM)
         p.wait(timeout=30)
         p.stderr.close()
     assert p.returncode in (0, 128 + signal.SIGTERM, -signal.SIGTERM)
     assert _gone(redis_pid), "the private redis-server outlived umpire serve"
+    assert not (tmp_path / "data" / "redis.url").exists(), "the record of a stopped Redis is left behind"
 
 
 def test_serve_uses_an_existing_redis_when_told(tmp_path, redis_server):

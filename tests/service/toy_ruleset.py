@@ -34,6 +34,23 @@ from domain.kernel import (
 )
 
 SEATS = ("north", "south")
+
+TOY_RULES = """# Toy rules
+
+* **TOY-TURN-1 (Turns).** The seats alternate turns, north first; a turn ends with end_turn.
+* **TOY-STEP-1 (Step).** A step moves the pawn 1 or 2 spaces.
+* **TOY-STEP-2 (Steps per turn).** At most 2 steps a turn.
+* **TOY-ROLL-1 (Roll).** A roll scores the face of one d6.
+* **TOY-ROLL-2 (One roll).** One roll a turn.
+* **TOY-DRAW-1 (Draw).** Draw the top card of your own deck; only you see it.
+* **TOY-DRAW-2 (Empty deck).** An empty deck cannot be drawn from.
+* **TOY-PLAY-1 (Play).** Play a card from your hand: it scores its number.
+* **TOY-CHAL-1 (Challenge).** A challenge rolls a d6; on 4 or more the other seat must answer.
+* **TOY-CHAL-2 (Answer first).** While a challenge waits, only the challenged seat acts: it answers.
+* **TOY-CHAL-3 (Nothing to answer).** There must be a challenge waiting to answer it.
+* **TOY-CMD-1 (Commands).** Only the toy's commands are known.
+* **TOY-WIN-1 (Winning).** The first seat to 15 points wins.
+"""
 TARGET = 15
 HAND = 3
 MAX_STEPS = 2
@@ -172,6 +189,15 @@ class ToyRuleset:
 
     def scenarios(self) -> list[Choice]:
         return [Choice(id="duel", title="A duel")]
+
+    def rules_reference(self) -> str:
+        """The toy's rules reference (kernel protocol; a real ruleset keeps it in ``rules.md``)."""
+        return TOY_RULES
+
+    def options_schema(self) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": False, "properties": {
+            "target": {"type": "integer", "minimum": 1, "maximum": 99,
+                       "description": "Points that win (not used yet: the toy always plays to 15)."}}}
 
     def campaigns(self) -> list[Choice]:
         return []

@@ -1,0 +1,332 @@
+"""The JSON bodies of the REST API as types, for the OpenAPI document (DESIGN 8).
+
+The service builds its bodies as plain dicts (service/views.py, the projections); these structs
+describe them, field by field, and :mod:`service.openapi` turns them into the document's
+components with msgspec's JSON-schema generation. A test validates every response of whole
+games against the schema the document declares for it, so a body and its type cannot drift apart.
+
+Conventions: a field that a body may leave out has the default ``UNSET`` (it is then not
+required); a field that is always there but may be null is ``X | None`` without a default.
+Status-like strings in responses are plain strings with the values listed in the description
+(new values may come with new rulesets: a client must not break on one); enums are used where the
+server refuses anything else (request bodies and query parameters).
+
+Placeholders that :mod:`service.openapi` replaces with the registered rulesets' unions:
+``Command`` (any command), ``GameEvent`` (any event payload), ``CommandTemplate``.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="64 lowercase hex characters (32 bytes).")]
+SeatName = Annotated[str, Meta(description="A seat of the game (`imperial`, `rebel`, `rebel-2`, `north`, ...).")]
+Version = Annotated[int, Meta(ge=0, description="The game's version: the seq of its last event (0: none).")]
+Seq = Annotated[int, Meta(ge=1, description="An event's place in its game's log (1, 2, 3, ...; no gaps).")]
+
+STATUS_DOC = ("`active` (being played), `finished`, or `read_only` (imported without its secret seed: it can be read "
+              "but not played on here, UMPIRE-READ-ONLY-1); other rulesets or later versions may add values.")
+
+
+# -- placeholders, replaced by the rulesets' tagged unions in the document ----------------------------
+class Command(msgspec.Struct):
+    """A command of the game's ruleset, tagged by `type`."""
+
+
+class GameEvent(msgspec.Struct):
+    """An event payload of the game's ruleset, tagged by `type`."""
+
+
+class CommandTemplate(msgspec.Struct):
+    """A command with continuous parameters, given with the bounds of each."""
+
+
+# -- catalogue -------------------------------------------------------------------------------------
+class Choice(msgspec.Struct):
+    id: str
+    title: str
+
+
+class RulesetInfo(msgspec.Struct):
+    """A ruleset the service hosts."""
+
+    id: str
+    scenarios: list[Choice]
+    campaigns: list[Choice]
+    #: JSON schema of the ``options`` object of ``POST /games`` for this ruleset.
+    options: Annotated[dict[str, Any], Meta(description="JSON schema of this ruleset's `options` in `POST /games` "
+                                                        "(each property says what the option does).")]
+
+
+class RuleText(msgspec.Struct):
+    """One rule of a rules reference (the text behind a rule id that rulings and refusals cite)."""
+
+    id: str
+    text: Annotated[str, Meta(description="The rule as Markdown.")]
+    url: Annotated[str, Meta(description="Where this rule is served: `/rulesets/{ruleset}/rules/{id}`.")]
+    title: str | UnsetType = UNSET
+    section: Annotated[str, Meta(description="The heading of the rulebook the rule stands under.")] | UnsetType = UNSET
+
+
+class Health(msgspec.Struct):
+    status: Annotated[str, Meta(description="`ok`, or `error` when the store cannot be read.")]
+    store: str
+    redis: Annotated[str, Meta(description="`ok`, `down` or `not configured`.")]
+
+
+# -- games ---------------------------------------------------------------------------------------
+class GameCreated(msgspec.Struct):
+    game_id: str
+    ruleset: str
+    scenario: str
+    version: Version
+    seats: Annotated[dict[str, str], Meta(description="One bearer token per seat: send it as "
+                                                      "`Authorization: Bearer <token>` to act as that seat.")]
+    seed_commitment: Annotated[str, Meta(pattern="^[0-9a-f]{64}$",
+                                         description="sha256 of the secret seed, lowercase hex; the seed is revealed "
+                                                     "when the game ends (GET /games/{id}/verify).")]
+
+
+class LobbyEntry(msgspec.Struct):
+    game_id: str
+    ruleset: str
+    scenario: str
+    status: Annotated[str, Meta(description=STATUS_DOC)]
+    read_only: bool
+    version: Version
+    winner: str | None
+    created_at: str
+    seed_commitment: Hex64
+    campaign_id: str | None
+
+
+class Lobby(msgspec.Struct):
+    games: list[LobbyEntry]
+    next_cursor: Annotated[str | None, Meta(description="Pass as `cursor` for the next page; null on the last page.")]
+
+
+class GameView(msgspec.Struct):
+    """The caller's view of a game (a spectator's without a token)."""
+
+    game_id: str
+    ruleset: str
+    scenario: str
+    version: Version
+    status: Annotated[str, Meta(description=STATUS_DOC)]
+    read_only: bool
+    active_seat: Annotated[str | None, Meta(description="The first seat whose decision it is now.")]
+    to_act: Annotated[list[str], Meta(description="Every seat whose decision it is now.")]
+    turn: int
+    winner: str | None
+    state: Annotated[dict[str, Any], Meta(description="The ruleset's view of the board for the caller: own hand as "
+                                                      "card ids, other hands as counts, never a deck order.")]
+
+
+class LegalCommands(msgspec.Struct):
+    version: Version
+    seat: str | None
+    commands: Annotated[list[Command], Meta(description="Every legal command of the caller's seat now; each can be "
+                                                        "posted back as it is (`POST /games/{id}/commands`).")]
+    templates: list[CommandTemplate] | UnsetType = UNSET
+
+
+class EventEntry(msgspec.Struct):
+    """One event of a game's log as the caller may see it."""
+
+    seq: Seq
+    type: Annotated[str, Meta(description="The event's type (the same as `payload.type`).")]
+    actor: Annotated[str | None, Meta(description="The seat whose command produced it (null: the game's opening).")]
+    recorded_at: str
+    payload: GameEvent
+    hash: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="The hash chain: sha256 over the previous hash "
+                                                                     "and this event.")]
+    undone: Annotated[bool, Meta(description="Marked undone by a later undo (the fold skips it).")]
+    commitment: Annotated[str, Meta(pattern="^[0-9a-f]{64}$",
+                                    description="Commitment to the private part of the event (chain v2).")] | UnsetType = UNSET
+
+
+class EventsPage(msgspec.Struct):
+    version: Version
+    events: list[EventEntry]
+
+
+class CommandResult(msgspec.Struct):
+    version: Version
+    events: list[EventEntry]
+    undo: Annotated[str, Meta(description="For undo answers: `done`, `requested` or `declined`.")] | UnsetType = UNSET
+
+
+class RuleStepView(msgspec.Struct):
+    rule: Annotated[str, Meta(description="The rule id applied.")]
+    text: str
+    rule_url: Annotated[str, Meta(description="Where the rule's text is served.")]
+    values: dict[str, Any] | UnsetType = UNSET
+
+
+class RulingBody(msgspec.Struct):
+    summary: str
+    steps: list[RuleStepView] | UnsetType = UNSET
+
+
+class RollView(msgspec.Struct):
+    """One die or draw: ``value`` is uniform in ``0..sides-1`` (a d6 face is ``value + 1``)."""
+
+    stream: str
+    index: Annotated[int, Meta(ge=0)]
+    sides: Annotated[int, Meta(ge=1)]
+    value: Annotated[int, Meta(ge=0)]
+
+
+class RulingView(msgspec.Struct):
+    seq: Seq
+    type: str
+    actor: str | None
+    ruling: RulingBody | None
+    undone: bool
+    rolls: list[RollView] | UnsetType = UNSET
+    redacted: Annotated[bool, Meta(description="true: the caller may not see this step's ruling yet.")] | UnsetType = UNSET
+
+
+class TimelineEntry(msgspec.Struct):
+    seq: Seq
+    type: str
+    actor: str | None
+    turn: int
+    summary: str
+    undone: bool
+
+
+class Timeline(msgspec.Struct):
+    game_id: str
+    version: Version
+    steps: list[TimelineEntry]
+
+
+class VerifyResult(msgspec.Struct):
+    game_id: str
+    version: Version
+    chain_ok: bool
+    first_broken_seq: int | None | UnsetType = UNSET
+    problem: str | None | UnsetType = UNSET
+    seed: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="Only once the game is finished.")] | None | UnsetType = UNSET
+    commitment_ok: bool | UnsetType = UNSET
+    dice_ok: bool | UnsetType = UNSET
+    rolls_checked: int | UnsetType = UNSET
+    first_bad_roll_seq: int | None | UnsetType = UNSET
+    dice_problem: str | None | UnsetType = UNSET
+
+
+class RecordedEvent(msgspec.Struct):
+    seq: Seq
+    type: str
+    payload: dict[str, Any]
+    ruling: dict[str, Any] | None
+    rolls: list[RollView]
+    engine_version: str
+
+
+class Difference(msgspec.Struct):
+    field: Annotated[str, Meta(description="`accepted`, `events`, or the field of one event that differs.")]
+    recorded: Any
+    current: Any
+    seq: int | UnsetType = UNSET
+
+
+class Refused(msgspec.Struct):
+    rule: str | None
+    detail: str
+
+
+class Redecided(msgspec.Struct):
+    """A finished game's step decided again by the current engine, beside what was recorded (DESIGN 6)."""
+
+    seq: Seq
+    first_seq: Seq
+    last_seq: Seq
+    seat: str
+    command: dict[str, Any]
+    engine_version: str
+    recorded: list[RecordedEvent]
+    same: bool
+    now: list[RecordedEvent] | None
+    differences: list[Difference]
+    refused: Refused | UnsetType = UNSET
+
+
+# -- campaigns ------------------------------------------------------------------------------------
+class CampaignCreated(msgspec.Struct):
+    campaign_id: str
+    campaign: str
+    seats: Annotated[dict[str, str], Meta(description="One bearer token per seat; it acts in every battle.")]
+    game_id: Annotated[str | None, Meta(description="The first battle.")]
+    seed_commitment: Hex64
+
+
+class CampaignBattle(msgspec.Struct):
+    number: int
+    node: str
+    scenario: str
+    game_id: str
+    leaders: dict[str, str]
+    winner: str | None
+
+
+class CarriedCards(msgspec.Struct):
+    support_hand: list[str]
+    leader: str | None
+    leader_cards: list[str]
+
+
+class SecretObjectiveView(msgspec.Struct):
+    id: str
+    title: str
+    text: str
+    met: bool
+
+
+class RevealedObjective(msgspec.Struct):
+    id: str
+    faction: str
+    title: str
+    met: bool
+
+
+class CampaignView(msgspec.Struct):
+    """A campaign as the caller may see it: own carried cards and briefing only, until it ends."""
+
+    campaign_id: str
+    ruleset: str
+    campaign: str | None
+    title: str | None
+    status: Annotated[str, Meta(description="`new`, `active` or `finished`.")]
+    winner: str | None
+    seat: str | None
+    node: str | None
+    game_id: Annotated[str | None, Meta(description="The battle being played now.")]
+    battles: list[CampaignBattle]
+    carried: dict[str, CarriedCards]
+    support_hand_sizes: dict[str, int]
+    setup_changes: list[dict[str, Any]]
+    outcome_text: str | None
+    briefing: str
+    secret_objectives: list[SecretObjectiveView]
+    revealed_objectives: list[RevealedObjective]
+    version: int
+    seed_commitment: Hex64
+    seed: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="Only once the campaign is finished.")] | UnsetType = UNSET
+
+
+#: Every documented body, for the document's components.
+DOCUMENTED: tuple[Any, ...] = (
+    RulesetInfo, RuleText, Health, GameCreated, Lobby, GameView, LegalCommands, EventsPage, CommandResult,
+    RulingView, Timeline, VerifyResult, Redecided, CampaignCreated, CampaignView,
+)
+
+__all__ = [
+    "DOCUMENTED", "CampaignCreated", "CampaignView", "Choice", "Command", "CommandResult", "CommandTemplate",
+    "EventEntry", "EventsPage", "GameCreated", "GameEvent", "GameView", "Health", "LegalCommands", "Lobby",
+    "LobbyEntry", "Redecided", "RuleText", "RulesetInfo", "RulingView", "Timeline", "TimelineEntry",
+    "VerifyResult",
+]
