@@ -1,0 +1,260 @@
+"""What a seat may do now: discrete choices as concrete commands, continuous ones (moves, rides,
+marker positions, unit subsets) as one concrete legal example each plus a template with its
+stated bounds (``command_templates``, the kernel's optional protocol method). Any value inside a
+template's bounds is either accepted or refused with the rule that forbids it."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import msgspec
+
+from domain.kernel import RuleViolation
+
+from . import commands as C
+from .actions import activation_check, ride_check
+from .battle import playable, providence_targets, tactic_limit, tactic_units
+from .bombardment import eligible, retreat_options, targets
+from .commanders import COMMANDER_RADIUS
+from .content import Activate, DisciplineBonus, Providence, Ride
+from .formations import formations
+from .movement import ROAD_BONUS, example_moves
+from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, SmokeState
+from .turns import resolve_options, to_act, unfought
+from .units import has
+
+
+def _dice_by_face(a) -> list[int]:
+    """One unplaced die per distinct face (dice of equal faces are interchangeable)."""
+    seen: dict[int, int] = {}
+    for i, f in enumerate(a.dice):
+        if i not in a.used and f not in seen:
+            seen[f] = i
+    return sorted(seen.values(), key=lambda i: a.dice[i])
+
+
+def _placed_by_face(a, sid: str) -> list[int]:
+    seen: dict[int, int] = {}
+    for i in a.placed.get(sid, ()):
+        seen.setdefault(a.dice[i], i)
+    return sorted(seen.values(), key=lambda i: a.dice[i])
+
+
+def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
+    if seat not in to_act(st):
+        return []
+    if st.broken is not None:
+        return [C.Support(choice="support"), C.Support(choice="abandon")]
+    if st.chooser is not None:
+        return [C.ChooseFirst(side=s) for s in st.sides]
+    t = st.turn
+    assert t is not None
+    if t.step == BOMBARD:
+        if t.bombard_retreat is not None:
+            return [C.Retreat(direction="edge"), C.Retreat(direction="back")]
+        pend = [l for l in t.losses if l.left > 0]
+        if pend:
+            l = pend[0]
+            return [C.TakeLoss(unit=None)] + [C.TakeLoss(unit=u) for u in sorted({o[0] for o in retreat_options(st, l)})]
+        out: list[Any] = []
+        for u in eligible(st, seat):
+            if u.id in t.aims:
+                continue
+            for key in targets(st, u):
+                out.append(C.Aim(unit=u.id, target=key))
+        return out + [C.Bombard()]
+    if t.step == ACTIONS:
+        a = t.actions
+        if a is None:
+            return []
+        if a.stage in ("risk", "place"):
+            out = [C.TakeRisk()] if a.stage == "risk" and a.risk_left > 0 and st.armies[seat].can_risk else []
+            board = st.board_of(seat)
+            for i in _dice_by_face(a):
+                for s in board.slots:
+                    out.append(C.PlaceDie(die=i, slot=s.id))
+            return out + [C.EndPlacement()]
+        if a.stage == "resolve":
+            if a.activation is not None:
+                act = a.activation
+                out = []
+                for uid in act.units:
+                    if uid in act.moved or uid not in st.units:
+                        continue
+                    if has(st, st.units[uid], "immobile") and uid in t.bombarded:
+                        continue
+                    for kind, facing, distance, vector in example_moves(st, st.units[uid], act.simple_bonus,
+                                                                        act.simple_only):
+                        out.append(C.Move(unit=uid, kind=kind, facing=facing, distance=distance, vector=vector))
+                return out + [C.EndActivation()]
+            return _action_choices(st, seat) + [C.EndActions()]
+        return []
+    if t.step == BATTLE_START:
+        offer = t.marker_offer
+        if offer is None:
+            return []
+        return [C.PlaceMarker(at=p) for p in offer.points]
+    if t.step == BATTLES:
+        b = t.battle
+        if b is None:
+            return [C.Fight(marker=g[0]) for g in unfought(st)]
+        if b.step == "tactics":
+            out = []
+            for slot, d in playable(st, seat):
+                if isinstance(slot.effect, Providence):
+                    out += [C.PlayTactic(slot=slot.id, target=x) for x in providence_targets(st, seat)]
+                elif isinstance(slot.effect, DisciplineBonus):
+                    ch, _ = tactic_units(st, seat, slot)
+                    out.append(C.PlayTactic(slot=slot.id, units=tuple(sorted(u.id for u in ch))[:tactic_limit(slot, d)]))
+                else:
+                    out.append(C.PlayTactic(slot=slot.id))
+            return out + [C.EndTactics()]
+        if b.retreat is not None:
+            return [C.Retreat(direction="edge"), C.Retreat(direction="back")]
+        return [C.ResolveHits(unit=u, retreat=r) for u, r in resolve_options(st, seat)]
+    return []
+
+
+def _action_choices(st: SmokeState, seat: str) -> list[Any]:
+    t = st.turn
+    assert t is not None and t.actions is not None
+    a = t.actions
+    board = st.board_of(seat)
+    out: list[Any] = []
+    commanders = sorted(c.id for c in st.commanders.values() if c.seat == seat)
+    for s in board.slots:
+        if s.kind != "action" or not a.placed.get(s.id):
+            continue
+        for die in _placed_by_face(a, s.id):
+            if isinstance(s.effect, Activate):
+                seen: set[str] = set()
+                for key, members in sorted(formations(st).items()):
+                    owner = st.units[members[0]].seat
+                    if owner != seat and not (st.options.get("allied_command")
+                                              and st.armies[owner].side == st.armies[seat].side):
+                        continue
+                    for cid in commanders:
+                        if key in seen:
+                            break
+                        try:
+                            activation_check(st, seat, s.id, die, cid, key)
+                        except RuleViolation:
+                            continue
+                        seen.add(key)
+                        out.append(C.Activate(slot=s.id, die=die, commander=cid, unit=key))
+            elif isinstance(s.effect, Ride):
+                for cid in commanders:
+                    to = ride_example(st, seat, s.id, die, cid)
+                    if to is not None:
+                        out.append(C.Ride(slot=s.id, die=die, commander=cid, to=to))
+    return out
+
+
+def ride_example(st: SmokeState, seat: str, sid: str, die: int, cid: str) -> tuple[float, float] | None:
+    """A legal destination: toward the nearest own unit, else any free spot in reach."""
+    c = st.commanders[cid]
+    slot = st.board_of(seat).slot(sid)
+    assert slot is not None
+    limit = slot.effect.distance.value(st.turn.actions.dice[die])  # type: ignore[union-attr]
+    own = sorted((u for u in st.units.values() if u.seat == seat), key=lambda u: math.hypot(u.x - c.x, u.y - c.y))
+    tries = []
+    for u in own[:3]:
+        dx, dy = u.x - c.x, u.y - c.y
+        dd = math.hypot(dx, dy) or 1.0
+        for k in (1.0, 0.75, 0.5, 0.25):
+            s = min(limit, dd) * k
+            tries.append((c.x + dx / dd * s, c.y + dy / dd * s))
+    for ang in range(0, 360, 45):
+        for k in (1.0, 0.5, 0.25):
+            tries.append((c.x + math.cos(math.radians(ang)) * limit * k, c.y + math.sin(math.radians(ang)) * limit * k))
+    for x, y in tries:
+        p = (round(x, 3), round(y, 3))
+        try:
+            ride_check(st, seat, sid, die, cid, p)
+        except RuleViolation:
+            continue
+        return p
+    return None
+
+
+def command_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
+    """Templates: ``command`` (the fixed fields), ``bounds`` (the free fields and their ranges),
+    ``example`` (a concrete legal command)."""
+    if seat not in to_act(st) or st.turn is None:
+        return []
+    t = st.turn
+    out: list[dict[str, Any]] = []
+    assert st.battle is not None
+    W, H = st.battle.width, st.battle.height
+    if t.step == ACTIONS and t.actions is not None and t.actions.stage == "resolve":
+        a = t.actions
+        if a.activation is not None:
+            act = a.activation
+            for uid in act.units:
+                if uid in act.moved or uid not in st.units:
+                    continue
+                u = st.units[uid]
+                p = st.profiles[u.profile]
+                ex = {k: (kd, f, d, v) for kd, f, d, v in example_moves(st, u, act.simple_bonus, act.simple_only)
+                      for k in [kd]}
+                if p.speed[0] > 0:
+                    top = p.speed[0] + act.simple_bonus
+                    kd, f, d, v = ex.get("simple", ("simple", u.facing, 0.0, None))
+                    out.append({
+                        "command": {"type": "move", "unit": uid, "kind": "simple"},
+                        "bounds": {"facing": {"min": 0, "max": 360, "unit": "degrees"},
+                                   "distance": {"min": 0, "max": top + ROAD_BONUS, "unit": "UW",
+                                                "speed": top, "road_bonus": ROAD_BONUS}},
+                        "rules": ["SMOKE-MOVE-3", "SMOKE-GEO-17", "SMOKE-TERR-1", "SMOKE-TERR-2", "SMOKE-TERR-6"],
+                        "example": msgspec.to_builtins(C.Move(unit=uid, kind="simple", facing=f, distance=d)),
+                    })
+                if not act.simple_only and p.speed[1] > 0:
+                    kd, f, d, v = ex.get("complex", ("complex", None, None, (0.0, 0.0)))
+                    out.append({
+                        "command": {"type": "move", "unit": uid, "kind": "complex"},
+                        "bounds": {"vector": {"max_length": p.speed[1], "unit": "UW"},
+                                   "facing": {"min": 0, "max": 360, "unit": "degrees", "optional": True}},
+                        "rules": ["SMOKE-MOVE-4", "SMOKE-MOVE-6", "SMOKE-GEO-17"],
+                        "example": msgspec.to_builtins(C.Move(unit=uid, kind="complex", vector=v)),
+                    })
+        else:
+            board = st.board_of(seat)
+            for s in board.slots:
+                if s.kind != "action" or not isinstance(s.effect, Ride):
+                    continue
+                for die in _placed_by_face(a, s.id):
+                    for c in sorted((c for c in st.commanders.values() if c.seat == seat), key=lambda c: c.id):
+                        to = ride_example(st, seat, s.id, die, c.id)
+                        limit = s.effect.distance.value(a.dice[die])
+                        out.append({
+                            "command": {"type": "ride", "slot": s.id, "die": die, "commander": c.id},
+                            "bounds": {"to": {"center": [c.x, c.y], "max_distance": limit,
+                                              "x": {"min": COMMANDER_RADIUS, "max": W - COMMANDER_RADIUS},
+                                              "y": {"min": COMMANDER_RADIUS, "max": H - COMMANDER_RADIUS}}},
+                            "rules": ["SMOKE-CMD-2", "SMOKE-GEO-16"],
+                            "example": msgspec.to_builtins(C.Ride(slot=s.id, die=die, commander=c.id, to=to))
+                            if to else None,
+                        })
+    if t.step == BATTLE_START and t.marker_offer is not None:
+        o = t.marker_offer
+        out.append({
+            "command": {"type": "place_marker"},
+            "bounds": {"at": {"x": {"min": 0, "max": W}, "y": {"min": 0, "max": H},
+                              "must_cover": o.best, "of": list(o.eligible), "radius": 2.0,
+                              "excluding_seats": list(o.forbidden)}},
+            "rules": ["SMOKE-MARK-3", "SMOKE-GEO-15", "SMOKE-MP-4"],
+            "example": msgspec.to_builtins(C.PlaceMarker(at=o.points[0])),
+        })
+    if t.step == BATTLES and t.battle is not None and t.battle.step == "tactics":
+        for slot, d in playable(st, seat):
+            if isinstance(slot.effect, DisciplineBonus):
+                ch, vets = tactic_units(st, seat, slot)
+                lim = tactic_limit(slot, d)
+                ids = sorted(u.id for u in ch)
+                out.append({
+                    "command": {"type": "play_tactic", "slot": slot.id},
+                    "bounds": {"units": {"subset_of": ids, "max_items": lim, "veterans_always": sorted(v.id for v in vets)}},
+                    "rules": ["SMOKE-TAC-3", "SMOKE-SR-7"],
+                    "example": msgspec.to_builtins(C.PlayTactic(slot=slot.id, units=tuple(ids[:lim]))),
+                })
+    return out
