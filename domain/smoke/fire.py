@@ -20,6 +20,9 @@ from .units import bombardment_of, fire_range, fire_weapons, has
 #: SMOKE-GEO-8 (INFERRED, GAP-B-10): half-angle of the fire sector about straight ahead, degrees.
 #: A game may set option ``sector_half_angle`` (e.g. 22.5 for the less likely 45-degree total reading).
 SECTOR_HALF_ANGLE = 45.0
+#: SMOKE-GEO-10: "less than" the range, with a margin for rounding (1e-9 UW is far below any
+#: measurement: a target placed exactly at the range is out of it).
+RANGE_SLACK = 1e-9
 #: SMOKE-TERR-4: range bonus of a bombarding unit entirely on an elevation.
 ELEVATION_RANGE_BONUS = 2.0
 
@@ -67,7 +70,7 @@ def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = N
         return out
     d = range_distance(ub, part)
     out["distance"] = round(d, 4)
-    if not d < reach:
+    if not d < reach - RANGE_SLACK:
         out.update(reason=f"out of range ({d:.3f} >= {reach:.3f} UW)", rule="SMOKE-GEO-10")
         return out
     blockers = _blockers(state, u, e, ub, part, elevated)

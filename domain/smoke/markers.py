@@ -23,7 +23,7 @@ BATTLE_RADIUS = 2.0
 
 def covers(m: Point, b: Box) -> bool:
     """SMOKE-GEO-14: any part of the unit within 2 UW of the marker's centre (within EPS)."""
-    return point_box_distance(m, b) <= BATTLE_RADIUS + EPS
+    return point_box_distance(m, b) <= BATTLE_RADIUS + EPS + 1e-9
 
 
 def marker_units(state: SmokeState, mid: str) -> list[str]:
@@ -147,8 +147,8 @@ def best_placements(eligible: list[Box], forbidden: list[Box], others: list[Box]
     SMOKE-GEO-15 (more units of any kind within 2 UW first, then lexicographic (x, y))."""
     best = 0
     scored: dict[Point, int] = {}
-    for p in candidates(eligible, forbidden, width, height):
-        p = (round(p[0], 4), round(p[1], 4))
+    # boundaries at the covering distance with its tolerance, so that the candidates are exact for ``covers``
+    for p in candidates(eligible, forbidden, width, height, BATTLE_RADIUS + EPS):
         if p in scored or not allowed(p, forbidden, width, height):
             continue
         k = depth(p, eligible)
