@@ -86,6 +86,18 @@ class LegalCommands(msgspec.Struct):
     version: int
     seat: str | None
     commands: list[dict[str, Any]]
+    #: Continuous commands with stated bounds (rulesets with ``command_templates``).
+    templates: list[dict[str, Any]] | None = None
+
+
+class DryRunResult(msgspec.Struct):
+    """``POST /games/{id}/commands?dry_run=true``: legal, and the events up to the first draw or reveal."""
+
+    legal: bool
+    version: int
+    seat: str
+    events: list[dict[str, Any]]
+    stopped_at: str | None = None
 
 
 class EventEntry(msgspec.Struct):

@@ -12,9 +12,7 @@ class Outbox:
         self.state = state
         self.dice = dice
         self.items: list[Emitted] = []
-        track = getattr(dice, "track", None)
-        if track is not None:
-            track(self.items)  # a dry run reports the events emitted before its first draw
+        dice.track(self.items)  # a dry run reports the events emitted before its first draw
 
     def emit(self, event: Event, ruling: Ruling | RulingBuilder | None = None, *, summary: str = "",
              visibility: str = PUBLIC, reveals: bool = False) -> None:
