@@ -84,7 +84,8 @@ def battle_content(units1: list[tuple[str, float, float, float]], units2: list[t
 class Scripted:
     """A game on a test battle whose dice are forced: ``faces`` are the d6 faces the next draws give."""
 
-    def __init__(self, content: Content, options: dict | None = None, seed: bytes = b"\x01" * 32):
+    def __init__(self, content: Content, options: dict | None = None, seed: bytes = b"\x01" * 32,
+                 faces: list[int] | None = None):
         self.rs = SmokeRuleset(content)
         opts = options or {}
         self.setup = Setup(game_id="s1", ruleset="smoke", scenario="T", seats=self.rs.seats("T", opts), options=opts)
@@ -93,7 +94,7 @@ class Scripted:
         self.counters: dict[str, int] = {}
         self.events: list[Any] = []
         self.emitted: list[Any] = []
-        self.faces: list[int] = []
+        self.faces: list[int] = list(faces or [])
         self._apply(self.rs.open(self.state, self.dice()))
 
     def dice(self) -> Dice:
