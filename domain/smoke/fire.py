@@ -166,17 +166,16 @@ def fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     return memo(state, "fire_contacts", lambda: _fire_contacts(state), moved)
 
 
-def _fire_contacts(state: SmokeState, among: set[str] | None = None) -> list[tuple[str, str, dict[str, Any]]]:
+def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     units = sorted(state.units.values(), key=lambda u: u.id)
+    reach = {u.id: fire_range(state, u) for u in units}
     out = []
     for i, a in enumerate(units):
         for b in units[i + 1:]:
             if not state.enemy(a, b):
                 continue
-            if among is not None and a.id not in among and b.id not in among:
-                continue
-            ra = max(fire_range(state, a), fire_range(state, b), 0.0)
-            if not _could_reach(a, b, ra + 0.0):
+            r = max(reach[a.id], reach[b.id])
+            if not _could_reach(a, b, r):
                 continue
             m = fire_contact(state, a, b)
             if m is not None:

@@ -473,11 +473,14 @@ def box_distance(a: Box, b: Box) -> float:
 
 def point_box_distance(p: Point, b: Box) -> float:
     """Closest-point distance from ``p`` to the rectangle (SMOKE-GEO-9); 0 inside."""
-    a_, b_ = b.local(p)
-    dx = abs(a_) - b.d / 2
-    dy = abs(b_) - b.w / 2
-    dx = dx if dx > 0 else 0.0
-    dy = dy if dy > 0 else 0.0
+    (fx, fy), (lx, ly) = _frame(b.theta)
+    qx, qy = p[0] - b.cx, p[1] - b.cy
+    dx = abs(qx * fx + qy * fy) - b.d / 2
+    dy = abs(qx * lx + qy * ly) - b.w / 2
+    if dx <= 0.0:
+        return dy if dy > 0.0 else 0.0
+    if dy <= 0.0:
+        return dx
     return math.hypot(dx, dy)
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
+import numpy as np
+
 from .geometry import (
     EPS, Box, Point, box_distance, circle_circle, point_box_distance, rounded_box_boundary, segment_circle,
     segment_segment_point,
@@ -141,28 +143,49 @@ def allowed(m: Point, forbidden: list[Box], width: float, height: float) -> bool
     return all(point_box_distance(m, b) > BATTLE_RADIUS for b in forbidden)
 
 
+def depths(points: "np.ndarray", boxes: list[Box], radius: float) -> "np.ndarray":
+    """For each point, how many boxes lie within ``radius`` (numpy; the same closed form as
+    ``point_box_distance``)."""
+    out = np.zeros(len(points), dtype=np.int64)
+    if not len(points):
+        return out
+    xs, ys = points[:, 0], points[:, 1]
+    for b in boxes:
+        f, l = b.f, b.l
+        qx, qy = xs - b.cx, ys - b.cy
+        dx = np.maximum(np.abs(qx * f[0] + qy * f[1]) - b.d / 2, 0.0)
+        dy = np.maximum(np.abs(qx * l[0] + qy * l[1]) - b.w / 2, 0.0)
+        out += (np.hypot(dx, dy) <= radius).astype(np.int64)
+    return out
+
+
 def best_placements(eligible: list[Box], forbidden: list[Box], others: list[Box], width: float, height: float,
                     keep: int = 12) -> tuple[int, list[Point]]:
     """The maximal depth and up to ``keep`` maximising points, in the deterministic tie order of
     SMOKE-GEO-15 (more units of any kind within 2 UW first, then lexicographic (x, y))."""
-    best = 0
-    scored: dict[Point, int] = {}
     # boundaries at the covering distance with its tolerance, so that the candidates are exact for ``covers``
-    for p in candidates(eligible, forbidden, width, height, BATTLE_RADIUS + EPS):
-        if p in scored or not allowed(p, forbidden, width, height):
-            continue
-        k = depth(p, eligible)
-        scored[p] = k
-        best = max(best, k)
+    pts = np.array(sorted(set(candidates(eligible, forbidden, width, height, BATTLE_RADIUS + EPS))), dtype=float)
+    if not len(pts):
+        return 0, []
+    ok = (pts[:, 0] >= -1e-9) & (pts[:, 0] <= width + 1e-9) & (pts[:, 1] >= -1e-9) & (pts[:, 1] <= height + 1e-9)
+    if forbidden:
+        ok &= depths(pts, forbidden, BATTLE_RADIUS) == 0  # SMOKE-MP-4: strictly outside their 2 UW
+    pts = pts[ok]
+    d = depths(pts, eligible, BATTLE_RADIUS + EPS + 1e-9)
+    best = int(d.max()) if len(d) else 0
     if best == 0:
         return 0, []
-    tops = [p for p, k in scored.items() if k == best]
-    tops.sort(key=lambda p: (-sum(1 for b in others if covers(p, b)), p[0], p[1]))
+    tops = pts[d == best]
+    n_any = depths(tops, others, BATTLE_RADIUS + EPS + 1e-9)
+    order = np.lexsort((tops[:, 1], tops[:, 0], -n_any))
     # keep spread-out representatives: skip points within 0.05 UW of one already kept
     kept: list[Point] = []
-    for p in tops:
+    for i in order:
+        p = (float(tops[i, 0]), float(tops[i, 1]))
         if all(math.hypot(p[0] - q[0], p[1] - q[1]) > 0.05 for q in kept):
-            kept.append(p)
+            # the exact scalar predicate agrees (the marker command re-checks with it)
+            if depth(p, eligible) == best and allowed(p, forbidden, width, height):
+                kept.append(p)
         if len(kept) >= keep:
             break
     return best, kept

@@ -67,8 +67,16 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         _check_finite("vector", vector[0])
         _check_finite("vector", vector[1])
     m: dict[str, Any] = {"kind": kind}
-    enemies = [e for e in state.units.values() if e.id != u.id and state.enemy(u, e)]
-    friends = [f for f in state.units.values() if f.id != u.id and not state.enemy(u, f)]
+    # only units the move could reach matter (the sweep stays within speed + half-diagonals)
+    reach = max(p.speed) + 2.0 + (start.w + start.d)
+    if vector is not None:
+        reach = max(reach, math.hypot(vector[0], vector[1]) + start.w + start.d)
+    if distance is not None:
+        reach = max(reach, abs(distance) + start.w + start.d)
+    near = [o for o in state.units.values() if o.id != u.id and abs(o.x - start.cx) <= reach + o.w + o.d
+            and abs(o.y - start.cy) <= reach + o.w + o.d]
+    enemies = [e for e in near if state.enemy(u, e)]
+    friends = [f for f in near if not state.enemy(u, f)]
     terrain = state.terrain()
     if kind == "simple":
         if p.speed[0] <= 0:
