@@ -406,7 +406,7 @@ def place_marker(out: Outbox, seat: str, at: Any) -> None:
     if joins:
         rb.add("SMOKE-MARK-3", f"Also within its 2 UW and joining the battle: {', '.join(joins)}.", joins=list(joins))
     rb.add("SMOKE-MARK-4", "Its price is 1.")
-    out.emit(MarkerPlaced(seat=seat, marker=mid, x=round(x, 4), y=round(y, 4), covers=cov, joins=joins,
+    out.emit(MarkerPlaced(seat=seat, marker=mid, x=x, y=y, covers=cov, joins=joins,
                           opponents=opps), rb, summary=f"{seat} places {mid}")
 
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from .formations import touching
 from .geometry import (
-    EPS, Box, candidate_points, convex_hull, range_distance, sector_clip, segment_meets_interior,
+    EPS, Box, candidate_points, clip_segment, convex_hull, point_in_convex, range_distance, sector_clip,
+    segment_meets_interior,
 )
 from .state import SmokeState, Unit, memo
 from .units import bombardment_of, fire_range, fire_weapons, has
@@ -84,6 +85,8 @@ def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = N
         why: str | None = None
         for q in cands:
             hit = next((bid for bid, poly in blockers if segment_meets_interior(k, q, poly)), None)
+            if hit is None and len(blockers) > 1:
+                hit = through_a_seam(k, q, blockers)
             if hit is None and check_terrain:
                 hit = terrain.view_blocker(k, q, strict=strict)
             if hit is None:
@@ -102,6 +105,28 @@ def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = N
     else:
         out.update(reason="a front corner has no clear line", rule="SMOKE-GEO-11")
     return out
+
+
+def through_a_seam(k, q, blockers) -> str | None:
+    """A line running exactly along the shared edge of two touching units passes through neither
+    interior but through the solid line they make (SMOKE-GEO-12a): it is blocked when points just
+    beside it, on both sides, are inside units along a stretch of it."""
+    dx, dy = q[0] - k[0], q[1] - k[1]
+    L = (dx * dx + dy * dy) ** 0.5
+    if L <= 0:
+        return None
+    nx, ny = -dy / L * 2 * EPS, dx / L * 2 * EPS
+    for bid, poly in blockers:
+        span = clip_segment(k, q, poly)
+        if span is None or (span[1] - span[0]) * L <= EPS:
+            continue
+        t = (span[0] + span[1]) / 2
+        m = (k[0] + t * dx, k[1] + t * dy)
+        left = (m[0] + nx, m[1] + ny)
+        right = (m[0] - nx, m[1] - ny)
+        if any(point_in_convex(left, p2) for _, p2 in blockers) and any(point_in_convex(right, p2) for _, p2 in blockers):
+            return bid
+    return None
 
 
 def _blockers(state: SmokeState, u: Unit, e: Unit, ub: Box, part, elevated: bool):

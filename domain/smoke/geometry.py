@@ -336,6 +336,33 @@ def segment_convex_distance(a: Point, b: Point, Q: Sequence[Point]) -> float:
     return min(segment_segment_distance(a, b, Q[j], Q[(j + 1) % m]) for j in range(m))
 
 
+def clip_segment(a: Point, b: Point, poly: Sequence[Point], margin: float = 0.0) -> tuple[float, float] | None:
+    """The parameter interval [t0, t1] of segment a->b inside ``poly`` shrunk by ``margin`` (closed), or None."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = len(poly)
+    for i in range(n):
+        p, q = poly[i], poly[(i + 1) % n]
+        ex, ey = q[0] - p[0], q[1] - p[1]
+        L = math.hypot(ex, ey)
+        if L <= 0.0:
+            continue
+        num = (ex * (a[1] - p[1]) - ey * (a[0] - p[0])) / L - margin
+        den = (ex * dy - ey * dx) / L
+        if abs(den) < 1e-15:
+            if num < -1e-12:
+                return None
+            continue
+        t = -num / den
+        if den > 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1 + 1e-12:
+            return None
+    return (t0, t1) if t0 <= t1 + 1e-12 else None
+
+
 def segment_meets_interior(a: Point, b: Point, poly: Sequence[Point], margin: float = EPS) -> bool:
     """The segment passes through ``poly`` shrunk by ``margin`` (Cyrus-Beck clipping; SMOKE-GEO-12a)."""
     t0, t1 = 0.0, 1.0
