@@ -131,7 +131,47 @@ class Support(Command, tag="support"):
     choice: Literal["support", "abandon"]
 
 
+class AssignColumns(Command, tag="assign_columns"):
+    """SMOKE-SETUP-3 / SMOKE-DEP-2: secretly split your army into columns numbered 1..n (n = your
+    commander's level; a column may be empty)."""
+
+    columns: tuple[tuple[str, ...], ...]
+
+
+class PlaceFortification(Command, tag="place_fortification"):
+    """SMOKE-DEP-6 / SMOKE-TERR-8: a fortification of a preparation, in your deployment zone, with
+    ``unit`` inside it (centred, facing ``facing``)."""
+
+    at: tuple[float, float]
+    facing: float
+    unit: str
+
+
+class PlaceColumn(Command, tag="place_column"):
+    """SMOKE-DEP-3: the marker of column ``column`` in your deployment zone."""
+
+    column: int
+    at: tuple[float, float]
+
+
+class DeployUnit(Command, tag="deploy_unit"):
+    """SMOKE-DEP-4: a unit, wholly within 2 UW of its column's marker (Scouts: or anywhere 3 UW from
+    the enemy, SMOKE-SR-20)."""
+
+    unit: str
+    at: tuple[float, float]
+    facing: float
+
+
+class DeployCommander(Command, tag="deploy_commander"):
+    """SMOKE-DEP-4: commanders may be placed anywhere (not on a unit)."""
+
+    commander: str
+    at: tuple[float, float]
+
+
 SmokeCommand = (
     ChooseFirst | Aim | Bombard | TakeLoss | Retreat | TakeRisk | PlaceDie | EndPlacement | Activate | Move
     | EndActivation | Ride | EndActions | PlaceMarker | Fight | PlayTactic | EndTactics | ResolveHits | Support
+    | AssignColumns | PlaceFortification | PlaceColumn | DeployUnit | DeployCommander
 )

@@ -282,6 +282,9 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     end: EndCondition = EndCondition()
     #: The side that plays first (SMOKE-SETUP-4 "unless the scenario decides it"); None: roll.
     first_side: str | None = None
+    #: "fixed": the battle places the units (SMOKE-ARMY-6); "columns": the players deploy them
+    #: (SMOKE-SETUP-3, SMOKE-DEP-2..6).
+    deployment: Literal["fixed", "columns"] = "fixed"
     briefing: str = ""
     status: Status = "proposed"
 

@@ -21,7 +21,7 @@ from . import commands as C
 from .actions import (
     activate, end_actions, end_activation, end_placement, move, place_die, ride, take_risk,
 )
-from .army import additional_commanders, expanded, level_of, starting_morale, strategic_rating
+from .army import additional_commanders, expanded, level_of, starting_morale, strategic_rating  # noqa: F401
 from .battle import finish_unit, play_tactic
 from .bombardment import aim, fire, take_loss
 from .content import Content
@@ -111,33 +111,49 @@ class SmokeRuleset:
         sides: dict[str, list[str]] = {s.id: [] for s in battle.sides}
         profiles_used: dict[str, Any] = {}
         boards_used: dict[str, Any] = {}
+        reserve, reserve_cmd = [], []
+        columns = battle.deployment == "columns"
         for slot in lu.armies:
             al = content.armies[slot.army]
             fac = content.factions[al.faction]
             n = slot.seat.rsplit("-", 1)[-1]
-            profs = [content.profiles[p.profile] for p in slot.units]
-            for i, placed in enumerate(slot.units, start=1):
-                p = content.profiles[placed.profile]
+            if columns:  # SMOKE-DEP-4: the players place the army list's units
+                placed_units = [(p, 0.0, 0.0, 0.0) for p in expanded(al)]
+                n_cmd = 1 + additional_commanders(al, content.preparations)
+                spots = [(0.0, 0.0)] * n_cmd
+            else:
+                placed_units = [(p.profile, p.x, p.y, p.facing) for p in slot.units]
+                spots = [(c.x, c.y) for c in slot.commanders]
+            profs = [content.profiles[p[0]] for p in placed_units]
+            for i, (pid, x, y, f) in enumerate(placed_units, start=1):
+                p = content.profiles[pid]
                 profiles_used[p.id] = p
-                units.append(Unit(id=f"P{n}-{i:02d}", seat=slot.seat, profile=p.id, x=placed.x, y=placed.y,
-                                  facing=placed.facing % 360.0, w=p.width, d=p.depth))
-            for j, c in enumerate(slot.commanders):
-                commanders.append(Commander(id=f"P{n}-G" if j == 0 else f"P{n}-C{j}", seat=slot.seat, x=c.x, y=c.y,
-                                            general=j == 0))
+                u = Unit(id=f"P{n}-{i:02d}", seat=slot.seat, profile=p.id, x=x, y=y, facing=f % 360.0, w=p.width,
+                         d=p.depth)
+                (reserve if columns else units).append(u)
+            for j, (x, y) in enumerate(spots):
+                c = Commander(id=f"P{n}-G" if j == 0 else f"P{n}-C{j}", seat=slot.seat, x=x, y=y, general=j == 0)
+                (reserve_cmd if columns else commanders).append(c)
             morale = starting_morale(profs)
             armies.append(Army(seat=slot.seat, side=slot.side, army=al.id, faction=fac.id, board=fac.board,
                                morale=morale, start_morale=morale, level=level_of(al.commander), skill=al.commander,
-                               strategic_rating=strategic_rating(al, content.profiles)))
+                               strategic_rating=strategic_rating(al, content.profiles),
+                               preparations=tuple(content.preparations[p].effect for p in al.preparations
+                                                  if p in content.preparations)))
             boards_used[fac.board] = content.boards[fac.board]
             sides[slot.side].append(slot.seat)
         opened = GameOpened(battle=battle, kinds=tuple(sorted(content.terrain_kinds.values(), key=lambda k: k.id)),
                             profiles=tuple(profiles_used[k] for k in sorted(profiles_used)),
                             boards=tuple(boards_used[k] for k in sorted(boards_used)),
                             sides={k: tuple(v) for k, v in sides.items()}, armies=tuple(armies), units=tuple(units),
-                            commanders=tuple(commanders))
+                            commanders=tuple(commanders), reserve=tuple(reserve),
+                            reserve_commanders=tuple(reserve_cmd))
         rb = RulingBuilder().add("SMOKE-SETUP-1", f"{battle.title}: {len(units)} units of {len(armies)} armies on a "
                                                   f"{battle.width:g} x {battle.height:g} UW table.")
-        rb.add("SMOKE-ARMY-6", "The battle fixes the armies and their deployment.")
+        if columns:
+            rb.add("SMOKE-SETUP-3", "The players deploy their armies by columns (SMOKE-DEP-2..4).")
+        else:
+            rb.add("SMOKE-ARMY-6", "The battle fixes the armies and their deployment.")
         for a in armies:
             rb.add("SMOKE-VIC-1", f"{a.seat}: starting army morale {a.morale}; commander level {a.level} "
                                   f"({a.skill}); strategic rating {a.strategic_rating}.", seat=a.seat, morale=a.morale,
@@ -148,7 +164,7 @@ class SmokeRuleset:
             out.emit(FirstSideChosen(side=battle.first_side, order=order),
                      RulingBuilder().add("SMOKE-SETUP-4", f"The battle decides: side {battle.first_side} goes first."),
                      summary=f"{battle.first_side} goes first")
-            start_turn(out, battle.first_side)
+            begin(out, battle.first_side)
             advance(out)
         else:
             first_player_roll(out)
@@ -243,7 +259,17 @@ def choose_first(out: Outbox, side: str) -> None:
     order = _order(side, list(st.sides))
     out.emit(FirstSideChosen(side=side, order=order),
              RulingBuilder().add("SMOKE-SETUP-5", f"Side {side} takes the first turn."), summary=f"{side} goes first")
-    start_turn(out, side)
+    begin(out, side)
+
+
+def begin(out: Outbox, side: str) -> None:
+    """After the first side is known: the column deployment (if the battle has one), then turn 1."""
+    from .deployment import start as start_deployment
+
+    if out.state.reserve or out.state.reserve_commanders:
+        start_deployment(out)
+    else:
+        start_turn(out, side)
 
 
 def resolve_hits(out: Outbox, seat: str, uid: str, retreat: bool, auto: bool = False) -> None:
@@ -280,6 +306,22 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.ChooseFirst):
             return choose_first(out, cmd.side)
         raise RuleViolation("SMOKE-SETUP-4", "The first side must be chosen first (choose_first).")
+    if st.deployment is not None:
+        from . import deployment as D
+
+        if isinstance(cmd, C.AssignColumns):
+            return D.assign_columns(out, seat, tuple(tuple(c) for c in cmd.columns))
+        if isinstance(cmd, C.PlaceFortification):
+            return D.place_fortification(out, seat, cmd.at, cmd.facing, cmd.unit)
+        if isinstance(cmd, C.PlaceColumn):
+            return D.place_column(out, seat, cmd.column, cmd.at)
+        if isinstance(cmd, C.DeployUnit):
+            return D.deploy_unit(out, seat, cmd.unit, cmd.at, cmd.facing)
+        if isinstance(cmd, C.DeployCommander):
+            return D.deploy_commander(out, seat, cmd.commander, cmd.at)
+        cur = D.current(st)
+        raise RuleViolation("SMOKE-SETUP-1", f"The armies are being deployed ({cur[0] if cur else 'done'}); "
+                                             f"{type(cmd).__name__} does not fit it.")
     t = st.turn
     assert t is not None
     if isinstance(cmd, C.Retreat):

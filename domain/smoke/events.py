@@ -3,11 +3,11 @@ distance, every line of fire found or blocked, every hit allocation and retreat 
 that it produced, so folding never rolls, never measures and never reads content files."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from domain.kernel import Event
 
-from .content import Battle, Board, Profile, TerrainKind
+from .content import Battle, Board, Profile, TerrainElement, TerrainKind
 from .state import Army, Commander, Formation, Unit
 
 Pose = tuple[float, float, float]  # x, y, facing
@@ -22,6 +22,9 @@ class GameOpened(Event, tag="game_opened"):
     armies: tuple[Army, ...]
     units: tuple[Unit, ...]
     commanders: tuple[Commander, ...]
+    #: A column deployment: the units and commanders the players will place (SMOKE-DEP-4).
+    reserve: tuple[Unit, ...] = ()
+    reserve_commanders: tuple[Commander, ...] = ()
 
 
 class FirstSideRolled(Event, tag="first_side_rolled"):
@@ -353,6 +356,69 @@ class GameEnded(Event, tag="game_ended"):
     fractions: dict[str, float] = {}
 
 
+class DeploymentStarted(Event, tag="deployment_started"):
+    """SMOKE-SETUP-3, SMOKE-DEP-2..6: the steps in order (stage, seat); columns first, in secret."""
+
+    steps: tuple[tuple[str, str], ...]
+    forts: dict[str, int] = {}
+
+
+class ColumnsAssigned(Event, tag="columns_assigned"):
+    """SMOKE-DEP-2: a seat's secret columns (only that seat sees them until they are revealed)."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"columns"})
+    seat: str
+    count: int
+    columns: tuple[tuple[str, ...], ...] = ()
+
+
+class FortificationPlaced(Event, tag="fortification_placed"):
+    seat: str
+    element: TerrainElement
+    unit: str
+    x: float
+    y: float
+    facing: float
+
+
+class ColumnPlaced(Event, tag="column_placed"):
+    seat: str
+    number: int
+    x: float
+    y: float
+
+
+class ColumnsRevealed(Event, tag="columns_revealed"):
+    """SMOKE-DEP-3: which column each number is."""
+
+    columns: dict[str, tuple[tuple[str, ...], ...]]
+
+
+class UnitDeployed(Event, tag="unit_deployed"):
+    seat: str
+    unit: str
+    x: float
+    y: float
+    facing: float
+    measure: dict[str, Any] = {}
+
+
+class CommanderDeployed(Event, tag="commander_deployed"):
+    seat: str
+    commander: str
+    x: float
+    y: float
+
+
+class DeploymentStepDone(Event, tag="deployment_step_done"):
+    stage: str
+    seat: str
+
+
+class DeploymentEnded(Event, tag="deployment_ended"):
+    """SMOKE-DEP-4: the column markers are removed; the first turn begins."""
+
+
 SmokeEvent = (
     GameOpened | FirstSideRolled | FirstSideChosen | TurnStarted | StepStarted | BombardmentAimed
     | BombardmentRolled | LossTaken | RetreatRolled | UnitRetreated | UnitDestroyed | MoraleLost
@@ -360,7 +426,8 @@ SmokeEvent = (
     | ActivationEnded | CommanderRode | CommanderRisked | CommanderDisplaced | ActionsEnded | FireContactMeasured
     | MarkerPlaced | MarkerRemoved | BattleStarted | TacticPlayed | TacticsEnded | BattleRolled
     | DisciplineTested | HitsResolved | BattleEnded | PhaseAdvanced | SixesCounted | ArmyBroken | SideSupported
-    | ArmyAbandoned | GameEnded
+    | ArmyAbandoned | GameEnded | DeploymentStarted | ColumnsAssigned | FortificationPlaced | ColumnPlaced
+    | ColumnsRevealed | UnitDeployed | CommanderDeployed | DeploymentStepDone | DeploymentEnded
 )
 
 __all__ = [n for n in dir() if n[0].isupper()] + ["Formation"]

@@ -5,8 +5,8 @@ from msgspec.structs import replace
 
 from . import events as E
 from .state import (
-    ACTIONS, BATTLES, ActionStage, Activation, Army, BattleCtx, Losses, Marker, PlayedTactic, Result,
-    RetreatPending, SmokeState, TurnState, MarkerOffer, Formation,
+    ACTIONS, BATTLES, ActionStage, Activation, Army, BattleCtx, ColumnMarker, Deployment, Formation, Losses, Marker,
+    MarkerOffer, PlayedTactic, Result, RetreatPending, SmokeState, TurnState,
 )
 
 
@@ -47,8 +47,13 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
             state, opened=True, battle=ev.battle, kinds=ev.kinds, profiles={p.id: p for p in ev.profiles},
             boards={b.id: b for b in ev.boards}, sides=dict(ev.sides), armies={a.seat: a for a in ev.armies},
             units={u.id: u for u in ev.units}, commanders={c.id: c for c in ev.commanders},
-            sixes={s: 0 for s in ev.sides},
+            sixes={s: 0 for s in ev.sides}, reserve={u.id: u for u in ev.reserve},
+            reserve_commanders={c.id: c for c in ev.reserve_commanders},
         )
+    if isinstance(ev, (E.DeploymentStarted, E.ColumnsAssigned, E.FortificationPlaced, E.ColumnPlaced,
+                       E.ColumnsRevealed, E.UnitDeployed, E.CommanderDeployed, E.DeploymentStepDone,
+                       E.DeploymentEnded)):
+        return _deployment(state, ev)
     if isinstance(ev, E.FirstSideRolled):
         return replace(state, chooser=ev.chooser)
     if isinstance(ev, E.FirstSideChosen):
@@ -255,6 +260,38 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
     if isinstance(ev, E.GameEnded):
         return replace(state, result=Result(kind=ev.kind, winner=ev.winner, rule=ev.rule, detail=ev.detail))
     return state
+
+
+def _deployment(state: SmokeState, ev: object) -> SmokeState:
+    d = state.deployment
+    if isinstance(ev, E.DeploymentStarted):
+        return replace(state, deployment=Deployment(steps=ev.steps, forts=dict(ev.forts)))
+    assert d is not None
+    if isinstance(ev, E.ColumnsAssigned):
+        return replace(state, deployment=replace(d, columns={**d.columns, ev.seat: ev.columns}))
+    if isinstance(ev, E.DeploymentStepDone):
+        return replace(state, deployment=replace(d, step=d.step + 1))
+    if isinstance(ev, E.ColumnPlaced):
+        m = ColumnMarker(seat=ev.seat, number=ev.number, x=ev.x, y=ev.y)
+        return replace(state, deployment=replace(d, markers=d.markers + (m,)))
+    if isinstance(ev, E.ColumnsRevealed):
+        return replace(state, deployment=replace(d, revealed=d.revealed + tuple(s for s in ev.columns
+                                                                                 if s not in d.revealed)))
+    if isinstance(ev, (E.UnitDeployed, E.FortificationPlaced)):
+        reserve = dict(state.reserve)
+        u = reserve.pop(ev.unit)
+        u = replace(u, x=ev.x, y=ev.y, facing=ev.facing)
+        st = replace(state, reserve=reserve, units={**state.units, u.id: u})
+        if isinstance(ev, E.FortificationPlaced):
+            assert st.battle is not None
+            st = replace(st, battle=replace(st.battle, terrain=st.battle.terrain + (ev.element,)),
+                         deployment=replace(d, forts={**d.forts, ev.seat: d.forts.get(ev.seat, 1) - 1}))
+        return st
+    if isinstance(ev, E.CommanderDeployed):
+        rc = dict(state.reserve_commanders)
+        c = replace(rc.pop(ev.commander), x=ev.x, y=ev.y)
+        return replace(state, reserve_commanders=rc, commanders={**state.commanders, c.id: c})
+    return replace(state, deployment=None)  # DeploymentEnded
 
 
 def _take_die(placed: dict[str, tuple[int, ...]], slot: str, die: int) -> dict[str, tuple[int, ...]]:

@@ -47,6 +47,8 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
         return [C.Support(choice="support"), C.Support(choice="abandon")]
     if st.chooser is not None:
         return [C.ChooseFirst(side=s) for s in st.sides]
+    if st.deployment is not None:
+        return _deployment_choices(st, seat)
     t = st.turn
     assert t is not None
     if t.step == BOMBARD:
@@ -115,6 +117,87 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
     return []
 
 
+def _deployment_choices(st: SmokeState, seat: str) -> list[Any]:
+    """One concrete legal example of each deployment decision (the values are continuous)."""
+    from . import deployment as D
+
+    cur = D.current(st)
+    if cur is None:
+        return []
+    stage = cur[0]
+    if stage == "columns":
+        return [C.AssignColumns(columns=D.example_columns(st, seat))]
+    if stage == "forts":
+        ex = D.example_fortification(st, seat)
+        return [C.PlaceFortification(at=ex[0], facing=ex[1], unit=ex[2])] if ex else []
+    if stage == "markers":
+        ex = D.example_column(st, seat)
+        return [C.PlaceColumn(column=ex[0], at=ex[1])] if ex else []
+    if stage == "units":
+        out: list[Any] = []
+        for u in sorted((u for u in st.reserve.values() if u.seat == seat), key=lambda u: u.id):
+            ex = D.example_unit(st, seat, u.id)
+            if ex is not None:
+                out.append(C.DeployUnit(unit=u.id, at=ex[0], facing=ex[1]))
+                break  # one unit at a time keeps the list short; the template covers the rest
+        for c in sorted((c for c in st.reserve_commanders.values() if c.seat == seat), key=lambda c: c.id):
+            ex = D.example_commander(st, seat, c.id)
+            if ex is not None:
+                out.append(C.DeployCommander(commander=c.id, at=ex))
+        return out
+    return []
+
+
+def _deployment_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
+    from . import deployment as D
+
+    cur = D.current(st)
+    if cur is None:
+        return []
+    assert st.battle is not None
+    W, H = st.battle.width, st.battle.height
+    zone = [list(p) for p in st.battle.side(st.armies[seat].side).zone]  # type: ignore[union-attr]
+    stage = cur[0]
+    ex = _deployment_choices(st, seat)
+    out: list[dict[str, Any]] = []
+    if stage == "columns":
+        out.append({"command": {"type": "assign_columns"},
+                    "bounds": {"columns": {"count": st.armies[seat].level,
+                                           "partition_of": sorted(u.id for u in st.reserve.values() if u.seat == seat)}},
+                    "rules": ["SMOKE-SETUP-3", "SMOKE-DEP-2"], "example": msgspec.to_builtins(ex[0])})
+    elif stage == "forts":
+        out.append({"command": {"type": "place_fortification"},
+                    "bounds": {"at": {"within_zone": zone}, "facing": {"min": 0, "max": 360},
+                               "unit": {"one_of": sorted(u.id for u in st.reserve.values() if u.seat == seat)}},
+                    "rules": ["SMOKE-DEP-6", "SMOKE-TERR-8"], "example": msgspec.to_builtins(ex[0]) if ex else None})
+    elif stage == "markers":
+        done = {m.number for m in st.deployment.markers if m.seat == seat}  # type: ignore[union-attr]
+        for n in range(1, len(st.deployment.columns.get(seat, ())) + 1):  # type: ignore[union-attr]
+            if n not in done:
+                out.append({"command": {"type": "place_column", "column": n}, "bounds": {"at": {"within_zone": zone}},
+                            "rules": ["SMOKE-DEP-3"],
+                            "example": msgspec.to_builtins(ex[0]) if ex and ex[0].column == n else None})
+    elif stage == "units":
+        markers = {m.number: [m.x, m.y] for m in st.deployment.markers if m.seat == seat}  # type: ignore[union-attr]
+        for u in sorted((u for u in st.reserve.values() if u.seat == seat), key=lambda u: u.id):
+            n = D._column_of(st, u.id)
+            scout = "scout" in st.profiles[u.profile].traits
+            e = next((c for c in ex if isinstance(c, C.DeployUnit) and c.unit == u.id), None)
+            out.append({"command": {"type": "deploy_unit", "unit": u.id},
+                        "bounds": {"at": {"within": D.COLUMN_RADIUS, "of_marker": markers.get(n), "whole_unit": True,
+                                          "or_scout_anywhere_from_enemy": D.SCOUT_DISTANCE if scout else None},
+                                   "facing": {"min": 0, "max": 360}},
+                        "rules": ["SMOKE-DEP-4"] + (["SMOKE-SR-20"] if scout else []),
+                        "example": msgspec.to_builtins(e) if e else None})
+        for c in sorted((c for c in st.reserve_commanders.values() if c.seat == seat), key=lambda c: c.id):
+            e = next((x for x in ex if isinstance(x, C.DeployCommander) and x.commander == c.id), None)
+            out.append({"command": {"type": "deploy_commander", "commander": c.id},
+                        "bounds": {"at": {"x": {"min": COMMANDER_RADIUS, "max": W - COMMANDER_RADIUS},
+                                          "y": {"min": COMMANDER_RADIUS, "max": H - COMMANDER_RADIUS}}},
+                        "rules": ["SMOKE-DEP-4"], "example": msgspec.to_builtins(e) if e else None})
+    return out
+
+
 def _action_choices(st: SmokeState, seat: str) -> list[Any]:
     t = st.turn
     assert t is not None and t.actions is not None
@@ -180,7 +263,11 @@ def ride_example(st: SmokeState, seat: str, sid: str, die: int, cid: str) -> tup
 def command_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
     """Templates: ``command`` (the fixed fields), ``bounds`` (the free fields and their ranges),
     ``example`` (a concrete legal command)."""
-    if seat not in to_act(st) or st.turn is None:
+    if seat not in to_act(st):
+        return []
+    if st.deployment is not None:
+        return _deployment_templates(st, seat)
+    if st.turn is None:
         return []
     t = st.turn
     out: list[dict[str, Any]] = []

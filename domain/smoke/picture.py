@@ -97,6 +97,16 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
         cy = sum(p[1] for p in e.polygon) / len(e.polygon)
         out.append(f'<text x="{fr.x(cx)}" y="{fr.y(cy)}" font-size="9" text-anchor="middle" fill="#333">'
                    f'{escape(kinds[e.kind].name)}</text>')
+    # column markers during a deployment (SMOKE-DEP-3)
+    if state.deployment is not None:
+        for cm in state.deployment.markers:
+            c = colour[state.armies[cm.seat].side]
+            out.append(f'<circle cx="{fr.x(cm.x)}" cy="{fr.y(cm.y)}" r="{_f(2.0 * S)}" fill="none" stroke="{c}" '
+                       'stroke-width="1" stroke-dasharray="2 3"/>')
+            out.append(f'<rect x="{_f(float(fr.x(cm.x)) - 7)}" y="{_f(float(fr.y(cm.y)) - 7)}" width="14" height="14" '
+                       f'fill="#fff" stroke="{c}" stroke-width="1.5"/>')
+            out.append(f'<text x="{fr.x(cm.x)}" y="{_f(float(fr.y(cm.y)) + 4)}" font-size="10" text-anchor="middle" '
+                       f'fill="{c}" font-weight="bold">{cm.number}</text>')
     # markers
     for m in sorted(state.markers.values(), key=lambda m: m.id):
         out.append(f'<circle cx="{fr.x(m.x)}" cy="{fr.y(m.y)}" r="{_f(BATTLE_RADIUS * S)}" fill="#f2c14e" '

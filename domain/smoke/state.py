@@ -63,6 +63,8 @@ class Army(msgspec.Struct, frozen=True, kw_only=True):
     strategic_rating: int = 0
     #: SMOKE-MP-6: the army left the game (Abandon), or its side was routed.
     out: bool = False
+    #: The effects of its preparations (SMOKE-ARMY-5): "additional_commander", "fortification", ...
+    preparations: tuple[str, ...] = ()
 
 
 class Marker(msgspec.Struct, frozen=True, kw_only=True):
@@ -191,6 +193,31 @@ class MarkerOffer(msgspec.Struct, frozen=True, kw_only=True):
     points: tuple[tuple[float, float], ...]
 
 
+class ColumnMarker(msgspec.Struct, frozen=True, kw_only=True):
+    """A numbered column marker (SMOKE-DEP-3)."""
+
+    seat: str
+    number: int
+    x: float
+    y: float
+
+
+class Deployment(msgspec.Struct, frozen=True, kw_only=True):
+    """A column deployment in progress (SMOKE-SETUP-3, SMOKE-DEP-2..6).
+
+    ``steps`` is the order of the deployment steps ((stage, seat), DEP-6); ``columns`` each seat's
+    secret columns (unit ids by column number, SMOKE-DEP-2), shown to others only once revealed.
+    """
+
+    steps: tuple[tuple[str, str], ...]
+    step: int = 0
+    columns: dict[str, tuple[tuple[str, ...], ...]] = {}
+    revealed: tuple[str, ...] = ()
+    markers: tuple[ColumnMarker, ...] = ()
+    #: fortifications each seat still places (SMOKE-DEP-6, SMOKE-TERR-8).
+    forts: dict[str, int] = {}
+
+
 class Result(msgspec.Struct, frozen=True, kw_only=True):
     kind: str  # "decisive" | "marginal" | "draw"
     winner: str | None
@@ -231,6 +258,10 @@ class SmokeState(msgspec.Struct, frozen=True, kw_only=True):
     result: Result | None = None
     #: Units destroyed so far (for the picture and summaries).
     destroyed: tuple[str, ...] = ()
+    #: A column deployment: units and commanders not on the table yet, and its progress.
+    reserve: dict[str, Unit] = {}
+    reserve_commanders: dict[str, Commander] = {}
+    deployment: Deployment | None = None
 
     # -- helpers ---------------------------------------------------------------------
     def terrain(self) -> Terrain:

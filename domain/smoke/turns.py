@@ -34,6 +34,10 @@ def to_act(st: SmokeState) -> tuple[str, ...]:
         return (st.broken,)
     if st.chooser is not None:
         return (st.chooser,)
+    if st.deployment is not None:
+        from .deployment import to_act as deploying
+
+        return deploying(st)
     t = st.turn
     if t is None or not t.players:
         return ()
@@ -138,6 +142,12 @@ def marker_offer(st: SmokeState, seat: str) -> FireContactMeasured:
 def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
     for _ in range(100_000):
         st: SmokeState = out.state
+        if st.deployment is not None:
+            from .deployment import advance as deploying
+
+            if not deploying(out):
+                return
+            continue
         if st.result is not None or st.broken is not None or st.chooser is not None or st.turn is None:
             return
         t = st.turn

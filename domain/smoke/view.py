@@ -42,6 +42,21 @@ def view_of(state: SmokeState, seat: str | None, reveal_all: bool = False) -> di
     out["supported"] = list(state.supported)
     out["chooser"] = state.chooser
     out["result"] = msgspec.to_builtins(state.result) if state.result is not None else None
+    out["reserve"] = [msgspec.to_builtins(u) for u in sorted(state.reserve.values(), key=lambda u: u.id)]
+    out["reserve_commanders"] = sorted(state.reserve_commanders)
+    d = state.deployment
+    if d is None:
+        out["deployment"] = None
+    else:
+        # SMOKE-DEP-2: a seat's columns are secret until revealed (everything is public once finished)
+        shown = {s: [list(c) for c in cols] for s, cols in d.columns.items()
+                 if reveal_all or state.result is not None or s == seat or s in d.revealed}
+        out["deployment"] = {
+            "steps": [list(x) for x in d.steps], "step": d.step, "columns": shown,
+            "columns_numbered": {s: len(cols) for s, cols in d.columns.items()},
+            "revealed": list(d.revealed), "markers": [msgspec.to_builtins(m) for m in d.markers],
+            "fortifications_to_place": dict(d.forts),
+        }
     return out
 
 
@@ -94,6 +109,15 @@ _SUMMARY = {
     E.SideSupported: lambda e: f"side {e.side} chooses Support",
     E.ArmyAbandoned: lambda e: f"{e.seat} abandons the battle",
     E.GameEnded: lambda e: (f"{e.winner} wins a {e.kind} victory" if e.winner else "draw"),
+    E.DeploymentStarted: lambda e: "deployment by columns",
+    E.ColumnsAssigned: lambda e: f"{e.seat} numbers its {e.count} columns in secret",
+    E.FortificationPlaced: lambda e: f"{e.seat} fortifies {e.unit}",
+    E.ColumnPlaced: lambda e: f"{e.seat} places the marker of column {e.number}",
+    E.ColumnsRevealed: lambda e: "columns revealed: " + ", ".join(sorted(e.columns)),
+    E.UnitDeployed: lambda e: f"{e.seat} deploys {e.unit} at ({e.x:.2f}, {e.y:.2f})",
+    E.CommanderDeployed: lambda e: f"{e.seat} places {e.commander}",
+    E.DeploymentStepDone: lambda e: f"deployment: {e.stage} done",
+    E.DeploymentEnded: lambda e: "deployment complete",
 }
 
 

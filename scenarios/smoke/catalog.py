@@ -271,6 +271,12 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
             if al is None:
                 bad(f"{where}.army", f"unknown army list {slot.army!r}.")
                 continue
+            need = 1 + A.additional_commanders(al, c.preparations)
+            if b.deployment == "columns":
+                if slot.units or slot.commanders:
+                    bad(f"{where}.units", "in a column deployment the players place the units and commanders "
+                                          "(SMOKE-DEP-4): leave `units` and `commanders` empty.")
+                continue
             want = Counter(A.expanded(al))
             got = Counter(p.profile for p in slot.units)
             if not slot.units:
@@ -287,7 +293,6 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
                 if prep is not None and prep.effect != "additional_commander":
                     bad(f"{where}.army", f"the preparation {p} ({prep.effect}) needs a column deployment (SMOKE-DEP-6), "
                                          "which this battle does not use.")
-            need = 1 + A.additional_commanders(al, c.preparations)
             if len(slot.commanders) != need:
                 bad(f"{where}.commanders", f"{need} commander figure(s): the general and one per additional commander "
                                            "(SMOKE-ARMY-3, SMOKE-CMDR-1).")

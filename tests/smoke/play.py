@@ -83,6 +83,27 @@ def sample_template(rng: random.Random, t: dict[str, Any]) -> dict[str, Any]:
     elif cmd["type"] == "place_marker":
         cmd["at"] = [rng.uniform(b["at"]["x"]["min"], b["at"]["x"]["max"]),
                      rng.uniform(b["at"]["y"]["min"], b["at"]["y"]["max"])]
+    elif cmd["type"] == "assign_columns":
+        units = list(b["columns"]["partition_of"])
+        rng.shuffle(units)
+        n = b["columns"]["count"]
+        cmd["columns"] = [units[i::n] for i in range(n)]
+    elif cmd["type"] in ("place_fortification", "place_column"):
+        zone = b["at"]["within_zone"]
+        xs, ys = [p[0] for p in zone], [p[1] for p in zone]
+        cmd["at"] = [rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys))]
+        if cmd["type"] == "place_fortification":
+            cmd["facing"] = rng.choice([0, 90, 180, 270, rng.uniform(0, 360)])
+            cmd["unit"] = rng.choice(b["unit"]["one_of"])
+    elif cmd["type"] == "deploy_unit":
+        m = b["at"]["of_marker"]
+        r = b["at"]["within"] * math.sqrt(rng.random())
+        a = rng.uniform(0, 2 * math.pi)
+        cmd["at"] = [m[0] + r * math.cos(a), m[1] + r * math.sin(a)] if m else [rng.uniform(0, 30), rng.uniform(0, 22)]
+        cmd["facing"] = rng.choice([90, 270, rng.uniform(0, 360)])
+    elif cmd["type"] == "deploy_commander":
+        cmd["at"] = [rng.uniform(b["at"]["x"]["min"], b["at"]["x"]["max"]),
+                     rng.uniform(b["at"]["y"]["min"], b["at"]["y"]["max"])]
     elif cmd["type"] == "play_tactic":
         pool = list(b["units"]["subset_of"])
         k = rng.randint(0, min(len(pool), b["units"]["max_items"]))

@@ -408,16 +408,26 @@ def test_faq30_march_cannot_move_units_near_the_enemy():
     g.do("player-1", C.Activate(slot="A1", die=1, commander="P1-G", unit="P1-01"))
 
 
-def test_faq2_deployment_order_is_not_needed_by_fixed_deployments():
-    """SMOKE-FAQ-2 / SMOKE-DEP-6 concerns column deployment with fortifications or a deployment
-    bonus; the shipped battles deploy their armies themselves (SMOKE-ARMY-6), and the content
-    loader refuses those preparations in them (they need a column deployment)."""
-    from scenarios.smoke import read_content
+def test_faq2_deployment_order_with_fortifications_and_a_deployment_bonus():
+    """SMOKE-FAQ-2 / SMOKE-DEP-6: fortifications (with their units) first, the first player's then
+    the second's, then the usual deployment; with a deployment bonus the player without it deploys
+    completely (fortifications, markers, units) before the player with it."""
+    from .play import Game, ruleset
 
-    c, problems = read_content()
-    assert not problems
-    for b in c.battles.values():
-        for lu in b.line_ups:
-            for slot in lu.armies:
-                preps = {c.preparations[p].effect for p in c.armies[slot.army].preparations}
-                assert preps <= {"additional_commander"}
+    g = Game(ruleset(), "BTL-OPEN-FIELD", options={"players": 2})
+    first = g.state.side_order[0] if g.state.side_order else None
+    if g.state.chooser is not None:
+        g.do(g.state.chooser, C.ChooseFirst(side="karl"))
+    steps = g.state.deployment.steps
+    assert steps == (("columns", "*"), ("forts", "player-2"), ("markers", "player-1"), ("markers", "player-2"),
+                     ("reveal", "*"), ("units", "player-1"), ("units", "player-2"))
+    g4 = Game(ruleset(), "BTL-OPEN-FIELD", options={"players": 4})
+    if g4.state.chooser is not None:
+        g4.do(g4.state.chooser, C.ChooseFirst(side="karl"))
+    steps = g4.state.deployment.steps
+    # player-1 (Karl's reconnaissance wing) has the bonus: everybody else deploys first
+    assert steps[0] == ("columns", "*") and steps[-3:] == (("markers", "player-1"), ("reveal", "player-1"),
+                                                          ("units", "player-1"))
+    assert [x for x in steps if x[0] == "units"] == [("units", "player-3"), ("units", "player-2"),
+                                                     ("units", "player-4"), ("units", "player-1")]
+    assert first is None or first in ("karl", "vertumn")

@@ -545,7 +545,7 @@ def test_mp4_an_ally_may_not_mark_the_same_opponent_again_this_turn():
 
     from .play import Game, ruleset
 
-    g = Game(ruleset(), "BTL-OPEN-FIELD", options={"players": 4})
+    g = Game(ruleset(), "BTL-ALL-TERRAIN", options={"players": 4})
     st = g.state
     units = dict(st.units)
     a = units["P1-01"]
@@ -573,7 +573,7 @@ def test_mp6_support_or_abandon():
 
     from .play import Game, ruleset
 
-    g = Game(ruleset(), "BTL-OPEN-FIELD", options={"players": 4})
+    g = Game(ruleset(), "BTL-ALL-TERRAIN", options={"players": 4})
     out = out_for(g.state)
     lose_morale(out, "player-1", 100, "SMOKE-END-2", "test")
     assert out.state.broken == "player-1" and out.state.result is None
