@@ -4,6 +4,7 @@ both seats to the end; then its replay (states at several seqs equal the fold of
 rulings, the board picture at several steps (syrupy) and ``verify``."""
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Iterator
@@ -161,3 +162,46 @@ def test_a_whole_smoke_game_over_rest_with_legal_commands_and_dry_runs(http, sna
     # verify after the end: the chain, the seed and every die
     v = client.get(f"/games/{gid}/verify").json()
     assert v["chain_ok"] is True and v["dice_ok"] is True and v["seed"] == SEED
+
+
+def test_secret_columns_are_hidden_from_the_opponent_and_spectators_over_rest(http, monkeypatch):
+    """SMOKE-DEP-2: a seat's columns are private until revealed: the other seat and spectators get
+    the event redacted, views without them, and a dry run shows nothing of them."""
+    monkeypatch.setattr("service.game_service.new_game_id", lambda: "smoke-columns")
+    client, _ = http
+    created = client.post("/games", json={"ruleset": "smoke", "scenario": "BTL-OPEN-FIELD", "seed": SEED}).json()
+    gid, tok = created["game_id"], created["seats"]
+    c = Client(client, gid, tok, random.Random(1))
+
+    def legal(seat):
+        return client.get(f"/games/{gid}/legal-commands", headers=c.h(seat)).json()
+
+    v = c.view()
+    if v["state"]["chooser"]:
+        chooser = v["state"]["chooser"]
+        client.post(f"/games/{gid}/commands", headers=c.h(chooser),
+                    json={"command": {"type": "choose_first", "side": "karl"}, "expected_version": v["version"]})
+    l1 = legal("player-1")
+    assign = l1["commands"][0]
+    assert assign["type"] == "assign_columns" and l1["templates"][0]["bounds"]["columns"]["count"] == 4
+    r = client.post(f"/games/{gid}/commands", headers=c.h("player-1"),
+                    json={"command": assign, "expected_version": l1["version"]})
+    assert r.status_code == 201
+    secret = json.dumps(assign["columns"])
+    seq = r.json()["version"]
+    for who in ("player-2", None):
+        ev = client.get(f"/games/{gid}/events", headers=c.h(who), params={"after": seq - 1}).json()["events"][0]
+        assert ev["type"] == "columns_assigned" and ev["payload"].get("redacted") is True
+        assert "columns" not in ev["payload"]
+        view = client.get(f"/games/{gid}", headers=c.h(who)).json()
+        assert "player-1" not in view["state"]["deployment"]["columns"]
+        assert secret not in json.dumps(view) and secret not in client.get(f"/games/{gid}/states/{seq}",
+                                                                             headers=c.h(who)).text
+        ruling = client.get(f"/games/{gid}/events/{seq}/ruling", headers=c.h(who)).json()
+        assert ruling.get("redacted") is True
+    mine = client.get(f"/games/{gid}/events", headers=c.h("player-1"), params={"after": seq - 1}).json()["events"][0]
+    assert mine["payload"]["columns"] == assign["columns"]
+    l2 = legal("player-2")
+    r = client.post(f"/games/{gid}/commands?dry_run=true", headers=c.h("player-2"),
+                    json={"command": l2["commands"][0], "expected_version": l2["version"]})
+    assert r.status_code == 200 and secret not in r.text
