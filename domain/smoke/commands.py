@@ -170,8 +170,24 @@ class DeployCommander(Command, tag="deploy_commander"):
     at: tuple[float, float]
 
 
+class ChooseQuarters(Command, tag="choose_quarters"):
+    """SMOKE-TGEN-2 (GAP-B-20): the first player picks its diagonal pair of table quarters
+    ("sw_ne" or "nw_se"); the other side takes the other pair."""
+
+    diagonal: Literal["sw_ne", "nw_se"]
+
+
+class PlaceTerrain(Command, tag="place_terrain"):
+    """SMOKE-TGEN-2/3: place the rolled element (``kind``, one the roll allows) with its centre in the
+    quarter, turned by ``rotation`` degrees."""
+
+    kind: str
+    at: tuple[float, float]
+    rotation: float = 0.0
+
+
 SmokeCommand = (
     ChooseFirst | Aim | Bombard | TakeLoss | Retreat | TakeRisk | PlaceDie | EndPlacement | Activate | Move
     | EndActivation | Ride | EndActions | PlaceMarker | Fight | PlayTactic | EndTactics | ResolveHits | Support
-    | AssignColumns | PlaceFortification | PlaceColumn | DeployUnit | DeployCommander
+    | AssignColumns | PlaceFortification | PlaceColumn | DeployUnit | DeployCommander | ChooseQuarters | PlaceTerrain
 )

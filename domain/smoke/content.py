@@ -208,6 +208,16 @@ class TerrainKind(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     village: bool = False
     fortification: bool = False
     road: bool = False
+    #: SMOKE-TGEN-1 (PROPOSED): the size of a generated element (width, depth), UW.
+    size: tuple[float, float] = (1.6, 1.6)
+
+
+class TerrainRow(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """SMOKE-TGEN-3: a row of the 2d6 terrain table; several kinds: the placing player chooses."""
+
+    low: int
+    high: int
+    kinds: tuple[str, ...] = ()
 
 
 class TerrainElement(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -285,6 +295,10 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     #: "fixed": the battle places the units (SMOKE-ARMY-6); "columns": the players deploy them
     #: (SMOKE-SETUP-3, SMOKE-DEP-2..6).
     deployment: Literal["fixed", "columns"] = "fixed"
+    #: SMOKE-TGEN-2: the players generate the terrain (on top of ``terrain``) before deployment.
+    generate_terrain: bool = False
+    #: SMOKE-TGEN-3: the 2d6 table used (a battle's own, or the content's default when empty).
+    terrain_table: tuple[TerrainRow, ...] = ()
     briefing: str = ""
     status: Status = "proposed"
 
@@ -311,3 +325,5 @@ class Content(msgspec.Struct, frozen=True, kw_only=True):
     armies: dict[str, ArmyList]
     terrain_kinds: dict[str, TerrainKind]
     battles: dict[str, Battle]
+    #: SMOKE-TGEN-3: the default 2d6 terrain table.
+    terrain_table: tuple[TerrainRow, ...] = ()

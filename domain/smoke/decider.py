@@ -142,6 +142,10 @@ class SmokeRuleset:
                                                   if p in content.preparations)))
             boards_used[fac.board] = content.boards[fac.board]
             sides[slot.side].append(slot.seat)
+        if battle.generate_terrain and not battle.terrain_table:  # SMOKE-TGEN-3: the content's table
+            import msgspec as _m
+
+            battle = _m.structs.replace(battle, terrain_table=content.terrain_table)
         opened = GameOpened(battle=battle, kinds=tuple(sorted(content.terrain_kinds.values(), key=lambda k: k.id)),
                             profiles=tuple(profiles_used[k] for k in sorted(profiles_used)),
                             boards=tuple(boards_used[k] for k in sorted(boards_used)),
@@ -263,13 +267,23 @@ def choose_first(out: Outbox, side: str) -> None:
 
 
 def begin(out: Outbox, side: str) -> None:
-    """After the first side is known: the column deployment (if the battle has one), then turn 1."""
+    """After the first side is known: terrain generation and the column deployment (if the battle has
+    them, SMOKE-SETUP-1 steps 6 and 7), then turn 1."""
+    from .terrain_gen import start as start_generation
+
+    if out.state.battle is not None and out.state.battle.generate_terrain:
+        start_generation(out)
+    else:
+        after_terrain(out)
+
+
+def after_terrain(out: Outbox) -> None:
     from .deployment import start as start_deployment
 
     if out.state.reserve or out.state.reserve_commanders:
         start_deployment(out)
     else:
-        start_turn(out, side)
+        start_turn(out, out.state.side_order[0])
 
 
 def resolve_hits(out: Outbox, seat: str, uid: str, retreat: bool, auto: bool = False) -> None:
@@ -306,6 +320,14 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.ChooseFirst):
             return choose_first(out, cmd.side)
         raise RuleViolation("SMOKE-SETUP-4", "The first side must be chosen first (choose_first).")
+    if st.generation is not None:
+        from . import terrain_gen as G
+
+        if isinstance(cmd, C.ChooseQuarters):
+            return G.choose(out, seat, cmd.diagonal)
+        if isinstance(cmd, C.PlaceTerrain):
+            return G.place(out, seat, cmd.kind, cmd.at, cmd.rotation)
+        raise RuleViolation("SMOKE-TGEN-2", f"The terrain is being generated; {type(cmd).__name__} does not fit it.")
     if st.deployment is not None:
         from . import deployment as D
 

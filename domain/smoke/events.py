@@ -419,6 +419,57 @@ class DeploymentEnded(Event, tag="deployment_ended"):
     """SMOKE-DEP-4: the column markers are removed; the first turn begins."""
 
 
+class TerrainGenerationStarted(Event, tag="terrain_generation_started"):
+    chooser: str
+
+
+class QuartersChosen(Event, tag="quarters_chosen"):
+    """SMOKE-TGEN-2: each side's two diagonally opposite quarters, and the order they are filled."""
+
+    quarters: dict[str, tuple[str, ...]]
+    queue: tuple[tuple[str, str], ...]
+
+
+class TerrainCountRolled(Event, tag="terrain_count_rolled"):
+    """SMOKE-TGEN-2: D3 elements for a quarter."""
+
+    seat: str
+    quarter: str
+    face: int
+    count: int
+
+
+class TerrainRolled(Event, tag="terrain_rolled"):
+    """SMOKE-TGEN-3: 2d6 on the terrain table."""
+
+    seat: str
+    quarter: str
+    faces: tuple[int, ...]
+    total: int
+    kinds: tuple[str, ...]
+
+
+class TerrainPlaced(Event, tag="terrain_placed"):
+    seat: str
+    quarter: str
+    element: TerrainElement
+
+
+class TerrainScattered(Event, tag="terrain_scattered"):
+    """SMOKE-TGEN-4: D3 UW in a random direction, removed on a 6."""
+
+    element: str
+    face: int
+    distance: float
+    angle: int
+    removed: bool
+    polygon: tuple[tuple[float, float], ...] = ()
+
+
+class TerrainGenerationEnded(Event, tag="terrain_generation_ended"):
+    pass
+
+
 SmokeEvent = (
     GameOpened | FirstSideRolled | FirstSideChosen | TurnStarted | StepStarted | BombardmentAimed
     | BombardmentRolled | LossTaken | RetreatRolled | UnitRetreated | UnitDestroyed | MoraleLost
@@ -428,6 +479,8 @@ SmokeEvent = (
     | DisciplineTested | HitsResolved | BattleEnded | PhaseAdvanced | SixesCounted | ArmyBroken | SideSupported
     | ArmyAbandoned | GameEnded | DeploymentStarted | ColumnsAssigned | FortificationPlaced | ColumnPlaced
     | ColumnsRevealed | UnitDeployed | CommanderDeployed | DeploymentStepDone | DeploymentEnded
+    | TerrainGenerationStarted | QuartersChosen | TerrainCountRolled | TerrainRolled | TerrainPlaced | TerrainScattered
+    | TerrainGenerationEnded
 )
 
 __all__ = [n for n in dir() if n[0].isupper()] + ["Formation"]

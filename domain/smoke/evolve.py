@@ -6,7 +6,7 @@ from msgspec.structs import replace
 from . import events as E
 from .state import (
     ACTIONS, BATTLES, ActionStage, Activation, Army, BattleCtx, ColumnMarker, Deployment, Formation, Losses, Marker,
-    MarkerOffer, PlayedTactic, Result, RetreatPending, SmokeState, TurnState,
+    MarkerOffer, PlayedTactic, Result, RetreatPending, SmokeState, TerrainGen, TurnState,
 )
 
 
@@ -50,6 +50,9 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
             sixes={s: 0 for s in ev.sides}, reserve={u.id: u for u in ev.reserve},
             reserve_commanders={c.id: c for c in ev.reserve_commanders},
         )
+    if isinstance(ev, (E.TerrainGenerationStarted, E.QuartersChosen, E.TerrainCountRolled, E.TerrainRolled,
+                       E.TerrainPlaced, E.TerrainScattered, E.TerrainGenerationEnded)):
+        return _generation(state, ev)
     if isinstance(ev, (E.DeploymentStarted, E.ColumnsAssigned, E.FortificationPlaced, E.ColumnPlaced,
                        E.ColumnsRevealed, E.UnitDeployed, E.CommanderDeployed, E.DeploymentStepDone,
                        E.DeploymentEnded)):
@@ -259,6 +262,38 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
         return st
     if isinstance(ev, E.GameEnded):
         return replace(state, result=Result(kind=ev.kind, winner=ev.winner, rule=ev.rule, detail=ev.detail))
+    return state
+
+
+def _generation(state: SmokeState, ev: object) -> SmokeState:
+    g = state.generation
+    if isinstance(ev, E.TerrainGenerationStarted):
+        return replace(state, generation=TerrainGen(chooser=ev.chooser))
+    if isinstance(ev, E.TerrainGenerationEnded):
+        return replace(state, generation=None)
+    assert g is not None and state.battle is not None
+
+    def one_less(g2: TerrainGen) -> TerrainGen:
+        left = g2.left - 1
+        if left <= 0:
+            return replace(g2, left=-1, queue=g2.queue[1:], options=())
+        return replace(g2, left=left, options=())
+
+    if isinstance(ev, E.QuartersChosen):
+        return replace(state, generation=replace(g, chosen=True, queue=ev.queue, left=-1))
+    if isinstance(ev, E.TerrainCountRolled):
+        return replace(state, generation=replace(g, left=ev.count))
+    if isinstance(ev, E.TerrainRolled):
+        if ev.kinds:
+            return replace(state, generation=replace(g, options=ev.kinds))
+        return replace(state, generation=one_less(g))
+    if isinstance(ev, E.TerrainPlaced):
+        battle = replace(state.battle, terrain=state.battle.terrain + (ev.element,))
+        return replace(state, battle=battle, generation=replace(one_less(g), placed=g.placed + (ev.element.id,)))
+    if isinstance(ev, E.TerrainScattered):
+        terrain = tuple(replace(e, polygon=ev.polygon) if e.id == ev.element else e
+                        for e in state.battle.terrain if not (e.id == ev.element and ev.removed))
+        return replace(state, battle=replace(state.battle, terrain=terrain))
     return state
 
 

@@ -47,6 +47,8 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
         return [C.Support(choice="support"), C.Support(choice="abandon")]
     if st.chooser is not None:
         return [C.ChooseFirst(side=s) for s in st.sides]
+    if st.generation is not None:
+        return _generation_choices(st, seat)
     if st.deployment is not None:
         return _deployment_choices(st, seat)
     t = st.turn
@@ -115,6 +117,43 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
             return [C.Retreat(direction="edge"), C.Retreat(direction="back")]
         return [C.ResolveHits(unit=u, retreat=r) for u, r in resolve_options(st, seat)]
     return []
+
+
+def _generation_choices(st: SmokeState, seat: str) -> list[Any]:
+    from . import terrain_gen as G
+
+    g = st.generation
+    assert g is not None
+    if not g.chosen:
+        return [C.ChooseQuarters(diagonal="sw_ne"), C.ChooseQuarters(diagonal="nw_se")]
+    if not g.options or not g.queue:
+        return []
+    x0, y0, x1, y1 = G.quarter_box(st, g.queue[0][1])
+    out = []
+    for kind in g.options:
+        for fx, fy in ((0.5, 0.5), (0.3, 0.5), (0.7, 0.5)):
+            p = (round(x0 + (x1 - x0) * fx, 3), round(y0 + (y1 - y0) * fy, 3))
+            try:
+                G.place_check(st, seat, kind, p, 0.0)
+            except RuleViolation:
+                continue
+            out.append(C.PlaceTerrain(kind=kind, at=p, rotation=0.0))
+            break
+    return out
+
+
+def _generation_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
+    from . import terrain_gen as G
+
+    g = st.generation
+    if g is None or not g.options or not g.queue:
+        return []
+    x0, y0, x1, y1 = G.quarter_box(st, g.queue[0][1])
+    ex = _generation_choices(st, seat)
+    return [{"command": {"type": "place_terrain"},
+             "bounds": {"kind": {"one_of": list(g.options)}, "at": {"x": {"min": x0, "max": x1}, "y": {"min": y0, "max": y1}},
+                        "rotation": {"min": 0, "max": 360}},
+             "rules": ["SMOKE-TGEN-2", "SMOKE-TGEN-3"], "example": msgspec.to_builtins(ex[0]) if ex else None}]
 
 
 def _deployment_choices(st: SmokeState, seat: str) -> list[Any]:
@@ -265,6 +304,8 @@ def command_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
     ``example`` (a concrete legal command)."""
     if seat not in to_act(st):
         return []
+    if st.generation is not None:
+        return _generation_templates(st, seat)
     if st.deployment is not None:
         return _deployment_templates(st, seat)
     if st.turn is None:

@@ -218,6 +218,20 @@ class Deployment(msgspec.Struct, frozen=True, kw_only=True):
     forts: dict[str, int] = {}
 
 
+class TerrainGen(msgspec.Struct, frozen=True, kw_only=True):
+    """Terrain generation in progress (SMOKE-TGEN-2..4)."""
+
+    chooser: str
+    chosen: bool = False
+    #: (seat, quarter) to fill, in order (the first is being filled); quarters are "sw", "se", "nw", "ne".
+    queue: tuple[tuple[str, str], ...] = ()
+    #: elements still to roll for in the current quarter (-1: its D3 is not rolled yet)
+    left: int = -1
+    #: the kinds the current 2d6 allows (the placing player picks one), or ()
+    options: tuple[str, ...] = ()
+    placed: tuple[str, ...] = ()
+
+
 class Result(msgspec.Struct, frozen=True, kw_only=True):
     kind: str  # "decisive" | "marginal" | "draw"
     winner: str | None
@@ -262,6 +276,7 @@ class SmokeState(msgspec.Struct, frozen=True, kw_only=True):
     reserve: dict[str, Unit] = {}
     reserve_commanders: dict[str, Commander] = {}
     deployment: Deployment | None = None
+    generation: TerrainGen | None = None
 
     # -- helpers ---------------------------------------------------------------------
     def terrain(self) -> Terrain:

@@ -34,6 +34,11 @@ def to_act(st: SmokeState) -> tuple[str, ...]:
         return (st.broken,)
     if st.chooser is not None:
         return (st.chooser,)
+    if st.generation is not None:
+        g = st.generation
+        if not g.chosen:
+            return (g.chooser,)
+        return (g.queue[0][0],) if g.options and g.queue else ()
     if st.deployment is not None:
         from .deployment import to_act as deploying
 
@@ -142,6 +147,15 @@ def marker_offer(st: SmokeState, seat: str) -> FireContactMeasured:
 def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
     for _ in range(100_000):
         st: SmokeState = out.state
+        if st.generation is not None:
+            from .terrain_gen import advance as generating
+
+            if not generating(out):
+                return
+            from .decider import after_terrain
+
+            after_terrain(out)
+            continue
         if st.deployment is not None:
             from .deployment import advance as deploying
 

@@ -42,6 +42,7 @@ def view_of(state: SmokeState, seat: str | None, reveal_all: bool = False) -> di
     out["supported"] = list(state.supported)
     out["chooser"] = state.chooser
     out["result"] = msgspec.to_builtins(state.result) if state.result is not None else None
+    out["generation"] = msgspec.to_builtins(state.generation) if state.generation is not None else None
     out["reserve"] = [msgspec.to_builtins(u) for u in sorted(state.reserve.values(), key=lambda u: u.id)]
     out["reserve_commanders"] = sorted(state.reserve_commanders)
     d = state.deployment
@@ -110,6 +111,13 @@ _SUMMARY = {
     E.ArmyAbandoned: lambda e: f"{e.seat} abandons the battle",
     E.GameEnded: lambda e: (f"{e.winner} wins a {e.kind} victory" if e.winner else "draw"),
     E.DeploymentStarted: lambda e: "deployment by columns",
+    E.TerrainGenerationStarted: lambda e: f"terrain generation: {e.chooser} picks the quarters",
+    E.QuartersChosen: lambda e: "quarters: " + "; ".join(f"{s} {', '.join(q)}" for s, q in e.quarters.items()),
+    E.TerrainCountRolled: lambda e: f"{e.quarter}: {e.count} terrain element(s)",
+    E.TerrainRolled: lambda e: f"{e.quarter}: 2d6 = {e.total}: " + ("/".join(e.kinds) or "nothing"),
+    E.TerrainPlaced: lambda e: f"{e.seat} places a {e.element.kind} in {e.quarter}",
+    E.TerrainScattered: lambda e: f"{e.element} " + ("removed" if e.removed else f"moves {e.distance:g} UW"),
+    E.TerrainGenerationEnded: lambda e: "terrain ready",
     E.ColumnsAssigned: lambda e: f"{e.seat} numbers its {e.count} columns in secret",
     E.FortificationPlaced: lambda e: f"{e.seat} fortifies {e.unit}",
     E.ColumnPlaced: lambda e: f"{e.seat} places the marker of column {e.number}",

@@ -29,7 +29,7 @@ from shapely.geometry import LineString, Polygon
 from domain.smoke import army as A
 from domain.smoke.commanders import COMMANDER_RADIUS
 from domain.smoke.content import (
-    TRAITS, ArmyList, Battle, Board, Content, Faction, Preparation, Profile, TerrainKind,
+    TRAITS, ArmyList, Battle, Board, Content, Faction, Preparation, Profile, TerrainKind, TerrainRow,
 )
 from domain.smoke.geometry import EPS, Box, overlap_depth, point_box_distance
 from domain.smoke.units import parse_retreat
@@ -56,6 +56,7 @@ class _Preparations(msgspec.Struct):
 
 class _Kinds(msgspec.Struct):
     kinds: list[TerrainKind]
+    table: list[TerrainRow] = []
 
 
 def _decode(path: Path, root: Path, type_: Any, problems: list[Problem]) -> Any:
@@ -116,10 +117,24 @@ def read_content(path: str | Path | None = None) -> tuple[Content, list[Problem]
             files[doc.id] = name
         return out
 
+    table: tuple[TerrainRow, ...] = ()
+    if (root / "terrain.json").exists():
+        kd = _decode(root / "terrain.json", root, _Kinds, [])
+        if kd is not None:
+            table = tuple(kd.table)
+            covered = sorted(t for r in table for t in range(r.low, r.high + 1))
+            if table and covered != list(range(2, 13)):
+                problems.append(Problem(file="terrain.json", field="table", message="the 2d6 rows cover 2..12 once "
+                                                                                     "each (SMOKE-TGEN-3)."))
+            for i, r in enumerate(table):
+                for k in r.kinds:
+                    if k not in kinds:
+                        problems.append(Problem(file="terrain.json", field=f"table[{i}].kinds",
+                                                message=f"unknown terrain kind {k!r}."))
     armies = many("armies", ArmyList)
     battles = many("battles", Battle)
     content = Content(profiles=profiles, boards=boards, factions=factions, preparations=preps, armies=armies,
-                      terrain_kinds=kinds, battles=battles)
+                      terrain_kinds=kinds, battles=battles, terrain_table=table)
     problems += _check_profiles(content, files)
     problems += _check_boards(content, files)
     problems += _check_factions(content, files)
@@ -243,6 +258,9 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
         bad("first_side", f"{b.first_side!r} is not a side ({', '.join(sids)}).")
     if b.end.phase < 1:
         bad("end.phase", "the last phase is 1 or more.")
+    if b.generate_terrain and b.deployment != "columns":
+        bad("generate_terrain", "terrain is generated before the armies deploy (SMOKE-SETUP-1): only with a column "
+                                "deployment.")
     counts = [lu.players for lu in b.line_ups]
     if not b.line_ups:
         bad("line_ups", "a battle has at least one line-up.")

@@ -85,10 +85,11 @@ class Scripted:
     """A game on a test battle whose dice are forced: ``faces`` are the d6 faces the next draws give."""
 
     def __init__(self, content: Content, options: dict | None = None, seed: bytes = b"\x01" * 32,
-                 faces: list[int] | None = None):
+                 faces: list[int] | None = None, battle: str = "T"):
         self.rs = SmokeRuleset(content)
         opts = options or {}
-        self.setup = Setup(game_id="s1", ruleset="smoke", scenario="T", seats=self.rs.seats("T", opts), options=opts)
+        self.setup = Setup(game_id="s1", ruleset="smoke", scenario=battle, seats=self.rs.seats(battle, opts),
+                           options=opts)
         self.state = self.rs.initial_state(self.setup)
         self.seed = seed
         self.counters: dict[str, int] = {}

@@ -83,6 +83,11 @@ def sample_template(rng: random.Random, t: dict[str, Any]) -> dict[str, Any]:
     elif cmd["type"] == "place_marker":
         cmd["at"] = [rng.uniform(b["at"]["x"]["min"], b["at"]["x"]["max"]),
                      rng.uniform(b["at"]["y"]["min"], b["at"]["y"]["max"])]
+    elif cmd["type"] == "place_terrain":
+        cmd["kind"] = rng.choice(b["kind"]["one_of"])
+        cmd["at"] = [rng.uniform(b["at"]["x"]["min"], b["at"]["x"]["max"]),
+                     rng.uniform(b["at"]["y"]["min"], b["at"]["y"]["max"])]
+        cmd["rotation"] = rng.uniform(0, 360)
     elif cmd["type"] == "assign_columns":
         units = list(b["columns"]["partition_of"])
         rng.shuffle(units)

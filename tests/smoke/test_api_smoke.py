@@ -181,6 +181,14 @@ def test_secret_columns_are_hidden_from_the_opponent_and_spectators_over_rest(ht
         chooser = v["state"]["chooser"]
         client.post(f"/games/{gid}/commands", headers=c.h(chooser),
                     json={"command": {"type": "choose_first", "side": "karl"}, "expected_version": v["version"]})
+    for _ in range(40):  # the terrain generation first (SMOKE-TGEN)
+        v = c.view()
+        if v["state"]["generation"] is None:
+            break
+        seat = v["to_act"][0]
+        lg = legal(seat)
+        client.post(f"/games/{gid}/commands", headers=c.h(seat),
+                    json={"command": lg["commands"][0], "expected_version": lg["version"]})
     l1 = legal("player-1")
     assign = l1["commands"][0]
     assert assign["type"] == "assign_columns" and l1["templates"][0]["bounds"]["columns"]["count"] == 4

@@ -18,9 +18,13 @@ RS = ruleset()
 
 
 def opened(players: int = 2) -> Game:
+    """BTL-OPEN-FIELD after the first-player choice and the terrain generation (SMOKE-SETUP-1 5, 6)."""
     g = Game(RS, "BTL-OPEN-FIELD", options={"players": players}, game_id="dep")
     if g.state.chooser is not None:
         g.do(g.state.chooser, C.ChooseFirst(side="karl"))
+    while g.state.generation is not None:
+        seat = g.to_act()
+        g.do(seat, RS.legal_commands(g.state, seat)[0])
     return g
 
 

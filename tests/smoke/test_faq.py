@@ -414,16 +414,14 @@ def test_faq2_deployment_order_with_fortifications_and_a_deployment_bonus():
     completely (fortifications, markers, units) before the player with it."""
     from .play import Game, ruleset
 
-    g = Game(ruleset(), "BTL-OPEN-FIELD", options={"players": 2})
-    first = g.state.side_order[0] if g.state.side_order else None
-    if g.state.chooser is not None:
-        g.do(g.state.chooser, C.ChooseFirst(side="karl"))
+    from .test_deployment import opened
+
+    g = opened(2)
+    first = g.state.side_order[0]
     steps = g.state.deployment.steps
     assert steps == (("columns", "*"), ("forts", "player-2"), ("markers", "player-1"), ("markers", "player-2"),
                      ("reveal", "*"), ("units", "player-1"), ("units", "player-2"))
-    g4 = Game(ruleset(), "BTL-OPEN-FIELD", options={"players": 4})
-    if g4.state.chooser is not None:
-        g4.do(g4.state.chooser, C.ChooseFirst(side="karl"))
+    g4 = opened(4)
     steps = g4.state.deployment.steps
     # player-1 (Karl's reconnaissance wing) has the bonus: everybody else deploys first
     assert steps[0] == ("columns", "*") and steps[-3:] == (("markers", "player-1"), ("reveal", "player-1"),
