@@ -642,3 +642,52 @@ def test_sr12_untrained_never_receive_tactics_and_sr11_regimental_guns_count_as_
                  unit_filter="infantry")
     assert not _receives(st, st.units["P1-01"], pikes)
     assert _receives(st, st.units["P1-02"], pikes) and not _receives(st, st.units["P1-03"], pikes)
+
+
+def test_srat1_strategic_rating_and_sr19_heavy_artillery_counts_twice():
+    """SMOKE-SRAT-1: level, +1 a third Veterans, +1 a Light unit per full 100 points, +1 a third
+    cavalry, -1 a third Untrained, -1 per artillery unit beyond one per 100 points (Heavy: 2)."""
+    from domain.smoke.army import strategic_rating
+    from domain.smoke.content import ArmyEntry, ArmyList
+    from scenarios.smoke import shipped
+
+    c = shipped()
+    base = ArmyList(id="x", name="x", faction="FAC-KARL", points=200, commander="competent",
+                    units=(ArmyEntry(profile="line_infantry", count=4),))
+    assert strategic_rating(base, c.profiles) == 4
+    light = msgspec.structs.replace(base, units=base.units + (ArmyEntry(profile="skirmishers", count=2),))
+    assert strategic_rating(light, c.profiles) == 5
+    vets = msgspec.structs.replace(base, units=(ArmyEntry(profile="grenadiers", count=2),
+                                                ArmyEntry(profile="line_infantry", count=4)))
+    assert strategic_rating(vets, c.profiles) == 5
+    heavy = msgspec.structs.replace(base, units=base.units + (ArmyEntry(profile="heavy_artillery", count=1),
+                                                             ArmyEntry(profile="light_artillery", count=1)))
+    assert strategic_rating(heavy, c.profiles) == 4 - 1  # 3 artillery (heavy = 2) against 2 allowed
+    raw = msgspec.structs.replace(base, units=(ArmyEntry(profile="militia", count=3),))
+    assert strategic_rating(raw, c.profiles) == 3
+
+
+def test_mp3_allies_activate_each_others_formations_by_agreement():
+    """SMOKE-MP-3: the agreement is the game option ``allied_command``."""
+    from domain.smoke.actions import activation_check
+
+    from .play import Game, ruleset
+
+    for agreed in (False, True):
+        g = Game(ruleset(), "BTL-CROSSROADS", options={"players": 4, "allied_command": agreed})
+        seat = g.to_act()
+        ally = next(s for s in g.state.sides[g.state.armies[seat].side] if s != seat)
+        a = g.state.turn.actions
+        g.do(seat, C.PlaceDie(die=a.dice.index(max(a.dice)), slot="A1"))
+        g.do(seat, C.EndPlacement())
+        die = g.state.turn.actions.placed["A1"][0]
+        mine = next(c.id for c in g.state.commanders.values() if c.seat == seat)
+        theirs = min(u.id for u in g.state.units.values() if u.seat == ally)
+        g.state = msgspec.structs.replace(g.state, commanders={**g.state.commanders, mine: msgspec.structs.replace(
+            g.state.commanders[mine], x=g.state.units[theirs].x, y=g.state.units[theirs].y - 1.5)})
+        if agreed:
+            activation_check(g.state, seat, "A1", die, mine, theirs)
+        else:
+            with pytest.raises(RuleViolation) as exc:
+                activation_check(g.state, seat, "A1", die, mine, theirs)
+            assert exc.value.rule == "SMOKE-ACT-6"
