@@ -6,11 +6,11 @@ from typing import Any
 from domain.kernel import RuleViolation, RulingBuilder
 
 from .events import BombardmentAimed, BombardmentRolled, LossTaken
-from .fire import _could_reach, fire_contact, line_of_fire, on_elevation
+from .fire import _could_reach, line_of_fire, on_elevation
 from .formations import formations, rear_partners
 from .geometry import EPS, box_distance
 from .state import Losses, SmokeState, Unit, memo
-from .units import bombardment_of, fire_range, has
+from .units import bombardment_of, has
 
 #: SMOKE-BOMB-4: formation sizes above which each bombarding unit adds a die.
 SIZE_STEPS = (5, 10, 15)

@@ -211,17 +211,6 @@ def _inside_pieces(k: Point, q: Point, ring: Sequence[Point]) -> list[tuple[floa
     return out
 
 
-def _lines(geom) -> list:
-    if geom.is_empty:
-        return []
-    t = geom.geom_type
-    if t == "LineString":
-        return [geom]
-    if t in ("MultiLineString", "GeometryCollection"):
-        return [g for g in geom.geoms if g.geom_type == "LineString"]
-    return []
-
-
 def _d2(a, b) -> float:
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
 

@@ -328,7 +328,7 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
                 if not _within(table, bx):
                     bad(f"{where}.units[{ui}]", "the unit lies on the table.")
                 elif zone is not None and not _within(zone, bx) and not prof.has("scout"):
-                    bad(f"{where}.units[{ui}]", f"the unit lies in its side's deployment zone (SMOKE-DEP-4).")
+                    bad(f"{where}.units[{ui}]", "the unit lies in its side's deployment zone (SMOKE-DEP-4).")
                 boxes.append((f"{where}.units[{ui}]", bx, slot.side))
                 for cm in slot.commanders:
                     if point_box_distance((cm.x, cm.y), bx) < COMMANDER_RADIUS - EPS:

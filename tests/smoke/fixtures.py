@@ -12,7 +12,6 @@ from domain.smoke.content import (
 from domain.smoke.decider import SmokeRuleset
 from domain.smoke.evolve import evolve
 from domain.smoke.events import GameOpened
-from domain.smoke.geometry import Box
 from domain.smoke.state import Army, Commander, SmokeState, Unit
 from scenarios.smoke import shipped
 

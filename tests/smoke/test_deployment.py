@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 
 import msgspec
-import pytest
 
-from domain.kernel import RuleViolation
 from domain.smoke import commands as C
 from domain.smoke import events as E
 

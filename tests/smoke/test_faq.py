@@ -1,25 +1,23 @@
 """Every FAQ ruling of the rules (SMOKE-FAQ-1..30, section 20) as a test citing its rule id."""
 from __future__ import annotations
 
-import math
-
 import msgspec
 import pytest
 
 from domain.smoke import commands as C
 from domain.smoke import events as E
 from domain.smoke.battle import allocate, hit_order
-from domain.smoke.commanders import COMMANDER_RADIUS, free_spot
+from domain.smoke.commanders import free_spot
 from domain.smoke.content import TerrainElement
 from domain.smoke.geometry import Box
 from domain.smoke.options import legal_commands
 from domain.smoke.outbox import Outbox
 from domain.smoke.retreat import execute_retreat
-from domain.smoke.state import BattleCtx, Marker, RetreatPending, TurnState, Unit
+from domain.smoke.state import BattleCtx, Marker, RetreatPending, TurnState
 from domain.smoke.turns import advance
 
 from .fixtures import ForcedDice, table_state
-from .scripts import INF, activate_first, duel, end_actions, of, place_marker, refused, rules, ruling_text
+from .scripts import INF, activate_first, duel, end_actions, of, place_marker, refused, rules
 
 GREN = "grenadiers"
 SKIRM = "skirmishers"
@@ -112,7 +110,6 @@ def test_faq4_a_unit_in_a_fortification_may_pivot_and_keeps_its_benefits():
 def test_faq5_an_action_is_finished_before_the_next_one_starts():
     """SMOKE-FAQ-5 / SMOKE-ACT-5."""
     g = duel([(INF, 15, 5, 90), (INF, 20, 5, 90)], [(INF, 15, 19, 270)], faces=[4, 4, 5, 6])
-    a = g.state.turn.actions
     g.do("player-1", C.PlaceDie(die=0, slot="A1"))
     g.do("player-1", C.PlaceDie(die=2, slot="A2"))
     g.do("player-1", C.EndPlacement())
@@ -412,8 +409,6 @@ def test_faq2_deployment_order_with_fortifications_and_a_deployment_bonus():
     """SMOKE-FAQ-2 / SMOKE-DEP-6: fortifications (with their units) first, the first player's then
     the second's, then the usual deployment; with a deployment bonus the player without it deploys
     completely (fortifications, markers, units) before the player with it."""
-    from .play import Game, ruleset
-
     from .test_deployment import opened
 
     g = opened(2)

@@ -265,7 +265,6 @@ def test_bomb_a_whole_bombardment_through_the_commands():
     g.do(P2, C.TakeLoss(unit=None))
     assert g.state.armies[P2].morale == 3 and g.state.turn.step == "actions"
     # SMOKE-SR-18: Immobile and bombarded this turn: it cannot move
-    a = g.state.turn.actions
     g.do(P1, C.PlaceDie(die=0, slot="A1"))
     g.do(P1, C.EndPlacement())
     cid = "P1-G"

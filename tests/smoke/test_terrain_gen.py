@@ -1,14 +1,12 @@
 """Default terrain generation (SMOKE-TGEN-1..4, GAP-B-20) in the GAP-B-09 default battle."""
 from __future__ import annotations
 
-import pytest
-
 from domain.smoke import commands as C
 from domain.smoke import events as E
 from domain.smoke.terrain_gen import quarter_box
 from scenarios.smoke import shipped
 
-from .fixtures import ForcedDice, Scripted
+from .fixtures import Scripted
 from .scripts import of, refused, rules
 
 
