@@ -36,7 +36,9 @@ import msgspec
 
 from domain.kernel import (
     FINISHED,
+    PUBLIC,
     Dice,
+    DryRunStop,
     Emitted,
     NotYourDecision,
     Ruleset,
@@ -48,6 +50,7 @@ from domain.kernel import (
     commitment,
     event_type_name,
     is_kernel_event,
+    redact,
     registry,
 )
 from domain.kernel.dice import Roll, new_seed, seed_from_hex
@@ -459,6 +462,58 @@ class GameService:
             raise Problem(500, "engine-error", f"{rs.id}.decide drew dice it did not record in an event")
         return self.append(cur, seat, emitted, expected_version=cur.version, command_id=req.command_id,
                            command_body=msgspec.json.encode(command).decode())
+
+    def dry_run(self, game_id: str, token: str | None, req: CommandRequest) -> dict[str, Any]:
+        """``POST /games/{id}/commands?dry_run=true``: would the command be legal, and what would it
+        measure? Nothing is stored, no die is drawn (the dice raise ``DryRunStop`` at the first draw,
+        domain/kernel/decider.py), nothing revealing is shown. Checks as for a command (401, 409,
+        403, 422); ``command_id`` is not looked up or kept."""
+        game = self.game(game_id)
+        seat = self.seat(game_id, token)
+        if seat is None:
+            raise Problem(401, "unauthorized", "a seat token is required (Authorization: Bearer <token>)"
+                          if not token else "this token is not a seat of this game")
+        rs = ruleset_for(game.ruleset)
+        command = self.decode_command(rs, req.command)
+        cur = self.current(game_id, game)
+        if req.expected_version != cur.version:
+            raise Problem(409, "stale-version",
+                          f"expected_version is {req.expected_version} but the game is at version {cur.version}",
+                          current_version=cur.version)
+        st = rs.status(cur.state)
+        if st.status == FINISHED:
+            raise Problem(403, "not-your-decision", "the game is finished; no decision is open")
+        if seat not in st.to_act:
+            raise Problem(403, "not-your-decision",
+                          f"it is not {seat}'s decision now; waiting for {', '.join(st.to_act) or 'nobody'}")
+        dice = Dice(b"", game_id, cur.folded.counters, dry=True)
+        stopped: str | None = None
+        try:
+            emitted = rs.decide(cur.state, seat, command, dice)
+        except DryRunStop as stop:
+            emitted, stopped = stop.emitted, "draw"
+        except NotYourDecision as exc:
+            raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule) from None
+        except RuleViolation as exc:
+            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule,
+                          values=msgspec.to_builtins(exc.values) if exc.values else None) from None
+        shown = []
+        for em in emitted:
+            if em.revealing:
+                stopped = "reveal"
+                break
+            shown.append(em)
+        events = []
+        for em in shown:
+            payload = msgspec.to_builtins(em.event)
+            visible = em.visibility == PUBLIC or em.visibility == seat
+            if not visible:
+                payload = redact(em.event, payload)
+            entry = {"type": event_type_name(em.event), "payload": payload}
+            if visible and em.ruling is not None:
+                entry["ruling"] = msgspec.to_builtins(em.ruling)
+            events.append(entry)
+        return {"legal": True, "version": cur.version, "seat": seat, "events": events, "stopped_at": stopped}
 
     def append(self, cur: Current, actor: str | None, emitted: list[Emitted], *, expected_version: int,
                command_id: str | None = None, status_code: int = 201, extra: dict[str, Any] | None = None,

@@ -175,7 +175,11 @@ def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cu
 def legal_commands(svc: GameService, game_id: str, seat: str | None) -> Read:
     cur = svc.current(game_id)
     cmds = [] if seat is None else cur.ruleset.legal_commands(cur.state, seat)
-    return Read({"version": cur.version, "seat": seat, "commands": [msgspec.to_builtins(c) for c in cmds]})
+    body: dict[str, Any] = {"version": cur.version, "seat": seat, "commands": [msgspec.to_builtins(c) for c in cmds]}
+    templates = getattr(cur.ruleset, "command_templates", None)
+    if templates is not None:  # continuous commands with bounds (domain/kernel/decider.py)
+        body["templates"] = [] if seat is None else templates(cur.state, seat)
+    return Read(body)
 
 
 # -- the log --------------------------------------------------------------

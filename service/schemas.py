@@ -158,6 +158,17 @@ class CommandResult(msgspec.Struct):
     undo: Annotated[str, Meta(description="For undo answers: `done`, `requested` or `declined`.")] | UnsetType = UNSET
 
 
+class DryRunResult(msgspec.Struct):
+    """``POST /games/{id}/commands?dry_run=true``: nothing stored, no die drawn, nothing revealed."""
+
+    legal: Annotated[bool, Meta(description="True: the command passes every check before its first draw.")]
+    version: Version
+    seat: SeatName
+    events: Annotated[list[EventEntry], Meta(description="The events the command would produce up to its first "
+                                                         "draw or revealing event, as the caller would see them.")]
+    stopped_at: Annotated[str | None, Meta(description="`draw`, `reveal`, or null when the command ran to its end.")] = None
+
+
 class RuleStepView(msgspec.Struct):
     rule: Annotated[str, Meta(description="The rule id applied.")]
     text: str

@@ -12,6 +12,7 @@ class Outbox:
         self.state = state
         self.dice = dice
         self.items: list[Emitted] = []
+        dice.track(self.items)  # a dry run reports the events emitted before its first draw
 
     def emit(self, event: Event, ruling: Ruling | RulingBuilder | None = None, *, summary: str = "",
              visibility: str = PUBLIC, reveals: bool = False) -> None:

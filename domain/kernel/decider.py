@@ -125,3 +125,21 @@ class Ruleset(Protocol, Generic[S]):
     # Optional: ``use_content(load)``. A ruleset whose scenarios are data has its content handed
     # in by the registry (``load()`` returns it; see domain/kernel/registry.py): the domain never
     # imports ``scenarios/``.
+    #
+    # Optional: ``command_templates(state, seat) -> list[dict]`` for continuous commands (a move by
+    # any distance and angle, a point on a table). Each template is ``{"command": {<the fixed
+    # fields, with "type">}, "bounds": {<free field>: <its range>}, "example": <a legal command>,
+    # "rules": [ids]}``; ``legal_commands`` still lists one concrete legal example of each. Any
+    # value inside the bounds is accepted or refused with a RuleViolation naming the rule (never an
+    # exception). ``GET /games/{id}/legal-commands`` adds ``"templates"`` when a ruleset has it.
+    #
+    # Dry runs (``POST /games/{id}/commands?dry_run=true``) work for every ruleset: the service
+    # calls ``decide`` with ``Dice(dry=True)``, which raises ``DryRunStop`` at the first draw, and
+    # stores nothing. So a ruleset MUST make every legality check of a command before its first
+    # draw (then "no RuleViolation before the first draw" means "legal"). A ruleset that wants
+    # the dry run to show what it measured passes its list of emitted events to
+    # ``dice.track(list)`` at the start of ``decide``; the service answers with those events up
+    # to the first draw or the first revealing event (``Emitted.reveals``), as that seat would
+    # see them, and says where it stopped (``"draw"``, ``"reveal"`` or null). No value is ever
+    # drawn in a dry run, and nothing revealing is shown, so it cannot tell a future die or a
+    # hidden card.

@@ -92,6 +92,19 @@ def verify_roll(seed: bytes, game_id: str, roll: Roll) -> bool:
     return draw(seed, game_id, roll.stream, roll.index, roll.sides) == roll.value
 
 
+class DryRunStop(Exception):
+    """Raised by a dry-run ``Dice`` at the first draw: the command was legal up to that point.
+
+    ``emitted`` holds the events the ruleset had emitted before it (those it showed the dice
+    through :meth:`Dice.track`; an empty list otherwise). No value was drawn: a dry run can never
+    show a future die.
+    """
+
+    def __init__(self, emitted: list):
+        super().__init__("dry run: stopped at the first draw")
+        self.emitted = emitted
+
+
 class Dice:
     """The chance source handed to one ``decide`` call.
 
@@ -100,14 +113,23 @@ class Dice:
     dice). Every draw is remembered; the decider attaches them to the event
     they produced with :meth:`take`, and the service checks that none is left
     unrecorded.
+
+    ``dry=True`` (a dry run, DESIGN 8 / domain/kernel/decider.py): the first draw raises
+    :class:`DryRunStop` before anything is computed; no seed is needed.
     """
 
-    def __init__(self, seed: bytes, game_id: str, counters: Mapping[str, int] | None = None):
+    def __init__(self, seed: bytes, game_id: str, counters: Mapping[str, int] | None = None, *, dry: bool = False):
         self._seed = seed
         self._game_id = game_id
         self._next: dict[str, int] = dict(counters or {})
         self._pending: list[Roll] = []
         self.drawn: list[Roll] = []
+        self.dry = dry
+        self._tracked: list | None = None
+
+    def track(self, emitted: list) -> None:
+        """The list a ruleset appends its ``Emitted`` to during ``decide`` (a dry run reports them)."""
+        self._tracked = emitted
 
     def next_index(self, stream: str) -> int:
         return self._next.get(stream, 0)
@@ -116,6 +138,8 @@ class Dice:
         return dict(self._next)
 
     def value(self, sides: int, stream: str = GAME_DICE) -> int:
+        if self.dry:
+            raise DryRunStop(list(self._tracked or []))
         i = self._next.get(stream, 0)
         v = draw(self._seed, self._game_id, stream, i, sides)
         self._next[stream] = i + 1

@@ -35,13 +35,14 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_projections": ["--events", "600", "--samples", "60"],
     "bench_hoth": ["--games", "20", "--seconds", "1"],
     "bench_sight": ["--boards", "5"],
+    "bench_smoke": ["--games", "3", "--seconds", "1"],
     "bench_http": ["--seconds", "3", "--clients", "4"],
     "bench_workers": ["--seconds", "2", "--clients", "4"],
     "bench_web": ["--games", "1"],
     "bench_lobby": ["--games", "400", "--rounds", "5"],
 }
 #: The order of the table (others follow, alphabetically).
-ORDER = ["bench_append", "bench_http", "bench_workers", "bench_projections", "bench_hoth", "bench_sight", "bench_web"]
+ORDER = ["bench_append", "bench_http", "bench_workers", "bench_projections", "bench_hoth", "bench_sight", "bench_smoke", "bench_web"]
 
 
 @dataclass

@@ -8,7 +8,7 @@ from litestar import Controller, Request, Response, Router, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, Parameter
 
 from .. import queries
-from ..schemas import CommandResult, GameCreated, GameView, LegalCommands, Lobby
+from ..schemas import CommandResult, DryRunResult, GameCreated, GameView, LegalCommands, Lobby
 from ..auth import bearer_token, require_seat_guard
 from ..game_service import CommandRequest, CreateGameRequest
 from ._common import command_response, caller, read_models_of, respond, svc_of
@@ -56,13 +56,19 @@ def legal_commands(request: Request, game_id: FromPath[str]) -> Response[LegalCo
     "/games/{game_id:str}/commands",
     guards=[require_seat_guard],
     status_code=201,
-    summary="Send a command",
+    summary="Send a command (or, with dry_run=true, check it without storing anything)",
     description="Checked in this order: token (401), a command_id already seen answers the first answer again, "
-    "expected_version (409 with current_version), whose decision (403), legality (422 with rule); malformed 400.",
+    "expected_version (409 with current_version), whose decision (403), legality (422 with rule); malformed 400. "
+    "With ?dry_run=true the answer is 200 {legal, events, stopped_at}: the events the command would produce up to "
+    "its first die or its first revealing event, as this seat would see them; nothing is stored or rolled.",
 )
-async def post_command(request: Request, game_id: FromPath[str], data: JSONBody[CommandRequest]) -> Response[CommandResult]:
+async def post_command(request: Request, game_id: FromPath[str], data: JSONBody[CommandRequest],
+                       dry_run: FromQuery[bool] = False) -> Response[CommandResult | DryRunResult]:
     svc = svc_of(request)
     token = bearer_token(request)
+    if dry_run:
+        body = await anyio.to_thread.run_sync(svc.dry_run, game_id, token, data)
+        return Response(body, status_code=200)
     async with svc.lock(game_id):
         answer = await anyio.to_thread.run_sync(svc.command, game_id, token, data)
     return command_response(svc, game_id, answer)

@@ -1,0 +1,304 @@
+"""Action dice and the action board (SMOKE-ACT, SMOKE-RISK-2, SMOKE-CMD, SMOKE-CMDR-1, SMOKE-MP-3).
+
+The roll, the risk for extra dice on 1s, placing dice on actions and tactics, and resolving actions
+one die at a time: activating a formation (each unit one simple or complex move) or riding a
+commander. The board is data (SMOKE-TEST-1 ships; a real board replaces it).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from domain.kernel import RuleViolation, RulingBuilder
+
+from .commanders import COMMANDER_RADIUS, after_commander_moves, after_unit_stops, command_distance, commander_out
+from .content import Activate, Ride
+from .events import (
+    ActionDiceRolled, ActionsEnded, ActivationEnded, CommanderRode, DiePlaced, FormationActivated, PlacementEnded,
+    RiskTaken, UnitMoved,
+)
+from .formations import formation_of
+from .geometry import box_distance
+from .morale import count_sixes
+from .movement import plan_move, pose
+from .state import SmokeState
+from .units import has
+
+
+def roll_action_dice(out: Any, seat: str) -> None:
+    """SMOKE-ACT-1: as many d6 as the commander's level (dice on the board do not count, FAQ-7;
+    additional commanders add none, FAQ-9)."""
+    army = out.state.armies[seat]
+    faces = tuple(out.dice.value(6) + 1 for _ in range(army.level))
+    ones, sixes = faces.count(1), faces.count(6)
+    rb = RulingBuilder().add("SMOKE-ACT-1", f"{seat} rolls {army.level} action dice (commander level {army.level}): "
+                                            f"{list(faces)}.", level=army.level, faces=list(faces))
+    if ones and army.can_risk:
+        rb.add("SMOKE-ACT-2", f"{ones} one(s): for each, the commander may be risked for one additional die.")
+    elif ones:
+        rb.add("SMOKE-RISK-6", "A deputy may not risk for additional dice.")
+    out.emit(ActionDiceRolled(seat=seat, level=army.level, faces=faces, ones=ones, sixes=sixes), rb,
+             summary=f"{seat} rolls {list(faces)}")
+    count_sixes(out, seat, sixes)
+
+
+def _stage(state: SmokeState, seat: str):
+    t = state.turn
+    a = t.actions if t else None
+    if a is None or a.seat != seat:
+        raise RuleViolation("SMOKE-TURN-2", "It is not your actions phase.")
+    return a
+
+
+def take_risk(out: Any, seat: str) -> None:
+    a = _stage(out.state, seat)
+    if a.stage != "risk" or a.risk_left <= 0:
+        raise RuleViolation("SMOKE-ACT-2", "There is no rolled 1 left to risk the commander for "
+                                           "(the dice have been placed, or none was a 1).")
+    if not out.state.armies[seat].can_risk:
+        raise RuleViolation("SMOKE-RISK-6", "A deputy may no longer risk the commander for extra dice.")
+    face = out.dice.value(6) + 1
+    failed = face == 1
+    rb = RulingBuilder().add("SMOKE-ACT-2", f"{seat} risks the commander for a 1: the additional die shows {face} "
+                                            "(a new die, not a re-roll, FAQ-8; its own 1 allows no further risk).",
+                             face=face)
+    out.emit(RiskTaken(seat=seat, face=face, out=failed), rb, summary=f"{seat} risks: {face}")
+    if face == 6:
+        count_sixes(out, seat, 1)
+    if failed:
+        g = out.state.general(seat)
+        if g is not None:
+            commander_out(out, g, "the additional die showed 1", "SMOKE-RISK-2")
+
+
+def place_die(out: Any, seat: str, die: int, sid: str) -> None:
+    st: SmokeState = out.state
+    a = _stage(st, seat)
+    if a.stage not in ("risk", "place"):
+        raise RuleViolation("SMOKE-ACT-4", "Placement is over: all dice are placed before any action is resolved "
+                                           "(INFERRED).")
+    if not 0 <= die < len(a.dice) or die in a.used:
+        raise RuleViolation("SMOKE-ACT-4", f"There is no unplaced action die {die} (dice: {list(a.dice)}; placed or "
+                                           f"discarded: {list(a.used)}).", die=die)
+    slot = st.board_of(seat).slot(sid)
+    if slot is None:
+        ids = ", ".join(s.id for s in st.board_of(seat).slots)
+        raise RuleViolation("SMOKE-ACT-4", f"{sid!r} is not on your action board ({ids}).", slot=sid)
+    face = a.dice[die]
+    rb = RulingBuilder()
+    replaced = None
+    if slot.kind == "tactic":
+        replaced = st.armies[seat].tactics.get(sid)
+        rb.add("SMOKE-ACT-4", f"Die {die} ({face}) goes on the tactic {slot.name}"
+                              + (f", replacing the {replaced} there (discarded)." if replaced else "."),
+               die=die, face=face, slot=sid)
+    else:
+        rb.add("SMOKE-ACT-4", f"Die {die} ({face}) goes on the action {slot.name} (D = {face}).",
+               die=die, face=face, slot=sid)
+    out.emit(DiePlaced(seat=seat, die=die, face=face, slot=sid, tactic=slot.kind == "tactic", replaced=replaced), rb,
+             summary=f"{seat}: {face} on {slot.name}")
+
+
+def end_placement(out: Any, seat: str) -> None:
+    a = _stage(out.state, seat)
+    if a.stage not in ("risk", "place"):
+        raise RuleViolation("SMOKE-ACT-4", "Placement is already over.")
+    left = tuple(i for i in range(len(a.dice)) if i not in a.used)
+    out.emit(PlacementEnded(seat=seat, discarded=left),
+             RulingBuilder().add("SMOKE-ACT-4", f"Placement ends; {len(left)} die/dice not placed are discarded "
+                                                "(INFERRED).", discarded=list(left)),
+             summary=f"{seat} ends placement")
+
+
+def _resolving(state: SmokeState, seat: str):
+    a = _stage(state, seat)
+    if a.stage != "resolve":
+        raise RuleViolation("SMOKE-ACT-4", "Place the dice first (end the placement), then resolve actions.")
+    if a.activation is not None:
+        raise RuleViolation("SMOKE-ACT-5", "Finish the activation in progress before the next action (FAQ-5).")
+    return a
+
+
+def _take(state: SmokeState, seat: str, sid: str, die: int, kind: type):
+    a = _resolving(state, seat)
+    slot = state.board_of(seat).slot(sid)
+    if slot is None or slot.kind != "action" or not isinstance(slot.effect, kind):
+        raise RuleViolation("SMOKE-ACT-5", f"{sid!r} is not such an action of your board.", slot=sid)
+    if die not in a.placed.get(sid, ()):
+        raise RuleViolation("SMOKE-ACT-5", f"Die {die} is not on {slot.name} (there: "
+                                           f"{list(a.placed.get(sid, ()))}).", die=die, slot=sid)
+    return a, slot, a.dice[die]
+
+
+def _commander(state: SmokeState, seat: str, cid: str):
+    c = state.commanders.get(cid)
+    if c is None or c.seat != seat:
+        mine = ", ".join(sorted(k for k, v in state.commanders.items() if v.seat == seat)) or "none"
+        raise RuleViolation("SMOKE-CMDR-1", f"{cid!r} is not one of your commanders ({mine}).", commander=cid)
+    return c
+
+
+def may_command(state: SmokeState, seat: str, unit_seat: str) -> bool:
+    """Your own units; an ally's by agreement (SMOKE-MP-3: option ``allied_command``)."""
+    if unit_seat == seat:
+        return True
+    return bool(state.options.get("allied_command")) and state.armies[unit_seat].side == state.armies[seat].side
+
+
+def activation_check(state: SmokeState, seat: str, sid: str, die: int, cid: str, uid: str
+                     ) -> tuple[Any, int, list[str], dict[str, Any]]:
+    a, slot, d = _take(state, seat, sid, die, Activate)
+    eff: Activate = slot.effect  # type: ignore[assignment]
+    c = _commander(state, seat, cid)
+    u = state.units.get(uid)
+    if u is None or not may_command(state, seat, u.seat):
+        raise RuleViolation("SMOKE-ACT-6", f"{uid!r} is not a unit you may activate.", unit=uid)
+    key, members = formation_of(state, uid)
+    units = [state.units[m] for m in members]
+    radius = eff.radius.value(d)
+    dist = command_distance(state, c, units)
+    measure: dict[str, Any] = {"formation": list(members), "command_distance": round(dist, 4),
+                               "radius": radius, "commander": cid, "head": [c.x, c.y]}
+    if all(has(state, x, "vanguard") for x in units):
+        measure["vanguard_halved"] = True
+    if dist > radius + 1e-9:
+        raise RuleViolation("SMOKE-CMD-6", f"The formation of {uid} is {dist:.3f} UW from {cid}'s head; the radius "
+                                           f"is {radius:g} UW (D = {d}).", distance=round(dist, 4), radius=radius)
+    if eff.enemy_clearance is not None:
+        for x in units:
+            for e in state.units.values():
+                if state.enemy(x, e):
+                    reach = eff.enemy_clearance + (x.w + x.d + e.w + e.d) / 2
+                    if abs(x.x - e.x) > reach or abs(x.y - e.y) > reach:
+                        continue
+                    g = box_distance(x.box(), e.box())
+                    if g <= eff.enemy_clearance:
+                        raise RuleViolation("SMOKE-ACT-8", f"{slot.name} cannot move units close to the enemy: {x.id} "
+                                                           f"is {g:.3f} UW from {e.id} (limit {eff.enemy_clearance:g}"
+                                                           " UW; FAQ-30).", unit=x.id, enemy=e.id, gap=round(g, 4))
+        measure["clearance"] = eff.enemy_clearance
+    t = state.turn
+    assert t is not None
+    fresh = [m for m in members if m not in t.activated]
+    if not fresh:
+        raise RuleViolation("SMOKE-ACT-6", f"Every unit of the formation of {uid} has been activated this turn "
+                                           "(a unit at most once per turn).", unit=uid)
+    return slot, d, fresh, measure
+
+
+def activate(out: Any, seat: str, sid: str, die: int, cid: str, uid: str) -> None:
+    st: SmokeState = out.state
+    slot, d, fresh, measure = activation_check(st, seat, sid, die, cid, uid)
+    eff: Activate = slot.effect  # type: ignore[assignment]
+    rb = RulingBuilder().add("SMOKE-ACT-5", f"{seat} takes die {die} (D = {d}) from {slot.name}.", slot=sid, d=d)
+    rb.add("SMOKE-CMD-6", f"The formation is {measure['command_distance']:.3f} UW from {cid}'s head, within "
+                          f"{measure['radius']:g} UW (part of one unit suffices, FAQ-3).", **measure)
+    rb.add("SMOKE-ACT-6", f"Activated: {', '.join(fresh)} (each one simple or complex move).", units=fresh)
+    skipped = [m for m in measure["formation"] if m not in fresh]
+    if skipped:
+        rb.add("SMOKE-ACT-6", f"Already activated this turn: {', '.join(skipped)}.")
+    out.emit(FormationActivated(seat=seat, slot=sid, die=die, d=d, commander=cid, units=tuple(fresh),
+                                measure=measure, simple_bonus=eff.simple_bonus, simple_only=eff.simple_only), rb,
+             summary=f"{seat} activates {', '.join(fresh)}")
+
+
+def move_check(state: SmokeState, seat: str, uid: str, kind: str, facing, distance, vector):
+    t = state.turn
+    a = t.actions if t else None
+    act = a.activation if a else None
+    if a is None or a.seat != seat or act is None:
+        raise RuleViolation("SMOKE-ACT-6", "Units move when an action activates their formation.", unit=uid)
+    if uid not in act.units:
+        raise RuleViolation("SMOKE-ACT-6", f"{uid} is not in the activated formation ({', '.join(act.units)}).",
+                            unit=uid)
+    if uid in act.moved:
+        raise RuleViolation("SMOKE-ACT-6", f"{uid} has already moved in this activation (one move each).", unit=uid)
+    u = state.units.get(uid)
+    if u is None:
+        raise RuleViolation("SMOKE-UNIT-3", f"{uid} is no longer on the table.", unit=uid)
+    if has(state, u, "immobile") and uid in t.bombarded:  # type: ignore[union-attr]
+        raise RuleViolation("SMOKE-SR-18", f"{uid} is Immobile and bombarded this turn: it cannot move.", unit=uid)
+    end, m = plan_move(state, u, kind, facing, distance, vector, simple_bonus=act.simple_bonus,
+                       simple_only=act.simple_only)
+    return u, end, m
+
+
+def move(out: Any, seat: str, uid: str, kind: str, facing, distance, vector) -> None:
+    st: SmokeState = out.state
+    u, end, m = move_check(st, seat, uid, kind, facing, distance, vector)
+    rb = RulingBuilder().add("SMOKE-MOVE-3" if kind == "simple" else "SMOKE-MOVE-4",
+                             f"{uid} makes a {kind} move of {m['distance']:.3f} UW"
+                             + (f" (asked {m['requested']:.3f}; it stops on touching {m['stopped_by']}, SMOKE-MOVE-6)"
+                                if m.get("stopped_by") else "") + f"; the limit is {m['limit']:g} UW.", **m)
+    rb.add("SMOKE-GEO-17", "Swept area checked: no enemy passed through, no unit ended on, the table not left.")
+    if m.get("cap_rule"):
+        rb.add(m["cap_rule"], f"Through {', '.join(m.get('very_difficult') or m.get('difficult') or [])}: at most "
+                              f"{m['cap']:g} UW.", cap=m["cap"])
+    if m.get("road_bonus"):
+        rb.add("SMOKE-TERR-6", "It starts and ends touching a road: +2 UW.")
+    if m.get("action_bonus"):
+        rb.add("SMOKE-ACT-6", f"The action adds +{m['action_bonus']:g} to the simple speed.")
+    if has(st, u, "immobile") and (m["distance"] > 0 or m.get("pivot")):
+        rb.add("SMOKE-SR-18", f"{uid} is Immobile: it loses Fire and Bombardment for the rest of this turn.")
+    out.emit(UnitMoved(unit=uid, kind=kind, start=pose(u.box()), end=pose(end), requested=m["requested"],
+                       distance=m["distance"], limit=m["limit"], measure=m), rb, summary=f"{uid} moves {m['distance']:.2f}")
+    after_unit_stops(out, uid)
+
+
+def end_activation(out: Any, seat: str) -> None:
+    a = _stage(out.state, seat)
+    if a.activation is None:
+        raise RuleViolation("SMOKE-ACT-5", "No activation is in progress.")
+    still = [u for u in a.activation.units if u not in a.activation.moved]
+    out.emit(ActivationEnded(seat=seat),
+             RulingBuilder().add("SMOKE-ACT-5", "The action is complete"
+                                 + (f"; {', '.join(still)} stay where they are." if still else "."), stay=still),
+             summary=f"{seat} ends the activation")
+
+
+def ride_check(state: SmokeState, seat: str, sid: str, die: int, cid: str, to) -> tuple[Any, int, float, float]:
+    _, slot, d = _take(state, seat, sid, die, Ride)
+    c = _commander(state, seat, cid)
+    x, y = float(to[0]), float(to[1])
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise RuleViolation("SMOKE-CMD-2", "The destination must be finite coordinates.", field="to")
+    limit = slot.effect.distance.value(d)  # type: ignore[union-attr]
+    dist = math.hypot(x - c.x, y - c.y)
+    if dist > limit + 1e-9:
+        raise RuleViolation("SMOKE-CMD-2", f"{cid} may ride at most {limit:g} UW (D = {d}); {dist:.3f} UW asked.",
+                            limit=limit, distance=round(dist, 4))
+    assert state.battle is not None
+    r = COMMANDER_RADIUS
+    if not (r <= x <= state.battle.width - r and r <= y <= state.battle.height - r):
+        raise RuleViolation("SMOKE-GEO-16", f"{cid}'s figure must stay on the table.", to=[x, y])
+    from .commanders import overlaps_unit
+
+    on = [u.id for u in state.units.values() if overlaps_unit((x, y), u)]
+    if on:
+        raise RuleViolation("SMOKE-CMD-2", f"A commander may not end its movement on a unit ({', '.join(on)}).",
+                            units=on)
+    return slot, d, limit, dist
+
+
+def ride(out: Any, seat: str, sid: str, die: int, cid: str, to) -> None:
+    st: SmokeState = out.state
+    slot, d, limit, dist = ride_check(st, seat, sid, die, cid, to)
+    c = st.commanders[cid]
+    end = (round(float(to[0]), 4), round(float(to[1]), 4))
+    rb = RulingBuilder().add("SMOKE-ACT-5", f"{seat} takes die {die} (D = {d}) from {slot.name}.", slot=sid, d=d)
+    rb.add("SMOKE-CMD-2", f"{cid} rides {dist:.3f} UW (at most {limit:g}), passing freely over units and terrain "
+                          "(FAQ-6).", start=[c.x, c.y], end=list(end), distance=round(dist, 4), limit=limit)
+    out.emit(CommanderRode(seat=seat, commander=cid, slot=sid, die=die, d=d, start=(c.x, c.y), end=end,
+                           distance=round(dist, 4), limit=limit), rb, summary=f"{cid} rides")
+    after_commander_moves(out, cid)
+
+
+def end_actions(out: Any, seat: str) -> None:
+    a = _stage(out.state, seat)
+    if a.activation is not None:
+        raise RuleViolation("SMOKE-ACT-5", "Finish the activation in progress first (FAQ-5).")
+    left = tuple(i for ds in a.placed.values() for i in ds)
+    out.emit(ActionsEnded(seat=seat, discarded=left),
+             RulingBuilder().add("SMOKE-ACT-10", f"The actions are cleared ({len(left)} die/dice left on them); dice "
+                                                 "on tactics stay (FAQ-16).", discarded=list(left)),
+             summary=f"{seat} ends the actions phase")

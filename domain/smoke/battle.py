@@ -1,0 +1,535 @@
+"""Battles: tactics, results, advantage, hits and their allocation, discipline, the end of a battle
+(SMOKE-BAT, SMOKE-TAC, SMOKE-RES, SMOKE-ADV, SMOKE-HIT, SMOKE-DISC, SMOKE-END, SMOKE-SR)."""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import RuleViolation, RulingBuilder
+
+from .content import DisciplineBonus, Providence, Slot, Volley
+from .events import BattleEnded, BattleRolled, DisciplineTested, HitsResolved, TacticPlayed
+from .fire import line_of_fire, shortest_weapon
+from .formations import formations, in_line_with, rear_partners, touching
+from .geometry import EPS, flank_or_rear_position
+from .markers import battle_units, covers
+from .state import BattleCtx, SmokeState, Unit
+from .units import has, profile_of
+
+#: GAP-B-14 (INFERRED): Countermarch "long range" is beyond this fraction of the weapon's range.
+LONG_RANGE_FRACTION = 0.5
+#: SMOKE-HIT-1: every this many points of result make one hit.
+HIT_STEP = 10
+
+
+def sides_in_battle(state: SmokeState, markers: tuple[str, ...]) -> dict[str, list[Unit]]:
+    out: dict[str, list[Unit]] = {s: [] for s in state.sides}
+    for uid in battle_units(state, markers):
+        u = state.units[uid]
+        out[state.armies[u.seat].side].append(u)
+    return out
+
+
+# -- tactics (SMOKE-TAC) -------------------------------------------------------------------
+def _receives(state: SmokeState, u: Unit, slot: Slot) -> bool:
+    """SMOKE-SR-12: Untrained never receive tactic effects; SMOKE-SR-11: a unit filter (regimental
+    guns count as infantry)."""
+    if has(state, u, "untrained"):
+        return False
+    if slot.unit_filter:
+        if has(state, u, slot.unit_filter):
+            return True
+        return slot.unit_filter == "infantry" and has(state, u, "regimental_guns")
+    return True
+
+
+def tactic_units(state: SmokeState, seat: str, slot: Slot) -> tuple[list[Unit], list[Unit]]:
+    """(units the player may choose, Veterans that always receive it, SMOKE-SR-7) in this battle."""
+    b = state.turn.battle if state.turn else None
+    assert b is not None
+    mine = [u for u in (state.units[i] for i in battle_units(state, b.markers)) if u.seat == seat]
+    elig = [u for u in mine if _receives(state, u, slot)]
+    vets = [u for u in elig if has(state, u, "veterans")]
+    return [u for u in elig if not has(state, u, "veterans")], vets
+
+
+def tactic_limit(slot: Slot, d: int) -> int:
+    eff = slot.effect
+    if isinstance(eff, DisciplineBonus):
+        return int(eff.units.value(d))
+    return 0
+
+
+def providence_targets(state: SmokeState, seat: str) -> list[str]:
+    """SMOKE-TAC-6: opponent tactics played in this battle that Providence can cancel."""
+    b = state.turn.battle if state.turn else None
+    if b is None:
+        return []
+    side = state.armies[seat].side
+    out = []
+    for p in b.played:
+        if p.cancelled or state.armies[p.seat].side == side:
+            continue
+        s = state.board_of(p.seat).slot(p.slot)
+        if s is None or s.moves_units or not s.targets_units:
+            continue
+        out.append(p.slot)
+    return out
+
+
+def playable(state: SmokeState, seat: str) -> list[tuple[Slot, int]]:
+    """SMOKE-TAC-1/2: the tactics with a die that ``seat`` may play in the current battle."""
+    t = state.turn
+    if t is None or t.battle is None or t.battle.step != "tactics":
+        return []
+    army = state.armies[seat]
+    board = state.board_of(seat)
+    active = army.side == t.side
+    out = []
+    for sid, d in sorted(army.tactics.items()):
+        slot = board.slot(sid)
+        if slot is None or slot.kind != "tactic":
+            continue
+        if (slot.when == "active" and not active) or (slot.when == "passive" and active):
+            continue
+        eff = slot.effect
+        if isinstance(eff, Providence):
+            if not providence_targets(state, seat):
+                continue
+        elif isinstance(eff, DisciplineBonus):
+            ch, vets = tactic_units(state, seat, slot)
+            if not ch and not vets:
+                continue
+        elif isinstance(eff, Volley):
+            ch, vets = tactic_units(state, seat, slot)
+            if not ch and not vets:
+                continue
+        out.append((slot, d))
+    return out
+
+
+def play_tactic(out: Any, seat: str, sid: str, units: tuple[str, ...], target: str | None) -> None:
+    st: SmokeState = out.state
+    t = st.turn
+    assert t is not None and t.battle is not None
+    board = st.board_of(seat)
+    slot = board.slot(sid)
+    if slot is None or slot.kind != "tactic":
+        raise RuleViolation("SMOKE-TAC-1", f"{sid!r} is not a tactic of {seat}'s action board.", slot=sid)
+    d = st.armies[seat].tactics.get(sid)
+    if d is None:
+        raise RuleViolation("SMOKE-TAC-1", f"There is no die on the tactic {slot.name} ({sid}).", slot=sid)
+    active = st.armies[seat].side == t.side
+    if slot.when == "active" and not active:
+        raise RuleViolation("SMOKE-TAC-2", f"{slot.name} is an \"active player\" tactic: only in your own turn.")
+    if slot.when == "passive" and active:
+        raise RuleViolation("SMOKE-TAC-2", f"{slot.name} is a \"passive player\" tactic: only in the opponent's turn.")
+    eff = slot.effect
+    rb = RulingBuilder().add("SMOKE-TAC-1", f"{seat} plays {slot.name} (D = {d}) in this battle.", slot=sid, d=d)
+    effect: dict[str, Any] = {"kind": type(eff).__struct_config__.tag}
+    chosen: tuple[str, ...] = ()
+    if isinstance(eff, Providence):
+        if target is None or target not in providence_targets(st, seat):
+            played = [p.slot for p in t.battle.played if st.armies[p.seat].side != st.armies[seat].side]
+            raise RuleViolation("SMOKE-TAC-6", f"Providence cancels one opponent tactic played in this battle that "
+                                               f"did not move units and has unit targets; {target!r} is not one "
+                                               f"(played: {', '.join(played) or 'none'}).", target=target)
+        rb.add("SMOKE-TAC-6", f"Providence cancels the opponent's tactic {target}.", target=target)
+        if units:
+            raise RuleViolation("SMOKE-TAC-1", "Providence takes a `target`, not units.", field="units")
+    else:
+        if target is not None:
+            raise RuleViolation("SMOKE-TAC-1", f"{slot.name} takes no `target`.", field="target")
+        ch, vets = tactic_units(st, seat, slot)
+        allowed = {u.id for u in ch}
+        if isinstance(eff, DisciplineBonus):
+            limit = tactic_limit(slot, d)
+            bad = [u for u in units if u not in allowed]
+            if bad:
+                raise RuleViolation("SMOKE-TAC-5", f"{', '.join(bad)} cannot receive {slot.name}: only your units in "
+                                                   "this battle do (not Untrained; Veterans always do).", units=bad)
+            if len(set(units)) != len(units):
+                raise RuleViolation("SMOKE-TAC-3", "A unit is named twice.", field="units")
+            if len(units) > limit:
+                raise RuleViolation("SMOKE-TAC-3", f"{slot.name} affects up to {limit} units (D = {d}); "
+                                                   f"{len(units)} were named.", limit=limit)
+            chosen = tuple(units) + tuple(v.id for v in vets)
+            effect["discipline"] = eff.bonus
+            rb.add("SMOKE-TAC-3", f"Up to {limit} units: {', '.join(units) or 'none'}.", limit=limit)
+            if vets:
+                rb.add("SMOKE-SR-7", f"Veterans always receive it, outside the limit: {', '.join(v.id for v in vets)}.")
+        elif isinstance(eff, Volley):
+            if units:
+                raise RuleViolation("SMOKE-TAC-1", f"{slot.name} takes no units: it adds to the side's pool.")
+            effect["max"] = int(eff.max.value(d))
+            effect["per_units"] = eff.per_units
+    out.emit(TacticPlayed(seat=seat, slot=sid, d=d, units=chosen, target=target, effect=effect), rb,
+             summary=f"{seat} plays {slot.name}")
+
+
+# -- results (SMOKE-RES, SMOKE-ADV) ------------------------------------------------------------
+def _tactic_slots(state: SmokeState, b: BattleCtx, side: str, kind: type) -> list[tuple[Any, Any, Slot]]:
+    out = []
+    for p in b.played:
+        if p.cancelled or state.armies[p.seat].side != side:
+            continue
+        s = state.board_of(p.seat).slot(p.slot)
+        if s is not None and isinstance(s.effect, kind):
+            out.append((p, s.effect, s))
+    return out
+
+
+def _unit_dice(state: SmokeState, u: Unit, targets: list[Unit], active: bool, one_unit_formations: set[str]
+               ) -> dict[str, Any] | None:
+    """SMOKE-RES-1/2 and the unit's bonus dice (SMOKE-BAT-4, SMOKE-SR)."""
+    p = profile_of(state, u)
+    contact = [e for e in targets if touching(state, u, e)]
+    terrain = state.terrain()
+    ub = u.box()
+    if contact:
+        bonus: list[dict[str, Any]] = []
+        flanked = [e.id for e in contact if flank_or_rear_position(ub, e.box())]
+        if flanked:
+            bonus.append({"rule": "SMOKE-BAT-4", "dice": 1, "why": f"in the flank or rear of {', '.join(flanked)}"})
+            if has(state, u, "nimble"):
+                bonus.append({"rule": "SMOKE-SR-15", "dice": 1, "why": "Nimble, attacking a flank"})
+        if active and has(state, u, "gallop_charge") and any(has(state, e, "cavalry") for e in contact):
+            bonus.append({"rule": "SMOKE-SR-14", "dice": 1, "why": "Gallop charge against cavalry in its own turn"})
+        if has(state, u, "mounted_lancers") and any(e.id in one_unit_formations for e in contact):
+            bonus.append({"rule": "SMOKE-SR-17", "dice": 1, "why": "Mounted lancers against a one-unit formation"})
+        if has(state, u, "use_cover") and (terrain.partially_in(ub, "difficult")
+                                           or terrain.partially_in(ub, "very_difficult")):
+            bonus.append({"rule": "SMOKE-SR-21", "dice": 1, "why": "Use cover, in difficult terrain"})
+        if has(state, u, "garrison") and terrain.entirely_in(ub, "village"):
+            bonus.append({"rule": "SMOKE-SR-29", "dice": 1, "why": "Garrison troops in a village"})
+        if (not active and has(state, u, "mercenary_musketeers")
+                and any(has(state, o, "musketeer_cover") and o.seat == u.seat for o in in_line_with(state, u))):
+            bonus.append({"rule": "SMOKE-SR-26", "dice": 1, "why": "Musketeer cover, in the passive turn"})
+        dice = p.melee + sum(b["dice"] for b in bonus)
+        return {"unit": u.id, "weapon": "melee", "base": p.melee, "bonus": bonus, "dice": dice,
+                "contact": sorted(e.id for e in contact), "rule": "SMOKE-RES-2"}
+    found = shortest_weapon(state, u, targets)
+    if found is None:
+        return None
+    w, measure = found
+    bonus = []
+    if has(state, u, "countermarch") and measure.get("distance", 0.0) > LONG_RANGE_FRACTION * w.range:
+        if any(has(state, o, "countermarch") and o.seat == u.seat for o in rear_partners(state, u)):
+            bonus.append({"rule": "SMOKE-SR-24", "dice": 1,
+                          "why": f"Countermarch at long range (> {LONG_RANGE_FRACTION:g} x {w.range:g} UW, GAP-B-14)"})
+    return {"unit": u.id, "weapon": w.name, "base": w.dice, "bonus": bonus,
+            "dice": w.dice + sum(b["dice"] for b in bonus), "line": _slim(measure), "rule": "SMOKE-RES-2"}
+
+
+def _slim(m: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in m.items() if k in ("target", "how", "range", "distance", "lines", "weapon")}
+
+
+def _on_lof_of_enemy(state: SmokeState, u: Unit, enemies: list[Unit]) -> bool:
+    return any(line_of_fire(state, e, u)["ok"] for e in enemies)
+
+
+def side_result(state: SmokeState, side: str, mine: list[Unit], enemies: list[Unit], b: BattleCtx,
+                active: bool) -> dict[str, Any]:
+    one_unit = {k for k, v in formations(state).items() if len(v) == 1}
+    one_unit = {v[0] for k, v in formations(state).items() if len(v) == 1}
+    rolling = []
+    for u in sorted(mine, key=lambda u: u.id):
+        d = _unit_dice(state, u, enemies, active, one_unit)
+        if d is not None:
+            rolling.append(d)
+    pool = sum(r["dice"] for r in rolling)
+    extra: list[dict[str, Any]] = []
+    for p, eff, slot in _tactic_slots(state, b, side, Volley):
+        on_line = sum(1 for r in rolling if not has(state, state.units[r["unit"]], "untrained"))
+        n = min(on_line // eff.per_units, int(eff.max.value(p.d)))
+        if n:
+            extra.append({"rule": "SMOKE-TEST-1", "dice": n, "why": f"{slot.name}: {on_line} units on the line of "
+                                                                      f"fire, max {int(eff.max.value(p.d))}"})
+    pool += sum(e["dice"] for e in extra)
+    # advantages and disadvantages (SMOKE-ADV-4/5): each condition once per unit, different ones stack
+    adv: list[dict[str, Any]] = []
+    dis: list[dict[str, Any]] = []
+    terrain = state.terrain()
+    for u in sorted(mine, key=lambda u: u.id):
+        ub = u.box()
+        if has(state, u, "use_cover") and terrain.entirely_in(ub, "cover"):
+            adv.append({"unit": u.id, "rule": "SMOKE-TERR-3", "why": "Use cover, entirely in cover"})
+        vd = terrain.partially_in(ub, "very_difficult")
+        if vd and not has(state, u, "light"):
+            dis.append({"unit": u.id, "rule": "SMOKE-TERR-2", "why": "not Light, in very difficult terrain"})
+        if has(state, u, "cavalry") and (vd or terrain.partially_in(ub, "difficult")):
+            from .fire import in_fire_contact
+
+            if in_fire_contact(state, u):
+                dis.append({"unit": u.id, "rule": "SMOKE-SR-8", "why": "cavalry in fire contact, in difficult terrain"})
+    for e in sorted(enemies, key=lambda u: u.id):
+        if has(state, e, "armour") and _on_lof_of_enemy(state, e, mine):
+            dis.append({"unit": e.id, "rule": "SMOKE-SR-13", "why": f"the enemy's armoured {e.id} is on the line of fire"})
+    strength = sum(profile_of(state, u).strength for u in mine)
+    return {"rolling": rolling, "extra": extra, "pool": pool, "advantages": adv, "disadvantages": dis,
+            "net": len(adv) - len(dis), "strength": strength}
+
+
+def roll_side(dice: Any, res: dict[str, Any]) -> None:
+    """SMOKE-ADV-1/2/3 (GAP-B-17): n net advantages roll n extra d6 and drop the n lowest; net
+    disadvantages drop the highest. A side with no dice rolls none."""
+    pool, net = res["pool"], res["net"]
+    if pool <= 0:
+        res.update(faces=[], kept=[], dropped=[], total=0)
+    else:
+        faces = [dice.value(6) + 1 for _ in range(pool + abs(net))]
+        order = sorted(range(len(faces)), key=lambda i: (faces[i], i))
+        if net > 0:
+            drop = set(order[:net])
+        elif net < 0:
+            drop = set(order[len(faces) + net:])
+        else:
+            drop = set()
+        kept = [f for i, f in enumerate(faces) if i not in drop]
+        res.update(faces=faces, kept=kept, dropped=[faces[i] for i in sorted(drop)], total=sum(kept))
+    res["result"] = res["total"] + res["strength"]
+
+
+def hits_inflicted(r: int, r_opp: int) -> int:
+    """SMOKE-HIT-1: floor(R/10) + floor(max(0, R - R_opp)/10)."""
+    return r // HIT_STEP + max(0, r - r_opp) // HIT_STEP
+
+
+def hit_order(state: SmokeState, receivers: list[Unit], attackers: list[Unit]) -> list[dict[str, Any]]:
+    """SMOKE-HIT-3, SMOKE-GEO-20: nearest to the enemy units of the battle first (contact: 0); ties
+    within EPS go to the lowest unit id (the deterministic engine's choice for the owner)."""
+    keyed = []
+    for u in receivers:
+        best = None
+        for a in attackers:
+            d = 0.0 if touching(state, u, a) else _dist(u, a)
+            if best is None or d < best[0]:
+                best = (d, a.id)
+        keyed.append((best[0] if best else float("inf"), u.id, best[1] if best else None))
+    keyed.sort()
+    # group keys equal within EPS; order by id inside a group
+    out: list[tuple[float, str, str | None]] = []
+    i = 0
+    while i < len(keyed):
+        j = i
+        while j + 1 < len(keyed) and keyed[j + 1][0] - keyed[i][0] <= EPS:
+            j += 1
+        out += sorted(keyed[i:j + 1], key=lambda k: k[1])
+        i = j + 1
+    return [{"unit": uid, "key": round(k, 4), "nearest": near} for k, uid, near in out]
+
+
+def _dist(a: Unit, b: Unit) -> float:
+    from .geometry import box_distance
+
+    return box_distance(a.box(), b.box())
+
+
+def allocate(order: list[dict[str, Any]], n: int) -> dict[str, int]:
+    """SMOKE-HIT-4: rounds in the nearest-first order; a (k+1)-th hit only after every unit has k."""
+    alloc = {o["unit"]: 0 for o in order}
+    if not order:
+        return alloc
+    while n > 0:
+        for o in order:
+            if n == 0:
+                break
+            alloc[o["unit"]] += 1
+            n -= 1
+    return alloc
+
+
+def fight_roll(out: Any) -> None:
+    """SMOKE-BAT-2 steps 3-4: results, hits, allocation (SMOKE-RES, SMOKE-HIT)."""
+    st: SmokeState = out.state
+    t = st.turn
+    assert t is not None and t.battle is not None
+    b = t.battle
+    by_side = sides_in_battle(st, b.markers)
+    sides = list(st.sides)
+    results: dict[str, dict[str, Any]] = {}
+    for s in sides:
+        enemies = [u for o in sides if o != s for u in by_side[o]]
+        results[s] = side_result(st, s, by_side[s], enemies, b, s == t.side)
+    for s in sides:
+        roll_side(out.dice, results[s])
+    hits: dict[str, int] = {}
+    for s in sides:
+        opp = max((results[o]["result"] for o in sides if o != s), default=0)
+        hits[s] = hits_inflicted(results[s]["result"], opp)
+    allocation: dict[str, int] = {}
+    ignored: dict[str, int] = {}
+    orders: dict[str, tuple[dict[str, Any], ...]] = {}
+    terrain = st.terrain()
+    for s in sides:
+        received = sum(hits[o] for o in sides if o != s)
+        attackers = [u for o in sides if o != s for u in by_side[o]]
+        order = hit_order(st, by_side[s], attackers)
+        orders[s] = tuple(order)
+        alloc = allocate(order, received)
+        for uid, k in alloc.items():
+            if k <= 0:
+                continue
+            allocation[uid] = k
+            if uid not in t.fort_used and terrain.fortification_of(st.units[uid].box()) is not None:
+                ignored[uid] = 1
+    resolve_order = tuple(p for p in t.players if any(st.units[u].seat == p for u in allocation)) + tuple(
+        p for s in sides if s != t.side for p in st.seats_of_side(s) if any(st.units[u].seat == p for u in allocation))
+    rb = RulingBuilder()
+    for s in sides:
+        r = results[s]
+        rb.add("SMOKE-RES-3", f"Side {s}: {r['pool']} dice from {len(r['rolling'])} unit(s)"
+                              + (f", net {r['net']:+d} advantage" if r["net"] else "") + f": {r['faces']}"
+                              + (f", dropped {r['dropped']}" if r["dropped"] else "") + ".",
+               side=s, rolling=r["rolling"], extra=r["extra"], faces=r["faces"], dropped=r["dropped"])
+        if r["advantages"] or r["disadvantages"]:
+            rb.add("SMOKE-ADV-3", f"Side {s}: {len(r['advantages'])} advantage(s), {len(r['disadvantages'])} "
+                                  "disadvantage(s), netted (GAP-B-17).", advantages=r["advantages"],
+                   disadvantages=r["disadvantages"])
+        rb.add("SMOKE-RES-4", f"Side {s}: result {r['total']} + strength {r['strength']} = {r['result']}.",
+               side=s, result=r["result"])
+    for s in sides:
+        opp = max((results[o]["result"] for o in sides if o != s), default=0)
+        rb.add("SMOKE-HIT-1", f"Side {s} inflicts {results[s]['result']} // 10 + max(0, {results[s]['result']} - {opp}) "
+                              f"// 10 = {hits[s]} hit(s).", side=s, hits=hits[s])
+    if allocation:
+        rb.add("SMOKE-HIT-3", "Hits go nearest to the enemy first, spread before doubling (SMOKE-HIT-4): "
+                              + ", ".join(f"{u} {k}" for u, k in sorted(allocation.items())) + ".",
+               allocation=allocation, order={s: list(o) for s, o in orders.items()})
+    for uid in ignored:
+        rb.add("SMOKE-HIT-5", f"{uid} is in a fortification: it ignores one hit this turn.", unit=uid)
+    out.emit(BattleRolled(markers=b.markers, sides={s: _public(results[s]) for s in sides}, hits=hits,
+                          allocation=allocation, ignored=ignored, order=orders, resolve_order=resolve_order),
+             rb, summary="battle: " + " vs ".join(f"{s} {results[s]['result']}" for s in sides))
+
+
+def _public(r: dict[str, Any]) -> dict[str, Any]:
+    return {k: r[k] for k in ("rolling", "extra", "pool", "advantages", "disadvantages", "net", "faces", "kept",
+                              "dropped", "total", "strength", "result")}
+
+
+# -- discipline (SMOKE-DISC) ------------------------------------------------------------------
+def discipline_modifiers(state: SmokeState, u: Unit) -> list[dict[str, Any]]:
+    """SMOKE-DISC-2 modifiers (GAP-B-23: entirely in the village, a single +1; Garrison adds its own)."""
+    mods = []
+    terrain = state.terrain()
+    in_village = bool(terrain.entirely_in(u.box(), "village"))
+    if in_village and has(state, u, "infantry"):
+        mods.append({"rule": "SMOKE-SR-9", "value": 1, "why": "infantry entirely in a village"})
+    if in_village and has(state, u, "garrison"):
+        mods.append({"rule": "SMOKE-SR-29", "value": 1, "why": "Garrison troops in a village"})
+    if has(state, u, "mutiny"):
+        mods.append({"rule": "SMOKE-SR-25", "value": 1, "why": "Mutiny"})
+    b = state.turn.battle if state.turn else None
+    if b is not None:
+        for p in b.played:
+            if p.cancelled or u.id not in p.units:
+                continue
+            s = state.board_of(p.seat).slot(p.slot)
+            if s is not None and isinstance(s.effect, DisciplineBonus):
+                mods.append({"rule": "SMOKE-TAC-1", "value": s.effect.bonus, "why": f"tactic {s.name}"})
+    return mods
+
+
+def test_discipline(out: Any, uid: str, hits: int) -> bool:
+    """SMOKE-DISC-1/2/3: a d6 per remaining hit; a natural 1 always fails (GAP-B-25: no automatic
+    pass); the first failure destroys the unit and skips the rest. True: it survived."""
+    from .retreat import destroy
+
+    st: SmokeState = out.state
+    u = st.units[uid]
+    p = profile_of(st, u)
+    mods = discipline_modifiers(st, u)
+    plus = sum(m["value"] for m in mods)
+    tests = []
+    passed = True
+    for _ in range(hits):
+        face = out.dice.value(6) + 1
+        ok = face != 1 and face + plus >= p.discipline
+        tests.append({"face": face, "total": face + plus, "need": p.discipline, "passed": ok})
+        if not ok:
+            passed = False
+            break
+    rb = RulingBuilder().add("SMOKE-DISC-1", f"{uid} has {hits} hit(s) left: one discipline test each.", hits=hits)
+    rb.add("SMOKE-DISC-2", f"d6{'+' + str(plus) if plus else ''} >= {p.discipline}; a 1 always fails: "
+                           + ", ".join(f"{t['face']}{'+' + str(plus) if plus else ''} "
+                                       f"{'pass' if t['passed'] else 'FAIL'}" for t in tests) + ".",
+           tests=tests, modifiers=mods)
+    out.emit(DisciplineTested(unit=uid, seat=u.seat, hits=hits, tests=tuple(tests), modifiers=tuple(mods),
+                              passed=passed), rb, summary=f"{uid} discipline {'passed' if passed else 'failed'}")
+    if not passed:
+        destroy(out, uid, "failed a discipline test")
+        return False
+    return True
+
+
+def finish_unit(out: Any, uid: str, retreated: bool) -> None:
+    """After an optional retreat: discipline for the remaining hits, then the unit is resolved."""
+    st: SmokeState = out.state
+    t = st.turn
+    assert t is not None and t.battle is not None
+    if uid in st.units:
+        left = t.battle.hits.get(uid, 0)
+        if left > 0 and not test_discipline(out, uid, left):
+            return
+        if out.over:
+            return
+        out.emit(HitsResolved(unit=uid, retreated=retreated),
+                 RulingBuilder().add("SMOKE-RET-1", f"The hits on {uid} are resolved."), summary=f"{uid} resolved")
+
+
+def end_of_battle(out: Any) -> None:
+    """SMOKE-END-1..4, GAP-B-11 (merged markers: the sum of their prices)."""
+    st: SmokeState = out.state
+    t = st.turn
+    assert t is not None and t.battle is not None
+    b = t.battle
+    remaining: dict[str, list[str]] = {s: [] for s in st.sides}
+    for u in st.units.values():
+        if any(covers((st.markers[m].x, st.markers[m].y), u.box()) for m in b.markers if m in st.markers):
+            remaining[st.armies[u.seat].side].append(u.id)
+    present = [s for s, us in remaining.items() if us]
+    price = sum(st.markers[m].price for m in b.markers if m in st.markers)
+    rem = {s: tuple(sorted(v)) for s, v in remaining.items()}
+    if len(present) == 1:
+        winner = present[0]
+        loser = next(s for s in st.sides if s != winner)
+        payer = _payer(st, loser, b)
+        rb = RulingBuilder().add("SMOKE-END-2", f"Only side {winner} has units within 2 UW of the marker(s): it wins "
+                                                f"the battle; {payer} pays the price {price}.", price=price,
+                                 remaining=rem)
+        if len(b.markers) > 1:
+            rb.add("SMOKE-MARK-5", f"Merged markers {', '.join(b.markers)}: their prices add up (GAP-B-11).")
+        out.emit(BattleEnded(markers=b.markers, outcome="won", winner=winner, price=price, payer=payer,
+                             remaining=rem), rb, summary=f"side {winner} wins the battle")
+        if payer is not None:
+            from .morale import lose_morale
+
+            lose_morale(out, payer, price, "SMOKE-END-2", f"lost the battle of {', '.join(b.markers)}")
+    elif not present:
+        out.emit(BattleEnded(markers=b.markers, outcome="empty", price=price, remaining=rem),
+                 RulingBuilder().add("SMOKE-END-3", "No units remain in the battle: the marker(s) are removed with no "
+                                                    "loss of morale."), summary="battle empties")
+    else:
+        out.emit(BattleEnded(markers=b.markers, outcome="continues", price=price, remaining=rem),
+                 RulingBuilder().add("SMOKE-END-4", f"Both sides remain: the battle goes on next battle phase (price "
+                                                    f"{price})."), summary="battle goes on")
+
+
+def _payer(st: SmokeState, side: str, b: BattleCtx) -> str | None:
+    """The losing side's army that pays (INFERRED for several armies a side, GAP-B-16: the one with the
+    most units in the battle when it started; ties: the first seat)."""
+    seats = st.seats_of_side(side)
+    if not seats:
+        return None
+    counts = {s: 0 for s in seats}
+    for uid in b.units:
+        u = st.units.get(uid)
+        seat = u.seat if u is not None else _seat_from_id(uid)
+        if seat in counts:
+            counts[seat] += 1
+    return max(seats, key=lambda s: (counts[s], -seats.index(s)))
+
+
+def _seat_from_id(uid: str) -> str:
+    return uid.rsplit("-", 1)[0] if "-" in uid else uid

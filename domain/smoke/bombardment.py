@@ -1,0 +1,237 @@
+"""Bombardment (SMOKE-BOMB, SMOKE-MP-5, SMOKE-TERR-2/3/4/7/8, SMOKE-SR-2..4/8/10/18)."""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import RuleViolation, RulingBuilder
+
+from .events import BombardmentAimed, BombardmentRolled, LossTaken
+from .fire import _could_reach, line_of_fire, on_elevation
+from .formations import formations, rear_partners
+from .geometry import EPS, box_distance
+from .state import Losses, SmokeState, Unit, memo
+from .units import bombardment_of, has
+
+#: SMOKE-BOMB-4: formation sizes above which each bombarding unit adds a die.
+SIZE_STEPS = (5, 10, 15)
+#: SMOKE-BOMB-6: every full this many points of the total is one loss.
+LOSS_STEP = 10
+
+
+def _moved(state: SmokeState) -> tuple[str, ...]:
+    return state.turn.moved if state.turn is not None else ()
+
+
+def refusal(state: SmokeState, u: Unit) -> tuple[str, str] | None:
+    """SMOKE-BOMB-2: why ``u`` cannot bombard now (rule, reason), or None."""
+    return memo(state, "bomb_refusal", lambda: _refusal(state, u), u.id, _moved(state))
+
+
+def _refusal(state: SmokeState, u: Unit) -> tuple[str, str] | None:
+    if bombardment_of(state, u) is None:
+        if has(state, u, "immobile") and state.profiles[u.profile].bombardment is not None:
+            return "SMOKE-SR-18", f"{u.id} is Immobile and moved this turn"
+        return "SMOKE-BOMB-1", f"{u.id} has no Bombardment ability"
+    t = state.terrain()
+    b = u.box()
+    vd = t.partially_in(b, "very_difficult")
+    if vd:
+        return "SMOKE-TERR-2", f"{u.id} is in very difficult terrain ({', '.join(vd)})"
+    cv = t.partially_in(b, "cover")
+    if cv:
+        return "SMOKE-TERR-3", f"{u.id} is in terrain with cover ({', '.join(cv)})"
+    from .fire import fire_contacts
+
+    for a, b, _ in fire_contacts(state):
+        if u.id in (a, b):
+            e = b if a == u.id else a
+            return "SMOKE-BOMB-2", f"{u.id} is in fire contact with {e} (SMOKE-LOF-4: Fire ranges only)"
+    return None
+
+
+def eligible(state: SmokeState, seat: str) -> list[Unit]:
+    return [u for u in sorted(state.units.values(), key=lambda u: u.id)
+            if u.seat == seat and state.profiles[u.profile].bombardment is not None and refusal(state, u) is None]
+
+
+def targets(state: SmokeState, u: Unit) -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:
+    """SMOKE-BOMB-3: enemy formations with a unit in the sector, in bombardment range, with clear
+    corner lines (INFERRED: conditions (b)2-4 of SMOKE-LOF-2 with the bombardment range)."""
+    return memo(state, "bomb_targets", lambda: _targets(state, u), u.id, _moved(state))
+
+
+def _targets(state: SmokeState, u: Unit) -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:
+    out: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {}
+    bo = bombardment_of(state, u)
+    if bo is None:
+        return out
+    for key, members in sorted(formations(state).items()):
+        first = state.units[members[0]]
+        if not state.enemy(u, first):
+            continue
+        for mid in members:
+            e = state.units[mid]
+            if not _could_reach(u, e, bo.range + 2.0):
+                continue
+            m = line_of_fire(state, u, e, mode="bombard", melee=False)
+            if m["ok"]:
+                out[key] = (members, m)
+                break
+    return out
+
+
+def aim(out: Any, seat: str, uid: str, target: str) -> None:
+    st: SmokeState = out.state
+    u = st.units.get(uid)
+    if u is None or u.seat != seat:
+        raise RuleViolation("SMOKE-BOMB-1", f"{uid!r} is not one of your units.", unit=uid)
+    why = refusal(st, u)
+    if why is not None:
+        raise RuleViolation(why[0], f"{why[1]}: it cannot bombard.", unit=uid)
+    if uid in (st.turn.aims if st.turn else {}):
+        raise RuleViolation("SMOKE-BOMB-3", f"{uid} already has a target this turn.", unit=uid)
+    opts = targets(st, u)
+    key = next((k for k, (members, _) in opts.items() if target in members), None)
+    if key is None:
+        raise RuleViolation("SMOKE-BOMB-3", f"The formation of {target!r} is not in {uid}'s fire sector and "
+                                            "bombardment range with clear lines from both front corners.",
+                            unit=uid, target=target)
+    members, m = opts[key]
+    rb = RulingBuilder().add("SMOKE-BOMB-3", f"{uid} aims at the formation of {key} ({len(members)} unit(s)).",
+                             formation=list(members), measure=m)
+    if on_elevation(st, u):
+        rb.add("SMOKE-TERR-4", f"{uid} stands entirely on an elevation: +2 UW range, lines through units not on it.")
+    out.emit(BombardmentAimed(seat=seat, unit=uid, target=key, formation=members, measure=m), rb,
+             summary=f"{uid} aims at {key}")
+
+
+def _dice_for(state: SmokeState, art: Unit, members: tuple[str, ...]) -> dict[str, Any]:
+    """SMOKE-BOMB-4: one bombarding unit's dice against its target formation (at least 1)."""
+    bo = bombardment_of(state, art)
+    assert bo is not None
+    units = [state.units[m] for m in members if m in state.units]
+    t = state.terrain()
+    mods: list[dict[str, Any]] = []
+    if any(o.id in members for u in units for o in rear_partners(state, u)):
+        mods.append({"value": 1, "why": "units in rear contact"})
+    if any(t.partially_in(u.box(), "village") for u in units):
+        mods.append({"value": 1, "why": "at least partly in a village", "rule": "SMOKE-TERR-7"})
+    for step in SIZE_STEPS:
+        if len(units) > step:
+            mods.append({"value": 1, "why": f"more than {step} units"})
+    if units and all(t.entirely_in(u.box(), "fortification") for u in units):
+        mods.append({"value": -1, "why": "entirely inside fortifications", "rule": "SMOKE-TERR-8"})
+    if units and all(has(state, u, "cavalry") for u in units):
+        mods.append({"value": -1, "why": "entirely cavalry", "rule": "SMOKE-SR-8"})
+    elif units and all(has(state, u, "artillery") for u in units):
+        mods.append({"value": -1, "why": "entirely artillery", "rule": "SMOKE-SR-10"})
+    n = max(1, bo.dice + sum(m["value"] for m in mods))
+    return {"unit": art.id, "power": bo.dice, "modifiers": mods, "dice": n}
+
+
+def fire(out: Any, seat: str) -> None:
+    """SMOKE-BOMB-4/5/6, SMOKE-MP-5: one roll per targeted player; each full 10 is one loss."""
+    st: SmokeState = out.state
+    t = st.turn
+    assert t is not None
+    aims = dict(t.aims)
+    forms = formations(st)
+    shots = []
+    per_target: dict[str, list[dict[str, Any]]] = {}
+    fdefs: dict[str, dict[str, list[str]]] = {}
+    for uid, key in sorted(aims.items()):
+        members = forms.get(key)
+        if members is None:  # the formation changed since aiming: its key unit's current formation
+            members = next((v for v in forms.values() if key in v), (key,))
+        shot = _dice_for(st, st.units[uid], members)
+        shot["target"] = key
+        shots.append(shot)
+        tseat = st.units[members[0]].seat
+        per_target.setdefault(tseat, []).append(shot)
+        d = fdefs.setdefault(tseat, {})
+        entry = d.setdefault(key, [])
+        entry.append(uid)
+    rolls = []
+    losses = []
+    rb = RulingBuilder()
+    for shot in shots:
+        rb.add("SMOKE-BOMB-4", f"{shot['unit']} adds {shot['dice']} dice (power {shot['power']}"
+                               + "".join(f", {m['value']:+d} {m['why']}" for m in shot["modifiers"]) + "; at least 1).",
+               **shot)
+    for tseat in sorted(per_target):
+        n = sum(s["dice"] for s in per_target[tseat])
+        faces = [out.dice.value(6) + 1 for _ in range(n)]
+        total = sum(faces)
+        k = total // LOSS_STEP
+        rolls.append({"target": tseat, "dice": n, "faces": faces, "total": total, "losses": k})
+        rb.add("SMOKE-BOMB-5", f"Against {tseat}: {n}d6 = {faces} = {total}.", target=tseat, faces=faces, total=total)
+        rb.add("SMOKE-BOMB-6", f"{total} // 10 = {k} loss(es) for {tseat} (1 morale or one unit retreats each).",
+               losses=k)
+        fs = []
+        for key, arts in sorted(fdefs[tseat].items()):
+            members = forms.get(key) or next((v for v in forms.values() if key in v), (key,))
+            fs.append({"key": key, "units": list(members), "artillery": sorted(arts)})
+        losses.append({"seat": tseat, "losses": k, "formations": fs})
+    if len(per_target) > 1:
+        rb.add("SMOKE-MP-5", "Formations of different players: one roll each.")
+    out.emit(BombardmentRolled(seat=seat, shots=tuple(shots), rolls=tuple(rolls), losses=tuple(losses),
+                               bombarded=tuple(sorted(aims))), rb,
+             summary=f"{seat} bombards: " + ", ".join(f"{r['target']} {r['total']}" for r in rolls))
+
+
+def retreat_options(state: SmokeState, l: Losses) -> list[tuple[str, str, float]]:
+    """SMOKE-BOMB-7: (unit, formation, distance) that may retreat for the next loss: in a targeted
+    formation that has lost fewer units than artillery aimed at it, not retreated yet, able to
+    retreat, and nearest to the formation's bombarding artillery (ties within EPS all qualify)."""
+    from .retreat import retreat_refusal
+
+    out = []
+    for f in l.formations:
+        if len(f.retreated) >= len(f.artillery):
+            continue
+        cands = []
+        arts = [state.units[a] for a in f.artillery if a in state.units]
+        for uid in f.units:
+            u = state.units.get(uid)
+            if u is None or uid in l.retreated or retreat_refusal(state, u) is not None:
+                continue
+            d = min((box_distance(u.box(), a.box()) for a in arts), default=0.0)
+            cands.append((d, uid))
+        if not cands:
+            continue
+        cands.sort()
+        near = cands[0][0]
+        out += [(uid, f.key, d) for d, uid in cands if d - near <= EPS]
+    return out
+
+
+def take_loss(out: Any, seat: str, unit: str | None) -> None:
+    from .morale import lose_morale
+    from .retreat import roll_retreat_distance
+
+    st: SmokeState = out.state
+    t = st.turn
+    assert t is not None
+    l = next((x for x in t.losses if x.seat == seat and x.left > 0), None)
+    if l is None:
+        raise RuleViolation("SMOKE-BOMB-6", "You have no bombardment loss to take.")
+    opts = retreat_options(st, l)
+    if unit is None:
+        rb = RulingBuilder().add("SMOKE-BOMB-6", f"{seat} takes this loss as 1 army morale.")
+        if not opts:
+            rb.add("SMOKE-BOMB-7", "No unit may retreat for it (INFERRED (d): the loss must be morale).")
+        out.emit(LossTaken(seat=seat, unit=None), rb, summary=f"{seat} takes a bombardment loss as morale")
+        lose_morale(out, seat, 1, "SMOKE-BOMB-6", "bombardment")
+        return
+    match = next((o for o in opts if o[0] == unit), None)
+    if match is None:
+        near = ", ".join(sorted({o[0] for o in opts})) or "none"
+        raise RuleViolation("SMOKE-BOMB-7", f"{unit!r} may not retreat for this loss: the units nearest to the "
+                                            f"bombarding artillery retreat first, at most one per artillery unit per "
+                                            f"formation, each once (may retreat now: {near}).", unit=unit)
+    rb = RulingBuilder().add("SMOKE-BOMB-6", f"{seat} takes this loss as a retreat of {unit}.")
+    rb.add("SMOKE-BOMB-7", f"{unit} is the nearest eligible unit of its formation to the bombarding artillery "
+                           f"({match[2]:.3f} UW).", distance=round(match[2], 4), formation=match[1])
+    out.emit(LossTaken(seat=seat, unit=unit, formation=match[1], distance_to_artillery=round(match[2], 4)), rb,
+             summary=f"{seat}: {unit} retreats from the bombardment")
+    roll_retreat_distance(out, unit, "bombardment")

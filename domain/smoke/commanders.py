@@ -1,0 +1,188 @@
+"""Commanders: command radius, riding, risk and displacement (SMOKE-CMD, SMOKE-RISK, SMOKE-CMDR,
+SMOKE-GEO-16/19, SMOKE-SR-22).
+
+A commander is a disc whose centre is its head (SMOKE-GEO-16; radius GAP-B-21). Command distance
+to a formation is the least distance from the head to one of its units (a formation is in radius
+when any part of one unit is, FAQ-3), halved for an all-Vanguard formation. Displacement moves
+the head 2 UW straight toward the own table edge (or to it), and when the disc would overlap a unit
+there, to the nearest point where it overlaps none (Shapely: the table less every unit grown by the
+radius; the nearest point of that region, SMOKE-CMD-5, FAQ-22).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import shapely
+from shapely.geometry import Point as SPoint
+from shapely.geometry import box as sbox
+from shapely.ops import nearest_points, unary_union
+
+from domain.kernel import RulingBuilder
+
+from .events import CommanderDisplaced, CommanderOut, CommanderRisked
+from .geometry import EPS, Point, point_box_distance
+from .state import Commander, SmokeState, Unit
+from .terrain import box_polygon
+from .units import has
+
+#: SMOKE-GEO-16 / GAP-B-21 (INFERRED): a commander figure's radius, UW.
+COMMANDER_RADIUS = 0.25
+#: SMOKE-RISK-4 / GAP-B-21 (INFERRED): the displacement toward the own table edge ("up to 2 UW": 2).
+DISPLACEMENT = 2.0
+#: SMOKE-RISK-6: a deputy is never below this level.
+DEPUTY_MIN_LEVEL = 2
+
+EDGE_DIRECTION = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}
+
+
+def own_edge(state: SmokeState, seat: str) -> str:
+    assert state.battle is not None
+    side = state.battle.side(state.armies[seat].side)
+    assert side is not None
+    return side.edge
+
+
+def command_distance(state: SmokeState, c: Commander, units: list[Unit]) -> float:
+    """SMOKE-CMD-1/6, SMOKE-SR-22: head to the nearest unit of the formation (halved: all Vanguard)."""
+    d = min(point_box_distance((c.x, c.y), u.box()) for u in units)
+    if units and all(has(state, u, "vanguard") for u in units):
+        d /= 2
+    return d
+
+
+def overlaps_unit(p: Point, u: Unit) -> bool:
+    """The disc overlaps the unit ("ends on" it, SMOKE-GEO-16)."""
+    return point_box_distance(p, u.box()) < COMMANDER_RADIUS - EPS
+
+
+def touches_unit(p: Point, u: Unit) -> bool:
+    """The unit's rectangle meets the disc (SMOKE-GEO-16)."""
+    return point_box_distance(p, u.box()) <= COMMANDER_RADIUS + EPS
+
+
+def free_spot(state: SmokeState, p: Point) -> bool:
+    assert state.battle is not None
+    r = COMMANDER_RADIUS
+    if not (r - 1e-9 <= p[0] <= state.battle.width - r + 1e-9 and r - 1e-9 <= p[1] <= state.battle.height - r + 1e-9):
+        return False
+    return not any(overlaps_unit(p, u) for u in state.units.values())
+
+
+def displacement_target(state: SmokeState, c: Commander) -> tuple[Point, bool]:
+    """SMOKE-GEO-19: (where the head goes, whether the nearest free spot was needed)."""
+    assert state.battle is not None
+    W, H = state.battle.width, state.battle.height
+    r = COMMANDER_RADIUS
+    dx, dy = EDGE_DIRECTION[own_edge(state, c.seat)]
+    room = {(0.0, -1.0): c.y - r, (0.0, 1.0): H - r - c.y, (-1.0, 0.0): c.x - r, (1.0, 0.0): W - r - c.x}[(dx, dy)]
+    step = max(0.0, min(DISPLACEMENT, room))
+    target = (c.x + dx * step, c.y + dy * step)
+    if free_spot(state, target):
+        return (round(target[0], 4), round(target[1], 4)), False
+    table = sbox(r, r, W - r, H - r)
+    blocked = unary_union([box_polygon(u.box()).buffer(r, quad_segs=16) for u in state.units.values()])
+    region = table.difference(blocked)
+    if region.is_empty:
+        return (round(target[0], 4), round(target[1], 4)), True
+    q = nearest_points(region, SPoint(target))[0]
+    # step a hair into the free region so that rounding never lands on a unit's edge
+    x, y = q.x, q.y
+    if not free_spot(state, (x, y)):
+        inner = region.buffer(-0.002)
+        if not inner.is_empty:
+            q = nearest_points(inner, SPoint(target))[0]
+            x, y = q.x, q.y
+    return (round(x, 4), round(y, 4)), True
+
+
+def displace(out: Any, c: Commander, reason: str, rule: str) -> None:
+    end, nearest = displacement_target(out.state, c)
+    rb = RulingBuilder().add(rule, f"{c.id} is displaced toward its own table edge ({reason}).",
+                             start=[c.x, c.y], end=list(end))
+    rb.add("SMOKE-GEO-19", f"The head moves {DISPLACEMENT:g} UW straight toward the {own_edge(out.state, c.seat)} "
+                           "edge (or to it).", distance=DISPLACEMENT)
+    if nearest:
+        rb.add("SMOKE-CMD-5", "There is no room toward the own edge: the nearest free spot is used (FAQ-22).")
+    out.emit(CommanderDisplaced(commander=c.id, start=(c.x, c.y), end=end, reason=reason, nearest_free=nearest), rb,
+             summary=f"{c.id} displaced")
+
+
+def commander_out(out: Any, c: Commander, why: str, rule: str) -> None:
+    """SMOKE-RISK-5/6 for the general; SMOKE-CMDR-1c for an additional commander."""
+    from .morale import lose_morale
+
+    army = out.state.armies[c.seat]
+    if not c.general:
+        out.emit(CommanderOut(seat=c.seat, commander=c.id, level=army.level, new_level=army.level, removed=True),
+                 RulingBuilder().add("SMOKE-CMDR-1", f"The additional commander {c.id} failed a risk ({why}): it is "
+                                                     "removed from play, with no loss of army morale (INFERRED)."),
+                 summary=f"{c.id} removed from play")
+        return
+    level = army.level
+    new = max(DEPUTY_MIN_LEVEL, level - 1)
+    out.emit(CommanderOut(seat=c.seat, commander=c.id, level=level, new_level=new, removed=False),
+             RulingBuilder().add(rule, f"The commander of {c.seat} is out of action ({why}).")
+             .add("SMOKE-RISK-6", f"A deputy of level {new} takes over (one lower, never below "
+                                  f"{DEPUTY_MIN_LEVEL}); it may no longer risk for extra dice.",
+                  level=level, new_level=new),
+             summary=f"{c.seat}'s commander out of action")
+    lose_morale(out, c.seat, level, "SMOKE-RISK-5", f"commander out of action (level {level})")
+
+
+def after_unit_stops(out: Any, uid: str) -> None:
+    """SMOKE-CMD-3/4, SMOKE-RISK-3/4: a unit ended its movement on or touching commanders."""
+    st = out.state
+    u = st.units.get(uid)
+    if u is None:
+        return
+    for c in sorted(st.commanders.values(), key=lambda c: c.id):
+        if out.over:
+            return
+        c = out.state.commanders.get(c.id)
+        if c is None:
+            continue
+        head = (c.x, c.y)
+        friendly = out.state.armies[c.seat].side == out.state.armies[u.seat].side
+        if friendly:
+            if overlaps_unit(head, u):
+                displace(out, c, f"the friendly unit {u.id} ended its movement on it", "SMOKE-CMD-3")
+            continue
+        if touches_unit(head, u):
+            risk(out, c, f"the enemy unit {u.id} ended its movement on or touching it")
+
+
+def after_commander_moves(out: Any, cid: str) -> None:
+    """A commander that ends its ride touching enemy units is exposed to risk (SMOKE-RISK-3)."""
+    c = out.state.commanders.get(cid)
+    if c is None:
+        return
+    side = out.state.armies[c.seat].side
+    if any(touches_unit((c.x, c.y), u) for u in out.state.units.values() if out.state.armies[u.seat].side != side):
+        risk(out, c, "it ended its ride touching enemy units")
+
+
+def risk(out: Any, c: Commander, why: str) -> None:
+    """SMOKE-RISK-3/4: roll d6 (out on 1, or 1-2 in contact with enemy cavalry), then displace."""
+    st = out.state
+    side = st.armies[c.seat].side
+    touching = [u for u in st.units.values() if st.armies[u.seat].side != side and touches_unit((c.x, c.y), u)]
+    cavalry = any(has(st, u, "cavalry") for u in touching)
+    face = out.dice.value(6) + 1
+    failed = face == 1 or (cavalry and face <= 2)
+    rb = RulingBuilder().add("SMOKE-RISK-3", f"{c.id} is exposed to risk ({why}): d6 = {face}; out of action on "
+                                             f"{'1-2 (enemy cavalry in contact)' if cavalry else '1'}.",
+                             face=face, cavalry=cavalry, units=sorted(u.id for u in touching))
+    out.emit(CommanderRisked(commander=c.id, units=tuple(sorted(u.id for u in touching)), cavalry=cavalry, face=face,
+                             out=failed), rb, summary=f"{c.id} risked: {face}")
+    if failed:
+        commander_out(out, c, f"risk roll {face}", "SMOKE-RISK-5")
+        if out.over:
+            return
+    c2 = out.state.commanders.get(c.id)
+    if c2 is not None:
+        displace(out, c2, "after a risk from enemy contact (FAQ-21: a failed commander stays on the table)",
+                 "SMOKE-RISK-4")
+
+
+__all__ = ["COMMANDER_RADIUS", "DISPLACEMENT", "command_distance", "after_unit_stops", "after_commander_moves",
+           "risk", "commander_out", "displace", "displacement_target", "free_spot", "own_edge", "shapely"]

@@ -1,0 +1,479 @@
+"""The Clouds of Smoke ruleset: the kernel's decider protocol (DESIGN 1, domain/kernel/decider.py).
+
+A game opens from a battle (``scenarios/smoke``) and a line-up of 2..n players in two sides; seats
+are ``player-1..n``. Each side turn runs SMOKE-TURN-2: bombardment, actions, battle start,
+battles (module ``turns``). Every die is drawn from the kernel ``Dice`` after every legality check
+of the command (so a dry run stops at the first draw knowing the command is legal), and every
+measurement is written into the event that needed it (``events``).
+
+Hidden information: none (SMOKE-DEP-2's secret column numbers only matter in a column deployment,
+which the shipped battles do not use: they deploy historically, SMOKE-ARMY-6). Every view is public.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from domain.kernel import (
+    ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
+)
+
+from . import commands as C
+from .actions import (
+    activate, end_actions, end_activation, end_placement, move, place_die, ride, take_risk,
+)
+from .army import additional_commanders, expanded, level_of, starting_morale, strategic_rating  # noqa: F401
+from .battle import finish_unit, play_tactic
+from .bombardment import aim, fire, take_loss
+from .content import Content
+from .events import FirstSideChosen, FirstSideRolled, GameOpened, SmokeEvent, TacticsEnded
+from .evolve import evolve as _evolve
+from .markers import allowed, covers, depth
+from .morale import support
+from .outbox import Outbox
+from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
+from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Commander, SmokeState, Unit
+from .turns import advance, start_battle, start_turn, to_act, unfought
+from .view import render, summarize, view_of
+
+ENGINE_VERSION = "smoke-0.1.0"
+#: Options a game may set (GAP-B-06/08/10 flags, SMOKE-MP-3 agreement, the line-up size).
+OPTIONS = ("players", "sector_half_angle", "fire_contact_uses_bombardment", "blocks_view_strict", "allied_command")
+
+
+class SmokeRuleset:
+    id: ClassVar[str] = "smoke"
+    engine_version: ClassVar[str] = ENGINE_VERSION
+    command_type: ClassVar[Any] = C.SmokeCommand
+    event_type: ClassVar[Any] = SmokeEvent
+    state_type: ClassVar[Any] = SmokeState
+
+    def __init__(self, content: Content | None = None):
+        self._content = content
+        self._load: Any = None
+
+    # -- content ----------------------------------------------------------------------
+    def use_content(self, load: Any) -> None:
+        """Kernel protocol: ``load()`` returns the shipped content (called once, when first needed)."""
+        self._load = load
+
+    def content(self) -> Content:
+        if self._content is None:
+            if self._load is None:
+                raise RuntimeError("smoke has no content: pass it or get the ruleset from domain.kernel.registry")
+            self._content = self._load()
+        return self._content
+
+    def scenarios(self) -> list[Choice]:
+        return [Choice(id=b.id, title=b.title) for b in self.content().battles.values()]
+
+    def campaigns(self) -> list[Choice]:
+        return []
+
+    def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
+        battle = self.content().battles.get(scenario)
+        if battle is None:
+            raise SetupError("scenario", f"unknown Clouds of Smoke battle {scenario!r} (known: "
+                                         f"{', '.join(sorted(self.content().battles))})")
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise SetupError(f"options.{unknown[0]}", f"unknown option (known: {', '.join(OPTIONS)})")
+        players = options.get("players", min(lu.players for lu in battle.line_ups))
+        if not isinstance(players, int) or isinstance(players, bool) or battle.line_up(players) is None:
+            known = ", ".join(str(lu.players) for lu in battle.line_ups)
+            raise SetupError("options.players", f"{battle.title} is played by {known} players")
+        if "sector_half_angle" in options:
+            a = options["sector_half_angle"]
+            if not isinstance(a, (int, float)) or isinstance(a, bool) or not 0 < a < 90:
+                raise SetupError("options.sector_half_angle", "a number of degrees between 0 and 90 (GAP-B-10)")
+        for flag in ("fire_contact_uses_bombardment", "blocks_view_strict", "allied_command"):
+            if flag in options and not isinstance(options[flag], bool):
+                raise SetupError(f"options.{flag}", "true or false")
+        lu = battle.line_up(players)
+        assert lu is not None
+        return tuple(a.seat for a in lu.armies)
+
+    def initial_state(self, setup: Setup) -> SmokeState:
+        return SmokeState(game_id=setup.game_id, battle_id=setup.scenario, seats=tuple(setup.seats),
+                          options=dict(setup.options))
+
+    # -- opening -----------------------------------------------------------------------
+    def open(self, state: SmokeState, dice: Dice) -> list[Emitted]:
+        content = self.content()
+        battle = content.battles.get(state.battle_id)
+        if battle is None:
+            raise SetupError("scenario", f"unknown Clouds of Smoke battle {state.battle_id!r}")
+        players = state.options.get("players", min(lu.players for lu in battle.line_ups))
+        lu = battle.line_up(players)
+        if lu is None:
+            raise SetupError("options.players", f"{battle.title} has no line-up for {players} players")
+        out = Outbox(state, dice)
+        armies, units, commanders = [], [], []
+        sides: dict[str, list[str]] = {s.id: [] for s in battle.sides}
+        profiles_used: dict[str, Any] = {}
+        boards_used: dict[str, Any] = {}
+        reserve, reserve_cmd = [], []
+        columns = battle.deployment == "columns"
+        for slot in lu.armies:
+            al = content.armies[slot.army]
+            fac = content.factions[al.faction]
+            n = slot.seat.rsplit("-", 1)[-1]
+            if columns:  # SMOKE-DEP-4: the players place the army list's units
+                placed_units = [(p, 0.0, 0.0, 0.0) for p in expanded(al)]
+                n_cmd = 1 + additional_commanders(al, content.preparations)
+                spots = [(0.0, 0.0)] * n_cmd
+            else:
+                placed_units = [(p.profile, p.x, p.y, p.facing) for p in slot.units]
+                spots = [(c.x, c.y) for c in slot.commanders]
+            profs = [content.profiles[p[0]] for p in placed_units]
+            for i, (pid, x, y, f) in enumerate(placed_units, start=1):
+                p = content.profiles[pid]
+                profiles_used[p.id] = p
+                u = Unit(id=f"P{n}-{i:02d}", seat=slot.seat, profile=p.id, x=x, y=y, facing=f % 360.0, w=p.width,
+                         d=p.depth)
+                (reserve if columns else units).append(u)
+            for j, (x, y) in enumerate(spots):
+                c = Commander(id=f"P{n}-G" if j == 0 else f"P{n}-C{j}", seat=slot.seat, x=x, y=y, general=j == 0)
+                (reserve_cmd if columns else commanders).append(c)
+            morale = starting_morale(profs)
+            armies.append(Army(seat=slot.seat, side=slot.side, army=al.id, faction=fac.id, board=fac.board,
+                               morale=morale, start_morale=morale, level=level_of(al.commander), skill=al.commander,
+                               strategic_rating=strategic_rating(al, content.profiles),
+                               preparations=tuple(content.preparations[p].effect for p in al.preparations
+                                                  if p in content.preparations)))
+            boards_used[fac.board] = content.boards[fac.board]
+            sides[slot.side].append(slot.seat)
+        if battle.generate_terrain and not battle.terrain_table:  # SMOKE-TGEN-3: the content's table
+            import msgspec as _m
+
+            battle = _m.structs.replace(battle, terrain_table=content.terrain_table)
+        opened = GameOpened(battle=battle, kinds=tuple(sorted(content.terrain_kinds.values(), key=lambda k: k.id)),
+                            profiles=tuple(profiles_used[k] for k in sorted(profiles_used)),
+                            boards=tuple(boards_used[k] for k in sorted(boards_used)),
+                            sides={k: tuple(v) for k, v in sides.items()}, armies=tuple(armies), units=tuple(units),
+                            commanders=tuple(commanders), reserve=tuple(reserve),
+                            reserve_commanders=tuple(reserve_cmd))
+        rb = RulingBuilder().add("SMOKE-SETUP-1", f"{battle.title}: {len(units)} units of {len(armies)} armies on a "
+                                                  f"{battle.width:g} x {battle.height:g} UW table.")
+        if columns:
+            rb.add("SMOKE-SETUP-3", "The players deploy their armies by columns (SMOKE-DEP-2..4).")
+        else:
+            rb.add("SMOKE-ARMY-6", "The battle fixes the armies and their deployment.")
+        for a in armies:
+            rb.add("SMOKE-VIC-1", f"{a.seat}: starting army morale {a.morale}; commander level {a.level} "
+                                  f"({a.skill}); strategic rating {a.strategic_rating}.", seat=a.seat, morale=a.morale,
+                   level=a.level, rating=a.strategic_rating)
+        out.emit(opened, rb, summary=f"{battle.title} set up")
+        if battle.first_side is not None:
+            order = _order(battle.first_side, list(sides))
+            out.emit(FirstSideChosen(side=battle.first_side, order=order),
+                     RulingBuilder().add("SMOKE-SETUP-4", f"The battle decides: side {battle.first_side} goes first."),
+                     summary=f"{battle.first_side} goes first")
+            begin(out, battle.first_side)
+            advance(out)
+        else:
+            first_player_roll(out)
+        return out.items
+
+    # -- decisions ---------------------------------------------------------------------
+    def decide(self, state: SmokeState, seat: str, command: Any, dice: Dice) -> list[Emitted]:
+        if not state.opened:
+            raise RuleViolation("SMOKE-SETUP-1", "The game has not been set up yet.")
+        if state.result is not None:
+            raise RuleViolation(state.result.rule, f"The game is over ({state.result.kind}"
+                                                   + (f": {state.result.winner} won" if state.result.winner else "")
+                                                   + ").")
+        acting = to_act(state)
+        if seat not in acting:
+            raise NotYourDecision(f"It is {', '.join(acting) or 'nobody'}'s decision now, not {seat}'s.")
+        out = Outbox(state, dice)
+        dispatch(out, seat, command)
+        advance(out)
+        return out.items
+
+    def evolve(self, state: SmokeState, event: Any) -> SmokeState:
+        return _evolve(state, event)
+
+    # -- queries -----------------------------------------------------------------------
+    def status(self, state: SmokeState) -> Status:
+        t = state.turn
+        turn_seat = t.players[0] if t and t.players else None
+        if state.result is not None:
+            return Status(status=FINISHED, to_act=(), winner=state.result.winner or "draw", turn=state.turn_no,
+                          turn_seat=turn_seat)
+        return Status(status=ACTIVE, to_act=to_act(state), turn=state.turn_no, turn_seat=turn_seat)
+
+    def legal_commands(self, state: SmokeState, seat: str) -> list[Any]:
+        from .options import legal_commands
+
+        return legal_commands(state, seat)
+
+    def command_templates(self, state: SmokeState, seat: str) -> list[dict[str, Any]]:
+        """Continuous commands with their bounds (kernel protocol, optional): see ``options``."""
+        from .options import command_templates
+
+        return command_templates(state, seat)
+
+    def view(self, state: SmokeState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
+        return view_of(state, seat, reveal_all)
+
+    def summary(self, event: Any) -> str:
+        return summarize(event)
+
+    def render_svg(self, state: SmokeState, seat: str | None, recent: list[Any]) -> str:
+        return render(state, seat, recent)
+
+
+def _order(first: str, sides: list[str]) -> tuple[str, ...]:
+    i = sides.index(first)
+    return tuple(sides[i:] + sides[:i])
+
+
+def first_player_roll(out: Outbox) -> None:
+    """SMOKE-SETUP-4: each side rolls d6 + strategic rating (a side's best army's rating, INFERRED for
+    several armies a side, GAP-B-16); ties are rerolled; the higher total chooses who goes first."""
+    st = out.state
+    rounds = []
+    while True:
+        totals = {}
+        row: dict[str, Any] = {}
+        for side, seats in st.sides.items():
+            rating = max(st.armies[s].strategic_rating for s in seats)
+            face = out.dice.value(6) + 1
+            totals[side] = face + rating
+            row[side] = {"face": face, "rating": rating, "total": face + rating}
+        rounds.append(row)
+        best = max(totals.values())
+        top = [s for s, v in totals.items() if v == best]
+        if len(top) == 1:
+            break
+    winner = top[0]
+    chooser = st.sides[winner][0]
+    rb = RulingBuilder()
+    for i, row in enumerate(rounds):
+        rb.add("SMOKE-SETUP-4", ("Reroll: " if i else "") + ", ".join(
+            f"{s} {v['face']}+{v['rating']}={v['total']}" for s, v in row.items()) + ".", round=i + 1, rolls=row)
+    rb.add("SMOKE-SETUP-4", f"Side {winner} rolled higher: {chooser} chooses who goes first.")
+    out.emit(FirstSideRolled(rounds=tuple(rounds), chooser=chooser), rb, summary=f"{chooser} chooses the first side")
+
+
+def choose_first(out: Outbox, side: str) -> None:
+    st = out.state
+    if side not in st.sides:
+        raise RuleViolation("SMOKE-SETUP-4", f"{side!r} is not a side of this battle ({', '.join(st.sides)}).")
+    order = _order(side, list(st.sides))
+    out.emit(FirstSideChosen(side=side, order=order),
+             RulingBuilder().add("SMOKE-SETUP-5", f"Side {side} takes the first turn."), summary=f"{side} goes first")
+    begin(out, side)
+
+
+def begin(out: Outbox, side: str) -> None:
+    """After the first side is known: terrain generation and the column deployment (if the battle has
+    them, SMOKE-SETUP-1 steps 6 and 7), then turn 1."""
+    from .terrain_gen import start as start_generation
+
+    if out.state.battle is not None and out.state.battle.generate_terrain:
+        start_generation(out)
+    else:
+        after_terrain(out)
+
+
+def after_terrain(out: Outbox) -> None:
+    from .deployment import start as start_deployment
+
+    if out.state.reserve or out.state.reserve_commanders:
+        start_deployment(out)
+    else:
+        start_turn(out, out.state.side_order[0])
+
+
+def resolve_hits(out: Outbox, seat: str, uid: str, retreat: bool, auto: bool = False) -> None:
+    """SMOKE-RET-1/2/3, SMOKE-DISC-1: one unit's hits, retreating first if chosen."""
+    st = out.state
+    t = st.turn
+    b = t.battle if t else None
+    if b is None or b.step != "resolve" or b.retreat is not None:
+        raise RuleViolation("SMOKE-BAT-2", "No hits are being resolved now.")
+    u = st.units.get(uid)
+    if u is None or u.seat != seat or b.hits.get(uid, 0) <= 0:
+        mine = ", ".join(k for k, v in sorted(b.hits.items()) if v > 0 and k in st.units and st.units[k].seat == seat)
+        raise RuleViolation("SMOKE-HIT-2", f"{uid!r} has no hits of yours to resolve (yours: {mine or 'none'}).",
+                            unit=uid)
+    if retreat:
+        why = retreat_refusal(st, u)
+        if why is not None:
+            raise RuleViolation(why[0], f"{why[1]}: it cannot retreat (SMOKE-RET-2).", unit=uid)
+        roll_retreat_distance(out, uid, "battle")
+        tb = out.state.turn.battle if out.state.turn else None
+        if tb is not None and tb.retreat is None and not out.over:
+            finish_unit(out, uid, True)
+        return
+    finish_unit(out, uid, False)
+
+
+def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one dispatch per step
+    st = out.state
+    if st.broken is not None:
+        if isinstance(cmd, C.Support):
+            return support(out, cmd.choice)
+        raise RuleViolation("SMOKE-MP-6", "An army is broken: its side chooses Support or Abandon first.")
+    if st.chooser is not None:
+        if isinstance(cmd, C.ChooseFirst):
+            return choose_first(out, cmd.side)
+        raise RuleViolation("SMOKE-SETUP-4", "The first side must be chosen first (choose_first).")
+    if st.generation is not None:
+        from . import terrain_gen as G
+
+        if isinstance(cmd, C.ChooseQuarters):
+            return G.choose(out, seat, cmd.diagonal)
+        if isinstance(cmd, C.PlaceTerrain):
+            return G.place(out, seat, cmd.kind, cmd.at, cmd.rotation)
+        raise RuleViolation("SMOKE-TGEN-2", f"The terrain is being generated; {type(cmd).__name__} does not fit it.")
+    if st.deployment is not None:
+        from . import deployment as D
+
+        if isinstance(cmd, C.AssignColumns):
+            return D.assign_columns(out, seat, tuple(tuple(c) for c in cmd.columns))
+        if isinstance(cmd, C.PlaceFortification):
+            return D.place_fortification(out, seat, cmd.at, cmd.facing, cmd.unit)
+        if isinstance(cmd, C.PlaceColumn):
+            return D.place_column(out, seat, cmd.column, cmd.at)
+        if isinstance(cmd, C.DeployUnit):
+            return D.deploy_unit(out, seat, cmd.unit, cmd.at, cmd.facing)
+        if isinstance(cmd, C.DeployCommander):
+            return D.deploy_commander(out, seat, cmd.commander, cmd.at)
+        cur = D.current(st)
+        raise RuleViolation("SMOKE-SETUP-1", f"The armies are being deployed ({cur[0] if cur else 'done'}); "
+                                             f"{type(cmd).__name__} does not fit it.")
+    t = st.turn
+    assert t is not None
+    if isinstance(cmd, C.Retreat):
+        pend = t.bombard_retreat if t.step == BOMBARD else (t.battle.retreat if t.battle else None)
+        if pend is None:
+            raise RuleViolation("SMOKE-RET-3", "No retreat is waiting for its direction.")
+        ok = execute_retreat(out, pend.unit, cmd.direction, pend.context)
+        if pend.context == "battle" and not out.over and ok:
+            finish_unit(out, pend.unit, True)
+        return None
+    if t.step == BOMBARD:
+        if t.bombard_retreat is not None:
+            raise RuleViolation("SMOKE-RET-3", "Choose the retreat direction first (retreat).")
+        if any(l.left > 0 for l in t.losses):
+            if isinstance(cmd, C.TakeLoss):
+                return take_loss(out, seat, cmd.unit)
+            raise RuleViolation("SMOKE-BOMB-6", "The bombardment's losses are taken first (take_loss).")
+        if isinstance(cmd, C.Aim):
+            return aim(out, seat, cmd.unit, cmd.target)
+        if isinstance(cmd, C.Bombard):
+            if not t.aims:
+                from .events import StepStarted
+
+                out.emit(StepStarted(step=ACTIONS, player=t.player),
+                         RulingBuilder().add("SMOKE-BOMB-2", f"{seat} does not bombard this turn (optional, INFERRED)."),
+                         summary=f"{seat} does not bombard")
+                return None
+            return fire(out, seat)
+    elif t.step == ACTIONS:
+        if isinstance(cmd, C.TakeRisk):
+            return take_risk(out, seat)
+        if isinstance(cmd, C.PlaceDie):
+            return place_die(out, seat, cmd.die, cmd.slot)
+        if isinstance(cmd, C.EndPlacement):
+            return end_placement(out, seat)
+        if isinstance(cmd, C.Activate):
+            return activate(out, seat, cmd.slot, cmd.die, cmd.commander, cmd.unit)
+        if isinstance(cmd, C.Move):
+            return move(out, seat, cmd.unit, cmd.kind, cmd.facing, cmd.distance, cmd.vector)
+        if isinstance(cmd, C.EndActivation):
+            return end_activation(out, seat)
+        if isinstance(cmd, C.Ride):
+            return ride(out, seat, cmd.slot, cmd.die, cmd.commander, cmd.to)
+        if isinstance(cmd, C.EndActions):
+            return end_actions(out, seat)
+    elif t.step == BATTLE_START:
+        if isinstance(cmd, C.PlaceMarker):
+            return place_marker(out, seat, cmd.at)
+    elif t.step == BATTLES:
+        b = t.battle
+        if b is None:
+            if isinstance(cmd, C.Fight):
+                groups = unfought(st)
+                g = next((g for g in groups if cmd.marker in g), None)
+                if g is None:
+                    raise RuleViolation("SMOKE-BAT-1", f"{cmd.marker!r} is not a battle still to fight this turn "
+                                                       f"({', '.join(x[0] for x in groups)}).", marker=cmd.marker)
+                return start_battle(out, g)
+        elif b.step == "tactics":
+            if isinstance(cmd, C.PlayTactic):
+                return play_tactic(out, seat, cmd.slot, tuple(cmd.units), cmd.target)
+            if isinstance(cmd, C.EndTactics):
+                out.emit(TacticsEnded(seat=seat), RulingBuilder().add("SMOKE-BAT-2", f"{seat} plays no more tactics."),
+                         summary=f"{seat} ends tactics")
+                return None
+        elif b.step == "resolve":
+            if isinstance(cmd, C.ResolveHits):
+                return resolve_hits(out, seat, cmd.unit, cmd.retreat)
+    raise RuleViolation(_step_rule(t.step), f"Now is the {_STEP_NAME.get(t.step, t.step)}; "
+                                            f"{type(cmd).__name__} does not fit it (SMOKE-TURN-2).")
+
+
+_STEP_NAME = {BOMBARD: "bombardment phase", ACTIONS: "actions phase", BATTLE_START: "battle start phase",
+              BATTLES: "battles phase"}
+
+
+def _step_rule(step: str) -> str:
+    return {BOMBARD: "SMOKE-BOMB-3", ACTIONS: "SMOKE-ACT-5", BATTLE_START: "SMOKE-MARK-1",
+            BATTLES: "SMOKE-BAT-2"}.get(step, "SMOKE-TURN-2")
+
+
+def place_marker_check(st: SmokeState, seat: str, at: Any) -> tuple[float, float]:
+    import math
+
+    t = st.turn
+    offer = t.marker_offer if t else None
+    if offer is None or offer.seat != seat:
+        raise RuleViolation("SMOKE-MARK-1", "No battle marker is to be placed by you now.")
+    x, y = float(at[0]), float(at[1])
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise RuleViolation("SMOKE-MARK-3", "The marker's centre must be finite coordinates.", field="at")
+    assert st.battle is not None
+    forb = [u.box() for u in st.units.values() if u.seat in offer.forbidden]
+    if not (0 <= x <= st.battle.width and 0 <= y <= st.battle.height):
+        raise RuleViolation("SMOKE-MARK-3", "The marker must lie on the table (INFERRED).", at=[x, y])
+    if not allowed((x, y), forb, st.battle.width, st.battle.height):
+        raise RuleViolation("SMOKE-MP-4", f"The marker may not include units of {', '.join(offer.forbidden)}: an ally "
+                                          "placed a marker including them this turn.", at=[x, y])
+    elig = [st.units[u].box() for u in offer.eligible if u in st.units and st.units[u].seat not in offer.forbidden]
+    k = depth((x, y), elig)
+    if k < offer.best:
+        raise RuleViolation("SMOKE-MARK-3", f"The marker there covers {k} of the units in fire contact and in no "
+                                            f"battle; {offer.best} can be covered (SMOKE-GEO-15; e.g. at "
+                                            f"{list(offer.points[0])}).", covers=k, best=offer.best,
+                            example=list(offer.points[0]))
+    return x, y
+
+
+def place_marker(out: Outbox, seat: str, at: Any) -> None:
+    from .events import MarkerPlaced
+
+    st = out.state
+    x, y = place_marker_check(st, seat, at)
+    offer = st.turn.marker_offer  # type: ignore[union-attr]
+    mid = f"M{st.marker_seq + 1}"
+    inside = sorted(u.id for u in st.units.values() if covers((x, y), u.box()))
+    cov = tuple(u for u in inside if u in offer.eligible)
+    joins = tuple(u for u in inside if u not in offer.eligible)
+    side = st.armies[seat].side
+    opps = tuple(sorted({st.units[u].seat for u in inside if st.armies[st.units[u].seat].side != side}))
+    rb = RulingBuilder().add("SMOKE-MARK-3", f"{mid} at ({x:.3f}, {y:.3f}) covers {len(cov)} eligible unit(s), the "
+                                             f"most possible ({offer.best}).", at=[x, y], covers=list(cov),
+                             best=offer.best)
+    if joins:
+        rb.add("SMOKE-MARK-3", f"Also within its 2 UW and joining the battle: {', '.join(joins)}.", joins=list(joins))
+    rb.add("SMOKE-MARK-4", "Its price is 1.")
+    out.emit(MarkerPlaced(seat=seat, marker=mid, x=x, y=y, covers=cov, joins=joins,
+                          opponents=opps), rb, summary=f"{seat} places {mid}")
+
+
+RULESET = SmokeRuleset()
+
+__all__ = ["RULESET", "SmokeRuleset", "ENGINE_VERSION", "expanded", "additional_commanders"]

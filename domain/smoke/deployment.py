@@ -1,0 +1,465 @@
+"""Column deployment (SMOKE-SETUP-3, SMOKE-DEP-2..6, SMOKE-SR-20, SMOKE-TERR-8).
+
+Each player splits its army into as many columns as its commander's level and numbers them in
+secret (the one piece of hidden information of the game: only that seat sees its columns until they
+are revealed). The players place their fortifications with a unit inside, then their numbered column
+markers in their own zone; the columns are revealed; then each player places every unit wholly
+within 2 UW of its column's marker (Scouts may instead go anywhere 3 UW from the enemy) and its
+commanders anywhere. With a deployment bonus the players without it do all of that first
+(SMOKE-DEP-6). Then the markers are removed and the first turn begins.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from shapely.geometry import Point as SPoint
+from shapely.geometry import Polygon
+
+from domain.kernel import RuleViolation, RulingBuilder
+
+from .commanders import COMMANDER_RADIUS, overlaps_unit
+from .content import TerrainElement
+from .events import (
+    ColumnPlaced, ColumnsAssigned, ColumnsRevealed, CommanderDeployed, DeploymentEnded, DeploymentStarted,
+    DeploymentStepDone, FortificationPlaced, UnitDeployed,
+)
+from .geometry import EPS, Box, box_overlap_depth, dist, point_box_distance
+from .state import SmokeState
+
+#: SMOKE-DEP-4: every unit of a column within this many UW of its marker (INFERRED: the whole unit,
+#: measured from the marker's centre).
+COLUMN_RADIUS = 2.0
+#: SMOKE-SR-20: a Scout's distance from enemy units, column markers and deployment zone.
+SCOUT_DISTANCE = 3.0
+#: SMOKE-TERR-8 (PROPOSED, GAP-B-04): a fortification is its unit's base plus this much all round.
+FORTIFICATION_MARGIN = 0.2
+FACING_TO = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
+
+
+def _r(v: float) -> float:
+    return round(v, 4)
+
+
+def steps_for(state: SmokeState) -> tuple[tuple[tuple[str, str], ...], dict[str, int]]:
+    """SMOKE-DEP-3/4/6: the order of the deployment steps."""
+    order = [s for side in state.side_order for s in state.seats_of_side(side)]
+    preps = {s: state.armies[s].preparations for s in order}
+    forts = {s: sum(1 for p in preps[s] if p == "fortification") for s in order}
+    bonus = [s for s in order if "deployment_bonus" in preps[s]]
+    steps: list[tuple[str, str]] = [("columns", "*")]
+    if not bonus:
+        steps += [("forts", s) for s in order if forts[s]]
+        steps += [("markers", s) for s in order]
+        steps += [("reveal", "*")]
+        steps += [("units", s) for s in order]
+    else:
+        for s in [x for x in order if x not in bonus] + bonus:
+            if forts[s]:
+                steps.append(("forts", s))
+            steps += [("markers", s), ("reveal", s), ("units", s)]
+    return tuple(steps), forts
+
+
+def start(out: Any) -> None:
+    st: SmokeState = out.state
+    steps, forts = steps_for(st)
+    rb = RulingBuilder().add("SMOKE-SETUP-3", "Each player splits its army into as many columns as its commander's "
+                                              "level, numbered in secret (SMOKE-DEP-2).")
+    if any(forts.values()):
+        rb.add("SMOKE-DEP-6", "Fortifications are placed first, each with its unit inside.")
+    if any(stage == "reveal" and seat != "*" for stage, seat in steps):
+        rb.add("SMOKE-DEP-6", "A deployment bonus: the players without it deploy completely first.")
+    out.emit(DeploymentStarted(steps=steps, forts={k: v for k, v in forts.items() if v}), rb,
+             summary="deployment by columns")
+
+
+def current(st: SmokeState) -> tuple[str, str] | None:
+    d = st.deployment
+    if d is None or d.step >= len(d.steps):
+        return None
+    return d.steps[d.step]
+
+
+def to_act(st: SmokeState) -> tuple[str, ...]:
+    cur = current(st)
+    if cur is None:
+        return ()
+    stage, seat = cur
+    if stage == "columns":
+        return tuple(s for s in st.seats if s not in st.deployment.columns)  # type: ignore[union-attr]
+    if stage == "reveal":
+        return ()
+    return (seat,)
+
+
+def advance(out: Any) -> bool:
+    """Close finished steps; True when the deployment has ended (or there is none)."""
+    from .turns import start_turn
+
+    for _ in range(1000):
+        st: SmokeState = out.state
+        d = st.deployment
+        if d is None:
+            return True
+        cur = current(st)
+        if cur is None:
+            out.emit(DeploymentEnded(), RulingBuilder().add("SMOKE-DEP-4", "Deployment is complete: the column markers "
+                                                                           "are removed."), summary="deployment ends")
+            start_turn(out, out.state.side_order[0])
+            return True
+        stage, seat = cur
+        done = False
+        if stage == "columns":
+            done = all(s in d.columns for s in st.seats)
+        elif stage == "forts":
+            done = d.forts.get(seat, 0) <= 0
+        elif stage == "markers":
+            done = len([m for m in d.markers if m.seat == seat]) >= len(d.columns.get(seat, ()))
+        elif stage == "reveal":
+            seats = tuple(s for s in st.seats if s not in d.revealed) if seat == "*" else (seat,)
+            out.emit(ColumnsRevealed(columns={s: d.columns[s] for s in seats}),
+                     RulingBuilder().add("SMOKE-DEP-3", "The players reveal which column each number is: "
+                                         + "; ".join(f"{s}: " + ", ".join(f"{i + 1} = {len(c)} unit(s)"
+                                                                          for i, c in enumerate(d.columns[s]))
+                                                     for s in seats) + "."),
+                     summary="columns revealed")
+            done = True
+        elif stage == "units":
+            done = (not any(u.seat == seat for u in st.reserve.values())
+                    and not any(c.seat == seat for c in st.reserve_commanders.values()))
+        if not done:
+            return False
+        out.emit(DeploymentStepDone(stage=stage, seat=seat), RulingBuilder().add(
+            "SMOKE-DEP-4" if stage == "units" else "SMOKE-DEP-3", f"Deployment: {stage}"
+            + (f" of {seat}" if seat != "*" else "") + " done."), summary=f"{stage} done")
+    return False
+
+
+def _stage(st: SmokeState, seat: str, stage: str) -> None:
+    cur = current(st)
+    if cur is None or cur[0] != stage or (cur[1] != "*" and cur[1] != seat):
+        now = f"{cur[0]} ({cur[1]})" if cur else "over"
+        raise RuleViolation("SMOKE-SETUP-1", f"The deployment step now is {now}, not {stage} for {seat}.")
+
+
+# -- columns (SMOKE-SETUP-3, SMOKE-DEP-2) --------------------------------------------------------
+def assign_columns(out: Any, seat: str, columns: tuple[tuple[str, ...], ...]) -> None:
+    st: SmokeState = out.state
+    _stage(st, seat, "columns")
+    if seat in st.deployment.columns:  # type: ignore[union-attr]
+        raise RuleViolation("SMOKE-DEP-2", "Your columns are already numbered.")
+    level = st.armies[seat].level
+    if len(columns) != level:
+        raise RuleViolation("SMOKE-SETUP-3", f"The number of columns equals your commander's level: {level} "
+                                             f"({len(columns)} given).", columns=len(columns))
+    mine = sorted(u.id for u in st.reserve.values() if u.seat == seat)
+    given = [u for c in columns for u in c]
+    if sorted(given) != mine:
+        missing = sorted(set(mine) - set(given))
+        extra = sorted(set(given) - set(mine))
+        twice = sorted({u for u in given if given.count(u) > 1})
+        raise RuleViolation("SMOKE-SETUP-3", "Every unit goes into exactly one column"
+                            + (f"; missing: {', '.join(missing)}" if missing else "")
+                            + (f"; not yours: {', '.join(extra)}" if extra else "")
+                            + (f"; twice: {', '.join(twice)}" if twice else "") + ".")
+    cols = tuple(tuple(c) for c in columns)
+    out.emit(ColumnsAssigned(seat=seat, count=len(cols), columns=cols),
+             RulingBuilder().add("SMOKE-DEP-2", f"{seat} numbers its {len(cols)} columns in secret."),
+             summary=f"{seat} numbers its columns", visibility=seat, reveals=True)
+
+
+def example_columns(st: SmokeState, seat: str) -> tuple[tuple[str, ...], ...]:
+    level = st.armies[seat].level
+    mine = sorted(u.id for u in st.reserve.values() if u.seat == seat)
+    return tuple(tuple(mine[i::level]) for i in range(level))
+
+
+# -- fortifications (SMOKE-DEP-6, SMOKE-TERR-8) ----------------------------------------------------
+def zone_of(st: SmokeState, seat: str) -> Polygon:
+    assert st.battle is not None
+    side = st.battle.side(st.armies[seat].side)
+    assert side is not None
+    return Polygon(side.zone)
+
+
+def fort_polygon(b: Box) -> tuple[tuple[float, float], ...]:
+    g = Box(b.cx, b.cy, b.theta, b.w + 2 * FORTIFICATION_MARGIN, b.d + 2 * FORTIFICATION_MARGIN)
+    return tuple((_r(x), _r(y)) for x, y in g.corners())
+
+
+def fortification_check(st: SmokeState, seat: str, at, facing: float, uid: str) -> tuple[Box, tuple]:
+    _stage(st, seat, "forts")
+    u = st.reserve.get(uid)
+    if u is None or u.seat != seat:
+        raise RuleViolation("SMOKE-DEP-6", f"{uid!r} is not one of your units still to deploy.", unit=uid)
+    x, y, f = float(at[0]), float(at[1]), float(facing)
+    if not all(math.isfinite(v) for v in (x, y, f)):
+        raise RuleViolation("SMOKE-DEP-6", "The position must be finite numbers.", field="at")
+    b = Box(x, y, f % 360.0, u.w, u.d)
+    poly = fort_polygon(b)
+    if not zone_of(st, seat).buffer(EPS).contains(Polygon(poly)):
+        raise RuleViolation("SMOKE-DEP-6", "A fortification is placed in your own deployment zone (INFERRED).",
+                            at=[x, y])
+    g = Box(x, y, f % 360.0, u.w + 2 * FORTIFICATION_MARGIN, u.d + 2 * FORTIFICATION_MARGIN)
+    for o in st.units.values():
+        if box_overlap_depth(g, o.box()) > EPS:
+            raise RuleViolation("SMOKE-TERR-8", f"The fortification would overlap {o.id}.", other=o.id)
+    return b, poly
+
+
+def place_fortification(out: Any, seat: str, at, facing: float, uid: str) -> None:
+    st: SmokeState = out.state
+    b, poly = fortification_check(st, seat, at, facing, uid)
+    n = sum(1 for e in st.battle.terrain if e.kind == "fortification") + 1  # type: ignore[union-attr]
+    el = TerrainElement(id=f"FORT-{seat[-1]}-{n}", kind="fortification", polygon=poly)
+    out.emit(FortificationPlaced(seat=seat, element=el, unit=uid, x=_r(b.cx), y=_r(b.cy), facing=_r(b.theta)),
+             RulingBuilder().add("SMOKE-DEP-6", f"{seat} places a fortification with {uid} inside it.")
+             .add("SMOKE-TERR-8", "A fortification holds exactly one unit."), summary=f"{seat} fortifies {uid}")
+
+
+# -- column markers (SMOKE-DEP-3) -----------------------------------------------------------------
+def column_check(st: SmokeState, seat: str, n: int, at) -> tuple[float, float]:
+    _stage(st, seat, "markers")
+    level = len(st.deployment.columns.get(seat, ()))  # type: ignore[union-attr]
+    if not 1 <= n <= level:
+        raise RuleViolation("SMOKE-DEP-3", f"Your columns are numbered 1..{level}.", column=n)
+    if any(m.seat == seat and m.number == n for m in st.deployment.markers):  # type: ignore[union-attr]
+        raise RuleViolation("SMOKE-DEP-3", f"Column {n}'s marker is already placed.", column=n)
+    x, y = float(at[0]), float(at[1])
+    if not (math.isfinite(x) and math.isfinite(y)) or not zone_of(st, seat).buffer(EPS).contains(SPoint(x, y)):
+        raise RuleViolation("SMOKE-DEP-3", "A column marker goes in your own deployment zone.", at=[at[0], at[1]])
+    return x, y
+
+
+def place_column(out: Any, seat: str, n: int, at) -> None:
+    x, y = column_check(out.state, seat, n, at)
+    out.emit(ColumnPlaced(seat=seat, number=n, x=x, y=y),
+             RulingBuilder().add("SMOKE-DEP-3", f"{seat} places the marker of column {n}."),
+             summary=f"{seat}: column {n} marker")
+
+
+def example_column(st: SmokeState, seat: str) -> tuple[int, tuple[float, float]] | None:
+    d = st.deployment
+    assert d is not None
+    level = len(d.columns.get(seat, ()))
+    done = {m.number for m in d.markers if m.seat == seat}
+    todo = [n for n in range(1, level + 1) if n not in done]
+    if not todo:
+        return None
+    z = zone_of(st, seat)
+    x0, y0, x1, y1 = z.bounds
+    n = todo[0]
+    p = (round(x0 + (x1 - x0) * (n - 0.5) / level, 3), round((y0 + y1) / 2, 3))
+    if not z.contains(SPoint(p)):
+        c = z.representative_point()
+        p = (round(c.x, 3), round(c.y, 3))
+    return n, p
+
+
+# -- units and commanders (SMOKE-DEP-4, SMOKE-SR-20) -------------------------------------------------
+def _column_of(st: SmokeState, uid: str) -> int | None:
+    u = st.reserve.get(uid) or st.units.get(uid)
+    cols = st.deployment.columns.get(u.seat, ()) if u and st.deployment else ()
+    for i, c in enumerate(cols):
+        if uid in c:
+            return i + 1
+    return None
+
+
+def deploy_check(st: SmokeState, seat: str, uid: str, at, facing: float) -> tuple[Box, dict[str, Any]]:
+    _stage(st, seat, "units")
+    u = st.reserve.get(uid)
+    if u is None or u.seat != seat:
+        raise RuleViolation("SMOKE-DEP-4", f"{uid!r} is not one of your units still to deploy.", unit=uid)
+    x, y, f = float(at[0]), float(at[1]), float(facing)
+    if not all(math.isfinite(v) for v in (x, y, f)):
+        raise RuleViolation("SMOKE-DEP-4", "The position must be finite numbers.", field="at")
+    b = Box(x, y, f % 360.0, u.w, u.d)
+    assert st.battle is not None and st.deployment is not None
+    W, H = st.battle.width, st.battle.height
+    if any(cx < -1e-9 or cy < -1e-9 or cx > W + 1e-9 or cy > H + 1e-9 for cx, cy in b.corners()):
+        raise RuleViolation("SMOKE-GEO-1", f"{uid} must lie on the table.", unit=uid)
+    for o in st.units.values():
+        if box_overlap_depth(b, o.box()) > EPS:
+            raise RuleViolation("SMOKE-GEO-4", f"{uid} would overlap {o.id}.", unit=uid, other=o.id)
+    terrain = st.terrain()
+    fort = terrain.fortification_of(b)
+    if fort is not None and any(terrain.fortification_of(o.box()) == fort for o in st.units.values()):
+        raise RuleViolation("SMOKE-TERR-8", f"The fortification {fort} holds exactly one unit.", unit=uid)
+    n = _column_of(st, uid)
+    marker = next((m for m in st.deployment.markers if m.seat == seat and m.number == n), None)
+    measure: dict[str, Any] = {"column": n}
+    if marker is not None:
+        far = max(dist((marker.x, marker.y), c) for c in b.corners())
+        measure.update(marker=[marker.x, marker.y], farthest_corner=_r(far))
+        if far <= COLUMN_RADIUS + EPS:
+            return b, measure
+    if "scout" in st.profiles[u.profile].traits:
+        why = scout_problem(st, seat, b)
+        if why is None:
+            measure["scout"] = True
+            return b, measure
+        raise RuleViolation("SMOKE-SR-20", f"{uid} is neither within {COLUMN_RADIUS:g} UW of its column's marker nor "
+                                           f"{SCOUT_DISTANCE:g} UW from the enemy ({why}).", unit=uid)
+    if column_spot(st, seat, uid) is None and zone_of(st, seat).buffer(EPS).contains(Polygon(b.corners())):
+        measure["no_room"] = True  # INFERRED: a full column's unit goes anywhere in the own zone
+        return b, measure
+    raise RuleViolation("SMOKE-DEP-4", f"{uid} (column {n}) must lie wholly within {COLUMN_RADIUS:g} UW of its "
+                                       f"column's marker" + (f" (its farthest corner is {measure['farthest_corner']:.3f} "
+                                                             "UW away)." if marker else "."), unit=uid, **measure)
+
+
+def scout_problem(st: SmokeState, seat: str, b: Box) -> str | None:
+    side = st.armies[seat].side
+    poly = Polygon(b.corners())
+    for o in st.units.values():
+        if st.armies[o.seat].side != side and poly.distance(Polygon(o.box().corners())) < SCOUT_DISTANCE:
+            return f"{o.id} is nearer"
+    for m in st.deployment.markers if st.deployment else ():
+        if st.armies[m.seat].side != side and point_box_distance((m.x, m.y), b) < SCOUT_DISTANCE:
+            return f"the marker of {m.seat}'s column {m.number} is nearer"
+    assert st.battle is not None
+    for s in st.battle.sides:
+        if s.id != side and Polygon(s.zone).distance(poly) < SCOUT_DISTANCE:
+            return "the enemy deployment zone is nearer"
+    return None
+
+
+def deploy_unit(out: Any, seat: str, uid: str, at, facing: float) -> None:
+    st: SmokeState = out.state
+    b, m = deploy_check(st, seat, uid, at, facing)
+    rb = RulingBuilder()
+    if m.get("scout"):
+        rb.add("SMOKE-SR-20", f"{uid} is a Scout, placed {SCOUT_DISTANCE:g} UW or more from the enemy.")
+    else:
+        rb.add("SMOKE-DEP-4", f"{uid} is wholly within {COLUMN_RADIUS:g} UW of its column {m['column']}'s marker "
+                              f"(farthest corner {m['farthest_corner']:.3f} UW).", **m)
+    out.emit(UnitDeployed(seat=seat, unit=uid, x=_r(b.cx), y=_r(b.cy), facing=_r(b.theta), measure=m), rb,
+             summary=f"{seat} deploys {uid}")
+
+
+def commander_check(st: SmokeState, seat: str, cid: str, at) -> tuple[float, float]:
+    _stage(st, seat, "units")
+    c = st.reserve_commanders.get(cid)
+    if c is None or c.seat != seat:
+        raise RuleViolation("SMOKE-DEP-4", f"{cid!r} is not one of your commanders still to deploy.", commander=cid)
+    x, y = float(at[0]), float(at[1])
+    assert st.battle is not None
+    r = COMMANDER_RADIUS
+    if not (math.isfinite(x) and math.isfinite(y)) or not (r <= x <= st.battle.width - r
+                                                          and r <= y <= st.battle.height - r):
+        raise RuleViolation("SMOKE-GEO-16", f"{cid}'s figure must stay on the table.", at=[at[0], at[1]])
+    on = [u.id for u in st.units.values() if overlaps_unit((x, y), u)]
+    if on:
+        raise RuleViolation("SMOKE-CMD-2", f"A commander may not stand on a unit ({', '.join(on)}).", units=on)
+    return x, y
+
+
+def deploy_commander(out: Any, seat: str, cid: str, at) -> None:
+    x, y = commander_check(out.state, seat, cid, at)
+    out.emit(CommanderDeployed(seat=seat, commander=cid, x=x, y=y),
+             RulingBuilder().add("SMOKE-DEP-4", f"{cid} may be placed anywhere."), summary=f"{seat} places {cid}")
+
+
+def _fits(st: SmokeState, seat: str, uid: str, b: Box, near: list | None = None) -> bool:
+    """On the table, overlapping no unit, and not in an occupied fortification."""
+    assert st.battle is not None
+    W, H = st.battle.width, st.battle.height
+    if any(cx < -1e-9 or cy < -1e-9 or cx > W + 1e-9 or cy > H + 1e-9 for cx, cy in b.corners()):
+        return False
+    if any(box_overlap_depth(b, o.box()) > EPS for o in (st.units.values() if near is None else near)):
+        return False
+    terrain = st.terrain()
+    fort = terrain.fortification_of(b)
+    return fort is None or not any(terrain.fortification_of(o.box()) == fort for o in st.units.values())
+
+
+def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:
+    """A free place wholly within 2 UW of the unit's column marker, if there is one (a deterministic
+    search: rings 0.1 UW apart, four facings); None means the column is full."""
+    from .commanders import own_edge
+    from .state import memo
+
+    def find() -> tuple[tuple[float, float], float] | None:
+        u = st.reserve[uid]
+        facing = FACING_TO[own_edge(st, seat)]
+        n = _column_of(st, uid)
+        marker = next((m for m in st.deployment.markers if m.seat == seat and m.number == n), None)  # type: ignore[union-attr]
+        if marker is None:
+            return None
+        near = [o for o in st.units.values() if abs(o.x - marker.x) < 4 and abs(o.y - marker.y) < 4]
+        for k in range(0, 17):
+            r = 0.1 * k
+            steps = max(1, int(2 * math.pi * r / 0.15))
+            for i in range(steps):
+                a = 2 * math.pi * i / steps
+                p = (round(marker.x + r * math.cos(a), 3), round(marker.y + r * math.sin(a), 3))
+                for f in (facing, (facing + 90) % 360, (facing + 180) % 360, (facing + 270) % 360):
+                    b = Box(p[0], p[1], f, u.w, u.d)
+                    if max(dist((marker.x, marker.y), c) for c in b.corners()) > COLUMN_RADIUS + EPS:
+                        continue
+                    if _fits(st, seat, uid, b, near):
+                        return p, f
+        return None
+
+    markers = st.deployment.markers if st.deployment else ()
+    return memo(st, "column_spot", find, uid, markers)
+
+
+def zone_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:
+    from .commanders import own_edge
+
+    u = st.reserve[uid]
+    facing = FACING_TO[own_edge(st, seat)]
+    z = zone_of(st, seat)
+    x0, y0, x1, y1 = z.bounds
+    zz = z.buffer(EPS)
+    y = y0 + 0.5
+    while y < y1:
+        x = x0 + 0.6
+        while x < x1:
+            b = Box(round(x, 3), round(y, 3), facing, u.w, u.d)
+            if zz.contains(Polygon(b.corners())) and _fits(st, seat, uid, b):
+                return (b.cx, b.cy), facing
+            x += 0.5
+        y += 0.5
+    return None
+
+
+def example_unit(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:
+    """A legal spot for ``uid``: near its column's marker, or (a full column) in the own zone."""
+    return column_spot(st, seat, uid) or zone_spot(st, seat, uid)
+
+
+def example_commander(st: SmokeState, seat: str, cid: str) -> tuple[float, float] | None:
+    z = zone_of(st, seat)
+    x0, y0, x1, y1 = z.bounds
+    for fy in (0.15, 0.5, 0.85):
+        for fx in (0.5, 0.3, 0.7, 0.1, 0.9):
+            p = (round(x0 + (x1 - x0) * fx, 3), round(y0 + (y1 - y0) * fy, 3))
+            try:
+                commander_check(st, seat, cid, p)
+            except RuleViolation:
+                continue
+            return p
+    return None
+
+
+def example_fortification(st: SmokeState, seat: str) -> tuple[tuple[float, float], float, str] | None:
+    from .commanders import own_edge
+
+    facing = FACING_TO[own_edge(st, seat)]
+    mine = sorted(u.id for u in st.reserve.values() if u.seat == seat)
+    if not mine:
+        return None
+    z = zone_of(st, seat)
+    x0, y0, x1, y1 = z.bounds
+    for fx in (0.5, 0.3, 0.7, 0.15, 0.85):
+        p = (round(x0 + (x1 - x0) * fx, 3), round((y0 + y1) / 2, 3))
+        try:
+            fortification_check(st, seat, p, facing, mine[0])
+        except RuleViolation:
+            continue
+        return p, facing, mine[0]
+    return None

@@ -1,0 +1,212 @@
+"""Fire sector, line of fire and fire contact (SMOKE-LOF, SMOKE-GEO-8/10/11/12, SMOKE-TERR-4/5).
+
+``line_of_fire`` answers SMOKE-LOF-2 for one shooter and one target and returns what it measured:
+the melee contact, or the part of the target in the sector, the distance from the front edge and
+the range it was compared with (strictly less, SMOKE-GEO-10), and for each front corner the target
+point its clear line reaches or what blocked every line (SMOKE-GEO-11/12). That dict goes into the
+events and rulings as it is, so a disputed measurement can be read back without recomputing.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .formations import touching
+from .geometry import (
+    EPS, Box, candidate_points, clip_segment, convex_hull, point_in_convex, range_distance, sector_clip,
+    segment_meets_interior,
+)
+from .state import SmokeState, Unit, memo
+from .units import bombardment_of, fire_range, fire_weapons, has
+
+#: SMOKE-GEO-8 (INFERRED, GAP-B-10): half-angle of the fire sector about straight ahead, degrees.
+#: A game may set option ``sector_half_angle`` (e.g. 22.5 for the less likely 45-degree total reading).
+SECTOR_HALF_ANGLE = 45.0
+#: SMOKE-GEO-10: "less than" the range, with a margin for rounding (1e-9 UW is far below any
+#: measurement: a target placed exactly at the range is out of it).
+RANGE_SLACK = 1e-9
+#: SMOKE-TERR-4: range bonus of a bombarding unit entirely on an elevation.
+ELEVATION_RANGE_BONUS = 2.0
+
+
+def half_angle(state: SmokeState) -> float:
+    return float(state.options.get("sector_half_angle", SECTOR_HALF_ANGLE))
+
+
+def _r(p) -> list[float]:
+    return [round(p[0], 4), round(p[1], 4)]
+
+
+def on_elevation(state: SmokeState, u: Unit) -> bool:
+    """SMOKE-TERR-4: the unit stands entirely on an elevation."""
+    return bool(state.terrain().entirely_in(u.box(), "elevation"))
+
+
+def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = None, mode: str = "fire",
+                 melee: bool = True) -> dict[str, Any]:
+    """SMOKE-LOF-2: is enemy ``e`` on ``u``'s line of fire? ``reach``: the range to test (default:
+    the longest Fire range for mode "fire", the bombardment range for mode "bombard")."""
+    if melee and touching(state, u, e):
+        return {"ok": True, "shooter": u.id, "target": e.id, "how": "melee", "rule": "SMOKE-LOF-2"}
+    elevated = False
+    if reach is None:
+        if mode == "bombard":
+            b = bombardment_of(state, u)
+            reach = b.range if b else 0.0
+            if b and on_elevation(state, u):
+                elevated = True
+                reach += ELEVATION_RANGE_BONUS
+        else:
+            reach = fire_range(state, u)
+    elif mode == "bombard" and on_elevation(state, u):
+        elevated = True
+    out: dict[str, Any] = {"ok": False, "shooter": u.id, "target": e.id, "how": mode, "range": round(reach, 4)}
+    if reach <= 0:
+        out["reason"] = "no Fire or Bombardment ability" if mode == "fire" else "no Bombardment"
+        out["rule"] = "SMOKE-LOF-2"
+        return out
+    ub, eb = u.box(), e.box()
+    part = sector_clip(ub, eb, half_angle(state))
+    if not part:
+        out.update(reason="not in the fire sector", rule="SMOKE-GEO-8")
+        return out
+    d = range_distance(ub, part)
+    out["distance"] = round(d, 4)
+    if not d < reach - RANGE_SLACK:
+        out.update(reason=f"out of range ({d:.3f} >= {reach:.3f} UW)", rule="SMOKE-GEO-10")
+        return out
+    blockers = _blockers(state, u, e, ub, part, elevated)
+    terrain = state.terrain()
+    strict = bool(state.options.get("blocks_view_strict", False))
+    check_terrain = terrain.has_view_blockers()
+    cands = candidate_points(part)
+    lines: dict[str, Any] = {}
+    for name, k in (("FL", ub.FL), ("FR", ub.FR)):
+        found = None
+        why: str | None = None
+        for q in cands:
+            hit = next((bid for bid, poly in blockers if segment_meets_interior(k, q, poly)), None)
+            if hit is None and len(blockers) > 1:
+                hit = through_a_seam(k, q, blockers)
+            if hit is None and check_terrain:
+                hit = terrain.view_blocker(k, q, strict=strict)
+            if hit is None:
+                found = q
+                break
+            why = why or hit
+        if found is None:
+            lines[name] = {"from": _r(k), "blocked_by": why}
+        else:
+            lines[name] = {"from": _r(k), "to": _r(found)}
+    out["lines"] = lines
+    out["candidates"] = len(cands)
+    if all("to" in v for v in lines.values()):
+        out["ok"] = True
+        out["rule"] = "SMOKE-LOF-2"
+    else:
+        out.update(reason="a front corner has no clear line", rule="SMOKE-GEO-11")
+    return out
+
+
+def through_a_seam(k, q, blockers) -> str | None:
+    """A line running exactly along the shared edge of two touching units passes through neither
+    interior but through the solid line they make (SMOKE-GEO-12a): it is blocked when points just
+    beside it, on both sides, are inside units along a stretch of it."""
+    dx, dy = q[0] - k[0], q[1] - k[1]
+    L = (dx * dx + dy * dy) ** 0.5
+    if L <= 0:
+        return None
+    nx, ny = -dy / L * 2 * EPS, dx / L * 2 * EPS
+    for bid, poly in blockers:
+        span = clip_segment(k, q, poly)
+        if span is None or (span[1] - span[0]) * L <= EPS:
+            continue
+        t = (span[0] + span[1]) / 2
+        m = (k[0] + t * dx, k[1] + t * dy)
+        left = (m[0] + nx, m[1] + ny)
+        right = (m[0] - nx, m[1] - ny)
+        if any(point_in_convex(left, p2) for _, p2 in blockers) and any(point_in_convex(right, p2) for _, p2 in blockers):
+            return bid
+    return None
+
+
+def _blockers(state: SmokeState, u: Unit, e: Unit, ub: Box, part, elevated: bool):
+    """Units whose interior a line of fire may not cross (SMOKE-GEO-12a): not U, not E, not *Do not
+    block fire*; from an elevation, only units on an elevation block a bombardment (SMOKE-TERR-4)."""
+    hull = convex_hull([ub.FL, ub.FR] + list(part))
+    xs = [p[0] for p in hull]
+    ys = [p[1] for p in hull]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    out = []
+    terrain = state.terrain()
+    for o in state.units.values():
+        if o.id in (u.id, e.id) or has(state, o, "do_not_block_fire"):
+            continue
+        ob = o.box()
+        bx0, by0, bx1, by1 = ob.bbox()
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+            continue
+        if elevated and not terrain.partially_in(ob, "elevation"):
+            continue
+        out.append((o.id, ob.corners()))
+    return out
+
+
+def shortest_weapon(state: SmokeState, u: Unit, targets: list[Unit]) -> tuple[Any, dict[str, Any]] | None:
+    """SMOKE-RES-2: the shortest-range Fire weapon with one of ``targets`` on its line of fire."""
+    for w, r in fire_weapons(state, u):
+        for e in targets:
+            m = line_of_fire(state, u, e, reach=r, melee=False)
+            if m["ok"]:
+                m["weapon"] = w.name
+                return w, m
+    return None
+
+
+def _could_reach(a: Unit, b: Unit, reach: float) -> bool:
+    r = reach + (a.w + a.d + b.w + b.d) / 2 + EPS
+    return abs(a.x - b.x) <= r and abs(a.y - b.y) <= r
+
+
+def fire_contact(state: SmokeState, a: Unit, b: Unit) -> dict[str, Any] | None:
+    """SMOKE-LOF-3/4: a and b (enemies) are in fire contact; the measurement that showed it."""
+    if touching(state, a, b):
+        return {"ok": True, "shooter": a.id, "target": b.id, "how": "melee", "rule": "SMOKE-LOF-2"}
+    literal = bool(state.options.get("fire_contact_uses_bombardment", False))  # GAP-B-06
+    for s, t in ((a, b), (b, a)):
+        reach = fire_range(state, s)
+        if literal:
+            bo = bombardment_of(state, s)
+            if bo is not None:
+                reach = max(reach, bo.range)
+        if reach > 0 and _could_reach(s, t, reach):
+            m = line_of_fire(state, s, t, reach=reach, melee=False)
+            if m["ok"]:
+                return m
+    return None
+
+
+def fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every pair of enemy units in fire contact (ids sorted within a pair)."""
+    moved = state.turn.moved if state.turn is not None else ()
+    return memo(state, "fire_contacts", lambda: _fire_contacts(state), moved)
+
+
+def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
+    units = sorted(state.units.values(), key=lambda u: u.id)
+    reach = {u.id: fire_range(state, u) for u in units}
+    out = []
+    for i, a in enumerate(units):
+        for b in units[i + 1:]:
+            if not state.enemy(a, b):
+                continue
+            r = max(reach[a.id], reach[b.id])
+            if not _could_reach(a, b, r):
+                continue
+            m = fire_contact(state, a, b)
+            if m is not None:
+                out.append((a.id, b.id, m))
+    return out
+
+
+def in_fire_contact(state: SmokeState, u: Unit) -> bool:
+    return any(u.id in (a, b) for a, b, _ in fire_contacts(state))

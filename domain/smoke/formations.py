@@ -1,0 +1,128 @@
+"""Contacts and formations (SMOKE-FORM, SMOKE-GEO-5/6/7/13, SMOKE-TERR-8, SMOKE-MP-2).
+
+A formation is a connected component of the graph "edge contact, same player, same terrain
+context"; corner contact alone links nothing, and Irregular units are always alone
+(SMOKE-SR-16). Formations are recomputed from positions whenever a rule asks (SMOKE-FORM-4).
+"""
+from __future__ import annotations
+
+from .geometry import EPS, Box, Touch, box_distance, edge_touches, in_contact
+from .state import SmokeState, Unit, memo
+
+
+def _near(a: Box, b: Box, margin: float) -> bool:
+    r = (a.w + a.d + b.w + b.d) / 2 + margin
+    return abs(a.cx - b.cx) <= r and abs(a.cy - b.cy) <= r
+
+
+def neighbours(state: SmokeState) -> dict[str, list[tuple[str, tuple[Touch, ...]]]]:
+    """Every unit's contacts (SMOKE-GEO-5): other unit id and the edges that touch (empty: corner
+    contact). Computed once per layout of the table."""
+    def build() -> dict[str, list[tuple[str, tuple[Touch, ...]]]]:
+        units = sorted(state.units.values(), key=lambda u: u.box().bbox()[0])
+        boxes = [u.box() for u in units]
+        bbs = [b.bbox() for b in boxes]
+        out: dict[str, list[tuple[str, tuple[Touch, ...]]]] = {u.id: [] for u in units}
+        for i, a in enumerate(units):
+            ax1 = bbs[i][2]
+            for j in range(i + 1, len(units)):
+                if bbs[j][0] > ax1 + EPS:
+                    break
+                if not in_contact(boxes[i], boxes[j]):
+                    continue
+                t = tuple(edge_touches(boxes[i], boxes[j]))
+                out[a.id].append((units[j].id, t))
+                out[units[j].id].append((a.id, tuple(Touch(x.edge_b, x.edge_a, x.length) for x in t)))
+        return out
+
+    return memo(state, "neighbours", build)
+
+
+def touching(state: SmokeState, a: Unit, b: Unit) -> bool:
+    """Base-to-base contact (SMOKE-GEO-5), including through a fortification: a unit in contact with
+    a fortification counts as in contact with the unit inside it (SMOKE-TERR-8)."""
+    if any(o == b.id for o, _ in neighbours(state).get(a.id, ())):
+        return True
+    if a.id not in state.units or b.id not in state.units:
+        ba, bb = a.box(), b.box()
+        if _near(ba, bb, EPS) and in_contact(ba, bb):
+            return True
+    t = state.terrain()
+    if not t.has_fortifications():
+        return False
+    ba, bb = a.box(), b.box()
+    fa, fb = t.fortification_of(ba), t.fortification_of(bb)
+    if fb is not None and fb in t.fortification_touching(ba) and fa != fb:
+        return True
+    if fa is not None and fa in t.fortification_touching(bb) and fa != fb:
+        return True
+    return False
+
+
+def enemies_touching(state: SmokeState, u: Unit) -> list[Unit]:
+    return [e for e in state.units.values() if e.id != u.id and state.enemy(u, e) and touching(state, u, e)]
+
+
+def rear_partners(state: SmokeState, u: Unit) -> list[Unit]:
+    """Units in rear contact with ``u``, whichever of the two is in front (SMOKE-FORM-3)."""
+    return [state.units[o] for o, ts in neighbours(state).get(u.id, ())
+            if any({t.edge_a, t.edge_b} == {"rear", "front"} for t in ts)]
+
+
+def in_line_with(state: SmokeState, u: Unit) -> list[Unit]:
+    """SMOKE-FORM-3: units touching ``u`` edge to edge."""
+    return [state.units[o] for o, ts in neighbours(state).get(u.id, ()) if ts]
+
+
+def context_of(state: SmokeState, u: Unit) -> str | None:
+    return state.terrain().context(u.box())
+
+
+def formations(state: SmokeState, seat: str | None = None) -> dict[str, tuple[str, ...]]:
+    """Formation key (its lowest unit id) -> unit ids, for one seat's units or everybody's."""
+    allf = memo(state, "formations", lambda: _formations(state))
+    if seat is None:
+        return allf
+    return {k: v for k, v in allf.items() if state.units[v[0]].seat == seat}
+
+
+def _formations(state: SmokeState) -> dict[str, tuple[str, ...]]:
+    units = sorted(state.units.values(), key=lambda u: u.id)
+    t = state.terrain()
+    ctx = {u.id: t.context(u.box()) for u in units}
+    irregular = {u.id for u in units if "irregular" in state.profiles[u.profile].traits}
+    parent = {u.id: u.id for u in units}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    nb = neighbours(state)
+    for a in units:
+        if a.id in irregular:
+            continue
+        for o, touches in nb.get(a.id, ()):
+            b = state.units[o]
+            if not touches or b.seat != a.seat or o in irregular or ctx[a.id] != ctx[o]:
+                continue
+            ra, rb = find(a.id), find(o)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[str, list[str]] = {}
+    for u in units:
+        groups.setdefault(find(u.id), []).append(u.id)
+    return {min(v): tuple(sorted(v)) for v in groups.values()}
+
+
+def formation_of(state: SmokeState, uid: str) -> tuple[str, tuple[str, ...]]:
+    u = state.units[uid]
+    for k, v in formations(state, u.seat).items():
+        if uid in v:
+            return k, v
+    return uid, (uid,)
+
+
+def distance(a: Unit, b: Unit) -> float:
+    return box_distance(a.box(), b.box())

@@ -1,0 +1,191 @@
+"""Battle markers: membership, merging and optimal placement (SMOKE-MARK, SMOKE-GEO-14/15/21).
+
+Placement is exact: the depth |{u : m ∈ rect(u) ⊕ disc(2)}| is piecewise constant, and changes only
+across the boundaries of those rounded rectangles (four pushed-out edges and four corner arcs
+each), so a maximum is attained at a unit's centre or at an intersection of two boundaries
+(segment-segment, segment-arc, arc-arc), or where a boundary meets the table's edge; candidates
+off the table are clamped onto it (SMOKE-GEO-15). The tests compare it with a dense grid search.
+"""
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+import numpy as np
+
+from .geometry import (
+    EPS, Box, Point, box_distance, circle_circle, point_box_distance, rounded_box_boundary, segment_circle,
+    segment_segment_point,
+)
+from .state import SmokeState
+
+#: SMOKE-MARK-2: the battle radius, UW (membership is partial and inclusive, GAP-B-18).
+BATTLE_RADIUS = 2.0
+
+
+def covers(m: Point, b: Box) -> bool:
+    """SMOKE-GEO-14: any part of the unit within 2 UW of the marker's centre (within EPS)."""
+    return point_box_distance(m, b) <= BATTLE_RADIUS + EPS + 1e-9
+
+
+def marker_units(state: SmokeState, mid: str) -> list[str]:
+    m = state.markers[mid]
+    return sorted(u.id for u in state.units.values() if covers((m.x, m.y), u.box()))
+
+
+def battle_groups(state: SmokeState) -> list[tuple[str, ...]]:
+    """SMOKE-MARK-5: markers sharing a unit form one battle (transitively, INFERRED)."""
+    mids = sorted(state.markers)
+    members = {m: set(marker_units(state, m)) for m in mids}
+    parent = {m: m for m in mids}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for a, b in combinations(mids, 2):
+        if members[a] & members[b]:
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[max(ra, rb, key=_mkey)] = min(ra, rb, key=_mkey)
+    groups: dict[str, list[str]] = {}
+    for m in mids:
+        groups.setdefault(find(m), []).append(m)
+    return sorted((tuple(sorted(v, key=_mkey)) for v in groups.values()), key=lambda g: _mkey(g[0]))
+
+
+def _mkey(mid: str) -> tuple[int, str]:
+    digits = "".join(c for c in mid if c.isdigit())
+    return (int(digits) if digits else 0, mid)
+
+
+def battle_units(state: SmokeState, markers: tuple[str, ...]) -> list[str]:
+    out: set[str] = set()
+    for m in markers:
+        if m in state.markers:
+            out.update(marker_units(state, m))
+    return sorted(out)
+
+
+def units_in_battles(state: SmokeState) -> set[str]:
+    out: set[str] = set()
+    for m in state.markers:
+        out.update(marker_units(state, m))
+    return out
+
+
+def nearest_marker(state: SmokeState, b: Box, markers: tuple[str, ...]) -> tuple[str, float] | None:
+    """SMOKE-RET-5 / SMOKE-GEO-21: the marker (among ``markers``) nearest to the unit's rectangle."""
+    best = None
+    for mid in markers:
+        m = state.markers.get(mid)
+        if m is None:
+            continue
+        d = point_box_distance((m.x, m.y), b)
+        if best is None or d < best[1] - 1e-12 or (abs(d - best[1]) <= 1e-12 and _mkey(mid) < _mkey(best[0])):
+            best = (mid, d)
+    return best
+
+
+# -- optimal placement (SMOKE-GEO-15) ------------------------------------------------------------
+def _pieces(b: Box, r: float):
+    segs, corners = rounded_box_boundary(b, r)
+    return segs, corners
+
+
+def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: float,
+               r: float = BATTLE_RADIUS) -> list[Point]:
+    pts: list[Point] = [(b.cx, b.cy) for b in eligible]
+    shapes = [(b, _pieces(b, r)) for b in eligible + forbidden]
+    table = [((0.0, 0.0), (width, 0.0)), ((width, 0.0), (width, height)), ((width, height), (0.0, height)),
+             ((0.0, height), (0.0, 0.0))]
+    for (ba, (sa, ca)), (bb, (sb, cb)) in combinations(shapes, 2):
+        if box_distance(ba, bb) > 2 * r + 2 * EPS:
+            continue
+        for p, q in sa:
+            for s, t in sb:
+                pts += segment_segment_point(p, q, s, t)
+            for c in cb:
+                pts += segment_circle(p, q, c, r)
+        for c in ca:
+            for s, t in sb:
+                pts += segment_circle(s, t, c, r)
+            for c2 in cb:
+                pts += circle_circle(c, r, c2, r)
+    for b, (segs, cs) in shapes:
+        for s, t in table:
+            for p, q in segs:
+                pts += segment_segment_point(p, q, s, t)
+            for c in cs:
+                pts += segment_circle(s, t, c, r)
+    pts += [(0.0, 0.0), (width, 0.0), (0.0, height), (width, height)]
+    out = []
+    for x, y in pts:
+        out.append((min(max(x, 0.0), width), min(max(y, 0.0), height)))
+    # points on the boundary of a forbidden disc are themselves forbidden: offer a point just outside
+    nudged = []
+    if forbidden:
+        for x, y in out:
+            for dx, dy in ((3 * EPS, 0), (-3 * EPS, 0), (0, 3 * EPS), (0, -3 * EPS)):
+                nudged.append((min(max(x + dx, 0.0), width), min(max(y + dy, 0.0), height)))
+    return out + nudged
+
+
+def depth(m: Point, eligible: list[Box]) -> int:
+    return sum(1 for b in eligible if covers(m, b))
+
+
+def allowed(m: Point, forbidden: list[Box], width: float, height: float) -> bool:
+    """On the table (SMOKE-MARK-3) and including no unit of a forbidden opponent (SMOKE-MP-4)."""
+    if not (-1e-9 <= m[0] <= width + 1e-9 and -1e-9 <= m[1] <= height + 1e-9):
+        return False
+    return all(point_box_distance(m, b) > BATTLE_RADIUS for b in forbidden)
+
+
+def depths(points: "np.ndarray", boxes: list[Box], radius: float) -> "np.ndarray":
+    """For each point, how many boxes lie within ``radius`` (numpy; the same closed form as
+    ``point_box_distance``)."""
+    out = np.zeros(len(points), dtype=np.int64)
+    if not len(points):
+        return out
+    xs, ys = points[:, 0], points[:, 1]
+    for b in boxes:
+        f, l = b.f, b.l
+        qx, qy = xs - b.cx, ys - b.cy
+        dx = np.maximum(np.abs(qx * f[0] + qy * f[1]) - b.d / 2, 0.0)
+        dy = np.maximum(np.abs(qx * l[0] + qy * l[1]) - b.w / 2, 0.0)
+        out += (np.hypot(dx, dy) <= radius).astype(np.int64)
+    return out
+
+
+def best_placements(eligible: list[Box], forbidden: list[Box], others: list[Box], width: float, height: float,
+                    keep: int = 12) -> tuple[int, list[Point]]:
+    """The maximal depth and up to ``keep`` maximising points, in the deterministic tie order of
+    SMOKE-GEO-15 (more units of any kind within 2 UW first, then lexicographic (x, y))."""
+    # boundaries at the covering distance with its tolerance, so that the candidates are exact for ``covers``
+    pts = np.array(sorted(set(candidates(eligible, forbidden, width, height, BATTLE_RADIUS + EPS))), dtype=float)
+    if not len(pts):
+        return 0, []
+    ok = (pts[:, 0] >= -1e-9) & (pts[:, 0] <= width + 1e-9) & (pts[:, 1] >= -1e-9) & (pts[:, 1] <= height + 1e-9)
+    if forbidden:
+        ok &= depths(pts, forbidden, BATTLE_RADIUS) == 0  # SMOKE-MP-4: strictly outside their 2 UW
+    pts = pts[ok]
+    d = depths(pts, eligible, BATTLE_RADIUS + EPS + 1e-9)
+    best = int(d.max()) if len(d) else 0
+    if best == 0:
+        return 0, []
+    tops = pts[d == best]
+    n_any = depths(tops, others, BATTLE_RADIUS + EPS + 1e-9)
+    order = np.lexsort((tops[:, 1], tops[:, 0], -n_any))
+    # keep spread-out representatives: skip points within 0.05 UW of one already kept
+    kept: list[Point] = []
+    for i in order:
+        p = (float(tops[i, 0]), float(tops[i, 1]))
+        if all(math.hypot(p[0] - q[0], p[1] - q[1]) > 0.05 for q in kept):
+            # the exact scalar predicate agrees (the marker command re-checks with it)
+            if depth(p, eligible) == best and allowed(p, forbidden, width, height):
+                kept.append(p)
+        if len(kept) >= keep:
+            break
+    return best, kept

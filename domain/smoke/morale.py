@@ -1,0 +1,144 @@
+"""Army morale, victory, scenario phases and the end of the game (SMOKE-VIC, SMOKE-MP-1/6,
+SMOKE-PHASE, GAP-B-09/26/27)."""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import RulingBuilder
+
+from .events import ArmyAbandoned, ArmyBroken, GameEnded, MoraleLost, PhaseAdvanced, SideSupported, SixesCounted
+from .state import SmokeState
+
+
+def other_side(state: SmokeState, side: str) -> str:
+    return next(s for s in state.sides if s != side)
+
+
+def lose_morale(out: Any, seat: str, amount: int, rule: str, reason: str) -> None:
+    """SMOKE-VIC-4: every loss goes through here; at 0 or below the army breaks (SMOKE-VIC-2)."""
+    if amount <= 0 or out.over:
+        return
+    army = out.state.armies[seat]
+    if army.out:
+        return
+    new = army.morale - amount
+    out.emit(MoraleLost(seat=seat, amount=amount, morale=new, reason=reason),
+             RulingBuilder().add(rule, f"{seat} loses {amount} army morale ({reason}): {army.morale} -> {new}.",
+                                 amount=amount, before=army.morale, after=new),
+             summary=f"{seat} -{amount} morale")
+    if new <= 0:
+        army_at_zero(out, seat)
+
+
+def army_at_zero(out: Any, seat: str) -> None:
+    st: SmokeState = out.state
+    side = st.armies[seat].side
+    allies = [s for s in st.seats_of_side(side) if s != seat]
+    winner = other_side(st, side)
+    if not allies:
+        out.emit(GameEnded(kind="decisive", winner=winner, rule="SMOKE-VIC-2",
+                           detail=f"{seat}'s army morale fell to {st.armies[seat].morale}"),
+                 RulingBuilder().add("SMOKE-VIC-2", f"{seat}'s army morale is at or below 0 (GAP-B-26: 0 counts): "
+                                                    f"{winner} wins a decisive victory at once."),
+                 summary=f"{winner} wins a decisive victory")
+        return
+    if side in st.supported:
+        out.emit(GameEnded(kind="decisive", winner=winner, rule="SMOKE-MP-6",
+                           detail=f"{seat}'s army broke again after the side chose Support: the side is routed"),
+                 RulingBuilder().add("SMOKE-MP-6", f"Side {side} chose Support before; an army of it is at 0 again, "
+                                                   f"so the side is routed: {winner} wins a decisive victory."),
+                 summary=f"{winner} wins a decisive victory")
+        return
+    out.emit(ArmyBroken(seat=seat, side=side),
+             RulingBuilder().add("SMOKE-MP-6", f"{seat}'s army is at 0: side {side} chooses Support (share the "
+                                               "remaining morale) or Abandon (the army leaves the game)."),
+             summary=f"{seat}'s army is broken")
+
+
+def support(out: Any, choice: str) -> None:
+    """SMOKE-MP-6: the broken army's player answers for its side (INFERRED: that player chooses)."""
+    st: SmokeState = out.state
+    seat = st.broken
+    assert seat is not None
+    side = st.armies[seat].side
+    members = st.seats_of_side(side)
+    if choice == "support":
+        pool = sum(max(0, st.armies[s].morale) for s in members)
+        share = pool // len(members)  # GAP-B-27: rounded down, the remainder is lost
+        shares = {s: share for s in members}
+        out.emit(SideSupported(side=side, shares=shares),
+                 RulingBuilder().add("SMOKE-MP-6", f"Support: the side's remaining morale {pool} is split equally "
+                                                   f"among {len(members)} armies: {share} each (GAP-B-27: rounded "
+                                                   f"down, {pool - share * len(members)} lost).",
+                                     pool=pool, share=share),
+                 summary=f"side {side}: Support ({share} each)")
+        if share <= 0:
+            army_at_zero(out, seat)
+        return
+    removed = tuple(sorted(u.id for u in st.units.values() if u.seat == seat))
+    out.emit(ArmyAbandoned(seat=seat, removed=removed),
+             RulingBuilder().add("SMOKE-MP-6", f"Abandon: {seat}'s units are removed and {seat} leaves the game.",
+                                 removed=list(removed)),
+             summary=f"{seat} abandons")
+    if not out.state.seats_of_side(side):
+        winner = other_side(out.state, side)
+        out.emit(GameEnded(kind="decisive", winner=winner, rule="SMOKE-MP-6", detail=f"side {side} has no army left"),
+                 RulingBuilder().add("SMOKE-MP-6", f"Side {side} has no army left: {winner} wins."),
+                 summary=f"{winner} wins a decisive victory")
+
+
+def count_sixes(out: Any, seat: str, sixes: int) -> None:
+    """SMOKE-ACT-3, SMOKE-PHASE-2: each side needs as many 6s as it has players to advance one phase;
+    its 6s are kept until then."""
+    if sixes <= 0:
+        return
+    st: SmokeState = out.state
+    side = st.armies[seat].side
+    need = max(1, len(st.seats_of_side(side)))
+    out.emit(SixesCounted(side=side, sixes=sixes),
+             RulingBuilder().add("SMOKE-ACT-3", f"{sixes} six(es) count toward the scenario phase "
+                                                f"({need} per phase for side {side}, SMOKE-PHASE-2).", sixes=sixes),
+             summary=f"{sixes} six(es) for side {side}")
+    assert out.state.battle is not None
+    last = out.state.battle.end.phase
+    while out.state.sixes.get(side, 0) >= need:
+        new = out.state.phase + 1
+        left = out.state.sixes[side] - need
+        ending = new > last
+        rb = RulingBuilder().add("SMOKE-PHASE-2", f"Side {side} has {need} six(es): phase {out.state.phase} -> {new}.",
+                                 phase=new)
+        if ending and not out.state.ending:
+            rb.add("GAP-B-09", f"Phase {last} has ended: the game ends at the end of this turn (PROPOSED default).",
+                   last_phase=last)
+        out.emit(PhaseAdvanced(side=side, phase=new, sixes_left=left, ending=ending), rb, summary=f"phase {new}")
+
+
+def fractions(state: SmokeState) -> dict[str, float]:
+    out = {}
+    for side, seats in state.sides.items():
+        start = sum(state.armies[s].start_morale for s in seats)
+        left = sum(max(0, state.armies[s].morale) for s in seats if not state.armies[s].out)
+        out[side] = round(left / start, 6) if start else 0.0
+    return out
+
+
+def end_by_scenario(out: Any) -> None:
+    """SMOKE-VIC-3, GAP-B-09 (PROPOSED default): higher remaining morale fraction wins a marginal
+    victory; equal fractions are a draw."""
+    fr = fractions(out.state)
+    ranked = sorted(fr.items(), key=lambda kv: -kv[1])
+    text = ", ".join(f"{s} {v:.3f}" for s, v in ranked)
+    if len(ranked) >= 2 and ranked[0][1] > ranked[1][1]:
+        winner = ranked[0][0]
+        out.emit(GameEnded(kind="marginal", winner=winner, rule="SMOKE-VIC-3", detail=f"morale fractions {text}",
+                           fractions=fr),
+                 RulingBuilder().add("SMOKE-VIC-3", f"The scenario ends: {winner} wins an uncertain (marginal) "
+                                                    "victory.").add("GAP-B-09", f"Remaining morale fractions: {text}.",
+                                                                     fractions=fr),
+                 summary=f"{winner} wins a marginal victory")
+    else:
+        out.emit(GameEnded(kind="draw", winner=None, rule="SMOKE-VIC-3", detail=f"morale fractions {text}",
+                           fractions=fr),
+                 RulingBuilder().add("SMOKE-VIC-3", "The scenario ends in a draw.")
+                 .add("GAP-B-09", f"Equal remaining morale fractions: {text}.", fractions=fr),
+                 summary="draw")

@@ -1,0 +1,246 @@
+"""Moving units (SMOKE-MOVE, SMOKE-GEO-17, SMOKE-TERR-1/2/6, SMOKE-SR-18).
+
+A simple move pivots about the centre to the new facing, then goes straight ahead; a complex move
+translates by a vector keeping its facing, then may pivot (GAP-B-15, INFERRED both straight).
+``plan_move`` measures the move and returns where it ends and everything it measured, or raises
+the RuleViolation naming the rule it breaks: speed, terrain cap, passing through an enemy, ending on
+a unit, a complex move into contact, the table edge. A simple move into an enemy stops at the first
+touch (SMOKE-MOVE-6, SMOKE-GEO-4). The move distance is the translation; pivots are free.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from domain.kernel import RuleViolation
+
+from .geometry import (
+    EPS, Box, box_distance, first_touch, in_contact, normalize_deg, overlap_depth, rotation_sweep,
+    translation_sweep, unit_vector,
+)
+from .state import SmokeState, Unit, memo
+from .units import has, profile_of
+
+#: SMOKE-TERR-1: the most a unit whose movement passes through difficult terrain moves that turn.
+DIFFICULT_CAP = 2.0
+#: SMOKE-TERR-2: the same through very difficult terrain.
+VERY_DIFFICULT_CAP = 1.0
+#: SMOKE-SR-18: an Immobile unit's speed while moving through difficult terrain.
+IMMOBILE_DIFFICULT_SPEED = 1.0
+#: SMOKE-TERR-6: road bonus to a simple move that starts and ends touching a road.
+ROAD_BONUS = 2.0
+_SLACK = 1e-9
+
+
+def _r(x: float) -> float:
+    return round(x, 4)
+
+
+def pose(b: Box) -> tuple[float, float, float]:
+    return (_r(b.cx), _r(b.cy), _r(normalize_deg(b.theta)))
+
+
+def on_table(pieces: list[list[tuple[float, float]]], width: float, height: float) -> bool:
+    for poly in pieces:
+        for x, y in poly:
+            if x < -_SLACK or y < -_SLACK or x > width + _SLACK or y > height + _SLACK:
+                return False
+    return True
+
+
+def _check_finite(name: str, v: float | None) -> None:
+    if v is not None and not math.isfinite(v):
+        raise RuleViolation("SMOKE-GEO-17", f"The {name} must be a finite number.", field=name)
+
+
+def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, distance: float | None,
+              vector: tuple[float, float] | None, *, simple_bonus: float = 0.0, simple_only: bool = False
+              ) -> tuple[Box, dict[str, Any]]:
+    """Where ``u`` ends and what was measured; RuleViolation if the move is illegal."""
+    p = profile_of(state, u)
+    start = u.box()
+    assert state.battle is not None
+    W, H = state.battle.width, state.battle.height
+    _check_finite("facing", facing)
+    _check_finite("distance", distance)
+    if vector is not None:
+        _check_finite("vector", vector[0])
+        _check_finite("vector", vector[1])
+    m: dict[str, Any] = {"kind": kind}
+    # only units the move could reach matter (the sweep stays within speed + half-diagonals)
+    reach = max(p.speed) + 2.0 + (start.w + start.d)
+    if vector is not None:
+        reach = max(reach, math.hypot(vector[0], vector[1]) + start.w + start.d)
+    if distance is not None:
+        reach = max(reach, abs(distance) + start.w + start.d)
+    near = [o for o in state.units.values() if o.id != u.id and abs(o.x - start.cx) <= reach + o.w + o.d
+            and abs(o.y - start.cy) <= reach + o.w + o.d]
+    enemies = [e for e in near if state.enemy(u, e)]
+    friends = [f for f in near if not state.enemy(u, f)]
+    terrain = state.terrain()
+    if kind == "simple":
+        if p.speed[0] <= 0:
+            raise RuleViolation("SMOKE-STAT-1", f"{u.id} has simple speed 0: it can only make complex moves.",
+                                unit=u.id)
+        if vector is not None:
+            raise RuleViolation("SMOKE-MOVE-3", "A simple move goes straight ahead after its pivot: give "
+                                                "`facing` and `distance`, not `vector`.", field="vector")
+        if distance is None:
+            raise RuleViolation("SMOKE-MOVE-3", "A simple move needs its `distance` (UW).", field="distance")
+        if distance < 0:
+            raise RuleViolation("SMOKE-GEO-17", "A move distance is 0 or more.", field="distance")
+        theta = start.theta if facing is None else normalize_deg(facing)
+        pivot = rotation_sweep(start, theta)
+        for e in enemies:
+            eb = e.box()
+            if any(overlap_depth(piece, eb.corners()) > EPS for piece in pivot):
+                raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pivot through the enemy unit {e.id}.",
+                                    unit=u.id, enemy=e.id)
+        turned = Box(start.cx, start.cy, theta, start.w, start.d)
+        f = unit_vector(theta)
+        travel = distance
+        stopped_by = None
+        for e in enemies:
+            t = first_touch(turned.corners(), f, e.box().corners(), distance)
+            if t is not None and t < travel - 1e-12:
+                travel, stopped_by = t, e.id
+        end = turned.moved(f[0] * travel, f[1] * travel)
+        sweep = pivot + [translation_sweep(turned, f[0] * travel, f[1] * travel)]
+        base = p.speed[0] + simple_bonus
+        m.update(pivot=_r(abs(_turn(start.theta, theta))), speed=_r(base))
+        if simple_bonus:
+            m["action_bonus"] = simple_bonus
+        if stopped_by is not None:
+            m.update(stopped_by=stopped_by, rule_contact="SMOKE-MOVE-6")
+        road = terrain.touches_road(start) and terrain.touches_road(end)
+        if road:
+            base += ROAD_BONUS
+            m["road_bonus"] = ROAD_BONUS
+        requested = distance
+        moved = travel
+    elif kind == "complex":
+        if simple_only:
+            raise RuleViolation("SMOKE-ACT-5", "This action lets its units make simple moves only.", unit=u.id)
+        if distance is not None:
+            raise RuleViolation("SMOKE-MOVE-4", "A complex move is a `vector` [dx, dy] (and an optional final "
+                                                "`facing`), not a `distance`.", field="distance")
+        if vector is None:
+            raise RuleViolation("SMOKE-MOVE-4", "A complex move needs its `vector` [dx, dy] in UW.", field="vector")
+        dx, dy = float(vector[0]), float(vector[1])
+        length = math.hypot(dx, dy)
+        theta = start.theta if facing is None else normalize_deg(facing)
+        moved_box = start.moved(dx, dy)
+        slide = translation_sweep(start, dx, dy)
+        for e in enemies:
+            if overlap_depth(slide, e.box().corners()) > EPS:
+                raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pass through the enemy unit {e.id}.",
+                                    unit=u.id, enemy=e.id)
+        pivot = rotation_sweep(moved_box, theta)
+        for e in enemies:
+            eb = e.box()
+            if any(overlap_depth(piece, eb.corners()) > EPS for piece in pivot):
+                raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pivot through the enemy unit {e.id}.",
+                                    unit=u.id, enemy=e.id)
+        end = Box(moved_box.cx, moved_box.cy, theta, start.w, start.d)
+        for e in enemies:
+            eb = e.box()
+            if in_contact(end, eb) and not in_contact(start, eb):
+                raise RuleViolation("SMOKE-MOVE-6", f"A complex move may not bring {u.id} into contact with the "
+                                                    f"enemy unit {e.id}.", unit=u.id, enemy=e.id,
+                                    gap=_r(box_distance(end, eb)))
+        sweep = [slide] + pivot
+        base = p.speed[1]
+        m.update(pivot=_r(abs(_turn(start.theta, theta))), speed=_r(base), vector=[_r(dx), _r(dy)])
+        requested = moved = length
+    else:
+        raise RuleViolation("SMOKE-MOVE-1", f"A move is simple or complex, not {kind!r}.", field="kind")
+    # terrain caps (SMOKE-TERR-1/2, SMOKE-SR-18): replace the speed when lower
+    limit = base
+    vd = terrain.sweep_meets(sweep, "very_difficult")
+    dif = terrain.sweep_meets(sweep, "difficult") if not vd or has(state, u, "immobile") else []
+    if vd:
+        if has(state, u, "immobile"):
+            raise RuleViolation("SMOKE-SR-18", f"{u.id} is Immobile and cannot enter very difficult terrain "
+                                               f"({', '.join(vd)}).", unit=u.id, terrain=vd)
+        limit = min(limit, VERY_DIFFICULT_CAP)
+        m.update(very_difficult=vd, cap=VERY_DIFFICULT_CAP, cap_rule="SMOKE-TERR-2")
+    elif dif:
+        cap = IMMOBILE_DIFFICULT_SPEED if has(state, u, "immobile") else DIFFICULT_CAP
+        limit = min(limit, cap)
+        m.update(difficult=dif, cap=cap, cap_rule="SMOKE-SR-18" if has(state, u, "immobile") else "SMOKE-TERR-1")
+    m["limit"] = _r(limit)
+    if moved > limit + _SLACK:
+        rule = m.get("cap_rule") if limit < base else ("SMOKE-MOVE-3" if kind == "simple" else "SMOKE-MOVE-4")
+        what = "through " + ", ".join(m.get("very_difficult") or m.get("difficult") or []) if limit < base else ""
+        raise RuleViolation(rule or "SMOKE-MOVE-1",
+                            f"{u.id} may move at most {limit:g} UW {('(' + what + ')') if what else ''}"
+                            f"; this move is {moved:.3f} UW.".replace(" ;", ";"),
+                            unit=u.id, limit=_r(limit), distance=_r(moved))
+    # the table (INFERRED: a moving unit may not leave it)
+    if not on_table(sweep + [list(end.corners())], W, H):
+        raise RuleViolation("SMOKE-GEO-17", f"{u.id} would leave the table.", unit=u.id)
+    # ending on a unit (SMOKE-MOVE-5): friends may be passed through, not ended on
+    for o in friends + enemies:
+        if overlap_depth(end.corners(), o.box().corners()) > EPS:
+            raise RuleViolation("SMOKE-MOVE-5", f"{u.id} may not end its move on {o.id}.", unit=u.id, other=o.id)
+    fort = terrain.fortification_of(end)
+    if fort is not None:
+        for o in state.units.values():
+            if o.id != u.id and terrain.fortification_of(o.box()) == fort:
+                raise RuleViolation("SMOKE-TERR-8", f"The fortification {fort} holds exactly one unit ({o.id} is "
+                                                    "in it).", unit=u.id, fortification=fort)
+    m["contacts"] = sorted(e.id for e in enemies if in_contact(end, e.box()))
+    m["requested"] = _r(requested)
+    m["distance"] = _r(moved)
+    return end, m
+
+
+def _turn(a: float, b: float) -> float:
+    d = normalize_deg(b - a)
+    return d - 360.0 if d > 180.0 else d
+
+
+def example_moves(state: SmokeState, u: Unit, simple_bonus: float = 0.0, simple_only: bool = False
+                  ) -> list[tuple[str, float | None, float | None, tuple[float, float] | None]]:
+    """One legal move of each kind for ``u`` (the listed examples of legal-commands): the longest of a
+    few straight-ahead (simple) or straight-back (complex) moves that is legal."""
+    moved = state.turn.moved if state.turn is not None else ()
+    return memo(state, "example_moves", lambda: _example_moves(state, u, simple_bonus, simple_only),
+                u.id, simple_bonus, simple_only, moved)
+
+
+def _example_moves(state: SmokeState, u: Unit, simple_bonus: float, simple_only: bool
+                   ) -> list[tuple[str, float | None, float | None, tuple[float, float] | None]]:
+    p = profile_of(state, u)
+    out = []
+    b = u.box()
+    if p.speed[0] > 0:
+        top = p.speed[0] + simple_bonus
+        for s in (top, top / 2, 0.5, 0.25, 0.0):
+            try:
+                plan_move(state, u, "simple", b.theta, s, None, simple_bonus=simple_bonus, simple_only=simple_only)
+            except RuleViolation:
+                continue
+            out.append(("simple", _r(b.theta), _r(s), None))
+            break
+    if not simple_only and p.speed[1] > 0:
+        top = p.speed[1]
+        f = unit_vector(b.theta)
+        done = False
+        for direction in (f, (-f[0], -f[1]), (-f[1], f[0]), (f[1], -f[0])):
+            for s in (top, top / 2, 0.25):
+                v = (_r(direction[0] * s), _r(direction[1] * s))
+                if math.hypot(*v) > top:
+                    continue
+                try:
+                    plan_move(state, u, "complex", None, None, v)
+                except RuleViolation:
+                    continue
+                out.append(("complex", None, None, v))
+                done = True
+                break
+            if done:
+                break
+        if not done:
+            out.append(("complex", None, None, (0.0, 0.0)))
+    return out

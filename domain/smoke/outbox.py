@@ -1,0 +1,29 @@
+"""The events one decision emits, folded as they are emitted so later steps see their effect."""
+from __future__ import annotations
+
+from domain.kernel import PUBLIC, Dice, Emitted, Event, Ruling, RulingBuilder
+
+from .evolve import evolve
+from .state import SmokeState
+
+
+class Outbox:
+    def __init__(self, state: SmokeState, dice: Dice):
+        self.state = state
+        self.dice = dice
+        self.items: list[Emitted] = []
+        dice.track(self.items)  # a dry run reports the events emitted before its first draw
+
+    def emit(self, event: Event, ruling: Ruling | RulingBuilder | None = None, *, summary: str = "",
+             visibility: str = PUBLIC, reveals: bool = False) -> None:
+        """Record ``event`` with every draw made since the previous event (DESIGN 1: events carry outcomes)."""
+        if isinstance(ruling, RulingBuilder):
+            ruling = ruling.build(summary)
+        rolls = self.dice.take()
+        self.items.append(Emitted(event=event, ruling=ruling, visibility=visibility, rolls=rolls,
+                                  reveals=reveals or bool(rolls)))
+        self.state = evolve(self.state, event)
+
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None

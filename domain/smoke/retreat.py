@@ -1,0 +1,229 @@
+"""Retreats and failed retreats (SMOKE-RET, SMOKE-FRET, SMOKE-GEO-18, SMOKE-SR-1/5/6/16/25/27).
+
+A retreat rolls its distance first; its owner then picks the direction (FAQ-18): straight toward
+the own table edge, or straight back. The unit translates that far in a straight line and turns to
+face the way it went. Touching an enemy unit or the table edge on the way destroys it; landing on
+friends moves it on in the same line to the first free place (-1 army morale when the friend is of
+another formation, SMOKE-FRET-2/3). Friends may be passed through.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from domain.kernel import RulingBuilder
+
+from .commanders import EDGE_DIRECTION, after_unit_stops, own_edge
+from .events import RetreatRolled, UnitDestroyed, UnitRetreated
+from .formations import enemies_touching, formation_of
+from .geometry import EPS, Box, in_contact, overlap_depth, path_touches, sweep_interval
+from .markers import nearest_marker
+from .state import SmokeState, Unit
+from .units import has, profile_of, roll_retreat
+
+#: SMOKE-FRET-2 / SMOKE-SR-27: the morale an army loses for landing on friends / an Elite retreat.
+FRIENDS_LOSS = 1
+ELITE_LOSS = 1
+_MAX_EXTENSIONS = 64
+
+
+def retreat_refusal(state: SmokeState, u: Unit) -> tuple[str, str] | None:
+    """SMOKE-RET-2: (rule, reason) when the unit may not retreat, else None."""
+    if has(state, u, "never_retreats"):
+        return "SMOKE-SR-5", f"{u.id} never retreats"
+    if has(state, u, "mutiny"):
+        return "SMOKE-SR-25", f"{u.id} is mutinous and cannot retreat"
+    if has(state, u, "infantry"):
+        terrain = state.terrain()
+        for e in enemies_touching(state, u):
+            if has(state, e, "pursuit"):
+                eb = e.box()
+                if not (terrain.partially_in(eb, "difficult") or terrain.partially_in(eb, "very_difficult")):
+                    return "SMOKE-SR-1", f"{u.id} is infantry in contact with the pursuing unit {e.id}"
+    return None
+
+
+def direction_vector(state: SmokeState, u: Unit, direction: str) -> tuple[float, float]:
+    if direction == "edge":
+        return EDGE_DIRECTION[own_edge(state, u.seat)]
+    f = u.box().f
+    return (-f[0], -f[1])
+
+
+def _touches_edge(b: Box, width: float, height: float) -> bool:
+    for x, y in b.corners():
+        if x <= EPS or y <= EPS or x >= width - EPS or y >= height - EPS:
+            return True
+    return False
+
+
+def _facing_of(v: tuple[float, float]) -> float:
+    a = math.degrees(math.atan2(v[1], v[0]))
+    return round(a + 360.0 if a < 0 else a, 6) % 360.0
+
+
+def plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str) -> dict[str, Any]:
+    """SMOKE-GEO-18: the path and how it ends (measured, not applied)."""
+    assert state.battle is not None
+    W, H = state.battle.width, state.battle.height
+    b = u.box()
+    if distance <= 0:
+        return {"outcome": "zero", "vector": (0.0, 0.0), "moved": 0.0, "end": b, "friends": ()}
+    v = direction_vector(state, u, direction)
+    enemies = [e for e in state.units.values() if e.id != u.id and state.enemy(u, e)]
+    friends = [f for f in state.units.values() if f.id != u.id and not state.enemy(u, f)]
+    P = b.corners()
+
+    def fail(at: float, why: str, what: str | None) -> dict[str, Any]:
+        return {"outcome": "destroyed", "vector": v, "moved": at, "end": b.moved(v[0] * at, v[1] * at),
+                "touched": what, "why": why, "friends": ()}
+
+    for e in sorted(enemies, key=lambda e: e.id):
+        if path_touches(P, v, distance, e.box().corners()):
+            return fail(distance, f"touches the enemy unit {e.id}", e.id)
+    moved = b.moved(v[0] * distance, v[1] * distance)
+    if _touches_edge(moved, W, H):
+        return fail(distance, "reaches the table edge", "table edge")
+    turned = Box(moved.cx, moved.cy, _facing_of(v), b.w, b.d)
+    for e in enemies:
+        if in_contact(turned, e.box()) or overlap_depth(turned.corners(), e.box().corners()) > 0:
+            return fail(distance, f"turning to face its way, it touches the enemy unit {e.id}", e.id)
+    if _touches_edge(turned, W, H):
+        return fail(distance, "turning to face its way, it reaches the table edge", "table edge")
+    # landing on friends (SMOKE-FRET-2/3): on in the same line to the first free place
+    t = distance
+    blocked: list[str] = []
+    base = Box(b.cx, b.cy, turned.theta, b.w, b.d)
+    for _ in range(_MAX_EXTENSIONS):
+        here = base.moved(v[0] * t, v[1] * t)
+        on = [f for f in friends if overlap_depth(here.corners(), f.box().corners()) > EPS]
+        if not on:
+            break
+        nxt = t
+        for f in on:
+            if f.id not in blocked:
+                blocked.append(f.id)
+            e_, x_ = sweep_interval(base.corners(), v, f.box().corners(), EPS)
+            if e_ < x_:
+                nxt = max(nxt, x_)
+        t = nxt + 1e-6 if nxt > t else t + EPS
+    if t > distance:
+        start_ext = base.moved(v[0] * distance, v[1] * distance)
+        for e in sorted(enemies, key=lambda e: e.id):
+            if path_touches(start_ext.corners(), v, t - distance, e.box().corners()):
+                r = fail(t, f"moving on past friends, it touches the enemy unit {e.id}", e.id)
+                r["friends"] = tuple(blocked)
+                return r
+        turned = base.moved(v[0] * t, v[1] * t)
+        if _touches_edge(turned, W, H):
+            r = fail(t, "moving on past friends, it reaches the table edge", "table edge")
+            r["friends"] = tuple(blocked)
+            return r
+    return {"outcome": "ok", "vector": v, "moved": t, "end": turned, "friends": tuple(blocked)}
+
+
+def roll_retreat_distance(out: Any, uid: str, context: str) -> None:
+    """SMOKE-RET-3 step 1 (the distance; terrain never changes it, SMOKE-MOVE-7)."""
+    u = out.state.units[uid]
+    p = profile_of(out.state, u)
+    faces, dist = roll_retreat(p.retreat, out.dice)
+    rb = RulingBuilder().add("SMOKE-RET-3", f"{uid} retreats {p.retreat}: {dist:g} UW"
+                                            + (f" (d6 {', '.join(map(str, faces))})" if faces else "") + ".",
+                             expression=p.retreat, faces=list(faces), distance=dist)
+    if "d3" in p.retreat.lower():
+        rb.add("SMOKE-DICE-2", "D3 is a d6 halved, rounded up.")
+    rb.add("SMOKE-MOVE-7", "Terrain does not change a retreat's distance (FAQ-19).")
+    out.emit(RetreatRolled(unit=uid, expression=p.retreat, faces=faces, distance=dist, context=context), rb,
+             summary=f"{uid} retreat {dist:g} UW")
+    if dist <= 0:
+        execute_retreat(out, uid, "back", context)
+
+
+def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_markers: tuple[str, ...] = ()) -> bool:
+    """SMOKE-RET-3/4/5, SMOKE-FRET: move (or destroy) the unit; True if it is still on the table."""
+    from .morale import lose_morale
+
+    st: SmokeState = out.state
+    u = st.units[uid]
+    pending = st.turn.bombard_retreat if context == "bombardment" else st.turn.battle.retreat  # type: ignore[union-attr]
+    assert pending is not None
+    distance = pending.distance
+    _, formation = formation_of(st, uid)
+    plan = plan_retreat(st, u, distance, direction)
+    irregular = has(st, u, "irregular")
+    other_formation = bool(plan["friends"]) and any(f not in formation for f in plan["friends"])
+    start = (round(u.x, 4), round(u.y, 4), round(u.facing, 4))
+    end_box: Box = plan["end"]
+    end = (round(end_box.cx, 4), round(end_box.cy, 4), round(end_box.theta % 360.0, 4))
+    rb = RulingBuilder()
+    if plan["outcome"] == "zero":
+        rb.add("SMOKE-RET-4", f"{uid} retreats 0: it neither moves nor turns; the hit is cancelled.")
+        end = start
+    else:
+        rb.add("SMOKE-RET-3", f"{uid} retreats {plan['moved']:.3f} UW "
+                              f"{'toward its own table edge' if direction == 'edge' else 'straight back'} and turns to "
+                              f"face that way.", direction=direction, vector=[round(c, 6) for c in plan["vector"]],
+               rolled=distance, moved=round(plan["moved"], 4), start=list(start), end=list(end))
+        rb.add("SMOKE-GEO-18", "The path is a straight translation; it may pass through friends.")
+    price_marker = None
+    survived = plan["outcome"] != "destroyed"
+    if plan["friends"]:
+        rb.add("SMOKE-FRET-2" if other_formation else "SMOKE-FRET-3",
+               f"It would have landed on {', '.join(plan['friends'])}: it moves on in the same line to the first "
+               f"free place{' (another formation: -1 army morale)' if other_formation and not irregular else ''}"
+               f"{' (Irregular: no loss, SMOKE-FRET-4)' if other_formation and irregular else ''}.",
+               friends=list(plan["friends"]))
+    if not survived:
+        rb.add("SMOKE-FRET-1", f"Failed retreat: it {plan['why']} and is destroyed.", touched=plan.get("touched"))
+    if survived and context == "battle":
+        if has(st, u, "light"):
+            rb.add("SMOKE-SR-6", f"{uid} is Light: its retreat does not raise the battle price.")
+        else:
+            near = nearest_marker(st, end_box, battle_markers or (st.turn.battle.markers if st.turn and st.turn.battle
+                                                                   else ()))
+            if near is not None:
+                price_marker = near[0]
+                rb.add("SMOKE-RET-5", f"The price of the nearest marker {near[0]} ({near[1]:.3f} UW away) rises by 1.",
+                       marker=near[0], distance=round(near[1], 4))
+    elif context == "bombardment":
+        rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")
+    out.emit(UnitRetreated(unit=uid, direction=direction, vector=tuple(round(c, 6) for c in plan["vector"]),
+                           distance=distance, moved=round(plan["moved"], 4), start=start, end=end,
+                           outcome=plan["outcome"], touched=plan.get("touched"), friends=tuple(plan["friends"]),
+                           other_formation=other_formation, context=context, price_marker=price_marker),
+             rb, summary=f"{uid} retreats" + (" and is destroyed" if not survived else ""))
+    if has(st, u, "elite"):
+        lose_morale(out, u.seat, ELITE_LOSS, "SMOKE-SR-27", f"the Elite unit {uid} retreated")
+    if out.over:
+        return False
+    if not survived:
+        destroy(out, uid, "failed retreat (SMOKE-FRET-1)", failed_retreat=True)
+        return False
+    if other_formation and not irregular:
+        lose_morale(out, u.seat, FRIENDS_LOSS, "SMOKE-FRET-2", f"{uid} retreated onto a unit of another formation")
+    if out.over:
+        return True
+    if plan["outcome"] != "zero":
+        after_unit_stops(out, uid)
+    return True
+
+
+def destroy(out: Any, uid: str, reason: str, failed_retreat: bool = False) -> None:
+    """Remove the unit; its army loses the parenthesised Morale (SMOKE-DISC-3), except for an
+    Irregular unit's failed retreat (SMOKE-FRET-4, GAP-B-13)."""
+    from .morale import lose_morale
+
+    st = out.state
+    u = st.units[uid]
+    p = profile_of(st, u)
+    rb = RulingBuilder().add("SMOKE-DISC-3" if not failed_retreat else "SMOKE-FRET-1",
+                             f"{uid} ({p.name}) is destroyed: {reason}.")
+    irregular_free = failed_retreat and has(st, u, "irregular")
+    if irregular_free:
+        rb.add("SMOKE-FRET-4", "An Irregular unit's failed retreat costs no army morale (GAP-B-13: the destruction "
+                               "loss too).")
+    elif has(st, u, "expendable"):
+        rb.add("SMOKE-SR-28", f"Expendable: the loss ({p.morale_loss}) already includes the 1 less.")
+    out.emit(UnitDestroyed(unit=uid, seat=u.seat, reason=reason), rb, summary=f"{uid} destroyed")
+    if not irregular_free:
+        lose_morale(out, u.seat, p.morale_loss, "SMOKE-DISC-3", f"{uid} destroyed")

@@ -1,0 +1,241 @@
+"""Terrain on the table (SMOKE-TERR) and terrain membership (SMOKE-GEO-13), on Shapely 2.
+
+Terrain elements are arbitrary (possibly non-convex) polygons, so their predicates use Shapely
+(prepared geometries, computed once per battle): "even partially in X" is a positive-area
+intersection (the element shrunk by EPS is met), "entirely in X" is containment in X grown by
+EPS, "in an element" (formation context) is the element containing the unit's centre (the
+smallest when nested; roads never are, SMOKE-GEO-13, GAP-B-19). A road is its polyline widened by
+its drawn width; "touching a road" is meeting that polygon (SMOKE-TERR-6).
+
+Lines of fire through "blocks view" elements follow SMOKE-GEO-12b: a line from a corner K to a
+target point q is blocked by X when K is outside X's interior and the line's part inside X has a
+piece that does not end at q (it enters and leaves X before the target).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+import shapely
+from shapely.geometry import LineString, Point as SPoint, Polygon
+
+from .content import TerrainElement, TerrainKind
+from .geometry import EPS, Box, Point
+
+
+@dataclass(frozen=True)
+class Element:
+    id: str
+    kind: TerrainKind
+    shape: object  # shapely geometry (the road's widened polyline for roads)
+    shrunk: object
+    grown: object
+    area: float
+    bounds: tuple[float, float, float, float]
+
+
+@lru_cache(maxsize=65536)
+def box_polygon(b: Box) -> Polygon:
+    """The unit's rectangle as a Shapely polygon (cached per pose)."""
+    return Polygon(b.corners())
+
+
+class Terrain:
+    """The terrain of one battle, indexed for the rules' questions."""
+
+    def __init__(self, elements: Sequence[TerrainElement], kinds: dict[str, TerrainKind]):
+        els = []
+        for e in elements:
+            kind = kinds[e.kind]
+            if kind.road:
+                shape = LineString(e.line).buffer(e.width / 2, quad_segs=8)
+            else:
+                shape = Polygon(e.polygon)
+                if not shape.is_valid:
+                    shape = shape.buffer(0)
+            shrunk = shape.buffer(-EPS, join_style="mitre")
+            grown = shape.buffer(EPS, join_style="mitre")
+            for g in (shape, shrunk, grown):
+                shapely.prepare(g)
+            els.append(Element(e.id, kind, shape, shrunk, grown, shape.area, shape.bounds))
+        self.elements: tuple[Element, ...] = tuple(els)
+        self.by_id = {e.id: e for e in els}
+        self.blockers = tuple((e.id, e.bounds, tuple(ed.polygon)) for e, ed in zip(els, elements)
+                              if e.kind.blocks_view and not e.kind.road)
+
+    # -- membership (SMOKE-GEO-13) --------------------------------------------------------
+    def partially_in(self, b: Box, prop: str) -> list[str]:
+        """Elements with property ``prop`` that the unit is even partially in (positive area)."""
+        poly = box_polygon(b)
+        bb = b.bbox()
+        return [e.id for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds)
+                and not e.kind.road and e.shrunk.intersects(poly)]
+
+    def entirely_in(self, b: Box, prop: str) -> list[str]:
+        """Elements with property ``prop`` that contain the whole unit (within EPS)."""
+        poly = box_polygon(b)
+        bb = b.bbox()
+        return [e.id for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds)
+                and not e.kind.road and e.grown.contains(poly)]
+
+    def entirely_in_element(self, b: Box, eid: str) -> bool:
+        return self.by_id[eid].grown.contains(box_polygon(b))
+
+    def context(self, b: Box) -> str | None:
+        """The element containing the unit's centre, the smallest when nested; None: open ground."""
+        best: Element | None = None
+        for e in self.elements:
+            if e.kind.road or not _bb_hit((b.cx, b.cy, b.cx, b.cy), e.bounds):
+                continue
+            if shapely.contains_xy(e.shape, b.cx, b.cy) and (best is None or e.area < best.area):
+                best = e
+        return best.id if best else None
+
+    def has_fortifications(self) -> bool:
+        return any(e.kind.fortification for e in self.elements)
+
+    def touches_road(self, b: Box) -> bool:
+        poly = box_polygon(b)
+        bb = b.bbox()
+        return any(e.kind.road and _bb_hit(bb, e.bounds) and e.shape.intersects(poly) for e in self.elements)
+
+    def sweep_meets(self, pieces: Iterable[Sequence[Point]], prop: str) -> list[str]:
+        """Elements with ``prop`` whose interior the swept area meets (SMOKE-TERR-1/2, GEO-17)."""
+        cand = [e for e in self.elements if getattr(e.kind, prop) and not e.kind.road]
+        if not cand:
+            return []
+        polys = [Polygon(p) for p in pieces if len(p) >= 3]
+        if not polys:
+            return []
+        bb = _union_bb(p.bounds for p in polys)
+        hit = []
+        for e in cand:
+            if not _bb_hit(bb, e.bounds):
+                continue
+            if any(e.shrunk.intersects(p) for p in polys):
+                hit.append(e.id)
+        return hit
+
+    def fortification_of(self, b: Box) -> str | None:
+        """The fortification the unit is in (its centre inside; SMOKE-TERR-8)."""
+        for e in self.elements:
+            if e.kind.fortification and shapely.contains_xy(e.shape, b.cx, b.cy):
+                return e.id
+        return None
+
+    def fortification_touching(self, b: Box) -> list[str]:
+        poly = box_polygon(b)
+        return [e.id for e in self.elements if e.kind.fortification and e.grown.intersects(poly)]
+
+    # -- lines of fire (SMOKE-GEO-12b, SMOKE-TERR-5) -------------------------------------------
+    def view_blocker(self, k: Point, q: Point, strict: bool = False) -> str | None:
+        """The blocks-view element that interrupts the line K -> q, if any. ``strict`` (GAP-B-08,
+        the literal reading): any line from outside that enters X is blocked.
+
+        Exact on the element's polygon: the segment is cut at every crossing of X's boundary, and each
+        piece is inside X's interior when its midpoint is (a piece running along the boundary is not).
+        """
+        bb = (min(k[0], q[0]), min(k[1], q[1]), max(k[0], q[0]), max(k[1], q[1]))
+        for e in self.blockers:
+            if not _bb_hit(bb, e[1]):
+                continue
+            eid, _, ring = e
+            if point_in_ring(k, ring) and _ring_distance(k, ring) > EPS:
+                continue  # lines that start inside X are never blocked by X
+            for t0, t1 in _inside_pieces(k, q, ring):
+                length = (t1 - t0) * math.hypot(q[0] - k[0], q[1] - k[1])
+                if length <= EPS:
+                    continue
+                if strict:
+                    return eid
+                end = (k[0] + t1 * (q[0] - k[0]), k[1] + t1 * (q[1] - k[1]))
+                if _d2(end, q) > EPS * EPS:
+                    return eid
+        return None
+
+    def has_view_blockers(self) -> bool:
+        return any(e.kind.blocks_view for e in self.elements)
+
+
+def point_in_ring(p: Point, ring: Sequence[Point]) -> bool:
+    """Even-odd rule (the boundary may go either way)."""
+    x, y = p
+    inside = False
+    n = len(ring)
+    for i in range(n):
+        x1, y1 = ring[i]
+        x2, y2 = ring[(i + 1) % n]
+        if (y1 > y) != (y2 > y):
+            xc = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+            if xc > x:
+                inside = not inside
+    return inside
+
+
+def _ring_distance(p: Point, ring: Sequence[Point]) -> float:
+    from .geometry import point_segment_distance
+
+    n = len(ring)
+    return min(point_segment_distance(p, ring[i], ring[(i + 1) % n]) for i in range(n))
+
+
+def _inside_pieces(k: Point, q: Point, ring: Sequence[Point]) -> list[tuple[float, float]]:
+    """The parameter intervals of segment k->q lying in the polygon's interior."""
+    dx, dy = q[0] - k[0], q[1] - k[1]
+    ts = [0.0, 1.0]
+    n = len(ring)
+    for i in range(n):
+        a, b = ring[i], ring[(i + 1) % n]
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        den = dx * ey - dy * ex
+        if abs(den) < 1e-15:
+            continue
+        t = ((a[0] - k[0]) * ey - (a[1] - k[1]) * ex) / den
+        u = ((a[0] - k[0]) * dy - (a[1] - k[1]) * dx) / den
+        if 0.0 < t < 1.0 and -1e-12 <= u <= 1 + 1e-12:
+            ts.append(t)
+    ts.sort()
+    out: list[tuple[float, float]] = []
+    for t0, t1 in zip(ts, ts[1:]):
+        if t1 - t0 <= 1e-12:
+            continue
+        tm = (t0 + t1) / 2
+        m = (k[0] + tm * dx, k[1] + tm * dy)
+        if point_in_ring(m, ring) and _ring_distance(m, ring) > 1e-9:
+            if out and abs(out[-1][1] - t0) <= 1e-12:
+                out[-1] = (out[-1][0], t1)
+            else:
+                out.append((t0, t1))
+    return out
+
+
+def _d2(a, b) -> float:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+
+
+def _bb_hit(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] <= b[2] + EPS and b[0] <= a[2] + EPS and a[1] <= b[3] + EPS and b[1] <= a[3] + EPS
+
+
+def _union_bb(bbs) -> tuple[float, float, float, float]:
+    bbs = list(bbs)
+    return (min(b[0] for b in bbs), min(b[1] for b in bbs), max(b[2] for b in bbs), max(b[3] for b in bbs))
+
+
+_cache: dict[tuple, Terrain] = {}
+
+
+def terrain_of(elements: tuple[TerrainElement, ...], kinds: tuple[TerrainKind, ...]) -> Terrain:
+    """The indexed terrain of a battle (built once per terrain layout)."""
+    key = (elements, kinds)
+    t = _cache.get(key)
+    if t is None:
+        if len(_cache) > 64:
+            _cache.clear()
+        t = _cache[key] = Terrain(elements, {k.id: k for k in kinds})
+    return t
+
+
+__all__ = ["Terrain", "terrain_of", "box_polygon", "SPoint"]
