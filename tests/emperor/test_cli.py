@@ -38,7 +38,7 @@ def test_replay_verify_export_import(tmp_path):
     res = run.invoke(main, ["replay", gid, "--data-dir", str(tmp_path / "src")])
     assert res.exit_code == 0, res.output
     assert "order card" in res.output and any(ln.strip().startswith("SOLO-MOVE-7:") for ln in res.output.splitlines())
-    at = json.loads(run.invoke(main, ["replay", gid, "--data-dir", str(tmp_path / "src"), "--at", "3"]).output)
+    at = json.loads(run.invoke(main, ["replay", gid, "--data-dir", str(tmp_path / "src"), "--at", "3", "--json"]).output)
     assert at["version"] == 3 and at["ruleset"] == "emperor"
     v = run.invoke(main, ["verify", gid, "--data-dir", str(tmp_path / "src"), "--json"])
     assert v.exit_code == 0, v.output

@@ -111,9 +111,9 @@ def test_invalid_json_and_unknown_fields(content_dir):
 
 def test_lint_command_for_smoke(content_dir):
     ok = CliRunner().invoke(scenarios_group, ["lint", "--ruleset", "smoke"])
-    assert ok.exit_code == 0 and ok.output.startswith("ok (smoke): 3 battles")
+    assert ok.exit_code == 0 and ok.output.startswith("ok: smoke: 3 battles")
     every = CliRunner().invoke(scenarios_group, ["lint"])
-    assert every.exit_code == 0 and "ok (smoke)" in every.output
+    assert every.exit_code == 0 and "ok: smoke: 3 battles" in every.output
     edit(content_dir / "profiles.json", lambda d: d["profiles"][0].update(traits=["flying"]))
     bad = CliRunner().invoke(scenarios_group, ["lint", "--ruleset", "smoke", "--path", str(content_dir)])
     assert bad.exit_code == 1 and "profiles.json: profiles[0].traits: unknown trait 'flying'" in bad.output
