@@ -19,6 +19,8 @@ from litestar.datastructures import State
 from .game_service import GameService
 from .openapi import openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
+from .receipts import Signer, load_or_create
+from .strict_input import StrictInput
 from .routes import ROUTERS
 from .settings import Settings
 from .store import EventStore, SeedUnavailable, StoreError, UnknownGame
@@ -104,7 +106,8 @@ def create_app(
             read_models = cls(redis_client, store)
     elif read_models is not None:
         redis_client = getattr(read_models, "redis", None) or getattr(read_models, "client", None)
-    games = GameService(store, read_models, defer_projection=read_models is not None)
+    signer = Signer(load_or_create(store.data_dir)) if not store.read_only else None
+    games = GameService(store, read_models, defer_projection=read_models is not None, signer=signer)
     catch_up = _catch_up(read_models)
 
     async def start() -> None:
@@ -128,6 +131,7 @@ def create_app(
         openapi_config=openapi_config(_version()),
         on_startup=[start],
         on_shutdown=[close],
+        middleware=[StrictInput],
         debug=debug,
     )
 

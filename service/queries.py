@@ -109,13 +109,20 @@ def _ask(rm: Any, name: str, *args: Any, version: int | None = None) -> tuple[An
 
 
 # -- games ----------------------------------------------------------------
+def _signed(svc: GameService, game_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``GET /games/{id}`` carries the signed receipt of the version it shows (DESIGN 2)."""
+    r = svc.receipt(game_id, body["version"])
+    return body if r is None else {**body, "receipt": r}
+
+
 def game_view(svc: GameService, rm: Any, game_id: str, seat: str | None) -> Read:
     game = svc.game(game_id)
     v, degraded = _ask(rm, "game_view", game_id, seat, version=game.version)
     if isinstance(v, dict) and v.get("version") == game.version:
-        return Read(v)
+        return Read(_signed(svc, game_id, v))
     cur = svc.current(game_id, game)
-    return Read(views.game_view(game, cur.ruleset, cur.state, seat, cur.version), degraded)
+    return Read(_signed(svc, game_id, views.game_view(game, cur.ruleset, cur.state, seat, cur.version,
+                                                      kernel=cur.folded.kernel)), degraded)
 
 
 def state_view(svc: GameService, rm: Any, game_id: str, seq: int, seat: str | None) -> Read:
@@ -125,12 +132,16 @@ def state_view(svc: GameService, rm: Any, game_id: str, seq: int, seat: str | No
     st, degraded = _ask(rm, "state_at", game_id, seq)
     if st is None:
         st = svc.state_at(game_id, seq, cur)
-    return Read(views.game_view(cur.game, cur.ruleset, st, seat, version=seq), degraded)
+    return Read(views.game_view(cur.game, cur.ruleset, st, seat, version=seq, kernel=svc.kernel_at(game_id, seq, cur),
+                               reveal_all=cur.finished), degraded)
+
+
+LOBBY_STATUSES = ("waiting", "active", FINISHED)
 
 
 def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None) -> Read:
-    if status is not None and status not in ("active", FINISHED):
-        raise Problem(400, "malformed", "status must be 'active' or 'finished'", field="status")
+    if status is not None and status not in LOBBY_STATUSES:
+        raise Problem(400, "malformed", "status must be 'waiting', 'active' or 'finished'", field="status")
     games, degraded = _ask(rm, "lobby", status, ruleset)
     if games is None:
         games = [views.lobby_entry(g) for g in svc.store.games(status=status, ruleset=ruleset)]
@@ -139,8 +150,7 @@ def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None) ->
 
 def legal_commands(svc: GameService, game_id: str, seat: str | None) -> Read:
     cur = svc.current(game_id)
-    cmds = [] if seat is None else cur.ruleset.legal_commands(cur.state, seat)
-    return Read({"version": cur.version, "seat": seat, "commands": [msgspec.to_builtins(c) for c in cmds]})
+    return Read({"version": cur.version, "seat": seat, "commands": svc.legal_commands(cur, seat)})
 
 
 # -- the log --------------------------------------------------------------
@@ -194,11 +204,20 @@ def board_svg(svc: GameService, rm: Any, game_id: str, seat: str | None, at: int
     return Read(cur.ruleset.render_svg(st, seat, recent), degraded)
 
 
-def verify(svc: GameService, game_id: str) -> Read:
+def verify(svc: GameService, game_id: str, receipt: str | None = None) -> Read:
+    """``GET /games/{id}/verify[?receipt=]``: ``receipt`` is a receipt as the service gave it (JSON,
+    or base64url of that JSON); the answer then says whether the log still holds what it signed."""
     svc.game(game_id)
-    from .verify import verify_game
+    from .verify import parse_receipt, verify_game
 
-    return Read(verify_game(svc.store, game_id).body())
+    given = None
+    if receipt is not None:
+        try:
+            given = parse_receipt(receipt)
+        except ValueError as exc:
+            raise Problem(400, "malformed", str(exc), field="receipt") from None
+    public = svc.signer.public_raw if svc.signer is not None else None
+    return Read(verify_game(svc.store, game_id, receipt=given, public_key=public).body())
 
 
 __all__ = ["DEGRADED_HEADER", "DEGRADED_VALUE", "MAX_PAGE", "Read", "board_svg", "events", "game_view",

@@ -1,4 +1,4 @@
-"""Games: create, lobby, views, legal commands, commands (DESIGN section 8)."""
+"""Games: create, lobby, views, legal commands, commands, ready (DESIGN section 8)."""
 from __future__ import annotations
 
 
@@ -8,14 +8,18 @@ from litestar import Request, Response, Router, get, post
 
 from .. import queries
 from ..openapi import CommandResult, GameCreated, GameView, LegalCommands, Lobby
-from ..auth import bearer_token, require_seat_guard
-from ..game_service import CommandRequest, CreateGameRequest
-from ._common import command_response, caller, read_models_of, respond, svc_of
+from ..auth import bearer_token, require_seat_guard, seat_of
+from ..game_service import CommandRequest, CreateGameRequest, ReadyRequest
+from ._common import command_response, caller, read_models_of, respond, strict_body, svc_of
 
 
-@post("/games", sync_to_thread=True, status_code=201, summary="Create a game: seat tokens and the seed commitment")
-def create_game(request: Request, data: JSONBody[CreateGameRequest]) -> GameCreated:
-    return svc_of(request).create_game(data)
+@post("/games", status_code=201, summary="Create a game: seat tokens and the seed commitment",
+      description="`start`: `now` (default) opens the game at once; `when_ready` leaves it `waiting` until every "
+      "seat has posted `POST /games/{id}/ready` (optionally with a client seed mixed into every draw). Event 1 of "
+      "the game is its `game_created` header. The answer carries a signed receipt.")
+async def create_game(request: Request, data: JSONBody[CreateGameRequest]) -> GameCreated:
+    body = await strict_body(request, CreateGameRequest)
+    return await anyio.to_thread.run_sync(svc_of(request).create_game, body)
 
 
 @get("/games", sync_to_thread=True, summary="The lobby: games by status and ruleset")
@@ -23,13 +27,17 @@ def list_games(request: Request, status: FromQuery[str | None] = None, ruleset: 
     return respond(queries.lobby(svc_of(request), read_models_of(request), status, ruleset))
 
 
-@get("/games/{game_id:str}", sync_to_thread=True, summary="The caller's view of a game (a spectator's without a token)")
+@get("/games/{game_id:str}", sync_to_thread=True, summary="The caller's view of a game (a spectator's without a token)",
+     description="With the waiting undo request (`undo_request`, or null) and a signed `receipt` of the version shown.")
 def game_view(request: Request, game_id: FromPath[str]) -> Response[GameView]:
     svc, seat = caller(request, game_id)
     return respond(queries.game_view(svc, read_models_of(request), game_id, seat))
 
 
-@get("/games/{game_id:str}/legal-commands", sync_to_thread=True, summary="Every legal command of the caller's seat now")
+@get("/games/{game_id:str}/legal-commands", sync_to_thread=True, summary="Every legal command of the caller's seat now",
+     description="The kernel's commands come first: `{\"type\": \"ready\"}` while the game waits for this seat, "
+     "`{\"type\": \"undo_accept\"}` / `{\"type\": \"undo_decline\"}` while another seat's undo request waits. Each "
+     "can be posted back as it is to `/commands`.")
 def legal_commands(request: Request, game_id: FromPath[str]) -> Response[LegalCommands]:
     svc, seat = caller(request, game_id)
     return respond(queries.legal_commands(svc, game_id, seat))
@@ -40,15 +48,39 @@ def legal_commands(request: Request, game_id: FromPath[str]) -> Response[LegalCo
     guards=[require_seat_guard],
     status_code=201,
     summary="Send a command",
-    description="Checked in this order: token (401), a command_id already seen answers the first answer again, "
-    "expected_version (409 with current_version), whose decision (403), legality (422 with rule); malformed 400.",
+    description="Checked in this order: token (401), a command_id this seat already used answers the first answer "
+    "again (422 UMPIRE-IDEMPOTENCY if the body differs), expected_version (409 with current_version), whose decision "
+    "(403), legality (422 with rule); malformed 400 (an unknown field is named). The answer carries a signed receipt. "
+    "Kernel commands: `ready`, `undo` (with `to_version`), `undo_accept`, `undo_decline`.",
 )
 async def post_command(request: Request, game_id: FromPath[str], data: JSONBody[CommandRequest]) -> Response[CommandResult]:
+    body = await strict_body(request, CommandRequest)
     svc = svc_of(request)
     token = bearer_token(request)
     async with svc.lock(game_id):
-        answer = await anyio.to_thread.run_sync(svc.command, game_id, token, data)
+        answer = await anyio.to_thread.run_sync(svc.command, game_id, token, body)
     return command_response(svc, game_id, answer)
 
 
-ROUTER = Router(path="/", route_handlers=[create_game, list_games, game_view, legal_commands, post_command], tags=["games"])
+@post("/games/{game_id:str}/ready", guards=[require_seat_guard], status_code=201,
+      summary="A seat is ready (optionally with a client seed) while the game is waiting",
+      description="DESIGN 3: `client_seed` is 1-64 characters of [A-Za-z0-9_-]; every seat's seed enters every draw "
+      "of the game. The last seat's ready opens the game (its shuffles and deals are in the same answer). "
+      "422 UMPIRE-READY-1 when the game is not waiting, UMPIRE-READY-2 when the seat is ready already.")
+async def ready(request: Request, game_id: FromPath[str], data: JSONBody[ReadyRequest | None] = None) -> Response[CommandResult]:
+    body = await strict_body(request, ReadyRequest, empty_ok=True)
+    svc = svc_of(request)
+
+    def go():
+        seat = seat_of(request, game_id, required=True)
+        from domain.kernel import Ready
+
+        return svc.run(game_id, seat, Ready(client_seed=body.client_seed), expected_version=None)
+
+    async with svc.lock(game_id):
+        answer = await anyio.to_thread.run_sync(go)
+    return command_response(svc, game_id, answer)
+
+
+ROUTER = Router(path="/", route_handlers=[create_game, list_games, game_view, legal_commands, post_command, ready],
+                tags=["games"])
