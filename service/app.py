@@ -16,6 +16,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.datastructures import State
 
+from .auth import install_log_redaction
 from .game_service import GameService
 from .openapi import openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
@@ -92,6 +93,7 @@ def create_app(
     """The REST service. ``read_models``: leave out to use ``projections.ReadModels`` on
     ``settings.redis_url`` when both exist; pass None to answer everything from the log."""
     settings = settings or Settings.from_env()
+    install_log_redaction()
     store = store or EventStore(settings.data_dir)
     redis_client = None
     if read_models is _AUTO:

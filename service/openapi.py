@@ -21,7 +21,7 @@ from litestar import Request
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
 
-from domain.kernel import KernelEvent, registry
+from domain.kernel import KernelCommand, KernelEvent, registry
 
 REF = "#/components/schemas/"
 
@@ -44,13 +44,34 @@ class Health(msgspec.Struct):
     redis: str
 
 
+class Receipt(msgspec.Struct):
+    """The service's Ed25519 signature over ``umpire-receipt-v1|{game_id}|{version}|{head}``
+    (base64url, no padding); the public key is at ``GET /.well-known/umpire-key``."""
+
+    game_id: str
+    version: int
+    head: str
+    key_id: str
+    signature: str
+
+
 class GameCreated(msgspec.Struct):
     game_id: str
     ruleset: str
     scenario: str
     version: int
+    status: str
+    start: str
     seats: dict[str, str]
     seed_commitment: str
+    receipt: Receipt | None = None
+
+
+class UndoRequestView(msgspec.Struct):
+    seq: int
+    by: str
+    to_version: int
+    answer: list[dict[str, Any]]
 
 
 class LobbyEntry(msgspec.Struct):
@@ -80,6 +101,9 @@ class GameView(msgspec.Struct):
     turn: int
     winner: str | None
     state: dict[str, Any]
+    undo_request: UndoRequestView | None = None
+    waiting_for: list[str] | None = None
+    receipt: Receipt | None = None
 
 
 class LegalCommands(msgspec.Struct):
@@ -96,6 +120,9 @@ class EventEntry(msgspec.Struct):
     payload: dict[str, Any]
     hash: str
     undone: bool
+    commitment: str | None = None
+    hidden: list[str] | None = None
+    private: dict[str, Any] | None = None
 
 
 class EventsPage(msgspec.Struct):
@@ -107,6 +134,7 @@ class CommandResult(msgspec.Struct):
     version: int
     events: list[EventEntry]
     undo: str | None = None
+    receipt: Receipt | None = None
 
 
 class RulingView(msgspec.Struct):
@@ -137,9 +165,29 @@ class Timeline(msgspec.Struct):
 class VerifyResult(msgspec.Struct):
     game_id: str
     version: int
+    status: str
+    chain_version: int
     chain_ok: bool
+    row_ok: bool
+    first_broken_seq: int | None = None
+    problem: str | None = None
+    row_problems: list[str] | None = None
+    client_seeds: dict[str, str | None] | None = None
+    receipt_ok: bool | None = None
+    receipt_problem: str | None = None
     seed: str | None = None
+    commitment_ok: bool | None = None
+    commitments_ok: bool | None = None
     dice_ok: bool | None = None
+    rolls_checked: int | None = None
+    first_bad_roll_seq: int | None = None
+    dice_problem: str | None = None
+
+
+class PublicKey(msgspec.Struct):
+    alg: str
+    key_id: str
+    public_key: str
 
 
 def _rename_refs(node: Any, prefix: str) -> Any:
@@ -175,7 +223,7 @@ def union_components(ruleset_ids: list[str] | None = None) -> tuple[dict[str, An
             continue
         prefix = f"{rs.id}_"
         (cmd, ev), parts = msgspec.json.schema_components(
-            [rs.command_type, rs.event_type | KernelEvent], ref_template=REF + "{name}"
+            [rs.command_type | KernelCommand, rs.event_type | KernelEvent], ref_template=REF + "{name}"
         )
         for name, sch in parts.items():
             comps[prefix + name] = _rename_refs(sch, prefix)
@@ -209,6 +257,8 @@ _PROBLEM_TEXT = {
     "403": "Not this seat's decision",
     "404": "Unknown game, seq or route",
     "409": "Stale expected_version (with current_version)",
+    "413": "The body is too large",
+    "415": "The body is not application/json",
     "422": "Refused by the rules (with rule) or bad game setup (with field)",
 }
 
@@ -223,6 +273,8 @@ def _problem_codes(path: str, method: str) -> list[str]:
         codes += ["401", "403", "409", "422"]
     if method == "post" and path == "/games":
         codes.append("422")
+    if method == "post":
+        codes += ["413", "415"]
     return sorted(set(codes))
 
 
