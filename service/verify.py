@@ -241,7 +241,18 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
         chain_ok, first = False, min(game.version, last) + 1
         problem = (f"the game is at version {game.version} but the log ends at seq {last}" if game.version > last
                    else f"the log has events after the game's version {game.version}")
-    folded = _fold(game, events) if report.ok else None
+    seed_known: bytes | None
+    try:
+        seed_known = store.seed(game_id)
+    except SeedUnavailable:
+        seed_known = None
+    if game.chain_version == chain.CHAIN_V2 and seed_known is not None:
+        # this verifier holds the seed (the service, the operator): the private parts are checked against
+        # their commitments now; every caller can check them once the seed is revealed at the end
+        commits = verify_commitments(events, seed_known)
+        if not commits.ok and (first is None or (commits.first_broken_seq or 0) < first):
+            chain_ok, first, problem = False, commits.first_broken_seq, commits.problem
+    folded = _fold(game, events) if chain_ok else None
     problems = _row_problems(game, events, folded)
     status = folded[1].status if folded is not None else game.status
     kernel = folded[2] if folded is not None else None
