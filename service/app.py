@@ -21,7 +21,7 @@ from .game_service import GameService
 from .openapi import openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
 from .receipts import Signer, load_or_create
-from .strict_input import StrictInput
+from .strict_input import StrictInput, raise_body_problem
 from .routes import ROUTERS
 from .settings import Settings
 from .store import EventStore, SeedUnavailable, StoreError, UnknownGame
@@ -134,6 +134,7 @@ def create_app(
         on_startup=[start],
         on_shutdown=[close],
         middleware=[StrictInput],
+        before_request=raise_body_problem,
         debug=debug,
     )
 

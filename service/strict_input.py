@@ -4,22 +4,25 @@ app unchecked, and nothing a client sends yields a 5xx.
 An ASGI middleware in front of every route. For a request with a body:
 
 - more than :data:`MAX_BODY_BYTES` -> 413 (read no further);
-- a content type other than ``application/json`` (or ``application/<x>+json``) -> 415;
+- a declared content type other than ``application/json`` (or ``application/<x>+json``) -> 415
+  (a body sent with no content type at all is read as JSON);
 - not UTF-8 -> 400;
 - JSON nested deeper than :data:`MAX_DEPTH` -> 400 (checked by a linear scan before any parser
   recurses into it);
 
 each as an RFC 9457 problem. A request without a body (``POST /games/{id}/undo/accept``) passes.
 Everything else (JSON syntax, types, unknown fields) is the routes' strict decoding.
+
+The problem is answered after the route's guards, so DESIGN 8's order holds (a missing token is 401
+whatever the body): the middleware records it in the request scope and hands the app an empty body;
+:func:`raise_body_problem` (the app's ``before_request`` hook) raises it.
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
-import msgspec
-
-from .problems import PROBLEM_JSON, Problem
+from .problems import Problem
 
 #: PROPOSED: the largest request body (a Battle of Hoth command is well under 1 KiB; a game's
 #: creation with options a few KiB).
@@ -27,6 +30,7 @@ MAX_BODY_BYTES = 256 * 1024
 #: PROPOSED: the deepest JSON nesting accepted (the deepest command of any ruleset is 4-5 levels).
 MAX_DEPTH = 32
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SCOPE_KEY = "umpire.body_problem"
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(rb"[\[\]{}]")
 
@@ -53,9 +57,9 @@ def body_problem(body: bytes, content_type: str | None) -> Problem | None:
     """The problem with a request body, or None when it may go on."""
     if not body:
         return None
-    if content_type is None or not is_json(content_type):
-        return Problem(415, "unsupported-media-type", "the body must be application/json "
-                       f"(got {(content_type or 'no content type')[:80]!r})", field="content-type")
+    if content_type is not None and not is_json(content_type):
+        return Problem(415, "unsupported-media-type", f"the body must be application/json (got {content_type[:80]!r})",
+                       field="content-type")
     try:
         body.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -65,11 +69,11 @@ def body_problem(body: bytes, content_type: str | None) -> Problem | None:
     return None
 
 
-async def _send_problem(send: Any, p: Problem) -> None:
-    raw = msgspec.json.encode(p.body())
-    await send({"type": "http.response.start", "status": p.status,
-                "headers": [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(raw)).encode())]})
-    await send({"type": "http.response.body", "body": raw})
+async def raise_body_problem(request: Any) -> None:
+    """The app's ``before_request`` hook (after the guards): the body's problem, if it had one."""
+    problem = request.scope.get(SCOPE_KEY)
+    if problem is not None:
+        raise problem
 
 
 class StrictInput:
@@ -85,17 +89,17 @@ class StrictInput:
             return
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
         declared = headers.get(b"content-length")
+        problem: Problem | None = None
+        too_large = Problem(413, "too-large", f"the body is larger than {self.max_body} bytes")
         if declared is not None:
             try:
                 if int(declared) > self.max_body:
-                    await _send_problem(send, Problem(413, "too-large", f"the body is larger than {self.max_body} bytes"))
-                    return
+                    problem = too_large
             except ValueError:
-                await _send_problem(send, Problem(400, "malformed", "content-length is not a number"))
-                return
+                problem = Problem(400, "malformed", "content-length is not a number")
         chunks: list[bytes] = []
         size = 0
-        more = True
+        more = problem is None
         while more:
             message = await receive()
             if message["type"] == "http.disconnect":
@@ -103,16 +107,18 @@ class StrictInput:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
-                await _send_problem(send, Problem(413, "too-large", f"the body is larger than {self.max_body} bytes"))
-                return
+                problem = too_large  # read no further
+                break
             chunks.append(chunk)
             more = message.get("more_body", False)
-        body = b"".join(chunks)
-        ctype = headers.get(b"content-type")
-        problem = body_problem(body, ctype.decode("latin-1") if ctype is not None else None)
+        body = b""
+        if problem is None:
+            body = b"".join(chunks)
+            ctype = headers.get(b"content-type")
+            problem = body_problem(body, ctype.decode("latin-1") if ctype is not None else None)
         if problem is not None:
-            await _send_problem(send, problem)
-            return
+            scope[SCOPE_KEY] = problem
+            body = b""
         sent = False
 
         async def replay() -> Any:
@@ -125,4 +131,5 @@ class StrictInput:
         await self.app(scope, replay, send)
 
 
-__all__ = ["MAX_BODY_BYTES", "MAX_DEPTH", "StrictInput", "body_problem", "is_json", "json_depth"]
+__all__ = ["MAX_BODY_BYTES", "MAX_DEPTH", "StrictInput", "body_problem", "is_json", "json_depth",
+           "raise_body_problem"]

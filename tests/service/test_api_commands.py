@@ -44,8 +44,8 @@ def test_400_malformed_bodies_name_the_field(api: Api):
     assert_problem(api.client.post(f"/games/{gid}/commands", content=b"{not json", headers=h), 400)
     b = assert_problem(api.client.post(f"/games/{gid}/commands", json={"command": {"type": "step"}}, headers=h), 400)
     assert "expected_version" in b["detail"]
-    b = assert_problem(api.send(gid, n, {"type": "fly"}, v), 400, field="command")
-    b = assert_problem(api.send(gid, n, {"type": "step", "steps": "two"}, v), 400, field="command")
+    b = assert_problem(api.send(gid, n, {"type": "fly"}, v), 400, field="command.type")
+    b = assert_problem(api.send(gid, n, {"type": "step", "steps": "two"}, v), 400, field="command.steps")
     assert_problem(api.client.post(f"/games/{gid}/commands", json={"command": {"type": "step"}, "expected_version": "x"},
                                    headers=h), 400)
     assert_problem(api.client.post(f"/games/{gid}/commands", json=[1, 2], headers=h), 400)
