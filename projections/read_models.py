@@ -294,7 +294,9 @@ class ReadModels:
         return final
 
     def _step(self, game: _Game, seq: int, state: Any, ev: StoredEvent | None, prev_turn: int | None,
-              undone_updates: Sequence[tuple[int, bytes]], ks: KernelState) -> _Step:
+              undone_updates: Sequence[tuple[int, bytes]], ks: KernelState | None = None) -> _Step:
+        if ks is None:
+            ks = self._kernel_at(game, seq)
         rs, row = game.ruleset, game.row
         st = game_status(rs, state, ks)
         bodies = [_enc.encode(views.game_view(row, rs, state, seat, version=seq, kernel=ks)) for seat in game.seats]

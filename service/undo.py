@@ -21,7 +21,8 @@ from typing import Any
 import msgspec
 
 from domain.kernel import KERNEL_EVENT_TYPES, NotYourDecision, RuleViolation, UndoAccept, UndoDecline, UndoTo
-from domain.kernel.undo import Logged, answer_undo, decide_undo, steps_of
+from domain.kernel.undo import Logged, boundaries, decide_undo, steps_of
+from domain.kernel.undo import answer_undo as kernel_answer
 
 from .game_service import Answer, Current, GameService
 from .problems import Problem
@@ -84,7 +85,7 @@ def undo_command(svc: GameService, cur: Current, seat: str, command: Any, *, com
         else:
             if cur.finished:
                 raise RuleViolation("UMPIRE-UNDO-3", "A finished game cannot be undone.")
-            em = answer_undo(steps, ks, seat=seat, accept=isinstance(command, UndoAccept))
+            em = kernel_answer(steps, ks, seat=seat, accept=isinstance(command, UndoAccept))
     except NotYourDecision as exc:
         raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule) from None
     except RuleViolation as exc:
@@ -118,7 +119,15 @@ def answer(svc: GameService, game_id: str, token: str | None, accept: bool) -> A
     return svc.run(game_id, seat, UndoAccept() if accept else UndoDecline(), expected_version=None)
 
 
-answer_undo_request = answer
+#: The name this function had before undo moved into the kernel.
+answer_undo = answer
 
-__all__ = ["KERNEL_EVENT_TYPES", "UNDO_RULES", "UndoRequest", "answer", "logged", "opening_version",
-           "request_undo", "undo_command"]
+
+def undo_targets(svc: GameService, game_id: str) -> list[int]:
+    """The command boundaries an undo may go back to now (newest last)."""
+    cur = svc.current(game_id)
+    return boundaries(steps_of(logged(svc.store.load(game_id, upto=cur.version))))
+
+
+__all__ = ["KERNEL_EVENT_TYPES", "UNDO_RULES", "UndoRequest", "answer", "answer_undo", "logged", "opening_version",
+           "request_undo", "undo_command", "undo_targets"]
