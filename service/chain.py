@@ -140,20 +140,41 @@ def row_hash(prev_hash: str, e: Mapping[str, Any], chain_version: int) -> str:
     return link(prev_hash, row_public(e), e["commitment"] or "")
 
 
-def public_payload_problem(e: Mapping[str, Any]) -> str | None:
+def public_payload_problem(e: Mapping[str, Any], full: Any = None, pub: Any = None) -> str | None:
     """The stored spectator payload must be the payload minus some fields, marked ``redacted``, and
-    exist exactly for the events that are not public."""
+    exist exactly for the events that are not public. (``full``/``pub``: already decoded.)"""
     pub_text = e.get("public_payload")
     if e["visibility"] == PUBLIC:
         return None if pub_text is None else "a public event has a separate spectator payload"
     if pub_text is None:
         return f"an event visible to {e['visibility']!r} only has no spectator payload"
-    pub, full = _json(pub_text), _json(e["payload"])
+    pub = _json(pub_text) if pub is None else pub
+    full = _json(e["payload"]) if full is None else full
     if not isinstance(pub, dict) or not isinstance(full, dict) or pub.get("redacted") is not True:
         return "the spectator payload is not the redacted payload"
     for k, v in pub.items():
         if k != "redacted" and (k not in full or full[k] != v):
             return f"the spectator payload's field {k!r} differs from the payload"
+    return None
+
+
+def private_problem(key: bytes, e: Mapping[str, Any]) -> str | None:
+    """Chain version 2 with ``k_commit``: the stored private part against its commitment, and the
+    spectator payload against the payload (each JSON column decoded once)."""
+    try:
+        full = _json(e["payload"])
+        pub_text = e.get("public_payload")
+        pub = _json(pub_text) if pub_text is not None else None
+        problem = public_payload_problem(e, full, pub)
+        if problem is not None:
+            return problem
+        priv = private_part(payload=full, public_payload=pub, visibility=e["visibility"], ruling=_json(e["ruling"]),
+                            rolls=_json(e["rolls"]), reveals=bool(e["reveals"]), turn=e["turn"],
+                            engine_version=e["engine_version"], command_id=e["command_id"], step=e.get("step"))
+    except (msgspec.DecodeError, TypeError, KeyError) as exc:
+        return f"the stored event cannot be read ({exc})"
+    if commitment(key, e["game_id"], e["seq"], priv) != e.get("commitment"):
+        return "the commitment does not match the event's private part"
     return None
 
 
@@ -170,6 +191,6 @@ def entry_public(game_id: str, entry: Mapping[str, Any]) -> dict[str, Any]:
 
 __all__ = [
     "CHAIN_V1", "CHAIN_V2", "CHAIN_VERSIONS", "GENESIS", "canonical", "commit_key", "commitment", "entry_public",
-    "hidden_fields", "link", "private_part", "public_part", "public_payload_problem", "row_hash", "row_private",
+    "hidden_fields", "link", "private_part", "private_problem", "public_part", "public_payload_problem", "row_hash", "row_private",
     "row_public", "seal", "spectator_payload", "v1_canonical", "v1_hash",
 ]

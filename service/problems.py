@@ -107,12 +107,14 @@ def _field_of(extra: Any) -> str | None:
     if isinstance(extra, list) and extra:
         first = extra[0]
         if isinstance(first, dict):
+            msg = first.get("message")
+            if isinstance(msg, str) and "unknown field `" in msg:
+                return msg.split("unknown field `", 1)[1].split("`", 1)[0]
+            if isinstance(msg, str) and "`$." in msg:
+                return msg.split("`$.", 1)[1].split("`", 1)[0]
             key = first.get("key")
             if isinstance(key, str) and key:
                 return key
-            msg = first.get("message")
-            if isinstance(msg, str) and "`$." in msg:
-                return msg.split("`$.", 1)[1].split("`", 1)[0]
     return None
 
 

@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import FINISHED, GameCreated, Setup, registry
-from domain.kernel.dice import Roll, check_commitment, check_sequence, client_mix, verify_roll
+from domain.kernel.dice import Roll, check_commitment, check_next, verify_roll
 from domain.kernel.fold import decode_event
 
 from . import chain
@@ -139,7 +139,7 @@ def check_dice(seed: bytes, game_id: str, events: list[Any], mix: str | None = N
     """``(ok, rolls_checked, first_bad_seq, problem)`` for the ``rolls`` of ``events``: each value from
     the seed, every stream's indices used once and in order, the event's faces from the values."""
     checked = 0
-    drawn: list[Roll] = []
+    nxt: dict[str, int] = {}
     check_rolls = getattr(ruleset, "check_rolls", None) if ruleset is not None else None
     for ev in events:
         try:
@@ -153,27 +153,30 @@ def check_dice(seed: bytes, game_id: str, events: list[Any], mix: str | None = N
                     f"seq {ev.seq}: roll {r.stream}#{r.index} (d{r.sides}) recorded {r.value},"
                     " the seed does not give that"
                 )
-        drawn.extend(rolls)
-        problem = check_sequence(drawn)
+        problem = check_next(rolls, nxt)
         if problem is not None:
             return False, checked, ev.seq, f"seq {ev.seq}: {problem}"
-        if check_rolls is not None:
+        if check_rolls is not None and rolls:
             try:
                 event = decode_event(ruleset, ev.payload)
-                bad = check_rolls(event, tuple(rolls))
-            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                bad = f"the event cannot be read ({exc})"
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                event = None  # not an event of this ruleset: no faces of its own to check
+            bad = check_rolls(event, tuple(rolls)) if event is not None else None
             if bad:
                 return False, checked, ev.seq, f"seq {ev.seq}: {bad}"
     return True, checked, None, None
 
 
-def _fold(row: GameRow, events: list[StoredEvent]) -> tuple[Any, Any, Any] | None:
+def _fold(row: GameRow, events: list[StoredEvent], folded: Any = None) -> tuple[Any, Any, Any] | None:
     """(ruleset, status, kernel state) of the log, or None when the ruleset is not installed here
-    or the log cannot be folded."""
+    or the log cannot be folded. ``folded``: the service's fold of the same log (it keeps one)."""
     rs = registry.get(row.ruleset)
     if rs is None:
         return None
+    from domain.kernel import game_status as _status
+
+    if folded is not None and folded.version == (events[-1].seq if events else 0):
+        return rs, _status(rs, folded.state, folded.kernel), folded.kernel
     from .game_service import _fold_records
     from domain.kernel import game_status
 
@@ -227,10 +230,11 @@ def _row_problems(row: GameRow, events: list[StoredEvent], folded: Any) -> list[
 
 
 def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | None = None,
-                public_key: bytes | None = None) -> VerifyReport:
+                public_key: bytes | None = None, folded: Any = None) -> VerifyReport:
     """Verify one game; raises :class:`service.store.UnknownGame` for an unknown id.
 
-    ``receipt`` (with the server's ``public_key``, raw 32 bytes): also prove the log against it."""
+    ``receipt`` (with the server's ``public_key``, raw 32 bytes): also prove the log against it.
+    ``folded``: the service's fold of the log (:class:`service.game_service.Folded`), to spare a fold."""
     game = store.require_game(game_id)
     events = store.load(game_id)
     report = verify_chain(events, game.chain_version)
@@ -246,13 +250,14 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
         seed_known = store.seed(game_id)
     except SeedUnavailable:
         seed_known = None
+    commits = None
     if game.chain_version == chain.CHAIN_V2 and seed_known is not None:
         # this verifier holds the seed (the service, the operator): the private parts are checked against
         # their commitments now; every caller can check them once the seed is revealed at the end
         commits = verify_commitments(events, seed_known)
         if not commits.ok and (first is None or (commits.first_broken_seq or 0) < first):
             chain_ok, first, problem = False, commits.first_broken_seq, commits.problem
-    folded = _fold(game, events) if chain_ok else None
+    folded = _fold(game, events, folded) if chain_ok else None
     problems = _row_problems(game, events, folded)
     status = folded[1].status if folded is not None else game.status
     kernel = folded[2] if folded is not None else None
@@ -276,8 +281,7 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
                           dice_problem="the seed is not in this store")
         else:
             dice_ok, checked, bad_seq, dice_problem = check_dice(
-                seed, game_id, events, kernel.mix if kernel is not None else None,
-                folded[0] if folded is not None else None)
+                seed, game_id, events, kernel.mix if kernel is not None else None, registry.get(game.ruleset))
             fields.update(
                 seed=seed.hex(),
                 commitment_ok=len(seed) == 32 and check_commitment(seed, game.seed_commitment),
@@ -287,7 +291,8 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
                 dice_problem=dice_problem,
             )
             if game.chain_version == chain.CHAIN_V2:
-                commits = verify_commitments(events, seed)
+                if commits is None or seed != seed_known:
+                    commits = verify_commitments(events, seed)
                 fields.update(commitments_ok=commits.ok, first_bad_commitment_seq=commits.first_broken_seq,
                               commitments_problem=commits.problem)
     return VerifyReport(

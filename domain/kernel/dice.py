@@ -117,7 +117,12 @@ def check_sequence(rolls: Sequence[Roll]) -> str | None:
     ``rolls``: every recorded draw of a game in log order (undone events included: undo never
     rewinds a counter). None when the sequence is right, else a sentence naming the first draw
     that is not the next index of its stream."""
-    nxt: dict[str, int] = {}
+    return check_next(rolls, {})
+
+
+def check_next(rolls: Sequence[Roll], nxt: dict[str, int]) -> str | None:
+    """:func:`check_sequence` one event at a time: ``nxt`` (the next index of each stream so far) is
+    updated in place."""
     for r in rolls:
         want = nxt.get(r.stream, 0)
         if r.index != want:
