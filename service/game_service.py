@@ -477,7 +477,8 @@ class GameService:
             header = GameCreated(game_id=game_id, ruleset=rs.id, scenario=req.scenario, options=dict(req.options),
                                  seats=tuple(seats), engine_version=rs.engine_version, seed_commitment=commitment(seed),
                                  start=req.start, campaign_id=campaign_id, chain_version=chain.CHAIN_V2,
-                                 client_seeds=dict(client_seeds) if client_seeds is not None else None)
+                                 client_seeds=dict(client_seeds) if client_seeds is not None else None,
+                                 seed_given=req.seed is not None)
             kernel = kernel_evolve(KernelState(), 1, header)
             emitted: list[Emitted] = [Emitted(event=header, ruling=Ruling(
                 summary=f"{rs.id} game created", steps=()))]

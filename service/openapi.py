@@ -173,6 +173,7 @@ class VerifyResult(msgspec.Struct):
     problem: str | None = None
     row_problems: list[str] | None = None
     client_seeds: dict[str, str | None] | None = None
+    seed_given: bool | None = None
     receipt_ok: bool | None = None
     receipt_problem: str | None = None
     seed: str | None = None

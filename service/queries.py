@@ -218,7 +218,8 @@ def verify(svc: GameService, game_id: str, receipt: str | None = None) -> Read:
             raise Problem(400, "malformed", str(exc), field="receipt") from None
     public = svc.signer.public_raw if svc.signer is not None else None
     cur = svc.current(game_id)
-    return Read(verify_game(svc.store, game_id, receipt=given, public_key=public, folded=cur.folded).body())
+    return Read(verify_game(svc.store, game_id, receipt=given, public_key=public, folded=cur.folded,
+                            private_before_end=cur.finished).body())
 
 
 __all__ = ["DEGRADED_HEADER", "DEGRADED_VALUE", "MAX_PAGE", "Read", "board_svg", "events", "game_view",

@@ -52,6 +52,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     row_problems: tuple[str, ...] = ()
     #: The client seeds of a ``when_ready`` game (seat -> seed or None), once recorded.
     client_seeds: dict[str, str | None] | None = None
+    #: The game's creator gave its seed (the header says so): the creator can compute every draw.
+    seed_given: bool | None = None
     #: A given receipt: signed by this server and still held by the log.
     receipt_ok: bool | None = None
     receipt_problem: str | None = None
@@ -95,6 +97,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
             out["row_problems"] = list(self.row_problems)
         if self.client_seeds is not None:
             out["client_seeds"] = self.client_seeds
+        if self.seed_given is not None:
+            out["seed_given"] = self.seed_given
         if self.receipt_ok is not None:
             out["receipt_ok"] = self.receipt_ok
             if self.receipt_problem:
@@ -118,6 +122,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
 def parse_receipt(text: str) -> dict[str, Any]:
     """A receipt given as its JSON, or base64url of its JSON (ValueError otherwise)."""
     raw = text.strip()
+    if len(raw) > 8192:
+        raise ValueError("receipt: too long for a receipt")
     if not raw.startswith("{"):
         try:
             raw = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode()
@@ -125,7 +131,7 @@ def parse_receipt(text: str) -> dict[str, Any]:
             raise ValueError("receipt: give the receipt's JSON, or base64url of it") from None
     try:
         out = msgspec.json.decode(raw.encode() if isinstance(raw, str) else raw)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         raise ValueError("receipt: not JSON") from None
     if isinstance(out, dict) and isinstance(out.get("receipt"), dict):
         out = out["receipt"]  # a whole answer that carries a receipt
@@ -230,11 +236,14 @@ def _row_problems(row: GameRow, events: list[StoredEvent], folded: Any) -> list[
 
 
 def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | None = None,
-                public_key: bytes | None = None, folded: Any = None) -> VerifyReport:
+                public_key: bytes | None = None, folded: Any = None, private_before_end: bool = True) -> VerifyReport:
     """Verify one game; raises :class:`service.store.UnknownGame` for an unknown id.
 
     ``receipt`` (with the server's ``public_key``, raw 32 bytes): also prove the log against it.
-    ``folded``: the service's fold of the log (:class:`service.game_service.Folded`), to spare a fold."""
+    ``folded``: the service's fold of the log (:class:`service.game_service.Folded`), to spare a fold.
+    ``private_before_end``: also check the private parts against their commitments while the game runs
+    (the operator's ``umpire verify`` does; ``GET /verify`` checks them once the game is finished, when
+    every caller can)."""
     game = store.require_game(game_id)
     events = store.load(game_id)
     report = verify_chain(events, game.chain_version)
@@ -251,7 +260,7 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
     except SeedUnavailable:
         seed_known = None
     commits = None
-    if game.chain_version == chain.CHAIN_V2 and seed_known is not None:
+    if game.chain_version == chain.CHAIN_V2 and seed_known is not None and private_before_end:
         # this verifier holds the seed (the service, the operator): the private parts are checked against
         # their commitments now; every caller can check them once the seed is revealed at the end
         commits = verify_commitments(events, seed_known)
@@ -262,6 +271,7 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
     status = folded[1].status if folded is not None else game.status
     kernel = folded[2] if folded is not None else None
     client_seeds = kernel.client_seeds if kernel is not None else None
+    seed_given = kernel.header.seed_given if kernel is not None and kernel.header is not None else None
     fields: dict[str, Any] = {}
     if receipt is not None:
         if public_key is None:
@@ -298,7 +308,7 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
     return VerifyReport(
         game_id=game_id, version=game.version, events=len(events), status=status, chain_version=game.chain_version,
         chain_ok=chain_ok, first_broken_seq=first, problem=problem, row_ok=not problems,
-        row_problems=tuple(problems), client_seeds=client_seeds, **fields,
+        row_problems=tuple(problems), client_seeds=client_seeds, seed_given=seed_given, **fields,
     )
 
 

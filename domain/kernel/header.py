@@ -51,6 +51,9 @@ class GameCreated(Event, tag="game_created", kw_only=True):
     campaign_id: str | None = None
     chain_version: int = 2
     client_seeds: dict[str, str | None] | None = None
+    #: True when the game's creator gave the seed (reproducible games, tests): the creator can then
+    #: compute every draw, so every seat can see it (``/verify``) and decide not to play such a game.
+    seed_given: bool = False
 
 
 class SeatReady(Event, tag="seat_ready"):

@@ -108,7 +108,7 @@ def test_bad_settings_name_the_variable(tmp_path):
         (lambda lines: lines[:1] + [lines[1].replace(b'"seq":1', b'"seq":"one"')] + lines[2:], "line 2"),
         (lambda lines: lines[:3] + lines[4:], "announces"),
         (lambda lines: lines[:2] + [lines[3], lines[2]] + lines[4:], "chain broken at seq 2"),
-        (lambda lines: lines[:2] + [lines[2].replace(b'"Moved"', b'"Fled"')] + lines[3:], "chain broken at seq 2"),
+        (lambda lines: lines[:3] + [lines[3].replace(b'"Moved"', b'"Fled"')] + lines[4:], "chain broken at seq 3"),
         (lambda lines: [lines[0].replace(SEED.hex().encode(), bytes(32).hex().encode())] + lines[1:], "seed_commitment"),
         (lambda lines: [lines[0].replace(b'"umpire-game"', b'"other"')] + lines[1:], "kind"),
         (lambda lines: [], "empty file"),

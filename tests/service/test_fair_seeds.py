@@ -94,7 +94,12 @@ def test_a_game_waits_for_every_seat_then_opens_with_their_seeds(api: Api):
                    422, rule="UMPIRE-UNDO-1")
     # a game that did not wait: ready is refused, and its dice use the plain label
     plain = api.client.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
-    assert "client_seeds" not in api.get(f"/games/{plain['game_id']}/verify").json()
+    body = api.get(f"/games/{plain['game_id']}/verify").json()
+    assert "client_seeds" not in body
+    # a seed given by the game's creator lets the creator compute every draw: every seat can see that
+    assert body["seed_given"] is True and api.get(f"/games/{gid}/verify").json()["seed_given"] is True
+    own = api.client.post("/games", json={"ruleset": "toy", "scenario": "duel", "start": "when_ready"}).json()
+    assert api.get(f"/games/{own['game_id']}/verify").json()["seed_given"] is False
 
 
 def test_another_client_seed_another_shuffle(api: Api, tmp_path):
