@@ -525,11 +525,12 @@ class GameService:
             raise Problem(400, "malformed", f"not a {rs.id} command: {exc}", field=_command_field(str(exc))) from None
 
     @staticmethod
-    def body_hash(command: Any, expected_version: int | None) -> str:
-        """What a ``command_id`` is bound to: the command as decoded (defaults filled in) and the
-        expected version, canonical JSON, sha256 (DESIGN 2: the same id with another body is 422)."""
-        body = {"command": msgspec.to_builtins(command), "expected_version": expected_version}
-        return hashlib.sha256(chain.canonical(body)).hexdigest()
+    def body_hash(command: Any, expected_version: int | None = None) -> str:
+        """What a ``command_id`` is bound to: the command as decoded (defaults filled in), canonical
+        JSON, sha256 (DESIGN 2: the same id with another command is 422). ``expected_version`` is the
+        request's precondition, not its meaning: a retry that learnt the new version and sends the
+        same command with the same id gets the first answer (DESIGN 8 checks the id first)."""
+        return hashlib.sha256(chain.canonical({"command": msgspec.to_builtins(command)})).hexdigest()
 
     def command(self, game_id: str, token: str | None, req: CommandRequest) -> Answer:
         """``POST /games/{id}/commands`` (blocking; hold :meth:`lock` around it)."""
