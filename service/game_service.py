@@ -7,9 +7,18 @@ transaction -> project into Redis (best effort: a command is acknowledged once
 it is in SQLite).
 
 The checks of ``POST /games/{id}/commands`` run in the order DESIGN section 8
-fixes: token (401), a ``command_id`` already seen answers the first answer
-again, ``expected_version`` (409 with ``current_version``), whose decision
-(403), legality (422 with ``rule``). A malformed command is 400.
+fixes: token (401), a ``command_id`` this seat already used answers the first
+answer again (422 ``UMPIRE-IDEMPOTENCY`` for another command), ``expected_version``
+(409 with ``current_version``), whose decision (403), legality (422 with
+``rule``). A malformed command is 400 naming the field.
+
+Kernel commands share the path (``ready``, ``undo``, ``undo_accept``,
+``undo_decline``: :mod:`domain.kernel.header`, :mod:`domain.kernel.undo`). A game
+command played while an undo request waits is preceded by the request's
+``undo_lapsed`` event; the first draw after an agreed undo of draws is labelled
+an agreed re-roll in its ruling. Event 1 of a new game is its ``game_created``
+header; a ``when_ready`` game opens with the last seat's ``ready``. Every answer
+that appended carries a signed receipt (:mod:`service.receipts`).
 
 Everything here is blocking (SQLite); the async routes call it in a worker
 thread, one command per game at a time inside a process (:meth:`GameService.lock`),

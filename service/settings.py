@@ -19,6 +19,10 @@ Environment variables:
     Address the HTTP server binds to. Default: ``127.0.0.1``.
 ``UMPIRE_PORT``
     TCP port of the HTTP server (1-65535). Default: ``8000``.
+``UMPIRE_SIGNING_KEY``
+    The Ed25519 key that signs receipts, 64 hex characters (read by
+    :mod:`service.receipts`). Unset: ``signing-key`` in the data dir, created
+    on first start with mode 0600.
 """
 from __future__ import annotations
 
