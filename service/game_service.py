@@ -150,6 +150,8 @@ class Folded:
     kernel: KernelState = KernelState()
     #: An agreed undo of draws whose re-roll has not happened yet: (its seq, the Undone event).
     reroll: tuple[int, Undone] | None = None
+    #: Every kernel event of the log, ``(seq, event)`` (few): the kernel's state at any seq without I/O.
+    kernel_log: tuple[tuple[int, Any], ...] = ()
 
 
 @dataclass
@@ -257,6 +259,7 @@ def _fold_records(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) ->
     counters: dict[str, int] = {}
     kernel = KernelState()
     reroll: tuple[int, Undone] | None = None
+    kernel_log: list[tuple[int, Any]] = []
     for e, (seq, ev) in zip(records, pairs):
         if isinstance(ev, Undone):
             undone.update(range(ev.first, ev.last + 1))
@@ -264,6 +267,8 @@ def _fold_records(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) ->
         counters = advance(counters, _rolls_decoder.decode(e.rolls))
         kernel = kernel_evolve(kernel, seq, ev)
         reroll = _track_reroll(reroll, seq, ev, e.rolls)
+        if is_kernel_event(ev):
+            kernel_log.append((seq, ev))
     state = ruleset.initial_state(setup)
     for seq, ev in pairs:
         if seq in undone or is_kernel_event(ev):
@@ -271,7 +276,7 @@ def _fold_records(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) ->
         state = ruleset.evolve(state, ev)
     version = records[-1].seq if records else 0
     return Folded(version=version, state=state, counters=counters, undone=frozenset(undone), last_undone_seq=last_undone,
-                  kernel=kernel, reroll=reroll)
+                  kernel=kernel, reroll=reroll, kernel_log=tuple(kernel_log))
 
 
 class GameService:
@@ -354,15 +359,18 @@ class GameService:
                 folded = None
             else:
                 state, counters, kernel, reroll = folded.state, folded.counters, folded.kernel, folded.reroll
+                klog = list(folded.kernel_log)
                 for e, ev in zip(new, decoded):
                     counters = advance(counters, _rolls_decoder.decode(e.rolls))
                     kernel = kernel_evolve(kernel, e.seq, ev)
                     reroll = _track_reroll(reroll, e.seq, ev, e.rolls)
                     if not is_kernel_event(ev):
                         state = rs.evolve(state, ev)
+                    else:
+                        klog.append((e.seq, ev))
                 folded = Folded(version=new[-1].seq if new else folded.version, state=state, counters=counters,
                                 undone=folded.undone, last_undone_seq=folded.last_undone_seq, kernel=kernel,
-                                reroll=reroll)
+                                reroll=reroll, kernel_log=tuple(klog))
         else:
             folded = None
         if folded is None:
@@ -438,11 +446,14 @@ class GameService:
         cur = cur or self.current(game_id)
         if seq >= cur.version:
             return cur.folded.kernel
-        from domain.kernel import KERNEL_EVENT_TYPES, fold_kernel
+        from domain.kernel import fold_kernel
 
-        records = self.store.load(game_id, upto=seq, types=KERNEL_EVENT_TYPES)
-        last_game = self.store.last_seq_not_of(game_id, KERNEL_EVENT_TYPES, upto=seq)
-        return fold_kernel([(e.seq, decode_event(cur.ruleset, e.payload)) for e in records], last_game)
+        pairs = [(s, e) for s, e in cur.folded.kernel_log if s <= seq]
+        kernel_seqs = {s for s, _ in pairs}
+        last_game = seq
+        while last_game > 0 and last_game in kernel_seqs:
+            last_game -= 1
+        return fold_kernel(pairs, last_game)
 
     # -- receipts ------------------------------------------------------
     def receipt(self, game_id: str, version: int, head: str | None = None) -> dict[str, Any] | None:
@@ -678,8 +689,10 @@ class GameService:
             # The state after an undo is the fold of the kept events: recompute it from the log.
             folded = _fold_records(rs, cur.setup, self.store.load(game_id, upto=res.version))
         else:
+            klog = cur.folded.kernel_log + tuple((res.first_seq + i, em.event) for i, em in enumerate(everything)
+                                                 if is_kernel_event(em.event))
             folded = Folded(version=res.version, state=state_after, counters=counters, undone=undone,
-                            last_undone_seq=last_undone, kernel=kernel, reroll=reroll)
+                            last_undone_seq=last_undone, kernel=kernel, reroll=reroll, kernel_log=klog)
         self._remember(game_id, folded)
         if not self.defer_projection:
             self.project(game_id)
