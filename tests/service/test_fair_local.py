@@ -12,19 +12,23 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from service.redis_runtime import EmbeddedRedis
 
 from .api_client import SEED
 
 ROOT = Path(__file__).resolve().parents[2]
+#: A refused login is not retried (redis-py retries connection errors with a backoff by default).
+NO_RETRY = Retry(NoBackoff(), 0)
 
 
 def test_the_private_redis_needs_its_password(tmp_path):
     with EmbeddedRedis(tmp_path / "r") as r:
         assert r.password and r.password in r.url and r.password not in r.safe_url and r.password not in repr(r)
         assert redis.Redis.from_url(r.url).ping()
-        intruder = redis.Redis(host="127.0.0.1", port=r.port, socket_timeout=2)
+        intruder = redis.Redis(host="127.0.0.1", port=r.port, socket_timeout=2, retry=NO_RETRY)
         with pytest.raises(redis.AuthenticationError):
             intruder.get("{g:x}:view:north")
         with pytest.raises(redis.AuthenticationError):
@@ -38,7 +42,7 @@ def test_a_unix_socket_redis_lives_in_a_private_dir(tmp_path):
         assert stat.S_IMODE(os.stat(tmp_path / "s").st_mode) == 0o700
         assert redis.Redis.from_url(r.url).ping()
         with pytest.raises(redis.AuthenticationError):
-            redis.Redis(unix_socket_path=str(r.socket_path)).get("k")
+            redis.Redis(unix_socket_path=str(r.socket_path), retry=NO_RETRY).get("k")
 
 
 def test_the_private_redis_is_restarted_when_it_dies(tmp_path):
