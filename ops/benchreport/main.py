@@ -37,6 +37,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_sight": ["--boards", "5"],
     "bench_http": ["--seconds", "3", "--clients", "4"],
     "bench_workers": ["--seconds", "2", "--clients", "4"],
+    "bench_fair": ["--events", "1000"],
 }
 #: The order of the table (others follow, alphabetically).
 ORDER = ["bench_append", "bench_http", "bench_workers", "bench_projections", "bench_hoth", "bench_sight"]
