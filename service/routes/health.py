@@ -55,4 +55,15 @@ def rulesets() -> list[RulesetInfo]:
     ]  # type: ignore[return-value]
 
 
-ROUTER = Router(path="/", route_handlers=[health, rulesets], tags=["service"])
+@get("/.well-known/umpire-key", sync_to_thread=False,
+     summary="The public key that signs receipts (Ed25519, base64url of the 32 raw bytes)")
+def umpire_key(request: Request) -> dict[str, str]:
+    signer = svc_of(request).signer
+    if signer is None:
+        from ..problems import Problem
+
+        raise Problem(503, "unavailable", "this server signs no receipts")
+    return signer.public_document()
+
+
+ROUTER = Router(path="/", route_handlers=[health, rulesets, umpire_key], tags=["service"])
