@@ -43,6 +43,8 @@ TOY_RULES = """# Toy rules
 * **TOY-STEP-2 (Steps per turn).** At most 2 steps a turn.
 * **TOY-ROLL-1 (Roll).** A roll scores the face of one d6.
 * **TOY-ROLL-2 (One roll).** One roll a turn.
+* **TOY-THROW-1 (Throw).** A throw rolls one d6 and scores its face (two events: the throw, then the score).
+* **TOY-THROW-2 (One throw).** One throw a turn.
 * **TOY-DRAW-1 (Draw).** Draw the top card of your own deck; only you see it.
 * **TOY-DRAW-2 (Empty deck).** An empty deck cannot be drawn from.
 * **TOY-PLAY-1 (Play).** Play a card from your hand: it scores its number.
