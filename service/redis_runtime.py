@@ -275,10 +275,12 @@ class EmbeddedRedis:
         deadline = time.monotonic() + START_TIMEOUT_S
         delay = 0.005
         while True:
-            assert self._proc is not None
-            if self._proc.poll() is not None:
+            proc = self._proc
+            if proc is None:  # stopped meanwhile (stop() while the watchdog restarts it)
+                raise RedisRuntimeError("redis-server was stopped while it was starting")
+            if proc.poll() is not None:
                 raise RedisRuntimeError(
-                    f"redis-server exited with code {self._proc.returncode} at start: {self._log_tail()}"
+                    f"redis-server exited with code {proc.returncode} at start: {self._log_tail()}"
                 )
             c = self._client()
             try:
@@ -345,6 +347,8 @@ class EmbeddedRedis:
                         print(f"umpire: private redis-server died; restarted (pid {self.pid})", file=sys.stderr,
                               flush=True)
                     except RedisRuntimeError as exc:
+                        if self._stopping:
+                            return
                         print(f"umpire: private redis-server died and cannot be restarted: {exc}", file=sys.stderr,
                               flush=True)
 

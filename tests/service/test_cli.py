@@ -465,8 +465,13 @@ def test_serve_starts_its_own_redis_and_stops_it_on_sigterm(tmp_path, workers):
         assert body["status"] == "ok" and body["redis"] == "ok"
         assert (tmp_path / "data" / "umpire.db").is_file()
         # serve records where its private Redis listens, so `projections status` finds it without a URL
-        recorded = (tmp_path / "data" / "redis.url").read_text().strip()
-        assert recorded.startswith(("redis://", "unix://")) and recorded in line
+        # (its URL holds the private Redis's password: the file is the service user's only, the log line
+        # shows the URL without it)
+        url_file = tmp_path / "data" / "redis.url"
+        recorded = url_file.read_text().strip()
+        assert recorded.startswith(("redis://", "unix://")) and url_file.stat().st_mode & 0o777 == 0o600
+        password = recorded.split("://:", 1)[1].split("@", 1)[0]
+        assert password and password not in line and recorded.replace(password, "***") in line
         env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
         st = subprocess.run([sys.executable, "-m", "service.cli", "projections", "status", "--data-dir",
                              str(tmp_path / "data")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
