@@ -735,9 +735,10 @@ class GameService:
                 payload = redact(em.event, payload)
             entry = {"type": event_type_name(em.event), "payload": payload}
             if visible and em.ruling is not None:
-                entry["ruling"] = msgspec.to_builtins(em.ruling)
+                entry["ruling"] = views.linked_ruling(msgspec.to_builtins(em.ruling), rs.id)
             events.append(entry)
-        return {"legal": True, "version": cur.version, "seat": seat, "events": events, "stopped_at": stopped}
+        return {"ruleset": rs.id, "legal": True, "version": cur.version, "seat": seat, "events": events,
+                "stopped_at": stopped}
 
     def append(self, cur: Current, actor: str | None, emitted: list[Emitted], *, expected_version: int,
                command_id: str | None = None, status_code: int = 201, extra: dict[str, Any] | None = None,
@@ -797,7 +798,7 @@ class GameService:
                     log.exception("on-finished hook %r failed for game %s", hook, game_id)
         records = self.store.load(game_id, after=res.first_seq - 1, upto=res.last_seq)
         new_cur = Current(cur.game, rs, cur.setup, folded)
-        body = {"version": res.version,
+        body = {"ruleset": rs.id, "version": res.version,
                 "events": self.render_events(new_cur, records, actor, finished=st.status == FINISHED,
                                              undone=frozenset())}
         if extra:
@@ -810,7 +811,7 @@ class GameService:
         then = self.state_at(game_id, last, cur)
         finished_then = game_status(cur.ruleset, then, self.kernel_at(game_id, last, cur)).status == FINISHED
         records = self.store.load(game_id, after=first - 1, upto=last)
-        body = {"version": last,
+        body = {"ruleset": cur.ruleset.id, "version": last,
                 "events": self.render_events(cur, records, seat, finished=finished_then, undone=frozenset())}
         return Answer(201, self._with_receipt(game_id, body, last, records[-1].hash if records else None))
 

@@ -183,7 +183,8 @@ def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cu
 
 def legal_commands(svc: GameService, game_id: str, seat: str | None) -> Read:
     cur = svc.current(game_id)
-    body: dict[str, Any] = {"version": cur.version, "seat": seat, "commands": svc.legal_commands(cur, seat)}
+    body: dict[str, Any] = {"ruleset": cur.ruleset.id, "version": cur.version, "seat": seat,
+                            "commands": svc.legal_commands(cur, seat)}
     templates = getattr(cur.ruleset, "command_templates", None)
     if templates is not None:  # continuous commands with bounds (domain/kernel/decider.py)
         open_ = seat is not None and not cur.folded.kernel.waiting
@@ -199,7 +200,7 @@ def events(svc: GameService, game_id: str, seat: str | None, after: int, limit: 
         raise Problem(400, "malformed", f"limit must be between 1 and {MAX_PAGE}", field="limit")
     cur = svc.current(game_id)
     records = svc.store.load(game_id, after=after, upto=cur.version, limit=limit) if after < cur.version else []
-    return Read({"version": cur.version, "events": svc.render_events(cur, records, seat)})
+    return Read({"ruleset": cur.ruleset.id, "version": cur.version, "events": svc.render_events(cur, records, seat)})
 
 
 def ruling(svc: GameService, game_id: str, seq: int, seat: str | None) -> Read:

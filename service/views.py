@@ -101,14 +101,18 @@ def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: s
         body["redacted"] = True
         body["ruling"] = None
         return body
-    ruling = msgspec.json.decode(ev.ruling) if ev.ruling else None
+    body["ruling"] = linked_ruling(msgspec.json.decode(ev.ruling) if ev.ruling else None, ruleset)
+    body["rolls"] = msgspec.json.decode(ev.rolls)
+    return body
+
+
+def linked_ruling(ruling: Any, ruleset: str) -> Any:
+    """A ruling (as JSON data) whose every step links the text of its rule (``rule_url``, DESIGN 8)."""
     if isinstance(ruling, dict):
         for step in ruling.get("steps", ()):
             if isinstance(step, dict) and step.get("rule"):
                 step["rule_url"] = rule_url(ruleset, step["rule"])
-    body["ruling"] = ruling
-    body["rolls"] = msgspec.json.decode(ev.rolls)
-    return body
+    return ruling
 
 
 def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool) -> dict[str, Any]:

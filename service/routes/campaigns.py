@@ -44,7 +44,7 @@ from domain.kernel.dice import client_mix, new_seed, seed_from_hex
 from domain.kernel.header import CLIENT_SEED_PATTERN
 
 from ..auth import bearer_token
-from ..schemas import CampaignCreated, CampaignView
+from ..schemas import CampaignCreated, CampaignReady, CampaignVerify, CampaignView
 from ..game_service import ON_FINISHED, SEAT_RESOLVERS, CreateGameRequest, GameService
 from ..problems import Problem
 from ..campaign_store import CampaignConflict, CampaignStore  # noqa: F401
@@ -268,10 +268,16 @@ class CampaignService:
             if seat is None:
                 raise Problem(401, "unauthorized", "this token is not a seat of this campaign")
         if row["status"] == "waiting":
+            # the same shape as an open campaign's view: nothing played, nothing carried yet
             ready = {ev.seat for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}
-            return {"campaign_id": campaign_id, "campaign": row["campaign"], "status": "waiting", "game_id": None,
-                    "waiting_for": [s for s in SEATS if s not in ready], "version": row["version"],
-                    "seed_commitment": row["seed_commitment"]}
+            catalog = self._catalog(row["ruleset"])
+            graph = catalog.campaigns.get(row["campaign"]) if catalog is not None else None
+            body = C.campaign_view(C.CampaignState(), seat)
+            body.update(campaign_id=campaign_id, ruleset=row["ruleset"], campaign=row["campaign"],
+                        title=graph.title if graph is not None else None, status="waiting", game_id=None,
+                        waiting_for=[s for s in SEATS if s not in ready], version=row["version"],
+                        seed_commitment=row["seed_commitment"])
+            return body
         state = self.advance(campaign_id)
         catalog = self._catalog(row["ruleset"])
         body = C.campaign_view(state, seat, getattr(catalog, "leader_cards", None))
@@ -349,17 +355,17 @@ class CampaignReadyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=T
 @post("/campaigns/{campaign_id:str}/ready", status_code=201,
       summary="A seat of a when_ready campaign is ready (optionally with a client seed)")
 async def campaign_ready(request: Request, campaign_id: FromPath[str],
-                         data: JSONBody[CampaignReadyRequest | None] = None) -> dict[str, Any]:
+                         data: JSONBody[CampaignReadyRequest | None] = None) -> CampaignReady:
     body = await strict_body(request, CampaignReadyRequest, empty_ok=True)
     import anyio
 
-    return await anyio.to_thread.run_sync(campaigns_of(svc_of(request)).ready, campaign_id, bearer_token(request),
-                                          body.client_seed)
+    return await anyio.to_thread.run_sync(campaigns_of(svc_of(request)).ready, campaign_id,  # type: ignore[return-value]
+                                          bearer_token(request), body.client_seed)
 
 
 @get("/campaigns/{campaign_id:str}/verify", sync_to_thread=True,
      summary="The campaign's chained stream: chain_ok; once finished the seed and every commitment")
-def campaign_verify(request: Request, campaign_id: FromPath[str]) -> dict[str, Any]:
+def campaign_verify(request: Request, campaign_id: FromPath[str]) -> CampaignVerify:
     svc = campaigns_of(svc_of(request))
     row = svc._require(campaign_id)
     finished = row["status"] == C.FINISHED
@@ -378,7 +384,7 @@ def campaign_verify(request: Request, campaign_id: FromPath[str]) -> dict[str, A
             out["commitments_ok"] = commits.ok
             if not commits.ok:
                 out.update(first_bad_commitment_seq=commits.first_broken_seq, commitments_problem=commits.problem)
-    return out
+    return out  # type: ignore[return-value]
 
 
 ROUTER = Router(path="/", route_handlers=[create_campaign, campaign_view, campaign_ready, campaign_verify],
