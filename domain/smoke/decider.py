@@ -202,6 +202,13 @@ class SmokeRuleset:
                           turn_seat=turn_seat)
         return Status(status=ACTIVE, to_act=to_act(state), turn=state.turn_no, turn_seat=turn_seat)
 
+    # -- verification (kernel protocol, optional) ----------------------------------------
+    def check_rolls(self, event: Any, rolls: Any) -> str | None:
+        """The faces an event records follow from its draws' values (domain/smoke/faces.py)."""
+        from .faces import check_rolls
+
+        return check_rolls(event, rolls)
+
     def legal_commands(self, state: SmokeState, seat: str) -> list[Any]:
         from .options import legal_commands
 
