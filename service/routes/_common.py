@@ -19,8 +19,8 @@ async def strict_body(request: Request, cls: type[T], *, empty_ok: bool = False)
     an integer, unknown fields are refused): litestar's own conversion of a body is lenient, so the
     routes that take a body decode it again with msgspec's strict rules. 400 names the field."""
     raw = await request.body()
-    if empty_ok and not raw.strip():
-        return cls()  # type: ignore[call-arg]
+    if empty_ok and raw.strip() in (b"", b"null"):
+        return cls()  # type: ignore[call-arg]  (no body, or JSON null: the body is optional)
     try:
         return msgspec.json.decode(raw, type=cls)
     except msgspec.ValidationError as exc:
