@@ -402,7 +402,11 @@ def convex_hull(points: Sequence[Point]) -> list[Point]:
     def half(seq):
         out: list[Point] = []
         for p in seq:
-            while len(out) >= 2 and cross(sub(out[-1], out[-2]), sub(p, out[-2])) <= 1e-12:
+            # cross(sub(out[-1], out[-2]), sub(p, out[-2])), inlined
+            while len(out) >= 2:
+                a, b = out[-1], out[-2]
+                if (a[0] - b[0]) * (p[1] - b[1]) - (a[1] - b[1]) * (p[0] - b[0]) > 1e-12:
+                    break
                 out.pop()
             out.append(p)
         return out

@@ -101,20 +101,23 @@ class Terrain:
         bb = b.bbox()
         return any(e.kind.road and _bb_hit(bb, e.bounds) and e.shape.intersects(poly) for e in self.elements)
 
-    def sweep_meets(self, pieces: Iterable[Sequence[Point]], prop: str) -> list[str]:
-        """Elements with ``prop`` whose interior the swept area meets (SMOKE-TERR-1/2, GEO-17)."""
+    def sweep_meets(self, pieces: "Iterable[Sequence[Point]] | Sweep", prop: str) -> list[str]:
+        """Elements with ``prop`` whose interior the swept area meets (SMOKE-TERR-1/2, GEO-17).
+
+        A piece is turned into a Shapely polygon only when its bounding box meets an element's (a
+        polygon outside an element's bounds cannot meet its interior)."""
         cand = [e for e in self.elements if getattr(e.kind, prop) and not e.kind.road]
         if not cand:
             return []
-        polys = [Polygon(p) for p in pieces if len(p) >= 3]
-        if not polys:
+        sw = pieces if isinstance(pieces, Sweep) else Sweep(pieces)
+        if not sw.pieces:
             return []
-        bb = _union_bb(p.bounds for p in polys)
+        bb = sw.bb
         hit = []
         for e in cand:
             if not _bb_hit(bb, e.bounds):
                 continue
-            if any(e.shrunk.intersects(p) for p in polys):
+            if any(_bb_hit(pbb, e.bounds) and e.shrunk.intersects(sw.polygon(i)) for i, pbb in enumerate(sw.bbs)):
                 hit.append(e.id)
         return hit
 
@@ -157,6 +160,39 @@ class Terrain:
 
     def has_view_blockers(self) -> bool:
         return any(e.kind.blocks_view for e in self.elements)
+
+
+class Sweep:
+    """The convex pieces of a swept area with their bounding boxes; Shapely polygons made on demand."""
+
+    __slots__ = ("pieces", "bbs", "bb", "_polys")
+
+    def __init__(self, pieces: Iterable[Sequence[Point]]):
+        self.pieces = [p for p in pieces if len(p) >= 3]
+        self.bbs = [_points_bb(p) for p in self.pieces]
+        self.bb = _union_bb(self.bbs) if self.bbs else (0.0, 0.0, 0.0, 0.0)
+        self._polys: dict[int, Polygon] = {}
+
+    def polygon(self, i: int) -> Polygon:
+        p = self._polys.get(i)
+        if p is None:
+            p = self._polys[i] = Polygon(self.pieces[i])
+        return p
+
+
+def _points_bb(pts: Sequence[Point]) -> tuple[float, float, float, float]:
+    x0 = x1 = pts[0][0]
+    y0 = y1 = pts[0][1]
+    for x, y in pts:
+        if x < x0:
+            x0 = x
+        elif x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        elif y > y1:
+            y1 = y
+    return (x0, y0, x1, y1)
 
 
 def point_in_ring(p: Point, ring: Sequence[Point]) -> bool:
