@@ -362,17 +362,38 @@ def deploy_commander(out: Any, seat: str, cid: str, at) -> None:
              RulingBuilder().add("SMOKE-DEP-4", f"{cid} may be placed anywhere."), summary=f"{seat} places {cid}")
 
 
-def _fits(st: SmokeState, seat: str, uid: str, b: Box, near: list | None = None) -> bool:
-    """On the table, overlapping no unit, and not in an occupied fortification."""
-    assert st.battle is not None
-    W, H = st.battle.width, st.battle.height
-    if any(cx < -1e-9 or cy < -1e-9 or cx > W + 1e-9 or cy > H + 1e-9 for cx, cy in b.corners()):
-        return False
-    if any(box_overlap_depth(b, o.box()) > EPS for o in (st.units.values() if near is None else near)):
-        return False
-    terrain = st.terrain()
-    fort = terrain.fortification_of(b)
-    return fort is None or not any(terrain.fortification_of(o.box()) == fort for o in st.units.values())
+class _Room:
+    """What a placement must not hit, computed once per search: the units' boxes with their bounding
+    boxes, and the fortifications already holding a unit (SMOKE-TERR-8)."""
+
+    def __init__(self, st: SmokeState, near: list | None = None):
+        assert st.battle is not None
+        self.W, self.H = st.battle.width, st.battle.height
+        self.boxes = [(ob, ob.bbox()) for ob in (o.box() for o in (st.units.values() if near is None else near))]
+        self.terrain = st.terrain()
+        self.forts = self.terrain.has_fortifications()
+        self.held = ({self.terrain.fortification_of(o.box()) for o in st.units.values()} - {None}
+                     if self.forts else set())
+
+    def fits(self, b: Box) -> bool:
+        """On the table, overlapping no unit, and not in an occupied fortification."""
+        W, H = self.W, self.H
+        if any(cx < -1e-9 or cy < -1e-9 or cx > W + 1e-9 or cy > H + 1e-9 for cx, cy in b.corners()):
+            return False
+        x0, y0, x1, y1 = b.bbox()
+        cx, cy = b.cx, b.cy
+        for ob, (a0, b0, a1, b1) in self.boxes:
+            if x1 < a0 or a1 < x0 or y1 < b0 or b1 < y0:
+                continue  # bounding boxes apart: no overlap
+            if (a0 < cx < a1 and b0 < cy < b1 and point_box_distance((cx, cy), ob) == 0.0
+                    and min(b.w, b.d) > 2 * EPS and min(ob.w, ob.d) > EPS):
+                return False  # its centre is in the unit: they overlap by min(its half size, the unit's size)
+            if box_overlap_depth(b, ob) > EPS:
+                return False
+        if not self.forts:
+            return True
+        fort = self.terrain.fortification_of(b)
+        return fort is None or fort not in self.held
 
 
 def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:
@@ -388,7 +409,7 @@ def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float
         marker = next((m for m in st.deployment.markers if m.seat == seat and m.number == n), None)  # type: ignore[union-attr]
         if marker is None:
             return None
-        near = [o for o in st.units.values() if abs(o.x - marker.x) < 4 and abs(o.y - marker.y) < 4]
+        room = _Room(st, [o for o in st.units.values() if abs(o.x - marker.x) < 4 and abs(o.y - marker.y) < 4])
         for k in range(0, 17):
             r = 0.1 * k
             steps = max(1, int(2 * math.pi * r / 0.15))
@@ -399,7 +420,7 @@ def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float
                     b = Box(p[0], p[1], f, u.w, u.d)
                     if max(dist((marker.x, marker.y), c) for c in b.corners()) > COLUMN_RADIUS + EPS:
                         continue
-                    if _fits(st, seat, uid, b, near):
+                    if room.fits(b):
                         return p, f
         return None
 
@@ -415,12 +436,13 @@ def zone_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float],
     z = zone_of(st, seat)
     x0, y0, x1, y1 = z.bounds
     zz = z.buffer(EPS)
+    room = _Room(st)
     y = y0 + 0.5
     while y < y1:
         x = x0 + 0.6
         while x < x1:
             b = Box(round(x, 3), round(y, 3), facing, u.w, u.d)
-            if zz.contains(Polygon(b.corners())) and _fits(st, seat, uid, b):
+            if zz.contains(Polygon(b.corners())) and room.fits(b):
                 return (b.cx, b.cy), facing
             x += 0.5
         y += 0.5

@@ -6,6 +6,8 @@ context"; corner contact alone links nothing, and Irregular units are always alo
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .geometry import EPS, Box, Touch, box_distance, edge_touches, in_contact
 from .state import SmokeState, Unit, memo
 
@@ -28,14 +30,24 @@ def neighbours(state: SmokeState) -> dict[str, list[tuple[str, tuple[Touch, ...]
             for j in range(i + 1, len(units)):
                 if bbs[j][0] > ax1 + EPS:
                     break
-                if not in_contact(boxes[i], boxes[j]):
+                t = contact_pair(boxes[i], boxes[j])
+                if t is None:
                     continue
-                t = tuple(edge_touches(boxes[i], boxes[j]))
                 out[a.id].append((units[j].id, t))
                 out[units[j].id].append((a.id, tuple(Touch(x.edge_b, x.edge_a, x.length) for x in t)))
         return out
 
     return memo(state, "neighbours", build)
+
+
+@lru_cache(maxsize=1 << 16)
+def contact_pair(a: Box, b: Box) -> tuple[Touch, ...] | None:
+    """None when the two rectangles are not in contact (SMOKE-GEO-5), else their touching edges (empty:
+    corner contact). A pure function of the two poses, remembered across layouts (a move changes
+    the pairs of one unit only)."""
+    if not in_contact(a, b):
+        return None
+    return tuple(edge_touches(a, b))
 
 
 def touching(state: SmokeState, a: Unit, b: Unit) -> bool:

@@ -64,10 +64,24 @@ class Terrain:
         self.by_id = {e.id: e for e in els}
         self.blockers = tuple((e.id, e.bounds, tuple(ed.polygon)) for e, ed in zip(els, elements)
                               if e.kind.blocks_view and not e.kind.road)
+        self.forts = any(e.kind.fortification for e in els)
+        #: answers per (question, unit pose, property): the terrain never changes under a Terrain
+        self._memo: dict[tuple, object] = {}
+
+    def _remember(self, key: tuple, fn):
+        got = self._memo.get(key, _MISSING)
+        if got is _MISSING:
+            if len(self._memo) >= _MEMO_MAX:
+                self._memo.clear()
+            got = self._memo[key] = fn()
+        return got
 
     # -- membership (SMOKE-GEO-13) --------------------------------------------------------
     def partially_in(self, b: Box, prop: str) -> list[str]:
         """Elements with property ``prop`` that the unit is even partially in (positive area)."""
+        return list(self._remember(("partially", b, prop), lambda: self._partially_in(b, prop)))
+
+    def _partially_in(self, b: Box, prop: str) -> list[str]:
         poly = box_polygon(b)
         bb = b.bbox()
         return [e.id for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds)
@@ -75,6 +89,9 @@ class Terrain:
 
     def entirely_in(self, b: Box, prop: str) -> list[str]:
         """Elements with property ``prop`` that contain the whole unit (within EPS)."""
+        return list(self._remember(("entirely", b, prop), lambda: self._entirely_in(b, prop)))
+
+    def _entirely_in(self, b: Box, prop: str) -> list[str]:
         poly = box_polygon(b)
         bb = b.bbox()
         return [e.id for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds)
@@ -85,6 +102,9 @@ class Terrain:
 
     def context(self, b: Box) -> str | None:
         """The element containing the unit's centre, the smallest when nested; None: open ground."""
+        return self._remember(("context", b), lambda: self._context(b))  # type: ignore[return-value]
+
+    def _context(self, b: Box) -> str | None:
         best: Element | None = None
         for e in self.elements:
             if e.kind.road or not _bb_hit((b.cx, b.cy, b.cx, b.cy), e.bounds):
@@ -94,9 +114,12 @@ class Terrain:
         return best.id if best else None
 
     def has_fortifications(self) -> bool:
-        return any(e.kind.fortification for e in self.elements)
+        return self.forts
 
     def touches_road(self, b: Box) -> bool:
+        return self._remember(("road", b), lambda: self._touches_road(b))  # type: ignore[return-value]
+
+    def _touches_road(self, b: Box) -> bool:
         poly = box_polygon(b)
         bb = b.bbox()
         return any(e.kind.road and _bb_hit(bb, e.bounds) and e.shape.intersects(poly) for e in self.elements)
@@ -123,6 +146,11 @@ class Terrain:
 
     def fortification_of(self, b: Box) -> str | None:
         """The fortification the unit is in (its centre inside; SMOKE-TERR-8)."""
+        if not self.forts:
+            return None
+        return self._remember(("fort", b), lambda: self._fortification_of(b))  # type: ignore[return-value]
+
+    def _fortification_of(self, b: Box) -> str | None:
         for e in self.elements:
             if e.kind.fortification and shapely.contains_xy(e.shape, b.cx, b.cy):
                 return e.id
@@ -145,7 +173,7 @@ class Terrain:
             if not _bb_hit(bb, e[1]):
                 continue
             eid, _, ring = e
-            if point_in_ring(k, ring) and _ring_distance(k, ring) > EPS:
+            if self._remember(("inside", k, eid), lambda: point_in_ring(k, ring) and _ring_distance(k, ring) > EPS):
                 continue  # lines that start inside X are never blocked by X
             for t0, t1 in _inside_pieces(k, q, ring):
                 length = (t1 - t0) * math.hypot(q[0] - k[0], q[1] - k[1])
@@ -193,6 +221,10 @@ def _points_bb(pts: Sequence[Point]) -> tuple[float, float, float, float]:
         elif y > y1:
             y1 = y
     return (x0, y0, x1, y1)
+
+
+_MISSING = object()
+_MEMO_MAX = 1 << 16
 
 
 def point_in_ring(p: Point, ring: Sequence[Point]) -> bool:
