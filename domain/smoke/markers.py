@@ -101,8 +101,26 @@ def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: 
     table = [((0.0, 0.0), (width, 0.0)), ((width, 0.0), (width, height)), ((width, height), (0.0, height)),
              ((0.0, height), (0.0, 0.0))]
     table_bbs = [_seg_bb(s, t) for s, t in table]
+    # Only points that may cover an eligible unit matter (the others have depth 0 and are never
+    # chosen). A point near no eligible unit stays so when clamped onto the table (clamping onto a
+    # convex table never brings a point closer... but an off-table point is moved, so regions are
+    # clamped first) and when nudged by 3 EPS.
+    k = r + 4 * EPS + _BB_SLACK
+    near_elig = []
+    for b in eligible:
+        x0, y0, x1, y1 = b.bbox()
+        near_elig.append((x0 - k, y0 - k, x1 + k, y1 + k))
+
+    def relevant(bb: tuple[float, float, float, float]) -> bool:
+        c = (min(max(bb[0], 0.0), width), min(max(bb[1], 0.0), height), min(max(bb[2], 0.0), width),
+             min(max(bb[3], 0.0), height))
+        return any(_bb_meet(c, e) for e in near_elig)
+
     for A, B in combinations(shapes, 2):
-        if not _bb_meet(A.bb, B.bb) or box_distance(A.box, B.box) > 2 * r + 2 * EPS:
+        if not _bb_meet(A.bb, B.bb):
+            continue
+        both = (max(A.bb[0], B.bb[0]), max(A.bb[1], B.bb[1]), min(A.bb[2], B.bb[2]), min(A.bb[3], B.bb[3]))
+        if not relevant(both) or box_distance(A.box, B.box) > 2 * r + 2 * EPS:
             continue
         # each intersection of a piece of A's boundary with one of B's (pieces whose bounding boxes
         # miss each other have none)
@@ -125,6 +143,8 @@ def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: 
                 if _bb_meet(cb, cb2):
                     pts += circle_circle(c, r, c2, r)
     for A in shapes:
+        if not relevant(A.bb):
+            continue
         for (s, t), tb in zip(table, table_bbs):
             if not _bb_meet(A.bb, tb):
                 continue
