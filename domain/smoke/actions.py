@@ -21,7 +21,7 @@ from .formations import formation_of
 from .geometry import box_distance
 from .morale import count_sixes
 from .movement import plan_move, pose
-from .state import SmokeState
+from .state import SmokeState, memo
 from .units import has
 
 
@@ -145,6 +145,25 @@ def may_command(state: SmokeState, seat: str, unit_seat: str) -> bool:
     return bool(state.options.get("allied_command")) and state.armies[unit_seat].side == state.armies[seat].side
 
 
+def too_close(state: SmokeState, key: str, members: tuple[str, ...], clearance: float
+              ) -> tuple[str, str, float] | None:
+    """SMOKE-ACT-8: the first (unit, enemy, gap) of the formation within ``clearance`` UW of an enemy
+    unit, or None (per layout)."""
+    def find() -> tuple[str, str, float] | None:
+        for x in (state.units[m] for m in members):
+            for e in state.units.values():
+                if state.enemy(x, e):
+                    reach = clearance + (x.w + x.d + e.w + e.d) / 2
+                    if abs(x.x - e.x) > reach or abs(x.y - e.y) > reach:
+                        continue
+                    g = box_distance(x.box(), e.box())
+                    if g <= clearance:
+                        return x.id, e.id, g
+        return None
+
+    return memo(state, "too_close", find, key, members, clearance)
+
+
 def activation_check(state: SmokeState, seat: str, sid: str, die: int, cid: str, uid: str
                      ) -> tuple[Any, int, list[str], dict[str, Any]]:
     a, slot, d = _take(state, seat, sid, die, Activate)
@@ -165,17 +184,12 @@ def activation_check(state: SmokeState, seat: str, sid: str, die: int, cid: str,
         raise RuleViolation("SMOKE-CMD-6", f"The formation of {uid} is {dist:.3f} UW from {cid}'s head; the radius "
                                            f"is {radius:g} UW (D = {d}).", distance=round(dist, 4), radius=radius)
     if eff.enemy_clearance is not None:
-        for x in units:
-            for e in state.units.values():
-                if state.enemy(x, e):
-                    reach = eff.enemy_clearance + (x.w + x.d + e.w + e.d) / 2
-                    if abs(x.x - e.x) > reach or abs(x.y - e.y) > reach:
-                        continue
-                    g = box_distance(x.box(), e.box())
-                    if g <= eff.enemy_clearance:
-                        raise RuleViolation("SMOKE-ACT-8", f"{slot.name} cannot move units close to the enemy: {x.id} "
-                                                           f"is {g:.3f} UW from {e.id} (limit {eff.enemy_clearance:g}"
-                                                           " UW; FAQ-30).", unit=x.id, enemy=e.id, gap=round(g, 4))
+        close = too_close(state, key, members, eff.enemy_clearance)
+        if close is not None:
+            x_id, e_id, g = close
+            raise RuleViolation("SMOKE-ACT-8", f"{slot.name} cannot move units close to the enemy: {x_id} "
+                                               f"is {g:.3f} UW from {e_id} (limit {eff.enemy_clearance:g}"
+                                               " UW; FAQ-30).", unit=x_id, enemy=e_id, gap=round(g, 4))
         measure["clearance"] = eff.enemy_clearance
     t = state.turn
     assert t is not None

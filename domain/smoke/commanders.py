@@ -52,11 +52,17 @@ def command_distance(state: SmokeState, c: Commander, units: list[Unit]) -> floa
 
 def overlaps_unit(p: Point, u: Unit) -> bool:
     """The disc overlaps the unit ("ends on" it, SMOKE-GEO-16)."""
+    k = (u.w + u.d) / 2 + COMMANDER_RADIUS  # beyond this on an axis the half-diagonal cannot reach
+    if abs(p[0] - u.x) > k or abs(p[1] - u.y) > k:
+        return False
     return point_box_distance(p, u.box()) < COMMANDER_RADIUS - EPS
 
 
 def touches_unit(p: Point, u: Unit) -> bool:
     """The unit's rectangle meets the disc (SMOKE-GEO-16)."""
+    k = (u.w + u.d) / 2 + COMMANDER_RADIUS + 2 * EPS
+    if abs(p[0] - u.x) > k or abs(p[1] - u.y) > k:
+        return False
     return point_box_distance(p, u.box()) <= COMMANDER_RADIUS + EPS
 
 

@@ -11,6 +11,7 @@ commanders anywhere. With a deployment bonus the players without it do all of th
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from shapely.geometry import Point as SPoint
@@ -410,22 +411,61 @@ def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float
         if marker is None:
             return None
         room = _Room(st, [o for o in st.units.values() if abs(o.x - marker.x) < 4 and abs(o.y - marker.y) < 4])
-        for k in range(0, 17):
-            r = 0.1 * k
-            steps = max(1, int(2 * math.pi * r / 0.15))
-            for i in range(steps):
-                a = 2 * math.pi * i / steps
-                p = (round(marker.x + r * math.cos(a), 3), round(marker.y + r * math.sin(a), 3))
-                for f in (facing, (facing + 90) % 360, (facing + 180) % 360, (facing + 270) % 360):
-                    b = Box(p[0], p[1], f, u.w, u.d)
-                    if max(dist((marker.x, marker.y), c) for c in b.corners()) > COLUMN_RADIUS + EPS:
-                        continue
-                    if room.fits(b):
-                        return p, f
+        spots = _ring_spots(marker.x, marker.y, facing, u.w, u.d)
+        # During a deployment units are only added, so a spot found taken stays taken: the search
+        # resumes where the last one for this marker and base size stopped, if the table then held
+        # a subset of today's units and terrain.
+        rkey = (marker.x, marker.y, facing, u.w, u.d, room.W, room.H)
+        present = frozenset((o.id, o.x, o.y, o.facing, o.w, o.d) for o in st.units.values())
+        terrain = st.battle.terrain  # type: ignore[union-attr]
+        start = 0
+        prev = _RESUME.get(rkey)
+        if prev is not None and prev[1] <= present and set(prev[2]) <= set(terrain):
+            start = prev[0]
+        for i in range(start, len(spots)):
+            p, f, b = spots[i]
+            if room.fits(b):
+                _remember_resume(rkey, (i, present, terrain))
+                return p, f
+        _remember_resume(rkey, (len(spots), present, terrain))
         return None
 
     markers = st.deployment.markers if st.deployment else ()
     return memo(st, "column_spot", find, uid, markers)
+
+
+_RESUME: dict[tuple, tuple[int, frozenset, tuple]] = {}
+
+
+def _remember_resume(key: tuple, value: tuple[int, frozenset, tuple]) -> None:
+    if len(_RESUME) > 4096:
+        _RESUME.clear()
+    _RESUME[key] = value
+
+
+@lru_cache(maxsize=256)
+def _ring_spots(mx: float, my: float, facing: float, w: float, d: float
+                ) -> tuple[tuple[tuple[float, float], float, Box], ...]:
+    """The candidate places of ``column_spot`` in search order (rings 0.1 UW apart, four facings),
+    those wholly within 2 UW of the marker."""
+    out = []
+    for k in range(0, 17):
+        r = 0.1 * k
+        steps = max(1, int(2 * math.pi * r / 0.15))
+        for i in range(steps):
+            a = 2 * math.pi * i / steps
+            p = (round(mx + r * math.cos(a), 3), round(my + r * math.sin(a), 3))
+            for f in (facing, (facing + 90) % 360, (facing + 180) % 360, (facing + 270) % 360):
+                b = Box(p[0], p[1], f, w, d)
+                if max(dist((mx, my), c) for c in b.corners()) > COLUMN_RADIUS + EPS:
+                    continue
+                out.append((p, f, b))
+    return tuple(out)
+
+
+def clear_caches() -> None:
+    _RESUME.clear()
+    _ring_spots.cache_clear()
 
 
 def zone_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:

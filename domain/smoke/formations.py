@@ -129,11 +129,9 @@ def _formations(state: SmokeState) -> dict[str, tuple[str, ...]]:
 
 
 def formation_of(state: SmokeState, uid: str) -> tuple[str, tuple[str, ...]]:
-    u = state.units[uid]
-    for k, v in formations(state, u.seat).items():
-        if uid in v:
-            return k, v
-    return uid, (uid,)
+    """(key, units) of the formation ``uid`` is in (formations never mix players, SMOKE-MP-2)."""
+    index = memo(state, "formation_index", lambda: {m: (k, v) for k, v in formations(state).items() for m in v})
+    return index.get(uid) or (uid, (uid,))
 
 
 def distance(a: Unit, b: Unit) -> float:
