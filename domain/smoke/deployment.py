@@ -422,12 +422,13 @@ def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float
         prev = _RESUME.get(rkey)
         if prev is not None and prev[1] <= present and set(prev[2]) <= set(terrain):
             start = prev[0]
-        for i in range(start, len(spots)):
-            p, f, b = spots[i]
+        last = start
+        for i, (p, f, b) in spots.iter_from(start):
             if room.fits(b):
                 _remember_resume(rkey, (i, present, terrain))
                 return p, f
-        _remember_resume(rkey, (len(spots), present, terrain))
+            last = i + 1
+        _remember_resume(rkey, (last, present, terrain))
         return None
 
     markers = st.deployment.markers if st.deployment else ()
@@ -443,24 +444,45 @@ def _remember_resume(key: tuple, value: tuple[int, frozenset, tuple]) -> None:
     _RESUME[key] = value
 
 
-@lru_cache(maxsize=256)
-def _ring_spots(mx: float, my: float, facing: float, w: float, d: float
-                ) -> tuple[tuple[tuple[float, float], float, Box], ...]:
+class _Spots:
     """The candidate places of ``column_spot`` in search order (rings 0.1 UW apart, four facings),
-    those wholly within 2 UW of the marker."""
-    out = []
-    for k in range(0, 17):
-        r = 0.1 * k
-        steps = max(1, int(2 * math.pi * r / 0.15))
-        for i in range(steps):
-            a = 2 * math.pi * i / steps
-            p = (round(mx + r * math.cos(a), 3), round(my + r * math.sin(a), 3))
-            for f in (facing, (facing + 90) % 360, (facing + 180) % 360, (facing + 270) % 360):
-                b = Box(p[0], p[1], f, w, d)
-                if max(dist((mx, my), c) for c in b.corners()) > COLUMN_RADIUS + EPS:
-                    continue
-                out.append((p, f, b))
-    return tuple(out)
+    those wholly within 2 UW of the marker: made as far as a search has looked, and kept."""
+
+    def __init__(self, mx: float, my: float, facing: float, w: float, d: float):
+        self.items: list[tuple[tuple[float, float], float, Box]] = []
+        self._gen = self._make(mx, my, facing, w, d)
+
+    @staticmethod
+    def _make(mx: float, my: float, facing: float, w: float, d: float):
+        for k in range(0, 17):
+            r = 0.1 * k
+            steps = max(1, int(2 * math.pi * r / 0.15))
+            for i in range(steps):
+                a = 2 * math.pi * i / steps
+                p = (round(mx + r * math.cos(a), 3), round(my + r * math.sin(a), 3))
+                for f in (facing, (facing + 90) % 360, (facing + 180) % 360, (facing + 270) % 360):
+                    b = Box(p[0], p[1], f, w, d)
+                    if max(dist((mx, my), c) for c in b.corners()) > COLUMN_RADIUS + EPS:
+                        continue
+                    yield (p, f, b)
+
+    def __iter__(self):
+        return self.iter_from(0)
+
+    def iter_from(self, i: int):
+        while True:
+            while i < len(self.items):
+                yield i, self.items[i]
+                i += 1
+            nxt = next(self._gen, None)
+            if nxt is None:
+                return
+            self.items.append(nxt)
+
+
+@lru_cache(maxsize=256)
+def _ring_spots(mx: float, my: float, facing: float, w: float, d: float) -> _Spots:
+    return _Spots(mx, my, facing, w, d)
 
 
 def clear_caches() -> None:
