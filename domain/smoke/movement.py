@@ -90,17 +90,18 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         theta = start.theta if facing is None else normalize_deg(facing)
         pivot = rotation_sweep(start, theta)
         disc = _disc_bb(start)
+        f = unit_vector(theta)
+        turned = Box(start.cx, start.cy, theta, start.w, start.d)
+        path = _union(turned.bbox(), turned.moved(f[0] * distance, f[1] * distance).bbox())
+        enemies, friends = _within(_union(disc, path), enemies, friends)
         for e, eb, ebb in enemies:
             if _bb_apart(disc, ebb):
                 continue  # the pivot stays within the disc of the half-diagonal
             if any(overlap_depth(piece, eb.corners()) > EPS for piece in pivot):
                 raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pivot through the enemy unit {e.id}.",
                                     unit=u.id, enemy=e.id)
-        turned = Box(start.cx, start.cy, theta, start.w, start.d)
-        f = unit_vector(theta)
         travel = distance
         stopped_by = None
-        path = _union(turned.bbox(), turned.moved(f[0] * distance, f[1] * distance).bbox())
         for e, eb, ebb in enemies:
             if _bb_apart(path, ebb):
                 continue  # never within reach of the translation
@@ -135,6 +136,8 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         moved_box = start.moved(dx, dy)
         slide = translation_sweep(start, dx, dy)
         slide_bb = _union(start.bbox(), moved_box.bbox())
+        disc = _disc_bb(moved_box)
+        enemies, friends = _within(_union(slide_bb, disc), enemies, friends)
         for e, eb, ebb in enemies:
             if _bb_apart(slide_bb, ebb):
                 continue
@@ -142,7 +145,6 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
                 raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pass through the enemy unit {e.id}.",
                                     unit=u.id, enemy=e.id)
         pivot = rotation_sweep(moved_box, theta)
-        disc = _disc_bb(moved_box)
         for e, eb, ebb in enemies:
             if _bb_apart(disc, ebb):
                 continue
@@ -224,22 +226,36 @@ def _neighbourhood(state: SmokeState, u: Unit, start: Box, reach: float, usual: 
     shorter move needs: the extra units are too far to touch it); a longer move filters afresh."""
     def pick(r: float) -> tuple[Near, Near]:
         side = state.armies[u.seat].side
-        armies = state.armies
         en: Near = []
         fr: Near = []
         cx, cy = start.cx, start.cy
-        for o in state.units.values():
-            if o.id == u.id:
-                continue
-            k = r + o.w + o.d
-            if abs(o.x - cx) <= k and abs(o.y - cy) <= k:
-                ob = o.box()
-                (en if armies[o.seat].side != side else fr).append((o, ob, ob.bbox()))
+        for o, ox, oy, size, oside, ob, obb in _table(state):
+            k = r + size
+            if abs(ox - cx) <= k and abs(oy - cy) <= k and o.id != u.id:
+                (en if oside != side else fr).append((o, ob, obb))
         return en, fr
 
     if reach > usual:
         return pick(reach)
     return memo(state, "move_near", lambda: pick(usual), u.id, usual)
+
+
+def _within(zone: tuple[float, float, float, float], enemies: "Near", friends: "Near") -> tuple["Near", "Near"]:
+    """The units whose bounding boxes come within EPS of ``zone``, which holds the whole move (start,
+    pivots, path, end): no other unit takes part in any of its checks."""
+    return ([x for x in enemies if not _bb_apart(zone, x[2], EPS)], [x for x in friends if not _bb_apart(zone, x[2], EPS)])
+
+
+def _table(state: SmokeState) -> list[tuple[Unit, float, float, float, str, Box, tuple[float, float, float, float]]]:
+    """Every unit with its centre, w + d, side, box and bounding box (per layout)."""
+    def build() -> list:
+        out = []
+        for o in state.units.values():
+            ob = o.box()
+            out.append((o, o.x, o.y, o.w + o.d, state.armies[o.seat].side, ob, ob.bbox()))
+        return out
+
+    return memo(state, "unit_table", build)
 
 
 def _bb_apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float], margin: float = 0.0

@@ -22,7 +22,7 @@ import shapely
 from shapely.geometry import LineString, Point as SPoint, Polygon
 
 from .content import TerrainElement, TerrainKind
-from .geometry import EPS, Box, Point
+from .geometry import EPS, Box, Point, overlap_depth
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class Element:
     grown: object
     area: float
     bounds: tuple[float, float, float, float]
+    #: the convex hull of ``shrunk`` (a prefilter: a convex piece clear of it cannot meet the element)
+    hull: tuple[Point, ...] = ()
 
 
 @lru_cache(maxsize=65536)
@@ -59,7 +61,9 @@ class Terrain:
             grown = shape.buffer(EPS, join_style="mitre")
             for g in (shape, shrunk, grown):
                 shapely.prepare(g)
-            els.append(Element(e.id, kind, shape, shrunk, grown, shape.area, shape.bounds))
+            ch = shrunk.convex_hull
+            hull = tuple(ch.exterior.coords)[:-1] if ch.geom_type == "Polygon" else ()
+            els.append(Element(e.id, kind, shape, shrunk, grown, shape.area, shape.bounds, hull))
         self.elements: tuple[Element, ...] = tuple(els)
         self.by_id = {e.id: e for e in els}
         self.blockers = tuple((e.id, e.bounds, tuple(ed.polygon)) for e, ed in zip(els, elements)
@@ -140,7 +144,8 @@ class Terrain:
         for e in cand:
             if not _bb_hit(bb, e.bounds):
                 continue
-            if any(_bb_hit(pbb, e.bounds) and e.shrunk.intersects(sw.polygon(i)) for i, pbb in enumerate(sw.bbs)):
+            if any(_bb_hit(pbb, e.bounds) and not _clear_of(sw.pieces[i], e.hull)
+                   and e.shrunk.intersects(sw.polygon(i)) for i, pbb in enumerate(sw.bbs)):
                 hit.append(e.id)
         return hit
 
@@ -188,6 +193,11 @@ class Terrain:
 
     def has_view_blockers(self) -> bool:
         return any(e.kind.blocks_view for e in self.elements)
+
+
+def _clear_of(piece: Sequence[Point], hull: Sequence[Point]) -> bool:
+    """A convex piece is separated from a convex hull by a visible gap (a prefilter only)."""
+    return len(hull) >= 3 and overlap_depth(piece, hull) < -1e-9
 
 
 class Sweep:
