@@ -22,7 +22,7 @@ from .actions import (
     activate, end_actions, end_activation, end_placement, move, place_die, ride, take_risk,
 )
 from .army import additional_commanders, expanded, level_of, starting_morale, strategic_rating  # noqa: F401
-from .battle import finish_unit, play_tactic
+from .battle import choose_hits, finish_unit, play_tactic
 from .bombardment import aim, fire, take_loss
 from .content import Content
 from .events import FirstSideChosen, FirstSideRolled, GameOpened, SmokeEvent, TacticsEnded
@@ -409,6 +409,9 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
                 out.emit(TacticsEnded(seat=seat), RulingBuilder().add("SMOKE-BAT-2", f"{seat} plays no more tactics."),
                          summary=f"{seat} ends tactics")
                 return None
+        elif b.step == "allocate":
+            if isinstance(cmd, C.AllocateHits):
+                return choose_hits(out, seat, tuple(cmd.units))
         elif b.step == "resolve":
             if isinstance(cmd, C.ResolveHits):
                 return resolve_hits(out, seat, cmd.unit, cmd.retreat)

@@ -170,7 +170,9 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
         st = replace(state, units={**state.units, ev.unit: replace(u, x=ev.end[0], y=ev.end[1], facing=ev.end[2])})
         t2 = st.turn
         if t2 is not None:
-            moved = t2.moved + (ev.unit,) if ev.unit not in t2.moved else t2.moved
+            # SMOKE-SR-18: a unit "moved" when its place or facing changed (a move of 0 is none)
+            went = tuple(ev.start) != tuple(ev.end)
+            moved = t2.moved + (ev.unit,) if went and ev.unit not in t2.moved else t2.moved
             st = replace(st, turn=replace(t2, moved=moved))
             if t2.actions is not None and t2.actions.activation is not None:
                 act = t2.actions.activation
@@ -232,7 +234,23 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
         return _battle(state, tactics_done=t.battle.tactics_done + (ev.seat,))
     if isinstance(ev, E.BattleRolled):
         hits = {k: v - ev.ignored.get(k, 0) for k, v in ev.allocation.items() if v - ev.ignored.get(k, 0) > 0}
-        return _battle(state, step="resolve", hits=hits, resolve_order=ev.resolve_order)
+        assert t is not None
+        return _turn(_battle(state, step="resolve", hits=hits, resolve_order=ev.resolve_order,
+                             allocated=dict(ev.allocation)),
+                     fort_used=t.fort_used + tuple(u for u in sorted(ev.ignored) if u not in t.fort_used))
+    if isinstance(ev, E.HitChoiceOffered):
+        assert t is not None and t.battle is not None
+        return _battle(state, step="allocate", choices=t.battle.choices + (ev.choice,))
+    if isinstance(ev, E.HitsChosen):
+        assert t is not None and t.battle is not None
+        b = t.battle
+        hits = dict(b.hits)
+        for u in ev.units:
+            if u not in ev.ignored:
+                hits[u] = hits.get(u, 0) + 1
+        rest = b.choices[1:]
+        st = _battle(state, hits=hits, choices=rest, step="allocate" if rest else "resolve")
+        return _turn(st, fort_used=t.fort_used + tuple(u for u in ev.ignored if u not in t.fort_used))
     if isinstance(ev, E.DisciplineTested):
         return state
     if isinstance(ev, E.BattleEnded):

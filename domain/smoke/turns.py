@@ -63,6 +63,8 @@ def to_act(st: SmokeState) -> tuple[str, ...]:
         if b.step == "tactics":
             nxt = next((s for s in b.tactic_order if s not in b.tactics_done), None)
             return (nxt,) if nxt else ()
+        if b.step == "allocate":
+            return (b.choices[0].seat,) if b.choices else ()
         if b.retreat is not None:
             u = st.units.get(b.retreat.unit)
             return (u.seat,) if u else ()
@@ -277,7 +279,7 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                         "SMOKE-BAT-2", f"{nxt} has no tactic to play in this battle."), summary=f"{nxt}: no tactics")
                     continue
                 return
-            if b.retreat is not None:
+            if b.step == "allocate" or b.retreat is not None:
                 return
             who = resolver(st)
             if who is None:

@@ -126,6 +126,13 @@ _SUMMARY = {
     E.CommanderDeployed: lambda e: f"{e.seat} places {e.commander}",
     E.DeploymentStepDone: lambda e: f"deployment: {e.stage} done",
     E.DeploymentEnded: lambda e: "deployment complete",
+    E.HitChoiceOffered: lambda e: f"{e.choice.seat} chooses {e.choice.count} of {', '.join(e.choice.among)} to be hit",
+    E.HitsChosen: lambda e: f"{e.seat} gives the hit(s) to {', '.join(e.units)}",
+    E.EdgeChoiceOffered: lambda e: f"{e.seat} chooses its table edge",
+    E.EdgesChosen: lambda e: "table edges: " + ", ".join(f"{s} {x}" for s, x in sorted(e.edges.items())),
+    E.ReinforcementsArrived: lambda e: (f"reinforcements arrive: {', '.join(u.id for u in e.units)}" if e.units
+                                        else "reinforcements wait")
+                                       + (f" ({', '.join(e.waiting)} wait)" if e.units and e.waiting else ""),
 }
 
 

@@ -1,0 +1,103 @@
+"""The independent rules review of the smoke ruleset (issue 11): one black-box test per finding, each
+citing the rule it checks (see tests/smoke/COVERAGE.md). Games are played through the ruleset's
+commands (``decide``), with forced dice where a roll decides what the test needs."""
+from __future__ import annotations
+
+import itertools
+
+import msgspec
+import pytest
+
+from domain.kernel import NotYourDecision, RuleViolation
+from domain.smoke import commands as C
+from domain.smoke import events as E
+from domain.smoke.content import TerrainElement
+
+from .scripts import INF, activate_first, duel, end_actions, of, place_marker, refused, rules, ruling_text
+
+P1, P2 = "player-1", "player-2"
+
+
+def rect(x0, y0, x1, y1):
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+# -- SMOKE-HIT-3: the owner chooses among equally near units -----------------------------------------
+def _two_in_contact():
+    """South's infantry P1-01 faces north; north's P2-01 and P2-02 each touch half of its front edge."""
+    g = duel([(INF, 10, 10, 90), (INF, 25, 3, 90)], [(INF, 9.5, 10.5, 270), (INF, 10.5, 10.5, 270), (INF, 25, 19, 270)],
+             faces=[4, 4, 4, 4], commanders1=((15.0, 3.0),))
+    end_actions(g)
+    # south 6 + 3 + strength 1 = 10 -> 1 hit; north four 1s + strength 2 = 6 -> none
+    g.faces += [6, 3, 1, 1, 1, 1]
+    place_marker(g)
+    return g
+
+
+def test_hit3_the_owner_chooses_which_of_equally_near_units_is_hit():
+    """SMOKE-HIT-3: "If several units are equally near (for example, several in contact), their owner
+    chooses among them." Both of north's units touch the enemy (key 0); its owner picks the higher id."""
+    g = _two_in_contact()
+    rolled = of(g.events, E.BattleRolled)[-1]
+    assert rolled.hits == {"south": 1, "north": 0}
+    assert g.to_act() == P2, "the owner of the equally near units decides"
+    legal = g.rs.legal_commands(g.state, P2)
+    assert set(legal) == {C.AllocateHits(units=("P2-01",)), C.AllocateHits(units=("P2-02",))}
+    templ = g.rs.command_templates(g.state, P2)
+    assert templ[0]["bounds"]["units"] == {"subset_of": ["P2-01", "P2-02"], "items": 1}
+    bad = refused(g, P2, C.AllocateHits(units=("P2-01", "P2-02")))
+    assert bad.rule == "SMOKE-HIT-3"
+    with pytest.raises(NotYourDecision):
+        g.do(P1, C.AllocateHits(units=("P2-02",)))
+    items = g.do(P2, C.AllocateHits(units=("P2-02",)))
+    assert "SMOKE-HIT-3" in rules(items)
+    assert g.state.turn.battle.hits == {"P2-02": 1}
+    # the rest of the battle proceeds: P2-02's owner resolves its hit
+    assert g.to_act() == P2
+    assert {c.unit for c in g.rs.legal_commands(g.state, P2)} == {"P2-02"}
+
+
+def test_hit3_no_choice_when_every_equally_near_unit_is_hit():
+    """SMOKE-HIT-3/4: when the round covers the whole group there is nothing to choose."""
+    g = duel([("grenadiers", 10, 10, 90), (INF, 25, 3, 90)],
+             [(INF, 9.5, 10.5, 270), (INF, 10.5, 10.5, 270), (INF, 25, 19, 270)],
+             faces=[4, 4, 4, 4], commanders1=((15.0, 3.0),))
+    end_actions(g)
+    g.faces += [6, 6, 5, 1, 1, 1, 1]  # south 17 + 2 = 19 vs 4 + 2 = 6: 1 + 1 = 2 hits on the two units
+    place_marker(g)
+    assert of(g.events, E.BattleRolled)[-1].hits["south"] == 2
+    assert not of(g.events, E.HitChoiceOffered)
+    assert g.state.turn.battle.hits == {"P2-01": 1, "P2-02": 1}
+
+
+# -- SMOKE-SR-18: an Immobile unit loses its Fire only in a turn in which it moved ----------------------
+def _gun_facing_infantry():
+    g = duel([("light_artillery", 10, 10, 90), (INF, 25, 3, 90)], [(INF, 10, 11.5, 270), (INF, 25, 19, 270)],
+             faces=[4, 4, 4, 4], commanders1=((10.0, 8.0),))
+    activate_first(g, P1, "P1-01", face=4, slot="A1")
+    return g
+
+
+def test_sr18_a_move_of_nothing_is_no_move_and_the_gun_keeps_its_fire():
+    """SMOKE-SR-18: "Loses its Fire and Bombardment abilities for the whole of any turn in which it
+    moved." A listed move of 0 UW without a pivot leaves the gun where it was: it has not moved, so it
+    still fires its canister in this turn's battle (the ruling of the move says nothing of a loss)."""
+    g = _gun_facing_infantry()
+    items = g.do(P1, C.Move(unit="P1-01", kind="simple", facing=90.0, distance=0.0))
+    assert "SMOKE-SR-18" not in rules(items)
+    end_actions(g)
+    g.faces += [1, 1, 1, 1]
+    place_marker(g)
+    rolling = of(g.events, E.BattleRolled)[-1].sides["south"]["rolling"]
+    assert [(r["unit"], r["weapon"]) for r in rolling] == [("P1-01", "Canister")]
+
+
+def test_sr18_a_gun_that_pivots_has_moved_and_loses_its_fire():
+    """SMOKE-SR-18: a pivot is a move (it changed the gun's pose): no Fire for the rest of the turn."""
+    g = _gun_facing_infantry()
+    items = g.do(P1, C.Move(unit="P1-01", kind="simple", facing=80.0, distance=0.0))
+    assert "SMOKE-SR-18" in rules(items)
+    end_actions(g)
+    g.faces += [1, 1, 1, 1]
+    place_marker(g)
+    assert of(g.events, E.BattleRolled)[-1].sides["south"]["rolling"] == []
