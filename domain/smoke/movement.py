@@ -160,6 +160,17 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
                 raise RuleViolation("SMOKE-MOVE-6", f"A complex move may not bring {u.id} into contact with the "
                                                     f"enemy unit {e.id}.", unit=u.id, enemy=e.id,
                                     gap=_r(box_distance(end, eb)))
+        if terrain.has_fortifications():
+            # SMOKE-TERR-8: touching a fortification is touching the unit inside it
+            new = [f for f in terrain.fortification_touching(end) if f not in terrain.fortification_touching(start)
+                   and f != terrain.fortification_of(end)]
+            for f in new:
+                inside = next((o for o in state.units.values() if state.enemy(u, o)
+                               and terrain.fortification_of(o.box()) == f), None)
+                if inside is not None:
+                    raise RuleViolation("SMOKE-MOVE-6", f"A complex move may not bring {u.id} into contact with the "
+                                                        f"enemy unit {inside.id}: it would touch its fortification {f} "
+                                                        "(SMOKE-TERR-8).", unit=u.id, enemy=inside.id, fortification=f)
         sweep = [slide] + pivot
         base = p.speed[1]
         m.update(pivot=_r(abs(_turn(start.theta, theta))), speed=_r(base), vector=[_r(dx), _r(dy)])
@@ -205,7 +216,12 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
             if o.id != u.id and terrain.fortification_of(o.box()) == fort:
                 raise RuleViolation("SMOKE-TERR-8", f"The fortification {fort} holds exactly one unit ({o.id} is "
                                                     "in it).", unit=u.id, fortification=fort)
-    m["contacts"] = sorted(e.id for e, eb, ebb in enemies if not _bb_apart(end_bb, ebb, EPS) and in_contact(end, eb))
+    contacts = {e.id for e, eb, ebb in enemies if not _bb_apart(end_bb, ebb, EPS) and in_contact(end, eb)}
+    if terrain.has_fortifications():  # SMOKE-TERR-8: touching an enemy's fortification is touching the enemy
+        forts = set(terrain.fortification_touching(end)) - {terrain.fortification_of(end)}
+        contacts |= {o.id for o in state.units.values() if forts and state.enemy(u, o)
+                     and terrain.fortification_of(o.box()) in forts}
+    m["contacts"] = sorted(contacts)
     m["requested"] = _r(requested)
     m["distance"] = _r(moved)
     return end, m

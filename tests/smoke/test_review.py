@@ -101,3 +101,30 @@ def test_sr18_a_gun_that_pivots_has_moved_and_loses_its_fire():
     g.faces += [1, 1, 1, 1]
     place_marker(g)
     assert of(g.events, E.BattleRolled)[-1].sides["south"]["rolling"] == []
+
+
+# -- SMOKE-MOVE-6 with SMOKE-TERR-8: a fortification's contact is its unit's --------------------------
+def test_move6_terr8_no_complex_move_into_contact_with_a_fortified_enemy():
+    """SMOKE-MOVE-6: a complex move must not bring the unit into contact with an enemy unit;
+    SMOKE-TERR-8: "A unit in contact with the fortification counts as in contact with the unit inside
+    it." So a complex move that ends touching the fortification (0.2 UW short of the unit in it) is
+    refused; the same move stopping short of the fortification is accepted."""
+    fort = TerrainElement(id="F", kind="fortification", polygon=rect(9.3, 11.55, 10.7, 12.45))
+    g = duel([(INF, 10, 10.3, 90), (INF, 25, 3, 90)], [(INF, 10, 12, 270), (INF, 25, 19, 270)], terrain=(fort,),
+             faces=[4, 4, 4, 4], commanders1=((10.0, 8.0),))
+    activate_first(g, P1, "P1-01")
+    exc = refused(g, P1, C.Move(unit="P1-01", kind="complex", vector=(0.0, 1.0)))
+    assert exc.rule == "SMOKE-MOVE-6" and exc.values["enemy"] == "P2-01"
+    items = g.do(P1, C.Move(unit="P1-01", kind="complex", vector=(0.0, 0.9)))
+    assert of(items, E.UnitMoved)[0].measure["contacts"] == []
+
+
+def test_terr8_a_simple_move_onto_the_fortification_is_in_contact_with_its_unit():
+    """SMOKE-TERR-8 / SMOKE-MOVE-6: a simple move may end in contact; ending against the fortification
+    is contact with the unit inside, and the move says so."""
+    fort = TerrainElement(id="F", kind="fortification", polygon=rect(9.3, 11.55, 10.7, 12.45))
+    g = duel([(INF, 10, 10.3, 90), (INF, 25, 3, 90)], [(INF, 10, 12, 270), (INF, 25, 19, 270)], terrain=(fort,),
+             faces=[4, 4, 4, 4], commanders1=((10.0, 8.0),))
+    activate_first(g, P1, "P1-01")
+    items = g.do(P1, C.Move(unit="P1-01", kind="simple", facing=90.0, distance=1.0))
+    assert of(items, E.UnitMoved)[0].measure["contacts"] == ["P2-01"]
