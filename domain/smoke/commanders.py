@@ -35,9 +35,19 @@ DEPUTY_MIN_LEVEL = 2
 EDGE_DIRECTION = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}
 
 
+#: SMOKE-DEP-5: the opposite table edge (the "confusion" deployment gives the opponent the opposite one).
+OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+
+
 def own_edge(state: SmokeState, seat: str) -> str:
+    """SMOKE-DEP-5: the side's table edge (chosen in a "confusion" deployment, else the battle's, which
+    the content loader checks is the edge its deployment zone overlaps most)."""
     assert state.battle is not None
-    side = state.battle.side(state.armies[seat].side)
+    sid = state.armies[seat].side
+    chosen = state.edges.get(sid)
+    if chosen is not None:
+        return chosen
+    side = state.battle.side(sid)
     assert side is not None
     return side.edge
 

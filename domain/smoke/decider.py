@@ -25,7 +25,9 @@ from .army import additional_commanders, expanded, level_of, starting_morale, st
 from .battle import choose_hits, finish_unit, play_tactic
 from .bombardment import aim, fire, take_loss
 from .content import Content
-from .events import FirstSideChosen, FirstSideRolled, GameOpened, SmokeEvent, TacticsEnded
+from .events import (
+    EdgeChoiceOffered, EdgesChosen, FirstSideChosen, FirstSideRolled, GameOpened, SmokeEvent, TacticsEnded,
+)
 from .evolve import evolve as _evolve
 from .markers import allowed, covers, depth
 from .morale import support
@@ -267,14 +269,41 @@ def choose_first(out: Outbox, side: str) -> None:
 
 
 def begin(out: Outbox, side: str) -> None:
-    """After the first side is known: terrain generation and the column deployment (if the battle has
-    them, SMOKE-SETUP-1 steps 6 and 7), then turn 1."""
+    """After the first side is known: the choice of table edges of a "confusion" deployment
+    (SMOKE-DEP-5), terrain generation and the column deployment (if the battle has them, SMOKE-SETUP-1
+    steps 6 and 7), then turn 1."""
     from .terrain_gen import start as start_generation
 
+    st = out.state
+    if st.battle is not None and st.battle.confusion and not st.edges:
+        seat = st.sides[side][0]
+        out.emit(EdgeChoiceOffered(seat=seat),
+                 RulingBuilder().add("SMOKE-DEP-5", f"A \"confusion\" deployment: the first player {seat} chooses its "
+                                                    "own table edge; the opponent gets the opposite one.",
+                                     seat=seat), summary=f"{seat} chooses its table edge")
+        return
     if out.state.battle is not None and out.state.battle.generate_terrain:
         start_generation(out)
     else:
         after_terrain(out)
+
+
+def choose_edge(out: Outbox, seat: str, edge: str) -> None:
+    """SMOKE-DEP-5: the first player's table edge; the other side gets the opposite one."""
+    from .commanders import OPPOSITE
+
+    st = out.state
+    if st.edge_chooser != seat:
+        raise RuleViolation("SMOKE-DEP-5", "No table edge is to be chosen by you now.")
+    if edge not in OPPOSITE:
+        raise RuleViolation("SMOKE-DEP-5", f"A table edge is south, north, west or east, not {edge!r}.", field="edge")
+    mine = st.armies[seat].side
+    edges = {s: (edge if s == mine else OPPOSITE[edge]) for s in st.sides}
+    out.emit(EdgesChosen(seat=seat, edges=edges),
+             RulingBuilder().add("SMOKE-DEP-5", f"{seat} chooses the {edge} edge for side {mine}; the opponent gets the "
+                                                f"{OPPOSITE[edge]} edge.", edges=edges),
+             summary=f"side {mine} takes the {edge} edge")
+    begin(out, st.side_order[0])
 
 
 def after_terrain(out: Outbox) -> None:
@@ -320,6 +349,10 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.ChooseFirst):
             return choose_first(out, cmd.side)
         raise RuleViolation("SMOKE-SETUP-4", "The first side must be chosen first (choose_first).")
+    if st.edge_chooser is not None:
+        if isinstance(cmd, C.ChooseEdge):
+            return choose_edge(out, seat, cmd.edge)
+        raise RuleViolation("SMOKE-DEP-5", "The first player chooses its table edge first (choose_edge).")
     if st.generation is not None:
         from . import terrain_gen as G
 

@@ -57,6 +57,10 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
                        E.ColumnsRevealed, E.UnitDeployed, E.CommanderDeployed, E.DeploymentStepDone,
                        E.DeploymentEnded)):
         return _deployment(state, ev)
+    if isinstance(ev, E.EdgeChoiceOffered):
+        return replace(state, edge_chooser=ev.seat)
+    if isinstance(ev, E.EdgesChosen):
+        return replace(state, edges=dict(ev.edges), edge_chooser=None)
     if isinstance(ev, E.FirstSideRolled):
         return replace(state, chooser=ev.chooser)
     if isinstance(ev, E.FirstSideChosen):

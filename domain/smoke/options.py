@@ -52,6 +52,8 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
         return [C.Support(choice="support"), C.Support(choice="abandon")]
     if st.chooser is not None:
         return [C.ChooseFirst(side=s) for s in st.sides]
+    if st.edge_chooser is not None:
+        return [C.ChooseEdge(edge=e) for e in ("south", "north", "west", "east")]
     if st.generation is not None:
         return _generation_choices(st, seat)
     if st.deployment is not None:

@@ -34,6 +34,8 @@ def to_act(st: SmokeState) -> tuple[str, ...]:
         return (st.broken,)
     if st.chooser is not None:
         return (st.chooser,)
+    if st.edge_chooser is not None:
+        return (st.edge_chooser,)
     if st.generation is not None:
         g = st.generation
         if not g.chosen:
@@ -164,7 +166,8 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
             if not deploying(out):
                 return
             continue
-        if st.result is not None or st.broken is not None or st.chooser is not None or st.turn is None:
+        if (st.result is not None or st.broken is not None or st.chooser is not None or st.edge_chooser is not None
+                or st.turn is None):
             return
         t = st.turn
         if not t.players:

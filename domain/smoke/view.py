@@ -41,6 +41,9 @@ def view_of(state: SmokeState, seat: str | None, reveal_all: bool = False) -> di
     out["broken"] = state.broken
     out["supported"] = list(state.supported)
     out["chooser"] = state.chooser
+    out["edges"] = {s: own for s, own in sorted(state.edges.items())}
+    out["edge_chooser"] = state.edge_chooser
+    out["arrivals"] = [msgspec.to_builtins(a) for a in state.arrivals]
     out["result"] = msgspec.to_builtins(state.result) if state.result is not None else None
     out["generation"] = msgspec.to_builtins(state.generation) if state.generation is not None else None
     out["reserve"] = [msgspec.to_builtins(u) for u in sorted(state.reserve.values(), key=lambda u: u.id)]

@@ -208,6 +208,21 @@ def _within(poly: Polygon, b: Box) -> bool:
     return poly.buffer(EPS).contains(Polygon(b.corners()))
 
 
+def own_edges(zone: Polygon, width: float, height: float) -> list[str]:
+    """SMOKE-DEP-5 (FAQ-20): the table edge(s) a deployment zone overlaps most (the length of the edge
+    inside the zone); a zone touching no edge: the nearest edge(s)."""
+    lines = {"south": LineString([(0, 0), (width, 0)]), "north": LineString([(0, height), (width, height)]),
+             "west": LineString([(0, 0), (0, height)]), "east": LineString([(width, 0), (width, height)])}
+    grown = zone.buffer(EPS)
+    over = {k: grown.intersection(ln).length for k, ln in lines.items()}
+    best = max(over.values())
+    if best > 2 * EPS:
+        return [k for k, v in over.items() if v >= best - EPS]
+    near = {k: zone.distance(ln) for k, ln in lines.items()}
+    low = min(near.values())
+    return [k for k, v in near.items() if v <= low + EPS]
+
+
 def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
     out: list[Problem] = []
 
@@ -234,6 +249,11 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
         if not table.buffer(EPS).contains(z):
             bad(f"sides[{i}].zone", "the deployment zone lies on the table.")
         zones[s.id] = z
+        if not b.confusion:
+            most = own_edges(z, b.width, b.height)
+            if s.edge not in most:
+                bad(f"sides[{i}].edge", f"the own table edge is the one the deployment zone overlaps most "
+                                        f"(SMOKE-DEP-5): {' or '.join(most)}, not {s.edge}.")
     for i, e in enumerate(b.terrain):
         k = c.terrain_kinds.get(e.kind)
         if k is None:

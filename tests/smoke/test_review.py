@@ -128,3 +128,74 @@ def test_terr8_a_simple_move_onto_the_fortification_is_in_contact_with_its_unit(
     activate_first(g, P1, "P1-01")
     items = g.do(P1, C.Move(unit="P1-01", kind="simple", facing=90.0, distance=1.0))
     assert of(items, E.UnitMoved)[0].measure["contacts"] == ["P2-01"]
+
+
+# -- SMOKE-DEP-5: the own table edge ------------------------------------------------------------------
+def test_dep5_confusion_the_first_player_chooses_its_edge_and_retreats_go_there():
+    """SMOKE-DEP-5 (FAQ-20): in the "confusion" deployment the first player chooses a side of the
+    table and its opponent gets the opposite one; "toward your own table edge" then means that edge."""
+    from .fixtures import Scripted, battle_content
+
+    content = battle_content([(INF, 10, 10, 90), (INF, 25, 3, 90)],
+                             [(INF, 9.5, 10.5, 270), (INF, 10.5, 10.5, 270), (INF, 25, 19, 270)],
+                             commanders1=((15.0, 3.0),))
+    battle = msgspec.structs.replace(content.battles["T"], confusion=True)
+    g = Scripted(msgspec.structs.replace(content, battles={**content.battles, "T": battle}), faces=[4, 4, 4, 4])
+    assert g.to_act() == P1 and g.state.turn is None
+    assert set(g.rs.legal_commands(g.state, P1)) == {C.ChooseEdge(edge=e) for e in ("south", "north", "west", "east")}
+    with pytest.raises(NotYourDecision):
+        g.do(P2, C.ChooseEdge(edge="east"))
+    items = g.do(P1, C.ChooseEdge(edge="west"))
+    assert of(items, E.EdgesChosen)[0].edges == {"south": "west", "north": "east"}
+    assert "SMOKE-DEP-5" in rules(items)
+    assert g.rs.view(g.state, None)["edges"] == {"north": "east", "south": "west"}
+    assert g.state.turn is not None and g.to_act() == P1  # turn 1 begins
+    end_actions(g)
+    g.faces += [6, 3, 1, 1, 1, 1]  # one hit on north, which chooses P2-02 and retreats it to its own edge
+    place_marker(g)
+    g.do(P2, C.AllocateHits(units=("P2-02",)))
+    g.faces += [4]  # d3 = 2 UW
+    g.do(P2, C.ResolveHits(unit="P2-02", retreat=True))
+    items = g.do(P2, C.Retreat(direction="edge"))
+    r = of(items, E.UnitRetreated)[0]
+    # straight toward its own (east) edge: sliding along P1-01's front edge on the way it touches it, and a
+    # retreat that touches an enemy fails (SMOKE-FRET-1)
+    assert (r.direction, r.vector, r.outcome, r.touched) == ("edge", (1.0, 0.0), "destroyed", "P1-01")
+
+
+@pytest.fixture
+def content_dir(tmp_path):
+    import shutil
+
+    from scenarios.smoke import DEFAULT_ROOT
+
+    dst = tmp_path / "smoke"
+    shutil.copytree(DEFAULT_ROOT, dst, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    return dst
+
+
+def _edit(path, fn):
+    import json
+
+    data = json.loads(path.read_text())
+    fn(data)
+    path.write_text(json.dumps(data))
+
+
+def _problems(path):
+    from scenarios.smoke import read_content
+
+    return [str(p) for p in read_content(path)[1]]
+
+
+def test_dep5_the_own_edge_is_the_edge_the_deployment_zone_overlaps_most(content_dir):
+    """SMOKE-DEP-5 (FAQ-20): a battle whose side claims an edge its zone does not lie along is refused
+    by the loader (a retreat "toward your own edge" would run the wrong way); in a "confusion"
+    deployment the edge is chosen in play, so the data's edge is not checked."""
+    path = content_dir / "battles" / "btl-crossroads.json"
+    _edit(path, lambda d: d["sides"][0].update(edge="north"))
+    probs = [p for p in _problems(content_dir) if p.startswith("battles/btl-crossroads.json")]
+    assert probs == ["battles/btl-crossroads.json: sides[0].edge: the own table edge is the one the deployment zone "
+                     "overlaps most (SMOKE-DEP-5): south, not north."]
+    _edit(path, lambda d: d.update(confusion=True))
+    assert not [p for p in _problems(content_dir) if p.startswith("battles/btl-crossroads.json")]
