@@ -33,7 +33,7 @@ from .markers import allowed, covers, depth
 from .morale import support
 from .outbox import Outbox
 from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
-from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Commander, SmokeState, Unit
+from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Arrival, Commander, SmokeState, Unit
 from .turns import advance, start_battle, start_turn, to_act, unfought
 from .view import render, summarize, view_of
 
@@ -114,6 +114,7 @@ class SmokeRuleset:
         profiles_used: dict[str, Any] = {}
         boards_used: dict[str, Any] = {}
         reserve, reserve_cmd = [], []
+        arrivals: list[Arrival] = []
         columns = battle.deployment == "columns"
         for slot in lu.armies:
             al = content.armies[slot.army]
@@ -126,13 +127,21 @@ class SmokeRuleset:
             else:
                 placed_units = [(p.profile, p.x, p.y, p.facing) for p in slot.units]
                 spots = [(c.x, c.y) for c in slot.commanders]
-            profs = [content.profiles[p[0]] for p in placed_units]
+            # SMOKE-PHASE-1: reinforcements of this seat, numbered after its placed units
+            later = [(ev.phase, pl) for ev in lu.events if ev.kind == "reinforcements" and ev.seat == slot.seat
+                     for pl in ev.units]
+            profs = [content.profiles[p[0]] for p in placed_units] + [content.profiles[pl.profile] for _, pl in later]
             for i, (pid, x, y, f) in enumerate(placed_units, start=1):
                 p = content.profiles[pid]
                 profiles_used[p.id] = p
                 u = Unit(id=f"P{n}-{i:02d}", seat=slot.seat, profile=p.id, x=x, y=y, facing=f % 360.0, w=p.width,
                          d=p.depth)
                 (reserve if columns else units).append(u)
+            for i, (phase, pl) in enumerate(later, start=len(placed_units) + 1):
+                p = content.profiles[pl.profile]
+                profiles_used[p.id] = p
+                arrivals.append(Arrival(phase=phase, unit=Unit(id=f"P{n}-{i:02d}", seat=slot.seat, profile=p.id, x=pl.x,
+                                                               y=pl.y, facing=pl.facing % 360.0, w=p.width, d=p.depth)))
             for j, (x, y) in enumerate(spots):
                 c = Commander(id=f"P{n}-G" if j == 0 else f"P{n}-C{j}", seat=slot.seat, x=x, y=y, general=j == 0)
                 (reserve_cmd if columns else commanders).append(c)
@@ -153,13 +162,16 @@ class SmokeRuleset:
                             boards=tuple(boards_used[k] for k in sorted(boards_used)),
                             sides={k: tuple(v) for k, v in sides.items()}, armies=tuple(armies), units=tuple(units),
                             commanders=tuple(commanders), reserve=tuple(reserve),
-                            reserve_commanders=tuple(reserve_cmd))
+                            reserve_commanders=tuple(reserve_cmd), arrivals=tuple(arrivals))
         rb = RulingBuilder().add("SMOKE-SETUP-1", f"{battle.title}: {len(units)} units of {len(armies)} armies on a "
                                                   f"{battle.width:g} x {battle.height:g} UW table.")
         if columns:
             rb.add("SMOKE-SETUP-3", "The players deploy their armies by columns (SMOKE-DEP-2..4).")
         else:
             rb.add("SMOKE-ARMY-6", "The battle fixes the armies and their deployment.")
+        for a in arrivals:
+            rb.add("SMOKE-PHASE-1", f"{a.unit.id} ({a.unit.seat}) arrives as a reinforcement in phase {a.phase}.",
+                   unit=a.unit.id, phase=a.phase, at=[a.unit.x, a.unit.y, a.unit.facing])
         for a in armies:
             rb.add("SMOKE-VIC-1", f"{a.seat}: starting army morale {a.morale}; commander level {a.level} "
                                   f"({a.skill}); strategic rating {a.strategic_rating}.", seat=a.seat, morale=a.morale,

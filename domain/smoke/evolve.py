@@ -48,8 +48,12 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
             boards={b.id: b for b in ev.boards}, sides=dict(ev.sides), armies={a.seat: a for a in ev.armies},
             units={u.id: u for u in ev.units}, commanders={c.id: c for c in ev.commanders},
             sixes={s: 0 for s in ev.sides}, reserve={u.id: u for u in ev.reserve},
-            reserve_commanders={c.id: c for c in ev.reserve_commanders},
+            reserve_commanders={c.id: c for c in ev.reserve_commanders}, arrivals=ev.arrivals,
         )
+    if isinstance(ev, E.ReinforcementsArrived):
+        came = {u.id for u in ev.units}
+        return replace(state, units={**state.units, **{u.id: u for u in ev.units}},
+                       arrivals=tuple(a for a in state.arrivals if a.unit.id not in came))
     if isinstance(ev, (E.TerrainGenerationStarted, E.QuartersChosen, E.TerrainCountRolled, E.TerrainRolled,
                        E.TerrainPlaced, E.TerrainScattered, E.TerrainGenerationEnded)):
         return _generation(state, ev)

@@ -316,7 +316,8 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
                                           "(SMOKE-DEP-4): leave `units` and `commanders` empty.")
                 continue
             want = Counter(A.expanded(al))
-            got = Counter(p.profile for p in slot.units)
+            got = Counter([p.profile for p in slot.units] + [p.profile for ev in lu.events if ev.seat == slot.seat
+                                                             for p in ev.units])
             if not slot.units:
                 bad(f"{where}.units", "this battle deploys its armies (SMOKE-ARMY-6): every unit of the army list is "
                                       "placed; a column deployment (SMOKE-DEP-2..4) is not supported yet.")
@@ -362,6 +363,28 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
                     if s2 != slot.side and z2.distance(Polygon(bx.corners())) < 3:
                         bad(f"{where}.units[{ui}]", "a Scout is at least 3 UW from the enemy deployment zone "
                                                     "(SMOKE-SR-20).")
+        for ei, ev in enumerate(lu.events):  # SMOKE-PHASE-1: scenario events by phase
+            where = f"{base}.events[{ei}]"
+            if ev.phase < 2:
+                bad(f"{where}.phase", "a scenario event comes in phase 2 or later (the game starts in phase 1, "
+                                      "SMOKE-PHASE-1).")
+            if ev.phase > b.end.phase:
+                bad(f"{where}.phase", f"the game ends with phase {b.end.phase}: phase {ev.phase} never comes.")
+            if ev.seat not in seats:
+                bad(f"{where}.seat", f"{ev.seat!r} is not a seat of this line-up.")
+            if b.deployment == "columns":
+                bad(f"{where}", "reinforcements take their places from the battle: only with a fixed deployment.")
+            if not ev.units:
+                bad(f"{where}.units", "reinforcements bring at least one unit.")
+            for ui, pl in enumerate(ev.units):
+                prof = c.profiles.get(pl.profile)
+                if prof is None:
+                    bad(f"{where}.units[{ui}].profile", f"unknown unit profile {pl.profile!r}.")
+                    continue
+                bx = Box(pl.x, pl.y, pl.facing, prof.width, prof.depth)
+                if not _within(table, bx):
+                    bad(f"{where}.units[{ui}]", "the unit lies on the table.")
+                boxes.append((f"{where}.units[{ui}]", bx, ""))
         for i in range(len(boxes)):
             for j in range(i + 1, len(boxes)):
                 if overlap_depth(boxes[i][1].corners(), boxes[j][1].corners()) > EPS:

@@ -199,3 +199,55 @@ def test_dep5_the_own_edge_is_the_edge_the_deployment_zone_overlaps_most(content
                      "overlaps most (SMOKE-DEP-5): south, not north."]
     _edit(path, lambda d: d.update(confusion=True))
     assert not [p for p in _problems(content_dir) if p.startswith("battles/btl-crossroads.json")]
+
+
+# -- SMOKE-PHASE-1: scenario events keyed to phases (reinforcements) ----------------------------------
+def _with_reinforcements(units2_later, faces):
+    from domain.smoke.content import Placed, PhaseEvent
+
+    from .fixtures import Scripted, battle_content
+
+    content = battle_content([(INF, 10, 5, 90), (INF, 20, 15, 270)], [(INF, 10, 19, 270)], commanders1=((15.0, 1.0),))
+    b = content.battles["T"]
+    ev = PhaseEvent(phase=2, seat=P2, units=tuple(Placed(profile=p, x=x, y=y, facing=f) for p, x, y, f in units2_later),
+                    text="north's reserve")
+    b = msgspec.structs.replace(b, line_ups=(msgspec.structs.replace(b.line_ups[0], events=(ev,)),))
+    return Scripted(msgspec.structs.replace(content, battles={**content.battles, "T": b}), faces=faces)
+
+
+def test_phase1_reinforcements_arrive_at_their_side_s_turn_in_their_phase():
+    """SMOKE-PHASE-1 / SMOKE-TURN-4: "scenario events name phases, for example reinforcements arrive in
+    phase 6". North's reserve is due in phase 2: a 6 on south's action dice starts phase 2
+    (SMOKE-PHASE-2); the reserve enters at the start of north's next turn, one unit waits because a
+    south unit stands on its place. The reserve counts in north's army morale from the start (SMOKE-VIC-1)."""
+    g = _with_reinforcements([(INF, 5, 19, 270), (INF, 20, 15, 270)], faces=[6, 4, 4, 4])
+    assert [a.unit.id for a in g.state.arrivals] == ["P2-02", "P2-03"] and "P2-02" not in g.state.units
+    assert g.state.armies[P2].start_morale == 3 * 2  # three line infantry, two of them still to come
+    assert [a["unit"]["id"] for a in g.rs.view(g.state, P1)["arrivals"]] == ["P2-02", "P2-03"]
+    assert g.state.phase == 2  # south's first roll had a 6
+    end_actions(g)
+    assert g.state.turn.side == "north"
+    arrived = of(g.events, E.ReinforcementsArrived)
+    assert len(arrived) == 1 and [u.id for u in arrived[0].units] == ["P2-02"]
+    assert arrived[0].waiting == ("P2-03",) and arrived[0].blocked_by == {"P2-03": "P1-02"}
+    assert "SMOKE-PHASE-1" in rules(g.emitted[-10:]) and "P2-02" in g.state.units
+    assert [a.unit.id for a in g.state.arrivals] == ["P2-03"]
+    assert "reinforcements arrive: P2-02 (P2-03 wait)" in [g.rs.summary(e) for e in g.events]
+
+
+def test_phase1_nothing_arrives_before_its_phase():
+    """SMOKE-PHASE-1: without a 6 the phase stays 1 and the reserve stays off the table."""
+    g = _with_reinforcements([(INF, 5, 19, 270)], faces=[4, 4, 4, 4, 4, 4, 4, 4])
+    end_actions(g)
+    assert g.state.turn.side == "north" and g.state.phase == 1
+    assert not of(g.events, E.ReinforcementsArrived) and "P2-02" not in g.state.units
+
+
+def test_phase1_a_shipped_battle_has_reinforcements():
+    """SMOKE-PHASE-1 in the data: BTL-ALL-TERRAIN for two players brings Vertumn's cavalry in phase 4."""
+    from .play import Game, ruleset
+
+    g = Game(ruleset(), "BTL-ALL-TERRAIN", options={"players": 2})
+    assert [(a.phase, a.unit.profile) for a in g.state.arrivals] == [(4, "line_cavalry"), (4, "line_cavalry"),
+                                                                     (4, "lancers")]
+    assert all(a.unit.seat == P2 and a.unit.id not in g.state.units for a in g.state.arrivals)
