@@ -170,6 +170,8 @@ def _check_profiles(c: Content, files: dict[str, str]) -> list[Problem]:
                 out.append(Problem(file=f, field=f"{where}.fire[{j}]", message="a weapon has a positive range and dice."))
         if p.bombardment is not None and (p.bombardment.range <= 0 or p.bombardment.dice < 1):
             out.append(Problem(file=f, field=f"{where}.bombardment", message="positive range and dice."))
+        for msg in A.bases_problems(p):
+            out.append(Problem(file=f, field=f"{where}.bases", message=msg))
     return out
 
 

@@ -251,3 +251,41 @@ def test_phase1_a_shipped_battle_has_reinforcements():
     assert [(a.phase, a.unit.profile) for a in g.state.arrivals] == [(4, "line_cavalry"), (4, "line_cavalry"),
                                                                      (4, "lancers")]
     assert all(a.unit.seat == P2 and a.unit.id not in g.state.units for a in g.state.arrivals)
+
+
+# -- SMOKE-UNIT-2: multi-base units ------------------------------------------------------------------
+def test_unit2_a_multi_base_unit_is_one_rigid_rectangle(content_dir):
+    """SMOKE-UNIT-2: several bases joined rigidly are one unit, their bounding rectangle (SMOKE-GEO-2).
+    The shipped heavy artillery is a gun and a limber: the game moves one 1 x 1.25 UW rectangle and
+    the picture draws both bases; bases that do not make up the unit, overlap or are not joined are
+    refused by the loader."""
+    from .play import Game, ruleset
+
+    g = Game(ruleset(), "BTL-CROSSROADS", options={"players": 2})
+    heavy = next(u for u in g.state.units.values() if u.profile == "heavy_artillery")
+    assert (heavy.w, heavy.d) == (1.0, 1.25)
+    svg = g.rs.render_svg(g.state, None, [])
+    assert svg.count('data-base="1"') == 2 * sum(1 for u in g.state.units.values() if u.profile == "heavy_artillery")
+
+    def bases(*bs):
+        return [{"x": x, "y": y, "w": w, "d": d} for x, y, w, d in bs]
+
+    path = content_dir / "profiles.json"
+    cases = {
+        "line_infantry": (bases((0, 0, 0.5, 0.5), (0.5, 0, 0.4, 0.5)), "bounding rectangle"),  # 0.9 wide, not 1
+        "line_cavalry": (bases((0, 0, 1, 0.5), (0, 0.25, 1, 0.5)), "overlap"),
+        "skirmishers": (bases((0, 0, 0.3, 0.4), (0.7, 0, 0.3, 0.4)), "rigid body"),  # a gap between them
+        "jaegers": (bases((0, 0, 1, 0.4)), "two or more bases"),
+    }
+
+    def wreck(d):
+        for p in d["profiles"]:
+            if p["id"] in cases:
+                p["bases"] = cases[p["id"]][0]
+    _edit(path, wreck)
+    probs = [p for p in _problems(content_dir) if p.startswith("profiles.json")]
+    ids = [p["id"] for p in __import__("json").loads(path.read_text())["profiles"]]
+    for pid, (_, words) in cases.items():
+        i = ids.index(pid)
+        assert any(p.startswith(f"profiles.json: profiles[{i}].bases:") and words in p and "SMOKE-UNIT-2" in p
+                   for p in probs), (pid, probs)
