@@ -36,6 +36,9 @@ SCOUT_DISTANCE = 3.0
 #: SMOKE-TERR-8 (PROPOSED, GAP-B-04): a fortification is its unit's base plus this much all round.
 FORTIFICATION_MARGIN = 0.2
 FACING_TO = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
+#: SMOKE-DEP-2: the dice stream of the secret salts (two draws of 62 bits each).
+SECRET_STREAM = "secret"
+SALT_SIDES = 1 << 62
 
 
 def _r(v: float) -> float:
@@ -165,7 +168,10 @@ def assign_columns(out: Any, seat: str, columns: tuple[tuple[str, ...], ...]) ->
                             + (f"; not yours: {', '.join(extra)}" if extra else "")
                             + (f"; twice: {', '.join(twice)}" if twice else "") + ".")
     cols = tuple(tuple(c) for c in columns)
-    out.emit(ColumnsAssigned(seat=seat, count=len(cols), columns=cols),
+    # a secret salt drawn from the game's seed: the log's public hash chain covers this event, and without
+    # it an opponent could hash every possible split of the columns and find the one recorded
+    salt = "".join(f"{out.dice.value(SALT_SIDES, SECRET_STREAM):016x}" for _ in range(2))
+    out.emit(ColumnsAssigned(seat=seat, count=len(cols), columns=cols, salt=salt),
              RulingBuilder().add("SMOKE-DEP-2", f"{seat} numbers its {len(cols)} columns in secret."),
              summary=f"{seat} numbers its columns", visibility=seat, reveals=True)
 

@@ -289,3 +289,93 @@ def test_unit2_a_multi_base_unit_is_one_rigid_rectangle(content_dir):
         i = ids.index(pid)
         assert any(p.startswith(f"profiles.json: profiles[{i}].bases:") and words in p and "SMOKE-UNIT-2" in p
                    for p in probs), (pid, probs)
+
+
+# -- SMOKE-DEP-2: the secret columns leak by no route ----------------------------------------------------
+from .test_api_smoke import SEED, http  # noqa: E402,F401  (the REST fixture: real app, SQLite, Redis)
+
+
+def test_dep2_secret_columns_leak_through_no_route_and_no_hash(http, monkeypatch):
+    """SMOKE-DEP-2: each player numbers its columns in secret. Before they are revealed nothing of
+    player-1's columns reaches player-2 or a spectator: not the view, the log, the ruling, the timeline,
+    the board picture, a state at a seq, legal commands, a dry run or a refusal -- and not the log's
+    hash chain: the event's hash covers the whole stored event, so without a secret salt (drawn from the
+    seed, private like the columns) an opponent could hash each possible split and find the recorded
+    one. Here a correct guess of the columns must not reproduce the published hash."""
+    import json
+
+    from service.store import EventStore, chain_hash
+
+    monkeypatch.setattr("service.game_service.new_game_id", lambda: "smoke-secret")
+    client, data_dir = http
+    created = client.post("/games", json={"ruleset": "smoke", "scenario": "BTL-OPEN-FIELD", "seed": SEED}).json()
+    gid, tok = created["game_id"], created["seats"]
+
+    def h(seat):
+        return {"Authorization": f"Bearer {tok[seat]}"} if seat else {}
+
+    def legal(seat):
+        return client.get(f"/games/{gid}/legal-commands", headers=h(seat)).json()
+
+    for _ in range(60):  # the first player, then the terrain generation, up to the columns
+        v = client.get(f"/games/{gid}").json()
+        seat = v["to_act"][0]
+        lg = legal(seat)
+        if lg["commands"][0]["type"] == "assign_columns":
+            break
+        r = client.post(f"/games/{gid}/commands", headers=h(seat),
+                        json={"command": lg["commands"][0], "expected_version": lg["version"]})
+        assert r.status_code == 201, r.text
+    l1 = legal("player-1")
+    import random
+
+    mine = list(l1["templates"][0]["bounds"]["columns"]["partition_of"])
+    random.Random(5).shuffle(mine)
+    columns = [mine[0:2], mine[2:5], mine[5:9], mine[9:]]  # four columns (a competent commander, SMOKE-SETUP-3)
+    r = client.post(f"/games/{gid}/commands", headers=h("player-1"),
+                    json={"command": {"type": "assign_columns", "columns": columns}, "expected_version": l1["version"]})
+    assert r.status_code == 201, r.text
+    seq = r.json()["version"]
+    secrets_ = [json.dumps(columns)] + [f(c) for c in columns for f in (json.dumps, ", ".join, " ".join)]
+
+    def clean(text: str, where: str) -> None:
+        for s in secrets_:
+            assert s not in text, f"{where} shows {s}"
+
+    l2 = legal("player-2")
+    for who in ("player-2", None):
+        clean(client.get(f"/games/{gid}", headers=h(who)).text, "the view")
+        events = client.get(f"/games/{gid}/events", headers=h(who)).json()["events"]
+        clean(json.dumps(events), "the log")
+        ev = next(e for e in events if e["seq"] == seq)
+        assert ev["payload"].get("redacted") is True and not {"columns", "salt"} & set(ev["payload"])
+        clean(client.get(f"/games/{gid}/events/{seq}/ruling", headers=h(who)).text, "the ruling")
+        clean(client.get(f"/games/{gid}/timeline", headers=h(who)).text, "the timeline")
+        clean(client.get(f"/games/{gid}/board.svg", headers=h(who)).text, "the board")
+        clean(client.get(f"/games/{gid}/states/{seq}", headers=h(who)).text, "the state at seq")
+    clean(json.dumps(l2), "legal commands")
+    dry = client.post(f"/games/{gid}/commands?dry_run=true", headers=h("player-2"),
+                      json={"command": l2["commands"][0], "expected_version": l2["version"]})
+    assert dry.status_code == 200
+    clean(dry.text, "a dry run")
+    no = client.post(f"/games/{gid}/commands", headers=h("player-2"),
+                     json={"command": {"type": "deploy_unit", "unit": "P1-03", "at": [5, 2], "facing": 90},
+                           "expected_version": l2["version"]})
+    assert no.status_code == 422
+    clean(no.text, "a refusal")
+    # the hash chain: the opponent knows every stored field but the private ones; guessing the columns
+    # right must not reproduce the published hash
+    published = next(e for e in client.get(f"/games/{gid}/events", headers=h("player-2")).json()["events"]
+                     if e["seq"] == seq)["hash"]
+    store = EventStore(data_dir, read_only=True)
+    try:
+        row, before = store.event(gid, seq), store.event(gid, seq - 1)
+    finally:
+        store.close()
+    guess = E.ColumnsAssigned(seat="player-1", count=4, columns=tuple(tuple(c) for c in columns))
+    attacker = {"game_id": gid, "seq": seq, "type": row.type, "payload": msgspec.json.encode(guess).decode(),
+                "actor": row.actor, "visibility": row.visibility, "command_id": row.command_id,
+                "engine_version": row.engine_version, "recorded_at": ev["recorded_at"], "ruling": row.ruling,
+                "rolls": "[]", "reveals": row.reveals, "turn": row.turn}
+    assert chain_hash(before.hash, attacker) != published
+    assert row.rolls != "[]"  # the salt's draws: in the row, shown to nobody but player-1 until the end
