@@ -18,7 +18,7 @@ from .events import (
     RiskTaken, UnitMoved,
 )
 from .formations import formation_of
-from .geometry import box_distance
+from .geometry import box_distance, point_box_distance
 from .morale import count_sixes
 from .movement import plan_move, pose
 from .state import SmokeState, memo
@@ -176,8 +176,9 @@ def activation_check(state: SmokeState, seat: str, sid: str, die: int, cid: str,
     units = [state.units[m] for m in members]
     radius = eff.radius.value(d)
     dist = command_distance(state, c, units)
+    nearest = min(units, key=lambda x: (point_box_distance((c.x, c.y), x.box()), x.id)).id
     measure: dict[str, Any] = {"formation": list(members), "command_distance": round(dist, 4),
-                               "radius": radius, "commander": cid, "head": [c.x, c.y]}
+                               "radius": radius, "commander": cid, "head": [c.x, c.y], "nearest": nearest}
     if all(has(state, x, "vanguard") for x in units):
         measure["vanguard_halved"] = True
     if dist > radius + 1e-9:
@@ -205,8 +206,11 @@ def activate(out: Any, seat: str, sid: str, die: int, cid: str, uid: str) -> Non
     slot, d, fresh, measure = activation_check(st, seat, sid, die, cid, uid)
     eff: Activate = slot.effect  # type: ignore[assignment]
     rb = RulingBuilder().add("SMOKE-ACT-5", f"{seat} takes die {die} (D = {d}) from {slot.name}.", slot=sid, d=d)
-    rb.add("SMOKE-CMD-6", f"The formation is {measure['command_distance']:.3f} UW from {cid}'s head, within "
-                          f"{measure['radius']:g} UW (part of one unit suffices, FAQ-3).", **measure)
+    rb.add("SMOKE-CMD-6", f"The formation is {measure['command_distance']:.3f} UW from {cid}'s head "
+                          f"({measure['head'][0]:.3f}, {measure['head'][1]:.3f}) to the nearest point of "
+                          f"{measure['nearest']}'s rectangle, within {measure['radius']:g} UW (part of one unit "
+                          "suffices, FAQ-3)" + (", halved: all Vanguard (SMOKE-SR-22)" if measure.get("vanguard_halved")
+                                                 else "") + ".", **measure)
     rb.add("SMOKE-ACT-6", f"Activated: {', '.join(fresh)} (each one simple or complex move).", units=fresh)
     skipped = [m for m in measure["formation"] if m not in fresh]
     if skipped:
@@ -240,8 +244,10 @@ def move_check(state: SmokeState, seat: str, uid: str, kind: str, facing, distan
 def move(out: Any, seat: str, uid: str, kind: str, facing, distance, vector) -> None:
     st: SmokeState = out.state
     u, end, m = move_check(st, seat, uid, kind, facing, distance, vector)
+    a, b = pose(u.box()), pose(end)
     rb = RulingBuilder().add("SMOKE-MOVE-3" if kind == "simple" else "SMOKE-MOVE-4",
-                             f"{uid} makes a {kind} move of {m['distance']:.3f} UW"
+                             f"{uid} makes a {kind} move of {m['distance']:.3f} UW from ({a[0]:.3f}, {a[1]:.3f}) "
+                             f"facing {a[2]:g} to ({b[0]:.3f}, {b[1]:.3f}) facing {b[2]:g} (centre to centre)"
                              + (f" (asked {m['requested']:.3f}; it stops on touching {m['stopped_by']}, SMOKE-MOVE-6)"
                                 if m.get("stopped_by") else "") + f"; the limit is {m['limit']:g} UW.", **m)
     rb.add("SMOKE-GEO-17", "Swept area checked: no enemy passed through, no unit ended on, the table not left.")
@@ -300,8 +306,9 @@ def ride(out: Any, seat: str, sid: str, die: int, cid: str, to) -> None:
     c = st.commanders[cid]
     end = (round(float(to[0]), 4), round(float(to[1]), 4))
     rb = RulingBuilder().add("SMOKE-ACT-5", f"{seat} takes die {die} (D = {d}) from {slot.name}.", slot=sid, d=d)
-    rb.add("SMOKE-CMD-2", f"{cid} rides {dist:.3f} UW (at most {limit:g}), passing freely over units and terrain "
-                          "(FAQ-6).", start=[c.x, c.y], end=list(end), distance=round(dist, 4), limit=limit)
+    rb.add("SMOKE-CMD-2", f"{cid} rides {dist:.3f} UW (at most {limit:g}) from ({c.x:.3f}, {c.y:.3f}) to "
+                          f"({end[0]:.3f}, {end[1]:.3f}), head to head, passing freely over units and terrain (FAQ-6).",
+           start=[c.x, c.y], end=list(end), distance=round(dist, 4), limit=limit)
     out.emit(CommanderRode(seat=seat, commander=cid, slot=sid, die=die, d=d, start=(c.x, c.y), end=end,
                            distance=round(dist, 4), limit=limit), rb, summary=f"{cid} rides")
     after_commander_moves(out, cid)

@@ -10,7 +10,7 @@ from .content import DisciplineBonus, Providence, Slot, Volley
 from .events import (
     BattleEnded, BattleRolled, DisciplineTested, HitChoiceOffered, HitsChosen, HitsResolved, TacticPlayed,
 )
-from .fire import line_of_fire, shortest_weapon
+from .fire import describe, line_of_fire, shortest_weapon
 from .formations import formations, in_line_with, rear_partners, touching
 from .geometry import EPS, flank_or_rear_position
 from .markers import battle_units, covers
@@ -424,6 +424,14 @@ def fight_roll(out: Any) -> None:
                               + (f", net {r['net']:+d} advantage" if r["net"] else "") + f": {r['faces']}"
                               + (f", dropped {r['dropped']}" if r["dropped"] else "") + ".",
                side=s, rolling=r["rolling"], extra=r["extra"], faces=r["faces"], dropped=r["dropped"])
+        for d in r["rolling"]:
+            if d["weapon"] == "melee":
+                how = f"melee, in base contact with {', '.join(d['contact'])}"
+            else:
+                how = f"{d['weapon']}: {describe({**d['line'], 'shooter': d['unit']})}"
+            rb.add("SMOKE-RES-2", f"{d['unit']} rolls {d['base']} dice ({how}).", unit=d["unit"], weapon=d["weapon"])
+            for bo in d["bonus"]:
+                rb.add(bo["rule"], f"{d['unit']}: +{bo['dice']}d6, {bo['why']}.", unit=d["unit"])
         if r["advantages"] or r["disadvantages"]:
             rb.add("SMOKE-ADV-3", f"Side {s}: {len(r['advantages'])} advantage(s), {len(r['disadvantages'])} "
                                   "disadvantage(s), netted (GAP-B-17).", advantages=r["advantages"],
@@ -434,6 +442,11 @@ def fight_roll(out: Any) -> None:
         opp = max((results[o]["result"] for o in sides if o != s), default=0)
         rb.add("SMOKE-HIT-1", f"Side {s} inflicts {results[s]['result']} // 10 + max(0, {results[s]['result']} - {opp}) "
                               f"// 10 = {hits[s]} hit(s).", side=s, hits=hits[s])
+    for s in sides:
+        if orders[s] and any(hits[o] for o in sides if o != s):
+            rb.add("SMOKE-GEO-20", f"Side {s}, nearest to the enemy units of the battle first (rectangle to "
+                                   "rectangle): " + ", ".join(f"{o['unit']} {o['key']:.3f} UW from {o['nearest']}"
+                                                              for o in orders[s]) + ".", side=s)
     if allocation:
         rb.add("SMOKE-HIT-3", "Hits go nearest to the enemy first, spread before doubling (SMOKE-HIT-4): "
                               + ", ".join(f"{u} {k}" for u, k in sorted(allocation.items())) + ".",

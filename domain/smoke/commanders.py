@@ -113,7 +113,8 @@ def displacement_target(state: SmokeState, c: Commander) -> tuple[Point, bool]:
 
 def displace(out: Any, c: Commander, reason: str, rule: str) -> None:
     end, nearest = displacement_target(out.state, c)
-    rb = RulingBuilder().add(rule, f"{c.id} is displaced toward its own table edge ({reason}).",
+    rb = RulingBuilder().add(rule, f"{c.id} is displaced toward its own table edge ({reason}): its head goes from "
+                                   f"({c.x:.3f}, {c.y:.3f}) to ({end[0]:.3f}, {end[1]:.3f}).",
                              start=[c.x, c.y], end=list(end))
     rb.add("SMOKE-GEO-19", f"The head moves {DISPLACEMENT:g} UW straight toward the {own_edge(out.state, c.seat)} "
                            "edge (or to it).", distance=DISPLACEMENT)
@@ -185,8 +186,10 @@ def risk(out: Any, c: Commander, why: str) -> None:
     cavalry = any(has(st, u, "cavalry") for u in touching)
     face = out.dice.value(6) + 1
     failed = face == 1 or (cavalry and face <= 2)
-    rb = RulingBuilder().add("SMOKE-RISK-3", f"{c.id} is exposed to risk ({why}): d6 = {face}; out of action on "
-                                             f"{'1-2 (enemy cavalry in contact)' if cavalry else '1'}.",
+    rb = RulingBuilder().add("SMOKE-RISK-3", f"{c.id} is exposed to risk ({why}; touching its disc of "
+                                             f"{COMMANDER_RADIUS:g} UW at ({c.x:.3f}, {c.y:.3f}): "
+                                             f"{', '.join(sorted(u.id for u in touching)) or 'none'}): d6 = {face}; out "
+                                             f"of action on {'1-2 (enemy cavalry in contact)' if cavalry else '1'}.",
                              face=face, cavalry=cavalry, units=sorted(u.id for u in touching))
     out.emit(CommanderRisked(commander=c.id, units=tuple(sorted(u.id for u in touching)), cavalry=cavalry, face=face,
                              out=failed), rb, summary=f"{c.id} risked: {face}")

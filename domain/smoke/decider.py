@@ -502,6 +502,7 @@ def place_marker_check(st: SmokeState, seat: str, at: Any) -> tuple[float, float
 
 def place_marker(out: Outbox, seat: str, at: Any) -> None:
     from .events import MarkerPlaced
+    from .geometry import point_box_distance
 
     st = out.state
     x, y = place_marker_check(st, seat, at)
@@ -513,8 +514,11 @@ def place_marker(out: Outbox, seat: str, at: Any) -> None:
     side = st.armies[seat].side
     opps = tuple(sorted({st.units[u].seat for u in inside if st.armies[st.units[u].seat].side != side}))
     rb = RulingBuilder().add("SMOKE-MARK-3", f"{mid} at ({x:.3f}, {y:.3f}) covers {len(cov)} eligible unit(s), the "
-                                             f"most possible ({offer.best}).", at=[x, y], covers=list(cov),
-                             best=offer.best)
+                                             f"most possible ({offer.best}): "
+                                             + ", ".join(f"{u} {point_box_distance((x, y), st.units[u].box()):.3f} UW"
+                                                         for u in cov)
+                                             + f" from its centre to the nearest point of each (<= 2 UW, "
+                                               f"SMOKE-GEO-14).", at=[x, y], covers=list(cov), best=offer.best)
     if joins:
         rb.add("SMOKE-MARK-3", f"Also within its 2 UW and joining the battle: {', '.join(joins)}.", joins=list(joins))
     rb.add("SMOKE-MARK-4", "Its price is 1.")

@@ -317,6 +317,25 @@ def deploy_check(st: SmokeState, seat: str, uid: str, at, facing: float) -> tupl
                                                              "UW away)." if marker else "."), unit=uid, **measure)
 
 
+def scout_clearance(st: SmokeState, seat: str, b: Box) -> tuple[float, str]:
+    """For the ruling (SMOKE-SR-20): the scout's distance to the nearest enemy unit, enemy column marker or
+    enemy deployment zone, rectangle to rectangle (to the marker's centre, to the zone's edge), and what it is."""
+    side = st.armies[seat].side
+    poly = Polygon(b.corners())
+    found: list[tuple[float, str]] = []
+    for o in st.units.values():
+        if st.armies[o.seat].side != side:
+            found.append((poly.distance(Polygon(o.box().corners())), o.id))
+    for m in st.deployment.markers if st.deployment else ():
+        if st.armies[m.seat].side != side:
+            found.append((point_box_distance((m.x, m.y), b), f"the marker of {m.seat}'s column {m.number}"))
+    assert st.battle is not None
+    for s in st.battle.sides:
+        if s.id != side:
+            found.append((Polygon(s.zone).distance(poly), f"the deployment zone of side {s.id}"))
+    return min(found, default=(math.inf, "nothing"))
+
+
 def scout_problem(st: SmokeState, seat: str, b: Box) -> str | None:
     side = st.armies[seat].side
     poly = Polygon(b.corners())
@@ -338,10 +357,20 @@ def deploy_unit(out: Any, seat: str, uid: str, at, facing: float) -> None:
     b, m = deploy_check(st, seat, uid, at, facing)
     rb = RulingBuilder()
     if m.get("scout"):
-        rb.add("SMOKE-SR-20", f"{uid} is a Scout, placed {SCOUT_DISTANCE:g} UW or more from the enemy.")
+        gap, what = scout_clearance(st, seat, b)
+        far = (f"its farthest corner is {m['farthest_corner']:.3f} UW from its column {m['column']}'s marker at "
+               f"({m['marker'][0]:.3f}, {m['marker'][1]:.3f}), beyond {COLUMN_RADIUS:g} UW, but " if "marker" in m
+               else "")
+        rb.add("SMOKE-SR-20", f"{uid} is a Scout: {far}it is {gap:.3f} UW from the nearest enemy ({what}, rectangle "
+                              f"to rectangle), at least {SCOUT_DISTANCE:g} UW.")
     else:
-        rb.add("SMOKE-DEP-4", f"{uid} is wholly within {COLUMN_RADIUS:g} UW of its column {m['column']}'s marker "
-                              f"(farthest corner {m['farthest_corner']:.3f} UW).", **m)
+        if "marker" in m and not m.get("no_room"):
+            rb.add("SMOKE-DEP-4", f"{uid} is wholly within {COLUMN_RADIUS:g} UW of its column {m['column']}'s marker "
+                                  f"at ({m['marker'][0]:.3f}, {m['marker'][1]:.3f}) (its farthest corner "
+                                  f"{m['farthest_corner']:.3f} UW from the marker's centre).", **m)
+        else:
+            rb.add("SMOKE-DEP-4", f"{uid} goes in its own deployment zone: its column {m['column']} has no room left "
+                                  "(INFERRED).", **m)
     out.emit(UnitDeployed(seat=seat, unit=uid, x=_r(b.cx), y=_r(b.cy), facing=_r(b.theta), measure=m), rb,
              summary=f"{seat} deploys {uid}")
 

@@ -99,6 +99,36 @@ _SECTORS: dict[tuple, tuple[tuple, float]] = {}
 _LOCK = threading.Lock()
 
 
+def _xy(p) -> str:
+    return f"({p[0]:.3f}, {p[1]:.3f})"
+
+
+def describe(m: dict[str, Any]) -> str:
+    """A measured line of fire in words, for a ruling (SMOKE-LOF-2, SMOKE-GEO-8/10/11): what was measured
+    between which corners and points, and the numbers compared."""
+    u, e = m.get("shooter"), m.get("target")
+    if m.get("how") == "melee":
+        return f"{u} and {e} are in base-to-base contact (melee, SMOKE-LOF-2a, SMOKE-GEO-5)"
+    if "distance" not in m:
+        return f"{e} is not in {u}'s fire sector (SMOKE-GEO-8)" if m.get("rule") == "SMOKE-GEO-8" else \
+            f"{u} cannot fire at {e} ({m.get('reason', 'no line')})"
+    text = (f"{e} is in {u}'s fire sector (SMOKE-GEO-8), {m['distance']:.3f} UW from its front edge "
+            f"{'<' if m['distance'] < m.get('range', 0) else '>='} {m.get('range', 0):g} UW (SMOKE-GEO-10)")
+    lines = m.get("lines") or {}
+    parts = []
+    for corner in ("FL", "FR"):
+        ln = lines.get(corner)
+        if ln is None:
+            continue
+        if "to" in ln:
+            parts.append(f"{corner} {_xy(ln['from'])} -> {_xy(ln['to'])} clear")
+        else:
+            parts.append(f"{corner} {_xy(ln['from'])} blocked by {ln.get('blocked_by')}")
+    if parts:
+        text += "; lines from both front corners (SMOKE-GEO-11/12): " + ", ".join(parts)
+    return text
+
+
 def clear_caches() -> None:
     _LINES.clear()
     _SECTORS.clear()

@@ -20,7 +20,7 @@ from .events import (
     ActionsEnded, ActivationEnded, BattleStarted, FireContactMeasured, MarkerRemoved, PlacementEnded,
     ReinforcementsArrived, StepStarted, TacticsEnded, TurnStarted,
 )
-from .fire import fire_contacts
+from .fire import describe, fire_contacts
 from .markers import battle_groups, battle_units, best_placements, marker_units, units_in_battles
 from .morale import end_by_scenario
 from .retreat import retreat_refusal
@@ -285,6 +285,10 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
             rb = RulingBuilder().add("SMOKE-MARK-1", f"{len(offer.eligible)} unit(s) are in fire contact and in no "
                                                      f"battle: {seat} must place exactly one marker.",
                                      eligible=list(offer.eligible))
+            for c in offer.contacts:
+                rb.add("SMOKE-LOF-3", f"{c['units'][0]} and {c['units'][1]} are in fire contact: {describe(c)}.",
+                       **{k: v for k, v in c.items() if k in ("units", "shooter", "target", "how", "distance", "range",
+                                                              "lines")})
             rb.add("SMOKE-MARK-3", f"It must cover as many of them as possible: {offer.best} (both sides count, "
                                    "FAQ-24).", best=offer.best, points=[list(p) for p in offer.points])
             if offer.forbidden:

@@ -379,3 +379,93 @@ def test_dep2_secret_columns_leak_through_no_route_and_no_hash(http, monkeypatch
                 "rolls": "[]", "reveals": row.reveals, "turn": row.turn}
     assert chain_hash(before.hash, attacker) != published
     assert row.rolls != "[]"  # the salt's draws: in the row, shown to nobody but player-1 until the end
+
+
+# -- rulings a person reads: every measurement names its rules, numbers, corners and points -----------
+def _xy(p):
+    return f"({p[0]:.3f}, {p[1]:.3f})"
+
+
+def _check_measurement_ruling(em) -> str | None:
+    """What is missing from the ruling of a measuring event (None: nothing)."""
+    import re
+
+    ev, r = em.event, em.ruling
+    if r is None or not r.steps:
+        return "no ruling"
+    if any(not re.match(r"^(SMOKE|GAP)-[A-Z]+-?\d*", s.rule) for s in r.steps):
+        return f"a step without a rule id: {[s.rule for s in r.steps]}"
+    text = " | ".join(f"{s.rule}: {s.text}" for s in r.steps)
+    need: list[str] = []
+    if isinstance(ev, E.FireContactMeasured):
+        for c in ev.contacts:
+            need.append(f"{c['units'][0]} and {c['units'][1]} are in fire contact")
+            if c["how"] != "melee":
+                need += [f"{c['distance']:.3f} UW", f"FL {_xy(c['lines']['FL']['from'])}",
+                         f"FR {_xy(c['lines']['FR']['from'])}"]
+    elif isinstance(ev, E.BattleRolled):
+        for side in ev.sides.values():
+            for d in side["rolling"]:
+                need.append(f"{d['unit']} rolls {d['base']} dice")
+                if d["weapon"] == "melee":
+                    need.append("base contact with " + ", ".join(d["contact"]))
+                else:
+                    need += [f"{d['line']['distance']:.3f} UW", f"FL {_xy(d['line']['lines']['FL']['from'])}",
+                             f"-> {_xy(d['line']['lines']['FR']['to'])}"]
+                need += [b["rule"] for b in d["bonus"]]
+    elif isinstance(ev, E.BombardmentAimed):
+        m = ev.measure
+        need += [f"{m['distance']:.3f} UW", f"FL {_xy(m['lines']['FL']['from'])}", f"FR {_xy(m['lines']['FR']['from'])}"]
+    elif isinstance(ev, E.UnitMoved):
+        need += [f"from {_xy(ev.start)}", f"to {_xy(ev.end)}", f"{ev.distance:.3f} UW"]
+    elif isinstance(ev, E.UnitRetreated) and ev.outcome != "zero":
+        need += [f"from {_xy(ev.start)}", f"to {_xy(ev.end)}"]
+    elif isinstance(ev, E.FormationActivated):
+        need += [f"{ev.measure['command_distance']:.3f} UW", _xy(ev.measure["head"]), ev.measure["nearest"]]
+    elif isinstance(ev, (E.CommanderRode, E.CommanderDisplaced)):
+        need += [_xy(ev.start), _xy(ev.end)]
+    elif isinstance(ev, E.MarkerPlaced):
+        need += [_xy((ev.x, ev.y))] + list(ev.covers)
+    elif isinstance(ev, E.UnitDeployed) and "marker" in ev.measure and not ev.measure.get("no_room"):
+        need += [_xy(ev.measure["marker"]), f"{ev.measure['farthest_corner']:.3f} UW"]
+        if ev.measure.get("scout"):
+            need += ["UW from the nearest enemy", "rectangle to rectangle"]
+    elif isinstance(ev, E.CommanderRisked):
+        need += ["d6 = " + str(ev.face)] + list(ev.units)
+    elif isinstance(ev, E.TerrainScattered) and ev.face != 6:
+        need += [f"D3 = {ev.distance:g} UW at {ev.angle} degrees", "every corner moves by"]
+    elif isinstance(ev, E.LossTaken) and ev.unit is not None:
+        need += [f"{ev.distance_to_artillery:.3f} UW", "from P"]
+    missing = [n for n in need if n not in text]
+    return f"{type(ev).__name__}: missing {missing} in {text!r}" if missing else None
+
+
+def test_every_measurement_ruling_names_rules_numbers_and_corners():
+    """DESIGN 6 and the issue's "outcomes in events": a disputed measurement can be read back from the
+    ruling alone. Every ruling of a measuring event names its rule ids (SMOKE-LOF-3, SMOKE-RES-2,
+    SMOKE-GEO-10/11, SMOKE-GEO-20, ...), the numbers compared and what was measured between which
+    corners and points: fire contacts and battle dice (distance from the front edge against the range,
+    the lines from both front corners to their target points), bombardment aims, moves and retreats
+    (from where to where), command distances (from the head to which unit), rides, displacements,
+    markers (each covered unit), bombardment retreats, deployments (the column marker and the farthest
+    corner), risks to commanders (the units touching the disc) and terrain scatter (the shift)."""
+    from .play import random_game, ruleset
+
+    rs = ruleset()
+    seen: dict[str, int] = {}
+    bad = []
+    for battle, seed, players in (("BTL-CROSSROADS", 3, 4), ("BTL-ALL-TERRAIN", 4, 2), ("BTL-OPEN-FIELD", 5, 2)):
+        g = random_game(rs, battle, seed, options={"players": players})
+        for em in g.emitted:
+            name = type(em.event).__name__
+            if isinstance(em.event, (E.FireContactMeasured, E.BattleRolled, E.BombardmentAimed, E.UnitMoved,
+                                     E.UnitRetreated, E.FormationActivated, E.CommanderRode, E.CommanderDisplaced,
+                                     E.MarkerPlaced, E.LossTaken, E.UnitDeployed, E.CommanderRisked,
+                                     E.TerrainScattered)):
+                seen[name] = seen.get(name, 0) + 1
+                why = _check_measurement_ruling(em)
+                if why:
+                    bad.append(why)
+    assert not bad, bad[:3]
+    assert {"FireContactMeasured", "BattleRolled", "UnitMoved", "FormationActivated", "MarkerPlaced",
+            "UnitDeployed"} <= set(seen), seen
