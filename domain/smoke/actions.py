@@ -60,7 +60,7 @@ def take_risk(out: Any, seat: str) -> None:
     face = out.dice.value(6) + 1
     failed = face == 1
     rb = RulingBuilder().add("SMOKE-ACT-2", f"{seat} risks the commander for a 1: the additional die shows {face} "
-                                            "(a new die, not a re-roll, FAQ-8; its own 1 allows no further risk).",
+                                            "(a new die, not a re-roll, FAQ-8; its own 1 allows no further risk).",  # SMOKE-DICE-4: no re-rolls
                              face=face)
     out.emit(RiskTaken(seat=seat, face=face, out=failed), rb, summary=f"{seat} risks: {face}")
     if face == 6:
@@ -166,6 +166,7 @@ def too_close(state: SmokeState, key: str, members: tuple[str, ...], clearance: 
 
 def activation_check(state: SmokeState, seat: str, sid: str, die: int, cid: str, uid: str
                      ) -> tuple[Any, int, list[str], dict[str, Any]]:
+    # SMOKE-ACT-9 (FAQ-11): units in a battle, in fire contact or in melee may be activated: nothing refuses them
     a, slot, d = _take(state, seat, sid, die, Activate)
     eff: Activate = slot.effect  # type: ignore[assignment]
     c = _commander(state, seat, cid)
@@ -221,6 +222,7 @@ def activate(out: Any, seat: str, sid: str, die: int, cid: str, uid: str) -> Non
 
 
 def move_check(state: SmokeState, seat: str, uid: str, kind: str, facing, distance, vector):
+    """SMOKE-ACT-6 one move per activated unit; SMOKE-MOVE-2: each unit moves on its own and may leave the formation."""
     t = state.turn
     a = t.actions if t else None
     act = a.activation if a else None
@@ -277,6 +279,7 @@ def end_activation(out: Any, seat: str) -> None:
 
 
 def ride_check(state: SmokeState, seat: str, sid: str, die: int, cid: str, to) -> tuple[Any, int, float, float]:
+    """SMOKE-CMD-2; SMOKE-ACT-7: a commander is not bound by SMOKE-ACT-6 (it may ride any number of times)."""
     _, slot, d = _take(state, seat, sid, die, Ride)
     c = _commander(state, seat, cid)
     x, y = float(to[0]), float(to[1])

@@ -109,7 +109,7 @@ def strategic_rating(army: ArmyList, profiles: dict[str, Profile]) -> int:
         r += 1
     if n and 3 * sum(1 for u in units if u.has("untrained")) >= n:
         r -= 1
-    arty = sum(2 if u.has("heavy") else 1 for u in units if u.has("artillery"))
+    arty = sum(2 if u.has("heavy") else 1 for u in units if u.has("artillery"))  # SMOKE-SR-19
     r -= max(0, arty - army.points // SRAT_STEP)
     return r
 

@@ -279,7 +279,7 @@ def roll_side(dice: Any, res: dict[str, Any]) -> None:
     if pool <= 0:
         res.update(faces=[], kept=[], dropped=[], total=0)
     else:
-        faces = [dice.value(6) + 1 for _ in range(pool + abs(net))]
+        faces = [dice.value(6) + 1 for _ in range(pool + abs(net))]  # SMOKE-DICE-1: Xd6 kept separate here
         order = sorted(range(len(faces)), key=lambda i: (faces[i], i))
         if net > 0:
             drop = set(order[:net])
@@ -293,7 +293,7 @@ def roll_side(dice: Any, res: dict[str, Any]) -> None:
 
 
 def hits_inflicted(r: int, r_opp: int) -> int:
-    """SMOKE-HIT-1: floor(R/10) + floor(max(0, R - R_opp)/10)."""
+    """SMOKE-HIT-1: floor(R/10) + floor(max(0, R - R_opp)/10) (rounded down, SMOKE-DICE-3)."""
     return r // HIT_STEP + max(0, r - r_opp) // HIT_STEP
 
 

@@ -53,7 +53,8 @@ def own_edge(state: SmokeState, seat: str) -> str:
 
 
 def command_distance(state: SmokeState, c: Commander, units: list[Unit]) -> float:
-    """SMOKE-CMD-1/6, SMOKE-SR-22: head to the nearest unit of the formation (halved: all Vanguard)."""
+    """SMOKE-RISK-1, SMOKE-CMD-1/6, SMOKE-SR-22: from the commander's head to the nearest unit of the formation
+    (halved: all Vanguard)."""
     d = min(point_box_distance((c.x, c.y), u.box()) for u in units)
     if units and all(has(state, u, "vanguard") for u in units):
         d /= 2

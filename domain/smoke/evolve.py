@@ -116,7 +116,7 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
             hits[ev.unit] -= 1  # SMOKE-RET-2: the retreat cancels one hit
         return _battle(state, retreat=pend, hits=hits)
     if isinstance(ev, E.UnitRetreated):
-        st = state
+        st = state  # SMOKE-RET-6: only the pose changes; nothing marks the unit as having retreated
         if ev.outcome != "destroyed" and ev.unit in st.units:
             u = st.units[ev.unit]
             st = replace(st, units={**st.units, ev.unit: replace(u, x=ev.end[0], y=ev.end[1], facing=ev.end[2])})
@@ -268,7 +268,7 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
             for m in ev.markers:
                 ms.pop(m, None)
             st = replace(st, markers=ms)
-        return _turn(st, battle=None)
+        return _turn(st, battle=None)  # SMOKE-TAC-4: the battle's tactic effects end with it
     if isinstance(ev, E.PhaseAdvanced):
         return replace(state, phase=ev.phase, sixes={**state.sixes, ev.side: ev.sixes_left},
                        ending=state.ending or ev.ending)

@@ -99,6 +99,8 @@ def formations(state: SmokeState, seat: str | None = None) -> dict[str, tuple[st
 
 
 def _formations(state: SmokeState) -> dict[str, tuple[str, ...]]:
+    """SMOKE-FORM-1: one player's units linked by edge contact in the same terrain context; SMOKE-FORM-2
+    (SMOKE-SR-16, SMOKE-MP-2): an irregular unit is alone, and players never share a formation."""
     units = sorted(state.units.values(), key=lambda u: u.id)
     t = state.terrain()
     ctx = {u.id: t.context(u.box()) for u in units}

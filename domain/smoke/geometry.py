@@ -599,6 +599,7 @@ def sector_clip(u: Box, e: Box, half_angle_deg: float = 45.0) -> list[Point]:
 
 
 def in_sector(p: Point, u: Box, half_angle_deg: float = 45.0) -> bool:
+    """SMOKE-LOF-1, SMOKE-GEO-8: the fire sector starts at the front edge and opens outward at 45 degrees."""
     a, b = u.local(p)
     t = math.tan(math.radians(half_angle_deg))
     return a >= u.d / 2 - _TINY and abs(b) <= u.w / 2 + (a - u.d / 2) * t + _TINY

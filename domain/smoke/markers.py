@@ -61,6 +61,8 @@ def _mkey(mid: str) -> tuple[int, str]:
 
 
 def battle_units(state: SmokeState, markers: tuple[str, ...]) -> list[str]:
+    """The units of a battle (SMOKE-MARK-3). SMOKE-MARK-7 (INFERRED): only these roll dice, deal and receive
+    hits; a unit in fire contact but under no marker takes no part."""
     out: set[str] = set()
     for m in markers:
         if m in state.markers:

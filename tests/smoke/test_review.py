@@ -469,3 +469,104 @@ def test_every_measurement_ruling_names_rules_numbers_and_corners():
     assert not bad, bad[:3]
     assert {"FireContactMeasured", "BattleRolled", "UnitMoved", "FormationActivated", "MarkerPlaced",
             "UnitDeployed"} <= set(seen), seen
+
+
+# -- more than two players (SMOKE-MP-2, SMOKE-MP-5) on a four-player table --------------------------------
+def _four_player_table(units):
+    """A 30 x 22 table with player-1 and player-3 south, player-2 and player-4 north;
+    ``units`` = [(seat, profile, x, y, facing)] (ids P1-01, P3-01, ... in order)."""
+    from domain.smoke.evolve import evolve
+    from domain.smoke.events import GameOpened
+    from domain.smoke.state import Army, SmokeState, Unit
+    from scenarios.smoke import shipped
+
+    from domain.smoke.content import Battle
+
+    from .fixtures import NORTH, SOUTH
+
+    c = shipped()
+    seats = ("player-1", "player-2", "player-3", "player-4")
+    side = {s: "south" if s in ("player-1", "player-3") else "north" for s in seats}
+    battle = Battle(id="T4", title="four-player test table", width=30, height=22, sides=(SOUTH, NORTH), terrain=(),
+                    line_ups=())
+    n: dict[str, int] = {}
+    us = []
+    for seat, prof, x, y, f in units:
+        n[seat] = n.get(seat, 0) + 1
+        p = c.profiles[prof]
+        us.append(Unit(id=f"P{seat[-1]}-{n[seat]:02d}", seat=seat, profile=prof, x=x, y=y, facing=f, w=p.width,
+                       d=p.depth))
+    armies = tuple(Army(seat=s, side=side[s], army="A", faction="FAC-KARL", board="BOARD-TEST-1", morale=20,
+                        start_morale=20, level=4, skill="competent") for s in seats)
+    st = SmokeState(game_id="t4", battle_id="T4", seats=seats, options={})
+    return evolve(st, GameOpened(battle=battle, kinds=tuple(c.terrain_kinds.values()), profiles=tuple(c.profiles.values()),
+                                 boards=tuple(c.boards.values()),
+                                 sides={"south": ("player-1", "player-3"), "north": ("player-2", "player-4")},
+                                 armies=armies, units=tuple(us), commanders=()))
+
+
+def test_mp2_units_of_allied_players_are_never_one_formation():
+    """SMOKE-MP-2 (and SMOKE-FORM-1/2): two allies' units in edge contact side by side stay two
+    formations; the same two units of one player are one formation."""
+    from domain.smoke.formations import formations
+
+    allies = _four_player_table([("player-1", INF, 10, 10, 90), ("player-3", INF, 11, 10, 90)])
+    forms = formations(allies)
+    assert ("P1-01",) in forms.values() and ("P3-01",) in forms.values()
+    one = _four_player_table([("player-1", INF, 10, 10, 90), ("player-1", INF, 11, 10, 90)])
+    assert ("P1-01", "P1-02") in formations(one).values()
+
+
+def test_mp5_a_bombardment_of_two_players_formations_rolls_once_for_each():
+    """SMOKE-MP-5 with SMOKE-BOMB-4/5/6: player-1's guns aim at a formation of player-2 and one of
+    player-4; each targeted player gets its own roll (its own dice, total and losses)."""
+    import msgspec as ms
+
+    from domain.smoke.bombardment import fire
+    from domain.smoke.outbox import Outbox
+    from domain.smoke.state import TurnState
+
+    from .fixtures import ForcedDice
+
+    st = _four_player_table([("player-1", "light_artillery", 10, 10, 90), ("player-1", "light_artillery", 20, 10, 90),
+                             ("player-2", INF, 10, 14, 270), ("player-4", INF, 20, 14, 270)])
+    t = TurnState(side="south", players=("player-1", "player-3"), step="bombard",
+                  aims={"P1-01": "P2-01", "P1-02": "P4-01"})
+    out = Outbox(ms.structs.replace(st, turn=t), ForcedDice(b"\x02" * 32, "t", {}, [6, 6, 1, 2]))
+    fire(out, "player-1")
+    rolled = of(out.items, E.BombardmentRolled)[0]
+    by = {r["target"]: r for r in rolled.rolls}
+    assert set(by) == {"player-2", "player-4"}
+    assert by["player-2"]["faces"] == [6, 6] and by["player-2"]["losses"] == 1
+    assert by["player-4"]["faces"] == [1, 2] and by["player-4"]["losses"] == 0
+    assert "SMOKE-MP-5" in rules(out.items)
+
+
+# -- the coverage table (tests/smoke/COVERAGE.md) stays true ----------------------------------------------
+def test_coverage_table_lists_every_rule_and_real_tests():
+    """Every SMOKE rule id defined in sections 2-21 of the rules has a row in COVERAGE.md, and every
+    ``test_file::test_name`` the table names is a test function of this folder."""
+    import ast
+    import pathlib
+    import re
+
+    here = pathlib.Path(__file__).parent
+    from domain.smoke import __file__ as pkg
+
+    text = (pathlib.Path(pkg).parent / "rules.md").read_text()  # the shipped copy of the rules
+    ids, section = [], 0
+    for line in text.splitlines():
+        m = re.match(r"^## (\d+)\.", line)
+        if m:
+            section = int(m.group(1))
+        if 2 <= section <= 21:
+            ids += re.findall(r"\*\*(SMOKE-[A-Z]+-\d+[a-z]?)\b", line) + re.findall(r"^\|\s*(SMOKE-[A-Z]+-\d+[a-z]?)\s*\|", line)
+    table = (here / "COVERAGE.md").read_text()
+    rows = set(re.findall(r"^\| (SMOKE-[A-Z]+-\d+[a-z]?) \|", table, re.MULTILINE))
+    assert len(set(ids)) >= 230 and set(ids) <= rows, sorted(set(ids) - rows)
+    defined = {f"{p.stem}::{n.name}" for p in here.glob("test_*.py")
+               for n in ast.walk(ast.parse(p.read_text())) if isinstance(n, ast.FunctionDef)}
+    named = set(re.findall(r"(test_[a-z_]+::test_\w+)", table))
+    assert len(named) > 100 and named <= defined, sorted(named - defined)
+    for short in re.findall(r"\| (test_\w+)(?:,| \|)", table):  # bare names in the findings table
+        assert any(d.endswith("::" + short) for d in defined), short
