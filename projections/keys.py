@@ -7,14 +7,14 @@ step, after the game's step, idempotently (guarded by the game's version).
 """
 from __future__ import annotations
 
-from domain.kernel import ACTIVE, FINISHED
+from domain.kernel import ACTIVE, FINISHED, WAITING
 
 #: The spectator's view key suffix (a request without a token).
 SPECTATOR = "-"
 
 #: Status sets the lobby knows up front (kernel statuses); a ruleset that
 #: reports another status gets its set created on first use.
-LOBBY_STATUSES: tuple[str, ...] = (ACTIVE, FINISHED, "read_only")
+LOBBY_STATUSES: tuple[str, ...] = (WAITING, ACTIVE, FINISHED, "read_only")
 
 LOBBY_TAG = "{lobby}"
 LOBBY_GAMES = f"{LOBBY_TAG}:games"  # hash game_id -> lobby entry JSON

@@ -25,7 +25,10 @@ from typing import Any
 import msgspec
 import redis
 
-from domain.kernel import Ruleset, Setup, fold, is_kernel_event, registry
+from domain.kernel import (
+    KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status, is_kernel_event, kernel_evolve,
+    registry,
+)
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import Undone
 from service import views
@@ -123,6 +126,8 @@ class ReadModels:
         self._lobby_upsert = redis_client.register_script(scripts.LOBBY_UPSERT)
         self._games: dict[str, _Game] = {}
         self._cache: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        #: game -> (seq, the kernel's state after it: header, ready seats, waiting undo request)
+        self._kernels: dict[str, tuple[int, KernelState]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         #: True until a complete catch-up; set again when a write fails. While
@@ -168,8 +173,29 @@ class ReadModels:
         with self._guard:
             if game_id is None:
                 self._cache.clear()
+                self._kernels.clear()
             else:
                 self._cache.pop(game_id, None)
+                self._kernels.pop(game_id, None)
+
+    def _kernel_at(self, game: _Game, seq: int) -> KernelState:
+        """The kernel's state right after ``seq`` (kept beside the ruleset state; else from the
+        kernel events of the log, which are few)."""
+        gid = game.row.game_id
+        with self._guard:
+            hit = self._kernels.get(gid)
+        if hit is not None and hit[0] == seq:
+            return hit[1]
+        if seq <= 0:
+            return KernelState()
+        rs = game.ruleset
+        records = self.store.load(gid, upto=seq, types=KERNEL_EVENT_TYPES)
+        last_game = self.store.last_seq_not_of(gid, KERNEL_EVENT_TYPES, upto=seq)
+        return fold_kernel([(e.seq, decode_event(rs, e.payload)) for e in records], last_game)
+
+    def _remember_kernel(self, game_id: str, seq: int, ks: KernelState) -> None:
+        with self._guard:
+            self._kernels[game_id] = (seq, ks)
 
     # -- projecting ----------------------------------------------------
     def project(self, game_id: str, upto: int | None = None, *, events: Sequence[StoredEvent] | None = None) -> int:
@@ -213,7 +239,7 @@ class ReadModels:
         if "seq" not in meta:
             # No models yet (new game, wiped Redis): open them at seq 0.
             st = game.ruleset.initial_state(game.setup)
-            if not self._run(game, [self._step(game, 0, st, None, None, ())]):
+            if not self._run(game, [self._step(game, 0, st, None, None, (), KernelState())]):
                 return None
             self._remember(gid, 0, st)
             meta = self._meta(game)
@@ -239,8 +265,10 @@ class ReadModels:
         prev_turn = _int(meta.get("turn"))
         steps: list[_Step] = []
         rs = game.ruleset
+        ks = self._kernel_at(game, last)
         for ev in events:
             event = decode_event(rs, ev.payload)
+            ks = kernel_evolve(ks, ev.seq, event)
             undone_updates: list[tuple[int, bytes]] = []
             if isinstance(event, Undone):
                 # The state is the fold of the events not undone: fold again
@@ -253,7 +281,7 @@ class ReadModels:
                     undone_updates.append((u.seq - 1, _enc.encode(views.timeline_entry(u, rs, undone=True))))
             elif not is_kernel_event(event):
                 state = rs.evolve(state, event)
-            steps.append(self._step(game, ev.seq, state, ev, prev_turn, undone_updates))
+            steps.append(self._step(game, ev.seq, state, ev, prev_turn, undone_updates, ks))
             prev_turn = ev.turn
             if len(steps) >= PIPELINE_BATCH:
                 if not self._run(game, steps):
@@ -263,15 +291,18 @@ class ReadModels:
             return None
         final = events[-1].seq
         self._remember(gid, final, state)
-        st = rs.status(state)
+        self._remember_kernel(gid, final, ks)
+        st = game_status(rs, state, ks)
         self._sync_lobby(game, final, st.status, st.winner)
         return final
 
     def _step(self, game: _Game, seq: int, state: Any, ev: StoredEvent | None, prev_turn: int | None,
-              undone_updates: Sequence[tuple[int, bytes]]) -> _Step:
+              undone_updates: Sequence[tuple[int, bytes]], ks: KernelState | None = None) -> _Step:
+        if ks is None:
+            ks = self._kernel_at(game, seq)
         rs, row = game.ruleset, game.row
-        st = rs.status(state)
-        bodies = [_enc.encode(views.game_view(row, rs, state, seat, version=seq)) for seat in game.seats]
+        st = game_status(rs, state, ks)
+        bodies = [_enc.encode(views.game_view(row, rs, state, seat, version=seq, kernel=ks)) for seat in game.seats]
         if ev is not None:
             entry = _enc.encode(views.timeline_entry(ev, rs, undone=False))
             feed = _enc.encode(ev)
@@ -408,7 +439,9 @@ class ReadModels:
         if state is None:
             return None
         game = self._game(game_id)
-        return msgspec.json.decode(_enc.encode(views.game_view(game.row, game.ruleset, state, seat, version=seq)))
+        ks = self._kernel_at(game, seq)
+        return msgspec.json.decode(_enc.encode(views.game_view(game.row, game.ruleset, state, seat, version=seq,
+                                                               kernel=ks)))
 
     def timeline(self, game_id: str, *, version: int | None = None) -> list[dict[str, Any]] | None:
         """``GET /games/{id}/timeline``: one entry per seq, or None."""

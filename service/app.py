@@ -16,9 +16,12 @@ from typing import Any
 from litestar import Litestar
 from litestar.datastructures import State
 
+from .auth import install_log_redaction
 from .game_service import GameService
 from .openapi import docs_static_router, openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
+from .receipts import Signer, load_or_create
+from .strict_input import StrictInput, raise_body_problem
 from .routes import ROUTERS
 from .settings import Settings
 from .store import EventStore, SeedUnavailable, StoreError, UnknownGame
@@ -90,6 +93,7 @@ def create_app(
     """The REST service. ``read_models``: leave out to use ``projections.ReadModels`` on
     ``settings.redis_url`` when both exist; pass None to answer everything from the log."""
     settings = settings or Settings.from_env()
+    install_log_redaction()
     store = store or EventStore(settings.data_dir)
     redis_client = None
     if read_models is _AUTO:
@@ -104,7 +108,8 @@ def create_app(
             read_models = cls(redis_client, store)
     elif read_models is not None:
         redis_client = getattr(read_models, "redis", None) or getattr(read_models, "client", None)
-    games = GameService(store, read_models, defer_projection=read_models is not None)
+    signer = Signer(load_or_create(store.data_dir)) if not store.read_only else None
+    games = GameService(store, read_models, defer_projection=read_models is not None, signer=signer)
     catch_up = _catch_up(read_models)
 
     async def start() -> None:
@@ -137,8 +142,12 @@ def create_app(
                 return _Response(content=None, status_code=204, headers={"Allow": allowed[path]})
         return None
 
+    async def before_request(request: Any) -> Any:
+        await raise_body_problem(request)  # strict input: the body's problem, after the guards
+        return await options_allow(request)
+
     return Litestar(
-        before_request=options_allow,
+        before_request=before_request,
         route_handlers=[*ROUTERS, docs_static_router()],
         state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings,
                      "catch_up": catch_up}),
@@ -146,6 +155,7 @@ def create_app(
         openapi_config=openapi_config(_version()),
         on_startup=[start],
         on_shutdown=[close],
+        middleware=[StrictInput],
         debug=debug,
     )
 

@@ -8,9 +8,41 @@ accepts ``?token=`` because a browser's EventSource cannot set headers.
 """
 from __future__ import annotations
 
+import logging
+import re
+
 from litestar.connection import ASGIConnection
 
 from .problems import Problem
+
+#: Query parameters that carry a secret (``/feed?token=``): never written to a log.
+SECRET_PARAMS = ("token",)
+_SECRET_QUERY = re.compile(r"(?i)([?&](?:%s)=)[^&\s\"]*" % "|".join(SECRET_PARAMS))
+
+
+def redact_query(text: str) -> str:
+    """``text`` with the value of every secret query parameter replaced by ``***``."""
+    return _SECRET_QUERY.sub(r"\1***", text)
+
+
+class RedactTokens(logging.Filter):
+    """A filter for the access log (``uvicorn.access``) and any other: a seat token given in a query
+    string (``GET /games/{id}/feed?token=...``, for browsers' EventSource) never reaches a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(redact_query(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.msg, str):
+            record.msg = redact_query(record.msg)
+        return True
+
+
+def install_log_redaction(*names: str) -> None:
+    """Add :class:`RedactTokens` to the access log (and ``names``) once."""
+    for name in ("uvicorn.access", "uvicorn.error", *names):
+        lg = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in lg.filters):
+            lg.addFilter(RedactTokens())
 
 
 def bearer_token(conn: ASGIConnection, *, allow_query: bool = False) -> str | None:
@@ -60,4 +92,4 @@ async def require_seat_guard(conn: ASGIConnection, _handler: object) -> None:
     await anyio.to_thread.run_sync(check)
 
 
-__all__ = ["bearer_token", "seat_of", "require_seat_guard"]
+__all__ = ["RedactTokens", "bearer_token", "install_log_redaction", "redact_query", "require_seat_guard", "seat_of"]

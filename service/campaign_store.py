@@ -1,7 +1,10 @@
-"""The campaign tables of the event store (store migration 2): one stream per campaign.
+"""The campaign tables of the event store (store migrations 2 and 4): one chained stream per campaign.
 
 Campaign rows, seat token hashes and campaign events live in the same SQLite file as the games; every
-write is one ``BEGIN IMMEDIATE`` transaction of the store, with an optimistic version check.
+write is one ``BEGIN IMMEDIATE`` transaction of the store, with an optimistic version check. Campaign
+events are chained through the same mechanism as a game's (:mod:`service.chain`, chain version 2:
+public part + keyed commitment with the campaign's seed), so a campaign's log can be verified over
+what anyone sees and, once it ends, every commitment against the revealed seed.
 """
 from __future__ import annotations
 
@@ -12,13 +15,17 @@ from typing import Any
 import msgspec
 
 from domain.hoth import campaign as C
-from domain.kernel import Emitted, commitment
+from domain.kernel import Emitted, SeatReady, commitment
 from domain.kernel.dice import Roll
 
-from .store import EventStore, token_hash
+from . import chain
+from .store import ChainReport, EventStore, token_hash
 
-_decoder = msgspec.json.Decoder(C.CampaignEvents)
+CampaignLogEvent = C.CampaignEvents | SeatReady
+_decoder = msgspec.json.Decoder(CampaignLogEvent)
 _rolls = msgspec.json.Decoder(list[Roll])
+_COLUMNS = ("campaign_id", "seq", "type", "payload", "visibility", "ruling", "rolls", "recorded_at", "actor",
+            "public_payload", "commitment", "prev_hash", "hash")
 
 
 class CampaignConflict(Exception):
@@ -29,74 +36,108 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
+def chain_row(r: dict[str, Any]) -> dict[str, Any]:
+    """A stored campaign event as the chain functions read a row (a campaign has no turns, engine
+    version, command ids or reveals: fixed values)."""
+    return {"game_id": r["campaign_id"], "seq": r["seq"], "type": r["type"], "actor": r["actor"],
+            "recorded_at": r["recorded_at"], "payload": r["payload"], "public_payload": r["public_payload"],
+            "visibility": r["visibility"], "ruling": r["ruling"], "rolls": r["rolls"], "reveals": False, "turn": 0,
+            "engine_version": "", "command_id": None, "step": None, "commitment": r["commitment"]}
+
+
 class CampaignStore:
-    """The campaign tables of the event store (one SQLite file, migration 2)."""
+    """The campaign tables of the event store (one SQLite file)."""
 
     def __init__(self, store: EventStore):
         self.store = store
 
     def row(self, campaign_id: str) -> dict[str, Any] | None:
         r = self.store.rows("SELECT campaign_id, ruleset, campaign, seed, seed_commitment, status, winner, version,"
-                       " created_at FROM campaigns WHERE campaign_id = ?", (campaign_id,))
+                            " created_at, chain_version FROM campaigns WHERE campaign_id = ?", (campaign_id,))
         if not r:
             return None
         keys = ("campaign_id", "ruleset", "campaign", "seed", "seed_commitment", "status", "winner", "version",
-                "created_at")
+                "created_at", "chain_version")
         return dict(zip(keys, r[0]))
 
     def seat(self, campaign_id: str, token: str) -> str | None:
         r = self.store.rows("SELECT seat FROM campaign_seats WHERE campaign_id = ? AND token_hash = ?",
-                       (campaign_id, token_hash(token)))
+                            (campaign_id, token_hash(token)))
         return r[0][0] if r else None
 
     def is_battle(self, campaign_id: str, game_id: str) -> bool:
         """Was ``game_id`` recorded as a battle of the campaign (not a game another writer orphaned)?"""
         for (payload,) in self.store.rows("SELECT payload FROM campaign_events WHERE campaign_id = ? AND type = ?",
-                                     (campaign_id, "battle_started")):
+                                          (campaign_id, "battle_started")):
             if msgspec.json.decode(payload).get("game_id") == game_id:
                 return True
         return False
 
     def events(self, campaign_id: str) -> list[tuple[Any, list[Roll]]]:
         rows = self.store.rows("SELECT payload, rolls FROM campaign_events WHERE campaign_id = ? ORDER BY seq",
-                          (campaign_id,))
+                               (campaign_id,))
         return [(_decoder.decode(p), _rolls.decode(r)) for p, r in rows]
 
+    def stored(self, campaign_id: str) -> list[dict[str, Any]]:
+        rows = self.store.rows(f"SELECT {', '.join(_COLUMNS)} FROM campaign_events WHERE campaign_id = ? ORDER BY seq",
+                               (campaign_id,))
+        return [dict(zip(_COLUMNS, r)) for r in rows]
+
     @staticmethod
-    def _insert(conn: Any, campaign_id: str, first: int, emitted: list[Emitted]) -> None:
+    def _insert(conn: Any, campaign_id: str, first: int, emitted: list[Emitted], chain_version: int,
+                seed: bytes, actor: str | None = None) -> None:
         now = _now()
+        prev = chain.GENESIS
+        if first > 1:
+            got = conn.execute("SELECT hash FROM campaign_events WHERE campaign_id = ? AND seq = ?",
+                               (campaign_id, first - 1)).fetchone()
+            prev = (got[0] if got else None) or chain.GENESIS
+        key = chain.commit_key(seed)
         for i, em in enumerate(emitted, start=first):
-            conn.execute(
-                "INSERT INTO campaign_events (campaign_id, seq, type, payload, visibility, ruling, rolls,"
-                " recorded_at) VALUES (?,?,?,?,?,?,?,?)",
-                (campaign_id, i, type(em.event).__struct_config__.tag, msgspec.json.encode(em.event).decode(),
-                 em.visibility, msgspec.json.encode(em.ruling).decode() if em.ruling else None,
-                 msgspec.json.encode(list(em.rolls)).decode(), now),
-            )
+            payload = msgspec.json.encode(em.event).decode()
+            r: dict[str, Any] = {
+                "campaign_id": campaign_id, "seq": i, "type": type(em.event).__struct_config__.tag,
+                "payload": payload, "visibility": em.visibility,
+                "ruling": msgspec.json.encode(em.ruling).decode() if em.ruling else None,
+                "rolls": msgspec.json.encode(list(em.rolls)).decode(), "recorded_at": now,
+                "actor": actor if isinstance(em.event, SeatReady) else None,
+                "public_payload": None, "commitment": None, "prev_hash": None, "hash": None,
+            }
+            if chain_version == chain.CHAIN_V2:
+                if em.visibility != chain.PUBLIC:
+                    r["public_payload"] = msgspec.json.encode(
+                        chain.spectator_payload(msgspec.json.decode(payload), em.event.private)).decode()
+                r["prev_hash"] = prev
+                r["commitment"], r["hash"] = chain.seal(prev, key, chain_row(r))
+                prev = r["hash"]
+            conn.execute(f"INSERT INTO campaign_events ({', '.join(_COLUMNS)}) VALUES ({','.join('?' * len(_COLUMNS))})",
+                         tuple(r[c] for c in _COLUMNS))
 
     def create(self, campaign_id: str, ruleset: str, campaign: str, seed: bytes, tokens: dict[str, str],
                emitted: list[Emitted], status: str) -> None:
         def tx(conn: Any) -> None:
             conn.execute(
                 "INSERT INTO campaigns (campaign_id, ruleset, campaign, seed, seed_commitment, status, winner,"
-                " version, created_at) VALUES (?,?,?,?,?,?,NULL,?,?)",
-                (campaign_id, ruleset, campaign, seed.hex(), commitment(seed), status, len(emitted), _now()),
+                " version, created_at, chain_version) VALUES (?,?,?,?,?,?,NULL,?,?,?)",
+                (campaign_id, ruleset, campaign, seed.hex(), commitment(seed), status, len(emitted), _now(),
+                 chain.CHAIN_V2),
             )
             for seat, tok in tokens.items():
                 conn.execute("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES (?,?,?)",
                              (campaign_id, seat, token_hash(tok)))
-            self._insert(conn, campaign_id, 1, emitted)
+            self._insert(conn, campaign_id, 1, emitted, chain.CHAIN_V2, seed)
 
         self.store.transaction(tx)
 
     def append(self, campaign_id: str, expected: int, emitted: list[Emitted], status: str,
-               winner: str | None) -> int:
+               winner: str | None, actor: str | None = None) -> int:
         def tx(conn: Any) -> int:
-            cur = conn.execute("SELECT version FROM campaigns WHERE campaign_id = ?", (campaign_id,)).fetchone()[0]
+            cur, seed, version_of_chain = conn.execute(
+                "SELECT version, seed, chain_version FROM campaigns WHERE campaign_id = ?", (campaign_id,)).fetchone()
             if cur != expected:
                 raise CampaignConflict()
             try:
-                self._insert(conn, campaign_id, cur + 1, emitted)
+                self._insert(conn, campaign_id, cur + 1, emitted, version_of_chain, bytes.fromhex(seed), actor)
             except sqlite3.IntegrityError:
                 raise CampaignConflict() from None
             conn.execute("UPDATE campaigns SET version = ?, status = ?, winner = ? WHERE campaign_id = ?",
@@ -104,3 +145,38 @@ class CampaignStore:
             return cur + len(emitted)
 
         return self.store.transaction(tx)
+
+    def verify(self, campaign_id: str, *, with_seed: bool) -> tuple[ChainReport, ChainReport | None]:
+        """(the chain, the commitments -- only ``with_seed``) of a campaign's stream (chain version 2)."""
+        row = self.row(campaign_id)
+        assert row is not None
+        rows = [chain_row(r) | {"prev_hash": r["prev_hash"], "hash": r["hash"]} for r in self.stored(campaign_id)]
+        if row["chain_version"] != chain.CHAIN_V2:
+            return ChainReport(ok=True, events=len(rows), problem="a campaign stored before chains: not chained"), None
+        prev = chain.GENESIS
+        report = ChainReport(ok=True, events=len(rows))
+        for n, r in enumerate(rows, start=1):
+            problem = None
+            if r["seq"] != n:
+                problem = f"seq {n} missing or out of order"
+            elif r["prev_hash"] != prev:
+                problem = "prev_hash does not match the previous event's hash"
+            elif chain.row_hash(prev, r, chain.CHAIN_V2) != r["hash"]:
+                problem = "hash does not match the event's content"
+            if problem is not None:
+                report = ChainReport(ok=False, events=len(rows), first_broken_seq=n, problem=problem)
+                break
+            prev = r["hash"]
+        if report.ok and len(rows) != row["version"]:
+            report = ChainReport(ok=False, events=len(rows), first_broken_seq=min(len(rows), row["version"]) + 1,
+                                 problem=f"the campaign is at version {row['version']} but its log has {len(rows)} events")
+        if not with_seed:
+            return report, None
+        key = chain.commit_key(bytes.fromhex(row["seed"]))
+        for r in rows:
+            bad = chain.public_payload_problem(r)
+            if bad is None and chain.commitment(key, campaign_id, r["seq"], chain.row_private(r)) != r["commitment"]:
+                bad = "the commitment does not match the event's private part"
+            if bad is not None:
+                return report, ChainReport(ok=False, events=len(rows), first_broken_seq=r["seq"], problem=bad)
+        return report, ChainReport(ok=True, events=len(rows))

@@ -1,7 +1,7 @@
 """The ``umpire`` command line: the service and the operator's commands.
 
     umpire serve  [--host H] [--port P] [--data-dir DIR] [--redis-url URL] [--workers N]
-    umpire verify GAME_ID [--data-dir DIR]
+    umpire verify GAME_ID [--data-dir DIR] [--receipt FILE] [--public-key B64]
     umpire export GAME_ID [--data-dir DIR] [-o FILE] [--with-secrets]
     umpire import FILE [--data-dir DIR]
 
@@ -50,12 +50,13 @@ def clear_errors(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .receipts import ReceiptKeyError
         from .redis_runtime import RedisRuntimeError
         from .store import StoreError
 
         try:
             return fn(*args, **kwargs)
-        except (StoreError, SettingsError, RedisRuntimeError) as exc:
+        except (StoreError, SettingsError, RedisRuntimeError, ReceiptKeyError) as exc:
             fail(str(exc))
         except OSError as exc:
             where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
@@ -98,8 +99,11 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
     from .redis_runtime import EmbeddedRedis
     from .store import EventStore
 
+    from .receipts import load_or_create
+
     settings = Settings.from_env(data_dir=data_dir, host=host, port=port, redis_url=redis_url)
     EventStore(settings.data_dir).close()  # a clear error now for a bad data dir
+    load_or_create(settings.data_dir)  # the receipt key, made once before any worker starts
     try:
         from .app import create_app
     except ImportError as exc:
@@ -113,10 +117,12 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             tmp = tempfile.TemporaryDirectory(prefix="umpire-redis-")
             embedded = EmbeddedRedis(tmp.name)
             url = embedded.start()
+            embedded.watch()  # restarted if it dies; the projections catch up by themselves
             settings = msgspec.structs.replace(settings, redis_url=url)
             record_private_redis(settings.data_dir, url)  # `umpire projections status` finds it there
-            click.echo(f"umpire: private redis-server pid {embedded.pid} at {url} "
-                       f"(recorded in {Path(settings.data_dir) / REDIS_URL_FILE})", err=True)
+            click.echo(f"umpire: private redis-server pid {embedded.pid} at {embedded.safe_url}"
+                       f" (password-protected; restarted if it dies; recorded in "
+                       f"{Path(settings.data_dir) / REDIS_URL_FILE})", err=True)
         if workers > 1:
             # Each worker builds its app from the environment (worker_app); the
             # private Redis above is started once, here, and shared by all.
@@ -174,25 +180,59 @@ def worker_app() -> Any:
 @click.argument("game_id")
 @data_dir_option
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
+@click.option("--receipt", "receipt_file", type=str, default=None,
+              help="A receipt the service gave (JSON file, or an answer holding one): prove the log still holds it.")
+@click.option("--public-key", type=str, default=None,
+              help="The service's public key (base64url, from /.well-known/umpire-key); default: the data dir's key.")
 @clear_errors
-def verify(game_id: str, data_dir: str | None, as_json: bool) -> None:
-    """Verify a game: hash chain; seed commitment and every die once it is finished."""
-    from .verify import verify_game
+def verify(game_id: str, data_dir: str | None, as_json: bool, receipt_file: str | None, public_key: str | None) -> None:
+    """Verify a game: hash chain, the games row against the log, a receipt; once finished the seed,
+    every commitment and every die."""
+    from .receipts import public_key_of, unb64url
+    from .verify import parse_receipt, verify_game
 
     settings = Settings.from_env(data_dir=data_dir)
     store = _open_existing_store(settings.data_dir)
-    report = verify_game(store, game_id)
+    receipt = key = None
+    if receipt_file is not None:
+        try:
+            text = sys.stdin.read() if receipt_file == "-" else Path(receipt_file).read_text()
+        except OSError as exc:
+            fail(f"cannot read {receipt_file}: {exc.strerror}")
+        receipt = parse_receipt(text)
+        if public_key is not None:
+            try:
+                key = unb64url(public_key)
+            except ValueError:
+                fail("--public-key: base64url of the 32 raw bytes of the Ed25519 public key")
+        else:
+            key = public_key_of(settings.data_dir)
+    report = verify_game(store, game_id, receipt=receipt, public_key=key)
     if as_json:
         click.echo(msgspec.json.encode(report).decode())
     else:
-        click.echo(f"game {report.game_id}: version {report.version}, {report.events} events, {report.status}")
+        click.echo(f"game {report.game_id}: version {report.version}, {report.events} events, {report.status}"
+                   f" (chain version {report.chain_version})")
         if report.chain_ok:
             click.echo("chain: ok")
         else:
             click.echo(f"chain: BROKEN at seq {report.first_broken_seq}: {report.problem}")
+        if report.row_ok:
+            click.echo("games row: agrees with the log")
+        else:
+            for p in report.row_problems:
+                click.echo(f"games row: DISAGREES with the log: {p}")
+        if report.receipt_ok is not None:
+            click.echo("receipt: ok (signed by this server; the log holds what it signed)" if report.receipt_ok
+                       else f"receipt: FAILED: {report.receipt_problem}")
+        if report.client_seeds is not None:
+            click.echo("client seeds: " + ", ".join(f"{k}={v or ''}" for k, v in report.client_seeds.items()))
         if report.finished:
             click.echo(f"seed: {report.seed}")
             click.echo(f"commitment: {'ok' if report.commitment_ok else 'DOES NOT MATCH'}")
+            if report.commitments_ok is not None:
+                click.echo("event commitments: ok" if report.commitments_ok else
+                           f"event commitments: BAD at seq {report.first_bad_commitment_seq}: {report.commitments_problem}")
             if report.dice_ok:
                 click.echo(f"dice: ok ({report.rolls_checked} rolls)")
             else:

@@ -7,9 +7,18 @@ transaction -> project into Redis (best effort: a command is acknowledged once
 it is in SQLite).
 
 The checks of ``POST /games/{id}/commands`` run in the order DESIGN section 8
-fixes: token (401), a ``command_id`` already seen answers the first answer
-again, ``expected_version`` (409 with ``current_version``), whose decision
-(403), legality (422 with ``rule``). A malformed command is 400.
+fixes: token (401), a ``command_id`` this seat already used answers the first
+answer again (422 ``UMPIRE-IDEMPOTENCY`` for another command), ``expected_version``
+(409 with ``current_version``), whose decision (403), legality (422 with
+``rule``). A malformed command is 400 naming the field.
+
+Kernel commands share the path (``ready``, ``undo``, ``undo_accept``,
+``undo_decline``: :mod:`domain.kernel.header`, :mod:`domain.kernel.undo`). A game
+command played while an undo request waits is preceded by the request's
+``undo_lapsed`` event; the first draw after an agreed undo of draws is labelled
+an agreed re-roll in its ruling. Event 1 of a new game is its ``game_created``
+header; a ``when_ready`` game opens with the last seat's ``ready``. Every answer
+that appended carries a signed receipt (:mod:`service.receipts`).
 
 Everything here is blocking (SQLite); the async routes call it in a worker
 thread, one command per game at a time inside a process (:meth:`GameService.lock`),
@@ -23,6 +32,7 @@ never serve a state of another version.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 import threading
@@ -30,34 +40,47 @@ import uuid
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from domain.kernel import (
     FINISHED,
+    KERNEL_COMMAND_TYPES,
     PUBLIC,
+    START_NOW,
+    START_WHEN_READY,
     Dice,
     DryRunStop,
     Emitted,
+    GameCreated,
+    KernelState,
     NotYourDecision,
+    Ready,
     Ruleset,
     RuleViolation,
     Setup,
     SetupError,
+    Status,
     Undone,
     advance,
     commitment,
     event_type_name,
+    game_status,
     is_kernel_event,
+    kernel_evolve,
     redact,
     registry,
 )
 from domain.kernel.dice import Roll, new_seed, seed_from_hex
 from domain.kernel.fold import decode_event
+from domain.kernel.header import ClientSeed, decide_ready
+from domain.kernel.rulings import Ruling
+from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_commands, lapse
 
-from . import views
+from . import chain, views
 from .problems import Problem, field_path
+from .receipts import Signer
 from .store import EventStore, GameRow, NewEvent, StoredEvent, UnknownGame, VersionConflict, token_hash
 
 log = logging.getLogger("umpire.service")
@@ -77,6 +100,7 @@ TOKEN_BYTES = 24
 
 _setup_decoder = msgspec.json.Decoder(Setup)
 _rolls_decoder = msgspec.json.Decoder(list[Roll])
+_kernel_command_decoder = msgspec.json.Decoder(KernelCommand)
 
 
 #: Longest client-chosen ``command_id``.
@@ -85,20 +109,32 @@ Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
 
 class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """Body of ``POST /games/{id}/commands``."""
+    """Body of ``POST /games/{id}/commands``. ``command`` is one of the ruleset's commands or a
+    kernel command (``ready``, ``undo``, ``undo_accept``, ``undo_decline``)."""
 
     command: dict[str, Any]
     expected_version: int
     command_id: Annotated[str, msgspec.Meta(min_length=1, max_length=COMMAND_ID_MAX)] | None = None
 
 
+Start = Literal["now", "when_ready"]
+
+
 class CreateGameRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """Body of ``POST /games``."""
+    """Body of ``POST /games``. ``start``: ``now`` (default: the game opens at once) or
+    ``when_ready`` (DESIGN 3: it waits until every seat has posted ``ready``, with its client seed)."""
 
     ruleset: Name
     scenario: Name
     seed: str | None = None
     options: dict[str, Any] = {}
+    start: Start = "now"
+
+
+class ReadyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /games/{id}/ready`` (may be empty)."""
+
+    client_seed: ClientSeed | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +149,12 @@ class Folded:
     undone: frozenset[int]
     #: Seq of the last ``Undone`` event (0: none).
     last_undone_seq: int
+    #: The kernel's state: header, ready seats, waiting undo request.
+    kernel: KernelState = KernelState()
+    #: An agreed undo of draws whose re-roll has not happened yet: (its seq, the Undone event).
+    reroll: tuple[int, Undone] | None = None
+    #: Every kernel event of the log, ``(seq, event)`` (few): the kernel's state at any seq without I/O.
+    kernel_log: tuple[tuple[int, Any], ...] = ()
 
 
 @dataclass
@@ -138,8 +180,12 @@ class Current:
         return self.folded.state
 
     @property
+    def status(self) -> Status:
+        return game_status(self.ruleset, self.folded.state, self.folded.kernel)
+
+    @property
     def finished(self) -> bool:
-        return self.ruleset.status(self.folded.state).status == FINISHED
+        return self.status.status == FINISHED
 
 
 @dataclass(frozen=True)
@@ -163,19 +209,33 @@ def ruleset_for(ruleset_id: str) -> Ruleset:
     return rs
 
 
-def encode_emitted(ruleset: Ruleset, state: Any, emitted: list[Emitted], actor: str | None) -> tuple[list[NewEvent], Any]:
+def public_payload(event: Any, payload: str, visibility: str) -> str | None:
+    """The spectator payload of an event that is not public (DESIGN 8: private fields removed,
+    ``"redacted": true``), as the chain covers it; None for a public event."""
+    if visibility == chain.PUBLIC:
+        return None
+    return msgspec.json.encode(chain.spectator_payload(msgspec.json.decode(payload), event.private)).decode()
+
+
+def encode_emitted(ruleset: Ruleset, state: Any, emitted: list[Emitted], actor: str | None,
+                   kernel: KernelState | None = None) -> tuple[list[NewEvent], Any]:
     """``Emitted`` -> ``NewEvent`` rows, evolving the state as it goes (turn from the new state)."""
     out: list[NewEvent] = []
     for em in emitted:
-        if not is_kernel_event(em.event):
+        if is_kernel_event(em.event):
+            if kernel is not None:
+                kernel = kernel_evolve(kernel, 0, em.event)
+        else:
             state = ruleset.evolve(state, em.event)
-        st = ruleset.status(state)
+        st = game_status(ruleset, state, kernel)
+        payload = msgspec.json.encode(em.event).decode()
         out.append(
             NewEvent(
                 type=event_type_name(em.event),
-                payload=msgspec.json.encode(em.event).decode(),
+                payload=payload,
                 actor=actor,
                 visibility=em.visibility,
+                public_payload=public_payload(em.event, payload, em.visibility),
                 ruling=msgspec.json.encode(em.ruling).decode() if em.ruling is not None else None,
                 rolls=msgspec.json.encode(list(em.rolls)).decode(),
                 reveals=em.revealing,
@@ -186,30 +246,49 @@ def encode_emitted(ruleset: Ruleset, state: Any, emitted: list[Emitted], actor: 
     return out, state
 
 
+def _track_reroll(reroll: tuple[int, Undone] | None, seq: int, ev: Any, rolls: str) -> tuple[int, Undone] | None:
+    """An agreed undo of draws waits for its re-roll; the first game event with draws is it."""
+    if isinstance(ev, Undone):
+        return (seq, ev) if ev.consented_by is not None and ev.redraw else None
+    if reroll is not None and not is_kernel_event(ev) and rolls not in ("", "[]"):
+        return None
+    return reroll
+
+
 def _fold_records(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) -> Folded:
     pairs = [(e.seq, decode_event(ruleset, e.payload)) for e in records]
     undone: set[int] = set()
     last_undone = 0
     counters: dict[str, int] = {}
+    kernel = KernelState()
+    reroll: tuple[int, Undone] | None = None
+    kernel_log: list[tuple[int, Any]] = []
     for e, (seq, ev) in zip(records, pairs):
         if isinstance(ev, Undone):
             undone.update(range(ev.first, ev.last + 1))
             last_undone = seq
         counters = advance(counters, _rolls_decoder.decode(e.rolls))
+        kernel = kernel_evolve(kernel, seq, ev)
+        reroll = _track_reroll(reroll, seq, ev, e.rolls)
+        if is_kernel_event(ev):
+            kernel_log.append((seq, ev))
     state = ruleset.initial_state(setup)
     for seq, ev in pairs:
         if seq in undone or is_kernel_event(ev):
             continue
         state = ruleset.evolve(state, ev)
     version = records[-1].seq if records else 0
-    return Folded(version=version, state=state, counters=counters, undone=frozenset(undone), last_undone_seq=last_undone)
+    return Folded(version=version, state=state, counters=counters, undone=frozenset(undone), last_undone_seq=last_undone,
+                  kernel=kernel, reroll=reroll, kernel_log=tuple(kernel_log))
 
 
 class GameService:
     def __init__(self, store: EventStore, read_models: Any = None, *, cache_games: int = CACHE_GAMES,
-                 defer_projection: bool = False):
+                 defer_projection: bool = False, signer: Signer | None = None):
         self.store = store
         self.read_models = read_models
+        #: Signs receipts (DESIGN 2); None: answers carry no receipt (library use without a key).
+        self.signer = signer
         #: True: the caller projects after answering (the REST routes do it in a
         #: background task, so Redis work is not in a command's latency); False: inline.
         self.defer_projection = defer_projection
@@ -290,13 +369,19 @@ class GameService:
             if any(isinstance(ev, Undone) for ev in decoded):
                 folded = None
             else:
-                state, counters = folded.state, folded.counters
+                state, counters, kernel, reroll = folded.state, folded.counters, folded.kernel, folded.reroll
+                klog = list(folded.kernel_log)
                 for e, ev in zip(new, decoded):
                     counters = advance(counters, _rolls_decoder.decode(e.rolls))
+                    kernel = kernel_evolve(kernel, e.seq, ev)
+                    reroll = _track_reroll(reroll, e.seq, ev, e.rolls)
                     if not is_kernel_event(ev):
                         state = rs.evolve(state, ev)
+                    else:
+                        klog.append((e.seq, ev))
                 folded = Folded(version=new[-1].seq if new else folded.version, state=state, counters=counters,
-                                undone=folded.undone, last_undone_seq=folded.last_undone_seq)
+                                undone=folded.undone, last_undone_seq=folded.last_undone_seq, kernel=kernel,
+                                reroll=reroll, kernel_log=tuple(klog))
         else:
             folded = None
         if folded is None:
@@ -367,8 +452,43 @@ class GameService:
         und = cur.folded.undone if undone is None else undone
         return [views.event_view(e, cur.ruleset, seat, finished=fin, undone=e.seq in und) for e in records]
 
+    def kernel_at(self, game_id: str, seq: int, cur: Current | None = None) -> KernelState:
+        """The kernel's state right after ``seq`` (from the kernel events alone)."""
+        cur = cur or self.current(game_id)
+        if seq >= cur.version:
+            return cur.folded.kernel
+        from domain.kernel import fold_kernel
+
+        pairs = [(s, e) for s, e in cur.folded.kernel_log if s <= seq]
+        kernel_seqs = {s for s, _ in pairs}
+        last_game = seq
+        while last_game > 0 and last_game in kernel_seqs:
+            last_game -= 1
+        return fold_kernel(pairs, last_game)
+
+    # -- receipts ------------------------------------------------------
+    def receipt(self, game_id: str, version: int, head: str | None = None) -> dict[str, Any] | None:
+        """The signed receipt of ``(game_id, version, head)`` (CONTRACTS), or None without a signer."""
+        if self.signer is None:
+            return None
+        if head is None:
+            head = self.store.head(game_id, version)
+            if head is None:
+                return None
+        return self.signer.receipt(game_id, version, head)
+
+    def _with_receipt(self, game_id: str, body: dict[str, Any], version: int, head: str | None = None) -> dict[str, Any]:
+        r = self.receipt(game_id, version, head)
+        if r is not None:
+            body["receipt"] = r
+        return body
+
     # -- creating a game ---------------------------------------------
-    def create_game(self, req: CreateGameRequest, *, campaign_id: str | None = None) -> dict[str, Any]:
+    def create_game(self, req: CreateGameRequest, *, campaign_id: str | None = None,
+                    client_seeds: dict[str, str | None] | None = None) -> dict[str, Any]:
+        """``POST /games``. Event 1 is the ``game_created`` header; the opening follows at once
+        (``start: now``) or once every seat is ready (``start: when_ready``). ``client_seeds``: seeds
+        given at creation (a campaign's battles), mixed into every draw from the opening on."""
         rs = registry.get(req.ruleset)
         if rs is None:
             known = ", ".join(r.id for r in registry.all_rulesets())
@@ -385,43 +505,64 @@ class GameService:
             seats = rs.seats(req.scenario, dict(req.options))
             setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats), options=dict(req.options))
             state = rs.initial_state(setup)
-            dice = Dice(seed, game_id, {})
-            emitted = rs.open(state, dice)
+            header = GameCreated(game_id=game_id, ruleset=rs.id, scenario=req.scenario, options=dict(req.options),
+                                 seats=tuple(seats), engine_version=rs.engine_version, seed_commitment=commitment(seed),
+                                 start=req.start, campaign_id=campaign_id, chain_version=chain.CHAIN_V2,
+                                 client_seeds=dict(client_seeds) if client_seeds is not None else None,
+                                 seed_given=req.seed is not None)
+            kernel = kernel_evolve(KernelState(), 1, header)
+            emitted: list[Emitted] = [Emitted(event=header, ruling=Ruling(
+                summary=f"{rs.id} game created", steps=()))]
+            dice = Dice(seed, game_id, {}, mix=kernel.mix)
+            if req.start == START_NOW:
+                emitted += rs.open(state, dice)
         except SetupError as exc:
             raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
         except RuleViolation as exc:
             raise Problem(422, "bad-setup", exc.detail, rule=exc.rule, ruleset=rs.id) from None
         if dice.untaken():
             raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
-        new, state = encode_emitted(rs, state, emitted, None)
-        st = rs.status(state)
+        new, state = encode_emitted(rs, state, emitted, None, KernelState())
+        st = game_status(rs, state, kernel)
         tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in seats}
-        self.store.create_game(
+        res = self.store.create_game(
             game_id=game_id, ruleset=rs.id, scenario=req.scenario,
             setup=msgspec.json.encode(setup).decode(), seed=seed, seed_commitment=commitment(seed),
             token_hashes={s: token_hash(t) for s, t in tokens.items()}, campaign_id=campaign_id,
+            status=st.status, winner=st.winner, events=new,
         )
-        version = 0
-        if new:
-            res = self.store.append(game_id, 0, new, status=st.status, winner=st.winner)
-            version = res.version
         self.project(game_id)
-        return {
+        return self._with_receipt(game_id, {
             "game_id": game_id,
             "ruleset": rs.id,
             "scenario": req.scenario,
-            "version": version,
+            "version": res.version,
+            "status": st.status,
+            "start": req.start,
             "seats": tokens,
             "seed_commitment": commitment(seed),
-        }
+        }, res.version, res.head)
 
     # -- commands ----------------------------------------------------
     def decode_command(self, rs: Ruleset, raw: dict[str, Any]) -> Any:
+        """A ruleset command, or a kernel command (``ready``, ``undo``, ``undo_accept``,
+        ``undo_decline``); unknown fields are refused naming the field (400)."""
+        kind = raw.get("type") if isinstance(raw, dict) else None
         try:
+            if isinstance(kind, str) and kind in KERNEL_COMMAND_TYPES:
+                return msgspec.convert(raw, KernelCommand)
             return msgspec.convert(raw, rs.command_type)
         except msgspec.ValidationError as exc:
             raise Problem(400, "malformed", f"not a {rs.id} command: {exc}",
                           field=field_path(str(exc), "command")) from None
+
+    @staticmethod
+    def body_hash(command: Any, expected_version: int | None = None) -> str:
+        """What a ``command_id`` is bound to: the command as decoded (defaults filled in), canonical
+        JSON, sha256 (DESIGN 2: the same id with another command is 422). ``expected_version`` is the
+        request's precondition, not its meaning: a retry that learnt the new version and sends the
+        same command with the same id gets the first answer (DESIGN 8 checks the id first)."""
+        return hashlib.sha256(chain.canonical({"command": msgspec.to_builtins(command)})).hexdigest()
 
     def command(self, game_id: str, token: str | None, req: CommandRequest) -> Answer:
         """``POST /games/{id}/commands`` (blocking; hold :meth:`lock` around it)."""
@@ -432,47 +573,129 @@ class GameService:
                           if not token else "this token is not a seat of this game")
         rs = ruleset_for(game.ruleset)
         command = self.decode_command(rs, req.command)
-        if req.command_id is not None:
-            prior = self.store.command_result(game_id, req.command_id)
+        return self.run(game_id, seat, command, expected_version=req.expected_version, command_id=req.command_id,
+                        game=game)
+
+    def run(self, game_id: str, seat: str, command: Any, *, expected_version: int | None,
+            command_id: str | None = None, game: GameRow | None = None) -> Answer:
+        """Every command of a seat, in DESIGN 8's order: a ``command_id`` this seat used answers the
+        first answer (422 ``UMPIRE-IDEMPOTENCY`` for another body), ``expected_version`` (409; None:
+        not checked, for ``/undo`` and ``/ready``), whose decision (403), legality (422)."""
+        body_hash = self.body_hash(command, expected_version)
+        if command_id is not None:
+            prior = self.store.command_result(game_id, command_id, seat)
             if prior is not None:
-                return self.first_answer(game_id, seat, prior.first_seq, prior.last_seq)
-        self.require_playable(game)
+                return self._repeat(game_id, seat, command_id, prior.first_seq, prior.last_seq, prior.body_hash,
+                                    body_hash)
+        self.require_playable(game or self.game(game_id))
         cur = self.current(game_id, game)
-        if req.expected_version != cur.version:
+        if expected_version is not None and expected_version != cur.version:
             raise Problem(409, "stale-version",
-                          f"expected_version is {req.expected_version} but the game is at version {cur.version}",
+                          f"expected_version is {expected_version} but the game is at version {cur.version}",
                           current_version=cur.version)
-        st = rs.status(cur.state)
+        if isinstance(command, Ready):
+            return self._ready(cur, seat, command, command_id, body_hash)
+        if isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]
+            from .undo import undo_command
+
+            return undo_command(self, cur, seat, command, command_id=command_id, body_hash=body_hash)
+        rs = cur.ruleset
+        self._check_turn(cur, seat)
+        dice = Dice(self.store.seed(game_id), game_id, cur.folded.counters, mix=cur.folded.kernel.mix)
+        emitted = self._decide(cur, seat, command, dice)
+        if not emitted:
+            raise Problem(500, "engine-error", f"{rs.id}.decide accepted the command but produced no event")
+        if dice.untaken():
+            raise Problem(500, "engine-error", f"{rs.id}.decide drew dice it did not record in an event")
+        emitted = _label_reroll(emitted, cur.folded.reroll)
+        pending = cur.folded.kernel.undo_request
+        if pending is not None:
+            emitted = [lapse(pending), *emitted]  # DESIGN 5: a waiting request lapses when play goes on
+        return self.append(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
+                           command_body=msgspec.json.encode(command).decode(), body_hash=body_hash)
+
+    @staticmethod
+    def _check_turn(cur: Current, seat: str) -> None:
+        """The 403s of a game command: the game is finished, has not opened (UMPIRE-READY-3), or the
+        decision is another seat's."""
+        st = cur.status
         if st.status == FINISHED:
             raise Problem(403, "not-your-decision", "the game is finished; no decision is open")
+        if cur.folded.kernel.waiting:
+            raise Problem(403, "not-your-decision", "the game has not opened: it waits for "
+                          f"{', '.join(cur.folded.kernel.unready())} to post ready "
+                          f"(POST /games/{cur.game.game_id}/ready)", rule="UMPIRE-READY-3", ruleset=cur.ruleset.id)
         if seat not in st.to_act:
             raise Problem(403, "not-your-decision",
                           f"it is not {seat}'s decision now; waiting for {', '.join(st.to_act) or 'nobody'}")
-        dice = Dice(self.store.seed(game_id), game_id, cur.folded.counters)
+
+    @staticmethod
+    def _decide(cur: Current, seat: str, command: Any, dice: Dice) -> list[Emitted]:
+        """The ruleset's decision, its refusals as problems (a dry run's ``DryRunStop`` passes through)."""
+        rs = cur.ruleset
         try:
-            emitted = rs.decide(cur.state, seat, command, dice)
+            return rs.decide(cur.state, seat, command, dice)
         except NotYourDecision as exc:
             raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule, ruleset=rs.id) from None
         except RuleViolation as exc:
             raise Problem(422, "rule-violation", exc.detail, rule=exc.rule, ruleset=rs.id,
                           values=msgspec.to_builtins(exc.values) if exc.values else None) from None
-        if not emitted:
-            raise Problem(500, "engine-error", f"{rs.id}.decide accepted the command but produced no event")
-        if dice.untaken():
-            raise Problem(500, "engine-error", f"{rs.id}.decide drew dice it did not record in an event")
-        return self.append(cur, seat, emitted, expected_version=cur.version, command_id=req.command_id,
-                           command_body=msgspec.json.encode(command).decode())
+
+    def _repeat(self, game_id: str, seat: str, command_id: str, first: int, last: int, stored: str | None,
+                body_hash: str) -> Answer:
+        if stored is not None and stored != body_hash:
+            raise Problem(422, "idempotency", f"command_id {command_id!r} was used by {seat} for another request "
+                          f"(seqs {first}-{last}); a command_id names one request only", rule="UMPIRE-IDEMPOTENCY",
+                          field="command_id")
+        return self.first_answer(game_id, seat, first, last)
+
+    def _ready(self, cur: Current, seat: str, command: Ready, command_id: str | None, body_hash: str) -> Answer:
+        """``ready``: the seat's ``seat_ready``; the last one also opens the game (the ruleset's
+        ``open`` with every client seed mixed into the draws)."""
+        emitted, opening = self._decide_ready(cur, seat, command, self.store.seed(cur.game.game_id))
+        return self.append(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
+                           body_hash=body_hash, opening=opening)
+
+    @staticmethod
+    def _decide_ready(cur: Current, seat: str, command: Ready, seed: bytes | None) -> tuple[list[Emitted], list[Emitted]]:
+        """The ``seat_ready`` event and, for the last seat, the opening. ``seed`` None: a dry run (the
+        opening's first draw raises ``DryRunStop``, carrying the ``seat_ready`` event)."""
+        rs = cur.ruleset
+        game_id = cur.game.game_id
+        try:
+            emitted = [decide_ready(cur.folded.kernel, seat, command)]
+        except RuleViolation as exc:
+            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule, ruleset=rs.id) from None
+        kernel = kernel_evolve(cur.folded.kernel, cur.version + 1, emitted[0].event)
+        opening: list[Emitted] = []
+        if not kernel.waiting:
+            dice = Dice(seed or b"", game_id, cur.folded.counters, mix=kernel.mix, dry=seed is None)
+            try:
+                opening = rs.open(cur.state, dice)
+            except DryRunStop as stop:
+                raise DryRunStop([*emitted, *stop.emitted]) from None
+            except (SetupError, RuleViolation) as exc:
+                raise Problem(422, "bad-setup", getattr(exc, "detail", str(exc))) from None
+            if dice.untaken():
+                raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
+        return emitted, opening
 
     def dry_run(self, game_id: str, token: str | None, req: CommandRequest) -> dict[str, Any]:
         """``POST /games/{id}/commands?dry_run=true``: would the command be legal, and what would it
         measure? Nothing is stored, no die is drawn (the dice raise ``DryRunStop`` at the first draw,
-        domain/kernel/decider.py), nothing revealing is shown. Checks as for a command (401, 409,
-        403, 422); ``command_id`` is not looked up or kept."""
+        domain/kernel/decider.py), nothing revealing is shown, no receipt is signed. Checks as for a
+        command (401, 409 read-only or stale, 403, 422); ``command_id`` is not looked up or kept.
+
+        Kernel commands too: ``ready`` shows the seat's ``seat_ready`` (the last seat's stops at the
+        opening's first draw), ``undo`` whether it would be free (``undone``) or a request
+        (``undo_requested``), ``undo_accept``/``undo_decline`` the answer; a game command played while
+        an undo request waits shows the request's ``undo_lapsed`` first, as the command would."""
         game = self.game(game_id)
         seat = self.seat(game_id, token)
         if seat is None:
             raise Problem(401, "unauthorized", "a seat token is required (Authorization: Bearer <token>)"
                           if not token else "this token is not a seat of this game")
+        self.require_playable(game)
         rs = ruleset_for(game.ruleset)
         command = self.decode_command(rs, req.command)
         cur = self.current(game_id, game)
@@ -480,23 +703,24 @@ class GameService:
             raise Problem(409, "stale-version",
                           f"expected_version is {req.expected_version} but the game is at version {cur.version}",
                           current_version=cur.version)
-        st = rs.status(cur.state)
-        if st.status == FINISHED:
-            raise Problem(403, "not-your-decision", "the game is finished; no decision is open")
-        if seat not in st.to_act:
-            raise Problem(403, "not-your-decision",
-                          f"it is not {seat}'s decision now; waiting for {', '.join(st.to_act) or 'nobody'}")
-        dice = Dice(b"", game_id, cur.folded.counters, dry=True)
         stopped: str | None = None
+        before: list[Emitted] = []
         try:
-            emitted = rs.decide(cur.state, seat, command, dice)
+            if isinstance(command, Ready):
+                first, opening = self._decide_ready(cur, seat, command, None)
+                emitted = [*first, *opening]
+            elif isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]
+                from .undo import decide_undo_command
+
+                emitted = [decide_undo_command(self, cur, seat, command)]
+            else:
+                self._check_turn(cur, seat)
+                pending = cur.folded.kernel.undo_request
+                before = [lapse(pending)] if pending is not None else []
+                dice = Dice(b"", game_id, cur.folded.counters, mix=cur.folded.kernel.mix, dry=True)
+                emitted = [*before, *self._decide(cur, seat, command, dice)]
         except DryRunStop as stop:
-            emitted, stopped = stop.emitted, "draw"
-        except NotYourDecision as exc:
-            raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule) from None
-        except RuleViolation as exc:
-            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule,
-                          values=msgspec.to_builtins(exc.values) if exc.values else None) from None
+            emitted, stopped = [*before, *stop.emitted], "draw"
         shown = []
         for em in emitted:
             if em.revealing:
@@ -511,29 +735,44 @@ class GameService:
                 payload = redact(em.event, payload)
             entry = {"type": event_type_name(em.event), "payload": payload}
             if visible and em.ruling is not None:
-                entry["ruling"] = msgspec.to_builtins(em.ruling)
+                entry["ruling"] = views.linked_ruling(msgspec.to_builtins(em.ruling), rs.id)
             events.append(entry)
-        return {"legal": True, "version": cur.version, "seat": seat, "events": events, "stopped_at": stopped}
+        return {"ruleset": rs.id, "legal": True, "version": cur.version, "seat": seat, "events": events,
+                "stopped_at": stopped}
 
     def append(self, cur: Current, actor: str | None, emitted: list[Emitted], *, expected_version: int,
                command_id: str | None = None, status_code: int = 201, extra: dict[str, Any] | None = None,
-               command_body: str | None = None) -> Answer:
+               command_body: str | None = None, body_hash: str | None = None,
+               opening: list[Emitted] | None = None) -> Answer:
+        """Append one command's events (``opening``: events of the game's opening that follow, made
+        by nobody) and answer with them and a receipt."""
         rs = cur.ruleset
         game_id = cur.game.game_id
-        new, state_after = encode_emitted(rs, cur.state, emitted, actor)
-        st = rs.status(state_after)
+        new, state_after = encode_emitted(rs, cur.state, emitted, actor, cur.folded.kernel)
+        kernel = cur.folded.kernel
+        for i, em in enumerate(emitted):
+            kernel = kernel_evolve(kernel, cur.version + 1 + i, em.event)
+        if opening:
+            more, state_after = encode_emitted(rs, state_after, opening, None, kernel)
+            new += more
+        st = game_status(rs, state_after, kernel)
         try:
             res = self.store.append(game_id, expected_version, new, command_id=command_id,
-                                    status=st.status, winner=st.winner, command_body=command_body)
+                                    status=st.status, winner=st.winner, command_body=command_body,
+                                    command_seat=actor, body_hash=body_hash)
         except VersionConflict as exc:
             raise Problem(409, "stale-version",
                           f"expected_version is {exc.expected} but the game is at version {exc.current}",
                           current_version=exc.current) from None
         if res.duplicate:
-            return self.first_answer(game_id, actor, res.first_seq, res.last_seq)
+            return self._repeat(game_id, actor or "", command_id or "", res.first_seq, res.last_seq, res.body_hash,
+                                body_hash or "")
+        everything = [*emitted, *(opening or [])]
         counters = cur.folded.counters
-        for em in emitted:
+        reroll = cur.folded.reroll
+        for i, em in enumerate(everything):
             counters = advance(counters, em.rolls)
+            reroll = _track_reroll(reroll, res.first_seq + i, em.event, "[1]" if em.rolls else "[]")
         undone = cur.folded.undone
         last_undone = cur.folded.last_undone_seq
         for i, em in enumerate(emitted):
@@ -544,8 +783,10 @@ class GameService:
             # The state after an undo is the fold of the kept events: recompute it from the log.
             folded = _fold_records(rs, cur.setup, self.store.load(game_id, upto=res.version))
         else:
+            klog = cur.folded.kernel_log + tuple((res.first_seq + i, em.event) for i, em in enumerate(everything)
+                                                 if is_kernel_event(em.event))
             folded = Folded(version=res.version, state=state_after, counters=counters, undone=undone,
-                            last_undone_seq=last_undone)
+                            last_undone_seq=last_undone, kernel=kernel, reroll=reroll, kernel_log=klog)
         self._remember(game_id, folded)
         if not self.defer_projection:
             self.project(game_id)
@@ -557,22 +798,32 @@ class GameService:
                     log.exception("on-finished hook %r failed for game %s", hook, game_id)
         records = self.store.load(game_id, after=res.first_seq - 1, upto=res.last_seq)
         new_cur = Current(cur.game, rs, cur.setup, folded)
-        body = {"version": res.version,
+        body = {"ruleset": rs.id, "version": res.version,
                 "events": self.render_events(new_cur, records, actor, finished=st.status == FINISHED,
                                              undone=frozenset())}
         if extra:
             body.update(extra)
-        return Answer(status_code, body, appended=True)
+        return Answer(status_code, self._with_receipt(game_id, body, res.version, res.head), appended=True)
 
     def first_answer(self, game_id: str, seat: str | None, first: int, last: int) -> Answer:
         """The answer a command gave the first time (a retry with the same ``command_id``)."""
         cur = self.current(game_id)
         then = self.state_at(game_id, last, cur)
-        finished_then = cur.ruleset.status(then).status == FINISHED
+        finished_then = game_status(cur.ruleset, then, self.kernel_at(game_id, last, cur)).status == FINISHED
         records = self.store.load(game_id, after=first - 1, upto=last)
-        return Answer(201, {"version": last,
-                            "events": self.render_events(cur, records, seat, finished=finished_then,
-                                                         undone=frozenset())})
+        body = {"ruleset": cur.ruleset.id, "version": last,
+                "events": self.render_events(cur, records, seat, finished=finished_then, undone=frozenset())}
+        return Answer(201, self._with_receipt(game_id, body, last, records[-1].hash if records else None))
+
+    def legal_commands(self, cur: Current, seat: str | None) -> list[dict[str, Any]]:
+        """The kernel's commands open to ``seat`` (``ready``; the answer to a waiting undo request)
+        followed by the ruleset's (none while the game waits for its seats)."""
+        if seat is None:
+            return []
+        out = [msgspec.to_builtins(c) for c in kernel_legal_commands(cur.folded.kernel, seat)]
+        if not cur.folded.kernel.waiting:
+            out += [msgspec.to_builtins(c) for c in cur.ruleset.legal_commands(cur.state, seat)]
+        return out
 
     # -- projections -------------------------------------------------
     def project(self, game_id: str) -> None:
@@ -588,5 +839,19 @@ class GameService:
             log.warning("projection of game %s failed (%s); queries fall back to the log", game_id, exc)
 
 
-__all__ = ["Answer", "CommandRequest", "CreateGameRequest", "Current", "Folded", "GameService",
-           "encode_emitted", "ruleset_for"]
+def _label_reroll(emitted: list[Emitted], reroll: tuple[int, Undone] | None) -> list[Emitted]:
+    """DESIGN 5: the ruling of the first draw after an agreed undo of draws says it is an agreed re-roll."""
+    if reroll is None:
+        return emitted
+    out = list(emitted)
+    for i, em in enumerate(out):
+        if em.rolls:
+            step = agreed_reroll_step(*reroll)
+            ruling = em.ruling or Ruling(summary="agreed re-roll")
+            out[i] = msgspec.structs.replace(em, ruling=msgspec.structs.replace(ruling, steps=(*ruling.steps, step)))
+            break
+    return out
+
+
+__all__ = ["Answer", "CommandRequest", "CreateGameRequest", "Current", "Folded", "GameService", "ReadyRequest",
+           "encode_emitted", "public_payload", "ruleset_for"]

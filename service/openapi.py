@@ -14,10 +14,15 @@ express is put in here, in one place (:func:`postprocess`), so that client gener
 * **Redaction**: an event's private fields are optional and it has an optional ``redacted: true``
   (a caller who may not see them gets the payload without them); entries carry an optional
   ``commitment``.
-* **Unions**: ``Command`` is any ruleset's command (``oneOf`` with a ``discriminator`` on ``type``
-  per ruleset), ``GameEvent`` any ruleset's event payload; legal commands are typed with it;
-  ``CreateGameRequest`` is one variant per ruleset (its scenarios and options), discriminated by
-  ``ruleset``.
+* **Unions**: ``<ruleset>_Command`` is a ruleset's command union with the kernel's commands
+  (``ready``, ``undo``, ``undo_accept``, ``undo_decline``), ``<ruleset>_Event`` its event payloads with
+  the kernel's events (``oneOf`` with a ``discriminator`` on ``type``); ``Command`` is any of them (the
+  body of ``POST /commands``). The answers that carry commands or events (:data:`schemas.PER_RULESET`:
+  legal commands, command answers, the events page, the dry run) are one variant per ruleset
+  (``hoth_LegalCommands`` lists ``hoth_Command``), their plain name the union of the variants
+  discriminated by the answer's ``ruleset``: a generator resolves every command and event to its own
+  ruleset's type, never to another ruleset's command of the same ``type``. ``CreateGameRequest`` is one
+  variant per ruleset (its scenarios and options), discriminated by ``ruleset``.
 * **Operations**: every status code each can return with its problem-details body, security
   (bearer seat tokens: required, optional, or public), tags, ``text/event-stream`` for the feed,
   ``image/svg+xml`` for the board, the ``X-Umpire-Degraded`` header.
@@ -39,9 +44,10 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
 
-from domain.kernel import KernelEvent, registry
+from domain.kernel import KernelCommand, KernelEvent, registry
 
 from . import schemas
+from .queries import LOBBY_STATUSES
 
 REF = "#/components/schemas/"
 PROBLEM = "application/problem+json"
@@ -107,9 +113,9 @@ def ruleset_components(rs: Any) -> tuple[dict[str, Any], str, str]:
     """The components of one ruleset: its command and event unions (kernel events included) and every
     type they use, as ``(components, command union name, event union name)``."""
     prefix = f"{rs.id}_"
-    commands = _members(rs.command_type)
+    commands = _members(rs.command_type) + _members(KernelCommand)
     events = _members(rs.event_type) + _members(KernelEvent)
-    (cmd, ev), parts = msgspec.json.schema_components([rs.command_type, rs.event_type | KernelEvent],
+    (cmd, ev), parts = msgspec.json.schema_components([rs.command_type | KernelCommand, rs.event_type | KernelEvent],
                                                       ref_template=REF + "{name}")
     # msgspec names a type by its class name, or by its module path when two share a name
     names: dict[str, str] = {}
@@ -145,7 +151,8 @@ def ruleset_components(rs: Any) -> tuple[dict[str, Any], str, str]:
             "type": "boolean", "description": "true when private fields were left out for this caller."}
     cmd_name, ev_name = f"{prefix}Command", f"{prefix}Event"
     comps[cmd_name] = _walk(_rename(cmd, names), _generator_ready) | {
-        "title": cmd_name, "description": f"A {rs.id} command, tagged by `type`."}
+        "title": cmd_name, "description": f"A {rs.id} command (or one of the kernel's: `ready`, `undo`, "
+                                          "`undo_accept`, `undo_decline`), tagged by `type`."}
     comps[ev_name] = _walk(_rename(ev, names), _generator_ready) | {
         "title": ev_name, "description": f"A {rs.id} event payload, tagged by `type`."}
     return comps, cmd_name, ev_name
@@ -189,18 +196,53 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
                      "description": "The secret seed, 64 lowercase hex characters (make a game reproducible); "
                                     "left out or null: a fresh random one."},
             "options": _hoist(_options_schema(rs), f"{rs.id}_Options", comps),
+            "start": START,
         },
     }
 
 
+#: ``start`` of POST /games and POST /campaigns (DESIGN 3).
+START = {"type": "string", "enum": ["now", "when_ready"], "default": "now",
+         "description": "`now`: the game opens at once; `when_ready`: it waits (`status: waiting`) until every seat "
+                        "has posted `ready`, each with an optional client seed mixed into every draw."}
+
+
+def _per_ruleset(comps: dict[str, Any], rulesets: list[Any]) -> None:
+    """The answers that carry commands or events, one variant per ruleset, and their plain names as unions
+    discriminated by ``ruleset`` (see the module docstring)."""
+    per = [t.__name__ for t in schemas.PER_RULESET]
+    for rs in rulesets:
+        names = {n: f"{rs.id}_{n}" for n in per} | {"Command": f"{rs.id}_Command", "GameEvent": f"{rs.id}_Event"}
+        for n in per:
+            name = names[n]
+            if name in comps:
+                raise ValueError(f"ruleset {rs.id} has a type named {n}: it clashes with the document's {name}")
+            sch = _rename(copy.deepcopy(comps[n]), names)
+            sch["title"] = name
+            if "ruleset" in sch.get("properties", {}):
+                sch["properties"]["ruleset"] = {"type": "string", "enum": [rs.id],
+                                                "description": "The game's ruleset."}
+                sch["description"] = f"{sch.get('description', n)} ({rs.id})".strip()
+            comps[name] = sch
+    for n in per:
+        if "ruleset" not in comps[n].get("properties", {}):
+            continue  # a part of the answers above (an event entry): only its per-ruleset variants are used
+        mapping = {rs.id: REF + f"{rs.id}_{n}" for rs in rulesets}
+        comps[n] = {"title": n, "description": f"{comps[n].get('description') or n} One variant per ruleset, "
+                                                "discriminated by `ruleset`.",
+                    "oneOf": [{"$ref": r} for r in mapping.values()],
+                    "discriminator": {"propertyName": "ruleset", "mapping": mapping}}
+
+
 def body_components() -> dict[str, Any]:
     """Every body type of :mod:`service.schemas` and the request bodies, with the rulesets' unions in."""
-    from .game_service import CommandRequest
-    from .routes.campaigns import CreateCampaignRequest
+    from .game_service import CommandRequest, ReadyRequest
+    from .routes.campaigns import CampaignReadyRequest, CreateCampaignRequest
     from .undo import UndoRequest
 
     _, parts = msgspec.json.schema_components(
-        (*schemas.DOCUMENTED, CommandRequest, UndoRequest, CreateCampaignRequest), ref_template=REF + "{name}")
+        (*schemas.DOCUMENTED, CommandRequest, UndoRequest, ReadyRequest, CreateCampaignRequest, CampaignReadyRequest),
+        ref_template=REF + "{name}")
     comps = {name: _walk(sch, _generator_ready) for name, sch in parts.items()}
     rulesets = registry.all_rulesets()
     cmd_refs: list[str] = []
@@ -210,8 +252,8 @@ def body_components() -> dict[str, Any]:
         comps.update(rc)
         cmd_refs.append(cmd_name)
         ev_refs.append(ev_name)
-    comps["Command"] = {"title": "Command", "description": "A command of the game's ruleset, tagged by `type` "
-                        "(any entry of GET /games/{id}/legal-commands can be posted as it is).",
+    comps["Command"] = {"title": "Command", "description": "A command of the game's ruleset (`<ruleset>_Command`), "
+                        "tagged by `type` (any entry of GET /games/{id}/legal-commands can be posted as it is).",
                         "anyOf": [{"$ref": REF + n} for n in cmd_refs]}
     comps["GameEvent"] = {"title": "GameEvent", "description": "An event payload of the game's ruleset, tagged by "
                           "`type`; private fields are left out (and `redacted` is true) for a caller who may not "
@@ -221,6 +263,7 @@ def body_components() -> dict[str, Any]:
         "description": "A command with continuous parameters (a ruleset measured in distances, not hexes): its `type` "
                        "and, for each parameter, the bounds a posted command must respect.",
         "properties": {"type": {"type": "string"}}}
+    _per_ruleset(comps, rulesets)
     # POST /games: one variant per ruleset, with its scenarios and options
     variants = {rs.id: _create_game_variant(rs, comps) for rs in rulesets}
     for rs_id, v in variants.items():
@@ -244,6 +287,7 @@ def body_components() -> dict[str, Any]:
     camp["properties"]["campaign"] = {"type": "string",
                                       "enum": sorted({c.id for rs in with_campaigns for c in rs.campaigns()}) or ["-"]}
     camp["properties"]["seed"] = {"anyOf": [{"type": "string", "pattern": HEX64}, {"type": "null"}]}
+    camp["properties"]["start"] = START
     for name in (*_PLACEHOLDERS, "CreateGameRequest"):
         comps[name]["title"] = name
     return comps
@@ -315,13 +359,16 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", "/rulesets"): Op("service", PUBLIC, {200: ("array", "RulesetInfo")}, ()),
     ("get", "/rulesets/{ruleset_id}/rules"): Op("rules", PUBLIC, {200: ("array", "RuleText")}, (404,)),
     ("get", "/rulesets/{ruleset_id}/rules/{rule_id}"): Op("rules", PUBLIC, {200: "RuleText"}, (404,)),
+    ("get", "/.well-known/umpire-key"): Op("service", PUBLIC, {200: "PublicKey"}, (503,)),
     ("post", "/games"): Op("games", PUBLIC, {201: "GameCreated"}, (400, 422, 503)),
     ("get", "/games"): Op("games", PUBLIC, {200: "Lobby"}, (400, 503), headers=DEGRADED,
                           params={"cursor": {"minLength": 1},
-                                  "status": {"type": "string", "enum": ["active", "finished", "read_only"]}}),
+                                  "status": {"type": "string", "enum": list(LOBBY_STATUSES)}}),
     ("get", GAME): Op("games", OPTIONAL, {200: "GameView"}, (401, 404, 503), headers=DEGRADED),
     ("get", GAME + "/legal-commands"): Op("games", OPTIONAL, {200: "LegalCommands"}, (401, 404, 503)),
-    ("post", GAME + "/commands"): Op("games", SEAT, {201: "CommandResult"}, (400, 401, 403, 404, 409, 422, 503)),
+    ("post", GAME + "/commands"): Op("games", SEAT, {200: "DryRunResult", 201: "CommandResult"},
+                                     (400, 401, 403, 404, 409, 422, 503)),
+    ("post", GAME + "/ready"): Op("games", SEAT, {201: "CommandResult"}, (400, 401, 404, 409, 422, 503)),
     ("get", GAME + "/events"): Op("log", OPTIONAL, {200: "EventsPage"}, (400, 401, 404, 503)),
     ("get", GAME + "/events/{seq}/ruling"): Op("log", OPTIONAL, {200: "RulingView"}, (400, 401, 404, 503)),
     ("get", GAME + "/events/{seq}/redecide"): Op("log", OPTIONAL, {200: "Redecided"}, (400, 401, 404, 409, 503)),
@@ -330,10 +377,11 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", GAME + "/board.svg"): Op("log", OPTIONAL, {200: ("image/svg+xml", {"type": "string"})},
                                      (400, 401, 404, 503), headers=DEGRADED,
                                      params={"at": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1}}),
-    ("get", GAME + "/verify"): Op("log", PUBLIC, {200: "VerifyResult"}, (404, 503)),
+    ("get", GAME + "/verify"): Op("log", PUBLIC, {200: "VerifyResult"}, (400, 404, 503)),
     ("get", GAME + "/feed"): Op("log", OPTIONAL, {200: ("text/event-stream", {
         "type": "string", "description": "Server-sent events: one `event: <type>` / `id: <seq>` / `data: <event entry "
-                                         "as JSON, as in GET /games/{id}/events>` block per event."})},
+                                         "as JSON, as in GET /games/{id}/events: a `<ruleset>_EventEntry`>` block "
+                                         "per event."})},
         (400, 401, 404, 503), params={"limit": {"type": "integer", "minimum": 1, "maximum": 2**53 - 1}}),
     ("post", GAME + "/undo"): Op("undo", SEAT, {201: "CommandResult", 202: "CommandResult"},
                                  (400, 401, 403, 404, 409, 422, 503)),
@@ -341,7 +389,14 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("post", GAME + "/undo/decline"): Op("undo", SEAT, {201: "CommandResult"}, (401, 403, 404, 409, 422, 503)),
     ("post", "/campaigns"): Op("campaigns", PUBLIC, {201: "CampaignCreated"}, (400, 422, 503)),
     ("get", "/campaigns/{campaign_id}"): Op("campaigns", OPTIONAL, {200: "CampaignView"}, (401, 404, 409, 503)),
+    ("post", "/campaigns/{campaign_id}/ready"): Op("campaigns", SEAT, {201: "CampaignReady"},
+                                                   (400, 401, 404, 409, 422, 503)),
+    ("get", "/campaigns/{campaign_id}/verify"): Op("campaigns", PUBLIC, {200: "CampaignVerify"}, (404, 503)),
 }
+
+#: Every POST can meet the strict input guard (service/strict_input.py): a malformed body (400), one too
+#: large (413), or one that is not JSON (415).
+BODY_ERRORS = (400, 413, 415)
 
 #: OpenAPI links (stateful clients and testers follow them): from a created game to what can be asked of it.
 _GAME_ID = {"game_id": "$response.body#/game_id"}
@@ -478,7 +533,8 @@ def _finish_operation(path: str, method: str, op: dict[str, Any]) -> None:
             responses[str(status)]["headers"] = copy.deepcopy(spec.headers)
     if not spec.ok:  # keep what litestar says of a route this module does not know
         responses.update({k: v for k, v in op.get("responses", {}).items() if k.startswith("2")})
-    for status in spec.errors:
+    errors = sorted(set(spec.errors) | (set(BODY_ERRORS) if method == "post" else set()))
+    for status in errors:
         responses[str(status)] = {"description": ERROR_TEXT[status],
                                   "content": {PROBLEM: {"schema": {"$ref": REF + "ProblemDetails"}}}}
     op["responses"] = responses

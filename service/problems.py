@@ -34,6 +34,9 @@ TYPES: dict[str, str] = {
     "rule-violation": "Illegal under the rules",
     "read-only": "This game cannot be played on here",
     "undo-refused": "Undo refused",
+    "idempotency": "command_id reused for another request",
+    "unsupported-media-type": "Unsupported media type",
+    "too-large": "Request body too large",
     "not-finished": "Only once the game is finished",
     "bad-setup": "Cannot create this game",
     "method-not-allowed": "Method not allowed",
@@ -43,7 +46,8 @@ TYPES: dict[str, str] = {
 }
 
 STATUS_SLUG = {400: "malformed", 401: "unauthorized", 403: "not-your-decision", 404: "not-found",
-               405: "method-not-allowed", 409: "stale-version", 422: "rule-violation", 503: "unavailable"}
+               405: "method-not-allowed", 409: "stale-version", 413: "too-large", 415: "unsupported-media-type",
+               422: "rule-violation", 503: "unavailable"}
 
 
 #: An absolute filesystem path inside an error message (POSIX ``/a/b`` or Windows ``C:\\a``).

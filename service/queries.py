@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import FINISHED
+from domain.kernel import ACTIVE, FINISHED, WAITING
 from domain.kernel.fold import decode_event
 
 from . import views
@@ -112,13 +112,20 @@ def _ask(rm: Any, name: str, *args: Any, version: int | None = None, **kw: Any) 
 
 
 # -- games ----------------------------------------------------------------
+def _signed(svc: GameService, game_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``GET /games/{id}`` carries the signed receipt of the version it shows (DESIGN 2)."""
+    r = svc.receipt(game_id, body["version"])
+    return body if r is None else {**body, "receipt": r}
+
+
 def game_view(svc: GameService, rm: Any, game_id: str, seat: str | None) -> Read:
     game = svc.game(game_id)
     v, degraded = _ask(rm, "game_view", game_id, seat, version=game.version)
     if isinstance(v, dict) and v.get("version") == game.version:
-        return Read(v)
+        return Read(_signed(svc, game_id, v))
     cur = svc.current(game_id, game)
-    return Read(views.game_view(game, cur.ruleset, cur.state, seat, cur.version), degraded)
+    return Read(_signed(svc, game_id, views.game_view(game, cur.ruleset, cur.state, seat, cur.version,
+                                                      kernel=cur.folded.kernel)), degraded)
 
 
 def state_view(svc: GameService, rm: Any, game_id: str, seq: int, seat: str | None) -> Read:
@@ -128,14 +135,16 @@ def state_view(svc: GameService, rm: Any, game_id: str, seq: int, seat: str | No
     st, degraded = _ask(rm, "state_at", game_id, seq)
     if st is None:
         st = svc.state_at(game_id, seq, cur)
-    return Read(views.game_view(cur.game, cur.ruleset, st, seat, version=seq), degraded)
+    return Read(views.game_view(cur.game, cur.ruleset, st, seat, version=seq, kernel=svc.kernel_at(game_id, seq, cur),
+                               reveal_all=cur.finished), degraded)
 
 
 #: Games of one lobby page by default, and at most.
 LOBBY_PAGE = 100
 MAX_LOBBY_PAGE = 1000
-#: ``GET /games?status=`` values (``read_only``: imported without a seed, UMPIRE-READ-ONLY-1).
-LOBBY_STATUSES = ("active", FINISHED, views.READ_ONLY)
+#: ``GET /games?status=`` values (``waiting``: a ``when_ready`` game before every seat is ready, DESIGN 3;
+#: ``read_only``: imported without a seed, UMPIRE-READ-ONLY-1).
+LOBBY_STATUSES = (WAITING, ACTIVE, FINISHED, views.READ_ONLY)
 
 
 def encode_cursor(entry: dict[str, Any]) -> str:
@@ -174,11 +183,12 @@ def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cu
 
 def legal_commands(svc: GameService, game_id: str, seat: str | None) -> Read:
     cur = svc.current(game_id)
-    cmds = [] if seat is None else cur.ruleset.legal_commands(cur.state, seat)
-    body: dict[str, Any] = {"version": cur.version, "seat": seat, "commands": [msgspec.to_builtins(c) for c in cmds]}
+    body: dict[str, Any] = {"ruleset": cur.ruleset.id, "version": cur.version, "seat": seat,
+                            "commands": svc.legal_commands(cur, seat)}
     templates = getattr(cur.ruleset, "command_templates", None)
     if templates is not None:  # continuous commands with bounds (domain/kernel/decider.py)
-        body["templates"] = [] if seat is None else templates(cur.state, seat)
+        open_ = seat is not None and not cur.folded.kernel.waiting
+        body["templates"] = templates(cur.state, seat) if open_ else []
     return Read(body)
 
 
@@ -190,7 +200,7 @@ def events(svc: GameService, game_id: str, seat: str | None, after: int, limit: 
         raise Problem(400, "malformed", f"limit must be between 1 and {MAX_PAGE}", field="limit")
     cur = svc.current(game_id)
     records = svc.store.load(game_id, after=after, upto=cur.version, limit=limit) if after < cur.version else []
-    return Read({"version": cur.version, "events": svc.render_events(cur, records, seat)})
+    return Read({"ruleset": cur.ruleset.id, "version": cur.version, "events": svc.render_events(cur, records, seat)})
 
 
 def ruling(svc: GameService, game_id: str, seq: int, seat: str | None) -> Read:
@@ -233,11 +243,22 @@ def board_svg(svc: GameService, rm: Any, game_id: str, seat: str | None, at: int
     return Read(cur.ruleset.render_svg(st, seat, recent), degraded)
 
 
-def verify(svc: GameService, game_id: str) -> Read:
+def verify(svc: GameService, game_id: str, receipt: str | None = None) -> Read:
+    """``GET /games/{id}/verify[?receipt=]``: ``receipt`` is a receipt as the service gave it (JSON,
+    or base64url of that JSON); the answer then says whether the log still holds what it signed."""
     svc.game(game_id)
-    from .verify import verify_game
+    from .verify import parse_receipt, verify_game
 
-    return Read(verify_game(svc.store, game_id).body())
+    given = None
+    if receipt is not None:
+        try:
+            given = parse_receipt(receipt)
+        except ValueError as exc:
+            raise Problem(400, "malformed", str(exc), field="receipt") from None
+    public = svc.signer.public_raw if svc.signer is not None else None
+    cur = svc.current(game_id)
+    return Read(verify_game(svc.store, game_id, receipt=given, public_key=public, folded=cur.folded,
+                            private_before_end=cur.finished).body())
 
 
 __all__ = ["DEGRADED_HEADER", "DEGRADED_VALUE", "MAX_PAGE", "Read", "board_svg", "events", "game_view",

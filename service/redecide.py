@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import Dice, NotYourDecision, RuleViolation, advance
+from domain.kernel import KERNEL_EVENT_TYPES, Dice, KernelCommand, NotYourDecision, RuleViolation, advance
 from domain.kernel.dice import Roll
 
 from .game_service import GameService, encode_emitted
@@ -29,6 +29,19 @@ _rolls = msgspec.json.Decoder(list[Roll])
 
 def _json(text: str | None) -> Any:
     return None if text is None else msgspec.json.decode(text)
+
+
+def _ruleset_ruling(ruling: Any) -> Any:
+    """A recorded ruling without the kernel's lines (``UMPIRE-*``: an agreed re-roll's label)."""
+    if not isinstance(ruling, dict) or "steps" not in ruling:
+        return ruling
+    steps = [s for s in ruling["steps"] if not str(s.get("rule", "")).startswith("UMPIRE-")]
+    out = dict(ruling)
+    if steps:
+        out["steps"] = steps
+    else:
+        out.pop("steps")
+    return out
 
 
 def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
@@ -49,9 +62,15 @@ def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
         counters = advance(counters, _rolls.decode(e.rolls))
     state = svc.state_at(game_id, first - 1, cur)
     command = svc.decode_command(rs, msgspec.json.decode(body))
-    dice = Dice(svc.store.seed(game_id), game_id, counters)
-    recorded = svc.store.load(game_id, after=first - 1, upto=last)
-    rec = [{"seq": e.seq, "type": e.type, "payload": _json(e.payload), "ruling": _json(e.ruling),
+    if isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]
+        raise Problem(404, "not-found", f"event {seq} is undo or ready bookkeeping of the kernel, not a decision of"
+                      " the rules", field="seq")
+    # the draws of a when_ready game mix the seats' client seeds (DESIGN 3)
+    dice = Dice(svc.store.seed(game_id), game_id, counters, mix=svc.kernel_at(game_id, first - 1, cur).mix)
+    # the kernel's own events of the step (a lapsed undo request) and its lines in the rulings (an agreed
+    # re-roll) are not the ruleset's decision: compared without them
+    recorded = [e for e in svc.store.load(game_id, after=first - 1, upto=last) if e.type not in KERNEL_EVENT_TYPES]
+    rec = [{"seq": e.seq, "type": e.type, "payload": _json(e.payload), "ruling": _ruleset_ruling(_json(e.ruling)),
             "rolls": _json(e.rolls), "engine_version": e.engine_version} for e in recorded]
     out: dict[str, Any] = {"seq": seq, "first_seq": first, "last_seq": last, "seat": seat,
                            "command": msgspec.json.decode(body), "engine_version": rs.engine_version,
@@ -63,7 +82,8 @@ def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
                    differences=[{"field": "accepted", "recorded": True, "current": False}])
         return out
     new, _ = encode_emitted(rs, state, emitted, seat)
-    now = [{"seq": first + i, "type": n.type, "payload": _json(n.payload), "ruling": _json(n.ruling),
+    base = recorded[0].seq if recorded else first
+    now = [{"seq": base + i, "type": n.type, "payload": _json(n.payload), "ruling": _json(n.ruling),
             "rolls": _json(n.rolls), "engine_version": n.engine_version} for i, n in enumerate(new)]
     diffs: list[dict[str, Any]] = []
     if len(now) != len(rec):

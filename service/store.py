@@ -17,9 +17,10 @@ a schema newer than this code, a write that SQLite refused) and its kinds
 constraint or a stale ``expected_version`` means that); ValueError for a
 malformed argument, naming the field.
 
-A duplicate ``command_id`` answers the first answer: the same ``first_seq``,
-``last_seq`` and ``version`` as the first time (``current_version`` says
-where the game is now). Verification lives in ``service.verify``, export and
+A duplicate ``command_id`` of the same seat answers the first answer: the same
+``first_seq``, ``last_seq`` and ``version`` as the first time
+(``current_version`` says where the game is now) and the stored ``body_hash``
+of the first request, so the caller can refuse the same id with another body. Verification lives in ``service.verify``, export and
 import in ``service.transfer``.
 """
 from __future__ import annotations
@@ -36,7 +37,9 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-GENESIS = "0" * 64
+from . import chain
+from .chain import CHAIN_V1, CHAIN_V2, GENESIS
+
 DB_FILE = "umpire.db"
 
 
@@ -83,6 +86,9 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
     payload: str  # msgspec JSON of the event struct
     actor: str | None = None
     visibility: str = "public"
+    #: JSON of the payload as a spectator sees it (private fields removed, ``"redacted": true``);
+    #: required for an event that is not public, None for a public one (its payload is public).
+    public_payload: str | None = None
     ruling: str | None = None  # msgspec JSON of the Ruling
     rolls: str = "[]"  # msgspec JSON list of Roll
     reveals: bool = False
@@ -106,6 +112,11 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     turn: int
     prev_hash: str
     hash: str
+    #: Chain version 2 (None in games of chain version 1): the spectator payload of a non-public
+    #: event, the commitment of its private part, and the first seq of the command it belongs to.
+    public_payload: str | None = None
+    commitment: str | None = None
+    step: int | None = None
 
 
 class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -119,8 +130,10 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     version: int
     created_at: str
     campaign_id: str | None
+    #: 1: hash of every stored field (games stored before issue 10); 2: public part + commitment.
+    chain_version: int = CHAIN_V1
     #: True when the store has no secret seed for the game (imported without secrets, not finished):
-    #: it can be read but not played on (UMPIRE-READ-ONLY-1).
+    #: it can be read but not played on (UMPIRE-READ-ONLY-1). Derived, never stored.
     read_only: bool = False
 
 
@@ -137,26 +150,25 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     #: The game's version now (differs from ``version`` only for a duplicate
     #: of a command that later commands followed).
     current_version: int | None = None
+    #: The hash of event ``version`` (the head a receipt signs).
+    head: str = ""
+    #: For a duplicate: the body hash stored with the first request (None: not recorded).
+    body_hash: str | None = None
 
 
 _EVENT_COLUMNS = (
     "game_id, seq, type, payload, actor, visibility, command_id, engine_version, "
-    "recorded_at, ruling, rolls, reveals, turn, prev_hash, hash"
+    "recorded_at, ruling, rolls, reveals, turn, prev_hash, hash, public_payload, commitment, step"
 )
+_EVENT_COLS = tuple(c.strip() for c in _EVENT_COLUMNS.split(","))
+_GAME_COLUMNS = ("game_id, ruleset, scenario, setup, seed_commitment, status, winner, version, created_at, campaign_id,"
+                 " chain_version")
+#: The stored columns of a game row (:class:`GameRow` without the derived ``read_only``).
+_GAME_COLS = tuple(c.strip() for c in _GAME_COLUMNS.split(","))
 
-
-def canonical(e: dict[str, Any]) -> bytes:
-    """The bytes an event's hash covers: every stored field but the hashes, sorted keys."""
-    body = {k: e[k] for k in (
-        "game_id", "seq", "type", "payload", "actor", "visibility", "command_id",
-        "engine_version", "recorded_at", "ruling", "rolls", "reveals", "turn",
-    )}
-    body["reveals"] = bool(body["reveals"])
-    return msgspec.json.encode(body, order="sorted")
-
-
-def chain_hash(prev_hash: str, e: dict[str, Any]) -> str:
-    return hashlib.sha256(prev_hash.encode() + canonical(e)).hexdigest()
+#: Kept for callers of the chain-version-1 helpers (:mod:`service.chain` holds both versions).
+canonical = chain.v1_canonical
+chain_hash = chain.v1_hash
 
 
 def _now() -> str:
@@ -245,6 +257,34 @@ def _m3_command_bodies(db: sqlite_utils.Database) -> None:
             game_id TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
             seat TEXT, body TEXT NOT NULL, PRIMARY KEY (game_id, first_seq))"""
     )
+
+
+@migration
+def _m4_fair_chain(db: sqlite_utils.Database) -> None:
+    """Issue 10 (DESIGN 2): chain version 2 per game (public part + keyed commitment), the command
+    each event belongs to (undo goes back to command boundaries only), command ids per seat with the
+    hash of the first request's body. Rows of games stored before keep chain version 1."""
+    db.execute("ALTER TABLE games ADD COLUMN chain_version INTEGER NOT NULL DEFAULT 1")
+    db.execute("ALTER TABLE events ADD COLUMN public_payload TEXT")
+    db.execute("ALTER TABLE events ADD COLUMN commitment TEXT")
+    db.execute("ALTER TABLE events ADD COLUMN step INTEGER")
+    db.execute(
+        """CREATE TABLE commands_v4 (
+            game_id TEXT NOT NULL, seat TEXT NOT NULL, command_id TEXT NOT NULL,
+            first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, body_hash TEXT,
+            PRIMARY KEY (game_id, seat, command_id))"""
+    )
+    db.execute(
+        """INSERT INTO commands_v4 (game_id, seat, command_id, first_seq, last_seq, body_hash)
+           SELECT c.game_id, COALESCE(e.actor, ''), c.command_id, c.first_seq, c.last_seq, NULL
+           FROM commands c LEFT JOIN events e ON e.game_id = c.game_id AND e.seq = c.first_seq"""
+    )
+    db.execute("DROP TABLE commands")
+    db.execute("ALTER TABLE commands_v4 RENAME TO commands")
+    # campaigns: their own chained stream through the same mechanism (service.chain)
+    db.execute("ALTER TABLE campaigns ADD COLUMN chain_version INTEGER NOT NULL DEFAULT 1")
+    for col in ("actor TEXT", "public_payload TEXT", "commitment TEXT", "prev_hash TEXT", "hash TEXT"):
+        db.execute(f"ALTER TABLE campaign_events ADD COLUMN {col}")
 
 
 def token_hash(token: str) -> str:
@@ -434,41 +474,57 @@ class EventStore:
         token_hashes: dict[str, str],
         campaign_id: str | None = None,
         status: str = "active",
-    ) -> None:
-        """Create a game at version 0. Raises :class:`GameExists` for a used id and
-        ValueError when ``seed`` is not 32 bytes or ``seed_commitment`` is not its sha256."""
+        winner: str | None = None,
+        events: Sequence[NewEvent] = (),
+        chain_version: int = CHAIN_V2,
+    ) -> AppendResult:
+        """Create a game with its first ``events`` (the ``game_created`` header and the opening) in
+        one transaction: there is never a game row without its header. With no events the game is
+        at version 0. Raises :class:`GameExists` for a used id and ValueError when ``seed`` is not 32
+        bytes or ``seed_commitment`` is not its sha256."""
         if not isinstance(seed, (bytes, bytearray)) or len(seed) != 32:
             raise ValueError("seed: a game's seed is 32 bytes")
         if hashlib.sha256(bytes(seed)).hexdigest() != seed_commitment:
             raise ValueError("seed_commitment: must be the lowercase hex sha256 of the seed")
+        if chain_version not in chain.CHAIN_VERSIONS:
+            raise ValueError(f"chain_version: one of {chain.CHAIN_VERSIONS}")
+        _check_new_events(events, allow_empty=True)
+        now = _now()
 
-        def tx(conn: sqlite3.Connection) -> None:
+        def tx(conn: sqlite3.Connection) -> AppendResult:
             if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
                 raise GameExists(game_id)
             conn.execute(
-                "INSERT INTO games (game_id, ruleset, scenario, setup, seed_commitment, status, winner,"
-                " version, created_at, campaign_id) VALUES (?,?,?,?,?,?,NULL,0,?,?)",
-                (game_id, ruleset, scenario, setup, seed_commitment, status, _now(), campaign_id),
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,0,?,?,?)",
+                (game_id, ruleset, scenario, setup, seed_commitment, status, winner, now, campaign_id, chain_version),
             )
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
                 [(game_id, seat, h) for seat, h in token_hashes.items()],
             )
-            conn.execute("INSERT INTO secrets (game_id, seed, revealed) VALUES (?,?,0)", (game_id, seed.hex()))
+            conn.execute("INSERT INTO secrets (game_id, seed, revealed) VALUES (?,?,?)",
+                         (game_id, seed.hex(), int(status == "finished")))
+            if not events:
+                return AppendResult(first_seq=1, last_seq=0, version=0, current_version=0, head=GENESIS)
+            head = self._insert_events(conn, game_id, 0, GENESIS, events, command_id=None, now=now,
+                                       chain_version=chain_version, key=chain.commit_key(bytes(seed)))
+            conn.execute("UPDATE games SET version = ? WHERE game_id = ?", (len(events), game_id))
+            return AppendResult(first_seq=1, last_seq=len(events), version=len(events), current_version=len(events),
+                                head=head)
 
-        self._write(tx)
+        return self._write(tx)
 
-    _GAME_COLUMNS = ("SELECT g.game_id, g.ruleset, g.scenario, g.setup, g.seed_commitment, g.status, g.winner,"
-                     " g.version, g.created_at, g.campaign_id,"
-                     " (g.status != 'finished' AND NOT EXISTS (SELECT 1 FROM secrets s WHERE s.game_id = g.game_id))"
-                     " FROM games g")
+    #: A game row and whether it is read-only (no seed here, not finished: UMPIRE-READ-ONLY-1).
+    _GAME_SELECT = ("SELECT " + ", ".join(f"g.{c}" for c in _GAME_COLS) + ","
+                    " (g.status != 'finished' AND NOT EXISTS (SELECT 1 FROM secrets s WHERE s.game_id = g.game_id))"
+                    " FROM games g")
 
     @staticmethod
     def _row(r: Any) -> GameRow:
         return GameRow(**dict(zip(GameRow.__struct_fields__, (*r[:-1], bool(r[-1])))))
 
     def game(self, game_id: str) -> GameRow | None:
-        row = self._conn().execute(self._GAME_COLUMNS + " WHERE g.game_id = ?", (game_id,)).fetchone()
+        row = self._conn().execute(self._GAME_SELECT + " WHERE g.game_id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         return self._row(row)
@@ -499,7 +555,7 @@ class EventStore:
         if after is not None:
             where.append("(g.created_at, g.game_id) > (?, ?)")
             args.extend(after)
-        sql = self._GAME_COLUMNS
+        sql = self._GAME_SELECT
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.created_at, g.game_id"
@@ -537,21 +593,76 @@ class EventStore:
         return bytes.fromhex(row[0])
 
     def revealed_seed(self, game_id: str) -> bytes | None:
-        """The seed, only once the game is finished (it is revealed then)."""
+        """The seed, only once the game is finished (it is revealed then). The row's status is a
+        cache: verification (``service.verify``) decides from the fold of the log instead."""
         g = self.require_game(game_id)
         if g.status != "finished":
             return None
         return self.seed(game_id)
 
     # -- events ------------------------------------------------------
-    def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
-        row = self._conn().execute(
-            "SELECT first_seq, last_seq FROM commands WHERE game_id = ? AND command_id = ?", (game_id, command_id)
-        ).fetchone()
+    def command_result(self, game_id: str, command_id: str, seat: str | None = None) -> AppendResult | None:
+        """The first answer to ``command_id`` of ``seat`` (None: of any seat, for operators' checks)."""
+        sql = "SELECT first_seq, last_seq, body_hash FROM commands WHERE game_id = ? AND command_id = ?"
+        args: list[Any] = [game_id, command_id]
+        if seat is not None:
+            sql += " AND seat = ?"
+            args.append(seat)
+        row = self._conn().execute(sql + " ORDER BY first_seq LIMIT 1", args).fetchone()
         if row is None:
             return None
         return AppendResult(first_seq=row[0], last_seq=row[1], version=row[1], duplicate=True,
-                            current_version=self.version(game_id))
+                            current_version=self.version(game_id), body_hash=row[2],
+                            head=self.head(game_id, row[1]) or "")
+
+    def head(self, game_id: str, version: int) -> str | None:
+        """The hash of event ``version`` (the genesis hash for version 0; None when there is none)."""
+        if version == 0:
+            return GENESIS
+        row = self._conn().execute("SELECT hash FROM events WHERE game_id = ? AND seq = ?",
+                                   (game_id, version)).fetchone()
+        return None if row is None else row[0]
+
+    def _commit_key(self, conn: sqlite3.Connection, game_id: str) -> bytes:
+        row = conn.execute("SELECT seed FROM secrets WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise SeedUnavailable(game_id)
+        return chain.commit_key(bytes.fromhex(row[0]))
+
+    def _insert_events(self, conn: sqlite3.Connection, game_id: str, current: int, prev: str,
+                       events: Sequence[NewEvent], *, command_id: str | None, now: str, chain_version: int,
+                       key: bytes | None) -> str:
+        """Insert ``events`` after version ``current`` (hash ``prev``), chained; returns the new head."""
+        rows = []
+        step = current + 1
+        for i, ev in enumerate(events, start=current + 1):
+            e: dict[str, Any] = {
+                "game_id": game_id, "seq": i, "type": ev.type, "payload": ev.payload,
+                "actor": ev.actor, "visibility": ev.visibility, "command_id": command_id,
+                "engine_version": ev.engine_version, "recorded_at": now, "ruling": ev.ruling,
+                "rolls": ev.rolls, "reveals": int(ev.reveals), "turn": ev.turn, "prev_hash": prev,
+                "public_payload": None, "commitment": None, "step": None,
+            }
+            if chain_version == CHAIN_V1:
+                e["hash"] = prev = chain.v1_hash(prev, e)
+            else:
+                assert key is not None
+                if ev.visibility != chain.PUBLIC:
+                    # a caller that does not say what a spectator sees: nothing of the payload is public
+                    e["public_payload"] = ev.public_payload if ev.public_payload is not None else '{"redacted":true}'
+
+                e["step"] = step
+                e["commitment"], e["hash"] = chain.seal(prev, key, e)
+                prev = e["hash"]
+            rows.append(tuple(e[c] for c in _EVENT_COLS))
+        try:
+            conn.executemany(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * len(_EVENT_COLS))})",
+                             rows)
+        except sqlite3.IntegrityError as exc:
+            if "events.game_id, events.seq" not in str(exc):
+                raise
+            raise VersionConflict(game_id, current, current + 1) from None
+        return prev
 
     def append(
         self,
@@ -563,41 +674,40 @@ class EventStore:
         status: str | None = None,
         winner: str | None = None,
         command_body: str | None = None,
+        command_seat: str | None = None,
+        body_hash: str | None = None,
     ) -> AppendResult:
-        """Append all ``events`` in one transaction, or none.
+        """Append all ``events`` (one command) in one transaction, or none.
 
         ``command_body`` (JSON of the command that produced the events, optional)
         is kept beside them for re-deciding the step later (:meth:`command_body`).
 
         Raises :class:`VersionConflict` when ``expected_version`` is stale.
-        A ``command_id`` seen before returns the first result and appends
-        nothing. ``status``/``winner`` update the game row in the same
-        transaction (a finished game's seed is then revealed).
+        A ``command_id`` this seat (``command_seat``, default the first event's
+        actor) used before returns the first result (with its ``body_hash``) and
+        appends nothing; another seat's ids never answer. ``status``/``winner``
+        update the game row in the same transaction (a finished game's seed is
+        then revealed).
         """
-        if not events:
-            raise ValueError("append needs at least one event")
-        for ev in events:
-            if not isinstance(ev.type, str) or not ev.type:
-                raise ValueError(f"event type: a non-empty string is required, got {ev.type!r}")
-            if not isinstance(ev.payload, str):
-                raise ValueError(f"event {ev.type} payload: msgspec JSON text is required, got {type(ev.payload).__name__}")
-            if not isinstance(ev.rolls, str):
-                raise ValueError(f"event {ev.type} rolls: msgspec JSON text is required, got {type(ev.rolls).__name__}")
+        _check_new_events(events)
+        seat_key = (command_seat if command_seat is not None else events[0].actor) or ""
 
         def tx(conn: sqlite3.Connection) -> AppendResult:
             if command_id is not None:
                 row = conn.execute(
-                    "SELECT first_seq, last_seq FROM commands WHERE game_id = ? AND command_id = ?",
-                    (game_id, command_id),
+                    "SELECT first_seq, last_seq, body_hash FROM commands WHERE game_id = ? AND seat = ?"
+                    " AND command_id = ?", (game_id, seat_key, command_id),
                 ).fetchone()
                 if row is not None:
                     cur = conn.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()[0]
+                    head = conn.execute("SELECT hash FROM events WHERE game_id = ? AND seq = ?",
+                                        (game_id, row[1])).fetchone()
                     return AppendResult(first_seq=row[0], last_seq=row[1], version=row[1], duplicate=True,
-                                        current_version=cur)
-            g = conn.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
+                                        current_version=cur, body_hash=row[2], head=head[0] if head else "")
+            g = conn.execute("SELECT version, chain_version FROM games WHERE game_id = ?", (game_id,)).fetchone()
             if g is None:
                 raise UnknownGame(game_id)
-            current = g[0]
+            current, version_of_chain = g
             if current != expected_version:
                 raise VersionConflict(game_id, expected_version, current)
             prev = GENESIS
@@ -605,35 +715,20 @@ class EventStore:
                 prev = conn.execute(
                     "SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, current)
                 ).fetchone()[0]
-            now = _now()
-            rows = []
-            for i, ev in enumerate(events, start=current + 1):
-                e = {
-                    "game_id": game_id, "seq": i, "type": ev.type, "payload": ev.payload,
-                    "actor": ev.actor, "visibility": ev.visibility, "command_id": command_id,
-                    "engine_version": ev.engine_version, "recorded_at": now, "ruling": ev.ruling,
-                    "rolls": ev.rolls, "reveals": int(ev.reveals), "turn": ev.turn, "prev_hash": prev,
-                }
-                e["hash"] = prev = chain_hash(e["prev_hash"], e)
-                rows.append(tuple(e[c.strip()] for c in _EVENT_COLUMNS.split(",")))
-            try:
-                conn.executemany(
-                    f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * 15)})", rows
-                )
-            except sqlite3.IntegrityError as exc:
-                if "events.game_id, events.seq" not in str(exc):
-                    raise
-                raise VersionConflict(game_id, expected_version, current + 1) from None
+            key = self._commit_key(conn, game_id) if version_of_chain == CHAIN_V2 else None
+            head = self._insert_events(conn, game_id, current, prev, events, command_id=command_id, now=_now(),
+                                       chain_version=version_of_chain, key=key)
             last = current + len(events)
             if command_id is not None:
                 conn.execute(
-                    "INSERT INTO commands (game_id, command_id, first_seq, last_seq) VALUES (?,?,?,?)",
-                    (game_id, command_id, current + 1, last),
+                    "INSERT INTO commands (game_id, seat, command_id, first_seq, last_seq, body_hash)"
+                    " VALUES (?,?,?,?,?,?)",
+                    (game_id, seat_key, command_id, current + 1, last, body_hash),
                 )
             if command_body is not None:
                 conn.execute(
                     "INSERT INTO command_bodies (game_id, first_seq, last_seq, seat, body) VALUES (?,?,?,?,?)",
-                    (game_id, current + 1, last, events[0].actor, command_body),
+                    (game_id, current + 1, last, command_seat or events[0].actor, command_body),
                 )
             sets, args = ["version = ?"], [last]
             if status is not None:
@@ -645,7 +740,7 @@ class EventStore:
                 sets.append("winner = ?")
                 args.append(winner)
             conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE game_id = ?", (*args, game_id))
-            return AppendResult(first_seq=current + 1, last_seq=last, version=last, current_version=last)
+            return AppendResult(first_seq=current + 1, last_seq=last, version=last, current_version=last, head=head)
 
         return self._write(tx)
 
@@ -659,15 +754,15 @@ class EventStore:
         """Insert a whole game as stored elsewhere (events kept byte for byte, hashes
         included) in one transaction. The caller verifies the chain first
         (``service.transfer`` does). Raises :class:`GameExists` for a used id.
-        The ``commands`` table is rebuilt from the events' ``command_id``."""
+        The ``commands`` table is rebuilt from the events' ``command_id`` (body hashes are not
+        exported: a retried id of an imported game answers the first answer)."""
 
         def tx(conn: sqlite3.Connection) -> None:
             if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game.game_id,)).fetchone():
                 raise GameExists(game.game_id)
             conn.execute(
-                "INSERT INTO games (game_id, ruleset, scenario, setup, seed_commitment, status, winner,"
-                " version, created_at, campaign_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                tuple(getattr(game, f) for f in GameRow.__struct_fields__ if f != "read_only"),
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({','.join('?' * len(_GAME_COLS))})",
+                tuple(getattr(game, f) for f in _GAME_COLS),
             )
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
@@ -678,20 +773,20 @@ class EventStore:
                     "INSERT INTO secrets (game_id, seed, revealed) VALUES (?,?,?)",
                     (game.game_id, seed.hex(), int(game.status == "finished")),
                 )
-            cols = [c.strip() for c in _EVENT_COLUMNS.split(",")]
             conn.executemany(
-                f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * len(cols))})",
-                [tuple(int(v) if c == "reveals" else v for c, v in ((c, getattr(ev, c)) for c in cols))
+                f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * len(_EVENT_COLS))})",
+                [tuple(int(v) if c == "reveals" else v for c, v in ((c, getattr(ev, c)) for c in _EVENT_COLS))
                  for ev in events],
             )
-            spans: dict[str, list[int]] = {}
+            spans: dict[tuple[str, str], list[int]] = {}
             for ev in events:
                 if ev.command_id is not None:
-                    span = spans.setdefault(ev.command_id, [ev.seq, ev.seq])
+                    span = spans.setdefault((ev.actor or "", ev.command_id), [ev.seq, ev.seq])
                     span[0], span[1] = min(span[0], ev.seq), max(span[1], ev.seq)
             conn.executemany(
-                "INSERT INTO commands (game_id, command_id, first_seq, last_seq) VALUES (?,?,?,?)",
-                [(game.game_id, cid, a, b) for cid, (a, b) in spans.items()],
+                "INSERT INTO commands (game_id, seat, command_id, first_seq, last_seq, body_hash)"
+                " VALUES (?,?,?,?,?,NULL)",
+                [(game.game_id, seat, cid, a, b) for (seat, cid), (a, b) in spans.items()],
             )
 
         try:
@@ -708,17 +803,34 @@ class EventStore:
         ).fetchone()
         return None if row is None else (row[0], row[1], row[2], row[3])
 
-    def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[StoredEvent]:
+    def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None,
+             types: Iterable[str] | None = None) -> list[StoredEvent]:
+        """Events of one game in seq order (``types``: only events of these types)."""
         sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
         args: list[Any] = [game_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             args.append(upto)
+        if types is not None:
+            kinds = sorted(types)
+            sql += f" AND type IN ({','.join('?' * len(kinds))})"
+            args.extend(kinds)
         sql += " ORDER BY seq"
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
         return [_row_event(r) for r in self._conn().execute(sql, args)]
+
+    def last_seq_not_of(self, game_id: str, types: Iterable[str], upto: int | None = None) -> int:
+        """The seq of the last event whose type is not in ``types`` (0: none)."""
+        kinds = sorted(types)
+        sql = f"SELECT MAX(seq) FROM events WHERE game_id = ? AND type NOT IN ({','.join('?' * len(kinds))})"
+        args: list[Any] = [game_id, *kinds]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            args.append(upto)
+        row = self._conn().execute(sql, args).fetchone()
+        return row[0] or 0
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None:
         r = self._conn().execute(
@@ -740,8 +852,20 @@ class EventStore:
                 yield r[0], _row_event(r[1:])
 
 
+def _check_new_events(events: Sequence[NewEvent], allow_empty: bool = False) -> None:
+    if not events and not allow_empty:
+        raise ValueError("append needs at least one event")
+    for ev in events:
+        if not isinstance(ev.type, str) or not ev.type:
+            raise ValueError(f"event type: a non-empty string is required, got {ev.type!r}")
+        if not isinstance(ev.payload, str):
+            raise ValueError(f"event {ev.type} payload: msgspec JSON text is required, got {type(ev.payload).__name__}")
+        if not isinstance(ev.rolls, str):
+            raise ValueError(f"event {ev.type} rolls: msgspec JSON text is required, got {type(ev.rolls).__name__}")
+
+
 def _row_event(r: Sequence[Any]) -> StoredEvent:
-    d = dict(zip(StoredEvent.__struct_fields__, r))
+    d = dict(zip(_EVENT_COLS, r))
     d["reveals"] = bool(d["reveals"])
     return StoredEvent(**d)
 
@@ -753,8 +877,12 @@ class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
     problem: str | None = None
 
 
-def verify_chain(events: Sequence[StoredEvent]) -> ChainReport:
-    """Recompute the chain; report the first seq whose hash, link or order is wrong."""
+def verify_chain(events: Sequence[StoredEvent], chain_version: int | None = None) -> ChainReport:
+    """Recompute the chain; report the first seq whose hash, link or order is wrong.
+
+    ``chain_version``: the game's (None: from the events -- version 2 when they carry commitments)."""
+    if chain_version is None:
+        chain_version = CHAIN_V2 if events and events[0].commitment is not None else CHAIN_V1
     prev = GENESIS
     for expected_seq, ev in enumerate(events, start=1):
         d = msgspec.structs.asdict(ev)
@@ -764,15 +892,36 @@ def verify_chain(events: Sequence[StoredEvent]) -> ChainReport:
         if ev.prev_hash != prev:
             return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq,
                                problem="prev_hash does not match the previous event's hash")
-        if chain_hash(prev, d) != ev.hash:
+        if chain_version == CHAIN_V2:
+            if not ev.commitment or (ev.public_payload is None) != (ev.visibility == chain.PUBLIC):
+                return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq,
+                                   problem="a chain-version-2 event without its commitment or spectator payload")
+            try:
+                ok = chain.row_hash(prev, d, CHAIN_V2) == ev.hash
+            except (msgspec.DecodeError, TypeError):
+                ok = False
+        else:
+            ok = chain.v1_hash(prev, d) == ev.hash
+        if not ok:
             return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq,
                                problem="hash does not match the event's content")
         prev = ev.hash
     return ChainReport(ok=True, events=len(events))
 
 
+def verify_commitments(events: Sequence[StoredEvent], seed: bytes) -> ChainReport:
+    """Chain version 2, with the seed: every commitment against the event's stored private part, and
+    every spectator payload against its payload (the first seq that does not fit is reported)."""
+    key = chain.commit_key(seed)
+    for ev in events:
+        problem = chain.private_problem(key, msgspec.structs.asdict(ev))
+        if problem is not None:
+            return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq, problem=problem)
+    return ChainReport(ok=True, events=len(events))
+
+
 __all__ = [
-    "AppendResult", "ChainReport", "EventStore", "GameExists", "GameRow", "NewEvent", "SeedUnavailable",
+    "AppendResult", "ChainReport", "EventStore", "GENESIS", "GameExists", "GameRow", "NewEvent", "SeedUnavailable",
     "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "token_hash",
-    "verify_chain",
+    "verify_chain", "verify_commitments",
 ]

@@ -2,7 +2,7 @@
 
 Line 1, the header::
 
-    {"kind": "umpire-game", "format": 1, "game": {<games row>},
+    {"kind": "umpire-game", "format": 2, "game": {<games row>},
      "seats": {"<seat>": "<sha256 of the token>"}, "events": <count>,
      "seed": "<64 hex>"}          # seed only if finished, or exported with secrets
 
@@ -24,9 +24,12 @@ from typing import IO
 
 import msgspec
 
-from .store import EventStore, GameRow, SeedUnavailable, StoreError, StoredEvent, verify_chain
+from .store import EventStore, GameRow, SeedUnavailable, StoreError, StoredEvent, verify_chain, verify_commitments
 
-FORMAT = 1
+#: 2: games carry ``chain_version`` and chain-version-2 events their ``public_payload``,
+#: ``commitment`` and ``step`` (issue 10). Files of format 1 are read too.
+FORMAT = 2
+FORMATS = (1, 2)
 HEADER_KIND = "umpire-game"
 EVENT_KIND = "event"
 FINISHED = "finished"
@@ -96,8 +99,9 @@ def _decode(lines: Iterable[bytes | str]) -> tuple[Header, list[StoredEvent]]:
                 raise TransferError(f"line {lineno}: not an umpire game header: {exc}") from None
             if header.kind != HEADER_KIND:
                 raise TransferError(f"line {lineno}: kind is {header.kind!r}, expected {HEADER_KIND!r}")
-            if header.format != FORMAT:
-                raise TransferError(f"line {lineno}: format {header.format} is not supported (this umpire reads {FORMAT})")
+            if header.format not in FORMATS:
+                raise TransferError(f"line {lineno}: format {header.format} is not supported (this umpire reads "
+                                    f"{', '.join(map(str, FORMATS))})")
             continue
         try:
             e = _event_dec.decode(line)
@@ -121,7 +125,7 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[Header, list[StoredEvent]
     game = header.game
     if header.events != len(events):
         raise TransferError(f"header announces {header.events} events, the file has {len(events)}")
-    chain = verify_chain(events)
+    chain = verify_chain(events, game.chain_version)
     if not chain.ok:
         raise TransferError(f"chain broken at seq {chain.first_broken_seq}: {chain.problem}")
     if game.version != len(events):
@@ -136,6 +140,10 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[Header, list[StoredEvent]
             raise TransferError("seed: must be 64 lowercase hex characters")
         if hashlib.sha256(seed).hexdigest() != game.seed_commitment:
             raise TransferError("seed: does not match the game's seed_commitment")
+        if game.chain_version == 2:
+            commits = verify_commitments(events, seed)
+            if not commits.ok:
+                raise TransferError(f"commitment broken at seq {commits.first_broken_seq}: {commits.problem}")
     elif game.status == FINISHED:
         raise TransferError("seed: a finished game's export must carry its revealed seed")
     return header, events, seed

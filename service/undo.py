@@ -1,23 +1,18 @@
-"""Fair undo (DESIGN section 5): the log is never edited.
+"""Fair undo over REST (DESIGN section 5): the I/O around the kernel's pure undo
+(:mod:`domain.kernel.undo`), which every ruleset gets.
 
-``POST /games/{id}/undo {"to_version": n}`` asks to undo every step after
-version ``n``:
+``POST /games/{id}/undo {"to_version": n}`` (or ``{"type": "undo", "to_version": n}`` through
+``/commands``): 201 and an ``undone`` event when the undo is free, 202 and an ``undo_requested``
+event when it needs another seat's consent, 422 with an ``UMPIRE-UNDO-*`` rule when refused (among
+them UMPIRE-UNDO-8: ``to_version`` must be a command boundary). The other seat answers with
+``{"type": "undo_accept"}`` / ``{"type": "undo_decline"}`` through ``/commands`` (both are listed in
+its legal commands while the request waits) or ``POST /games/{id}/undo/accept`` / ``/decline``. A
+waiting request is in every view (``"undo_request"``) and lapses with an ``undo_lapsed`` event as
+soon as a game command is played.
 
-- **free** (201, appends ``Undone``): every game event after ``n`` is the
-  caller's own, of the current turn (``Status.turn``), and none revealed
-  anything (no roll, no card drawn, no automated decision: ``reveals`` or
-  recorded ``rolls``);
-- otherwise it **needs consent** (202, appends ``UndoRequested``); another
-  seat answers with ``/undo/accept`` (201, appends ``Undone`` with
-  ``consented_by``) or ``/undo/decline`` (201, appends ``UndoDeclined``).
-  A request lapses as soon as another game event is appended after it
-  (playing on is declining).
-
-The dice counters are taken from every recorded roll, undone ones included
-(:mod:`service.game_service`), so the first roll after an undo is a new roll:
-undo can never be used to re-roll.
-
-Refusals are 422 problems whose ``rule`` is one of :data:`UNDO_RULES`.
+This module reads the log into :class:`~domain.kernel.undo.Logged` records (the command each event
+belongs to: the stored ``step``; for games stored before it was kept, the events of one append share
+their ``recorded_at``), asks the kernel, and appends what it decided.
 """
 from __future__ import annotations
 
@@ -25,50 +20,73 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import KERNEL_EVENT_TYPES, Emitted, UndoDeclined, Undone, UndoRequested
-from domain.kernel.fold import decode_event
+from domain.kernel import KERNEL_EVENT_TYPES, Emitted, NotYourDecision, RuleViolation, UndoAccept, UndoDecline, UndoTo
+from domain.kernel.undo import Logged, boundaries, decide_undo, steps_of
+from domain.kernel.undo import answer_undo as kernel_answer
 
-from .game_service import Answer, GameService
+from .game_service import Answer, Current, GameService
 from .problems import Problem
 from .store import StoredEvent
-
-#: The service's own rule ids for undo (documented here and in the problem bodies).
-UNDO_RULES: dict[str, str] = {
-    "UMPIRE-UNDO-1": "to_version must lie between the end of the game's opening and the version before the current one",
-    "UMPIRE-UNDO-2": "an undo cannot reach back across an earlier undo",
-    "UMPIRE-UNDO-3": "a finished game cannot be undone",
-    "UMPIRE-UNDO-4": "an undo request is already waiting for an answer",
-    "UMPIRE-UNDO-5": "there is no undo request waiting for an answer",
-    "UMPIRE-UNDO-6": "this undo needs another seat's consent, and the game has no other seat",
-    "UMPIRE-UNDO-7": "there is nothing to undo after that version",
-}
 
 
 class UndoRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     to_version: int
 
 
-def _refuse(rule: str, detail: str | None = None, ruleset: str | None = None) -> Problem:
-    return Problem(422, "undo-refused", detail or UNDO_RULES[rule], rule=rule, ruleset=ruleset)
+def logged(records: list[StoredEvent]) -> list[Logged]:
+    """The log as undo sees it: each event with the first seq of its command."""
+    out: list[Logged] = []
+    first = 0
+    prev: StoredEvent | None = None
+    for e in records:
+        if e.step is not None:
+            step = e.step
+        else:  # chain version 1: one append shares its recorded_at
+            if prev is None or prev.recorded_at != e.recorded_at or prev.step is not None:
+                first = e.seq
+            step = first
+        out.append(Logged(seq=e.seq, step=step, type=e.type, actor=e.actor, turn=e.turn,
+                          revealing=e.reveals or e.rolls not in ("", "[]"), drew=e.rolls not in ("", "[]")))
+        prev = e
+    return out
 
 
 def opening_version(records: list[StoredEvent]) -> int:
-    """Seqs appended when the game was created (no actor): never undone."""
-    n = 0
-    for e in records:
-        if e.actor is not None:
-            break
-        n = e.seq
-    return n
+    """The version at which the game opened (undo never reaches before it)."""
+    from domain.kernel.undo import opening_end
+
+    return opening_end(steps_of(logged(records)))
 
 
-def pending_request(svc: GameService, ruleset: Any, records: list[StoredEvent]) -> tuple[int, UndoRequested] | None:
-    """The open ``UndoRequested`` (its seq and event), if any."""
-    for e in reversed(records):
-        if e.type == "undo_requested":
-            return e.seq, decode_event(ruleset, e.payload)
-        return None
-    return None
+def decide_undo_command(svc: GameService, cur: Current, seat: str, command: Any) -> Emitted:
+    """The kernel's decision on an undo, or on an answer to a waiting request (nothing stored: the
+    dry run asks this too)."""
+    records = svc.store.load(cur.game.game_id, upto=cur.version)
+    steps = steps_of(logged(records))
+    ks = cur.folded.kernel
+    try:
+        if isinstance(command, UndoTo):
+            return decide_undo(steps, ks, seat=seat, seats=cur.setup.seats, to_version=command.to_version,
+                               version=cur.version, turn=cur.status.turn, finished=cur.finished,
+                               last_undone_seq=cur.folded.last_undone_seq)
+        if cur.finished:
+            raise RuleViolation("UMPIRE-UNDO-3", "A finished game cannot be undone.")
+        return kernel_answer(steps, ks, seat=seat, accept=isinstance(command, UndoAccept))
+    except NotYourDecision as exc:
+        raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule, ruleset=cur.ruleset.id) from None
+    except RuleViolation as exc:
+        raise Problem(422, "undo-refused", exc.detail, rule=exc.rule, ruleset=cur.ruleset.id) from None
+
+
+def undo_command(svc: GameService, cur: Current, seat: str, command: Any, *, command_id: str | None = None,
+                 body_hash: str | None = None) -> Answer:
+    """Decide and append an undo, or an answer to a waiting request."""
+    em = decide_undo_command(svc, cur, seat, command)
+    name = type(em.event).__struct_config__.tag
+    extra = {"undo": {"undone": "done", "undo_requested": "requested", "undo_declined": "declined"}[name]}
+    return svc.append(cur, seat, [em], expected_version=cur.version, command_id=command_id, body_hash=body_hash,
+                      status_code=202 if name == "undo_requested" else 201, extra=extra,
+                      command_body=msgspec.json.encode(command).decode())
 
 
 def _seat(svc: GameService, game_id: str, token: str | None) -> str:
@@ -79,70 +97,29 @@ def _seat(svc: GameService, game_id: str, token: str | None) -> str:
     return seat
 
 
-def is_free(records_after: list[StoredEvent], seat: str, turn: int) -> bool:
-    """DESIGN 5: own commands of the current turn with nothing revealed since."""
-    for e in records_after:
-        if e.type in KERNEL_EVENT_TYPES:
-            continue
-        if e.actor != seat or e.turn != turn or e.reveals or e.rolls not in ("", "[]"):
-            return False
-    return True
-
-
 def request_undo(svc: GameService, game_id: str, token: str | None, to_version: int) -> Answer:
-    game = svc.game(game_id)
+    """``POST /games/{id}/undo``."""
+    svc.game(game_id)
     seat = _seat(svc, game_id, token)
-    svc.require_playable(game)
-    cur = svc.current(game_id)
-    rs = cur.ruleset
-    if cur.finished:
-        raise _refuse("UMPIRE-UNDO-3", ruleset=cur.ruleset.id)
-    records = svc.store.load(game_id, upto=cur.version)
-    first_allowed = opening_version(records)
-    if not first_allowed <= to_version < cur.version:
-        raise _refuse("UMPIRE-UNDO-1", f"to_version must be between {first_allowed} and {cur.version - 1}; got {to_version}",
-                      rs.id)
-    if to_version < cur.folded.last_undone_seq:
-        raise _refuse("UMPIRE-UNDO-2", f"{UNDO_RULES['UMPIRE-UNDO-2']} (the last undo is at version "
-                                      f"{cur.folded.last_undone_seq})", rs.id)
-    if pending_request(svc, rs, records) is not None:
-        raise _refuse("UMPIRE-UNDO-4", ruleset=cur.ruleset.id)
-    after = [e for e in records if e.seq > to_version]
-    if not any(e.type not in KERNEL_EVENT_TYPES for e in after):
-        raise _refuse("UMPIRE-UNDO-7", ruleset=cur.ruleset.id)
-    st = rs.status(cur.state)
-    if is_free(after, seat, st.turn):
-        last = max(e.seq for e in after if e.type not in KERNEL_EVENT_TYPES)
-        ev = Undone(by=seat, first=to_version + 1, last=last)
-        return svc.append(cur, seat, [Emitted(event=ev)], expected_version=cur.version, extra={"undo": "done"})
-    if not [s for s in cur.setup.seats if s != seat]:
-        raise _refuse("UMPIRE-UNDO-6", ruleset=cur.ruleset.id)
-    ev_req = UndoRequested(by=seat, to_version=to_version)
-    return svc.append(cur, seat, [Emitted(event=ev_req)], expected_version=cur.version, status_code=202,
-                      extra={"undo": "requested"})
+    return svc.run(game_id, seat, UndoTo(to_version=to_version), expected_version=None)
 
 
-def answer_undo(svc: GameService, game_id: str, token: str | None, accept: bool) -> Answer:
-    game = svc.game(game_id)
+def answer(svc: GameService, game_id: str, token: str | None, accept: bool) -> Answer:
+    """``POST /games/{id}/undo/accept`` and ``/decline``."""
+    svc.game(game_id)
     seat = _seat(svc, game_id, token)
-    svc.require_playable(game)
+    return svc.run(game_id, seat, UndoAccept() if accept else UndoDecline(), expected_version=None)
+
+
+#: The name this function had before undo moved into the kernel.
+answer_undo = answer
+
+
+def undo_targets(svc: GameService, game_id: str) -> list[int]:
+    """The command boundaries an undo may go back to now (newest last)."""
     cur = svc.current(game_id)
-    if cur.finished:
-        raise _refuse("UMPIRE-UNDO-3", ruleset=cur.ruleset.id)
-    records = svc.store.load(game_id, upto=cur.version)
-    pending = pending_request(svc, cur.ruleset, records)
-    if pending is None:
-        raise _refuse("UMPIRE-UNDO-5", ruleset=cur.ruleset.id)
-    req_seq, req = pending
-    if req.by == seat:
-        raise Problem(403, "not-your-decision", f"{seat} asked for this undo; another seat must accept or decline it")
-    if accept:
-        # the range ends at the last game event before the request (the undo bookkeeping stays kept)
-        last = max(e.seq for e in records if e.seq < req_seq and e.type not in KERNEL_EVENT_TYPES)
-        ev: Any = Undone(by=req.by, first=req.to_version + 1, last=last, consented_by=seat)
-        return svc.append(cur, seat, [Emitted(event=ev)], expected_version=cur.version, extra={"undo": "done"})
-    ev = UndoDeclined(by=seat, to_version=req.to_version)
-    return svc.append(cur, seat, [Emitted(event=ev)], expected_version=cur.version, extra={"undo": "declined"})
+    return boundaries(steps_of(logged(svc.store.load(game_id, upto=cur.version))))
 
 
-__all__ = ["UNDO_RULES", "UndoRequest", "answer_undo", "request_undo", "is_free", "opening_version"]
+__all__ = ["KERNEL_EVENT_TYPES", "UndoRequest", "answer", "answer_undo", "decide_undo_command", "logged",
+           "opening_version", "request_undo", "undo_command", "undo_targets"]

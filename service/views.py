@@ -7,19 +7,31 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import Ruleset, event_type_name, redact
+from domain.kernel import KernelState, Ruleset, event_type_name, game_status, redact
 from domain.kernel.fold import decode_event
 
 from .problems import rule_url
+from . import chain
 from .store import GameRow, StoredEvent
 
 FINISHED = "finished"
 
 
-def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, version: int | None = None) -> dict[str, Any]:
-    """``GET /games/{id}``: the caller's view (DESIGN section 8)."""
-    st = ruleset.status(state)
-    return {
+def undo_request_view(kernel: KernelState | None) -> dict[str, Any] | None:
+    """The undo request waiting for an answer (DESIGN 5: part of every view), or None."""
+    req = None if kernel is None else kernel.undo_request
+    if req is None:
+        return None
+    return {"seq": req.seq, "by": req.by, "to_version": req.to_version,
+            "answer": [{"type": "undo_accept"}, {"type": "undo_decline"}]}
+
+
+def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, version: int | None = None,
+              kernel: KernelState | None = None, reveal_all: bool | None = None) -> dict[str, Any]:
+    """``GET /games/{id}``: the caller's view (DESIGN section 8). ``kernel``: the kernel's state at
+    the same version (a game waiting for its seats, a waiting undo request)."""
+    st = game_status(ruleset, state, kernel)
+    body = {
         "game_id": game.game_id,
         "ruleset": game.ruleset,
         "scenario": game.scenario,
@@ -30,9 +42,13 @@ def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, ver
         "to_act": list(st.to_act),
         "turn": st.turn,
         "winner": st.winner,
+        "undo_request": undo_request_view(kernel),
         # DESIGN 4: once the game (the store row) is finished, everything is public, also earlier states
-        "state": ruleset.view(state, seat, reveal_all=game.status == FINISHED),
+        "state": ruleset.view(state, seat, reveal_all=game.status == FINISHED if reveal_all is None else reveal_all),
     }
+    if kernel is not None and kernel.waiting:
+        body["waiting_for"] = list(kernel.unready())
+    return body
 
 
 def may_see(ev: StoredEvent, seat: str | None, finished: bool) -> bool:
@@ -43,11 +59,23 @@ def may_see(ev: StoredEvent, seat: str | None, finished: bool) -> bool:
 def event_view(
     ev: StoredEvent, ruleset: Ruleset, seat: str | None, *, finished: bool, undone: bool
 ) -> dict[str, Any]:
-    """One entry of ``GET /games/{id}/events`` as ``seat`` may see it."""
-    payload: dict[str, Any] = msgspec.json.decode(ev.payload)
-    if not may_see(ev, seat, finished):
-        payload = redact(decode_event(ruleset, ev.payload), payload)
-    return {
+    """One entry of ``GET /games/{id}/events`` as ``seat`` may see it.
+
+    Chain version 2: a caller who may not see the event's private fields gets exactly the spectator
+    payload the chain covers (``"redacted": true``); an event that is not public lists in ``hidden``
+    the fields a spectator does not see, so a caller who sees them can still recompute the public
+    part (:func:`service.chain.entry_public`); every event carries its ``commitment``; once the game
+    is finished every event also carries its ``private`` part, so anyone can check the commitment
+    with the revealed seed."""
+    full: dict[str, Any] = msgspec.json.decode(ev.payload)
+    visible = may_see(ev, seat, finished)
+    if ev.commitment is not None:
+        public = msgspec.json.decode(ev.public_payload) if ev.public_payload is not None else None
+        payload = full if visible or public is None else public
+    else:
+        public = None
+        payload = full if visible else redact(decode_event(ruleset, ev.payload), full)
+    out: dict[str, Any] = {
         "seq": ev.seq,
         "type": ev.type,
         "actor": ev.actor,
@@ -56,6 +84,13 @@ def event_view(
         "hash": ev.hash,
         "undone": undone,
     }
+    if ev.commitment is not None:
+        out["commitment"] = ev.commitment
+        if public is not None:
+            out["hidden"] = chain.hidden_fields(full, public)
+        if finished:
+            out["private"] = chain.row_private(msgspec.structs.asdict(ev))
+    return out
 
 
 def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: str) -> dict[str, Any]:
@@ -66,14 +101,18 @@ def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: s
         body["redacted"] = True
         body["ruling"] = None
         return body
-    ruling = msgspec.json.decode(ev.ruling) if ev.ruling else None
+    body["ruling"] = linked_ruling(msgspec.json.decode(ev.ruling) if ev.ruling else None, ruleset)
+    body["rolls"] = msgspec.json.decode(ev.rolls)
+    return body
+
+
+def linked_ruling(ruling: Any, ruleset: str) -> Any:
+    """A ruling (as JSON data) whose every step links the text of its rule (``rule_url``, DESIGN 8)."""
     if isinstance(ruling, dict):
         for step in ruling.get("steps", ()):
             if isinstance(step, dict) and step.get("rule"):
                 step["rule_url"] = rule_url(ruleset, step["rule"])
-    body["ruling"] = ruling
-    body["rolls"] = msgspec.json.decode(ev.rolls)
-    return body
+    return ruling
 
 
 def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool) -> dict[str, Any]:
@@ -87,11 +126,19 @@ def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool) -> dict[s
 
 def _kernel_summary(event: Any) -> str:
     name = event_type_name(event)
+    if name == "game_created":
+        how = "; waiting for every seat's ready" if event.start == "when_ready" else ""
+        return f"game created: {event.ruleset} {event.scenario} for {', '.join(event.seats)}{how}"
+    if name == "seat_ready":
+        return f"{event.seat} is ready" + (" with a client seed" if event.client_seed else "")
     if name == "undo_requested":
         return f"{event.by} asks to undo back to version {event.to_version}"
     if name == "undo_declined":
         return f"{event.by} declines the undo back to version {event.to_version}"
-    who = f" (agreed by {event.consented_by})" if event.consented_by else ""
+    if name == "undo_lapsed":
+        return f"{event.by}'s undo request lapses: play went on"
+    who = f" (agreed by {event.consented_by}" + ("; an agreed re-roll" if event.redraw else "") + ")" \
+        if event.consented_by else ""
     return f"{event.by} undoes steps {event.first}-{event.last}{who}"
 
 

@@ -145,5 +145,12 @@ class EmperorRuleset:
     def render_svg(self, state: EmperorState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
 
+    # -- verification (kernel protocol, optional) ----------------------------------------
+    def check_rolls(self, event: Any, rolls: Any) -> str | None:
+        """The order deck's shuffles are the draws they record (domain/emperor/faces.py)."""
+        from .faces import check_rolls
+
+        return check_rolls(event, rolls)
+
 
 RULESET = EmperorRuleset()

@@ -331,7 +331,7 @@ def _action_refusal(st: EmperorState, cmd: Any) -> RuleViolation:
             return bad
         return RuleViolation("BASE-MOVE-1", f"{w.name} cannot reach {cmd.to}: it moves up to its movement in "
                                             "orthogonal steps, crossing allies but not enemies or locations, and ends "
-                                            "on a free cell; entering an active hazard ends the move (BASE-HAZ-2).",
+                                            "on a free cell; entering an active hazard ends the move.",
                              warrior=w.id, to=cmd.to)
     if isinstance(cmd, C.Activate):
         if not _new_action_ok(st, "ACTIVATE"):

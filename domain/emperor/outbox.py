@@ -16,6 +16,7 @@ class Outbox:
         self.dice = dice
         self.items: list[Emitted] = []
         self._automaton = 0
+        dice.track(self.items)  # a dry run reports the events emitted before its first draw
 
     @contextmanager
     def automaton(self) -> Iterator[None]:

@@ -213,6 +213,13 @@ class HothRuleset:
                 summary=f"turn 1: {order[0]}")
         return out.items
 
+    # -- verification (kernel protocol, optional) ----------------------------------------
+    def check_rolls(self, event: Any, rolls: Any) -> str | None:
+        """The faces an event records follow from its draws' values (domain/hoth/faces.py)."""
+        from .faces import check_rolls
+
+        return check_rolls(event, rolls)
+
     # -- decisions ---------------------------------------------------------------------
     def decide(self, state: HothState, seat: str, command: Any, dice: Dice) -> list[Emitted]:
         if not state.opened:

@@ -122,6 +122,12 @@ class Ruleset(Protocol, Generic[S]):
     #
     # Optional: ``render_text(state, seat) -> str``, the board as text for ``umpire replay``.
     #
+    # Optional: ``check_rolls(event, rolls) -> str | None``. Verification (DESIGN 3) asks it, for
+    # every event with draws of a finished game, whether the faces the event records follow from the
+    # values of its draws (None: they do; else a sentence). A ruleset whose events record faces
+    # (dice symbols, card names drawn by a roll) should offer it; the kernel checks the values and
+    # that every index of every stream is used once, in order, in any case.
+    #
     # Optional: ``use_content(load)``. A ruleset whose scenarios are data has its content handed
     # in by the registry (``load()`` returns it; see domain/kernel/registry.py): the domain never
     # imports ``scenarios/``.

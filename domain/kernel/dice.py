@@ -1,10 +1,13 @@
 """Seeded, verifiable chance (DESIGN section 3).
 
 Roll number ``i`` of stream ``s`` in game ``g`` is derived from
-``HMAC-SHA256(seed, f"{g}|{s}|{i}")``. The 32-byte digest is read as four
-64-bit words; the first word below the largest multiple of ``sides`` is used
+``HMAC-SHA256(seed, label)`` with ``label = f"{g}|{s}|{i}"``, or, for a game whose
+seats added client seeds (``"start": "when_ready"``, DESIGN 3),
+``label = f"{g}|{mix}|{s}|{i}"`` where ``mix`` is :func:`client_mix` of the seats
+in their setup order. The 32-byte digest is read as four 64-bit big-endian
+words; the first word below the largest multiple of ``sides`` is used
 (rejection sampling, so no modulo bias). In the astronomically rare case that
-all four are rejected, the digest of ``f"{g}|{s}|{i}|{k}"`` for k = 1, 2, ... is
+all four are rejected, the digest of ``label + f"|{k}"`` for k = 1, 2, ... is
 used next. Every draw -- die faces and shuffle swaps alike -- is one ``Roll``
 that is written into the event it produced, so replay never rolls and anyone
 holding the revealed seed can recompute every draw.
@@ -65,8 +68,23 @@ def check_commitment(seed: bytes, published: str) -> bool:
     return hmac.compare_digest(commitment(seed), published)
 
 
-def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int) -> int:
-    """The value of draw ``index`` of ``stream``: uniform in ``range(sides)``."""
+def client_mix(seats: Sequence[str], client_seeds: Mapping[str, str | None]) -> str:
+    """The client seeds of a ``when_ready`` game as they enter every draw's label (CONTRACTS):
+    ``",".join(f"{seat}={client_seed or ''}")`` over the seats in their setup order."""
+    return ",".join(f"{seat}={client_seeds.get(seat) or ''}" for seat in seats)
+
+
+def label(game_id: str, stream: str, index: int, mix: str | None = None) -> str:
+    """The HMAC message of draw ``index`` of ``stream`` (before any rejection suffix)."""
+    if mix is None:
+        return f"{game_id}|{stream}|{index}"
+    return f"{game_id}|{mix}|{stream}|{index}"
+
+
+def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int, mix: str | None = None) -> int:
+    """The value of draw ``index`` of ``stream``: uniform in ``range(sides)``.
+
+    ``mix``: the game's :func:`client_mix` when its seats added client seeds, else None."""
     if sides < 1:
         raise ValueError("a draw needs at least one side")
     if index < 0:
@@ -74,10 +92,11 @@ def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int) -> int:
     if sides == 1:
         return 0
     limit = _WORD - (_WORD % sides)
+    base = label(game_id, stream, index, mix)
     k = 0
     while True:
-        label = f"{game_id}|{stream}|{index}" if k == 0 else f"{game_id}|{stream}|{index}|{k}"
-        digest = hmac.new(seed, label.encode(), hashlib.sha256).digest()
+        msg = base if k == 0 else f"{base}|{k}"
+        digest = hmac.new(seed, msg.encode(), hashlib.sha256).digest()
         for w in range(4):
             word = int.from_bytes(digest[8 * w : 8 * w + 8], "big")
             if word < limit:
@@ -85,11 +104,32 @@ def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int) -> int:
         k += 1
 
 
-def verify_roll(seed: bytes, game_id: str, roll: Roll) -> bool:
+def verify_roll(seed: bytes, game_id: str, roll: Roll, mix: str | None = None) -> bool:
     """True when ``roll`` is what the seed gives; False for any roll that could not have been drawn."""
     if roll.sides < 1 or roll.index < 0:
         return False
-    return draw(seed, game_id, roll.stream, roll.index, roll.sides) == roll.value
+    return draw(seed, game_id, roll.stream, roll.index, roll.sides, mix) == roll.value
+
+
+def check_sequence(rolls: Sequence[Roll]) -> str | None:
+    """DESIGN 3: every index of every stream is used exactly once, in order.
+
+    ``rolls``: every recorded draw of a game in log order (undone events included: undo never
+    rewinds a counter). None when the sequence is right, else a sentence naming the first draw
+    that is not the next index of its stream."""
+    return check_next(rolls, {})
+
+
+def check_next(rolls: Sequence[Roll], nxt: dict[str, int]) -> str | None:
+    """:func:`check_sequence` one event at a time: ``nxt`` (the next index of each stream so far) is
+    updated in place."""
+    for r in rolls:
+        want = nxt.get(r.stream, 0)
+        if r.index != want:
+            again = " (used again)" if r.index < want else " (indices skipped)"
+            return f"draw {r.stream}#{r.index}: the next index of stream {r.stream!r} is {want}{again}"
+        nxt[r.stream] = want + 1
+    return None
 
 
 class DryRunStop(Exception):
@@ -118,9 +158,12 @@ class Dice:
     :class:`DryRunStop` before anything is computed; no seed is needed.
     """
 
-    def __init__(self, seed: bytes, game_id: str, counters: Mapping[str, int] | None = None, *, dry: bool = False):
+    def __init__(self, seed: bytes, game_id: str, counters: Mapping[str, int] | None = None,
+                 mix: str | None = None, *, dry: bool = False):
         self._seed = seed
         self._game_id = game_id
+        #: :func:`client_mix` of a game whose seats added client seeds (None: the plain label).
+        self._mix = mix
         self._next: dict[str, int] = dict(counters or {})
         self._pending: list[Roll] = []
         self.drawn: list[Roll] = []
@@ -141,7 +184,7 @@ class Dice:
         if self.dry:
             raise DryRunStop(list(self._tracked or []))
         i = self._next.get(stream, 0)
-        v = draw(self._seed, self._game_id, stream, i, sides)
+        v = draw(self._seed, self._game_id, stream, i, sides, self._mix)
         self._next[stream] = i + 1
         roll = Roll(stream=stream, index=i, sides=sides, value=v)
         self._pending.append(roll)

@@ -18,8 +18,11 @@ from .rulings import Ruling
 PUBLIC = "public"
 
 
-class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """A player's command. Subclasses set ``tag=...``: the JSON ``type``."""
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
+    """A player's command. Subclasses set ``tag=...``: the JSON ``type``.
+
+    Unknown fields are refused (DESIGN 8, strict input): every ruleset's commands inherit
+    ``forbid_unknown_fields``, so a misspelt field is a 400 naming it, never silently ignored."""
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):

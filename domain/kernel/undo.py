@@ -1,13 +1,38 @@
-"""Undo as events (DESIGN section 5): the log is never edited.
+"""Undo as events, decided by pure functions (DESIGN section 5): the log is never edited.
 
-These kernel events live in every game's stream beside the ruleset's events.
-``Undone`` marks the seqs ``first..last`` as undone; the state is the fold of
-the events that are not undone. The dice counter is taken from every event,
-undone or not, so undo can never re-roll.
+These kernel events live in every game's stream beside the ruleset's events. ``Undone`` marks the
+seqs ``first..last`` as undone; the state is the fold of the events that are not undone. The dice
+counters are taken from every recorded draw, undone or not, so an undo never rewinds them: the first
+draw after an undo is a new draw, and a card drawn again is the same card (the deck order is in the
+state).
+
+The decision (every ruleset gets it; the service only reads the log and appends):
+
+- ``to_version`` must be a **command boundary**: the version right after a whole command
+  (UMPIRE-UNDO-8), at or after the end of the game's opening (UMPIRE-UNDO-1), not behind an earlier
+  undo (UMPIRE-UNDO-2);
+- the undo is **free** when every command after ``to_version`` is the caller's own, of the current
+  turn, and none of them revealed anything (no draw, no card drawn or looked at, no automated
+  decision, no hidden choice: the stored ``reveals`` flag or recorded draws); the range and
+  everything after it are checked, so nothing revealed since can be taken back either;
+- otherwise it needs another seat's **consent**: ``undo_requested`` waits (shown in every view and
+  in the other seats' legal commands as ``undo_accept`` / ``undo_decline``), and it **lapses** with
+  an ``undo_lapsed`` event when play goes on. An accepted undo whose range had draws is marked
+  ``redraw: true`` and the ruling of the new draw says it is an agreed re-roll (UMPIRE-UNDO-9).
+
+Refusals are :class:`~domain.kernel.rulings.RuleViolation` with an ``UMPIRE-UNDO-*`` rule
+(``domain/kernel/rules.md``).
 """
 from __future__ import annotations
 
-from .envelope import Event
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from .envelope import Command, Emitted, Event
+from .header import GameCreated, KernelState, Ready, SeatReady, UndoPending
+from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation, RulingBuilder
 
 
 class UndoRequested(Event, tag="undo_requested"):
@@ -20,23 +45,53 @@ class UndoDeclined(Event, tag="undo_declined"):
     to_version: int
 
 
+class UndoLapsed(Event, tag="undo_lapsed"):
+    """A waiting request lapsed because play went on (``by``: the seat that had asked)."""
+
+    by: str
+    to_version: int
+
+
 class Undone(Event, tag="undone"):
     by: str
     first: int
     last: int
     #: None for a free undo; the seat that agreed otherwise.
     consented_by: str | None = None
+    #: True when the undone range had draws (dice, shuffles): the next draws are an agreed re-roll.
+    redraw: bool = False
 
 
-KernelEvent = UndoRequested | UndoDeclined | Undone
-KERNEL_EVENT_TYPES: frozenset[str] = frozenset({"undo_requested", "undo_declined", "undone"})
+class UndoTo(Command, tag="undo"):
+    """``POST /games/{id}/undo {"to_version": n}`` (or this command through ``/commands``)."""
+
+    to_version: int
+
+
+class UndoAccept(Command, tag="undo_accept"):
+    pass
+
+
+class UndoDecline(Command, tag="undo_decline"):
+    pass
+
+
+KernelEvent = GameCreated | SeatReady | UndoRequested | UndoDeclined | UndoLapsed | Undone
+KERNEL_EVENT_TYPES: frozenset[str] = frozenset(
+    {"game_created", "seat_ready", "undo_requested", "undo_declined", "undo_lapsed", "undone"})
+KernelCommand = Ready | UndoTo | UndoAccept | UndoDecline
+KERNEL_COMMAND_TYPES: frozenset[str] = frozenset({"ready", "undo", "undo_accept", "undo_decline"})
+#: Events that belong to a game's opening (never undone).
+OPENING_EVENT_TYPES: frozenset[str] = frozenset({"game_created", "seat_ready"})
+
+_KERNEL_CLASSES = (GameCreated, SeatReady, UndoRequested, UndoDeclined, UndoLapsed, Undone)
 
 
 def is_kernel_event(event: object) -> bool:
-    return isinstance(event, (UndoRequested, UndoDeclined, Undone))
+    return isinstance(event, _KERNEL_CLASSES)
 
 
-def undone_seqs(records: "list[tuple[int, object]]") -> set[int]:
+def undone_seqs(records: "Sequence[tuple[int, object]]") -> set[int]:
     """Seqs marked undone by the ``Undone`` events among ``(seq, event)`` pairs."""
     out: set[int] = set()
     for _seq, ev in records:
@@ -45,12 +100,185 @@ def undone_seqs(records: "list[tuple[int, object]]") -> set[int]:
     return out
 
 
+# -- the log as undo sees it ---------------------------------------------------------------------
+class Logged(msgspec.Struct, frozen=True, kw_only=True):
+    """What undo needs of one stored event."""
+
+    seq: int
+    #: First seq of the command (one append) that produced it.
+    step: int
+    type: str
+    actor: str | None
+    turn: int
+    #: ``reveals`` or recorded draws.
+    revealing: bool
+    #: Recorded draws.
+    drew: bool
+
+    @property
+    def kernel(self) -> bool:
+        return self.type in KERNEL_EVENT_TYPES
+
+
+class Step(msgspec.Struct, frozen=True, kw_only=True):
+    """One command: the events of one append, ``first..last``."""
+
+    first: int
+    last: int
+    actor: str | None
+    turns: frozenset[int]
+    revealing: bool
+    drew: bool
+    #: Only kernel bookkeeping (an undo, a request, an answer): no game event.
+    kernel: bool
+    #: Part of the game's opening (the header, a seat's ready).
+    opening: bool
+
+
+def steps_of(logged: Sequence[Logged]) -> list[Step]:
+    """The commands of a log, in order (events grouped by their ``step``)."""
+    out: list[Step] = []
+    group: list[Logged] = []
+
+    def close() -> None:
+        if group:
+            game = [e for e in group if not e.kernel]
+            out.append(Step(first=group[0].seq, last=group[-1].seq, actor=next((e.actor for e in group), None),
+                            turns=frozenset(e.turn for e in game), revealing=any(e.revealing for e in game),
+                            drew=any(e.drew for e in game), kernel=not game,
+                            opening=any(e.type in OPENING_EVENT_TYPES for e in group)))
+
+    for e in logged:
+        if group and e.step != group[0].step:
+            close()
+            group = []
+        group.append(e)
+    close()
+    return out
+
+
+def opening_end(steps: Sequence[Step]) -> int:
+    """The version at which the game opened: undo never reaches before it. The last step with a
+    header or ready event; in a log without a header, the leading steps that no seat made."""
+    marked = [s.last for s in steps if s.opening]
+    if marked:
+        return max(marked)
+    end = 0
+    for s in steps:
+        if s.actor is not None:
+            break
+        end = s.last
+    return end
+
+
+def boundaries(steps: Sequence[Step]) -> list[int]:
+    """Versions an undo may go back to (command boundaries at or after the opening)."""
+    start = opening_end(steps)
+    return [s.last for s in steps if s.last >= start]
+
+
+def _ruling(rule: str, text: str, summary: str, **values: Any) -> Ruling:
+    return RulingBuilder().add(rule, text, **values).build(summary)
+
+
+def decide_undo(steps: Sequence[Step], ks: KernelState, *, seat: str, seats: Sequence[str], to_version: int,
+                version: int, turn: int, finished: bool, last_undone_seq: int) -> Emitted:
+    """An ``Undone`` (free) or an ``UndoRequested`` (consent needed); RuleViolation when refused."""
+    if finished:
+        raise RuleViolation("UMPIRE-UNDO-3", "A finished game cannot be undone.")
+    start = opening_end(steps)
+    if ks.waiting or not start <= to_version < version:
+        raise RuleViolation("UMPIRE-UNDO-1", f"to_version must be between {start} (the end of the game's opening)"
+                            f" and {version - 1}; got {to_version}.", first=start, last=version - 1)
+    if to_version < last_undone_seq:
+        raise RuleViolation("UMPIRE-UNDO-2", "An undo cannot reach back across an earlier undo (the last undo is at"
+                            f" version {last_undone_seq}).", last_undo=last_undone_seq)
+    if ks.undo_request is not None:
+        raise RuleViolation("UMPIRE-UNDO-4", f"An undo request of {ks.undo_request.by} (back to version "
+                            f"{ks.undo_request.to_version}) is already waiting for an answer.")
+    ends = {s.last for s in steps}
+    if to_version not in ends:
+        before = max((e for e in ends if e < to_version), default=start)
+        after = min((e for e in ends if e > to_version), default=version)
+        raise RuleViolation("UMPIRE-UNDO-8", f"to_version {to_version} falls inside a command (seqs {before + 1}-"
+                            f"{after} are one command): undo goes back to a command boundary, e.g. {before}.",
+                            before=before, after=after)
+    later = [s for s in steps if s.first > to_version and not s.kernel]
+    if not later:
+        raise RuleViolation("UMPIRE-UNDO-7", "There is nothing to undo after that version.")
+    last = max(s.last for s in later)
+    mine = all(s.actor == seat for s in later)
+    this_turn = all(s.turns <= {turn} for s in later)
+    hidden = any(s.revealing for s in later)
+    if mine and this_turn and not hidden:
+        return Emitted(event=Undone(by=seat, first=to_version + 1, last=last), ruling=_ruling(
+            "UMPIRE-UNDO-11", f"{seat} takes back its own commands of this turn (seqs {to_version + 1}-{last});"
+            " nothing was revealed by them or since, so no consent is needed.",
+            f"{seat} undoes back to version {to_version}", first=to_version + 1, last=last))
+    if not [s for s in seats if s != seat]:
+        raise RuleViolation("UMPIRE-UNDO-6", "This undo needs another seat's consent, and the game has no other seat.")
+    why = ("something was revealed in those commands or since (a draw, a card, an automated or hidden decision)"
+           if hidden else "they include another seat's commands" if not mine else "they reach into an earlier turn")
+    return Emitted(event=UndoRequested(by=seat, to_version=to_version), ruling=_ruling(
+        "UMPIRE-UNDO-12", f"Undoing seqs {to_version + 1}-{last} needs another seat's consent: {why}.",
+        f"{seat} asks to undo back to version {to_version}", to_version=to_version, revealing=hidden))
+
+
+def answer_undo(steps: Sequence[Step], ks: KernelState, *, seat: str, accept: bool) -> Emitted:
+    """The other seat's answer to the waiting request: ``Undone`` (agreed) or ``UndoDeclined``."""
+    req = ks.undo_request
+    if req is None:
+        raise RuleViolation("UMPIRE-UNDO-5", "There is no undo request waiting for an answer.")
+    if req.by == seat:
+        raise NotYourDecision(f"{seat} asked for this undo; another seat must accept or decline it",
+                              rule="UMPIRE-UNDO-9")
+    if not accept:
+        return Emitted(event=UndoDeclined(by=seat, to_version=req.to_version), ruling=_ruling(
+            "UMPIRE-UNDO-9", f"{seat} declines {req.by}'s undo: the game stays as it is.",
+            f"{seat} declines the undo"))
+    # the range ends at the last game event before the request (the undo bookkeeping stays kept)
+    later = [s for s in steps if s.first > req.to_version and s.last < req.seq and not s.kernel]
+    if not later:  # cannot happen: the request was checked when it was made
+        raise RuleViolation("UMPIRE-UNDO-7", "There is nothing to undo after that version.")
+    last = max(s.last for s in later)
+    redraw = any(s.drew for s in later)
+    text = f"{seat} agrees to undo {req.by}'s seqs {req.to_version + 1}-{last}."
+    if redraw:
+        text += " The undone range had draws: the next draws are new ones, an agreed re-roll."
+    return Emitted(event=Undone(by=req.by, first=req.to_version + 1, last=last, consented_by=seat, redraw=redraw),
+                   ruling=_ruling("UMPIRE-UNDO-9", text, f"{seat} accepts the undo", redraw=redraw))
+
+
+def lapse(req: UndoPending) -> Emitted:
+    """The event that ends a waiting request when play goes on."""
+    return Emitted(event=UndoLapsed(by=req.by, to_version=req.to_version), ruling=_ruling(
+        "UMPIRE-UNDO-10", f"Play went on: {req.by}'s undo request (back to version {req.to_version}) lapses.",
+        "the undo request lapses"))
+
+
+def agreed_reroll_step(undone_seq: int, undone: Undone) -> RuleStep:
+    """The line added to the ruling of the first draw after an agreed undo of draws."""
+    return RuleStep(rule="UMPIRE-UNDO-9",
+                    text=f"Agreed re-roll: {undone.consented_by} agreed (seq {undone_seq}) to undo seqs "
+                         f"{undone.first}-{undone.last}, which had draws; these draws replace them.",
+                    values={"undo_seq": undone_seq, "consented_by": undone.consented_by,
+                            "first": undone.first, "last": undone.last})
+
+
+def kernel_legal_commands(ks: KernelState, seat: str) -> list[Command]:
+    """The kernel's commands open to ``seat`` now: ``ready`` while the game waits for it, and the
+    answer to another seat's waiting undo request."""
+    out: list[Command] = []
+    if ks.waiting and seat in ks.unready():
+        out.append(Ready())
+    if ks.undo_request is not None and ks.undo_request.by != seat:
+        out += [UndoAccept(), UndoDecline()]
+    return out
+
+
 __all__ = [
-    "UndoRequested",
-    "UndoDeclined",
-    "Undone",
-    "KernelEvent",
-    "KERNEL_EVENT_TYPES",
-    "is_kernel_event",
-    "undone_seqs",
+    "KERNEL_COMMAND_TYPES", "KERNEL_EVENT_TYPES", "KernelCommand", "KernelEvent", "Logged", "OPENING_EVENT_TYPES",
+    "Step", "UndoAccept", "UndoDecline", "UndoLapsed", "UndoRequested", "UndoDeclined", "UndoTo", "Undone",
+    "agreed_reroll_step", "answer_undo", "boundaries", "decide_undo", "is_kernel_event", "kernel_legal_commands",
+    "lapse", "opening_end", "steps_of", "undone_seqs",
 ]

@@ -216,6 +216,13 @@ class SmokeRuleset:
                           turn_seat=turn_seat)
         return Status(status=ACTIVE, to_act=to_act(state), turn=state.turn_no, turn_seat=turn_seat)
 
+    # -- verification (kernel protocol, optional) ----------------------------------------
+    def check_rolls(self, event: Any, rolls: Any) -> str | None:
+        """The faces an event records follow from its draws' values (domain/smoke/faces.py)."""
+        from .faces import check_rolls
+
+        return check_rolls(event, rolls)
+
     def legal_commands(self, state: SmokeState, seat: str) -> list[Any]:
         from .options import legal_commands
 
@@ -342,7 +349,7 @@ def resolve_hits(out: Outbox, seat: str, uid: str, retreat: bool, auto: bool = F
     if retreat:
         why = retreat_refusal(st, u)
         if why is not None:
-            raise RuleViolation(why[0], f"{why[1]}: it cannot retreat (SMOKE-RET-2).", unit=uid)
+            raise RuleViolation(why[0], f"{why[1]}: it cannot retreat.", unit=uid)
         roll_retreat_distance(out, uid, "battle")
         tb = out.state.turn.battle if out.state.turn else None
         if tb is not None and tb.retreat is None and not out.over:
@@ -461,7 +468,7 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
             if isinstance(cmd, C.ResolveHits):
                 return resolve_hits(out, seat, cmd.unit, cmd.retreat)
     raise RuleViolation(_step_rule(t.step), f"Now is the {_STEP_NAME.get(t.step, t.step)}; "
-                                            f"{type(cmd).__name__} does not fit it (SMOKE-TURN-2).")
+                                            f"{type(cmd).__name__} does not fit it.")
 
 
 _STEP_NAME = {BOMBARD: "bombardment phase", ACTIONS: "actions phase", BATTLE_START: "battle start phase",
@@ -494,7 +501,7 @@ def place_marker_check(st: SmokeState, seat: str, at: Any) -> tuple[float, float
     k = depth((x, y), elig)
     if k < offer.best:
         raise RuleViolation("SMOKE-MARK-3", f"The marker there covers {k} of the units in fire contact and in no "
-                                            f"battle; {offer.best} can be covered (SMOKE-GEO-15; e.g. at "
+                                            f"battle; {offer.best} can be covered (e.g. at "
                                             f"{list(offer.points[0])}).", covers=k, best=offer.best,
                             example=list(offer.points[0]))
     return x, y

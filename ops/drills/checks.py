@@ -100,7 +100,9 @@ def check_log(base_url: str, data_dir: str | Path, tally: Tally, *, cli_verify: 
                         if s in covered:
                             f.duplicated.append(f"{gid}#{s}")
                         covered[s] = cid
-                f.duplicated += [f"{gid}#{s}" for s in sorted(set(log) - set(covered))]
+                # the game's creation (its game_created header and opening) is no client's command
+                created = {e.seq for e in store.load(gid, upto=64) if e.step == 1}
+                f.duplicated += [f"{gid}#{s}" for s in sorted(set(log) - set(covered) - created)]
                 if sorted(log) != list(range(1, len(log) + 1)):
                     f.chain_broken.append(f"{gid} (gaps in seq)")
                 v = c.get(f"/games/{gid}/verify").json()
@@ -123,7 +125,7 @@ def folded_view(store: Any, game_id: str) -> dict[str, Any]:
 
     svc = GameService(store, None)
     cur = svc.current(game_id)
-    return views.game_view(cur.game, cur.ruleset, cur.state, None, cur.version)
+    return views.game_view(cur.game, cur.ruleset, cur.state, None, cur.version, kernel=cur.folded.kernel)
 
 
 def wait_converged(base_url: str, data_dir: str | Path, redis_url: str, game_ids: list[str], f: Findings,
@@ -149,7 +151,8 @@ def wait_converged(base_url: str, data_dir: str | Path, redis_url: str, game_ids
                     want = msgspec.json.decode(enc.encode(folded_view(store, gid)))
                     got = rm.game_view(gid, None)
                     r = c.get(f"/games/{gid}")
-                    if got == want and r.status_code == 200 and not r.headers.get(DEGRADED) and r.json() == want:
+                    served = {k: v for k, v in r.json().items() if k != "receipt"} if r.status_code == 200 else None
+                    if got == want and r.status_code == 200 and not r.headers.get(DEGRADED) and served == want:
                         pending.discard(gid)
                 if pending:
                     time.sleep(0.2)

@@ -69,6 +69,8 @@ class Seat:
     game_id: str
     seat: str
     token: str
+    #: The game's version when it was created (its game_created header and opening).
+    version: int = 0
 
 
 def create_games(base_url: str, games: int, seats_per_game: int) -> list[Seat]:
@@ -80,7 +82,7 @@ def create_games(base_url: str, games: int, seats_per_game: int) -> list[Seat]:
             r.raise_for_status()
             body = r.json()
             for seat in list(body["seats"])[:seats_per_game]:
-                out.append(Seat(body["game_id"], seat, body["seats"][seat]))
+                out.append(Seat(body["game_id"], seat, body["seats"][seat], int(body.get("version", 0))))
     return out
 
 

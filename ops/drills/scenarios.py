@@ -233,7 +233,7 @@ def disk_full(base: Path, redis: EmbeddedRedis, plan: Plan) -> Report:
         seat = create_games(server.url, 1, 1)[0]
         tally.sent[seat.game_id] = set()
         with httpx.Client(base_url=server.url, timeout=30) as c:
-            version = 0
+            version = seat.version
             for i in range(5):
                 cid = f"before-{i}"
                 tally.sent[seat.game_id].add(cid)
@@ -329,7 +329,7 @@ def read_only(base: Path, redis: EmbeddedRedis, plan: Plan) -> Report:
         acks: list[Ack] = []
         with httpx.Client(base_url=server.url, timeout=30) as c:
             for i in range(3):
-                r = _post(c, seat, f"rw-{i}", i)
+                r = _post(c, seat, f"rw-{i}", seat.version + i)
                 acks.append(_ack(seat, f"rw-{i}", r))
         server.stop()
         for args in (("mount", "--bind", str(data_dir), str(ro)), ("mount", "-o", "remount,bind,ro", str(ro))):

@@ -1,13 +1,32 @@
 """Small helpers shared by the route modules."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+import msgspec
 from litestar import Request, Response
 
 from ..auth import seat_of
 from ..game_service import GameService
+from ..problems import Problem, field_path
 from ..queries import Read
+
+T = TypeVar("T")
+
+
+async def strict_body(request: Request, cls: type[T], *, empty_ok: bool = False) -> T:
+    """The JSON body decoded strictly into ``cls`` (DESIGN 8: a string is not a number, ``6.0`` is not
+    an integer, unknown fields are refused): litestar's own conversion of a body is lenient, so the
+    routes that take a body decode it again with msgspec's strict rules. 400 names the field."""
+    raw = await request.body()
+    if empty_ok and not raw.strip():
+        return cls()  # type: ignore[call-arg]
+    try:
+        return msgspec.json.decode(raw, type=cls)
+    except msgspec.ValidationError as exc:
+        raise Problem(400, "malformed", f"invalid body: {exc}", field=field_path(str(exc))) from None
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise Problem(400, "malformed", f"the body is not valid JSON: {exc}") from None
 
 
 def svc_of(request: Request) -> GameService:
@@ -42,3 +61,9 @@ def command_response(svc: GameService, game_id: str, answer: Any) -> Response[An
         if svc.defer_projection and svc.read_models is not None:
             background = BackgroundTask(anyio.to_thread.run_sync, svc.project, game_id)
     return Response(answer.body, status_code=answer.status, background=background)
+
+
+async def run_blocking(fn: Any, *args: Any) -> Any:
+    import anyio
+
+    return await anyio.to_thread.run_sync(fn, *args)

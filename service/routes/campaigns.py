@@ -15,6 +15,14 @@ draws of that seed (stream ``support``), recorded in the events; each
 battle's seed is ``HMAC-SHA256(campaign seed, "<campaign id>|battle|<n>")``,
 so a campaign created with a fixed seed replays exactly, and revealing a
 battle's seed at its end reveals nothing of the campaign's.
+
+Provably fair (DESIGN 3): ``"start": "when_ready"`` leaves the campaign ``waiting`` until both
+seats have posted ``POST /campaigns/{id}/ready {"client_seed": ...}`` (``seat_ready`` events in the
+campaign's stream); only then are the support decks shuffled and the first battle created. The
+client seeds are mixed into every draw of the campaign and of every battle (each battle's header
+carries them), exactly as in a ``when_ready`` game.
+
+The campaign's stream is chained like a game's (``GET /campaigns/{id}/verify``).
 """
 from __future__ import annotations
 
@@ -24,23 +32,24 @@ import secrets
 import threading
 import uuid
 import weakref
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, JSONBody
 
 from domain.hoth import campaign as C
-from domain.kernel import Dice, Emitted, advance, commitment, registry
-from domain.kernel.dice import new_seed, seed_from_hex
+from domain.kernel import START_WHEN_READY, Dice, Emitted, SeatReady, advance, commitment, registry
+from domain.kernel.dice import client_mix, new_seed, seed_from_hex
+from domain.kernel.header import CLIENT_SEED_PATTERN
 
 from ..auth import bearer_token
-from ..schemas import CampaignCreated, CampaignView
+from ..schemas import CampaignCreated, CampaignReady, CampaignVerify, CampaignView
 from ..game_service import ON_FINISHED, SEAT_RESOLVERS, CreateGameRequest, GameService
 from ..problems import Problem
-from ..campaign_store import CampaignConflict, CampaignStore
+from ..campaign_store import CampaignConflict, CampaignStore  # noqa: F401
 from ..store import GameRow
-from ._common import svc_of
+from ._common import strict_body, svc_of
 
 TOKEN_BYTES = 24
 #: Seats of a campaign: campaigns are designed for 2 players (content 3.1 procedure 6).
@@ -50,11 +59,12 @@ RETRIES = 5
 
 
 class CreateCampaignRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """Body of ``POST /campaigns``."""
+    """Body of ``POST /campaigns`` (``start``: ``now`` or ``when_ready``, as for a game)."""
 
     ruleset: str
     campaign: str
     seed: str | None = None
+    start: Literal["now", "when_ready"] = "now"
 
 
 def battle_seed(seed: bytes, campaign_id: str, number: int) -> str:
@@ -81,9 +91,19 @@ class CampaignService:
         counters: dict[str, int] = {}
         records = self.db.events(campaign_id)
         for ev, rolls in records:
-            state = C.evolve(state, ev)
+            if not isinstance(ev, SeatReady):
+                state = C.evolve(state, ev)
             counters = advance(counters, rolls)
         return state, len(records), counters
+
+    def client_seeds(self, campaign_id: str) -> dict[str, str | None] | None:
+        """The seats' client seeds of a ``when_ready`` campaign (None: a campaign without them)."""
+        seeds = {ev.seat: ev.client_seed for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}
+        return {s: seeds.get(s) for s in SEATS} if seeds else None
+
+    @staticmethod
+    def _mix(seeds: dict[str, str | None] | None) -> str | None:
+        return None if seeds is None else client_mix(SEATS, seeds)
 
     def _require(self, campaign_id: str) -> dict[str, Any]:
         row = self.db.row(campaign_id)
@@ -113,30 +133,74 @@ class CampaignService:
         except ValueError as exc:
             raise Problem(400, "malformed", str(exc), field="seed") from None
         campaign_id = "c" + uuid.uuid4().hex[:15]
-        dice = Dice(seed, campaign_id)
-        cmd = C.CreateCampaign(campaign_id=campaign_id, ruleset=req.ruleset, campaign=graph, seats=SEATS,
+        tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in SEATS}
+        if req.start == START_WHEN_READY:
+            # DESIGN 3: nothing is drawn before both seats have added their client seeds
+            self.db.create(campaign_id, req.ruleset, graph.id, seed, tokens, [], "waiting")
+            return {"campaign_id": campaign_id, "campaign": graph.id, "seats": tokens, "game_id": None,
+                    "status": "waiting", "start": req.start, "seed_commitment": commitment(seed)}
+        emitted, game_id = self._opening(campaign_id, req.ruleset, graph, seed, None, {})
+        self.db.create(campaign_id, req.ruleset, graph.id, seed, tokens, emitted, C.ACTIVE)
+        return {"campaign_id": campaign_id, "campaign": graph.id, "seats": tokens, "game_id": game_id,
+                "status": C.ACTIVE, "start": req.start, "seed_commitment": commitment(seed)}
+
+    def _opening(self, campaign_id: str, ruleset: str, graph: Any, seed: bytes,
+                 seeds: dict[str, str | None] | None, counters: dict[str, int]) -> tuple[list[Emitted], str | None]:
+        """The campaign's opening: support decks shuffled and the first battle created. The first
+        battle is created before anything of the campaign is written: if the engine refuses its
+        setup, no half-made campaign is left behind."""
+        catalog = self._catalog(ruleset)
+        dice = Dice(seed, campaign_id, counters, mix=self._mix(seeds))
+        cmd = C.CreateCampaign(campaign_id=campaign_id, ruleset=ruleset, campaign=graph, seats=SEATS,
                                support={f: tuple(catalog.support_cards(f)) for f in SEATS})
         emitted = C.decide(C.CampaignState(), cmd, dice)
         state = C.CampaignState()
         for em in emitted:
             state = C.evolve(state, em.event)
-        # The first battle is created before anything of the campaign is written: if the engine refuses
-        # its setup, no half-made campaign is left behind.
-        game_id, started = self._start_battle(state, seed, campaign_id, dice)
-        tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in SEATS}
-        self.db.create(campaign_id, req.ruleset, graph.id, seed, tokens, emitted + started, C.ACTIVE)
-        return {"campaign_id": campaign_id, "campaign": graph.id, "seats": tokens, "game_id": game_id,
-                "seed_commitment": commitment(seed)}
+        game_id, started = self._start_battle(state, seed, campaign_id, dice, seeds)
+        return emitted + started, game_id
+
+    # -- POST /campaigns/{id}/ready ------------------------------------------------
+    def ready(self, campaign_id: str, token: str | None, client_seed: str | None) -> dict[str, Any]:
+        row = self._require(campaign_id)
+        seat = self.db.seat(campaign_id, token) if token else None
+        if seat is None:
+            raise Problem(401, "unauthorized", "a seat token of this campaign is required")
+        with self.lock(campaign_id):
+            row = self._require(campaign_id)
+            seeds = {ev.seat: ev.client_seed for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}
+            if row["status"] != "waiting":
+                raise Problem(422, "rule-violation", "The campaign is not waiting for its seats.", rule="UMPIRE-READY-1")
+            if seat in seeds:
+                raise Problem(422, "rule-violation", f"{seat} is ready already.", rule="UMPIRE-READY-2")
+            emitted = [Emitted(event=SeatReady(seat=seat, client_seed=client_seed))]
+            seeds[seat] = client_seed
+            status, game_id = "waiting", None
+            if all(s in seeds for s in SEATS):
+                catalog = self._catalog(row["ruleset"])
+                graph = catalog.campaigns[row["campaign"]]
+                full = {s: seeds.get(s) for s in SEATS}
+                _state, _version, counters = self._fold(campaign_id)
+                opening, game_id = self._opening(campaign_id, row["ruleset"], graph, bytes.fromhex(row["seed"]),
+                                                 full, counters)
+                emitted += opening
+                status = C.ACTIVE
+            try:
+                version = self.db.append(campaign_id, row["version"], emitted, status, None, actor=seat)
+            except CampaignConflict:
+                raise Problem(409, "stale-version", "the campaign changed meanwhile; try again") from None
+        return {"campaign_id": campaign_id, "version": version, "status": status, "game_id": game_id,
+                "waiting_for": [s for s in SEATS if s not in seeds]}
 
     def _start_battle(self, state: C.CampaignState, seed: bytes, campaign_id: str,
-                      dice: Dice) -> tuple[str | None, list[Emitted]]:
+                      dice: Dice, seeds: dict[str, str | None] | None = None) -> tuple[str | None, list[Emitted]]:
         plan = C.next_battle(state)
         if plan is None:
             return None, []
         game = self.games.create_game(
             CreateGameRequest(ruleset=state.ruleset, scenario=plan.scenario,
                               seed=battle_seed(seed, campaign_id, plan.number), options=dict(plan.options)),
-            campaign_id=campaign_id)
+            campaign_id=campaign_id, client_seeds=seeds)
         emitted = C.decide(state, C.StartBattle(game_id=game["game_id"], scenario=plan.scenario), dice)
         return game["game_id"], emitted
 
@@ -145,10 +209,13 @@ class CampaignService:
         """Record a finished battle and start the next one, as many steps as are due."""
         row = self._require(campaign_id)
         seed = bytes.fromhex(row["seed"])
+        if row["status"] == "waiting":
+            return C.CampaignState()
+        seeds = self.client_seeds(campaign_id)
         with self.lock(campaign_id):
             for _ in range(RETRIES):
                 state, version, counters = self._fold(campaign_id)
-                dice = Dice(seed, campaign_id, counters)
+                dice = Dice(seed, campaign_id, counters, mix=self._mix(seeds))
                 emitted: list[Emitted] = []
                 cur = state.current
                 if cur is not None:
@@ -159,7 +226,7 @@ class CampaignService:
                     for em in emitted:
                         state = C.evolve(state, em.event)
                 try:
-                    _gid, started = self._start_battle(state, seed, campaign_id, dice)
+                    _gid, started = self._start_battle(state, seed, campaign_id, dice, seeds)
                 except Problem:
                     started = []  # the engine refused the next setup: recorded result stays; GET retries
                 emitted += started
@@ -200,11 +267,25 @@ class CampaignService:
             seat = self.db.seat(campaign_id, token)
             if seat is None:
                 raise Problem(401, "unauthorized", "this token is not a seat of this campaign")
+        if row["status"] == "waiting":
+            # the same shape as an open campaign's view: nothing played, nothing carried yet
+            ready = {ev.seat for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}
+            catalog = self._catalog(row["ruleset"])
+            graph = catalog.campaigns.get(row["campaign"]) if catalog is not None else None
+            body = C.campaign_view(C.CampaignState(), seat)
+            body.update(campaign_id=campaign_id, ruleset=row["ruleset"], campaign=row["campaign"],
+                        title=graph.title if graph is not None else None, status="waiting", game_id=None,
+                        waiting_for=[s for s in SEATS if s not in ready], version=row["version"],
+                        seed_commitment=row["seed_commitment"])
+            return body
         state = self.advance(campaign_id)
         catalog = self._catalog(row["ruleset"])
         body = C.campaign_view(state, seat, getattr(catalog, "leader_cards", None))
         body["version"] = self.db.row(campaign_id)["version"]
         body["seed_commitment"] = row["seed_commitment"]
+        seeds = self.client_seeds(campaign_id)
+        if seeds is not None:
+            body["client_seeds"] = seeds
         if state.status == C.FINISHED:
             # DESIGN 3: the seed is revealed once it can no longer help anyone; every support shuffle
             # and every battle seed (battle_seed) can then be recomputed.
@@ -249,10 +330,13 @@ if _on_finished.__qualname__ not in {getattr(f, "__qualname__", "") for f in ON_
     ON_FINISHED.append(_on_finished)
 
 
-@post("/campaigns", sync_to_thread=True, status_code=201,
+@post("/campaigns", status_code=201,
       summary="Start a campaign: seat tokens (the same in every battle) and the first battle's game id")
-def create_campaign(request: Request, data: JSONBody[CreateCampaignRequest]) -> CampaignCreated:
-    return campaigns_of(svc_of(request)).create(data)  # type: ignore[return-value]
+async def create_campaign(request: Request, data: JSONBody[CreateCampaignRequest]) -> CampaignCreated:
+    body = await strict_body(request, CreateCampaignRequest)
+    import anyio
+
+    return await anyio.to_thread.run_sync(campaigns_of(svc_of(request)).create, body)  # type: ignore[return-value]
 
 
 @get("/campaigns/{campaign_id:str}", sync_to_thread=True,
@@ -262,6 +346,48 @@ def campaign_view(request: Request, campaign_id: FromPath[str]) -> Response[Camp
     return Response(body, status_code=200)
 
 
-ROUTER = Router(path="/", route_handlers=[create_campaign, campaign_view], tags=["campaigns"])
+class CampaignReadyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /campaigns/{id}/ready`` (may be empty)."""
+
+    client_seed: Annotated[str, msgspec.Meta(pattern=CLIENT_SEED_PATTERN)] | None = None
+
+
+@post("/campaigns/{campaign_id:str}/ready", status_code=201,
+      summary="A seat of a when_ready campaign is ready (optionally with a client seed)")
+async def campaign_ready(request: Request, campaign_id: FromPath[str],
+                         data: JSONBody[CampaignReadyRequest | None] = None) -> CampaignReady:
+    body = await strict_body(request, CampaignReadyRequest, empty_ok=True)
+    import anyio
+
+    return await anyio.to_thread.run_sync(campaigns_of(svc_of(request)).ready, campaign_id,  # type: ignore[return-value]
+                                          bearer_token(request), body.client_seed)
+
+
+@get("/campaigns/{campaign_id:str}/verify", sync_to_thread=True,
+     summary="The campaign's chained stream: chain_ok; once finished the seed and every commitment")
+def campaign_verify(request: Request, campaign_id: FromPath[str]) -> CampaignVerify:
+    svc = campaigns_of(svc_of(request))
+    row = svc._require(campaign_id)
+    finished = row["status"] == C.FINISHED
+    chain_report, commits = svc.db.verify(campaign_id, with_seed=finished)
+    out: dict[str, Any] = {"campaign_id": campaign_id, "version": row["version"], "status": row["status"],
+                           "chain_version": row["chain_version"], "chain_ok": chain_report.ok}
+    if not chain_report.ok:
+        out.update(first_broken_seq=chain_report.first_broken_seq, problem=chain_report.problem)
+    seeds = svc.client_seeds(campaign_id)
+    if seeds is not None:
+        out["client_seeds"] = seeds
+    if finished:
+        out["seed"] = row["seed"]
+        out["commitment_ok"] = commitment(bytes.fromhex(row["seed"])) == row["seed_commitment"]
+        if commits is not None:
+            out["commitments_ok"] = commits.ok
+            if not commits.ok:
+                out.update(first_bad_commitment_seq=commits.first_broken_seq, commitments_problem=commits.problem)
+    return out  # type: ignore[return-value]
+
+
+ROUTER = Router(path="/", route_handlers=[create_campaign, campaign_view, campaign_ready, campaign_verify],
+                tags=["campaigns"])
 
 __all__ = ["ROUTER", "CampaignService", "CampaignStore", "CreateCampaignRequest", "campaigns_of", "battle_seed"]

@@ -8,7 +8,7 @@ from litestar import Request, Router, get
 
 from domain.kernel import registry
 
-from ..schemas import Health, RulesetInfo
+from ..schemas import Health, PublicKey, RulesetInfo
 from ._common import svc_of
 
 
@@ -55,4 +55,15 @@ def rulesets() -> list[RulesetInfo]:
     ]  # type: ignore[return-value]
 
 
-ROUTER = Router(path="/", route_handlers=[health, rulesets], tags=["service"])
+@get("/.well-known/umpire-key", sync_to_thread=False,
+     summary="The public key that signs receipts (Ed25519, base64url of the 32 raw bytes)")
+def umpire_key(request: Request) -> PublicKey:
+    signer = svc_of(request).signer
+    if signer is None:
+        from ..problems import Problem
+
+        raise Problem(503, "unavailable", "this server signs no receipts")
+    return signer.public_document()  # type: ignore[return-value]
+
+
+ROUTER = Router(path="/", route_handlers=[health, rulesets, umpire_key], tags=["service"])

@@ -82,9 +82,14 @@ def board(request: Request, game_id: FromPath[str],
     return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, seq), media_type="image/svg+xml")
 
 
-@get("/games/{game_id:str}/verify", sync_to_thread=True, summary="Hash chain, and once finished the seed and the dice")
-def verify(request: Request, game_id: FromPath[str]) -> Response[VerifyResult]:
-    return respond(queries.verify(svc_of(request), game_id))
+@get("/games/{game_id:str}/verify", sync_to_thread=True, summary="Hash chain, and once finished the seed and the dice",
+     description="`chain_ok` (the chain over what every caller sees), `row_ok` (the games row agrees with the log), "
+     "`client_seeds` (when_ready games); once the fold of the log says finished: `seed`, `commitment_ok`, "
+     "`commitments_ok` (every event's commitment), `dice_ok` (every draw from the seed, every index once and in "
+     "order, every face from its value). `receipt`: a receipt the service gave (its JSON, or base64url of it): "
+     "`receipt_ok` says whether the log still holds what it signed (a cut or rewritten log is proven).")
+def verify(request: Request, game_id: FromPath[str], receipt: FromQuery[str | None] = None) -> Response[VerifyResult]:
+    return respond(queries.verify(svc_of(request), game_id, receipt))
 
 
 @get("/games/{game_id:str}/feed", summary="Server-sent events: each new event the caller may see",

@@ -1,4 +1,4 @@
-"""Undo (DESIGN section 5): free within one's own turn, otherwise by consent."""
+"""Undo (DESIGN section 5): free within one's own turn when nothing was revealed, otherwise by consent."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,34 +9,38 @@ from litestar import Request, Response, Router, post
 
 from ..schemas import CommandResult
 from ..auth import bearer_token, require_seat_guard
-from ..undo import UndoRequest, answer_undo, request_undo
-from ._common import command_response, svc_of
+from ..undo import UndoRequest, answer, request_undo
+from ._common import command_response, strict_body, svc_of
 
 
-async def _run(request: Request, game_id: FromPath[str], fn: Any, *args: Any) -> Response[Any]:
+async def _run(request: Request, game_id: str, fn: Any, *args: Any) -> Response[Any]:
     svc = svc_of(request)
     token = bearer_token(request)
     async with svc.lock(game_id):
-        answer = await anyio.to_thread.run_sync(fn, svc, game_id, token, *args)
-    return command_response(svc, game_id, answer)
+        out = await anyio.to_thread.run_sync(fn, svc, game_id, token, *args)
+    return command_response(svc, game_id, out)
 
 
 @post("/games/{game_id:str}/undo", guards=[require_seat_guard], status_code=201,
-      summary="Undo back to to_version: 201 done, 202 waiting for the other seat's consent, 422 refused")
+      summary="Undo back to to_version: 201 done, 202 waiting for the other seat's consent, 422 refused",
+      description="to_version must be a command boundary (UMPIRE-UNDO-8). Free when every command after it is the "
+      "caller's own, of this turn, and nothing was revealed by them or since; otherwise another seat must accept. "
+      "The same as `{\"type\": \"undo\", \"to_version\": n}` through /commands.")
 async def undo(request: Request, game_id: FromPath[str], data: JSONBody[UndoRequest]) -> Response[CommandResult]:
-    return await _run(request, game_id, request_undo, data.to_version)
+    body = await strict_body(request, UndoRequest)
+    return await _run(request, game_id, request_undo, body.to_version)
 
 
 @post("/games/{game_id:str}/undo/accept", guards=[require_seat_guard], status_code=201,
-      summary="Accept the other seat's undo request")
+      summary="Accept the other seat's undo request (the same as {\"type\": \"undo_accept\"} through /commands)")
 async def accept(request: Request, game_id: FromPath[str]) -> Response[CommandResult]:
-    return await _run(request, game_id, answer_undo, True)
+    return await _run(request, game_id, answer, True)
 
 
 @post("/games/{game_id:str}/undo/decline", guards=[require_seat_guard], status_code=201,
-      summary="Decline the other seat's undo request")
+      summary="Decline the other seat's undo request (the same as {\"type\": \"undo_decline\"} through /commands)")
 async def decline(request: Request, game_id: FromPath[str]) -> Response[CommandResult]:
-    return await _run(request, game_id, answer_undo, False)
+    return await _run(request, game_id, answer, False)
 
 
 ROUTER = Router(path="/", route_handlers=[undo, accept, decline], tags=["undo"])

@@ -129,3 +129,30 @@ def test_every_draw_is_in_range_and_reproducible(sides, index, stream):
     v = draw(SEED, "gp", stream, index, sides)
     assert 0 <= v < sides
     assert verify_roll(SEED, "gp", Roll(stream=stream, index=index, sides=sides, value=v))
+
+
+def test_client_seeds_enter_the_label_and_change_every_draw():
+    from domain.kernel.dice import client_mix, label
+
+    mix = client_mix(("north", "south"), {"south": "b", "north": "a"})
+    assert mix == "north=a,south=b"  # the seats' setup order, whatever the order they became ready in
+    assert client_mix(("north", "south"), {"north": None}) == "north=,south="
+    assert label("g", "dice", 3) == "g|dice|3" and label("g", "dice", 3, mix) == "g|north=a,south=b|dice|3"
+    plain = [draw(SEED, "g", "dice", i, 6) for i in range(100)]
+    mixed = [draw(SEED, "g", "dice", i, 6, mix) for i in range(100)]
+    assert plain != mixed and mixed == [draw(SEED, "g", "dice", i, 6, mix) for i in range(100)]
+    d = Dice(SEED, "g", mix=mix)
+    assert [d.value(6) for _ in range(100)] == mixed
+    assert all(verify_roll(SEED, "g", r, mix) for r in d.take())
+
+
+def test_every_index_of_every_stream_once_and_in_order():
+    from domain.kernel.dice import Roll, check_sequence
+
+    def r(stream, index):
+        return Roll(stream=stream, index=index, sides=6, value=0)
+
+    assert check_sequence([r("dice", 0), r("shuffle", 0), r("dice", 1), r("shuffle", 1)]) is None
+    assert "used again" in check_sequence([r("dice", 0), r("dice", 1), r("dice", 1)])
+    assert "skipped" in check_sequence([r("dice", 0), r("dice", 2)])
+    assert "next index" in check_sequence([r("dice", 1)])

@@ -77,7 +77,8 @@ def test_the_checks_catch_a_lost_or_altered_acknowledgement(tmp_path, own_redis)
         seat = create_games(server.url, 1, 1)[0]
         r = httpx.post(f"{server.url}/games/{seat.game_id}/commands",
                        headers={"Authorization": f"Bearer {seat.token}"},
-                       json={"command": {"type": "tick", "events": 2}, "expected_version": 0, "command_id": "real"})
+                       json={"command": {"type": "tick", "events": 2}, "expected_version": seat.version,
+                             "command_id": "real"})
         assert r.status_code == 201
         real = [(e["seq"], e["hash"]) for e in r.json()["events"]]
         now = time.monotonic()

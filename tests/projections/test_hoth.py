@@ -16,7 +16,7 @@ from projections.keys import GameKeys
 from projections.rebuild import rebuild
 from service.game_service import CommandRequest, CreateGameRequest, GameService
 from service.problems import Problem
-from service.undo import answer_undo, request_undo
+from service.undo import answer_undo, request_undo, undo_targets
 
 from .helpers import dump, log_lobby, log_state, log_timeline, log_views, prefix_states
 
@@ -36,8 +36,12 @@ def _play(svc: GameService, seed: int, commands: int) -> str:
             break
         seat = rng.choice(st.to_act)
         if rng.random() < 0.06 and cur.version > 3:
+            # a command boundary mostly (UMPIRE-UNDO-8: anything else is refused), sometimes any version
+            targets = [t for t in undo_targets(svc, gid) if t < cur.version][-3:]
+            to = rng.choice(targets) if targets and rng.random() < 0.7 else rng.randint(max(0, cur.version - 4),
+                                                                                        cur.version - 1)
             try:
-                ans = request_undo(svc, gid, tokens[seat], rng.randint(max(0, cur.version - 4), cur.version - 1))
+                ans = request_undo(svc, gid, tokens[seat], to)
             except Problem:
                 continue
             if ans.status == 202:

@@ -17,10 +17,10 @@ def test_health_and_rulesets(api: Api):
 def test_create_game_gives_tokens_version_and_commitment(api: Api):
     g = api.create()
     assert set(g["seats"]) == {"north", "south"}
-    assert g["version"] == 4  # two shuffles, two hands
+    assert g["version"] == 5  # the game_created header, two shuffles, two hands
     assert g["seed_commitment"] == hashlib.sha256(bytes.fromhex(SEED)).hexdigest()
     v = api.view(g["game_id"], g["seats"]["north"])
-    assert v["version"] == 4 and v["status"] == "active" and v["active_seat"] == "north"
+    assert v["version"] == 5 and v["status"] == "active" and v["active_seat"] == "north"
     assert len(v["state"]["hand"]) == 3 and all(c.startswith("N") for c in v["state"]["hand"])
     lobby = api.get("/games", status="active").json()["games"]
     assert [x["game_id"] for x in lobby] == [g["game_id"]]

@@ -9,7 +9,7 @@ import pytest
 
 from domain.kernel import Dice, DryRunStop
 
-from .api_client import Api, api, assert_problem  # noqa: F401
+from .api_client import SEED, Api, api, assert_problem  # noqa: F401
 
 
 def dry(api: Api, gid: str, token: str | None, command: dict, version: int):
@@ -57,6 +57,64 @@ def test_dry_run_refusals_are_the_command_refusals(api: Api):
     assert_problem(dry(api, gid, tok["south"], {"type": "step"}, v), 403)
     assert_problem(dry(api, gid, tok["north"], {"type": "step", "steps": 3}, v), 422, rule="TOY-STEP-1")
     assert_problem(dry(api, gid, tok["north"], {"type": "no-such"}, v), 400)
+
+
+def test_dry_runs_of_the_kernels_commands_decide_as_the_command_and_store_nothing(api: Api):
+    """``ready``, ``undo``, ``undo_accept``/``undo_decline`` in a dry run: the same checks and decision as
+    the command (the kernel's events, with their rulings), nothing stored; the last seat's ``ready`` stops
+    at the opening's first draw (the shuffles depend on the client seeds: nothing of them is drawn); a game
+    command while an undo request waits shows the request lapsing first, as the command would."""
+    r = api.client.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED, "start": "when_ready"})
+    g = r.json()
+    gid, tok, v = g["game_id"], g["seats"], g["version"]
+    assert_problem(dry(api, gid, tok["north"], {"type": "step", "steps": 1}, v), 403, rule="UMPIRE-READY-3")
+    r = dry(api, gid, tok["north"], {"type": "ready", "client_seed": "n-seed"}, v)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert [e["type"] for e in body["events"]] == ["seat_ready"] and body["stopped_at"] is None
+    assert body["events"][0]["payload"]["client_seed"] == "n-seed"
+    assert api.view(gid)["version"] == v and api.view(gid)["waiting_for"] == ["north", "south"]
+    assert [c["type"] for c in api.legal(gid, tok["north"])["commands"]] == ["ready"]  # still to post
+    v = api.ok(gid, tok["north"], {"type": "ready", "client_seed": "n-seed"}, v)["version"]
+    assert_problem(dry(api, gid, tok["north"], {"type": "ready"}, v), 422, rule="UMPIRE-READY-2")
+    r = dry(api, gid, tok["south"], {"type": "ready", "client_seed": "s-seed"}, v)
+    body = r.json()
+    assert r.status_code == 200 and body["stopped_at"] == "draw", body
+    assert [e["type"] for e in body["events"]] == ["seat_ready"]
+    assert api.view(gid)["status"] == "waiting" and len(api.events(gid)) == v
+    opened = api.ok(gid, tok["south"], {"type": "ready", "client_seed": "s-seed"}, v)
+    assert [e["type"] for e in opened["events"]].count("deck_shuffled") == 2
+    assert api.get(f"/games/{gid}/verify").json()["client_seeds"] == {"north": "n-seed", "south": "s-seed"}
+    v = opened["version"]
+
+    # undo: free (own step of this turn, nothing revealed)
+    v = api.ok(gid, tok["north"], {"type": "step", "steps": 1}, v)["version"]
+    r = dry(api, gid, tok["north"], {"type": "undo", "to_version": v - 1}, v)
+    body = r.json()
+    assert r.status_code == 200 and [e["type"] for e in body["events"]] == ["undone"], body
+    assert body["events"][0]["ruling"]["steps"][0]["rule"] == "UMPIRE-UNDO-11"
+    assert body["events"][0]["ruling"]["steps"][0]["rule_url"].endswith("/rules/UMPIRE-UNDO-11")
+    assert_problem(dry(api, gid, tok["north"], {"type": "undo", "to_version": v + 3}, v), 422, rule="UMPIRE-UNDO-1")
+    assert_problem(dry(api, gid, tok["north"], {"type": "undo_accept"}, v), 422, rule="UMPIRE-UNDO-5")
+    # a roll reveals: the undo would need consent
+    v = api.ok(gid, tok["north"], {"type": "roll"}, v)["version"]
+    r = dry(api, gid, tok["north"], {"type": "undo", "to_version": v - 2}, v)
+    assert r.status_code == 200 and [e["type"] for e in r.json()["events"]] == ["undo_requested"], r.text
+    assert api.view(gid)["undo_request"] is None and len(api.events(gid)) == v  # nothing asked, nothing stored
+    r = api.client.post(f"/games/{gid}/undo", json={"to_version": v - 2}, headers=api.auth(tok["north"]))
+    assert r.status_code == 202, r.text
+    v = r.json()["version"]
+    for answer, kind in (("undo_accept", "undone"), ("undo_decline", "undo_declined")):
+        r = dry(api, gid, tok["south"], {"type": answer}, v)
+        assert r.status_code == 200 and [e["type"] for e in r.json()["events"]] == [kind], r.text
+        assert_problem(dry(api, gid, tok["north"], {"type": answer}, v), 403, rule="UMPIRE-UNDO-9")
+    assert r.json()["events"][0]["ruling"]["steps"][0]["rule"] == "UMPIRE-UNDO-9"
+    # a game command now would let the request lapse first
+    r = dry(api, gid, tok["north"], {"type": "step", "steps": 1}, v)
+    assert r.status_code == 200 and [e["type"] for e in r.json()["events"]] == ["undo_lapsed", "stepped"], r.text
+    assert api.view(gid)["undo_request"]["by"] == "north" and len(api.events(gid)) == v  # still waiting
+    done = api.ok(gid, tok["north"], {"type": "step", "steps": 1}, v)
+    assert [e["type"] for e in done["events"]] == ["undo_lapsed", "stepped"]
 
 
 def test_a_hoth_end_turn_dry_run_does_not_show_the_drawn_cards(api: Api, monkeypatch):

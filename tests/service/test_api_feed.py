@@ -26,21 +26,22 @@ def test_feed_replays_the_log_as_the_caller_may_see_it(api: Api):
     g = api.create()
     gid, t = g["game_id"], g["seats"]
     api.ok(gid, t["north"], {"type": "draw"})
-    with api.client.stream("GET", f"/games/{gid}/feed", params={"after": 0, "limit": 5},
+    with api.client.stream("GET", f"/games/{gid}/feed", params={"after": 0, "limit": 6},
                            headers=api.auth(t["south"])) as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         msgs = _parse("".join(r.iter_text()))
-    assert [m["id"] for m in msgs] == [1, 2, 3, 4, 5]
+    assert [m["id"] for m in msgs] == [1, 2, 3, 4, 5, 6]
     assert all(m["event"] == "event" for m in msgs)
     by_seq = {m["id"]: m["data"] for m in msgs}
-    assert by_seq[3]["payload"]["redacted"] is True and "cards" not in by_seq[3]["payload"]  # north's hand
-    assert by_seq[4]["payload"]["cards"]  # south's own hand
-    assert by_seq[5]["type"] == "card_drawn" and "card" not in by_seq[5]["payload"]
+    assert by_seq[1]["type"] == "game_created"
+    assert by_seq[4]["payload"]["redacted"] is True and "cards" not in by_seq[4]["payload"]  # north's hand
+    assert by_seq[5]["payload"]["cards"]  # south's own hand
+    assert by_seq[6]["type"] == "card_drawn" and "card" not in by_seq[6]["payload"]
     # Last-Event-ID resumes after that seq; ?token= works where headers cannot be set
     with api.client.stream("GET", f"/games/{gid}/feed", params={"limit": 1, "token": t["north"]},
-                           headers={"Last-Event-ID": "4"}) as r:
+                           headers={"Last-Event-ID": "5"}) as r:
         [m] = _parse("".join(r.iter_text()))
-    assert m["id"] == 5 and m["data"]["payload"]["card"].startswith("N")
+    assert m["id"] == 6 and m["data"]["payload"]["card"].startswith("N")
 
 
 def test_feed_delivers_a_new_event_live(tmp_path, redis_url):

@@ -151,6 +151,12 @@ def test_a_game_imported_without_its_seed_is_read_only(tmp_path, redis_url, redi
         assert c.get(body["rule_url"]).json()["id"] == "UMPIRE-READ-ONLY-1"
         r = c.post(f"/games/{gid}/undo", json={"to_version": 0}, headers={"Authorization": f"Bearer {north}"})
         assert_problem(r, 409, rule="UMPIRE-READ-ONLY-1")
+        # the kernel's commands and a dry run meet the same refusal (nothing can be decided without the seed)
+        for command, params in (({"type": "undo_accept"}, {}), ({"type": "ready"}, {}),
+                                ({"type": "step", "steps": 1}, {"dry_run": "true"})):
+            r = c.post(f"/games/{gid}/commands", params=params, headers={"Authorization": f"Bearer {north}"},
+                       json={"command": command, "expected_version": view["version"]})
+            assert_problem(r, 409, rule="UMPIRE-READ-ONLY-1")
         lobby = c.get("/games").json()["games"]
         assert [(e["game_id"], e["status"], e["read_only"]) for e in lobby] == [(gid, "read_only", True)]
         assert [e["game_id"] for e in c.get("/games", params={"status": "read_only"}).json()["games"]] == [gid]

@@ -18,7 +18,7 @@ def test_free_undo_of_a_move_marks_it_undone_and_restores_the_state(api: Api):
     body = r.json()
     assert body["undo"] == "done" and body["version"] == v + 2
     assert body["events"][0]["payload"] == {"type": "undone", "by": "north", "first": v + 1, "last": v + 1,
-                                            "consented_by": None}
+                                            "consented_by": None, "redraw": False}
     view = api.view(gid, n)
     assert view["version"] == v + 2 and view["state"]["positions"]["north"] == 0
     evs = {e["seq"]: e for e in api.events(gid, s)}

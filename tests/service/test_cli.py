@@ -21,6 +21,8 @@ from service.store import EventStore, GameExists, NewEvent, token_hash
 from service.transfer import TransferError, export_lines, import_game
 from service.verify import verify_game
 
+from .raw_games import create_raw_game
+
 ROOT = Path(__file__).resolve().parents[2]
 SEED = bytes(range(32))
 _enc = msgspec.json.Encoder()
@@ -45,11 +47,9 @@ def assert_clean_error(p: subprocess.CompletedProcess, *needles: str) -> None:
 
 def play(data_dir: Path, game_id: str = "g", finish: bool = True) -> None:
     store = EventStore(data_dir)
-    store.create_game(game_id=game_id, ruleset="test", scenario="s", setup='{"x":1}', seed=SEED,
-                      seed_commitment=commitment(SEED),
-                      token_hashes={"imperial": token_hash("ti"), "rebel": token_hash("tr")})
+    v = create_raw_game(store, game_id, seed=SEED, seats=("imperial", "rebel"), options={"x": 1},
+                        token_hashes={"imperial": token_hash("ti"), "rebel": token_hash("tr")})
     dice = Dice(SEED, game_id)
-    v = 0
     for k in range(4):
         dice.faces("ABCDEF", 2)
         last = finish and k == 3
@@ -108,7 +108,7 @@ def test_bad_settings_name_the_variable(tmp_path):
         (lambda lines: lines[:1] + [lines[1].replace(b'"seq":1', b'"seq":"one"')] + lines[2:], "line 2"),
         (lambda lines: lines[:3] + lines[4:], "announces"),
         (lambda lines: lines[:2] + [lines[3], lines[2]] + lines[4:], "chain broken at seq 2"),
-        (lambda lines: lines[:2] + [lines[2].replace(b'"Moved"', b'"Fled"')] + lines[3:], "chain broken at seq 2"),
+        (lambda lines: lines[:3] + [lines[3].replace(b'"Moved"', b'"Fled"')] + lines[4:], "chain broken at seq 3"),
         (lambda lines: [lines[0].replace(SEED.hex().encode(), bytes(32).hex().encode())] + lines[1:], "seed_commitment"),
         (lambda lines: [lines[0].replace(b'"umpire-game"', b'"other"')] + lines[1:], "kind"),
         (lambda lines: [], "empty file"),
@@ -135,7 +135,7 @@ def test_export_then_import_round_trips_and_verifies(tmp_path):
     p = umpire("export", "g", "--data-dir", str(src), "-o", str(out))
     assert p.returncode == 0, p.stderr
     header = json.loads(out.read_text().splitlines()[0])
-    assert header["seed"] == SEED.hex() and header["events"] == 8
+    assert header["seed"] == SEED.hex() and header["events"] == 9
     assert header["seats"] == {"imperial": token_hash("ti"), "rebel": token_hash("tr")}
     p = umpire("import", str(out), "--data-dir", str(dest))
     assert p.returncode == 0, p.stderr
@@ -144,7 +144,7 @@ def test_export_then_import_round_trips_and_verifies(tmp_path):
     assert a.load("g") == b.load("g")
     assert a.require_game("g") == b.require_game("g")
     assert b.seat_for_token("g", "tr") == "rebel"
-    assert b.command_result("g", "c2").first_seq == 5
+    assert b.command_result("g", "c2").first_seq == 6
     p = umpire("verify", "g", "--data-dir", str(dest))
     assert p.returncode == 0, p.stderr
     assert "chain: ok" in p.stdout and "dice: ok (8 rolls)" in p.stdout and SEED.hex() in p.stdout
@@ -180,7 +180,7 @@ def test_import_api_refuses_existing_game_in_one_transaction(store, tmp_path):
     import_game(store, lines)
     with pytest.raises(GameExists):
         import_game(store, lines)
-    assert len(store.load("g")) == 8
+    assert len(store.load("g")) == 9
     with pytest.raises(TransferError, match="line 2"):
         import_game(store, lines[:1] + [b'{"kind": "event"}'])
 
@@ -234,16 +234,16 @@ def test_verify_and_export_read_a_read_only_copy_and_write_nothing(tmp_path):
         assert list(before) == ["umpire.db"]
         store = EventStore(ro, read_only=True)
         assert verify_game(store, "g").ok
-        assert len(list(export_lines(store, "g"))) == 9
+        assert len(list(export_lines(store, "g"))) == 10
         with pytest.raises(StoreError, match="read-only"):
-            store.append("g", 8, [NewEvent(type="Moved", payload="{}")])
+            store.append("g", 9, [NewEvent(type="Moved", payload="{}")])
         store.close()
         p = umpire("verify", "g", "--data-dir", str(ro))
         assert p.returncode == 0 and "chain: ok" in p.stdout and "dice: ok" in p.stdout, p.stderr
         out = tmp_path / "g.jsonl"
         p = umpire("export", "g", "--data-dir", str(ro), "-o", str(out))
         assert p.returncode == 0, p.stderr
-        assert len(out.read_bytes().splitlines()) == 9
+        assert len(out.read_bytes().splitlines()) == 10
         assert _snapshot(ro) == before
     finally:
         _writable_again(ro)
@@ -465,8 +465,13 @@ def test_serve_starts_its_own_redis_and_stops_it_on_sigterm(tmp_path, workers):
         assert body["status"] == "ok" and body["redis"] == "ok"
         assert (tmp_path / "data" / "umpire.db").is_file()
         # serve records where its private Redis listens, so `projections status` finds it without a URL
-        recorded = (tmp_path / "data" / "redis.url").read_text().strip()
-        assert recorded.startswith(("redis://", "unix://")) and recorded in line
+        # (its URL holds the private Redis's password: the file is the service user's only, the log line
+        # shows the URL without it)
+        url_file = tmp_path / "data" / "redis.url"
+        recorded = url_file.read_text().strip()
+        assert recorded.startswith(("redis://", "unix://")) and url_file.stat().st_mode & 0o777 == 0o600
+        password = recorded.split("://:", 1)[1].split("@", 1)[0]
+        assert password and password not in line and recorded.replace(password, "***") in line
         env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
         st = subprocess.run([sys.executable, "-m", "service.cli", "projections", "status", "--data-dir",
                              str(tmp_path / "data")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)

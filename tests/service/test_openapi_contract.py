@@ -79,10 +79,25 @@ def test_served_document_passes_openapi_spec_validator(doc):
     # request bodies refuse unknown fields; legal commands are the command union; redaction is modelled
     assert schemas["CommandRequest"]["additionalProperties"] is False
     assert schemas["hoth_CreateGame"]["additionalProperties"] is False
-    assert schemas["LegalCommands"]["properties"]["commands"]["items"] == {"$ref": "#/components/schemas/Command"}
+    # answers that carry commands or events are typed per ruleset, told apart by their `ruleset`
+    for name in ("LegalCommands", "EventsPage", "CommandResult", "DryRunResult"):
+        union = schemas[name]
+        assert union["discriminator"]["propertyName"] == "ruleset", name
+        assert union["discriminator"]["mapping"]["hoth"] == f"#/components/schemas/hoth_{name}", name
+        assert schemas[f"hoth_{name}"]["properties"]["ruleset"]["enum"] == ["hoth"], name
+    assert schemas["hoth_LegalCommands"]["properties"]["commands"]["items"] == {"$ref": "#/components/schemas/hoth_Command"}
+    assert schemas["hoth_EventEntry"]["properties"]["payload"] == {"$ref": "#/components/schemas/hoth_Event"}
+    assert {"ready", "undo", "undo_accept", "undo_decline"} <= set(schemas["hoth_Command"]["discriminator"]["mapping"])
     drawn = schemas["hoth_CardsDrawn"]
     assert "cards" not in drawn.get("required", []) and drawn["properties"]["redacted"]["type"] == "boolean"
-    assert schemas["EventEntry"]["properties"]["commitment"]["pattern"] == "^[0-9a-f]{64}$"
+    assert schemas["hoth_EventEntry"]["properties"]["commitment"]["pattern"] == "^[0-9a-f]{64}$"
+    # fair play (issue 10): receipts, the key, ready, strict input
+    assert schemas["CommandResult"] and schemas["hoth_CommandResult"]["properties"]["receipt"] == {
+        **schemas["hoth_CommandResult"]["properties"]["receipt"], "$ref": "#/components/schemas/Receipt"}
+    assert doc["paths"]["/.well-known/umpire-key"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"] == {"$ref": "#/components/schemas/PublicKey"}
+    assert doc["paths"]["/games/{game_id}/ready"]["post"]["security"] == [{"seatToken": []}]
+    assert {"413", "415", "422"} <= set(cmd["responses"]) and {"200", "201"} <= set(cmd["responses"])
     hex_schema = schemas["hoth_Move"]["properties"]["path"]["items"]
     assert hex_schema["minItems"] == hex_schema["maxItems"] == 2 and "HOTH-COORD-3" in hex_schema["description"]
     assert {"hoth_Reroll", "hoth_CardsReroll"} <= set(schemas)  # the command keeps the plain name
@@ -143,19 +158,21 @@ def _play_with_generated_client(url: str, load) -> None:
         assert steps < 3000, "the game did not end"
         seat = view.to_act[0]
         legal = legal_op.sync(client=seats[seat], game_id=gid)
+        assert isinstance(legal, models.HothLegalCommands), legal  # the variant the answer's ruleset names
         # typed objects of the generated command classes, as the document's union says
         assert legal.commands and all(type(c).__name__.startswith("Hoth") for c in legal.commands), legal.commands
         plain = [c.to_dict() for c in legal.commands]
         command = legal.commands[plain.index(choose(rng, plain))]  # posted back as the typed object it parsed
         answer = post_op.sync(client=seats[seat], game_id=gid,
                               body=models.CommandRequest(command=command, expected_version=view.version))
-        assert isinstance(answer, models.CommandResult), answer
+        assert isinstance(answer, models.HothCommandResult), answer
         steps += 1
         if steps % 50 == 1:  # the log as a spectator sees it while the game runs
             page = events_op.sync(client=anon, game_id=gid, after=0, limit=1000)
-            assert isinstance(page, models.EventsPage)
+            assert isinstance(page, models.HothEventsPage)
             for entry in page.events:
                 payload = entry.payload
+                assert type(payload).__name__.startswith("Hoth"), payload  # hoth's events (kernel ones included)
                 if getattr(payload, "redacted", None) is True:
                     redacted_seen += 1
                     kind = payload.to_dict()["type"]
@@ -210,13 +227,13 @@ def test_schemathesis_as_a_seat_of_a_real_game(live, tmp_path):
     config = SCHEMATHESIS_CONFIG + f"""
 [[operations]]
 # the rules decide whether a well-formed command is legal (422 with rule) and whose decision it is (403)
-include-path-regex = "^/games/[{{]game_id[}}]/(commands|undo)"
+include-path-regex = "^/games/[{{]game_id[}}]/(commands|undo|ready)"
 parameters = {{ game_id = "{gid}" }}
 headers = {{ Authorization = "Bearer {token}" }}
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 
 [[operations]]
-include-path-regex = "^/games/[{{]game_id[}}]/(?!commands|undo)"
+include-path-regex = "^/games/[{{]game_id[}}]/(?!commands|undo|ready)"
 parameters = {{ game_id = "{gid}" }}
 """
     run = _schemathesis(live, tmp_path, config, "--max-examples", "10", "--include-path-regex", "^/games/")

@@ -25,12 +25,14 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
 
         def call(method: str, template: str, path: str, token: str | None = None, **kw):
             headers = {"Authorization": f"Bearer {token}"} if token else {}
+            headers.update(kw.pop("headers", {}))
             r = c.request(method, path, headers=headers, **kw)
             body = contract.check(method, template, r)
             return r, body
 
         # the service, the catalogue and the rules reference
         call("GET", "/health", "/health")
+        call("GET", "/.well-known/umpire-key", "/.well-known/umpire-key")
         _, rulesets = call("GET", "/rulesets", "/rulesets")
         assert any(r["id"] == "hoth" and r["options"]["properties"]["team"] for r in rulesets)
         _, rules = call("GET", "/rulesets/{ruleset_id}/rules", "/rulesets/hoth/rules")
@@ -42,6 +44,11 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
         call("POST", "/games", "/games", json={"ruleset": "hoth"})
         call("POST", "/games", "/games", json={"ruleset": "hoth", "scenario": "SCN-NOWHERE"})
         call("POST", "/games", "/games", json={"ruleset": "hoth", "scenario": SCENARIO, "seed": "x"})
+        # strict input: not JSON (415), nested too deep (400), too large (413)
+        assert call("POST", "/games", "/games", content=b"ruleset=hoth", headers={"content-type": "text/plain"})[
+            0].status_code == 415
+        assert call("POST", "/games", "/games", content=b"[" * 40 + b"]" * 40)[0].status_code == 400
+        assert call("POST", "/games", "/games", content=b" " * (300 * 1024))[0].status_code == 413
         r, game = call("POST", "/games", "/games", json={"ruleset": "hoth", "scenario": SCENARIO, "seed": SEED})
         assert r.status_code == 201
         gid, tokens = game["game_id"], game["seats"]
@@ -58,6 +65,10 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
             seat = view["to_act"][0]
             legal = call("GET", GAME + "/legal-commands", g + "/legal-commands", tokens[seat])[1]
             command = choose(rng, legal["commands"])
+            if steps == 2:  # a dry run: what the command would do, nothing stored
+                r, dry = call("POST", GAME + "/commands", g + "/commands", tokens[seat],
+                              params={"dry_run": "true"}, json={"command": command, "expected_version": view["version"]})
+                assert r.status_code == 200 and dry["ruleset"] == "hoth", dry
             if steps == 3:  # the refusals a client meets
                 call("POST", GAME + "/commands", g + "/commands", tokens[seat],
                      json={"command": command, "expected_version": view["version"] - 1})  # 409 stale
@@ -74,6 +85,12 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
             r, answer = call("POST", GAME + "/commands", g + "/commands", tokens[seat],
                              json={"command": command, "expected_version": view["version"], "command_id": f"c{steps}"})
             assert r.status_code == 201, answer
+            if steps == 3:  # the same command_id with another body (422 UMPIRE-IDEMPOTENCY)
+                r, refused = call("POST", GAME + "/commands", g + "/commands", tokens[seat],
+                                  json={"command": {"type": "end_turn"}, "expected_version": answer["version"],
+                                        "command_id": f"c{steps}"})
+                assert r.status_code == 422 and refused["rule"] == "UMPIRE-IDEMPOTENCY", refused
+                receipt = answer["receipt"]
             steps += 1
             if steps % 40 == 1:  # every caller's views on the way (spectator: redacted events)
                 for tok in callers:
@@ -115,6 +132,11 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
         call("GET", GAME + "/events/{seq}/ruling", f"{g}/events/{version + 1}/ruling")  # 404
         call("GET", GAME + "/board.svg", g + "/board.svg", params={"at": "null"})  # 400
         call("GET", GAME + "/verify", g + "/verify")
+        import json as _json
+
+        r, checked = call("GET", GAME + "/verify", g + "/verify", params={"receipt": _json.dumps(receipt)})
+        assert checked["receipt_ok"] is True, checked
+        call("GET", GAME + "/verify", g + "/verify", params={"receipt": "not a receipt"})  # 400
         for seq in range(version, 0, -1):
             r, _ = call("GET", GAME + "/events/{seq}/redecide", f"{g}/events/{seq}/redecide")
             if r.status_code == 200:
@@ -134,6 +156,22 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
         call("GET", "/games", "/games", params={"status": "finished"})
         call("GET", "/games", "/games", params={"cursor": "not a cursor"})  # 400
 
+        # a game that waits for its seats' client seeds (DESIGN 3)
+        r, waiting = call("POST", "/games", "/games",
+                          json={"ruleset": "hoth", "scenario": SCENARIO, "seed": SEED, "start": "when_ready"})
+        w = f"/games/{waiting['game_id']}"
+        assert waiting["status"] == "waiting"
+        for i, (seat, tok) in enumerate(waiting["seats"].items()):
+            legal = call("GET", GAME + "/legal-commands", w + "/legal-commands", tok)[1]
+            assert [c["type"] for c in legal["commands"]] == ["ready"], legal
+            assert call("GET", GAME, w, tok)[1]["waiting_for"]
+            r, _ = call("POST", GAME + "/ready", w + "/ready", tok, json={"client_seed": f"seed-{i}"})
+            assert r.status_code == 201
+            call("POST", GAME + "/ready", w + "/ready", tok, json={})  # 422 UMPIRE-READY-2 (or -1 once open)
+        call("POST", GAME + "/ready", w + "/ready", None, json={})  # 401
+        assert call("POST", GAME + "/ready", w + "/ready", tok, json={"client_seed": "no spaces"})[0].status_code == 400
+        assert call("GET", GAME + "/verify", w + "/verify")[1]["client_seeds"]
+
         # campaigns
         r, camp = call("POST", "/campaigns", "/campaigns",
                        json={"ruleset": "hoth", "campaign": "CMP-1-ASSAULT-ON-ECHO-BASE", "seed": SEED})
@@ -142,6 +180,19 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
             call("GET", "/campaigns/{campaign_id}", f"/campaigns/{camp['campaign_id']}", tok)
         call("GET", "/campaigns/{campaign_id}", "/campaigns/nope")
         call("POST", "/campaigns", "/campaigns", json={"ruleset": "hoth", "campaign": "CMP-NONE"})
+        call("GET", "/campaigns/{campaign_id}/verify", f"/campaigns/{camp['campaign_id']}/verify")
+        r, wc = call("POST", "/campaigns", "/campaigns", json={"ruleset": "hoth", "campaign": "CMP-1-ASSAULT-ON-ECHO-BASE",
+                                                               "seed": SEED, "start": "when_ready"})
+        cw = f"/campaigns/{wc['campaign_id']}"
+        for tok in (None, *wc["seats"].values()):
+            assert call("GET", "/campaigns/{campaign_id}", cw, tok)[1]["status"] == "waiting"
+        call("POST", "/campaigns/{campaign_id}/ready", cw + "/ready", None, json={})  # 401
+        for i, tok in enumerate(wc["seats"].values()):
+            r, ready = call("POST", "/campaigns/{campaign_id}/ready", cw + "/ready", tok, json={"client_seed": f"c{i}"})
+            assert r.status_code == 201
+        assert ready["status"] == "active" and ready["game_id"]
+        call("POST", "/campaigns/{campaign_id}/ready", cw + "/ready", tok, json={})  # 422 UMPIRE-READY-1
+        assert call("GET", "/campaigns/{campaign_id}/verify", cw + "/verify")[1]["chain_ok"]
 
     # every operation the document describes answered at least once with success
     ok = {(m, t) for m, t, s in contract.seen if s < 300}

@@ -213,3 +213,55 @@ def test_iter_all_yields_commit_order(store):
     store.append("b", 0, [ev(1), ev(2)])
     store.append("a", 1, [ev(2)])
     assert [(e.game_id, e.seq) for _, e in store.iter_all(batch=2)] == [("a", 1), ("b", 1), ("b", 2), ("a", 2)]
+
+
+# -- the store contract of issue 10 (a second backend must pass these too) -------------------------
+def test_chain_v2_commits_the_private_part_and_hashes_the_public_part(store):
+    from service import chain
+    from service.store import verify_commitments
+
+    make_game(store)
+    hidden = NewEvent(type="Drawn", payload='{"type":"Drawn","seat":"rebel","card":"R7"}', actor="rebel",
+                      visibility="rebel", public_payload='{"type":"Drawn","seat":"rebel","redacted":true}',
+                      rolls='[{"stream":"dice","index":0,"sides":6,"value":3}]', reveals=True)
+    store.append("g1", 0, [ev(1), hidden])
+    a, b = store.load("g1")
+    assert store.require_game("g1").chain_version == 2
+    assert a.public_payload is None and b.public_payload is not None and a.step == b.step == 1
+    assert len(b.commitment) == 64 and b.commitment == chain.commitment(
+        chain.commit_key(SEED), "g1", 2, chain.row_private(msgspec.structs.asdict(b)))
+    # the hash covers the spectator payload and the commitment only: nothing of the card
+    public = chain.public_part("g1", 2, "Drawn", "rebel", b.recorded_at, {"type": "Drawn", "seat": "rebel",
+                                                                            "redacted": True})
+    assert b.hash == chain.link(a.hash, public, b.commitment)
+    assert chain.hidden_fields({"type": "Drawn", "seat": "rebel", "card": "R7"}, public["payload"]) == ["card"]
+    assert verify_chain(store.load("g1"), 2).ok and verify_commitments(store.load("g1"), SEED).ok
+    assert not verify_commitments(store.load("g1"), bytes(32)).ok
+    # a caller that does not say what a spectator sees: nothing of the payload is public
+    store.append("g1", 2, [NewEvent(type="Secret", payload='{"x":1}', visibility="rebel")])
+    assert store.event("g1", 3).public_payload == '{"redacted":true}'
+
+
+def test_command_ids_are_per_seat_and_keep_the_first_body_hash(store):
+    make_game(store)
+    first = store.append("g1", 0, [ev(1)], command_id="c", body_hash="h1")
+    again = store.append("g1", 1, [ev(9)], command_id="c", body_hash="h2")
+    assert again.duplicate and again.body_hash == "h1" and (again.first_seq, again.last_seq) == (1, 1)
+    assert again.head == first.head == store.head("g1", 1)
+    rebel = store.append("g1", 1, [NewEvent(type="Moved", payload="{}", actor="rebel")], command_id="c")
+    assert not rebel.duplicate and rebel.first_seq == 2  # another seat's id: its own command
+    assert store.command_result("g1", "c", "rebel").first_seq == 2
+    assert store.command_result("g1", "c", "imperial").body_hash == "h1"
+
+
+def test_a_game_is_created_with_its_first_events_in_one_transaction(store):
+    res = store.create_game(game_id="g7", ruleset="test", scenario="s", setup="{}", seed=SEED,
+                            seed_commitment=commitment(SEED), token_hashes={}, events=[ev(1), ev(2)])
+    assert (res.version, res.head) == (2, store.head("g7", 2))
+    g = store.require_game("g7")
+    events = store.load("g7")
+    assert g.version == 2 and g.created_at == events[0].recorded_at and verify_chain(events, 2).ok
+    with pytest.raises(GameExists):
+        store.create_game(game_id="g7", ruleset="test", scenario="s", setup="{}", seed=SEED,
+                          seed_commitment=commitment(SEED), token_hashes={}, events=[ev(1)])
+    assert len(store.load("g7")) == 2

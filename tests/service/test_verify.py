@@ -11,17 +11,17 @@ from domain.kernel.dice import GAME_DICE, Dice, Roll, commitment
 from service.store import EventStore, NewEvent, UnknownGame
 from service.verify import verify_game
 
+from .raw_games import create_raw_game
+
 SEED = bytes(range(32))
 _enc = msgspec.json.Encoder()
 
 
 def play(store: EventStore, game_id: str = "g", commands: int = 5, finish: bool = False,
          seed: bytes = SEED) -> None:
-    """Commands of two events each; the first event of each rolls 3 dice."""
-    store.create_game(game_id=game_id, ruleset="test", scenario="s", setup="{}", seed=seed,
-                      seed_commitment=commitment(seed), token_hashes={})
+    """The header (seq 1), then commands of two events each; the first event of each rolls 3 dice."""
+    v = create_raw_game(store, game_id, seed=seed, seats=("imperial", "rebel"))
     dice = Dice(seed, game_id)
-    v = 0
     for k in range(commands):
         faces = [dice.value(6) for _ in range(3)]
         rolls = dice.take()
@@ -45,7 +45,7 @@ def sql(store: EventStore, statement: str, *args) -> None:
 def test_untouched_unfinished_game_verifies_without_revealing_the_seed(store):
     play(store)
     r = verify_game(store, "g")
-    assert r.chain_ok and r.ok and r.first_broken_seq is None and r.events == 10
+    assert r.chain_ok and r.ok and r.first_broken_seq is None and r.events == 11
     assert r.seed is None and r.dice_ok is None
     body = r.body()
     assert body["chain_ok"] is True and "seed" not in body and "dice_ok" not in body
@@ -89,8 +89,9 @@ def tamper_actor(store):
 
 
 def tamper_rehash_one(store):
-    """Edit seq 4 and recompute its own hash: the link from seq 5 still breaks... at 5."""
-    from service.store import chain_hash
+    """Edit seq 4 and recompute its own hash (chain version 2: public part and its commitment as
+    stored): the link from seq 5 still breaks... at 5."""
+    from service import chain
 
     conn = sqlite3.connect(store.path)
     s = EventStore(store.data_dir)
@@ -98,7 +99,7 @@ def tamper_rehash_one(store):
     d = msgspec.structs.asdict(e)
     d["payload"] = '{"k":42}'
     conn.execute("UPDATE events SET payload=?, hash=? WHERE game_id='g' AND seq=4",
-                 (d["payload"], chain_hash(e.prev_hash, d)))
+                 (d["payload"], chain.row_hash(e.prev_hash, d, chain.CHAIN_V2)))
     conn.commit()
     conn.close()
     s.close()
@@ -141,11 +142,11 @@ def test_a_wrong_recorded_die_is_found_at_its_seq(store):
     dice.value(6)
     good = dice.take()[0]
     bad = Roll(stream=good.stream, index=good.index, sides=6, value=(good.value + 1) % 6)
-    store.append("g", 6, [NewEvent(type="Attacked", payload="{}", rolls=_enc.encode([bad]).decode())])
-    store.append("g", 7, [NewEvent(type="GameEnded", payload="{}")], status="finished")
+    store.append("g", 7, [NewEvent(type="Attacked", payload="{}", rolls=_enc.encode([bad]).decode())])
+    store.append("g", 8, [NewEvent(type="GameEnded", payload="{}")], status="finished")
     r = verify_game(store, "g")
     assert r.chain_ok and r.commitment_ok
-    assert r.dice_ok is False and r.first_bad_roll_seq == 7 and not r.ok
+    assert r.dice_ok is False and r.first_bad_roll_seq == 8 and not r.ok
     assert "recorded" in r.dice_problem
     assert r.body()["dice_ok"] is False
 
@@ -154,15 +155,17 @@ def test_a_swapped_secret_seed_fails_the_commitment(store):
     play(store, finish=True)
     sql(store, "UPDATE secrets SET seed=? WHERE game_id='g'", bytes(32).hex())
     r = verify_game(store, "g")
-    assert r.chain_ok and r.commitment_ok is False and r.dice_ok is False and not r.ok
+    # chain version 2: the events' commitments were keyed with the real seed, so they fail too
+    assert not r.chain_ok and r.commitment_ok is False and r.dice_ok is False and not r.ok
+    assert r.commitments_ok is False
 
 
 def test_garbage_in_the_rolls_column_is_reported_not_raised(store):
     play(store, commands=2, finish=True)
-    sql(store, "UPDATE events SET rolls='not json' WHERE game_id='g' AND seq=3")
+    sql(store, "UPDATE events SET rolls='not json' WHERE game_id='g' AND seq=4")
     r = verify_game(store, "g")
-    assert not r.chain_ok and r.first_broken_seq == 3
-    assert r.dice_ok is False and r.first_bad_roll_seq == 3
+    assert not r.chain_ok and r.first_broken_seq == 4
+    assert r.dice_ok is False and r.first_bad_roll_seq == 4
 
 
 def test_unknown_game(store):

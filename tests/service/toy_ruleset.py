@@ -3,10 +3,11 @@
 Two seats (``north``, ``south``), each with a private deck of uniquely
 prefixed cards (``N1``..``N8``, ``S1``..``S8``) shuffled at the start and a
 hidden hand of three. On its turn the active seat may step its pawn (free,
-reveals nothing), roll a d6 once (chance), draw a card (reveals to the drawer
-only), play a card from hand (scores its number), challenge (a roll; on 4+ the
-*other* seat must answer: a pending decision of the other seat), and end its
-turn. First to ``TARGET`` points wins.
+reveals nothing), roll a d6 once (chance), throw a d6 once (chance, recorded in
+two events: the throw, then its score -- like an attack's roll and resolution),
+draw a card (reveals to the drawer only), play a card from hand (scores its
+number), challenge (a roll; on 4+ the *other* seat must answer: a pending
+decision of the other seat), and end its turn. First to ``TARGET`` points wins.
 
 Rule ids (``TOY-*``) are the test ruleset's own.
 """
@@ -42,6 +43,8 @@ TOY_RULES = """# Toy rules
 * **TOY-STEP-2 (Steps per turn).** At most 2 steps a turn.
 * **TOY-ROLL-1 (Roll).** A roll scores the face of one d6.
 * **TOY-ROLL-2 (One roll).** One roll a turn.
+* **TOY-THROW-1 (Throw).** A throw rolls one d6 and scores its face (two events: the throw, then the score).
+* **TOY-THROW-2 (One throw).** One throw a turn.
 * **TOY-DRAW-1 (Draw).** Draw the top card of your own deck; only you see it.
 * **TOY-DRAW-2 (Empty deck).** An empty deck cannot be drawn from.
 * **TOY-PLAY-1 (Play).** Play a card from your hand: it scores its number.
@@ -86,6 +89,10 @@ class Challenge(Command, tag="challenge"):
     pass
 
 
+class Throw(Command, tag="throw"):
+    pass
+
+
 class Answer(Command, tag="answer"):
     concede: bool
 
@@ -94,7 +101,7 @@ class EndTurn(Command, tag="end_turn"):
     pass
 
 
-ToyCommand = Step | RollDie | DrawCard | PlayCard | Challenge | Answer | EndTurn
+ToyCommand = Step | RollDie | DrawCard | PlayCard | Challenge | Answer | EndTurn | Throw
 
 
 # -- events ---------------------------------------------------------------
@@ -154,7 +161,18 @@ class GameWon(Event, tag="game_won"):
     score: int
 
 
-ToyEvent = DeckShuffled | HandDealt | Stepped | Rolled | CardDrawn | CardPlayed | Challenged | Answered | TurnEnded | GameWon
+class DiceThrown(Event, tag="dice_thrown"):
+    seat: str
+    face: int
+
+
+class ThrowScored(Event, tag="throw_scored"):
+    seat: str
+    face: int
+
+
+ToyEvent = (DeckShuffled | HandDealt | Stepped | Rolled | CardDrawn | CardPlayed | Challenged | Answered | TurnEnded
+            | GameWon | DiceThrown | ThrowScored)
 
 
 class ToyState(msgspec.Struct, frozen=True, kw_only=True):
@@ -166,6 +184,7 @@ class ToyState(msgspec.Struct, frozen=True, kw_only=True):
     decks: dict[str, tuple[str, ...]] = {}
     steps: int = 0
     rolled: bool = False
+    thrown: bool = False
     pending: str | None = None
     winner: str | None = None
 
@@ -260,6 +279,15 @@ class ToyRuleset:
             ev = [Emitted(event=Rolled(seat=seat, face=face), rolls=dice.take(),
                           ruling=Ruling(summary=f"{seat} rolls {face}", steps=(RuleStep(rule="TOY-ROLL-1", text="score the face", values={"face": face}),)))]
             return ev + self._win_check(state, seat, face)
+        if isinstance(command, Throw):
+            if state.thrown:
+                raise RuleViolation("TOY-THROW-2", "one throw a turn")
+            face = dice.value(6) + 1
+            return [Emitted(event=DiceThrown(seat=seat, face=face), rolls=dice.take(),
+                            ruling=Ruling(summary=f"{seat} throws {face}", steps=(RuleStep(rule="TOY-THROW-1", text="throw a die", values={"face": face}),))),
+                    Emitted(event=ThrowScored(seat=seat, face=face),
+                            ruling=Ruling(summary=f"{seat} scores {face}", steps=(RuleStep(rule="TOY-THROW-1", text="score the throw"),)))
+                    ] + self._win_check(state, seat, face)
         if isinstance(command, DrawCard):
             deck = state.decks[seat]
             if not deck:
@@ -318,7 +346,9 @@ class ToyRuleset:
             other = _other(event.seat)
             return r(state, pending=None, scores=_with(state.scores, other, state.scores[other] + bonus))
         if isinstance(event, TurnEnded):
-            return r(state, active=event.next_seat, turn=state.turn + 1, steps=0, rolled=False)
+            return r(state, active=event.next_seat, turn=state.turn + 1, steps=0, rolled=False, thrown=False)
+        if isinstance(event, ThrowScored):
+            return r(state, scores=_with(state.scores, event.seat, state.scores[event.seat] + event.face), thrown=True)
         if isinstance(event, GameWon):
             return r(state, winner=event.seat)
         return state
@@ -337,6 +367,8 @@ class ToyRuleset:
                 out.append(Step(steps=n))
         if not state.rolled:
             out.append(RollDie())
+        if not state.thrown:
+            out.append(Throw())
         if state.decks[seat]:
             out.append(DrawCard())
         out += [PlayCard(card=c) for c in state.hands[seat]]
@@ -389,7 +421,18 @@ class ToyRuleset:
             return f"{event.seat} ends the turn"
         if isinstance(event, GameWon):
             return f"{event.seat} wins with {event.score}"
+        if isinstance(event, DiceThrown):
+            return f"{event.seat} throws {event.face}"
+        if isinstance(event, ThrowScored):
+            return f"{event.seat} scores the throw"
         return type(event).__name__
+
+    def check_rolls(self, event: Event, rolls: Any) -> str | None:
+        """Faces follow from values: a toy die shows its value + 1."""
+        if isinstance(event, (Rolled, Challenged, DiceThrown)):
+            if len(rolls) != 1 or rolls[0].sides != 6 or rolls[0].value + 1 != event.face:
+                return f"{type(event).__name__} records face {event.face}, its draw gives {[r.value + 1 for r in rolls]}"
+        return None
 
     def render_svg(self, state: ToyState, seat: str | None, recent: list[Event]) -> str:
         parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="240" height="60" viewBox="0 0 240 60">']

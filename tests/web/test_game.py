@@ -19,6 +19,7 @@ def create_in_lobby(page: Any, base: str) -> tuple[str, dict[str, str]]:
     """Create a hoth game with the lobby's form; the invite links it shows, by seat."""
     page.goto(base + "/")
     page.wait_for_selector("#c-scenario option", state="attached")
+    page.select_option("#c-ruleset", "hoth")  # the lobby lists every ruleset (emperor, hoth, smoke)
     page.select_option("#c-scenario", f"s:{SCENARIO}")
     shot(page, "lobby", full_page=True)
     page.click("#c-submit")

@@ -31,9 +31,13 @@ def test_lobby_and_board_at_375px_with_the_keyboard_only(server, contexts):
     page.goto(server.url + "/")
     page.wait_for_selector("#c-scenario option", state="attached")
     no_sideways_scroll(page)
+    # choose the ruleset, then the scenario, with the keyboard: focus the select, then type its first letters
+    tab_to(page, "#c-ruleset")
+    page.keyboard.type("hoth")
+    assert page.input_value("#c-ruleset") == "hoth"
+    page.wait_for_selector(f'#c-scenario option[value="s:{SCENARIO}"]', state="attached")
     assert pinned(page.locator("#create"), "create-form-375") < PIN_TOLERANCE
     shot(page, "phone-lobby", full_page=True)
-    # choose the scenario with the keyboard: focus the select, then type its first letters
     tab_to(page, "#c-scenario")
     page.keyboard.type("Take")
     assert page.input_value("#c-scenario") == f"s:{SCENARIO}"

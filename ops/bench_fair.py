@@ -1,0 +1,121 @@
+"""Benchmark: what fair play costs (issue 10) -- the chain, receipts, verification.
+
+Usage: .venv/bin/python ops/bench_fair.py [--events N] [--json]
+
+Measures, each beside its comparison in the same run:
+  * chain version 2 per event (commitment of the private part + hash of the public part) against
+    chain version 1 (one hash of the whole stored event), on the events of a real Battle of Hoth game;
+  * Ed25519 receipts signed per second against receipts verified per second;
+  * verifying a finished Battle of Hoth game as ``GET /games/{id}/verify`` does (the service's own
+    fold) against the operator's ``umpire verify`` (its own fold, every commitment).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import msgspec  # noqa: E402
+
+from domain.kernel import registry  # noqa: E402
+from service import chain  # noqa: E402
+from service.game_service import CommandRequest, CreateGameRequest, GameService  # noqa: E402
+from service.receipts import Signer, load_or_create, signature_ok  # noqa: E402
+from service.store import EventStore  # noqa: E402
+from service.verify import verify_game  # noqa: E402
+
+SCENARIO = "SCN-TAKE-DOWN-THE-SHIELD"
+
+
+def _play(svc: GameService, seed: int) -> str:
+    import service.game_service as gs
+
+    gs.new_game_id = lambda: f"bench-fair-{seed}"  # the dice depend on the id: the same game every run
+    hoth = registry.get("hoth")
+    g = svc.create_game(CreateGameRequest(ruleset="hoth", scenario=SCENARIO, seed=f"{seed:064x}"))
+    gid, tokens = g["game_id"], g["seats"]
+    rng = random.Random(seed)
+    for _ in range(5000):
+        cur = svc.current(gid)
+        st = hoth.status(cur.state)
+        if st.status == "finished":
+            break
+        seat = rng.choice(st.to_act)
+        cmd = rng.choice(hoth.legal_commands(cur.state, seat))
+        svc.command(gid, tokens[seat], CommandRequest(command=msgspec.to_builtins(cmd), expected_version=cur.version))
+    return gid
+
+
+def _rate(fn, items) -> float:
+    t = time.perf_counter()
+    for x in items:
+        fn(x)
+    return len(items) / (time.perf_counter() - t)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--events", type=int, default=5000, help="events hashed per chain version (default 5000)")
+    ap.add_argument("--json", action="store_true", help="print machine-readable results")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="umpire-bench-fair-") as tmp:
+        store = EventStore(tmp)
+        signer = Signer(load_or_create(tmp))
+        svc = GameService(store, signer=signer)
+        gid = _play(svc, 7)
+        events = store.load(gid)
+        rows = [msgspec.structs.asdict(e) for e in events]
+        sample = (rows * (args.events // len(rows) + 1))[:args.events]
+        key = chain.commit_key(store.seed(gid))
+        v2 = _rate(lambda d: chain.seal(d["prev_hash"], key, d), sample)
+        v1 = _rate(lambda d: chain.v1_hash(d["prev_hash"], d), sample)
+        receipts = [signer.receipt(gid, i, e.hash) for i, e in enumerate(events, start=1)]
+        signer._cache.clear()
+        sign = _rate(lambda e: signer.receipt(gid, e.seq + 10**6, e.hash), events)
+        check = _rate(lambda r: signature_ok(r, signer.public_raw), receipts)
+        cur = svc.current(gid)
+        t = time.perf_counter()
+        for _ in range(5):
+            rest = verify_game(store, gid, folded=cur.folded, private_before_end=cur.finished)
+        rest_ms = (time.perf_counter() - t) / 5 * 1000
+        t = time.perf_counter()
+        for _ in range(5):
+            full = verify_game(store, gid)
+        full_ms = (time.perf_counter() - t) / 5 * 1000
+        assert rest.ok and full.ok, (rest, full)
+        store.close()
+    n = len(events)
+    out = {
+        "benchmark": "fair", "params": {"events": args.events},
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+        "game_events": n,
+        "figures": [
+            {"figure": "chain v2: commitment + public hash per event (hoth events)", "value": round(v2), "unit": "events/s",
+             "vs": {"figure": "chain v1: one hash of the whole stored event", "value": round(v1)}},
+            {"figure": "Ed25519 receipts signed", "value": round(sign), "unit": "receipts/s",
+             "vs": {"figure": "receipts verified", "value": round(check)}},
+            {"figure": f"GET /verify of a finished {n}-event hoth game (service fold)", "value": round(rest_ms, 1),
+             "unit": "ms", "lower_is_better": True,
+             "vs": {"figure": "umpire verify (own fold, every commitment)", "value": round(full_ms, 1)}},
+        ],
+    }
+    for f in out["figures"]:
+        f["ratio"] = round(f["value"] / f["vs"]["value"], 2) if f["vs"]["value"] else None
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    for f in out["figures"]:
+        print(f"{f['figure']}: {f['value']:,} {f['unit']}  vs  {f['vs']['figure']}: {f['vs']['value']:,}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
