@@ -169,8 +169,8 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
                                and terrain.fortification_of(o.box()) == f), None)
                 if inside is not None:
                     raise RuleViolation("SMOKE-MOVE-6", f"A complex move may not bring {u.id} into contact with the "
-                                                        f"enemy unit {inside.id}: it would touch its fortification {f} "
-                                                        "(SMOKE-TERR-8).", unit=u.id, enemy=inside.id, fortification=f)
+                                                        f"enemy unit {inside.id}: it would touch its fortification {f}, and "
+                                                        "touching a fortification is touching the unit inside.", unit=u.id, enemy=inside.id, fortification=f)
         sweep = [slide] + pivot
         base = p.speed[1]
         m.update(pivot=_r(abs(_turn(start.theta, theta))), speed=_r(base), vector=[_r(dx), _r(dy)])
