@@ -284,9 +284,12 @@ def _fold_records(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) ->
 
 class GameService:
     def __init__(self, store: EventStore, read_models: Any = None, *, cache_games: int = CACHE_GAMES,
-                 defer_projection: bool = False, signer: Signer | None = None):
+                 defer_projection: bool = False, signer: Signer | None = None, projector: Any = None):
         self.store = store
         self.read_models = read_models
+        #: The process's projector (``projections.Projector``): the events each append wrote are handed
+        #: to it and projected off the command path. None: projected inline (or by the caller).
+        self.projector = projector
         #: Signs receipts (DESIGN 2); None: answers carry no receipt (library use without a key).
         self.signer = signer
         #: True: the caller projects after answering (the REST routes do it in a
@@ -531,7 +534,7 @@ class GameService:
             token_hashes={s: token_hash(t) for s, t in tokens.items()}, campaign_id=campaign_id,
             status=st.status, winner=st.winner, events=new,
         )
-        self.project(game_id)
+        self.hand_over(game_id, res.events)
         return self._with_receipt(game_id, {
             "game_id": game_id,
             "ruleset": rs.id,
@@ -788,18 +791,16 @@ class GameService:
             folded = Folded(version=res.version, state=state_after, counters=counters, undone=undone,
                             last_undone_seq=last_undone, kernel=kernel, reroll=reroll, kernel_log=klog)
         self._remember(game_id, folded)
-        if not self.defer_projection:
-            self.project(game_id)
+        self.hand_over(game_id, res.events)
         if st.status == FINISHED:
             for hook in ON_FINISHED:
                 try:
                     hook(self, game_id)
                 except Exception:  # the command is stored; an extension must not fail it
                     log.exception("on-finished hook %r failed for game %s", hook, game_id)
-        records = self.store.load(game_id, after=res.first_seq - 1, upto=res.last_seq)
         new_cur = Current(cur.game, rs, cur.setup, folded)
         body = {"ruleset": rs.id, "version": res.version,
-                "events": self.render_events(new_cur, records, actor, finished=st.status == FINISHED,
+                "events": self.render_events(new_cur, list(res.events), actor, finished=st.status == FINISHED,
                                              undone=frozenset())}
         if extra:
             body.update(extra)
@@ -826,6 +827,16 @@ class GameService:
         return out
 
     # -- projections -------------------------------------------------
+    def hand_over(self, game_id: str, events: Any) -> None:
+        """The events an append just wrote go to the read models: to the projector (no I/O here), or
+        projected inline when there is none and the caller does not project after answering."""
+        if self.read_models is None:
+            return
+        if self.projector is not None:
+            self.projector.submit(game_id, events)
+        elif not self.defer_projection:
+            self.project(game_id)
+
     def project(self, game_id: str) -> None:
         """Bring the read models up to the log (best effort; errors are logged, never raised)."""
         rm = self.read_models

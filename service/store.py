@@ -154,6 +154,9 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     head: str = ""
     #: For a duplicate: the body hash stored with the first request (None: not recorded).
     body_hash: str | None = None
+    #: The events just written, as stored (empty for a duplicate): handed to the projector and
+    #: rendered in the answer, so nothing just written is read back.
+    events: tuple[StoredEvent, ...] = ()
 
 
 _EVENT_COLUMNS = (
@@ -506,11 +509,11 @@ class EventStore:
                          (game_id, seed.hex(), int(status == "finished")))
             if not events:
                 return AppendResult(first_seq=1, last_seq=0, version=0, current_version=0, head=GENESIS)
-            head = self._insert_events(conn, game_id, 0, GENESIS, events, command_id=None, now=now,
-                                       chain_version=chain_version, key=chain.commit_key(bytes(seed)))
+            head, stored = self._insert_events(conn, game_id, 0, GENESIS, events, command_id=None, now=now,
+                                               chain_version=chain_version, key=chain.commit_key(bytes(seed)))
             conn.execute("UPDATE games SET version = ? WHERE game_id = ?", (len(events), game_id))
             return AppendResult(first_seq=1, last_seq=len(events), version=len(events), current_version=len(events),
-                                head=head)
+                                head=head, events=stored)
 
         return self._write(tx)
 
@@ -632,8 +635,10 @@ class EventStore:
     def _insert_events(self, conn: sqlite3.Connection, game_id: str, current: int, prev: str,
                        events: Sequence[NewEvent], *, command_id: str | None, now: str, chain_version: int,
                        key: bytes | None) -> str:
-        """Insert ``events`` after version ``current`` (hash ``prev``), chained; returns the new head."""
+        """Insert ``events`` after version ``current`` (hash ``prev``), chained; returns the new head
+        and the events as stored."""
         rows = []
+        stored: list[StoredEvent] = []
         step = current + 1
         for i, ev in enumerate(events, start=current + 1):
             e: dict[str, Any] = {
@@ -655,6 +660,7 @@ class EventStore:
                 e["commitment"], e["hash"] = chain.seal(prev, key, e)
                 prev = e["hash"]
             rows.append(tuple(e[c] for c in _EVENT_COLS))
+            stored.append(StoredEvent(**{**e, "reveals": bool(ev.reveals)}))
         try:
             conn.executemany(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * len(_EVENT_COLS))})",
                              rows)
@@ -662,7 +668,7 @@ class EventStore:
             if "events.game_id, events.seq" not in str(exc):
                 raise
             raise VersionConflict(game_id, current, current + 1) from None
-        return prev
+        return prev, tuple(stored)
 
     def append(
         self,
@@ -716,8 +722,8 @@ class EventStore:
                     "SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, current)
                 ).fetchone()[0]
             key = self._commit_key(conn, game_id) if version_of_chain == CHAIN_V2 else None
-            head = self._insert_events(conn, game_id, current, prev, events, command_id=command_id, now=_now(),
-                                       chain_version=version_of_chain, key=key)
+            head, stored = self._insert_events(conn, game_id, current, prev, events, command_id=command_id,
+                                               now=_now(), chain_version=version_of_chain, key=key)
             last = current + len(events)
             if command_id is not None:
                 conn.execute(
@@ -740,7 +746,8 @@ class EventStore:
                 sets.append("winner = ?")
                 args.append(winner)
             conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE game_id = ?", (*args, game_id))
-            return AppendResult(first_seq=current + 1, last_seq=last, version=last, current_version=last, head=head)
+            return AppendResult(first_seq=current + 1, last_seq=last, version=last, current_version=last, head=head,
+                                events=stored)
 
         return self._write(tx)
 
