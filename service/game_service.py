@@ -300,6 +300,12 @@ class GameService:
         self._cache_games = cache_games
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._changed: dict[str, asyncio.Event] = {}
+        #: What never changes once a game exists, looked up once: the games known to exist, the seat of
+        #: a (game, token hash), a game's seed. Bounded; a miss asks the store. (Games are never
+        #: deleted and tokens, seats and seeds never change, so nothing here can go stale.)
+        self._known_games: OrderedDict[str, None] = OrderedDict()
+        self._seats: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._seeds: OrderedDict[str, bytes] = OrderedDict()
         #: Set when the last ``project`` call failed (Redis unreachable).
         self.projections_down = False
 
@@ -341,9 +347,47 @@ class GameService:
                           "command can be applied here; it can still be read, replayed and verified",
                           rule="UMPIRE-READ-ONLY-1", ruleset=game.ruleset)
 
+    def _cache_put(self, cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+        with self._cache_lock:
+            cache[key] = value
+            cache.move_to_end(key)
+            while len(cache) > self._cache_games * 8:
+                cache.popitem(last=False)
+
+    def exists(self, game_id: str) -> None:
+        """404 for an unknown game; a game seen once is known without I/O (games are never deleted)."""
+        if game_id in self._known_games:
+            return
+        self.game(game_id)
+        self._cache_put(self._known_games, game_id, None)
+
+    def seed(self, game_id: str) -> bytes:
+        """The game's secret seed (looked up once)."""
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            seed = self.store.seed(game_id)
+            self._cache_put(self._seeds, game_id, seed)
+        return seed
+
+    def cached_seat(self, game_id: str, token: str | None) -> str | None | bool:
+        """The seat of ``token`` in ``game_id`` if it was looked up before; False: not known here."""
+        if not token:
+            return None
+        return self._seats.get((game_id, token_hash(token)), False)
+
     def seat(self, game_id: str, token: str | None) -> str | None:
         if not token:
             return None
+        key = (game_id, token_hash(token))
+        seat = self._seats.get(key)
+        if seat is not None:
+            return seat
+        seat = self._seat(game_id, token)
+        if seat is not None:  # a token's seat never changes (refusals are not remembered)
+            self._cache_put(self._seats, key, seat)
+        return seat
+
+    def _seat(self, game_id: str, token: str) -> str | None:
         seat = self.store.seat_for_token(game_id, token)
         if seat is None and SEAT_RESOLVERS:
             row = self.store.game(game_id)
@@ -604,7 +648,7 @@ class GameService:
             return undo_command(self, cur, seat, command, command_id=command_id, body_hash=body_hash)
         rs = cur.ruleset
         self._check_turn(cur, seat)
-        dice = Dice(self.store.seed(game_id), game_id, cur.folded.counters, mix=cur.folded.kernel.mix)
+        dice = Dice(self.seed(game_id), game_id, cur.folded.counters, mix=cur.folded.kernel.mix)
         emitted = self._decide(cur, seat, command, dice)
         if not emitted:
             raise Problem(500, "engine-error", f"{rs.id}.decide accepted the command but produced no event")
@@ -655,7 +699,7 @@ class GameService:
     def _ready(self, cur: Current, seat: str, command: Ready, command_id: str | None, body_hash: str) -> Answer:
         """``ready``: the seat's ``seat_ready``; the last one also opens the game (the ruleset's
         ``open`` with every client seed mixed into the draws)."""
-        emitted, opening = self._decide_ready(cur, seat, command, self.store.seed(cur.game.game_id))
+        emitted, opening = self._decide_ready(cur, seat, command, self.seed(cur.game.game_id))
         return self.append(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
                            body_hash=body_hash, opening=opening)
 

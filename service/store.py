@@ -308,6 +308,10 @@ class EventStore:
         self.path = self.data_dir / DB_FILE
         self._busy = busy_timeout_ms
         self._local = threading.local()
+        #: One writer at a time inside this process: a thread waits here, on a lock that hands over at
+        #: once, never in SQLite's busy handler (whose back-off sleeps made the long tail, issue 17);
+        #: the busy handler only arbitrates between processes.
+        self._write_lock = threading.Lock()
         if read_only:
             if not self.data_dir.is_dir():
                 raise StoreError(f"data dir {self.data_dir} does not exist or is not a directory")
@@ -443,6 +447,10 @@ class EventStore:
         if self.read_only:
             raise StoreError(f"{self.path} was opened read-only: no write is made")
         conn = self._conn()
+        with self._write_lock:
+            return self._transaction(conn, fn)
+
+    def _transaction(self, conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
