@@ -290,6 +290,18 @@ def _m4_fair_chain(db: sqlite_utils.Database) -> None:
         db.execute(f"ALTER TABLE campaign_events ADD COLUMN {col}")
 
 
+class _Write:
+    """One caller's transaction function waiting for its group's commit."""
+
+    __slots__ = ("fn", "out", "error", "done")
+
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any]):
+        self.fn = fn
+        self.out: Any = None
+        self.error: BaseException | None = None
+        self.done = False
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -308,10 +320,14 @@ class EventStore:
         self.path = self.data_dir / DB_FILE
         self._busy = busy_timeout_ms
         self._local = threading.local()
-        #: One writer at a time inside this process: a thread waits here, on a lock that hands over at
-        #: once, never in SQLite's busy handler (whose back-off sleeps made the long tail, issue 17);
-        #: the busy handler only arbitrates between processes.
-        self._write_lock = threading.Lock()
+        #: Group commit (issue 17): one writer at a time inside this process -- a thread waits on this
+        #: condition, never in SQLite's busy handler (whose back-off sleeps made the long tail; the
+        #: busy handler only arbitrates between processes) -- and the writes that queued while one
+        #: transaction committed are run together, each in its own savepoint, under ONE commit (one
+        #: fsync). Each caller gets its answer only once that commit is on disk.
+        self._group = threading.Condition()
+        self._queue: list[_Write] = []
+        self._leading = False
         if read_only:
             if not self.data_dir.is_dir():
                 raise StoreError(f"data dir {self.data_dir} does not exist or is not a directory")
@@ -446,31 +462,65 @@ class EventStore:
         """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
         if self.read_only:
             raise StoreError(f"{self.path} was opened read-only: no write is made")
-        conn = self._conn()
-        with self._write_lock:
-            return self._transaction(conn, fn)
+        item = _Write(fn)
+        with self._group:
+            self._queue.append(item)
+            while not item.done and self._leading:
+                self._group.wait()
+            if not item.done:  # this thread commits the group that queued (its own write among them)
+                self._leading = True
+                batch, self._queue = self._queue, []
+        if not item.done:
+            try:
+                self._commit_group(batch)
+            finally:
+                with self._group:
+                    for w in batch:
+                        w.done = True
+                    self._leading = False
+                    self._group.notify_all()
+        if item.error is not None:
+            raise item.error
+        return item.out
 
-    def _transaction(self, conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _commit_group(self, batch: list[_Write]) -> None:
+        """Run every write of ``batch`` in one BEGIN IMMEDIATE transaction, each in a savepoint (a write
+        that raises is rolled back alone and gets its exception), and COMMIT once. A refusal of the
+        database itself (SQLite's OperationalError: disk full, I/O error, locked too long) fails the
+        whole group: nothing of it is written and every caller gets the StoreError."""
+        def fail_all(exc: BaseException) -> None:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            err = StoreError(f"cannot write to {self.path}: {exc}")
+            for w in batch:
+                w.out, w.error = None, err
+
         try:
+            conn = self._conn()
             conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+        except (sqlite3.OperationalError, StoreError) as exc:
+            err = exc if isinstance(exc, StoreError) else StoreError(f"cannot write to {self.path}: {exc}")
+            for w in batch:
+                w.error = err
+            return
         try:
-            out = fn(conn)
+            for w in batch:
+                conn.execute("SAVEPOINT w")
+                try:
+                    w.out = w.fn(conn)
+                except sqlite3.OperationalError:
+                    raise
+                except BaseException as exc:  # this write's own refusal (a conflict, a bad argument)
+                    conn.execute("ROLLBACK TO w")
+                    w.error = exc
+                conn.execute("RELEASE w")
             conn.execute("COMMIT")
-            return out
         except sqlite3.OperationalError as exc:
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
-        except BaseException:
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            raise
+            fail_all(exc)
+        except BaseException as exc:  # pragma: no cover - interrupted between writes: nothing is kept
+            fail_all(exc)
 
     # -- games -------------------------------------------------------
     def create_game(
