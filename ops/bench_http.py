@@ -61,7 +61,7 @@ def umpire_app():
     from tests.service.toy_ruleset import register
 
     register()
-    return create_app(Settings.from_env())
+    return create_app(Settings.from_env(), projector=os.environ.get("UMPIRE_PROJECTOR", "thread"))
 
 
 def bare_constant_app():
@@ -228,15 +228,24 @@ def new_games(url: str, n: int) -> str:
 ENDPOINTS = ("umpire POST /commands", "bare constant POST", "bare durable insert POST")
 
 
-def run_workers(workers: int, connections: list[int], seconds: float, redis_url: str, tmp: Path) -> dict[str, Any]:
+def run_workers(workers: int, connections: list[int], seconds: float, redis_url: str, tmp: Path,
+                projector: str = "process") -> dict[str, Any]:
+    from service.cli import Supervised, projector_command
+
     data = tmp / f"umpire-w{workers}"
-    env_u = {"UMPIRE_DATA_DIR": str(data), "UMPIRE_REDIS_URL": redis_url}
+    env_u = {"UMPIRE_DATA_DIR": str(data), "UMPIRE_REDIS_URL": redis_url, "UMPIRE_PROJECTOR": projector}
     from service.receipts import load_or_create
     from service.store import EventStore
 
     EventStore(data).close()
     load_or_create(data)  # the key made once before the workers start, as umpire serve does
     servers: dict[str, tuple[subprocess.Popen, str]] = {}
+    follower = None
+    if projector == "process":  # as umpire serve does: a supervised projector process follows the log
+        follower = Supervised(projector_command(str(data), redis_url,
+                                                "from tests.service.toy_ruleset import register; register()"),
+                              "projector")
+        follower.start()
     try:
         servers["umpire"] = start_server("bench_http:umpire_app", workers, env_u, ("GET", "/health"))
         servers["constant"] = start_server("bench_http:bare_constant_app", workers, {}, ("POST", "/constant"))
@@ -262,6 +271,8 @@ def run_workers(workers: int, connections: list[int], seconds: float, redis_url:
     finally:
         for proc, _ in servers.values():
             stop(proc)
+        if follower is not None:
+            follower.stop()
     return rows
 
 
@@ -317,8 +328,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0, help="length of each measurement (default 5)")
     ap.add_argument("--connections", default="1,8,32", help="connection counts, comma-separated (default 1,8,32)")
     ap.add_argument("--workers", default="1,2", help="worker counts, comma-separated (default 1,2)")
+    ap.add_argument("--projector", choices=["process", "thread"], default="process",
+                    help="umpire's projector: a supervised process (umpire serve's default) or a thread per worker")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
+    os.chdir(ROOT)
     if shutil.which("wrk") is None:
         subprocess.run(["bash", str(ROOT / "ops" / "ensure-wrk")], check=True)
     connections = [int(x) for x in args.connections.split(",") if x]
@@ -332,11 +346,11 @@ def main() -> None:
     load_before = load_average()
     t0 = time.monotonic()
     try:
-        out: dict[str, Any] = {"ruleset": "toy", "seconds": args.seconds, "cpus": os.cpu_count(),
+        out: dict[str, Any] = {"ruleset": "toy", "projector": args.projector, "seconds": args.seconds, "cpus": os.cpu_count(),
                                "load_average_before": load_before, "workers": {}}
         for w in workers:
             redis_server_flush(redis_server.url)
-            out["workers"][str(w)] = run_workers(w, connections, args.seconds, redis_server.url, tmp)
+            out["workers"][str(w)] = run_workers(w, connections, args.seconds, redis_server.url, tmp, args.projector)
     finally:
         redis_server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -347,7 +361,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(out, indent=2))
         return
-    print(f"umpire HTTP bench (wrk): toy ruleset, {args.seconds:g}s per cell, {out['cpus']} CPUs, "
+    print(f"umpire HTTP bench (wrk): toy ruleset, projector {args.projector}, {args.seconds:g}s per cell, {out['cpus']} CPUs, "
           f"load average {load_before} before, {out['load_average_after']} after")
     print("\n".join(table(out)))
     print("\n".join(out["goals"]))

@@ -138,4 +138,74 @@ class Projector:
             t.join(timeout)
 
 
-__all__ = ["Projector", "STOP_DRAIN_S"]
+__all__ = ["Projector", "STOP_DRAIN_S", "TAIL_POLL_S", "main", "tail"]
+
+
+# -- the projector process (``umpire serve`` starts and supervises it) ------------------------
+#: PROPOSED: seconds the projector process sleeps when the log has nothing new.
+TAIL_POLL_S = 0.002
+#: Events read from the log per pass at most.
+TAIL_BATCH = 2000
+
+
+def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL_POLL_S) -> None:
+    """Follow the log in commit order (rowid) and project each pass's new events in one batch
+    (:meth:`ReadModels.project_batch`), until ``stop``. It starts with a catch-up of every game (so
+    whatever a crash left unprojected converges), and catches up again after a Redis outage."""
+    last = store.rows("SELECT COALESCE(MAX(rowid), 0) FROM events")[0][0]
+    behind = True
+    while not stop.is_set():
+        if behind:
+            try:
+                read_models.catch_up_all(stop)
+                behind = False
+            except Exception as exc:
+                log.warning("projector: catch-up failed (%s: %s); trying again", type(exc).__name__, exc)
+                stop.wait(1.0)
+                continue
+        batch: dict[str, list[StoredEvent]] = {}
+        n = 0
+        for rowid, ev in store.iter_all(after_rowid=last, batch=TAIL_BATCH):
+            last = rowid
+            batch.setdefault(ev.game_id, []).append(ev)
+            n += 1
+            if n >= TAIL_BATCH:
+                break
+        if not batch:
+            stop.wait(poll)
+            continue
+        try:
+            read_models.project_batch(batch)
+        except Exception as exc:  # Redis down: catch up from the store once it is back
+            log.warning("projector: projection failed (%s: %s); catching up from the log", type(exc).__name__, exc)
+            behind = True
+            stop.wait(0.5)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m projections.projector --data-dir DIR --redis-url URL``: the projector process."""
+    import argparse
+    import signal
+
+    import redis
+
+    import service.cli  # noqa: F401 -- loads the plug-ins as the serving processes do (their rulesets)
+    from service.store import EventStore
+
+    from .read_models import ReadModels
+
+    ap = argparse.ArgumentParser(description="umpire's projector process: the Redis read models follow the log")
+    ap.add_argument("--data-dir", required=True)
+    ap.add_argument("--redis-url", required=True)
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s projector: %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    client = redis.Redis.from_url(args.redis_url, socket_connect_timeout=0.5, socket_timeout=2.0)
+    store = EventStore(args.data_dir)
+    tail(ReadModels(client, store), store, stop)
+
+
+if __name__ == "__main__":
+    main()

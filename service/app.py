@@ -100,9 +100,12 @@ def create_app(
     store: EventStore | None = None,
     read_models: Any = _AUTO,
     debug: bool = False,
+    projector: str = "thread",
 ) -> Litestar:
     """The REST service. ``read_models``: leave out to use ``projections.ReadModels`` on
-    ``settings.redis_url`` when both exist; pass None to answer everything from the log."""
+    ``settings.redis_url`` when both exist; pass None to answer everything from the log.
+    ``projector``: ``thread`` (a projector thread in this process) or ``process`` (a projector process
+    follows the log, ``umpire serve`` starts and supervises it: this process never projects)."""
     settings = settings or Settings.from_env()
     install_log_redaction()
     store = store or EventStore(settings.data_dir)
@@ -120,10 +123,12 @@ def create_app(
     elif read_models is not None:
         redis_client = getattr(read_models, "redis", None) or getattr(read_models, "client", None)
     signer = Signer(load_or_create(store.data_dir)) if not store.read_only else None
-    projector = _projector(read_models)
+    elsewhere = projector == "process"
+    projector = None if elsewhere else _projector(read_models)
     games = GameService(store, read_models, defer_projection=read_models is not None, signer=signer,
                         projector=projector)
-    catch_up = _catch_up(read_models)
+    games.project_elsewhere = elsewhere and read_models is not None
+    catch_up = None if elsewhere else _catch_up(read_models)
 
     async def start() -> None:
         if catch_up is not None:

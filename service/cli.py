@@ -95,9 +95,13 @@ def main() -> None:
               help="Worker processes (uvicorn); they share the SQLite log and the one Redis.")
 @click.option("--access-log/--no-access-log", default=True, show_default=True,
               help="Log every request (seat tokens in query strings redacted); off saves a few per cent of CPU.")
+@click.option("--projector", type=click.Choice(["process", "thread"]), default="process", show_default=True,
+              envvar="UMPIRE_PROJECTOR",
+              help="Where the Redis read models are projected: a projector process following the log (started "
+                   "and restarted by serve), or a thread in each worker.")
 @clear_errors
 def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: str | None, workers: int = 1,
-          access_log: bool = True) -> None:
+          access_log: bool = True, projector: str = "process") -> None:
     """Run the REST service (and a private Redis unless UMPIRE_REDIS_URL is set)."""
     from .redis_runtime import EmbeddedRedis
     from .store import EventStore
@@ -115,6 +119,7 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
 
     embedded: EmbeddedRedis | None = None
     tmp: tempfile.TemporaryDirectory[str] | None = None
+    follower: Supervised | None = None
     try:
         if settings.redis_url is None:
             tmp = tempfile.TemporaryDirectory(prefix="umpire-redis-")
@@ -126,21 +131,98 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             click.echo(f"umpire: private redis-server pid {embedded.pid} at {embedded.safe_url}"
                        f" (password-protected; restarted if it dies; recorded in "
                        f"{Path(settings.data_dir) / REDIS_URL_FILE})", err=True)
+        if projector == "process":
+            follower = Supervised(projector_command(settings.data_dir, settings.redis_url or ""), "projector")
+            follower.start()
+        os.environ[ENV_PROJECTOR] = projector
         if workers > 1:
             # Each worker builds its app from the environment (worker_app); the
             # private Redis above is started once, here, and shared by all.
             os.environ.update({ENV_DATA_DIR: settings.data_dir, ENV_REDIS_URL: settings.redis_url or ""})
             _run_workers(settings, workers, access_log=access_log)
         else:
-            app = create_app(settings)
+            app = create_app(settings, projector=projector)
             uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", access_log=access_log,
                         **SERVER_STACK)
     finally:
+        if follower is not None:
+            follower.stop()
         if embedded is not None:
             forget_private_redis(settings.data_dir, settings.redis_url or "")
             embedded.stop()
         if tmp is not None:
             tmp.cleanup()
+
+
+#: Where a worker projects (``process``: the projector process does; ``thread``: its own thread).
+ENV_PROJECTOR = "UMPIRE_PROJECTOR"
+#: Seconds between two looks at a supervised process (restarted when it has died).
+SUPERVISE_EVERY_S = 0.5
+
+
+def projector_command(data_dir: str, redis_url: str, prelude: str = "") -> list[str]:
+    """The projector process (:func:`projections.projector.main`); ``prelude``: Python run first
+    (the benchmarks register their test ruleset with it)."""
+    code = f"{prelude}\nfrom projections.projector import main; main()"
+    return [sys.executable, "-c", code, "--data-dir", data_dir, "--redis-url", redis_url]
+
+
+def _exit_on_sigterm(signum: int, frame: Any) -> None:
+    import signal
+
+    signal.signal(signum, signal.SIG_DFL)
+    raise SystemExit(128 + signum)
+
+
+class Supervised:
+    """A child process kept running: restarted when it dies, until :meth:`stop`."""
+
+    def __init__(self, cmd: list[str], name: str):
+        import threading
+
+        self.cmd, self.name = cmd, name
+        self.proc: Any = None
+        self.restarts = 0
+        self._stop = threading.Event()
+        self._watch: Any = None
+
+    def _spawn(self) -> Any:
+        import subprocess
+
+        from .redis_runtime import _die_with_parent
+
+        return subprocess.Popen(self.cmd, preexec_fn=_die_with_parent)  # it never outlives serve
+
+    def start(self) -> None:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+            # uvicorn re-raises the SIGTERM it handled: exit through SystemExit so that stop() runs
+            signal.signal(signal.SIGTERM, _exit_on_sigterm)
+        self.proc = self._spawn()
+        self._watch = threading.Thread(target=self._loop, name=f"umpire-supervise-{self.name}", daemon=True)
+        self._watch.start()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(SUPERVISE_EVERY_S):
+            if self.proc.poll() is not None and not self._stop.is_set():
+                click.echo(f"umpire: the {self.name} exited ({self.proc.returncode}); restarting it", err=True)
+                self.restarts += 1
+                self.proc = self._spawn()
+
+    def stop(self) -> None:
+        import subprocess
+
+        self._stop.set()
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
 
 
 def tcp_listener(sock: Any) -> Any:
@@ -196,7 +278,7 @@ def worker_app() -> Any:
     """App factory of one ``umpire serve --workers N`` worker process (settings from the environment)."""
     from .app import create_app
 
-    return create_app(Settings.from_env())
+    return create_app(Settings.from_env(), projector=os.environ.get(ENV_PROJECTOR, "thread"))
 
 
 @main.command()

@@ -290,6 +290,8 @@ class GameService:
         #: The process's projector (``projections.Projector``): the events each append wrote are handed
         #: to it and projected off the command path. None: projected inline (or by the caller).
         self.projector = projector
+        #: True: another process (the projector process of ``umpire serve``) projects; this one never does.
+        self.project_elsewhere = False
         #: Signs receipts (DESIGN 2); None: answers carry no receipt (library use without a key).
         self.signer = signer
         #: True: the caller projects after answering (the REST routes do it in a
@@ -874,7 +876,7 @@ class GameService:
     def hand_over(self, game_id: str, events: Any) -> None:
         """The events an append just wrote go to the read models: to the projector (no I/O here), or
         projected inline when there is none and the caller does not project after answering."""
-        if self.read_models is None:
+        if self.read_models is None or self.project_elsewhere:
             return
         if self.projector is not None:
             self.projector.submit(game_id, events)

@@ -59,7 +59,7 @@ def command_response(svc: GameService, game_id: str, answer: Any) -> Response[An
     background = None
     if answer.appended:
         svc.notify(game_id)
-        if svc.defer_projection and svc.read_models is not None and svc.projector is None:
+        if svc.defer_projection and svc.read_models is not None and svc.projector is None and not svc.project_elsewhere:
             background = BackgroundTask(anyio.to_thread.run_sync, svc.project, game_id)
     return Response(answer.body, status_code=answer.status, background=background)
 
