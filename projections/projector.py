@@ -143,7 +143,7 @@ __all__ = ["Projector", "STOP_DRAIN_S", "TAIL_POLL_S", "main", "tail"]
 
 # -- the projector process (``umpire serve`` starts and supervises it) ------------------------
 #: PROPOSED: seconds the projector process sleeps when the log has nothing new.
-TAIL_POLL_S = 0.002
+TAIL_POLL_S = 0.01
 #: Events read from the log per pass at most.
 TAIL_BATCH = 2000
 
