@@ -636,15 +636,19 @@ class ReadModels:
         else:
             index = LOBBY_ORDER
         start = "(" + lobby_member(*after) if after is not None else "-"
+        # The projection follows the log: a game just created may not be in the lobby yet. The newest
+        # game of the log must be there, or the log answers (its creator sees it at once).
+        newest = self.store.rows("SELECT game_id FROM games ORDER BY rowid DESC LIMIT 1")
         try:
             pipe = self.redis.pipeline(transaction=True)
             pipe.exists(LOBBY_READY)
+            pipe.hexists(LOBBY_VERSIONS, newest[0][0] if newest else "")
             if limit is None:
                 pipe.zrangebylex(index, start, "+")
             else:
                 pipe.zrangebylex(index, start, "+", start=0, num=limit)
-            ready, members = pipe.execute()
-            if not ready:
+            ready, has_newest, members = pipe.execute()
+            if not ready or (newest and not has_newest):
                 return None
             page = [_s(m).rsplit("\n", 1)[1] for m in members]
             if not page:
