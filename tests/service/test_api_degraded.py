@@ -25,6 +25,10 @@ def test_queries_use_redis_then_fall_back_through_an_outage(tmp_path, redis_serv
         g = api.create(seed=SEED)
         gid, n = g["game_id"], g["seats"]["north"]
         api.ok(gid, n, {"type": "step"})
+        # the projection runs after the answer (issue 17): wait for it, then the read model serves
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (rm.game_view(gid, "north") or {}).get("version") != g["version"] + 1:
+            time.sleep(0.05)
         r = api.get(f"/games/{gid}", n)
         assert r.status_code == 200 and "x-umpire-degraded" not in r.headers
         body = r.json()
