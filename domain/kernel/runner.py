@@ -135,12 +135,12 @@ def random_game(rs: Ruleset, scenario: str, seed: int, *, options: dict[str, Any
     while not g.over and g.commands < max_commands:
         seat = g.to_act()
         assert seat is not None, "an active game names the seat to act"
-        cmds = g.legal(seat)
+        cmds = rs.legal_commands(g.state, seat)
         assert cmds, f"no legal command for {seat} after {g.commands} commands"
         cmd = choose(g, seat, cmds, rng) if choose is not None else rng.choice(cmds)
         if check is not None:
             check(g, seat, cmd, cmds)
-        g.do(seat, cmd)
+        Game.do(g, seat, cmd)
     return g
 
 
