@@ -131,3 +131,25 @@ def test_no_cycle_between_service_and_projections():
         importlib.import_module(_module_name(f))
     edges = {(_module_name(f), n) for f in _files("projections") for _, n in imports_of(f)}
     assert not [e for e in edges if _top(e[1]) == "service"]
+
+
+def test_the_sqlite_store_is_an_event_log(tmp_path):
+    """Projections read the log through ``domain.kernel.log.EventLog`` only; the SQLite store (and any
+    other backend) offers every method of it with the same parameters."""
+    import inspect
+
+    from domain.kernel.log import EventLog
+    from service.store import EventStore
+
+    store = EventStore(tmp_path)
+    try:
+        assert isinstance(store, EventLog)
+        for name, fn in inspect.getmembers(EventLog, inspect.isfunction):
+            if name.startswith("_"):
+                continue
+            want = list(inspect.signature(fn).parameters)
+            have = list(inspect.signature(getattr(EventStore, name)).parameters)
+            assert want == have, (name, want, have)
+        assert store.count_events() == 0
+    finally:
+        store.close()
