@@ -34,7 +34,7 @@ from .settings import (
 
 EXIT_ERROR = 1
 EXIT_NOT_VERIFIED = 3
-PLUGIN_MODULES = ("scenarios.cli", "projections.cli", "service.replay_cli")
+PLUGIN_MODULES = ("scenarios.cli", "service.projections_cli", "service.replay_cli")
 ENV_PLUGINS = "UMPIRE_CLI_PLUGINS"
 
 F = TypeVar("F", bound=Callable[..., Any])

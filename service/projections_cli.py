@@ -39,8 +39,8 @@ def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume
 
     import redis
 
-    from .read_models import ProjectionError
-    from .rebuild import rebuild
+    from projections.read_models import ProjectionError
+    from projections.rebuild import rebuild
 
     embedded = None
     tmp = None
@@ -94,7 +94,7 @@ def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> No
     from service.settings import REDIS_URL_FILE, Settings, SettingsError, recorded_redis
     from service.store import StoreError
 
-    from .keys import GameKeys
+    from projections.keys import GameKeys
 
     try:
         settings = Settings.from_env(data_dir=data_dir, redis_url=redis_url)
