@@ -161,9 +161,9 @@ SUPERVISE_EVERY_S = 0.5
 
 
 def projector_command(data_dir: str, redis_url: str, prelude: str = "") -> list[str]:
-    """The projector process (:func:`projections.projector.main`); ``prelude``: Python run first
+    """The projector process (:func:`service.projector_process.main`); ``prelude``: Python run first
     (the benchmarks register their test ruleset with it)."""
-    code = f"{prelude}\nfrom projections.projector import main; main()"
+    code = f"{prelude}\nfrom service.projector_process import main; main()"
     return [sys.executable, "-c", code, "--data-dir", data_dir, "--redis-url", redis_url]
 
 

@@ -793,6 +793,10 @@ class EventStore:
         ).fetchone()
         return _row_event(r) if r else None
 
+    def last_position(self) -> int:
+        """The position (rowid) of the newest event of any game, 0 for none: where a tail starts."""
+        return self._conn().execute("SELECT COALESCE(MAX(rowid), 0) FROM events").fetchone()[0]
+
     def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
         """How many events lie after ``after_rowid`` (up to ``upto_rowid``) in commit order (rebuild progress)."""
         sql, args = "SELECT count(*) FROM events WHERE rowid > ?", [after_rowid]

@@ -154,6 +154,10 @@ class EventLog(Protocol):
 
     def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]: ...
 
+    def last_position(self) -> int:
+        """The position of the newest event of any game (0 for none), as ``iter_all`` numbers them."""
+        ...
+
     def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
         """How many events lie after position ``after_rowid`` (up to ``upto_rowid``), as ``iter_all`` counts."""
         ...
