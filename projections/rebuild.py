@@ -53,11 +53,7 @@ def clear_models(client: redis.Redis) -> int:
 
 
 def _count(store: EventStore, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
-    sql, args = "SELECT count(*) FROM events WHERE rowid > ?", [after_rowid]
-    if upto_rowid is not None:
-        sql += " AND rowid <= ?"
-        args.append(upto_rowid)
-    return store.db().execute(sql, args).fetchone()[0]
+    return store.count_events(after_rowid, upto_rowid)
 
 
 def _apply_batch(rm: ReadModels, batch: list[StoredEvent]) -> None:
