@@ -206,9 +206,11 @@ class PgEventStore(EventStore):
                 self.data_dir.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"cannot create data dir {self.data_dir}: {exc.strerror}") from None
-        kwargs: dict[str, Any] = {"autocommit": True}
+        # an acknowledged command is on disk whatever the server's default (SQLite: synchronous=FULL)
+        options = "-c synchronous_commit=on"
         if read_only:
-            kwargs["options"] = "-c default_transaction_read_only=on"
+            options += " -c default_transaction_read_only=on"
+        kwargs: dict[str, Any] = {"autocommit": True, "options": options}
         self._pool = ConnectionPool(url, min_size=min_size, max_size=max_size, kwargs=kwargs, timeout=timeout,
                                     open=False, name="umpire-store")
         try:
