@@ -1,5 +1,6 @@
 """Optimistic concurrency (DESIGN section 2): many writers on one game, no gap,
-no duplicate, and every writer that lost a race was told so with VersionConflict."""
+no duplicate, and every writer that lost a race was told so with VersionConflict. Part of the store
+contract suite: on SQLite and on PostgreSQL (``tests/service/store_backends.py``)."""
 from __future__ import annotations
 
 import json
@@ -12,6 +13,7 @@ import msgspec
 
 from domain.kernel.dice import commitment
 from service.store import EventStore, NewEvent, VersionConflict, verify_chain
+from tests.service.store_backends import backend, store, target  # noqa: F401  (both backends)
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = bytes(range(32))
@@ -86,9 +88,9 @@ def test_eight_threads_two_hundred_appends_each(store):
 WORKER = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from service.store import EventStore
+from service.store import open_store
 from tests.service.test_store_concurrency import append_loop
-store = EventStore(sys.argv[2])
+store = open_store(sys.argv[2], database_url=sys.argv[5])
 def sync():
     print("ready", flush=True)
     sys.stdin.readline()  # both processes read version 0 before either appends
@@ -96,11 +98,11 @@ print(json.dumps(append_loop(store, "race", sys.argv[3], int(sys.argv[4]), sync)
 """
 
 
-def test_two_processes_two_hundred_appends_each(tmp_path):
-    store = EventStore(tmp_path)
+def test_two_processes_two_hundred_appends_each(store, target):
     make_game(store)
     procs = [
-        subprocess.Popen([sys.executable, "-c", WORKER, str(ROOT), str(tmp_path), f"p{i}", str(PER_WRITER)],
+        subprocess.Popen([sys.executable, "-c", WORKER, str(ROOT), str(target.data_dir), f"p{i}", str(PER_WRITER),
+                          target.url],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         for i in range(2)
     ]
