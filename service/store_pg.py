@@ -42,8 +42,9 @@ log = logging.getLogger("umpire.store")
 GAME_LOCK_CLASS = 0x554D50  # "UMP"
 #: The single-key advisory lock under which migrations run.
 MIGRATION_LOCK = 0x554D5000
-#: Connections per node (psycopg_pool), and how long a caller waits for one (seconds).
-POOL_MIN, POOL_MAX, POOL_TIMEOUT = 1, 16, 10.0
+#: Connections per node (psycopg_pool), and how long a caller waits for one (seconds) before its
+#: request is refused (503) -- e.g. while the server is down. PROPOSED (no GAP id yet): a few seconds.
+POOL_MIN, POOL_MAX, POOL_TIMEOUT = 1, 16, 5.0
 
 _C = 'COLLATE "C"'  # byte order, as SQLite compares text: the lobby order and cursor are the same on both
 

@@ -62,3 +62,31 @@ def test_unknown_absolute_paths_are_named_not_shown():
         "data dir the server's data dir is not writable"
     assert without_server_paths("cannot open /x/y/umpire.db: locked") == "cannot open the event store: locked"
     assert without_server_paths("no game with id 'a/b'") == "no game with id 'a/b'"
+
+
+def test_postgres_gone_answers_503_without_its_host_or_credentials(pg_server, tmp_path, caplog):
+    """The PostgreSQL backend: its database disappears under a running store (every session of it
+    terminated): reads and writes are a one-line StoreError, answered 503 naming neither host, port
+    nor user; nothing was written."""
+    from service.store_pg import PgEventStore
+
+    url = pg_server.new_database()
+    store = PgEventStore(url, data_dir=tmp_path / "data", timeout=1)  # a caller waits 1 s for a connection
+    store.create_game(game_id="g", ruleset="test", scenario="s", setup="{}", seed=SEED,
+                      seed_commitment=commitment(SEED), token_hashes={})
+    pg_server.drop_database(url)
+    try:
+        with caplog.at_level(logging.ERROR, logger="umpire.store"):
+            for attempt in (lambda: store.append("g", 0, [NewEvent(type="Moved", payload="{}")]),
+                            lambda: store.version("g")):
+                with pytest.raises(StoreError, match="PostgreSQL event store is unavailable") as info:
+                    attempt()
+                r = store_errors(store)(None, info.value)
+                assert r.status_code == 503 and r.content["type"] == "urn:umpire:problem:unavailable"
+                detail = r.content["detail"]
+                assert "not applied" in detail
+                for secret in ("127.0.0.1", str(pg_server.port), "umpire@", url):
+                    assert secret not in detail, detail
+        assert any("event store" in rec.getMessage() for rec in caplog.records)  # the log keeps the cause
+    finally:
+        store.close()
