@@ -33,7 +33,14 @@ import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .store import (
-    MIGRATIONS, EventStore, NewEvent, StoreError, StoredEvent, VersionConflict, _EVENT_COLUMNS, _row_event,
+    _EVENT_COLUMNS,
+    MIGRATIONS,
+    EventStore,
+    NewEvent,
+    StoredEvent,
+    StoreError,
+    VersionConflict,
+    _row_event,
 )
 
 log = logging.getLogger("umpire.store")

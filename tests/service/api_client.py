@@ -83,6 +83,15 @@ def assert_problem(r, status: int, **fields: Any) -> dict:
 #: ``UMPIRE_TEST_API_STORE=postgres``: every test of the ``api`` fixture runs on a real PostgreSQL store
 #: (a fresh database of the session's ``pg_server`` per test) instead of the SQLite file (DESIGN 11).
 API_STORE = os.environ.get("UMPIRE_TEST_API_STORE", "sqlite")
+#: data dir of an ``api`` fixture -> the PostgreSQL URL its app uses (see :func:`open_test_store`).
+_DATABASE_URLS: dict[str, str] = {}
+
+
+def open_test_store(data_dir: str) -> Any:
+    """The store the ``api`` fixture's app with this data dir writes to (a test reading the truth)."""
+    from service.store import open_store
+
+    return open_store(data_dir, database_url=_DATABASE_URLS.get(str(data_dir), ""))
 
 
 @pytest.fixture(params=["redis", "log"])
@@ -92,6 +101,7 @@ def api(request, tmp_path, redis_url, redis_client) -> Iterator[Api]:
     url = None
     if API_STORE == "postgres":
         url = request.getfixturevalue("pg_server").new_database()
+        _DATABASE_URLS[str(tmp_path / "data")] = url
     settings = Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url, database_url=url)
     app = create_app(settings) if request.param == "redis" else create_app(settings, read_models=None)
     try:
@@ -139,7 +149,7 @@ class Server:
         )
         self.url = f"http://127.0.0.1:{self.port}"
 
-    def wait(self, timeout: float = 30.0) -> "Server":
+    def wait(self, timeout: float = 30.0) -> Server:
         import time
 
         import httpx

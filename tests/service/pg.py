@@ -9,6 +9,7 @@ own (:meth:`EmbeddedPostgres.new_database`).
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import pwd
 import shutil
@@ -18,8 +19,6 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-
-import importlib.util
 
 import psycopg
 
