@@ -358,3 +358,24 @@ def test_postgres_unreachable_is_one_clear_line_without_credentials(tmp_path):
     assert "sekret" not in str(info.value)
     with pytest.raises(StoreError, match="only postgresql://"):
         open_store(tmp_path, database_url="mysql://x/y")
+
+
+def test_both_backends_implement_the_contract_and_it_lists_what_the_service_calls(store):
+    """``service.store_contract.Store`` names every store attribute that the service, the campaigns,
+    the projections, verification and transfer use (so a backend that implements it is enough)."""
+    import re
+    from pathlib import Path
+
+    from service.store_contract import Store
+
+    assert isinstance(store, Store)
+    members = {n for n in dir(Store) if not n.startswith("_")} | set(Store.__annotations__)
+    root = Path(__file__).resolve().parents[2]
+    used: set[str] = set()
+    for pkg in ("service", "projections"):
+        for py in (root / pkg).rglob("*.py"):
+            if py.name in ("store.py", "store_pg.py", "store_contract.py"):
+                continue
+            used |= set(re.findall(r"\bstore\.([a-z]\w*)\b", py.read_text()))
+    assert {"append", "load", "rows", "transaction", "games", "import_game"} <= used  # the scan sees the calls
+    assert used - members == set(), f"called on a store but not in the contract: {sorted(used - members)}"
