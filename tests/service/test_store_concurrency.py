@@ -123,3 +123,40 @@ def test_two_processes_two_hundred_appends_each(store, target):
     assert attempts == total + conflicts
     assert all(r["won"] == PER_WRITER for r in results)
     assert conflicts >= 1  # both expected version 0 at first: one of them lost and was told
+
+
+def test_the_same_command_id_from_eight_threads_at_once_appends_once(store):
+    """Idempotency under a race: one seat's command id sent by 8 writers at the same moment (each
+    expecting the same version) appends its events once; every other writer gets the first answer
+    (a duplicate with the same seqs and head) or, having read a later version, the same duplicate --
+    never a second copy, never an error."""
+    make_game(store)
+    barrier = threading.Barrier(THREADS)
+    answers: list = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            r = store.append("race", 0, [NewEvent(type="Tick", payload=json.dumps({"w": i}), actor="imperial"),
+                                         NewEvent(type="Tock", payload="{}", actor="imperial")],
+                             command_id="same", body_hash=f"h{i}")
+            with lock:
+                answers.append(r)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    firsts = [a for a in answers if not a.duplicate]
+    assert len(firsts) == 1 and len(answers) == THREADS
+    first = firsts[0]
+    assert all((a.first_seq, a.last_seq, a.version, a.head, a.body_hash) ==
+               (1, 2, 2, first.head, None if a is first else f"h{msgspec.json.decode(store.event('race', 1).payload)['w']}")
+               for a in answers)
+    assert store.version("race") == 2 and [e.type for e in store.load("race")] == ["Tick", "Tock"]
