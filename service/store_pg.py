@@ -189,7 +189,9 @@ class _Tx:
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = [tuple(r) for r in rows]
-        if rows:
+        if len(rows) == 1:  # one round trip, no pipeline set up for a single row
+            self._conn.execute(_pg_sql(sql), rows[0])
+        elif rows:
             with self._conn.cursor() as cur:
                 cur.executemany(_pg_sql(sql), rows)
 
