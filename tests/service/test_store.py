@@ -379,3 +379,28 @@ def test_both_backends_implement_the_contract_and_it_lists_what_the_service_call
             used |= set(re.findall(r"\bstore\.([a-z]\w*)\b", py.read_text()))
     assert {"append", "load", "rows", "transaction", "games", "import_game"} <= used  # the scan sees the calls
     assert used - members == set(), f"called on a store but not in the contract: {sorted(used - members)}"
+
+
+def test_tampering_in_the_database_is_found_at_its_first_seq(store, raw):
+    """Rows changed behind the store's back (a payload, a deleted event, a re-linked hash) are found
+    by the chain at the first seq they touch, whatever the backend."""
+    from service.store import verify_commitments
+
+    make_game(store)
+    store.append("g1", 0, [ev(1), ev(2)])
+    store.append("g1", 2, [ev(3), ev(4)])
+    assert verify_chain(store.load("g1"), 2).ok
+    raw.execute("UPDATE events SET payload = ? WHERE game_id = 'g1' AND seq = 3", ('{"n":33}',))
+    report = verify_chain(store.load("g1"), 2)
+    # the hash covers the public part: a public event's payload change breaks the chain at its seq
+    assert not report.ok and report.first_broken_seq == 3
+    raw.execute("UPDATE events SET payload = ? WHERE game_id = 'g1' AND seq = 3", ('{"n":3}',))
+    assert verify_chain(store.load("g1"), 2).ok and verify_commitments(store.load("g1"), SEED).ok
+    # a private column (the turn) is under the commitment: the chain holds, the commitment does not
+    raw.execute("UPDATE events SET turn = 7 WHERE game_id = 'g1' AND seq = 4")
+    assert verify_chain(store.load("g1"), 2).ok
+    report = verify_commitments(store.load("g1"), SEED)
+    assert not report.ok and report.first_broken_seq == 4
+    raw.execute("DELETE FROM events WHERE game_id = 'g1' AND seq = 2")
+    report = verify_chain(store.load("g1"), 2)
+    assert not report.ok and report.first_broken_seq == 2 and "missing" in report.problem
