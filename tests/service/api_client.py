@@ -87,11 +87,32 @@ API_STORE = os.environ.get("UMPIRE_TEST_API_STORE", "sqlite")
 _DATABASE_URLS: dict[str, str] = {}
 
 
+class _Shared:
+    """One PostgreSQL store per test database, handed to every reader (its ``close`` is the fixture's)."""
+
+    def __init__(self, store: Any):
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def close(self) -> None:
+        pass
+
+
+_SHARED: dict[str, Any] = {}
+
+
 def open_test_store(data_dir: str) -> Any:
     """The store the ``api`` fixture's app with this data dir writes to (a test reading the truth)."""
     from service.store import open_store
 
-    return open_store(data_dir, database_url=_DATABASE_URLS.get(str(data_dir), ""))
+    url = _DATABASE_URLS.get(str(data_dir))
+    if url is None:
+        return open_store(data_dir, database_url="")
+    if url not in _SHARED:  # a pool per reader would cost a connection and a migration check each time
+        _SHARED[url] = open_store(data_dir, database_url=url)
+    return _Shared(_SHARED[url])
 
 
 @pytest.fixture(params=["redis", "log"])
@@ -110,6 +131,10 @@ def api(request, tmp_path, redis_url, redis_client) -> Iterator[Api]:
     finally:
         if url is not None:
             app.state.games.store.close()
+            shared = _SHARED.pop(url, None)
+            if shared is not None:
+                shared.close()
+            _DATABASE_URLS.pop(str(tmp_path / "data"), None)
             request.getfixturevalue("pg_server").drop_database(url)
 
 
