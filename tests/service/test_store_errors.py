@@ -90,3 +90,46 @@ def test_postgres_gone_answers_503_without_its_host_or_credentials(pg_server, tm
         assert any("event store" in rec.getMessage() for rec in caplog.records)  # the log keeps the cause
     finally:
         store.close()
+
+
+def test_postgres_restarted_refuses_while_down_loses_nothing_and_resumes_by_itself(pg_server, tmp_path):
+    """The server goes down under a running store: commands are refused (a StoreError, 503) while it is
+    down, the acknowledged ones are all there after it returns, and the store resumes by itself (its
+    pool reconnects): no restart of the service, no duplicate of a refused command."""
+    import time
+
+    from service.store import verify_chain
+    from service.store_pg import PgEventStore
+
+    url = pg_server.new_database()
+    store = PgEventStore(url, data_dir=tmp_path / "data", timeout=1)
+    try:
+        store.create_game(game_id="g", ruleset="test", scenario="s", setup="{}", seed=SEED,
+                          seed_commitment=commitment(SEED), token_hashes={})
+        acked = [store.append("g", v, [NewEvent(type="Moved", payload=f'{{"n":{v}}}')], command_id=f"c{v}").version
+                 for v in range(3)]
+        assert acked == [1, 2, 3]
+        pg_server.halt()
+        try:
+            with pytest.raises(StoreError, match="PostgreSQL event store is unavailable") as info:
+                store.append("g", 3, [NewEvent(type="Moved", payload='{"n":3}')], command_id="c3")
+            assert store_errors(store)(None, info.value).status_code == 503
+            with pytest.raises(StoreError, match="unavailable"):
+                store.version("g")
+        finally:
+            pg_server.resume()
+        deadline = time.monotonic() + 30
+        while True:  # the first calls after the restart may meet a connection the restart broke
+            try:
+                version = store.version("g")
+                break
+            except StoreError:
+                assert time.monotonic() < deadline, "the store did not resume by itself"
+                time.sleep(0.2)
+        assert version == 3  # every acknowledged command, not the refused one
+        assert store.append("g", 3, [NewEvent(type="Moved", payload='{"n":3}')], command_id="c3").version == 4
+        assert store.append("g", 3, [NewEvent(type="Moved", payload='{"n":3}')], command_id="c3").duplicate
+        assert verify_chain(store.load("g")).ok and [e.seq for e in store.load("g")] == [1, 2, 3, 4]
+    finally:
+        store.close()
+        pg_server.drop_database(url)
