@@ -8,7 +8,6 @@ what anyone sees and, once it ends, every commitment against the revealed seed.
 """
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime, timezone
 from typing import Any
 
@@ -151,7 +150,7 @@ class CampaignStore:
                 raise CampaignConflict()
             try:
                 self._insert(conn, campaign_id, cur + 1, emitted, version_of_chain, bytes.fromhex(seed), actor)
-            except sqlite3.IntegrityError:
+            except self.store.integrity_errors:
                 raise CampaignConflict() from None
             conn.execute("UPDATE campaigns SET version = ?, status = ?, winner = ? WHERE campaign_id = ?",
                          (cur + len(emitted), status, winner, campaign_id))

@@ -197,7 +197,11 @@ def token_hash(token: str) -> str:
 
 
 class EventStore:
-    """One SQLite file. Safe to share between threads (a connection per thread)."""
+    """One SQLite file. Safe to share between threads (a connection per thread). Implements
+    :class:`service.store_contract.Store` (as does the PostgreSQL backend, ``service.store_pg``)."""
+
+    #: What a unique-key violation raises inside :meth:`transaction`.
+    integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
 
     def __init__(self, data_dir: str | os.PathLike[str], *, busy_timeout_ms: int = 10_000,
                  read_only: bool = False):
@@ -348,6 +352,10 @@ class EventStore:
         """A read query on this thread's connection."""
         return self._conn().execute(sql, args).fetchall()
 
+    def _lock_game(self, conn: Any, game_id: str) -> None:
+        """Serialise the writers of one game inside a write transaction. SQLite: ``BEGIN IMMEDIATE``
+        already holds the database's one write lock (PostgreSQL takes a per-game advisory lock)."""
+
     def _write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
         if self.read_only:
@@ -443,6 +451,7 @@ class EventStore:
         now = _now()
 
         def tx(conn: sqlite3.Connection) -> AppendResult:
+            self._lock_game(conn, game_id)
             if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
                 raise GameExists(game_id)
             conn.execute(
@@ -647,6 +656,7 @@ class EventStore:
         seat_key = (command_seat if command_seat is not None else events[0].actor) or ""
 
         def tx(conn: sqlite3.Connection) -> AppendResult:
+            self._lock_game(conn, game_id)
             if command_id is not None:
                 row = conn.execute(
                     "SELECT first_seq, last_seq, body_hash FROM commands WHERE game_id = ? AND seat = ?"
@@ -713,6 +723,7 @@ class EventStore:
         exported: a retried id of an imported game answers the first answer)."""
 
         def tx(conn: sqlite3.Connection) -> None:
+            self._lock_game(conn, game.game_id)
             if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game.game_id,)).fetchone():
                 raise GameExists(game.game_id)
             conn.execute(
@@ -797,14 +808,6 @@ class EventStore:
         """The position (rowid) of the newest event of any game, 0 for none: where a tail starts."""
         return self._conn().execute("SELECT COALESCE(MAX(rowid), 0) FROM events").fetchone()[0]
 
-    def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
-        """How many events lie after ``after_rowid`` (up to ``upto_rowid``) in commit order (rebuild progress)."""
-        sql, args = "SELECT count(*) FROM events WHERE rowid > ?", [after_rowid]
-        if upto_rowid is not None:
-            sql += " AND rowid <= ?"
-            args.append(upto_rowid)
-        return self._conn().execute(sql, args).fetchone()[0]
-
     def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]:
         """Every event of every game in commit order (rowid), for rebuilds."""
         last = after_rowid
@@ -817,6 +820,34 @@ class EventStore:
             for r in rows:
                 last = r[0]
                 yield r[0], _row_event(r[1:])
+
+    def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
+        """How many events :meth:`iter_all` yields after ``after_rowid`` (up to ``upto_rowid``)."""
+        sql, args = "SELECT count(*) FROM events WHERE rowid > ?", [after_rowid]
+        if upto_rowid is not None:
+            sql += " AND rowid <= ?"
+            args.append(upto_rowid)
+        return self._conn().execute(sql, args).fetchone()[0]
+
+
+#: Names ``UMPIRE_DATABASE_URL`` (DESIGN 11): unset or empty, the SQLite file in the data dir.
+ENV_DATABASE_URL = "UMPIRE_DATABASE_URL"
+PG_SCHEMES = ("postgresql://", "postgres://")
+
+
+def open_store(data_dir: str | os.PathLike[str], *, database_url: str | None = None,
+               read_only: bool = False) -> Any:
+    """The store the settings name: PostgreSQL when ``database_url`` (default: ``UMPIRE_DATABASE_URL``)
+    is a ``postgresql://`` URL, else the SQLite file in ``data_dir``. Both implement
+    :class:`service.store_contract.Store`; ``data_dir`` stays the node's local state dir either way."""
+    url = database_url if database_url is not None else os.environ.get(ENV_DATABASE_URL, "")
+    if url.startswith(PG_SCHEMES):
+        from .store_pg import PgEventStore
+
+        return PgEventStore(url, data_dir=data_dir, read_only=read_only)
+    if url:
+        raise StoreError(f"{ENV_DATABASE_URL}: only postgresql:// URLs are supported (unset it for SQLite)")
+    return EventStore(data_dir, read_only=read_only)
 
 
 def _check_new_events(events: Sequence[NewEvent], allow_empty: bool = False) -> None:
@@ -889,6 +920,6 @@ def verify_commitments(events: Sequence[StoredEvent], seed: bytes) -> ChainRepor
 
 __all__ = [
     "AppendResult", "ChainReport", "EventStore", "GENESIS", "GameExists", "GameRow", "NewEvent", "SeedUnavailable",
-    "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "token_hash",
+    "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "open_store", "token_hash",
     "verify_chain", "verify_commitments",
 ]
