@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service.store import StoredEvent
+from domain.kernel.log import StoredEvent
 
 log = logging.getLogger("umpire.projections")
 
@@ -152,7 +152,7 @@ def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL
     """Follow the log in commit order (rowid) and project each pass's new events in one batch
     (:meth:`ReadModels.project_batch`), until ``stop``. It starts with a catch-up of every game (so
     whatever a crash left unprojected converges), and catches up again after a Redis outage."""
-    last = store.rows("SELECT COALESCE(MAX(rowid), 0) FROM events")[0][0]
+    last = store.last_position()
     behind = True
     while not stop.is_set():
         if behind:
@@ -180,32 +180,3 @@ def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL
             log.warning("projector: projection failed (%s: %s); catching up from the log", type(exc).__name__, exc)
             behind = True
             stop.wait(0.5)
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m projections.projector --data-dir DIR --redis-url URL``: the projector process."""
-    import argparse
-    import signal
-
-    import redis
-
-    import service.cli  # noqa: F401 -- loads the plug-ins as the serving processes do (their rulesets)
-    from service.store import EventStore
-
-    from .read_models import ReadModels
-
-    ap = argparse.ArgumentParser(description="umpire's projector process: the Redis read models follow the log")
-    ap.add_argument("--data-dir", required=True)
-    ap.add_argument("--redis-url", required=True)
-    args = ap.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s projector: %(message)s")
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    client = redis.Redis.from_url(args.redis_url, socket_connect_timeout=0.5, socket_timeout=2.0)
-    store = EventStore(args.data_dir)
-    tail(ReadModels(client, store), store, stop)
-
-
-if __name__ == "__main__":
-    main()

@@ -10,7 +10,7 @@ Applying event ``seq`` of a game is ONE atomic step: the ``APPLY`` Lua script
 hash tag, guarded by the game's last applied seq. Python folds the events
 incrementally (a per-game state cache, else the nearest replay snapshot plus a
 short fold) and hands the script the finished JSON bodies: the views of every
-seat and of the spectator (built by :func:`service.views.game_view`, the same
+seat and of the spectator (built by :func:`projections.views.game_view`, the same
 function the log path uses), the timeline entry, the event for the live feed,
 and a snapshot when one is due.
 """
@@ -31,10 +31,9 @@ from domain.kernel import (
 )
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import Undone
-from service import views
-from service.store import EventStore, GameRow, StoredEvent, UnknownGame
+from domain.kernel.log import EventLog, GameRow, StoredEvent, UnknownGame
 
-from . import scripts
+from . import scripts, views
 from .keys import (
     LOBBY_CREATED,
     LOBBY_GAMES,
@@ -117,7 +116,7 @@ class ReadModels:
     catch-up repairs); read methods answer None instead.
     """
 
-    def __init__(self, redis_client: redis.Redis, store: EventStore, *, feed_maxlen: int = FEED_MAXLEN):
+    def __init__(self, redis_client: redis.Redis, store: EventLog, *, feed_maxlen: int = FEED_MAXLEN):
         self.redis = redis_client
         self.store = store
         self.feed_maxlen = feed_maxlen
@@ -231,7 +230,7 @@ class ReadModels:
 
         ``events`` may hand over events already read from the log (a rebuild);
         any the models lack are read from the store. Raises redis exceptions
-        when Redis is down, :class:`service.store.UnknownGame` for an unknown
+        when Redis is down, :class:`domain.kernel.log.UnknownGame` for an unknown
         game and :class:`ProjectionError` for a ruleset that is not installed.
         """
         try:
@@ -492,7 +491,7 @@ class ReadModels:
         row = game.row
         if not status:
             return None
-        # The same body as the log path (service.views.lobby_entry of the game
+        # The same body as the log path (projections.views.lobby_entry of the game
         # row), with the status, winner and version of the projected state.
         entry = views.lobby_entry(msgspec.structs.replace(row, status=status, version=version, winner=winner))
         status = entry["status"]  # "read_only" for a game imported without its seed (UMPIRE-READ-ONLY-1)
@@ -669,7 +668,7 @@ class ReadModels:
         Blocks up to ``block_ms`` (0: not at all) when there is nothing new.
         Events trimmed from the stream are read from the log. None when Redis
         is unreachable (follow the log instead). Decode an entry with
-        :func:`decode_feed_event` and show it with :func:`service.views.event_view`.
+        :func:`decode_feed_event` and show it with :func:`projections.views.event_view`.
         """
         key = self.feed_key(game_id)
         timeout = self.redis.connection_pool.connection_kwargs.get("socket_timeout")

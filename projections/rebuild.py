@@ -16,7 +16,7 @@ from collections.abc import Callable
 import msgspec
 import redis
 
-from service.store import EventStore, StoredEvent
+from domain.kernel.log import EventLog, StoredEvent
 
 from .keys import GAME_KEY_PATTERN, LOBBY_KEY_PATTERN, REBUILD_CHECKPOINT
 from .read_models import ReadModels
@@ -52,12 +52,8 @@ def clear_models(client: redis.Redis) -> int:
     return n
 
 
-def _count(store: EventStore, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
-    sql, args = "SELECT count(*) FROM events WHERE rowid > ?", [after_rowid]
-    if upto_rowid is not None:
-        sql += " AND rowid <= ?"
-        args.append(upto_rowid)
-    return store.db().execute(sql, args).fetchone()[0]
+def _count(store: EventLog, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
+    return store.count_events(after_rowid, upto_rowid)
 
 
 def _apply_batch(rm: ReadModels, batch: list[StoredEvent]) -> None:
@@ -69,7 +65,7 @@ def _apply_batch(rm: ReadModels, batch: list[StoredEvent]) -> None:
 
 
 def rebuild(
-    store: EventStore,
+    store: EventLog,
     client: redis.Redis,
     progress: Progress | None = None,
     resume: bool = True,

@@ -24,7 +24,7 @@ from .receipts import Signer, load_or_create
 from .strict_input import StrictInput, raise_body_problem
 from .routes import ROUTERS
 from .settings import Settings
-from .store import EventStore, SeedUnavailable, StoreError, UnknownGame
+from .store import EventStore, SeedUnavailable, StoreError, UnknownGame, open_store
 
 log = logging.getLogger("umpire.service")
 
@@ -108,7 +108,7 @@ def create_app(
     follows the log, ``umpire serve`` starts and supervises it: this process never projects)."""
     settings = settings or Settings.from_env()
     install_log_redaction()
-    store = store or EventStore(settings.data_dir)
+    store = store or open_store(settings.data_dir, database_url=settings.database_url or "")
     redis_client = None
     if read_models is _AUTO:
         read_models = None

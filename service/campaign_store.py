@@ -8,24 +8,33 @@ what anyone sees and, once it ends, every commitment against the revealed seed.
 """
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime, timezone
 from typing import Any
 
 import msgspec
 
-from domain.hoth import campaign as C
-from domain.kernel import Emitted, SeatReady, commitment
+from domain.kernel import Emitted, SeatReady, commitment, registry
+from domain.kernel.campaign import campaign_rules_of
 from domain.kernel.dice import Roll
 
-from . import chain
+from domain.kernel import chain
 from .store import ChainReport, EventStore, token_hash
 
-CampaignLogEvent = C.CampaignEvents | SeatReady
-_decoder = msgspec.json.Decoder(CampaignLogEvent)
+_decoders: dict[str, msgspec.json.Decoder] = {}
 _rolls = msgspec.json.Decoder(list[Roll])
 _COLUMNS = ("campaign_id", "seq", "type", "payload", "visibility", "ruling", "rolls", "recorded_at", "actor",
             "public_payload", "commitment", "prev_hash", "hash")
+
+
+def _decoder(ruleset: str) -> msgspec.json.Decoder:
+    """The decoder of a campaign stream of ``ruleset``: its campaign events and the kernel's ``seat_ready``."""
+    dec = _decoders.get(ruleset)
+    if dec is None:
+        rules = campaign_rules_of(registry.get(ruleset))
+        if rules is None:
+            raise LookupError(f"ruleset {ruleset!r} has no campaigns")
+        dec = _decoders[ruleset] = msgspec.json.Decoder(rules.event_type | SeatReady)
+    return dec
 
 
 class CampaignConflict(Exception):
@@ -65,18 +74,21 @@ class CampaignStore:
                             (campaign_id, token_hash(token)))
         return r[0][0] if r else None
 
-    def is_battle(self, campaign_id: str, game_id: str) -> bool:
-        """Was ``game_id`` recorded as a battle of the campaign (not a game another writer orphaned)?"""
+    def is_battle(self, campaign_id: str, game_id: str, battle_started_type: str) -> bool:
+        """Was ``game_id`` recorded as a battle of the campaign (not a game another writer orphaned)?
+        ``battle_started_type``: the tag of the event that starts a battle (its payload names ``game_id``)."""
         for (payload,) in self.store.rows("SELECT payload FROM campaign_events WHERE campaign_id = ? AND type = ?",
-                                          (campaign_id, "battle_started")):
+                                          (campaign_id, battle_started_type)):
             if msgspec.json.decode(payload).get("game_id") == game_id:
                 return True
         return False
 
     def events(self, campaign_id: str) -> list[tuple[Any, list[Roll]]]:
-        rows = self.store.rows("SELECT payload, rolls FROM campaign_events WHERE campaign_id = ? ORDER BY seq",
+        """The campaign's events (decoded by its ruleset's campaign rules) with their draws."""
+        rows = self.store.rows("SELECT c.ruleset, e.payload, e.rolls FROM campaign_events e JOIN campaigns c"
+                               " ON c.campaign_id = e.campaign_id WHERE e.campaign_id = ? ORDER BY e.seq",
                                (campaign_id,))
-        return [(_decoder.decode(p), _rolls.decode(r)) for p, r in rows]
+        return [(_decoder(rs).decode(p), _rolls.decode(r)) for rs, p, r in rows]
 
     def stored(self, campaign_id: str) -> list[dict[str, Any]]:
         rows = self.store.rows(f"SELECT {', '.join(_COLUMNS)} FROM campaign_events WHERE campaign_id = ? ORDER BY seq",
@@ -138,7 +150,7 @@ class CampaignStore:
                 raise CampaignConflict()
             try:
                 self._insert(conn, campaign_id, cur + 1, emitted, version_of_chain, bytes.fromhex(seed), actor)
-            except sqlite3.IntegrityError:
+            except self.store.integrity_errors:
                 raise CampaignConflict() from None
             conn.execute("UPDATE campaigns SET version = ?, status = ?, winner = ? WHERE campaign_id = ?",
                          (cur + len(emitted), status, winner, campaign_id))

@@ -34,7 +34,7 @@ from .settings import (
 
 EXIT_ERROR = 1
 EXIT_NOT_VERIFIED = 3
-PLUGIN_MODULES = ("scenarios.cli", "projections.cli", "service.replay_cli")
+PLUGIN_MODULES = ("scenarios.cli", "service.projections_cli", "service.replay_cli")
 ENV_PLUGINS = "UMPIRE_CLI_PLUGINS"
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -67,12 +67,13 @@ def clear_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _open_existing_store(data_dir: str):
-    """The store in ``data_dir``, opened read-only (``verify``/``export``): it must already hold a
-    database of this code's schema; nothing is created or written, so a read-only backup copy works."""
-    from .store import EventStore
+def _open_existing_store(data_dir: str, database_url: str | None = None):
+    """The store in ``data_dir`` (or ``$UMPIRE_DATABASE_URL``), opened read-only (``verify``/``export``):
+    it must already hold a database of this code's schema; nothing is created or written, so a
+    read-only backup copy works."""
+    from .store import open_store
 
-    return EventStore(Path(data_dir), read_only=True)
+    return open_store(Path(data_dir), database_url=database_url or "", read_only=True)
 
 
 data_dir_option = click.option(
@@ -104,12 +105,12 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
           access_log: bool = True, projector: str = "process") -> None:
     """Run the REST service (and a private Redis unless UMPIRE_REDIS_URL is set)."""
     from .redis_runtime import EmbeddedRedis
-    from .store import EventStore
+    from .store import open_store
 
     from .receipts import load_or_create
 
     settings = Settings.from_env(data_dir=data_dir, host=host, port=port, redis_url=redis_url)
-    EventStore(settings.data_dir).close()  # a clear error now for a bad data dir
+    open_store(settings.data_dir, database_url=settings.database_url or "").close()  # a clear error now
     load_or_create(settings.data_dir)  # the receipt key, made once before any worker starts
     try:
         from .app import create_app
@@ -161,9 +162,9 @@ SUPERVISE_EVERY_S = 0.5
 
 
 def projector_command(data_dir: str, redis_url: str, prelude: str = "") -> list[str]:
-    """The projector process (:func:`projections.projector.main`); ``prelude``: Python run first
+    """The projector process (:func:`service.projector_process.main`); ``prelude``: Python run first
     (the benchmarks register their test ruleset with it)."""
-    code = f"{prelude}\nfrom projections.projector import main; main()"
+    code = f"{prelude}\nfrom service.projector_process import main; main()"
     return [sys.executable, "-c", code, "--data-dir", data_dir, "--redis-url", redis_url]
 
 
@@ -297,7 +298,7 @@ def verify(game_id: str, data_dir: str | None, as_json: bool, receipt_file: str 
     from .verify import parse_receipt, verify_game
 
     settings = Settings.from_env(data_dir=data_dir)
-    store = _open_existing_store(settings.data_dir)
+    store = _open_existing_store(settings.data_dir, settings.database_url)
     receipt = key = None
     if receipt_file is not None:
         try:
@@ -359,7 +360,7 @@ def export_cmd(game_id: str, data_dir: str | None, output: str | None, with_secr
     from .transfer import export_lines
 
     settings = Settings.from_env(data_dir=data_dir)
-    store = _open_existing_store(settings.data_dir)
+    store = _open_existing_store(settings.data_dir, settings.database_url)
     lines = list(export_lines(store, game_id, with_secrets=with_secrets))
     if output is None or output == "-":
         out = sys.stdout.buffer
@@ -381,7 +382,7 @@ def export_cmd(game_id: str, data_dir: str | None, output: str | None, with_secr
 @clear_errors
 def import_cmd(file: str, data_dir: str | None) -> None:
     """Import one game exported by `umpire export` (checked first, written in one transaction)."""
-    from .store import EventStore
+    from .store import open_store
     from .transfer import TransferError, read_export
 
     settings = Settings.from_env(data_dir=data_dir)
@@ -392,10 +393,38 @@ def import_cmd(file: str, data_dir: str | None) -> None:
     with f:
         lines = f.readlines()
     header, events, seed = read_export(lines)  # all checks before the store is touched
-    store = EventStore(settings.data_dir)
+    store = open_store(settings.data_dir, database_url=settings.database_url or "")
     store.import_game(header.game, header.seats, seed, events)
     game = header.game
     click.echo(f"imported game {game.game_id}: version {game.version}, {game.status}")
+
+
+@main.command("migrate")
+@data_dir_option
+@click.option("--to", "to", required=True,
+              help="The destination: a postgresql:// URL, or a data dir for a SQLite file (it must hold no"
+                   " game or campaign of the source).")
+@clear_errors
+def migrate_cmd(data_dir: str | None, to: str) -> None:
+    """Copy every game (with its chain, seats and secret seed) and every campaign from this store
+    ($UMPIRE_DATABASE_URL, or the SQLite file of the data dir) to another, then verify every copy."""
+    from .store import PG_SCHEMES, open_store
+    from .store_copy import copy_store
+    from .store_pg import redact
+
+    settings = Settings.from_env(data_dir=data_dir)
+    src = _open_existing_store(settings.data_dir, settings.database_url)
+    if to.startswith(PG_SCHEMES):
+        dest, where = open_store(settings.data_dir, database_url=to), redact(to)
+    else:
+        dest, where = open_store(Path(to), database_url=""), to
+    try:
+        report = copy_store(src, dest)
+    finally:
+        src.close()
+        dest.close()
+    click.echo(f"copied {len(report.games)} games ({report.events} events) and {len(report.campaigns)} campaigns"
+               f" to {where}; every copy verified")
 
 
 def _load_plugins(group: click.Group, modules: tuple[str, ...]) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
+from domain.kernel.rules import rule_url  # noqa: F401  (moved to the kernel; still importable from here)
+
 log = logging.getLogger("umpire.service")
 
 PROBLEM_JSON = "application/problem+json"
@@ -69,9 +71,6 @@ def without_server_paths(message: str, db_files: Iterable[str] = (), dirs: Itera
     return _ABS_PATH.sub(name, message)
 
 
-def rule_url(ruleset: str, rule_id: str) -> str:
-    """Where the text of ``rule_id`` is served (DESIGN 8: every ruling and refusal links it)."""
-    return f"/rulesets/{ruleset}/rules/{rule_id}"
 
 
 def type_uri(slug: str) -> str:

@@ -10,6 +10,10 @@ Environment variables:
     Directory holding the event store (``umpire.db``, SQLite in WAL mode).
     Created if missing. Default: ``./data`` (relative to the working
     directory).
+``UMPIRE_DATABASE_URL``
+    ``postgresql://user:password@host:port/db``: the event store is that PostgreSQL database
+    (DESIGN 11; migrated on start; the data dir still holds this node's signing key). Unset or
+    empty: the SQLite file in the data dir. ``umpire migrate --to URL`` copies a store to another.
 ``UMPIRE_REDIS_URL``
     URL of an existing Redis for the projections, e.g.
     ``redis://127.0.0.1:6379/0`` or ``unix:///run/redis.sock``. Unset or empty:
@@ -39,6 +43,7 @@ ENV_DATA_DIR = "UMPIRE_DATA_DIR"
 ENV_REDIS_URL = "UMPIRE_REDIS_URL"
 ENV_HOST = "UMPIRE_HOST"
 ENV_PORT = "UMPIRE_PORT"
+ENV_DATABASE_URL = "UMPIRE_DATABASE_URL"
 
 
 class SettingsError(ValueError):
@@ -51,6 +56,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_url: str | None = None
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
+    #: None: the SQLite file in ``data_dir``; a ``postgresql://`` URL: that database (service.store_pg).
+    database_url: str | None = None
 
     @classmethod
     def from_env(
@@ -61,6 +68,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         redis_url: str | None = None,
         host: str | None = None,
         port: int | str | None = None,
+        database_url: str | None = None,
     ) -> Settings:
         """Settings from ``env`` (default ``os.environ``); keyword arguments that
         are not None (command-line options) override the environment."""
@@ -79,10 +87,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         if r is not None and not r.startswith(("redis://", "rediss://", "unix://")):
             src = "--redis-url" if redis_url is not None else ENV_REDIS_URL
             raise SettingsError(f"{src}: {r!r} is not a redis://, rediss:// or unix:// URL")
-        return cls(data_dir=os.fspath(d), redis_url=r, host=h, port=p)
+        db = database_url if database_url is not None else env.get(ENV_DATABASE_URL) or None
+        if db is not None and not db.startswith(("postgresql://", "postgres://")):
+            src = "--database-url" if database_url is not None else ENV_DATABASE_URL
+            raise SettingsError(f"{src}: only postgresql:// URLs are supported (unset it for SQLite)")
+        return cls(data_dir=os.fspath(d), redis_url=r, host=h, port=p, database_url=db)
 
 
-__all__ = ["Settings", "SettingsError", "ENV_DATA_DIR", "ENV_REDIS_URL", "ENV_HOST", "ENV_PORT"]
+__all__ = ["Settings", "SettingsError", "ENV_DATA_DIR", "ENV_DATABASE_URL", "ENV_REDIS_URL", "ENV_HOST", "ENV_PORT"]
 
 
 # -- where a running ``umpire serve`` keeps its private Redis --------------------------------------------

@@ -37,126 +37,16 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from . import chain
-from .chain import CHAIN_V1, CHAIN_V2, GENESIS
+from domain.kernel import chain
+from domain.kernel.chain import CHAIN_V1, CHAIN_V2, GENESIS
+# The pure record types live in the kernel (projections read them without importing the store);
+# re-exported here under their old names.
+from domain.kernel.log import (  # noqa: F401
+    AppendResult, EventLog, GameExists, GameRow, NewEvent, SeedUnavailable, StoredEvent, StoreError, UnknownGame,
+    VersionConflict,
+)
 
 DB_FILE = "umpire.db"
-
-
-class StoreError(Exception):
-    """A clear, one-line problem with the data dir or the database."""
-
-
-class UnknownGame(StoreError):
-    def __init__(self, game_id: str):
-        super().__init__(f"no game with id {game_id!r}")
-        self.game_id = game_id
-
-
-class GameExists(StoreError):
-    """``create_game``/import with a game id that is already in the store."""
-
-    def __init__(self, game_id: str):
-        super().__init__(f"a game with id {game_id!r} already exists")
-        self.game_id = game_id
-
-
-class SeedUnavailable(StoreError):
-    """The game exists but its secret seed is not in this store (imported without secrets)."""
-
-    def __init__(self, game_id: str):
-        super().__init__(f"the seed of game {game_id!r} is not in this store (it was imported without secrets)")
-        self.game_id = game_id
-
-
-class VersionConflict(Exception):
-    """The writer lost the race: ``expected_version`` is not the current version."""
-
-    def __init__(self, game_id: str, expected: int, current: int):
-        super().__init__(f"game {game_id}: expected version {expected}, current version is {current}")
-        self.game_id = game_id
-        self.expected = expected
-        self.current = current
-
-
-class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """An event about to be appended (the service builds it from an ``Emitted``)."""
-
-    type: str
-    payload: str  # msgspec JSON of the event struct
-    actor: str | None = None
-    visibility: str = "public"
-    #: JSON of the payload as a spectator sees it (private fields removed, ``"redacted": true``);
-    #: required for an event that is not public, None for a public one (its payload is public).
-    public_payload: str | None = None
-    ruling: str | None = None  # msgspec JSON of the Ruling
-    rolls: str = "[]"  # msgspec JSON list of Roll
-    reveals: bool = False
-    turn: int = 0
-    engine_version: str = ""
-
-
-class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
-    game_id: str
-    seq: int
-    type: str
-    payload: str
-    actor: str | None
-    visibility: str
-    command_id: str | None
-    engine_version: str
-    recorded_at: str
-    ruling: str | None
-    rolls: str
-    reveals: bool
-    turn: int
-    prev_hash: str
-    hash: str
-    #: Chain version 2 (None in games of chain version 1): the spectator payload of a non-public
-    #: event, the commitment of its private part, and the first seq of the command it belongs to.
-    public_payload: str | None = None
-    commitment: str | None = None
-    step: int | None = None
-
-
-class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    game_id: str
-    ruleset: str
-    scenario: str
-    setup: str  # msgspec JSON of the kernel Setup
-    seed_commitment: str
-    status: str
-    winner: str | None
-    version: int
-    created_at: str
-    campaign_id: str | None
-    #: 1: hash of every stored field (games stored before issue 10); 2: public part + commitment.
-    chain_version: int = CHAIN_V1
-    #: True when the store has no secret seed for the game (imported without secrets, not finished):
-    #: it can be read but not played on (UMPIRE-READ-ONLY-1). Derived, never stored.
-    read_only: bool = False
-
-
-class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
-    first_seq: int
-    last_seq: int
-    #: The game version right after this command (== ``last_seq``); for a
-    #: duplicate ``command_id`` it is the same number as the first time, so
-    #: the answer is the same both times.
-    version: int
-    #: True when ``command_id`` had been seen: nothing was appended and the
-    #: seqs are those of the first time.
-    duplicate: bool = False
-    #: The game's version now (differs from ``version`` only for a duplicate
-    #: of a command that later commands followed).
-    current_version: int | None = None
-    #: The hash of event ``version`` (the head a receipt signs).
-    head: str = ""
-    #: For a duplicate: the body hash stored with the first request (None: not recorded).
-    body_hash: str | None = None
-    #: The events just written, as stored (empty for a duplicate): handed to the projector and
-    #: rendered in the answer, so nothing just written is read back.
-    events: tuple[StoredEvent, ...] = ()
 
 
 _EVENT_COLUMNS = (
@@ -307,7 +197,11 @@ def token_hash(token: str) -> str:
 
 
 class EventStore:
-    """One SQLite file. Safe to share between threads (a connection per thread)."""
+    """One SQLite file. Safe to share between threads (a connection per thread). Implements
+    :class:`service.store_contract.Store` (as does the PostgreSQL backend, ``service.store_pg``)."""
+
+    #: What a unique-key violation raises inside :meth:`transaction`.
+    integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
 
     def __init__(self, data_dir: str | os.PathLike[str], *, busy_timeout_ms: int = 10_000,
                  read_only: bool = False):
@@ -458,6 +352,10 @@ class EventStore:
         """A read query on this thread's connection."""
         return self._conn().execute(sql, args).fetchall()
 
+    def _lock_game(self, conn: Any, game_id: str) -> None:
+        """Serialise the writers of one game inside a write transaction. SQLite: ``BEGIN IMMEDIATE``
+        already holds the database's one write lock (PostgreSQL takes a per-game advisory lock)."""
+
     def _write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
         if self.read_only:
@@ -553,6 +451,7 @@ class EventStore:
         now = _now()
 
         def tx(conn: sqlite3.Connection) -> AppendResult:
+            self._lock_game(conn, game_id)
             if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
                 raise GameExists(game_id)
             conn.execute(
@@ -757,6 +656,7 @@ class EventStore:
         seat_key = (command_seat if command_seat is not None else events[0].actor) or ""
 
         def tx(conn: sqlite3.Connection) -> AppendResult:
+            self._lock_game(conn, game_id)
             if command_id is not None:
                 row = conn.execute(
                     "SELECT first_seq, last_seq, body_hash FROM commands WHERE game_id = ? AND seat = ?"
@@ -823,6 +723,7 @@ class EventStore:
         exported: a retried id of an imported game answers the first answer)."""
 
         def tx(conn: sqlite3.Connection) -> None:
+            self._lock_game(conn, game.game_id)
             if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game.game_id,)).fetchone():
                 raise GameExists(game.game_id)
             conn.execute(
@@ -903,6 +804,10 @@ class EventStore:
         ).fetchone()
         return _row_event(r) if r else None
 
+    def last_position(self) -> int:
+        """The position (rowid) of the newest event of any game, 0 for none: where a tail starts."""
+        return self._conn().execute("SELECT COALESCE(MAX(rowid), 0) FROM events").fetchone()[0]
+
     def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]:
         """Every event of every game in commit order (rowid), for rebuilds."""
         last = after_rowid
@@ -915,6 +820,34 @@ class EventStore:
             for r in rows:
                 last = r[0]
                 yield r[0], _row_event(r[1:])
+
+    def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
+        """How many events :meth:`iter_all` yields after ``after_rowid`` (up to ``upto_rowid``)."""
+        sql, args = "SELECT count(*) FROM events WHERE rowid > ?", [after_rowid]
+        if upto_rowid is not None:
+            sql += " AND rowid <= ?"
+            args.append(upto_rowid)
+        return self._conn().execute(sql, args).fetchone()[0]
+
+
+#: Names ``UMPIRE_DATABASE_URL`` (DESIGN 11): unset or empty, the SQLite file in the data dir.
+ENV_DATABASE_URL = "UMPIRE_DATABASE_URL"
+PG_SCHEMES = ("postgresql://", "postgres://")
+
+
+def open_store(data_dir: str | os.PathLike[str], *, database_url: str | None = None,
+               read_only: bool = False) -> Any:
+    """The store the settings name: PostgreSQL when ``database_url`` (default: ``UMPIRE_DATABASE_URL``)
+    is a ``postgresql://`` URL, else the SQLite file in ``data_dir``. Both implement
+    :class:`service.store_contract.Store`; ``data_dir`` stays the node's local state dir either way."""
+    url = database_url if database_url is not None else os.environ.get(ENV_DATABASE_URL, "")
+    if url.startswith(PG_SCHEMES):
+        from .store_pg import PgEventStore
+
+        return PgEventStore(url, data_dir=data_dir, read_only=read_only)
+    if url:
+        raise StoreError(f"{ENV_DATABASE_URL}: only postgresql:// URLs are supported (unset it for SQLite)")
+    return EventStore(data_dir, read_only=read_only)
 
 
 def _check_new_events(events: Sequence[NewEvent], allow_empty: bool = False) -> None:
@@ -987,6 +920,6 @@ def verify_commitments(events: Sequence[StoredEvent], seed: bytes) -> ChainRepor
 
 __all__ = [
     "AppendResult", "ChainReport", "EventStore", "GENESIS", "GameExists", "GameRow", "NewEvent", "SeedUnavailable",
-    "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "token_hash",
+    "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "open_store", "token_hash",
     "verify_chain", "verify_commitments",
 ]

@@ -30,7 +30,7 @@ from domain.kernel import FINISHED, GameCreated, Setup, registry
 from domain.kernel.dice import Roll, check_commitment, check_next, verify_roll
 from domain.kernel.fold import decode_event
 
-from . import chain
+from domain.kernel import chain
 from .receipts import check_against_log, signature_ok
 from .store import EventStore, GameRow, SeedUnavailable, StoredEvent, verify_chain, verify_commitments
 

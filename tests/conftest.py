@@ -9,6 +9,9 @@ Fixture names are a contract other tests rely on:
 - ``redis_url`` (session): its URL.
 - ``redis_client`` (function): ``redis.Redis`` on that URL, FLUSHALL before the test.
 - ``store`` (function): an :class:`service.store.EventStore` in ``tmp_path / "data"``.
+- ``pg_server`` (session, started on first use): a real PostgreSQL
+  (:class:`tests.service.pg.EmbeddedPostgres`; ``.new_database()`` gives a fresh database's URL).
+  The store contract suite (``tests/service/store_backends.py``) runs the store tests on both.
 """
 from __future__ import annotations
 
@@ -46,6 +49,18 @@ def redis_client(redis_server: EmbeddedRedis) -> Iterator[redis.Redis]:
         yield client
     finally:
         client.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator["EmbeddedPostgres"]:
+    from tests.service.pg import EmbeddedPostgres
+
+    server = EmbeddedPostgres()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

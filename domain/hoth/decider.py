@@ -27,6 +27,7 @@ from domain.kernel import (
 )
 
 from . import commands as C
+from .campaign import HothCampaigns
 from .events import NOBODY, CardsDrawn, DeckShuffled, GameOpened, HothEvent, SupportDealt, TurnStarted
 from .evolve import evolve as _evolve
 from .medals import settle
@@ -72,6 +73,7 @@ class HothRuleset:
     def __init__(self, catalog: Any = None):
         self._catalog = catalog
         self._load_content: Any = None
+        self._campaigns: HothCampaigns | None = None
 
     # -- content (handed in by the registry: the domain never imports the loader) --------
     def use_content(self, load: Any) -> None:
@@ -89,10 +91,13 @@ class HothRuleset:
         return [Choice(id=s.id, title=s.title) for s in self.catalog().scenarios.values()]
 
     def campaigns(self) -> list[Choice]:
-        out = []
-        for c in getattr(self.catalog(), "campaigns", {}).values():
-            out.append(Choice(id=c.id, title=getattr(c, "title", c.id)))
-        return out
+        return self.campaign_rules().campaigns()
+
+    def campaign_rules(self) -> HothCampaigns:
+        """Kernel protocol (optional): the campaigns of the Battle of Hoth (content 3.1)."""
+        if self._campaigns is None:
+            self._campaigns = HothCampaigns(self.catalog)
+        return self._campaigns
 
     def options_schema(self) -> dict[str, Any]:
         """Kernel protocol: the JSON schema of ``options`` in ``POST /games`` (shown by ``GET /rulesets``)."""

@@ -155,4 +155,11 @@ def rule_ids_in(text: str, prefixes: set[str] | frozenset[str]) -> set[str]:
     return set(pattern.findall(text))
 
 
-__all__ = ["RULE_ID", "Rule", "parse_rules", "rule_ids_in"]
+
+
+def rule_url(ruleset: str, rule_id: str) -> str:
+    """Where the text of ``rule_id`` is served (DESIGN 8: every ruling and refusal links it)."""
+    return f"/rulesets/{ruleset}/rules/{rule_id}"
+
+
+__all__ = ["RULE_ID", "Rule", "parse_rules", "rule_ids_in", "rule_url"]

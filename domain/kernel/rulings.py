@@ -35,13 +35,18 @@ class RuleViolation(Exception):
         self.values = values
 
 
+#: The kernel rule (domain/kernel/rules.md) citing whose decision it is.
+NOT_YOUR_DECISION_RULE = "UMPIRE-TURN-1"
+
+
 class NotYourDecision(Exception):
     """The command is well formed but it is another seat's decision (REST 403)."""
 
     def __init__(self, detail: str, rule: str | None = None):
         super().__init__(detail)
         self.detail = detail
-        self.rule = rule
+        #: The rule refusing it: the kernel's UMPIRE-TURN-1 unless the ruleset names a finer one.
+        self.rule = rule or NOT_YOUR_DECISION_RULE
 
 
 class RulingBuilder:

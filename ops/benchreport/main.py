@@ -32,6 +32,7 @@ TIMEOUT_S = 600
 #: Shorter runs for ``--quick``: each option is passed only if the benchmark's --help lists it.
 QUICK_ARGS: dict[str, list[str]] = {
     "bench_append": ["--seconds", "1", "--rounds", "1"],
+    "bench_pg_append": ["--seconds", "1", "--rounds", "1"],
     "bench_projections": ["--events", "600", "--samples", "60"],
     "bench_hoth": ["--games", "20", "--seconds", "1"],
     "bench_sight": ["--boards", "5"],

@@ -1,8 +1,9 @@
 """Campaigns over REST (DESIGN section 8): ``POST /campaigns`` and ``GET /campaigns/{id}``.
 
 A campaign is its own event stream (store migration 2: ``campaigns``,
-``campaign_seats``, ``campaign_events``), folded by the pure aggregate of
-:mod:`domain.hoth.campaign`. Its battles are ordinary games created through
+``campaign_seats``, ``campaign_events``), folded by the ruleset's campaign rules (the kernel protocol
+:class:`domain.kernel.campaign.CampaignRules`; hoth's in ``domain/hoth/campaign.py``).
+Its battles are ordinary games created through
 :meth:`GameService.create_game` with ``campaign_id`` set; the campaign's seat
 tokens act in every battle (a seat resolver registered with the game service).
 When a command finishes a battle, an on-finished hook records the result in
@@ -38,8 +39,10 @@ import msgspec
 from litestar import Request, Response, Router, get, post
 from litestar.params import FromPath, JSONBody
 
-from domain.hoth import campaign as C
-from domain.kernel import START_WHEN_READY, Dice, Emitted, SeatReady, advance, commitment, registry
+from domain.kernel import (
+    ACTIVE, FINISHED, START_WHEN_READY, Dice, Emitted, SeatReady, SetupError, advance, commitment, registry,
+)
+from domain.kernel.campaign import CampaignRules, campaign_rules_of
 from domain.kernel.dice import client_mix, new_seed, seed_from_hex
 from domain.kernel.header import CLIENT_SEED_PATTERN
 
@@ -52,8 +55,6 @@ from ..store import GameRow
 from ._common import strict_body, svc_of
 
 TOKEN_BYTES = 24
-#: Seats of a campaign: campaigns are designed for 2 players (content 3.1 procedure 6).
-SEATS: tuple[str, ...] = ("imperial", "rebel")
 #: Attempts when another writer appended to the same campaign first.
 RETRIES = 5
 
@@ -73,7 +74,10 @@ def battle_seed(seed: bytes, campaign_id: str, number: int) -> str:
 
 
 class CampaignService:
-    """Create campaigns, record their battles' results, answer views. Blocking (SQLite)."""
+    """Create campaigns, record their battles' results, answer views. Blocking (SQLite).
+
+    Generic: everything that is the game's comes from the ruleset's campaign rules
+    (:class:`domain.kernel.campaign.CampaignRules`)."""
 
     def __init__(self, games: GameService):
         self.games = games
@@ -86,24 +90,37 @@ class CampaignService:
             return self._locks.setdefault(campaign_id, threading.Lock())
 
     # -- reading ----------------------------------------------------------
-    def _fold(self, campaign_id: str) -> tuple[C.CampaignState, int, dict[str, int]]:
-        state = C.CampaignState()
+    @staticmethod
+    def rules(ruleset: str) -> CampaignRules | None:
+        return campaign_rules_of(registry.get(ruleset))
+
+    def _rules_of(self, row: dict[str, Any]) -> CampaignRules:
+        rules = self.rules(row["ruleset"])
+        if rules is None:
+            raise Problem(422, "bad-setup", f"ruleset {row['ruleset']!r} has no campaigns")
+        return rules
+
+    def _fold(self, campaign_id: str, rules: CampaignRules) -> tuple[Any, int, dict[str, int]]:
+        state = rules.initial_state()
         counters: dict[str, int] = {}
         records = self.db.events(campaign_id)
         for ev, rolls in records:
             if not isinstance(ev, SeatReady):
-                state = C.evolve(state, ev)
+                state = rules.evolve(state, ev)
             counters = advance(counters, rolls)
         return state, len(records), counters
+
+    def _seats(self, row: dict[str, Any]) -> tuple[str, ...]:
+        return self._rules_of(row).seats(row["campaign"])
 
     def client_seeds(self, campaign_id: str) -> dict[str, str | None] | None:
         """The seats' client seeds of a ``when_ready`` campaign (None: a campaign without them)."""
         seeds = {ev.seat: ev.client_seed for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}
-        return {s: seeds.get(s) for s in SEATS} if seeds else None
+        return {s: seeds.get(s) for s in self._seats(self._require(campaign_id))} if seeds else None
 
     @staticmethod
-    def _mix(seeds: dict[str, str | None] | None) -> str | None:
-        return None if seeds is None else client_mix(SEATS, seeds)
+    def _mix(seats: tuple[str, ...], seeds: dict[str, str | None] | None) -> str | None:
+        return None if seeds is None else client_mix(seats, seeds)
 
     def _require(self, campaign_id: str) -> dict[str, Any]:
         row = self.db.row(campaign_id)
@@ -111,53 +128,48 @@ class CampaignService:
             raise Problem(404, "not-found", f"no campaign with id {campaign_id!r}")
         return row
 
-    @staticmethod
-    def _catalog(ruleset: str) -> Any:
-        rs = registry.get(ruleset)
-        cat = getattr(rs, "catalog", None) if rs is not None else None
-        return cat() if callable(cat) else None
-
     # -- POST /campaigns ------------------------------------------------------
     def create(self, req: CreateCampaignRequest) -> dict[str, Any]:
-        catalog = self._catalog(req.ruleset)
-        if catalog is None or not getattr(catalog, "campaigns", None):
+        rules = self.rules(req.ruleset)
+        if rules is None or not rules.campaigns():
             known = ", ".join(r.id for r in registry.all_rulesets() if r.campaigns())
             raise Problem(422, "bad-setup", f"ruleset {req.ruleset!r} has no campaigns; rulesets with campaigns: "
                                             f"{known or 'none'}", field="ruleset")
-        graph = catalog.campaigns.get(req.campaign)
-        if graph is None:
+        try:
+            seats = rules.seats(req.campaign)
+        except SetupError:
             raise Problem(422, "bad-setup", f"unknown campaign {req.campaign!r}; known: "
-                                            f"{', '.join(sorted(catalog.campaigns))}", field="campaign")
+                                            f"{', '.join(sorted(c.id for c in rules.campaigns()))}",
+                          field="campaign") from None
         try:
             seed = new_seed() if req.seed is None else seed_from_hex(req.seed)
         except ValueError as exc:
             raise Problem(400, "malformed", str(exc), field="seed") from None
         campaign_id = "c" + uuid.uuid4().hex[:15]
-        tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in SEATS}
+        tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in seats}
         if req.start == START_WHEN_READY:
             # DESIGN 3: nothing is drawn before both seats have added their client seeds
-            self.db.create(campaign_id, req.ruleset, graph.id, seed, tokens, [], "waiting")
-            return {"campaign_id": campaign_id, "campaign": graph.id, "seats": tokens, "game_id": None,
+            self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, [], "waiting")
+            return {"campaign_id": campaign_id, "campaign": req.campaign, "seats": tokens, "game_id": None,
                     "status": "waiting", "start": req.start, "seed_commitment": commitment(seed)}
-        emitted, game_id = self._opening(campaign_id, req.ruleset, graph, seed, None, {})
-        self.db.create(campaign_id, req.ruleset, graph.id, seed, tokens, emitted, C.ACTIVE)
-        return {"campaign_id": campaign_id, "campaign": graph.id, "seats": tokens, "game_id": game_id,
-                "status": C.ACTIVE, "start": req.start, "seed_commitment": commitment(seed)}
+        emitted, game_id = self._opening(campaign_id, req.ruleset, req.campaign, seed, None, {})
+        self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, emitted, ACTIVE)
+        return {"campaign_id": campaign_id, "campaign": req.campaign, "seats": tokens, "game_id": game_id,
+                "status": ACTIVE, "start": req.start, "seed_commitment": commitment(seed)}
 
-    def _opening(self, campaign_id: str, ruleset: str, graph: Any, seed: bytes,
+    def _opening(self, campaign_id: str, ruleset: str, campaign: str, seed: bytes,
                  seeds: dict[str, str | None] | None, counters: dict[str, int]) -> tuple[list[Emitted], str | None]:
-        """The campaign's opening: support decks shuffled and the first battle created. The first
+        """The campaign's opening (the rules' ``start``) and the first battle created. The first
         battle is created before anything of the campaign is written: if the engine refuses its
         setup, no half-made campaign is left behind."""
-        catalog = self._catalog(ruleset)
-        dice = Dice(seed, campaign_id, counters, mix=self._mix(seeds))
-        cmd = C.CreateCampaign(campaign_id=campaign_id, ruleset=ruleset, campaign=graph, seats=SEATS,
-                               support={f: tuple(catalog.support_cards(f)) for f in SEATS})
-        emitted = C.decide(C.CampaignState(), cmd, dice)
-        state = C.CampaignState()
+        rules = self.rules(ruleset)
+        assert rules is not None
+        dice = Dice(seed, campaign_id, counters, mix=self._mix(rules.seats(campaign), seeds))
+        emitted = rules.start(campaign_id, ruleset, campaign, dice)
+        state = rules.initial_state()
         for em in emitted:
-            state = C.evolve(state, em.event)
-        game_id, started = self._start_battle(state, seed, campaign_id, dice, seeds)
+            state = rules.evolve(state, em.event)
+        game_id, started = self._start_battle(rules, state, ruleset, seed, campaign_id, dice, seeds)
         return emitted + started, game_id
 
     # -- POST /campaigns/{id}/ready ------------------------------------------------
@@ -166,6 +178,7 @@ class CampaignService:
         seat = self.db.seat(campaign_id, token) if token else None
         if seat is None:
             raise Problem(401, "unauthorized", "a seat token of this campaign is required")
+        seats = self._seats(row)
         with self.lock(campaign_id):
             row = self._require(campaign_id)
             seeds = {ev.seat: ev.client_seed for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}
@@ -176,92 +189,83 @@ class CampaignService:
             emitted = [Emitted(event=SeatReady(seat=seat, client_seed=client_seed))]
             seeds[seat] = client_seed
             status, game_id = "waiting", None
-            if all(s in seeds for s in SEATS):
-                catalog = self._catalog(row["ruleset"])
-                graph = catalog.campaigns[row["campaign"]]
-                full = {s: seeds.get(s) for s in SEATS}
-                _state, _version, counters = self._fold(campaign_id)
-                opening, game_id = self._opening(campaign_id, row["ruleset"], graph, bytes.fromhex(row["seed"]),
-                                                 full, counters)
+            if all(s in seeds for s in seats):
+                full = {s: seeds.get(s) for s in seats}
+                _state, _version, counters = self._fold(campaign_id, self._rules_of(row))
+                opening, game_id = self._opening(campaign_id, row["ruleset"], row["campaign"],
+                                                 bytes.fromhex(row["seed"]), full, counters)
                 emitted += opening
-                status = C.ACTIVE
+                status = ACTIVE
             try:
                 version = self.db.append(campaign_id, row["version"], emitted, status, None, actor=seat)
             except CampaignConflict:
                 raise Problem(409, "stale-version", "the campaign changed meanwhile; try again") from None
         return {"campaign_id": campaign_id, "version": version, "status": status, "game_id": game_id,
-                "waiting_for": [s for s in SEATS if s not in seeds]}
+                "waiting_for": [s for s in seats if s not in seeds]}
 
-    def _start_battle(self, state: C.CampaignState, seed: bytes, campaign_id: str,
+    def _start_battle(self, rules: CampaignRules, state: Any, ruleset: str, seed: bytes, campaign_id: str,
                       dice: Dice, seeds: dict[str, str | None] | None = None) -> tuple[str | None, list[Emitted]]:
-        plan = C.next_battle(state)
+        plan = rules.next_battle(state)
         if plan is None:
             return None, []
         game = self.games.create_game(
-            CreateGameRequest(ruleset=state.ruleset, scenario=plan.scenario,
+            CreateGameRequest(ruleset=ruleset, scenario=plan.scenario,
                               seed=battle_seed(seed, campaign_id, plan.number), options=dict(plan.options)),
             campaign_id=campaign_id, client_seeds=seeds)
-        emitted = C.decide(state, C.StartBattle(game_id=game["game_id"], scenario=plan.scenario), dice)
-        return game["game_id"], emitted
+        return game["game_id"], rules.battle_started(state, plan, game["game_id"], dice)
 
     # -- a battle ended ----------------------------------------------------------
-    def advance(self, campaign_id: str) -> C.CampaignState:
+    def advance(self, campaign_id: str) -> Any:
         """Record a finished battle and start the next one, as many steps as are due."""
         row = self._require(campaign_id)
+        rules = self._rules_of(row)
         seed = bytes.fromhex(row["seed"])
         if row["status"] == "waiting":
-            return C.CampaignState()
+            return rules.initial_state()
         seeds = self.client_seeds(campaign_id)
+        seats = rules.seats(row["campaign"])
         with self.lock(campaign_id):
             for _ in range(RETRIES):
-                state, version, counters = self._fold(campaign_id)
-                dice = Dice(seed, campaign_id, counters, mix=self._mix(seeds))
+                state, version, counters = self._fold(campaign_id, rules)
+                dice = Dice(seed, campaign_id, counters, mix=self._mix(seats, seeds))
                 emitted: list[Emitted] = []
-                cur = state.current
-                if cur is not None:
-                    result = self._result(cur.game_id)
+                current = rules.current_game(state)
+                if current is not None:
+                    result = self._result(rules, state, current, dice)
                     if result is None:
                         return state
-                    emitted = C.decide(state, result, dice)
+                    emitted = result
                     for em in emitted:
-                        state = C.evolve(state, em.event)
+                        state = rules.evolve(state, em.event)
                 try:
-                    _gid, started = self._start_battle(state, seed, campaign_id, dice, seeds)
+                    _gid, started = self._start_battle(rules, state, row["ruleset"], seed, campaign_id, dice, seeds)
                 except Problem:
                     started = []  # the engine refused the next setup: recorded result stays; GET retries
                 emitted += started
                 for em in started:
-                    state = C.evolve(state, em.event)
+                    state = rules.evolve(state, em.event)
                 if not emitted:
                     return state
+                st = rules.status(state)
                 try:
-                    self.db.append(campaign_id, version, emitted, state.status, state.winner)
+                    self.db.append(campaign_id, version, emitted, st.status, st.winner)
                 except CampaignConflict:
                     continue  # another writer got there first: read again
                 return state
             raise Problem(409, "conflict", f"campaign {campaign_id} kept changing; try again")
 
-    def _result(self, game_id: str) -> C.RecordResult | None:
+    def _result(self, rules: CampaignRules, state: Any, game_id: str, dice: Dice) -> list[Emitted] | None:
+        """The events recording the finished battle ``game_id`` (None: it is not finished yet)."""
         game = self.games.store.game(game_id)
-        if game is None or game.status != "finished":
+        if game is None or game.status != FINISHED:
             return None
         cur = self.games.current(game_id, game)
-        st = cur.ruleset.status(cur.state)
-        if st.winner not in SEATS:
-            return None
-        state = cur.state
-        scenario = getattr(state, "scenario", None)
-        start = tuple(C.UnitFact(faction=u.faction, unit=u.unit, hex=tuple(u.hex))
-                      for u in (scenario.units if scenario is not None else ()))
-        end = tuple(C.UnitFact(faction=u.faction, unit=u.unit, hex=tuple(u.hex))
-                    for u in getattr(state, "units", {}).values())
-        held = getattr(state, "support", None)
-        left = {f: tuple(held.get(f, ())) for f in SEATS} if isinstance(held, dict) else None
-        return C.RecordResult(game_id=game_id, winner=st.winner, start_units=start, end_units=end, support_left=left)
+        return rules.battle_result(state, cur.state, cur.ruleset.status(cur.state), dice)
 
     # -- GET /campaigns/{id} ----------------------------------------------------------
     def view(self, campaign_id: str, token: str | None) -> dict[str, Any]:
         row = self._require(campaign_id)
+        rules = self._rules_of(row)
         seat = None
         if token is not None:
             seat = self.db.seat(campaign_id, token)
@@ -270,24 +274,22 @@ class CampaignService:
         if row["status"] == "waiting":
             # the same shape as an open campaign's view: nothing played, nothing carried yet
             ready = {ev.seat for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}
-            catalog = self._catalog(row["ruleset"])
-            graph = catalog.campaigns.get(row["campaign"]) if catalog is not None else None
-            body = C.campaign_view(C.CampaignState(), seat)
+            title = next((c.title for c in rules.campaigns() if c.id == row["campaign"]), None)
+            body = rules.view(rules.initial_state(), seat)
             body.update(campaign_id=campaign_id, ruleset=row["ruleset"], campaign=row["campaign"],
-                        title=graph.title if graph is not None else None, status="waiting", game_id=None,
-                        waiting_for=[s for s in SEATS if s not in ready], version=row["version"],
-                        seed_commitment=row["seed_commitment"])
+                        title=title, status="waiting", game_id=None,
+                        waiting_for=[s for s in rules.seats(row["campaign"]) if s not in ready],
+                        version=row["version"], seed_commitment=row["seed_commitment"])
             return body
         state = self.advance(campaign_id)
-        catalog = self._catalog(row["ruleset"])
-        body = C.campaign_view(state, seat, getattr(catalog, "leader_cards", None))
+        body = rules.view(state, seat)
         body["version"] = self.db.row(campaign_id)["version"]
         body["seed_commitment"] = row["seed_commitment"]
         seeds = self.client_seeds(campaign_id)
         if seeds is not None:
             body["client_seeds"] = seeds
-        if state.status == C.FINISHED:
-            # DESIGN 3: the seed is revealed once it can no longer help anyone; every support shuffle
+        if rules.status(state).status == FINISHED:
+            # DESIGN 3: the seed is revealed once it can no longer help anyone; every campaign draw
             # and every battle seed (battle_seed) can then be recomputed.
             body["seed"] = row["seed"]
         return body
@@ -311,7 +313,11 @@ def _resolve_seat(games: GameService, game: GameRow, token: str) -> str | None:
         return None
     db = campaigns_of(games).db
     seat = db.seat(game.campaign_id, token)
-    if seat is None or not db.is_battle(game.campaign_id, game.game_id):
+    if seat is None:
+        return None
+    row = db.row(game.campaign_id)
+    rules = CampaignService.rules(row["ruleset"]) if row is not None else None
+    if rules is None or not db.is_battle(game.campaign_id, game.game_id, rules.battle_started_type):
         return None
     return seat
 
@@ -368,7 +374,7 @@ async def campaign_ready(request: Request, campaign_id: FromPath[str],
 def campaign_verify(request: Request, campaign_id: FromPath[str]) -> CampaignVerify:
     svc = campaigns_of(svc_of(request))
     row = svc._require(campaign_id)
-    finished = row["status"] == C.FINISHED
+    finished = row["status"] == FINISHED
     chain_report, commits = svc.db.verify(campaign_id, with_seed=finished)
     out: dict[str, Any] = {"campaign_id": campaign_id, "version": row["version"], "status": row["status"],
                            "chain_version": row["chain_version"], "chain_ok": chain_report.ok}

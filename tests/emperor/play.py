@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from domain.emperor.decider import EmperorRuleset
 from domain.emperor.state import EMPEROR, HUMAN, EmperorState
-from domain.kernel import Dice, RuleViolation, Setup, registry
+from domain.kernel import RuleViolation, registry, runner
 
 SETUPS = ("SETUP-WARDEN-VS-VESPER", "SETUP-VESPER-VS-WARDEN", "SETUP-AKHENA-VS-REBEL", "SETUP-REBEL-VS-AURA",
           "SETUP-AURA-VS-AKHENA")
@@ -21,39 +21,19 @@ def ruleset() -> EmperorRuleset:
     return rs
 
 
-class Game:
-    """A game folded in memory: state, the emitted events, and the dice counters."""
+class Game(runner.Game):
+    """An Emperor game folded in memory: the kernel's runner (:class:`domain.kernel.runner.Game`); the
+    human is the one seat that decides, so ``do`` and ``legal`` take it as the default."""
 
     def __init__(self, rs: EmperorRuleset, scenario: str, seed: bytes = b"\x07" * 32, game_id: str = "g1"):
-        self.rs = rs
-        self.setup = Setup(game_id=game_id, ruleset="emperor", scenario=scenario, seats=rs.seats(scenario, {}))
-        self.seed = seed
-        self.counters: dict[str, int] = {}
-        self.state: EmperorState = rs.initial_state(self.setup)
-        self.events: list[Any] = []
-        self.emitted: list[Any] = []
-        self._apply(rs.open(self.state, self.dice()))
+        super().__init__(rs, scenario, seed, game_id=game_id)
+        self.state: EmperorState
 
-    def dice(self) -> Dice:
-        return Dice(self.seed, self.setup.game_id, self.counters)
+    def do(self, command: Any, seat: str = HUMAN) -> list[Any]:  # type: ignore[override]
+        return super().do(seat, command)
 
-    def _apply(self, items) -> None:
-        for em in items:
-            for r in em.rolls:
-                self.counters[r.stream] = max(self.counters.get(r.stream, 0), r.index + 1)
-            self.state = self.rs.evolve(self.state, em.event)
-            self.events.append(em.event)
-            self.emitted.append(em)
-
-    def do(self, command: Any, seat: str = HUMAN) -> list[Any]:
-        d = self.dice()
-        items = self.rs.decide(self.state, seat, command, d)
-        assert not d.untaken(), "every draw is attached to an event"
-        self._apply(items)
-        return items
-
-    def legal(self) -> list[Any]:
-        return self.rs.legal_commands(self.state, HUMAN)
+    def legal(self, seat: str = HUMAN) -> list[Any]:
+        return self.rs.legal_commands(self.state, seat)
 
     # -- arranging positions for rule tests -------------------------------------------------------
     def place(self, **cells: str | None) -> "Game":

@@ -7,46 +7,11 @@ from typing import Any
 import msgspec
 
 from domain.hoth.decider import HothRuleset
-from domain.kernel import Dice, RuleViolation, Setup
+from domain.kernel import RuleViolation, runner
 
 
-class Game:
-    """A game folded in memory: state, the emitted events, and the dice counters."""
-
-    def __init__(self, rs: HothRuleset, scenario: str, seed: bytes = b"\x07" * 32, options: dict | None = None,
-                 game_id: str = "g1"):
-        self.rs = rs
-        opts = options or {}
-        self.setup = Setup(game_id=game_id, ruleset="hoth", scenario=scenario, seats=rs.seats(scenario, opts),
-                           options=opts)
-        self.seed = seed
-        self.counters: dict[str, int] = {}
-        self.state = rs.initial_state(self.setup)
-        self.events: list[Any] = []
-        self.emitted: list[Any] = []
-        self._apply(rs.open(self.state, self.dice()))
-
-    def dice(self) -> Dice:
-        return Dice(self.seed, self.setup.game_id, self.counters)
-
-    def _apply(self, items) -> None:
-        for em in items:
-            for r in em.rolls:
-                self.counters[r.stream] = max(self.counters.get(r.stream, 0), r.index + 1)
-            self.state = self.rs.evolve(self.state, em.event)
-            self.events.append(em.event)
-            self.emitted.append(em)
-
-    def do(self, seat: str, command: Any) -> list[Any]:
-        d = self.dice()
-        items = self.rs.decide(self.state, seat, command, d)
-        assert not d.untaken(), "every draw is attached to an event"
-        self._apply(items)
-        return items
-
-    def to_act(self) -> str | None:
-        st = self.rs.status(self.state)
-        return st.to_act[0] if st.to_act else None
+class Game(runner.Game):
+    """A Battle of Hoth game folded in memory: the kernel's runner (:class:`domain.kernel.runner.Game`)."""
 
 
 def random_game(rs: HothRuleset, scenario: str, seed: int, max_turns: int = 200, options: dict | None = None,

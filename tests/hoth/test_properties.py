@@ -3,7 +3,7 @@
 * random legal play ends with a winner (games that reach the turn cap are reported);
 * every listed legal command is accepted, and commands outside the list are refused with a
   HOTH rule id (or NotYourDecision for a seat whose decision it is not);
-* folding the recorded events (also through their JSON encoding) gives the live state;
+* (folding the recorded events through JSON gives the live state: tests/harness, for every ruleset);
 * decide never mutates its input; only the seat to act has legal commands.
 """
 from __future__ import annotations
@@ -16,8 +16,7 @@ import pytest
 from scenarios.hoth import shipped
 from domain.hoth import commands as C
 from domain.hoth.decider import HothRuleset
-from domain.kernel import NotYourDecision, RuleViolation, fold
-from domain.kernel.fold import event_decoder
+from domain.kernel import NotYourDecision, RuleViolation
 
 from .fixtures import FixtureCatalog
 from .play import Game, random_game
@@ -165,22 +164,8 @@ def test_listed_commands_accepted_unlisted_refused(seed):
                 check=lambda g, seat, cmd, cmds: _check_step(g, seat, cmds, rng))
 
 
-# -- folding ----------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("seed", range(8))
-def test_folding_recorded_events_gives_the_live_state(seed):
-    g = random_game(RS, SCN, 2000 + seed, max_turns=TURN_CAP, options={"team": True} if seed % 2 else None)
-    pairs = list(enumerate(g.events, start=1))
-    folded = fold(RS, g.setup, pairs)
-    assert msgspec.json.encode(folded) == msgspec.json.encode(g.state)
-    # the same through the stored JSON form of each event
-    dec = event_decoder(RS)
-    again = fold(RS, g.setup, [(i, dec.decode(msgspec.json.encode(e))) for i, e in pairs])
-    assert msgspec.json.encode(again) == msgspec.json.encode(g.state)
-    # and the state itself survives a JSON round trip (snapshots)
-    st2 = msgspec.json.decode(msgspec.json.encode(g.state), type=RS.state_type)
-    assert msgspec.json.encode(st2) == msgspec.json.encode(g.state)
-
+# -- folding: the fold of the log (also through JSON) is the live state, for every shipped scenario and a
+# team game, in the harness over every ruleset (tests/harness/test_every_ruleset.py) ---------------------
 
 def test_every_roll_is_recorded_once_in_order():
     """DESIGN 1/3: every draw is in exactly one event, dice indices have no gaps."""

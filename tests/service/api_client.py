@@ -3,6 +3,7 @@ session's real Redis), driven through litestar's TestClient (real HTTP
 semantics: routing, body parsing, headers, status codes)."""
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -79,14 +80,62 @@ def assert_problem(r, status: int, **fields: Any) -> dict:
     return body
 
 
+#: ``UMPIRE_TEST_API_STORE=postgres``: every test of the ``api`` fixture runs on a real PostgreSQL store
+#: (a fresh database of the session's ``pg_server`` per test) instead of the SQLite file (DESIGN 11).
+API_STORE = os.environ.get("UMPIRE_TEST_API_STORE", "sqlite")
+#: data dir of an ``api`` fixture -> the PostgreSQL URL its app uses (see :func:`open_test_store`).
+_DATABASE_URLS: dict[str, str] = {}
+
+
+class _Shared:
+    """One PostgreSQL store per test database, handed to every reader (its ``close`` is the fixture's)."""
+
+    def __init__(self, store: Any):
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def close(self) -> None:
+        pass
+
+
+_SHARED: dict[str, Any] = {}
+
+
+def open_test_store(data_dir: str) -> Any:
+    """The store the ``api`` fixture's app with this data dir writes to (a test reading the truth)."""
+    from service.store import open_store
+
+    url = _DATABASE_URLS.get(str(data_dir))
+    if url is None:
+        return open_store(data_dir, database_url="")
+    if url not in _SHARED:  # a pool per reader would cost a connection and a migration check each time
+        _SHARED[url] = open_store(data_dir, database_url=url)
+    return _Shared(_SHARED[url])
+
+
 @pytest.fixture(params=["redis", "log"])
 def api(request, tmp_path, redis_url, redis_client) -> Iterator[Api]:
     """The app with the Redis read models (queries from Redis), and with none (every query from the log)."""
     register()
-    settings = Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url)
+    url = None
+    if API_STORE == "postgres":
+        url = request.getfixturevalue("pg_server").new_database()
+        _DATABASE_URLS[str(tmp_path / "data")] = url
+    settings = Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url, database_url=url)
     app = create_app(settings) if request.param == "redis" else create_app(settings, read_models=None)
-    with TestClient(app) as client:
-        yield Api(client, str(tmp_path / "data"))
+    try:
+        with TestClient(app) as client:
+            yield Api(client, str(tmp_path / "data"))
+    finally:
+        if url is not None:
+            app.state.games.store.close()
+            shared = _SHARED.pop(url, None)
+            if shared is not None:
+                shared.close()
+            _DATABASE_URLS.pop(str(tmp_path / "data"), None)
+            request.getfixturevalue("pg_server").drop_database(url)
 
 
 def toy_app():
@@ -99,7 +148,8 @@ def toy_app():
 class Server:
     """A real uvicorn server process on a free loopback port."""
 
-    def __init__(self, data_dir: str, redis_url: str | None = None, factory: str = "tests.service.api_client:toy_app"):
+    def __init__(self, data_dir: str, redis_url: str | None = None, factory: str = "tests.service.api_client:toy_app",
+                 database_url: str | None = None):
         import os
         import socket
         import subprocess
@@ -112,6 +162,9 @@ class Server:
         env = dict(os.environ, UMPIRE_DATA_DIR=data_dir)
         if redis_url:
             env["UMPIRE_REDIS_URL"] = redis_url
+        env.pop("UMPIRE_DATABASE_URL", None)
+        if database_url:
+            env["UMPIRE_DATABASE_URL"] = database_url
         root = Path(__file__).resolve().parents[2]
         env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
@@ -121,7 +174,7 @@ class Server:
         )
         self.url = f"http://127.0.0.1:{self.port}"
 
-    def wait(self, timeout: float = 30.0) -> "Server":
+    def wait(self, timeout: float = 30.0) -> Server:
         import time
 
         import httpx

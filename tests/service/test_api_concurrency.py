@@ -1,6 +1,6 @@
 """32 concurrent clients on the same version against real server processes
-(two uvicorn processes on one data dir: the per-game lock inside a process,
-the store's optimistic check across them): exactly one 201, the rest 409 with
+(two uvicorn processes on one data dir -- or on one PostgreSQL database, DESIGN 11: the per-game lock
+inside a process, the store's optimistic check across them): exactly one 201, the rest 409 with
 the current version, no gap in the log."""
 from __future__ import annotations
 
@@ -15,14 +15,19 @@ from .api_client import SEED, Server
 CLIENTS = 32
 
 
-@pytest.fixture
-def servers(tmp_path, redis_url):
-    started = [Server(str(tmp_path / "data"), redis_url), Server(str(tmp_path / "data"), redis_url)]
+@pytest.fixture(params=["sqlite", "postgres"])
+def servers(request, tmp_path, redis_url):
+    url = request.getfixturevalue("pg_server").new_database() if request.param == "postgres" else None
+    # on PostgreSQL each node has its own local dir (its signing key): they share only the database
+    started = [Server(str(tmp_path / ("node0" if url else "data")), redis_url, database_url=url),
+               Server(str(tmp_path / ("node1" if url else "data")), redis_url, database_url=url)]
     try:
         yield [s.wait() for s in started]
     finally:
         for s in started:
             s.stop()
+        if url is not None:
+            request.getfixturevalue("pg_server").drop_database(url)
 
 
 def test_32_clients_on_the_same_version_exactly_one_wins(servers):

@@ -10,17 +10,16 @@ import msgspec
 
 from domain.kernel import fold
 from domain.kernel.fold import decode_event
-from service.store import EventStore
 from service.views import game_view
 
-from .api_client import SEED, Api, api, assert_problem  # noqa: F401
+from .api_client import SEED, Api, api, assert_problem, open_test_store  # noqa: F401
 from .toy_ruleset import RULESET, SEATS, Setup
 
 MAX_COMMANDS = 600
 
 
 def _truth(data_dir: str, gid: str, upto: int | None = None):
-    store = EventStore(data_dir)
+    store = open_test_store(data_dir)
     try:
         g = store.require_game(gid)
         setup = msgspec.json.decode(g.setup, type=Setup)

@@ -12,10 +12,9 @@ import pytest
 
 from domain.kernel import Setup, fold, registry
 from domain.kernel.fold import decode_event
-from service.store import EventStore
 from service.views import game_view
 
-from .api_client import SEED, Api, api, assert_problem  # noqa: F401
+from .api_client import SEED, Api, api, assert_problem, open_test_store  # noqa: F401
 
 SCENARIO = "SCN-TAKE-DOWN-THE-SHIELD"  # the one scenario of the sources (battle-of-hoth-content.md)
 SEATS = ("imperial", "rebel")
@@ -26,7 +25,7 @@ pytestmark = pytest.mark.skipif(hoth is None, reason="domain.hoth is not install
 
 
 def _log(data_dir: str, gid: str, upto: int | None = None):
-    store = EventStore(data_dir)
+    store = open_test_store(data_dir)
     try:
         g = store.require_game(gid)
         return g, msgspec.json.decode(g.setup, type=Setup), store.load(gid, upto=upto)
@@ -86,7 +85,7 @@ class Truth:
         self.ids: set[str] = set()
 
     def advance(self) -> None:
-        store = EventStore(self.data_dir)
+        store = open_test_store(self.data_dir)
         try:
             records = store.load(self.gid, after=self.version)
         finally:

@@ -1,6 +1,6 @@
 """Campaigns over REST: POST /campaigns, GET /campaigns/{id}, battles created one after another.
 
-The real app on a real SQLite file (answers from the log, no read models). The battles are
+The real app on a real SQLite file and on a real PostgreSQL (answers from the log, no read models). The battles are
 played by a seeded random bot that only sends legal commands; one command goes over HTTP with
 the campaign's seat token, the rest through the same command path in-process (GameService.command)
 to keep the test fast.
@@ -28,11 +28,18 @@ LEADERS_AFTER = {("C2-1", "imperial"): {"imperial": "piett"}, ("C2-1", "rebel"):
 NEXT = {("C2-1", "imperial"): "C2-3", ("C2-1", "rebel"): "C2-2", ("C2-2", "imperial"): "C2-3"}
 
 
-@pytest.fixture
-def client(tmp_path):
-    app = create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)
-    with TestClient(app) as c:
-        yield c
+@pytest.fixture(params=["sqlite", "postgres"])
+def client(tmp_path, request):
+    """The app on a SQLite file, and on a real PostgreSQL (the campaign tables through the store contract)."""
+    url = request.getfixturevalue("pg_server").new_database() if request.param == "postgres" else None
+    app = create_app(Settings(data_dir=str(tmp_path / "data"), database_url=url), read_models=None)
+    try:
+        with TestClient(app) as c:
+            yield c
+    finally:
+        if url is not None:
+            app.state.games.store.close()
+            request.getfixturevalue("pg_server").drop_database(url)
 
 
 def auth(token):

@@ -1,4 +1,8 @@
-"""The event store (DESIGN section 2): seq uniqueness, idempotent commands, all-or-nothing, bad input."""
+"""The event store (DESIGN section 2): seq uniqueness, idempotent commands, all-or-nothing, bad input.
+
+The store contract suite (DESIGN 11): every test taking ``store``/``target``/``raw`` runs on SQLite and
+on PostgreSQL (``tests/service/store_backends.py``); the tests of the SQLite file itself take
+``tmp_path`` only."""
 from __future__ import annotations
 
 import sqlite3
@@ -9,8 +13,9 @@ import pytest
 from domain.kernel.dice import commitment
 from service.store import (
     DB_FILE, MIGRATIONS, EventStore, GameExists, NewEvent, SeedUnavailable, StoreError, UnknownGame,
-    VersionConflict, token_hash, verify_chain,
+    VersionConflict, open_store, token_hash, verify_chain,
 )
+from tests.service.store_backends import backend, raw, store, target  # noqa: F401  (both backends)
 
 SEED = bytes(range(32))
 
@@ -49,20 +54,16 @@ def test_stale_expected_version_is_a_conflict_and_appends_nothing(store):
     assert [e.seq for e in store.load("g1")] == [1]
 
 
-def test_duplicate_game_seq_refused_by_the_unique_constraint(store):
+def test_duplicate_game_seq_refused_by_the_unique_constraint(store, raw):
     make_game(store)
     store.append("g1", 0, [ev(1)])
-    conn = sqlite3.connect(store.path)
     # Straight SQL: the constraint itself refuses a second seq 1.
-    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
-        conn.execute(
-            "INSERT INTO events SELECT * FROM events WHERE game_id='g1' AND seq=1"
-        )
+    cols = "game_id, seq, type, payload, visibility, engine_version, recorded_at, rolls, reveals, turn, prev_hash, hash"
+    with pytest.raises(raw.integrity_error, match="(?i)unique|duplicate key"):
+        raw.execute(f"INSERT INTO events ({cols}) SELECT {cols} FROM events WHERE game_id='g1' AND seq=1")
     # And when the version column lies (set back to 0), the constraint is the
     # last line of defence: the writer gets a conflict, not an overwrite.
-    conn.execute("UPDATE games SET version = 0 WHERE game_id='g1'")
-    conn.commit()
-    conn.close()
+    raw.execute("UPDATE games SET version = 0 WHERE game_id='g1'")
     with pytest.raises(VersionConflict):
         store.append("g1", 0, [ev(99)])
     events = store.load("g1")
@@ -122,23 +123,27 @@ def test_seed_secret_until_finished_then_revealed(store):
     assert all(SEED.hex() not in e.payload for e in store.load("g1"))
 
 
-def test_seats_store_only_token_hashes(store):
+def test_seats_store_only_token_hashes(store, raw):
     make_game(store)
     assert store.seat_for_token("g1", "g1-i") == "imperial"
     assert store.seat_for_token("g1", "wrong") is None
     assert store.seat_hashes("g1") == {"imperial": token_hash("g1-i"), "rebel": token_hash("g1-r")}
-    raw = sqlite3.connect(store.path).execute("SELECT group_concat(token_hash) FROM seats").fetchone()[0]
-    assert "g1-i" not in raw
+    stored = ",".join(h for (h,) in raw.execute("SELECT token_hash FROM seats"))
+    assert "g1-i" not in stored and token_hash("g1-i") in stored
 
 
-def test_a_failing_append_writes_nothing(store):
+def test_a_failing_append_writes_nothing(store, raw):
     make_game(store)
     # The third insert of the command fails inside the transaction.
-    store._conn().execute(
-        "CREATE TRIGGER boom BEFORE INSERT ON events WHEN NEW.type = 'Boom'"
-        " BEGIN SELECT RAISE(ABORT, 'boom'); END"
-    )
-    with pytest.raises(sqlite3.IntegrityError, match="boom"):
+    if raw.kind == "sqlite":
+        raw.execute("CREATE TRIGGER boom BEFORE INSERT ON events WHEN NEW.type = 'Boom'"
+                    " BEGIN SELECT RAISE(ABORT, 'boom'); END")
+    else:
+        raw.execute("CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS"
+                    " $$ BEGIN RAISE EXCEPTION 'boom'; END $$")
+        raw.execute("CREATE TRIGGER boom BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.type = 'Boom')"
+                    " EXECUTE FUNCTION boom()")
+    with pytest.raises(raw.error, match="boom"):
         store.append("g1", 0, [ev(1), ev(2), ev(3, "Boom")], command_id="c")
     assert store.load("g1") == [] and store.version("g1") == 0
     assert store.command_result("g1", "c") is None
@@ -156,25 +161,35 @@ def test_malformed_new_events_name_the_field(store):
     assert store.version("g1") == 0
 
 
-def test_schema_migrations_are_numbered_and_rerun_safely(tmp_path):
-    s1 = EventStore(tmp_path)
-    make_game(s1)
-    s1.close()
-    s2 = EventStore(tmp_path)  # reopening runs nothing twice
-    assert s2._conn().execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+def test_schema_migrations_are_numbered_and_rerun_safely(store, target):
+    make_game(store)
+    store.close()
+    s2 = target.open()  # reopening runs nothing twice
     assert s2.game_ids() == ["g1"]
-    assert s2._conn().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert s2._conn().execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    if target.kind == "sqlite":
+        assert s2._conn().execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert s2._conn().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert s2._conn().execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    else:
+        from service.store_pg import PG_MIGRATIONS
+
+        assert s2.schema_version() == len(PG_MIGRATIONS) == len(MIGRATIONS)
+        # durable acknowledgements: every session of the store commits synchronously
+        assert s2.rows("SHOW synchronous_commit") == [("on",)]
+        assert s2.rows("SHOW transaction_isolation") == [("read committed",)]
     s2.close()
 
 
-def test_a_newer_schema_is_refused(tmp_path):
-    EventStore(tmp_path).close()
-    conn = sqlite3.connect(tmp_path / DB_FILE)
-    conn.execute(f"PRAGMA user_version={len(MIGRATIONS) + 5}")
-    conn.close()
+def test_a_newer_schema_is_refused(store, target, raw):
+    store.close()
+    if target.kind == "sqlite":
+        raw.execute(f"PRAGMA user_version={len(MIGRATIONS) + 5}")
+    else:
+        raw.execute(f"UPDATE umpire_schema SET version = {len(MIGRATIONS) + 5}")
     with pytest.raises(StoreError, match="newer than this umpire"):
-        EventStore(tmp_path)
+        target.open()
+    with pytest.raises(StoreError, match="newer than this umpire"):
+        target.open(read_only=True)
 
 
 def test_a_file_that_is_not_a_database(tmp_path):
@@ -199,9 +214,9 @@ def test_unusable_data_dir(tmp_path):
         EventStore(f / "sub")
 
 
-def test_seed_missing_after_import_without_secrets_is_a_clear_error(store):
+def test_seed_missing_after_import_without_secrets_is_a_clear_error(store, raw):
     make_game(store)
-    store._conn().execute("DELETE FROM secrets")
+    raw.execute("DELETE FROM secrets")
     with pytest.raises(SeedUnavailable, match="not in this store"):
         store.seed("g1")
 
@@ -265,3 +280,127 @@ def test_a_game_is_created_with_its_first_events_in_one_transaction(store):
         store.create_game(game_id="g7", ruleset="test", scenario="s", setup="{}", seed=SEED,
                           seed_commitment=commitment(SEED), token_hashes={}, events=[ev(1)])
     assert len(store.load("g7")) == 2
+
+
+def test_the_lobby_orders_by_creation_then_id_and_its_cursor_pages_without_overlap(store, raw):
+    for gid in ("b", "A", "a", "_", "Z9"):
+        make_game(store, gid)
+    raw.execute("UPDATE games SET created_at = '2026-01-01T00:00:00+00:00'")  # one instant: ids decide
+    make_game(store, "later")
+    make_game(store, "done")
+    store.append("done", 0, [ev(1, "GameEnded")], status="finished", winner="rebel")
+    everything = [g.game_id for g in store.games()]
+    assert everything == ["A", "Z9", "_", "a", "b", "later", "done"]  # byte order, as SQLite compares
+    pages, after = [], None
+    while True:
+        page = store.games(after=after, limit=2)
+        if not page:
+            break
+        pages.append([g.game_id for g in page])
+        after = (page[-1].created_at, page[-1].game_id)
+    assert sum(pages, []) == everything and all(len(p) <= 2 for p in pages)
+    assert [g.game_id for g in store.games(status="finished")] == ["done"]
+    assert "done" not in [g.game_id for g in store.games(status="active")]
+    raw.execute("DELETE FROM secrets WHERE game_id = 'b'")
+    assert [g.game_id for g in store.games(status="read_only")] == ["b"]
+    assert store.require_game("b").read_only and not store.require_game("done").read_only
+    assert [g.game_id for g in store.games(ruleset="nope")] == []
+
+
+def test_command_bodies_are_kept_beside_their_steps(store):
+    make_game(store)
+    store.append("g1", 0, [ev(1), ev(2)], command_body='{"type":"Move"}', command_seat="imperial")
+    store.append("g1", 2, [ev(3)])
+    assert store.command_body("g1", 2) == (1, 2, "imperial", '{"type":"Move"}')
+    assert store.command_body("g1", 3) is None
+    assert store.last_seq_not_of("g1", ["Moved"]) == 0
+    assert [e.seq for e in store.load("g1", after=1, upto=2)] == [2]
+    assert [e.seq for e in store.load("g1", limit=1)] == [1]
+    assert store.event("g1", 3).seq == 3 and store.event("g1", 4) is None
+    assert store.count_events() == 3 and store.count_events(*(r for r, _ in list(store.iter_all())[:1])) == 2
+
+
+def test_a_read_only_opening_writes_nothing(store, target):
+    make_game(store)
+    ro = target.open(read_only=True)
+    try:
+        assert ro.game_ids() == ["g1"]
+        with pytest.raises(StoreError, match="read-only"):
+            ro.append("g1", 0, [ev(1)])
+    finally:
+        ro.close()
+    assert store.version("g1") == 0
+
+
+def test_postgres_another_database_is_refused(pg_server):
+    url = pg_server.new_database()
+    try:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE TABLE games (x int)")
+        with pytest.raises(StoreError, match="not a usable umpire database"):
+            open_store("unused", database_url=url)
+    finally:
+        pg_server.drop_database(url)
+
+
+def test_postgres_unreachable_is_one_clear_line_without_credentials(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there once closed
+    from service.store_pg import PgEventStore
+
+    with pytest.raises(StoreError, match="cannot connect to the PostgreSQL event store") as info:
+        PgEventStore(f"postgresql://u:sekret@127.0.0.1:{port}/db", data_dir=tmp_path, timeout=1)
+    assert "sekret" not in str(info.value)
+    with pytest.raises(StoreError, match="only postgresql://"):
+        open_store(tmp_path, database_url="mysql://x/y")
+
+
+def test_both_backends_implement_the_contract_and_it_lists_what_the_service_calls(store):
+    """``service.store_contract.Store`` names every store attribute that the service, the campaigns,
+    the projections, verification and transfer use (so a backend that implements it is enough)."""
+    import re
+    from pathlib import Path
+
+    from service.store_contract import Store
+
+    assert isinstance(store, Store)
+    members = {n for n in dir(Store) if not n.startswith("_")} | set(Store.__annotations__)
+    root = Path(__file__).resolve().parents[2]
+    used: set[str] = set()
+    for pkg in ("service", "projections"):
+        for py in (root / pkg).rglob("*.py"):
+            if py.name in ("store.py", "store_pg.py", "store_contract.py"):
+                continue
+            used |= set(re.findall(r"\bstore\.([a-z]\w*)\b", py.read_text()))
+    assert {"append", "load", "rows", "transaction", "games", "import_game"} <= used  # the scan sees the calls
+    assert used - members == set(), f"called on a store but not in the contract: {sorted(used - members)}"
+
+
+def test_tampering_in_the_database_is_found_at_its_first_seq(store, raw):
+    """Rows changed behind the store's back (a payload, a deleted event, a re-linked hash) are found
+    by the chain at the first seq they touch, whatever the backend."""
+    from service.store import verify_commitments
+
+    make_game(store)
+    store.append("g1", 0, [ev(1), ev(2)])
+    store.append("g1", 2, [ev(3), ev(4)])
+    assert verify_chain(store.load("g1"), 2).ok
+    raw.execute("UPDATE events SET payload = ? WHERE game_id = 'g1' AND seq = 3", ('{"n":33}',))
+    report = verify_chain(store.load("g1"), 2)
+    # the hash covers the public part: a public event's payload change breaks the chain at its seq
+    assert not report.ok and report.first_broken_seq == 3
+    raw.execute("UPDATE events SET payload = ? WHERE game_id = 'g1' AND seq = 3", ('{"n":3}',))
+    assert verify_chain(store.load("g1"), 2).ok and verify_commitments(store.load("g1"), SEED).ok
+    # a private column (the turn) is under the commitment: the chain holds, the commitment does not
+    raw.execute("UPDATE events SET turn = 7 WHERE game_id = 'g1' AND seq = 4")
+    assert verify_chain(store.load("g1"), 2).ok
+    report = verify_commitments(store.load("g1"), SEED)
+    assert not report.ok and report.first_broken_seq == 4
+    raw.execute("DELETE FROM events WHERE game_id = 'g1' AND seq = 2")
+    report = verify_chain(store.load("g1"), 2)
+    assert not report.ok and report.first_broken_seq == 2 and "missing" in report.problem

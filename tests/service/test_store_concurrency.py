@@ -1,5 +1,6 @@
 """Optimistic concurrency (DESIGN section 2): many writers on one game, no gap,
-no duplicate, and every writer that lost a race was told so with VersionConflict."""
+no duplicate, and every writer that lost a race was told so with VersionConflict. Part of the store
+contract suite: on SQLite and on PostgreSQL (``tests/service/store_backends.py``)."""
 from __future__ import annotations
 
 import json
@@ -12,6 +13,7 @@ import msgspec
 
 from domain.kernel.dice import commitment
 from service.store import EventStore, NewEvent, VersionConflict, verify_chain
+from tests.service.store_backends import backend, store, target  # noqa: F401  (both backends)
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = bytes(range(32))
@@ -86,9 +88,9 @@ def test_eight_threads_two_hundred_appends_each(store):
 WORKER = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from service.store import EventStore
+from service.store import open_store
 from tests.service.test_store_concurrency import append_loop
-store = EventStore(sys.argv[2])
+store = open_store(sys.argv[2], database_url=sys.argv[5])
 def sync():
     print("ready", flush=True)
     sys.stdin.readline()  # both processes read version 0 before either appends
@@ -96,11 +98,11 @@ print(json.dumps(append_loop(store, "race", sys.argv[3], int(sys.argv[4]), sync)
 """
 
 
-def test_two_processes_two_hundred_appends_each(tmp_path):
-    store = EventStore(tmp_path)
+def test_two_processes_two_hundred_appends_each(store, target):
     make_game(store)
     procs = [
-        subprocess.Popen([sys.executable, "-c", WORKER, str(ROOT), str(tmp_path), f"p{i}", str(PER_WRITER)],
+        subprocess.Popen([sys.executable, "-c", WORKER, str(ROOT), str(target.data_dir), f"p{i}", str(PER_WRITER),
+                          target.url],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         for i in range(2)
     ]
@@ -121,3 +123,40 @@ def test_two_processes_two_hundred_appends_each(tmp_path):
     assert attempts == total + conflicts
     assert all(r["won"] == PER_WRITER for r in results)
     assert conflicts >= 1  # both expected version 0 at first: one of them lost and was told
+
+
+def test_the_same_command_id_from_eight_threads_at_once_appends_once(store):
+    """Idempotency under a race: one seat's command id sent by 8 writers at the same moment (each
+    expecting the same version) appends its events once; every other writer gets the first answer
+    (a duplicate with the same seqs and head) or, having read a later version, the same duplicate --
+    never a second copy, never an error."""
+    make_game(store)
+    barrier = threading.Barrier(THREADS)
+    answers: list = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            r = store.append("race", 0, [NewEvent(type="Tick", payload=json.dumps({"w": i}), actor="imperial"),
+                                         NewEvent(type="Tock", payload="{}", actor="imperial")],
+                             command_id="same", body_hash=f"h{i}")
+            with lock:
+                answers.append(r)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    firsts = [a for a in answers if not a.duplicate]
+    assert len(firsts) == 1 and len(answers) == THREADS
+    first = firsts[0]
+    assert all((a.first_seq, a.last_seq, a.version, a.head, a.body_hash) ==
+               (1, 2, 2, first.head, None if a is first else f"h{msgspec.json.decode(store.event('race', 1).payload)['w']}")
+               for a in answers)
+    assert store.version("race") == 2 and [e.type for e in store.load("race")] == ["Tick", "Tock"]

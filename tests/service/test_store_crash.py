@@ -1,18 +1,19 @@
 """A writer killed with SIGKILL in the middle of appending leaves each command's
-events all or none (DESIGN section 2: one transaction per command)."""
+events all or none (DESIGN section 2: one transaction per command). Part of the store contract
+suite: on SQLite and on PostgreSQL (``tests/service/store_backends.py``)."""
 from __future__ import annotations
 
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from domain.kernel.dice import commitment
-from service.store import EventStore, verify_chain
+from service.store import verify_chain
+from tests.service.store_backends import Target, backend, store, target  # noqa: F401  (both backends)
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = bytes(range(32))
@@ -22,8 +23,8 @@ ROUNDS = 6
 WRITER = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from service.store import EventStore, NewEvent
-store = EventStore(sys.argv[2])
+from service.store import NewEvent, open_store
+store = open_store(sys.argv[2], database_url=sys.argv[5])
 round_no = sys.argv[3]
 n = int(sys.argv[4])
 pad = "x" * 2000  # big enough rows that a command takes a while to write
@@ -43,14 +44,14 @@ while True:
 """
 
 
-def check_all_or_none(path: Path) -> tuple[int, int]:
-    conn = sqlite3.connect(path)
+def check_all_or_none(target: Target) -> tuple[int, int]:
+    conn = target.raw()
     try:
-        commands = conn.execute("SELECT command_id, first_seq, last_seq FROM commands WHERE game_id='crash'").fetchall()
+        commands = conn.execute("SELECT command_id, first_seq, last_seq FROM commands WHERE game_id='crash'")
         per_command = dict(conn.execute(
             "SELECT command_id, count(*) FROM events WHERE game_id='crash' GROUP BY command_id"
-        ).fetchall())
-        (version,) = conn.execute("SELECT version FROM games WHERE game_id='crash'").fetchone()
+        ))
+        ((version,),) = conn.execute("SELECT version FROM games WHERE game_id='crash'")
     finally:
         conn.close()
     # every event belongs to a recorded command, and every recorded command is whole
@@ -62,8 +63,22 @@ def check_all_or_none(path: Path) -> tuple[int, int]:
     return version, len(commands)
 
 
-def test_sigkill_mid_command_leaves_whole_commands_only(tmp_path):
-    store = EventStore(tmp_path)
+def _wait_for_the_server_side_of_the_writer(target: Target) -> None:
+    """PostgreSQL: the killed client's session ends on the server a little later -- a COMMIT it had
+    sent may still land (whole: the command is then in the log though its writer never heard so).
+    Wait until no session but ours is left on the database, so the checks below see the final state."""
+    conn = target.raw()
+    try:
+        deadline = time.monotonic() + 30
+        while conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                           " AND pid <> pg_backend_pid()")[0][0]:
+            assert time.monotonic() < deadline, "the killed writer's session did not end"
+            time.sleep(0.05)
+    finally:
+        conn.close()
+
+
+def test_sigkill_mid_command_leaves_whole_commands_only(store, target):
     store.create_game(game_id="crash", ruleset="test", scenario="s", setup="{}", seed=SEED,
                       seed_commitment=commitment(SEED), token_hashes={})
     store.close()
@@ -72,7 +87,8 @@ def test_sigkill_mid_command_leaves_whole_commands_only(tmp_path):
     interrupted: list[str] = []
     for r in range(ROUNDS):
         p = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(ROOT), str(tmp_path), str(r), str(EVENTS_PER_COMMAND)],
+            [sys.executable, "-c", WRITER, str(ROOT), str(target.data_dir), str(r), str(EVENTS_PER_COMMAND),
+             target.url],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
         )
         line = p.stdout.readline().strip()
@@ -86,11 +102,13 @@ def test_sigkill_mid_command_leaves_whole_commands_only(tmp_path):
         p.stderr.close()
         if len(tail) >= 2 and tail[-2] == "begin":
             interrupted.append(tail[-1])  # killed inside append(): that command is all or none
-        version, _ = check_all_or_none(tmp_path / "umpire.db")
+        if target.kind == "postgres":
+            _wait_for_the_server_side_of_the_writer(target)
+        version, _ = check_all_or_none(target)
         assert version >= last_version + 3 * EVENTS_PER_COMMAND  # the writer made progress
         last_version = version
         # the survivor log verifies and a new writer continues from it
-        s = EventStore(tmp_path)
+        s = target.open()
         events = s.load("crash")
         assert verify_chain(events).ok
         assert [e.seq for e in events] == list(range(1, version + 1))

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import Dice, RuleViolation, Setup
+from domain.kernel import RuleViolation, runner
 from domain.smoke import commands as C
 from domain.smoke.decider import SmokeRuleset
 from scenarios.smoke import shipped
@@ -17,45 +17,12 @@ def ruleset() -> SmokeRuleset:
     return SmokeRuleset(shipped())
 
 
-class Game:
-    """A game folded in memory: state, the emitted events, and the dice counters."""
+class Game(runner.Game):
+    """A Clouds of Smoke game folded in memory: the kernel's runner (:class:`domain.kernel.runner.Game`)."""
 
     def __init__(self, rs: SmokeRuleset, battle: str, seed: bytes = b"\x07" * 32, options: dict | None = None,
                  game_id: str = "g1"):
-        self.rs = rs
-        opts = options or {}
-        self.setup = Setup(game_id=game_id, ruleset="smoke", scenario=battle, seats=rs.seats(battle, opts),
-                           options=opts)
-        self.seed = seed
-        self.counters: dict[str, int] = {}
-        self.state = rs.initial_state(self.setup)
-        self.events: list[Any] = []
-        self.emitted: list[Any] = []
-        self.commands = 0
-        self._apply(rs.open(self.state, self.dice()))
-
-    def dice(self) -> Dice:
-        return Dice(self.seed, self.setup.game_id, self.counters)
-
-    def _apply(self, items) -> None:
-        for em in items:
-            for r in em.rolls:
-                self.counters[r.stream] = max(self.counters.get(r.stream, 0), r.index + 1)
-            self.state = self.rs.evolve(self.state, em.event)
-            self.events.append(em.event)
-            self.emitted.append(em)
-
-    def do(self, seat: str, command: Any) -> list[Any]:
-        d = self.dice()
-        items = self.rs.decide(self.state, seat, command, d)
-        assert not d.untaken(), "every draw is attached to an event"
-        self._apply(items)
-        self.commands += 1
-        return items
-
-    def to_act(self) -> str | None:
-        st = self.rs.status(self.state)
-        return st.to_act[0] if st.to_act else None
+        super().__init__(rs, battle, seed, options, game_id)
 
     @property
     def over(self) -> bool:

@@ -39,14 +39,14 @@ def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume
 
     import redis
 
-    from .read_models import ProjectionError
-    from .rebuild import rebuild
+    from projections.read_models import ProjectionError
+    from projections.rebuild import rebuild
 
     embedded = None
     tmp = None
     try:
         settings = Settings.from_env(data_dir=data_dir, redis_url=redis_url)
-        store = _open_existing_store(settings.data_dir)
+        store = _open_existing_store(settings.data_dir, settings.database_url)
         url = settings.redis_url
         if url is None:
             tmp = tempfile.TemporaryDirectory(prefix="umpire-redis-")
@@ -94,7 +94,7 @@ def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> No
     from service.settings import REDIS_URL_FILE, Settings, SettingsError, recorded_redis
     from service.store import StoreError
 
-    from .keys import GameKeys
+    from projections.keys import GameKeys
 
     try:
         settings = Settings.from_env(data_dir=data_dir, redis_url=redis_url)
@@ -102,7 +102,7 @@ def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> No
         if url is None:
             fail(f"--redis-url or UMPIRE_REDIS_URL: which Redis? (no `umpire serve` with a private Redis runs on "
                  f"{settings.data_dir}: it would have recorded it in {REDIS_URL_FILE} there)")
-        store = _open_existing_store(settings.data_dir)
+        store = _open_existing_store(settings.data_dir, settings.database_url)
         client = redis.Redis.from_url(url, socket_connect_timeout=5)
         games = store.games()
         pipe = client.pipeline(transaction=False)

@@ -1,0 +1,98 @@
+"""Campaigns: the optional kernel protocol a ruleset implements to chain battles (DESIGN 8).
+
+A campaign is its own event stream (the service stores and chains it like a game's); its battles
+are ordinary games. The service is generic: it asks the ruleset's :class:`CampaignRules` (from
+``ruleset.campaign_rules()``, see :func:`campaign_rules_of`) for everything that is the game's:
+
+- ``campaigns()`` lists them; ``seats(campaign)`` names the seats (the same in every battle);
+- ``start(...)`` the events that open one (decks shuffled with the campaign's dice);
+- ``evolve(state, event)`` folds the stream from ``initial_state()``; ``status(state)``;
+- ``next_battle(state)`` the setup and options of the battle to create now, from the results so
+  far (None: a battle is being played, or the campaign is over); ``battle_started(...)`` records
+  the game created for it; ``current_game(state)`` the game being played;
+- ``battle_result(state, game_state, game_status, dice)`` the events that record a finished
+  battle (read from that game's final state), the next node and the end of the campaign;
+- ``view(state, seat)`` what ``seat`` (None: a spectator) may see of the campaign.
+
+Everything is pure, as for a game's ruleset: chance comes from the :class:`~domain.kernel.dice.Dice`
+the service hands in (drawn from the campaign's own seed and recorded in the events), and a bad
+command raises :class:`~domain.kernel.rulings.RuleViolation` naming its rule.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import msgspec
+
+from .decider import Choice, Status
+from .dice import Dice
+from .envelope import Emitted
+
+
+class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
+    """The battle the service creates next: a game of ``scenario`` with ``options`` (battle ``number``)."""
+
+    number: int
+    scenario: str
+    options: dict[str, Any] = {}
+
+
+@runtime_checkable
+class CampaignRules(Protocol):
+    """The campaigns of one ruleset (see the module's docstring)."""
+
+    #: Tagged union of the campaign's event types (the stream's decoder; the kernel's ``seat_ready``
+    #: events of a ``when_ready`` campaign are added by the service).
+    event_type: ClassVar[Any]
+    #: The tag of the event that starts a battle; its payload names the battle's ``game_id``
+    #: (so the service can tell a battle of the campaign from a game another writer orphaned).
+    battle_started_type: ClassVar[str]
+
+    def campaigns(self) -> list[Choice]: ...
+
+    def seats(self, campaign: str) -> tuple[str, ...]:
+        """The campaign's seats (raises SetupError for an unknown campaign)."""
+        ...
+
+    def initial_state(self) -> Any: ...
+
+    def start(self, campaign_id: str, ruleset: str, campaign: str, dice: Dice) -> list[Emitted]:
+        """The events that open the campaign (raises SetupError for an unknown campaign)."""
+        ...
+
+    def evolve(self, state: Any, event: Any) -> Any: ...
+
+    def status(self, state: Any) -> Status:
+        """``active`` or ``finished`` (with its ``winner``)."""
+        ...
+
+    def next_battle(self, state: Any) -> BattlePlan | None: ...
+
+    def battle_started(self, state: Any, plan: BattlePlan, game_id: str, dice: Dice) -> list[Emitted]: ...
+
+    def current_game(self, state: Any) -> str | None: ...
+
+    def battle_result(self, state: Any, game_state: Any, game_status: Status, dice: Dice) -> list[Emitted] | None:
+        """The events recording the end of the current battle, whose final state and status these
+        are (None: nothing to record, e.g. the battle ended without a winner)."""
+        ...
+
+    def view(self, state: Any, seat: str | None) -> dict[str, Any]:
+        """``GET /campaigns/{id}`` for ``seat`` (None: a spectator): what that seat may see."""
+        ...
+
+
+def campaign_rules_of(ruleset: Any) -> CampaignRules | None:
+    """The ruleset's campaign rules (``ruleset.campaign_rules()``), or None when it has none."""
+    get = getattr(ruleset, "campaign_rules", None)
+    return get() if callable(get) else None
+
+
+def fold_campaign(rules: CampaignRules, events: list[Any]) -> Any:
+    state = rules.initial_state()
+    for ev in events:
+        state = rules.evolve(state, ev)
+    return state
+
+
+__all__ = ["BattlePlan", "CampaignRules", "campaign_rules_of", "fold_campaign"]

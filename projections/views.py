@@ -1,0 +1,166 @@
+"""The JSON bodies clients see, built the same way from the log (fold) and by the
+projections (Redis). One piece of code per idea: both paths call these.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel import KernelState, Ruleset, event_type_name, game_status, redact
+from domain.kernel import chain
+from domain.kernel.fold import decode_event
+from domain.kernel.log import GameRow, StoredEvent
+from domain.kernel.rules import rule_url
+
+FINISHED = "finished"
+
+
+def undo_request_view(kernel: KernelState | None) -> dict[str, Any] | None:
+    """The undo request waiting for an answer (DESIGN 5: part of every view), or None."""
+    req = None if kernel is None else kernel.undo_request
+    if req is None:
+        return None
+    return {"seq": req.seq, "by": req.by, "to_version": req.to_version,
+            "answer": [{"type": "undo_accept"}, {"type": "undo_decline"}]}
+
+
+def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, version: int | None = None,
+              kernel: KernelState | None = None, reveal_all: bool | None = None) -> dict[str, Any]:
+    """``GET /games/{id}``: the caller's view (DESIGN section 8). ``kernel``: the kernel's state at
+    the same version (a game waiting for its seats, a waiting undo request)."""
+    st = game_status(ruleset, state, kernel)
+    body = {
+        "game_id": game.game_id,
+        "ruleset": game.ruleset,
+        "scenario": game.scenario,
+        "version": game.version if version is None else version,
+        "status": shown_status(game, st.status),
+        "read_only": game.read_only,
+        "active_seat": st.to_act[0] if st.to_act else None,
+        "to_act": list(st.to_act),
+        "turn": st.turn,
+        "winner": st.winner,
+        "undo_request": undo_request_view(kernel),
+        # DESIGN 4: once the game (the store row) is finished, everything is public, also earlier states
+        "state": ruleset.view(state, seat, reveal_all=game.status == FINISHED if reveal_all is None else reveal_all),
+    }
+    if kernel is not None and kernel.waiting:
+        body["waiting_for"] = list(kernel.unready())
+    return body
+
+
+def may_see(ev: StoredEvent, seat: str | None, finished: bool) -> bool:
+    """Whether ``seat`` sees the private fields of ``ev`` (everything is public once finished)."""
+    return finished or ev.visibility == "public" or (seat is not None and ev.visibility == seat)
+
+
+def event_view(
+    ev: StoredEvent, ruleset: Ruleset, seat: str | None, *, finished: bool, undone: bool
+) -> dict[str, Any]:
+    """One entry of ``GET /games/{id}/events`` as ``seat`` may see it.
+
+    Chain version 2: a caller who may not see the event's private fields gets exactly the spectator
+    payload the chain covers (``"redacted": true``); an event that is not public lists in ``hidden``
+    the fields a spectator does not see, so a caller who sees them can still recompute the public
+    part (:func:`domain.kernel.chain.entry_public`); every event carries its ``commitment``; once the game
+    is finished every event also carries its ``private`` part, so anyone can check the commitment
+    with the revealed seed."""
+    full: dict[str, Any] = msgspec.json.decode(ev.payload)
+    visible = may_see(ev, seat, finished)
+    if ev.commitment is not None:
+        public = msgspec.json.decode(ev.public_payload) if ev.public_payload is not None else None
+        payload = full if visible or public is None else public
+    else:
+        public = None
+        payload = full if visible else redact(decode_event(ruleset, ev.payload), full)
+    out: dict[str, Any] = {
+        "seq": ev.seq,
+        "type": ev.type,
+        "actor": ev.actor,
+        "recorded_at": ev.recorded_at,
+        "payload": payload,
+        "hash": ev.hash,
+        "undone": undone,
+    }
+    if ev.commitment is not None:
+        out["commitment"] = ev.commitment
+        if public is not None:
+            out["hidden"] = chain.hidden_fields(full, public)
+        if finished:
+            out["private"] = chain.row_private(msgspec.structs.asdict(ev))
+    return out
+
+
+def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: str) -> dict[str, Any]:
+    """``GET /games/{id}/events/{seq}/ruling``. A hidden event's ruling is withheld too. Each step links
+    the text of its rule (``rule_url``, DESIGN 8)."""
+    body: dict[str, Any] = {"seq": ev.seq, "type": ev.type, "actor": ev.actor}
+    if not may_see(ev, seat, finished):
+        body["redacted"] = True
+        body["ruling"] = None
+        return body
+    body["ruling"] = linked_ruling(msgspec.json.decode(ev.ruling) if ev.ruling else None, ruleset)
+    body["rolls"] = msgspec.json.decode(ev.rolls)
+    return body
+
+
+def linked_ruling(ruling: Any, ruleset: str) -> Any:
+    """A ruling (as JSON data) whose every step links the text of its rule (``rule_url``, DESIGN 8)."""
+    if isinstance(ruling, dict):
+        for step in ruling.get("steps", ()):
+            if isinstance(step, dict) and step.get("rule"):
+                step["rule_url"] = rule_url(ruleset, step["rule"])
+    return ruling
+
+
+def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool) -> dict[str, Any]:
+    """One line per step of ``GET /games/{id}/timeline`` (summaries never reveal private fields)."""
+    event = decode_event(ruleset, ev.payload)
+    from domain.kernel import is_kernel_event
+
+    summary = _kernel_summary(event) if is_kernel_event(event) else ruleset.summary(event)
+    return {"seq": ev.seq, "type": ev.type, "actor": ev.actor, "turn": ev.turn, "summary": summary, "undone": undone}
+
+
+def _kernel_summary(event: Any) -> str:
+    name = event_type_name(event)
+    if name == "game_created":
+        how = "; waiting for every seat's ready" if event.start == "when_ready" else ""
+        return f"game created: {event.ruleset} {event.scenario} for {', '.join(event.seats)}{how}"
+    if name == "seat_ready":
+        return f"{event.seat} is ready" + (" with a client seed" if event.client_seed else "")
+    if name == "undo_requested":
+        return f"{event.by} asks to undo back to version {event.to_version}"
+    if name == "undo_declined":
+        return f"{event.by} declines the undo back to version {event.to_version}"
+    if name == "undo_lapsed":
+        return f"{event.by}'s undo request lapses: play went on"
+    who = f" (agreed by {event.consented_by}" + ("; an agreed re-roll" if event.redraw else "") + ")" \
+        if event.consented_by else ""
+    return f"{event.by} undoes steps {event.first}-{event.last}{who}"
+
+
+READ_ONLY = "read_only"
+
+
+def shown_status(game: GameRow, status: str) -> str:
+    """The status a client sees: ``read_only`` for a game that cannot be played on here (imported without
+    its seed, UMPIRE-READ-ONLY-1), else the ruleset's status (``active``, ``finished``, ...)."""
+    return READ_ONLY if game.read_only and status != FINISHED else status
+
+
+def lobby_entry(game: GameRow) -> dict[str, Any]:
+    """One game of ``GET /games`` (the lobby)."""
+    return {
+        "game_id": game.game_id,
+        "ruleset": game.ruleset,
+        "scenario": game.scenario,
+        "status": shown_status(game, game.status),
+        "read_only": game.read_only,
+        "version": game.version,
+        "winner": game.winner,
+        "created_at": game.created_at,
+        "seed_commitment": game.seed_commitment,
+        "campaign_id": game.campaign_id,
+    }

@@ -1,0 +1,38 @@
+"""The projector process that `umpire serve` starts and supervises (issue 17)."""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m service.projector_process --data-dir DIR --redis-url URL``: the projector process
+    (:func:`projections.projector.tail` over this store; it lives in the service because it opens the store)."""
+    import argparse
+    import signal
+
+    import redis
+
+    import service.cli  # noqa: F401 -- loads the plug-ins as the serving processes do (their rulesets)
+    from projections.projector import tail
+    from projections.read_models import ReadModels
+    from service.store import EventStore
+
+    ap = argparse.ArgumentParser(description="umpire's projector process: the Redis read models follow the log")
+    ap.add_argument("--data-dir", required=True)
+    ap.add_argument("--redis-url", required=True)
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s projector: %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    client = redis.Redis.from_url(args.redis_url, socket_connect_timeout=0.5, socket_timeout=2.0)
+    store = EventStore(args.data_dir)
+    tail(ReadModels(client, store), store, stop)
+
+
+if __name__ == "__main__":
+    main()
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""The event store as one interface (DESIGN sections 2 and 11): what the service, the campaigns, the
+projections, verification and export/import call on a store, whatever keeps the log.
+
+Two backends implement it: :class:`service.store.EventStore` (one SQLite file, the default) and
+:class:`service.store_pg.PgEventStore` (PostgreSQL, chosen by ``UMPIRE_DATABASE_URL=postgresql://...``;
+:func:`service.store.open_store` picks). ``tests/service/test_store*.py`` is the contract suite: every
+test runs against both.
+
+What every backend guarantees:
+
+- **Append with an expected version**, all of one command's events or none: ``UNIQUE(game_id, seq)``
+  refuses a second event at a seq, so a stale ``expected_version`` is a :class:`VersionConflict`,
+  never an overwrite (SQLite: one ``BEGIN IMMEDIATE`` writer; PostgreSQL: a per-game
+  transaction-scoped advisory lock, one transaction per command, READ COMMITTED).
+- **Idempotent command ids per seat**: a seat's retried ``command_id`` appends nothing and answers
+  the first answer, with the first request's body hash; another seat's ids never answer.
+- **The chain** (:mod:`service.chain`, versions 1 and 2) computed at append, stored byte for byte,
+  verifiable by :func:`service.store.verify_chain`.
+- **Seats** (token hashes only), **secret seeds** (revealed when a game finishes; absent for a game
+  imported without secrets: read-only), **campaigns** (their own chained streams, through
+  :meth:`transaction`/:meth:`rows`), the **command bodies** behind each step.
+- **Migrations numbered as today** on both backends (``len(MIGRATIONS)`` steps; a database of a newer
+  schema is refused with a one-line :class:`StoreError`).
+- **Export/import** of a whole game as stored (:meth:`import_game`, events byte for byte).
+- **Reads** by game (after a seq, up to a seq, by type), of every event in commit order
+  (:meth:`iter_all`, for projection rebuilds), and the **lobby** with its ``(created_at, game_id)``
+  cursor.
+
+``rows``/``transaction`` take SQL in the subset both backends speak, with ``?`` placeholders.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from .store import AppendResult, GameRow, NewEvent, StoredEvent
+
+
+@runtime_checkable
+class Store(Protocol):
+    #: Opened for reading only (``umpire verify``/``export``): every write raises StoreError.
+    read_only: bool
+    #: The node's local state dir (the umpire's signing key); for SQLite also the database's dir.
+    data_dir: Path
+    #: What error messages may name as the database (a file path, or a URL without its password).
+    path: Path
+    #: The exception classes a unique-key violation raises inside :meth:`transaction`.
+    integrity_errors: tuple[type[BaseException], ...]
+
+    # -- games, seats, seeds ---------------------------------------------------------------------
+    def create_game(self, *, game_id: str, ruleset: str, scenario: str, setup: str, seed: bytes,
+                    seed_commitment: str, token_hashes: dict[str, str], campaign_id: str | None = None,
+                    status: str = "active", winner: str | None = None, events: Sequence[NewEvent] = (),
+                    chain_version: int = ...) -> AppendResult: ...
+
+    def game(self, game_id: str) -> GameRow | None: ...
+
+    def require_game(self, game_id: str) -> GameRow: ...
+
+    def games(self, *, status: str | None = None, ruleset: str | None = None,
+              after: tuple[str, str] | None = None, limit: int | None = None) -> list[GameRow]: ...
+
+    def game_ids(self) -> list[str]: ...
+
+    def version(self, game_id: str) -> int: ...
+
+    def seat_for_token(self, game_id: str, token: str) -> str | None: ...
+
+    def seats(self, game_id: str) -> list[str]: ...
+
+    def seat_hashes(self, game_id: str) -> dict[str, str]: ...
+
+    def seed(self, game_id: str) -> bytes: ...
+
+    def revealed_seed(self, game_id: str) -> bytes | None: ...
+
+    # -- the log ---------------------------------------------------------------------------------
+    def append(self, game_id: str, expected_version: int, events: Sequence[NewEvent], *,
+               command_id: str | None = None, status: str | None = None, winner: str | None = None,
+               command_body: str | None = None, command_seat: str | None = None,
+               body_hash: str | None = None) -> AppendResult: ...
+
+    def command_result(self, game_id: str, command_id: str, seat: str | None = None) -> AppendResult | None: ...
+
+    def head(self, game_id: str, version: int) -> str | None: ...
+
+    def command_body(self, game_id: str, seq: int) -> tuple[int, int, str | None, str] | None: ...
+
+    def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None,
+             types: Iterable[str] | None = None) -> list[StoredEvent]: ...
+
+    def last_seq_not_of(self, game_id: str, types: Iterable[str], upto: int | None = None) -> int: ...
+
+    def event(self, game_id: str, seq: int) -> StoredEvent | None: ...
+
+    def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]: ...
+
+    def last_position(self) -> int: ...
+
+    def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int: ...
+
+    def import_game(self, game: GameRow, token_hashes: dict[str, str], seed: bytes | None,
+                    events: Sequence[StoredEvent]) -> None: ...
+
+    # -- tables of other modules (campaigns) -----------------------------------------------------
+    def transaction(self, fn: Callable[[Any], Any]) -> Any: ...
+
+    def rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]: ...
+
+    def close(self) -> None: ...
+
+
+__all__ = ["Store"]
