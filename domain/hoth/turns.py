@@ -6,7 +6,7 @@ from domain.kernel import RuleViolation, RulingBuilder
 from . import board
 from .cards import ArrangeTop, Card, DiscardAndDraw, DrawThenDiscard, PlaceUnit
 from .combat import may_attack_refusal, plan_attack
-from .context import Snapshot
+from .context import Snapshot, snapshot
 from .events import (
     NOBODY, CardPlayed, CardsDiscarded, CardsDrawn, DecisionPending, DeckArranged, DeckShuffled, MovesEnded,
     OrdersEnded, TurnEnded, TurnStarted, UnitMoved, UnitOrdered, UnitPlaced,
@@ -139,7 +139,7 @@ def reinforcement_hexes(state, faction: str, unit_type: str) -> list[Hex]:
     on_board = sum(1 for u in state.units.values() if u.unit == unit_type)
     if on_board >= BOX_UNITS.get(unit_type, 0):
         return []
-    snap = Snapshot(state)
+    snap = snapshot(state)
     row = board.baseline_row(is_south(state, faction))
     s = UNIT_SPECS[unit_type]
     return [h for h in board.ALL_PLAYABLE if h[1] == row and h not in snap.occ
@@ -227,7 +227,7 @@ def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
     st = out.state
     assert st.turn is not None
     path = tuple(tuple(h) for h in path)  # type: ignore[misc]
-    snap = Snapshot(st)
+    snap = snapshot(st)
     bad = move_refusal(st, snap, st.turn.faction, unit_id, path)
     if bad is not None:
         raise bad
@@ -294,7 +294,7 @@ def start_next_turn(out: Outbox) -> None:
 
 def move_options(state, snap: Snapshot | None = None) -> list[tuple[str, tuple[Hex, ...]]]:
     t = state.turn
-    snap = snap or Snapshot(state)
+    snap = snap or snapshot(state)
     out = []
     for o in t.ordered:
         if o.unit in t.moved:
@@ -316,7 +316,7 @@ def any_move(state) -> bool:
         u = state.units.get(o.unit)
         if u is None:
             continue
-        snap = snap or Snapshot(state)
+        snap = snap or snapshot(state)
         if can_move(state, snap, u):
             return True
     return False
@@ -336,7 +336,7 @@ def attack_options(state, only_unit: str | None = None, breakthrough: bool = Fal
         if u is None or may_attack_refusal(state, u, breakthrough) is not None:
             continue
         for tid in candidate_targets(state, u):
-            snap = snap or Snapshot(state)
+            snap = snap or snapshot(state)
             if not isinstance(plan_attack(state, snap, u, tid), RuleViolation):
                 out.append((uid, tid, False) if with_special else (uid, tid))
                 if first_only:
