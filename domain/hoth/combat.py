@@ -55,8 +55,10 @@ def may_attack_refusal(state: HothState, u: UnitState, breakthrough: bool) -> Ru
         elite = " (HOTH-SPECIAL-ELITE-2: elite troops too)" if u.badge == "elite_troops" else ""
         return RuleViolation("HOTH-MOVE-10", f"{u.id} entered rocks or buildings/debris this turn and cannot "
                                              f"attack{elite}.", terrain=terrain)
-    al = allowance(state, u)
     moved = t.moved.get(u.id, 0)
+    if moved == 0:
+        return None  # a unit that has not moved may attack (allowances are never below 0)
+    al = allowance(state, u)
     if not al.may_attack and moved > 0:
         return RuleViolation("HOTH-CARD-4", f"{u.id} moved with a card that forbids attacking.")
     if moved > al.attack_max:

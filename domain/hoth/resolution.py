@@ -57,7 +57,7 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
     if bad is not None:
         raise bad
     snap = snapshot(st)
-    plan = (plan_special if special else plan_attack)(st, snap, u, target_id, explain=True)
+    plan = (plan_special if special else plan_attack)(st, snap, u, target_id, explain=out.explain)
     if isinstance(plan, RuleViolation):
         raise plan
     o = next(x for x in st.turn.ordered if x.unit == unit_id)
@@ -87,7 +87,7 @@ def resume_attack(out: Outbox, penalty: int, card: str | None = None) -> None:
     ctx = st.attack
     assert ctx is not None
     u = st.units[ctx.attacker]
-    plan = (plan_special if ctx.special else plan_attack)(st, snapshot(st), u, ctx.target, explain=True)
+    plan = (plan_special if ctx.special else plan_attack)(st, snapshot(st), u, ctx.target, explain=out.explain)
     assert not isinstance(plan, RuleViolation)  # nothing moved since the declaration
     roll(out, plan, ctx, penalty, card)
 
@@ -107,7 +107,7 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
     if plan.dice <= 0:
         rb.add("HOTH-MOD-7", "No die is left to roll: the attack has no effect.", dice=plan.dice)
         out.emit(AttackRolled(attack=ctx, dice=0, attacker_hex=u.hex, target_hex=plan.target_hex,
-                              examined=plan.sight.examined), rb, summary=f"{unit_id} attacks {target_id}: no dice")
+                              examined=plan.sight.examined if plan.sight is not None else ()), rb, summary=f"{unit_id} attacks {target_id}: no dice")
         res = RulingBuilder().add("HOTH-MOD-7", "No die rolled: no hit, no retreat.", dice=plan.dice, hits=0)
         if penalty:
             res.add("HOTH-CARD-4", f"The defender's support card {card} took the last die(s) away.",
@@ -124,7 +124,7 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
         rb.add("HOTH-SPECIAL-EWEB-5", f"The E-Web {unit_id} moved (Moved side up): no re-roll.")
     ctx = msgspec.structs.replace(ctx, faces=faces)
     out.emit(AttackRolled(attack=ctx, dice=plan.dice, attacker_hex=u.hex, target_hex=plan.target_hex,
-                          examined=plan.sight.examined), rb,
+                          examined=plan.sight.examined if plan.sight is not None else ()), rb,
              summary=f"{unit_id} attacks {target_id} with {plan.dice} dice: {', '.join(faces)}")
     kind = reroll_kind(out.state, u)
     if kind == "miss" and "miss" not in faces:

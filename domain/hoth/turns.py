@@ -349,6 +349,23 @@ def attack_options(state, only_unit: str | None = None, breakthrough: bool = Fal
     return out
 
 
+#: The full attack list of the last few states (id -> (state, list)); states are immutable, so the list
+#: ``advance`` finds for a step's final state is the one ``legal_commands`` lists for it next.
+_ATTACKS: dict[int, tuple[object, list]] = {}
+
+
+def all_attacks(state) -> list[tuple[str, str, bool]]:
+    """``attack_options(state, with_special=True)``, kept per state."""
+    hit = _ATTACKS.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    if len(_ATTACKS) >= 64:
+        _ATTACKS.clear()
+    opts = attack_options(state, with_special=True)
+    _ATTACKS[id(state)] = (state, opts)
+    return opts
+
+
 def advance(out: Outbox) -> None:
     """Close steps in which nothing is left to do (HOTH-ORDER-5 and the like), and end such turns."""
     while not out.over and out.state.pending is None and out.state.turn is not None:
@@ -362,7 +379,7 @@ def advance(out: Outbox) -> None:
         if t.phase == MOVE and not any_move(st):
             end_moves(out)
             continue
-        if t.phase == ATTACK and not attack_options(st, first_only=True):
+        if t.phase == ATTACK and not all_attacks(st):
             if st.support.get(t.faction):
                 from .support import support_options
 

@@ -1,0 +1,584 @@
+"""The greedy Battle of Hoth policy: best expected gain now, objectives, safe ground. Fast; also the playout
+policy of the search bot.
+
+It looks one step ahead with the values of ``values.py``: the card that orders the units with the most
+to do, the units with the most to do, the hex that gives the best attack plus objectives minus the enemy's
+threat there (enemy dice that can reach the hex next turn, each enemy unit ordered with chance
+``P_ORDERED``), the attack with the best expected gain (hits, eliminations, medals, structures, retreats
+into a blocked baseline), re-rolls of the dice that did not score, the safest retreat path.
+
+:func:`choose` works on a full engine state (for a bot: a state sampled by ``knowledge.py``; of the hidden
+cards it reads only the seat's own hand) and returns one of the commands it is given, with its expected
+gain. ``fast=True`` (playouts) looks at fewer destinations per unit.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.hoth import board
+from domain.hoth.board import DISTANCES as DIST
+from domain.hoth import commands as C
+from domain.hoth.cards import (
+    Bombard, Card, CopyOpponentCard, DiscardAndDraw, DrawThenDiscard, ExtraDice, Heal, MoveAllowance, MoveBonus,
+    PlaceUnit, Reroll, TreatAsTerrain,
+)
+from domain.hoth.combat import conversions, convert, plan_attack, plan_special, special_attack, structure_symbols
+from domain.hoth.context import Snapshot, snapshot, unit_sections
+from domain.hoth.movement import allowance
+from domain.hoth.orders import copies_opponent, group_fits, resolve_slots
+from domain.hoth.resolution import SUPPORT_REROLL
+from domain.hoth.state import HothState, UnitState, faction_of
+from domain.hoth.team import other
+from domain.hoth.terrain import STOP_TERRAIN, protection
+from domain.hoth.units import UNIT_SPECS
+
+from .values import P_ORDERED, Scales, _faces, attack_value, count6, expected_dice, figure_gain, goals, kill_gain, scales
+
+replace = msgspec.structs.replace
+
+#: Below this expected gain a move is not worth making (keeps units in place, e.g. an E-Web set).
+MIN_MOVE_GAIN = 0.02
+#: Per hex of distance to the nearest goal or enemy in reach, what a unit loses (it should close in).
+APPROACH = 0.04
+#: Destinations looked at closely (sight and dice) per unit: in a playout, and for the greedy bot itself.
+FAST_DESTINATIONS = 2
+FULL_DESTINATIONS = 10
+
+
+class Pick(msgspec.Struct, frozen=True):
+    command: Any
+    gain: float
+
+
+# -- threat: enemy dice that can reach a hex next turn --------------------------------------------------
+
+class Foes:
+    """What one side's units can do next turn, by hex: a pure function of their types and hexes (cached)."""
+
+    __slots__ = ("reach", "nearest", "hits", "stand")
+
+    def __init__(self, enemies: tuple[tuple[str, tuple[int, int]], ...]):
+        #: hex -> [(enemy unit type, the best distance it can attack from after its move)]
+        self.reach: dict[tuple[int, int], list[tuple[str, int]]] = {}
+        #: hex -> distance to the nearest enemy unit
+        self.nearest: dict[tuple[int, int], int] = {}
+        #: (defender type, hex, terrain) -> expected hits if every enemy in reach attacked
+        self.hits: dict[tuple, float] = {}
+        #: (hex, attack range, goals) -> stand value (see _stand_value)
+        self.stand: dict[tuple, float] = {}
+        for etype, eh in enemies:
+            s = UNIT_SPECS[etype]
+            reach = s.move_attack + len(s.attack)
+            for h, d in DIST[eh].items():
+                if d < self.nearest.get(h, 99):
+                    self.nearest[h] = d
+                if 0 < d <= reach:
+                    self.reach.setdefault(h, []).append((etype, max(1, d - s.move_attack)))
+
+
+_FOES: dict[tuple, Foes] = {}
+
+
+def foes(state: HothState, faction: str) -> Foes:
+    """The enemies of ``faction`` (cached by their types and hexes: the value depends on nothing else)."""
+    key = tuple((u.unit, u.hex) for u in state.units.values() if u.faction != faction)
+    f = _FOES.get(key)
+    if f is None:
+        if len(_FOES) > 512:
+            _FOES.clear()
+        f = _FOES[key] = Foes(key)
+    return f
+
+
+def threat(state: HothState, u: UnitState, h: tuple[int, int], terrain: dict, sc: Scales,
+           fo: Foes | None = None) -> float:
+    """Expected progress the enemy gains against ``u`` standing on ``h`` next turn (an estimate: no sight, each
+    enemy unit in reach ordered with chance ``P_ORDERED``)."""
+    fo = fo or foes(state, u.faction)
+    t = terrain.get(h)
+    key = (u.unit, h, t)
+    hits = fo.hits.get(key)
+    if hits is None:
+        hits = 0.0
+        spec = UNIT_SPECS[u.unit]
+        p6 = count6(_faces(())[0], spec.hit_by)
+        for etype, d in fo.reach.get(h, ()):
+            es = UNIT_SPECS[etype]
+            n = es.attack[d - 1]
+            if spec.terrain_protection:
+                n -= protection(t, es.kind, False, spec.kind == "infantry", False)[0]
+            if n > 0:
+                hits += n * p6 / 6.0
+        fo.hits[key] = hits
+    if not hits:
+        return 0.0
+    kill = kill_gain(state, u, other(u.faction), sc)
+    exp = P_ORDERED * hits
+    if UNIT_SPECS[u.unit].confirmation_roll:
+        return exp * (1 / 6.0) * kill
+    # losses up to the figures left, the last one with the elimination's value
+    return min(exp, u.figures - 1) * figure_gain(u, sc) + max(0.0, exp - (u.figures - 1)) * kill
+
+
+# -- attacks ---------------------------------------------------------------------------------------------
+
+def attack_gain(state: HothState, snap: Snapshot, u: UnitState, target: str, special: bool = False,
+                sc: Scales | None = None) -> float:
+    plan = (plan_special if special else plan_attack)(state, snap, u, target)
+    if not hasattr(plan, "dice"):
+        return 0.0
+    sc = sc or scales(state)
+    conv = conversions(state, u.id)
+    sym = None
+    if target in state.structures:
+        sdef = sc.structs.get(target)
+        sym = structure_symbols(state, u.id, tuple(sdef.destroyed_by)) if sdef else None
+    if special:
+        tgt = state.units.get(target)
+        if tgt is None:
+            return 0.0
+        # a special attack destroys outright on its symbols (card effect special_attack)
+        sp = special_attack(state, u.id)
+        if sp is None:
+            return 0.0
+        s6 = count6(_faces(conv)[0], sp.destroys_on)
+        return (1 - (1 - s6 / 6.0) ** plan.dice) * kill_gain(state, tgt, u.faction, sc)
+    return attack_value(state, u, target, plan.dice, conv, sym, sc)
+
+
+def _targets_near(state: HothState, u: UnitState, h: tuple[int, int], rng: int, sc: Scales) -> list[str]:
+    out = [e.id for e in state.units.values() if e.faction != u.faction and DIST[h][e.hex] <= rng]
+    for sid, sdef in sc.structs.items():
+        st = state.structures.get(sid)
+        if (st is not None and not st.destroyed and sdef.attackable and sdef.owner != u.faction
+                and DIST[h][st.hex] <= rng):
+            out.append(sid)
+    return out
+
+
+def best_attack_from(state: HothState, snap: Snapshot, u: UnitState, h: tuple[int, int], sc: Scales,
+                     fast: bool = False) -> float:
+    """The best expected gain of a plain attack by ``u`` standing on ``h`` (sight as the board stands now).
+
+    ``fast``: the dice from range and the target's terrain only (``values.expected_dice``: no card bonus,
+    no scouts), enemy units only; else the engine's own attack plan (``plan_attack``)."""
+    spec = UNIT_SPECS[u.unit]
+    best = 0.0
+    if fast:
+        on_ridge = snap.terrain.get(h) == "ridge"
+        rng = len(spec.attack)
+        dh = DIST[h]
+        for e in state.units.values():
+            if e.faction == u.faction:
+                continue
+            d = dh[e.hex]
+            if d <= rng and snap.clear(h, e.hex):
+                n = expected_dice(u.unit, d, e, snap.terrain.get(e.hex), on_ridge)
+                if n > 0:
+                    best = max(best, attack_value(state, u, e.id, n, sc=sc))
+        return best
+    uu = u if h == u.hex else replace(u, hex=h)
+    for tid in _targets_near(state, u, h, len(spec.attack), sc):
+        best = max(best, attack_gain(state, snap, uu, tid, sc=sc))
+    return best
+
+
+# -- unit activity (which card, which units) -------------------------------------------------------------
+
+_ACTIVITY: dict[tuple, tuple[tuple, dict[str, float]]] = {}
+
+
+def activity(state: HothState, faction: str, fast: bool = False) -> dict[str, float]:
+    """How much each own unit has to do this turn: attack now, attack after a move, reach a goal.
+
+    Judged as if no unit were ordered yet (no card bonus), so the value depends only on the board: the
+    units, structures, lasting effects and objectives (the cache key; the objects are kept with it)."""
+    key = (id(state.units), id(state.structures), id(state.lasting), state.held, state.captured, faction, fast)
+    hit = _ACTIVITY.get(key)
+    if hit is not None and hit[0][0] is state.units and hit[0][1] is state.structures and hit[0][2] is state.lasting:
+        return hit[1]
+    board_only = state
+    if state.turn is not None and (state.turn.ordered or state.turn.targets):
+        board_only = replace(state, turn=replace(state.turn, ordered=(), targets={}))
+    sc = scales(state)
+    snap = snapshot(board_only)
+    gl = goals(state, faction, sc)
+    out: dict[str, float] = {}
+    for u in state.units.values():
+        if u.faction != faction:
+            continue
+        s = UNIT_SPECS[u.unit]
+        now = best_attack_from(board_only, snap, u, u.hex, sc, fast)
+        later = 0.0
+        if s.move_attack > 0:
+            for e in state.units.values():
+                if e.faction == faction:
+                    continue
+                d = DIST[u.hex][e.hex]
+                dd = max(1, d - s.move_attack)
+                if dd <= len(s.attack) and d > len(s.attack):
+                    later = max(later, 0.6 * attack_value(state, u, e.id, s.attack[dd - 1], sc=sc))
+        goal = 0.0
+        if s.move_max > 0:
+            for h, value, stand in gl:
+                d = DIST[u.hex][h] - (0 if stand else len(s.attack))
+                if d <= s.move_max:
+                    goal = max(goal, 0.5 * value)
+        out[u.id] = max(now, later, goal) + 0.05
+    if len(_ACTIVITY) > 512:
+        _ACTIVITY.clear()
+    _ACTIVITY[key] = ((state.units, state.structures, state.lasting), out)
+    return out
+
+
+def card_value(state: HothState, faction: str, card: Card, act: dict[str, float] | None = None) -> float:
+    """What playing ``card`` now is worth: the units it orders (best first), its bonuses and actions."""
+    act = act if act is not None else activity(state, faction)
+    eff, mirrored = card, False
+    if copies_opponent(card):
+        last = state.last_card.get(other(faction))
+        if last is None or last not in state.cards:
+            return 0.0
+        eff, mirrored = state.cards[last], True
+    slots = resolve_slots(state, faction, eff, mirrored)
+    left = [s.count for s in slots]
+    total = 0.0
+    for uid in sorted(act, key=act.get, reverse=True):
+        u = state.units[uid]
+        for i, s in enumerate(slots):
+            if left[i] <= 0 or not group_fits(u, s.unit_classes, s.unit_types):
+                continue
+            if s.sections and unit_sections(state, u).isdisjoint(s.sections):
+                continue
+            left[i] -= 1
+            total += act[uid]
+            break
+    bonus = 1.0
+    for e in eff.effects:
+        if isinstance(e, ExtraDice):
+            bonus += 0.25 * e.dice
+        elif isinstance(e, Reroll):
+            bonus += 0.15
+        elif isinstance(e, (MoveBonus, MoveAllowance)):
+            bonus += 0.05
+        elif isinstance(e, DiscardAndDraw):
+            total += 0.2
+        elif isinstance(e, (DrawThenDiscard, PlaceUnit)):
+            total += 0.15
+    return total * bonus
+
+
+def hand_values(state: HothState, seat: str, fast: bool = False) -> dict[str, float]:
+    f = faction_of(seat)
+    act = activity(state, f, fast)
+    return {c: card_value(state, f, state.cards[c], act) for c in dict.fromkeys(state.hands.get(seat, ()))
+            if state.cards[c].kind != "support"}
+
+
+def reply_value(state: HothState, seat: str) -> float:
+    """What ``seat`` can gain on its coming turn: the value of its best command card now (an estimate)."""
+    vals = hand_values(state, seat, fast=True)
+    return max(vals.values(), default=0.0)
+
+
+# -- destinations ----------------------------------------------------------------------------------------
+
+def _stand_value(state: HothState, u: UnitState, h: tuple[int, int], gl: tuple, fo: Foes) -> float:
+    """Objectives on ``h``, and how close ``h`` is to the nearest goal or enemy in reach (it should close in)."""
+    rng = len(UNIT_SPECS[u.unit].attack)
+    key = (h, rng, gl)
+    v = fo.stand.get(key)
+    if v is not None:
+        return v
+    v = 0.0
+    near = max(0, fo.nearest.get(h, 99) - rng)
+    for gh, value, stand in gl:
+        if stand:
+            if gh == h:
+                v += value
+            else:
+                near = min(near, DIST[h][gh])
+        else:
+            near = min(near, max(0, DIST[h][gh] - rng))
+    if near < 99:
+        v -= APPROACH * near
+    fo.stand[key] = v
+    return v
+
+
+def dest_value(state: HothState, snap: Snapshot, u: UnitState, h: tuple[int, int], sc: Scales, gl: tuple, fo: Foes,
+               can_attack_after: bool, fast: bool = False) -> float:
+    v = _stand_value(state, u, h, gl, fo) - threat(state, u, h, snap.terrain, sc, fo)
+    if can_attack_after:
+        v += best_attack_from(state, snap, u, h, sc, fast)
+    return v
+
+
+def _move_picks(state: HothState, seat: str, cmds: list, fast: bool) -> list[Pick]:
+    """Each move: the best attack from the new hex (when the unit may still attack), objectives, closing in,
+    minus the enemy's threat there, compared with staying. Only the best few hexes by everything but the
+    attack (``FAST_DESTINATIONS``, or ``FULL_DESTINATIONS``) are looked at with sight and dice."""
+    sc = scales(state)
+    snap = snapshot(state)
+    t = state.turn
+    gl = tuple(goals(state, faction_of(seat), sc))
+    fo = foes(state, faction_of(seat))
+    by_unit: dict[str, list[Any]] = {}
+    out: list[Pick] = []
+    for c in cmds:
+        if isinstance(c, C.Move):
+            by_unit.setdefault(c.unit, []).append(c)
+        elif isinstance(c, C.EndMoves):
+            out.append(Pick(c, MIN_MOVE_GAIN))
+    keep = FAST_DESTINATIONS if fast else FULL_DESTINATIONS
+    for uid, moves in by_unit.items():
+        u = state.units[uid]
+        al = allowance(state, u)
+        stopped = uid in t.stopped
+        stay = dest_value(state, snap, u, u.hex, sc, gl, fo, not stopped, fast)
+        pre = [(_stand_value(state, u, m.path[-1], gl, fo) - threat(state, u, m.path[-1], snap.terrain, sc, fo), m)
+               for m in moves]
+        if len(pre) > keep:
+            pre.sort(key=lambda x: x[0], reverse=True)
+            out += [Pick(m, v - stay - 1.0) for v, m in pre[keep:]]
+            pre = pre[:keep]
+        for v, m in pre:
+            h = m.path[-1]
+            can = (not stopped and len(m.path) <= al.attack_max and al.may_attack
+                   and snap.terrain.get(h) not in STOP_TERRAIN)
+            if can:
+                v += best_attack_from(state, snap, u, h, sc, fast)
+            out.append(Pick(m, v - stay))
+    return out
+
+
+# -- the steps of a turn -------------------------------------------------------------------------------
+
+def _play_picks(state: HothState, seat: str, cmds: list) -> list[Pick]:
+    vals = hand_values(state, seat)
+    return [Pick(c, vals.get(c.card, 0.0)) for c in cmds
+            if isinstance(c, C.PlayCard)]
+
+
+def _order_picks(state: HothState, seat: str, cmds: list) -> list[Pick]:
+    act = activity(state, faction_of(seat))
+    fits: dict[int, int] = {}
+    for c in cmds:
+        if isinstance(c, C.OrderUnit):
+            fits[c.slot] = fits.get(c.slot, 0) + 1
+    out = []
+    for c in cmds:
+        if isinstance(c, C.OrderUnit):
+            # ordering is never worse than not ordering; among slots, the one fewer units can use
+            out.append(Pick(c, act.get(c.unit, 0.0) - 0.001 * fits[c.slot]))
+        elif isinstance(c, C.EndOrders):
+            out.append(Pick(c, -1.0))
+    return out
+
+
+def _attack_picks(state: HothState, seat: str, cmds: list) -> list[Pick]:
+    sc = scales(state)
+    snap = snapshot(state)
+    out = []
+    for c in cmds:
+        if isinstance(c, C.Attack):
+            g = attack_gain(state, snap, state.units[c.unit], c.target, c.special, sc)
+            out.append(Pick(c, g))
+        else:  # end_turn / skip_attack: an attack with no gain is not made
+            out.append(Pick(c, 0.0))
+    return out
+
+
+def _support_pick(state: HothState, seat: str, cmds: list) -> Pick | None:
+    """An own-turn support card (content 3.1, 5.3) when it is worth something now."""
+    sc = scales(state)
+    snap = snapshot(state)
+    f = faction_of(seat)
+    best: Pick | None = None
+    for c in cmds:
+        if not isinstance(c, C.PlaySupport):
+            continue
+        card = state.cards[c.card]
+        g = 0.0
+        for e in card.effects:
+            if isinstance(e, Bombard) and c.target in state.units:
+                g = attack_value(state, UnitState(id="", faction=f, unit="rebel_artillery", hex=(0, 0), figures=1,
+                                                  start=1), c.target, e.dice, sc=sc)
+            elif isinstance(e, Heal):
+                g = figure_gain(state.units[c.target], sc) if c.target in state.units else 0.0
+            elif isinstance(e, TreatAsTerrain) and c.target in state.units:
+                u = state.units[c.target]
+                g = 0.3 * threat(state, u, u.hex, snap.terrain, sc)
+            elif isinstance(e, PlaceUnit) and c.hex is not None:
+                g = 0.3 - 0.02 * min((board.distance(tuple(c.hex), x.hex) for x in state.units.values()
+                                      if x.faction != f), default=6)
+            else:
+                g = 0.05
+        if best is None or g > best.gain:
+            best = Pick(c, g)
+    return best if best is not None and best.gain > 0.1 else None
+
+
+# -- pending decisions -----------------------------------------------------------------------------------
+
+def _reroll_pick(state: HothState, seat: str, p: Any, cmds: list) -> Pick:
+    ctx = state.attack
+    options = [c for c in cmds if isinstance(c, C.Reroll)]
+    if ctx is None or len(options) == 1:
+        return Pick(options[0], 0.0)
+    conv = conversions(state, ctx.attacker)
+    counted = convert(ctx.faces, conv)
+    tgt = state.units.get(ctx.target)
+    if tgt is None:
+        sdef = scales(state).structs.get(ctx.target)
+        good = set(structure_symbols(state, ctx.attacker, tuple(sdef.destroyed_by))) if sdef else {"explosion"}
+    else:
+        spec = UNIT_SPECS[tgt.unit]
+        good = set(spec.hit_by) | (set() if spec.ignores_retreat else {"retreat"})
+    bad = tuple(i for i, f in enumerate(counted) if f not in good)
+    if p.which == SUPPORT_REROLL and len(bad) < 2:
+        return Pick(C.Reroll(dice=()), 0.0)
+    for c in options:
+        if tuple(c.dice) == bad:
+            return Pick(c, 0.1 * len(bad))
+    # "miss" re-rolls: all X results or none
+    best = max(options, key=lambda c: len(c.dice))
+    return Pick(best, 0.1 * len(best.dice))
+
+
+def _retreat_pick(state: HothState, p: Any, cmds: list) -> Pick:
+    sc = scales(state)
+    snap = snapshot(state)
+    u = state.units[p.unit]
+    gl = tuple(goals(state, u.faction, sc))
+    fo = foes(state, u.faction)
+
+    def value(c: Any) -> float:
+        h = tuple(c.path[-1]) if c.path else u.hex
+        return _stand_value(state, u, h, gl, fo) - threat(state, u, h, snap.terrain, sc, fo)
+
+    best = max(cmds, key=value)
+    return Pick(best, value(best))
+
+
+def _discard_pick(state: HothState, seat: str, p: Any, cmds: list) -> Pick:
+    vals = hand_values(state, seat)
+    top = max(vals.values(), default=0.0)
+
+    def value(c: Any) -> float:
+        if p.which == "exact":
+            return -sum(vals.get(x, 0.0) for x in c.cards)
+        # discard and draw: weak cards go (a card below half the best one is worth replacing)
+        return sum(0.5 * top - vals.get(x, 0.0) for x in c.cards)
+
+    best = max(cmds, key=value)
+    return Pick(best, value(best))
+
+
+def _place_pick(state: HothState, seat: str, cmds: list) -> Pick:
+    f = faction_of(seat)
+
+    def value(c: Any) -> float:
+        return -min((board.distance(tuple(c.hex), x.hex) for x in state.units.values() if x.faction != f),
+                    default=0)
+
+    best = max(cmds, key=value)
+    return Pick(best, 0.1)
+
+
+def _pending_picks(state: HothState, seat: str, cmds: list) -> list[Pick]:
+    p = state.pending
+    k = p.kind
+    if k == "reroll":
+        best = _reroll_pick(state, seat, p, cmds)
+    elif k == "trench":
+        best = Pick(C.IgnoreRetreat(ignore=True), 0.1)
+    elif k == "retreat":
+        best = _retreat_pick(state, p, cmds)
+    elif k == "breakthrough":
+        best = Pick(C.Breakthrough(advance=True), 0.1)
+    elif k == "breakthrough_attack":
+        return _attack_picks(state, seat, cmds)
+    elif k == "discard":
+        best = _discard_pick(state, seat, p, cmds)
+    elif k == "arrange":
+        vals = {c: card_value(state, faction_of(seat), state.cards[c]) for c in p.cards}
+        best = Pick(max(cmds, key=lambda c: [vals.get(x, 0.0) for x in c.order]), 0.0)
+    elif k == "support":
+        play = [c for c in cmds if isinstance(c, C.PlaySupport)]
+        best = (Pick(play[0], 0.2) if play
+                else Pick(cmds[-1], 0.0))
+    elif k == "place":
+        best = _place_pick(state, seat, cmds)
+    else:
+        best = Pick(cmds[0], 0.0)
+    # the others rank below the choice, in their listed order
+    return [best] + [Pick(c, best.gain - 1.0 - 0.001 * i) for i, c in enumerate(cmds) if c != best.command]
+
+
+def picks(state: HothState, seat: str, cmds: list, fast: bool = False) -> list[Pick]:
+    """Every command of ``cmds`` with its greedy value (higher is better)."""
+    if state.pending is not None:
+        return _pending_picks(state, seat, cmds)
+    t = state.turn
+    assert t is not None
+    out: list[Pick] = []
+    if any(isinstance(c, C.PlaySupport) for c in cmds):
+        sp = _support_pick(state, seat, cmds)
+        if sp is not None:
+            out.append(Pick(sp.command, sp.gain + 10.0))  # a support card worth playing goes first
+        out += [Pick(c, -5.0) for c in cmds if isinstance(c, C.PlaySupport)
+                and (sp is None or c != sp.command)]
+        cmds = [c for c in cmds if not isinstance(c, C.PlaySupport)]
+    if t.phase == "play":
+        out += _play_picks(state, seat, cmds)
+    elif t.phase == "order":
+        out += _order_picks(state, seat, cmds)
+    elif t.phase == "move":
+        out += _move_picks(state, seat, cmds, fast)
+    else:
+        out += _attack_picks(state, seat, cmds)
+    return out
+
+
+def choose(state: HothState, seat: str, cmds: list, fast: bool = False) -> Pick:
+    """The greedy choice among ``cmds`` (the seat's legal commands in ``state``); the first listed on a tie."""
+    if len(cmds) == 1:
+        return Pick(cmds[0], 0.0)
+    ps = picks(state, seat, cmds, fast)
+    best = ps[0]
+    for p in ps[1:]:
+        if p.gain > best.gain:
+            best = p
+    return best
+
+
+def describe(state: HothState, cmd: Any) -> str:
+    """A command in words for a bot's explanation (public facts and the seat's own cards only)."""
+    if isinstance(cmd, C.PlayCard):
+        return f"plays {state.cards[cmd.card].title}" if cmd.card in state.cards else f"plays {cmd.card}"
+    if isinstance(cmd, C.OrderUnit):
+        return f"orders {cmd.unit}"
+    if isinstance(cmd, C.Move):
+        return f"moves {cmd.unit} to {board.label(tuple(cmd.path[-1]))}"
+    if isinstance(cmd, C.Attack):
+        return f"{cmd.unit} attacks {cmd.target}" + (" (special)" if cmd.special else "")
+    if isinstance(cmd, C.Reroll):
+        return f"re-rolls {len(cmd.dice)} dice" if cmd.dice else "keeps the roll"
+    if isinstance(cmd, C.Retreat):
+        return f"retreats to {board.label(tuple(cmd.path[-1]))}" if cmd.path else "retreat"
+    if isinstance(cmd, C.IgnoreRetreat):
+        return "ignores a retreat in the trench" if cmd.ignore else "does not use the trench"
+    if isinstance(cmd, C.Breakthrough):
+        return "breaks through" if cmd.advance else "stays"
+    if isinstance(cmd, C.DiscardCards):
+        return f"discards {len(cmd.cards)} card(s)"
+    if isinstance(cmd, C.Reinforce):
+        return f"places the new unit at {board.label(tuple(cmd.hex))}"
+    if isinstance(cmd, C.PlaySupport):
+        return f"plays support {state.cards[cmd.card].title}" if cmd.card in state.cards else "plays support"
+    return {"end_orders": "ends the orders", "end_moves": "ends the moves", "end_turn": "ends the turn",
+            "skip_attack": "skips the attack", "pass_support": "plays no support card",
+            "arrange_deck": "rearranges the deck top"}.get(type(cmd).__struct_config__.tag, "")

@@ -1,0 +1,263 @@
+"""Determinised Monte Carlo tree search for a Battle of Hoth seat (information-set MCTS, one observer).
+
+Each playout (iteration):
+
+1. **Determinise**: a full state is sampled from the seat's knowledge (``knowledge.py``): the public part
+   as the seat sees it, the unseen cards dealt at random into the hidden hands and draw piles.
+2. **Select / expand**: the tree holds the seat's own decisions of this turn (open loop: a node is the
+   sequence of commands, the dice are rolled anew in every playout). At a node the legal commands of the
+   sampled state are ranked by the greedy policy; progressive widening lets the top ``1 + PW_C *
+   visits**PW_ALPHA`` of them in, and UCB1 over availability counts picks among them (ISMCTS). States
+   reached by steps that revealed nothing (no roll, no card) are kept at their node and reused with the
+   playout's own hidden cards, so the tree costs little beyond its first visit.
+3. **Play out** with the greedy policy (``fast``) for every seat, through the rest of the turn and the
+   other side's reply, to the end of that turn (the *horizon*), or to the end of the game.
+4. **Evaluate** (``values.evaluate``: 1/0 for a finished game, else the logistic of progress, force and
+   position) and back the value up the path.
+
+Truncating at the horizon is what makes 1,000 playouts per second possible in pure Python: a playout to
+the end of a game is 50-60 turns, a truncated one two. The value at the horizon measures what the turn
+achieved and what the opponent's best greedy reply to it cost, which is what the decision changes; the
+rest of the game is left to the decisions to come. The search's choice is the most visited command; it
+stops early when no other command can catch up within the budget.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+import msgspec
+
+from domain.hoth.state import HothState, faction_of
+
+from . import greedy
+from .knowledge import Knowledge
+from .playout import BotDice, legal, step, to_act
+from .values import EVAL_SCALE, score
+
+replace = msgspec.structs.replace
+
+#: UCB1 exploration constant (rewards are win chances in [0, 1]).
+UCB_C = 0.5
+#: Progressive widening: a node with n visits considers its best ``1 + PW_C * n ** PW_ALPHA`` commands.
+PW_C = 1.0
+PW_ALPHA = 0.5
+#: Safety cap on the steps of one playout (a turn is a few dozen steps).
+MAX_PLAYOUT_STEPS = 400
+
+
+class Node:
+    __slots__ = ("children", "visits", "total", "avail", "kept")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        #: The state at this node when every step from the root revealed nothing (see ``Kept``), else None.
+        self.kept: Kept | None = None
+
+
+_UNKNOWN = object()
+
+
+class Kept:
+    """A state reached from the root by steps that revealed nothing, kept for the whole search.
+
+    Every playout that reaches it again reuses it with its own hidden cards (no step from the root to here
+    touched them), with its greedy ranking of the commands and the states its commands lead to."""
+
+    __slots__ = ("state", "seat", "picks", "next")
+
+    def __init__(self, state: HothState):
+        self.state = state
+        self.seat = to_act(state)
+        #: The legal commands ranked by the greedy policy (best first), once asked for.
+        self.picks: list[Any] | None = None
+        #: command -> the kept state it leads to, or None when the step reveals something.
+        self.next: dict[Any, Kept | None] = {}
+
+    def ranked(self) -> list[Any]:
+        if self.picks is None:
+            cmds = legal(self.state, self.seat)
+            self.picks = cmds if len(cmds) == 1 else _ranked(self.state, self.seat, cmds)
+        return self.picks
+
+
+class Result(msgspec.Struct, kw_only=True):
+    command: Any
+    playouts: int
+    value: float
+    visits: int
+    #: (command, visits, mean value) of the root's children, most visited first.
+    ranking: list[tuple[Any, int, float]]
+    seconds: float
+
+
+def _ranked(state: HothState, seat: str, cmds: list) -> list[Any]:
+    ps = greedy.picks(state, seat, cmds, fast=True)
+    ps.sort(key=lambda p: p.gain, reverse=True)
+    return [p.command for p in ps]
+
+
+class Search:
+    def __init__(self, knowledge: Knowledge, rng: random.Random):
+        self.k = knowledge
+        self.rng = rng
+        self.seat = knowledge.seat
+        self.faction = knowledge.faction
+        base = knowledge.base
+        self.turn_no = base.turn_no
+        #: Playouts stop when the turn number passes this: at the end of the turn being played.
+        self.horizon = base.turn_no
+        self.root = Node()
+        self.steps = 0
+
+    # -- one playout -----------------------------------------------------------------------------
+    def _with_hidden(self, kept: HothState, sample: HothState) -> HothState:
+        """A kept state with this playout's hidden cards (steps that reveal nothing never touch them)."""
+        hands = dict(sample.hands)
+        hands[self.seat] = kept.hands.get(self.seat, ())
+        support = dict(sample.support)
+        if self.faction in kept.support:
+            support[self.faction] = kept.support[self.faction]
+        return replace(kept, hands=hands, decks=sample.decks, support=support)
+
+    def _from_kept(self, k: Kept, cmd: Any, sample: HothState, dice: BotDice) -> tuple[Kept | None, HothState | None]:
+        """Step from a kept state: (the next kept state, None) or, when the step reveals something, (None, the
+        playout's own state)."""
+        nxt = k.next.get(cmd, _UNKNOWN)
+        if nxt is not _UNKNOWN and nxt is not None:
+            return nxt, None  # type: ignore[return-value]
+        after, revealed = step(self._with_hidden(k.state, sample), k.seat, cmd, dice)
+        self.steps += 1
+        if nxt is _UNKNOWN:
+            k.next[cmd] = Kept(after) if not revealed and _keepable(after, self.seat) else None
+            if k.next[cmd] is not None:
+                return k.next[cmd], None
+        return None, after
+
+    def playout(self) -> float:
+        rng = self.rng
+        sample = self.k.sample(rng)
+        dice = BotDice(rng)
+        node = self.root
+        path = [node]
+        if node.kept is None:
+            node.kept = Kept(sample)
+        # While every step so far revealed nothing, the playout walks over kept states (``cur``); after the
+        # first revealing step it goes on with its own ``state``.
+        cur: Kept | None = node.kept
+        state: HothState | None = None
+        self.steps = 0
+        expanded = False
+        while not expanded:
+            st = cur.state if cur is not None else state
+            seat = to_act(st)
+            if seat != self.seat or st.turn_no != self.turn_no:
+                break
+            if cur is not None:
+                cands = cur.ranked()
+            else:
+                cmds = legal(st, seat)
+                cands = cmds if len(cmds) == 1 else _ranked(st, seat, cmds)
+            if len(cands) == 1:
+                cmd = cands[0]  # no choice: a node all the same (it keeps the state)
+                child = node.children.get(cmd)
+                if child is None:
+                    child = node.children[cmd] = Node()
+            else:
+                width = min(len(cands), 1 + int(PW_C * (node.visits ** PW_ALPHA)))
+                allowed = cands[:width]
+                cmd = next((c for c in allowed if c not in node.children), None)
+                if cmd is not None:
+                    node.children[cmd] = Node()
+                    expanded = True
+                else:
+                    best_u = -1.0
+                    for c in allowed:
+                        ch = node.children[c]
+                        u = ch.total / ch.visits + UCB_C * math.sqrt(math.log(ch.avail + 1) / ch.visits)
+                        if u > best_u:
+                            cmd, best_u = c, u
+                for c in allowed:
+                    ch = node.children.get(c)
+                    if ch is not None:
+                        ch.avail += 1
+                child = node.children[cmd]
+            path.append(child)
+            if cur is not None:
+                cur, state = self._from_kept(cur, cmd, sample, dice)
+            else:
+                state, _ = step(state, seat, cmd, dice)
+                self.steps += 1
+            node = child
+        # play out with the greedy policy to the horizon (a kept state's greedy step is its first ranked)
+        while self.steps < MAX_PLAYOUT_STEPS:
+            st = cur.state if cur is not None else state
+            if st.winner is not None or st.turn_no > self.horizon:
+                break
+            if cur is not None:
+                cur, state = self._from_kept(cur, cur.ranked()[0], sample, dice)
+            else:
+                seat = to_act(st)
+                cmds = legal(st, seat)
+                cmd = cmds[0] if len(cmds) == 1 else greedy.choose(st, seat, cmds, fast=True).command
+                state, _ = step(st, seat, cmd, dice)
+                self.steps += 1
+        value = evaluate_turn_end(self._with_hidden(cur.state, sample) if cur is not None else state, self.faction)
+        for n in path:
+            n.visits += 1
+            n.total += value
+        return value
+
+    # -- the decision ----------------------------------------------------------------------------
+    def run(self, playouts: int, seconds: float) -> Result:
+        t0 = time.perf_counter()
+        deadline = t0 + seconds if seconds > 0 else None
+        n = 0
+        while n < playouts:
+            self.playout()
+            n += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            if n % 16 == 0 and self._decided(playouts - n):
+                break
+        ranking = sorted(((c, ch.visits, ch.total / ch.visits if ch.visits else 0.0)
+                          for c, ch in self.root.children.items()), key=lambda x: (-x[1], -x[2]))
+        best = ranking[0]
+        return Result(command=best[0], playouts=n, value=best[2], visits=best[1], ranking=ranking,
+                      seconds=time.perf_counter() - t0)
+
+    def _decided(self, left: int) -> bool:
+        """No other command of the root can be visited more than the leader within ``left`` playouts."""
+        vs = sorted((ch.visits for ch in self.root.children.values()), reverse=True)
+        if len(vs) < 2:
+            return len(vs) == 1 and self.root.visits >= 16
+        return vs[0] - vs[1] > left
+
+
+#: Share of the next seat's best greedy reply (its best card from its hand: for the other side, the sampled
+#: hand) counted at the horizon: the reply is an estimate, each unit's best attack summed.
+REPLY_SHARE = 0.6
+
+
+def evaluate_turn_end(state: HothState, faction: str) -> float:
+    """The value of a playout's last state for ``faction``: 1/0 when the game is over, else the logistic of
+    ``values.score`` minus (or plus) what the seat about to play can gain with its best card now."""
+    if state.winner is not None:
+        return 1.0 if state.winner == faction else 0.0
+    x = score(state, faction)
+    nxt = to_act(state)
+    if nxt is not None and state.pending is None:
+        r = REPLY_SHARE * greedy.reply_value(state, nxt)
+        x += r if faction_of(nxt) == faction else -r
+    return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
+
+
+def _keepable(state: HothState, seat: str) -> bool:
+    """A state may be reused with other hidden cards: no decision of another seat is open on it (a support
+    window lists that seat's hidden cards)."""
+    return state.pending is None or state.pending.seat == seat
