@@ -107,8 +107,11 @@ class MatchResult(msgspec.Struct, kw_only=True):
 def play_match(ruleset: Ruleset, scenario: str, seats: dict[str, BotSeat], game_id: str, seed: bytes | None = None,
                options: dict[str, Any] | None = None, max_turns: int = 200,
                on_input: Callable[[SeatInput], None] | None = None,
-               on_decision: Callable[[SeatInput, Decision], None] | None = None) -> MatchResult:
-    """Play a game between bots to its end (or ``max_turns``): every seat of the game must be in ``seats``."""
+               on_decision: Callable[[SeatInput, Decision], None] | None = None,
+               playouts: dict[str, int] | None = None) -> MatchResult:
+    """Play a game between bots to its end (or ``max_turns``): every seat of the game must be in ``seats``.
+
+    ``playouts``: per seat, a fixed number of playouts per decision instead of the level's budget (tests)."""
     t0 = time.perf_counter()
     a = Arena(ruleset, scenario, game_id, seed, options)
     times: dict[str, list[float]] = {s: [] for s in a.setup.seats}
@@ -120,7 +123,7 @@ def play_match(ruleset: Ruleset, scenario: str, seats: dict[str, BotSeat], game_
         inp = a.seat_input(seat)
         if on_input is not None:
             on_input(inp)
-        d = decide(seats[seat], inp)
+        d = decide(seats[seat], inp, playouts=(playouts or {}).get(seat))
         if on_decision is not None:
             on_decision(inp, d)
         times[seat].append(d.seconds)

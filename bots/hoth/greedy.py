@@ -34,7 +34,9 @@ from domain.hoth.team import other
 from domain.hoth.terrain import STOP_TERRAIN, protection
 from domain.hoth.units import UNIT_SPECS
 
-from .values import P_ORDERED, Scales, _faces, attack_value, count6, expected_dice, figure_gain, goals, kill_gain, scales
+from .values import (
+    P_ORDERED, Scales, _faces, attack_value, count6, expected_dice, figure_gain, goals, kill_gain, scales, structure_gain,
+)
 
 replace = msgspec.structs.replace
 
@@ -159,13 +161,14 @@ def _targets_near(state: HothState, u: UnitState, h: tuple[int, int], rng: int, 
 
 
 def best_attack_from(state: HothState, snap: Snapshot, u: UnitState, h: tuple[int, int], sc: Scales,
-                     fast: bool = False) -> float:
-    """The best expected gain of a plain attack by ``u`` standing on ``h`` (sight as the board stands now).
+                     fast: bool = False) -> tuple[float, str | None]:
+    """The best expected gain of a plain attack by ``u`` standing on ``h`` (sight as the board stands now), and
+    its target.
 
     ``fast``: the dice from range and the target's terrain only (``values.expected_dice``: no card bonus,
     no scouts), enemy units only; else the engine's own attack plan (``plan_attack``)."""
     spec = UNIT_SPECS[u.unit]
-    best = 0.0
+    best, target = 0.0, None
     if fast:
         on_ridge = snap.terrain.get(h) == "ridge"
         rng = len(spec.attack)
@@ -177,21 +180,49 @@ def best_attack_from(state: HothState, snap: Snapshot, u: UnitState, h: tuple[in
             if d <= rng and snap.clear(h, e.hex):
                 n = expected_dice(u.unit, d, e, snap.terrain.get(e.hex), on_ridge)
                 if n > 0:
-                    best = max(best, attack_value(state, u, e.id, n, sc=sc))
-        return best
+                    v = attack_value(state, u, e.id, n, sc=sc)
+                    if v > best:
+                        best, target = v, e.id
+        return best, target
     uu = u if h == u.hex else replace(u, hex=h)
     for tid in _targets_near(state, u, h, len(spec.attack), sc):
-        best = max(best, attack_gain(state, snap, uu, tid, sc=sc))
-    return best
+        v = attack_gain(state, snap, uu, tid, sc=sc)
+        if v > best:
+            best, target = v, tid
+    return best, target
+
+
+def target_value(state: HothState, tid: str, by: str, sc: Scales) -> float:
+    """The whole value of a target: its elimination (units) or destruction (structures)."""
+    u = state.units.get(tid)
+    if u is not None:
+        return kill_gain(state, u, by, sc)
+    return structure_gain(state, tid, by, sc)
 
 
 # -- unit activity (which card, which units) -------------------------------------------------------------
 
-_ACTIVITY: dict[tuple, tuple[tuple, dict[str, float]]] = {}
+Act = tuple[float, "str | None", float]
+_ACTIVITY: dict[tuple, tuple[tuple, dict[str, Act]]] = {}
+#: What an attack that needs a move first is worth (sight unknown), and reaching a hex objective.
+LATER_SHARE = 0.6
+GOAL_SHARE = 0.5
+#: Every unit ordered is worth a little (it may still move to a better hex).
+ORDER_VALUE = 0.05
 
 
-def activity(state: HothState, faction: str, fast: bool = False) -> dict[str, float]:
-    """How much each own unit has to do this turn: attack now, attack after a move, reach a goal.
+def _enemy_targets(state: HothState, faction: str, sc: Scales) -> list[tuple[str, tuple[int, int]]]:
+    out = [(e.id, e.hex) for e in state.units.values() if e.faction != faction]
+    for sid, sdef in sc.structs.items():
+        st = state.structures.get(sid)
+        if st is not None and not st.destroyed and sdef.attackable and sdef.owner != faction:
+            out.append((sid, st.hex))
+    return out
+
+
+def activity(state: HothState, faction: str, fast: bool = False) -> dict[str, Act]:
+    """How much each own unit has to do this turn (attack now, attack after a move, reach a hex objective),
+    its target (a unit, a structure, ``"hex:x,r"``, or None) and the target's whole value.
 
     Judged as if no unit were ordered yet (no card bonus), so the value depends only on the board: the
     units, structures, lasting effects and objectives (the cache key; the objects are kept with it)."""
@@ -205,35 +236,52 @@ def activity(state: HothState, faction: str, fast: bool = False) -> dict[str, fl
     sc = scales(state)
     snap = snapshot(board_only)
     gl = goals(state, faction, sc)
-    out: dict[str, float] = {}
+    out: dict[str, Act] = {}
     for u in state.units.values():
         if u.faction != faction:
             continue
         s = UNIT_SPECS[u.unit]
-        now = best_attack_from(board_only, snap, u, u.hex, sc, fast)
-        later = 0.0
+        best, target = best_attack_from(board_only, snap, u, u.hex, sc, fast)
+        full = target_value(state, target, faction, sc) if target is not None else 0.0
         if s.move_attack > 0:
-            for e in state.units.values():
-                if e.faction == faction:
-                    continue
-                d = DIST[u.hex][e.hex]
+            # after a move: the dice at the distance it can close to (no sight: discounted)
+            for tid, th in _enemy_targets(state, faction, sc):
+                d = DIST[u.hex][th]
                 dd = max(1, d - s.move_attack)
                 if dd <= len(s.attack) and d > len(s.attack):
-                    later = max(later, 0.6 * attack_value(state, u, e.id, s.attack[dd - 1], sc=sc))
-        goal = 0.0
+                    v = LATER_SHARE * attack_value(state, u, tid, s.attack[dd - 1], sc=sc)
+                    if v > best:
+                        best, target, full = v, tid, target_value(state, tid, faction, sc)
         if s.move_max > 0:
             for h, value, stand in gl:
-                d = DIST[u.hex][h] - (0 if stand else len(s.attack))
-                if d <= s.move_max:
-                    goal = max(goal, 0.5 * value)
-        out[u.id] = max(now, later, goal) + 0.05
+                if stand and DIST[u.hex][h] <= s.move_max and GOAL_SHARE * value > best:
+                    best, target, full = GOAL_SHARE * value, f"hex:{h[0]},{h[1]}", value
+        out[u.id] = (best + ORDER_VALUE, target, full)
     if len(_ACTIVITY) > 512:
         _ACTIVITY.clear()
     _ACTIVITY[key] = ((state.units, state.structures, state.lasting), out)
     return out
 
 
-def card_value(state: HothState, faction: str, card: Card, act: dict[str, float] | None = None) -> float:
+def combined(chosen: list[Act]) -> float:
+    """The value of several units' actions together: actions on one target add up as chances of one success
+    (a unit is eliminated once, an objective taken once), capped at what the target is worth."""
+    total = 0.0
+    by_target: dict[str, tuple[float, list[float]]] = {}
+    for v, t, full in chosen:
+        if t is None or full <= 0:
+            total += v
+        else:
+            by_target.setdefault(t, (full, []))[1].append(v)
+    for full, vs in by_target.values():
+        miss = 1.0
+        for v in vs:
+            miss *= 1.0 - min(1.0, v / full)
+        total += full * (1.0 - miss)
+    return total
+
+
+def card_value(state: HothState, faction: str, card: Card, act: dict[str, Act] | None = None) -> float:
     """What playing ``card`` now is worth: the units it orders (best first), its bonuses and actions."""
     act = act if act is not None else activity(state, faction)
     eff, mirrored = card, False
@@ -244,8 +292,8 @@ def card_value(state: HothState, faction: str, card: Card, act: dict[str, float]
         eff, mirrored = state.cards[last], True
     slots = resolve_slots(state, faction, eff, mirrored)
     left = [s.count for s in slots]
-    total = 0.0
-    for uid in sorted(act, key=act.get, reverse=True):
+    chosen: list[Act] = []
+    for uid in sorted(act, key=lambda x: act[x][0], reverse=True):
         u = state.units[uid]
         for i, s in enumerate(slots):
             if left[i] <= 0 or not group_fits(u, s.unit_classes, s.unit_types):
@@ -253,8 +301,9 @@ def card_value(state: HothState, faction: str, card: Card, act: dict[str, float]
             if s.sections and unit_sections(state, u).isdisjoint(s.sections):
                 continue
             left[i] -= 1
-            total += act[uid]
+            chosen.append(act[uid])
             break
+    total = combined(chosen)
     bonus = 1.0
     for e in eff.effects:
         if isinstance(e, ExtraDice):
@@ -312,7 +361,7 @@ def dest_value(state: HothState, snap: Snapshot, u: UnitState, h: tuple[int, int
                can_attack_after: bool, fast: bool = False) -> float:
     v = _stand_value(state, u, h, gl, fo) - threat(state, u, h, snap.terrain, sc, fo)
     if can_attack_after:
-        v += best_attack_from(state, snap, u, h, sc, fast)
+        v += best_attack_from(state, snap, u, h, sc, fast)[0]
     return v
 
 
@@ -349,7 +398,7 @@ def _move_picks(state: HothState, seat: str, cmds: list, fast: bool) -> list[Pic
             can = (not stopped and len(m.path) <= al.attack_max and al.may_attack
                    and snap.terrain.get(h) not in STOP_TERRAIN)
             if can:
-                v += best_attack_from(state, snap, u, h, sc, fast)
+                v += best_attack_from(state, snap, u, h, sc, fast)[0]
             out.append(Pick(m, v - stay))
     return out
 
@@ -372,7 +421,7 @@ def _order_picks(state: HothState, seat: str, cmds: list) -> list[Pick]:
     for c in cmds:
         if isinstance(c, C.OrderUnit):
             # ordering is never worse than not ordering; among slots, the one fewer units can use
-            out.append(Pick(c, act.get(c.unit, 0.0) - 0.001 * fits[c.slot]))
+            out.append(Pick(c, act[c.unit][0] - 0.001 * fits[c.slot] if c.unit in act else 0.0))
         elif isinstance(c, C.EndOrders):
             out.append(Pick(c, -1.0))
     return out

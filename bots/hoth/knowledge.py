@@ -47,18 +47,18 @@ class Opening(msgspec.Struct, frozen=True, kw_only=True):
     unit_ids: tuple[str, ...]
 
 
-_OPENINGS: dict[str, tuple[int, Opening]] = {}
+_OPENINGS: dict[int, tuple[dict, Opening]] = {}
 
 
-def _opening(game_id: str, entry: dict[str, Any]) -> Opening:
-    """Decoded once per game (the opening never changes); keyed by the game and the entry's seq."""
-    hit = _OPENINGS.get(game_id)
-    if hit is not None and hit[0] == entry["seq"]:
+def _opening(payload: dict[str, Any]) -> Opening:
+    """The decoded opening, kept while the same payload object is handed in again (in-process games)."""
+    hit = _OPENINGS.get(id(payload))
+    if hit is not None and hit[0] is payload:
         return hit[1]
-    op = msgspec.convert(entry["payload"], Opening)
+    op = msgspec.convert(payload, Opening)
     if len(_OPENINGS) > 64:
         _OPENINGS.clear()
-    _OPENINGS[game_id] = (entry["seq"], op)
+    _OPENINGS[id(payload)] = (payload, op)
     return op
 
 
@@ -139,7 +139,7 @@ class Knowledge:
         self.seat = seat_input.seat
         self.faction = faction_of(self.seat)
         opening_entry = next(e for e in seat_input.events if e["type"] == "game_opened")
-        op = _opening(seat_input.game_id, opening_entry)
+        op = _opening(opening_entry["payload"])
         self.opening = op
         cards = {c.id: c for c in op.cards}
         unit_faction = {uid: us.faction for uid, us in zip(op.unit_ids, op.scenario.units)}

@@ -39,8 +39,9 @@ from .values import EVAL_SCALE, score
 
 replace = msgspec.structs.replace
 
-#: UCB1 exploration constant (rewards are win chances in [0, 1]).
-UCB_C = 0.5
+#: UCB1 exploration constant, times the spread of the values seen in this search (``MIN_SPREAD`` at least).
+UCB_C = 0.7
+MIN_SPREAD = 0.02
 #: Progressive widening: a node with n visits considers its best ``1 + PW_C * n ** PW_ALPHA`` commands.
 PW_C = 1.0
 PW_ALPHA = 0.5
@@ -114,6 +115,8 @@ class Search:
         self.horizon = base.turn_no
         self.root = Node()
         self.steps = 0
+        #: The range of the values seen so far: exploration is scaled to it (values near 0 or 1 differ little).
+        self.vmin, self.vmax = 1.0, 0.0
 
     # -- one playout -----------------------------------------------------------------------------
     def _with_hidden(self, kept: HothState, sample: HothState) -> HothState:
@@ -176,10 +179,11 @@ class Search:
                     node.children[cmd] = Node()
                     expanded = True
                 else:
-                    best_u = -1.0
+                    best_u = -1e9
+                    c_eff = UCB_C * max(MIN_SPREAD, self.vmax - self.vmin)
                     for c in allowed:
                         ch = node.children[c]
-                        u = ch.total / ch.visits + UCB_C * math.sqrt(math.log(ch.avail + 1) / ch.visits)
+                        u = ch.total / ch.visits + c_eff * math.sqrt(math.log(ch.avail + 1) / ch.visits)
                         if u > best_u:
                             cmd, best_u = c, u
                 for c in allowed:
@@ -208,6 +212,10 @@ class Search:
                 state, _ = step(st, seat, cmd, dice)
                 self.steps += 1
         value = evaluate_turn_end(self._with_hidden(cur.state, sample) if cur is not None else state, self.faction)
+        if value < self.vmin:
+            self.vmin = value
+        if value > self.vmax:
+            self.vmax = value
         for n in path:
             n.visits += 1
             n.total += value
