@@ -115,7 +115,7 @@ def play_match(ruleset: Ruleset, scenario: str, seats: dict[str, BotSeat], game_
     t0 = time.perf_counter()
     a = Arena(ruleset, scenario, game_id, seed, options)
     times: dict[str, list[float]] = {s: [] for s in a.setup.seats}
-    playouts: dict[str, list[int]] = {s: [] for s in a.setup.seats}
+    made: dict[str, list[int]] = {s: [] for s in a.setup.seats}
     n = 0
     while not a.finished and ruleset.status(a.state).turn <= max_turns:
         seat = a.to_act()
@@ -128,9 +128,9 @@ def play_match(ruleset: Ruleset, scenario: str, seats: dict[str, BotSeat], game_
             on_decision(inp, d)
         times[seat].append(d.seconds)
         if d.playouts:
-            playouts[seat].append(d.playouts)
+            made[seat].append(d.playouts)
         a.play(seat, d.command)
         n += 1
     st = ruleset.status(a.state)
     return MatchResult(game_id=game_id, scenario=scenario, winner=st.winner, turns=st.turn, decisions=n,
-                       times=times, playouts=playouts, seconds=time.perf_counter() - t0)
+                       times=times, playouts=made, seconds=time.perf_counter() - t0)

@@ -54,9 +54,10 @@ class SearchBot:
         if len(cmds) == 1:
             return Choice(command=seat_input.legal[0], explanation="search: the only legal command", playouts=0)
         n, cap = self.BUDGETS[level]
+        early = True
         if playouts is not None:
-            n, cap = playouts, 0.0  # reproduce: exactly this many playouts, no clock
-        res = Search(Knowledge(seat_input), rng).run(n, cap)
+            n, cap, early = playouts, 0.0, False  # reproduce: exactly this many playouts, no clock
+        res = Search(Knowledge(seat_input), rng).run(n, cap, early)
         i = cmds.index(res.command)
         return Choice(command=seat_input.legal[i], playouts=res.playouts,
                       explanation=f"search: {res.playouts:,} playouts, win rate {res.value:.2f} for this "

@@ -44,6 +44,8 @@ replace = msgspec.structs.replace
 MIN_MOVE_GAIN = 0.02
 #: Per hex of distance to the nearest goal or enemy in reach, what a unit loses (it should close in).
 APPROACH = 0.04
+#: What an attack from a hex next turn is worth now (the unit may not be ordered; sight is not checked).
+NEXT_SHARE = 0.3
 #: Destinations looked at closely (sight and dice) per unit: in a playout, and for the greedy bot itself.
 FAST_DESTINATIONS = 2
 FULL_DESTINATIONS = 10
@@ -61,16 +63,16 @@ class Foes:
 
     __slots__ = ("reach", "nearest", "hits", "stand")
 
-    def __init__(self, enemies: tuple[tuple[str, tuple[int, int]], ...]):
+    def __init__(self, enemies: tuple[tuple[str, tuple[int, int], int], ...]):
         #: hex -> [(enemy unit type, the best distance it can attack from after its move)]
         self.reach: dict[tuple[int, int], list[tuple[str, int]]] = {}
         #: hex -> distance to the nearest enemy unit
         self.nearest: dict[tuple[int, int], int] = {}
         #: (defender type, hex, terrain) -> expected hits if every enemy in reach attacked
         self.hits: dict[tuple, float] = {}
-        #: (hex, attack range, goals) -> stand value (see _stand_value)
+        #: (hex, unit type, goals) -> stand value (see _stand_value)
         self.stand: dict[tuple, float] = {}
-        for etype, eh in enemies:
+        for etype, eh, _figures in enemies:
             s = UNIT_SPECS[etype]
             reach = s.move_attack + len(s.attack)
             for h, d in DIST[eh].items():
@@ -84,8 +86,8 @@ _FOES: dict[tuple, Foes] = {}
 
 
 def foes(state: HothState, faction: str) -> Foes:
-    """The enemies of ``faction`` (cached by their types and hexes: the value depends on nothing else)."""
-    key = tuple((u.unit, u.hex) for u in state.units.values() if u.faction != faction)
+    """The enemies of ``faction`` (cached by their types, hexes and figures: the value depends on nothing else)."""
+    key = tuple((u.unit, u.hex, u.figures) for u in state.units.values() if u.faction != faction)
     f = _FOES.get(key)
     if f is None:
         if len(_FOES) > 512:
@@ -335,12 +337,14 @@ def reply_value(state: HothState, seat: str) -> float:
 # -- destinations ----------------------------------------------------------------------------------------
 
 def _stand_value(state: HothState, u: UnitState, h: tuple[int, int], gl: tuple, fo: Foes) -> float:
-    """Objectives on ``h``, and how close ``h`` is to the nearest goal or enemy in reach (it should close in)."""
-    rng = len(UNIT_SPECS[u.unit].attack)
-    key = (h, rng, gl)
+    """Objectives on ``h``; the attack ``u`` could make from there next turn (``NEXT_SHARE``: it may not be
+    ordered, sight is unknown); and how close ``h`` is to the nearest goal or enemy in reach (closing in)."""
+    key = (h, u.unit, u.faction, u.figures, gl)
     v = fo.stand.get(key)
     if v is not None:
         return v
+    spec = UNIT_SPECS[u.unit]
+    rng = len(spec.attack)
     v = 0.0
     near = max(0, fo.nearest.get(h, 99) - rng)
     for gh, value, stand in gl:
@@ -353,6 +357,22 @@ def _stand_value(state: HothState, u: UnitState, h: tuple[int, int], gl: tuple, 
             near = min(near, max(0, DIST[h][gh] - rng))
     if near < 99:
         v -= APPROACH * near
+    if spec.move_max > 0 or rng:
+        sc = scales(state)
+        best = 0.0
+        dh = DIST[h]
+        for e in state.units.values():
+            if e.faction == u.faction:
+                continue
+            dd = max(1, dh[e.hex] - spec.move_attack)
+            if dd <= rng:
+                best = max(best, attack_value(state, u, e.id, spec.attack[dd - 1], sc=sc))
+        for gh, value, stand in gl:
+            if not stand:
+                dd = max(1, dh[gh] - spec.move_attack)
+                if dd <= rng:
+                    best = max(best, (1 - (5 / 6) ** spec.attack[dd - 1]) * value)
+        v += NEXT_SHARE * best
     fo.stand[key] = v
     return v
 

@@ -222,7 +222,9 @@ class Search:
         return value
 
     # -- the decision ----------------------------------------------------------------------------
-    def run(self, playouts: int, seconds: float) -> Result:
+    def run(self, playouts: int, seconds: float = 0.0, early_stop: bool = True) -> Result:
+        """Up to ``playouts`` playouts (fewer when the clock passes ``seconds``, or, with ``early_stop``, when no
+        other command can catch up); exactly ``playouts`` without either (reproducing a decision)."""
         t0 = time.perf_counter()
         deadline = t0 + seconds if seconds > 0 else None
         n = 0
@@ -231,7 +233,7 @@ class Search:
             n += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
-            if n % 16 == 0 and self._decided(playouts - n):
+            if early_stop and n % 16 == 0 and self._decided(playouts - n):
                 break
         ranking = sorted(((c, ch.visits, ch.total / ch.visits if ch.visits else 0.0)
                           for c, ch in self.root.children.items()), key=lambda x: (-x[1], -x[2]))
