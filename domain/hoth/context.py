@@ -8,6 +8,7 @@ from . import board
 from .cards import Card, Effect
 from .scenario import Hex
 from .state import HothState, Ordered, UnitState, faction_of, terrain_map
+from .sight import is_clear, line_of_sight
 from .terrain import BLOCKS_LOS, RIDGE, SERAC
 from .units import UNIT_SPECS
 
@@ -65,8 +66,6 @@ class Snapshot:
         self._clear: dict[tuple[Hex, Hex], bool] = {}
 
     def sight(self, a: Hex, b: Hex):
-        from .sight import line_of_sight
-
         return line_of_sight(a, b, self.obstacles, ridges=self.ridges, units=self.unit_hexes, seracs=self.seracs)
 
     def clear(self, a: Hex, b: Hex) -> bool:
@@ -74,8 +73,6 @@ class Snapshot:
         key = (a, b)
         c = self._clear.get(key)
         if c is None:
-            from .sight import is_clear
-
             c = self._clear[key] = is_clear(a, b, self.obstacles, self.ridges, self.unit_hexes, self.seracs)
         return c
 

@@ -5,7 +5,7 @@ from domain.kernel import RuleViolation, RulingBuilder
 
 from . import board
 from .cards import ArrangeTop, Card, DiscardAndDraw, DrawThenDiscard, PlaceUnit
-from .combat import may_attack_refusal, plan_attack
+from .combat import may_attack_refusal, plan_attack, plan_special, special_attack
 from .context import Snapshot, snapshot
 from .events import (
     NOBODY, CardPlayed, CardsDiscarded, CardsDrawn, DecisionPending, DeckArranged, DeckShuffled, MovesEnded,
@@ -325,8 +325,6 @@ def any_move(state) -> bool:
 def attack_options(state, only_unit: str | None = None, breakthrough: bool = False,
                    first_only: bool = False, with_special: bool = False) -> list:
     """(unit, target) pairs, or (unit, target, special) with ``with_special``."""
-    from .combat import plan_special, special_attack
-
     t = state.turn
     out: list = []
     snap = None
