@@ -1,7 +1,7 @@
 """Benchmark the Battle of Hoth bots in process: win rates, playouts per second, decision times.
 
     .venv/bin/python ops/bench_bots.py --quick --json        # a few minutes (ops/bench --quick)
-    .venv/bin/python ops/bench_bots.py --json                 # the default: 12 games per pair
+    .venv/bin/python ops/bench_bots.py --json                 # the default (ops/bench): 4 games per pair
     nice .venv/bin/python ops/bench_bots.py --games 200 --log /tmp/bots.jsonl --json   # the full run (hours)
 
 Pairs: search vs random, search vs greedy, greedy vs random. Game ``i`` of a pair is played on base scenario
@@ -160,11 +160,11 @@ def decision_times(inputs: list, specs: list[str]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=12, help="games per pair (default 12; the full run: 200)")
+    ap.add_argument("--games", type=int, default=4, help="games per pair (default 4; the full run: 200)")
     ap.add_argument("--level", type=int, default=1, help="search level in the matches (default 1)")
     ap.add_argument("--playouts", type=int, default=0,
                     help="fixed playouts per search decision in the matches instead of the level's budget")
-    ap.add_argument("--positions", type=int, default=24, help="positions for the speed figures (default 24)")
+    ap.add_argument("--positions", type=int, default=12, help="positions for the speed figures (default 12)")
     ap.add_argument("--speed-playouts", type=int, default=1000, help="playouts per position for the rate")
     ap.add_argument("--quick", action="store_true", help="2 games per pair, 6 positions, 300 playouts")
     ap.add_argument("--log", help="append finished games here (JSON lines) and skip those already there")

@@ -37,9 +37,10 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_sight": ["--boards", "5"],
     "bench_http": ["--seconds", "3", "--clients", "4"],
     "bench_workers": ["--seconds", "2", "--clients", "4"],
+    "bench_bots": ["--quick"],
 }
 #: The order of the table (others follow, alphabetically).
-ORDER = ["bench_append", "bench_http", "bench_workers", "bench_projections", "bench_hoth", "bench_sight"]
+ORDER = ["bench_append", "bench_http", "bench_workers", "bench_projections", "bench_hoth", "bench_sight", "bench_bots"]
 
 
 @dataclass
