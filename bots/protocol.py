@@ -40,8 +40,9 @@ class SeatInput(msgspec.Struct, frozen=True, kw_only=True):
     view: dict[str, Any]
     #: ``GET /games/{id}/legal-commands`` -> ``commands``.
     legal: list[dict[str, Any]]
-    #: ``GET /games/{id}/events`` entries (``seq``, ``type``, ``actor``, ``payload``, ``undone``; private
-    #: fields of events this seat may not see are absent and ``redacted`` is true).
+    #: ``GET /games/{id}/events`` entries from the first (``seq``, ``type``, ``actor``, ``payload``, ``undone``;
+    #: private fields of events this seat may not see are absent and ``redacted`` is true). Bots that need
+    #: history read it (the hoth bots: the opening's scenario and cards, lasting effects); others ignore it.
     events: list[dict[str, Any]] = []
 
 

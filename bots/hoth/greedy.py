@@ -425,14 +425,14 @@ def _move_picks(state: HothState, seat: str, cmds: list, fast: bool) -> list[Pic
 
 # -- the steps of a turn -------------------------------------------------------------------------------
 
-def _play_picks(state: HothState, seat: str, cmds: list) -> list[Pick]:
-    vals = hand_values(state, seat)
+def _play_picks(state: HothState, seat: str, cmds: list, fast: bool = False) -> list[Pick]:
+    vals = hand_values(state, seat, fast)
     return [Pick(c, vals.get(c.card, 0.0)) for c in cmds
             if isinstance(c, C.PlayCard)]
 
 
-def _order_picks(state: HothState, seat: str, cmds: list) -> list[Pick]:
-    act = activity(state, faction_of(seat))
+def _order_picks(state: HothState, seat: str, cmds: list, fast: bool = False) -> list[Pick]:
+    act = activity(state, faction_of(seat), fast)
     fits: dict[int, int] = {}
     for c in cmds:
         if isinstance(c, C.OrderUnit):
@@ -602,9 +602,9 @@ def picks(state: HothState, seat: str, cmds: list, fast: bool = False) -> list[P
                 and (sp is None or c != sp.command)]
         cmds = [c for c in cmds if not isinstance(c, C.PlaySupport)]
     if t.phase == "play":
-        out += _play_picks(state, seat, cmds)
+        out += _play_picks(state, seat, cmds, fast)
     elif t.phase == "order":
-        out += _order_picks(state, seat, cmds)
+        out += _order_picks(state, seat, cmds, fast)
     elif t.phase == "move":
         out += _move_picks(state, seat, cmds, fast)
     else:

@@ -138,7 +138,9 @@ class Knowledge:
             raise ValueError("the game has not been opened yet")
         self.seat = seat_input.seat
         self.faction = faction_of(self.seat)
-        opening_entry = next(e for e in seat_input.events if e["type"] == "game_opened")
+        opening_entry = next((e for e in seat_input.events if e["type"] == "game_opened"), None)
+        if opening_entry is None:
+            raise ValueError("the hoth bots read the game's log from its first event (game_opened)")
         op = _opening(opening_entry["payload"])
         self.opening = op
         cards = {c.id: c for c in op.cards}

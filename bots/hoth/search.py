@@ -104,7 +104,7 @@ def _ranked(state: HothState, seat: str, cmds: list) -> list[Any]:
 
 
 class Search:
-    def __init__(self, knowledge: Knowledge, rng: random.Random):
+    def __init__(self, knowledge: Knowledge, rng: random.Random, reply_turns: int = 0):
         self.k = knowledge
         self.rng = rng
         self.seat = knowledge.seat
@@ -112,7 +112,7 @@ class Search:
         base = knowledge.base
         self.turn_no = base.turn_no
         #: Playouts stop when the turn number passes this: at the end of the turn being played.
-        self.horizon = base.turn_no
+        self.horizon = base.turn_no + reply_turns
         self.root = Node()
         self.steps = 0
         #: The range of the values seen so far: exploration is scaled to it (values near 0 or 1 differ little).
@@ -252,6 +252,8 @@ class Search:
 #: Share of the next seat's best greedy reply (its best card from its hand: for the other side, the sampled
 #: hand) counted at the horizon: the reply is an estimate, each unit's best attack summed.
 REPLY_SHARE = 0.6
+#: Share of the seat's own best card after that reply (what its position sets up for its next turn).
+NEXT_SHARE = 0.0
 
 
 def evaluate_turn_end(state: HothState, faction: str) -> float:
@@ -262,8 +264,14 @@ def evaluate_turn_end(state: HothState, faction: str) -> float:
     x = score(state, faction)
     nxt = to_act(state)
     if nxt is not None and state.pending is None:
-        r = REPLY_SHARE * greedy.reply_value(state, nxt)
-        x += r if faction_of(nxt) == faction else -r
+        if faction_of(nxt) == faction:
+            x += REPLY_SHARE * greedy.reply_value(state, nxt)
+        else:
+            x -= REPLY_SHARE * greedy.reply_value(state, nxt)
+            if NEXT_SHARE:
+                me = next((s for s in state.turn_order if faction_of(s) == faction), None)
+                if me is not None:
+                    x += NEXT_SHARE * greedy.reply_value(state, me)
     return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
 
 

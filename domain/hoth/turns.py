@@ -377,7 +377,9 @@ def advance(out: Outbox) -> None:
         if t.phase == MOVE and not any_move(st):
             end_moves(out)
             continue
-        if t.phase == ATTACK and not all_attacks(st):
+        # in a bot's playout (explain=False) the next call is legal_commands on this very state: list them all
+        # once; otherwise the first attack found is enough
+        if t.phase == ATTACK and not (all_attacks(st) if not out.explain else attack_options(st, first_only=True)):
             if st.support.get(t.faction):
                 from .support import support_options
 
