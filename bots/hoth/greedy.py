@@ -28,6 +28,7 @@ from domain.hoth.combat import conversions, convert, plan_attack, plan_special, 
 from domain.hoth.context import Snapshot, snapshot, unit_sections
 from domain.hoth.movement import allowance
 from domain.hoth.orders import copies_opponent, group_fits, resolve_slots
+from domain.hoth.turns import all_attacks
 from domain.hoth.resolution import SUPPORT_REROLL
 from domain.hoth.state import HothState, UnitState, faction_of
 from domain.hoth.team import other
@@ -326,6 +327,20 @@ def hand_values(state: HothState, seat: str, fast: bool = False) -> dict[str, fl
     act = activity(state, f, fast)
     return {c: card_value(state, f, state.cards[c], act) for c in dict.fromkeys(state.hands.get(seat, ()))
             if state.cards[c].kind != "support"}
+
+
+def expected_attacks(state: HothState, seat: str) -> float:
+    """The attack step to come in expectation: each unit that may attack makes its best attack (the engine's
+    attack list and dice, the die faces' chances), several on one target counted as chances of one success."""
+    sc = scales(state)
+    snap = snapshot(state)
+    f = faction_of(seat)
+    best: dict[str, tuple[float, str]] = {}
+    for uid, tid, special in all_attacks(state):
+        g = attack_gain(state, snap, state.units[uid], tid, special, sc)
+        if g > best.get(uid, (0.0, ""))[0]:
+            best[uid] = (g, tid)
+    return combined([(g, t, target_value(state, t, f, sc)) for g, t in best.values()])
 
 
 def reply_value(state: HothState, seat: str) -> float:

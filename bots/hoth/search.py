@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from domain.hoth.state import HothState, faction_of
+from domain.hoth.state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
 
 from . import greedy
 from .knowledge import Knowledge
@@ -70,7 +70,7 @@ class Kept:
     Every playout that reaches it again reuses it with its own hidden cards (no step from the root to here
     touched them), with its greedy ranking of the commands and the states its commands lead to."""
 
-    __slots__ = ("state", "seat", "picks", "next")
+    __slots__ = ("state", "seat", "picks", "next", "board", "replies")
 
     def __init__(self, state: HothState):
         self.state = state
@@ -79,6 +79,9 @@ class Kept:
         self.picks: list[Any] | None = None
         #: command -> the kept state it leads to, or None when the step reveals something.
         self.next: dict[Any, Kept | None] = {}
+        #: score plus expected attacks (``Search._expected_value``), once computed; the other side's card values.
+        self.board: float | None = None
+        self.replies: dict[str, float] = {}
 
     def ranked(self) -> list[Any]:
         if self.picks is None:
@@ -113,6 +116,10 @@ class Search:
         self.turn_no = base.turn_no
         #: Playouts stop when the turn number passes this: at the end of the turn being played.
         self.horizon = base.turn_no + reply_turns
+        #: A card, order or move decision of the seat's own turn: playouts end where its attacks begin and the
+        #: attacks count in expectation (``expected_attacks``), so dice do not blur the comparison of plans.
+        self.expect = (EXPECT_ATTACKS and base.pending is None and base.turn is not None
+                       and base.turn.seat == self.seat and base.turn.phase in (PLAY, ORDER, MOVE))
         self.root = Node()
         self.steps = 0
         #: The range of the values seen so far: exploration is scaled to it (values near 0 or 1 differ little).
@@ -159,7 +166,7 @@ class Search:
         while not expanded:
             st = cur.state if cur is not None else state
             seat = to_act(st)
-            if seat != self.seat or st.turn_no != self.turn_no:
+            if seat != self.seat or st.turn_no != self.turn_no or (self.expect and _attacks_begin(st)):
                 break
             if cur is not None:
                 cands = cur.ranked()
@@ -199,9 +206,13 @@ class Search:
                 self.steps += 1
             node = child
         # play out with the greedy policy to the horizon (a kept state's greedy step is its first ranked)
+        expected = False
         while self.steps < MAX_PLAYOUT_STEPS:
             st = cur.state if cur is not None else state
             if st.winner is not None or st.turn_no > self.horizon:
+                break
+            if self.expect and st.turn_no == self.turn_no and _attacks_begin(st):
+                expected = True
                 break
             if cur is not None:
                 cur, state = self._from_kept(cur, cur.ranked()[0], sample, dice)
@@ -211,7 +222,11 @@ class Search:
                 cmd = cmds[0] if len(cmds) == 1 else greedy.choose(st, seat, cmds, fast=True).command
                 state, _ = step(st, seat, cmd, dice)
                 self.steps += 1
-        value = evaluate_turn_end(self._with_hidden(cur.state, sample) if cur is not None else state, self.faction)
+        if expected:
+            value = self._expected_value(cur, state, sample)
+        else:
+            value = evaluate_turn_end(self._with_hidden(cur.state, sample) if cur is not None else state,
+                                      self.faction)
         if value < self.vmin:
             self.vmin = value
         if value > self.vmax:
@@ -220,6 +235,33 @@ class Search:
             n.visits += 1
             n.total += value
         return value
+
+    def _expected_value(self, cur: Kept | None, state: HothState | None, sample: HothState) -> float:
+        """Value where the seat's attacks begin: the position, plus the attacks' expected gains, minus the
+        other side's best reply (its sampled hand): the board part is kept with a kept state."""
+        opp = next((s for s in sample.turn_order if faction_of(s) != self.faction), None)
+        if cur is not None:
+            if cur.board is None:
+                cur.board = score(cur.state, self.faction) + greedy.expected_attacks(cur.state, self.seat)
+                cur.replies = {}
+            x = cur.board
+            if opp is not None:
+                # the other side's card values on this board, each card once; its best card in this playout's hand
+                f = faction_of(opp)
+                best = 0.0
+                for c in sample.hands.get(opp, ()):
+                    v = cur.replies.get(c)
+                    if v is None:
+                        card = cur.state.cards[c]
+                        v = cur.replies[c] = (0.0 if card.kind == "support" else
+                                              greedy.card_value(cur.state, f, card, greedy.activity(cur.state, f, True)))
+                    best = max(best, v)
+                x -= REPLY_SHARE * best
+        else:
+            x = score(state, self.faction) + greedy.expected_attacks(state, self.seat)
+            if opp is not None:
+                x -= REPLY_SHARE * greedy.reply_value(state, opp)
+        return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
 
     # -- the decision ----------------------------------------------------------------------------
     def run(self, playouts: int, seconds: float = 0.0, early_stop: bool = True) -> Result:
@@ -273,6 +315,15 @@ def evaluate_turn_end(state: HothState, faction: str) -> float:
                 if me is not None:
                     x += NEXT_SHARE * greedy.reply_value(state, me)
     return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
+
+
+#: Count the attacks of card, order and move decisions in expectation (see ``Search.expect``).
+EXPECT_ATTACKS = True
+
+
+def _attacks_begin(state: HothState) -> bool:
+    t = state.turn
+    return state.pending is None and t is not None and t.phase == ATTACK and not t.attacked
 
 
 def _keepable(state: HothState, seat: str) -> bool:
