@@ -45,8 +45,6 @@ class SearchBot:
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3)
     #: level -> (playouts per decision, wall-clock cap in seconds).
     BUDGETS: ClassVar[dict[int, tuple[int, float]]] = {1: (200, 1.0), 2: (1000, 3.0), 3: (3000, 8.0)}
-    #: level -> turns played out after the seat's own turn (0: the reply is estimated at the horizon).
-    REPLY_TURNS: ClassVar[dict[int, int]] = {}
 
     def choose(self, seat_input: SeatInput, rng: random.Random, level: int, playouts: int | None = None) -> Choice:
         cmds = _commands(seat_input)
@@ -57,7 +55,7 @@ class SearchBot:
         if playouts is not None:
             n, cap, early = playouts, 0.0, False  # reproduce: exactly this many playouts, no clock
         k = Knowledge(seat_input)
-        res = Search(k, rng, self.REPLY_TURNS.get(level, 0)).run(n, cap, early)
+        res = Search(k, rng).run(n, cap, early)
         i = cmds.index(res.command)
         return Choice(command=seat_input.legal[i], playouts=res.playouts,
                       explanation=f"search: {res.playouts:,} playouts, win rate {res.value:.2f} for this "

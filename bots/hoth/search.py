@@ -5,21 +5,28 @@ Each playout (iteration):
 1. **Determinise**: a full state is sampled from the seat's knowledge (``knowledge.py``): the public part
    as the seat sees it, the unseen cards dealt at random into the hidden hands and draw piles.
 2. **Select / expand**: the tree holds the seat's own decisions of this turn (open loop: a node is the
-   sequence of commands, the dice are rolled anew in every playout). At a node the legal commands of the
+   sequence of commands; dice are rolled anew in every playout). At a node the legal commands of the
    sampled state are ranked by the greedy policy; progressive widening lets the top ``1 + PW_C *
-   visits**PW_ALPHA`` of them in, and UCB1 over availability counts picks among them (ISMCTS). States
-   reached by steps that revealed nothing (no roll, no card) are kept at their node and reused with the
-   playout's own hidden cards, so the tree costs little beyond its first visit.
-3. **Play out** with the greedy policy (``fast``) for every seat, through the rest of the turn and the
-   other side's reply, to the end of that turn (the *horizon*), or to the end of the game.
-4. **Evaluate** (``values.evaluate``: 1/0 for a finished game, else the logistic of progress, force and
-   position) and back the value up the path.
+   visits**PW_ALPHA`` of them in, and UCB1 over availability counts (ISMCTS) picks among them, its
+   exploration scaled to the spread of the values seen. States reached by steps that revealed nothing (no
+   roll, no card) are kept (``Kept``) and reused by every later playout with its own hidden cards: no step
+   from the root to them touched a hidden card.
+3. **Play out** through the engine (``HothRuleset.step``, dice from the bot's stream) with the greedy policy
+   for every seat, to the *horizon*:
 
-Truncating at the horizon is what makes 1,000 playouts per second possible in pure Python: a playout to
-the end of a game is 50-60 turns, a truncated one two. The value at the horizon measures what the turn
-achieved and what the opponent's best greedy reply to it cost, which is what the decision changes; the
-rest of the game is left to the decisions to come. The search's choice is the most visited command; it
-stops early when no other command can catch up within the budget.
+   * for a card, order or move decision of the seat's own turn, to where its attack step begins; the
+     attacks then count in expectation (``greedy.expected_attacks``: the engine's attack list and dice, the
+     die faces' chances), so the comparison of plans is not blurred by dice;
+   * for an attack or another pending decision, to the end of the turn, every roll made.
+4. **Evaluate**: 1/0 for a finished game, else the logistic of ``values.score`` (progress towards victory,
+   force, position) minus ``REPLY_SHARE`` of the other side's best greedy reply: the value of its best command
+   card in this playout's hand (the sampled hand: the determinisation is what makes the reply uncertain).
+
+Truncating at the horizon is what makes 1,000 playouts per second possible in pure Python: a playout to the
+end of a game is 50-60 turns, a truncated one part of one. The value at the horizon measures what the turn
+achieves and what the other side's best reply to it costs, which is what the decision changes; the rest of the
+game is left to the decisions to come. The choice is the most visited command; the search stops early when no
+other command can catch up within the budget.
 """
 from __future__ import annotations
 
@@ -107,7 +114,7 @@ def _ranked(state: HothState, seat: str, cmds: list) -> list[Any]:
 
 
 class Search:
-    def __init__(self, knowledge: Knowledge, rng: random.Random, reply_turns: int = 0):
+    def __init__(self, knowledge: Knowledge, rng: random.Random):
         self.k = knowledge
         self.rng = rng
         self.seat = knowledge.seat
@@ -115,7 +122,7 @@ class Search:
         base = knowledge.base
         self.turn_no = base.turn_no
         #: Playouts stop when the turn number passes this: at the end of the turn being played.
-        self.horizon = base.turn_no + reply_turns
+        self.horizon = base.turn_no
         #: A card, order or move decision of the seat's own turn: playouts end where its attacks begin and the
         #: attacks count in expectation (``expected_attacks``), so dice do not blur the comparison of plans.
         self.expect = (EXPECT_ATTACKS and base.pending is None and base.turn is not None
@@ -294,8 +301,6 @@ class Search:
 #: Share of the next seat's best greedy reply (its best card from its hand: for the other side, the sampled
 #: hand) counted at the horizon: the reply is an estimate, each unit's best attack summed.
 REPLY_SHARE = 0.6
-#: Share of the seat's own best card after that reply (what its position sets up for its next turn).
-NEXT_SHARE = 0.0
 
 
 def evaluate_turn_end(state: HothState, faction: str) -> float:
@@ -306,14 +311,8 @@ def evaluate_turn_end(state: HothState, faction: str) -> float:
     x = score(state, faction)
     nxt = to_act(state)
     if nxt is not None and state.pending is None:
-        if faction_of(nxt) == faction:
-            x += REPLY_SHARE * greedy.reply_value(state, nxt)
-        else:
-            x -= REPLY_SHARE * greedy.reply_value(state, nxt)
-            if NEXT_SHARE:
-                me = next((s for s in state.turn_order if faction_of(s) == faction), None)
-                if me is not None:
-                    x += NEXT_SHARE * greedy.reply_value(state, me)
+        r = REPLY_SHARE * greedy.reply_value(state, nxt)
+        x += r if faction_of(nxt) == faction else -r
     return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
 
 
