@@ -123,10 +123,13 @@ class Search:
         self.turn_no = base.turn_no
         #: Playouts stop when the turn number passes this: at the end of the turn being played.
         self.horizon = base.turn_no
-        #: A card, order or move decision of the seat's own turn: playouts end where its attacks begin and the
-        #: attacks count in expectation (``expected_attacks``), so dice do not blur the comparison of plans.
-        self.expect = (EXPECT_ATTACKS and base.pending is None and base.turn is not None
-                       and base.turn.seat == self.seat and base.turn.phase in (PLAY, ORDER, MOVE))
+        #: Where playouts end with the rest of the attack step in expectation (``expected_attacks``), so that
+        #: dice do not blur the comparison: "plan" (a card, order or move decision of the seat's own turn: where
+        #: its attack step begins), "attack" (an attack decision: once that attack is over), None (to the end of
+        #: the turn, every roll made).
+        own = base.pending is None and base.turn is not None and base.turn.seat == self.seat
+        self.expect = None if not (EXPECT_ATTACKS and own) else (
+            "plan" if base.turn.phase in (PLAY, ORDER, MOVE) else "attack")
         self.root = Node()
         self.steps = 0
         #: The range of the values seen so far: exploration is scaled to it (values near 0 or 1 differ little).
@@ -173,7 +176,7 @@ class Search:
         while not expanded:
             st = cur.state if cur is not None else state
             seat = to_act(st)
-            if seat != self.seat or st.turn_no != self.turn_no or (self.expect and _attacks_begin(st)):
+            if seat != self.seat or st.turn_no != self.turn_no or self._expect_here(st, len(path)):
                 break
             if cur is not None:
                 cands = cur.ranked()
@@ -218,7 +221,7 @@ class Search:
             st = cur.state if cur is not None else state
             if st.winner is not None or st.turn_no > self.horizon:
                 break
-            if self.expect and st.turn_no == self.turn_no and _attacks_begin(st):
+            if self._expect_here(st, len(path) + self.steps):
                 expected = True
                 break
             if cur is not None:
@@ -242,6 +245,15 @@ class Search:
             n.visits += 1
             n.total += value
         return value
+
+    def _expect_here(self, st: HothState, moved: int) -> bool:
+        """Does the playout end here, the rest of the attacks in expectation (``moved``: steps so far)?"""
+        if self.expect is None or st.turn_no != self.turn_no or st.pending is not None:
+            return False
+        t = st.turn
+        if t is None or t.phase != ATTACK or t.seat != self.seat:
+            return False
+        return not t.attacked if self.expect == "plan" else moved > 1
 
     def _expected_value(self, cur: Kept | None, state: HothState | None, sample: HothState) -> float:
         """Value where the seat's attacks begin: the position, plus the attacks' expected gains, minus the
@@ -318,11 +330,6 @@ def evaluate_turn_end(state: HothState, faction: str) -> float:
 
 #: Count the attacks of card, order and move decisions in expectation (see ``Search.expect``).
 EXPECT_ATTACKS = True
-
-
-def _attacks_begin(state: HothState) -> bool:
-    t = state.turn
-    return state.pending is None and t is not None and t.phase == ATTACK and not t.attacked
 
 
 def _keepable(state: HothState, seat: str) -> bool:
