@@ -168,16 +168,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed-playouts", type=int, default=1000, help="playouts per position for the rate")
     ap.add_argument("--quick", action="store_true", help="2 games per pair, 6 positions, 300 playouts")
     ap.add_argument("--log", help="append finished games here (JSON lines) and skip those already there")
-    ap.add_argument("--summary", help="print the summary of a --log file and exit")
+    ap.add_argument("--summary", help="print the summary of --log files (comma-separated) and exit")
     ap.add_argument("--skip-speed", action="store_true", help="no speed figures (matches only)")
+    ap.add_argument("--pairs", default="search-random,search-greedy,greedy-random",
+                    help="which pairs to play (default all three; e.g. search-greedy to split a long run)")
     ap.add_argument("--json", action="store_true", help="print machine-readable results")
     args = ap.parse_args(argv)
     if args.quick:
         args.games, args.positions, args.speed_playouts = 2, 6, 300
     search = f"search:{args.level}"
-    pairs = [(search, "random:1"), (search, "greedy:1"), ("greedy:1", "random:1")]
+    named = {"search-random": (search, "random:1"), "search-greedy": (search, "greedy:1"),
+             "greedy-random": ("greedy:1", "random:1")}
+    pairs = [named[p] for p in args.pairs.split(",")]
     if args.summary:
-        games = [json.loads(x) for x in Path(args.summary).read_text().splitlines() if x.strip()]
+        games = [json.loads(x) for f in args.summary.split(",") for x in Path(f).read_text().splitlines() if x.strip()]
         print(json.dumps(summarise(games, pairs), indent=2))
         return 0
 

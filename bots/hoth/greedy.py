@@ -13,6 +13,7 @@ gain. ``fast=True`` (playouts) looks at fewer destinations per unit.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import msgspec
@@ -36,7 +37,8 @@ from domain.hoth.terrain import STOP_TERRAIN, protection
 from domain.hoth.units import UNIT_SPECS
 
 from .values import (
-    P_ORDERED, Scales, _faces, attack_value, count6, expected_dice, figure_gain, goals, kill_gain, scales, structure_gain,
+    P_ORDERED, Scales, _faces, attack_value, count6, expected_dice, figure_gain, focus_value, goals, hits_on, kill_gain,
+    scales, structure_gain,
 )
 
 replace = msgspec.structs.replace
@@ -100,7 +102,8 @@ def foes(state: HothState, faction: str) -> Foes:
 def threat(state: HothState, u: UnitState, h: tuple[int, int], terrain: dict, sc: Scales,
            fo: Foes | None = None) -> float:
     """Expected progress the enemy gains against ``u`` standing on ``h`` next turn (an estimate: no sight, each
-    enemy unit in reach ordered with chance ``P_ORDERED``)."""
+    enemy unit in reach ordered with chance ``P_ORDERED``, the hits added up), with the temporary medal it
+    would lose there (HOTH-OBJ-TEMP-2)."""
     fo = fo or foes(state, u.faction)
     t = terrain.get(h)
     key = (u.unit, h, t)
@@ -119,12 +122,13 @@ def threat(state: HothState, u: UnitState, h: tuple[int, int], terrain: dict, sc
         fo.hits[key] = hits
     if not hits:
         return 0.0
-    kill = kill_gain(state, u, other(u.faction), sc)
-    exp = P_ORDERED * hits
-    if UNIT_SPECS[u.unit].confirmation_roll:
-        return exp * (1 / 6.0) * kill
-    # losses up to the figures left, the last one with the elimination's value
-    return min(exp, u.figures - 1) * figure_gain(u, sc) + max(0.0, exp - (u.figures - 1)) * kill
+    other_side = other(u.faction)
+    v = focus_value(state, u, other_side, P_ORDERED * hits, sc)
+    for ob in sc.temp:
+        if tuple(ob.hex) == h and ob.faction == u.faction:
+            # an elimination (or a retreat) there gives the medal back
+            v += (1.0 - math.exp(-P_ORDERED * hits / max(1, u.figures))) * sc.medal(u.faction) * ob.medals
+    return v
 
 
 # -- attacks ---------------------------------------------------------------------------------------------
@@ -164,14 +168,14 @@ def _targets_near(state: HothState, u: UnitState, h: tuple[int, int], rng: int, 
 
 
 def best_attack_from(state: HothState, snap: Snapshot, u: UnitState, h: tuple[int, int], sc: Scales,
-                     fast: bool = False) -> tuple[float, str | None]:
-    """The best expected gain of a plain attack by ``u`` standing on ``h`` (sight as the board stands now), and
-    its target.
+                     fast: bool = False) -> tuple[float, str | None, int]:
+    """The best expected gain of a plain attack by ``u`` standing on ``h`` (sight as the board stands now), its
+    target and its dice.
 
     ``fast``: the dice from range and the target's terrain only (``values.expected_dice``: no card bonus,
     no scouts), enemy units only; else the engine's own attack plan (``plan_attack``)."""
     spec = UNIT_SPECS[u.unit]
-    best, target = 0.0, None
+    best, target, dice = 0.0, None, 0
     if fast:
         on_ridge = snap.terrain.get(h) == "ridge"
         rng = len(spec.attack)
@@ -185,14 +189,26 @@ def best_attack_from(state: HothState, snap: Snapshot, u: UnitState, h: tuple[in
                 if n > 0:
                     v = attack_value(state, u, e.id, n, sc=sc)
                     if v > best:
-                        best, target = v, e.id
-        return best, target
+                        best, target, dice = v, e.id, n
+        return best, target, dice
     uu = u if h == u.hex else replace(u, hex=h)
     for tid in _targets_near(state, u, h, len(spec.attack), sc):
-        v = attack_gain(state, snap, uu, tid, sc=sc)
+        plan = plan_attack(state, snap, uu, tid)
+        if not hasattr(plan, "dice"):
+            continue
+        v = _plan_value(state, uu, tid, plan.dice, sc)
         if v > best:
-            best, target = v, tid
-    return best, target
+            best, target, dice = v, tid, plan.dice
+    return best, target, dice
+
+
+def _plan_value(state: HothState, u: UnitState, tid: str, dice: int, sc: Scales) -> float:
+    conv = conversions(state, u.id)
+    sym = None
+    if tid in state.structures:
+        sdef = sc.structs.get(tid)
+        sym = structure_symbols(state, u.id, tuple(sdef.destroyed_by)) if sdef else None
+    return attack_value(state, u, tid, dice, conv, sym, sc)
 
 
 def target_value(state: HothState, tid: str, by: str, sc: Scales) -> float:
@@ -205,7 +221,8 @@ def target_value(state: HothState, tid: str, by: str, sc: Scales) -> float:
 
 # -- unit activity (which card, which units) -------------------------------------------------------------
 
-Act = tuple[float, "str | None", float]
+#: (value, target, the target's whole value, expected hits on a target unit)
+Act = tuple[float, "str | None", float, float]
 _ACTIVITY: dict[tuple, tuple[tuple, dict[str, Act]]] = {}
 #: What an attack that needs a move first is worth (sight unknown), and reaching a hex objective.
 LATER_SHARE = 0.6
@@ -244,7 +261,8 @@ def activity(state: HothState, faction: str, fast: bool = False) -> dict[str, Ac
         if u.faction != faction:
             continue
         s = UNIT_SPECS[u.unit]
-        best, target = best_attack_from(board_only, snap, u, u.hex, sc, fast)
+        best, target, dice = best_attack_from(board_only, snap, u, u.hex, sc, fast)
+        hits = hits_on(state, target, dice) if target is not None else 0.0
         full = target_value(state, target, faction, sc) if target is not None else 0.0
         if s.move_attack > 0:
             # after a move: the dice at the distance it can close to (no sight: discounted)
@@ -255,31 +273,43 @@ def activity(state: HothState, faction: str, fast: bool = False) -> dict[str, Ac
                     v = LATER_SHARE * attack_value(state, u, tid, s.attack[dd - 1], sc=sc)
                     if v > best:
                         best, target, full = v, tid, target_value(state, tid, faction, sc)
+                        hits = LATER_SHARE * hits_on(state, tid, s.attack[dd - 1])
         if s.move_max > 0:
             for h, value, stand in gl:
                 if stand and DIST[u.hex][h] <= s.move_max and GOAL_SHARE * value > best:
-                    best, target, full = GOAL_SHARE * value, f"hex:{h[0]},{h[1]}", value
-        out[u.id] = (best + ORDER_VALUE, target, full)
+                    best, target, full, hits = GOAL_SHARE * value, f"hex:{h[0]},{h[1]}", value, 0.0
+        out[u.id] = (best + ORDER_VALUE, target, full, hits)
     if len(_ACTIVITY) > 512:
         _ACTIVITY.clear()
     _ACTIVITY[key] = ((state.units, state.structures, state.lasting), out)
     return out
 
 
-def combined(chosen: list[Act]) -> float:
-    """The value of several units' actions together: actions on one target add up as chances of one success
-    (a unit is eliminated once, an objective taken once), capped at what the target is worth."""
+def combined(state: HothState, faction: str, chosen: list[Act], sc: Scales | None = None) -> float:
+    """The value of several units' actions together. Attacks on one unit add their expected hits (a Poisson
+    number: focus fire eliminates what single attacks do not); other targets (structures, hexes) add up as
+    chances of one success; nothing counts beyond what its target is worth."""
+    sc = sc or scales(state)
     total = 0.0
-    by_target: dict[str, tuple[float, list[float]]] = {}
-    for v, t, full in chosen:
-        if t is None or full <= 0:
-            total += v
+    by_target: dict[str, list[Act]] = {}
+    for a in chosen:
+        if a[1] is None or a[2] <= 0:
+            total += a[0]
         else:
-            by_target.setdefault(t, (full, []))[1].append(v)
-    for full, vs in by_target.values():
+            by_target.setdefault(a[1], []).append(a)
+    for t, acts in by_target.items():
+        full = acts[0][2]
+        if len(acts) == 1:
+            total += min(full, acts[0][0])
+            continue
+        tgt = state.units.get(t)
+        if tgt is not None and all(a[3] > 0 for a in acts):
+            v = focus_value(state, tgt, faction, sum(a[3] for a in acts), sc)
+            total += min(full, max(v, max(a[0] for a in acts)))
+            continue
         miss = 1.0
-        for v in vs:
-            miss *= 1.0 - min(1.0, v / full)
+        for a in acts:
+            miss *= 1.0 - min(1.0, a[0] / full)
         total += full * (1.0 - miss)
     return total
 
@@ -306,7 +336,7 @@ def card_value(state: HothState, faction: str, card: Card, act: dict[str, Act] |
             left[i] -= 1
             chosen.append(act[uid])
             break
-    total = combined(chosen)
+    total = combined(state, faction, chosen)
     bonus = 1.0
     for e in eff.effects:
         if isinstance(e, ExtraDice):
@@ -331,16 +361,24 @@ def hand_values(state: HothState, seat: str, fast: bool = False) -> dict[str, fl
 
 def expected_attacks(state: HothState, seat: str) -> float:
     """The attack step to come in expectation: each unit that may attack makes its best attack (the engine's
-    attack list and dice, the die faces' chances), several on one target counted as chances of one success."""
+    attack list and dice, the die faces' chances), attacks on one target added up (``combined``)."""
     sc = scales(state)
     snap = snapshot(state)
     f = faction_of(seat)
-    best: dict[str, tuple[float, str]] = {}
+    best: dict[str, Act] = {}
     for uid, tid, special in all_attacks(state):
-        g = attack_gain(state, snap, state.units[uid], tid, special, sc)
-        if g > best.get(uid, (0.0, ""))[0]:
-            best[uid] = (g, tid)
-    return combined([(g, t, target_value(state, t, f, sc)) for g, t in best.values()])
+        u = state.units[uid]
+        if special:
+            g, hits = attack_gain(state, snap, u, tid, True, sc), 0.0
+        else:
+            plan = plan_attack(state, snap, u, tid)
+            if not hasattr(plan, "dice"):
+                continue
+            g = _plan_value(state, u, tid, plan.dice, sc)
+            hits = hits_on(state, tid, plan.dice, conversions(state, uid))
+        if g > best.get(uid, (0.0,))[0]:
+            best[uid] = (g, tid, target_value(state, tid, f, sc), hits)
+    return combined(state, f, list(best.values()), sc)
 
 
 def reply_value(state: HothState, seat: str) -> float:

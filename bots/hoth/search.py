@@ -19,8 +19,9 @@ Each playout (iteration):
      die faces' chances), so the comparison of plans is not blurred by dice;
    * for an attack or another pending decision, to the end of the turn, every roll made.
 4. **Evaluate**: 1/0 for a finished game, else the logistic of ``values.score`` (progress towards victory,
-   force, position) minus ``REPLY_SHARE`` of the other side's best greedy reply: the value of its best command
-   card in this playout's hand (the sampled hand: the determinisation is what makes the reply uncertain).
+   force, position) minus ``REPLY_SHARE`` of the other side's best greedy reply -- the value of its best
+   command card in this playout's hand (the sampled hand: the determinisation is what makes the reply
+   uncertain) -- plus ``NEXT_SHARE`` of the seat's own best card on the board it leaves (what it sets up).
 
 Truncating at the horizon is what makes 1,000 playouts per second possible in pure Python: a playout to the
 end of a game is 50-60 turns, a truncated one part of one. The value at the horizon measures what the turn
@@ -129,7 +130,7 @@ class Search:
         #: the turn, every roll made).
         own = base.pending is None and base.turn is not None and base.turn.seat == self.seat
         self.expect = None if not (EXPECT_ATTACKS and own) else (
-            "plan" if base.turn.phase in (PLAY, ORDER, MOVE) else "attack")
+            "plan" if base.turn.phase in (PLAY, ORDER, MOVE) else ("attack" if EXPECT_AFTER_ATTACK else None))
         self.root = Node()
         self.steps = 0
         #: The range of the values seen so far: exploration is scaled to it (values near 0 or 1 differ little).
@@ -262,6 +263,8 @@ class Search:
         if cur is not None:
             if cur.board is None:
                 cur.board = score(cur.state, self.faction) + greedy.expected_attacks(cur.state, self.seat)
+                if NEXT_SHARE:
+                    cur.board += NEXT_SHARE * greedy.reply_value(cur.state, self.seat)
                 cur.replies = {}
             x = cur.board
             if opp is not None:
@@ -278,6 +281,8 @@ class Search:
                 x -= REPLY_SHARE * best
         else:
             x = score(state, self.faction) + greedy.expected_attacks(state, self.seat)
+            if NEXT_SHARE:
+                x += NEXT_SHARE * greedy.reply_value(state, self.seat)
             if opp is not None:
                 x -= REPLY_SHARE * greedy.reply_value(state, opp)
         return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
@@ -313,6 +318,8 @@ class Search:
 #: Share of the next seat's best greedy reply (its best card from its hand: for the other side, the sampled
 #: hand) counted at the horizon: the reply is an estimate, each unit's best attack summed.
 REPLY_SHARE = 0.6
+#: Share of the seat's own best card on the board it leaves (what it sets up for its next turn).
+NEXT_SHARE = 0.4
 
 
 def evaluate_turn_end(state: HothState, faction: str) -> float:
@@ -323,13 +330,20 @@ def evaluate_turn_end(state: HothState, faction: str) -> float:
     x = score(state, faction)
     nxt = to_act(state)
     if nxt is not None and state.pending is None:
-        r = REPLY_SHARE * greedy.reply_value(state, nxt)
-        x += r if faction_of(nxt) == faction else -r
+        if faction_of(nxt) == faction:
+            x += REPLY_SHARE * greedy.reply_value(state, nxt)
+        else:
+            x -= REPLY_SHARE * greedy.reply_value(state, nxt)
+            me = next((s for s in state.turn_order if faction_of(s) == faction), None)
+            if NEXT_SHARE and me is not None:
+                x += NEXT_SHARE * greedy.reply_value(state, me)
     return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
 
 
-#: Count the attacks of card, order and move decisions in expectation (see ``Search.expect``).
+#: Count the attacks of card, order and move decisions in expectation (see ``Search.expect``), and the other
+#: attacks of an attack decision.
 EXPECT_ATTACKS = True
+EXPECT_AFTER_ATTACK = True
 
 
 def _keepable(state: HothState, seat: str) -> bool:

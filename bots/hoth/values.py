@@ -38,8 +38,8 @@ TYPE_WEIGHT: dict[str, float] = {"at_at": 1.5, "snowspeeders": 1.0, "rebel_artil
 SECOND_ROUTE = 0.3
 #: Progress of a hex objective (or structure) a unit stands next to: a share of its value (position term).
 APPROACH_SHARE = 0.15
-#: Chance that an enemy unit will be ordered next turn (threat estimates).
-P_ORDERED = 0.35
+#: Chance that an enemy unit in reach attacks a given unit next turn (threat estimates).
+P_ORDERED = 0.5
 
 
 @lru_cache(maxsize=None)
@@ -201,6 +201,34 @@ def _unit_attack_value(tgt: UnitState, by: str, dice: int, faces: tuple[str, ...
         if held_temp:  # a retreat off a held temporary objective loses its medal (HOTH-OBJ-TEMP-2)
             v += (1 - (1 - r6 / 6.0) ** dice) * sc.medal(tgt.faction)
     return v
+
+
+def hits_on(state: HothState, target_id: str, dice: int, conv: tuple = ()) -> float:
+    """Expected hits of ``dice`` dice on a unit (HOTH-HIT-2); 0 for a structure."""
+    tgt = state.units.get(target_id)
+    if tgt is None or dice <= 0:
+        return 0.0
+    return dice * count6(_faces(conv)[0], UNIT_SPECS[tgt.unit].hit_by) / 6.0
+
+
+def focus_value(state: HothState, tgt: UnitState, by: str, hits: float, sc: Scales | None = None) -> float:
+    """The value for ``by`` of ``hits`` expected hits on ``tgt`` from several attacks together, the hits
+    counted as a Poisson number (attacks on one unit add up: HOTH-HIT-3, HOTH-ELIM-1)."""
+    sc = sc or scales(state)
+    kg = kill_gain(state, tgt, by, sc)
+    if hits <= 0:
+        return 0.0
+    if UNIT_SPECS[tgt.unit].confirmation_roll:  # HOTH-HIT-5: each hit is confirmed by an explosion (1 in 6)
+        return (1.0 - math.exp(-hits / 6.0)) * kg
+    fg = figure_gain(tgt, sc)
+    pk = math.exp(-hits)
+    below = 0.0
+    losses = 0.0
+    for k in range(tgt.figures):
+        below += pk
+        losses += k * pk
+        pk *= hits / (k + 1)
+    return (1.0 - below) * kg + losses * fg
 
 
 def expected_dice(attacker_unit: str, distance: int, defender: UnitState, terrain_at_defender: str | None,
