@@ -22,7 +22,7 @@ from domain.hoth import board
 from domain.hoth.board import DISTANCES as DIST
 from domain.hoth import commands as C
 from domain.hoth.cards import (
-    Bombard, Card, CopyOpponentCard, DiscardAndDraw, DrawThenDiscard, ExtraDice, Heal, MoveAllowance, MoveBonus,
+    Bombard, Card, DiscardAndDraw, DrawThenDiscard, ExtraDice, Heal, MoveAllowance, MoveBonus,
     PlaceUnit, Reroll, TreatAsTerrain,
 )
 from domain.hoth.combat import conversions, convert, plan_attack, plan_special, special_attack, structure_symbols

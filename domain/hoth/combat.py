@@ -7,7 +7,7 @@ from domain.kernel import RuleViolation, RulingBuilder
 
 from . import board
 from .cards import ConvertResult, ExtraDice, Reroll, SpecialAttack, StructureHitSymbols
-from .context import Snapshot, bonus_effects, ordered_entry, snapshot
+from .context import Snapshot, bonus_effects, ordered_entry
 from .movement import allowance
 from .sight import sight_ruling_values
 from .state import HothState, UnitState
