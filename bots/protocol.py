@@ -15,7 +15,16 @@ depends only on (bot id, level, bot seed, the seat's input) and, for a search cu
 the number of playouts it made, which the :class:`Decision` records: :func:`decide` with
 ``playouts=decision.playouts`` makes the same choice again.
 
-The service side (POST /games ``"bots"``) is a thin module over :func:`decide` and :func:`answer_undo`.
+The service side (POST /games ``"bots"``) is a thin module over this one:
+
+* ``POST /games``: :func:`bots.registry.resolve` checks each ``"<bot id>[:level]"`` (``BotSpecError`` names
+  the field, e.g. ``bots.rebel``: a 400 problem); a :class:`BotSeat` (bot, level, ``new_bot_seed()``) is kept
+  with the game, its seed private like the game seed until the game ends.
+* Whenever a bot seat is to act: a :class:`SeatInput` from the same code the routes use (``game_view``'s
+  ``state``, ``legal_commands``'s ``commands``, the seat's ``events`` from seq 1), then
+  :func:`bots.registry.decide`, and the command goes through the ordinary command path with ``actor`` = the
+  seat and ``"bot": decision.bot`` (and the explanation) beside the step's ruling.
+* An undo request put to a bot seat: :func:`answer_undo`.
 """
 from __future__ import annotations
 
