@@ -259,7 +259,7 @@ class Search:
     def _expected_value(self, cur: Kept | None, state: HothState | None, sample: HothState) -> float:
         """Value where the seat's attacks begin: the position, plus the attacks' expected gains, minus the
         other side's best reply (its sampled hand): the board part is kept with a kept state."""
-        opp = next((s for s in sample.turn_order if faction_of(s) != self.faction), None)
+        opp = _next_seat(sample)  # the seat of the turn after this one (team play: the other side's player)
         if cur is not None:
             if cur.board is None:
                 cur.board = score(cur.state, self.faction) + greedy.expected_attacks(cur.state, self.seat)
@@ -334,8 +334,8 @@ def evaluate_turn_end(state: HothState, faction: str) -> float:
             x += REPLY_SHARE * greedy.reply_value(state, nxt)
         else:
             x -= REPLY_SHARE * greedy.reply_value(state, nxt)
-            me = next((s for s in state.turn_order if faction_of(s) == faction), None)
-            if NEXT_SHARE and me is not None:
+            me = _next_seat(state)  # after the other side's turn, the turn of this side's next player
+            if NEXT_SHARE and me is not None and faction_of(me) == faction:
                 x += NEXT_SHARE * greedy.reply_value(state, me)
     return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
 
@@ -344,6 +344,12 @@ def evaluate_turn_end(state: HothState, faction: str) -> float:
 #: attacks of an attack decision.
 EXPECT_ATTACKS = True
 EXPECT_AFTER_ATTACK = True
+
+
+def _next_seat(state: HothState) -> str | None:
+    """The seat of the turn after the current one (HOTH-TURN-1, HOTH-TEAM-9: the turn order repeats)."""
+    order = state.turn_order
+    return order[state.turn_no % len(order)] if order else None
 
 
 def _keepable(state: HothState, seat: str) -> bool:
