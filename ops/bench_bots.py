@@ -4,7 +4,8 @@
     .venv/bin/python ops/bench_bots.py --json                 # the default (ops/bench): 4 games per pair
     nice .venv/bin/python ops/bench_bots.py --games 200 --log /tmp/bots.jsonl --json   # the full run (hours)
 
-Pairs: search vs random, search vs greedy, greedy vs random. Game ``i`` of a pair is played on base scenario
+Pairs: search vs random, search vs greedy, greedy vs random (and, with ``--pairs greedy-greedy``, the battles'
+balance between equal players, by side). Game ``i`` of a pair is played on base scenario
 ``i // 2`` (round robin over the nine battles) with the first bot as imperial when ``i`` is even and as rebel
 when odd, on the same game seed: both factions, swapped on the same battle. A game that reaches the turn cap is
 a draw (counted, and not a win). Win rates come with 95% Wilson intervals.
@@ -74,9 +75,19 @@ def play(pair: tuple[str, str], i: int, playouts: int | None) -> dict:
                    max_turns=MAX_TURNS, playouts=fixed or None)
     winner = None if r.winner is None else (a if r.winner == a_side else b)
     return {"pair": f"{a} vs {b}", "i": i, "scenario": scenario, "a_side": a_side, "winner": winner,
+            "winner_side": r.winner,
             "turns": r.turns, "seconds": round(r.seconds, 2),
             "times": {seats[s].spec: t for s, t in r.times.items()},
             "playouts": {seats[s].spec: p for s, p in r.playouts.items()}}
+
+
+def _won(g: dict) -> bool | None:
+    """True when the first bot of the pair won, False when the second did, None for a draw."""
+    side = g.get("winner_side")
+    if side is None and g.get("winner") is not None:  # logs written before winner_side
+        first = g["pair"].split(" vs ")[0]
+        return g["winner"] == first
+    return None if side is None else side == g["a_side"]
 
 
 def summarise(games: list[dict], pairs: list[tuple[str, str]]) -> dict:
@@ -85,13 +96,13 @@ def summarise(games: list[dict], pairs: list[tuple[str, str]]) -> dict:
         key = f"{a} vs {b}"
         gs = [g for g in games if g["pair"] == key]
         n = len(gs)
-        wins = sum(g["winner"] == a for g in gs)
-        losses = sum(g["winner"] == b for g in gs)
+        wins = sum(_won(g) is True for g in gs)
+        losses = sum(_won(g) is False for g in gs)
         lo, hi = wilson(wins, n)
         by_side = {}
         for side in ("imperial", "rebel"):
             s = [g for g in gs if g["a_side"] == side]
-            w = sum(g["winner"] == a for g in s)
+            w = sum(_won(g) is True for g in s)
             by_side[side] = {"games": len(s), "wins": w, "win_rate": round(w / len(s), 3) if s else None,
                              "ci95": [round(x, 3) for x in wilson(w, len(s))]}
         out[key] = {"games": n, "wins": wins, "losses": losses, "draws": n - wins - losses,
@@ -178,7 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         args.games, args.positions, args.speed_playouts = 2, 6, 300
     search = f"search:{args.level}"
     named = {"search-random": (search, "random:1"), "search-greedy": (search, "greedy:1"),
-             "greedy-random": ("greedy:1", "random:1")}
+             "greedy-random": ("greedy:1", "random:1"),
+             # the battles' balance between two equal players (by side), to read the others against
+             "greedy-greedy": ("greedy:1", "greedy:1")}
     pairs = [named[p] for p in args.pairs.split(",")]
     if args.summary:
         games = [json.loads(x) for f in args.summary.split(",") for x in Path(f).read_text().splitlines() if x.strip()]

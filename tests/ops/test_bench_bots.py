@@ -24,6 +24,14 @@ def test_the_summary_counts_wins_losses_draws_per_side():
     assert s["ci95"][0] < s["win_rate"] < s["ci95"][1]
 
 
+def test_equal_bots_are_told_apart_by_side():
+    g = [{"pair": "greedy:1 vs greedy:1", "i": i, "a_side": "imperial" if i % 2 == 0 else "rebel", "turns": 9,
+          "winner": "greedy:1", "winner_side": "imperial"} for i in range(4)]
+    s = bench_bots.summarise(g, [("greedy:1", "greedy:1")])["greedy:1 vs greedy:1"]
+    assert (s["wins"], s["losses"]) == (2, 2)
+    assert s["by_side"]["imperial"]["wins"] == 2 and s["by_side"]["rebel"]["wins"] == 0
+
+
 def test_its_figures_are_table_rows():
     out = {"figures": [{"figure": "search:1 vs random:1: win rate", "value": 97.5, "unit": "%",
                         "vs": {"figure": "lower end of the 95% interval", "value": 94.3}}]}
