@@ -14,6 +14,7 @@ from . import greedy
 from .knowledge import Knowledge
 from .search import Search
 
+
 def _commands(seat_input: SeatInput) -> list[Any]:
     return [msgspec.convert(c, C.HothCommand) for c in seat_input.legal]
 
