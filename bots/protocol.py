@@ -24,7 +24,9 @@ The service side (POST /games ``"bots"``) is a thin module over this one:
   ``state``, ``legal_commands``'s ``commands``, the seat's ``events`` from seq 1), then
   :func:`bots.registry.decide`, and the command goes through the ordinary command path with ``actor`` = the
   seat and ``"bot": decision.bot`` (and the explanation) beside the step's ruling.
-* An undo request put to a bot seat: :func:`answer_undo`.
+* An undo request put to a bot seat: :func:`answer_undo` (UMPIRE-BOT-2). The kernel's own commands (``ready``,
+  ``undo_accept``/``undo_decline``) are answered by the service by rule, never by the bot: the bot's ``legal`` holds
+  the ruleset's commands only.
 """
 from __future__ import annotations
 
@@ -154,19 +156,19 @@ def legal_index(seat_input: SeatInput) -> dict[bytes, int]:
 class UndoQuestion(msgspec.Struct, frozen=True, kw_only=True):
     """An undo request put to a bot's seat: back to ``to_version``, asked by ``by``.
 
-    ``revealing``: whether any undone step revealed anything (a roll, a card drawn, an automated choice):
-    the service knows it from the stored events (the same test as a free undo).
+    ``draws``: whether the range to undo holds a draw (dice, a shuffle): the service knows it from the stored
+    events' rolls (the test the kernel uses for ``redraw``, UMPIRE-UNDO-9).
     """
 
     by: str
     to_version: int
-    revealing: bool
+    draws: bool
 
 
 def answer_undo(question: UndoQuestion) -> tuple[bool, str]:
-    """A bot accepts an undo that takes back nothing revealed and declines one that would let the asker
-    see a roll or a card again and have it drawn anew (UMPIRE-UNDO: no second outcome of a random draw
-    without the opponent's consent; a bot never gives that consent)."""
-    if question.revealing:
-        return False, "declined: the steps to undo revealed dice or cards"
-    return True, "accepted: nothing revealed is taken back"
+    """UMPIRE-BOT-2: a bot declines an undo whose range holds a draw (accepting would let the asker have it
+    drawn anew: a second outcome of a random draw, which needs the opponent's consent and a bot never gives it)
+    and accepts one without draws (nothing is drawn again; the asker only takes back a choice)."""
+    if question.draws:
+        return False, "declined: the steps to undo drew dice or shuffled, and a draw is not made twice"
+    return True, "accepted: nothing drawn would be drawn again"

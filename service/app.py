@@ -17,6 +17,7 @@ from litestar import Litestar
 from litestar.datastructures import State
 
 from .auth import install_log_redaction
+from .bot_players import BotPlayers
 from .game_service import GameService
 from .openapi import docs_static_router, openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
@@ -111,12 +112,17 @@ def create_app(
     signer = Signer(load_or_create(store.data_dir)) if not store.read_only else None
     games = GameService(store, read_models, defer_projection=read_models is not None, signer=signer)
     catch_up = _catch_up(read_models)
+    players = BotPlayers(games) if not store.read_only else None
 
     async def start() -> None:
         if catch_up is not None:
             catch_up.start()
+        if players is not None:
+            await players.start()
 
     async def close() -> None:
+        if players is not None:
+            await players.stop()
         if catch_up is not None:
             await catch_up.stop()
         if redis_client is not None:
@@ -150,7 +156,7 @@ def create_app(
         before_request=before_request,
         route_handlers=[*ROUTERS, docs_static_router()],
         state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings,
-                     "catch_up": catch_up}),
+                     "catch_up": catch_up, "bots": players}),
         exception_handlers={**EXCEPTION_HANDLERS, StoreError: store_errors(store)},
         openapi_config=openapi_config(_version()),
         on_startup=[start],

@@ -197,8 +197,20 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
                                     "left out or null: a fresh random one."},
             "options": _hoist(_options_schema(rs), f"{rs.id}_Options", comps),
             "start": START,
+            "bots": _bots_schema(rs),
         },
     }
+
+
+def _bots_schema(rs: Any) -> dict[str, Any]:
+    """``bots`` of POST /games: seat -> one of the ruleset's bots (DESIGN 13, GET /rulesets ``bots``)."""
+    from bots import infos
+
+    specs = sorted({s for b in infos(rs.id) for s in (b.id, *(f"{b.id}:{lv}" for lv in b.levels))})
+    return {"type": "object", "additionalProperties": {"type": "string", "enum": specs},
+            "description": "Seats played by the service's built-in bots: `{\"<seat>\": \"<bot id>[:level]\"}` "
+                           "(UMPIRE-BOT-1). A bot seat gets no token; the service plays it as soon as the decision "
+                           "is its own."}
 
 
 #: ``start`` of POST /games and POST /campaigns (DESIGN 3).

@@ -47,10 +47,10 @@ def test_the_bot_stream_depends_on_seed_game_seat_and_version_only():
 
 
 def test_undo_answers_follow_the_fair_play_rule():
-    ok, why = answer_undo(UndoQuestion(by="rebel", to_version=12, revealing=False))
-    assert ok and "nothing revealed" in why
-    ok, why = answer_undo(UndoQuestion(by="rebel", to_version=12, revealing=True))
-    assert not ok and "revealed" in why
+    ok, why = answer_undo(UndoQuestion(by="rebel", to_version=12, draws=False))
+    assert ok and "nothing drawn" in why
+    ok, why = answer_undo(UndoQuestion(by="rebel", to_version=12, draws=True))
+    assert not ok and "draw" in why
 
 
 def test_decide_returns_a_legal_command_with_its_bot_and_stream():
