@@ -299,3 +299,37 @@ def test_smoke_and_emperor_bot_games_end_with_a_result_through_rest(api, ruleset
     assert v["winner"] is not None  # a side, the Emperor, the human, or "draw"
     played = [e for e in api.events(g["game_id"]) if e["actor"] in seats]
     assert played and all(e["bot"] == "greedy:1" for e in played)
+
+
+def test_a_bot_seat_is_ready_at_once_in_a_when_ready_game(api):
+    g = create(api, "toy", "duel", {"south": "random"}, start="when_ready")
+    gid = g["game_id"]
+    until(lambda: api.view(gid).get("waiting_for") == ["north"], 30, "the bot's ready")
+    ready = next(e for e in api.events(gid) if e["type"] == "seat_ready")
+    assert ready["actor"] == "south" and ready["bot"] == "random:1" and ready["payload"]["client_seed"] is None
+    r = api.client.post(f"/games/{gid}/ready", json={"client_seed": "mine"}, headers=api.auth(g["seats"]["north"]))
+    assert r.status_code == 201, r.text
+    assert api.view(gid)["status"] == "active"
+
+
+def test_two_servers_on_one_store_play_a_bot_game_once(tmp_path, redis_url, redis_client):
+    """Two apps (two processes' worth: each its own worker) on the same data dir both play the same bot game:
+    the store's expected-version check lets exactly one append of each decision through."""
+    register()
+    data = str(tmp_path / "data")
+    a = create_app(Settings(data_dir=data), read_models=None)
+    b = create_app(Settings(data_dir=data), read_models=None)
+    with TestClient(a) as ca:
+        r = ca.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "seed": SEED,
+                                    "bots": {"imperial": "greedy", "rebel": "greedy"}})
+        gid = r.json()["game_id"]
+        with TestClient(b) as cb:  # b's worker resumes the game while a's plays it
+            v = until(lambda: (lambda v: v if v["status"] == "finished" else None)(cb.get(f"/games/{gid}").json()),
+                      300, "the game to end")
+            events = cb.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
+            assert cb.get(f"/games/{gid}/verify").json()["chain_ok"] is True
+    assert [e["seq"] for e in events] == list(range(1, v["version"] + 1))
+    assert events[-1]["type"] == "game_won" and v["winner"] in ("imperial", "rebel")
+    # one game, one history: the final state follows from the log alone (no step applied twice)
+    turns = [e["payload"]["turn"] for e in events if e["type"] == "turn_started"]
+    assert turns == list(range(1, len(turns) + 1))
