@@ -381,6 +381,8 @@ class CampaignCreated(msgspec.Struct):
     status: Annotated[str, Meta(description="`active`, or `waiting` (start `when_ready`).")]
     start: Annotated[str, Meta(description="`now` or `when_ready`.")]
     seed_commitment: Hex64
+    bots: Annotated[dict[str, str], Meta(description="Seats played by the service's bots in every battle "
+                                                     "(UMPIRE-BOT-1); they have no token.")] | UnsetType = UNSET
 
 
 class CampaignReady(msgspec.Struct):

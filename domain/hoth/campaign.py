@@ -221,6 +221,8 @@ class CampaignCreated(CampaignEvent, frozen=True, kw_only=True, tag="campaign_cr
     seats: tuple[str, ...]
     #: Each faction's shuffled support deck (content 3.1: "shuffles the support cards of their own faction").
     support_decks: dict[str, tuple[str, ...]]
+    #: Seats played by the service's bots in every battle (UMPIRE-BOT-1): seat -> ``"<bot id>:<level>"``.
+    bots: dict[str, str] = {}
 
 
 class BattleStarted(CampaignEvent, frozen=True, kw_only=True, tag="battle_started"):
@@ -292,6 +294,8 @@ class CreateCampaign(Command, frozen=True, kw_only=True, tag="create_campaign"):
     seats: tuple[str, ...] = FACTIONS
     #: Each faction's support cards (content 3.1), shuffled into its support deck.
     support: dict[str, tuple[str, ...]] = {}
+    #: Seats played by the service's bots in every battle (UMPIRE-BOT-1).
+    bots: dict[str, str] = {}
 
 
 class StartBattle(Command, frozen=True, kw_only=True, tag="start_battle"):
@@ -337,6 +341,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     secrets_met: tuple[str, ...] = ()
     #: The outcome the last winner read aloud (content 3.1 procedure 3).
     outcome_text: str = ""
+    #: Seats played by the service's bots in every battle (UMPIRE-BOT-1).
+    bots: dict[str, str] = {}
 
 
 class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
@@ -407,7 +413,7 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         c = command.campaign
         decks = {f: tuple(dice.shuffle(sorted(command.support.get(f, ())), SUPPORT_STREAM)) for f in FACTIONS}
         ev = CampaignCreated(campaign_id=command.campaign_id, ruleset=command.ruleset, campaign=c,
-                             seats=tuple(command.seats), support_decks=decks)
+                             seats=tuple(command.seats), support_decks=decks, bots=dict(command.bots))
         rb = RulingBuilder().add("CAMPAIGN-1", f"Campaign {c.title} starts at node {c.start} "
                                                f"({c.nodes[c.start].scenario}); each side's support cards are "
                                                f"shuffled into its own support deck (content 3.1).",
@@ -505,6 +511,7 @@ def evolve(state: CampaignState, event: Any) -> CampaignState:
     if isinstance(event, CampaignCreated):
         return r(state, campaign_id=event.campaign_id, ruleset=event.ruleset, campaign=event.campaign,
                  seats=event.seats, status=ACTIVE, node=event.campaign.start, support_deck=dict(event.support_decks),
+                 bots=dict(event.bots),
                  support_hand={f: () for f in FACTIONS}, support_discard={f: () for f in FACTIONS})
     if isinstance(event, BattleStarted):
         rec = BattleRecord(number=event.number, node=event.node, scenario=event.scenario, game_id=event.game_id,

@@ -333,3 +333,19 @@ def test_two_servers_on_one_store_play_a_bot_game_once(tmp_path, redis_url, redi
     # one game, one history: the final state follows from the log alone (no step applied twice)
     turns = [e["payload"]["turn"] for e in events if e["type"] == "turn_started"]
     assert turns == list(range(1, len(turns) + 1))
+
+
+def test_a_campaign_with_a_bot_gives_its_battles_the_bot(api):
+    camp = next(c["id"] for c in next(r for r in api.get("/rulesets").json() if r["id"] == "hoth")["campaigns"])
+    r = api.client.post("/campaigns", json={"ruleset": "hoth", "campaign": camp, "seed": SEED,
+                                            "bots": {"rebel": "greedy"}})
+    assert r.status_code == 201, r.text
+    c = r.json()
+    assert c["bots"] == {"rebel": "greedy:1"} and set(c["seats"]) == {"imperial"}
+    header = api.events(c["game_id"])[0]
+    assert header["payload"]["bots"] == {"rebel": "greedy:1"} and header["payload"]["campaign_id"] == c["campaign_id"]
+    bad = api.client.post("/campaigns", json={"ruleset": "hoth", "campaign": camp, "bots": {"rebel": "oracle"}})
+    assert_problem(bad, 422, field="bots.rebel")
+    bad = api.client.post("/campaigns", json={"ruleset": "hoth", "campaign": camp, "bots": {"rebel": "greedy"},
+                                              "start": "when_ready"})
+    assert_problem(bad, 422, field="start")
