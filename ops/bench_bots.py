@@ -14,6 +14,9 @@ Playouts per second: the search (exactly ``--playouts`` per decision, no early s
 of greedy-vs-greedy games across the scenarios, wall clock and process CPU time, beside random full games
 per second measured in the same run (ops/bench_hoth.py's figure, which calibrates for the machine's load).
 Decision times p50/p95 per level: the level budgets (playouts, clock cap) on the same positions.
+Through REST (``--rest-games``, default 1): hoth games of greedy:1 and the search level against greedy played by the
+service's own bot worker (the real app, a temporary store): the bot's own decision time and the time from one of its
+decisions to the next (reading the seat's input, deciding, appending through the command path).
 
 ``--log FILE`` appends every finished game as a JSON line and skips the games already in it, so a long run
 can be stopped and resumed; ``--summary FILE`` prints the summary of a log without playing.
@@ -169,6 +172,59 @@ def decision_times(inputs: list, specs: list[str]) -> dict:
     return out
 
 
+def rest_times(specs: list[str], games: int) -> dict[str, dict]:
+    """Bot decisions through the REST service (the real app, a temporary SQLite store, log-only reads): hoth games of
+    ``spec`` (imperial) against greedy (rebel) played by the service's own worker to their end. Per decision: the
+    bot's own time (as in process) and the time from one of its decisions to the next (reading the seat's view,
+    legal commands and events, deciding, appending through the command path), beside the in-process figures."""
+    import tempfile
+
+    from litestar.testing import TestClient
+
+    from service.app import create_app
+    from service.settings import Settings
+
+    out: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory() as d:
+        app = create_app(Settings(data_dir=d), read_models=None)
+        with TestClient(app) as client:
+            players = app.state.bots
+            for spec in specs:
+                own: list[float] = []
+                gaps: list[float] = []
+                last: dict[str, float] = {}
+
+                def hook(job, dec, spec=spec, own=own, gaps=gaps, last=last) -> None:
+                    if job.spec != spec or job.seat != "imperial":
+                        return
+                    now = time.perf_counter()
+                    own.append(dec.seconds)
+                    if job.game_id in last:
+                        gaps.append(now - last[job.game_id])
+                    last[job.game_id] = now
+
+                players.on_decision.append(hook)
+                t0 = time.perf_counter()
+                for i in range(games):
+                    scenario = BASE[i % len(BASE)]
+                    r = client.post("/games", json={"ruleset": "hoth", "scenario": scenario,
+                                                    "seed": hashlib.sha256(f"rest|{spec}|{i}".encode()).hexdigest(),
+                                                    "bots": {"imperial": spec, "rebel": "greedy:1"}})
+                    gid = r.json()["game_id"]
+                    while client.get(f"/games/{gid}").json()["status"] != "finished":
+                        time.sleep(0.2)
+                players.on_decision.remove(hook)
+                own.sort()
+                gaps.sort()
+                out[spec] = {"games": games, "decisions": len(own), "seconds": round(time.perf_counter() - t0, 1),
+                             "p50_ms": round(1000 * own[len(own) // 2], 1) if own else None,
+                             "p95_ms": round(1000 * own[int(0.95 * (len(own) - 1))], 1) if own else None,
+                             "between_decisions_p50_ms": round(1000 * gaps[len(gaps) // 2], 1) if gaps else None,
+                             "between_decisions_p95_ms": round(1000 * gaps[int(0.95 * (len(gaps) - 1))], 1)
+                             if gaps else None}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=4, help="games per pair (default 4; the full run: 200)")
@@ -184,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", default="search-random,search-greedy,greedy-random",
                     help="which pairs to play (default all three; e.g. search-greedy to split a long run)")
     ap.add_argument("--json", action="store_true", help="print machine-readable results")
+    ap.add_argument("--rest-games", type=int, default=1,
+                    help="hoth games per bot (greedy:1, search:1) played through the REST service (0: none)")
     args = ap.parse_args(argv)
     if args.quick:
         args.games, args.positions, args.speed_playouts = 2, 6, 300
@@ -207,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
         speed = playout_rate(inputs, args.speed_playouts)
         times = decision_times(inputs[: max(4, len(inputs) // 2)],
                                ["random:1", "greedy:1"] + [f"search:{lv}" for lv in SearchBot.levels])
+
+    rest = rest_times(["greedy:1", search], args.rest_games) if args.rest_games else None
 
     done: list[dict] = []
     if args.log and Path(args.log).exists():
@@ -250,6 +310,15 @@ def main(argv: list[str] | None = None) -> int:
             figures.append({"figure": f"decision time {spec} (p50; {t['decisions']} positions)",
                             "value": t["p50_ms"], "unit": "ms", "lower_is_better": True,
                             "vs": {"figure": "p95", "value": t["p95_ms"]}})
+    for spec, t in (rest or {}).items():
+        if t["p50_ms"] is None:
+            continue
+        inproc = (times or {}).get(spec)
+        figures.append({"figure": f"{spec} through REST: from one decision to the next (p50; {t['decisions']} "
+                                  f"decisions of {t['games']} game(s); the bot's own p50 {t['p50_ms']:,.0f} ms)",
+                        "value": t["between_decisions_p50_ms"], "unit": "ms", "lower_is_better": True,
+                        "vs": {"figure": "in-process decision p50" if inproc else "the bot's own decision p50",
+                               "value": inproc["p50_ms"] if inproc else t["p50_ms"]}})
     out = {
         "benchmark": "bots",
         "unit": "in-process bot games and searches",
@@ -259,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
                     "load": list(os.getloadavg())},
         "pairs": summary,
         "speed": speed, "random_games_per_s": round(rnd, 2) if rnd else None, "decision_times": times,
+        "rest_decisions": rest,
         "match_decisions": {"search_decisions": len(search_times),
                             "p50_ms": round(1000 * search_times[len(search_times) // 2], 1) if search_times else None,
                             "p95_ms": round(1000 * search_times[int(0.95 * (len(search_times) - 1))], 1)
@@ -270,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
     else:
-        print(json.dumps({k: out[k] for k in ("pairs", "speed", "decision_times", "match_decisions")}, indent=2))
+        print(json.dumps({k: out[k] for k in ("pairs", "speed", "decision_times", "match_decisions", "rest_decisions")},
+                         indent=2))
     return 0
 
 
