@@ -41,7 +41,7 @@ from domain.kernel.fold import decode_event
 from domain.kernel.rulings import RuleStep
 
 from . import views
-from .game_service import Current, GameService
+from .game_service import Current, GameService, ruleset_for
 from .problems import Problem
 
 log = logging.getLogger("umpire.bots")
@@ -302,8 +302,7 @@ class BotPlayers:
                 decision = await anyio.to_thread.run_sync(bot_decision, job)
                 for hook in self.on_decision:
                     hook(job, decision)
-                rs = svc.current(game_id).ruleset
-                command = svc.decode_command(rs, decision.command)
+                command = svc.decode_command(ruleset_for(job.seat_input.ruleset), decision.command)
                 note = note_of(job.spec, decision.explanation, playouts=decision.playouts,
                                seconds=round(decision.seconds, 3))
             try:
