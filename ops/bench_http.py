@@ -1,34 +1,37 @@
 #!/usr/bin/env python3
-"""HTTP benchmark of the REST service on loopback (issue 5, "Measure").
+"""HTTP benchmark of the command path beside two bare handlers (issue 17, "Measure").
 
-Starts two real server processes (uvicorn) on free loopback ports:
+Three servers, each served exactly as ``umpire serve`` serves (``service.cli.run_http``: the same
+stack, the same multi-process supervisor, the access log on as by default), on loopback:
 
-- ``umpire``: the real app (``service.app.create_app``) on a fresh data dir,
-  with its Redis read models on a private Redis server (``--no-redis``: none,
-  every query from the log);
-- ``bare``: a bare litestar app whose one handler returns a constant.
+- ``umpire``: the real app on a fresh data dir, with its Redis read models on a private Redis;
+  ``POST /games/{id}/commands`` of the toy ruleset (``tests/service/toy_ruleset.py``: step,
+  end_turn, for each seat in turn; no dice, so every command is legal and the load generator
+  needs no game logic);
+- ``bare constant``: a bare litestar ``POST`` handler that answers a constant;
+- ``bare insert``: a bare litestar ``POST`` handler doing one durable SQLite insert per request
+  (WAL, ``synchronous=FULL``, ``BEGIN IMMEDIATE``, one writer per process, a row of
+  :data:`ROW_BYTES`, about an umpire event row).
 
-Then a load generator (httpx, one thread per client) runs, in the same run:
+The load generator is ``wrk`` (C, one thread and one keep-alive connection per game; installed by
+``ops/ensure-wrk``) with a Lua script that posts each game's next command with the version the
+last answer gave: it costs little next to the server. Every endpoint gets the same request body
+size and the same ``--seconds`` at 1, 8 and 32 connections, with ``--workers 1`` and ``2``;
+the table gives commands/s, p50, p99 and the ratios to the durable insert of the same run.
 
-1. ``GET /constant`` on the bare app;
-2. games driven by bots: each client plays its own games through
-   ``GET /games/{id}`` (timed), ``GET /legal-commands`` (timed) and
-   ``POST /commands`` (timed), starting a new game when one ends.
+Goals (issue 17), at 8 connections: umpire >= 0.6x the insert's throughput and p99 <= 3x its p99
+with one worker; >= 0.9x with two.
 
-Reported per endpoint: requests, requests/s, p50 and p99 latency (ms), and the
-ratios to the bare handler (the figure that matters: what the service adds on
-top of the framework on this machine). Bounded by ``--seconds`` per phase.
-
-    .venv/bin/python ops/bench_http.py --seconds 10 --clients 8 [--ruleset hoth|toy] [--json]
+    .venv/bin/python ops/bench_http.py [--seconds 5] [--connections 1,8,32] [--workers 1,2] [--json]
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import random
+import re
+import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,218 +46,331 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 
 SEED = "0f" * 32
-SCENARIOS = {"hoth": "SCN-TAKE-DOWN-THE-SHIELD", "toy": "duel"}
+#: Bytes of the row the bare insert writes (an umpire event row of the toy ruleset, with its
+#: hashes, commitment and ruling, is about this size).
+ROW_BYTES = 700
+#: Goals of issue 17 at 8 connections (throughput ratio with 1 worker, p99 ratio, with 2 workers).
+GOAL_RATIO_1, GOAL_P99_1, GOAL_RATIO_2 = 0.6, 3.0, 0.9
+GOAL_CONNECTIONS = 8
 
 
-# -- the two apps (uvicorn factories; this module is imported by the server processes) --
+# -- the apps (factories, run in the server processes) -------------------------------------
 def umpire_app():
     from service.app import create_app
     from service.settings import Settings
+    from tests.service.toy_ruleset import register
 
-    if os.environ.get("UMPIRE_BENCH_TOY"):
-        from tests.service.toy_ruleset import register
-
-        register()
-    return create_app(Settings.from_env())
+    register()
+    return create_app(Settings.from_env(), projector=os.environ.get("UMPIRE_PROJECTOR", "thread"))
 
 
-def bare_app():
-    from litestar import Litestar, get
+def bare_constant_app():
+    from litestar import Litestar, post
 
-    @get("/constant", sync_to_thread=False)
-    def constant() -> dict[str, str]:
+    @post("/constant", status_code=201)
+    async def constant(data: dict[str, Any]) -> dict[str, Any]:
         return {"status": "ok"}
 
     return Litestar(route_handlers=[constant], openapi_config=None)
 
 
-# -- servers ------------------------------------------------------------------------
+def bare_insert_app():
+    import sqlite3
+
+    from litestar import Litestar, post
+
+    path = os.environ["BENCH_INSERT_DB"]
+    local = threading.local()
+    lock = threading.Lock()
+    row = "x" * ROW_BYTES
+
+    def conn() -> sqlite3.Connection:
+        c = getattr(local, "c", None)
+        if c is None:
+            c = local.c = sqlite3.connect(path, isolation_level=None, timeout=10)
+            c.execute("PRAGMA busy_timeout=10000")
+            c.execute("PRAGMA journal_mode=WAL")
+            c.execute("PRAGMA synchronous=FULL")
+            c.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL, payload TEXT)")
+        return c
+
+    @post("/insert", status_code=201, sync_to_thread=True)
+    def insert(data: dict[str, Any]) -> dict[str, Any]:
+        c = conn()
+        with lock:  # one writer per process, as the event store
+            c.execute("BEGIN IMMEDIATE")
+            cur = c.execute("INSERT INTO rows (body, payload) VALUES (?, ?)", (row, json.dumps(data)))
+            c.execute("COMMIT")
+        return {"id": cur.lastrowid}
+
+    return Litestar(route_handlers=[insert], openapi_config=None)
+
+
+# -- servers ------------------------------------------------------------------------------
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def start_server(factory: str, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+def start_server(factory: str, workers: int, env: dict[str, str], probe: tuple[str, str]) -> tuple[subprocess.Popen, str]:
     port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", factory, "--app-dir", str(ROOT / "ops"),
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-access-log"],
-        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=str(ROOT),
-    )
+    code = (f"from service.cli import run_http; run_http({factory!r}, '127.0.0.1', {port}, {workers})")
+    proc = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, **env,
+                            "PYTHONPATH": f"{ROOT / 'ops'}:{ROOT}"}, cwd=str(ROOT),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    probe = "/constant" if factory.endswith("bare_app") else "/health"
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"server {factory} exited with {proc.returncode}")
         try:
-            if httpx.get(url + probe, timeout=1).status_code == 200:
+            r = httpx.request(probe[0], url + probe[1], json={}, timeout=2)
+            if r.status_code < 500:
                 return proc, url
         except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
+            time.sleep(0.2)
+    stop(proc)
     raise SystemExit(f"server {factory} did not start")
 
 
 def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
     try:
-        proc.wait(10)
+        os.killpg(proc.pid, 15)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(15)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        os.killpg(proc.pid, 9)
         proc.wait(5)
 
 
-# -- load ---------------------------------------------------------------------------
-class Timings:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.samples: dict[str, list[float]] = {}
-        self.errors: dict[str, int] = {}
+# -- wrk ----------------------------------------------------------------------------------
+DONE_LUA = r"""
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK {"requests":%d,"duration_us":%d,"non2xx":%d,"socket_errors":%d,"p50_us":%d,"p99_us":%d}\n',
+    summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+"""
 
-    def add(self, name: str, seconds: float, ok: bool) -> None:
-        with self.lock:
-            self.samples.setdefault(name, []).append(seconds)
-            if not ok:
-                self.errors[name] = self.errors.get(name, 0) + 1
+#: Each wrk thread (one connection) plays its own game: north step, north end_turn, south step,
+#: south end_turn, ... with the version of the last answer.
+GAME_LUA = r"""
+local games = {GAMES}
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("idx", counter)
+end
+local cmds = {'{"type":"step"}', '{"type":"end_turn"}', '{"type":"step"}', '{"type":"end_turn"}'}
+function init(args)
+  local g = games[idx]
+  gid, tokens, version, step = g[1], {g[2], g[3]}, g[4], 0
+end
+function request()
+  local who = step < 2 and 1 or 2
+  local body = '{"command":' .. cmds[step + 1] .. ',"expected_version":' .. version .. '}'
+  return wrk.format("POST", "/games/" .. gid .. "/commands",
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. tokens[who]}, body)
+end
+function response(status, headers, body)
+  if status == 201 then
+    version = tonumber(string.match(body, '"version":(%d+)'))
+    step = (step + 1) % 4
+  end
+end
+"""
+
+#: The bare handlers get a body and headers of the same size as a command's.
+BARE_LUA = r"""
+local body = '{"command":{"type":"end_turn"},"expected_version":1234}'
+local auth = "Bearer " .. string.rep("t", 32)
+function request()
+  return wrk.format("POST", "{PATH}", {["Content-Type"] = "application/json", ["Authorization"] = auth}, body)
+end
+"""
 
 
-def _pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    if not xs:
-        return float("nan")
-    k = min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))
-    return xs[k]
+def run_wrk(url: str, script: str, connections: int, seconds: float) -> dict[str, Any]:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(script + DONE_LUA)
+        lua = f.name
+    try:
+        out = subprocess.run(["wrk", "-t", str(connections), "-c", str(connections), "-d", f"{seconds:g}s",
+                              "--timeout", "10s", "-s", lua, url], capture_output=True, text=True,
+                             timeout=seconds + 60)
+    finally:
+        os.unlink(lua)
+    m = re.search(r"^WRK (\{.*\})$", out.stdout, re.M)
+    if m is None:
+        raise SystemExit(f"wrk gave no figures: {out.stdout[-500:]} {out.stderr[-500:]}")
+    r = json.loads(m.group(1))
+    secs = r["duration_us"] / 1e6
+    return {"requests": r["requests"], "errors": r["non2xx"] + r["socket_errors"],
+            "per_second": round(r["requests"] / secs, 1), "p50_ms": round(r["p50_us"] / 1000, 2),
+            "p99_ms": round(r["p99_us"] / 1000, 2)}
 
 
-def _timed(t: Timings, name: str, fn, *args, ok_codes=(200,), **kw) -> httpx.Response:
-    t0 = time.perf_counter()
-    r = fn(*args, **kw)
-    t.add(name, time.perf_counter() - t0, r.status_code in ok_codes)
-    return r
+def new_games(url: str, n: int) -> str:
+    """``n`` fresh toy games as a Lua table {{game_id, north token, south token, version}, ...}."""
+    rows = []
+    with httpx.Client(base_url=url, timeout=30) as c:
+        for _ in range(n):
+            g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
+            rows.append('{"%s","%s","%s",%d}' % (g["game_id"], g["seats"]["north"], g["seats"]["south"], g["version"]))
+    return "{" + ",".join(rows) + "}"
 
 
-def run_bare(url: str, clients: int, seconds: float, t: Timings) -> float:
-    stop_at = time.monotonic() + seconds
-
-    def worker() -> None:
-        with httpx.Client(base_url=url, timeout=30) as c:
-            while time.monotonic() < stop_at:
-                _timed(t, "GET /constant (bare)", c.get, "/constant")
-
-    t0 = time.monotonic()
-    threads = [threading.Thread(target=worker) for _ in range(clients)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    return time.monotonic() - t0
+# -- the run ------------------------------------------------------------------------------
+ENDPOINTS = ("umpire POST /commands", "bare constant POST", "bare durable insert POST")
 
 
-def run_games(url: str, ruleset: str, clients: int, seconds: float, t: Timings) -> tuple[float, int]:
-    stop_at = time.monotonic() + seconds
-    games = [0]
+def run_workers(workers: int, connections: list[int], seconds: float, redis_url: str, tmp: Path,
+                projector: str = "process") -> dict[str, Any]:
+    from service.cli import Supervised, projector_command
 
-    def worker(i: int) -> None:
-        rng = random.Random(i)
-        with httpx.Client(base_url=url, timeout=30) as c:
-            while time.monotonic() < stop_at:
-                g = c.post("/games", json={"ruleset": ruleset, "scenario": SCENARIOS[ruleset], "seed": SEED}).json()
-                games[0] += 1
-                gid, tokens = g["game_id"], g["seats"]
-                while time.monotonic() < stop_at:
-                    v = _timed(t, "GET /games/{id}", c.get, f"/games/{gid}").json()
-                    if v["status"] == "finished":
-                        break
-                    seat = v["to_act"][0]
-                    h = {"Authorization": f"Bearer {tokens[seat]}"}
-                    cmds = _timed(t, "GET /legal-commands", c.get, f"/games/{gid}/legal-commands", headers=h).json()
-                    cmd = rng.choice(cmds["commands"])
-                    if ruleset == "toy" and cmd["type"] in ("roll", "play", "draw", "challenge"):
-                        cmd = next((x for x in cmds["commands"] if x["type"] == "step"), {"type": "end_turn"})
-                    _timed(t, "POST /commands", c.post, f"/games/{gid}/commands", ok_codes=(201,),
-                           json={"command": cmd, "expected_version": v["version"]}, headers=h)
+    data = tmp / f"umpire-w{workers}"
+    env_u = {"UMPIRE_DATA_DIR": str(data), "UMPIRE_REDIS_URL": redis_url, "UMPIRE_PROJECTOR": projector}
+    from service.receipts import load_or_create
+    from service.store import EventStore
 
-    t0 = time.monotonic()
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    return time.monotonic() - t0, games[0]
+    EventStore(data).close()
+    load_or_create(data)  # the key made once before the workers start, as umpire serve does
+    servers: dict[str, tuple[subprocess.Popen, str]] = {}
+    follower = None
+    if projector == "process":  # as umpire serve does: a supervised projector process follows the log
+        follower = Supervised(projector_command(str(data), redis_url,
+                                                "from tests.service.toy_ruleset import register; register()"),
+                              "projector")
+        follower.start()
+    try:
+        servers["umpire"] = start_server("bench_http:umpire_app", workers, env_u, ("GET", "/health"))
+        servers["constant"] = start_server("bench_http:bare_constant_app", workers, {}, ("POST", "/constant"))
+        servers["insert"] = start_server("bench_http:bare_insert_app", workers,
+                                         {"BENCH_INSERT_DB": str(tmp / f"insert-w{workers}.db")}, ("POST", "/insert"))
+        # warm up each server (imports, caches, the first connections)
+        run_wrk(servers["umpire"][1], GAME_LUA.replace("{GAMES}", new_games(servers["umpire"][1], 2)), 2, 1)
+        run_wrk(servers["constant"][1], BARE_LUA.replace("{PATH}", "/constant"), 2, 1)
+        run_wrk(servers["insert"][1], BARE_LUA.replace("{PATH}", "/insert"), 2, 1)
+        rows: dict[str, Any] = {}
+        for c in connections:
+            games = GAME_LUA.replace("{GAMES}", new_games(servers["umpire"][1], c))
+            cell = {
+                ENDPOINTS[0]: run_wrk(servers["umpire"][1], games, c, seconds),
+                ENDPOINTS[1]: run_wrk(servers["constant"][1], BARE_LUA.replace("{PATH}", "/constant"), c, seconds),
+                ENDPOINTS[2]: run_wrk(servers["insert"][1], BARE_LUA.replace("{PATH}", "/insert"), c, seconds),
+            }
+            ins = cell[ENDPOINTS[2]]
+            for row in cell.values():
+                row["x_insert_per_s"] = round(row["per_second"] / ins["per_second"], 2) if ins["per_second"] else None
+                row["x_insert_p99"] = round(row["p99_ms"] / ins["p99_ms"], 2) if ins["p99_ms"] else None
+            rows[str(c)] = cell
+    finally:
+        for proc, _ in servers.values():
+            stop(proc)
+        if follower is not None:
+            follower.stop()
+    return rows
+
+
+def figures(out: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``ops/bench`` shape: each umpire figure beside the durable insert of the same run."""
+    figs = []
+    for w, per_c in out["workers"].items():
+        for c, cell in per_c.items():
+            u, ins = cell[ENDPOINTS[0]], cell[ENDPOINTS[2]]
+            how = f"{c} connections, --workers {w}"
+            figs.append({"figure": f"POST /commands ({how})", "value": u["per_second"], "unit": "commands/s",
+                         "vs": {"figure": "bare durable insert, requests/s", "value": ins["per_second"]}})
+            figs.append({"figure": f"POST /commands p99 ({how})", "value": u["p99_ms"], "unit": "ms (p99)",
+                         "lower_is_better": True, "vs": {"figure": "bare durable insert p99", "value": ins["p99_ms"]}})
+    return figs
+
+
+def table(out: dict[str, Any]) -> list[str]:
+    lines = ["| workers | connections | endpoint | commands/s | p50 ms | p99 ms | x insert (rate) | x insert (p99) | errors |",
+             "|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for w, per_c in out["workers"].items():
+        for c, cell in per_c.items():
+            for name, r in cell.items():
+                lines.append(f"| {w} | {c} | {name} | {r['per_second']:,.0f} | {r['p50_ms']} | {r['p99_ms']} | "
+                             f"{r['x_insert_per_s']} | {r['x_insert_p99']} | {r['errors']} |")
+    return lines
+
+
+def goals(out: dict[str, Any]) -> list[str]:
+    lines = []
+    c = str(GOAL_CONNECTIONS)
+    one = out["workers"].get("1", {}).get(c)
+    two = out["workers"].get("2", {}).get(c)
+    if one:
+        u = one[ENDPOINTS[0]]
+        lines.append(f"goal, 1 worker, {c} connections: rate {u['x_insert_per_s']}x insert (goal >= {GOAL_RATIO_1}), "
+                     f"p99 {u['x_insert_p99']}x insert (goal <= {GOAL_P99_1})")
+    if two:
+        u = two[ENDPOINTS[0]]
+        lines.append(f"goal, 2 workers, {c} connections: rate {u['x_insert_per_s']}x insert (goal >= {GOAL_RATIO_2})")
+    return lines
+
+
+def load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:  # pragma: no cover
+        return "?"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=10.0, help="length of each phase (default 10)")
-    ap.add_argument("--clients", type=int, default=8, help="concurrent clients (threads)")
-    ap.add_argument("--ruleset", choices=sorted(SCENARIOS), default="hoth")
-    ap.add_argument("--no-redis", action="store_true", help="no read models: every query from the log")
+    ap.add_argument("--seconds", type=float, default=5.0, help="length of each measurement (default 5)")
+    ap.add_argument("--connections", default="1,8,32", help="connection counts, comma-separated (default 1,8,32)")
+    ap.add_argument("--workers", default="1,2", help="worker counts, comma-separated (default 1,2)")
+    ap.add_argument("--projector", choices=["process", "thread"], default="process",
+                    help="umpire's projector: a supervised process (umpire serve's default) or a thread per worker")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
+    os.chdir(ROOT)
+    if shutil.which("wrk") is None:
+        subprocess.run(["bash", str(ROOT / "ops" / "ensure-wrk")], check=True)
+    connections = [int(x) for x in args.connections.split(",") if x]
+    workers = [int(x) for x in args.workers.split(",") if x]
 
-    redis_server = None
-    data_dir = tempfile.mkdtemp(prefix="umpire-bench-")
-    env = {"UMPIRE_DATA_DIR": data_dir}
-    if args.ruleset == "toy":
-        env["UMPIRE_BENCH_TOY"] = "1"
-    if not args.no_redis:
-        from service.redis_runtime import EmbeddedRedis
+    from service.redis_runtime import EmbeddedRedis
 
-        redis_server = EmbeddedRedis(Path(data_dir) / "redis")
-        redis_server.start()
-        env["UMPIRE_REDIS_URL"] = redis_server.url
-    procs = []
+    tmp = Path(tempfile.mkdtemp(prefix="umpire-bench-http-"))
+    redis_server = EmbeddedRedis(tmp / "redis")
+    redis_server.start()
+    load_before = load_average()
+    t0 = time.monotonic()
     try:
-        bare, bare_url = start_server("bench_http:bare_app", {})
-        procs.append(bare)
-        ump, ump_url = start_server("bench_http:umpire_app", env)
-        procs.append(ump)
-        t = Timings()
-        bare_wall = run_bare(bare_url, args.clients, args.seconds, t)
-        game_wall, games = run_games(ump_url, args.ruleset, args.clients, args.seconds, t)
+        out: dict[str, Any] = {"ruleset": "toy", "projector": args.projector, "seconds": args.seconds, "cpus": os.cpu_count(),
+                               "load_average_before": load_before, "workers": {}}
+        for w in workers:
+            redis_server_flush(redis_server.url)
+            out["workers"][str(w)] = run_workers(w, connections, args.seconds, redis_server.url, tmp, args.projector)
     finally:
-        for p in procs:
-            stop(p)
-        if redis_server is not None:
-            redis_server.stop()
-
-    walls = {"GET /constant (bare)": bare_wall}
-    rows: dict[str, Any] = {}
-    for name, xs in t.samples.items():
-        wall = walls.get(name, game_wall)
-        rows[name] = {
-            "requests": len(xs),
-            "errors": t.errors.get(name, 0),
-            "per_second": round(len(xs) / wall, 1),
-            "p50_ms": round(_pct(xs, 0.50) * 1000, 2),
-            "p99_ms": round(_pct(xs, 0.99) * 1000, 2),
-            "mean_ms": round(statistics.fmean(xs) * 1000, 2),
-        }
-    bare_row = rows["GET /constant (bare)"]
-    for name, row in rows.items():
-        row["p50_vs_bare"] = round(row["p50_ms"] / bare_row["p50_ms"], 1)
-    out = {
-        "ruleset": args.ruleset,
-        "read_models": "redis" if not args.no_redis else "none (log)",
-        "clients": args.clients,
-        "seconds_per_phase": args.seconds,
-        "games_played": games,
-        "cpus": os.cpu_count(),
-        "endpoints": rows,
-        "note": "POST /commands per_second is commands/s over the game phase, shared with the GETs of the bots; "
-                "p50_vs_bare is the p50 latency ratio to the bare litestar handler.",
-    }
+        redis_server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    out["load_average_after"] = load_average()
+    out["took_s"] = round(time.monotonic() - t0, 1)
+    out["goals"] = goals(out)
+    out["figures"] = figures(out)
     if args.json:
         print(json.dumps(out, indent=2))
         return
-    print(f"umpire HTTP bench: ruleset {out['ruleset']}, read models {out['read_models']}, "
-          f"{args.clients} clients, {args.seconds:g}s per phase, {games} games, {out['cpus']} CPUs")
-    print(f"{'endpoint':28} {'requests':>9} {'errors':>7} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'p50/bare':>9}")
-    for name, r in rows.items():
-        print(f"{name:28} {r['requests']:>9} {r['errors']:>7} {r['per_second']:>9} {r['p50_ms']:>8} "
-              f"{r['p99_ms']:>8} {r['p50_vs_bare']:>9}")
+    print(f"umpire HTTP bench (wrk): toy ruleset, projector {args.projector}, {args.seconds:g}s per cell, {out['cpus']} CPUs, "
+          f"load average {load_before} before, {out['load_average_after']} after")
+    print("\n".join(table(out)))
+    print("\n".join(out["goals"]))
+
+
+def redis_server_flush(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url).flushall()
 
 
 if __name__ == "__main__":

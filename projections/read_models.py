@@ -128,11 +128,33 @@ class ReadModels:
         self._cache: OrderedDict[str, tuple[int, Any]] = OrderedDict()
         #: game -> (seq, the kernel's state after it: header, ready seats, waiting undo request)
         self._kernels: dict[str, tuple[int, KernelState]] = {}
+        #: game -> (the models' last applied seq as this process last saw it, the turn of that event):
+        #: the projector's fast path (:meth:`project_batch`) starts from it without asking Redis.
+        self._heads: dict[str, tuple[int, int | None]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._apply_sha = self._apply.sha
+        self._lobby_sha = self._lobby_upsert.sha
+        #: Per thread: did the last read meet an unreachable Redis (see :meth:`read_failed`)?
+        self._reads = threading.local()
         #: True until a complete catch-up; set again when a write fails. While
         #: True the lobby is answered from the log.
         self._lobby_stale = True
+
+    # -- reads that meet Redis down ----------------------------------
+    def begin_read(self) -> None:
+        """Forget this thread's last read failure (call before a query)."""
+        self._reads.failed = False
+
+    def read_failed(self) -> bool | None:
+        """True when this thread's last query answered None because Redis was unreachable (the log
+        answers, marked degraded), False when it was only behind the log or had no models, None when
+        it cannot tell."""
+        return getattr(self._reads, "failed", False)
+
+    def _unreachable(self) -> None:
+        self._reads.failed = True
+        return None
 
     # -- games and locks ----------------------------------------------
     def _game(self, game_id: str) -> _Game:
@@ -174,9 +196,11 @@ class ReadModels:
             if game_id is None:
                 self._cache.clear()
                 self._kernels.clear()
+                self._heads.clear()
             else:
                 self._cache.pop(game_id, None)
                 self._kernels.pop(game_id, None)
+                self._heads.pop(game_id, None)
 
     def _kernel_at(self, game: _Game, seq: int) -> KernelState:
         """The kernel's state right after ``seq`` (kept beside the ruleset state; else from the
@@ -196,6 +220,10 @@ class ReadModels:
     def _remember_kernel(self, game_id: str, seq: int, ks: KernelState) -> None:
         with self._guard:
             self._kernels[game_id] = (seq, ks)
+
+    def _remember_head(self, game_id: str, seq: int, turn: int | None) -> None:
+        with self._guard:
+            self._heads[game_id] = (seq, turn)
 
     # -- projecting ----------------------------------------------------
     def project(self, game_id: str, upto: int | None = None, *, events: Sequence[StoredEvent] | None = None) -> int:
@@ -228,6 +256,105 @@ class ReadModels:
         """
         return self.project(event.game_id, upto=event.seq, events=[event])
 
+    def project_batch(self, batches: dict[str, Sequence[StoredEvent]]) -> list[str]:
+        """Project the events just written of several games in ONE Redis round trip (the projector's
+        path, :mod:`projections.projector`). A game goes that way when this process knows the models'
+        head and state right before its first event and none of its events is an undo; its views are
+        built once, for its last seq. Every other game, and any whose script found the models
+        elsewhere (another process projected them, a wipe, a gap), goes through :meth:`project`, which
+        reads what it needs. Returns the games projected that second way. Raises redis errors
+        (the lobby is then answered from the log until a complete catch-up)."""
+        slow: list[str] = []
+        fast: list[tuple[_Game, list[_Step], Any, KernelState, int | None, bool]] = []
+        held: list[threading.Lock] = []
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for gid, events in batches.items():
+                if not events:
+                    continue
+                try:
+                    game = self._game(gid)
+                except Exception:
+                    slow.append(gid)
+                    continue
+                lk = self._lock(gid)
+                if not lk.acquire(blocking=False):  # a catch-up is projecting it: after it, the long way
+                    slow.append(gid)
+                    continue
+                held.append(lk)
+                plan = self._fast_steps(game, events)
+                if plan is None:
+                    slow.append(gid)
+                    continue
+                steps, state, ks, turn = plan
+                for step in steps:
+                    pipe.evalsha(self._apply_sha, len(step.keys), *step.keys, *step.args)
+                st = game_status(game.ruleset, state, ks)
+                lobby = self._lobby_call(game, steps[-1].seq, st.status, st.winner)
+                if lobby is not None:
+                    pipe.evalsha(self._lobby_sha, len(lobby[0]), *lobby[0], *lobby[1])
+                fast.append((game, steps, state, ks, turn, lobby is not None))
+            if fast:
+                results = pipe.execute(raise_on_error=False)
+                i = 0
+                for game, steps, state, ks, turn, has_lobby in fast:
+                    gid = game.row.game_id
+                    applied = results[i:i + len(steps)]
+                    i += len(steps)
+                    lobby_ok = True
+                    if has_lobby:
+                        lobby_ok = not isinstance(results[i], Exception)
+                        i += 1
+                    if lobby_ok and all(isinstance(r, list) and int(r[0]) == 1 for r in applied):
+                        final = steps[-1].seq
+                        self._remember(gid, final, state)
+                        self._remember_kernel(gid, final, ks)
+                        self._remember_head(gid, final, turn)
+                    else:  # not where this process thought (or the scripts were flushed): the long way
+                        self.forget(gid)
+                        slow.append(gid)
+        except redis.RedisError:
+            self._lobby_stale = True
+            raise
+        finally:
+            for lk in held:
+                lk.release()
+        for gid in slow:
+            try:
+                self.project(gid, events=batches[gid])
+            except (ProjectionError, UnknownGame) as exc:
+                log.warning("game %s cannot be projected: %s", gid, exc)
+        return slow
+
+    def _fast_steps(self, game: _Game, events: Sequence[StoredEvent]
+                    ) -> tuple[list[_Step], Any, KernelState, int | None] | None:
+        """The APPLY steps of ``events`` from what this process remembers (None: it does not know
+        the models' head, state and kernel right before them, or an event is an undo)."""
+        gid = game.row.game_id
+        before = events[0].seq - 1
+        with self._guard:
+            head = self._heads.get(gid)
+            hit = self._cache.get(gid)
+            kh = self._kernels.get(gid)
+        if head is None or hit is None or kh is None or not head[0] == hit[0] == kh[0] == before:
+            return None
+        if any(b.seq != a.seq + 1 for a, b in zip(events, events[1:])):
+            return None
+        rs = game.ruleset
+        state, ks, prev_turn = hit[1], kh[1], head[1]
+        pending = []
+        for ev in events:
+            event = decode_event(rs, ev.payload)
+            if isinstance(event, Undone):
+                return None
+            ks = kernel_evolve(ks, ev.seq, event)
+            if not is_kernel_event(event):
+                state = rs.evolve(state, event)
+            pending.append((ev.seq, state, ev, prev_turn, (), ks))
+            prev_turn = ev.turn
+        steps = [self._step(game, *p, with_views=i == len(pending) - 1) for i, p in enumerate(pending)]
+        return steps, state, ks, prev_turn
+
     def _meta(self, game: _Game) -> dict[str, str]:
         raw = self.redis.hgetall(game.keys.meta)
         return {_s(k): _s(v) for k, v in raw.items()}
@@ -246,6 +373,7 @@ class ReadModels:
             if "seq" not in meta:
                 return None
         last = int(meta["seq"])
+        self._remember_head(gid, last, _int(meta.get("turn")))
         if upto is not None and upto <= last:
             self._sync_lobby(game, last, meta.get("status", ""), meta.get("winner") or None)
             return last
@@ -263,7 +391,15 @@ class ReadModels:
         if state is None:
             state = self._fold_upto(game, last)[0]
         prev_turn = _int(meta.get("turn"))
-        steps: list[_Step] = []
+        # Steps are built when they are run: only the last step of each pipeline carries the views
+        # (the views of the seq the models reach; a reader checks the view's version anyway).
+        pending: list[tuple[int, Any, StoredEvent, int | None, list[tuple[int, bytes]], KernelState]] = []
+
+        def flush() -> bool:
+            steps = [self._step(game, *p, with_views=i == len(pending) - 1) for i, p in enumerate(pending)]
+            pending.clear()
+            return not steps or self._run(game, steps)
+
         rs = game.ruleset
         ks = self._kernel_at(game, last)
         for ev in events:
@@ -273,36 +409,38 @@ class ReadModels:
             if isinstance(event, Undone):
                 # The state is the fold of the events not undone: fold again
                 # from a snapshot taken before the undone range (DESIGN 5).
-                if steps and not self._run(game, steps):
+                if not flush():
                     return None
-                steps = []
                 state = self._fold_upto(game, ev.seq)[0]
                 for u in self.store.load(gid, after=event.first - 1, upto=min(event.last, ev.seq - 1)):
                     undone_updates.append((u.seq - 1, _enc.encode(views.timeline_entry(u, rs, undone=True))))
             elif not is_kernel_event(event):
                 state = rs.evolve(state, event)
-            steps.append(self._step(game, ev.seq, state, ev, prev_turn, undone_updates, ks))
+            pending.append((ev.seq, state, ev, prev_turn, undone_updates, ks))
             prev_turn = ev.turn
-            if len(steps) >= PIPELINE_BATCH:
-                if not self._run(game, steps):
-                    return None
-                steps = []
-        if steps and not self._run(game, steps):
+            if len(pending) >= PIPELINE_BATCH and not flush():
+                return None
+        if not flush():
             return None
         final = events[-1].seq
         self._remember(gid, final, state)
         self._remember_kernel(gid, final, ks)
+        self._remember_head(gid, final, events[-1].turn)
         st = game_status(rs, state, ks)
         self._sync_lobby(game, final, st.status, st.winner)
         return final
 
     def _step(self, game: _Game, seq: int, state: Any, ev: StoredEvent | None, prev_turn: int | None,
-              undone_updates: Sequence[tuple[int, bytes]], ks: KernelState | None = None) -> _Step:
+              undone_updates: Sequence[tuple[int, bytes]], ks: KernelState | None = None, *,
+              with_views: bool = True) -> _Step:
+        """One APPLY call. ``with_views=False``: the step leaves the views alone (a later step of the
+        same pipeline writes them; the views carry their version, which readers check)."""
         if ks is None:
             ks = self._kernel_at(game, seq)
         rs, row = game.ruleset, game.row
         st = game_status(rs, state, ks)
-        bodies = [_enc.encode(views.game_view(row, rs, state, seat, version=seq, kernel=ks)) for seat in game.seats]
+        bodies = ([_enc.encode(views.game_view(row, rs, state, seat, version=seq, kernel=ks)) for seat in game.seats]
+                  if with_views else [])
         if ev is not None:
             entry = _enc.encode(views.timeline_entry(ev, rs, undone=False))
             feed = _enc.encode(ev)
@@ -317,7 +455,8 @@ class ReadModels:
         for idx, js in undone_updates:
             args += [idx, js]
         k = game.keys
-        return _Step(seq, [k.meta, k.timeline, k.feed, k.snaps, k.snapdata, *game.view_keys], args, st.status, st.winner)
+        view_keys = game.view_keys if with_views else []
+        return _Step(seq, [k.meta, k.timeline, k.feed, k.snaps, k.snapdata, *view_keys], args, st.status, st.winner)
 
     def _run(self, game: _Game, steps: Sequence[_Step]) -> bool:
         """Run the steps' scripts in one pipeline; False when one found a gap."""
@@ -344,9 +483,15 @@ class ReadModels:
         self.forget(game.row.game_id)
 
     def _sync_lobby(self, game: _Game, version: int, status: str, winner: str | None) -> None:
+        call = self._lobby_call(game, version, status, winner)
+        if call is not None:
+            self._lobby_upsert(keys=call[0], args=call[1])
+
+    def _lobby_call(self, game: _Game, version: int, status: str, winner: str | None) -> tuple[list[Any], list[Any]] | None:
+        """(keys, args) of the LOBBY_UPSERT of one game at ``version`` (None: no status yet)."""
         row = game.row
         if not status:
-            return
+            return None
         # The same body as the log path (service.views.lobby_entry of the game
         # row), with the status, winner and version of the projected state.
         entry = views.lobby_entry(msgspec.structs.replace(row, status=status, version=version, winner=winner))
@@ -355,8 +500,7 @@ class ReadModels:
                   for k in (lobby_status_key(s), lobby_status_ruleset_key(s, row.ruleset))]
         keys = [LOBBY_GAMES, LOBBY_VERSIONS, LOBBY_CREATED, LOBBY_ORDER, lobby_ruleset_key(row.ruleset),
                 lobby_status_key(status), lobby_status_ruleset_key(status, row.ruleset), *others]
-        self._lobby_upsert(keys=keys, args=[row.game_id, version, _enc.encode(entry), row.created_at,
-                                            lobby_member(row.created_at, row.game_id)])
+        return keys, [row.game_id, version, _enc.encode(entry), row.created_at, lobby_member(row.created_at, row.game_id)]
 
     # -- folding from snapshots ------------------------------------------
     def _nearest_snapshot(self, game: _Game, seq: int) -> tuple[int, int, Any]:
@@ -408,7 +552,7 @@ class ReadModels:
             pipe.get(k.view(seat))
             seq, body = pipe.execute()
         except redis.RedisError:
-            return None
+            return self._unreachable()
         if seq is None or body is None:
             return None
         want = self._version(game_id, version)
@@ -427,7 +571,9 @@ class ReadModels:
         try:
             game = self._game(game_id)
             state, reached, last = self._fold_upto(game, seq)
-        except (redis.RedisError, ProjectionError, UnknownGame):
+        except redis.RedisError:
+            return self._unreachable()
+        except (ProjectionError, UnknownGame):
             return None
         if last < 0 or reached != seq:
             return None
@@ -452,7 +598,7 @@ class ReadModels:
             pipe.lrange(k.timeline, 0, -1)
             seq, entries = pipe.execute()
         except redis.RedisError:
-            return None
+            return self._unreachable()
         if seq is None:
             return None
         want = self._version(game_id, version)
@@ -465,7 +611,7 @@ class ReadModels:
         try:
             v = self.redis.hget(GameKeys(game_id).meta, "seq")
         except redis.RedisError:
-            return None
+            return self._unreachable()
         return None if v is None else int(v)
 
     def lobby(self, status: str | None = None, ruleset: str | None = None, *,
@@ -479,6 +625,7 @@ class ReadModels:
         O(log n + page), whatever the size of the lobby.
         """
         if self._lobby_stale:
+            self._reads.failed = None  # not caught up since an outage or a start: whether Redis is up is not known here
             return None
         if status and ruleset:
             index = lobby_status_ruleset_key(status, ruleset)
@@ -489,22 +636,26 @@ class ReadModels:
         else:
             index = LOBBY_ORDER
         start = "(" + lobby_member(*after) if after is not None else "-"
+        # The projection follows the log: a game just created may not be in the lobby yet. The newest
+        # game of the log must be there, or the log answers (its creator sees it at once).
+        newest = self.store.rows("SELECT game_id FROM games ORDER BY rowid DESC LIMIT 1")
         try:
             pipe = self.redis.pipeline(transaction=True)
             pipe.exists(LOBBY_READY)
+            pipe.hexists(LOBBY_VERSIONS, newest[0][0] if newest else "")
             if limit is None:
                 pipe.zrangebylex(index, start, "+")
             else:
                 pipe.zrangebylex(index, start, "+", start=0, num=limit)
-            ready, members = pipe.execute()
-            if not ready:
+            ready, has_newest, members = pipe.execute()
+            if not ready or (newest and not has_newest):
                 return None
             page = [_s(m).rsplit("\n", 1)[1] for m in members]
             if not page:
                 return []
             bodies = self.redis.hmget(LOBBY_GAMES, page)
         except redis.RedisError:
-            return None
+            return self._unreachable()
         return [msgspec.json.decode(b) for b in bodies if b is not None]
 
     # -- live feed ---------------------------------------------------------
@@ -529,7 +680,7 @@ class ReadModels:
             resp = self.redis.xread({key: f"{max(after_seq, 0)}-0"}, count=FEED_READ_COUNT,
                                     block=block_ms if block_ms > 0 else None)
         except redis.RedisError:
-            return None
+            return self._unreachable()
         if isinstance(resp, dict):  # RESP3
             batches = [x for v in resp.values() for x in v]
             entries = batches[0] if batches else []

@@ -52,6 +52,17 @@ def projections_class() -> Any:
     return ReadModels
 
 
+def _projector(read_models: Any) -> Any:
+    """The process's projector (``projections.Projector``), when there are read models."""
+    if read_models is None or not hasattr(read_models, "project_batch"):
+        return None
+    try:
+        from projections import Projector  # type: ignore[attr-defined]
+    except Exception:
+        return None
+    return Projector(read_models)
+
+
 def _catch_up(read_models: Any) -> Any:
     """The projections' background catch-up (after a Redis outage or wipe), when there are read models."""
     if read_models is None:
@@ -90,9 +101,12 @@ def create_app(
     store: EventStore | None = None,
     read_models: Any = _AUTO,
     debug: bool = False,
+    projector: str = "thread",
 ) -> Litestar:
     """The REST service. ``read_models``: leave out to use ``projections.ReadModels`` on
-    ``settings.redis_url`` when both exist; pass None to answer everything from the log."""
+    ``settings.redis_url`` when both exist; pass None to answer everything from the log.
+    ``projector``: ``thread`` (a projector thread in this process) or ``process`` (a projector process
+    follows the log, ``umpire serve`` starts and supervises it: this process never projects)."""
     settings = settings or Settings.from_env()
     install_log_redaction()
     store = store or EventStore(settings.data_dir)
@@ -110,19 +124,34 @@ def create_app(
     elif read_models is not None:
         redis_client = getattr(read_models, "redis", None) or getattr(read_models, "client", None)
     signer = Signer(load_or_create(store.data_dir)) if not store.read_only else None
-    games = GameService(store, read_models, defer_projection=read_models is not None, signer=signer)
-    catch_up = _catch_up(read_models)
+    elsewhere = projector == "process"
+    projector = None if elsewhere else _projector(read_models)
+    games = GameService(store, read_models, defer_projection=read_models is not None, signer=signer,
+                        projector=projector)
+    games.project_elsewhere = elsewhere and read_models is not None
+    catch_up = None if elsewhere else _catch_up(read_models)
     players = BotPlayers(games) if not store.read_only else None
 
     async def start() -> None:
         if catch_up is not None:
             catch_up.start()
+        if projector is not None:
+            if catch_up is not None:  # a batch Redis refused: the catch-up repairs it (from the store)
+                import asyncio
+
+                loop = asyncio.get_running_loop()
+                projector.on_failure = lambda _exc: loop.call_soon_threadsafe(catch_up.poke)
+            projector.start()
         if players is not None:
             await players.start()
 
     async def close() -> None:
         if players is not None:
             await players.stop()
+        if projector is not None:
+            import anyio
+
+            await anyio.to_thread.run_sync(projector.stop)
         if catch_up is not None:
             await catch_up.stop()
         if redis_client is not None:
@@ -156,7 +185,7 @@ def create_app(
         before_request=before_request,
         route_handlers=[*ROUTERS, docs_static_router()],
         state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings,
-                     "catch_up": catch_up, "bots": players}),
+                     "catch_up": catch_up, "projector": projector, "bots": players}),
         exception_handlers={**EXCEPTION_HANDLERS, StoreError: store_errors(store)},
         openapi_config=openapi_config(_version()),
         on_startup=[start],

@@ -84,9 +84,14 @@ async def require_seat_guard(conn: ASGIConnection, _handler: object) -> None:
 
     game_id = conn.path_params.get("game_id")
     svc = conn.app.state.games
+    known = getattr(svc, "_known_games", None)
+    if known is not None and game_id in known:
+        # a game and a token seen before: answered from memory, on the event loop (no thread hop)
+        if isinstance(svc.cached_seat(game_id, bearer_token(conn)), str):
+            return
 
     def check() -> None:
-        svc.game(game_id)
+        svc.exists(game_id)
         seat_of(conn, game_id, required=True)
 
     await anyio.to_thread.run_sync(check)

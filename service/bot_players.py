@@ -147,7 +147,7 @@ def next_job(svc: GameService, game_id: str) -> Job | None:
             if not inp.legal:
                 return None
             return Job(game_id, seat, bots[seat], cur.version, "play", seat_input=inp,
-                       seed=bot_seed(svc.store.seed(game_id), game_id, seat, bots[seat]))
+                       seed=bot_seed(svc.seed(game_id), game_id, seat, bots[seat]))
     return None
 
 
@@ -317,9 +317,10 @@ class BotPlayers:
                 self._stuck[game_id] = job.version
                 return
             self._stuck.pop(game_id, None)
-            if answer.appended:
+            if answer.appended:  # as a route's command_response does
                 svc.notify(game_id)
-                if svc.defer_projection and svc.read_models is not None:
+                if (svc.defer_projection and svc.read_models is not None and getattr(svc, "projector", None) is None
+                        and not getattr(svc, "project_elsewhere", False)):
                     await anyio.to_thread.run_sync(svc.project, game_id)
 
 

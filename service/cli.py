@@ -93,8 +93,15 @@ def main() -> None:
 @click.option("--redis-url", default=None, help="Existing Redis (default: $UMPIRE_REDIS_URL; unset: start a private one).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes (uvicorn); they share the SQLite log and the one Redis.")
+@click.option("--access-log/--no-access-log", default=True, show_default=True,
+              help="Log every request (seat tokens in query strings redacted); off saves a few per cent of CPU.")
+@click.option("--projector", type=click.Choice(["process", "thread"]), default="process", show_default=True,
+              envvar="UMPIRE_PROJECTOR",
+              help="Where the Redis read models are projected: a projector process following the log (started "
+                   "and restarted by serve), or a thread in each worker.")
 @clear_errors
-def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: str | None, workers: int = 1) -> None:
+def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: str | None, workers: int = 1,
+          access_log: bool = True, projector: str = "process") -> None:
     """Run the REST service (and a private Redis unless UMPIRE_REDIS_URL is set)."""
     from .redis_runtime import EmbeddedRedis
     from .store import EventStore
@@ -112,6 +119,7 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
 
     embedded: EmbeddedRedis | None = None
     tmp: tempfile.TemporaryDirectory[str] | None = None
+    follower: Supervised | None = None
     try:
         if settings.redis_url is None:
             tmp = tempfile.TemporaryDirectory(prefix="umpire-redis-")
@@ -123,20 +131,98 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             click.echo(f"umpire: private redis-server pid {embedded.pid} at {embedded.safe_url}"
                        f" (password-protected; restarted if it dies; recorded in "
                        f"{Path(settings.data_dir) / REDIS_URL_FILE})", err=True)
+        if projector == "process":
+            follower = Supervised(projector_command(settings.data_dir, settings.redis_url or ""), "projector")
+            follower.start()
+        os.environ[ENV_PROJECTOR] = projector
         if workers > 1:
             # Each worker builds its app from the environment (worker_app); the
             # private Redis above is started once, here, and shared by all.
             os.environ.update({ENV_DATA_DIR: settings.data_dir, ENV_REDIS_URL: settings.redis_url or ""})
-            _run_workers(settings, workers)
+            _run_workers(settings, workers, access_log=access_log)
         else:
-            app = create_app(settings)
-            uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+            app = create_app(settings, projector=projector)
+            uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", access_log=access_log,
+                        **SERVER_STACK)
     finally:
+        if follower is not None:
+            follower.stop()
         if embedded is not None:
             forget_private_redis(settings.data_dir, settings.redis_url or "")
             embedded.stop()
         if tmp is not None:
             tmp.cleanup()
+
+
+#: Where a worker projects (``process``: the projector process does; ``thread``: its own thread).
+ENV_PROJECTOR = "UMPIRE_PROJECTOR"
+#: Seconds between two looks at a supervised process (restarted when it has died).
+SUPERVISE_EVERY_S = 0.5
+
+
+def projector_command(data_dir: str, redis_url: str, prelude: str = "") -> list[str]:
+    """The projector process (:func:`projections.projector.main`); ``prelude``: Python run first
+    (the benchmarks register their test ruleset with it)."""
+    code = f"{prelude}\nfrom projections.projector import main; main()"
+    return [sys.executable, "-c", code, "--data-dir", data_dir, "--redis-url", redis_url]
+
+
+def _exit_on_sigterm(signum: int, frame: Any) -> None:
+    import signal
+
+    signal.signal(signum, signal.SIG_DFL)
+    raise SystemExit(128 + signum)
+
+
+class Supervised:
+    """A child process kept running: restarted when it dies, until :meth:`stop`."""
+
+    def __init__(self, cmd: list[str], name: str):
+        import threading
+
+        self.cmd, self.name = cmd, name
+        self.proc: Any = None
+        self.restarts = 0
+        self._stop = threading.Event()
+        self._watch: Any = None
+
+    def _spawn(self) -> Any:
+        import subprocess
+
+        from .redis_runtime import _die_with_parent
+
+        return subprocess.Popen(self.cmd, preexec_fn=_die_with_parent)  # it never outlives serve
+
+    def start(self) -> None:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+            # uvicorn re-raises the SIGTERM it handled: exit through SystemExit so that stop() runs
+            signal.signal(signal.SIGTERM, _exit_on_sigterm)
+        self.proc = self._spawn()
+        self._watch = threading.Thread(target=self._loop, name=f"umpire-supervise-{self.name}", daemon=True)
+        self._watch.start()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(SUPERVISE_EVERY_S):
+            if self.proc.poll() is not None and not self._stop.is_set():
+                click.echo(f"umpire: the {self.name} exited ({self.proc.returncode}); restarting it", err=True)
+                self.restarts += 1
+                self.proc = self._spawn()
+
+    def stop(self) -> None:
+        import subprocess
+
+        self._stop.set()
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
 
 
 def tcp_listener(sock: Any) -> Any:
@@ -150,7 +236,26 @@ def tcp_listener(sock: Any) -> Any:
     return sock
 
 
-def _run_workers(settings: Settings, workers: int) -> None:
+#: The server stack, chosen by measurement (issue 17: uvloop + httptools +16-23% over asyncio + h11;
+#: granian about the same as this): uvicorn's "auto" picks them when installed, named here so that a
+#: missing one is an error, not a silent slowdown.
+SERVER_STACK: dict[str, Any] = {"loop": "uvloop", "http": "httptools"}
+
+
+def run_http(factory: str, host: str, port: int, workers: int = 1, *, access_log: bool = True) -> None:
+    """Serve the ASGI app that ``factory`` ("module:callable") builds exactly as ``umpire serve`` does
+    (same stack, same multi-process supervisor): the benchmarks serve their bare handlers this way."""
+    import uvicorn
+
+    if workers > 1:
+        _run_workers(Settings.from_env(host=host, port=str(port)), workers, access_log=access_log, factory=factory)
+    else:
+        uvicorn.run(factory, factory=True, host=host, port=port, log_level="info", access_log=access_log,
+                    **SERVER_STACK)
+
+
+def _run_workers(settings: Settings, workers: int, *, access_log: bool = True,
+                 factory: str = "service.cli:worker_app") -> None:
     """uvicorn's multi-process supervisor, with one fix: the listening socket says
     IPPROTO_TCP, so asyncio turns TCP_NODELAY on for every accepted connection.
     (uvicorn binds it with proto 0 -- Kludex/uvicorn#3149 -- and then every
@@ -160,8 +265,8 @@ def _run_workers(settings: Settings, workers: int) -> None:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    config = uvicorn.Config("service.cli:worker_app", factory=True, workers=workers, host=settings.host,
-                            port=settings.port, log_level="info")
+    config = uvicorn.Config(factory, factory=True, workers=workers, host=settings.host,
+                            port=int(settings.port), log_level="info", access_log=access_log, **SERVER_STACK)
     sock = tcp_listener(config.bind_socket())
     if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn < 0.36
         Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()  # type: ignore[call-arg]
@@ -173,7 +278,7 @@ def worker_app() -> Any:
     """App factory of one ``umpire serve --workers N`` worker process (settings from the environment)."""
     from .app import create_app
 
-    return create_app(Settings.from_env())
+    return create_app(Settings.from_env(), projector=os.environ.get(ENV_PROJECTOR, "thread"))
 
 
 @main.command()

@@ -286,9 +286,14 @@ def _fold_records(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) ->
 
 class GameService:
     def __init__(self, store: EventStore, read_models: Any = None, *, cache_games: int = CACHE_GAMES,
-                 defer_projection: bool = False, signer: Signer | None = None):
+                 defer_projection: bool = False, signer: Signer | None = None, projector: Any = None):
         self.store = store
         self.read_models = read_models
+        #: The process's projector (``projections.Projector``): the events each append wrote are handed
+        #: to it and projected off the command path. None: projected inline (or by the caller).
+        self.projector = projector
+        #: True: another process (the projector process of ``umpire serve``) projects; this one never does.
+        self.project_elsewhere = False
         #: Signs receipts (DESIGN 2); None: answers carry no receipt (library use without a key).
         self.signer = signer
         #: True: the caller projects after answering (the REST routes do it in a
@@ -299,6 +304,12 @@ class GameService:
         self._cache_games = cache_games
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._changed: dict[str, asyncio.Event] = {}
+        #: What never changes once a game exists, looked up once: the games known to exist, the seat of
+        #: a (game, token hash), a game's seed. Bounded; a miss asks the store. (Games are never
+        #: deleted and tokens, seats and seeds never change, so nothing here can go stale.)
+        self._known_games: OrderedDict[str, None] = OrderedDict()
+        self._seats: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._seeds: OrderedDict[str, bytes] = OrderedDict()
         #: Set when the last ``project`` call failed (Redis unreachable).
         self.projections_down = False
         #: Called with the game id after every append and every new game (from the thread that wrote it):
@@ -350,9 +361,47 @@ class GameService:
                           "command can be applied here; it can still be read, replayed and verified",
                           rule="UMPIRE-READ-ONLY-1", ruleset=game.ruleset)
 
+    def _cache_put(self, cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+        with self._cache_lock:
+            cache[key] = value
+            cache.move_to_end(key)
+            while len(cache) > self._cache_games * 8:
+                cache.popitem(last=False)
+
+    def exists(self, game_id: str) -> None:
+        """404 for an unknown game; a game seen once is known without I/O (games are never deleted)."""
+        if game_id in self._known_games:
+            return
+        self.game(game_id)
+        self._cache_put(self._known_games, game_id, None)
+
+    def seed(self, game_id: str) -> bytes:
+        """The game's secret seed (looked up once)."""
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            seed = self.store.seed(game_id)
+            self._cache_put(self._seeds, game_id, seed)
+        return seed
+
+    def cached_seat(self, game_id: str, token: str | None) -> str | None | bool:
+        """The seat of ``token`` in ``game_id`` if it was looked up before; False: not known here."""
+        if not token:
+            return None
+        return self._seats.get((game_id, token_hash(token)), False)
+
     def seat(self, game_id: str, token: str | None) -> str | None:
         if not token:
             return None
+        key = (game_id, token_hash(token))
+        seat = self._seats.get(key)
+        if seat is not None:
+            return seat
+        seat = self._seat(game_id, token)
+        if seat is not None:  # a token's seat never changes (refusals are not remembered)
+            self._cache_put(self._seats, key, seat)
+        return seat
+
+    def _seat(self, game_id: str, token: str) -> str | None:
         seat = self.store.seat_for_token(game_id, token)
         if seat is None and SEAT_RESOLVERS:
             row = self.store.game(game_id)
@@ -551,7 +600,7 @@ class GameService:
             token_hashes={s: token_hash(t) for s, t in tokens.items()}, campaign_id=campaign_id,
             status=st.status, winner=st.winner, events=new,
         )
-        self.project(game_id)
+        self.hand_over(game_id, res.events)
         self._appended(game_id)
         body = {
             "game_id": game_id,
@@ -627,7 +676,7 @@ class GameService:
             return undo_command(self, cur, seat, command, command_id=command_id, body_hash=body_hash, note=note)
         rs = cur.ruleset
         self._check_turn(cur, seat)
-        dice = Dice(self.store.seed(game_id), game_id, cur.folded.counters, mix=cur.folded.kernel.mix)
+        dice = Dice(self.seed(game_id), game_id, cur.folded.counters, mix=cur.folded.kernel.mix)
         emitted = self._decide(cur, seat, command, dice)
         if not emitted:
             raise Problem(500, "engine-error", f"{rs.id}.decide accepted the command but produced no event")
@@ -679,7 +728,7 @@ class GameService:
                note: RuleStep | None = None) -> Answer:
         """``ready``: the seat's ``seat_ready``; the last one also opens the game (the ruleset's
         ``open`` with every client seed mixed into the draws)."""
-        emitted, opening = self._decide_ready(cur, seat, command, self.store.seed(cur.game.game_id))
+        emitted, opening = self._decide_ready(cur, seat, command, self.seed(cur.game.game_id))
         emitted = with_note(emitted, note)
         return self.append(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
                            body_hash=body_hash, opening=opening)
@@ -816,8 +865,7 @@ class GameService:
             folded = Folded(version=res.version, state=state_after, counters=counters, undone=undone,
                             last_undone_seq=last_undone, kernel=kernel, reroll=reroll, kernel_log=klog)
         self._remember(game_id, folded)
-        if not self.defer_projection:
-            self.project(game_id)
+        self.hand_over(game_id, res.events)
         self._appended(game_id)
         if st.status == FINISHED:
             for hook in ON_FINISHED:
@@ -825,10 +873,9 @@ class GameService:
                     hook(self, game_id)
                 except Exception:  # the command is stored; an extension must not fail it
                     log.exception("on-finished hook %r failed for game %s", hook, game_id)
-        records = self.store.load(game_id, after=res.first_seq - 1, upto=res.last_seq)
         new_cur = Current(cur.game, rs, cur.setup, folded)
         body = {"ruleset": rs.id, "version": res.version,
-                "events": self.render_events(new_cur, records, actor, finished=st.status == FINISHED,
+                "events": self.render_events(new_cur, list(res.events), actor, finished=st.status == FINISHED,
                                              undone=frozenset())}
         if extra:
             body.update(extra)
@@ -855,6 +902,16 @@ class GameService:
         return out
 
     # -- projections -------------------------------------------------
+    def hand_over(self, game_id: str, events: Any) -> None:
+        """The events an append just wrote go to the read models: to the projector (no I/O here), or
+        projected inline when there is none and the caller does not project after answering."""
+        if self.read_models is None or self.project_elsewhere:
+            return
+        if self.projector is not None:
+            self.projector.submit(game_id, events)
+        elif not self.defer_projection:
+            self.project(game_id)
+
     def project(self, game_id: str) -> None:
         """Bring the read models up to the log (best effort; errors are logged, never raised)."""
         rm = self.read_models

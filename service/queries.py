@@ -99,6 +99,9 @@ def _ask(rm: Any, name: str, *args: Any, version: int | None = None, **kw: Any) 
     fn = getattr(rm, name, None)
     if fn is None:
         return None, False
+    begin = getattr(rm, "begin_read", None)
+    if begin is not None:
+        begin()
     try:
         if version is not None and _accepts(fn, "version"):
             kw["version"] = version
@@ -107,7 +110,11 @@ def _ask(rm: Any, name: str, *args: Any, version: int | None = None, **kw: Any) 
         log.warning("read model %s unavailable (%s); answering from the log", name, exc)
         return None, True
     if out is None:
-        return None, redis_down(rm)
+        # a read model that says why (Redis unreachable, or only behind the log: the projector has
+        # not reached a command just acknowledged) needs no probe
+        failed = getattr(rm, "read_failed", None)
+        known = failed() if failed is not None else None
+        return None, redis_down(rm) if known is None else known
     return out, False
 
 

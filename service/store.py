@@ -154,6 +154,9 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     head: str = ""
     #: For a duplicate: the body hash stored with the first request (None: not recorded).
     body_hash: str | None = None
+    #: The events just written, as stored (empty for a duplicate): handed to the projector and
+    #: rendered in the answer, so nothing just written is read back.
+    events: tuple[StoredEvent, ...] = ()
 
 
 _EVENT_COLUMNS = (
@@ -287,6 +290,18 @@ def _m4_fair_chain(db: sqlite_utils.Database) -> None:
         db.execute(f"ALTER TABLE campaign_events ADD COLUMN {col}")
 
 
+class _Write:
+    """One caller's transaction function waiting for its group's commit."""
+
+    __slots__ = ("fn", "out", "error", "done")
+
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any]):
+        self.fn = fn
+        self.out: Any = None
+        self.error: BaseException | None = None
+        self.done = False
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -305,6 +320,14 @@ class EventStore:
         self.path = self.data_dir / DB_FILE
         self._busy = busy_timeout_ms
         self._local = threading.local()
+        #: Group commit (issue 17): one writer at a time inside this process -- a thread waits on this
+        #: condition, never in SQLite's busy handler (whose back-off sleeps made the long tail; the
+        #: busy handler only arbitrates between processes) -- and the writes that queued while one
+        #: transaction committed are run together, each in its own savepoint, under ONE commit (one
+        #: fsync). Each caller gets its answer only once that commit is on disk.
+        self._group = threading.Condition()
+        self._queue: list[_Write] = []
+        self._leading = False
         if read_only:
             if not self.data_dir.is_dir():
                 raise StoreError(f"data dir {self.data_dir} does not exist or is not a directory")
@@ -439,27 +462,65 @@ class EventStore:
         """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
         if self.read_only:
             raise StoreError(f"{self.path} was opened read-only: no write is made")
-        conn = self._conn()
+        item = _Write(fn)
+        with self._group:
+            self._queue.append(item)
+            while not item.done and self._leading:
+                self._group.wait()
+            if not item.done:  # this thread commits the group that queued (its own write among them)
+                self._leading = True
+                batch, self._queue = self._queue, []
+        if not item.done:
+            try:
+                self._commit_group(batch)
+            finally:
+                with self._group:
+                    for w in batch:
+                        w.done = True
+                    self._leading = False
+                    self._group.notify_all()
+        if item.error is not None:
+            raise item.error
+        return item.out
+
+    def _commit_group(self, batch: list[_Write]) -> None:
+        """Run every write of ``batch`` in one BEGIN IMMEDIATE transaction, each in a savepoint (a write
+        that raises is rolled back alone and gets its exception), and COMMIT once. A refusal of the
+        database itself (SQLite's OperationalError: disk full, I/O error, locked too long) fails the
+        whole group: nothing of it is written and every caller gets the StoreError."""
+        def fail_all(exc: BaseException) -> None:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            err = StoreError(f"cannot write to {self.path}: {exc}")
+            for w in batch:
+                w.out, w.error = None, err
+
         try:
+            conn = self._conn()
             conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+        except (sqlite3.OperationalError, StoreError) as exc:
+            err = exc if isinstance(exc, StoreError) else StoreError(f"cannot write to {self.path}: {exc}")
+            for w in batch:
+                w.error = err
+            return
         try:
-            out = fn(conn)
+            for w in batch:
+                conn.execute("SAVEPOINT w")
+                try:
+                    w.out = w.fn(conn)
+                except sqlite3.OperationalError:
+                    raise
+                except BaseException as exc:  # this write's own refusal (a conflict, a bad argument)
+                    conn.execute("ROLLBACK TO w")
+                    w.error = exc
+                conn.execute("RELEASE w")
             conn.execute("COMMIT")
-            return out
         except sqlite3.OperationalError as exc:
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
-        except BaseException:
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            raise
+            fail_all(exc)
+        except BaseException as exc:  # pragma: no cover - interrupted between writes: nothing is kept
+            fail_all(exc)
 
     # -- games -------------------------------------------------------
     def create_game(
@@ -506,11 +567,11 @@ class EventStore:
                          (game_id, seed.hex(), int(status == "finished")))
             if not events:
                 return AppendResult(first_seq=1, last_seq=0, version=0, current_version=0, head=GENESIS)
-            head = self._insert_events(conn, game_id, 0, GENESIS, events, command_id=None, now=now,
-                                       chain_version=chain_version, key=chain.commit_key(bytes(seed)))
+            head, stored = self._insert_events(conn, game_id, 0, GENESIS, events, command_id=None, now=now,
+                                               chain_version=chain_version, key=chain.commit_key(bytes(seed)))
             conn.execute("UPDATE games SET version = ? WHERE game_id = ?", (len(events), game_id))
             return AppendResult(first_seq=1, last_seq=len(events), version=len(events), current_version=len(events),
-                                head=head)
+                                head=head, events=stored)
 
         return self._write(tx)
 
@@ -632,8 +693,10 @@ class EventStore:
     def _insert_events(self, conn: sqlite3.Connection, game_id: str, current: int, prev: str,
                        events: Sequence[NewEvent], *, command_id: str | None, now: str, chain_version: int,
                        key: bytes | None) -> str:
-        """Insert ``events`` after version ``current`` (hash ``prev``), chained; returns the new head."""
+        """Insert ``events`` after version ``current`` (hash ``prev``), chained; returns the new head
+        and the events as stored."""
         rows = []
+        stored: list[StoredEvent] = []
         step = current + 1
         for i, ev in enumerate(events, start=current + 1):
             e: dict[str, Any] = {
@@ -655,6 +718,7 @@ class EventStore:
                 e["commitment"], e["hash"] = chain.seal(prev, key, e)
                 prev = e["hash"]
             rows.append(tuple(e[c] for c in _EVENT_COLS))
+            stored.append(StoredEvent(**{**e, "reveals": bool(ev.reveals)}))
         try:
             conn.executemany(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * len(_EVENT_COLS))})",
                              rows)
@@ -662,7 +726,7 @@ class EventStore:
             if "events.game_id, events.seq" not in str(exc):
                 raise
             raise VersionConflict(game_id, current, current + 1) from None
-        return prev
+        return prev, tuple(stored)
 
     def append(
         self,
@@ -716,8 +780,8 @@ class EventStore:
                     "SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, current)
                 ).fetchone()[0]
             key = self._commit_key(conn, game_id) if version_of_chain == CHAIN_V2 else None
-            head = self._insert_events(conn, game_id, current, prev, events, command_id=command_id, now=_now(),
-                                       chain_version=version_of_chain, key=key)
+            head, stored = self._insert_events(conn, game_id, current, prev, events, command_id=command_id,
+                                               now=_now(), chain_version=version_of_chain, key=key)
             last = current + len(events)
             if command_id is not None:
                 conn.execute(
@@ -740,7 +804,8 @@ class EventStore:
                 sets.append("winner = ?")
                 args.append(winner)
             conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE game_id = ?", (*args, game_id))
-            return AppendResult(first_seq=current + 1, last_seq=last, version=last, current_version=last, head=head)
+            return AppendResult(first_seq=current + 1, last_seq=last, version=last, current_version=last, head=head,
+                                events=stored)
 
         return self._write(tx)
 

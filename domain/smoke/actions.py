@@ -18,10 +18,10 @@ from .events import (
     RiskTaken, UnitMoved,
 )
 from .formations import formation_of
-from .geometry import box_distance
+from .geometry import box_distance, point_box_distance
 from .morale import count_sixes
 from .movement import plan_move, pose
-from .state import SmokeState
+from .state import SmokeState, memo
 from .units import has
 
 
@@ -60,7 +60,7 @@ def take_risk(out: Any, seat: str) -> None:
     face = out.dice.value(6) + 1
     failed = face == 1
     rb = RulingBuilder().add("SMOKE-ACT-2", f"{seat} risks the commander for a 1: the additional die shows {face} "
-                                            "(a new die, not a re-roll, FAQ-8; its own 1 allows no further risk).",
+                                            "(a new die, not a re-roll, FAQ-8; its own 1 allows no further risk).",  # SMOKE-DICE-4: no re-rolls
                              face=face)
     out.emit(RiskTaken(seat=seat, face=face, out=failed), rb, summary=f"{seat} risks: {face}")
     if face == 6:
@@ -145,8 +145,28 @@ def may_command(state: SmokeState, seat: str, unit_seat: str) -> bool:
     return bool(state.options.get("allied_command")) and state.armies[unit_seat].side == state.armies[seat].side
 
 
+def too_close(state: SmokeState, key: str, members: tuple[str, ...], clearance: float
+              ) -> tuple[str, str, float] | None:
+    """SMOKE-ACT-8: the first (unit, enemy, gap) of the formation within ``clearance`` UW of an enemy
+    unit, or None (per layout)."""
+    def find() -> tuple[str, str, float] | None:
+        for x in (state.units[m] for m in members):
+            for e in state.units.values():
+                if state.enemy(x, e):
+                    reach = clearance + (x.w + x.d + e.w + e.d) / 2
+                    if abs(x.x - e.x) > reach or abs(x.y - e.y) > reach:
+                        continue
+                    g = box_distance(x.box(), e.box())
+                    if g <= clearance:
+                        return x.id, e.id, g
+        return None
+
+    return memo(state, "too_close", find, key, members, clearance)
+
+
 def activation_check(state: SmokeState, seat: str, sid: str, die: int, cid: str, uid: str
                      ) -> tuple[Any, int, list[str], dict[str, Any]]:
+    # SMOKE-ACT-9 (FAQ-11): units in a battle, in fire contact or in melee may be activated: nothing refuses them
     a, slot, d = _take(state, seat, sid, die, Activate)
     eff: Activate = slot.effect  # type: ignore[assignment]
     c = _commander(state, seat, cid)
@@ -157,25 +177,21 @@ def activation_check(state: SmokeState, seat: str, sid: str, die: int, cid: str,
     units = [state.units[m] for m in members]
     radius = eff.radius.value(d)
     dist = command_distance(state, c, units)
+    nearest = min(units, key=lambda x: (point_box_distance((c.x, c.y), x.box()), x.id)).id
     measure: dict[str, Any] = {"formation": list(members), "command_distance": round(dist, 4),
-                               "radius": radius, "commander": cid, "head": [c.x, c.y]}
+                               "radius": radius, "commander": cid, "head": [c.x, c.y], "nearest": nearest}
     if all(has(state, x, "vanguard") for x in units):
         measure["vanguard_halved"] = True
     if dist > radius + 1e-9:
         raise RuleViolation("SMOKE-CMD-6", f"The formation of {uid} is {dist:.3f} UW from {cid}'s head; the radius "
                                            f"is {radius:g} UW (D = {d}).", distance=round(dist, 4), radius=radius)
     if eff.enemy_clearance is not None:
-        for x in units:
-            for e in state.units.values():
-                if state.enemy(x, e):
-                    reach = eff.enemy_clearance + (x.w + x.d + e.w + e.d) / 2
-                    if abs(x.x - e.x) > reach or abs(x.y - e.y) > reach:
-                        continue
-                    g = box_distance(x.box(), e.box())
-                    if g <= eff.enemy_clearance:
-                        raise RuleViolation("SMOKE-ACT-8", f"{slot.name} cannot move units close to the enemy: {x.id} "
-                                                           f"is {g:.3f} UW from {e.id} (limit {eff.enemy_clearance:g}"
-                                                           " UW; FAQ-30).", unit=x.id, enemy=e.id, gap=round(g, 4))
+        close = too_close(state, key, members, eff.enemy_clearance)
+        if close is not None:
+            x_id, e_id, g = close
+            raise RuleViolation("SMOKE-ACT-8", f"{slot.name} cannot move units close to the enemy: {x_id} "
+                                               f"is {g:.3f} UW from {e_id} (limit {eff.enemy_clearance:g}"
+                                               " UW; FAQ-30).", unit=x_id, enemy=e_id, gap=round(g, 4))
         measure["clearance"] = eff.enemy_clearance
     t = state.turn
     assert t is not None
@@ -191,8 +207,11 @@ def activate(out: Any, seat: str, sid: str, die: int, cid: str, uid: str) -> Non
     slot, d, fresh, measure = activation_check(st, seat, sid, die, cid, uid)
     eff: Activate = slot.effect  # type: ignore[assignment]
     rb = RulingBuilder().add("SMOKE-ACT-5", f"{seat} takes die {die} (D = {d}) from {slot.name}.", slot=sid, d=d)
-    rb.add("SMOKE-CMD-6", f"The formation is {measure['command_distance']:.3f} UW from {cid}'s head, within "
-                          f"{measure['radius']:g} UW (part of one unit suffices, FAQ-3).", **measure)
+    rb.add("SMOKE-CMD-6", f"The formation is {measure['command_distance']:.3f} UW from {cid}'s head "
+                          f"({measure['head'][0]:.3f}, {measure['head'][1]:.3f}) to the nearest point of "
+                          f"{measure['nearest']}'s rectangle, within {measure['radius']:g} UW (part of one unit "
+                          "suffices, FAQ-3)" + (", halved: all Vanguard (SMOKE-SR-22)" if measure.get("vanguard_halved")
+                                                 else "") + ".", **measure)
     rb.add("SMOKE-ACT-6", f"Activated: {', '.join(fresh)} (each one simple or complex move).", units=fresh)
     skipped = [m for m in measure["formation"] if m not in fresh]
     if skipped:
@@ -203,6 +222,7 @@ def activate(out: Any, seat: str, sid: str, die: int, cid: str, uid: str) -> Non
 
 
 def move_check(state: SmokeState, seat: str, uid: str, kind: str, facing, distance, vector):
+    """SMOKE-ACT-6 one move per activated unit; SMOKE-MOVE-2: each unit moves on its own and may leave the formation."""
     t = state.turn
     a = t.actions if t else None
     act = a.activation if a else None
@@ -226,8 +246,10 @@ def move_check(state: SmokeState, seat: str, uid: str, kind: str, facing, distan
 def move(out: Any, seat: str, uid: str, kind: str, facing, distance, vector) -> None:
     st: SmokeState = out.state
     u, end, m = move_check(st, seat, uid, kind, facing, distance, vector)
+    a, b = pose(u.box()), pose(end)
     rb = RulingBuilder().add("SMOKE-MOVE-3" if kind == "simple" else "SMOKE-MOVE-4",
-                             f"{uid} makes a {kind} move of {m['distance']:.3f} UW"
+                             f"{uid} makes a {kind} move of {m['distance']:.3f} UW from ({a[0]:.3f}, {a[1]:.3f}) "
+                             f"facing {a[2]:g} to ({b[0]:.3f}, {b[1]:.3f}) facing {b[2]:g} (centre to centre)"
                              + (f" (asked {m['requested']:.3f}; it stops on touching {m['stopped_by']}, SMOKE-MOVE-6)"
                                 if m.get("stopped_by") else "") + f"; the limit is {m['limit']:g} UW.", **m)
     rb.add("SMOKE-GEO-17", "Swept area checked: no enemy passed through, no unit ended on, the table not left.")
@@ -257,6 +279,7 @@ def end_activation(out: Any, seat: str) -> None:
 
 
 def ride_check(state: SmokeState, seat: str, sid: str, die: int, cid: str, to) -> tuple[Any, int, float, float]:
+    """SMOKE-CMD-2; SMOKE-ACT-7: a commander is not bound by SMOKE-ACT-6 (it may ride any number of times)."""
     _, slot, d = _take(state, seat, sid, die, Ride)
     c = _commander(state, seat, cid)
     x, y = float(to[0]), float(to[1])
@@ -286,8 +309,9 @@ def ride(out: Any, seat: str, sid: str, die: int, cid: str, to) -> None:
     c = st.commanders[cid]
     end = (round(float(to[0]), 4), round(float(to[1]), 4))
     rb = RulingBuilder().add("SMOKE-ACT-5", f"{seat} takes die {die} (D = {d}) from {slot.name}.", slot=sid, d=d)
-    rb.add("SMOKE-CMD-2", f"{cid} rides {dist:.3f} UW (at most {limit:g}), passing freely over units and terrain "
-                          "(FAQ-6).", start=[c.x, c.y], end=list(end), distance=round(dist, 4), limit=limit)
+    rb.add("SMOKE-CMD-2", f"{cid} rides {dist:.3f} UW (at most {limit:g}) from ({c.x:.3f}, {c.y:.3f}) to "
+                          f"({end[0]:.3f}, {end[1]:.3f}), head to head, passing freely over units and terrain (FAQ-6).",
+           start=[c.x, c.y], end=list(end), distance=round(dist, 4), limit=limit)
     out.emit(CommanderRode(seat=seat, commander=cid, slot=sid, die=die, d=d, start=(c.x, c.y), end=end,
                            distance=round(dist, 4), limit=limit), rb, summary=f"{cid} rides")
     after_commander_moves(out, cid)

@@ -109,10 +109,66 @@ def strategic_rating(army: ArmyList, profiles: dict[str, Profile]) -> int:
         r += 1
     if n and 3 * sum(1 for u in units if u.has("untrained")) >= n:
         r -= 1
-    arty = sum(2 if u.has("heavy") else 1 for u in units if u.has("artillery"))
+    arty = sum(2 if u.has("heavy") else 1 for u in units if u.has("artillery"))  # SMOKE-SR-19
     r -= max(0, arty - army.points // SRAT_STEP)
     return r
 
 
 def additional_commanders(army: ArmyList, preps: dict[str, Preparation]) -> int:
     return sum(1 for p in army.preparations if p in preps and preps[p].effect == "additional_commander")
+
+
+#: SMOKE-UNIT-2: bases of one unit are joined along an edge this long at least (as a formation's
+#: edge contact, SMOKE-GEO-5), and their bounding rectangle is the unit (within this tolerance).
+BASE_TOLERANCE = 1e-6
+
+
+def bases_problems(p: Profile) -> list[str]:
+    """SMOKE-UNIT-2: a multi-base unit is one rigid body: two or more bases, not overlapping, each joined
+    to the others along an edge, whose bounding rectangle is the profile's ``width`` x ``depth``
+    (SMOKE-GEO-2). A sentence per problem."""
+    from .geometry import EDGE_CONTACT_MIN
+
+    bs = p.bases
+    if not bs:
+        return []
+    out = []
+    if len(bs) < 2:
+        out.append("a multi-base unit has two or more bases (one base: leave `bases` out, SMOKE-UNIT-2).")
+    if any(b.w <= 0 or b.d <= 0 for b in bs):
+        out.append("every base has a positive width and depth.")
+        return out
+    tol = BASE_TOLERANCE
+    x0, y0 = min(b.x for b in bs), min(b.y for b in bs)
+    x1, y1 = max(b.x + b.w for b in bs), max(b.y + b.d for b in bs)
+    if abs(x0) > tol or abs(y0) > tol or abs(x1 - p.width) > tol or abs(y1 - p.depth) > tol:
+        out.append(f"the bases' bounding rectangle ({x1 - x0:g} x {y1 - y0:g} from ({x0:g}, {y0:g})) is the unit: "
+                   f"{p.width:g} x {p.depth:g} from its front-left corner (SMOKE-UNIT-2, SMOKE-GEO-2).")
+
+    def span(a0: float, a1: float, b0: float, b1: float) -> float:
+        return min(a1, b1) - max(a0, b0)
+
+    n = len(bs)
+    joined: dict[int, set[int]] = {i: set() for i in range(n)}
+    for i in range(n):
+        a = bs[i]
+        for j in range(i + 1, n):
+            b = bs[j]
+            if span(a.x, a.x + a.w, b.x, b.x + b.w) > tol and span(a.y, a.y + a.d, b.y, b.y + b.d) > tol:
+                out.append(f"bases {i} and {j} overlap (SMOKE-UNIT-2).")
+            side = (abs(a.x + a.w - b.x) <= tol or abs(b.x + b.w - a.x) <= tol) and \
+                span(a.y, a.y + a.d, b.y, b.y + b.d) >= EDGE_CONTACT_MIN
+            front = (abs(a.y + a.d - b.y) <= tol or abs(b.y + b.d - a.y) <= tol) and \
+                span(a.x, a.x + a.w, b.x, b.x + b.w) >= EDGE_CONTACT_MIN
+            if side or front:
+                joined[i].add(j)
+                joined[j].add(i)
+    seen, todo = {0}, [0]
+    while todo:
+        for k in joined[todo.pop()]:
+            if k not in seen:
+                seen.add(k)
+                todo.append(k)
+    if len(seen) < n:
+        out.append("the bases are one rigid body: each is joined to another along an edge (SMOKE-UNIT-2).")
+    return out

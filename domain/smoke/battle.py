@@ -7,12 +7,14 @@ from typing import Any
 from domain.kernel import RuleViolation, RulingBuilder
 
 from .content import DisciplineBonus, Providence, Slot, Volley
-from .events import BattleEnded, BattleRolled, DisciplineTested, HitsResolved, TacticPlayed
-from .fire import line_of_fire, shortest_weapon
+from .events import (
+    BattleEnded, BattleRolled, DisciplineTested, HitChoiceOffered, HitsChosen, HitsResolved, TacticPlayed,
+)
+from .fire import describe, line_of_fire, shortest_weapon
 from .formations import formations, in_line_with, rear_partners, touching
 from .geometry import EPS, flank_or_rear_position
 from .markers import battle_units, covers
-from .state import BattleCtx, SmokeState, Unit
+from .state import BattleCtx, HitChoice, SmokeState, Unit
 from .units import has, profile_of
 
 #: GAP-B-14 (INFERRED): Countermarch "long range" is beyond this fraction of the weapon's range.
@@ -277,7 +279,7 @@ def roll_side(dice: Any, res: dict[str, Any]) -> None:
     if pool <= 0:
         res.update(faces=[], kept=[], dropped=[], total=0)
     else:
-        faces = [dice.value(6) + 1 for _ in range(pool + abs(net))]
+        faces = [dice.value(6) + 1 for _ in range(pool + abs(net))]  # SMOKE-DICE-1: Xd6 kept separate here
         order = sorted(range(len(faces)), key=lambda i: (faces[i], i))
         if net > 0:
             drop = set(order[:net])
@@ -291,13 +293,14 @@ def roll_side(dice: Any, res: dict[str, Any]) -> None:
 
 
 def hits_inflicted(r: int, r_opp: int) -> int:
-    """SMOKE-HIT-1: floor(R/10) + floor(max(0, R - R_opp)/10)."""
+    """SMOKE-HIT-1: floor(R/10) + floor(max(0, R - R_opp)/10) (rounded down, SMOKE-DICE-3)."""
     return r // HIT_STEP + max(0, r - r_opp) // HIT_STEP
 
 
-def hit_order(state: SmokeState, receivers: list[Unit], attackers: list[Unit]) -> list[dict[str, Any]]:
-    """SMOKE-HIT-3, SMOKE-GEO-20: nearest to the enemy units of the battle first (contact: 0); ties
-    within EPS go to the lowest unit id (the deterministic engine's choice for the owner)."""
+def _hit_groups(state: SmokeState, receivers: list[Unit], attackers: list[Unit]
+                ) -> list[list[tuple[float, str, str | None]]]:
+    """SMOKE-HIT-3, SMOKE-GEO-20: (key, unit, nearest enemy) grouped by key (equal within EPS),
+    nearest first; within a group by unit id."""
     keyed = []
     for u in receivers:
         best = None
@@ -307,22 +310,22 @@ def hit_order(state: SmokeState, receivers: list[Unit], attackers: list[Unit]) -
                 best = (d, a.id)
         keyed.append((best[0] if best else float("inf"), u.id, best[1] if best else None))
     keyed.sort()
-    # group keys equal within EPS; order by id inside a group
-    out: list[tuple[float, str, str | None]] = []
+    out: list[list[tuple[float, str, str | None]]] = []
     i = 0
     while i < len(keyed):
         j = i
         while j + 1 < len(keyed) and keyed[j + 1][0] - keyed[i][0] <= EPS:
             j += 1
-        out += sorted(keyed[i:j + 1], key=lambda k: k[1])
+        out.append(sorted(keyed[i:j + 1], key=lambda k: k[1]))
         i = j + 1
-    return [{"unit": uid, "key": round(k, 4), "nearest": near} for k, uid, near in out]
+    return out
 
 
-def _dist(a: Unit, b: Unit) -> float:
-    from .geometry import box_distance
-
-    return box_distance(a.box(), b.box())
+def hit_order(state: SmokeState, receivers: list[Unit], attackers: list[Unit]) -> list[dict[str, Any]]:
+    """SMOKE-HIT-3, SMOKE-GEO-20: nearest to the enemy units of the battle first (contact: 0); units
+    equally near (within EPS) listed by id (their owner chooses among them, ``allocate``)."""
+    return [{"unit": uid, "key": round(k, 4), "nearest": near}
+            for g in _hit_groups(state, receivers, attackers) for k, uid, near in g]
 
 
 def allocate(order: list[dict[str, Any]], n: int) -> dict[str, int]:
@@ -337,6 +340,41 @@ def allocate(order: list[dict[str, Any]], n: int) -> dict[str, int]:
             alloc[o["unit"]] += 1
             n -= 1
     return alloc
+
+
+def allocate_groups(groups: list[list[tuple[float, str, str | None]]], n: int
+                    ) -> tuple[dict[str, int], tuple[tuple[str, ...], int, float] | None]:
+    """SMOKE-HIT-3/4: the hits every unit surely gets, and the choice left to the owner when the last
+    round reaches only part of a group of equally near units: (those units, how many, their key)."""
+    order = [uid for g in groups for _, uid, _ in g]
+    if not order:
+        return {}, None
+    full, rest = divmod(n, len(order))
+    alloc = {uid: full for uid in order}
+    for g in groups:
+        if rest <= 0:
+            break
+        if len(g) <= rest:
+            for _, uid, _ in g:
+                alloc[uid] += 1
+            rest -= len(g)
+            continue
+        return alloc, (tuple(uid for _, uid, _ in g), rest, g[0][0])
+    return alloc, None
+
+
+def _dist(a: Unit, b: Unit) -> float:
+    from .geometry import box_distance
+
+    return box_distance(a.box(), b.box())
+
+
+def chooser_of(state: SmokeState, side: str, units: tuple[str, ...]) -> str:
+    """The owner who chooses among ``units`` (SMOKE-HIT-3; INFERRED for allies' units mixed in one
+    group, GAP-B-16: the seat owning most of them, then the first in seat order)."""
+    seats = state.seats_of_side(side)
+    owners = [state.units[u].seat for u in units if u in state.units]
+    return max(seats, key=lambda s: (owners.count(s), -seats.index(s)))
 
 
 def fight_roll(out: Any) -> None:
@@ -361,20 +399,24 @@ def fight_roll(out: Any) -> None:
     ignored: dict[str, int] = {}
     orders: dict[str, tuple[dict[str, Any], ...]] = {}
     terrain = st.terrain()
+    choices: dict[str, tuple[tuple[str, ...], int, float]] = {}
     for s in sides:
         received = sum(hits[o] for o in sides if o != s)
         attackers = [u for o in sides if o != s for u in by_side[o]]
-        order = hit_order(st, by_side[s], attackers)
-        orders[s] = tuple(order)
-        alloc = allocate(order, received)
+        groups = _hit_groups(st, by_side[s], attackers)
+        orders[s] = tuple({"unit": uid, "key": round(k, 4), "nearest": near} for g in groups for k, uid, near in g)
+        alloc, choice = allocate_groups(groups, received)
+        if choice is not None:
+            choices[s] = choice
         for uid, k in alloc.items():
             if k <= 0:
                 continue
             allocation[uid] = k
             if uid not in t.fort_used and terrain.fortification_of(st.units[uid].box()) is not None:
                 ignored[uid] = 1
-    resolve_order = tuple(p for p in t.players if any(st.units[u].seat == p for u in allocation)) + tuple(
-        p for s in sides if s != t.side for p in st.seats_of_side(s) if any(st.units[u].seat == p for u in allocation))
+    hit = set(allocation) | {u for among, _, _ in choices.values() for u in among}
+    resolve_order = tuple(p for p in t.players if any(st.units[u].seat == p for u in hit)) + tuple(
+        p for s in sides if s != t.side for p in st.seats_of_side(s) if any(st.units[u].seat == p for u in hit))
     rb = RulingBuilder()
     for s in sides:
         r = results[s]
@@ -382,6 +424,14 @@ def fight_roll(out: Any) -> None:
                               + (f", net {r['net']:+d} advantage" if r["net"] else "") + f": {r['faces']}"
                               + (f", dropped {r['dropped']}" if r["dropped"] else "") + ".",
                side=s, rolling=r["rolling"], extra=r["extra"], faces=r["faces"], dropped=r["dropped"])
+        for d in r["rolling"]:
+            if d["weapon"] == "melee":
+                how = f"melee, in base contact with {', '.join(d['contact'])}"
+            else:
+                how = f"{d['weapon']}: {describe({**d['line'], 'shooter': d['unit']})}"
+            rb.add("SMOKE-RES-2", f"{d['unit']} rolls {d['base']} dice ({how}).", unit=d["unit"], weapon=d["weapon"])
+            for bo in d["bonus"]:
+                rb.add(bo["rule"], f"{d['unit']}: +{bo['dice']}d6, {bo['why']}.", unit=d["unit"])
         if r["advantages"] or r["disadvantages"]:
             rb.add("SMOKE-ADV-3", f"Side {s}: {len(r['advantages'])} advantage(s), {len(r['disadvantages'])} "
                                   "disadvantage(s), netted (GAP-B-17).", advantages=r["advantages"],
@@ -392,6 +442,11 @@ def fight_roll(out: Any) -> None:
         opp = max((results[o]["result"] for o in sides if o != s), default=0)
         rb.add("SMOKE-HIT-1", f"Side {s} inflicts {results[s]['result']} // 10 + max(0, {results[s]['result']} - {opp}) "
                               f"// 10 = {hits[s]} hit(s).", side=s, hits=hits[s])
+    for s in sides:
+        if orders[s] and any(hits[o] for o in sides if o != s):
+            rb.add("SMOKE-GEO-20", f"Side {s}, nearest to the enemy units of the battle first (rectangle to "
+                                   "rectangle): " + ", ".join(f"{o['unit']} {o['key']:.3f} UW from {o['nearest']}"
+                                                              for o in orders[s]) + ".", side=s)
     if allocation:
         rb.add("SMOKE-HIT-3", "Hits go nearest to the enemy first, spread before doubling (SMOKE-HIT-4): "
                               + ", ".join(f"{u} {k}" for u, k in sorted(allocation.items())) + ".",
@@ -401,6 +456,42 @@ def fight_roll(out: Any) -> None:
     out.emit(BattleRolled(markers=b.markers, sides={s: _public(results[s]) for s in sides}, hits=hits,
                           allocation=allocation, ignored=ignored, order=orders, resolve_order=resolve_order),
              rb, summary="battle: " + " vs ".join(f"{s} {results[s]['result']}" for s in sides))
+    for s in sorted(choices, key=lambda x: (x != t.side, sides.index(x))):  # the active side chooses first
+        among, count, key = choices[s]
+        seat = chooser_of(out.state, s, among)
+        out.emit(HitChoiceOffered(choice=HitChoice(side=s, seat=seat, among=among, count=count), distance=round(key, 4)),
+                 RulingBuilder().add("SMOKE-HIT-3", f"The last round of hits on side {s} reaches {count} of "
+                                                    f"{', '.join(among)}, equally near the enemy ({key:.3f} UW): "
+                                                    f"their owner {seat} chooses which.", among=list(among),
+                                     count=count, distance=round(key, 4))
+                 .add("SMOKE-HIT-4", "Every unit of the side already has as many hits as any other before these."),
+                 summary=f"{seat} chooses {count} of {', '.join(among)}")
+
+
+def choose_hits(out: Any, seat: str, units: tuple[str, ...]) -> None:
+    """SMOKE-HIT-3: the owner's choice among equally near units (SMOKE-HIT-5 for a fortified one)."""
+    st: SmokeState = out.state
+    t = st.turn
+    b = t.battle if t else None
+    if b is None or b.step != "allocate" or not b.choices:
+        raise RuleViolation("SMOKE-HIT-3", "No hits wait for their owner's choice now.")
+    c = b.choices[0]
+    if c.seat != seat:
+        raise RuleViolation("SMOKE-HIT-3", f"{c.seat} chooses these hits.")
+    picked = tuple(units)
+    if len(set(picked)) != len(picked) or not set(picked) <= set(c.among) or len(picked) != c.count:
+        raise RuleViolation("SMOKE-HIT-3", f"Choose exactly {c.count} of {', '.join(c.among)} (the equally near "
+                                           f"units), each once; got {list(picked)}.", among=list(c.among),
+                            count=c.count)
+    terrain = st.terrain()
+    # SMOKE-HIT-5: the first hit of a fortified unit this turn (one with no hit from the earlier rounds)
+    ignored = tuple(u for u in picked if b.allocated.get(u, 0) == 0 and u not in t.fort_used  # type: ignore[union-attr]
+                    and terrain.fortification_of(st.units[u].box()) is not None)
+    rb = RulingBuilder().add("SMOKE-HIT-3", f"{seat} gives the hit(s) to {', '.join(picked)}.", units=list(picked))
+    for u in ignored:
+        rb.add("SMOKE-HIT-5", f"{u} is in a fortification: it ignores one hit this turn.", unit=u)
+    out.emit(HitsChosen(seat=seat, units=picked, ignored=ignored), rb, summary=f"{seat} allocates hits")
+
 
 
 def _public(r: dict[str, Any]) -> dict[str, Any]:

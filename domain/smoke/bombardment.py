@@ -6,7 +6,7 @@ from typing import Any
 from domain.kernel import RuleViolation, RulingBuilder
 
 from .events import BombardmentAimed, BombardmentRolled, LossTaken
-from .fire import _could_reach, line_of_fire, on_elevation
+from .fire import ELEVATION_RANGE_BONUS, _could_reach, describe, line_of_fire, on_elevation
 from .formations import formations, rear_partners
 from .geometry import EPS, box_distance
 from .state import Losses, SmokeState, Unit, memo
@@ -71,7 +71,7 @@ def _targets(state: SmokeState, u: Unit) -> dict[str, tuple[tuple[str, ...], dic
             continue
         for mid in members:
             e = state.units[mid]
-            if not _could_reach(u, e, bo.range + 2.0):
+            if not _could_reach(u, e, bo.range + ELEVATION_RANGE_BONUS):
                 continue
             m = line_of_fire(state, u, e, mode="bombard", melee=False)
             if m["ok"]:
@@ -97,8 +97,8 @@ def aim(out: Any, seat: str, uid: str, target: str) -> None:
                                             "bombardment range with clear lines from both front corners.",
                             unit=uid, target=target)
     members, m = opts[key]
-    rb = RulingBuilder().add("SMOKE-BOMB-3", f"{uid} aims at the formation of {key} ({len(members)} unit(s)).",
-                             formation=list(members), measure=m)
+    rb = RulingBuilder().add("SMOKE-BOMB-3", f"{uid} aims at the formation of {key} ({len(members)} unit(s)): "
+                                             f"{describe(m)}.", formation=list(members), measure=m)
     if on_elevation(st, u):
         rb.add("SMOKE-TERR-4", f"{uid} stands entirely on an elevation: +2 UW range, lines through units not on it.")
     out.emit(BombardmentAimed(seat=seat, unit=uid, target=key, formation=members, measure=m), rb,
@@ -230,8 +230,12 @@ def take_loss(out: Any, seat: str, unit: str | None) -> None:
                                             f"bombarding artillery retreat first, at most one per artillery unit per "
                                             f"formation, each once (may retreat now: {near}).", unit=unit)
     rb = RulingBuilder().add("SMOKE-BOMB-6", f"{seat} takes this loss as a retreat of {unit}.")
+    f = next(x for x in l.formations if x.key == match[1])
+    arts = [st.units[a] for a in f.artillery if a in st.units]
+    art = min(arts, key=lambda a: (box_distance(st.units[unit].box(), a.box()), a.id)).id if arts else None
     rb.add("SMOKE-BOMB-7", f"{unit} is the nearest eligible unit of its formation to the bombarding artillery "
-                           f"({match[2]:.3f} UW).", distance=round(match[2], 4), formation=match[1])
+                           f"({match[2]:.3f} UW, rectangle to rectangle, from {art}).", distance=round(match[2], 4),
+           formation=match[1], artillery=art)
     out.emit(LossTaken(seat=seat, unit=unit, formation=match[1], distance_to_artillery=round(match[2], 4)), rb,
              summary=f"{seat}: {unit} retreats from the bombardment")
     roll_retreat_distance(out, unit, "bombardment")

@@ -35,15 +35,26 @@ DEPUTY_MIN_LEVEL = 2
 EDGE_DIRECTION = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}
 
 
+#: SMOKE-DEP-5: the opposite table edge (the "confusion" deployment gives the opponent the opposite one).
+OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+
+
 def own_edge(state: SmokeState, seat: str) -> str:
+    """SMOKE-DEP-5: the side's table edge (chosen in a "confusion" deployment, else the battle's, which
+    the content loader checks is the edge its deployment zone overlaps most)."""
     assert state.battle is not None
-    side = state.battle.side(state.armies[seat].side)
+    sid = state.armies[seat].side
+    chosen = state.edges.get(sid)
+    if chosen is not None:
+        return chosen
+    side = state.battle.side(sid)
     assert side is not None
     return side.edge
 
 
 def command_distance(state: SmokeState, c: Commander, units: list[Unit]) -> float:
-    """SMOKE-CMD-1/6, SMOKE-SR-22: head to the nearest unit of the formation (halved: all Vanguard)."""
+    """SMOKE-RISK-1, SMOKE-CMD-1/6, SMOKE-SR-22: from the commander's head to the nearest unit of the formation
+    (halved: all Vanguard)."""
     d = min(point_box_distance((c.x, c.y), u.box()) for u in units)
     if units and all(has(state, u, "vanguard") for u in units):
         d /= 2
@@ -52,11 +63,17 @@ def command_distance(state: SmokeState, c: Commander, units: list[Unit]) -> floa
 
 def overlaps_unit(p: Point, u: Unit) -> bool:
     """The disc overlaps the unit ("ends on" it, SMOKE-GEO-16)."""
+    k = (u.w + u.d) / 2 + COMMANDER_RADIUS  # beyond this on an axis the half-diagonal cannot reach
+    if abs(p[0] - u.x) > k or abs(p[1] - u.y) > k:
+        return False
     return point_box_distance(p, u.box()) < COMMANDER_RADIUS - EPS
 
 
 def touches_unit(p: Point, u: Unit) -> bool:
     """The unit's rectangle meets the disc (SMOKE-GEO-16)."""
+    k = (u.w + u.d) / 2 + COMMANDER_RADIUS + 2 * EPS
+    if abs(p[0] - u.x) > k or abs(p[1] - u.y) > k:
+        return False
     return point_box_distance(p, u.box()) <= COMMANDER_RADIUS + EPS
 
 
@@ -97,7 +114,8 @@ def displacement_target(state: SmokeState, c: Commander) -> tuple[Point, bool]:
 
 def displace(out: Any, c: Commander, reason: str, rule: str) -> None:
     end, nearest = displacement_target(out.state, c)
-    rb = RulingBuilder().add(rule, f"{c.id} is displaced toward its own table edge ({reason}).",
+    rb = RulingBuilder().add(rule, f"{c.id} is displaced toward its own table edge ({reason}): its head goes from "
+                                   f"({c.x:.3f}, {c.y:.3f}) to ({end[0]:.3f}, {end[1]:.3f}).",
                              start=[c.x, c.y], end=list(end))
     rb.add("SMOKE-GEO-19", f"The head moves {DISPLACEMENT:g} UW straight toward the {own_edge(out.state, c.seat)} "
                            "edge (or to it).", distance=DISPLACEMENT)
@@ -169,8 +187,10 @@ def risk(out: Any, c: Commander, why: str) -> None:
     cavalry = any(has(st, u, "cavalry") for u in touching)
     face = out.dice.value(6) + 1
     failed = face == 1 or (cavalry and face <= 2)
-    rb = RulingBuilder().add("SMOKE-RISK-3", f"{c.id} is exposed to risk ({why}): d6 = {face}; out of action on "
-                                             f"{'1-2 (enemy cavalry in contact)' if cavalry else '1'}.",
+    rb = RulingBuilder().add("SMOKE-RISK-3", f"{c.id} is exposed to risk ({why}; touching its disc of "
+                                             f"{COMMANDER_RADIUS:g} UW at ({c.x:.3f}, {c.y:.3f}): "
+                                             f"{', '.join(sorted(u.id for u in touching)) or 'none'}): d6 = {face}; out "
+                                             f"of action on {'1-2 (enemy cavalry in contact)' if cavalry else '1'}.",
                              face=face, cavalry=cavalry, units=sorted(u.id for u in touching))
     out.emit(CommanderRisked(commander=c.id, units=tuple(sorted(u.id for u in touching)), cavalry=cavalry, face=face,
                              out=failed), rb, summary=f"{c.id} risked: {face}")

@@ -117,6 +117,13 @@ class EndTactics(Command, tag="end_tactics"):
     """SMOKE-BAT-2: no more tactics from this player in this battle."""
 
 
+class AllocateHits(Command, tag="allocate_hits"):
+    """SMOKE-HIT-3: which of your equally near units take the hits of the last round (exactly as many
+    as the choice offers)."""
+
+    units: tuple[str, ...]
+
+
 class ResolveHits(Command, tag="resolve_hits"):
     """SMOKE-RET-1/2, SMOKE-DISC-1: resolve the hits on ``unit`` now, cancelling one by retreating or not."""
 
@@ -170,6 +177,13 @@ class DeployCommander(Command, tag="deploy_commander"):
     at: tuple[float, float]
 
 
+class ChooseEdge(Command, tag="choose_edge"):
+    """SMOKE-DEP-5, the "confusion" deployment: the first player's own table edge (the opponent gets
+    the opposite one)."""
+
+    edge: Literal["south", "north", "west", "east"]
+
+
 class ChooseQuarters(Command, tag="choose_quarters"):
     """SMOKE-TGEN-2 (GAP-B-20): the first player picks its diagonal pair of table quarters
     ("sw_ne" or "nw_se"); the other side takes the other pair."""
@@ -190,4 +204,5 @@ SmokeCommand = (
     ChooseFirst | Aim | Bombard | TakeLoss | Retreat | TakeRisk | PlaceDie | EndPlacement | Activate | Move
     | EndActivation | Ride | EndActions | PlaceMarker | Fight | PlayTactic | EndTactics | ResolveHits | Support
     | AssignColumns | PlaceFortification | PlaceColumn | DeployUnit | DeployCommander | ChooseQuarters | PlaceTerrain
+    | ChooseEdge | AllocateHits
 )

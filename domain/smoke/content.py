@@ -40,6 +40,16 @@ TRAITS: tuple[str, ...] = (
 )
 
 
+class BaseRect(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One base of a multi-base unit (SMOKE-UNIT-2), in the unit's own frame: ``x`` across the front
+    from its left corner, ``y`` back from the front edge, and its size ``w`` x ``d`` (UW)."""
+
+    x: float
+    y: float
+    w: float
+    d: float
+
+
 class Profile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A unit type (SMOKE-STAT-1). ``speed`` is (simple, complex) in UW; ``retreat`` a die
     expression (``"d3"``, ``"d3+1"``, ``"0"``); ``morale_loss`` the parenthesised value."""
@@ -60,6 +70,9 @@ class Profile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     #: Base size in UW (SMOKE-UNIT-1/4): width along the front edge, depth.
     width: float = 1.0
     depth: float = 0.5
+    #: SMOKE-UNIT-2: a unit of several bases joined rigidly; the unit is their bounding rectangle
+    #: (``width`` x ``depth``, SMOKE-GEO-2). Empty: one base.
+    bases: tuple[BaseRect, ...] = ()
     status: Status = "proposed"
     source: str = ""
 
@@ -265,9 +278,25 @@ class ArmySlot(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     commanders: tuple[CommanderAt, ...] = ()
 
 
+class PhaseEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A scenario event keyed to a scenario phase, not a turn (SMOKE-TURN-4, SMOKE-PHASE-1).
+
+    ``reinforcements``: ``seat``'s ``units`` (of its army list) arrive at these places at the start
+    of that seat's side's first turn in phase ``phase`` or later (INFERRED: a unit whose place is
+    taken waits for a later turn of its side)."""
+
+    phase: int
+    kind: Literal["reinforcements"] = "reinforcements"
+    seat: str
+    units: tuple[Placed, ...] = ()
+    text: str = ""
+
+
 class LineUp(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     players: int
     armies: tuple[ArmySlot, ...]
+    #: Scenario events by phase (SMOKE-PHASE-1).
+    events: tuple[PhaseEvent, ...] = ()
 
 
 class EndCondition(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -297,6 +326,9 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     deployment: Literal["fixed", "columns"] = "fixed"
     #: SMOKE-TGEN-2: the players generate the terrain (on top of ``terrain``) before deployment.
     generate_terrain: bool = False
+    #: SMOKE-DEP-5, the "confusion" deployment: the first player chooses its own table edge and the
+    #: opponent gets the opposite one (the sides' ``edge`` fields are then not used).
+    confusion: bool = False
     #: SMOKE-TGEN-3: the 2d6 table used (a battle's own, or the content's default when empty).
     terrain_table: tuple[TerrainRow, ...] = ()
     briefing: str = ""

@@ -22,16 +22,18 @@ from .actions import (
     activate, end_actions, end_activation, end_placement, move, place_die, ride, take_risk,
 )
 from .army import additional_commanders, expanded, level_of, starting_morale, strategic_rating  # noqa: F401
-from .battle import finish_unit, play_tactic
+from .battle import choose_hits, finish_unit, play_tactic
 from .bombardment import aim, fire, take_loss
 from .content import Content
-from .events import FirstSideChosen, FirstSideRolled, GameOpened, SmokeEvent, TacticsEnded
+from .events import (
+    EdgeChoiceOffered, EdgesChosen, FirstSideChosen, FirstSideRolled, GameOpened, SmokeEvent, TacticsEnded,
+)
 from .evolve import evolve as _evolve
 from .markers import allowed, covers, depth
 from .morale import support
 from .outbox import Outbox
 from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
-from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Commander, SmokeState, Unit
+from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Arrival, Commander, SmokeState, Unit
 from .turns import advance, start_battle, start_turn, to_act, unfought
 from .view import render, summarize, view_of
 
@@ -112,6 +114,7 @@ class SmokeRuleset:
         profiles_used: dict[str, Any] = {}
         boards_used: dict[str, Any] = {}
         reserve, reserve_cmd = [], []
+        arrivals: list[Arrival] = []
         columns = battle.deployment == "columns"
         for slot in lu.armies:
             al = content.armies[slot.army]
@@ -124,13 +127,21 @@ class SmokeRuleset:
             else:
                 placed_units = [(p.profile, p.x, p.y, p.facing) for p in slot.units]
                 spots = [(c.x, c.y) for c in slot.commanders]
-            profs = [content.profiles[p[0]] for p in placed_units]
+            # SMOKE-PHASE-1: reinforcements of this seat, numbered after its placed units
+            later = [(ev.phase, pl) for ev in lu.events if ev.kind == "reinforcements" and ev.seat == slot.seat
+                     for pl in ev.units]
+            profs = [content.profiles[p[0]] for p in placed_units] + [content.profiles[pl.profile] for _, pl in later]
             for i, (pid, x, y, f) in enumerate(placed_units, start=1):
                 p = content.profiles[pid]
                 profiles_used[p.id] = p
                 u = Unit(id=f"P{n}-{i:02d}", seat=slot.seat, profile=p.id, x=x, y=y, facing=f % 360.0, w=p.width,
                          d=p.depth)
                 (reserve if columns else units).append(u)
+            for i, (phase, pl) in enumerate(later, start=len(placed_units) + 1):
+                p = content.profiles[pl.profile]
+                profiles_used[p.id] = p
+                arrivals.append(Arrival(phase=phase, unit=Unit(id=f"P{n}-{i:02d}", seat=slot.seat, profile=p.id, x=pl.x,
+                                                               y=pl.y, facing=pl.facing % 360.0, w=p.width, d=p.depth)))
             for j, (x, y) in enumerate(spots):
                 c = Commander(id=f"P{n}-G" if j == 0 else f"P{n}-C{j}", seat=slot.seat, x=x, y=y, general=j == 0)
                 (reserve_cmd if columns else commanders).append(c)
@@ -151,13 +162,16 @@ class SmokeRuleset:
                             boards=tuple(boards_used[k] for k in sorted(boards_used)),
                             sides={k: tuple(v) for k, v in sides.items()}, armies=tuple(armies), units=tuple(units),
                             commanders=tuple(commanders), reserve=tuple(reserve),
-                            reserve_commanders=tuple(reserve_cmd))
+                            reserve_commanders=tuple(reserve_cmd), arrivals=tuple(arrivals))
         rb = RulingBuilder().add("SMOKE-SETUP-1", f"{battle.title}: {len(units)} units of {len(armies)} armies on a "
                                                   f"{battle.width:g} x {battle.height:g} UW table.")
         if columns:
             rb.add("SMOKE-SETUP-3", "The players deploy their armies by columns (SMOKE-DEP-2..4).")
         else:
             rb.add("SMOKE-ARMY-6", "The battle fixes the armies and their deployment.")
+        for a in arrivals:
+            rb.add("SMOKE-PHASE-1", f"{a.unit.id} ({a.unit.seat}) arrives as a reinforcement in phase {a.phase}.",
+                   unit=a.unit.id, phase=a.phase, at=[a.unit.x, a.unit.y, a.unit.facing])
         for a in armies:
             rb.add("SMOKE-VIC-1", f"{a.seat}: starting army morale {a.morale}; commander level {a.level} "
                                   f"({a.skill}); strategic rating {a.strategic_rating}.", seat=a.seat, morale=a.morale,
@@ -274,14 +288,41 @@ def choose_first(out: Outbox, side: str) -> None:
 
 
 def begin(out: Outbox, side: str) -> None:
-    """After the first side is known: terrain generation and the column deployment (if the battle has
-    them, SMOKE-SETUP-1 steps 6 and 7), then turn 1."""
+    """After the first side is known: the choice of table edges of a "confusion" deployment
+    (SMOKE-DEP-5), terrain generation and the column deployment (if the battle has them, SMOKE-SETUP-1
+    steps 6 and 7), then turn 1."""
     from .terrain_gen import start as start_generation
 
+    st = out.state
+    if st.battle is not None and st.battle.confusion and not st.edges:
+        seat = st.sides[side][0]
+        out.emit(EdgeChoiceOffered(seat=seat),
+                 RulingBuilder().add("SMOKE-DEP-5", f"A \"confusion\" deployment: the first player {seat} chooses its "
+                                                    "own table edge; the opponent gets the opposite one.",
+                                     seat=seat), summary=f"{seat} chooses its table edge")
+        return
     if out.state.battle is not None and out.state.battle.generate_terrain:
         start_generation(out)
     else:
         after_terrain(out)
+
+
+def choose_edge(out: Outbox, seat: str, edge: str) -> None:
+    """SMOKE-DEP-5: the first player's table edge; the other side gets the opposite one."""
+    from .commanders import OPPOSITE
+
+    st = out.state
+    if st.edge_chooser != seat:
+        raise RuleViolation("SMOKE-DEP-5", "No table edge is to be chosen by you now.")
+    if edge not in OPPOSITE:
+        raise RuleViolation("SMOKE-DEP-5", f"A table edge is south, north, west or east, not {edge!r}.", field="edge")
+    mine = st.armies[seat].side
+    edges = {s: (edge if s == mine else OPPOSITE[edge]) for s in st.sides}
+    out.emit(EdgesChosen(seat=seat, edges=edges),
+             RulingBuilder().add("SMOKE-DEP-5", f"{seat} chooses the {edge} edge for side {mine}; the opponent gets the "
+                                                f"{OPPOSITE[edge]} edge.", edges=edges),
+             summary=f"side {mine} takes the {edge} edge")
+    begin(out, st.side_order[0])
 
 
 def after_terrain(out: Outbox) -> None:
@@ -327,6 +368,10 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.ChooseFirst):
             return choose_first(out, cmd.side)
         raise RuleViolation("SMOKE-SETUP-4", "The first side must be chosen first (choose_first).")
+    if st.edge_chooser is not None:
+        if isinstance(cmd, C.ChooseEdge):
+            return choose_edge(out, seat, cmd.edge)
+        raise RuleViolation("SMOKE-DEP-5", "The first player chooses its table edge first (choose_edge).")
     if st.generation is not None:
         from . import terrain_gen as G
 
@@ -416,6 +461,9 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
                 out.emit(TacticsEnded(seat=seat), RulingBuilder().add("SMOKE-BAT-2", f"{seat} plays no more tactics."),
                          summary=f"{seat} ends tactics")
                 return None
+        elif b.step == "allocate":
+            if isinstance(cmd, C.AllocateHits):
+                return choose_hits(out, seat, tuple(cmd.units))
         elif b.step == "resolve":
             if isinstance(cmd, C.ResolveHits):
                 return resolve_hits(out, seat, cmd.unit, cmd.retreat)
@@ -461,6 +509,7 @@ def place_marker_check(st: SmokeState, seat: str, at: Any) -> tuple[float, float
 
 def place_marker(out: Outbox, seat: str, at: Any) -> None:
     from .events import MarkerPlaced
+    from .geometry import point_box_distance
 
     st = out.state
     x, y = place_marker_check(st, seat, at)
@@ -472,8 +521,11 @@ def place_marker(out: Outbox, seat: str, at: Any) -> None:
     side = st.armies[seat].side
     opps = tuple(sorted({st.units[u].seat for u in inside if st.armies[st.units[u].seat].side != side}))
     rb = RulingBuilder().add("SMOKE-MARK-3", f"{mid} at ({x:.3f}, {y:.3f}) covers {len(cov)} eligible unit(s), the "
-                                             f"most possible ({offer.best}).", at=[x, y], covers=list(cov),
-                             best=offer.best)
+                                             f"most possible ({offer.best}): "
+                                             + ", ".join(f"{u} {point_box_distance((x, y), st.units[u].box()):.3f} UW"
+                                                         for u in cov)
+                                             + f" from its centre to the nearest point of each (<= 2 UW, "
+                                               f"SMOKE-GEO-14).", at=[x, y], covers=list(cov), best=offer.best)
     if joins:
         rb.add("SMOKE-MARK-3", f"Also within its 2 UW and joining the battle: {', '.join(joins)}.", joins=list(joins))
     rb.add("SMOKE-MARK-4", "Its price is 1.")

@@ -11,6 +11,7 @@ commanders anywhere. With a deployment bonus the players without it do all of th
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from shapely.geometry import Point as SPoint
@@ -35,6 +36,9 @@ SCOUT_DISTANCE = 3.0
 #: SMOKE-TERR-8 (PROPOSED, GAP-B-04): a fortification is its unit's base plus this much all round.
 FORTIFICATION_MARGIN = 0.2
 FACING_TO = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
+#: SMOKE-DEP-2: the dice stream of the secret salts (two draws of 62 bits each).
+SECRET_STREAM = "secret"
+SALT_SIDES = 1 << 62
 
 
 def _r(v: float) -> float:
@@ -164,7 +168,10 @@ def assign_columns(out: Any, seat: str, columns: tuple[tuple[str, ...], ...]) ->
                             + (f"; not yours: {', '.join(extra)}" if extra else "")
                             + (f"; twice: {', '.join(twice)}" if twice else "") + ".")
     cols = tuple(tuple(c) for c in columns)
-    out.emit(ColumnsAssigned(seat=seat, count=len(cols), columns=cols),
+    # a secret salt drawn from the game's seed: the log's public hash chain covers this event, and without
+    # it an opponent could hash every possible split of the columns and find the one recorded
+    salt = "".join(f"{out.dice.value(SALT_SIDES, SECRET_STREAM):016x}" for _ in range(2))
+    out.emit(ColumnsAssigned(seat=seat, count=len(cols), columns=cols, salt=salt),
              RulingBuilder().add("SMOKE-DEP-2", f"{seat} numbers its {len(cols)} columns in secret."),
              summary=f"{seat} numbers its columns", visibility=seat, reveals=True)
 
@@ -310,6 +317,25 @@ def deploy_check(st: SmokeState, seat: str, uid: str, at, facing: float) -> tupl
                                                              "UW away)." if marker else "."), unit=uid, **measure)
 
 
+def scout_clearance(st: SmokeState, seat: str, b: Box) -> tuple[float, str]:
+    """For the ruling (SMOKE-SR-20): the scout's distance to the nearest enemy unit, enemy column marker or
+    enemy deployment zone, rectangle to rectangle (to the marker's centre, to the zone's edge), and what it is."""
+    side = st.armies[seat].side
+    poly = Polygon(b.corners())
+    found: list[tuple[float, str]] = []
+    for o in st.units.values():
+        if st.armies[o.seat].side != side:
+            found.append((poly.distance(Polygon(o.box().corners())), o.id))
+    for m in st.deployment.markers if st.deployment else ():
+        if st.armies[m.seat].side != side:
+            found.append((point_box_distance((m.x, m.y), b), f"the marker of {m.seat}'s column {m.number}"))
+    assert st.battle is not None
+    for s in st.battle.sides:
+        if s.id != side:
+            found.append((Polygon(s.zone).distance(poly), f"the deployment zone of side {s.id}"))
+    return min(found, default=(math.inf, "nothing"))
+
+
 def scout_problem(st: SmokeState, seat: str, b: Box) -> str | None:
     side = st.armies[seat].side
     poly = Polygon(b.corners())
@@ -331,10 +357,20 @@ def deploy_unit(out: Any, seat: str, uid: str, at, facing: float) -> None:
     b, m = deploy_check(st, seat, uid, at, facing)
     rb = RulingBuilder()
     if m.get("scout"):
-        rb.add("SMOKE-SR-20", f"{uid} is a Scout, placed {SCOUT_DISTANCE:g} UW or more from the enemy.")
+        gap, what = scout_clearance(st, seat, b)
+        far = (f"its farthest corner is {m['farthest_corner']:.3f} UW from its column {m['column']}'s marker at "
+               f"({m['marker'][0]:.3f}, {m['marker'][1]:.3f}), beyond {COLUMN_RADIUS:g} UW, but " if "marker" in m
+               else "")
+        rb.add("SMOKE-SR-20", f"{uid} is a Scout: {far}it is {gap:.3f} UW from the nearest enemy ({what}, rectangle "
+                              f"to rectangle), at least {SCOUT_DISTANCE:g} UW.")
     else:
-        rb.add("SMOKE-DEP-4", f"{uid} is wholly within {COLUMN_RADIUS:g} UW of its column {m['column']}'s marker "
-                              f"(farthest corner {m['farthest_corner']:.3f} UW).", **m)
+        if "marker" in m and not m.get("no_room"):
+            rb.add("SMOKE-DEP-4", f"{uid} is wholly within {COLUMN_RADIUS:g} UW of its column {m['column']}'s marker "
+                                  f"at ({m['marker'][0]:.3f}, {m['marker'][1]:.3f}) (its farthest corner "
+                                  f"{m['farthest_corner']:.3f} UW from the marker's centre).", **m)
+        else:
+            rb.add("SMOKE-DEP-4", f"{uid} goes in its own deployment zone: its column {m['column']} has no room left "
+                                  "(INFERRED).", **m)
     out.emit(UnitDeployed(seat=seat, unit=uid, x=_r(b.cx), y=_r(b.cy), facing=_r(b.theta), measure=m), rb,
              summary=f"{seat} deploys {uid}")
 
@@ -362,17 +398,38 @@ def deploy_commander(out: Any, seat: str, cid: str, at) -> None:
              RulingBuilder().add("SMOKE-DEP-4", f"{cid} may be placed anywhere."), summary=f"{seat} places {cid}")
 
 
-def _fits(st: SmokeState, seat: str, uid: str, b: Box, near: list | None = None) -> bool:
-    """On the table, overlapping no unit, and not in an occupied fortification."""
-    assert st.battle is not None
-    W, H = st.battle.width, st.battle.height
-    if any(cx < -1e-9 or cy < -1e-9 or cx > W + 1e-9 or cy > H + 1e-9 for cx, cy in b.corners()):
-        return False
-    if any(box_overlap_depth(b, o.box()) > EPS for o in (st.units.values() if near is None else near)):
-        return False
-    terrain = st.terrain()
-    fort = terrain.fortification_of(b)
-    return fort is None or not any(terrain.fortification_of(o.box()) == fort for o in st.units.values())
+class _Room:
+    """What a placement must not hit, computed once per search: the units' boxes with their bounding
+    boxes, and the fortifications already holding a unit (SMOKE-TERR-8)."""
+
+    def __init__(self, st: SmokeState, near: list | None = None):
+        assert st.battle is not None
+        self.W, self.H = st.battle.width, st.battle.height
+        self.boxes = [(ob, ob.bbox()) for ob in (o.box() for o in (st.units.values() if near is None else near))]
+        self.terrain = st.terrain()
+        self.forts = self.terrain.has_fortifications()
+        self.held = ({self.terrain.fortification_of(o.box()) for o in st.units.values()} - {None}
+                     if self.forts else set())
+
+    def fits(self, b: Box) -> bool:
+        """On the table, overlapping no unit, and not in an occupied fortification."""
+        W, H = self.W, self.H
+        if any(cx < -1e-9 or cy < -1e-9 or cx > W + 1e-9 or cy > H + 1e-9 for cx, cy in b.corners()):
+            return False
+        x0, y0, x1, y1 = b.bbox()
+        cx, cy = b.cx, b.cy
+        for ob, (a0, b0, a1, b1) in self.boxes:
+            if x1 < a0 or a1 < x0 or y1 < b0 or b1 < y0:
+                continue  # bounding boxes apart: no overlap
+            if (a0 < cx < a1 and b0 < cy < b1 and point_box_distance((cx, cy), ob) == 0.0
+                    and min(b.w, b.d) > 2 * EPS and min(ob.w, ob.d) > EPS):
+                return False  # its centre is in the unit: they overlap by min(its half size, the unit's size)
+            if box_overlap_depth(b, ob) > EPS:
+                return False
+        if not self.forts:
+            return True
+        fort = self.terrain.fortification_of(b)
+        return fort is None or fort not in self.held
 
 
 def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:
@@ -388,23 +445,84 @@ def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float
         marker = next((m for m in st.deployment.markers if m.seat == seat and m.number == n), None)  # type: ignore[union-attr]
         if marker is None:
             return None
-        near = [o for o in st.units.values() if abs(o.x - marker.x) < 4 and abs(o.y - marker.y) < 4]
+        room = _Room(st, [o for o in st.units.values() if abs(o.x - marker.x) < 4 and abs(o.y - marker.y) < 4])
+        spots = _ring_spots(marker.x, marker.y, facing, u.w, u.d)
+        # During a deployment units are only added, so a spot found taken stays taken: the search
+        # resumes where the last one for this marker and base size stopped, if the table then held
+        # a subset of today's units and terrain.
+        rkey = (marker.x, marker.y, facing, u.w, u.d, room.W, room.H)
+        present = frozenset((o.id, o.x, o.y, o.facing, o.w, o.d) for o in st.units.values())
+        terrain = st.battle.terrain  # type: ignore[union-attr]
+        start = 0
+        prev = _RESUME.get(rkey)
+        if prev is not None and prev[1] <= present and set(prev[2]) <= set(terrain):
+            start = prev[0]
+        last = start
+        for i, (p, f, b) in spots.iter_from(start):
+            if room.fits(b):
+                _remember_resume(rkey, (i, present, terrain))
+                return p, f
+            last = i + 1
+        _remember_resume(rkey, (last, present, terrain))
+        return None
+
+    markers = st.deployment.markers if st.deployment else ()
+    return memo(st, "column_spot", find, uid, markers)
+
+
+_RESUME: dict[tuple, tuple[int, frozenset, tuple]] = {}
+
+
+def _remember_resume(key: tuple, value: tuple[int, frozenset, tuple]) -> None:
+    if len(_RESUME) > 4096:
+        _RESUME.clear()
+    _RESUME[key] = value
+
+
+class _Spots:
+    """The candidate places of ``column_spot`` in search order (rings 0.1 UW apart, four facings),
+    those wholly within 2 UW of the marker: made as far as a search has looked, and kept."""
+
+    def __init__(self, mx: float, my: float, facing: float, w: float, d: float):
+        self.items: list[tuple[tuple[float, float], float, Box]] = []
+        self._gen = self._make(mx, my, facing, w, d)
+
+    @staticmethod
+    def _make(mx: float, my: float, facing: float, w: float, d: float):
         for k in range(0, 17):
             r = 0.1 * k
             steps = max(1, int(2 * math.pi * r / 0.15))
             for i in range(steps):
                 a = 2 * math.pi * i / steps
-                p = (round(marker.x + r * math.cos(a), 3), round(marker.y + r * math.sin(a), 3))
+                p = (round(mx + r * math.cos(a), 3), round(my + r * math.sin(a), 3))
                 for f in (facing, (facing + 90) % 360, (facing + 180) % 360, (facing + 270) % 360):
-                    b = Box(p[0], p[1], f, u.w, u.d)
-                    if max(dist((marker.x, marker.y), c) for c in b.corners()) > COLUMN_RADIUS + EPS:
+                    b = Box(p[0], p[1], f, w, d)
+                    if max(dist((mx, my), c) for c in b.corners()) > COLUMN_RADIUS + EPS:
                         continue
-                    if _fits(st, seat, uid, b, near):
-                        return p, f
-        return None
+                    yield (p, f, b)
 
-    markers = st.deployment.markers if st.deployment else ()
-    return memo(st, "column_spot", find, uid, markers)
+    def __iter__(self):
+        return self.iter_from(0)
+
+    def iter_from(self, i: int):
+        while True:
+            while i < len(self.items):
+                yield i, self.items[i]
+                i += 1
+            nxt = next(self._gen, None)
+            if nxt is None:
+                return
+            self.items.append(nxt)
+
+
+@lru_cache(maxsize=256)
+def _ring_spots(mx: float, my: float, facing: float, w: float, d: float) -> _Spots:
+    return _Spots(mx, my, facing, w, d)
+
+
+def clear_caches() -> None:
+    _RESUME.clear()
+    _ring_spots.cache_clear()
 
 
 def zone_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:
@@ -415,12 +533,13 @@ def zone_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float],
     z = zone_of(st, seat)
     x0, y0, x1, y1 = z.bounds
     zz = z.buffer(EPS)
+    room = _Room(st)
     y = y0 + 0.5
     while y < y1:
         x = x0 + 0.6
         while x < x1:
             b = Box(round(x, 3), round(y, 3), facing, u.w, u.d)
-            if zz.contains(Polygon(b.corners())) and _fits(st, seat, uid, b):
+            if zz.contains(Polygon(b.corners())) and room.fits(b):
                 return (b.cx, b.cy), facing
             x += 0.5
         y += 0.5

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from domain.kernel import Event
 
 from .content import Battle, Board, Profile, TerrainElement, TerrainKind
-from .state import Army, Commander, Formation, Unit
+from .state import Army, Arrival, Commander, Formation, HitChoice, Unit
 
 Pose = tuple[float, float, float]  # x, y, facing
 
@@ -25,6 +25,8 @@ class GameOpened(Event, tag="game_opened"):
     #: A column deployment: the units and commanders the players will place (SMOKE-DEP-4).
     reserve: tuple[Unit, ...] = ()
     reserve_commanders: tuple[Commander, ...] = ()
+    #: Reinforcements and the scenario phase they arrive in (SMOKE-PHASE-1).
+    arrivals: tuple[Arrival, ...] = ()
 
 
 class FirstSideRolled(Event, tag="first_side_rolled"):
@@ -276,6 +278,22 @@ class TacticsEnded(Event, tag="tactics_ended"):
     seat: str
 
 
+class HitChoiceOffered(Event, tag="hit_choice_offered"):
+    """SMOKE-HIT-3: the last round of hits reaches only ``count`` of the equally near units
+    ``among``: their owner chooses (``distance``: their distance to the nearest enemy, UW)."""
+
+    choice: HitChoice
+    distance: float
+
+
+class HitsChosen(Event, tag="hits_chosen"):
+    """SMOKE-HIT-3: the owner's choice; ``ignored``: a fortified unit's ignored first hit (SMOKE-HIT-5)."""
+
+    seat: str
+    units: tuple[str, ...]
+    ignored: tuple[str, ...] = ()
+
+
 class BattleRolled(Event, tag="battle_rolled"):
     """SMOKE-RES, SMOKE-ADV, SMOKE-HIT: dice, results, hits and their allocation."""
 
@@ -364,12 +382,16 @@ class DeploymentStarted(Event, tag="deployment_started"):
 
 
 class ColumnsAssigned(Event, tag="columns_assigned"):
-    """SMOKE-DEP-2: a seat's secret columns (only that seat sees them until they are revealed)."""
+    """SMOKE-DEP-2: a seat's secret columns (only that seat sees them until they are revealed).
 
-    private: ClassVar[frozenset[str]] = frozenset({"columns"})
+    ``salt`` is secret too: 124 bits drawn from the game's seed, so that the event's public hash
+    (the log's hash chain covers the whole event) cannot be matched against guessed columns."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"columns", "salt"})
     seat: str
     count: int
     columns: tuple[tuple[str, ...], ...] = ()
+    salt: str = ""
 
 
 class FortificationPlaced(Event, tag="fortification_placed"):
@@ -470,6 +492,29 @@ class TerrainGenerationEnded(Event, tag="terrain_generation_ended"):
     pass
 
 
+class EdgeChoiceOffered(Event, tag="edge_choice_offered"):
+    """SMOKE-DEP-5, the "confusion" deployment: ``seat`` (the first player) chooses its table edge."""
+
+    seat: str
+
+
+class EdgesChosen(Event, tag="edges_chosen"):
+    """SMOKE-DEP-5: each side's own table edge (the opponent's is the opposite one)."""
+
+    seat: str
+    edges: dict[str, str]
+
+
+class ReinforcementsArrived(Event, tag="reinforcements_arrived"):
+    """SMOKE-PHASE-1: reinforcements due by this phase enter the table; ``waiting``: those whose
+    place is taken (by ``blocked_by``), which try again at their side's next turn (INFERRED)."""
+
+    phase: int
+    units: tuple[Unit, ...] = ()
+    waiting: tuple[str, ...] = ()
+    blocked_by: dict[str, str] = {}
+
+
 SmokeEvent = (
     GameOpened | FirstSideRolled | FirstSideChosen | TurnStarted | StepStarted | BombardmentAimed
     | BombardmentRolled | LossTaken | RetreatRolled | UnitRetreated | UnitDestroyed | MoraleLost
@@ -480,7 +525,7 @@ SmokeEvent = (
     | ArmyAbandoned | GameEnded | DeploymentStarted | ColumnsAssigned | FortificationPlaced | ColumnPlaced
     | ColumnsRevealed | UnitDeployed | CommanderDeployed | DeploymentStepDone | DeploymentEnded
     | TerrainGenerationStarted | QuartersChosen | TerrainCountRolled | TerrainRolled | TerrainPlaced | TerrainScattered
-    | TerrainGenerationEnded
+    | TerrainGenerationEnded | EdgeChoiceOffered | EdgesChosen | ReinforcementsArrived | HitChoiceOffered | HitsChosen
 )
 
-__all__ = [n for n in dir() if n[0].isupper()] + ["Formation"]
+__all__ = [n for n in dir() if n[0].isupper()] + ["Formation", "Arrival", "HitChoice"]

@@ -48,8 +48,12 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
             boards={b.id: b for b in ev.boards}, sides=dict(ev.sides), armies={a.seat: a for a in ev.armies},
             units={u.id: u for u in ev.units}, commanders={c.id: c for c in ev.commanders},
             sixes={s: 0 for s in ev.sides}, reserve={u.id: u for u in ev.reserve},
-            reserve_commanders={c.id: c for c in ev.reserve_commanders},
+            reserve_commanders={c.id: c for c in ev.reserve_commanders}, arrivals=ev.arrivals,
         )
+    if isinstance(ev, E.ReinforcementsArrived):
+        came = {u.id for u in ev.units}
+        return replace(state, units={**state.units, **{u.id: u for u in ev.units}},
+                       arrivals=tuple(a for a in state.arrivals if a.unit.id not in came))
     if isinstance(ev, (E.TerrainGenerationStarted, E.QuartersChosen, E.TerrainCountRolled, E.TerrainRolled,
                        E.TerrainPlaced, E.TerrainScattered, E.TerrainGenerationEnded)):
         return _generation(state, ev)
@@ -57,6 +61,10 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
                        E.ColumnsRevealed, E.UnitDeployed, E.CommanderDeployed, E.DeploymentStepDone,
                        E.DeploymentEnded)):
         return _deployment(state, ev)
+    if isinstance(ev, E.EdgeChoiceOffered):
+        return replace(state, edge_chooser=ev.seat)
+    if isinstance(ev, E.EdgesChosen):
+        return replace(state, edges=dict(ev.edges), edge_chooser=None)
     if isinstance(ev, E.FirstSideRolled):
         return replace(state, chooser=ev.chooser)
     if isinstance(ev, E.FirstSideChosen):
@@ -108,7 +116,7 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
             hits[ev.unit] -= 1  # SMOKE-RET-2: the retreat cancels one hit
         return _battle(state, retreat=pend, hits=hits)
     if isinstance(ev, E.UnitRetreated):
-        st = state
+        st = state  # SMOKE-RET-6: only the pose changes; nothing marks the unit as having retreated
         if ev.outcome != "destroyed" and ev.unit in st.units:
             u = st.units[ev.unit]
             st = replace(st, units={**st.units, ev.unit: replace(u, x=ev.end[0], y=ev.end[1], facing=ev.end[2])})
@@ -170,7 +178,9 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
         st = replace(state, units={**state.units, ev.unit: replace(u, x=ev.end[0], y=ev.end[1], facing=ev.end[2])})
         t2 = st.turn
         if t2 is not None:
-            moved = t2.moved + (ev.unit,) if ev.unit not in t2.moved else t2.moved
+            # SMOKE-SR-18: a unit "moved" when its place or facing changed (a move of 0 is none)
+            went = tuple(ev.start) != tuple(ev.end)
+            moved = t2.moved + (ev.unit,) if went and ev.unit not in t2.moved else t2.moved
             st = replace(st, turn=replace(t2, moved=moved))
             if t2.actions is not None and t2.actions.activation is not None:
                 act = t2.actions.activation
@@ -232,7 +242,23 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
         return _battle(state, tactics_done=t.battle.tactics_done + (ev.seat,))
     if isinstance(ev, E.BattleRolled):
         hits = {k: v - ev.ignored.get(k, 0) for k, v in ev.allocation.items() if v - ev.ignored.get(k, 0) > 0}
-        return _battle(state, step="resolve", hits=hits, resolve_order=ev.resolve_order)
+        assert t is not None
+        return _turn(_battle(state, step="resolve", hits=hits, resolve_order=ev.resolve_order,
+                             allocated=dict(ev.allocation)),
+                     fort_used=t.fort_used + tuple(u for u in sorted(ev.ignored) if u not in t.fort_used))
+    if isinstance(ev, E.HitChoiceOffered):
+        assert t is not None and t.battle is not None
+        return _battle(state, step="allocate", choices=t.battle.choices + (ev.choice,))
+    if isinstance(ev, E.HitsChosen):
+        assert t is not None and t.battle is not None
+        b = t.battle
+        hits = dict(b.hits)
+        for u in ev.units:
+            if u not in ev.ignored:
+                hits[u] = hits.get(u, 0) + 1
+        rest = b.choices[1:]
+        st = _battle(state, hits=hits, choices=rest, step="allocate" if rest else "resolve")
+        return _turn(st, fort_used=t.fort_used + tuple(u for u in ev.ignored if u not in t.fort_used))
     if isinstance(ev, E.DisciplineTested):
         return state
     if isinstance(ev, E.BattleEnded):
@@ -242,7 +268,7 @@ def evolve(state: SmokeState, ev: object) -> SmokeState:  # noqa: C901 - one dis
             for m in ev.markers:
                 ms.pop(m, None)
             st = replace(st, markers=ms)
-        return _turn(st, battle=None)
+        return _turn(st, battle=None)  # SMOKE-TAC-4: the battle's tactic effects end with it
     if isinstance(ev, E.PhaseAdvanced):
         return replace(state, phase=ev.phase, sixes={**state.sixes, ev.side: ev.sixes_left},
                        ending=state.ending or ev.ending)

@@ -4,7 +4,9 @@ event derives from them at once (a D3, a total, a distance, a failed risk) is wh
 
 Every die of Clouds of Smoke is a d6 on the game's dice stream (SMOKE-DICE-1): a draw's ``value`` is
 ``face - 1``; a D3 is a d6 halved, rounded up (SMOKE-DICE-2). The scatter of a terrain element also
-draws its direction (``value`` in degrees, :data:`~domain.smoke.terrain_gen.DIRECTIONS` sides).
+draws its direction (``value`` in degrees, :data:`~domain.smoke.terrain_gen.DIRECTIONS` sides). The
+secret column numbering (SMOKE-DEP-2) draws its salt: two draws of 2**62 sides on the ``secret`` stream,
+written as 16 hex digits each.
 Each event below records its draws in the order they were made: the outbox attaches to an event
 exactly the draws made since the previous event (domain/smoke/outbox.py)."""
 from __future__ import annotations
@@ -16,9 +18,10 @@ from typing import Any
 from domain.kernel import GAME_DICE, Roll
 
 from .bombardment import LOSS_STEP
+from .deployment import SALT_SIDES, SECRET_STREAM
 from .events import (
-    ActionDiceRolled, BattleRolled, BombardmentRolled, CommanderRisked, DisciplineTested, FirstSideRolled,
-    RetreatRolled, RiskTaken, TerrainCountRolled, TerrainRolled, TerrainScattered,
+    ActionDiceRolled, BattleRolled, BombardmentRolled, ColumnsAssigned, CommanderRisked, DisciplineTested,
+    FirstSideRolled, RetreatRolled, RiskTaken, TerrainCountRolled, TerrainRolled, TerrainScattered,
 )
 from .terrain_gen import DIRECTIONS
 from .units import parse_retreat
@@ -121,6 +124,15 @@ def check_rolls(event: Any, rolls: Sequence[Roll]) -> str | None:
             bad = (f"terrain_scattered: d6 {event.face} and direction {rolls[1].value} give D3 {_d3(event.face)} UW at "
                    f"{rolls[1].value} degrees, recorded {event.distance:g} at {event.angle} (SMOKE-TGEN-4)")
         return bad
+    if isinstance(event, ColumnsAssigned):
+        if len(rolls) != 2 or any(r.stream != SECRET_STREAM or r.sides != SALT_SIDES or not 0 <= r.value < SALT_SIDES
+                                  for r in rolls):
+            return (f"columns_assigned records a salt of two draws of {SALT_SIDES} sides on the {SECRET_STREAM!r} "
+                    f"stream, its draws are {len(rolls)} (SMOKE-DEP-2)")
+        want = "".join(f"{r.value:016x}" for r in rolls)
+        if event.salt != want:
+            return "columns_assigned: its salt is not the one its draws give (SMOKE-DEP-2)"
+        return None
     return None
 
 

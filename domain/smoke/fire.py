@@ -8,6 +8,7 @@ events and rulings as it is, so a disputed measurement can be read back without 
 """
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from .formations import touching
@@ -65,11 +66,11 @@ def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = N
         out["rule"] = "SMOKE-LOF-2"
         return out
     ub, eb = u.box(), e.box()
-    part = sector_clip(ub, eb, half_angle(state))
+    half = half_angle(state)
+    part, d = _sector_and_range(ub, eb, half)
     if not part:
         out.update(reason="not in the fire sector", rule="SMOKE-GEO-8")
         return out
-    d = range_distance(ub, part)
     out["distance"] = round(d, 4)
     if not d < reach - RANGE_SLACK:
         out.update(reason=f"out of range ({d:.3f} >= {reach:.3f} UW)", rule="SMOKE-GEO-10")
@@ -77,16 +78,97 @@ def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = N
     blockers = _blockers(state, u, e, ub, part, elevated)
     terrain = state.terrain()
     strict = bool(state.options.get("blocks_view_strict", False))
+    # the corner lines are a pure function of these (remembered across layouts: a move elsewhere on the
+    # table does not change them)
+    key = (u.id, e.id, ub, eb, reach, mode, half, tuple(blockers), terrain, strict)
+    done = _LINES.get(key)
+    if done is not None:
+        return dict(done)
+    _corner_lines(out, ub, part, blockers, terrain, strict)
+    with _LOCK:
+        if len(_LINES) >= _LINES_MAX:
+            _LINES.clear()
+        _LINES[key] = dict(out)
+    return out
+
+
+#: Remembered corner-line results (see ``line_of_fire``) and sector clips, bounded.
+_LINES: dict[tuple, dict[str, Any]] = {}
+_LINES_MAX = 8192
+_SECTORS: dict[tuple, tuple[tuple, float]] = {}
+_LOCK = threading.Lock()
+
+
+def _xy(p) -> str:
+    return f"({p[0]:.3f}, {p[1]:.3f})"
+
+
+def describe(m: dict[str, Any]) -> str:
+    """A measured line of fire in words, for a ruling (SMOKE-LOF-2, SMOKE-GEO-8/10/11): what was measured
+    between which corners and points, and the numbers compared."""
+    u, e = m.get("shooter"), m.get("target")
+    if m.get("how") == "melee":
+        return f"{u} and {e} are in base-to-base contact (melee, SMOKE-LOF-2a, SMOKE-GEO-5)"
+    if "distance" not in m:
+        return f"{e} is not in {u}'s fire sector (SMOKE-GEO-8)" if m.get("rule") == "SMOKE-GEO-8" else \
+            f"{u} cannot fire at {e} ({m.get('reason', 'no line')})"
+    text = (f"{e} is in {u}'s fire sector (SMOKE-GEO-8), {m['distance']:.3f} UW from its front edge "
+            f"{'<' if m['distance'] < m.get('range', 0) else '>='} {m.get('range', 0):g} UW (SMOKE-GEO-10)")
+    lines = m.get("lines") or {}
+    parts = []
+    for corner in ("FL", "FR"):
+        ln = lines.get(corner)
+        if ln is None:
+            continue
+        if "to" in ln:
+            parts.append(f"{corner} {_xy(ln['from'])} -> {_xy(ln['to'])} clear")
+        else:
+            parts.append(f"{corner} {_xy(ln['from'])} blocked by {ln.get('blocked_by')}")
+    if parts:
+        text += "; lines from both front corners (SMOKE-GEO-11/12): " + ", ".join(parts)
+    return text
+
+
+def clear_caches() -> None:
+    _LINES.clear()
+    _SECTORS.clear()
+
+
+def _sector_and_range(ub: Box, eb: Box, half: float) -> tuple[tuple, float]:
+    """``rect(E) ∩ S(U)`` (SMOKE-GEO-8) and its distance from U's front edge (SMOKE-GEO-10; 0 when
+    there is no part): a pure function of the two poses, remembered."""
+    key = (ub, eb, half)
+    got = _SECTORS.get(key)
+    if got is None:
+        part = tuple(sector_clip(ub, eb, half))
+        got = (part, range_distance(ub, part) if part else 0.0)
+        with _LOCK:
+            if len(_SECTORS) >= _LINES_MAX:
+                _SECTORS.clear()
+            _SECTORS[key] = got
+    return got
+
+
+def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict: bool) -> None:
+    """SMOKE-GEO-11/12: for each front corner, the first candidate target point its line reaches clear."""
     check_terrain = terrain.has_view_blockers()
     cands = candidate_points(part)
     lines: dict[str, Any] = {}
+    boxed = [(bid, poly, _poly_bb(poly)) for bid, poly in blockers]
     for name, k in (("FL", ub.FL), ("FR", ub.FR)):
         found = None
         why: str | None = None
+        kx, ky = k
         for q in cands:
-            hit = next((bid for bid, poly in blockers if segment_meets_interior(k, q, poly)), None)
-            if hit is None and len(blockers) > 1:
-                hit = through_a_seam(k, q, blockers)
+            qx, qy = q
+            sx0, sx1 = (kx, qx) if kx <= qx else (qx, kx)
+            sy0, sy1 = (ky, qy) if ky <= qy else (qy, ky)
+            # a segment whose bounding box misses a unit's cannot meet its interior (a prefilter)
+            near = [(bid, poly) for bid, poly, (x0, y0, x1, y1) in boxed
+                    if not (sx1 < x0 - 1e-9 or x1 + 1e-9 < sx0 or sy1 < y0 - 1e-9 or y1 + 1e-9 < sy0)]
+            hit = next((bid for bid, poly in near if segment_meets_interior(k, q, poly)), None)
+            if hit is None and len(blockers) > 1 and near:
+                hit = through_a_seam(k, q, blockers, near)
             if hit is None and check_terrain:
                 hit = terrain.view_blocker(k, q, strict=strict)
             if hit is None:
@@ -107,16 +189,23 @@ def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = N
     return out
 
 
-def through_a_seam(k, q, blockers) -> str | None:
+def _poly_bb(poly) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def through_a_seam(k, q, blockers, crossing=None) -> str | None:
     """A line running exactly along the shared edge of two touching units passes through neither
     interior but through the solid line they make (SMOKE-GEO-12a): it is blocked when points just
-    beside it, on both sides, are inside units along a stretch of it."""
+    beside it, on both sides, are inside units along a stretch of it. ``crossing``: the blockers the
+    segment may meet at all (the others have no span along it)."""
     dx, dy = q[0] - k[0], q[1] - k[1]
     L = (dx * dx + dy * dy) ** 0.5
     if L <= 0:
         return None
     nx, ny = -dy / L * 2 * EPS, dx / L * 2 * EPS
-    for bid, poly in blockers:
+    for bid, poly in (blockers if crossing is None else crossing):
         span = clip_segment(k, q, poly)
         if span is None or (span[1] - span[0]) * L <= EPS:
             continue
@@ -193,18 +282,30 @@ def fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
 
 def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     units = sorted(state.units.values(), key=lambda u: u.id)
-    reach = {u.id: fire_range(state, u) for u in units}
+    n = len(units)
+    reach = [fire_range(state, u) for u in units]
+    side = [state.armies[u.seat].side for u in units]
+    size = [(u.w + u.d) / 2 for u in units]
+    # pairs that could reach each other (``_could_reach``), found by a sweep along x, then taken in
+    # the order of the ids
+    far = max(reach, default=0.0)
+    big = max(size, default=0.0)
+    by_x = sorted(range(n), key=lambda i: units[i].x)
+    pairs = []
+    for k, i in enumerate(by_x):
+        a = units[i]
+        bound = far + size[i] + big + EPS + 1e-6
+        for j in by_x[k + 1:]:
+            b = units[j]
+            if b.x - a.x > bound:
+                break
+            if side[i] != side[j] and _could_reach(a, b, max(reach[i], reach[j])):
+                pairs.append((i, j) if i < j else (j, i))
     out = []
-    for i, a in enumerate(units):
-        for b in units[i + 1:]:
-            if not state.enemy(a, b):
-                continue
-            r = max(reach[a.id], reach[b.id])
-            if not _could_reach(a, b, r):
-                continue
-            m = fire_contact(state, a, b)
-            if m is not None:
-                out.append((a.id, b.id, m))
+    for i, j in sorted(pairs):
+        m = fire_contact(state, units[i], units[j])
+        if m is not None:
+            out.append((units[i].id, units[j].id, m))
     return out
 
 

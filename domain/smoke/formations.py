@@ -6,6 +6,8 @@ context"; corner contact alone links nothing, and Irregular units are always alo
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .geometry import EPS, Box, Touch, box_distance, edge_touches, in_contact
 from .state import SmokeState, Unit, memo
 
@@ -28,14 +30,24 @@ def neighbours(state: SmokeState) -> dict[str, list[tuple[str, tuple[Touch, ...]
             for j in range(i + 1, len(units)):
                 if bbs[j][0] > ax1 + EPS:
                     break
-                if not in_contact(boxes[i], boxes[j]):
+                t = contact_pair(boxes[i], boxes[j])
+                if t is None:
                     continue
-                t = tuple(edge_touches(boxes[i], boxes[j]))
                 out[a.id].append((units[j].id, t))
                 out[units[j].id].append((a.id, tuple(Touch(x.edge_b, x.edge_a, x.length) for x in t)))
         return out
 
     return memo(state, "neighbours", build)
+
+
+@lru_cache(maxsize=1 << 16)
+def contact_pair(a: Box, b: Box) -> tuple[Touch, ...] | None:
+    """None when the two rectangles are not in contact (SMOKE-GEO-5), else their touching edges (empty:
+    corner contact). A pure function of the two poses, remembered across layouts (a move changes
+    the pairs of one unit only)."""
+    if not in_contact(a, b):
+        return None
+    return tuple(edge_touches(a, b))
 
 
 def touching(state: SmokeState, a: Unit, b: Unit) -> bool:
@@ -87,6 +99,8 @@ def formations(state: SmokeState, seat: str | None = None) -> dict[str, tuple[st
 
 
 def _formations(state: SmokeState) -> dict[str, tuple[str, ...]]:
+    """SMOKE-FORM-1: one player's units linked by edge contact in the same terrain context; SMOKE-FORM-2
+    (SMOKE-SR-16, SMOKE-MP-2): an irregular unit is alone, and players never share a formation."""
     units = sorted(state.units.values(), key=lambda u: u.id)
     t = state.terrain()
     ctx = {u.id: t.context(u.box()) for u in units}
@@ -117,11 +131,9 @@ def _formations(state: SmokeState) -> dict[str, tuple[str, ...]]:
 
 
 def formation_of(state: SmokeState, uid: str) -> tuple[str, tuple[str, ...]]:
-    u = state.units[uid]
-    for k, v in formations(state, u.seat).items():
-        if uid in v:
-            return k, v
-    return uid, (uid,)
+    """(key, units) of the formation ``uid`` is in (formations never mix players, SMOKE-MP-2)."""
+    index = memo(state, "formation_index", lambda: {m: (k, v) for k, v in formations(state).items() for m in v})
+    return index.get(uid) or (uid, (uid,))
 
 
 def distance(a: Unit, b: Unit) -> float:

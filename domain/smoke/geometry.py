@@ -402,7 +402,11 @@ def convex_hull(points: Sequence[Point]) -> list[Point]:
     def half(seq):
         out: list[Point] = []
         for p in seq:
-            while len(out) >= 2 and cross(sub(out[-1], out[-2]), sub(p, out[-2])) <= 1e-12:
+            # cross(sub(out[-1], out[-2]), sub(p, out[-2])), inlined
+            while len(out) >= 2:
+                a, b = out[-1], out[-2]
+                if (a[0] - b[0]) * (p[1] - b[1]) - (a[1] - b[1]) * (p[0] - b[0]) > 1e-12:
+                    break
                 out.pop()
             out.append(p)
         return out
@@ -595,6 +599,7 @@ def sector_clip(u: Box, e: Box, half_angle_deg: float = 45.0) -> list[Point]:
 
 
 def in_sector(p: Point, u: Box, half_angle_deg: float = 45.0) -> bool:
+    """SMOKE-LOF-1, SMOKE-GEO-8: the fire sector starts at the front edge and opens outward at 45 degrees."""
     a, b = u.local(p)
     t = math.tan(math.radians(half_angle_deg))
     return a >= u.d / 2 - _TINY and abs(b) <= u.w / 2 + (a - u.d / 2) * t + _TINY

@@ -61,6 +61,8 @@ def _mkey(mid: str) -> tuple[int, str]:
 
 
 def battle_units(state: SmokeState, markers: tuple[str, ...]) -> list[str]:
+    """The units of a battle (SMOKE-MARK-3). SMOKE-MARK-7 (INFERRED): only these roll dice, deal and receive
+    hits; a unit in fire contact but under no marker takes no part."""
     out: set[str] = set()
     for m in markers:
         if m in state.markers:
@@ -97,28 +99,63 @@ def _pieces(b: Box, r: float):
 def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: float,
                r: float = BATTLE_RADIUS) -> list[Point]:
     pts: list[Point] = [(b.cx, b.cy) for b in eligible]
-    shapes = [(b, _pieces(b, r)) for b in eligible + forbidden]
+    shapes = [_Shape(b, r) for b in eligible + forbidden]
     table = [((0.0, 0.0), (width, 0.0)), ((width, 0.0), (width, height)), ((width, height), (0.0, height)),
              ((0.0, height), (0.0, 0.0))]
-    for (ba, (sa, ca)), (bb, (sb, cb)) in combinations(shapes, 2):
-        if box_distance(ba, bb) > 2 * r + 2 * EPS:
+    table_bbs = [_seg_bb(s, t) for s, t in table]
+    # Only points that may cover an eligible unit matter (the others have depth 0 and are never
+    # chosen). A point near no eligible unit stays so when clamped onto the table (clamping onto a
+    # convex table never brings a point closer... but an off-table point is moved, so regions are
+    # clamped first) and when nudged by 3 EPS.
+    k = r + 4 * EPS + _BB_SLACK
+    near_elig = []
+    for b in eligible:
+        x0, y0, x1, y1 = b.bbox()
+        near_elig.append((x0 - k, y0 - k, x1 + k, y1 + k))
+
+    def relevant(bb: tuple[float, float, float, float]) -> bool:
+        c = (min(max(bb[0], 0.0), width), min(max(bb[1], 0.0), height), min(max(bb[2], 0.0), width),
+             min(max(bb[3], 0.0), height))
+        return any(_bb_meet(c, e) for e in near_elig)
+
+    for A, B in combinations(shapes, 2):
+        if not _bb_meet(A.bb, B.bb):
             continue
-        for p, q in sa:
-            for s, t in sb:
-                pts += segment_segment_point(p, q, s, t)
-            for c in cb:
-                pts += segment_circle(p, q, c, r)
-        for c in ca:
-            for s, t in sb:
-                pts += segment_circle(s, t, c, r)
-            for c2 in cb:
-                pts += circle_circle(c, r, c2, r)
-    for b, (segs, cs) in shapes:
-        for s, t in table:
-            for p, q in segs:
-                pts += segment_segment_point(p, q, s, t)
-            for c in cs:
-                pts += segment_circle(s, t, c, r)
+        both = (max(A.bb[0], B.bb[0]), max(A.bb[1], B.bb[1]), min(A.bb[2], B.bb[2]), min(A.bb[3], B.bb[3]))
+        if not relevant(both) or box_distance(A.box, B.box) > 2 * r + 2 * EPS:
+            continue
+        # each intersection of a piece of A's boundary with one of B's (pieces whose bounding boxes
+        # miss each other have none)
+        for (p, q), pb in zip(A.segs, A.seg_bbs):
+            if not _bb_meet(pb, B.bb):
+                continue
+            for (s, t), sb in zip(B.segs, B.seg_bbs):
+                if _bb_meet(pb, sb):
+                    pts += segment_segment_point(p, q, s, t)
+            for c, cb in zip(B.corners, B.corner_bbs):
+                if _bb_meet(pb, cb):
+                    pts += segment_circle(p, q, c, r)
+        for c, cb in zip(A.corners, A.corner_bbs):
+            if not _bb_meet(cb, B.bb):
+                continue
+            for (s, t), sb in zip(B.segs, B.seg_bbs):
+                if _bb_meet(cb, sb):
+                    pts += segment_circle(s, t, c, r)
+            for c2, cb2 in zip(B.corners, B.corner_bbs):
+                if _bb_meet(cb, cb2):
+                    pts += circle_circle(c, r, c2, r)
+    for A in shapes:
+        if not relevant(A.bb):
+            continue
+        for (s, t), tb in zip(table, table_bbs):
+            if not _bb_meet(A.bb, tb):
+                continue
+            for (p, q), pb in zip(A.segs, A.seg_bbs):
+                if _bb_meet(pb, tb):
+                    pts += segment_segment_point(p, q, s, t)
+            for c, cb in zip(A.corners, A.corner_bbs):
+                if _bb_meet(cb, tb):
+                    pts += segment_circle(s, t, c, r)
     pts += [(0.0, 0.0), (width, 0.0), (0.0, height), (width, height)]
     out = []
     for x, y in pts:
@@ -130,6 +167,34 @@ def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: 
             for dx, dy in ((3 * EPS, 0), (-3 * EPS, 0), (0, 3 * EPS), (0, -3 * EPS)):
                 nudged.append((min(max(x + dx, 0.0), width), min(max(y + dy, 0.0), height)))
     return out + nudged
+
+
+#: Bounding boxes are compared this much wider, far more than the intersection routines' tolerances.
+_BB_SLACK = 1e-6
+
+
+def _seg_bb(p: Point, q: Point) -> tuple[float, float, float, float]:
+    return (min(p[0], q[0]) - _BB_SLACK, min(p[1], q[1]) - _BB_SLACK, max(p[0], q[0]) + _BB_SLACK,
+            max(p[1], q[1]) + _BB_SLACK)
+
+
+def _bb_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+class _Shape:
+    """``∂(rect ⊕ disc(r))`` as pieces with bounding boxes (a prefilter for the intersections)."""
+
+    __slots__ = ("box", "segs", "seg_bbs", "corners", "corner_bbs", "bb")
+
+    def __init__(self, b: Box, r: float):
+        self.box = b
+        self.segs, self.corners = _pieces(b, r)
+        self.seg_bbs = [_seg_bb(p, q) for p, q in self.segs]
+        k = r + _BB_SLACK
+        self.corner_bbs = [(c[0] - k, c[1] - k, c[0] + k, c[1] + k) for c in self.corners]
+        bbs = self.seg_bbs + self.corner_bbs
+        self.bb = (min(x[0] for x in bbs), min(x[1] for x in bbs), max(x[2] for x in bbs), max(x[3] for x in bbs))
 
 
 def depth(m: Point, eligible: list[Box]) -> int:

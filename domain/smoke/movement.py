@@ -19,6 +19,7 @@ from .geometry import (
     translation_sweep, unit_vector,
 )
 from .state import SmokeState, Unit, memo
+from .terrain import Sweep
 from .units import has, profile_of
 
 #: SMOKE-TERR-1: the most a unit whose movement passes through difficult terrain moves that turn.
@@ -73,10 +74,7 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         reach = max(reach, math.hypot(vector[0], vector[1]) + start.w + start.d)
     if distance is not None:
         reach = max(reach, abs(distance) + start.w + start.d)
-    near = [o for o in state.units.values() if o.id != u.id and abs(o.x - start.cx) <= reach + o.w + o.d
-            and abs(o.y - start.cy) <= reach + o.w + o.d]
-    enemies = [e for e in near if state.enemy(u, e)]
-    friends = [f for f in near if not state.enemy(u, f)]
+    enemies, friends = _neighbourhood(state, u, start, reach, max(p.speed) + 2.0 + (start.w + start.d) + _SPARE)
     terrain = state.terrain()
     if kind == "simple":
         if p.speed[0] <= 0:
@@ -91,17 +89,23 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
             raise RuleViolation("SMOKE-GEO-17", "A move distance is 0 or more.", field="distance")
         theta = start.theta if facing is None else normalize_deg(facing)
         pivot = rotation_sweep(start, theta)
-        for e in enemies:
-            eb = e.box()
+        disc = _disc_bb(start)
+        f = unit_vector(theta)
+        turned = Box(start.cx, start.cy, theta, start.w, start.d)
+        path = _union(turned.bbox(), turned.moved(f[0] * distance, f[1] * distance).bbox())
+        enemies, friends = _within(_union(disc, path), enemies, friends)
+        for e, eb, ebb in enemies:
+            if _bb_apart(disc, ebb):
+                continue  # the pivot stays within the disc of the half-diagonal
             if any(overlap_depth(piece, eb.corners()) > EPS for piece in pivot):
                 raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pivot through the enemy unit {e.id}.",
                                     unit=u.id, enemy=e.id)
-        turned = Box(start.cx, start.cy, theta, start.w, start.d)
-        f = unit_vector(theta)
         travel = distance
         stopped_by = None
-        for e in enemies:
-            t = first_touch(turned.corners(), f, e.box().corners(), distance)
+        for e, eb, ebb in enemies:
+            if _bb_apart(path, ebb):
+                continue  # never within reach of the translation
+            t = first_touch(turned.corners(), f, eb.corners(), distance)
             if t is not None and t < travel - 1e-12:
                 travel, stopped_by = t, e.id
         end = turned.moved(f[0] * travel, f[1] * travel)
@@ -131,23 +135,42 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         theta = start.theta if facing is None else normalize_deg(facing)
         moved_box = start.moved(dx, dy)
         slide = translation_sweep(start, dx, dy)
-        for e in enemies:
-            if overlap_depth(slide, e.box().corners()) > EPS:
+        slide_bb = _union(start.bbox(), moved_box.bbox())
+        disc = _disc_bb(moved_box)
+        enemies, friends = _within(_union(slide_bb, disc), enemies, friends)
+        for e, eb, ebb in enemies:
+            if _bb_apart(slide_bb, ebb):
+                continue
+            if overlap_depth(slide, eb.corners()) > EPS:
                 raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pass through the enemy unit {e.id}.",
                                     unit=u.id, enemy=e.id)
         pivot = rotation_sweep(moved_box, theta)
-        for e in enemies:
-            eb = e.box()
+        for e, eb, ebb in enemies:
+            if _bb_apart(disc, ebb):
+                continue
             if any(overlap_depth(piece, eb.corners()) > EPS for piece in pivot):
                 raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pivot through the enemy unit {e.id}.",
                                     unit=u.id, enemy=e.id)
         end = Box(moved_box.cx, moved_box.cy, theta, start.w, start.d)
-        for e in enemies:
-            eb = e.box()
+        end_bb = end.bbox()
+        for e, eb, ebb in enemies:
+            if _bb_apart(end_bb, ebb, EPS):
+                continue  # in_contact is false beyond EPS
             if in_contact(end, eb) and not in_contact(start, eb):
                 raise RuleViolation("SMOKE-MOVE-6", f"A complex move may not bring {u.id} into contact with the "
                                                     f"enemy unit {e.id}.", unit=u.id, enemy=e.id,
                                     gap=_r(box_distance(end, eb)))
+        if terrain.has_fortifications():
+            # SMOKE-TERR-8: touching a fortification is touching the unit inside it
+            new = [f for f in terrain.fortification_touching(end) if f not in terrain.fortification_touching(start)
+                   and f != terrain.fortification_of(end)]
+            for f in new:
+                inside = next((o for o in state.units.values() if state.enemy(u, o)
+                               and terrain.fortification_of(o.box()) == f), None)
+                if inside is not None:
+                    raise RuleViolation("SMOKE-MOVE-6", f"A complex move may not bring {u.id} into contact with the "
+                                                        f"enemy unit {inside.id}: it would touch its fortification {f}, and "
+                                                        "touching a fortification is touching the unit inside.", unit=u.id, enemy=inside.id, fortification=f)
         sweep = [slide] + pivot
         base = p.speed[1]
         m.update(pivot=_r(abs(_turn(start.theta, theta))), speed=_r(base), vector=[_r(dx), _r(dy)])
@@ -156,8 +179,9 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         raise RuleViolation("SMOKE-MOVE-1", f"A move is simple or complex, not {kind!r}.", field="kind")
     # terrain caps (SMOKE-TERR-1/2, SMOKE-SR-18): replace the speed when lower
     limit = base
-    vd = terrain.sweep_meets(sweep, "very_difficult")
-    dif = terrain.sweep_meets(sweep, "difficult") if not vd or has(state, u, "immobile") else []
+    swept = Sweep(sweep)
+    vd = terrain.sweep_meets(swept, "very_difficult")
+    dif = terrain.sweep_meets(swept, "difficult") if not vd or has(state, u, "immobile") else []
     if vd:
         if has(state, u, "immobile"):
             raise RuleViolation("SMOKE-SR-18", f"{u.id} is Immobile and cannot enter very difficult terrain "
@@ -180,19 +204,91 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
     if not on_table(sweep + [list(end.corners())], W, H):
         raise RuleViolation("SMOKE-GEO-17", f"{u.id} would leave the table.", unit=u.id)
     # ending on a unit (SMOKE-MOVE-5): friends may be passed through, not ended on
-    for o in friends + enemies:
-        if overlap_depth(end.corners(), o.box().corners()) > EPS:
+    end_bb = end.bbox()
+    for o, ob, obb in friends + enemies:
+        if _bb_apart(end_bb, obb):
+            continue
+        if overlap_depth(end.corners(), ob.corners()) > EPS:
             raise RuleViolation("SMOKE-MOVE-5", f"{u.id} may not end its move on {o.id}.", unit=u.id, other=o.id)
-    fort = terrain.fortification_of(end)
+    fort = terrain.fortification_of(end) if terrain.has_fortifications() else None
     if fort is not None:
         for o in state.units.values():
             if o.id != u.id and terrain.fortification_of(o.box()) == fort:
                 raise RuleViolation("SMOKE-TERR-8", f"The fortification {fort} holds exactly one unit ({o.id} is "
                                                     "in it).", unit=u.id, fortification=fort)
-    m["contacts"] = sorted(e.id for e in enemies if in_contact(end, e.box()))
+    contacts = {e.id for e, eb, ebb in enemies if not _bb_apart(end_bb, ebb, EPS) and in_contact(end, eb)}
+    if terrain.has_fortifications():  # SMOKE-TERR-8: touching an enemy's fortification is touching the enemy
+        forts = set(terrain.fortification_touching(end)) - {terrain.fortification_of(end)}
+        contacts |= {o.id for o in state.units.values() if forts and state.enemy(u, o)
+                     and terrain.fortification_of(o.box()) in forts}
+    m["contacts"] = sorted(contacts)
     m["requested"] = _r(requested)
     m["distance"] = _r(moved)
     return end, m
+
+
+#: Extra reach (UW) of the remembered neighbourhood of a unit, so that the examples of legal-commands (an
+#: action's simple-speed bonus, the road bonus) reuse one list per unit and layout.
+_SPARE = 4.0
+
+
+Near = list[tuple[Unit, Box, tuple[float, float, float, float]]]
+
+
+def _neighbourhood(state: SmokeState, u: Unit, start: Box, reach: float, usual: float) -> tuple[Near, Near]:
+    """(enemies, friends), each as (unit, box, bounding box), whose centres are within ``reach`` + their
+    size of ``u`` on both axes, in the table's order (a prefilter: units further away cannot meet the
+    move's swept area). Remembered per unit and layout for the usual reach (a superset of what a
+    shorter move needs: the extra units are too far to touch it); a longer move filters afresh."""
+    def pick(r: float) -> tuple[Near, Near]:
+        side = state.armies[u.seat].side
+        en: Near = []
+        fr: Near = []
+        cx, cy = start.cx, start.cy
+        for o, ox, oy, size, oside, ob, obb in _table(state):
+            k = r + size
+            if abs(ox - cx) <= k and abs(oy - cy) <= k and o.id != u.id:
+                (en if oside != side else fr).append((o, ob, obb))
+        return en, fr
+
+    if reach > usual:
+        return pick(reach)
+    return memo(state, "move_near", lambda: pick(usual), u.id, usual)
+
+
+def _within(zone: tuple[float, float, float, float], enemies: "Near", friends: "Near") -> tuple["Near", "Near"]:
+    """The units whose bounding boxes come within EPS of ``zone``, which holds the whole move (start,
+    pivots, path, end): no other unit takes part in any of its checks."""
+    return ([x for x in enemies if not _bb_apart(zone, x[2], EPS)], [x for x in friends if not _bb_apart(zone, x[2], EPS)])
+
+
+def _table(state: SmokeState) -> list[tuple[Unit, float, float, float, str, Box, tuple[float, float, float, float]]]:
+    """Every unit with its centre, w + d, side, box and bounding box (per layout)."""
+    def build() -> list:
+        out = []
+        for o in state.units.values():
+            ob = o.box()
+            out.append((o, o.x, o.y, o.w + o.d, state.armies[o.seat].side, ob, ob.bbox()))
+        return out
+
+    return memo(state, "unit_table", build)
+
+
+def _bb_apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float], margin: float = 0.0
+              ) -> bool:
+    """Bounding boxes more than ``margin`` apart: the shapes inside cannot meet (a pure prefilter)."""
+    return a[2] + margin < b[0] or b[2] + margin < a[0] or a[3] + margin < b[1] or b[3] + margin < a[1]
+
+
+def _union(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+           ) -> tuple[float, float, float, float]:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _disc_bb(b: Box) -> tuple[float, float, float, float]:
+    """The bounding box of the disc a rectangle sweeps pivoting about its centre (a hair wider)."""
+    r = math.hypot(b.w, b.d) / 2 + 1e-9
+    return (b.cx - r, b.cy - r, b.cx + r, b.cy + r)
 
 
 def _turn(a: float, b: float) -> float:

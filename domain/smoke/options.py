@@ -5,6 +5,7 @@ template's bounds is either accepted or refused with the rule that forbids it.""
 from __future__ import annotations
 
 import math
+from itertools import combinations, islice
 from typing import Any
 
 import msgspec
@@ -22,6 +23,10 @@ from .movement import ROAD_BONUS, example_moves
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, SmokeState
 from .turns import resolve_options, to_act, unfought
 from .units import has
+
+
+#: SMOKE-HIT-3: at most this many ways to pick the hit units are listed (the template bounds them all).
+MAX_LISTED = 24
 
 
 def _dice_by_face(a) -> list[int]:
@@ -47,6 +52,8 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
         return [C.Support(choice="support"), C.Support(choice="abandon")]
     if st.chooser is not None:
         return [C.ChooseFirst(side=s) for s in st.sides]
+    if st.edge_chooser is not None:
+        return [C.ChooseEdge(edge=e) for e in ("south", "north", "west", "east")]
     if st.generation is not None:
         return _generation_choices(st, seat)
     if st.deployment is not None:
@@ -113,6 +120,9 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
                 else:
                     out.append(C.PlayTactic(slot=slot.id))
             return out + [C.EndTactics()]
+        if b.step == "allocate":
+            c = b.choices[0]
+            return [C.AllocateHits(units=combo) for combo in islice(combinations(c.among, c.count), MAX_LISTED)]
         if b.retreat is not None:
             return [C.Retreat(direction="edge"), C.Retreat(direction="back")]
         return [C.ResolveHits(unit=u, retreat=r) for u, r in resolve_options(st, seat)]
@@ -372,6 +382,14 @@ def command_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
                               "excluding_seats": list(o.forbidden)}},
             "rules": ["SMOKE-MARK-3", "SMOKE-GEO-15", "SMOKE-MP-4"],
             "example": msgspec.to_builtins(C.PlaceMarker(at=o.points[0])),
+        })
+    if t.step == BATTLES and t.battle is not None and t.battle.step == "allocate" and t.battle.choices:
+        c = t.battle.choices[0]
+        out.append({
+            "command": {"type": "allocate_hits"},
+            "bounds": {"units": {"subset_of": list(c.among), "items": c.count}},
+            "rules": ["SMOKE-HIT-3"],
+            "example": msgspec.to_builtins(C.AllocateHits(units=c.among[:c.count])),
         })
     if t.step == BATTLES and t.battle is not None and t.battle.step == "tactics":
         for slot, d in playable(st, seat):

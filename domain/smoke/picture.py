@@ -125,9 +125,12 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
         out.append(f'<polygon points="{fr.pts(bx.corners())}" fill="{c}" fill-opacity="0.75" stroke="#222" '
                    'stroke-width="1"/>')
         fl, fr_ = bx.FL, bx.FR
+        p = state.profiles[u.profile]
+        for base in p.bases:  # SMOKE-UNIT-2: the bases of a multi-base unit, one rigid body
+            out.append(f'<polygon points="{fr.pts(base_corners(bx, base))}" fill="none" stroke="#222" '
+                       'stroke-width="0.6" data-base="1"/>')
         out.append(f'<line x1="{fr.x(fl[0])}" y1="{fr.y(fl[1])}" x2="{fr.x(fr_[0])}" y2="{fr.y(fr_[1])}" '
                    'stroke="#000" stroke-width="3"/>')
-        p = state.profiles[u.profile]
         label = u.id + (f" x{hits[u.id]}" if hits.get(u.id) else "")
         out.append(f'<text x="{fr.x(u.x)}" y="{_f(float(fr.y(u.y)) + 3)}" font-size="8" text-anchor="middle" '
                    f'fill="#fff" font-weight="bold">{escape(label)}</text>')
@@ -145,6 +148,18 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
                    f'fill="{c}" font-weight="bold">{tag}{lvl}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def base_corners(bx, base) -> list[tuple[float, float]]:
+    """A base's corners on the table: ``x`` across the front from the front-left corner, ``y`` back."""
+    f, l = bx.f, bx.l
+    fl = bx.FL
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (fl[0] - l[0] * x - f[0] * y, fl[1] - l[1] * x - f[1] * y)
+
+    return [at(base.x, base.y), at(base.x + base.w, base.y), at(base.x + base.w, base.y + base.d),
+            at(base.x, base.y + base.d)]
 
 
 def _line(fr: _Frame, a, b, colour: str, width: float = 1.2, dash: str | None = None) -> str:

@@ -161,8 +161,9 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
         end = start
     else:
         rb.add("SMOKE-RET-3", f"{uid} retreats {plan['moved']:.3f} UW "
-                              f"{'toward its own table edge' if direction == 'edge' else 'straight back'} and turns to "
-                              f"face that way.", direction=direction, vector=[round(c, 6) for c in plan["vector"]],
+                              f"{'toward its own table edge' if direction == 'edge' else 'straight back'} from "
+                              f"({start[0]:.3f}, {start[1]:.3f}) to ({end[0]:.3f}, {end[1]:.3f}) (centre to centre) and "
+                              f"turns to face that way ({end[2]:g}).", direction=direction, vector=[round(c, 6) for c in plan["vector"]],
                rolled=distance, moved=round(plan["moved"], 4), start=list(start), end=list(end))
         rb.add("SMOKE-GEO-18", "The path is a straight translation; it may pass through friends.")
     price_marker = None

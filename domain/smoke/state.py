@@ -138,6 +138,16 @@ class PlayedTactic(msgspec.Struct, frozen=True, kw_only=True):
     cancelled: bool = False
 
 
+class HitChoice(msgspec.Struct, frozen=True, kw_only=True):
+    """SMOKE-HIT-3: ``count`` more hits of this round go to units of ``among``, equally near the
+    enemy; their owner ``seat`` chooses which."""
+
+    side: str
+    seat: str
+    among: tuple[str, ...]
+    count: int
+
+
 class BattleCtx(msgspec.Struct, frozen=True, kw_only=True):
     """The battle being fought (SMOKE-BAT-2 steps)."""
 
@@ -153,6 +163,10 @@ class BattleCtx(msgspec.Struct, frozen=True, kw_only=True):
     retreat: RetreatPending | None = None
     #: The units in the battle when it started (who pays its price, SMOKE-END-2).
     units: tuple[str, ...] = ()
+    #: SMOKE-HIT-3: allocations waiting for their owner's choice (the active side's first), and the
+    #: hits every unit surely received before them.
+    choices: tuple[HitChoice, ...] = ()
+    allocated: dict[str, int] = {}
 
 
 class TurnState(msgspec.Struct, frozen=True, kw_only=True):
@@ -232,6 +246,13 @@ class TerrainGen(msgspec.Struct, frozen=True, kw_only=True):
     placed: tuple[str, ...] = ()
 
 
+class Arrival(msgspec.Struct, frozen=True, kw_only=True):
+    """A unit that enters the table in scenario phase ``phase`` (SMOKE-PHASE-1, reinforcements)."""
+
+    phase: int
+    unit: Unit
+
+
 class Result(msgspec.Struct, frozen=True, kw_only=True):
     kind: str  # "decisive" | "marginal" | "draw"
     winner: str | None
@@ -277,6 +298,11 @@ class SmokeState(msgspec.Struct, frozen=True, kw_only=True):
     reserve_commanders: dict[str, Commander] = {}
     deployment: Deployment | None = None
     generation: TerrainGen | None = None
+    #: SMOKE-PHASE-1: reinforcements still to arrive.
+    arrivals: tuple[Arrival, ...] = ()
+    #: SMOKE-DEP-5 "confusion": the own table edge of each side once chosen, and who chooses it now.
+    edges: dict[str, str] = {}
+    edge_chooser: str | None = None
 
     # -- helpers ---------------------------------------------------------------------
     def terrain(self) -> Terrain:

@@ -22,7 +22,7 @@ import shapely
 from shapely.geometry import LineString, Point as SPoint, Polygon
 
 from .content import TerrainElement, TerrainKind
-from .geometry import EPS, Box, Point
+from .geometry import EPS, Box, Point, overlap_depth
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class Element:
     grown: object
     area: float
     bounds: tuple[float, float, float, float]
+    #: the convex hull of ``shrunk`` (a prefilter: a convex piece clear of it cannot meet the element)
+    hull: tuple[Point, ...] = ()
 
 
 @lru_cache(maxsize=65536)
@@ -59,15 +61,31 @@ class Terrain:
             grown = shape.buffer(EPS, join_style="mitre")
             for g in (shape, shrunk, grown):
                 shapely.prepare(g)
-            els.append(Element(e.id, kind, shape, shrunk, grown, shape.area, shape.bounds))
+            ch = shrunk.convex_hull
+            hull = tuple(ch.exterior.coords)[:-1] if ch.geom_type == "Polygon" else ()
+            els.append(Element(e.id, kind, shape, shrunk, grown, shape.area, shape.bounds, hull))
         self.elements: tuple[Element, ...] = tuple(els)
         self.by_id = {e.id: e for e in els}
         self.blockers = tuple((e.id, e.bounds, tuple(ed.polygon)) for e, ed in zip(els, elements)
                               if e.kind.blocks_view and not e.kind.road)
+        self.forts = any(e.kind.fortification for e in els)
+        #: answers per (question, unit pose, property): the terrain never changes under a Terrain
+        self._memo: dict[tuple, object] = {}
+
+    def _remember(self, key: tuple, fn):
+        got = self._memo.get(key, _MISSING)
+        if got is _MISSING:
+            if len(self._memo) >= _MEMO_MAX:
+                self._memo.clear()
+            got = self._memo[key] = fn()
+        return got
 
     # -- membership (SMOKE-GEO-13) --------------------------------------------------------
     def partially_in(self, b: Box, prop: str) -> list[str]:
         """Elements with property ``prop`` that the unit is even partially in (positive area)."""
+        return list(self._remember(("partially", b, prop), lambda: self._partially_in(b, prop)))
+
+    def _partially_in(self, b: Box, prop: str) -> list[str]:
         poly = box_polygon(b)
         bb = b.bbox()
         return [e.id for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds)
@@ -75,6 +93,9 @@ class Terrain:
 
     def entirely_in(self, b: Box, prop: str) -> list[str]:
         """Elements with property ``prop`` that contain the whole unit (within EPS)."""
+        return list(self._remember(("entirely", b, prop), lambda: self._entirely_in(b, prop)))
+
+    def _entirely_in(self, b: Box, prop: str) -> list[str]:
         poly = box_polygon(b)
         bb = b.bbox()
         return [e.id for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds)
@@ -85,6 +106,9 @@ class Terrain:
 
     def context(self, b: Box) -> str | None:
         """The element containing the unit's centre, the smallest when nested; None: open ground."""
+        return self._remember(("context", b), lambda: self._context(b))  # type: ignore[return-value]
+
+    def _context(self, b: Box) -> str | None:
         best: Element | None = None
         for e in self.elements:
             if e.kind.road or not _bb_hit((b.cx, b.cy, b.cx, b.cy), e.bounds):
@@ -94,32 +118,44 @@ class Terrain:
         return best.id if best else None
 
     def has_fortifications(self) -> bool:
-        return any(e.kind.fortification for e in self.elements)
+        return self.forts
 
     def touches_road(self, b: Box) -> bool:
+        return self._remember(("road", b), lambda: self._touches_road(b))  # type: ignore[return-value]
+
+    def _touches_road(self, b: Box) -> bool:
         poly = box_polygon(b)
         bb = b.bbox()
         return any(e.kind.road and _bb_hit(bb, e.bounds) and e.shape.intersects(poly) for e in self.elements)
 
-    def sweep_meets(self, pieces: Iterable[Sequence[Point]], prop: str) -> list[str]:
-        """Elements with ``prop`` whose interior the swept area meets (SMOKE-TERR-1/2, GEO-17)."""
+    def sweep_meets(self, pieces: "Iterable[Sequence[Point]] | Sweep", prop: str) -> list[str]:
+        """Elements with ``prop`` whose interior the swept area meets (SMOKE-TERR-1/2, GEO-17).
+
+        A piece is turned into a Shapely polygon only when its bounding box meets an element's (a
+        polygon outside an element's bounds cannot meet its interior)."""
         cand = [e for e in self.elements if getattr(e.kind, prop) and not e.kind.road]
         if not cand:
             return []
-        polys = [Polygon(p) for p in pieces if len(p) >= 3]
-        if not polys:
+        sw = pieces if isinstance(pieces, Sweep) else Sweep(pieces)
+        if not sw.pieces:
             return []
-        bb = _union_bb(p.bounds for p in polys)
+        bb = sw.bb
         hit = []
         for e in cand:
             if not _bb_hit(bb, e.bounds):
                 continue
-            if any(e.shrunk.intersects(p) for p in polys):
+            if any(_bb_hit(pbb, e.bounds) and not _clear_of(sw.pieces[i], e.hull)
+                   and e.shrunk.intersects(sw.polygon(i)) for i, pbb in enumerate(sw.bbs)):
                 hit.append(e.id)
         return hit
 
     def fortification_of(self, b: Box) -> str | None:
         """The fortification the unit is in (its centre inside; SMOKE-TERR-8)."""
+        if not self.forts:
+            return None
+        return self._remember(("fort", b), lambda: self._fortification_of(b))  # type: ignore[return-value]
+
+    def _fortification_of(self, b: Box) -> str | None:
         for e in self.elements:
             if e.kind.fortification and shapely.contains_xy(e.shape, b.cx, b.cy):
                 return e.id
@@ -142,7 +178,7 @@ class Terrain:
             if not _bb_hit(bb, e[1]):
                 continue
             eid, _, ring = e
-            if point_in_ring(k, ring) and _ring_distance(k, ring) > EPS:
+            if self._remember(("inside", k, eid), lambda: point_in_ring(k, ring) and _ring_distance(k, ring) > EPS):
                 continue  # lines that start inside X are never blocked by X
             for t0, t1 in _inside_pieces(k, q, ring):
                 length = (t1 - t0) * math.hypot(q[0] - k[0], q[1] - k[1])
@@ -157,6 +193,48 @@ class Terrain:
 
     def has_view_blockers(self) -> bool:
         return any(e.kind.blocks_view for e in self.elements)
+
+
+def _clear_of(piece: Sequence[Point], hull: Sequence[Point]) -> bool:
+    """A convex piece is separated from a convex hull by a visible gap (a prefilter only)."""
+    return len(hull) >= 3 and overlap_depth(piece, hull) < -1e-9
+
+
+class Sweep:
+    """The convex pieces of a swept area with their bounding boxes; Shapely polygons made on demand."""
+
+    __slots__ = ("pieces", "bbs", "bb", "_polys")
+
+    def __init__(self, pieces: Iterable[Sequence[Point]]):
+        self.pieces = [p for p in pieces if len(p) >= 3]
+        self.bbs = [_points_bb(p) for p in self.pieces]
+        self.bb = _union_bb(self.bbs) if self.bbs else (0.0, 0.0, 0.0, 0.0)
+        self._polys: dict[int, Polygon] = {}
+
+    def polygon(self, i: int) -> Polygon:
+        p = self._polys.get(i)
+        if p is None:
+            p = self._polys[i] = Polygon(self.pieces[i])
+        return p
+
+
+def _points_bb(pts: Sequence[Point]) -> tuple[float, float, float, float]:
+    x0 = x1 = pts[0][0]
+    y0 = y1 = pts[0][1]
+    for x, y in pts:
+        if x < x0:
+            x0 = x
+        elif x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        elif y > y1:
+            y1 = y
+    return (x0, y0, x1, y1)
+
+
+_MISSING = object()
+_MEMO_MAX = 1 << 16
 
 
 def point_in_ring(p: Point, ring: Sequence[Point]) -> bool:

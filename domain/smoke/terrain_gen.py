@@ -155,8 +155,11 @@ def _finish(out: Any) -> bool:
             poly = tuple((round(x + dx, 4), round(y + dy, 4)) for x, y in el.polygon)
             if not Polygon([(0, 0), (W, 0), (W, H), (0, H)]).buffer(1e-9).contains(Polygon(poly)):
                 removed, why = True, "it is pushed off the table (INFERRED)"
+        shift = "" if face == 6 else (f"; every corner moves by ({dx:.3f}, {dy:.3f}), e.g. ({el.polygon[0][0]:.3f}, "
+                                      f"{el.polygon[0][1]:.3f}) to ({el.polygon[0][0] + dx:.3f}, "
+                                      f"{el.polygon[0][1] + dy:.3f})")
         rb = RulingBuilder().add("SMOKE-TGEN-4", f"{eid} scatters: d6 {face} -> D3 = {d:g} UW at {angle} degrees"
-                                 + (f"; removed: {why}." if removed else "."), face=face, angle=angle)
+                                 + shift + (f"; removed: {why}." if removed else "."), face=face, angle=angle)
         out.emit(TerrainScattered(element=eid, face=face, distance=d, angle=angle, removed=removed,
                                   polygon=() if removed else poly), rb, summary=f"{eid} scatters")
     out.emit(TerrainGenerationEnded(), RulingBuilder().add("SMOKE-TGEN-4", "Terrain generation is over."),

@@ -17,10 +17,10 @@ from .actions import roll_action_dice
 from .battle import end_of_battle, fight_roll, playable
 from .bombardment import eligible, retreat_options, take_loss, targets
 from .events import (
-    ActionsEnded, ActivationEnded, BattleStarted, FireContactMeasured, MarkerRemoved, PlacementEnded, StepStarted,
-    TacticsEnded, TurnStarted,
+    ActionsEnded, ActivationEnded, BattleStarted, FireContactMeasured, MarkerRemoved, PlacementEnded,
+    ReinforcementsArrived, StepStarted, TacticsEnded, TurnStarted,
 )
-from .fire import fire_contacts
+from .fire import describe, fire_contacts
 from .markers import battle_groups, battle_units, best_placements, marker_units, units_in_battles
 from .morale import end_by_scenario
 from .retreat import retreat_refusal
@@ -34,6 +34,8 @@ def to_act(st: SmokeState) -> tuple[str, ...]:
         return (st.broken,)
     if st.chooser is not None:
         return (st.chooser,)
+    if st.edge_chooser is not None:
+        return (st.edge_chooser,)
     if st.generation is not None:
         g = st.generation
         if not g.chosen:
@@ -63,6 +65,8 @@ def to_act(st: SmokeState) -> tuple[str, ...]:
         if b.step == "tactics":
             nxt = next((s for s in b.tactic_order if s not in b.tactics_done), None)
             return (nxt,) if nxt else ()
+        if b.step == "allocate":
+            return (b.choices[0].seat,) if b.choices else ()
         if b.retreat is not None:
             u = st.units.get(b.retreat.unit)
             return (u.seat,) if u else ()
@@ -105,6 +109,45 @@ def start_turn(out: Any, side: str) -> None:
                                  + (f" (players {', '.join(players)} in order, GAP-B-16)." if len(players) > 1 else "."),
                                  players=list(players)),
              summary=f"turn {st.turn_no + 1}: {side}")
+    arrive(out)
+
+
+def arrive(out: Any) -> None:
+    """SMOKE-PHASE-1: the active side's reinforcements due by the current scenario phase enter the
+    table at their places; one whose place is taken (a unit overlaps it) waits for a later turn of
+    its side (INFERRED). Commanders they land on are displaced or risked as for a move (SMOKE-CMD-3/4)."""
+    from .commanders import after_unit_stops
+    from .geometry import overlaps
+
+    st: SmokeState = out.state
+    t = st.turn
+    if t is None or not st.arrivals:
+        return
+    due = [a for a in st.arrivals if a.phase <= st.phase and a.unit.seat in t.players]
+    if not due:
+        return
+    came, waiting, blocked = [], [], {}
+    for a in due:
+        b = a.unit.box()
+        on = next((o.id for o in list(st.units.values()) + came if overlaps(b, o.box())), None)
+        if on is None:
+            came.append(a.unit)
+        else:
+            waiting.append(a.unit.id)
+            blocked[a.unit.id] = on
+    rb = RulingBuilder()
+    for u in came:
+        rb.add("SMOKE-PHASE-1", f"Phase {st.phase}: the reinforcement {u.id} ({u.seat}) enters at ({u.x:g}, {u.y:g}) "
+                                f"facing {u.facing:g}.", unit=u.id, at=[u.x, u.y, u.facing])
+    for uid in waiting:
+        rb.add("SMOKE-PHASE-1", f"{uid}'s place is taken by {blocked[uid]}: it waits for a later turn of its side "
+                                "(INFERRED).", unit=uid, blocked_by=blocked[uid])
+    out.emit(ReinforcementsArrived(phase=st.phase, units=tuple(came), waiting=tuple(waiting), blocked_by=blocked), rb,
+             summary="reinforcements arrive" if came else "reinforcements wait")
+    for u in came:
+        if out.over:
+            return
+        after_unit_stops(out, u.id)
 
 
 def end_turn(out: Any) -> None:
@@ -162,7 +205,8 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
             if not deploying(out):
                 return
             continue
-        if st.result is not None or st.broken is not None or st.chooser is not None or st.turn is None:
+        if (st.result is not None or st.broken is not None or st.chooser is not None or st.edge_chooser is not None
+                or st.turn is None):
             return
         t = st.turn
         if not t.players:
@@ -241,6 +285,10 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
             rb = RulingBuilder().add("SMOKE-MARK-1", f"{len(offer.eligible)} unit(s) are in fire contact and in no "
                                                      f"battle: {seat} must place exactly one marker.",
                                      eligible=list(offer.eligible))
+            for c in offer.contacts:
+                rb.add("SMOKE-LOF-3", f"{c['units'][0]} and {c['units'][1]} are in fire contact: {describe(c)}.",
+                       **{k: v for k, v in c.items() if k in ("units", "shooter", "target", "how", "distance", "range",
+                                                              "lines")})
             rb.add("SMOKE-MARK-3", f"It must cover as many of them as possible: {offer.best} (both sides count, "
                                    "FAQ-24).", best=offer.best, points=[list(p) for p in offer.points])
             if offer.forbidden:
@@ -277,7 +325,7 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                         "SMOKE-BAT-2", f"{nxt} has no tactic to play in this battle."), summary=f"{nxt}: no tactics")
                     continue
                 return
-            if b.retreat is not None:
+            if b.step == "allocate" or b.retreat is not None:
                 return
             who = resolver(st)
             if who is None:

@@ -48,7 +48,11 @@ def moved_immobile(state: SmokeState, u: Unit) -> bool:
 
 def fire_weapons(state: SmokeState, u: Unit) -> list[tuple[Weapon, float]]:
     moved = state.turn.moved if state.turn is not None else ()
-    return memo(state, "fire_weapons", lambda: _fire_weapons(state, u), u.id, u.id in moved)
+    table = memo(state, "fire_weapons", dict, moved)  # unit id -> its weapons, filled as asked
+    ws = table.get(u.id)
+    if ws is None:
+        ws = table[u.id] = _fire_weapons(state, u)
+    return ws
 
 
 def _fire_weapons(state: SmokeState, u: Unit) -> list[tuple[Weapon, float]]:

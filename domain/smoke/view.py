@@ -41,6 +41,9 @@ def view_of(state: SmokeState, seat: str | None, reveal_all: bool = False) -> di
     out["broken"] = state.broken
     out["supported"] = list(state.supported)
     out["chooser"] = state.chooser
+    out["edges"] = {s: own for s, own in sorted(state.edges.items())}
+    out["edge_chooser"] = state.edge_chooser
+    out["arrivals"] = [msgspec.to_builtins(a) for a in state.arrivals]
     out["result"] = msgspec.to_builtins(state.result) if state.result is not None else None
     out["generation"] = msgspec.to_builtins(state.generation) if state.generation is not None else None
     out["reserve"] = [msgspec.to_builtins(u) for u in sorted(state.reserve.values(), key=lambda u: u.id)]
@@ -126,6 +129,13 @@ _SUMMARY = {
     E.CommanderDeployed: lambda e: f"{e.seat} places {e.commander}",
     E.DeploymentStepDone: lambda e: f"deployment: {e.stage} done",
     E.DeploymentEnded: lambda e: "deployment complete",
+    E.HitChoiceOffered: lambda e: f"{e.choice.seat} chooses {e.choice.count} of {', '.join(e.choice.among)} to be hit",
+    E.HitsChosen: lambda e: f"{e.seat} gives the hit(s) to {', '.join(e.units)}",
+    E.EdgeChoiceOffered: lambda e: f"{e.seat} chooses its table edge",
+    E.EdgesChosen: lambda e: "table edges: " + ", ".join(f"{s} {x}" for s, x in sorted(e.edges.items())),
+    E.ReinforcementsArrived: lambda e: (f"reinforcements arrive: {', '.join(u.id for u in e.units)}" if e.units
+                                        else "reinforcements wait")
+                                       + (f" ({', '.join(e.waiting)} wait)" if e.units and e.waiting else ""),
 }
 
 

@@ -36,7 +36,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_hoth": ["--games", "20", "--seconds", "1"],
     "bench_sight": ["--boards", "5"],
     "bench_smoke": ["--games", "3", "--seconds", "1"],
-    "bench_http": ["--seconds", "3", "--clients", "4"],
+    "bench_http": ["--seconds", "2", "--connections", "8"],
     "bench_workers": ["--seconds", "2", "--clients", "4"],
     "bench_web": ["--games", "1"],
     "bench_lobby": ["--games", "400", "--rounds", "5"],

@@ -170,6 +170,8 @@ def _check_profiles(c: Content, files: dict[str, str]) -> list[Problem]:
                 out.append(Problem(file=f, field=f"{where}.fire[{j}]", message="a weapon has a positive range and dice."))
         if p.bombardment is not None and (p.bombardment.range <= 0 or p.bombardment.dice < 1):
             out.append(Problem(file=f, field=f"{where}.bombardment", message="positive range and dice."))
+        for msg in A.bases_problems(p):
+            out.append(Problem(file=f, field=f"{where}.bases", message=msg))
     return out
 
 
@@ -208,6 +210,21 @@ def _within(poly: Polygon, b: Box) -> bool:
     return poly.buffer(EPS).contains(Polygon(b.corners()))
 
 
+def own_edges(zone: Polygon, width: float, height: float) -> list[str]:
+    """SMOKE-DEP-5 (FAQ-20): the table edge(s) a deployment zone overlaps most (the length of the edge
+    inside the zone); a zone touching no edge: the nearest edge(s)."""
+    lines = {"south": LineString([(0, 0), (width, 0)]), "north": LineString([(0, height), (width, height)]),
+             "west": LineString([(0, 0), (0, height)]), "east": LineString([(width, 0), (width, height)])}
+    grown = zone.buffer(EPS)
+    over = {k: grown.intersection(ln).length for k, ln in lines.items()}
+    best = max(over.values())
+    if best > 2 * EPS:
+        return [k for k, v in over.items() if v >= best - EPS]
+    near = {k: zone.distance(ln) for k, ln in lines.items()}
+    low = min(near.values())
+    return [k for k, v in near.items() if v <= low + EPS]
+
+
 def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
     out: list[Problem] = []
 
@@ -234,6 +251,11 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
         if not table.buffer(EPS).contains(z):
             bad(f"sides[{i}].zone", "the deployment zone lies on the table.")
         zones[s.id] = z
+        if not b.confusion:
+            most = own_edges(z, b.width, b.height)
+            if s.edge not in most:
+                bad(f"sides[{i}].edge", f"the own table edge is the one the deployment zone overlaps most "
+                                        f"(SMOKE-DEP-5): {' or '.join(most)}, not {s.edge}.")
     for i, e in enumerate(b.terrain):
         k = c.terrain_kinds.get(e.kind)
         if k is None:
@@ -296,7 +318,8 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
                                           "(SMOKE-DEP-4): leave `units` and `commanders` empty.")
                 continue
             want = Counter(A.expanded(al))
-            got = Counter(p.profile for p in slot.units)
+            got = Counter([p.profile for p in slot.units] + [p.profile for ev in lu.events if ev.seat == slot.seat
+                                                             for p in ev.units])
             if not slot.units:
                 bad(f"{where}.units", "this battle deploys its armies (SMOKE-ARMY-6): every unit of the army list is "
                                       "placed; a column deployment (SMOKE-DEP-2..4) is not supported yet.")
@@ -342,6 +365,28 @@ def _check_battle(b: Battle, c: Content, f: str) -> list[Problem]:  # noqa: C901
                     if s2 != slot.side and z2.distance(Polygon(bx.corners())) < 3:
                         bad(f"{where}.units[{ui}]", "a Scout is at least 3 UW from the enemy deployment zone "
                                                     "(SMOKE-SR-20).")
+        for ei, ev in enumerate(lu.events):  # SMOKE-PHASE-1: scenario events by phase
+            where = f"{base}.events[{ei}]"
+            if ev.phase < 2:
+                bad(f"{where}.phase", "a scenario event comes in phase 2 or later (the game starts in phase 1, "
+                                      "SMOKE-PHASE-1).")
+            if ev.phase > b.end.phase:
+                bad(f"{where}.phase", f"the game ends with phase {b.end.phase}: phase {ev.phase} never comes.")
+            if ev.seat not in seats:
+                bad(f"{where}.seat", f"{ev.seat!r} is not a seat of this line-up.")
+            if b.deployment == "columns":
+                bad(f"{where}", "reinforcements take their places from the battle: only with a fixed deployment.")
+            if not ev.units:
+                bad(f"{where}.units", "reinforcements bring at least one unit.")
+            for ui, pl in enumerate(ev.units):
+                prof = c.profiles.get(pl.profile)
+                if prof is None:
+                    bad(f"{where}.units[{ui}].profile", f"unknown unit profile {pl.profile!r}.")
+                    continue
+                bx = Box(pl.x, pl.y, pl.facing, prof.width, prof.depth)
+                if not _within(table, bx):
+                    bad(f"{where}.units[{ui}]", "the unit lies on the table.")
+                boxes.append((f"{where}.units[{ui}]", bx, ""))
         for i in range(len(boxes)):
             for j in range(i + 1, len(boxes)):
                 if overlap_depth(boxes[i][1].corners(), boxes[j][1].corners()) > EPS:

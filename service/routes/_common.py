@@ -19,8 +19,8 @@ async def strict_body(request: Request, cls: type[T], *, empty_ok: bool = False)
     an integer, unknown fields are refused): litestar's own conversion of a body is lenient, so the
     routes that take a body decode it again with msgspec's strict rules. 400 names the field."""
     raw = await request.body()
-    if empty_ok and not raw.strip():
-        return cls()  # type: ignore[call-arg]
+    if empty_ok and raw.strip() in (b"", b"null"):
+        return cls()  # type: ignore[call-arg]  (no body, or JSON null: the body is optional)
     try:
         return msgspec.json.decode(raw, type=cls)
     except msgspec.ValidationError as exc:
@@ -51,14 +51,15 @@ def respond(read: Read, status: int = 200, media_type: str | None = None) -> Res
 
 
 def command_response(svc: GameService, game_id: str, answer: Any) -> Response[Any]:
-    """The answer of a command; wakes the feeds and projects into Redis after the response is sent."""
+    """The answer of a command; wakes the feeds (the projector has the events already; without one, a
+    service that defers projection projects after the response is sent)."""
     from litestar.background_tasks import BackgroundTask
     import anyio
 
     background = None
     if answer.appended:
         svc.notify(game_id)
-        if svc.defer_projection and svc.read_models is not None:
+        if svc.defer_projection and svc.read_models is not None and svc.projector is None and not svc.project_elsewhere:
             background = BackgroundTask(anyio.to_thread.run_sync, svc.project, game_id)
     return Response(answer.body, status_code=answer.status, background=background)
 

@@ -88,7 +88,10 @@ def board(request: Request, game_id: FromPath[str],
      "`commitments_ok` (every event's commitment), `dice_ok` (every draw from the seed, every index once and in "
      "order, every face from its value). `receipt`: a receipt the service gave (its JSON, or base64url of it): "
      "`receipt_ok` says whether the log still holds what it signed (a cut or rewritten log is proven).")
-def verify(request: Request, game_id: FromPath[str], receipt: FromQuery[str | None] = None) -> Response[VerifyResult]:
+def verify(request: Request, game_id: FromPath[str], receipt: Annotated[str | None, Parameter(
+               min_length=2, max_length=8192,
+               description="A receipt the service gave: its JSON, or base64url of its JSON.")] = None,
+           ) -> Response[VerifyResult]:
     return respond(queries.verify(svc_of(request), game_id, receipt))
 
 

@@ -109,6 +109,8 @@ def sample_template(rng: random.Random, t: dict[str, Any]) -> dict[str, Any]:
     elif cmd["type"] == "deploy_commander":
         cmd["at"] = [rng.uniform(b["at"]["x"]["min"], b["at"]["x"]["max"]),
                      rng.uniform(b["at"]["y"]["min"], b["at"]["y"]["max"])]
+    elif cmd["type"] == "allocate_hits":
+        cmd["units"] = rng.sample(list(b["units"]["subset_of"]), b["units"]["items"])
     elif cmd["type"] == "play_tactic":
         pool = list(b["units"]["subset_of"])
         k = rng.randint(0, min(len(pool), b["units"]["max_items"]))

@@ -22,10 +22,11 @@ from .fixtures import table_state
 from .play import random_game, ruleset
 from .scripts import INF
 
-#: Every event of smoke that records faces (domain/smoke/faces.py checks each).
+#: Every event of smoke that records faces or values drawn (domain/smoke/faces.py checks each; the
+#: secret columns' salt of SMOKE-DEP-2 is two draws).
 FACE_EVENTS = {E.FirstSideRolled, E.ActionDiceRolled, E.RiskTaken, E.CommanderRisked, E.RetreatRolled,
                E.BombardmentRolled, E.BattleRolled, E.DisciplineTested, E.TerrainCountRolled, E.TerrainRolled,
-               E.TerrainScattered}
+               E.TerrainScattered, E.ColumnsAssigned}
 #: Two random games that together draw for every kind above but the commander's risk (a rare event in
 #: random play, made below).
 GAMES = (("BTL-OPEN-FIELD", 1), ("BTL-CROSSROADS", 4))
@@ -116,3 +117,16 @@ def test_the_verifier_of_a_stored_log_names_the_event_with_a_rewritten_face():
                               rolls=rows[k].rolls)
     ok, _, first_bad, problem = check_dice(g.seed, g.setup.game_id, rows, ruleset=rs)
     assert not ok and first_bad == k + 1 and "battle_rolled" in problem, problem
+
+
+def test_a_rewritten_column_salt_is_named_and_no_message_shows_it():
+    """SMOKE-DEP-2: the salt of the secret columns is the hex of its two draws on the secret stream; a
+    rewritten salt, or draws of another stream, are named, and the sentence never quotes the salt."""
+    rs, _ = _games()
+    em = next(em for em in _drawn() if isinstance(em.event, E.ColumnsAssigned))
+    assert len(em.event.salt) == 32 and rs.check_rolls(em.event, em.rolls) is None
+    other = em.event.salt[:-1] + ("0" if em.event.salt[-1] != "0" else "1")
+    bad = rs.check_rolls(msgspec.structs.replace(em.event, salt=other), em.rolls)
+    assert bad and "columns_assigned" in bad and em.event.salt not in bad and other not in bad
+    moved = tuple(msgspec.structs.replace(r, stream="game") for r in em.rolls)
+    assert "SMOKE-DEP-2" in rs.check_rolls(em.event, moved)

@@ -5,11 +5,15 @@ the keys, and its dice re-checked in the browser by the fairness panel (passing,
 tampered roll served by a test double of the ruling)."""
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from .conftest import Contexts, pinned, shot, PIN_TOLERANCE
 from .harness import MAX_COMMANDS, SCENARIO, Player
@@ -80,12 +84,40 @@ def game(server: Any, browser: Any) -> Any:
             shot(p.page, f"board-{seat}-end", full_page=True)
         facts.update(commands=n, version=final["version"], winner=final["winner"],
                      metrics={s: p.page.evaluate("window.__umpireMetrics") for s, p in players.items()})
+        facts["receipt"] = receipt_panel(players["imperial"].page)  # reloads the page: after the metrics
         for p in players.values():
             p.close()
         yield facts
     finally:
         api.close()
         ctx.close()
+
+
+def receipt_panel(page: Any) -> dict[str, str]:
+    """The seat's fairness panel checks its last signed receipt in the browser (Web Crypto Ed25519);
+    then the same page is served another key with a matching key id, and the signature must fail."""
+    page.click("#tab-fairness")
+    page.wait_for_selector("#fair-receipt li")
+    shot(page, "fairness-receipt", full_page=True)
+    good = page.text_content("#fair-receipt")
+    other = Ed25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+    def swap(route: Any) -> None:
+        res = route.fetch()
+        body = res.json()
+        body["public_key"] = base64.urlsafe_b64encode(other).rstrip(b"=").decode()
+        body["key_id"] = body_key_id(other)
+        route.fulfill(response=res, body=json.dumps(body))
+
+    page.route("**/.well-known/umpire-key", swap)
+    page.reload()
+    page.click("#tab-fairness")
+    page.wait_for_selector("#fair-receipt li")
+    return {"good": good, "swapped_key": page.text_content("#fair-receipt"), "key_id": body_key_id(other)}
+
+
+def body_key_id(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()[:16]
 
 
 def undo_freely(me: Player, other: Player, api: httpx.Client, game_id: str, cmd: dict[str, Any]) -> dict[str, Any]:
@@ -222,6 +254,18 @@ def test_the_fairness_panel_rechecks_every_roll_after_the_end(game, server, cont
     assert int(page.get_attribute("#fair-result", "data-rolls")) == rolls > 0
     assert page.text_content("#seed") == verify["seed"]
     api.close()
+
+
+def test_a_seat_checks_its_last_receipt_in_the_browser(game, server):
+    """Issue 10 / DESIGN 12: the receipt a seat holds is shown with the browser's own checks."""
+    good, bad = game["receipt"]["good"], game["receipt"]["swapped_key"]
+    key = httpx.get(f"{server.url}/.well-known/umpire-key").json()
+    assert key["key_id"] in good
+    assert "✓ Ed25519 signature verified in this browser" in good, good
+    assert "✓ head is the hash of event" in good and "✓ key id" in good, good
+    # another key (its id made to match) must not verify the same receipt
+    assert "✗ the signature does not verify" in bad, bad
+    assert game["receipt"]["key_id"] != key["key_id"]
 
 
 def test_the_fairness_panel_fails_on_a_tampered_roll(game, server, contexts):
