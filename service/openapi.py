@@ -207,7 +207,14 @@ def _bots_schema(rs: Any) -> dict[str, Any]:
     from bots import infos
 
     specs = sorted({s for b in infos(rs.id) for s in (b.id, *(f"{b.id}:{lv}" for lv in b.levels))})
+    seats: set[str] = set()
+    for sc in rs.scenarios():
+        try:
+            seats.update(rs.seats(sc.id, {}))
+        except Exception:  # a scenario that needs options names its seats with them
+            continue
     return {"type": "object", "additionalProperties": {"type": "string", "enum": specs},
+            "propertyNames": {"enum": sorted(seats)},
             "description": "Seats played by the service's built-in bots: `{\"<seat>\": \"<bot id>[:level]\"}` "
                            "(UMPIRE-BOT-1). A bot seat gets no token; the service plays it as soon as the decision "
                            "is its own."}
