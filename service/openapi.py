@@ -307,6 +307,10 @@ def body_components() -> dict[str, Any]:
                                       "enum": sorted({c.id for rs in with_campaigns for c in rs.campaigns()}) or ["-"]}
     camp["properties"]["seed"] = {"anyOf": [{"type": "string", "pattern": HEX64}, {"type": "null"}]}
     camp["properties"]["start"] = START
+    if with_campaigns:  # the campaign's seats in every battle (service/routes/campaigns.py SEATS)
+        from .routes.campaigns import SEATS
+
+        camp["properties"]["bots"] = {**_bots_schema(with_campaigns[0]), "propertyNames": {"enum": list(SEATS)}}
     for name in (*_PLACEHOLDERS, "CreateGameRequest"):
         comps[name]["title"] = name
     return comps
