@@ -311,6 +311,9 @@ def body_components() -> dict[str, Any]:
         from .routes.campaigns import SEATS
 
         camp["properties"]["bots"] = {**_bots_schema(with_campaigns[0]), "propertyNames": {"enum": list(SEATS)}}
+        # a campaign with bots starts now (service/routes/campaigns.py: its bot seats give no client seed)
+        camp["if"] = {"required": ["bots"], "properties": {"bots": {"minProperties": 1}}}
+        camp["then"] = {"properties": {"start": {"const": "now"}}}
     for name in (*_PLACEHOLDERS, "CreateGameRequest"):
         comps[name]["title"] = name
     return comps
