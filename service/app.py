@@ -17,6 +17,7 @@ from litestar import Litestar
 from litestar.datastructures import State
 
 from .auth import install_log_redaction
+from .bot_players import BotPlayers
 from .game_service import GameService
 from .openapi import docs_static_router, openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
@@ -129,6 +130,7 @@ def create_app(
                         projector=projector)
     games.project_elsewhere = elsewhere and read_models is not None
     catch_up = None if elsewhere else _catch_up(read_models)
+    players = BotPlayers(games) if not store.read_only else None
 
     async def start() -> None:
         if catch_up is not None:
@@ -140,8 +142,12 @@ def create_app(
                 loop = asyncio.get_running_loop()
                 projector.on_failure = lambda _exc: loop.call_soon_threadsafe(catch_up.poke)
             projector.start()
+        if players is not None:
+            await players.start()
 
     async def close() -> None:
+        if players is not None:
+            await players.stop()
         if projector is not None:
             import anyio
 
@@ -179,7 +185,7 @@ def create_app(
         before_request=before_request,
         route_handlers=[*ROUTERS, docs_static_router()],
         state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings,
-                     "catch_up": catch_up, "projector": projector}),
+                     "catch_up": catch_up, "projector": projector, "bots": players}),
         exception_handlers={**EXCEPTION_HANDLERS, StoreError: store_errors(store)},
         openapi_config=openapi_config(_version()),
         on_startup=[start],

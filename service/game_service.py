@@ -75,7 +75,7 @@ from domain.kernel import (
 from domain.kernel.dice import Roll, new_seed, seed_from_hex
 from domain.kernel.fold import decode_event
 from domain.kernel.header import ClientSeed, decide_ready
-from domain.kernel.rulings import Ruling
+from domain.kernel.rulings import RuleStep, Ruling
 from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_commands, lapse
 
 from . import chain, views
@@ -129,6 +129,8 @@ class CreateGameRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     seed: str | None = None
     options: dict[str, Any] = {}
     start: Start = "now"
+    #: DESIGN 13: seats played by the service's bots, ``{"<seat>": "<bot id>[:level]"}`` (GET /rulesets lists them).
+    bots: dict[str, str] = {}
 
 
 class ReadyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -310,6 +312,16 @@ class GameService:
         self._seeds: OrderedDict[str, bytes] = OrderedDict()
         #: Set when the last ``project`` call failed (Redis unreachable).
         self.projections_down = False
+        #: Called with the game id after every append and every new game (from the thread that wrote it):
+        #: the built-in players (service/bot_players.py) hear that a bot seat may have a decision.
+        self.on_appended: list[Any] = []
+
+    def _appended(self, game_id: str) -> None:
+        for hook in self.on_appended:
+            try:
+                hook(game_id)
+            except Exception:  # the command is stored; a listener must not fail it
+                log.exception("on-appended hook %r failed for game %s", hook, game_id)
 
     # -- per-game serialisation and change notification ---------------
     def lock(self, game_id: str) -> asyncio.Lock:
@@ -499,7 +511,14 @@ class GameService:
                       *, finished: bool | None = None, undone: frozenset[int] | None = None) -> list[dict[str, Any]]:
         fin = cur.finished if finished is None else finished
         und = cur.folded.undone if undone is None else undone
-        return [views.event_view(e, cur.ruleset, seat, finished=fin, undone=e.seq in und) for e in records]
+        out = [views.event_view(e, cur.ruleset, seat, finished=fin, undone=e.seq in und) for e in records]
+        header = cur.folded.kernel.header
+        if header is not None and header.bots:  # UMPIRE-BOT-1: a bot seat's entries name the bot
+            for entry in out:
+                spec = header.bots.get(entry["actor"] or "")
+                if spec is not None:
+                    entry["bot"] = spec
+        return out
 
     def kernel_at(self, game_id: str, seq: int, cur: Current | None = None) -> KernelState:
         """The kernel's state right after ``seq`` (from the kernel events alone)."""
@@ -552,13 +571,14 @@ class GameService:
         game_id = new_game_id()
         try:
             seats = rs.seats(req.scenario, dict(req.options))
+            bots = check_bots(rs.id, tuple(seats), req.bots)
             setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats), options=dict(req.options))
             state = rs.initial_state(setup)
             header = GameCreated(game_id=game_id, ruleset=rs.id, scenario=req.scenario, options=dict(req.options),
                                  seats=tuple(seats), engine_version=rs.engine_version, seed_commitment=commitment(seed),
                                  start=req.start, campaign_id=campaign_id, chain_version=chain.CHAIN_V2,
                                  client_seeds=dict(client_seeds) if client_seeds is not None else None,
-                                 seed_given=req.seed is not None)
+                                 seed_given=req.seed is not None, bots=bots)
             kernel = kernel_evolve(KernelState(), 1, header)
             emitted: list[Emitted] = [Emitted(event=header, ruling=Ruling(
                 summary=f"{rs.id} game created", steps=()))]
@@ -581,16 +601,21 @@ class GameService:
             status=st.status, winner=st.winner, events=new,
         )
         self.hand_over(game_id, res.events)
-        return self._with_receipt(game_id, {
+        self._appended(game_id)
+        body = {
             "game_id": game_id,
             "ruleset": rs.id,
             "scenario": req.scenario,
             "version": res.version,
             "status": st.status,
             "start": req.start,
-            "seats": tokens,
+            # UMPIRE-BOT-1: no token for a bot seat (nobody else may act as the bot)
+            "seats": {s: t for s, t in tokens.items() if s not in bots},
             "seed_commitment": commitment(seed),
-        }, res.version, res.head)
+        }
+        if bots:
+            body["bots"] = dict(bots)
+        return self._with_receipt(game_id, body, res.version, res.head)
 
     # -- commands ----------------------------------------------------
     def decode_command(self, rs: Ruleset, raw: dict[str, Any]) -> Any:
@@ -626,10 +651,11 @@ class GameService:
                         game=game)
 
     def run(self, game_id: str, seat: str, command: Any, *, expected_version: int | None,
-            command_id: str | None = None, game: GameRow | None = None) -> Answer:
+            command_id: str | None = None, game: GameRow | None = None, note: RuleStep | None = None) -> Answer:
         """Every command of a seat, in DESIGN 8's order: a ``command_id`` this seat used answers the
         first answer (422 ``UMPIRE-IDEMPOTENCY`` for another body), ``expected_version`` (409; None:
-        not checked, for ``/undo`` and ``/ready``), whose decision (403), legality (422)."""
+        not checked, for ``/undo`` and ``/ready``), whose decision (403), legality (422). ``note``: a
+        step added to the ruling of the command's first event (a bot names itself, UMPIRE-BOT-1)."""
         body_hash = self.body_hash(command, expected_version)
         if command_id is not None:
             prior = self.store.command_result(game_id, command_id, seat)
@@ -643,11 +669,11 @@ class GameService:
                           f"expected_version is {expected_version} but the game is at version {cur.version}",
                           current_version=cur.version)
         if isinstance(command, Ready):
-            return self._ready(cur, seat, command, command_id, body_hash)
+            return self._ready(cur, seat, command, command_id, body_hash, note)
         if isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]
             from .undo import undo_command
 
-            return undo_command(self, cur, seat, command, command_id=command_id, body_hash=body_hash)
+            return undo_command(self, cur, seat, command, command_id=command_id, body_hash=body_hash, note=note)
         rs = cur.ruleset
         self._check_turn(cur, seat)
         dice = Dice(self.seed(game_id), game_id, cur.folded.counters, mix=cur.folded.kernel.mix)
@@ -656,7 +682,7 @@ class GameService:
             raise Problem(500, "engine-error", f"{rs.id}.decide accepted the command but produced no event")
         if dice.untaken():
             raise Problem(500, "engine-error", f"{rs.id}.decide drew dice it did not record in an event")
-        emitted = _label_reroll(emitted, cur.folded.reroll)
+        emitted = _label_reroll(with_note(emitted, note), cur.folded.reroll)
         pending = cur.folded.kernel.undo_request
         if pending is not None:
             emitted = [lapse(pending), *emitted]  # DESIGN 5: a waiting request lapses when play goes on
@@ -698,10 +724,12 @@ class GameService:
                           field="command_id")
         return self.first_answer(game_id, seat, first, last)
 
-    def _ready(self, cur: Current, seat: str, command: Ready, command_id: str | None, body_hash: str) -> Answer:
+    def _ready(self, cur: Current, seat: str, command: Ready, command_id: str | None, body_hash: str,
+               note: RuleStep | None = None) -> Answer:
         """``ready``: the seat's ``seat_ready``; the last one also opens the game (the ruleset's
         ``open`` with every client seed mixed into the draws)."""
         emitted, opening = self._decide_ready(cur, seat, command, self.seed(cur.game.game_id))
+        emitted = with_note(emitted, note)
         return self.append(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
                            body_hash=body_hash, opening=opening)
 
@@ -838,6 +866,7 @@ class GameService:
                             last_undone_seq=last_undone, kernel=kernel, reroll=reroll, kernel_log=klog)
         self._remember(game_id, folded)
         self.hand_over(game_id, res.events)
+        self._appended(game_id)
         if st.status == FINISHED:
             for hook in ON_FINISHED:
                 try:
@@ -894,6 +923,26 @@ class GameService:
         except Exception as exc:  # Redis down or lagging: the command is in SQLite already
             self.projections_down = True
             log.warning("projection of game %s failed (%s); queries fall back to the log", game_id, exc)
+
+
+def with_note(emitted: list[Emitted], note: RuleStep | None) -> list[Emitted]:
+    """``emitted`` with ``note`` added to the ruling of its first event (UMPIRE-BOT-1)."""
+    if note is None or not emitted:
+        return emitted
+    first = emitted[0]
+    ruling = first.ruling or Ruling(summary=note.text)
+    ruling = msgspec.structs.replace(ruling, steps=(*ruling.steps, note))
+    return [msgspec.structs.replace(first, ruling=ruling), *emitted[1:]]
+
+
+def check_bots(ruleset_id: str, seats: tuple[str, ...], bots: dict[str, str]) -> dict[str, str]:
+    """``POST /games`` ``bots`` checked (known seat, known bot of the ruleset, known level; 422 naming the
+    field) -> seat -> ``"<bot id>:<level>"``."""
+    if not bots:
+        return {}
+    from .bot_players import check_bots as check
+
+    return check(ruleset_id, seats, bots)
 
 
 def _label_reroll(emitted: list[Emitted], reroll: tuple[int, Undone] | None) -> list[Emitted]:

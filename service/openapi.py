@@ -197,8 +197,27 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
                                     "left out or null: a fresh random one."},
             "options": _hoist(_options_schema(rs), f"{rs.id}_Options", comps),
             "start": START,
+            "bots": _bots_schema(rs),
         },
     }
+
+
+def _bots_schema(rs: Any) -> dict[str, Any]:
+    """``bots`` of POST /games: seat -> one of the ruleset's bots (DESIGN 13, GET /rulesets ``bots``)."""
+    from bots import infos
+
+    specs = sorted({s for b in infos(rs.id) for s in (b.id, *(f"{b.id}:{lv}" for lv in b.levels))})
+    seats: set[str] = set()
+    for sc in rs.scenarios():
+        try:
+            seats.update(rs.seats(sc.id, {}))
+        except Exception:  # a scenario that needs options names its seats with them
+            continue
+    return {"type": "object", "additionalProperties": {"type": "string", "enum": specs},
+            "propertyNames": {"enum": sorted(seats)},
+            "description": "Seats played by the service's built-in bots: `{\"<seat>\": \"<bot id>[:level]\"}` "
+                           "(UMPIRE-BOT-1). A bot seat gets no token; the service plays it as soon as the decision "
+                           "is its own."}
 
 
 #: ``start`` of POST /games and POST /campaigns (DESIGN 3).
@@ -288,6 +307,13 @@ def body_components() -> dict[str, Any]:
                                       "enum": sorted({c.id for rs in with_campaigns for c in rs.campaigns()}) or ["-"]}
     camp["properties"]["seed"] = {"anyOf": [{"type": "string", "pattern": HEX64}, {"type": "null"}]}
     camp["properties"]["start"] = START
+    if with_campaigns:  # the campaign's seats in every battle (service/routes/campaigns.py SEATS)
+        from .routes.campaigns import SEATS
+
+        camp["properties"]["bots"] = {**_bots_schema(with_campaigns[0]), "propertyNames": {"enum": list(SEATS)}}
+        # a campaign with bots starts now (service/routes/campaigns.py: its bot seats give no client seed)
+        camp["if"] = {"required": ["bots"], "properties": {"bots": {"minProperties": 1}}}
+        camp["then"] = {"properties": {"start": {"const": "now"}}}
     for name in (*_PLACEHOLDERS, "CreateGameRequest"):
         comps[name]["title"] = name
     return comps

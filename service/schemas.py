@@ -57,6 +57,14 @@ class Choice(msgspec.Struct):
     title: str
 
 
+class BotInfo(msgspec.Struct):
+    """A built-in player (DESIGN 13): name it in POST /games ``bots`` as ``"<id>"`` or ``"<id>:<level>"``."""
+
+    id: str
+    title: str
+    levels: Annotated[list[int], Meta(description="Its levels, weakest first; the first is the default.")]
+
+
 class RulesetInfo(msgspec.Struct):
     """A ruleset the service hosts."""
 
@@ -66,6 +74,8 @@ class RulesetInfo(msgspec.Struct):
     #: JSON schema of the ``options`` object of ``POST /games`` for this ruleset.
     options: Annotated[dict[str, Any], Meta(description="JSON schema of this ruleset's `options` in `POST /games` "
                                                         "(each property says what the option does).")]
+    bots: Annotated[list[BotInfo], Meta(description="The built-in players a seat of this ruleset can be given "
+                                                    "(`POST /games` `bots`).")]
 
 
 class RuleText(msgspec.Struct):
@@ -122,6 +132,8 @@ class GameCreated(msgspec.Struct):
                                          description="sha256 of the secret seed, lowercase hex; the seed is revealed "
                                                      "when the game ends (GET /games/{id}/verify).")]
     receipt: Receipt | UnsetType = UNSET
+    bots: Annotated[dict[str, str], Meta(description="The seats played by the service's bots (UMPIRE-BOT-1): seat "
+                                                     "-> `<bot id>:<level>`; they have no token.")] | UnsetType = UNSET
 
 
 class UndoRequestView(msgspec.Struct):
@@ -206,6 +218,8 @@ class EventEntry(msgspec.Struct):
                                                   "part).")] | UnsetType = UNSET
     private: Annotated[dict[str, Any], Meta(description="Once the game is finished: the event's private part, to "
                                                         "check its commitment with the revealed seed.")] | UnsetType = UNSET
+    bot: Annotated[str, Meta(description="The actor is a seat played by the service's bot `<bot id>:<level>` "
+                                         "(UMPIRE-BOT-1; the step's ruling has its explanation).")] | UnsetType = UNSET
 
 
 class EventsPage(msgspec.Struct):
@@ -367,6 +381,8 @@ class CampaignCreated(msgspec.Struct):
     status: Annotated[str, Meta(description="`active`, or `waiting` (start `when_ready`).")]
     start: Annotated[str, Meta(description="`now` or `when_ready`.")]
     seed_commitment: Hex64
+    bots: Annotated[dict[str, str], Meta(description="Seats played by the service's bots in every battle "
+                                                     "(UMPIRE-BOT-1); they have no token.")] | UnsetType = UNSET
 
 
 class CampaignReady(msgspec.Struct):

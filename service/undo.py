@@ -79,9 +79,11 @@ def decide_undo_command(svc: GameService, cur: Current, seat: str, command: Any)
 
 
 def undo_command(svc: GameService, cur: Current, seat: str, command: Any, *, command_id: str | None = None,
-                 body_hash: str | None = None) -> Answer:
-    """Decide and append an undo, or an answer to a waiting request."""
-    em = decide_undo_command(svc, cur, seat, command)
+                 body_hash: str | None = None, note: Any = None) -> Answer:
+    """Decide and append an undo, or an answer to a waiting request (``note``: a step added to its ruling)."""
+    from .game_service import with_note
+
+    em = with_note([decide_undo_command(svc, cur, seat, command)], note)[0]
     name = type(em.event).__struct_config__.tag
     extra = {"undo": {"undone": "done", "undo_requested": "requested", "undo_declined": "declined"}[name]}
     return svc.append(cur, seat, [em], expected_version=cur.version, command_id=command_id, body_hash=body_hash,

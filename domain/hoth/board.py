@@ -131,6 +131,11 @@ def distance(a: Hex, b: Hex) -> int:
     return dr + max(0, (dx - dr) // 2)
 
 
+#: distance(a, b) for every pair of playable hexes, looked up as ``DISTANCES[a][b]`` (hot loops, bots).
+DISTANCES: Mapping[Hex, Mapping[Hex, int]] = MappingProxyType(
+    {a: {b: distance(a, b) for b in PLAYABLE} for a in PLAYABLE})
+
+
 def sections(h: Hex, south: bool) -> frozenset[str]:
     """Sections of ``h`` ("left", "centre", "right") as seen by the South or North player.
 

@@ -222,6 +222,8 @@ class CampaignCreated(CampaignEvent, frozen=True, kw_only=True, tag="campaign_cr
     seats: tuple[str, ...]
     #: Each faction's shuffled support deck (content 3.1: "shuffles the support cards of their own faction").
     support_decks: dict[str, tuple[str, ...]]
+    #: Seats played by the service's bots in every battle (UMPIRE-BOT-1): seat -> ``"<bot id>:<level>"``.
+    bots: dict[str, str] = {}
 
 
 class BattleStarted(CampaignEvent, frozen=True, kw_only=True, tag="battle_started"):
@@ -293,6 +295,8 @@ class CreateCampaign(Command, frozen=True, kw_only=True, tag="create_campaign"):
     seats: tuple[str, ...] = FACTIONS
     #: Each faction's support cards (content 3.1), shuffled into its support deck.
     support: dict[str, tuple[str, ...]] = {}
+    #: Seats played by the service's bots in every battle (UMPIRE-BOT-1).
+    bots: dict[str, str] = {}
 
 
 class StartBattle(Command, frozen=True, kw_only=True, tag="start_battle"):
@@ -338,6 +342,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     secrets_met: tuple[str, ...] = ()
     #: The outcome the last winner read aloud (content 3.1 procedure 3).
     outcome_text: str = ""
+    #: Seats played by the service's bots in every battle (UMPIRE-BOT-1).
+    bots: dict[str, str] = {}
 
 
 class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
@@ -408,7 +414,7 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         c = command.campaign
         decks = {f: tuple(dice.shuffle(sorted(command.support.get(f, ())), SUPPORT_STREAM)) for f in FACTIONS}
         ev = CampaignCreated(campaign_id=command.campaign_id, ruleset=command.ruleset, campaign=c,
-                             seats=tuple(command.seats), support_decks=decks)
+                             seats=tuple(command.seats), support_decks=decks, bots=dict(command.bots))
         rb = RulingBuilder().add("CAMPAIGN-1", f"Campaign {c.title} starts at node {c.start} "
                                                f"({c.nodes[c.start].scenario}); each side's support cards are "
                                                f"shuffled into its own support deck (content 3.1).",
@@ -506,6 +512,7 @@ def evolve(state: CampaignState, event: Any) -> CampaignState:
     if isinstance(event, CampaignCreated):
         return r(state, campaign_id=event.campaign_id, ruleset=event.ruleset, campaign=event.campaign,
                  seats=event.seats, status=ACTIVE, node=event.campaign.start, support_deck=dict(event.support_decks),
+                 bots=dict(event.bots),
                  support_hand={f: () for f in FACTIONS}, support_discard={f: () for f in FACTIONS})
     if isinstance(event, BattleStarted):
         rec = BattleRecord(number=event.number, node=event.node, scenario=event.scenario, game_id=event.game_id,
@@ -645,10 +652,11 @@ class HothCampaigns:
     def initial_state(self) -> CampaignState:
         return CampaignState()
 
-    def start(self, campaign_id: str, ruleset: str, campaign: str, dice: Dice) -> list[Emitted]:
+    def start(self, campaign_id: str, ruleset: str, campaign: str, dice: Dice,
+              bots: dict[str, str] | None = None) -> list[Emitted]:
         cat = self._catalog()
         cmd = CreateCampaign(campaign_id=campaign_id, ruleset=ruleset, campaign=self._graph(campaign), seats=FACTIONS,
-                             support={f: tuple(cat.support_cards(f)) for f in FACTIONS})
+                             support={f: tuple(cat.support_cards(f)) for f in FACTIONS}, bots=dict(bots or {}))
         return decide(CampaignState(), cmd, dice)
 
     def evolve(self, state: CampaignState, event: Any) -> CampaignState:
@@ -661,7 +669,8 @@ class HothCampaigns:
         plan = next_battle(state)
         if plan is None:
             return None
-        return KernelBattlePlan(number=plan.number, scenario=plan.scenario, options=dict(plan.options))
+        return KernelBattlePlan(number=plan.number, scenario=plan.scenario, options=dict(plan.options),
+                                bots=dict(state.bots))
 
     def battle_started(self, state: CampaignState, plan: KernelBattlePlan, game_id: str,
                        dice: Dice) -> list[Emitted]:

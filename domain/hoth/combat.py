@@ -56,8 +56,10 @@ def may_attack_refusal(state: HothState, u: UnitState, breakthrough: bool) -> Ru
         return RuleViolation("HOTH-SPECIAL-ELITE-2" if elite else "HOTH-MOVE-10",
                              f"{u.id} entered rocks or buildings/debris this turn and cannot attack"
                              f"{' (elite troops too)' if elite else ''}.", terrain=terrain)
-    al = allowance(state, u)
     moved = t.moved.get(u.id, 0)
+    if moved == 0:
+        return None  # a unit that has not moved may attack (allowances are never below 0)
+    al = allowance(state, u)
     if not al.may_attack and moved > 0:
         return RuleViolation("HOTH-CARD-4", f"{u.id} moved with a card that forbids attacking.")
     if moved > al.attack_max:
@@ -82,75 +84,93 @@ def in_trench(state: HothState, snap: Snapshot, u: UnitState) -> bool:
     return any(x.unit == u.id and x.effect == "trench" for x in state.lasting)
 
 
+def _refused(explain: bool, rule: str, text, **values: Any) -> RuleViolation:
+    """A refusal; ``text`` is a callable so that listing legal attacks (``explain=False``) never formats it."""
+    return RuleViolation(rule, text() if explain else "", **(values if explain else {}))
+
+
 def plan_special(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
-                 with_sight_values: bool = False) -> AttackPlan | RuleViolation:
-    """A card's special attack (HOTH-CARD-4, e.g. Tow Cables): fixed dice, its own target limits."""
+                 explain: bool = False) -> AttackPlan | RuleViolation:
+    """A card's special attack (HOTH-CARD-4, e.g. Tow Cables): fixed dice, its own target limits.
+
+    ``explain``: build the ruling steps, the full line of sight and the refusal texts (an attack being made);
+    without it only the decision and the dice count (legal commands, bots).
+    """
     sp = special_attack(state, u.id)
     if sp is None:
-        return RuleViolation("HOTH-CARD-4", f"{u.id} has no special attack this turn.")
+        return _refused(explain, "HOTH-CARD-4", lambda: f"{u.id} has no special attack this turn.")
     tgt = state.units.get(target_id)
     if tgt is None or tgt.faction == u.faction:
-        return RuleViolation("HOTH-ATTACK-8", f"{target_id} is not an enemy unit.")
+        return _refused(explain, "HOTH-ATTACK-8", lambda: f"{target_id} is not an enemy unit.")
     if sp.target_unit_types and tgt.unit not in sp.target_unit_types:
-        return RuleViolation("HOTH-CARD-4", f"The special attack may only target {', '.join(sp.target_unit_types)}.")
+        return _refused(explain, "HOTH-CARD-4",
+                        lambda: f"The special attack may only target {', '.join(sp.target_unit_types)}.")
     d = board.distance(u.hex, tgt.hex)
     if sp.adjacent_only and d != 1:
-        return RuleViolation("HOTH-CARD-4", "The special attack needs an adjacent target.")
-    sight = snap.sight(u.hex, tgt.hex)  # HOTH-LOS-8 / HOTH-GAP-40: the board as it stands now
-    if not sight.clear:
-        return RuleViolation("HOTH-LOS-1", f"{u.id} cannot see {target_id}.")
+        return _refused(explain, "HOTH-CARD-4", lambda: "The special attack needs an adjacent target.")
+    if not snap.clear(u.hex, tgt.hex):  # HOTH-LOS-8 / HOTH-GAP-40: the board as it stands now
+        return _refused(explain, "HOTH-LOS-1", lambda: f"{u.id} cannot see {target_id}.")
     plan = AttackPlan()
-    plan.attacker, plan.target, plan.structure, plan.distance, plan.sight = u.id, target_id, False, d, sight
+    plan.attacker, plan.target, plan.structure, plan.distance = u.id, target_id, False, d
+    plan.sight = snap.sight(u.hex, tgt.hex) if explain else None
     plan.target_hex = tgt.hex
-    plan.steps.append(("HOTH-CARD-4", f"Special attack of the card: {sp.dice} dice.", {"dice": sp.dice}))
-    if with_sight_values:
-        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(sight)))
+    if explain:
+        plan.steps.append(("HOTH-CARD-4", f"Special attack of the card: {sp.dice} dice.", {"dice": sp.dice}))
+        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(plan.sight)))
     plan.dice = sp.dice
     return plan
 
 
 def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
-                with_sight_values: bool = False) -> AttackPlan | RuleViolation:
-    """HOTH-ATTACK-7 (d)-(e), HOTH-ATTACK-8, HOTH-RANGE-*, HOTH-LOS-*, HOTH-MOD-*."""
+                explain: bool = False) -> AttackPlan | RuleViolation:
+    """HOTH-ATTACK-7 (d)-(e), HOTH-ATTACK-8, HOTH-RANGE-*, HOTH-LOS-*, HOTH-MOD-*.
+
+    ``explain``: build the ruling steps, the full line of sight and the refusal texts (an attack being made);
+    without it only the decision and the dice count (legal commands, bots).
+    """
     tgt, is_struct = _target(state, target_id)
     if tgt is None:
-        return RuleViolation("HOTH-ATTACK-8", f"There is no enemy unit or standing structure {target_id!r}.")
+        return _refused(explain, "HOTH-ATTACK-8",
+                        lambda: f"There is no enemy unit or standing structure {target_id!r}.")
     if is_struct:
         sc = state.scenario
         assert sc is not None
         sdef = next((s for s in sc.structures if s.id == target_id), None)
         if sdef is None or not sdef.attackable:
-            return RuleViolation("HOTH-STRUCT-4", f"The scenario does not allow attacks on {target_id}.")
+            return _refused(explain, "HOTH-STRUCT-4", lambda: f"The scenario does not allow attacks on {target_id}.")
         if sdef.owner == u.faction:
-            return RuleViolation("HOTH-ATTACK-8", f"{target_id} is a structure of your own side ({u.faction}); only "
-                                                  "enemy units and structures can be attacked.",
-                                 structure=target_id, owner=sdef.owner)
+            return _refused(explain, "HOTH-ATTACK-8",
+                            lambda: f"{target_id} is a structure of your own side ({u.faction}); only enemy units "
+                                    "and structures can be attacked.",
+                            structure=target_id, owner=sdef.owner)
     elif tgt.faction == u.faction:
-        return RuleViolation("HOTH-ATTACK-8", "Friendly units can never be attacked.")
+        return _refused(explain, "HOTH-ATTACK-8", lambda: "Friendly units can never be attacked.")
     s = UNIT_SPECS[u.unit]
     # HOTH-RANGE-3: range is the hex distance; HOTH-ATTACK-4: one target per attack; HOTH-ATTACK-6: d=1 is
     # close combat; HOTH-ATTACK-5 / HOTH-FORCE-4: losses never reduce the dice (figures are not read here).
     d = board.distance(u.hex, tgt.hex)
     if d > len(s.attack):
-        return RuleViolation("HOTH-RANGE-1", f"{target_id} is {d} hexes away; {s.name} reach at most {len(s.attack)}.")
-    sight = snap.sight(u.hex, tgt.hex)
-    if not sight.clear:
-        return RuleViolation("HOTH-LOS-1", f"{u.id} cannot see {target_id}: line of sight is blocked by "
-                                           f"{', '.join(board.label(h) for h in sight.blocked_by)}.")
+        return _refused(explain, "HOTH-RANGE-1",
+                        lambda: f"{target_id} is {d} hexes away; {s.name} reach at most {len(s.attack)}.")
+    if not snap.clear(u.hex, tgt.hex):
+        return _refused(explain, "HOTH-LOS-1",
+                        lambda: f"{u.id} cannot see {target_id}: line of sight is blocked by "
+                                f"{', '.join(board.label(h) for h in snap.sight(u.hex, tgt.hex).blocked_by)}.")
     plan = AttackPlan()
-    plan.attacker, plan.target, plan.structure, plan.distance, plan.sight = u.id, target_id, is_struct, d, sight
+    plan.attacker, plan.target, plan.structure, plan.distance = u.id, target_id, is_struct, d
+    plan.sight = snap.sight(u.hex, tgt.hex) if explain else None
     plan.target_hex = tgt.hex
     base = s.attack[d - 1]
     n = base
-    plan.steps.append(("HOTH-RANGE-2", f"{s.name} roll {base} dice at distance {d}.",
-                       {"distance": d, "base_dice": base, "row": list(s.attack)}))
-    if with_sight_values:
-        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(sight)))
+    if explain:
+        plan.steps.append(("HOTH-RANGE-2", f"{s.name} roll {base} dice at distance {d}.",
+                           {"distance": d, "base_dice": base, "row": list(s.attack)}))
+        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(plan.sight)))
     # protection of the target's hex (HOTH-MOD-2, -4, -5)
     t_terrain = snap.terrain.get(tgt.hex)
     a_on_ridge = snap.terrain.get(u.hex) == RIDGE
     if not is_struct and not UNIT_SPECS[tgt.unit].terrain_protection:
-        if t_terrain:
+        if t_terrain and explain:
             plan.steps.append(("HOTH-MOD-4", "An AT-AT never benefits from terrain protection.", {"terrain": t_terrain}))
             plan.steps.append(("HOTH-UNIT-ATAT-6", "AT-ATs never benefit from terrain protection.", {}))
     else:
@@ -160,14 +180,16 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
         minus, rule = protection(t_terrain, s.kind, a_on_ridge, tgt_inf, is_struct)
         if rule is not None:
             n -= minus
-            plan.steps.append((rule, f"Target on {t_terrain}: -{minus} dice.",
-                               {"terrain": t_terrain, "dice": -minus, "attacker_type": s.kind}))
-            if is_struct:
-                plan.steps.append(("HOTH-MOD-5", "A structure takes the protection of its hex.", {}))
+            if explain:
+                plan.steps.append((rule, f"Target on {t_terrain}: -{minus} dice.",
+                                   {"terrain": t_terrain, "dice": -minus, "attacker_type": s.kind}))
+                if is_struct:
+                    plan.steps.append(("HOTH-MOD-5", "A structure takes the protection of its hex.", {}))
     minus, rule = attack_penalty(snap.terrain.get(u.hex), s.kind)
     if rule is not None:
         n -= minus
-        plan.steps.append((rule, f"A vehicle attacking from buildings/debris: -{minus} dice.", {"dice": -minus}))
+        if explain:
+            plan.steps.append((rule, f"A vehicle attacking from buildings/debris: -{minus} dice.", {"dice": -minus}))
     # bonuses (HOTH-MOD-6)
     t = state.turn
     assert t is not None
@@ -176,30 +198,36 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
             if e.same_target:
                 focus = focus_target(state, u.id)
                 if focus is None:
-                    plan.steps.append(("HOTH-CARD-7", f"Focus Fire: {target_id} becomes the focus target; its "
-                                       "partner gets the bonus only against it (FOCUS_FIRE_PARTNER_BOUND, INFERRED).",
-                                       {"focus_target": target_id, "inferred": "FOCUS_FIRE_PARTNER_BOUND"}))
+                    if explain:
+                        plan.steps.append(("HOTH-CARD-7", f"Focus Fire: {target_id} becomes the focus target; its "
+                                           "partner gets the bonus only against it (FOCUS_FIRE_PARTNER_BOUND, "
+                                           "INFERRED).",
+                                           {"focus_target": target_id, "inferred": "FOCUS_FIRE_PARTNER_BOUND"}))
                 elif focus != target_id:
                     if FOCUS_FIRE_PARTNER_BOUND:
-                        return RuleViolation("HOTH-CARD-7", f"Focus Fire: {u.id} may only attack the focus target "
-                                                            f"{focus} (FOCUS_FIRE_PARTNER_BOUND, INFERRED).",
-                                             focus_target=focus)
+                        return _refused(explain, "HOTH-CARD-7",
+                                        lambda: f"Focus Fire: {u.id} may only attack the focus target {focus} "
+                                                "(FOCUS_FIRE_PARTNER_BOUND, INFERRED).",
+                                        focus_target=focus)
                     continue
-                else:
+                elif explain:
                     plan.steps.append(("HOTH-CARD-7", f"Focus Fire: both ordered units attack {target_id}.",
                                        {"focus_target": target_id}))
             n += e.dice
-            plan.steps.append(("HOTH-CARD-7", f"Card bonus: +{e.dice} dice.", {"dice": e.dice, "card": t.effects_card}))
+            if explain:
+                plan.steps.append(("HOTH-CARD-7", f"Card bonus: +{e.dice} dice.",
+                                   {"dice": e.dice, "card": t.effects_card}))
     if not is_struct:
         scout = scout_bonus(state, snap, u, tgt)
         if scout is not None:
             n += 1
-            plan.steps.append(("HOTH-SPECIAL-SCOUT-1", f"Scouts {scout} on a ridge see the target: +1 die "
-                               "(never more than +1, HOTH-GAP-19).", {"scouts": scout, "dice": 1}))
-            plan.steps.append(("HOTH-TERRAIN-RIDGE-6", "Scouts on a ridge grant their bonus.", {"scouts": scout}))
+            if explain:
+                plan.steps.append(("HOTH-SPECIAL-SCOUT-1", f"Scouts {scout} on a ridge see the target: +1 die "
+                                   "(never more than +1, HOTH-GAP-19).", {"scouts": scout, "dice": 1}))
+                plan.steps.append(("HOTH-TERRAIN-RIDGE-6", "Scouts on a ridge grant their bonus.", {"scouts": scout}))
     plan.dice = n  # HOTH-MOD-7 / HOTH-GAP-35: base + bonuses - protection - penalties, summed
     if n <= 0:
-        return RuleViolation("HOTH-MOD-7", f"After modifiers {n} dice are left; an attack needs at least 1.")
+        return _refused(explain, "HOTH-MOD-7", lambda: f"After modifiers {n} dice are left; an attack needs at least 1.")
     return plan
 
 
@@ -225,7 +253,7 @@ def scout_bonus(state: HothState, snap: Snapshot, u: UnitState, tgt: UnitState) 
             continue
         if snap.terrain.get(o.hex) != RIDGE:
             continue
-        if snap.sight(o.hex, tgt.hex).clear:
+        if snap.clear(o.hex, tgt.hex):
             return o.id
     return None
 

@@ -42,7 +42,7 @@ from .team import (
     TEAM_PERSONAL_DECK, faction_seats, leaders_option, options_schema, seats_for, team_hand_size, turn_order,
 )
 from .turns import (
-    advance, arrange, attack_options, close_orders, discard_cards, end_moves, end_turn, move, move_options,
+    advance, all_attacks, arrange, close_orders, discard_cards, end_moves, end_turn, move, move_options,
     order_unit, play_card, reinforce, reinforcement_hexes,
 )
 from .support import play_support, support_options
@@ -227,6 +227,14 @@ class HothRuleset:
 
     # -- decisions ---------------------------------------------------------------------
     def decide(self, state: HothState, seat: str, command: Any, dice: Dice) -> list[Emitted]:
+        return self.step(state, seat, command, dice)[0]
+
+    def step(self, state: HothState, seat: str, command: Any, dice: Dice,
+             explain: bool = True) -> tuple[list[Emitted], HothState]:
+        """``decide``, and the state after its events (folded while they were emitted).
+
+        ``explain=False`` is for a bot's playouts only (bots/hoth): the same state, but an attack's event and
+        ruling leave out the line-of-sight details; refusals may come without their sentence."""
         if not state.opened:
             raise RuleViolation("HOTH-SETUP-1", "The game has not been set up yet.")
         if state.winner is not None:
@@ -234,7 +242,7 @@ class HothRuleset:
         st = self.status(state)
         if seat not in st.to_act:
             raise NotYourDecision(f"It is {', '.join(st.to_act)}'s decision now, not {seat}'s.")
-        out = Outbox(state, dice)
+        out = Outbox(state, dice, explain)
         p = state.pending
         t = state.turn
         assert t is not None
@@ -272,7 +280,7 @@ class HothRuleset:
             raise RuleViolation(rule, f"Now is the {t.phase} step of the turn; {type(command).__name__} does not fit "
                                       f"it: {why}.")
         advance(out)
-        return out.items
+        return out.items, out.state
 
     def _pending_command(self, out: Outbox, p: Any, cmd: Any) -> None:
         k = p.kind
@@ -344,8 +352,7 @@ class HothRuleset:
         if t.phase == MOVE:
             return out + [C.Move(unit=u, path=p_) for u, p_ in move_options(state)] + [C.EndMoves()]
         if t.phase == ATTACK:
-            return out + [C.Attack(unit=u, target=x, special=sp)
-                          for u, x, sp in attack_options(state, with_special=True)] + [C.EndTurn()]
+            return out + [C.Attack(unit=u, target=x, special=sp) for u, x, sp in all_attacks(state)] + [C.EndTurn()]
         return out
 
     def view(self, state: HothState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from .events import GameWon, MedalsAwarded, ObjectiveChanged
 from .objectives import medal_winner, objective_changes, sudden_death
 from .outbox import Outbox
 from .board import label
-from .scenario import Hex
+from .scenario import Hex, Scenario
 from .units import UNIT_SPECS
 
 
@@ -17,6 +17,11 @@ def elimination_medals(out: Outbox, attacker_faction: str, unit_type: str) -> tu
     """HOTH-WIN-2, HOTH-ELIM-3, HOTH-ELIM-4: medals for eliminating a unit, and the rule that decided."""
     sc = out.state.scenario
     assert sc is not None
+    return medals_for(sc, attacker_faction, unit_type)
+
+
+def medals_for(sc: Scenario, attacker_faction: str, unit_type: str) -> tuple[int, str]:
+    """The medals ``attacker_faction`` earns for eliminating a ``unit_type`` in scenario ``sc``, and the rule."""
     side = sc.side(attacker_faction)
     if not side.elimination_medals:
         return 0, "HOTH-ELIM-4"

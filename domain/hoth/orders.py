@@ -13,7 +13,7 @@ _MIRROR = {"left": "right", "right": "left", "centre": "centre"}
 def group_fits(u: UnitState, classes: tuple[str, ...], types: tuple[str, ...]) -> bool:
     if not classes and not types:
         return True
-    return (u.unit in types) or bool(unit_classes(u) & set(classes))
+    return (u.unit in types) or not unit_classes(u).isdisjoint(classes)
 
 
 def resolve_slots(state: HothState, faction: str, card: Card, mirrored: bool) -> tuple[Slot, ...]:
@@ -86,18 +86,21 @@ def order_options(state: HothState, faction: str) -> list[tuple[str, int]]:
     used = [0] * len(t.slots)
     for o in t.ordered:
         used[o.slot] += 1
-    open_slots = [i for i, s in enumerate(t.slots) if used[i] < s.count]
+    open_slots = [(i, s) for i, s in enumerate(t.slots) if used[i] < s.count]
     if not open_slots:
         return out
     for u in state.units.values():
         if u.faction != faction or u.id in done:
             continue
-        for i in open_slots:
-            s = t.slots[i]
+        secs = None
+        for i, s in open_slots:
             if not group_fits(u, s.unit_classes, s.unit_types):
                 continue
-            if s.sections and not (unit_sections(state, u) & set(s.sections)):
-                continue
+            if s.sections:
+                if secs is None:
+                    secs = unit_sections(state, u)
+                if secs.isdisjoint(s.sections):
+                    continue
             if s.same_section and order_refusal(state, faction, u.id, i) is not None:
                 continue
             out.append((u.id, i))

@@ -8,11 +8,14 @@ from .state import HothState
 
 
 class Outbox:
-    def __init__(self, state: HothState, dice: Dice):
+    def __init__(self, state: HothState, dice: Dice, explain: bool = True):
         self.state = state
         self.dice = dice
         self.items: list[Emitted] = []
         dice.track(self.items)  # a dry run reports the events emitted before its first draw
+        #: False only inside a bot's playouts (``HothRuleset.step``): the same states, but an attack's event and
+        #: ruling leave out the line-of-sight details (examined hexes, sight values), which cost the most.
+        self.explain = explain
 
     def emit(self, event: Event, ruling: Ruling | RulingBuilder | None = None, *, summary: str = "",
              visibility: str = PUBLIC, reveals: bool = False) -> None:

@@ -17,7 +17,7 @@ from .combat import (
     DIE_FACES, add_plan_steps, convert, conversions, count_hits, in_trench, may_attack_refusal, plan_attack,
     plan_special, reroll_kind, special_attack, structure_symbols,
 )
-from .context import Snapshot, bonus_effects
+from .context import bonus_effects, snapshot
 from .events import (
     AttackDeclared, DecisionMade, SupportPlayed,
     AttackFinished, AttackResolved, AttackRolled, BreakthroughMade, DecisionPending, DiceRerolled, RetreatIgnored,
@@ -56,8 +56,8 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
     bad = may_attack_refusal(st, u, breakthrough)
     if bad is not None:
         raise bad
-    snap = Snapshot(st)
-    plan = (plan_special if special else plan_attack)(st, snap, u, target_id, with_sight_values=True)
+    snap = snapshot(st)
+    plan = (plan_special if special else plan_attack)(st, snap, u, target_id, explain=out.explain)
     if isinstance(plan, RuleViolation):
         raise plan
     o = next(x for x in st.turn.ordered if x.unit == unit_id)
@@ -87,7 +87,7 @@ def resume_attack(out: Outbox, penalty: int, card: str | None = None) -> None:
     ctx = st.attack
     assert ctx is not None
     u = st.units[ctx.attacker]
-    plan = (plan_special if ctx.special else plan_attack)(st, Snapshot(st), u, ctx.target, with_sight_values=True)
+    plan = (plan_special if ctx.special else plan_attack)(st, snapshot(st), u, ctx.target, explain=out.explain)
     assert not isinstance(plan, RuleViolation)  # nothing moved since the declaration
     roll(out, plan, ctx, penalty, card)
 
@@ -107,7 +107,7 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
     if plan.dice <= 0:
         rb.add("HOTH-MOD-7", "No die is left to roll: the attack has no effect.", dice=plan.dice)
         out.emit(AttackRolled(attack=ctx, dice=0, attacker_hex=u.hex, target_hex=plan.target_hex,
-                              examined=plan.sight.examined), rb, summary=f"{unit_id} attacks {target_id}: no dice")
+                              examined=plan.sight.examined if plan.sight is not None else ()), rb, summary=f"{unit_id} attacks {target_id}: no dice")
         res = RulingBuilder().add("HOTH-MOD-7", "No die rolled: no hit, no retreat.", dice=plan.dice, hits=0)
         if penalty:
             res.add("HOTH-CARD-4", f"The defender's support card {card} took the last die(s) away.",
@@ -124,7 +124,7 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
         rb.add("HOTH-SPECIAL-EWEB-5", f"The E-Web {unit_id} moved (Moved side up): no re-roll.")
     ctx = msgspec.structs.replace(ctx, faces=faces)
     out.emit(AttackRolled(attack=ctx, dice=plan.dice, attacker_hex=u.hex, target_hex=plan.target_hex,
-                          examined=plan.sight.examined), rb,
+                          examined=plan.sight.examined if plan.sight is not None else ()), rb,
              summary=f"{unit_id} attacks {target_id} with {plan.dice} dice: {', '.join(faces)}")
     kind = reroll_kind(out.state, u)
     if kind == "miss" and "miss" not in faces:
@@ -301,7 +301,7 @@ def retreat_stage(out: Outbox, retreats: int) -> None:
         if retreats == 0:
             finish(out)
             return
-    snap = Snapshot(out.state)
+    snap = snapshot(out.state)
     if tspec.kind == "infantry" and in_trench(out.state, snap, target):
         if any(isinstance(e, NoTerrainRetreatIgnore) for e in bonus_effects(out.state, ctx.attacker)):
             pass
@@ -384,7 +384,7 @@ def start_retreat(out: Outbox, steps: int) -> None:
     ctx = st.attack
     assert ctx is not None
     u = st.units[ctx.target]
-    n, paths = retreat_paths(st, Snapshot(st), u, steps)
+    n, paths = retreat_paths(st, snapshot(st), u, steps)
     distinct = sorted(set(paths))
     if len(distinct) > 1:
         out.emit(DecisionPending(pending=Pending(kind="retreat", seat=defender_seat(out, u.faction), unit=u.id,
@@ -419,7 +419,7 @@ def apply_retreat(out: Outbox, path: tuple[Hex, ...], steps: int) -> None:
     rb.add("HOTH-RETREAT-2", "Each step goes to one of the two hexes in the next row towards the baseline"
            + (f": {' -> '.join(board.label(h) for h in (u.hex, *path))}." if path else "."),
            path=[list(h) for h in path], from_hex=list(u.hex))
-    snap = Snapshot(st)
+    snap = snapshot(st)
     passed = {snap.terrain.get(h) for h in path}
     for terrain, rule in (("rocks", "HOTH-TERRAIN-ROCKS-5"), ("buildings", "HOTH-TERRAIN-BUILDING-5")):
         if terrain in passed:
@@ -471,7 +471,7 @@ def breakthrough_or_finish(out: Outbox, vacated: Hex | None) -> None:
             or ctx.structure or a.id in st.turn.breakthroughs):
         finish(out)
         return
-    snap = Snapshot(st)
+    snap = snapshot(st)
     s = UNIT_SPECS[a.unit]
     if vacated in snap.occ or enter_refusal(snap.terrain.get(vacated), vacated in snap.structs, s.flying,
                                             s.cannot_enter) is not None:
@@ -493,7 +493,7 @@ def breakthrough_choice(out: Outbox, advance: bool) -> None:
                  summary=f"{uid} declines the breakthrough")
         finish(out)
         return
-    snap = Snapshot(out.state)
+    snap = snapshot(out.state)
     terrain = snap.terrain.get(tuple(p.vacated))  # type: ignore[arg-type]
     stopped = terrain in STOP_TERRAIN
     rb = RulingBuilder().add("HOTH-SPECIAL-ASSAULT-1", f"{uid} moves into {board.label(p.vacated)}.",
@@ -516,7 +516,7 @@ def breakthrough_targets(state, uid: str) -> list[str]:
     u = state.units[uid]
     if may_attack_refusal(state, u, True) is not None:
         return []
-    snap = Snapshot(state)
+    snap = snapshot(state)
     out = [(t, False) for t in _candidate_targets(state, u)
            if not isinstance(plan_attack(state, snap, u, t), RuleViolation)]
     if special_attack(state, uid) is not None:

@@ -253,6 +253,46 @@ def line_of_sight(
     )
 
 
+_CLEAR_GEOMETRY: dict[tuple[Hex, Hex], tuple[tuple[Hex, ...], tuple[Hex, ...], tuple[Hex, ...]]] = {}
+
+
+def is_clear(
+    a: Hex,
+    b: Hex,
+    obstacles: Collection[Hex],
+    ridges: Collection[Hex],
+    units: Collection[Hex],
+    seracs: Collection[Hex],
+) -> bool:
+    """``line_of_sight(a, b, ...).clear`` without building the ruling's details (legal_commands, bots).
+
+    The same decision as :func:`line_of_sight` (HOTH-LOS-3, HOTH-LOS-ALONG-2, HOTH-LOS-RIDGE-1,
+    HOTH-LOS-4d, HOTH-LOS-6) on the same cached geometry; tests/hoth/test_sight_fast.py checks that
+    both agree on every pair of hexes.
+    """
+    geo = _CLEAR_GEOMETRY.get((a, b))
+    if geo is None:
+        g = line_geometry(a, b)
+        geo = (g.crossed, tuple(l for l, _ in g.edge_pairs), tuple(r for _, r in g.edge_pairs))
+        _CLEAR_GEOMETRY[(a, b)] = geo
+    crossed, lefts, rights = geo
+    if a in ridges and b in ridges and b in units:  # HOTH-LOS-RIDGE-1 between two units (HOTH-STRUCT-1)
+        for h in crossed:
+            if (h in units and h in ridges) or h in seracs:
+                return False
+        if not lefts:
+            return True
+        return not (any((h in units and h in ridges) or h in seracs for h in lefts)
+                    and any((h in units and h in ridges) or h in seracs for h in rights))
+    for h in crossed:
+        if h in obstacles or h in HALF_HEXES:
+            return False
+    if not lefts:
+        return True
+    return not (any(h in obstacles or h in HALF_HEXES for h in lefts)
+                and any(h in obstacles or h in HALF_HEXES for h in rights))
+
+
 def board_line_of_sight(
     a: Hex,
     b: Hex,

@@ -16,7 +16,7 @@ from domain.kernel import RuleViolation, RulingBuilder
 from . import board
 from .cards import Bombard, Card, DamagedUnit, FewerUnits, Heal, NoStructure, OwnUnitsLost, PeekHand, PlaceUnit, TreatAsTerrain
 from .combat import DIE_FACES, count_hits
-from .context import NEIGHBOURS, Snapshot
+from .context import NEIGHBOURS, snapshot
 from .events import Bombarded, EffectAdded, HandPeeked, SupportPlayed, UnitHealed, UnitPlaced
 from .medals import settle
 from .outbox import Outbox
@@ -165,7 +165,7 @@ def bombard(out: Outbox, seat: str, target: str, e: Bombard) -> None:
     st = out.state
     u = st.units[target]
     spec = UNIT_SPECS[u.unit]
-    snap = Snapshot(st)
+    snap = snapshot(st)
     n = e.dice
     rb = RulingBuilder().add("HOTH-CARD-4", f"{n} dice against {target}, ignoring range and line of sight.", dice=n)
     if e.terrain_protection and spec.terrain_protection:

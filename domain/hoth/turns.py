@@ -5,8 +5,8 @@ from domain.kernel import RuleViolation, RulingBuilder
 
 from . import board
 from .cards import ArrangeTop, Card, DiscardAndDraw, DrawThenDiscard, PlaceUnit
-from .combat import may_attack_refusal, plan_attack
-from .context import Snapshot
+from .combat import may_attack_refusal, plan_attack, plan_special, special_attack
+from .context import Snapshot, snapshot
 from .events import (
     NOBODY, CardPlayed, CardsDiscarded, CardsDrawn, DecisionPending, DeckArranged, DeckShuffled, MovesEnded,
     OrdersEnded, TurnEnded, TurnStarted, UnitMoved, UnitOrdered, UnitPlaced,
@@ -139,7 +139,7 @@ def reinforcement_hexes(state, faction: str, unit_type: str) -> list[Hex]:
     on_board = sum(1 for u in state.units.values() if u.unit == unit_type)
     if on_board >= BOX_UNITS.get(unit_type, 0):
         return []
-    snap = Snapshot(state)
+    snap = snapshot(state)
     row = board.baseline_row(is_south(state, faction))
     s = UNIT_SPECS[unit_type]
     return [h for h in board.ALL_PLAYABLE if h[1] == row and h not in snap.occ
@@ -227,7 +227,7 @@ def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
     st = out.state
     assert st.turn is not None
     path = tuple(tuple(h) for h in path)  # type: ignore[misc]
-    snap = Snapshot(st)
+    snap = snapshot(st)
     bad = move_refusal(st, snap, st.turn.faction, unit_id, path)
     if bad is not None:
         raise bad
@@ -294,7 +294,7 @@ def start_next_turn(out: Outbox) -> None:
 
 def move_options(state, snap: Snapshot | None = None) -> list[tuple[str, tuple[Hex, ...]]]:
     t = state.turn
-    snap = snap or Snapshot(state)
+    snap = snap or snapshot(state)
     out = []
     for o in t.ordered:
         if o.unit in t.moved:
@@ -316,7 +316,7 @@ def any_move(state) -> bool:
         u = state.units.get(o.unit)
         if u is None:
             continue
-        snap = snap or Snapshot(state)
+        snap = snap or snapshot(state)
         if can_move(state, snap, u):
             return True
     return False
@@ -325,8 +325,6 @@ def any_move(state) -> bool:
 def attack_options(state, only_unit: str | None = None, breakthrough: bool = False,
                    first_only: bool = False, with_special: bool = False) -> list:
     """(unit, target) pairs, or (unit, target, special) with ``with_special``."""
-    from .combat import plan_special, special_attack
-
     t = state.turn
     out: list = []
     snap = None
@@ -336,7 +334,7 @@ def attack_options(state, only_unit: str | None = None, breakthrough: bool = Fal
         if u is None or may_attack_refusal(state, u, breakthrough) is not None:
             continue
         for tid in candidate_targets(state, u):
-            snap = snap or Snapshot(state)
+            snap = snap or snapshot(state)
             if not isinstance(plan_attack(state, snap, u, tid), RuleViolation):
                 out.append((uid, tid, False) if with_special else (uid, tid))
                 if first_only:
@@ -347,6 +345,23 @@ def attack_options(state, only_unit: str | None = None, breakthrough: bool = Fal
                 if first_only:
                     return out
     return out
+
+
+#: The full attack list of the last few states (id -> (state, list)); states are immutable, so the list
+#: ``advance`` finds for a step's final state is the one ``legal_commands`` lists for it next.
+_ATTACKS: dict[int, tuple[object, list]] = {}
+
+
+def all_attacks(state) -> list[tuple[str, str, bool]]:
+    """``attack_options(state, with_special=True)``, kept per state."""
+    hit = _ATTACKS.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    if len(_ATTACKS) >= 64:
+        _ATTACKS.clear()
+    opts = attack_options(state, with_special=True)
+    _ATTACKS[id(state)] = (state, opts)
+    return opts
 
 
 def advance(out: Outbox) -> None:
@@ -362,7 +377,9 @@ def advance(out: Outbox) -> None:
         if t.phase == MOVE and not any_move(st):
             end_moves(out)
             continue
-        if t.phase == ATTACK and not attack_options(st, first_only=True):
+        # in a bot's playout (explain=False) the next call is legal_commands on this very state: list them all
+        # once; otherwise the first attack found is enough
+        if t.phase == ATTACK and not (all_attacks(st) if not out.explain else attack_options(st, first_only=True)):
             if st.support.get(t.faction):
                 from .support import support_options
 

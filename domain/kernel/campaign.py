@@ -35,6 +35,8 @@ class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
     number: int
     scenario: str
     options: dict[str, Any] = {}
+    #: DESIGN 13: seats the service's bots play in this battle, ``{"<seat>": "<bot id>[:level]"}``.
+    bots: dict[str, str] = {}
 
 
 @runtime_checkable
@@ -56,8 +58,10 @@ class CampaignRules(Protocol):
 
     def initial_state(self) -> Any: ...
 
-    def start(self, campaign_id: str, ruleset: str, campaign: str, dice: Dice) -> list[Emitted]:
-        """The events that open the campaign (raises SetupError for an unknown campaign)."""
+    def start(self, campaign_id: str, ruleset: str, campaign: str, dice: Dice,
+              bots: dict[str, str] | None = None) -> list[Emitted]:
+        """The events that open the campaign (raises SetupError for an unknown campaign); ``bots``: the
+        seats the service's bots play in every battle (recorded, and given back in each BattlePlan)."""
         ...
 
     def evolve(self, state: Any, event: Any) -> Any: ...

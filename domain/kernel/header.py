@@ -54,6 +54,9 @@ class GameCreated(Event, tag="game_created", kw_only=True):
     #: True when the game's creator gave the seed (reproducible games, tests): the creator can then
     #: compute every draw, so every seat can see it (``/verify``) and decide not to play such a game.
     seed_given: bool = False
+    #: Seats played by the service's built-in bots (DESIGN 13, UMPIRE-BOT-1): seat -> ``"<bot id>:<level>"``.
+    #: In the header so that a restarted service goes on playing them.
+    bots: dict[str, str] = {}
 
 
 class SeatReady(Event, tag="seat_ready"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+import threading
 import sys
 from pathlib import Path
 
@@ -47,11 +48,29 @@ def _content_loader(name: str):
     return getattr(mod, "load_content", None)
 
 
+#: Discovery runs once, under this lock: a thread asking while another discovers waits for the whole
+#: registry (a server's first requests and its bot worker start at once). Re-entrant: a ruleset's import
+#: that asks the registry sees what is registered so far, as before.
+_DISCOVERY = threading.RLock()
+_discovering = False
+
+
 def _discover() -> None:
-    global _discovered
+    global _discovered, _discovering
     if _discovered:
         return
-    _discovered = True
+    with _DISCOVERY:
+        if _discovered or _discovering:
+            return
+        _discovering = True
+        try:
+            _discover_all()
+        finally:
+            _discovering = False
+        _discovered = True
+
+
+def _discover_all() -> None:
     import domain
 
     for info in pkgutil.iter_modules(domain.__path__):

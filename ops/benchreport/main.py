@@ -42,9 +42,10 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_web": ["--games", "1"],
     "bench_lobby": ["--games", "400", "--rounds", "5"],
     "bench_fair": ["--events", "1000"],
+    "bench_bots": ["--quick"],
 }
 #: The order of the table (others follow, alphabetically).
-ORDER = ["bench_append", "bench_http", "bench_workers", "bench_projections", "bench_hoth", "bench_sight", "bench_smoke", "bench_web"]
+ORDER = ["bench_append", "bench_http", "bench_workers", "bench_projections", "bench_hoth", "bench_sight", "bench_smoke", "bench_web", "bench_bots"]
 
 
 @dataclass

@@ -66,6 +66,8 @@ class CreateCampaignRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=
     campaign: str
     seed: str | None = None
     start: Literal["now", "when_ready"] = "now"
+    #: DESIGN 13: seats played by the service's bots in every battle, ``{"<seat>": "<bot id>[:level]"}``.
+    bots: dict[str, str] = {}
 
 
 def battle_seed(seed: bytes, campaign_id: str, number: int) -> str:
@@ -145,6 +147,12 @@ class CampaignService:
             seed = new_seed() if req.seed is None else seed_from_hex(req.seed)
         except ValueError as exc:
             raise Problem(400, "malformed", str(exc), field="seed") from None
+        from ..bot_players import check_bots
+
+        bots = check_bots(req.ruleset, seats, req.bots)
+        if bots and req.start == START_WHEN_READY:
+            raise Problem(422, "bad-setup", "a campaign with bots starts now (its battles' bot seats have no client "
+                                            "seed to give)", field="start")
         campaign_id = "c" + uuid.uuid4().hex[:15]
         tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in seats}
         if req.start == START_WHEN_READY:
@@ -152,20 +160,25 @@ class CampaignService:
             self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, [], "waiting")
             return {"campaign_id": campaign_id, "campaign": req.campaign, "seats": tokens, "game_id": None,
                     "status": "waiting", "start": req.start, "seed_commitment": commitment(seed)}
-        emitted, game_id = self._opening(campaign_id, req.ruleset, req.campaign, seed, None, {})
+        emitted, game_id = self._opening(campaign_id, req.ruleset, req.campaign, seed, None, {}, bots)
         self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, emitted, ACTIVE)
-        return {"campaign_id": campaign_id, "campaign": req.campaign, "seats": tokens, "game_id": game_id,
+        body = {"campaign_id": campaign_id, "campaign": req.campaign,
+                "seats": {s: t for s, t in tokens.items() if s not in bots}, "game_id": game_id,
                 "status": ACTIVE, "start": req.start, "seed_commitment": commitment(seed)}
+        if bots:
+            body["bots"] = bots
+        return body
 
     def _opening(self, campaign_id: str, ruleset: str, campaign: str, seed: bytes,
-                 seeds: dict[str, str | None] | None, counters: dict[str, int]) -> tuple[list[Emitted], str | None]:
+                 seeds: dict[str, str | None] | None, counters: dict[str, int],
+                 bots: dict[str, str] | None = None) -> tuple[list[Emitted], str | None]:
         """The campaign's opening (the rules' ``start``) and the first battle created. The first
         battle is created before anything of the campaign is written: if the engine refuses its
         setup, no half-made campaign is left behind."""
         rules = self.rules(ruleset)
         assert rules is not None
         dice = Dice(seed, campaign_id, counters, mix=self._mix(rules.seats(campaign), seeds))
-        emitted = rules.start(campaign_id, ruleset, campaign, dice)
+        emitted = rules.start(campaign_id, ruleset, campaign, dice, bots=bots)
         state = rules.initial_state()
         for em in emitted:
             state = rules.evolve(state, em.event)
@@ -210,7 +223,8 @@ class CampaignService:
             return None, []
         game = self.games.create_game(
             CreateGameRequest(ruleset=ruleset, scenario=plan.scenario,
-                              seed=battle_seed(seed, campaign_id, plan.number), options=dict(plan.options)),
+                              seed=battle_seed(seed, campaign_id, plan.number), options=dict(plan.options),
+                              bots=dict(plan.bots)),
             campaign_id=campaign_id, client_seeds=seeds)
         return game["game_id"], rules.battle_started(state, plan, game["game_id"], dice)
 

@@ -40,9 +40,17 @@ def options_schema(rs: Any) -> dict[str, Any]:
     return {"type": "object", "maxProperties": 0, "description": f"{rs.id} takes no options."}
 
 
-@get("/rulesets", sync_to_thread=False, summary="Rulesets with their scenarios, campaigns and game options",
+def bot_infos(ruleset_id: str) -> list[dict[str, Any]]:
+    """The built-in players of a ruleset (DESIGN 13): what POST /games ``bots`` may name."""
+    from bots import infos
+
+    return [{"id": b.id, "title": b.title, "levels": list(b.levels)} for b in infos(ruleset_id)]
+
+
+@get("/rulesets", sync_to_thread=False, summary="Rulesets with their scenarios, campaigns, game options and bots",
      description="`options` is the JSON schema of the `options` object of POST /games for that ruleset; each "
-                 "property says what the option does.")
+                 "property says what the option does. `bots`: the built-in players a seat of the ruleset can be "
+                 "given (POST /games `\"bots\": {\"<seat>\": \"<bot id>[:level]\"}`; the first level is the default).")
 def rulesets() -> list[RulesetInfo]:
     return [
         {
@@ -50,6 +58,7 @@ def rulesets() -> list[RulesetInfo]:
             "scenarios": [{"id": c.id, "title": c.title} for c in rs.scenarios()],
             "campaigns": [{"id": c.id, "title": c.title} for c in rs.campaigns()],
             "options": options_schema(rs),
+            "bots": bot_infos(rs.id),
         }
         for rs in registry.all_rulesets()
     ]  # type: ignore[return-value]
