@@ -307,10 +307,12 @@ def body_components() -> dict[str, Any]:
                                       "enum": sorted({c.id for rs in with_campaigns for c in rs.campaigns()}) or ["-"]}
     camp["properties"]["seed"] = {"anyOf": [{"type": "string", "pattern": HEX64}, {"type": "null"}]}
     camp["properties"]["start"] = START
-    if with_campaigns:  # the campaign's seats in every battle (service/routes/campaigns.py SEATS)
-        from .routes.campaigns import SEATS
+    if with_campaigns:  # the campaigns' seats in every battle (the ruleset's CampaignRules.seats)
+        from domain.kernel.campaign import campaign_rules_of
 
-        camp["properties"]["bots"] = {**_bots_schema(with_campaigns[0]), "propertyNames": {"enum": list(SEATS)}}
+        seats = sorted({s for rs in with_campaigns for c in rs.campaigns()
+                        for s in campaign_rules_of(rs).seats(c.id)})
+        camp["properties"]["bots"] = {**_bots_schema(with_campaigns[0]), "propertyNames": {"enum": seats}}
         # a campaign with bots starts now (service/routes/campaigns.py: its bot seats give no client seed)
         camp["if"] = {"required": ["bots"], "properties": {"bots": {"minProperties": 1}}}
         camp["then"] = {"properties": {"start": {"const": "now"}}}
