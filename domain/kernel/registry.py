@@ -86,6 +86,9 @@ def _discover_all() -> None:
             if load is not None:
                 use(load)
         register(rs)
+        from .fold import warm
+
+        warm(rs)
 
 
 def get(ruleset_id: str) -> Ruleset | None:
