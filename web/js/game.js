@@ -217,6 +217,8 @@ function buildPlay(session, panel, plugin, alertBox) {
     hint.textContent = offer.hint || (cmds.length ? '' : session.seat ? 'Nothing for you to do now.' : 'You are watching.');
     clear(bar, offer.bar.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))),
       selected ? h('button', { type: 'button', class: 'link', onclick: () => select(null) }, 'Cancel selection') : null);
+    // a ruleset that acts on the picture itself (smoke: drag and rotate, checked by the dry run)
+    if (plugin.board) plugin.board({ svg, view: v, legal: session.legal, seat: session.seat, api: session.api, path: (r) => session.path(r), post, hint, bar });
     const textEl = textAlt.querySelector('#board-text');
     const words = plugin.textBoard ? plugin.textBoard(v) : null;
     clear(textEl, words || svgTitles(svg));

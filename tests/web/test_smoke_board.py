@@ -1,0 +1,175 @@
+"""Clouds of Smoke on the web board (issue 14): a unit of the acting seat is dragged with the mouse
+on the server's own picture, every pose is checked live with the dry run (red with the refused rule,
+nothing stored; green with the ruling), release posts the real command, and the other seat's page
+sees it from the feed; a rotation changes the facing the dry run is asked about. One real game over
+REST against a real ``umpire serve``, Debian's Chromium through Playwright."""
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+import httpx
+
+from .conftest import shot
+
+BATTLE = "BTL-CROSSROADS"
+SEED = "3c" * 32  # the server seed: the same dice, so the same activated unit, every run
+
+
+def _to_first_move(base: str, gid: str, clients: dict[str, httpx.Client]) -> tuple[str, dict[str, Any]]:
+    """Play over REST (dice on action A1, then activate) until a seat is offered a move template."""
+    for _ in range(40):
+        view = httpx.get(f"{base}/games/{gid}").json()
+        seat = (view.get("to_act") or [view["active_seat"]])[0]
+        legal = clients[seat].get(f"/games/{gid}/legal-commands").json()
+        if any(t["command"].get("type") == "move" for t in legal.get("templates", [])):
+            return seat, legal
+        cmds = legal["commands"]
+        pick = next((c for c in cmds if c["type"] == "place_die" and c["slot"] == "A1"), None) or next(
+            (c for c in cmds if c["type"] in ("end_placement", "activate")), cmds[0])
+        r = clients[seat].post(f"/games/{gid}/commands", json={"command": pick, "expected_version": legal["version"]})
+        assert r.status_code == 201, r.text
+    raise AssertionError("no move was offered")
+
+
+def _screen_of(page: Any, x: float, y: float) -> tuple[float, float]:
+    """The page coordinates of table point (x, y) UW, from the picture's own transform."""
+    return tuple(page.evaluate("""([x, y]) => {
+        const svg = document.querySelector('#board svg.board-svg');
+        const px = parseFloat(svg.dataset.pxPerUw);
+        const [ox, oy] = svg.dataset.origin.split(' ').map(Number);
+        const p = new DOMPoint(ox + x * px, oy - y * px).matrixTransform(svg.getScreenCTM());
+        return [p.x, p.y];
+    }""", [x, y]))
+
+
+def _ghost_state(page: Any, want: str) -> None:
+    page.wait_for_selector(f"#board .smoke-ghost[data-state={want}]", timeout=15_000)
+
+
+def _next_facing(page: Any, seen: list[dict[str, Any]], before: float) -> float:
+    """The facing of the first dry run asked after ``before`` (waits for the debounced request)."""
+    for _ in range(100):
+        if seen and seen[-1].get("facing") is not None and abs(seen[-1]["facing"] - before) > 0.05:
+            return seen[-1]["facing"]
+        page.wait_for_timeout(50)
+    raise AssertionError(f"no dry run with a new facing (last: {seen[-1:]})")
+
+
+def test_drag_and_rotate_a_unit_with_a_live_dry_run(server, contexts):
+    base = server.url
+    g = httpx.post(f"{base}/games", json={"ruleset": "smoke", "scenario": BATTLE, "seed": SEED}).json()
+    gid, seats = g["game_id"], g["seats"]
+    clients = {s: httpx.Client(base_url=base, headers={"authorization": f"Bearer {t}"}, timeout=30) for s, t in seats.items()}
+    try:
+        seat, legal = _to_first_move(base, gid, clients)
+        other = next(s for s in seats if s != seat)
+        tpl = next(t for t in legal["templates"] if t["command"].get("type") == "move" and t["command"]["kind"] == "simple")
+        uid = tpl["command"]["unit"]
+        v0 = legal["version"]
+
+        pages = {}
+        for s in (seat, other):
+            p = contexts.page()
+            p.goto(f"{base}/#/game/{gid}?token={seats[s]}")
+            p.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=v0)
+            pages[s] = p
+        page = pages[seat]
+        dry: list[dict[str, Any]] = []
+        page.on("request", lambda r: dry.append(json.loads(r.post_data)["command"]) if "dry_run=true" in r.url else None)
+
+        # the unit on the picture: selectable, with its pose in UW
+        unit = page.locator(f'#board [data-unit="{uid}"]')
+        unit.wait_for()
+        assert "act-drag" in (unit.get_attribute("class") or "")
+        x0, y0, f0 = (float(unit.get_attribute(a)) for a in ("data-x", "data-y", "data-facing"))
+        # the other seat has nothing to drag
+        assert pages[other].locator("#board .act-drag").count() == 0
+
+        # drag straight ahead, too far for its speed (the template's bound, the road bonus): red
+        speed = tpl["bounds"]["distance"]["speed"]
+        far = speed + 1.0
+        sx, sy = _screen_of(page, x0, y0)
+        page.mouse.move(sx, sy)
+        page.mouse.down()
+        fx, fy = _screen_of(page, x0 + far * math.cos(math.radians(f0)), y0 + far * math.sin(math.radians(f0)))
+        page.mouse.move((sx + fx) / 2, (sy + fy) / 2, steps=4)
+        page.mouse.move(fx, fy, steps=4)
+        _ghost_state(page, "bad")
+        verdict = page.locator("#smoke-verdict")
+        refused = dry[-1]
+        assert refused["type"] == "move" and refused["unit"] == uid and refused["kind"] == "simple"
+        assert abs(refused["distance"] - far) < 0.05 and abs(refused["facing"] - f0) < 0.5, refused
+        # the page shows the rule and the sentence the umpire gives for that very command
+        want = clients[seat].post(f"/games/{gid}/commands?dry_run=true", json={"command": refused, "expected_version": v0})
+        assert want.status_code == 422, want.text
+        problem = want.json()
+        assert verdict.get_attribute("data-rule") == problem["rule"]
+        assert problem["rule"] in verdict.text_content() and problem["detail"] in verdict.text_content()
+        assert problem["rule"] in page.locator("#board .smoke-ghost .ghost-label").text_content()
+        shot(page, "smoke-drag-refused")
+        assert httpx.get(f"{base}/games/{gid}").json()["version"] == v0  # nothing stored
+
+        # then half its speed: green with the ruling's summary; release: the move is stored
+        near = speed / 2
+        nx, ny = _screen_of(page, x0 + near * math.cos(math.radians(f0)), y0 + near * math.sin(math.radians(f0)))
+        page.mouse.move(nx, ny, steps=4)
+        _ghost_state(page, "ok")
+        assert verdict.text_content().startswith("Legal:") and "SMOKE-MOVE-3" in verdict.text_content()
+        assert abs(dry[-1]["distance"] - near) < 0.05
+        shot(page, "smoke-drag-legal")
+        page.mouse.up()
+        for s in (seat, other):  # both pages, the other one from the feed
+            pages[s].wait_for_function("v => Number(document.body.dataset.version) > v", arg=v0, timeout=20_000)
+        stored = clients[seat].get(f"/games/{gid}/events", params={"after": v0}).json()["events"]
+        moved = stored[0]
+        assert moved["type"] == "unit_moved" and moved["actor"] == seat, moved
+        assert moved["payload"]["unit"] == uid and moved["payload"]["kind"] == "simple"
+        assert abs(moved["payload"]["distance"] - near) < 0.05
+        x1, y1 = moved["payload"]["end"][:2]
+        other_unit = pages[other].locator(f'#board [data-unit="{uid}"]')
+        pages[other].wait_for_function("([id, y]) => Math.abs(Number(document.querySelector(`#board [data-unit=\"${id}\"]`)"
+                                       ".dataset.y) - y) < 0.01", arg=[uid, y1])
+        assert abs(float(other_unit.get_attribute("data-x")) - x1) < 0.01
+        shot(pages[other], "smoke-other-seat-live")
+
+        # rotation: another unit of the activation (or the next one offered), turned with ] and the wheel
+        seat2, legal2 = _to_first_move(base, gid, clients)
+        page2 = pages[seat2]
+        page2.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=legal2["version"])
+        tpl2 = next(t for t in legal2["templates"] if t["command"].get("type") == "move")
+        u2 = page2.locator(f'#board [data-unit="{tpl2["command"]["unit"]}"]')
+        seen: list[dict[str, Any]] = []
+        page2.on("request", lambda r: seen.append(json.loads(r.post_data)["command"]) if "dry_run=true" in r.url else None)
+        u2.focus()
+        page2.keyboard.press("Enter")  # select with the keyboard: the ghost at the unit's own pose
+        page2.wait_for_selector("#board .smoke-ghost[data-state=ok], #board .smoke-ghost[data-state=bad]")
+        before = seen[-1]["facing"]
+        page2.keyboard.press("]")  # turn clockwise by ROTATE_STEP (5 degrees)
+        after = _next_facing(page2, seen, before)
+        assert abs(((after - before + 540) % 360) - 180 - (-5)) < 0.2, (before, after)
+        u2.scroll_into_view_if_needed()
+        b = u2.bounding_box()
+        page2.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+        page2.mouse.wheel(0, 100)  # one notch: counter-clockwise by 5 degrees
+        again = _next_facing(page2, seen, after)
+        assert abs(((again - after + 540) % 360) - 180 - 5) < 0.2, (after, again)
+        assert httpx.get(f"{base}/games/{gid}").json()["version"] == legal2["version"]  # dry runs store nothing
+        shot(page2, "smoke-rotated", full_page=True)
+
+        # at 375 px the picture stays legible: it fills the frame and scrolls inside it
+        phone = contexts.page(width=375, height=800)
+        phone.goto(f"{base}/#/game/{gid}?token={seats[seat2]}")
+        svg = phone.locator("#board svg.board-svg")
+        svg.wait_for()
+        assert phone.locator(f'#board [data-unit="{tpl2["command"]["unit"]}"].act-drag').count() == 1
+        assert svg.bounding_box()["width"] >= 375 * 1.2  # enlarged (1.5x zoom on a phone)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 380  # the page itself does not scroll sideways
+        shot(phone, "smoke-phone")
+    finally:
+        for c in clients.values():
+            c.close()
+    # a refused dry run is a 422 answer: the browser's console reports that response, nothing else
+    contexts.watch.errors[:] = [e for e in contexts.watch.errors if "422" not in e]
