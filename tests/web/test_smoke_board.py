@@ -85,6 +85,11 @@ def test_drag_and_rotate_a_unit_with_a_live_dry_run(server, contexts):
         unit.wait_for()
         assert "act-drag" in (unit.get_attribute("class") or "")
         x0, y0, f0 = (float(unit.get_attribute(a)) for a in ("data-x", "data-y", "data-facing"))
+        # the keyboard fallback: the template's form, its fields filled from the template's example
+        form = page.locator("form.template").first
+        ex = legal["templates"][0]["example"]
+        assert form.locator("input#tpl-0-facing").input_value() == f"{ex['facing']:g}"
+        assert form.locator("input#tpl-0-distance").input_value() == f"{ex['distance']:g}"
         # the other seat has nothing to drag
         assert pages[other].locator("#board .act-drag").count() == 0
 
