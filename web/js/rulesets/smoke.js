@@ -406,4 +406,9 @@ export function describe(cmd) {
   return null;
 }
 
-export default { id: 'smoke', board, describe };
+// The table is ~30 UW wide at 30 px per UW: at 375 px a unit's label needs the picture about 3x the
+// frame's width to stay legible (it scrolls sideways inside its frame).
+export const ZOOMS = [1, 2, 3];
+export const PHONE_ZOOM = 3;
+
+export default { id: 'smoke', board, describe, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
