@@ -374,7 +374,7 @@ function wire(svg) {
     if ((ev.key === 'Enter' || ev.key === ' ') && unitEl && s.units.has(unitEl.dataset.unit)) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
-      if (ctl.unit === unitEl.dataset.unit && ctl.answer && ctl.answer.legal && ev.key === 'Enter') send(s);
+      if (ctl.unit === unitEl.dataset.unit) { if (ev.key === 'Enter') send(s); } // checks the pose now, posts it if legal
       else if (ctl.unit !== unitEl.dataset.unit) { select(s, unitEl.dataset.unit); schedule(s); }
       return;
     }
