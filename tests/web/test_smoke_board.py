@@ -177,6 +177,20 @@ def test_drag_and_rotate_a_unit_with_a_live_dry_run(server, contexts):
         assert label_px >= 8, label_px
         assert phone.evaluate("document.documentElement.scrollWidth") <= 380  # the page itself does not scroll sideways
         shot(phone, "smoke-phone")
+
+        # keyboard only: the arrow keys move the selected ghost (a simple move faces the way it goes),
+        # Enter checks the pose and posts it
+        v2 = legal2["version"]
+        u2.focus()
+        for _ in range(4):
+            page2.keyboard.press("ArrowUp")  # 4 x NUDGE = 1 UW north
+        page2.wait_for_function("() => /1\\.00 UW/.test(document.querySelector('#smoke-pose').textContent)")
+        _ghost_state(page2, "ok")
+        page2.keyboard.press("Enter")
+        page2.wait_for_function("v => Number(document.body.dataset.version) > v", arg=v2, timeout=20_000)
+        ev = clients[seat2].get(f"/games/{gid}/events", params={"after": v2}).json()["events"][0]
+        assert ev["type"] == "unit_moved" and ev["payload"]["unit"] == tpl2["command"]["unit"], ev
+        assert abs(ev["payload"]["end"][1] - ev["payload"]["start"][1] - 1.0) < 0.01, ev["payload"]
     finally:
         for c in clients.values():
             c.close()
