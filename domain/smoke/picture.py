@@ -147,12 +147,15 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
         c = colour[state.armies[cmd.seat].side]
         from .commanders import COMMANDER_RADIUS
 
+        out.append(f'<g class="commander" data-commander="{escape(cmd.id)}" data-seat="{escape(cmd.seat)}" '
+                   f'data-x="{cmd.x:.3f}" data-y="{cmd.y:.3f}" data-r="{COMMANDER_RADIUS:.3f}">')
         out.append(f'<circle cx="{fr.x(cmd.x)}" cy="{fr.y(cmd.y)}" r="{_f(COMMANDER_RADIUS * S)}" fill="#fff" '
                    f'stroke="{c}" stroke-width="2.5"/>')
         tag = "G" if cmd.general else "C"
         lvl = state.armies[cmd.seat].level if cmd.general else ""
         out.append(f'<text x="{fr.x(cmd.x)}" y="{_f(float(fr.y(cmd.y)) + 3)}" font-size="8" text-anchor="middle" '
                    f'fill="{c}" font-weight="bold">{tag}{lvl}</text>')
+        out.append(f'<title>{escape(cmd.id)}: {"general" if cmd.general else "commander"} ({escape(cmd.seat)})</title></g>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

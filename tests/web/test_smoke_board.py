@@ -196,3 +196,66 @@ def test_drag_and_rotate_a_unit_with_a_live_dry_run(server, contexts):
             c.close()
     # a refused dry run is a 422 answer: the browser's console reports that response, nothing else
     contexts.watch.errors[:] = [e for e in contexts.watch.errors if "422" not in e]
+
+
+def test_a_commander_rides_by_dragging_within_its_reach(server, contexts):
+    """A ride template (SMOKE-CMD-2): the commander's disc is dragged; a pose beyond the die's reach
+    is clamped to the template's bound; a ride ending on a unit is refused; a free spot is posted."""
+    base = server.url
+    g = httpx.post(f"{base}/games", json={"ruleset": "smoke", "scenario": BATTLE, "seed": SEED}).json()
+    gid, seats = g["game_id"], g["seats"]
+    clients = {s: httpx.Client(base_url=base, headers={"authorization": f"Bearer {t}"}, timeout=30) for s, t in seats.items()}
+    try:
+        for _ in range(10):  # every action die on Ride (A2)
+            view = httpx.get(f"{base}/games/{gid}").json()
+            seat = (view.get("to_act") or [view["active_seat"]])[0]
+            legal = clients[seat].get(f"/games/{gid}/legal-commands").json()
+            if any(t["command"].get("type") == "ride" for t in legal["templates"]):
+                break
+            pick = next((c for c in legal["commands"] if c["type"] == "place_die" and c["slot"] == "A2"), None) or next(
+                c for c in legal["commands"] if c["type"] == "end_placement")
+            assert clients[seat].post(f"/games/{gid}/commands", json={"command": pick, "expected_version": legal["version"]}).status_code == 201
+        tpl = next(t for t in legal["templates"] if t["command"].get("type") == "ride")
+        # the board starts with the commander's first template (its first die)
+        cid, reach, (cx, cy) = tpl["command"]["commander"], tpl["bounds"]["to"]["max_distance"], tpl["bounds"]["to"]["center"]
+        v0 = legal["version"]
+        page = contexts.page()
+        page.goto(f"{base}/#/game/{gid}?token={seats[seat]}")
+        page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=v0)
+        dry: list[dict[str, Any]] = []
+        page.on("request", lambda r: dry.append(json.loads(r.post_data)["command"]) if "dry_run=true" in r.url else None)
+        disc = page.locator(f'#board [data-commander="{cid}"].act-drag')
+        disc.wait_for()
+        sx, sy = _screen_of(page, cx, cy)
+        page.mouse.move(sx, sy)
+        page.mouse.down()
+        # far beyond the reach, straight north: the pose is clamped to the template's max_distance
+        fx, fy = _screen_of(page, cx, cy + reach + 5)
+        page.mouse.move(fx, fy, steps=6)
+        page.wait_for_selector("#board .smoke-ghost[data-state=ok], #board .smoke-ghost[data-state=bad]")
+        first = next(t for t in legal["templates"] if t["command"].get("commander") == cid)
+        r0 = first["bounds"]["to"]["max_distance"]
+        assert math.hypot(dry[-1]["to"][0] - cx, dry[-1]["to"][1] - cy) <= r0 + 0.01, dry[-1]
+        # onto one of the seat's own units: refused with the rule
+        target = min((u for u in page.locator(f'#board [data-unit][data-seat="{seat}"]').all()),
+                     key=lambda u: math.hypot(float(u.get_attribute("data-x")) - cx, float(u.get_attribute("data-y")) - cy))
+        ux, uy = float(target.get_attribute("data-x")), float(target.get_attribute("data-y"))
+        assert math.hypot(ux - cx, uy - cy) < r0, "a unit within reach"
+        page.mouse.move(*_screen_of(page, ux, uy), steps=4)
+        _ghost_state(page, "bad")
+        assert page.locator("#smoke-verdict").get_attribute("data-rule") == "SMOKE-CMD-2"
+        assert "may not end its movement on a unit" in page.locator("#smoke-verdict").text_content()
+        # halfway there, off the unit: legal; release posts it
+        hx, hy = cx + (ux - cx) * 0.4, cy + (uy - cy) * 0.4
+        page.mouse.move(*_screen_of(page, hx, hy), steps=4)
+        _ghost_state(page, "ok")
+        shot(page, "smoke-ride")
+        page.mouse.up()
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=v0, timeout=20_000)
+        ev = clients[seat].get(f"/games/{gid}/events", params={"after": v0}).json()["events"][0]
+        assert ev["actor"] == seat and ev["payload"].get("commander") == cid, ev
+        assert math.hypot(ev["payload"]["end"][0] - hx, ev["payload"]["end"][1] - hy) < 0.05, ev["payload"]
+    finally:
+        for c in clients.values():
+            c.close()
+    contexts.watch.errors[:] = [e for e in contexts.watch.errors if "422" not in e]

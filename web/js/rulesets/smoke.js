@@ -47,16 +47,20 @@ function clientToTable(svg, tf, ev) {
   return tf.toTable(p.x, p.y);
 }
 
-function unitPose(el) {
+// A piece on the picture: a unit (an oriented box) or a commander (a disc, SMOKE-GEO-16).
+const PIECES = '[data-unit], [data-commander]';
+function pieceOf(el) {
   const d = el.dataset;
-  return { id: d.unit, seat: d.seat, x: Number(d.x), y: Number(d.y), facing: Number(d.facing), w: Number(d.w), d: Number(d.d) };
+  if (d.commander) return { id: d.commander, kind: 'commander', seat: d.seat, x: Number(d.x), y: Number(d.y), facing: 0, r: Number(d.r) };
+  return { id: d.unit, kind: 'unit', seat: d.seat, x: Number(d.x), y: Number(d.y), facing: Number(d.facing), w: Number(d.w), d: Number(d.d) };
 }
+const pieceId = (el) => el.dataset.unit || el.dataset.commander;
 
 // ---- templates: which of the seat's units can be dragged, and how a pose fills a template ----
 const POSE_FIELDS = ['facing', 'distance', 'vector', 'at', 'to'];
 
-export function unitTemplates(legal, unitId) {
-  return ((legal && legal.templates) || []).filter((t) => t && t.command && t.command.unit === unitId
+export function pieceTemplates(legal, piece) {
+  return ((legal && legal.templates) || []).filter((t) => t && t.command && t.command[piece.kind] === piece.id
     && t.bounds && POSE_FIELDS.some((k) => k in t.bounds));
 }
 
@@ -64,6 +68,7 @@ export function modeName(tpl) {
   const c = tpl.command;
   if (c.type === 'move' && c.kind === 'simple') return 'Simple move (pivot, then straight ahead)';
   if (c.type === 'move' && c.kind === 'complex') return 'Complex move (slide, then turn)';
+  if (c.type === 'ride') return `Ride with die ${c.die}${tpl.bounds && tpl.bounds.to ? ` (up to ${tpl.bounds.to.max_distance} UW)` : ''}`;
   return String(c.type).replace(/_/g, ' ') + (c.kind ? ` (${c.kind})` : '');
 }
 
@@ -87,7 +92,15 @@ export function commandFor(tpl, u, pose) {
     if (key) {
       const xb = b[key].x || {};
       const yb = b[key].y || {};
-      cmd[key] = [r2(clamp(pose.x, xb.min, xb.max)), r2(clamp(pose.y, yb.min, yb.max))];
+      let { x, y } = pose;
+      const c = b[key].center;
+      const max = b[key].max_distance;
+      if (Array.isArray(c) && typeof max === 'number' && Math.hypot(x - c[0], y - c[1]) > max) { // SMOKE-CMD-2's reach
+        const k = max / Math.hypot(x - c[0], y - c[1]);
+        x = c[0] + (x - c[0]) * k;
+        y = c[1] + (y - c[1]) * k;
+      }
+      cmd[key] = [r2(clamp(x, xb.min, xb.max)), r2(clamp(y, yb.min, yb.max))];
     }
     if (b.facing) cmd.facing = r1(norm(pose.facing));
   }
@@ -136,21 +149,22 @@ export function board(ctx) {
   const tf = transformOf(svg);
   if (!tf || !legal || !(legal.templates || []).length) return;
   const units = new Map();
-  for (const el of svg.querySelectorAll('[data-unit]')) {
-    const u = unitPose(el);
-    const tpls = unitTemplates(legal, u.id);
+  for (const el of svg.querySelectorAll(PIECES)) {
+    const u = pieceOf(el);
+    const tpls = pieceTemplates(legal, u);
     if (!tpls.length) continue;
     units.set(u.id, { u, el, tpls });
     el.classList.add('act', 'act-drag');
     el.setAttribute('tabindex', '0');
     el.setAttribute('role', 'button');
-    el.setAttribute('aria-label', `Move ${u.id}: Enter to select, then drag it or use the arrow keys, [ and ] to turn, Enter to send`);
+    const turn = tpls.some((t) => t.bounds.facing) ? ', [ and ] to turn' : '';
+    el.setAttribute('aria-label', `${u.kind === 'unit' ? 'Move' : 'Ride'} ${u.id}: Enter to select, then drag it or use the arrow keys${turn}, Enter to send`);
   }
   if (ctl.unit && !units.has(ctl.unit)) reset(key);
   const s = { ...ctx, tf, units };
   svg.__smoke = s;
   if (!svg.__smokeWired) wire(svg);
-  if (units.size && !ctl.unit) ctx.hint.textContent = `Select one of your ${units.size} highlighted unit${units.size === 1 ? '' : 's'} and drag it; the umpire checks every pose.`;
+  if (units.size && !ctl.unit) ctx.hint.textContent = `Select one of your ${units.size} highlighted piece${units.size === 1 ? '' : 's'} and drag it; the umpire checks every pose.`;
   render(s);
 }
 
@@ -189,7 +203,7 @@ function setPose(s, pose) {
 
 function rotate(s, by) {
   const cur = current(s);
-  if (!cur || !ctl.pose) return;
+  if (!cur || !ctl.pose || !cur.tpl.bounds.facing) return; // nothing to turn (a commander's ride)
   const p = ctl.pose;
   if (cur.tpl.bounds.distance && !cur.tpl.bounds.vector) {
     // a simple move turns its whole path around the start: the distance is kept
@@ -250,11 +264,19 @@ function render(s) {
   const cur = current(s);
   if (!cur || !ctl.pose) return;
   const state = ctl.answer ? (ctl.answer.legal ? 'ok' : 'bad') : 'pending';
-  const pts = corners(ctl.pose, cur.u).map(([x, y]) => tf.toSvg(x, y));
   const g = el('g', { class: `smoke-ghost ghost-${state}`, 'data-ghost': cur.u.id, 'data-state': state });
   const [sx, sy] = tf.toSvg(cur.u.x, cur.u.y);
   const [gx, gy] = tf.toSvg(ctl.pose.x, ctl.pose.y);
   g.append(el('line', { x1: sx, y1: sy, x2: gx, y2: gy, class: 'ghost-path' }));
+  const label = el('text', { x: gx, y: gy - ((cur.u.d || 2 * cur.u.r) / 2 + 0.3) * tf.px, class: 'ghost-label', 'text-anchor': 'middle' });
+  label.textContent = ctl.answer ? shortVerdict(ctl.answer) : 'checking…';
+  if (cur.u.kind === 'commander') {
+    g.append(el('circle', { cx: gx, cy: gy, r: Math.max(cur.u.r * tf.px, 6), class: 'ghost-body' }));
+    g.append(label);
+    svg.append(g);
+    return;
+  }
+  const pts = corners(ctl.pose, cur.u).map(([x, y]) => tf.toSvg(x, y));
   g.append(el('polygon', { points: pts.map((p) => p.join(',')).join(' '), class: 'ghost-body' }));
   g.append(el('line', { x1: pts[1][0], y1: pts[1][1], x2: pts[0][0], y2: pts[0][1], class: 'ghost-front' }));
   const f = rad(ctl.pose.facing);
@@ -264,9 +286,7 @@ function render(s) {
   const handle = el('circle', { cx: hx, cy: hy, r: 7, class: 'ghost-handle', 'data-handle': 'rotate' });
   handle.append(el('title', {}));
   handle.firstChild.textContent = 'Turn (drag; or the mouse wheel, [ and ])';
-  g.append(handle);
-  const label = el('text', { x: gx, y: gy - (cur.u.d / 2 + 0.3) * tf.px, class: 'ghost-label', 'text-anchor': 'middle' });
-  label.textContent = ctl.answer ? shortVerdict(ctl.answer) : 'checking…';
+  if (cur.tpl.bounds.facing) g.append(handle);
   g.append(label);
   svg.append(g);
 }
@@ -292,7 +312,8 @@ function renderBar(s) {
   bar.append(h('div', { class: 'smoke-bar' }, modes, pose, verdict,
     h('button', { type: 'button', id: 'smoke-send', disabled: !(a && a.legal), onclick: () => send(s) }, 'Send'), ' ',
     h('button', { type: 'button', class: 'link', onclick: () => { reset(ctl.key); render(s); } }, 'Cancel')));
-  hint.textContent = `${cur.u.id}: drag it (or the arrow keys), turn it with the handle, the wheel or [ ]; release or Enter sends a legal pose.`;
+  const turn = cur.tpl.bounds.facing ? ', turn it with the handle, the wheel or [ ]' : '';
+  hint.textContent = `${cur.u.id}: drag it (or the arrow keys)${turn}; release or Enter sends a legal pose.`;
 }
 
 function describePose(cmd) {
@@ -314,10 +335,10 @@ function wire(svg) {
     if (!s || ev.button !== 0) return;
     const handle = ev.target.closest('[data-handle]');
     const ghost = ev.target.closest('.smoke-ghost');
-    const unitEl = ev.target.closest('[data-unit]');
+    const unitEl = ev.target.closest(PIECES);
     let id = null;
     if (ghost) id = ghost.dataset.ghost;
-    else if (unitEl && s.units.has(unitEl.dataset.unit)) id = unitEl.dataset.unit;
+    else if (unitEl && s.units.has(pieceId(unitEl))) id = pieceId(unitEl);
     if (!id) return;
     if (ctl.unit !== id) select(s, id);
     const at = clientToTable(svg, s.tf, ev);
@@ -370,12 +391,13 @@ function wire(svg) {
   svg.addEventListener('keydown', (ev) => {
     const s = st();
     if (!s) return;
-    const unitEl = ev.target.closest && ev.target.closest('[data-unit]');
-    if ((ev.key === 'Enter' || ev.key === ' ') && unitEl && s.units.has(unitEl.dataset.unit)) {
+    const unitEl = ev.target.closest && ev.target.closest(PIECES);
+    if ((ev.key === 'Enter' || ev.key === ' ') && unitEl && s.units.has(pieceId(unitEl))) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
-      if (ctl.unit === unitEl.dataset.unit) { if (ev.key === 'Enter') send(s); } // checks the pose now, posts it if legal
-      else if (ctl.unit !== unitEl.dataset.unit) { select(s, unitEl.dataset.unit); schedule(s); }
+      const id = pieceId(unitEl);
+      if (ctl.unit === id) { if (ev.key === 'Enter') send(s); } // checks the pose now, posts it if legal
+      else { select(s, id); schedule(s); }
       return;
     }
     if (!current(s)) return;
@@ -387,7 +409,7 @@ function wire(svg) {
       const x = ctl.pose.x + moves[ev.key][0];
       const y = ctl.pose.y + moves[ev.key][1];
       let facing = ctl.pose.facing;
-      if (cur.tpl.bounds.distance && !cur.tpl.bounds.vector && Math.hypot(x - cur.u.x, y - cur.u.y) > 0.05) facing = deg(Math.atan2(y - cur.u.y, x - cur.u.x));
+      if (cur.tpl.bounds.distance && !cur.tpl.bounds.vector && Math.hypot(x - cur.u.x, y - cur.u.y) > 0.05) facing = deg(Math.atan2(y - cur.u.y, x - cur.u.x)); // eslint-disable-line max-len
       setPose(s, { x, y, facing });
     } else if (ev.key === '[' || ev.key === ']') {
       ev.preventDefault();
@@ -403,6 +425,7 @@ function wire(svg) {
 export function describe(cmd) {
   if (cmd.type === 'move' && cmd.kind === 'simple' && cmd.distance != null) return `Move ${cmd.unit} ${cmd.distance} UW facing ${cmd.facing}° (simple)`;
   if (cmd.type === 'move' && cmd.kind === 'complex' && cmd.vector) return `Move ${cmd.unit} by (${cmd.vector.join(', ')}) UW${cmd.facing != null ? `, then face ${cmd.facing}°` : ''} (complex)`;
+  if (cmd.type === 'ride' && cmd.to) return `Ride ${cmd.commander} to (${cmd.to.join(', ')}) with die ${cmd.die}`;
   return null;
 }
 
