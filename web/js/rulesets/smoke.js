@@ -19,7 +19,12 @@ const HANDLE_UW = 0.9; // the rotation handle, ahead of the ghost's front edge
 
 // The drag in progress and the last answer, kept across redraws of the board (the page redraws
 // the SVG on every update); reset when the game or its version changes.
-const ctl = { key: null, unit: null, mode: 0, pose: null, answer: null, seq: 0, timer: null, drag: null, suppressClick: false };
+const ctl = { key: null, unit: null, mode: 0, pose: null, answer: null, seq: 0, timer: null, drag: null, suppressClick: false, posedAt: 0 };
+// measured in the browser for ops/bench_smoke_drag.py: a pose to its verdict drawn (debounce
+// included), and the dry run's own round trip
+const metrics = (window.__umpireMetrics = window.__umpireMetrics || { firstBoard: null, clicks: [] });
+metrics.poseToVerdict = metrics.poseToVerdict || [];
+metrics.dryRun = metrics.dryRun || [];
 
 const norm = (a) => ((a % 360) + 360) % 360;
 const r2 = (v) => Math.round(v * 100) / 100;
@@ -197,6 +202,7 @@ function setPose(s, pose) {
   if (!cur) return;
   ctl.pose = poseOf(commandFor(cur.tpl, cur.u, pose), cur.u);
   ctl.answer = null;
+  ctl.posedAt = performance.now();
   render(s);
   schedule(s);
 }
@@ -226,10 +232,13 @@ function schedule(s, wait = DEBOUNCE_MS) {
   return new Promise((resolve) => {
     ctl.timer = setTimeout(async () => {
       const live = svgNow(s);
+      const t0 = performance.now();
       const ans = await dryRun(live.api, live.path, live.view.version, cmd);
       if (seq !== ctl.seq) { resolve(null); return; } // a newer pose was asked for: this answer is stale
       ctl.answer = { ...ans, command: cmd };
       render(svgNow(s));
+      metrics.dryRun.push(performance.now() - t0);
+      if (ctl.posedAt) metrics.poseToVerdict.push(performance.now() - ctl.posedAt);
       resolve(ctl.answer);
     }, wait);
   });
