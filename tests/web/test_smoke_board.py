@@ -161,6 +161,17 @@ def test_drag_and_rotate_a_unit_with_a_live_dry_run(server, contexts):
         page2.mouse.wheel(0, 100)  # one notch: counter-clockwise by 5 degrees
         again = _next_facing(page2, seen, after)
         assert abs(((again - after + 540) % 360) - 180 - 5) < 0.2, (after, again)
+        # the round handle: dragged a quarter turn round the ghost, the facing follows the pointer
+        ux2, uy2 = float(u2.get_attribute("data-x")), float(u2.get_attribute("data-y"))
+        hb = page2.locator("#board .smoke-ghost [data-handle=rotate]").bounding_box()
+        page2.mouse.move(hb["x"] + hb["width"] / 2, hb["y"] + hb["height"] / 2)
+        page2.mouse.down()
+        want = (again + 90) % 360
+        page2.mouse.move(*_screen_of(page2, ux2 + 2 * math.cos(math.radians(want)), uy2 + 2 * math.sin(math.radians(want))), steps=5)
+        turned = _next_facing(page2, seen, again)
+        page2.mouse.up()  # releasing the handle posts nothing
+        page2.wait_for_timeout(300)
+        assert abs(((seen[-1]["facing"] - want + 540) % 360) - 180) < 1.0, (turned, seen[-1], want)
         assert httpx.get(f"{base}/games/{gid}").json()["version"] == legal2["version"]  # dry runs store nothing
         shot(page2, "smoke-rotated", full_page=True)
 
