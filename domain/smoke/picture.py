@@ -56,8 +56,11 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
     W = M * 2 + b.width * S
     H = HEADER + M * 2 + b.height * S
     colour = {side.id: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(b.sides)}
+    # the table's transform for clients (the web board maps a pointer to table UW with it):
+    # svg x = origin_x + x * px_per_uw, svg y = origin_y - y * px_per_uw
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(W)}" height="{_f(H)}" '
-           f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="sans-serif">',
+           f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="sans-serif" data-px-per-uw="{_f(S)}" '
+           f'data-origin="{fr.x(0)} {fr.y(0)}" data-table="{_f(b.width)} {_f(b.height)}">',
            f'<rect x="0" y="0" width="{_f(W)}" height="{_f(H)}" fill="#f4f1e8"/>',
            f'<rect x="{fr.x(0)}" y="{fr.y(b.height)}" width="{_f(b.width * S)}" height="{_f(b.height * S)}" '
            'fill="#dfe8c9" stroke="#555" stroke-width="1.5"/>']
@@ -122,6 +125,9 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
         side = state.armies[u.seat].side
         bx = u.box()
         c = colour[side]
+        # the unit's pose in table UW and degrees (SMOKE-GEO-1/2), for clients to act on
+        out.append(f'<g class="unit" data-unit="{escape(u.id)}" data-seat="{escape(u.seat)}" data-x="{u.x:.3f}" '
+                   f'data-y="{u.y:.3f}" data-facing="{u.facing:.3f}" data-w="{u.w:.3f}" data-d="{u.d:.3f}">')
         out.append(f'<polygon points="{fr.pts(bx.corners())}" fill="{c}" fill-opacity="0.75" stroke="#222" '
                    'stroke-width="1"/>')
         fl, fr_ = bx.FL, bx.FR
@@ -135,17 +141,21 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
         out.append(f'<text x="{fr.x(u.x)}" y="{_f(float(fr.y(u.y)) + 3)}" font-size="8" text-anchor="middle" '
                    f'fill="#fff" font-weight="bold">{escape(label)}</text>')
         out.append(f'<title>{escape(u.id)}: {escape(p.name)} ({escape(u.seat)})</title>')
+        out.append("</g>")
     # commanders
     for cmd in sorted(state.commanders.values(), key=lambda c: c.id):
         c = colour[state.armies[cmd.seat].side]
         from .commanders import COMMANDER_RADIUS
 
+        out.append(f'<g class="commander" data-commander="{escape(cmd.id)}" data-seat="{escape(cmd.seat)}" '
+                   f'data-x="{cmd.x:.3f}" data-y="{cmd.y:.3f}" data-r="{COMMANDER_RADIUS:.3f}">')
         out.append(f'<circle cx="{fr.x(cmd.x)}" cy="{fr.y(cmd.y)}" r="{_f(COMMANDER_RADIUS * S)}" fill="#fff" '
                    f'stroke="{c}" stroke-width="2.5"/>')
         tag = "G" if cmd.general else "C"
         lvl = state.armies[cmd.seat].level if cmd.general else ""
         out.append(f'<text x="{fr.x(cmd.x)}" y="{_f(float(fr.y(cmd.y)) + 3)}" font-size="8" text-anchor="middle" '
                    f'fill="{c}" font-weight="bold">{tag}{lvl}</text>')
+        out.append(f'<title>{escape(cmd.id)}: {"general" if cmd.general else "commander"} ({escape(cmd.seat)})</title></g>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -40,6 +40,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_http": ["--seconds", "2", "--connections", "8"],
     "bench_workers": ["--seconds", "2", "--clients", "4"],
     "bench_web": ["--games", "1"],
+    "bench_smoke_drag": ["--poses", "15"],
     "bench_lobby": ["--games", "400", "--rounds", "5"],
     "bench_fair": ["--events", "1000"],
     "bench_bots": ["--quick"],

@@ -127,6 +127,35 @@ def test_template_fields_take_bounds_and_choices(page):
     assert got["free"]["angle"]["min"] == -45.5 and got["free"]["angle"]["step"] == "any"
 
 
+def test_template_fields_of_the_kernel_shape(page):
+    """GET /legal-commands templates as smoke gives them: fixed fields in ``command``, free ones in
+    ``bounds`` (a vector bound is a pair of numbers), defaults from ``example``, a bound the form
+    cannot state (a zone) filled from the example."""
+    simple = {"command": {"type": "move", "unit": "P1-01", "kind": "simple"},
+              "bounds": {"facing": {"min": 0, "max": 360, "unit": "degrees"},
+                         "distance": {"min": 0, "max": 4.0, "unit": "UW", "speed": 2.0}},
+              "rules": ["SMOKE-MOVE-3"], "example": {"type": "move", "unit": "P1-01", "kind": "simple", "facing": 90.0,
+                                                     "distance": 2.0, "vector": None}}
+    got = js(page, "commands", "return m.templateFields(arg);", simple)
+    assert got["fixed"] == {"type": "move", "unit": "P1-01", "kind": "simple"}
+    assert got["free"]["facing"]["example"] == 90.0 and got["free"]["distance"]["max"] == 4.0
+    cx = {"command": {"type": "move", "unit": "P1-01", "kind": "complex"},
+          "bounds": {"vector": {"max_length": 2.0}, "facing": {"min": 0, "max": 360, "optional": True}},
+          "example": {"type": "move", "unit": "P1-01", "kind": "complex", "facing": None, "vector": [0.0, 2.0]}}
+    form = js(page, "commands", """const f = m.templateForm(arg, 0, { onPost: () => {} });
+        document.body.append(f);
+        const ins = [...f.querySelectorAll('input')].map((i) => [i.id, i.value]);
+        f.remove();
+        return ins;""", cx)
+    assert form == [["tpl-0-vector-0", "0"], ["tpl-0-vector-1", "2"], ["tpl-0-facing", ""]]
+    dep = {"command": {"type": "deploy_unit", "unit": "U1"},
+           "bounds": {"at": {"within": 2.0, "of_marker": [3, 4]}, "facing": {"min": 0, "max": 360}},
+           "example": {"type": "deploy_unit", "unit": "U1", "at": [3.5, 4.0], "facing": 90.0}}
+    got = js(page, "commands", "return m.templateFields(arg);", dep)
+    assert got["fixed"] == {"type": "deploy_unit", "unit": "U1", "at": [3.5, 4.0]}
+    assert set(got["free"]) == {"facing"}
+
+
 def test_hoth_board_offers(page):
     """A unit's moves and attacks appear on the board once it is selected; a move that ends where the
     unit stands (HOTH-MOVE-4 lets a path revisit hexes) is offered on its own hex, with no toggle."""

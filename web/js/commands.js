@@ -32,44 +32,84 @@ function boundOf(v) {
   return null;
 }
 
-// Fields of a template: the fixed ones and the free ones (with their bounds).
+// Fields of a template: the fixed ones and the free ones (with their bounds). Two shapes: the flat
+// one ({type, unit, distance: {min, max}, bounds: {...}}) and the kernel's
+// ({command: {fixed fields}, bounds: {free fields}, rules, example}); a point bound ({x: {min, max},
+// y: {...}}) or a vector bound ({max_length}) is a pair of numbers; a free field whose bound the form
+// cannot state (a zone, a subset) takes the example's value.
 export function templateFields(tpl) {
   const fixed = {};
   const free = {};
+  const kernelShape = tpl.command && typeof tpl.command === 'object' && !Array.isArray(tpl.command);
   const bounds = tpl.bounds || tpl.fields || {};
-  for (const [k, v] of Object.entries(tpl)) {
-    if (k === 'bounds' || k === 'fields' || k === 'title' || k === 'description') continue;
-    const b = boundOf(v);
-    if (b) free[k] = b; else fixed[k] = v;
+  const example = (tpl.example && typeof tpl.example === 'object') ? tpl.example : {};
+  if (kernelShape) Object.assign(fixed, tpl.command);
+  else {
+    for (const [k, v] of Object.entries(tpl)) {
+      if (['bounds', 'fields', 'title', 'description', 'rules', 'example'].includes(k)) continue;
+      const b = boundOf(v);
+      if (b) free[k] = b; else fixed[k] = v;
+    }
   }
   for (const [k, v] of Object.entries(bounds)) {
-    const b = boundOf(v);
-    if (b) { free[k] = b; delete fixed[k]; }
+    const b = boundOf(v) || pairOf(v);
+    if (b) {
+      if (v && v.optional) b.optional = true;
+      if (k in example && example[k] != null) b.example = example[k];
+      free[k] = b;
+      delete fixed[k];
+    } else if (k in example && example[k] != null) fixed[k] = example[k];
   }
   return { fixed, free };
+}
+
+function pairOf(v) {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  if (typeof v.max_length === 'number') {
+    const m = v.max_length;
+    return { pair: [{ min: -m, max: m, step: 'any' }, { min: -m, max: m, step: 'any' }], maxLength: m };
+  }
+  const x = boundOf(v.x);
+  const y = boundOf(v.y);
+  return x && y ? { pair: [{ ...x, step: 'any' }, { ...y, step: 'any' }] } : null;
 }
 
 export function templateForm(tpl, index, { onPost, onDryRun }) {
   const { fixed, free } = templateFields(tpl);
   const inputs = {};
   const verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
+  const numberInput = (id, b, initial) => {
+    const mid = typeof b.min === 'number' && typeof b.max === 'number' ? (b.min + b.max) / 2 : (b.min ?? 0);
+    const value = typeof initial === 'number' ? initial : (b.optional ? '' : mid);
+    return h('input', { id, type: 'number', min: b.min, max: b.max, step: b.step, value: String(value), placeholder: b.optional ? 'unchanged' : null });
+  };
   const fields = Object.entries(free).map(([k, b]) => {
     const id = `tpl-${index}-${k}`;
+    const words = k.replace(/_/g, ' ');
+    if (b.pair) {
+      const ex = Array.isArray(b.example) ? b.example : [];
+      const pair = b.pair.map((pb, j) => numberInput(`${id}-${j}`, pb, ex[j]));
+      inputs[k] = { pair, b };
+      return h('span', { class: 'pair' }, pair.map((input, j) => h('label', { for: input.id }, `${words} ${j ? 'y' : 'x'} `,
+        h('small', {}, `(${b.maxLength != null ? `length up to ${b.maxLength}` : `${b.pair[j].min ?? '…'} to ${b.pair[j].max ?? '…'}`}) `), input)));
+    }
     let input;
     if (b.choices) {
-      input = h('select', { id }, b.choices.map((c) => h('option', { value: JSON.stringify(c) }, brief(c))));
+      input = h('select', { id }, b.choices.map((c) => h('option', { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(b.example) }, brief(c))));
     } else {
-      const mid = typeof b.min === 'number' && typeof b.max === 'number' ? (b.min + b.max) / 2 : (b.min ?? 0);
-      input = h('input', { id, type: 'number', min: b.min, max: b.max, step: b.step, value: String(mid) });
+      input = numberInput(id, b, b.example);
     }
     inputs[k] = { input, b };
-    return h('label', { for: id }, `${k.replace(/_/g, ' ')} `,
-      b.choices ? '' : h('small', {}, `(${b.min ?? '…'} to ${b.max ?? '…'}) `), input);
+    return h('label', { for: id }, `${words} `,
+      b.choices ? '' : h('small', {}, `(${b.min ?? '…'} to ${b.max ?? '…'}${b.optional ? ', optional' : ''}) `), input);
   });
   const value = () => {
     const cmd = { ...fixed };
-    for (const [k, { input, b }] of Object.entries(inputs)) {
-      cmd[k] = b.choices ? JSON.parse(input.value) : Number(input.value);
+    for (const [k, { input, pair, b }] of Object.entries(inputs)) {
+      if (pair) cmd[k] = pair.map((i) => Number(i.value));
+      else if (b.choices) cmd[k] = JSON.parse(input.value);
+      else if (input.value === '' && b.optional) continue;
+      else cmd[k] = Number(input.value);
     }
     return cmd;
   };
@@ -84,7 +124,7 @@ export function templateForm(tpl, index, { onPost, onDryRun }) {
       verdict.className = `verdict ${res.legal ? 'ok' : 'bad'}`;
     }, 150);
   };
-  for (const { input } of Object.values(inputs)) input.addEventListener('input', check);
+  for (const { input, pair } of Object.values(inputs)) for (const i of pair || [input]) i.addEventListener('input', check);
   const form = h('form', { class: 'template', onsubmit: (e) => { e.preventDefault(); onPost(value()); } },
     h('fieldset', {}, h('legend', {}, tpl.title || describe(fixed)), fields,
       h('button', { type: 'submit' }, 'Send'), verdict));

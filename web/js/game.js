@@ -145,21 +145,29 @@ function buildPlay(session, panel, plugin, alertBox) {
   let busy = false;
   let firstBoardDone = false;
   const frame = h('div', { class: 'board-frame', id: 'board' });
-  const zoomButtons = [1, 1.5, 2].map((z) => h('button', { type: 'button', class: 'zoom', 'aria-pressed': z === 1 ? 'true' : 'false', onclick: () => {
-    setZoom(frame, z);
-    zoomButtons.forEach((b) => b.setAttribute('aria-pressed', b.textContent === `${z}×` ? 'true' : 'false'));
-  } }, `${z}×`));
+  // zoom levels: a ruleset may ask for its own (smoke's table is large: a phone starts enlarged more)
+  const zoomBox = h('div', { class: 'zooms', role: 'group', 'aria-label': 'Zoom' });
+  let zoomKey = null;
+  function zooms(levels, phone) {
+    if (zoomKey === levels.join(',')) return;
+    zoomKey = levels.join(',');
+    const buttons = levels.map((z) => h('button', { type: 'button', class: 'zoom', onclick: () => pick(z) }, `${z}×`));
+    function pick(z) {
+      setZoom(frame, z);
+      buttons.forEach((b) => b.setAttribute('aria-pressed', b.textContent === `${z}×` ? 'true' : 'false'));
+    }
+    clear(zoomBox, 'Zoom ', buttons);
+    // a phone gets the picture enlarged (it scrolls sideways inside its frame, not the page)
+    pick(frame.clientWidth && frame.clientWidth < 520 ? phone : 1);
+  }
   const hint = h('p', { class: 'hint', id: 'board-hint', 'aria-live': 'polite' });
   const bar = h('div', { class: 'bar', id: 'selection-bar' });
   const textAlt = h('details', { class: 'text-board' }, h('summary', {}, 'The board in words'), h('div', { id: 'board-text' }));
   const side = h('div', { class: 'side' });
   clear(panel, h('div', { class: 'play-grid' },
-    h('div', { class: 'board-col' }, h('div', { class: 'zooms', role: 'group', 'aria-label': 'Zoom' }, 'Zoom ', zoomButtons), frame, hint, bar, textAlt),
+    h('div', { class: 'board-col' }, zoomBox, frame, hint, bar, textAlt),
     side));
-  // a phone gets the picture enlarged (it scrolls sideways inside its frame, not the page)
-  const z0 = frame.clientWidth && frame.clientWidth < 520 ? 1.5 : 1;
-  setZoom(frame, z0);
-  zoomButtons.forEach((b) => b.setAttribute('aria-pressed', b.textContent === `${z0}×` ? 'true' : 'false'));
+  zooms([1, 1.5, 2], 1.5);
 
   async function post(cmd, how = () => session.command(cmd)) {
     if (busy) return;
@@ -197,6 +205,7 @@ function buildPlay(session, panel, plugin, alertBox) {
     if (!v) return;
     const focus = focusKeyOf(panel, document.activeElement);
     const cmds = (session.legal && session.legal.commands) || [];
+    zooms(plugin.zooms || [1, 1.5, 2], plugin.phoneZoom || 1.5);
     const svg = mountSvg(frame, session.svg, `Board at version ${v.version}`);
     if (svg && !firstBoardDone) {
       firstBoardDone = true;
@@ -217,6 +226,8 @@ function buildPlay(session, panel, plugin, alertBox) {
     hint.textContent = offer.hint || (cmds.length ? '' : session.seat ? 'Nothing for you to do now.' : 'You are watching.');
     clear(bar, offer.bar.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))),
       selected ? h('button', { type: 'button', class: 'link', onclick: () => select(null) }, 'Cancel selection') : null);
+    // a ruleset that acts on the picture itself (smoke: drag and rotate, checked by the dry run)
+    if (plugin.board) plugin.board({ svg, view: v, legal: session.legal, seat: session.seat, api: session.api, path: (r) => session.path(r), post, hint, bar });
     const textEl = textAlt.querySelector('#board-text');
     const words = plugin.textBoard ? plugin.textBoard(v) : null;
     clear(textEl, words || svgTitles(svg));

@@ -1,7 +1,8 @@
 // Ruleset-specific helpers, by ruleset id. A ruleset without one is played through the generic
 // fallback (every legal command as a button, templates as forms), so it works the day it registers.
 import hoth from './hoth.js';
+import smoke from './smoke.js';
 
-const PLUGINS = { hoth };
+const PLUGINS = { hoth, smoke };
 
 export function pluginFor(rulesetId) { return PLUGINS[rulesetId] || null; }

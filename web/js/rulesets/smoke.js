@@ -1,0 +1,446 @@
+// Clouds of Smoke in the browser: the table is continuous (UW and degrees, SMOKE-GEO-1), so a unit
+// is moved by dragging and rotating it. A unit of the seat that has a command template (GET
+// /legal-commands "templates") is selectable; its ghost follows the pointer (or the arrow keys),
+// turns with its handle, the mouse wheel or the [ and ] keys, and every pose is turned into the
+// template's free fields (within their bounds) and checked live with the dry run (POST /commands
+// ?dry_run=true; debounced, the latest answer wins): green with the ruling's summary, red with the
+// refused rule and its sentence. Releasing the drag (or Enter, or Send) on a legal pose posts the
+// real command. The server decides everything; this module only measures the pointer.
+// The template forms of commands.js remain the keyboard-only fallback.
+import { h } from '../dom.js';
+import { ApiError, problemText } from '../api.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+export const ROTATE_STEP = 5; // degrees per wheel notch or [ ] key (Shift: 1)
+export const NUDGE = 0.25; // UW per arrow key (Shift: 0.05)
+const DEBOUNCE_MS = 120;
+const DRAG_START_PX = 3; // a pointer that moves less than this is a click (select)
+const HANDLE_UW = 0.9; // the rotation handle, ahead of the ghost's front edge
+
+// The drag in progress and the last answer, kept across redraws of the board (the page redraws
+// the SVG on every update); reset when the game or its version changes.
+const ctl = { key: null, unit: null, mode: 0, pose: null, answer: null, seq: 0, timer: null, drag: null, suppressClick: false, posedAt: 0 };
+// measured in the browser for ops/bench_smoke_drag.py: a pose to its verdict drawn (debounce
+// included), and the dry run's own round trip
+const metrics = (window.__umpireMetrics = window.__umpireMetrics || { firstBoard: null, clicks: [] });
+metrics.poseToVerdict = metrics.poseToVerdict || [];
+metrics.dryRun = metrics.dryRun || [];
+
+const norm = (a) => ((a % 360) + 360) % 360;
+const r2 = (v) => Math.round(v * 100) / 100;
+const r1 = (v) => Math.round(v * 10) / 10;
+const clamp = (v, lo, hi) => Math.min(hi ?? Infinity, Math.max(lo ?? -Infinity, v));
+const rad = (d) => (d * Math.PI) / 180;
+const deg = (r) => norm((r * 180) / Math.PI);
+
+// ---- the picture's own transform (data attributes of domain/smoke/picture.py) ----------------
+export function transformOf(svg) {
+  const px = parseFloat(svg.dataset.pxPerUw);
+  const [ox, oy] = (svg.dataset.origin || '').split(' ').map(Number);
+  if (!(px > 0) || Number.isNaN(ox) || Number.isNaN(oy)) return null;
+  return {
+    toSvg: (x, y) => [ox + x * px, oy - y * px],
+    toTable: (sx, sy) => [(sx - ox) / px, (oy - sy) / px],
+    px,
+  };
+}
+
+function clientToTable(svg, tf, ev) {
+  const m = svg.getScreenCTM();
+  if (!m) return null;
+  const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+  return tf.toTable(p.x, p.y);
+}
+
+// A piece on the picture: a unit (an oriented box) or a commander (a disc, SMOKE-GEO-16).
+const PIECES = '[data-unit], [data-commander]';
+function pieceOf(el) {
+  const d = el.dataset;
+  if (d.commander) return { id: d.commander, kind: 'commander', seat: d.seat, x: Number(d.x), y: Number(d.y), facing: 0, r: Number(d.r) };
+  return { id: d.unit, kind: 'unit', seat: d.seat, x: Number(d.x), y: Number(d.y), facing: Number(d.facing), w: Number(d.w), d: Number(d.d) };
+}
+const pieceId = (el) => el.dataset.unit || el.dataset.commander;
+
+// ---- templates: which of the seat's units can be dragged, and how a pose fills a template ----
+const POSE_FIELDS = ['facing', 'distance', 'vector', 'at', 'to'];
+
+export function pieceTemplates(legal, piece) {
+  return ((legal && legal.templates) || []).filter((t) => t && t.command && t.command[piece.kind] === piece.id
+    && t.bounds && POSE_FIELDS.some((k) => k in t.bounds));
+}
+
+export function modeName(tpl) {
+  const c = tpl.command;
+  if (c.type === 'move' && c.kind === 'simple') return 'Simple move (pivot, then straight ahead)';
+  if (c.type === 'move' && c.kind === 'complex') return 'Complex move (slide, then turn)';
+  if (c.type === 'ride') return `Ride with die ${c.die}${tpl.bounds && tpl.bounds.to ? ` (up to ${tpl.bounds.to.max_distance} UW)` : ''}`;
+  return String(c.type).replace(/_/g, ' ') + (c.kind ? ` (${c.kind})` : '');
+}
+
+// The command a pose asks for, its free fields clamped to the template's bounds.
+export function commandFor(tpl, u, pose) {
+  const b = tpl.bounds || {};
+  const cmd = { ...tpl.command };
+  const dx = pose.x - u.x;
+  const dy = pose.y - u.y;
+  if (b.vector) { // SMOKE-MOVE-4: translate, then pivot (facing omitted: kept)
+    const len = Math.hypot(dx, dy);
+    const max = b.vector.max_length ?? Infinity;
+    const k = len > max ? max / len : 1;
+    cmd.vector = [r2(dx * k), r2(dy * k)];
+    if (b.facing && Math.abs(((pose.facing - u.facing + 540) % 360) - 180) > 0.05) cmd.facing = r1(norm(pose.facing));
+  } else if (b.distance) { // SMOKE-MOVE-3: pivot to facing, then straight ahead
+    cmd.facing = r1(clamp(norm(pose.facing), b.facing && b.facing.min, b.facing && b.facing.max));
+    cmd.distance = r2(clamp(Math.hypot(dx, dy), b.distance.min, b.distance.max));
+  } else {
+    const key = b.at ? 'at' : b.to ? 'to' : null;
+    if (key) {
+      const xb = b[key].x || {};
+      const yb = b[key].y || {};
+      let { x, y } = pose;
+      const c = b[key].center;
+      const max = b[key].max_distance;
+      if (Array.isArray(c) && typeof max === 'number' && Math.hypot(x - c[0], y - c[1]) > max) { // SMOKE-CMD-2's reach
+        const k = max / Math.hypot(x - c[0], y - c[1]);
+        x = c[0] + (x - c[0]) * k;
+        y = c[1] + (y - c[1]) * k;
+      }
+      cmd[key] = [r2(clamp(x, xb.min, xb.max)), r2(clamp(y, yb.min, yb.max))];
+    }
+    if (b.facing) cmd.facing = r1(norm(pose.facing));
+  }
+  return cmd;
+}
+
+// The pose a command would give (the ghost is drawn from the command, not from the pointer).
+export function poseOf(cmd, u) {
+  if (cmd.vector) return { x: u.x + cmd.vector[0], y: u.y + cmd.vector[1], facing: cmd.facing ?? u.facing };
+  if (cmd.distance != null) return { x: u.x + cmd.distance * Math.cos(rad(cmd.facing)), y: u.y + cmd.distance * Math.sin(rad(cmd.facing)), facing: cmd.facing };
+  const at = cmd.at || cmd.to;
+  if (at) return { x: at[0], y: at[1], facing: cmd.facing ?? u.facing };
+  return { x: u.x, y: u.y, facing: cmd.facing ?? u.facing };
+}
+
+function corners(p, u) { // FR, FL, RL, RR of the unit's box at pose p (SMOKE-GEO-2/3)
+  const f = [Math.cos(rad(p.facing)), Math.sin(rad(p.facing))];
+  const l = [-f[1], f[0]];
+  const hd = u.d / 2;
+  const hw = u.w / 2;
+  return [[hd, -hw], [hd, hw], [-hd, hw], [-hd, -hw]].map(([a, b]) => [p.x + a * f[0] + b * l[0], p.y + a * f[1] + b * l[1]]);
+}
+
+// ---- the dry run -------------------------------------------------------------------------------
+async function dryRun(api, path, version, cmd) {
+  try {
+    const res = await api.post(path('/commands?dry_run=true'), { command: cmd, expected_version: version });
+    const first = (res.events || []).find((e) => e.ruling) || null;
+    const ruling = first && first.ruling;
+    const rules = ruling ? (ruling.steps || []).map((s) => s.rule).filter(Boolean) : [];
+    return { legal: res.legal !== false, text: (ruling && ruling.summary) || 'legal', rules };
+  } catch (err) {
+    const rule = err instanceof ApiError ? err.rule : null;
+    return { legal: false, rule, text: problemText(err), status: err instanceof ApiError ? err.status : 0 };
+  }
+}
+
+// ---- the board ---------------------------------------------------------------------------------
+// Called by game.js after every redraw of the picture. ctx: {svg, view, legal, seat, api, path,
+// post, hint, bar}.
+export function board(ctx) {
+  const { svg, view, legal } = ctx;
+  const key = `${view.game_id}@${view.version}`;
+  if (ctl.key !== key) reset(key);
+  if (!svg) return;
+  const tf = transformOf(svg);
+  if (!tf || !legal || !(legal.templates || []).length) return;
+  const units = new Map();
+  for (const el of svg.querySelectorAll(PIECES)) {
+    const u = pieceOf(el);
+    const tpls = pieceTemplates(legal, u);
+    if (!tpls.length) continue;
+    units.set(u.id, { u, el, tpls });
+    el.classList.add('act', 'act-drag');
+    el.setAttribute('tabindex', '0');
+    el.setAttribute('role', 'button');
+    const turn = tpls.some((t) => t.bounds.facing) ? ', [ and ] to turn' : '';
+    el.setAttribute('aria-label', `${u.kind === 'unit' ? 'Move' : 'Ride'} ${u.id}: Enter to select, then drag it or use the arrow keys${turn}, Enter to send`);
+  }
+  if (ctl.unit && !units.has(ctl.unit)) reset(key);
+  const s = { ...ctx, tf, units };
+  svg.__smoke = s;
+  if (!svg.__smokeWired) wire(svg);
+  if (units.size && !ctl.unit) ctx.hint.textContent = `Select one of your ${units.size} highlighted piece${units.size === 1 ? '' : 's'} and drag it; the umpire checks every pose.`;
+  render(s);
+}
+
+function reset(key) {
+  clearTimeout(ctl.timer);
+  Object.assign(ctl, { key, unit: null, mode: 0, pose: null, answer: null, drag: null, timer: null });
+  ctl.seq += 1;
+}
+
+function current(s) {
+  const it = ctl.unit && s.units.get(ctl.unit);
+  if (!it) return null;
+  const tpl = it.tpls[Math.min(ctl.mode, it.tpls.length - 1)];
+  return { ...it, tpl };
+}
+
+function select(s, id) {
+  ctl.unit = id;
+  ctl.mode = 0;
+  const { u } = s.units.get(id);
+  ctl.pose = { x: u.x, y: u.y, facing: u.facing };
+  ctl.answer = null;
+  ctl.seq += 1;
+  render(s);
+}
+
+// A new pose (from the pointer or the keys): fill the template, draw the ghost, check it.
+function setPose(s, pose) {
+  const cur = current(s);
+  if (!cur) return;
+  ctl.pose = poseOf(commandFor(cur.tpl, cur.u, pose), cur.u);
+  ctl.answer = null;
+  ctl.posedAt = performance.now();
+  render(s);
+  schedule(s);
+}
+
+function rotate(s, by) {
+  const cur = current(s);
+  if (!cur || !ctl.pose || !cur.tpl.bounds.facing) return; // nothing to turn (a commander's ride)
+  const p = ctl.pose;
+  if (cur.tpl.bounds.distance && !cur.tpl.bounds.vector) {
+    // a simple move turns its whole path around the start: the distance is kept
+    const d = Math.hypot(p.x - cur.u.x, p.y - cur.u.y);
+    const f = norm(p.facing + by);
+    setPose(s, { x: cur.u.x + d * Math.cos(rad(f)), y: cur.u.y + d * Math.sin(rad(f)), facing: f });
+  } else setPose(s, { ...p, facing: norm(p.facing + by) });
+}
+
+function commandNow(s) {
+  const cur = current(s);
+  return cur && ctl.pose ? commandFor(cur.tpl, cur.u, ctl.pose) : null;
+}
+
+function schedule(s, wait = DEBOUNCE_MS) {
+  clearTimeout(ctl.timer);
+  const seq = ++ctl.seq;
+  const cmd = commandNow(s);
+  if (!cmd) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    ctl.timer = setTimeout(async () => {
+      const live = svgNow(s);
+      const t0 = performance.now();
+      const ans = await dryRun(live.api, live.path, live.view.version, cmd);
+      if (seq !== ctl.seq) { resolve(null); return; } // a newer pose was asked for: this answer is stale
+      ctl.answer = { ...ans, command: cmd };
+      render(svgNow(s));
+      metrics.dryRun.push(performance.now() - t0);
+      if (ctl.posedAt) metrics.poseToVerdict.push(performance.now() - ctl.posedAt);
+      resolve(ctl.answer);
+    }, wait);
+  });
+}
+
+// the board may have been redrawn while a request was in flight: use the newest one
+function svgNow(s) {
+  const live = document.querySelector('#board svg.board-svg');
+  return (live && live.__smoke) || s;
+}
+
+async function send(s) {
+  const ans = await schedule(s, 0);
+  if (!ans || !ans.legal) return;
+  const cmd = ans.command;
+  reset(ctl.key);
+  await svgNow(s).post(cmd);
+}
+
+// ---- drawing -----------------------------------------------------------------------------------
+function el(tag, attrs) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+function render(s) {
+  const { svg, tf, units } = s;
+  for (const old of svg.querySelectorAll('.smoke-ghost')) old.remove();
+  for (const [id, it] of units) it.el.classList.toggle('sel', id === ctl.unit);
+  renderBar(s);
+  const cur = current(s);
+  if (!cur || !ctl.pose) return;
+  const state = ctl.answer ? (ctl.answer.legal ? 'ok' : 'bad') : 'pending';
+  const g = el('g', { class: `smoke-ghost ghost-${state}`, 'data-ghost': cur.u.id, 'data-state': state });
+  const [sx, sy] = tf.toSvg(cur.u.x, cur.u.y);
+  const [gx, gy] = tf.toSvg(ctl.pose.x, ctl.pose.y);
+  g.append(el('line', { x1: sx, y1: sy, x2: gx, y2: gy, class: 'ghost-path' }));
+  const label = el('text', { x: gx, y: gy - ((cur.u.d || 2 * cur.u.r) / 2 + 0.3) * tf.px, class: 'ghost-label', 'text-anchor': 'middle' });
+  label.textContent = ctl.answer ? shortVerdict(ctl.answer) : 'checking…';
+  if (cur.u.kind === 'commander') {
+    g.append(el('circle', { cx: gx, cy: gy, r: Math.max(cur.u.r * tf.px, 6), class: 'ghost-body' }));
+    g.append(label);
+    svg.append(g);
+    return;
+  }
+  const pts = corners(ctl.pose, cur.u).map(([x, y]) => tf.toSvg(x, y));
+  g.append(el('polygon', { points: pts.map((p) => p.join(',')).join(' '), class: 'ghost-body' }));
+  g.append(el('line', { x1: pts[1][0], y1: pts[1][1], x2: pts[0][0], y2: pts[0][1], class: 'ghost-front' }));
+  const f = rad(ctl.pose.facing);
+  const reach = cur.u.d / 2 + HANDLE_UW;
+  const [hx, hy] = tf.toSvg(ctl.pose.x + reach * Math.cos(f), ctl.pose.y + reach * Math.sin(f));
+  g.append(el('line', { x1: gx, y1: gy, x2: hx, y2: hy, class: 'ghost-arm' }));
+  const handle = el('circle', { cx: hx, cy: hy, r: 7, class: 'ghost-handle', 'data-handle': 'rotate' });
+  handle.append(el('title', {}));
+  handle.firstChild.textContent = 'Turn (drag; or the mouse wheel, [ and ])';
+  if (cur.tpl.bounds.facing) g.append(handle);
+  g.append(label);
+  svg.append(g);
+}
+
+function shortVerdict(a) {
+  return a.legal ? a.text : `${a.rule || 'refused'}: ${a.text}`;
+}
+
+function renderBar(s) {
+  const { bar, hint } = s;
+  for (const old of bar.querySelectorAll('.smoke-bar')) old.remove();
+  const cur = current(s);
+  if (!cur) return;
+  const cmd = commandNow(s);
+  const a = ctl.answer;
+  const verdict = h('p', { id: 'smoke-verdict', class: `verdict ${a ? (a.legal ? 'ok' : 'bad') : ''}`, 'aria-live': 'polite', dataset: a && a.rule ? { rule: a.rule } : {} },
+    a ? (a.legal ? `Legal: ${a.text}${a.rules && a.rules.length ? ` (${a.rules.join(', ')})` : ''}` : `Refused by ${a.rule || 'the umpire'}: ${a.text}`) : 'checking…');
+  const modes = cur.tpls.length > 1 ? h('div', { class: 'modes', role: 'group', 'aria-label': 'Kind of move' }, cur.tpls.map((t, i) => h('button', {
+    type: 'button', class: 'mode', 'aria-pressed': i === ctl.mode ? 'true' : 'false',
+    onclick: () => { ctl.mode = i; setPose(s, ctl.pose); },
+  }, modeName(t)))) : null;
+  const pose = h('p', { class: 'muted small', id: 'smoke-pose' }, describePose(cmd));
+  bar.append(h('div', { class: 'smoke-bar' }, modes, pose, verdict,
+    h('button', { type: 'button', id: 'smoke-send', disabled: !(a && a.legal), onclick: () => send(s) }, 'Send'), ' ',
+    h('button', { type: 'button', class: 'link', onclick: () => { reset(ctl.key); render(s); } }, 'Cancel')));
+  const turn = cur.tpl.bounds.facing ? ', turn it with the handle, the wheel or [ ]' : '';
+  hint.textContent = `${cur.u.id}: drag it (or the arrow keys)${turn}; release or Enter sends a legal pose.`;
+}
+
+function describePose(cmd) {
+  if (!cmd) return '';
+  const bits = [];
+  if (cmd.distance != null) bits.push(`${cmd.distance.toFixed(2)} UW`);
+  if (cmd.vector) bits.push(`by (${cmd.vector[0].toFixed(2)}, ${cmd.vector[1].toFixed(2)}) UW`);
+  if (cmd.at || cmd.to) bits.push(`to (${(cmd.at || cmd.to).join(', ')})`);
+  if (cmd.facing != null) bits.push(`facing ${cmd.facing}°`);
+  return `${modeName({ command: cmd })}: ${bits.join(', ')}`;
+}
+
+// ---- pointer, wheel and keys (wired once per picture element) -----------------------------------
+function wire(svg) {
+  svg.__smokeWired = true;
+  const st = () => svg.__smoke;
+  svg.addEventListener('pointerdown', (ev) => {
+    const s = st();
+    if (!s || ev.button !== 0) return;
+    const handle = ev.target.closest('[data-handle]');
+    const ghost = ev.target.closest('.smoke-ghost');
+    const unitEl = ev.target.closest(PIECES);
+    let id = null;
+    if (ghost) id = ghost.dataset.ghost;
+    else if (unitEl && s.units.has(pieceId(unitEl))) id = pieceId(unitEl);
+    if (!id) return;
+    if (ctl.unit !== id) select(s, id);
+    const at = clientToTable(svg, s.tf, ev);
+    if (!at) return;
+    ctl.drag = { kind: handle ? 'rotate' : 'move', x0: ev.clientX, y0: ev.clientY, at0: at, pose0: { ...ctl.pose }, moved: false };
+    svg.setPointerCapture?.(ev.pointerId);
+    ev.preventDefault();
+  });
+  svg.addEventListener('pointermove', (ev) => {
+    const s = st();
+    const d = ctl.drag;
+    if (!s || !d) return;
+    if (!d.moved && Math.hypot(ev.clientX - d.x0, ev.clientY - d.y0) < DRAG_START_PX) return;
+    d.moved = true;
+    const at = clientToTable(svg, s.tf, ev);
+    if (!at) return;
+    if (d.kind === 'rotate') {
+      const f = deg(Math.atan2(at[1] - ctl.pose.y, at[0] - ctl.pose.x));
+      rotate(s, f - ctl.pose.facing);
+      return;
+    }
+    const cur = current(s);
+    const x = d.pose0.x + at[0] - d.at0[0];
+    const y = d.pose0.y + at[1] - d.at0[1];
+    let facing = ctl.pose.facing;
+    if (cur.tpl.bounds.distance && !cur.tpl.bounds.vector && Math.hypot(x - cur.u.x, y - cur.u.y) > 0.05) {
+      facing = deg(Math.atan2(y - cur.u.y, x - cur.u.x)); // a simple move faces the way it goes
+    }
+    setPose(s, { x, y, facing });
+  });
+  const end = (ev) => {
+    const s = st();
+    const d = ctl.drag;
+    ctl.drag = null;
+    if (!s || !d) return;
+    if (svg.hasPointerCapture?.(ev.pointerId)) svg.releasePointerCapture(ev.pointerId);
+    ctl.suppressClick = true;
+    setTimeout(() => { ctl.suppressClick = false; }, 0);
+    if (d.moved && d.kind === 'move' && ev.type === 'pointerup') send(s); // release on a legal pose posts it
+  };
+  svg.addEventListener('pointerup', end);
+  svg.addEventListener('pointercancel', end);
+  svg.addEventListener('click', (ev) => { if (ctl.suppressClick) ev.stopImmediatePropagation(); }, true);
+  svg.addEventListener('wheel', (ev) => {
+    const s = st();
+    if (!s || !current(s)) return;
+    ev.preventDefault();
+    rotate(s, (ev.deltaY > 0 ? 1 : -1) * (ev.shiftKey ? 1 : ROTATE_STEP));
+  }, { passive: false });
+  svg.addEventListener('keydown', (ev) => {
+    const s = st();
+    if (!s) return;
+    const unitEl = ev.target.closest && ev.target.closest(PIECES);
+    if ((ev.key === 'Enter' || ev.key === ' ') && unitEl && s.units.has(pieceId(unitEl))) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+      const id = pieceId(unitEl);
+      if (ctl.unit === id) { if (ev.key === 'Enter') send(s); } // checks the pose now, posts it if legal
+      else { select(s, id); schedule(s); }
+      return;
+    }
+    if (!current(s)) return;
+    const step = ev.shiftKey ? 0.05 : NUDGE;
+    const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+    if (moves[ev.key]) {
+      ev.preventDefault();
+      const cur = current(s);
+      const x = ctl.pose.x + moves[ev.key][0];
+      const y = ctl.pose.y + moves[ev.key][1];
+      let facing = ctl.pose.facing;
+      if (cur.tpl.bounds.distance && !cur.tpl.bounds.vector && Math.hypot(x - cur.u.x, y - cur.u.y) > 0.05) facing = deg(Math.atan2(y - cur.u.y, x - cur.u.x)); // eslint-disable-line max-len
+      setPose(s, { x, y, facing });
+    } else if (ev.key === '[' || ev.key === ']') {
+      ev.preventDefault();
+      rotate(s, (ev.key === ']' ? -1 : 1) * (ev.shiftKey ? 1 : ROTATE_STEP));
+    } else if (ev.key === 'Escape') {
+      reset(ctl.key);
+      render(s);
+    }
+  }, true);
+}
+
+// ---- words -------------------------------------------------------------------------------------
+export function describe(cmd) {
+  if (cmd.type === 'move' && cmd.kind === 'simple' && cmd.distance != null) return `Move ${cmd.unit} ${cmd.distance} UW facing ${cmd.facing}° (simple)`;
+  if (cmd.type === 'move' && cmd.kind === 'complex' && cmd.vector) return `Move ${cmd.unit} by (${cmd.vector.join(', ')}) UW${cmd.facing != null ? `, then face ${cmd.facing}°` : ''} (complex)`;
+  if (cmd.type === 'ride' && cmd.to) return `Ride ${cmd.commander} to (${cmd.to.join(', ')}) with die ${cmd.die}`;
+  return null;
+}
+
+// The table is ~30 UW wide at 30 px per UW: at 375 px a unit's label needs the picture about 3x the
+// frame's width to stay legible (it scrolls sideways inside its frame).
+export const ZOOMS = [1, 2, 3];
+export const PHONE_ZOOM = 3;
+
+export default { id: 'smoke', board, describe, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
