@@ -51,6 +51,8 @@ ENV_DATABASE_URL = "UMPIRE_DATABASE_URL"
 ENV_REDIS_CLUSTER = "UMPIRE_REDIS_CLUSTER"
 #: URL schemes that name a node of a Redis Cluster (the client discovers the others from it).
 CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
+#: Retries of a cluster command after a connection error or a moved slot (then the read falls back to the log).
+CLUSTER_RETRIES = 2
 
 
 class SettingsError(ValueError):
@@ -126,7 +128,10 @@ def redis_client(url: str, *, cluster: bool | None = None, socket_connect_timeou
           if v is not None}
     if cluster:
         # a master that is down answers nothing: fail fast (the reads fall back to the log), retry little
-        return RedisCluster.from_url(url, cluster_error_retry_attempts=1, **kw)
+        from redis.backoff import ExponentialBackoff
+        from redis.retry import Retry
+
+        return RedisCluster.from_url(url, retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), CLUSTER_RETRIES), **kw)
     return redis.Redis.from_url(url, **kw)
 
 
