@@ -85,3 +85,59 @@ def test_projections_on_the_cluster_equal_the_fold_over_whole_games(cluster_rm, 
     cluster_rm.project(ids[1])
     assert_models_match_log(cluster_rm, store, ids[1])
     assert cluster_rm.read_feed(ids[1], 0)[-1][0] == store.version(ids[1])
+
+
+def test_rebuild_on_the_cluster_equals_the_fold(cluster_rm, store, redis_cluster):
+    from projections.rebuild import clear_models, rebuild
+
+    for i, gid in enumerate(("r1", "r2", "r3", "r4")):
+        new_game(store, gid, seed=i + 40, events=20, win=i == 0)
+    cluster_rm.catch_up_all()
+    assert clear_models(cluster_rm.redis) > 0  # keys of every master (scan and delete per slot)
+    assert cluster_rm.last_seq("r1") is None
+    report = rebuild(store, cluster_rm.redis, fresh=True)
+    assert report.games == 4
+    rm = ReadModels(cluster_rm.redis, store)
+    for gid in ("r1", "r2", "r3", "r4"):
+        assert_models_match_log(rm, store, gid)
+    assert rm.catch_up_all() == 0  # nothing left behind; a new process answers the lobby from Redis after it
+    assert rm.lobby() == log_lobby(store)
+
+
+def test_the_projector_process_on_postgresql_and_the_cluster(tmp_path, redis_cluster, request):
+    """``umpire serve``'s projector process follows the store the nodes use (PostgreSQL here, not the data
+    dir's SQLite file) into the cluster (the URL says cluster)."""
+    import os
+    import subprocess
+
+    from service.game_service import CreateGameRequest, GameService
+    from service.store import open_store
+    from tests.service.toy_ruleset import register
+
+    from .test_projector_process import ROOT, _play, _until
+    from service.cli import projector_command
+    from .test_projector_process import TOY
+
+    register()
+    pg = request.getfixturevalue("pg_server")
+    url = pg.new_database()
+    redis_cluster.flushall()
+    store = open_store(tmp_path / "data", database_url=url)
+    client = redis_client(redis_cluster.url, socket_timeout=2)
+    proc = subprocess.Popen(projector_command(str(tmp_path / "node"), redis_cluster.url, TOY), cwd=str(ROOT),
+                            env={**os.environ, "PYTHONPATH": str(ROOT), "UMPIRE_DATABASE_URL": url})
+    try:
+        svc = GameService(store, None)  # the serving side writes only
+        rm = ReadModels(client, store)
+        games = [svc.create_game(CreateGameRequest(ruleset="toy", scenario="duel", seed="0f" * 32)) for _ in range(4)]
+        for g in games:
+            _play(svc, g, 6)
+        for g in games:
+            assert _until(lambda: rm.last_seq(g["game_id"]) == g["version"]), "the projector follows PostgreSQL"
+            assert rm.game_view(g["game_id"], None)["version"] == g["version"]
+    finally:
+        proc.terminate()
+        proc.wait(15)
+        client.close()
+        store.close()
+        pg.drop_database(url)
