@@ -77,7 +77,12 @@ REDIS_ERRORS: tuple[type[BaseException], ...] = (redis.RedisError, RedisClusterE
 
 def socket_timeout(client: Any) -> float | None:
     """The client's socket timeout (a cluster client keeps it per node)."""
-    pool = getattr(client, "connection_pool", None)
+    if hasattr(type(client), "socket_timeout"):  # service.settings.LazyCluster: without connecting
+        return client.socket_timeout
+    try:
+        pool = getattr(client, "connection_pool", None)
+    except REDIS_ERRORS:
+        return None
     if pool is not None:
         return pool.connection_kwargs.get("socket_timeout")
     nodes = getattr(client, "nodes_manager", None)

@@ -131,8 +131,57 @@ def redis_client(url: str, *, cluster: bool | None = None, socket_connect_timeou
         from redis.backoff import ExponentialBackoff
         from redis.retry import Retry
 
-        return RedisCluster.from_url(url, retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), CLUSTER_RETRIES), **kw)
+        return LazyCluster(url, retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), CLUSTER_RETRIES), **kw)
     return redis.Redis.from_url(url, **kw)
+
+
+class LazyCluster:
+    """redis-py's ``RedisCluster``, built on first use and again after a failure to reach any node.
+
+    ``RedisCluster()`` asks its seed node for the slots at once and raises when no node answers; a plain
+    ``redis.Redis`` connects on first use. This keeps the service's promise (DESIGN 7: Redis is never the
+    source of truth) with a cluster too: the service starts while the cluster is down, its reads fall back
+    to the log (the failure is a Redis error), and it uses the cluster once it answers."""
+
+    def __init__(self, url: str, **kwargs: Any):
+        import threading
+
+        self._url = url
+        self._kwargs = kwargs
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def _real(self) -> Any:
+        client = self._client
+        if client is None:
+            from redis.cluster import RedisCluster
+
+            with self._lock:
+                if self._client is None:
+                    self._client = RedisCluster.from_url(self._url, **self._kwargs)
+                client = self._client
+        return client
+
+    def register_script(self, script: str) -> Any:
+        from redis.commands.core import Script
+
+        return Script(self, script)  # its calls come back here (no connection needed to register)
+
+    def get_encoder(self) -> Any:
+        from redis._parsers.encoders import Encoder
+
+        return Encoder("utf-8", "strict", False)
+
+    @property
+    def socket_timeout(self) -> float | None:
+        return self._kwargs.get("socket_timeout")
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real(), name)
 
 
 __all__ = ["Settings", "SettingsError", "ENV_DATA_DIR", "ENV_DATABASE_URL", "ENV_REDIS_URL", "ENV_REDIS_CLUSTER",

@@ -73,3 +73,29 @@ def test_one_master_killed_reads_degrade_then_converge(tmp_path, redis_cluster):
         r = api.get(f"/games/{gid}", n)
         assert r.status_code == 200 and "x-umpire-degraded" not in r.headers
         assert r.json()["version"] == g["version"] + 2
+
+
+def test_the_service_starts_and_serves_while_the_cluster_is_unreachable(tmp_path):
+    """A cluster client asks for the slots when it is made; the service must not need the cluster to start
+    (DESIGN 7): it answers from the log, marked degraded, and takes commands."""
+    import socket
+
+    register()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there
+    settings = Settings.from_env({"UMPIRE_DATA_DIR": str(tmp_path / "data"),
+                                  "UMPIRE_REDIS_URL": f"redis+cluster://127.0.0.1:{port}/0"})
+    app = create_app(settings)
+    with TestClient(app) as client:
+        api = Api(client, str(tmp_path / "data"))
+        g = api.create(seed=SEED)
+        gid, n = g["game_id"], g["seats"]["north"]
+        assert api.send(gid, n, {"type": "step"}, g["version"]).status_code == 201
+        queries._probes.clear()
+        r = api.get(f"/games/{gid}", n)
+        assert r.status_code == 200 and r.headers["x-umpire-degraded"] == "projections"
+        assert r.json()["version"] == g["version"] + 1
+        r = api.get("/games")
+        assert r.status_code == 200 and gid in [x["game_id"] for x in r.json()["games"]]
+        assert client.get("/health").json()["redis"] == "down"
