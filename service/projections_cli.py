@@ -86,7 +86,6 @@ def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> No
     import sys
 
     import msgspec
-    import redis
 
     from service.cli import _open_existing_store, fail
     from service.settings import REDIS_URL_FILE, Settings, SettingsError, recorded_redis, redis_client

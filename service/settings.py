@@ -117,7 +117,6 @@ def redis_client(url: str, *, cluster: bool | None = None, socket_connect_timeou
     ``redis+cluster://`` URL or ``cluster`` is true (default: ``UMPIRE_REDIS_CLUSTER``), else ``redis.Redis``.
     Every read model key of a game shares one hash slot (``projections.keys``), so both work unchanged."""
     import redis
-    from redis.cluster import RedisCluster
 
     if cluster is None:
         cluster = (os.environ.get(ENV_REDIS_CLUSTER) or "0").strip().lower() in ("1", "true", "yes")
