@@ -33,8 +33,11 @@ from drills.server import Server  # noqa: E402
 from service.redis_runtime import EmbeddedRedis  # noqa: E402
 
 
-def drive(url: str, clients: int, seconds: float) -> dict[str, float]:
-    seats = create_games(url, clients, 1)
+def drive(url: str | list[str], clients: int, seconds: float) -> dict[str, float]:
+    """``clients`` threads, a game each, for ``seconds``; with several URLs (nodes) client i talks to the
+    i-th (round robin)."""
+    urls = [url] if isinstance(url, str) else list(url)
+    seats = create_games(urls[0], clients, 1)
     lat: list[list[float]] = [[] for _ in seats]
     errors = [0]
     stop = threading.Event()
@@ -42,7 +45,7 @@ def drive(url: str, clients: int, seconds: float) -> dict[str, float]:
     def one(i: int) -> None:
         s = seats[i]
         v = 0
-        with httpx.Client(base_url=url, timeout=30) as c:
+        with httpx.Client(base_url=urls[i % len(urls)], timeout=30) as c:
             while not stop.is_set():
                 t = time.perf_counter()
                 r = c.post(f"/games/{s.game_id}/commands", headers={"Authorization": f"Bearer {s.token}"},

@@ -24,6 +24,7 @@ from typing import Any
 
 import msgspec
 import redis
+from redis.exceptions import NoScriptError, RedisClusterException
 
 from domain.kernel import (
     KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status, is_kernel_event, kernel_evolve,
@@ -67,6 +68,32 @@ GAP_RETRIES = 3
 
 _enc = msgspec.json.Encoder()
 _stored_event_decoder = msgspec.json.Decoder(StoredEvent)
+
+
+#: What a redis-py client raises when Redis cannot answer: a cluster client also raises
+#: ``RedisClusterException`` (no node for a slot, the cluster's layout unknown), which is no RedisError.
+REDIS_ERRORS: tuple[type[BaseException], ...] = (redis.RedisError, RedisClusterException)
+
+
+def socket_timeout(client: Any) -> float | None:
+    """The client's socket timeout (a cluster client keeps it per node)."""
+    if hasattr(type(client), "socket_timeout"):  # service.settings.LazyCluster: without connecting
+        return client.socket_timeout
+    try:
+        pool = getattr(client, "connection_pool", None)
+    except REDIS_ERRORS:
+        return None
+    if pool is not None:
+        return pool.connection_kwargs.get("socket_timeout")
+    nodes = getattr(client, "nodes_manager", None)
+    kwargs = getattr(nodes, "connection_kwargs", None) or {}
+    return kwargs.get("socket_timeout")
+
+
+def _evalsha(pipe: Any, sha: str, keys: Sequence[Any], args: Sequence[Any]) -> None:
+    """Queue EVALSHA in a pipeline, plain or cluster (redis-py's cluster pipeline blocks its ``evalsha``
+    method, not the command: every key of one call is in one slot, which routes it)."""
+    pipe.execute_command("EVALSHA", sha, len(keys), *keys, *args)
 
 
 class ProjectionError(Exception):
@@ -243,7 +270,7 @@ class ReadModels:
                 self.forget(game_id)
                 events = None
             raise ProjectionError(f"game {game_id}: the models kept changing while being projected")
-        except redis.RedisError:
+        except REDIS_ERRORS:
             self._lobby_stale = True
             raise
 
@@ -287,11 +314,11 @@ class ReadModels:
                     continue
                 steps, state, ks, turn = plan
                 for step in steps:
-                    pipe.evalsha(self._apply_sha, len(step.keys), *step.keys, *step.args)
+                    _evalsha(pipe, self._apply_sha, step.keys, step.args)
                 st = game_status(game.ruleset, state, ks)
                 lobby = self._lobby_call(game, steps[-1].seq, st.status, st.winner)
                 if lobby is not None:
-                    pipe.evalsha(self._lobby_sha, len(lobby[0]), *lobby[0], *lobby[1])
+                    _evalsha(pipe, self._lobby_sha, lobby[0], lobby[1])
                 fast.append((game, steps, state, ks, turn, lobby is not None))
             if fast:
                 results = pipe.execute(raise_on_error=False)
@@ -312,7 +339,7 @@ class ReadModels:
                     else:  # not where this process thought (or the scripts were flushed): the long way
                         self.forget(gid)
                         slow.append(gid)
-        except redis.RedisError:
+        except REDIS_ERRORS:
             self._lobby_stale = True
             raise
         finally:
@@ -461,8 +488,17 @@ class ReadModels:
         """Run the steps' scripts in one pipeline; False when one found a gap."""
         pipe = self.redis.pipeline(transaction=False)
         for step in steps:
-            self._apply(keys=step.keys, args=step.args, client=pipe)
-        results = pipe.execute()
+            _evalsha(pipe, self._apply_sha, step.keys, step.args)
+        try:
+            results = pipe.execute()
+        except NoScriptError:
+            # a Redis that restarted (or a cluster master) has no scripts: load them on every master
+            # (SCRIPT LOAD goes to all) and run the steps again (APPLY ignores the steps already applied)
+            self.load_scripts()
+            pipe = self.redis.pipeline(transaction=False)
+            for step in steps:
+                _evalsha(pipe, self._apply_sha, step.keys, step.args)
+            results = pipe.execute()
         ok = True
         for step, (code, last) in zip(steps, results):
             if code == -1:
@@ -474,6 +510,11 @@ class ReadModels:
                 ok = False
                 break
         return ok
+
+    def load_scripts(self) -> None:
+        """Load the Lua scripts (on every master of a cluster)."""
+        for script in (self._apply, self._nearest, self._lobby_upsert):
+            self.redis.script_load(script.script)
 
     def _reset(self, game: _Game) -> None:
         """Delete one game's models (they are rebuilt from seq 0 by the caller's retry)."""
@@ -550,7 +591,7 @@ class ReadModels:
             pipe.hget(k.meta, "seq")
             pipe.get(k.view(seat))
             seq, body = pipe.execute()
-        except redis.RedisError:
+        except REDIS_ERRORS:
             return self._unreachable()
         if seq is None or body is None:
             return None
@@ -570,7 +611,7 @@ class ReadModels:
         try:
             game = self._game(game_id)
             state, reached, last = self._fold_upto(game, seq)
-        except redis.RedisError:
+        except REDIS_ERRORS:
             return self._unreachable()
         except (ProjectionError, UnknownGame):
             return None
@@ -596,7 +637,7 @@ class ReadModels:
             pipe.hget(k.meta, "seq")
             pipe.lrange(k.timeline, 0, -1)
             seq, entries = pipe.execute()
-        except redis.RedisError:
+        except REDIS_ERRORS:
             return self._unreachable()
         if seq is None:
             return None
@@ -609,7 +650,7 @@ class ReadModels:
         """The game's last applied seq in Redis (None: no models or Redis down)."""
         try:
             v = self.redis.hget(GameKeys(game_id).meta, "seq")
-        except redis.RedisError:
+        except REDIS_ERRORS:
             return self._unreachable()
         return None if v is None else int(v)
 
@@ -653,7 +694,7 @@ class ReadModels:
             if not page:
                 return []
             bodies = self.redis.hmget(LOBBY_GAMES, page)
-        except redis.RedisError:
+        except REDIS_ERRORS:
             return self._unreachable()
         return [msgspec.json.decode(b) for b in bodies if b is not None]
 
@@ -671,14 +712,14 @@ class ReadModels:
         :func:`decode_feed_event` and show it with :func:`projections.views.event_view`.
         """
         key = self.feed_key(game_id)
-        timeout = self.redis.connection_pool.connection_kwargs.get("socket_timeout")
+        timeout = socket_timeout(self.redis)
         if timeout and block_ms > 0:
             # a block longer than the client's socket timeout would end in a TimeoutError
             block_ms = max(1, min(block_ms, int(timeout * 1000) - 100))
         try:
             resp = self.redis.xread({key: f"{max(after_seq, 0)}-0"}, count=FEED_READ_COUNT,
                                     block=block_ms if block_ms > 0 else None)
-        except redis.RedisError:
+        except REDIS_ERRORS:
             return self._unreachable()
         if isinstance(resp, dict):  # RESP3
             batches = [x for v in resp.values() for x in v]
@@ -724,7 +765,7 @@ class ReadModels:
             try:
                 self.project(g.game_id)
                 done += 1
-            except redis.RedisError:
+            except REDIS_ERRORS:
                 raise
             except Exception as exc:  # one bad game must not keep the others behind
                 log.warning("catch-up: game %s cannot be projected: %s: %s", g.game_id, type(exc).__name__, exc)

@@ -115,11 +115,10 @@ def create_app(
         read_models = None
         cls = projections_class()
         if cls is not None and settings.redis_url:
-            import redis
+            from .settings import redis_client as connect
 
-            redis_client = redis.Redis.from_url(
-                settings.redis_url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT, socket_timeout=REDIS_SOCKET_TIMEOUT
-            )
+            redis_client = connect(settings.redis_url, cluster=settings.redis_cluster,
+                                   socket_connect_timeout=REDIS_CONNECT_TIMEOUT, socket_timeout=REDIS_SOCKET_TIMEOUT)
             read_models = cls(redis_client, store)
     elif read_models is not None:
         redis_client = getattr(read_models, "redis", None) or getattr(read_models, "client", None)

@@ -34,12 +34,10 @@ def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume
     """Rebuild every game's read models from the log, with a progress bar (resumable, idempotent)."""
     from service.cli import _open_existing_store, fail
     from service.redis_runtime import EmbeddedRedis, RedisRuntimeError
-    from service.settings import Settings, SettingsError
+    from service.settings import Settings, SettingsError, redis_client
     from service.store import StoreError
 
-    import redis
-
-    from projections.read_models import ProjectionError
+    from projections.read_models import REDIS_ERRORS, ProjectionError
     from projections.rebuild import rebuild
 
     embedded = None
@@ -54,7 +52,7 @@ def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume
             url = embedded.start()
             click.echo("umpire: no --redis-url or UMPIRE_REDIS_URL: rebuilding into a private Redis"
                        " for this run only (a dry run)", err=True)
-        client = redis.Redis.from_url(url)
+        client = redis_client(url, cluster=settings.redis_cluster and url == settings.redis_url)
         bar_state = {"bar": None, "shown": 0}
 
         with click.progressbar(length=1, label="rebuilding projections", show_pos=True) as bar:
@@ -68,7 +66,7 @@ def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume
         click.echo(f"rebuilt {report.games} games, {report.events} events{resumed} into {url}")
     except (StoreError, SettingsError, RedisRuntimeError, ProjectionError) as exc:
         fail(str(exc))
-    except redis.RedisError as exc:
+    except REDIS_ERRORS as exc:
         fail(f"redis: {exc} (run the rebuild again: it resumes from its checkpoint)")
     finally:
         if embedded is not None:
@@ -88,10 +86,10 @@ def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> No
     import sys
 
     import msgspec
-    import redis
 
     from service.cli import _open_existing_store, fail
-    from service.settings import REDIS_URL_FILE, Settings, SettingsError, recorded_redis
+    from service.settings import REDIS_URL_FILE, Settings, SettingsError, recorded_redis, redis_client
+    from projections.read_models import REDIS_ERRORS
     from service.store import StoreError
 
     from projections.keys import GameKeys
@@ -103,7 +101,7 @@ def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> No
             fail(f"--redis-url or UMPIRE_REDIS_URL: which Redis? (no `umpire serve` with a private Redis runs on "
                  f"{settings.data_dir}: it would have recorded it in {REDIS_URL_FILE} there)")
         store = _open_existing_store(settings.data_dir, settings.database_url)
-        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        client = redis_client(url, cluster=settings.redis_cluster, socket_connect_timeout=5)
         games = store.games()
         pipe = client.pipeline(transaction=False)
         for g in games:
@@ -111,7 +109,7 @@ def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> No
         seqs = pipe.execute()
     except (StoreError, SettingsError) as exc:
         fail(str(exc))
-    except redis.RedisError as exc:
+    except REDIS_ERRORS as exc:
         fail(f"redis: {exc}")
     behind = 0
     for g, raw in zip(games, seqs):

@@ -12,12 +12,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     import argparse
     import signal
 
-    import redis
+    import os
 
     import service.cli  # noqa: F401 -- loads the plug-ins as the serving processes do (their rulesets)
     from projections.projector import tail
     from projections.read_models import ReadModels
-    from service.store import EventStore
+    from service.settings import ENV_DATABASE_URL, redis_client
+    from service.store import open_store
 
     ap = argparse.ArgumentParser(description="umpire's projector process: the Redis read models follow the log")
     ap.add_argument("--data-dir", required=True)
@@ -27,8 +28,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    client = redis.Redis.from_url(args.redis_url, socket_connect_timeout=0.5, socket_timeout=2.0)
-    store = EventStore(args.data_dir)
+    # the cluster client when the URL (or UMPIRE_REDIS_CLUSTER) says so; the store the serving nodes use
+    client = redis_client(args.redis_url, socket_connect_timeout=0.5, socket_timeout=2.0)
+    store = open_store(args.data_dir, database_url=os.environ.get(ENV_DATABASE_URL) or "")
     tail(ReadModels(client, store), store, stop)
 
 

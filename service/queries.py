@@ -45,9 +45,9 @@ DEGRADED_VALUE = "projections"
 MAX_PAGE = 1000
 
 try:  # redis is a dependency; keep the import local to this seam
-    from redis.exceptions import RedisError as _RedisError
+    from redis.exceptions import RedisClusterException as _ClusterError, RedisError as _RedisError
 
-    REDIS_ERRORS: tuple[type[BaseException], ...] = (_RedisError, OSError)
+    REDIS_ERRORS: tuple[type[BaseException], ...] = (_RedisError, _ClusterError, OSError)
 except ImportError:  # pragma: no cover
     REDIS_ERRORS = (OSError,)
 

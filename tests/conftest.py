@@ -8,6 +8,9 @@ Fixture names are a contract other tests rely on:
   back if it finds it down.
 - ``redis_url`` (session): its URL.
 - ``redis_client`` (function): ``redis.Redis`` on that URL, FLUSHALL before the test.
+- ``redis_cluster`` (session, started on first use): a real 3-master Redis Cluster
+  (:class:`tests.service.redis_cluster.EmbeddedCluster`; ``.url`` is a ``redis+cluster://`` URL).
+  A test that kills a master must ``restart()`` it; ``flushall()`` empties every master.
 - ``store`` (function): an :class:`service.store.EventStore` in ``tmp_path / "data"``.
 - ``pg_server`` (session, started on first use): a real PostgreSQL
   (:class:`tests.service.pg.EmbeddedPostgres`; ``.new_database()`` gives a fresh database's URL).
@@ -61,6 +64,18 @@ def pg_server() -> Iterator["EmbeddedPostgres"]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator["EmbeddedCluster"]:
+    from tests.service.redis_cluster import EmbeddedCluster
+
+    cluster = EmbeddedCluster(tmp_path_factory.mktemp("redis-cluster"))
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
 
 
 @pytest.fixture

@@ -39,6 +39,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_smoke": ["--games", "3", "--seconds", "1"],
     "bench_http": ["--seconds", "2", "--connections", "8"],
     "bench_workers": ["--seconds", "2", "--clients", "4"],
+    "bench_nodes": ["--seconds", "2", "--clients", "4"],
     "bench_web": ["--games", "1"],
     "bench_smoke_drag": ["--poses", "15"],
     "bench_lobby": ["--games", "400", "--rounds", "5"],
@@ -46,7 +47,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_bots": ["--quick"],
 }
 #: The order of the table (others follow, alphabetically).
-ORDER = ["bench_append", "bench_http", "bench_workers", "bench_projections", "bench_hoth", "bench_sight", "bench_smoke", "bench_web", "bench_bots"]
+ORDER = ["bench_append", "bench_http", "bench_workers", "bench_nodes", "bench_projections", "bench_hoth", "bench_sight", "bench_smoke", "bench_web", "bench_bots"]
 
 
 @dataclass

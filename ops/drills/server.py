@@ -57,8 +57,11 @@ class Server:
     """``umpire serve --host 127.0.0.1 --port P --data-dir D [--workers N]``."""
 
     def __init__(self, data_dir: str | os.PathLike[str], redis_url: str | None, *, workers: int = 1,
-                 port: int | None = None, log_path: str | os.PathLike[str] | None = None):
+                 port: int | None = None, log_path: str | os.PathLike[str] | None = None,
+                 env: dict[str, str] | None = None):
+        """``env``: more environment (``UMPIRE_DATABASE_URL``, a shared ``UMPIRE_SIGNING_KEY``)."""
         self.data_dir = Path(data_dir)
+        self.env = dict(env or {})
         self.redis_url = redis_url
         self.workers = workers
         self.port = port or free_port()
@@ -84,7 +87,7 @@ class Server:
         log = open(self.log_path, "ab")
         try:
             self.proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                         env=server_env(self.redis_url), cwd=ROOT, start_new_session=True)
+                                         env=server_env(self.redis_url, self.env), cwd=ROOT, start_new_session=True)
         finally:
             log.close()
         self.starts += 1

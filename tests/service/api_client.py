@@ -149,7 +149,8 @@ class Server:
     """A real uvicorn server process on a free loopback port."""
 
     def __init__(self, data_dir: str, redis_url: str | None = None, factory: str = "tests.service.api_client:toy_app",
-                 database_url: str | None = None):
+                 database_url: str | None = None, env: dict[str, str] | None = None):
+        """``env``: more environment of the process (e.g. ``UMPIRE_SIGNING_KEY`` shared by several nodes)."""
         import os
         import socket
         import subprocess
@@ -159,12 +160,15 @@ class Server:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
+        extra_env = env or {}
         env = dict(os.environ, UMPIRE_DATA_DIR=data_dir)
+        env.pop("UMPIRE_REDIS_CLUSTER", None)
         if redis_url:
             env["UMPIRE_REDIS_URL"] = redis_url
         env.pop("UMPIRE_DATABASE_URL", None)
         if database_url:
             env["UMPIRE_DATABASE_URL"] = database_url
+        env.update(extra_env)
         root = Path(__file__).resolve().parents[2]
         env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
@@ -190,7 +194,14 @@ class Server:
                 time.sleep(0.1)
         raise RuntimeError("server did not start")
 
+    def kill(self) -> None:
+        """SIGKILL (a crash: no graceful shutdown)."""
+        self.proc.kill()
+        self.proc.wait(10)
+
     def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
         self.proc.terminate()
         try:
             self.proc.wait(10)
