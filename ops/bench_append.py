@@ -67,14 +67,22 @@ def run_store(base: Path, name: str, per_txn: int, seconds: float) -> tuple[int,
     return n, elapsed
 
 
+#: The columns a raw insert of an event writes (as the store's schema names them).
+RAW_COLUMNS = ("game_id", "seq", "type", "payload", "actor", "visibility", "command_id", "engine_version",
+               "recorded_at", "ruling", "rolls", "reveals", "turn", "prev_hash", "hash")
+
+
+def raw_insert(placeholder: str) -> str:
+    """The raw benchmarks' INSERT of one event row, with the driver's ``placeholder`` (``?``, ``%s``)."""
+    return f"INSERT INTO events ({', '.join(RAW_COLUMNS)}) VALUES ({','.join([placeholder] * len(RAW_COLUMNS))})"
+
+
 def run_raw(base: Path, name: str, per_txn: int, seconds: float) -> tuple[int, float]:
     _new_store(base, name).close()  # the same schema, made by the store's migrations
     conn = sqlite3.connect(base / name / DB_FILE, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
-    cols = ("game_id, seq, type, payload, actor, visibility, command_id, engine_version, recorded_at,"
-            " ruling, rolls, reveals, turn, prev_hash, hash")
-    sql = f"INSERT INTO events ({cols}) VALUES ({','.join('?' * 15)})"
+    sql = raw_insert("?")
     h = "0" * 64
     n = 0
     t0 = time.perf_counter()
@@ -138,17 +146,32 @@ def main(argv: list[str] | None = None) -> int:
         "results": results,
         "ratios": ratios,
     }
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return 0
-    print(f"durable appends, {args.rounds} rounds x {args.seconds:g} s per configuration"
-          f" (sqlite {sqlite3.sqlite_version}, python {platform.python_version()})")
-    print(f"{'config':<10} {'txn/s':>10} {'events/s':>10} {'txns':>8}")
-    for r in results:
-        print(f"{r['name']:<10} {r['txn_per_s']:>10.1f} {r['events_per_s']:>10.1f} {r['transactions']:>8}")
-    for k, v in ratios.items():
-        print(f"{k}: {v:.2f}")
+    report(out, args.json, f"sqlite {sqlite3.sqlite_version}, python {platform.python_version()}")
     return 0
+
+
+#: The columns of :func:`report`'s table beside a configuration's name (heading, key of a result).
+COLUMNS = (("txn/s", "txn_per_s"), ("events/s", "events_per_s"))
+
+
+def report(out: dict, as_json: bool, where: str) -> None:
+    """Print a durable-append benchmark's ``out`` (``params``, ``results``, ``ratios``): as JSON, or as a
+    table of its results (the columns of :data:`COLUMNS` its results have, and the transactions) and its
+    ratios, under a line naming the rounds and ``where`` it ran (also ``ops/bench_pg_append.py``'s)."""
+    if as_json:
+        print(json.dumps(out, indent=2))
+        return
+    results = out["results"]
+    columns = [(head, key) for head, key in COLUMNS if key in results[0]]
+    width = max(len("config"), *(len(r["name"]) for r in results)) + 1
+    print(f"durable appends, {out['params']['rounds']} rounds x {out['params']['seconds']:g} s per configuration"
+          f" ({where})")
+    print(f"{'config':<{width}}" + "".join(f" {head:>10}" for head, _ in columns) + f" {'txns':>8}")
+    for r in results:
+        print(f"{r['name']:<{width}}" + "".join(f" {r[key]:>10.1f}" for _, key in columns)
+              + f" {r['transactions']:>8}")
+    for k, v in out["ratios"].items():
+        print(f"{k}: {v:.2f}")
 
 
 if __name__ == "__main__":

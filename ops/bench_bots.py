@@ -18,6 +18,9 @@ Through REST (``--rest-games``, default 1): hoth games of greedy:1 and the searc
 service's own bot worker (the real app, a temporary store): the bot's own decision time and the time from one of its
 decisions to the next (reading the seat's input, deciding, appending through the command path).
 
+``--calibrate GAMES`` prints, from greedy-vs-greedy games over the battles, how a turn's real score gain compares
+with the search's horizon estimates (the slopes that ``search.REPLY_SHARE`` and ``search.NEXT_SHARE`` weigh).
+
 ``--log FILE`` appends every finished game as a JSON line and skips the games already in it, so a long run
 can be stopped and resumed; ``--summary FILE`` prints the summary of a log without playing.
 """
@@ -225,6 +228,44 @@ def rest_times(specs: list[str], games: int) -> dict[str, dict]:
     return out
 
 
+def calibrate(games: int) -> dict:
+    """What a turn really gains against what the search's horizon estimates (``greedy.reply_value``, the best card of the
+    hand on the board as it stands), over greedy-vs-greedy games of the battles: the least-squares slope (through 0)
+    of the score gain of each turn (``values.score`` of the side to move, turns that end the game left out) on the
+    estimate made at its start (the other side's reply: ``search.REPLY_SHARE``) and on the estimate made a turn
+    earlier, before the other side's turn (the seat's own next turn: ``search.NEXT_SHARE``)."""
+    from bots.hoth import greedy
+    from bots.hoth.values import score
+    from domain.hoth.state import faction_of
+
+    g = BotSeat(bot="greedy", level=1, seed="c4" * 32)
+    rows: list[dict] = []  # per turn: game, estimate now, the other seat's estimate now, gain
+    for k in range(games):
+        a = Arena(RS, BASE[k % len(BASE)], f"calib-{k}", seed=(5000 + k).to_bytes(32, "big"))
+        cur = None
+        while not a.finished and a.state.turn_no <= MAX_TURNS:
+            st = a.state
+            if st.pending is None and st.turn is not None and st.turn.phase == "play" and st.turn_no != cur:
+                cur, seat = st.turn_no, st.turn.seat
+                other = next(s for s in st.turn_order if s != seat)
+                rows.append({"game": k, "f": faction_of(seat), "start": score(st, faction_of(seat)),
+                             "now": greedy.reply_value(st, seat), "other": greedy.reply_value(st, other), "gain": None})
+            seat = a.to_act()
+            a.play(seat, decide(g, a.seat_input(seat)).command)
+            if rows and rows[-1]["gain"] is None and a.state.winner is None and a.state.turn_no != cur:
+                rows[-1]["gain"] = score(a.state, rows[-1]["f"]) - rows[-1]["start"]
+
+    def slope(pairs: list[tuple[float, float]]) -> float:
+        return round(sum(e * y for e, y in pairs) / max(1e-9, sum(e * e for e, _ in pairs)), 3)
+
+    reply = [(r["now"], r["gain"]) for r in rows if r["gain"] is not None]
+    nxt = [(p["other"], r["gain"]) for p, r in zip(rows, rows[1:]) if p["game"] == r["game"] and r["gain"] is not None]
+    return {"games": games, "turns": len(reply), "reply_share": slope(reply), "next_share": slope(nxt),
+            "by_faction": {f: {"reply_share": slope([(r["now"], r["gain"]) for r in rows
+                                                     if r["gain"] is not None and r["f"] == f])}
+                           for f in ("imperial", "rebel")}}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=4, help="games per pair (default 4; the full run: 200)")
@@ -242,7 +283,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print machine-readable results")
     ap.add_argument("--rest-games", type=int, default=1,
                     help="hoth games per bot (greedy:1, search:1) played through the REST service (0: none)")
+    ap.add_argument("--calibrate", type=int, default=0, metavar="GAMES",
+                    help="print the calibration of the search's REPLY_SHARE and NEXT_SHARE over GAMES greedy games "
+                         "and exit")
     args = ap.parse_args(argv)
+    if args.calibrate:
+        print(json.dumps(calibrate(args.calibrate), indent=2))
+        return 0
     if args.quick:
         args.games, args.positions, args.speed_playouts = 2, 6, 300
     search = f"search:{args.level}"

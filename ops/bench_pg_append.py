@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
+from ops.bench_append import raw_insert, report  # noqa: E402  (one raw insert, one report printer)
 from domain.kernel.dice import commitment  # noqa: E402
 from service.store import EventStore, NewEvent  # noqa: E402
 from service.store_pg import GAME_LOCK_CLASS, PgEventStore  # noqa: E402
@@ -62,9 +63,7 @@ def run_store(store, seconds: float) -> tuple[int, float]:
 
 
 def run_raw(conn: psycopg.Connection, seconds: float) -> tuple[int, float]:
-    cols = ("game_id, seq, type, payload, actor, visibility, command_id, engine_version, recorded_at,"
-            " ruling, rolls, reveals, turn, prev_hash, hash")
-    sql = f"INSERT INTO events ({cols}) VALUES ({','.join(['%s'] * 15)})"
+    sql = raw_insert("%s")
     h = "0" * 64
     n = 0
     t0 = time.perf_counter()
@@ -154,16 +153,7 @@ def main() -> int:
         "results": results,
         "ratios": ratios,
     }
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return 0
-    print(f"durable appends, {args.rounds} rounds x {args.seconds:g} s per configuration (PostgreSQL {server_version},"
-          f" fsync {fsync})")
-    print(f"{'config':<14} {'txn/s':>10} {'txns':>8}")
-    for r in results:
-        print(f"{r['name']:<14} {r['txn_per_s']:>10.1f} {r['transactions']:>8}")
-    for k, v in ratios.items():
-        print(f"{k}: {v:.2f}")
+    report(out, args.json, f"PostgreSQL {server_version}, fsync {fsync}")
     return 0
 
 

@@ -26,17 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import httpx  # noqa: E402
 
+from ops.bench_web import pct  # noqa: E402  (one percentile helper for the browser benchmarks)
 from tests.web.harness import UmpireServer, launch  # noqa: E402
 from tests.web.test_smoke_board import BATTLE, SEED, _screen_of, _to_first_move  # noqa: E402
-
-
-def pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    if not xs:
-        return float("nan")
-    k = (len(xs) - 1) * p
-    lo, hi = int(k), min(int(k) + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
 def run(browser, base: str, poses: int) -> dict:

@@ -18,6 +18,7 @@ from litestar.datastructures import State
 
 from .auth import install_log_redaction
 from .bot_players import BotPlayers
+from .command_path import CommandPath
 from .game_service import GameService
 from .openapi import docs_static_router, openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
@@ -180,18 +181,22 @@ def create_app(
         await raise_body_problem(request)  # strict input: the body's problem, after the guards
         return await options_allow(request)
 
-    return Litestar(
+    handlers = {**EXCEPTION_HANDLERS, StoreError: store_errors(store)}
+    app = Litestar(
         before_request=before_request,
         route_handlers=[*ROUTERS, docs_static_router()],
         state=State({"games": games, "read_models": read_models, "redis": redis_client, "settings": settings,
                      "catch_up": catch_up, "projector": projector, "bots": players}),
-        exception_handlers={**EXCEPTION_HANDLERS, StoreError: store_errors(store)},
+        exception_handlers=handlers,
         openapi_config=openapi_config(_version()),
         on_startup=[start],
         on_shutdown=[close],
         middleware=[StrictInput],
         debug=debug,
     )
+    # issue 17: a game command goes from the door to the service without litestar's per-request machinery
+    app.asgi_handler = CommandPath(app.asgi_handler, games, handlers)
+    return app
 
 
 __all__ = ["create_app", "projections_class"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 from litestar.connection import ASGIConnection
 
@@ -45,14 +46,23 @@ def install_log_redaction(*names: str) -> None:
             lg.addFilter(RedactTokens())
 
 
+def token_of_header(header: str | bytes | None) -> str | None:
+    """The token of an ``Authorization`` header (None: no header, a spectator). A malformed one is 401."""
+    if isinstance(header, bytes):
+        header = header.decode("latin-1")
+    if not header:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Problem(401, "unauthorized", "the Authorization header must be 'Bearer <seat token>'")
+    return token
+
+
 def bearer_token(conn: ASGIConnection, *, allow_query: bool = False) -> str | None:
     """The token of the request, or None for a spectator. A malformed header is 401."""
-    header = conn.headers.get("authorization")
-    if header:
-        scheme, _, token = header.strip().partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not token:
-            raise Problem(401, "unauthorized", "the Authorization header must be 'Bearer <seat token>'")
+    token = token_of_header(conn.headers.get("authorization"))
+    if token is not None:
         return token
     if allow_query:
         q = conn.query_params.get("token")
@@ -63,8 +73,11 @@ def bearer_token(conn: ASGIConnection, *, allow_query: bool = False) -> str | No
 
 def seat_of(conn: ASGIConnection, game_id: str, *, required: bool, allow_query: bool = False) -> str | None:
     """The caller's seat in ``game_id`` (None: spectator, only when not ``required``)."""
-    svc = conn.app.state.games
-    token = bearer_token(conn, allow_query=allow_query)
+    return seat_for(conn.app.state.games, game_id, bearer_token(conn, allow_query=allow_query), required=required)
+
+
+def seat_for(svc: Any, game_id: str, token: str | None, *, required: bool) -> str | None:
+    """The seat of ``token`` in ``game_id``; 401 for a token that is not one, or for none when ``required``."""
     if token is None:
         if required:
             raise Problem(401, "unauthorized", "a seat token is required (Authorization: Bearer <token>)")
@@ -80,21 +93,23 @@ async def require_seat_guard(conn: ASGIConnection, _handler: object) -> None:
 
     An unknown game is 404 first (there is no seat to check against).
     """
+    await check_seat(conn.app.state.games, conn.path_params.get("game_id"), bearer_token(conn))
+
+
+async def check_seat(svc: Any, game_id: str, token: str | None) -> None:
+    """404 for an unknown game, then 401 unless ``token`` is a seat of it. A game and a token seen before
+    are answered from memory on the event loop (no thread hop); else the store is asked in a worker thread."""
     import anyio
 
-    game_id = conn.path_params.get("game_id")
-    svc = conn.app.state.games
     known = getattr(svc, "_known_games", None)
-    if known is not None and game_id in known:
-        # a game and a token seen before: answered from memory, on the event loop (no thread hop)
-        if isinstance(svc.cached_seat(game_id, bearer_token(conn)), str):
-            return
+    if known is not None and game_id in known and isinstance(svc.cached_seat(game_id, token), str):
+        return
 
     def check() -> None:
         svc.exists(game_id)
-        seat_of(conn, game_id, required=True)
+        seat_for(svc, game_id, token, required=True)
 
     await anyio.to_thread.run_sync(check)
 
 
-__all__ = ["RedactTokens", "bearer_token", "install_log_redaction", "redact_query", "require_seat_guard", "seat_of"]
+__all__ = ["RedactTokens", "bearer_token", "check_seat", "token_of_header", "install_log_redaction", "redact_query", "require_seat_guard", "seat_for", "seat_of"]

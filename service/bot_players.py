@@ -195,7 +195,10 @@ class BotPlayers:
 
     # -- hearing of games -------------------------------------------------------------------------
     def poke(self, game_id: str) -> None:
-        """A game changed or was created (any thread): look at it soon."""
+        """A game changed or was created (any thread): look at it soon (a game known to have no bot seat
+        is nothing to look at: no thread hop, no read, per command)."""
+        if self.svc.without_bots(game_id):
+            return
         loop = self._loop
         if loop is None or loop.is_closed():
             return

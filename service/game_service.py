@@ -450,6 +450,15 @@ class GameService:
         self._remember(game_id, folded)
         return Current(game, rs, setup, folded)
 
+    def without_bots(self, game_id: str) -> bool:
+        """True when ``game_id`` is known here (folded in this process) to have no bot seat: its header,
+        which never changes, names none (DESIGN 13). False when it has bots or is not known here."""
+        entry = self._cache.get(game_id)
+        if entry is None:
+            return False
+        header = entry.folded.kernel.header
+        return header is not None and not header.bots
+
     def _remember(self, game_id: str, folded: Folded) -> None:
         with self._cache_lock:
             entry = self._cache.get(game_id)

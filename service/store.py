@@ -25,10 +25,12 @@ import in ``service.transfer``.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -47,6 +49,8 @@ from domain.kernel.log import (  # noqa: F401
 )
 
 DB_FILE = "umpire.db"
+#: Beside the database: the writers' cross-process lock (see ``EventStore._writer_lock``).
+WRITER_LOCK_FILE = "umpire.db-writer"
 
 
 _EVENT_COLUMNS = (
@@ -222,6 +226,12 @@ class EventStore:
         self._group = threading.Condition()
         self._queue: list[_Write] = []
         self._leading = False
+        #: Between processes (``umpire serve --workers N``, the CLI beside a server): the group's leader
+        #: holds an exclusive ``flock`` on :data:`WRITER_LOCK_FILE` around its transaction, so the
+        #: processes queue in the kernel and each wakes the moment the other commits, instead of
+        #: sleeping in SQLite's busy handler (whose back-off steps of up to 100 ms made the 2-worker
+        #: tail). SQLite's own lock stays the guarantee; this only orders the waiting. Opened lazily.
+        self._writer_fd: int | None = None
         if read_only:
             if not self.data_dir.is_dir():
                 raise StoreError(f"data dir {self.data_dir} does not exist or is not a directory")
@@ -386,6 +396,27 @@ class EventStore:
         that raises is rolled back alone and gets its exception), and COMMIT once. A refusal of the
         database itself (SQLite's OperationalError: disk full, I/O error, locked too long) fails the
         whole group: nothing of it is written and every caller gets the StoreError."""
+        fd = self._writer_lock()
+        try:
+            self._commit_locked(batch)
+        finally:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _writer_lock(self) -> int | None:
+        """Take the writers' ``flock`` (blocking; the GIL is released while waiting). None when the lock
+        file cannot be opened (then SQLite's busy handler alone arbitrates, as before)."""
+        fd = self._writer_fd
+        if fd is None:
+            try:
+                fd = self._writer_fd = os.open(self.data_dir / WRITER_LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                return None
+            weakref.finalize(self, os.close, fd)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return fd
+
+    def _commit_locked(self, batch: list[_Write]) -> None:
         def fail_all(exc: BaseException) -> None:
             try:
                 conn.execute("ROLLBACK")

@@ -30,15 +30,20 @@ What every backend guarantees:
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
+
+from domain.kernel.log import EventLog
 
 from .store import AppendResult, GameRow, NewEvent, StoredEvent
 
 
 @runtime_checkable
-class Store(Protocol):
+class Store(EventLog, Protocol):
+    """Every read of :class:`domain.kernel.log.EventLog` (games, events, positions: what the projections
+    need), and the writes, seats, seeds, imports and tables below."""
+
     #: Opened for reading only (``umpire verify``/``export``): every write raises StoreError.
     read_only: bool
     #: The node's local state dir (the umpire's signing key); for SQLite also the database's dir.
@@ -53,13 +58,6 @@ class Store(Protocol):
                     seed_commitment: str, token_hashes: dict[str, str], campaign_id: str | None = None,
                     status: str = "active", winner: str | None = None, events: Sequence[NewEvent] = (),
                     chain_version: int = ...) -> AppendResult: ...
-
-    def game(self, game_id: str) -> GameRow | None: ...
-
-    def require_game(self, game_id: str) -> GameRow: ...
-
-    def games(self, *, status: str | None = None, ruleset: str | None = None,
-              after: tuple[str, str] | None = None, limit: int | None = None) -> list[GameRow]: ...
 
     def game_ids(self) -> list[str]: ...
 
@@ -87,18 +85,7 @@ class Store(Protocol):
 
     def command_body(self, game_id: str, seq: int) -> tuple[int, int, str | None, str] | None: ...
 
-    def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None,
-             types: Iterable[str] | None = None) -> list[StoredEvent]: ...
-
-    def last_seq_not_of(self, game_id: str, types: Iterable[str], upto: int | None = None) -> int: ...
-
     def event(self, game_id: str, seq: int) -> StoredEvent | None: ...
-
-    def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]: ...
-
-    def last_position(self) -> int: ...
-
-    def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int: ...
 
     def import_game(self, game: GameRow, token_hashes: dict[str, str], seed: bytes | None,
                     events: Sequence[StoredEvent]) -> None: ...

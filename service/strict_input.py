@@ -76,6 +76,49 @@ async def raise_body_problem(request: Any) -> None:
         raise problem
 
 
+def _too_large(max_body: int) -> Problem:
+    return Problem(413, "too-large", f"the body is larger than {max_body} bytes")
+
+
+async def read_body(scope: Any, receive: Any, max_body: int = MAX_BODY_BYTES) -> tuple[bytes, Problem | None, dict[bytes, bytes]] | None:
+    """The request's body read whole (up to ``max_body``: no further), its problem (or None) and its headers
+    (lower-cased names, the first of each); None when the client disconnected. A body with a problem is
+    handed on empty."""
+    headers: dict[bytes, bytes] = {}
+    for k, v in scope.get("headers", []):
+        headers.setdefault(k.lower(), v)
+    declared = headers.get(b"content-length")
+    problem: Problem | None = None
+    if declared is not None:
+        try:
+            if int(declared) > max_body:
+                problem = _too_large(max_body)
+        except ValueError:
+            problem = Problem(400, "malformed", "content-length is not a number")
+    chunks: list[bytes] = []
+    size = 0
+    more = problem is None
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > max_body:
+            problem = _too_large(max_body)  # read no further
+            break
+        chunks.append(chunk)
+        more = message.get("more_body", False)
+    body = b""
+    if problem is None:
+        body = b"".join(chunks)
+        ctype = headers.get(b"content-type")
+        problem = body_problem(body, ctype.decode("latin-1") if ctype is not None else None)
+    if problem is not None:
+        body = b""
+    return body, problem, headers
+
+
 class StrictInput:
     """ASGI middleware: reads the whole body (up to the limit), checks it, replays it to the app."""
 
@@ -87,38 +130,12 @@ class StrictInput:
         if scope["type"] != "http" or scope.get("method") not in _BODY_METHODS:
             await self.app(scope, receive, send)
             return
-        headers = {k.lower(): v for k, v in scope.get("headers", [])}
-        declared = headers.get(b"content-length")
-        problem: Problem | None = None
-        too_large = Problem(413, "too-large", f"the body is larger than {self.max_body} bytes")
-        if declared is not None:
-            try:
-                if int(declared) > self.max_body:
-                    problem = too_large
-            except ValueError:
-                problem = Problem(400, "malformed", "content-length is not a number")
-        chunks: list[bytes] = []
-        size = 0
-        more = problem is None
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                problem = too_large  # read no further
-                break
-            chunks.append(chunk)
-            more = message.get("more_body", False)
-        body = b""
-        if problem is None:
-            body = b"".join(chunks)
-            ctype = headers.get(b"content-type")
-            problem = body_problem(body, ctype.decode("latin-1") if ctype is not None else None)
+        read = await read_body(scope, receive, self.max_body)
+        if read is None:
+            return
+        body, problem, _ = read
         if problem is not None:
             scope[SCOPE_KEY] = problem
-            body = b""
         sent = False
 
         async def replay() -> Any:
@@ -132,4 +149,4 @@ class StrictInput:
 
 
 __all__ = ["MAX_BODY_BYTES", "MAX_DEPTH", "StrictInput", "body_problem", "is_json", "json_depth",
-           "raise_body_problem"]
+           "raise_body_problem", "read_body"]

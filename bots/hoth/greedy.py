@@ -173,7 +173,7 @@ def best_attack_from(state: HothState, snap: Snapshot, u: UnitState, h: tuple[in
     target and its dice.
 
     ``fast``: the dice from range and the target's terrain only (``values.expected_dice``: no card bonus,
-    no scouts), enemy units only; else the engine's own attack plan (``plan_attack``)."""
+    no scouts); else the engine's own attack plan (``plan_attack``)."""
     spec = UNIT_SPECS[u.unit]
     best, target, dice = 0.0, None, 0
     if fast:
@@ -190,6 +190,17 @@ def best_attack_from(state: HothState, snap: Snapshot, u: UnitState, h: tuple[in
                     v = attack_value(state, u, e.id, n, sc=sc)
                     if v > best:
                         best, target, dice = v, e.id, n
+        # the enemy's attackable structures in range and sight (HOTH-STRUCT-5): a sudden-death objective is
+        # often the best target there is, and the other side's threat to it is what its defence is about
+        for sid, sdef in sc.structs.items():
+            st = state.structures.get(sid)
+            if st is None or st.destroyed or not sdef.attackable or sdef.owner == u.faction:
+                continue
+            d = dh[st.hex]
+            if 1 <= d <= rng and snap.clear(h, st.hex):
+                v = attack_value(state, u, sid, spec.attack[d - 1], sc=sc)
+                if v > best:
+                    best, target, dice = v, sid, spec.attack[d - 1]
         return best, target, dice
     uu = u if h == u.hex else replace(u, hex=h)
     for tid in _targets_near(state, u, h, len(spec.attack), sc):
@@ -362,10 +373,26 @@ def hand_values(state: HothState, seat: str, fast: bool = False) -> dict[str, fl
 def expected_attacks(state: HothState, seat: str) -> float:
     """The attack step to come in expectation: each unit that may attack makes its best attack (the engine's
     attack list and dice, the die faces' chances), attacks on one target added up (``combined``)."""
+    return combined(state, faction_of(seat), list(attack_plan(state, seat).values()))
+
+
+def attack_plan(state: HothState, seat: str) -> dict[str, Act]:
+    """Each unit that may still attack this step: its best attack (the engine's attack list and dice)."""
+    best: dict[str, Act] = {}
+    for uid, acts in attack_acts(state, seat).items():
+        for a in acts.values():
+            if a[0] > best.get(uid, (0.0,))[0]:
+                best[uid] = a
+    return best
+
+
+def attack_acts(state: HothState, seat: str) -> dict[str, dict[tuple[str, bool], Act]]:
+    """Every attack the seat's units may still make this step, by unit and (target, special): its expected gain,
+    target, the target's whole value and the expected hits on a target unit (the engine's attack list and dice)."""
     sc = scales(state)
     snap = snapshot(state)
     f = faction_of(seat)
-    best: dict[str, Act] = {}
+    out: dict[str, dict[tuple[str, bool], Act]] = {}
     for uid, tid, special in all_attacks(state):
         u = state.units[uid]
         if special:
@@ -376,9 +403,30 @@ def expected_attacks(state: HothState, seat: str) -> float:
                 continue
             g = _plan_value(state, u, tid, plan.dice, sc)
             hits = hits_on(state, tid, plan.dice, conversions(state, uid))
-        if g > best.get(uid, (0.0,))[0]:
-            best[uid] = (g, tid, target_value(state, tid, f, sc), hits)
-    return combined(state, f, list(best.values()), sc)
+        out.setdefault(uid, {})[(tid, special)] = (g, tid, target_value(state, tid, f, sc), hits)
+    return out
+
+
+def kill_chances(state: HothState, plan: dict[str, Act]) -> dict[str, float]:
+    """The chance each enemy unit attacked in ``plan`` is eliminated, its expected hits added up as a Poisson
+    number (HOTH-HIT-3, HOTH-ELIM-1; an AT-AT needs one explosion per hit to confirm, HOTH-HIT-5)."""
+    hits: dict[str, float] = {}
+    for a in plan.values():
+        if a[1] is not None and a[3] > 0 and a[1] in state.units:
+            hits[a[1]] = hits.get(a[1], 0.0) + a[3]
+    out: dict[str, float] = {}
+    for tid, h in hits.items():
+        u = state.units[tid]
+        if UNIT_SPECS[u.unit].confirmation_roll:
+            out[tid] = 1.0 - math.exp(-h / 6.0)
+            continue
+        pk = math.exp(-h)
+        below = 0.0
+        for k in range(u.figures):
+            below += pk
+            pk *= h / (k + 1)
+        out[tid] = max(0.0, 1.0 - below)
+    return out
 
 
 def reply_value(state: HothState, seat: str) -> float:

@@ -4,9 +4,10 @@ Each playout (iteration):
 
 1. **Determinise**: a full state is sampled from the seat's knowledge (``knowledge.py``): the public part
    as the seat sees it, the unseen cards dealt at random into the hidden hands and draw piles.
-2. **Select / expand**: the tree holds the seat's own decisions of this turn (open loop: a node is the
-   sequence of commands; dice are rolled anew in every playout). At a node the legal commands of the
-   sampled state are ranked by the greedy policy; progressive widening lets the top ``1 + PW_C *
+2. **Select / expand**: the tree holds the seat's own choices of this turn, ``TREE_DEPTH`` of them (1: the
+   root's commands, each followed by the greedy policy -- a rollout search; see ``TREE_DEPTH``) (open loop: a
+   node is the sequence of commands; dice are rolled anew in every playout). At a node the legal commands of
+   the sampled state are ranked by the greedy policy; progressive widening lets the top ``1 + PW_C *
    visits**PW_ALPHA`` of them in, and UCB1 over availability counts (ISMCTS) picks among them, its
    exploration scaled to the spread of the values seen. States reached by steps that revealed nothing (no
    roll, no card) are kept (``Kept``) and reused by every later playout with its own hidden cards: no step
@@ -21,7 +22,8 @@ Each playout (iteration):
 4. **Evaluate**: 1/0 for a finished game, else the logistic of ``values.score`` (progress towards victory,
    force, position) minus ``REPLY_SHARE`` of the other side's best greedy reply -- the value of its best
    command card in this playout's hand (the sampled hand: the determinisation is what makes the reply
-   uncertain) -- plus ``NEXT_SHARE`` of the seat's own best card on the board it leaves (what it sets up).
+   uncertain), judged on the board the seat's attacks leave (``REPLY_AFTER_ATTACKS``) -- plus ``NEXT_SHARE`` of
+   the seat's own best card (of its hand at the root) on the board it leaves (what it sets up).
 
 Truncating at the horizon is what makes 1,000 playouts per second possible in pure Python: a playout to the
 end of a game is 50-60 turns, a truncated one part of one. The value at the horizon measures what the turn
@@ -38,6 +40,7 @@ from typing import Any
 
 import msgspec
 
+from domain.hoth import commands as C
 from domain.hoth.state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
 
 from . import greedy
@@ -53,6 +56,20 @@ MIN_SPREAD = 0.02
 #: Progressive widening: a node with n visits considers its best ``1 + PW_C * n ** PW_ALPHA`` commands.
 PW_C = 1.0
 PW_ALPHA = 0.5
+#: The seat's choices the tree holds below the root (1: the root's commands only, each followed by the greedy
+#: policy). A deeper tree averages the exploration of the later choices of a turn into the earlier ones: a command
+#: followed by many choices (ordering a unit, which then has a dozen moves) looks worse than one followed by none
+#: (ending the orders), and the search stops ordering, moving and attacking. The later choices are searched in
+#: their own decisions (a Hoth turn is a sequence of them), so each root command is valued as "this, then greedy"
+#: (a rollout search: it keeps greedy's command unless another one does better).
+TREE_DEPTH = 1
+#: The seat's own next turn (``NEXT_SHARE``) from its hand at the root, not the hand its card leaves
+#: (``Search._own_next``).
+NEXT_FROM_ROOT_HAND = True
+#: Rank the root's commands with the greedy bot's full look (``greedy.FULL_DESTINATIONS`` per unit, sight and
+#: dice) rather than the playouts' fast one (``FAST_DESTINATIONS``, the rest ranked last): the greedy bot's own
+#: move is then the first the search tries, and progressive widening admits the moves worth trying.
+ROOT_FULL_RANKING = True
 #: Safety cap on the steps of one playout (a turn is a few dozen steps).
 MAX_PLAYOUT_STEPS = 400
 
@@ -78,10 +95,12 @@ class Kept:
     Every playout that reaches it again reuses it with its own hidden cards (no step from the root to here
     touched them), with its greedy ranking of the commands and the states its commands lead to."""
 
-    __slots__ = ("state", "seat", "picks", "next", "board", "replies")
+    __slots__ = ("state", "seat", "picks", "next", "board", "replies", "reply_act", "full")
 
-    def __init__(self, state: HothState):
+    def __init__(self, state: HothState, full: bool = False):
         self.state = state
+        #: Rank with the greedy bot's own full look (``fast=False``): the root's commands, once per decision.
+        self.full = full
         self.seat = to_act(state)
         #: The legal commands ranked by the greedy policy (best first), once asked for.
         self.picks: list[Any] | None = None
@@ -90,11 +109,13 @@ class Kept:
         #: score plus expected attacks (``Search._expected_value``), once computed; the other side's card values.
         self.board: float | None = None
         self.replies: dict[str, float] = {}
+        #: The other side's unit activity for its reply (``_reply_activity``), with ``board``.
+        self.reply_act: dict[str, Any] = {}
 
     def ranked(self) -> list[Any]:
         if self.picks is None:
             cmds = legal(self.state, self.seat)
-            self.picks = cmds if len(cmds) == 1 else _ranked(self.state, self.seat, cmds)
+            self.picks = cmds if len(cmds) == 1 else _ranked(self.state, self.seat, cmds, fast=not self.full)
         return self.picks
 
 
@@ -108,8 +129,8 @@ class Result(msgspec.Struct, kw_only=True):
     seconds: float
 
 
-def _ranked(state: HothState, seat: str, cmds: list) -> list[Any]:
-    ps = greedy.picks(state, seat, cmds, fast=True)
+def _ranked(state: HothState, seat: str, cmds: list, fast: bool = True) -> list[Any]:
+    ps = greedy.picks(state, seat, cmds, fast=fast)
     ps.sort(key=lambda p: p.gain, reverse=True)
     return [p.command for p in ps]
 
@@ -131,6 +152,8 @@ class Search:
         own = base.pending is None and base.turn is not None and base.turn.seat == self.seat
         self.expect = None if not (EXPECT_ATTACKS and own) else (
             "plan" if base.turn.phase in (PLAY, ORDER, MOVE) else ("attack" if EXPECT_AFTER_ATTACK else None))
+        #: The seat's own hand at the root (``_own_next``).
+        self.hand = tuple(dict.fromkeys(knowledge.hands.get(self.seat) or ()))
         self.root = Node()
         self.steps = 0
         #: The range of the values seen so far: exploration is scaled to it (values near 0 or 1 differ little).
@@ -167,13 +190,15 @@ class Search:
         node = self.root
         path = [node]
         if node.kept is None:
-            node.kept = Kept(sample)
+            # the root's commands ranked as the greedy bot ranks them (``ROOT_FULL_RANKING``), the first its choice
+            node.kept = Kept(sample, full=ROOT_FULL_RANKING)
         # While every step so far revealed nothing, the playout walks over kept states (``cur``); after the
         # first revealing step it goes on with its own ``state``.
         cur: Kept | None = node.kept
         state: HothState | None = None
         self.steps = 0
         expanded = False
+        depth = 0  # the choices made in the tree so far (a command with no alternative is no choice)
         while not expanded:
             st = cur.state if cur is not None else state
             seat = to_act(st)
@@ -189,7 +214,10 @@ class Search:
                 child = node.children.get(cmd)
                 if child is None:
                     child = node.children[cmd] = Node()
+            elif depth >= TREE_DEPTH:
+                break  # the rest of the turn with the playout policy
             else:
+                depth += 1
                 width = min(len(cands), 1 + int(PW_C * (node.visits ** PW_ALPHA)))
                 allowed = cands[:width]
                 cmd = next((c for c in allowed if c not in node.children), None)
@@ -262,10 +290,14 @@ class Search:
         opp = _next_seat(sample)  # the seat of the turn after this one (team play: the other side's player)
         if cur is not None:
             if cur.board is None:
-                cur.board = score(cur.state, self.faction) + greedy.expected_attacks(cur.state, self.seat)
+                plan = greedy.attack_plan(cur.state, self.seat)
+                cur.board = score(cur.state, self.faction) + greedy.combined(cur.state, self.faction,
+                                                                             list(plan.values()))
                 if NEXT_SHARE:
-                    cur.board += NEXT_SHARE * greedy.reply_value(cur.state, self.seat)
+                    cur.board += NEXT_SHARE * self._own_next(cur.state)
                 cur.replies = {}
+                if opp is not None:
+                    cur.reply_act = _reply_activity(cur.state, faction_of(opp), plan)
             x = cur.board
             if opp is not None:
                 # the other side's card values on this board, each card once; its best card in this playout's hand
@@ -276,22 +308,43 @@ class Search:
                     if v is None:
                         card = cur.state.cards[c]
                         v = cur.replies[c] = (0.0 if card.kind == "support" else
-                                              greedy.card_value(cur.state, f, card, greedy.activity(cur.state, f, True)))
+                                              greedy.card_value(cur.state, f, card, cur.reply_act))
                     best = max(best, v)
                 x -= REPLY_SHARE * best
         else:
-            x = score(state, self.faction) + greedy.expected_attacks(state, self.seat)
+            plan = greedy.attack_plan(state, self.seat)
+            x = score(state, self.faction) + greedy.combined(state, self.faction, list(plan.values()))
             if NEXT_SHARE:
-                x += NEXT_SHARE * greedy.reply_value(state, self.seat)
+                x += NEXT_SHARE * self._own_next(state)
             if opp is not None:
-                x -= REPLY_SHARE * greedy.reply_value(state, opp)
+                f = faction_of(opp)
+                act = _reply_activity(state, f, plan)
+                x -= REPLY_SHARE * max((greedy.card_value(state, f, state.cards[c], act)
+                                        for c in dict.fromkeys(state.hands.get(opp, ()))
+                                        if state.cards[c].kind != "support"), default=0.0)
         return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
+
+    def _own_next(self, state: HothState) -> float:
+        """The seat's best card on the board it leaves, from its hand at the root (``self.hand``): what the turn sets
+        up. The hand left after this turn's card would reward keeping the best card back for a next turn that, on
+        the next decision, asks the same question again (the card is never played): the root's hand makes the term
+        the same for every card played, so the card is judged by what it does now."""
+        f = self.faction
+        if not NEXT_FROM_ROOT_HAND:
+            return greedy.reply_value(state, self.seat)
+        act = greedy.activity(state, f, True)
+        return max((greedy.card_value(state, f, state.cards[c], act) for c in self.hand
+                    if c in state.cards and state.cards[c].kind != "support"), default=0.0)
 
     # -- the decision ----------------------------------------------------------------------------
     def run(self, playouts: int, seconds: float = 0.0, early_stop: bool = True) -> Result:
         """Up to ``playouts`` playouts (fewer when the clock passes ``seconds``, or, with ``early_stop``, when no
         other command can catch up); exactly ``playouts`` without either (reproducing a decision)."""
         t0 = time.perf_counter()
+        if ATTACKS_IN_EXPECTATION and self.expect == "attack":
+            static = self._attack_step(playouts)
+            if static is not None:
+                return replace(static, seconds=time.perf_counter() - t0)
         deadline = t0 + seconds if seconds > 0 else None
         n = 0
         while n < playouts:
@@ -306,6 +359,55 @@ class Search:
         best = ranking[0]
         return Result(command=best[0], playouts=n, value=best[2], visits=best[1], ranking=ranking,
                       seconds=time.perf_counter() - t0)
+
+    def _attack_step(self, playouts: int) -> Result | None:
+        """An attack decision of the seat's own turn, with the dice in expectation (``ATTACKS_IN_EXPECTATION``):
+        each attack (or ending the turn) is valued as that attack plus every other unit's best one
+        (``greedy.attack_plan``, attacks on one target added up), on this board, minus the other side's best reply
+        from each sampled hand on the board the attacks leave (``_reply_activity``), plus the seat's own next turn:
+        the ``_expected_value`` of a plan, each command with the same determinisations. A playout is one command
+        valued on one of them. None when a command is neither an attack nor the end of the turn (a support card)."""
+        sample = self.k.sample(self.rng)
+        cmds = legal(sample, self.seat)
+        if not cmds or not all(isinstance(c, (C.Attack, C.EndTurn)) for c in cmds):
+            return None
+        cmds = _ranked(sample, self.seat, cmds)  # greedy's order: ties go to greedy's choice
+        st = sample
+        f = self.faction
+        acts = greedy.attack_acts(st, self.seat)
+        best = greedy.attack_plan(st, self.seat)
+        base = score(st, f) + (NEXT_SHARE * self._own_next(st) if NEXT_SHARE else 0.0)
+        opp = _next_seat(sample)
+        fo = faction_of(opp) if opp is not None else None
+        boards, reply_acts = [], []
+        for c in cmds:
+            if isinstance(c, C.Attack):
+                plan = dict(best)
+                plan[c.unit] = acts.get(c.unit, {}).get((c.target, c.special), (0.0, None, 0.0, 0.0))
+            else:
+                plan = {}  # the turn ends: no more attacks
+            boards.append(base + greedy.combined(st, f, list(plan.values())))
+            reply_acts.append(_reply_activity(st, fo, plan) if fo is not None else None)
+        rounds = max(1, playouts // len(cmds))
+        totals = [0.0] * len(cmds)
+        memo: list[dict[str, float]] = [{} for _ in cmds]
+        for r in range(rounds):
+            hand = (sample if r == 0 else self.k.sample(self.rng)).hands.get(opp, ()) if opp is not None else ()
+            for i in range(len(cmds)):
+                reply = 0.0
+                for card in hand:
+                    v = memo[i].get(card)
+                    if v is None:
+                        cd = st.cards[card]
+                        v = memo[i][card] = (0.0 if cd.kind == "support"
+                                             else greedy.card_value(st, fo, cd, reply_acts[i]))
+                    reply = max(reply, v)
+                totals[i] += 1.0 / (1.0 + math.exp(-EVAL_SCALE * (boards[i] - REPLY_SHARE * reply)))
+        ranking = [(c, rounds, totals[i] / rounds) for i, c in enumerate(cmds)]
+        ranking.sort(key=lambda x: -x[2])  # stable: on a tie, greedy's order
+        top = ranking[0]
+        return Result(command=top[0], playouts=rounds * len(cmds), value=top[2], visits=rounds, ranking=ranking,
+                      seconds=0.0)
 
     def _decided(self, left: int) -> bool:
         """No other command of the root can be visited more than the leader within ``left`` playouts."""
@@ -340,10 +442,37 @@ def evaluate_turn_end(state: HothState, faction: str) -> float:
     return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
 
 
+#: An attack decision of the seat's own turn valued with every attack's dice in expectation
+#: (``Search._attack_step``) instead of playouts that roll the chosen attack: a rolled attack on an AT-AT (one
+#: hit in six confirmed) or a structure is worth much or nothing, and 200 playouts shared among the attacks could
+#: not tell the better one from the luckier one.
+ATTACKS_IN_EXPECTATION = True
 #: Count the attacks of card, order and move decisions in expectation (see ``Search.expect``), and the other
 #: attacks of an attack decision.
 EXPECT_ATTACKS = True
 EXPECT_AFTER_ATTACK = True
+
+
+#: Judge the other side's reply on the board the seat's attacks leave: each enemy unit's part in it scaled by
+#: its chance to survive those attacks (in expectation, ``greedy.kill_chances``). Without it, a unit that the
+#: attacks will most likely eliminate still threatens in full, and every advance into range looks too costly.
+REPLY_AFTER_ATTACKS = True
+
+
+def _reply_activity(state: HothState, faction: str, plan: dict[str, Any]) -> dict[str, Any]:
+    """The other side's unit activity (``greedy.activity``) after the seat's planned attacks (``plan``:
+    ``greedy.attack_plan``), each unit's part scaled by its chance to survive them."""
+    act = greedy.activity(state, faction, True)
+    if not REPLY_AFTER_ATTACKS:
+        return act
+    kill = greedy.kill_chances(state, plan)
+    if not kill:
+        return act
+    out = {}
+    for uid, a in act.items():
+        live = 1.0 - kill.get(uid, 0.0)
+        out[uid] = a if live >= 1.0 else (a[0] * live, a[1], a[2], a[3] * live)
+    return out
 
 
 def _next_seat(state: HothState) -> str | None:

@@ -134,7 +134,7 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
 class EventLog(Protocol):
     """What the projections (and any other reader) need of a store: games and their events.
 
-    ``service.store.EventStore`` implements it; a PostgreSQL store must too. Every method is
+    :class:`service.store_contract.Store` extends it (both backends implement it). Every method is
     a read; events come in seq order (``iter_all``: in commit order, with a monotonic position).
     """
 

@@ -18,7 +18,11 @@ async def strict_body(request: Request, cls: type[T], *, empty_ok: bool = False)
     """The JSON body decoded strictly into ``cls`` (DESIGN 8: a string is not a number, ``6.0`` is not
     an integer, unknown fields are refused): litestar's own conversion of a body is lenient, so the
     routes that take a body decode it again with msgspec's strict rules. 400 names the field."""
-    raw = await request.body()
+    return decode_strict(await request.body(), cls, empty_ok=empty_ok)
+
+
+def decode_strict(raw: bytes, cls: type[T], *, empty_ok: bool = False) -> T:
+    """:func:`strict_body` of a body already read."""
     if empty_ok and raw.strip() in (b"", b"null"):
         return cls()  # type: ignore[call-arg]  (no body, or JSON null: the body is optional)
     try:
@@ -51,17 +55,27 @@ def respond(read: Read, status: int = 200, media_type: str | None = None) -> Res
 
 
 def command_response(svc: GameService, game_id: str, answer: Any) -> Response[Any]:
-    """The answer of a command; wakes the feeds (the projector has the events already; without one, a
-    service that defers projection projects after the response is sent)."""
+    """The answer of a command (see :func:`after_command`)."""
     from litestar.background_tasks import BackgroundTask
+
+    later = after_command(svc, game_id, answer)
+    return Response(answer.body, status_code=answer.status, background=BackgroundTask(later) if later else None)
+
+
+def after_command(svc: GameService, game_id: str, answer: Any) -> Any:
+    """After a command's answer is made: wake the feeds; and what to run once it is sent (or None): the
+    projection, for a service that projects after answering (the projector has the events already)."""
     import anyio
 
-    background = None
-    if answer.appended:
-        svc.notify(game_id)
-        if svc.defer_projection and svc.read_models is not None and svc.projector is None and not svc.project_elsewhere:
-            background = BackgroundTask(anyio.to_thread.run_sync, svc.project, game_id)
-    return Response(answer.body, status_code=answer.status, background=background)
+    if not answer.appended:
+        return None
+    svc.notify(game_id)
+    if svc.defer_projection and svc.read_models is not None and svc.projector is None and not svc.project_elsewhere:
+        async def project() -> None:
+            await anyio.to_thread.run_sync(svc.project, game_id)
+
+        return project
+    return None
 
 
 async def run_blocking(fn: Any, *args: Any) -> Any:

@@ -12,6 +12,10 @@ import uvicorn
 from service.cli import tcp_listener
 
 
+#: How long the probe waits for the server to accept its connection (it returns as soon as it has).
+PROBE_SECONDS = 60.0
+
+
 def _accepted_nodelay(sock: socket.socket) -> int:
     """TCP_NODELAY of a connection accepted by an asyncio server on ``sock``."""
     seen: dict[str, int] = {}
@@ -27,15 +31,15 @@ def _accepted_nodelay(sock: socket.socket) -> int:
         server = await loop.create_server(Probe, sock=sock)
         port = sock.getsockname()[1]
         _, writer = await asyncio.open_connection("127.0.0.1", port)
-        for _ in range(200):
-            if "nodelay" in seen:
-                break
+        deadline = loop.time() + PROBE_SECONDS  # generous: a loaded 2-core machine may take seconds to accept
+        while "nodelay" not in seen and loop.time() < deadline:
             await asyncio.sleep(0.01)
         writer.close()
         server.close()
         await server.wait_closed()
 
     asyncio.run(main())
+    assert "nodelay" in seen, f"the server accepted no connection within {PROBE_SECONDS} s"
     return seen["nodelay"]
 
 

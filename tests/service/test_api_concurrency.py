@@ -4,15 +4,11 @@ inside a process, the store's optimistic check across them): exactly one 201, th
 the current version, no gap in the log."""
 from __future__ import annotations
 
-import threading
-from collections import Counter
-
 import httpx
 import pytest
 
-from .api_client import SEED, Server
-
-CLIENTS = 32
+from .api_client import Server
+from .race import CLIENTS, race_one_version
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -32,30 +28,7 @@ def servers(request, tmp_path, redis_url):
 
 def test_32_clients_on_the_same_version_exactly_one_wins(servers):
     server = servers[0]
-    with httpx.Client(base_url=server.url, timeout=30) as c:
-        g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
-    gid, token, v = g["game_id"], g["seats"]["north"], g["version"]
-    barrier = threading.Barrier(CLIENTS)
-    results: list[tuple[int, dict]] = []
-    lock = threading.Lock()
-
-    def client(i: int) -> None:
-        url = servers[i % len(servers)].url
-        with httpx.Client(base_url=url, timeout=30, headers={"Authorization": f"Bearer {token}"}) as c:
-            barrier.wait()
-            r = c.post(f"/games/{gid}/commands", json={"command": {"type": "roll"}, "expected_version": v,
-                                                      "command_id": f"client-{i}"})
-            with lock:
-                results.append((r.status_code, r.json()))
-
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    codes = Counter(code for code, _ in results)
-    assert codes == {201: 1, 409: CLIENTS - 1}, codes
-    assert all(body["current_version"] == v + 1 for code, body in results if code == 409)
+    gid, v = race_one_version([s.url for s in servers], CLIENTS)
     with httpx.Client(base_url=server.url, timeout=30) as c:
         evs = c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
         assert [e["seq"] for e in evs] == list(range(1, v + 2))

@@ -104,12 +104,25 @@ def test_a_bot_plays_its_turns_as_its_seat_naming_itself(api):
     gid, north = toy_game(api)
     v = api.view(gid)["version"]
     api.ok(gid, north, {"type": "end_turn"}, v)
-    # the bot (south) plays its whole turn by itself, and hands the decision back to north
-    mine = until(lambda: [e for e in api.events(gid, north, after=v + 1) if e["actor"] == "south"], 30)
-    assert all(e["bot"] == "random:1" for e in mine)
+    # the bot (south) plays its whole turn by itself, and hands the decision back to north. Its bot seed comes
+    # from the (random) game id, so its first command may be a card draw, hidden from north with its ruling:
+    # wait for the first bot command north may see (a toy draw is a command of one event, so the first bot
+    # event north sees is the first event of a command: the one whose ruling names the bot)
+    def first_seen() -> dict | None:
+        for e in api.events(gid, north, after=v + 1):
+            if e["actor"] != "south":
+                continue
+            body = api.get(f"/games/{gid}/events/{e['seq']}/ruling", north).json()
+            if not body.get("redacted"):
+                return body
+            assert body["ruling"] is None, body  # a hidden bot event's ruling is withheld from north
+        return None
+
+    seen = until(first_seen, 30, "a bot command north may see")
+    mine = [e for e in api.events(gid, north, after=v + 1) if e["actor"] == "south"]
+    assert mine and all(e["bot"] == "random:1" for e in mine)
     assert all("bot" not in e for e in api.events(gid, north) if e["actor"] == "north")
-    ruling = api.get(f"/games/{gid}/events/{mine[0]['seq']}/ruling", north).json()["ruling"]
-    step = next(s for s in ruling["steps"] if s["rule"] == "UMPIRE-BOT-1")
+    step = next(s for s in seen["ruling"]["steps"] if s["rule"] == "UMPIRE-BOT-1")
     assert step["values"]["bot"] == "random:1" and "random: one of" in step["text"]
     assert step["rule_url"] == "/rulesets/toy/rules/UMPIRE-BOT-1"
     assert api.get("/rulesets/toy/rules/UMPIRE-BOT-1").status_code == 200
@@ -280,7 +293,7 @@ def test_a_bot_game_survives_a_restart_of_umpire_serve(tmp_path):
     try:
         _up(port, p)
         base = f"http://127.0.0.1:{port}"
-        r = httpx.post(f"{base}/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD",
+        r = httpx.post(f"{base}/games", json={"ruleset": "hoth", "scenario": "PROP-SCN-FIRST-CONTACT",
                                               "seed": SEED, "bots": {"imperial": "search:1", "rebel": "greedy"}})
         assert r.status_code == 201, r.text
         gid = r.json()["game_id"]

@@ -10,7 +10,6 @@ import random
 import secrets
 import threading
 import time
-from collections import Counter
 
 import httpx
 import pytest
@@ -19,9 +18,9 @@ from service.store import open_store
 
 from ..projections.helpers import js
 from .api_client import SEED, Server
+from .race import CLIENTS, race_one_version
 from .toy_ruleset import register
 
-CLIENTS = 32
 NODES = 3
 
 
@@ -51,30 +50,7 @@ def _events(base: str, gid: str) -> list[dict]:
 
 def test_32_clients_racing_across_three_nodes_exactly_one_wins(cluster_nodes):
     nodes, _, _ = cluster_nodes
-    with httpx.Client(base_url=nodes[0].url, timeout=30) as c:
-        g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
-    gid, token, v = g["game_id"], g["seats"]["north"], g["version"]
-    barrier = threading.Barrier(CLIENTS)
-    results: list[tuple[int, dict]] = []
-    lock = threading.Lock()
-
-    def client(i: int) -> None:
-        with httpx.Client(base_url=nodes[i % NODES].url, timeout=30,
-                          headers={"Authorization": f"Bearer {token}"}) as c:
-            barrier.wait()
-            r = c.post(f"/games/{gid}/commands", json={"command": {"type": "roll"}, "expected_version": v,
-                                                      "command_id": f"client-{i}"})
-            with lock:
-                results.append((r.status_code, r.json()))
-
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    codes = Counter(code for code, _ in results)
-    assert codes == {201: 1, 409: CLIENTS - 1}, codes
-    assert all(body["current_version"] == v + 1 for code, body in results if code == 409)
+    gid, v = race_one_version([n.url for n in nodes], CLIENTS)
     for node in nodes:  # every node sees the same gapless log with an intact chain
         assert [e["seq"] for e in _events(node.url, gid)] == list(range(1, v + 2))
         with httpx.Client(base_url=node.url, timeout=30) as c:

@@ -1,0 +1,108 @@
+"""The command path at the door (issue 17): ``POST /games/{id}/commands`` served straight from ASGI.
+
+The route ``service.routes.games.post_command`` declares the endpoint (its OpenAPI document, its
+dry run, every request with a query string); the requests that carry a game command -- the hot path
+of every game -- are answered here instead, in front of litestar's router, with the same pieces and
+in DESIGN 8's order:
+
+1. the body read whole and checked at the door (:func:`service.strict_input.read_body`: 413, ...),
+2. 404 for an unknown game, then 401 for the token (:func:`service.auth.check_seat`, from memory on
+   the event loop for a game and token seen before),
+3. the body's problem, if it had one (after the guards, as ``before_request`` raises it),
+4. the strict decoding of the request (:func:`service.routes._common.decode_strict`, 400 naming the field),
+5. the command, under the game's lock, in one of the path's worker threads (``GameService.command``: idempotency, read-only,
+   expected version, whose decision, legality, the append and its receipt),
+6. the answer as the route gives it (:func:`service.routes._common.after_command`: the feeds woken, the
+   projection after the answer when this process projects).
+
+An exception becomes the answer litestar's exception handlers of the app give it (the same functions).
+What this saves per command is litestar's routing, signature model, lenient body parsing (decoded once,
+strictly), guard resolution, response object and exception middleware: measured in ``ops/bench_http.py``.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
+from typing import Any
+
+import msgspec
+
+from .auth import check_seat, token_of_header
+from .game_service import CommandRequest, GameService
+from .problems import PROBLEM_JSON
+from .strict_input import read_body
+
+#: The path of a game's commands (litestar's ``{game_id:str}``: one path segment, already percent-decoded).
+_COMMANDS = re.compile(r"/games/([^/]+)/commands")
+_encode = msgspec.json.Encoder().encode
+#: Worker threads of the command path per process (PROPOSED: commands of different games in flight at once).
+COMMAND_THREADS = 32
+
+
+class CommandPath:
+    """ASGI wrapper of the app's handler (``Litestar.asgi_handler``): takes ``POST /games/{id}/commands``
+    without a query string, passes everything else on."""
+
+    def __init__(self, app: Any, svc: GameService, handlers: dict[Any, Any]):
+        self.app = app
+        self.svc = svc
+        #: The app's exception handlers (exception type -> handler(request, exc) -> Response).
+        self.handlers = handlers
+        #: The commands' worker threads (the event loop's own executor call: lighter than anyio's per call).
+        #: The commands waiting on one group commit are at most this many.
+        self.threads = ThreadPoolExecutor(COMMAND_THREADS, thread_name_prefix="umpire-command")
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope.get("query_string"):
+            await self.app(scope, receive, send)
+            return
+        m = _COMMANDS.fullmatch(scope["path"])
+        if m is None:
+            await self.app(scope, receive, send)
+            return
+        read = await read_body(scope, receive)
+        if read is None:  # the client went away
+            return
+        body, problem, headers = read
+        game_id = m.group(1)
+        svc = self.svc
+        try:
+            token = token_of_header(headers.get(b"authorization"))
+            await check_seat(svc, game_id, token)
+            if problem is not None:
+                raise problem
+            from .routes._common import after_command, decode_strict
+
+            req = decode_strict(body, CommandRequest)
+            async with svc.lock(game_id):
+                answer = await asyncio.get_running_loop().run_in_executor(self.threads, svc.command, game_id, token, req)
+            later = after_command(svc, game_id, answer)
+            await _send(send, answer.status, _encode(answer.body), "application/json")
+            if later is not None:
+                await later()
+        except Exception as exc:  # noqa: BLE001 - every exception gets the app's own answer for it
+            await self._answer_error(scope, send, exc)
+
+    async def _answer_error(self, scope: Any, send: Any, exc: Exception) -> None:
+        handler = next((self.handlers[t] for t in type(exc).__mro__ if t in self.handlers), None)
+        if handler is None:  # pragma: no cover - Exception always has a handler
+            raise exc
+        request = SimpleNamespace(method=scope["method"], url=SimpleNamespace(path=scope["path"]))
+        resp = handler(request, exc)
+        extra = [(k.lower().encode("latin-1"), str(v).encode("latin-1")) for k, v in (resp.headers or {}).items()]
+        media = resp.media_type if isinstance(resp.media_type, str) else str(resp.media_type or PROBLEM_JSON)
+        await _send(send, resp.status_code, _encode(resp.content), media, extra)
+
+
+async def _send(send: Any, status: int, content: bytes, media_type: str,
+                extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    headers = [(b"content-type", media_type.encode("latin-1")), (b"content-length", str(len(content)).encode())]
+    if extra:
+        headers += extra
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": content})
+
+
+__all__ = ["CommandPath"]
