@@ -25,13 +25,15 @@ import in ``service.transfer``.
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
 import sqlite3
 import threading
+import time
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -49,7 +51,7 @@ from domain.kernel.log import (  # noqa: F401
 )
 
 DB_FILE = "umpire.db"
-#: Beside the database: the writers' cross-process lock (see ``EventStore._writer_lock``).
+#: Beside the database: the writers' cross-process lock (see ``EventStore._writers_turn``).
 WRITER_LOCK_FILE = "umpire.db-writer"
 
 
@@ -245,7 +247,11 @@ class EventStore:
             raise StoreError(f"cannot create data dir {self.data_dir}: {exc.strerror}") from None
         if not os.access(self.data_dir, os.W_OK):
             raise StoreError(f"data dir {self.data_dir} is not writable")
-        self._migrate()
+        # Processes starting at once on a new file (``--workers N``): the first switches it to WAL and
+        # migrates while the others wait on the writers' lock -- SQLite answers a concurrent journal-mode
+        # switch with "database is locked" at once, without its busy handler.
+        with self._writers_turn():
+            self._migrate()
 
     # -- connections -------------------------------------------------
     def _read_only_uri(self) -> str:
@@ -305,7 +311,7 @@ class EventStore:
                 raise StoreError(f"cannot open {self.path}: {exc}") from None
             try:
                 conn.execute(f"PRAGMA busy_timeout={int(self._busy)}")
-                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                mode = self._wal_mode(conn)
                 if str(mode).lower() != "wal":
                     raise StoreError(f"{self.path}: cannot switch to WAL mode (got {mode!r})")
                 conn.execute("PRAGMA synchronous=FULL")
@@ -317,6 +323,21 @@ class EventStore:
                 raise
             self._local.conn = conn
         return conn
+
+    def _wal_mode(self, conn: sqlite3.Connection) -> str:
+        """``PRAGMA journal_mode=WAL``, retried within the busy timeout: SQLite answers it with
+        "database is locked" at once, without calling the busy handler, while another process holds a
+        lock it needs (several workers opening one file)."""
+        deadline = time.monotonic() + self._busy / 1000
+        pause = 0.005
+        while True:
+            try:
+                return str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0])
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
 
     def db(self) -> sqlite_utils.Database:
         return sqlite_utils.Database(self._conn())
@@ -396,25 +417,26 @@ class EventStore:
         that raises is rolled back alone and gets its exception), and COMMIT once. A refusal of the
         database itself (SQLite's OperationalError: disk full, I/O error, locked too long) fails the
         whole group: nothing of it is written and every caller gets the StoreError."""
-        fd = self._writer_lock()
-        try:
+        with self._writers_turn():
             self._commit_locked(batch)
-        finally:
-            if fd is not None:
-                fcntl.flock(fd, fcntl.LOCK_UN)
 
-    def _writer_lock(self) -> int | None:
-        """Take the writers' ``flock`` (blocking; the GIL is released while waiting). None when the lock
-        file cannot be opened (then SQLite's busy handler alone arbitrates, as before)."""
+    @contextlib.contextmanager
+    def _writers_turn(self) -> Iterator[None]:
+        """Hold the writers' ``flock`` (blocking; the GIL is released while waiting). Without it when the
+        lock file cannot be opened (then SQLite's busy handler alone arbitrates, as before)."""
         fd = self._writer_fd
         if fd is None:
             try:
                 fd = self._writer_fd = os.open(self.data_dir / WRITER_LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
             except OSError:
-                return None
+                yield
+                return
             weakref.finalize(self, os.close, fd)
         fcntl.flock(fd, fcntl.LOCK_EX)
-        return fd
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
     def _commit_locked(self, batch: list[_Write]) -> None:
         def fail_all(exc: BaseException) -> None:
