@@ -6,6 +6,8 @@ from typing import Any
 
 import httpx
 
+from domain.kernel import dice
+
 from .conftest import PIN_TOLERANCE, pinned, shot
 from .harness import SCENARIO
 
@@ -26,6 +28,10 @@ def no_sideways_scroll(page: Any) -> None:
     assert width <= page.viewport_size["width"], f"the page is {width}px wide at {page.viewport_size['width']}px"
 
 
+#: Typed into the lobby's seed field (any seed whose first imperial card orders a unit).
+LOBBY_SEED = "07" * 32
+
+
 def test_lobby_and_board_at_375px_with_the_keyboard_only(server, contexts):
     page = contexts.page(width=375, height=800, is_mobile=True, has_touch=True, device_scale_factor=1)
     page.goto(server.url + "/")
@@ -41,9 +47,16 @@ def test_lobby_and_board_at_375px_with_the_keyboard_only(server, contexts):
     tab_to(page, "#c-scenario")
     page.keyboard.type("Take")
     assert page.input_value("#c-scenario") == f"s:{SCENARIO}"
+    # a fixed server seed: the hand dealt decides whether the first card lets a unit be ordered
+    tab_to(page, "#create details summary")
+    page.keyboard.press("Enter")
+    tab_to(page, "#c-seed")
+    page.keyboard.type(LOBBY_SEED)
     tab_to(page, "#c-submit")
     page.keyboard.press("Enter")
     page.wait_for_selector(".created a.play-seat")
+    # the seed typed is the game's: its commitment is shown
+    assert page.text_content(".created code.hash") == dice.commitment(bytes.fromhex(LOBBY_SEED))
     shot(page, "phone-lobby-created", full_page=True)
     no_sideways_scroll(page)
     tab_to(page, '.created li[data-seat="imperial"] a.play-seat')
