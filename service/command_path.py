@@ -54,6 +54,10 @@ class CommandPath:
         #: The commands waiting on one group commit are at most this many.
         self.threads = ThreadPoolExecutor(COMMAND_THREADS, thread_name_prefix="umpire-command")
 
+    def close(self) -> None:
+        """On the app's shutdown (after the server has drained its requests): let the threads go."""
+        self.threads.shutdown(wait=False)
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["method"] != "POST" or scope.get("query_string"):
             await self.app(scope, receive, send)

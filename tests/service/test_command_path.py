@@ -161,3 +161,17 @@ def test_a_store_refusal_on_the_command_path_is_the_apps_503_without_paths(tmp_p
             shapes.append(r.json())
         assert shapes[0] == shapes[1]
         assert c.get(f"/games/{g['game_id']}").json()["version"] == g["version"]  # nothing written
+
+
+def test_the_command_paths_threads_end_with_the_app(tmp_path, redis_url, redis_client):
+    register()
+    app = create_app(Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url))
+    door = app.asgi_handler
+    assert isinstance(door, CommandPath)
+    with TestClient(app) as c:
+        g = _game(c)
+        r = _post(c, g["game_id"], {"command": {"type": "step"}, "expected_version": g["version"]}, g["seats"]["north"])
+        assert r.status_code == 201, r.text
+        assert door.threads.submit(int, "1").result() == 1
+    with pytest.raises(RuntimeError):  # shut down on the app's shutdown: no new work is taken
+        door.threads.submit(int, "1")
