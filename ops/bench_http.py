@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
+from service.cli import served  # noqa: E402  (the servers below are served as umpire serve serves)
 
 SEED = "0f" * 32
 #: Bytes of the row the bare insert writes (an umpire event row of the toy ruleset, with its
@@ -61,7 +62,7 @@ def umpire_app():
     from tests.service.toy_ruleset import register
 
     register()
-    return create_app(Settings.from_env(), projector=os.environ.get("UMPIRE_PROJECTOR", "thread"))
+    return served(create_app(Settings.from_env(), projector=os.environ.get("UMPIRE_PROJECTOR", "thread")))
 
 
 def bare_constant_app():
@@ -71,7 +72,7 @@ def bare_constant_app():
     async def constant(data: dict[str, Any]) -> dict[str, Any]:
         return {"status": "ok"}
 
-    return Litestar(route_handlers=[constant], openapi_config=None)
+    return served(Litestar(route_handlers=[constant], openapi_config=None))
 
 
 def bare_insert_app():
@@ -103,7 +104,7 @@ def bare_insert_app():
             c.execute("COMMIT")
         return {"id": cur.lastrowid}
 
-    return Litestar(route_handlers=[insert], openapi_config=None)
+    return served(Litestar(route_handlers=[insert], openapi_config=None))
 
 
 # -- servers ------------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def main() -> None:
 @click.option("--redis-url", default=None, help="Existing Redis (default: $UMPIRE_REDIS_URL; unset: start a private one).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes (uvicorn); they share the SQLite log and the one Redis.")
-@click.option("--access-log/--no-access-log", default=True, show_default=True,
+@click.option("--access-log/--no-access-log", default=True, show_default=True, envvar="UMPIRE_ACCESS_LOG",
               help="Log every request (seat tokens in query strings redacted); off saves a few per cent of CPU.")
 @click.option("--projector", type=click.Choice(["process", "thread"]), default="process", show_default=True,
               envvar="UMPIRE_PROJECTOR",
@@ -143,8 +143,8 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             _run_workers(settings, workers, access_log=access_log)
         else:
             app = create_app(settings, projector=projector)
-            uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", access_log=access_log,
-                        **SERVER_STACK)
+            uvicorn.run(_logged(app, access_log), host=settings.host, port=settings.port, log_level="info",
+                        access_log=False, **SERVER_STACK)
     finally:
         if follower is not None:
             follower.stop()
@@ -251,8 +251,8 @@ def run_http(factory: str, host: str, port: int, workers: int = 1, *, access_log
     if workers > 1:
         _run_workers(Settings.from_env(host=host, port=str(port)), workers, access_log=access_log, factory=factory)
     else:
-        uvicorn.run(factory, factory=True, host=host, port=port, log_level="info", access_log=access_log,
-                    **SERVER_STACK)
+        os.environ[ENV_ACCESS_LOG] = "1" if access_log else "0"
+        uvicorn.run(factory, factory=True, host=host, port=port, log_level="info", access_log=False, **SERVER_STACK)
 
 
 def _run_workers(settings: Settings, workers: int, *, access_log: bool = True,
@@ -266,8 +266,9 @@ def _run_workers(settings: Settings, workers: int, *, access_log: bool = True,
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    os.environ[ENV_ACCESS_LOG] = "1" if access_log else "0"  # read by each worker's factory (served)
     config = uvicorn.Config(factory, factory=True, workers=workers, host=settings.host,
-                            port=int(settings.port), log_level="info", access_log=access_log, **SERVER_STACK)
+                            port=int(settings.port), log_level="info", access_log=False, **SERVER_STACK)
     sock = tcp_listener(config.bind_socket())
     if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn < 0.36
         Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()  # type: ignore[call-arg]
@@ -275,11 +276,29 @@ def _run_workers(settings: Settings, workers: int, *, access_log: bool = True,
         Multiprocess(config, sockets=[sock]).run()
 
 
+#: Whether served apps write umpire's access log (``umpire serve --access-log/--no-access-log``; default 1).
+ENV_ACCESS_LOG = "UMPIRE_ACCESS_LOG"
+
+
+def _logged(app: Any, access_log: bool) -> Any:
+    """The app with umpire's access log (:mod:`service.access_log`; uvicorn's own is always off: it cost
+    5-10% of a command's CPU)."""
+    from .access_log import AccessLog
+
+    return AccessLog(app) if access_log else app
+
+
+def served(app: Any) -> Any:
+    """An app as a served process runs it (``umpire serve``'s workers, the benchmarks' servers): with the
+    access log unless :data:`ENV_ACCESS_LOG` says 0."""
+    return _logged(app, os.environ.get(ENV_ACCESS_LOG, "1").strip().lower() not in ("0", "false", "no", ""))
+
+
 def worker_app() -> Any:
     """App factory of one ``umpire serve --workers N`` worker process (settings from the environment)."""
     from .app import create_app
 
-    return create_app(Settings.from_env(), projector=os.environ.get(ENV_PROJECTOR, "thread"))
+    return served(create_app(Settings.from_env(), projector=os.environ.get(ENV_PROJECTOR, "thread")))
 
 
 @main.command()

@@ -145,6 +145,13 @@ def toy_app():
     return create_app(Settings.from_env())
 
 
+def served_toy_app():
+    """:func:`toy_app` as ``umpire serve`` serves an app (``service.cli.served``: with umpire's access log)."""
+    from service.cli import served
+
+    return served(toy_app())
+
+
 class Server:
     """A real uvicorn server process on a free loopback port."""
 

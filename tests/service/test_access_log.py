@@ -1,0 +1,134 @@
+"""umpire's access log (``service/access_log.py``): the line of every request, a secret query parameter
+redacted, written in batches -- within FLUSH_SECONDS, at FLUSH_LINES, and at shutdown -- by a real
+server served as ``umpire serve`` serves (``service.cli.run_http``), with uvicorn's own log off."""
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from service import access_log
+from service.access_log import AccessLog
+
+from .api_client import SEED
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def _app(scope, receive, send):
+    await send({"type": "http.response.start", "status": 404 if scope["path"] == "/missing" else 200,
+                "headers": [(b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+def _call(log: AccessLog, path: str, query: bytes = b"", method: str = "GET") -> None:
+    scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(), "query_string": query,
+             "http_version": "1.1", "client": ("10.0.0.1", 5555), "headers": []}
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        pass
+
+    asyncio.run(log(scope, receive, send))
+
+
+def test_lines_are_batched_and_redacted(monkeypatch):
+    out = io.StringIO()
+    log = AccessLog(_app, stream=out)
+    monkeypatch.setattr(access_log, "FLUSH_LINES", 3)
+    _call(log, "/games/g1/feed", b"token=s3cret&limit=1")
+    _call(log, "/missing", method="POST")
+    assert out.getvalue() == ""  # waiting in the buffer
+    _call(log, "/health")
+    lines = out.getvalue().splitlines()
+    assert lines == ['INFO:     10.0.0.1:5555 - "GET /games/g1/feed?token=***&limit=1 HTTP/1.1" 200 OK',
+                     'INFO:     10.0.0.1:5555 - "POST /missing HTTP/1.1" 404 Not Found',
+                     'INFO:     10.0.0.1:5555 - "GET /health HTTP/1.1" 200 OK']
+    assert "s3cret" not in out.getvalue()
+
+
+def test_a_line_is_written_within_the_flush_time_on_a_running_loop():
+    out = io.StringIO()
+    log = AccessLog(_app, stream=out)
+
+    async def main():
+        scope = {"type": "http", "method": "GET", "path": "/x", "query_string": b"", "http_version": "1.1",
+                 "client": None, "headers": []}
+
+        async def receive():
+            return {"type": "http.request", "body": b""}
+
+        async def send(message):
+            pass
+
+        await log(scope, receive, send)
+        assert out.getvalue() == ""
+        await asyncio.sleep(access_log.FLUSH_SECONDS * 2)
+        return out.getvalue()
+
+    assert asyncio.run(main()) == 'INFO:     - - "GET /x HTTP/1.1" 200 OK\n'
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_served_app_logs_its_requests_once_and_at_shutdown(tmp_path):
+    port = _port()
+    env = dict(os.environ, UMPIRE_DATA_DIR=str(tmp_path / "data"), PYTHONPATH=str(ROOT))
+    env.pop("UMPIRE_REDIS_URL", None)
+    log_path = tmp_path / "server.log"
+    code = f"from service.cli import run_http; run_http('tests.service.api_client:served_toy_app', '127.0.0.1', {port})"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(base + "/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline and proc.poll() is None, log_path.read_text()
+            time.sleep(0.1)
+        g = httpx.post(base + "/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
+        token = g["seats"]["north"]
+        r = httpx.post(f"{base}/games/{g['game_id']}/commands", json={"command": {"type": "step"}, "expected_version": g["version"]},
+                       headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 201, r.text
+        httpx.get(f"{base}/games/{g['game_id']}", params={"token": token})
+        time.sleep(access_log.FLUSH_SECONDS * 4)
+        text = log_path.read_text()
+        assert f'"POST /games/{g["game_id"]}/commands HTTP/1.1" 201 Created' in text  # within the flush time
+        httpx.get(base + "/missing-page")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+    text = log_path.read_text()
+    assert '"GET /missing-page HTTP/1.1" 404 Not Found' in text  # written at shutdown
+    assert text.count(f'"POST /games/{g["game_id"]}/commands HTTP/1.1"') == 1  # one log, not uvicorn's as well
+    assert f'/games/{g["game_id"]}?token=*** HTTP/1.1" 200 OK' in text and token not in text
+
+
+def test_no_access_log_when_turned_off(tmp_path):
+    from service.cli import served
+
+    os.environ["UMPIRE_ACCESS_LOG"] = "0"
+    try:
+        assert not isinstance(served(_app), AccessLog)
+    finally:
+        del os.environ["UMPIRE_ACCESS_LOG"]
+    assert isinstance(served(_app), AccessLog)
