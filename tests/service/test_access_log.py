@@ -123,12 +123,17 @@ def test_the_served_app_logs_its_requests_once_and_at_shutdown(tmp_path):
     assert f'/games/{g["game_id"]}?token=*** HTTP/1.1" 200 OK' in text and token not in text
 
 
-def test_no_access_log_when_turned_off(tmp_path):
-    from service.cli import served
+def test_served_apps_log_unless_turned_off_and_switch_threads_sooner(monkeypatch):
+    from service.cli import GIL_SWITCH_SECONDS, served
 
-    os.environ["UMPIRE_ACCESS_LOG"] = "0"
+    before = sys.getswitchinterval()
     try:
-        assert not isinstance(served(_app), AccessLog)
+        monkeypatch.setenv("UMPIRE_ACCESS_LOG", "0")
+        assert served(_app) is _app
+        monkeypatch.setenv("UMPIRE_ACCESS_LOG", "1")
+        assert isinstance(served(_app), AccessLog)
+        monkeypatch.delenv("UMPIRE_ACCESS_LOG")
+        assert isinstance(served(_app), AccessLog)  # on by default
+        assert sys.getswitchinterval() == GIL_SWITCH_SECONDS
     finally:
-        del os.environ["UMPIRE_ACCESS_LOG"]
-    assert isinstance(served(_app), AccessLog)
+        sys.setswitchinterval(before)
