@@ -396,29 +396,38 @@ class EventStore:
             self._queue.append(item)
             while not item.done and self._leading:
                 self._group.wait()
-            if not item.done:  # this thread commits the group that queued (its own write among them)
+            lead = not item.done  # this thread commits the group that queued (its own write among them)
+            if lead:
                 self._leading = True
-                batch, self._queue = self._queue, []
-        if not item.done:
-            try:
-                self._commit_group(batch)
-            finally:
-                with self._group:
-                    for w in batch:
-                        w.done = True
-                    self._leading = False
-                    self._group.notify_all()
+        if lead:
+            self._commit_group()
         if item.error is not None:
             raise item.error
         return item.out
 
-    def _commit_group(self, batch: list[_Write]) -> None:
-        """Run every write of ``batch`` in one BEGIN IMMEDIATE transaction, each in a savepoint (a write
-        that raises is rolled back alone and gets its exception), and COMMIT once. A refusal of the
-        database itself (SQLite's OperationalError: disk full, I/O error, locked too long) fails the
-        whole group: nothing of it is written and every caller gets the StoreError."""
-        with self._writers_turn():
-            self._commit_locked(batch)
+    def _commit_group(self) -> None:
+        """Wait for the writers' turn between processes, THEN take every write that queued in this process
+        (the ones that came while waiting too: with several workers the wait is another process's
+        commit, and the group grows meanwhile) and run them in one BEGIN IMMEDIATE transaction, each in a
+        savepoint (a write that raises is rolled back alone and gets its exception), with one COMMIT. A
+        refusal of the database itself (SQLite's OperationalError: disk full, I/O error, locked too long)
+        fails the whole group: nothing of it is written and every caller gets the StoreError."""
+        batch: list[_Write] = []
+        try:
+            with self._writers_turn():
+                with self._group:
+                    batch, self._queue = self._queue, []
+                self._commit_locked(batch)
+        finally:
+            with self._group:
+                if not batch:  # the turn was never had (an error taking the lock): what queued fails, whole
+                    batch, self._queue = self._queue, []
+                    for w in batch:
+                        w.error = StoreError(f"cannot write to {self.path}: the writers' lock failed")
+                for w in batch:
+                    w.done = True
+                self._leading = False
+                self._group.notify_all()
 
     @contextlib.contextmanager
     def _writers_turn(self) -> Iterator[None]:
