@@ -441,7 +441,10 @@ class EventStore:
                 yield
                 return
             weakref.finalize(self, os.close, fd)
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as exc:
+            raise StoreError(f"cannot write to {self.path}: the writers' lock failed ({exc.strerror})") from None
         try:
             yield
         finally:
