@@ -38,6 +38,11 @@ TYPE_WEIGHT: dict[str, float] = {"at_at": 1.5, "snowspeeders": 1.0, "rebel_artil
 SECOND_ROUTE = 0.3
 #: Progress of a hex objective (or structure) a unit stands next to: a share of its value (position term).
 APPROACH_SHARE = 0.15
+#: What standing on a hex the other side wants (a medal or sudden-death hex: a unit there keeps it off) is worth,
+#: as a share of that hex's value to the other side (the bots' judgement).
+GUARD_SHARE = 0.5
+#: The search's evaluation (``position``) counts the other side's objective hexes a faction stands on.
+GUARD_IN_EVAL = False
 #: Chance that an enemy unit in reach attacks a given unit next turn (threat estimates).
 P_ORDERED = 0.5
 #: An attack's value on a unit that holds a temporary-medal objective counts the medal its side loses when the
@@ -319,13 +324,27 @@ def goals(state: HothState, faction: str, sc: Scales | None = None) -> list[tupl
     return out
 
 
+def guards(state: HothState, faction: str, sc: Scales | None = None) -> list[tuple[tuple[int, int], float, bool]]:
+    """Hexes the other side wants to stand on (its uncaptured permanent medals, its temporary medals, its
+    sudden-death hexes: HOTH-OBJ-PERM-3, HOTH-OBJ-TEMP-1, HOTH-OBJ-SUDDEN-1) that ``faction`` denies by standing on
+    them (one unit a hex), as ``goals`` entries worth ``GUARD_SHARE`` of the other side's value."""
+    sc = sc or scales(state)
+    return [(h, GUARD_SHARE * value, True) for h, value, stand in goals(state, other(faction), sc) if stand]
+
+
 def position(state: HothState, faction: str, sc: Scales | None = None) -> float:
-    """Closeness of the faction's units to the hexes it wants (a small share of their value)."""
+    """Closeness of the faction's units to the hexes it wants (a small share of their value), and the other
+    side's objective hexes it stands on (``GUARD_IN_EVAL``)."""
     sc = sc or scales(state)
     own = [u for u in state.units.values() if u.faction == faction]
     if not own:
         return 0.0
     v = 0.0
+    if GUARD_IN_EVAL:
+        held = {u.hex for u in own}
+        for h, value, _ in guards(state, faction, sc):
+            if h in held:
+                v += value
     for h, value, stand in goals(state, faction, sc):
         best = 99
         for u in own:
