@@ -281,6 +281,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", default="search-random,search-greedy,greedy-random",
                     help="which pairs to play (default all three; e.g. search-greedy to split a long run)")
     ap.add_argument("--json", action="store_true", help="print machine-readable results")
+    ap.add_argument("--side", choices=("imperial", "rebel"),
+                    help="screens: only the games where the first bot of a pair plays this side (same numbering)")
+    ap.add_argument("--battles", default="",
+                    help="screens: only the games on battles whose id contains one of these (comma-separated, "
+                         "case-insensitive; same numbering)")
     ap.add_argument("--rest-games", type=int, default=1,
                     help="hoth games per bot (greedy:1, search:1) played through the REST service (0: none)")
     ap.add_argument("--calibrate", type=int, default=0, metavar="GAMES",
@@ -320,7 +325,12 @@ def main(argv: list[str] | None = None) -> int:
         done = [json.loads(x) for x in Path(args.log).read_text().splitlines() if x.strip()]
     have = {(g["pair"], g["i"]) for g in done}
     games = [g for g in done if any(g["pair"] == f"{a} vs {b}" for a, b in pairs)]
+    wanted = [w.strip().lower() for w in args.battles.split(",") if w.strip()]
     for i in range(args.games):
+        if args.side and ("imperial" if i % 2 == 0 else "rebel") != args.side:
+            continue
+        if wanted and not any(w in BASE[(i // 2) % len(BASE)].lower() for w in wanted):
+            continue
         for a, b in pairs:
             if (f"{a} vs {b}", i) in have:
                 continue
@@ -332,7 +342,9 @@ def main(argv: list[str] | None = None) -> int:
             if not args.json:
                 print(f"{g['pair']:28s} #{i:3d} {g['scenario']:32s} {g['a_side']:8s} winner {g['winner']} "
                       f"({g['turns']} turns, {g['seconds']}s)", flush=True)
-    games = [g for g in games if g["i"] < args.games]
+    games = [g for g in games if g["i"] < args.games
+             and (not args.side or g["a_side"] == args.side)
+             and (not wanted or any(w in g["scenario"].lower() for w in wanted))]
     summary = summarise(games, pairs)
     search_times = [t for g in games for spec, ts in g["times"].items() if spec == search for t in ts]
     search_times.sort()

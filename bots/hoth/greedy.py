@@ -37,8 +37,8 @@ from domain.hoth.terrain import STOP_TERRAIN, protection
 from domain.hoth.units import UNIT_SPECS
 
 from .values import (
-    P_ORDERED, Scales, _faces, attack_value, count6, expected_dice, figure_gain, focus_value, goals, hits_on, kill_gain,
-    scales, structure_gain,
+    P_ORDERED, Scales, _faces, attack_value, count6, expected_dice, figure_gain, focus_value, goals, guards, hits_on,
+    kill_gain, scales, structure_gain,
 )
 
 replace = msgspec.structs.replace
@@ -478,6 +478,18 @@ def _stand_value(state: HothState, u: UnitState, h: tuple[int, int], gl: tuple, 
     return v
 
 
+#: Moves and retreats value standing on the other side's objective hexes (``values.guards``).
+GREEDY_GUARD = False
+
+
+def _stand_goals(state: HothState, faction: str, sc: Scales) -> tuple:
+    """The hexes a unit's stand value looks at: the faction's goals and, with ``GREEDY_GUARD``, its guards."""
+    gl = goals(state, faction, sc)
+    if GREEDY_GUARD:
+        gl = gl + guards(state, faction, sc)
+    return tuple(gl)
+
+
 def dest_value(state: HothState, snap: Snapshot, u: UnitState, h: tuple[int, int], sc: Scales, gl: tuple, fo: Foes,
                can_attack_after: bool, fast: bool = False) -> float:
     v = _stand_value(state, u, h, gl, fo) - threat(state, u, h, snap.terrain, sc, fo)
@@ -493,7 +505,7 @@ def _move_picks(state: HothState, seat: str, cmds: list, fast: bool) -> list[Pic
     sc = scales(state)
     snap = snapshot(state)
     t = state.turn
-    gl = tuple(goals(state, faction_of(seat), sc))
+    gl = _stand_goals(state, faction_of(seat), sc)
     fo = foes(state, faction_of(seat))
     by_unit: dict[str, list[Any]] = {}
     out: list[Pick] = []
@@ -622,7 +634,7 @@ def _retreat_pick(state: HothState, p: Any, cmds: list) -> Pick:
     sc = scales(state)
     snap = snapshot(state)
     u = state.units[p.unit]
-    gl = tuple(goals(state, u.faction, sc))
+    gl = _stand_goals(state, u.faction, sc)
     fo = foes(state, u.faction)
 
     def value(c: Any) -> float:

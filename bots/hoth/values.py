@@ -38,8 +38,17 @@ TYPE_WEIGHT: dict[str, float] = {"at_at": 1.5, "snowspeeders": 1.0, "rebel_artil
 SECOND_ROUTE = 0.3
 #: Progress of a hex objective (or structure) a unit stands next to: a share of its value (position term).
 APPROACH_SHARE = 0.15
+#: What standing on a hex the other side wants (a medal or sudden-death hex: a unit there keeps it off) is worth,
+#: as a share of that hex's value to the other side (the bots' judgement).
+GUARD_SHARE = 0.5
+#: The search's evaluation (``position``) counts the other side's objective hexes a faction stands on.
+GUARD_IN_EVAL = False
 #: Chance that an enemy unit in reach attacks a given unit next turn (threat estimates).
 P_ORDERED = 0.5
+#: An attack's value on a unit that holds a temporary-medal objective counts the medal its side loses when the
+#: unit is eliminated (HOTH-OBJ-TEMP-2: leaving the hex for any reason, elimination included, loses it), as a
+#: retreat off the hex already did.
+COUNT_HELD_ON_KILL = True
 
 
 @lru_cache(maxsize=None)
@@ -168,11 +177,7 @@ def attack_value(state: HothState, attacker: UnitState, target_id: str, dice: in
         symbols = struct_symbols if struct_symbols is not None else tuple(sdef.destroyed_by)
         s6 = count6(faces, symbols)
         return (1 - (1 - s6 / 6.0) ** dice) * structure_gain(state, target_id, by, sc)
-    held_temp = False
-    if sc.temp:
-        for ob in sc.temp:
-            if tuple(ob.hex) == tgt.hex and ob.faction == tgt.faction and ob.id in state.held:
-                held_temp = True
+    held_temp = held_medals(state, tgt, sc) if sc.temp else 0.0
     on_baseline = tgt.hex[1] == board.baseline_row(sc.sc.south == tgt.faction)
     key = (tgt.unit, tgt.faction, tgt.figures, tgt.start, by, dice, conv, on_baseline, held_temp)
     v = sc.attack_memo.get(key)
@@ -181,12 +186,24 @@ def attack_value(state: HothState, attacker: UnitState, target_id: str, dice: in
     return v
 
 
+def held_medals(state: HothState, tgt: UnitState, sc: Scales) -> float:
+    """Medals of the temporary objectives ``tgt`` holds by standing on them (HOTH-OBJ-TEMP-1)."""
+    m = 0.0
+    for ob in sc.temp:
+        if tuple(ob.hex) == tgt.hex and ob.faction == tgt.faction and ob.id in state.held:
+            m += ob.medals
+    return m
+
+
 def _unit_attack_value(tgt: UnitState, by: str, dice: int, faces: tuple[str, ...], conf_faces: tuple[str, ...],
-                       on_baseline: bool, held_temp: bool, sc: Scales) -> float:
+                       on_baseline: bool, held_temp: float, sc: Scales) -> float:
     spec = UNIT_SPECS[tgt.unit]
     p6 = count6(faces, spec.hit_by)
     pmf = _pmf(dice, p6)
     kg = kill_gain(None, tgt, by, sc)  # type: ignore[arg-type]
+    if COUNT_HELD_ON_KILL and held_temp:
+        # an eliminated unit leaves its hex: the temporary medal it held is lost at once (HOTH-OBJ-TEMP-2)
+        kg += held_temp * sc.medal(tgt.faction)
     if spec.confirmation_roll:  # HOTH-HIT-5: each hit is confirmed by an explosion
         q = count6(conf_faces, ("explosion",)) / 6.0
         return sum(pk * (1 - (1 - q) ** k) for k, pk in enumerate(pmf)) * kg
@@ -199,7 +216,7 @@ def _unit_attack_value(tgt: UnitState, by: str, dice: int, faces: tuple[str, ...
         r6 = count6(faces, ("retreat",))
         v += r6 * dice / 6.0 * (fg if on_baseline else 0.25 * fg)  # HOTH-RETREAT-6: a blocked step costs a figure
         if held_temp:  # a retreat off a held temporary objective loses its medal (HOTH-OBJ-TEMP-2)
-            v += (1 - (1 - r6 / 6.0) ** dice) * sc.medal(tgt.faction)
+            v += (1 - (1 - r6 / 6.0) ** dice) * held_temp * sc.medal(tgt.faction)
     return v
 
 
@@ -216,6 +233,8 @@ def focus_value(state: HothState, tgt: UnitState, by: str, hits: float, sc: Scal
     counted as a Poisson number (attacks on one unit add up: HOTH-HIT-3, HOTH-ELIM-1)."""
     sc = sc or scales(state)
     kg = kill_gain(state, tgt, by, sc)
+    if COUNT_HELD_ON_KILL and sc.temp:
+        kg += held_medals(state, tgt, sc) * sc.medal(tgt.faction)  # HOTH-OBJ-TEMP-2 (see _unit_attack_value)
     if hits <= 0:
         return 0.0
     if UNIT_SPECS[tgt.unit].confirmation_roll:  # HOTH-HIT-5: each hit is confirmed by an explosion (1 in 6)
@@ -305,13 +324,27 @@ def goals(state: HothState, faction: str, sc: Scales | None = None) -> list[tupl
     return out
 
 
+def guards(state: HothState, faction: str, sc: Scales | None = None) -> list[tuple[tuple[int, int], float, bool]]:
+    """Hexes the other side wants to stand on (its uncaptured permanent medals, its temporary medals, its
+    sudden-death hexes: HOTH-OBJ-PERM-3, HOTH-OBJ-TEMP-1, HOTH-OBJ-SUDDEN-1) that ``faction`` denies by standing on
+    them (one unit a hex), as ``goals`` entries worth ``GUARD_SHARE`` of the other side's value."""
+    sc = sc or scales(state)
+    return [(h, GUARD_SHARE * value, True) for h, value, stand in goals(state, other(faction), sc) if stand]
+
+
 def position(state: HothState, faction: str, sc: Scales | None = None) -> float:
-    """Closeness of the faction's units to the hexes it wants (a small share of their value)."""
+    """Closeness of the faction's units to the hexes it wants (a small share of their value), and the other
+    side's objective hexes it stands on (``GUARD_IN_EVAL``)."""
     sc = sc or scales(state)
     own = [u for u in state.units.values() if u.faction == faction]
     if not own:
         return 0.0
     v = 0.0
+    if GUARD_IN_EVAL:
+        held = {u.hex for u in own}
+        for h, value, _ in guards(state, faction, sc):
+            if h in held:
+                v += value
     for h, value, stand in goals(state, faction, sc):
         best = 99
         for u in own:
