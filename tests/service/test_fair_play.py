@@ -241,8 +241,9 @@ def test_a_whole_game_every_view_of_the_chain_every_commitment_every_receipt_ver
     assert V.commitment_problem(gid, verify["seed"], entries) is None
     # a doctored revealed payload is caught by its commitment
     hidden = next(e for e in entries if e["type"] == "hand_dealt")
-    bad = [dict(e, private=dict(e["private"], payload={"cards": ["N1", "N2", "N3"]})) if e is hidden else e
-           for e in entries]
+    real = hidden["private"]["payload"]
+    doctored = dict(real, cards=[*real["cards"], "N99"])  # differs from the dealt hand whatever it was
+    bad = [dict(e, private=dict(e["private"], payload=doctored)) if e is hidden else e for e in entries]
     assert V.commitment_problem(gid, verify["seed"], bad) is not None
 
 
