@@ -152,6 +152,23 @@ def served_toy_app():
     return served(toy_app())
 
 
+def wait_healthy(base: str, proc: Any, timeout: float = 30.0, log: Any = None) -> None:
+    """Poll ``base``/health until it answers 200; fail if ``proc`` exits or ``timeout`` passes (with ``log``'s text)."""
+    import time
+
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(base + "/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline and proc.poll() is None, log.read_text() if log is not None else ""
+        time.sleep(0.1)
+
+
 class Server:
     """A real uvicorn server process on a free loopback port."""
 

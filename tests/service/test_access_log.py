@@ -18,7 +18,7 @@ import httpx
 from service import access_log
 from service.access_log import AccessLog
 
-from .api_client import SEED
+from .api_client import SEED, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,15 +95,7 @@ def test_the_served_app_logs_its_requests_once_and_at_shutdown(tmp_path):
         proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline and proc.poll() is None, log_path.read_text()
-            time.sleep(0.1)
+        wait_healthy(base, proc, log=log_path)
         g = httpx.post(base + "/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
         token = g["seats"]["north"]
         r = httpx.post(f"{base}/games/{g['game_id']}/commands", json={"command": {"type": "step"}, "expected_version": g["version"]},

@@ -17,7 +17,7 @@ from redis.retry import Retry
 
 from service.redis_runtime import EmbeddedRedis
 
-from .api_client import SEED
+from .api_client import SEED, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A refused login is not retried (redis-py retries connection errors with a backoff by default).
@@ -77,15 +77,7 @@ def test_a_feed_token_in_the_query_string_never_reaches_the_access_log(tmp_path)
                             env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline and proc.poll() is None
-            time.sleep(0.1)
+        wait_healthy(base, proc)
         g = httpx.post(base + "/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
         token = g["seats"]["north"]
         with httpx.stream("GET", f"{base}/games/{g['game_id']}/feed", params={"token": token, "limit": 1},
