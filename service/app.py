@@ -195,8 +195,8 @@ def create_app(
         debug=debug,
     )
     # issue 17: a game command goes from the door to the service without litestar's per-request machinery
-    app.asgi_handler = door = CommandPath(app.asgi_handler, games, handlers)
-    app.on_shutdown.append(door.close)
+    app.asgi_handler = CommandPath(app.asgi_handler, games, handlers)
+    app.on_shutdown.append(store.release_threads)
     return app
 
 

@@ -10,20 +10,22 @@ in DESIGN 8's order:
    the event loop for a game and token seen before),
 3. the body's problem, if it had one (after the guards, as ``before_request`` raises it),
 4. the strict decoding of the request (:func:`service.routes._common.decode_strict`, 400 naming the field),
-5. the command, under the game's lock, in one of the path's worker threads (``GameService.command``: idempotency, read-only,
-   expected version, whose decision, legality, the append and its receipt),
+5. the command, under the game's lock, on the event loop (``GameService.command_steps``: idempotency,
+   read-only, expected version, whose decision, legality, the append and its receipt), only the append's
+   commit leaving the loop: it joins the store's group commit on the committer thread
+   (``EventStore.append_async``) while the loop serves the next requests,
 6. the answer as the route gives it (:func:`service.routes._common.after_command`: the feeds woken, the
    projection after the answer when this process projects).
 
 An exception becomes the answer litestar's exception handlers of the app give it (the same functions).
 What this saves per command is litestar's routing, signature model, lenient body parsing (decoded once,
-strictly), guard resolution, response object and exception middleware: measured in ``ops/bench_http.py``.
+strictly), guard resolution, response object and exception middleware, and the thread hops of a command
+run on a worker thread (the loop to the thread, the thread's wait for the GIL, the answer back): measured
+in ``ops/bench_http.py``.
 """
 from __future__ import annotations
 
-import asyncio
 import re
-from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 
@@ -37,8 +39,6 @@ from .strict_input import read_body
 #: The path of a game's commands (litestar's ``{game_id:str}``: one path segment, already percent-decoded).
 _COMMANDS = re.compile(r"/games/([^/]+)/commands")
 _encode = msgspec.json.Encoder().encode
-#: Worker threads of the command path per process (PROPOSED: commands of different games in flight at once).
-COMMAND_THREADS = 32
 
 
 class CommandPath:
@@ -50,13 +50,6 @@ class CommandPath:
         self.svc = svc
         #: The app's exception handlers (exception type -> handler(request, exc) -> Response).
         self.handlers = handlers
-        #: The commands' worker threads (the event loop's own executor call: lighter than anyio's per call).
-        #: The commands waiting on one group commit are at most this many.
-        self.threads = ThreadPoolExecutor(COMMAND_THREADS, thread_name_prefix="umpire-command")
-
-    def close(self) -> None:
-        """On the app's shutdown (after the server has drained its requests): let the threads go."""
-        self.threads.shutdown(wait=False)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["method"] != "POST" or scope.get("query_string"):
@@ -81,7 +74,7 @@ class CommandPath:
 
             req = decode_strict(body, CommandRequest)
             async with svc.lock(game_id):
-                answer = await asyncio.get_running_loop().run_in_executor(self.threads, svc.command, game_id, token, req)
+                answer = await svc.drive_async(svc.command_steps(game_id, token, req))
             later = after_command(svc, game_id, answer)
             await _send(send, answer.status, _encode(answer.body), "application/json")
             if later is not None:

@@ -40,6 +40,7 @@ import uuid
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from collections.abc import Generator
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -81,7 +82,7 @@ from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_c
 from . import chain, views
 from .problems import Problem, field_path
 from .receipts import Signer
-from .store import EventStore, GameRow, NewEvent, StoredEvent, UnknownGame, VersionConflict, token_hash
+from .store import AppendResult, EventStore, GameRow, NewEvent, StoredEvent, UnknownGame, VersionConflict, token_hash
 
 log = logging.getLogger("umpire.service")
 
@@ -197,6 +198,22 @@ class Answer:
     status: int
     body: dict[str, Any]
     appended: bool = False
+
+
+@dataclass(frozen=True)
+class AppendCall:
+    """The one I/O a command's steps ask for: ``store.append(game_id, expected_version, events, **kwargs)``."""
+
+    game_id: str
+    expected_version: int
+    events: list[NewEvent]
+    kwargs: dict[str, Any]
+
+
+#: A command's work as a generator: it yields its :class:`AppendCall`, gets the store's result back (or
+#: the store's exception thrown in) and returns the :class:`Answer`. :meth:`GameService.drive` runs it
+#: blocking (a worker thread, a bot); :meth:`GameService.drive_async` on the event loop (the command path).
+Steps = Generator[AppendCall, AppendResult, Answer]
 
 
 def new_game_id() -> str:
@@ -649,6 +666,10 @@ class GameService:
 
     def command(self, game_id: str, token: str | None, req: CommandRequest) -> Answer:
         """``POST /games/{id}/commands`` (blocking; hold :meth:`lock` around it)."""
+        return self.drive(self.command_steps(game_id, token, req))
+
+    def command_steps(self, game_id: str, token: str | None, req: CommandRequest) -> Steps:
+        """:meth:`command` as steps (:data:`Steps`: the command path drives them on the event loop)."""
         game = self.game(game_id)
         seat = self.seat(game_id, token)
         if seat is None:
@@ -656,11 +677,47 @@ class GameService:
                           if not token else "this token is not a seat of this game")
         rs = ruleset_for(game.ruleset)
         command = self.decode_command(rs, req.command)
-        return self.run(game_id, seat, command, expected_version=req.expected_version, command_id=req.command_id,
-                        game=game)
+        return (yield from self.run_steps(game_id, seat, command, expected_version=req.expected_version,
+                                          command_id=req.command_id, game=game))
 
     def run(self, game_id: str, seat: str, command: Any, *, expected_version: int | None,
             command_id: str | None = None, game: GameRow | None = None, note: RuleStep | None = None) -> Answer:
+        """:meth:`run_steps`, blocking (hold :meth:`lock` around it)."""
+        return self.drive(self.run_steps(game_id, seat, command, expected_version=expected_version,
+                                         command_id=command_id, game=game, note=note))
+
+    def drive(self, steps: Steps) -> Answer:
+        """Run a command's steps here, blocking on the store's append."""
+        try:
+            call = next(steps)
+            while True:
+                try:
+                    res = self.store.append(call.game_id, call.expected_version, call.events, **call.kwargs)
+                except Exception as exc:  # noqa: BLE001 - the steps answer the store's refusal (or re-raise it)
+                    call = steps.throw(exc)
+                else:
+                    call = steps.send(res)
+        except StopIteration as stop:
+            return stop.value
+
+    async def drive_async(self, steps: Steps) -> Answer:
+        """Run a command's steps on the event loop; only the append's commit leaves it
+        (``store.append_async``: the loop serves other requests while the group commits)."""
+        try:
+            call = next(steps)
+            while True:
+                try:
+                    res = await self.store.append_async(call.game_id, call.expected_version, call.events,
+                                                        **call.kwargs)
+                except Exception as exc:  # noqa: BLE001 - the steps answer the store's refusal (or re-raise it)
+                    call = steps.throw(exc)
+                else:
+                    call = steps.send(res)
+        except StopIteration as stop:
+            return stop.value
+
+    def run_steps(self, game_id: str, seat: str, command: Any, *, expected_version: int | None,
+                  command_id: str | None = None, game: GameRow | None = None, note: RuleStep | None = None) -> Steps:
         """Every command of a seat, in DESIGN 8's order: a ``command_id`` this seat used answers the
         first answer (422 ``UMPIRE-IDEMPOTENCY`` for another body), ``expected_version`` (409; None:
         not checked, for ``/undo`` and ``/ready``), whose decision (403), legality (422). ``note``: a
@@ -678,11 +735,12 @@ class GameService:
                           f"expected_version is {expected_version} but the game is at version {cur.version}",
                           current_version=cur.version)
         if isinstance(command, Ready):
-            return self._ready(cur, seat, command, command_id, body_hash, note)
+            return (yield from self._ready(cur, seat, command, command_id, body_hash, note))
         if isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]
-            from .undo import undo_command
+            from .undo import undo_steps
 
-            return undo_command(self, cur, seat, command, command_id=command_id, body_hash=body_hash, note=note)
+            return (yield from undo_steps(self, cur, seat, command, command_id=command_id, body_hash=body_hash,
+                                          note=note))
         rs = cur.ruleset
         self._check_turn(cur, seat)
         dice = Dice(self.seed(game_id), game_id, cur.folded.counters, mix=cur.folded.kernel.mix)
@@ -695,8 +753,8 @@ class GameService:
         pending = cur.folded.kernel.undo_request
         if pending is not None:
             emitted = [lapse(pending), *emitted]  # DESIGN 5: a waiting request lapses when play goes on
-        return self.append(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
-                           command_body=msgspec.json.encode(command).decode(), body_hash=body_hash)
+        return (yield from self.append_steps(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
+                                             command_body=msgspec.json.encode(command).decode(), body_hash=body_hash))
 
     @staticmethod
     def _check_turn(cur: Current, seat: str) -> None:
@@ -734,13 +792,13 @@ class GameService:
         return self.first_answer(game_id, seat, first, last)
 
     def _ready(self, cur: Current, seat: str, command: Ready, command_id: str | None, body_hash: str,
-               note: RuleStep | None = None) -> Answer:
+               note: RuleStep | None = None) -> Steps:
         """``ready``: the seat's ``seat_ready``; the last one also opens the game (the ruleset's
         ``open`` with every client seed mixed into the draws)."""
         emitted, opening = self._decide_ready(cur, seat, command, self.seed(cur.game.game_id))
         emitted = with_note(emitted, note)
-        return self.append(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
-                           body_hash=body_hash, opening=opening)
+        return (yield from self.append_steps(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
+                                             body_hash=body_hash, opening=opening))
 
     @staticmethod
     def _decide_ready(cur: Current, seat: str, command: Ready, seed: bytes | None) -> tuple[list[Emitted], list[Emitted]]:
@@ -826,12 +884,12 @@ class GameService:
         return {"ruleset": rs.id, "legal": True, "version": cur.version, "seat": seat, "events": events,
                 "stopped_at": stopped}
 
-    def append(self, cur: Current, actor: str | None, emitted: list[Emitted], *, expected_version: int,
-               command_id: str | None = None, status_code: int = 201, extra: dict[str, Any] | None = None,
-               command_body: str | None = None, body_hash: str | None = None,
-               opening: list[Emitted] | None = None) -> Answer:
+    def append_steps(self, cur: Current, actor: str | None, emitted: list[Emitted], *, expected_version: int,
+                     command_id: str | None = None, status_code: int = 201, extra: dict[str, Any] | None = None,
+                     command_body: str | None = None, body_hash: str | None = None,
+                     opening: list[Emitted] | None = None) -> Steps:
         """Append one command's events (``opening``: events of the game's opening that follow, made
-        by nobody) and answer with them and a receipt."""
+        by nobody) and answer with them and a receipt: the store's append is the one step yielded."""
         rs = cur.ruleset
         game_id = cur.game.game_id
         new, state_after = encode_emitted(rs, cur.state, emitted, actor, cur.folded.kernel)
@@ -843,9 +901,9 @@ class GameService:
             new += more
         st = game_status(rs, state_after, kernel)
         try:
-            res = self.store.append(game_id, expected_version, new, command_id=command_id,
-                                    status=st.status, winner=st.winner, command_body=command_body,
-                                    command_seat=actor, body_hash=body_hash)
+            res = yield AppendCall(game_id, expected_version, new,
+                                   {"command_id": command_id, "status": st.status, "winner": st.winner,
+                                    "command_body": command_body, "command_seat": actor, "body_hash": body_hash})
         except VersionConflict as exc:
             raise Problem(409, "stale-version",
                           f"expected_version is {exc.expected} but the game is at version {exc.current}",

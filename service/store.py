@@ -25,6 +25,7 @@ import in ``service.transfer``.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import hashlib
@@ -34,6 +35,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -187,15 +189,29 @@ def _m4_fair_chain(db: sqlite_utils.Database) -> None:
 
 
 class _Write:
-    """One caller's transaction function waiting for its group's commit."""
+    """One caller's transaction function waiting for its group's commit: a thread waiting on the group's
+    condition, or (``future`` set) a coroutine of an event loop awaiting ``future``."""
 
-    __slots__ = ("fn", "out", "error", "done")
+    __slots__ = ("fn", "out", "error", "done", "future")
 
-    def __init__(self, fn: Callable[[sqlite3.Connection], Any]):
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any], future: asyncio.Future[Any] | None = None):
         self.fn = fn
         self.out: Any = None
         self.error: BaseException | None = None
         self.done = False
+        self.future = future
+
+
+def _settle(writes: list[_Write]) -> None:
+    """On the awaiting coroutines' event loop: their writes are committed (or refused)."""
+    for w in writes:
+        fut = w.future
+        if fut is None or fut.done():  # cancelled meanwhile: the write stands, nobody waits for it
+            continue
+        if w.error is not None:
+            fut.set_exception(w.error)
+        else:
+            fut.set_result(w.out)
 
 
 def token_hash(token: str) -> str:
@@ -208,6 +224,9 @@ class EventStore:
 
     #: What a unique-key violation raises inside :meth:`transaction`.
     integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
+    #: The thread that commits the groups of writes awaited on an event loop (:meth:`_write_async`: the
+    #: command path runs a command on the loop and only its commit here). Started on first use.
+    _committer: ThreadPoolExecutor | None = None
 
     def __init__(self, data_dir: str | os.PathLike[str], *, busy_timeout_ms: int = 10_000,
                  read_only: bool = False):
@@ -347,6 +366,14 @@ class EventStore:
         if conn is not None:
             conn.close()
             self._local.conn = None
+        self.release_threads()
+
+    def release_threads(self) -> None:
+        """Let the committer thread go (the app's shutdown): its queued groups still run; a later
+        awaited write starts another."""
+        committer, self._committer = self._committer, None
+        if committer is not None:
+            committer.shutdown(wait=False)
 
     def _migrate(self) -> None:
         try:
@@ -405,6 +432,32 @@ class EventStore:
             raise item.error
         return item.out
 
+    async def _write_async(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """:meth:`_write` for a coroutine: the write joins the group queue and the coroutine awaits its
+        commit while the event loop goes on. The committer thread leads a group when no thread does; a
+        group led by a waiting thread takes these writes too. Same guarantees: the result (or the
+        write's own exception) comes once its group's COMMIT is on disk."""
+        if self.read_only:
+            raise StoreError(f"{self.path} was opened read-only: no write is made")
+        item = _Write(fn, asyncio.get_running_loop().create_future())
+        with self._group:
+            self._queue.append(item)
+            lead = not self._leading
+            if lead:
+                self._leading = True
+        if lead:
+            self._commit_elsewhere()
+        return await item.future
+
+    def _commit_elsewhere(self) -> None:
+        """Commit the queued group on the committer thread (``_leading`` is set for it)."""
+        try:
+            if self._committer is None:
+                self._committer = ThreadPoolExecutor(1, thread_name_prefix="umpire-commit")
+            self._committer.submit(self._commit_group)
+        except RuntimeError:  # shutting down (the interpreter or the store): commit here instead
+            self._commit_group()
+
     def _commit_group(self) -> None:
         """Wait for the writers' turn between processes, THEN take every write that queued in this process
         (the ones that came while waiting too: with several workers the wait is another process's
@@ -426,8 +479,27 @@ class EventStore:
                         w.error = StoreError(f"cannot write to {self.path}: the writers' lock failed")
                 for w in batch:
                     w.done = True
-                self._leading = False
+                # Writes awaited on a loop that queued meanwhile have no thread of their own to lead
+                # their group: the committer thread does (a thread waiting meanwhile joins that group).
+                again = any(w.future is not None for w in self._queue)
+                self._leading = again
                 self._group.notify_all()
+            self._answer_loops(batch)
+            if again:
+                self._commit_elsewhere()
+
+    @staticmethod
+    def _answer_loops(batch: list[_Write]) -> None:
+        """Hand a group's results to the event loops awaiting them: one wake-up per loop."""
+        by_loop: dict[Any, list[_Write]] = {}
+        for w in batch:
+            if w.future is not None:
+                by_loop.setdefault(w.future.get_loop(), []).append(w)
+        for loop, writes in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_settle, writes)
+            except RuntimeError:  # that loop is closed: nobody awaits these any more
+                pass
 
     @contextlib.contextmanager
     def _writers_turn(self) -> Iterator[None]:
@@ -717,6 +789,21 @@ class EventStore:
         update the game row in the same transaction (a finished game's seed is
         then revealed).
         """
+        return self._write(self._append_tx(game_id, expected_version, events, command_id=command_id, status=status,
+                                           winner=winner, command_body=command_body, command_seat=command_seat,
+                                           body_hash=body_hash))
+
+    async def append_async(self, game_id: str, expected_version: int, events: Sequence[NewEvent],
+                           **kw: Any) -> AppendResult:
+        """:meth:`append` awaited on an event loop (the command path): the same transaction, committed on
+        the committer thread (:meth:`_write_async`) while the loop serves other requests."""
+        return await self._write_async(self._append_tx(game_id, expected_version, events, **kw))
+
+    def _append_tx(self, game_id: str, expected_version: int, events: Sequence[NewEvent], *,
+                   command_id: str | None = None, status: str | None = None, winner: str | None = None,
+                   command_body: str | None = None, command_seat: str | None = None,
+                   body_hash: str | None = None) -> Callable[[sqlite3.Connection], AppendResult]:
+        """The transaction of :meth:`append` (its arguments checked first)."""
         _check_new_events(events)
         seat_key = (command_seat if command_seat is not None else events[0].actor) or ""
 
@@ -772,7 +859,7 @@ class EventStore:
             return AppendResult(first_seq=current + 1, last_seq=last, version=last, current_version=last, head=head,
                                 events=stored)
 
-        return self._write(tx)
+        return tx
 
     def import_game(
         self,

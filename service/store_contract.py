@@ -79,6 +79,13 @@ class Store(EventLog, Protocol):
                command_body: str | None = None, command_seat: str | None = None,
                body_hash: str | None = None) -> AppendResult: ...
 
+    async def append_async(self, game_id: str, expected_version: int, events: Sequence[NewEvent],
+                           **kw: Any) -> AppendResult:
+        """:meth:`append` awaited on an event loop (same arguments, same guarantees)."""
+
+    def release_threads(self) -> None:
+        """Let the threads the store started go (the app's shutdown); a later write starts them again."""
+
     def command_result(self, game_id: str, command_id: str, seat: str | None = None) -> AppendResult | None: ...
 
     def head(self, game_id: str, version: int) -> str | None: ...

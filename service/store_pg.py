@@ -22,6 +22,8 @@ naming neither the host nor the credentials; the log keeps the driver's message.
 """
 from __future__ import annotations
 
+import asyncio
+
 import logging
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -300,6 +302,10 @@ class PgEventStore(EventStore):
                 return fn(_Tx(conn))
         except (psycopg.OperationalError, PoolTimeout) as exc:
             raise self._unavailable(exc) from None
+
+    async def _write_async(self, fn: Callable[[Any], Any]) -> Any:
+        """:meth:`_write` on a thread of the loop's executor (a transaction per command, no group)."""
+        return await asyncio.get_running_loop().run_in_executor(None, self._write, fn)
 
     def _lock_game(self, conn: Any, game_id: str) -> None:
         """The game's writers queue here until this transaction ends (Message DB's write_message)."""

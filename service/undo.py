@@ -24,7 +24,7 @@ from domain.kernel import KERNEL_EVENT_TYPES, Emitted, NotYourDecision, RuleViol
 from domain.kernel.undo import Logged, boundaries, decide_undo, steps_of
 from domain.kernel.undo import answer_undo as kernel_answer
 
-from .game_service import Answer, Current, GameService
+from .game_service import Answer, Current, GameService, Steps
 from .problems import Problem
 from .store import StoredEvent
 
@@ -78,17 +78,18 @@ def decide_undo_command(svc: GameService, cur: Current, seat: str, command: Any)
         raise Problem(422, "undo-refused", exc.detail, rule=exc.rule, ruleset=cur.ruleset.id) from None
 
 
-def undo_command(svc: GameService, cur: Current, seat: str, command: Any, *, command_id: str | None = None,
-                 body_hash: str | None = None, note: Any = None) -> Answer:
-    """Decide and append an undo, or an answer to a waiting request (``note``: a step added to its ruling)."""
+def undo_steps(svc: GameService, cur: Current, seat: str, command: Any, *, command_id: str | None = None,
+               body_hash: str | None = None, note: Any = None) -> Steps:
+    """Decide and append an undo, or an answer to a waiting request (``note``: a step added to its ruling);
+    steps of :data:`service.game_service.Steps`."""
     from .game_service import with_note
 
     em = with_note([decide_undo_command(svc, cur, seat, command)], note)[0]
     name = type(em.event).__struct_config__.tag
     extra = {"undo": {"undone": "done", "undo_requested": "requested", "undo_declined": "declined"}[name]}
-    return svc.append(cur, seat, [em], expected_version=cur.version, command_id=command_id, body_hash=body_hash,
-                      status_code=202 if name == "undo_requested" else 201, extra=extra,
-                      command_body=msgspec.json.encode(command).decode())
+    return (yield from svc.append_steps(cur, seat, [em], expected_version=cur.version, command_id=command_id,
+                                        body_hash=body_hash, status_code=202 if name == "undo_requested" else 201,
+                                        extra=extra, command_body=msgspec.json.encode(command).decode()))
 
 
 def _seat(svc: GameService, game_id: str, token: str | None) -> str:
@@ -124,4 +125,4 @@ def undo_targets(svc: GameService, game_id: str) -> list[int]:
 
 
 __all__ = ["KERNEL_EVENT_TYPES", "UndoRequest", "answer", "answer_undo", "decide_undo_command", "logged",
-           "opening_version", "request_undo", "undo_command", "undo_targets"]
+           "opening_version", "request_undo", "undo_steps", "undo_targets"]

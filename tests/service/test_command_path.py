@@ -163,15 +163,17 @@ def test_a_store_refusal_on_the_command_path_is_the_apps_503_without_paths(tmp_p
         assert c.get(f"/games/{g['game_id']}").json()["version"] == g["version"]  # nothing written
 
 
-def test_the_command_paths_threads_end_with_the_app(tmp_path, redis_url, redis_client):
+def test_the_stores_committer_thread_ends_with_the_app(tmp_path, redis_url, redis_client):
     register()
     app = create_app(Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url))
-    door = app.asgi_handler
-    assert isinstance(door, CommandPath)
+    store = app.state["games"].store
     with TestClient(app) as c:
         g = _game(c)
         r = _post(c, g["game_id"], {"command": {"type": "step"}, "expected_version": g["version"]}, g["seats"]["north"])
         assert r.status_code == 201, r.text
-        assert door.threads.submit(int, "1").result() == 1
+        committer = store._committer  # the command's commit ran there (the command itself on the loop)
+        assert committer is not None
+        assert committer.submit(int, "1").result() == 1
+    assert store._committer is None
     with pytest.raises(RuntimeError):  # shut down on the app's shutdown: no new work is taken
-        door.threads.submit(int, "1")
+        committer.submit(int, "1")

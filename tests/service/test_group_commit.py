@@ -4,6 +4,7 @@ transaction commits -- or while another process holds the writers' turn (the ``f
 fails is rolled back alone; and processes opening one new file at once all get a usable store."""
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import multiprocessing
 import os
@@ -113,3 +114,123 @@ def test_processes_opening_one_new_file_at_once_all_get_a_store(tmp_path, proces
         for p in procs:
             p.join(60)
         assert sorted(q.get(timeout=10) for _ in procs) == ["ok"] * processes
+
+
+# -- writes awaited on an event loop (the command path: the command on the loop, its commit elsewhere) -------
+
+def _event(n: int) -> list[NewEvent]:
+    return [NewEvent(type="Moved", payload=f'{{"n":{n}}}')]
+
+
+def _threads_of_groups(store: EventStore, monkeypatch) -> list[tuple[int, str]]:
+    """(size, committing thread's name) of every group the store commits from now on."""
+    groups: list[tuple[int, str]] = []
+    inner = store._commit_locked
+
+    def spy(batch):
+        groups.append((len(batch), threading.current_thread().name))
+        return inner(batch)
+
+    monkeypatch.setattr(store, "_commit_locked", spy)
+    return groups
+
+
+def test_writes_awaited_on_a_loop_and_a_threads_write_commit_in_one_group(tmp_path, monkeypatch):
+    store = _store(tmp_path, WRITERS + 1)
+    groups = _threads_of_groups(store, monkeypatch)
+    fd = os.open(store.data_dir / WRITER_LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another process's turn: everything below queues
+    out: dict[str, object] = {}
+
+    def thread_write():
+        out["thread"] = store.append(f"g{WRITERS}", 0, _event(1), command_id="t")
+
+    async def main():
+        tasks = [asyncio.ensure_future(store.append_async(f"g{i}", 0, _event(1), command_id=f"c{i}"))
+                 for i in range(WRITERS - 1)]
+        tasks.append(asyncio.ensure_future(store.append_async("g0", 5, _event(9), command_id="stale")))
+        t = threading.Thread(target=thread_write)
+        t.start()
+        for _ in range(3000):
+            if len(store._queue) == WRITERS + 1:
+                break
+            await asyncio.sleep(0.01)
+        assert len(store._queue) == WRITERS + 1
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        res = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
+        await asyncio.to_thread(t.join, 30)
+        return res
+
+    try:
+        res = asyncio.run(main())
+    finally:
+        os.close(fd)
+    assert [r.version for r in res[:-1]] == [1] * (WRITERS - 1)
+    assert isinstance(res[-1], VersionConflict)  # the refused write gets its own exception, alone
+    assert out["thread"].version == 1
+    assert [size for size, _ in groups] == [WRITERS + 1]  # one COMMIT for the loop's writes and the thread's
+    assert store.version("g0") == 1 and [e.payload for e in store.load("g0")] == ['{"n":1}']
+
+
+def test_a_loops_write_that_queues_while_a_thread_commits_is_committed_after_it(tmp_path, monkeypatch):
+    """The thread's group took the queue before the loop's write came: nobody waits in a thread for that
+    write, so the committer thread leads its group once the thread's group is done."""
+    store = _store(tmp_path, 2)
+    groups: list[tuple[int, str]] = []
+    inner = store._commit_locked
+    first_taken, loop_write_queued = threading.Event(), threading.Event()
+
+    def spy(batch):
+        groups.append((len(batch), threading.current_thread().name))
+        if len(groups) == 1:
+            first_taken.set()
+            assert loop_write_queued.wait(30)
+        return inner(batch)
+
+    monkeypatch.setattr(store, "_commit_locked", spy)
+    t = threading.Thread(target=lambda: store.append("g0", 0, _event(1)), name="a-request-thread")
+    t.start()
+    assert first_taken.wait(30)
+
+    async def main():
+        task = asyncio.ensure_future(store.append_async("g1", 0, _event(2)))
+        for _ in range(3000):
+            if store._queue:
+                break
+            await asyncio.sleep(0.01)
+        loop_write_queued.set()
+        return await asyncio.wait_for(task, 30)
+
+    res = asyncio.run(main())
+    t.join(30)
+    assert res.version == 1 and store.version("g0") == 1 and store.version("g1") == 1
+    assert [size for size, _ in groups] == [1, 1]
+    assert groups[0][1] == "a-request-thread" and groups[1][1].startswith("umpire-commit")
+
+
+def test_a_write_whose_coroutine_was_cancelled_still_commits(tmp_path):
+    """Cancelling the await does not take the write back (as with a thread that stopped waiting): it is
+    committed with its group; the caller was never told it was, and a retry with its command id answers
+    the first result."""
+    store = _store(tmp_path, 1)
+    fd = os.open(store.data_dir / WRITER_LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
+    async def main():
+        task = asyncio.ensure_future(store.append_async("g0", 0, _event(1), command_id="c"))
+        for _ in range(3000):
+            if store._queue:
+                break
+            await asyncio.sleep(0.01)
+        task.cancel()
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        retry = await asyncio.wait_for(store.append_async("g0", 0, _event(1), command_id="c"), 30)
+        return retry
+
+    try:
+        retry = asyncio.run(main())
+    finally:
+        os.close(fd)
+    assert retry.duplicate and retry.version == 1 and store.version("g0") == 1
