@@ -224,6 +224,9 @@ class EventStore:
 
     #: What a unique-key violation raises inside :meth:`transaction`.
     integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
+    #: Reads are local file reads of microseconds: a command may run on the event loop (the command path)
+    #: without stalling it. (PostgreSQL's are network round trips: its commands run on worker threads.)
+    local_reads: bool = True
     #: The thread that commits the groups of writes awaited on an event loop (:meth:`_write_async`: the
     #: command path runs a command on the loop and only its commit here). Started on first use.
     _committer: ThreadPoolExecutor | None = None

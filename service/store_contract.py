@@ -50,6 +50,8 @@ class Store(EventLog, Protocol):
     data_dir: Path
     #: What error messages may name as the database (a file path, or a URL without its password).
     path: Path
+    #: Reads cost microseconds (a local file): the command path may run a command on the event loop.
+    local_reads: bool
     #: The exception classes a unique-key violation raises inside :meth:`transaction`.
     integrity_errors: tuple[type[BaseException], ...]
 

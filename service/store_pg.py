@@ -303,6 +303,9 @@ class PgEventStore(EventStore):
         except (psycopg.OperationalError, PoolTimeout) as exc:
             raise self._unavailable(exc) from None
 
+    #: Every read is a round trip to the server: the command path runs commands on worker threads.
+    local_reads = False
+
     async def _write_async(self, fn: Callable[[Any], Any]) -> Any:
         """:meth:`_write` on a thread of the loop's executor (a transaction per command, no group)."""
         return await asyncio.get_running_loop().run_in_executor(None, self._write, fn)
