@@ -310,8 +310,8 @@ class BotPlayers:
                                seconds=round(decision.seconds, 3))
             try:
                 async with svc.lock(game_id):
-                    answer = await anyio.to_thread.run_sync(
-                        lambda: svc.run(game_id, job.seat, command, expected_version=job.version, note=note))
+                    answer = await svc.perform(svc.run_steps(game_id, job.seat, command, expected_version=job.version,
+                                                             note=note))
             except Problem as exc:
                 if exc.status == 409:  # somebody moved first (a person, another process): read again
                     continue

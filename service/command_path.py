@@ -11,10 +11,10 @@ in DESIGN 8's order:
 3. the body's problem, if it had one (after the guards, as ``before_request`` raises it),
 4. the strict decoding of the request (:func:`service.routes._common.decode_strict`, 400 naming the field),
 5. the command, under the game's lock (``GameService.command_steps``: idempotency, read-only, expected
-   version, whose decision, legality, the append and its receipt): on the event loop when the store's
-   reads are local (SQLite: ``local_reads``), only the append's commit leaving the loop -- it joins the
-   store's group commit on the committer thread (``EventStore.append_async``) while the loop serves the
-   next requests; on a worker thread when every read is a network round trip (PostgreSQL),
+   version, whose decision, legality, the append and its receipt), driven by ``GameService.perform``: on
+   the event loop when the store's reads are local (SQLite), only the append's commit leaving the loop --
+   it joins the store's group commit on the committer thread (``EventStore.append_async``) while the loop
+   serves the next requests; on a worker thread when every read is a round trip (PostgreSQL),
 6. the answer as the route gives it (:func:`service.routes._common.after_command`: the feeds woken, the
    projection after the answer when this process projects).
 
@@ -71,14 +71,11 @@ class CommandPath:
             await check_seat(svc, game_id, token)
             if problem is not None:
                 raise problem
-            from .routes._common import after_command, decode_strict, run_blocking
+            from .routes._common import after_command, decode_strict
 
             req = decode_strict(body, CommandRequest)
             async with svc.lock(game_id):
-                if svc.store.local_reads:
-                    answer = await svc.drive_async(svc.command_steps(game_id, token, req))
-                else:
-                    answer = await run_blocking(svc.command, game_id, token, req)
+                answer = await svc.perform(svc.command_steps(game_id, token, req))
             later = after_command(svc, game_id, answer)
             await _send(send, answer.status, _encode(answer.body), "application/json")
             if later is not None:

@@ -716,6 +716,16 @@ class GameService:
         except StopIteration as stop:
             return stop.value
 
+    async def perform(self, steps: Steps) -> Answer:
+        """Drive a command's steps where they cost least (hold :meth:`lock` around it): on the event loop
+        when the store's reads are local (:meth:`drive_async`: only the commit leaves the loop), else on a
+        worker thread (:meth:`drive`: PostgreSQL, whose every read is a round trip)."""
+        if self.store.local_reads:
+            return await self.drive_async(steps)
+        import anyio
+
+        return await anyio.to_thread.run_sync(self.drive, steps)
+
     def run_steps(self, game_id: str, seat: str, command: Any, *, expected_version: int | None,
                   command_id: str | None = None, game: GameRow | None = None, note: RuleStep | None = None) -> Steps:
         """Every command of a seat, in DESIGN 8's order: a ``command_id`` this seat used answers the
