@@ -216,8 +216,20 @@ def _unit_attack_value(tgt: UnitState, by: str, dice: int, faces: tuple[str, ...
         r6 = count6(faces, ("retreat",))
         v += r6 * dice / 6.0 * (fg if on_baseline else 0.25 * fg)  # HOTH-RETREAT-6: a blocked step costs a figure
         if held_temp:  # a retreat off a held temporary objective loses its medal (HOTH-OBJ-TEMP-2)
-            v += (1 - (1 - r6 / 6.0) ** dice) * held_temp * sc.medal(tgt.faction)
+            v += retreat_off_chance(dice, p6, r6, F if COUNT_HELD_ON_KILL else None) * held_temp * sc.medal(tgt.faction)
     return v
+
+
+def retreat_off_chance(dice: int, p6: int, r6: int, figures: int | None) -> float:
+    """Chance that a roll of ``dice`` dice (``p6``/6 of a die hits the unit, ``r6``/6 is a retreat flag, the two
+    apart) makes the unit retreat (HOTH-RETREAT-1) without eliminating it: at least one flag among the dice that
+    are not hits, fewer than ``figures`` hits. ``figures`` None: every roll with a flag (the elimination not
+    counted apart)."""
+    p, r = p6 / 6.0, r6 / 6.0
+    if figures is None:
+        return 1 - (1 - r) ** dice
+    return sum(math.comb(dice, k) * p ** k * ((1 - p) ** (dice - k) - (1 - p - r) ** (dice - k))
+               for k in range(min(figures, dice + 1)))
 
 
 def hits_on(state: HothState, target_id: str, dice: int, conv: tuple = ()) -> float:

@@ -42,12 +42,39 @@ def test_attack_on_a_temporary_medal_holder_counts_the_medal_lost_on_elimination
             values.COUNT_HELD_ON_KILL = old
             sc.attack_memo.clear()
         assert v_held > v_retreat_only
-        # (not asserted: the retreat and the elimination terms are added, so a roll with both counts the medal
-        # twice; the difference stays below two medals)
-        assert v_held - v_free < 2 * medal
+        # the medal is lost once per roll: by the elimination, or by a flag of a roll that leaves the unit alive
+        # (HOTH-RETREAT-1: retreats follow the losses) -- every roll of the dice counted, none twice
+        assert abs((v_held - v_free) - ob.medals * medal * _medal_lost_by_roll(on.units[uid], dice)) < 1e-9
     # the focus value of several attacks counts it too
     assert values.focus_value(held, held.units[uid], "rebel", 4.0) > values.focus_value(free, free.units[uid],
                                                                                           "rebel", 4.0)
+
+
+def _medal_lost_by_roll(tgt, dice: int) -> float:
+    """Every roll of ``dice`` dice enumerated (HOTH-HIT-2, HOTH-RETREAT-1): the chance the unit is eliminated
+    or survives with at least one retreat flag."""
+    from itertools import product
+
+    from domain.hoth.combat import DIE_FACES
+    from domain.hoth.units import UNIT_SPECS
+
+    hit_by = UNIT_SPECS[tgt.unit].hit_by
+    lost = 0
+    for roll in product(DIE_FACES, repeat=dice):
+        hits = sum(f in hit_by for f in roll)
+        lost += hits >= tgt.figures or "retreat" in roll
+    return lost / len(DIE_FACES) ** dice
+
+
+def test_the_retreat_off_chance_counts_each_roll_once():
+    for dice in range(1, 7):
+        for figures in range(1, 5):
+            both = values.retreat_off_chance(dice, 3, 1, figures)
+            from itertools import product
+            want = sum(1 for roll in product(range(6), repeat=dice)
+                       if sum(f < 3 for f in roll) < figures and 3 in roll) / 6 ** dice
+            assert abs(both - want) < 1e-12, (dice, figures)
+        assert values.retreat_off_chance(dice, 3, 1, None) == 1 - (5 / 6) ** dice
 
 
 def test_guards_are_the_other_sides_stand_objectives():
