@@ -82,7 +82,7 @@ async def post_command(request: Request, game_id: FromPath[str], data: JSONBody[
         result = await anyio.to_thread.run_sync(svc.dry_run, game_id, token, body)
         return Response(result, status_code=200)
     async with svc.lock(game_id):
-        answer = await anyio.to_thread.run_sync(svc.command, game_id, token, body)
+        answer = await svc.perform(svc.command_steps(game_id, token, body))
     return command_response(svc, game_id, answer)
 
 
