@@ -7,6 +7,13 @@ Commands handled by this process wake the feed at once; events appended by
 another process are picked up by polling the store every
 :data:`POLL_SECONDS`. ``?after=`` starts after that seq; ``?limit=`` closes
 the stream after that many events (bounded clients and tests).
+
+A finished game gets no more events (its commands are refused, UMPIRE-UNDO-3: it
+cannot be undone): once the caller has every event of it, the feed sends one
+``event: end`` message (``{"status": "finished", "version": .., "winner": ..}``,
+no ``id``: it is not an event of the log) and closes, instead of staying open
+for events that cannot come. A client resuming after the last seq gets the
+``end`` at once.
 """
 from __future__ import annotations
 
@@ -27,15 +34,20 @@ KEEPALIVE_EVERY = 15.0
 async def stream(svc: GameService, game_id: str, seat: str | None, after: int, limit: int | None) -> AsyncIterator[ServerSentEventMessage]:
     pos, sent, idle = after, 0, 0.0
 
-    def page(p: int) -> list[dict]:
+    def page(p: int) -> tuple[list[dict], dict | None]:
+        """The caller's next events after seq ``p``, and the end message once ``p`` is a finished game's last."""
         cur = svc.current(game_id)
         if p >= cur.version:
-            return []
+            st = cur.status
+            return [], ({"status": st.status, "version": cur.version, "winner": st.winner} if cur.finished else None)
         records = svc.store.load(game_id, after=p, upto=cur.version, limit=200)
-        return svc.render_events(cur, records, seat)
+        return svc.render_events(cur, records, seat), None
 
     while True:
-        batch = await anyio.to_thread.run_sync(page, pos)
+        batch, end = await anyio.to_thread.run_sync(page, pos)
+        if end is not None:
+            yield ServerSentEventMessage(data=msgspec.json.encode(end).decode(), event="end")
+            return
         for ev in batch:
             yield ServerSentEventMessage(data=msgspec.json.encode(ev).decode(), event="event", id=str(ev["seq"]))
             pos = ev["seq"]

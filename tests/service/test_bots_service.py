@@ -22,7 +22,7 @@ from domain.kernel import registry
 from service.app import create_app
 from service.settings import Settings
 
-from .api_client import Api, assert_problem
+from .api_client import Api, Server, assert_problem
 from .toy_ruleset import register
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -256,6 +256,42 @@ def test_a_bot_game_is_watchable_live_through_the_feed(api):
                 bots.append(json.loads(line.split(":", 1)[1]).get("bot"))
     assert seqs == list(range(1, n + 1))
     assert "random:1" in bots  # the bots' own commands reach the feed
+
+
+def _sse_blocks(text: str) -> list[dict[str, str]]:
+    blocks = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+        if fields:
+            blocks.append(fields)
+    return blocks
+
+
+def test_a_finished_games_feed_ends_after_its_last_event(tmp_path, redis_url):
+    """A watcher of a bot game is not left waiting once it is over: no event can follow a finished game
+    (UMPIRE-UNDO-3), so the feed sends ``event: end`` after the last event and closes by itself. (A real
+    server: a feed that stayed open fails on the read timeout instead of holding the test client.)"""
+    srv = Server(str(tmp_path / "data"), redis_url).wait()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=httpx.Timeout(30, read=10)) as c:
+            r = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED,
+                                       "bots": {"north": "random", "south": "random"}})
+            assert r.status_code == 201, r.text
+            gid = r.json()["game_id"]
+            view = until(lambda: (v := c.get(f"/games/{gid}").json())["status"] == "finished" and v, 120,
+                         "the bots to finish")
+            for params in ({}, {"after": view["version"]}):
+                with c.stream("GET", f"/games/{gid}/feed", params=params) as resp:  # no limit: it ends by itself
+                    blocks = _sse_blocks("".join(resp.iter_text()))
+                events, end = blocks[:-1], blocks[-1]
+                first = params.get("after", 0) + 1
+                assert [int(b["id"]) for b in events] == list(range(first, view["version"] + 1))
+                assert all(b["event"] == "event" for b in events)
+                assert end["event"] == "end" and "id" not in end  # not a log event: Last-Event-ID stays the last seq
+                assert json.loads(end["data"]) == {"status": "finished", "version": view["version"],
+                                                   "winner": view["winner"]}
+    finally:
+        srv.stop()
 
 
 # -- a restart ---------------------------------------------------------------------------------------

@@ -81,6 +81,9 @@ def game(server: Any, browser: Any) -> Any:
         for seat, p in players.items():
             p.wait_version(final["version"])
             p.page.wait_for_selector("body[data-status=finished]")
+            # the feed of a finished game ends (no event can follow): the page stops following it
+            p.page.wait_for_selector("#feed-state[data-state=ended]", timeout=15_000)
+            facts.setdefault("feed_badges", []).append(p.page.inner_text("#feed-state"))
             shot(p.page, f"board-{seat}-end", full_page=True)
         facts.update(commands=n, version=final["version"], winner=final["winner"],
                      metrics={s: p.page.evaluate("window.__umpireMetrics") for s, p in players.items()})
@@ -169,6 +172,7 @@ def undo_by_consent(me: Player, other: Player, api: httpx.Client, game_id: str) 
 def test_a_whole_game_is_played_by_clicking_with_live_updates(game):
     assert game["commands"] >= 10 and game["winner"] in ("imperial", "rebel")
     assert game["live"] == game["commands"]
+    assert game["feed_badges"] == ["game over", "game over"]
     for seat, m in game["metrics"].items():
         assert m["firstBoard"] is not None and m["firstBoard"] > 0
         assert len(m["clicks"]) >= 3, seat

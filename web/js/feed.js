@@ -1,6 +1,7 @@
 // The live feed: GET /games/{id}/feed (server-sent events) read with fetch, so the seat token goes
 // in the Authorization header (an EventSource could only put it in the URL, and so in server logs).
-// Reconnects by itself after a drop, resuming after the last seq seen (Last-Event-ID).
+// Reconnects by itself after a drop, resuming after the last seq seen (Last-Event-ID); stops at the
+// `end` message the server sends once a finished game's last event is delivered.
 
 export function follow(gameId, token, after, onEvent, onStatus = () => {}) {
   const ctl = new AbortController();
@@ -29,6 +30,11 @@ export function follow(gameId, token, after, onEvent, onStatus = () => {}) {
             const block = buf.slice(0, cut);
             buf = buf.slice(cut + 2);
             const msg = parseBlock(block);
+            if (msg && msg.event === 'end') {  // a finished game: no event can follow, the server closed the feed
+              stopped = true;
+              onStatus('ended');
+              return;
+            }
             if (msg && msg.data) {
               let ev;
               try { ev = JSON.parse(msg.data); } catch { continue; }

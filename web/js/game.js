@@ -97,7 +97,7 @@ export async function renderGame(root, gameId, params) {
   session.on((what) => {
     if (what && what.error) { alertBox.textContent = `Could not bring the game up to date: ${problemText(what.error)}`; return; }
     if (what === 'feed') {
-      feedBadge.textContent = session.feedState === 'live' ? 'live' : 'reconnecting…';
+      feedBadge.textContent = { live: 'live', ended: 'game over' }[session.feedState] || 'reconnecting…';
       feedBadge.dataset.state = session.feedState;
       return;
     }
