@@ -97,7 +97,8 @@ def verify(request: Request, game_id: FromPath[str], receipt: Annotated[str | No
 
 @get("/games/{game_id:str}/feed", summary="Server-sent events: each new event the caller may see",
      description="`after`: start after this seq (or the Last-Event-ID header); `limit`: close after that many "
-     "events; `token`: the seat token, for clients that cannot set the Authorization header.")
+     "events; `token`: the seat token, for clients that cannot set the Authorization header. Once a finished "
+     "game's last event is sent, one `event: end` message (`{status, version, winner}`, no id) closes the stream.")
 async def feed(request: Request, game_id: FromPath[str], after: After = 0,
                limit: Annotated[str | None, Parameter(description="Close after this many events (an integer, "
                                                                   "1 or more).")] = None,
