@@ -39,8 +39,8 @@ import threading
 import uuid
 import weakref
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from collections.abc import Generator
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import msgspec
