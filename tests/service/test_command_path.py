@@ -177,3 +177,84 @@ def test_the_stores_committer_thread_ends_with_the_app(tmp_path, redis_url, redi
     assert store._committer is None
     with pytest.raises(RuntimeError):  # shut down on the app's shutdown: no new work is taken
         committer.submit(int, "1")
+
+
+# -- a player who wants to win unfairly, against the command path on the event loop ----------------------
+def _raw_post_and_hang_up(url: str, gid: str, token: str, body: dict) -> None:
+    """Send a whole command request on a raw socket and close it at once, before any answer."""
+    import socket
+    from urllib.parse import urlsplit
+
+    u = urlsplit(url)
+    data = json.dumps(body).encode()
+    head = (f"POST /games/{gid}/commands HTTP/1.1\r\nHost: {u.hostname}\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n").encode()
+    with socket.create_connection((u.hostname, u.port), timeout=10) as s:
+        s.sendall(head + data)
+
+
+def test_a_cheater_racing_the_command_path_gets_one_roll_and_no_5xx(tmp_path, redis_url):
+    """One seat fires the same roll (one command_id) 16 times at once, 8 rolls with other ids at the same
+    version, the other seat's token and a made-up one; then hangs up right after sending a roll and retries
+    it. Exactly one roll is stored per decision and every answer that carries it is the same; no second
+    outcome, no acting for another seat, no 5xx."""
+    import threading
+
+    import httpx
+
+    from .api_client import Server
+
+    srv = Server(str(tmp_path / "data"), redis_url).wait()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
+            gid, seats, v = g["game_id"], g["seats"], g["version"]
+            first = c.get(f"/games/{gid}").json()["to_act"][0]
+            second = next(s for s in seats if s != first)
+            tries = ([(seats[first], "r1")] * 16 + [(seats[first], f"x{i}") for i in range(8)]
+                     + [(seats[second], "s1")] * 4 + [("not-a-token", "z1")] * 4)
+            answers: list[tuple[str, int, dict]] = []
+            go = threading.Barrier(len(tries))
+
+            def send(token: str, cid: str) -> None:
+                with httpx.Client(base_url=srv.url, timeout=30) as mine:
+                    go.wait()
+                    r = mine.post(f"/games/{gid}/commands", headers={"Authorization": f"Bearer {token}"},
+                                  json={"command": {"type": "roll"}, "expected_version": v, "command_id": cid})
+                    answers.append((cid, r.status_code, r.json()))
+
+            threads = [threading.Thread(target=send, args=t) for t in tries]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+            assert len(answers) == len(tries)
+            assert all(status < 500 for _, status, _ in answers), answers
+            won = {cid for cid, status, _ in answers if status == 201}
+            assert len(won) == 1, won  # one command id got the roll; every other was a stale version
+            stored = [body["events"] for _, status, body in answers if status == 201]
+            assert all(ev == stored[0] for ev in stored)  # its retries answer the same roll
+            assert {status for cid, status, _ in answers if cid not in won and cid[0] in "rx"} == {409}
+            # the other seat: not its decision (403), or a stale version once the roll is in (409; DESIGN 8's order)
+            assert {status for cid, status, _ in answers if cid == "s1"} <= {403, 409}
+            assert {status for cid, status, _ in answers if cid == "z1"} == {401}
+            log = c.get(f"/games/{gid}/events", params={"after": v}).json()["events"]
+            assert [e["type"] for e in log].count("rolled") == 1
+
+            # the other seat's turn: it hangs up right after sending its roll, then retries the same command id
+            cur = c.get(f"/games/{gid}").json()
+            while cur["to_act"] != [second]:
+                r = c.post(f"/games/{gid}/commands", headers={"Authorization": f"Bearer {seats[first]}"},
+                           json={"command": {"type": "end_turn"}, "expected_version": cur["version"]})
+                assert r.status_code == 201, r.text
+                cur = c.get(f"/games/{gid}").json()
+            body = {"command": {"type": "roll"}, "expected_version": cur["version"], "command_id": "h1"}
+            _raw_post_and_hang_up(srv.url, gid, seats[second], body)
+            retries = [c.post(f"/games/{gid}/commands", headers={"Authorization": f"Bearer {seats[second]}"},
+                              json=body) for _ in range(3)]
+            assert [r.status_code for r in retries] == [201] * 3, [r.text for r in retries]
+            assert retries[0].json()["events"] == retries[1].json()["events"] == retries[2].json()["events"]
+            log = c.get(f"/games/{gid}/events", params={"after": cur["version"]}).json()["events"]
+            assert [(e["type"], e["actor"]) for e in log].count(("rolled", second)) == 1
+    finally:
+        srv.stop()
