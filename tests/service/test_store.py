@@ -45,6 +45,26 @@ def test_append_numbers_from_one_and_chains(store):
     assert store.version("g1") == 3
 
 
+def test_append_awaited_on_a_loop_is_the_same_append(store):
+    """``append_async`` (the command path's): the same numbering, chain, conflicts and command ids."""
+    import asyncio
+
+    make_game(store)
+
+    async def main():
+        r1 = await store.append_async("g1", 0, [ev(1), ev(2)], command_id="c1")
+        again = await store.append_async("g1", 0, [ev(1), ev(2)], command_id="c1")
+        with pytest.raises(VersionConflict):
+            await store.append_async("g1", 0, [ev(3)])
+        return r1, again
+
+    r1, again = asyncio.run(main())
+    assert (r1.first_seq, r1.last_seq, r1.version) == (1, 2, 2)
+    assert again.duplicate and (again.first_seq, again.last_seq) == (1, 2)
+    assert [e.seq for e in store.load("g1")] == [1, 2] and verify_chain(store.load("g1")).ok
+    store.release_threads()
+
+
 def test_stale_expected_version_is_a_conflict_and_appends_nothing(store):
     make_game(store)
     store.append("g1", 0, [ev(1)])
