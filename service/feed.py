@@ -23,6 +23,8 @@ import anyio
 import msgspec
 from litestar.response import ServerSentEventMessage
 
+from domain.kernel import FINISHED
+
 from .game_service import GameService
 
 #: How often a feed looks for events appended by another process.
@@ -39,7 +41,8 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
         cur = svc.current(game_id)
         if p >= cur.version:
             st = cur.status
-            return [], ({"status": st.status, "version": cur.version, "winner": st.winner} if cur.finished else None)
+            done = st.status == FINISHED
+            return [], ({"status": st.status, "version": cur.version, "winner": st.winner} if done else None)
         records = svc.store.load(game_id, after=p, upto=cur.version, limit=200)
         return svc.render_events(cur, records, seat), None
 

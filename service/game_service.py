@@ -216,6 +216,17 @@ class AppendCall:
 Steps = Generator[AppendCall, AppendResult, Answer]
 
 
+def _resume(steps: Steps, res: AppendResult | None = None, exc: Exception | None = None) -> AppendCall | Answer:
+    """Advance a command's steps with the store's result (or its exception; nothing: the start): the next
+    :class:`AppendCall`, or the :class:`Answer` they return."""
+    try:
+        if exc is not None:
+            return steps.throw(exc)
+        return steps.send(res)  # send(None) starts a generator
+    except StopIteration as stop:
+        return stop.value
+
+
 def new_game_id() -> str:
     """A fresh game id (16 hex characters)."""
     return uuid.uuid4().hex[:16]
@@ -688,33 +699,28 @@ class GameService:
 
     def drive(self, steps: Steps) -> Answer:
         """Run a command's steps here, blocking on the store's append."""
-        try:
-            call = next(steps)
-            while True:
-                try:
-                    res = self.store.append(call.game_id, call.expected_version, call.events, **call.kwargs)
-                except Exception as exc:  # noqa: BLE001 - the steps answer the store's refusal (or re-raise it)
-                    call = steps.throw(exc)
-                else:
-                    call = steps.send(res)
-        except StopIteration as stop:
-            return stop.value
+        out = _resume(steps)
+        while isinstance(out, AppendCall):
+            try:
+                res = self.store.append(out.game_id, out.expected_version, out.events, **out.kwargs)
+            except Exception as exc:  # noqa: BLE001 - the steps answer the store's refusal (or re-raise it)
+                out = _resume(steps, exc=exc)
+            else:
+                out = _resume(steps, res)
+        return out
 
     async def drive_async(self, steps: Steps) -> Answer:
         """Run a command's steps on the event loop; only the append's commit leaves it
         (``store.append_async``: the loop serves other requests while the group commits)."""
-        try:
-            call = next(steps)
-            while True:
-                try:
-                    res = await self.store.append_async(call.game_id, call.expected_version, call.events,
-                                                        **call.kwargs)
-                except Exception as exc:  # noqa: BLE001 - the steps answer the store's refusal (or re-raise it)
-                    call = steps.throw(exc)
-                else:
-                    call = steps.send(res)
-        except StopIteration as stop:
-            return stop.value
+        out = _resume(steps)
+        while isinstance(out, AppendCall):
+            try:
+                res = await self.store.append_async(out.game_id, out.expected_version, out.events, **out.kwargs)
+            except Exception as exc:  # noqa: BLE001 - the steps answer the store's refusal (or re-raise it)
+                out = _resume(steps, exc=exc)
+            else:
+                out = _resume(steps, res)
+        return out
 
     async def perform(self, steps: Steps) -> Answer:
         """Drive a command's steps where they cost least (hold :meth:`lock` around it): on the event loop

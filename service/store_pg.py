@@ -23,7 +23,6 @@ naming neither the host nor the credentials; the log keeps the driver's message.
 from __future__ import annotations
 
 import asyncio
-
 import logging
 import os
 from collections.abc import Callable, Iterable, Sequence

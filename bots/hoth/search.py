@@ -70,10 +70,6 @@ NEXT_FROM_ROOT_HAND = True
 #: dice) rather than the playouts' fast one (``FAST_DESTINATIONS``, the rest ranked last): the greedy bot's own
 #: move is then the first the search tries, and progressive widening admits the moves worth trying.
 ROOT_FULL_RANKING = True
-#: Successive halving at the root instead of UCB with progressive widening (``Search._halving``): the budget is
-#: spent on greedy's best ``ROOT_HALVING_WIDTH`` commands, halved each round by mean value.
-ROOT_HALVING = False
-ROOT_HALVING_WIDTH = 8
 #: Safety cap on the steps of one playout (a turn is a few dozen steps).
 MAX_PLAYOUT_STEPS = 400
 
@@ -160,12 +156,6 @@ class Search:
         self.hand = tuple(dict.fromkeys(knowledge.hands.get(self.seat) or ()))
         self.root = Node()
         self.steps = 0
-        #: Successive halving at the root: the command every playout plays at the first choice (None: the tree
-        #: policy), and the first choice's commands as ranked (seen by the first playout).
-        self._force: Any = None
-        self._first: list[Any] | None = None
-        #: The command the halving chose (``_halving``), once it has.
-        self._chosen: Any = None
         #: The range of the values seen so far: exploration is scaled to it (values near 0 or 1 differ little).
         self.vmin, self.vmax = 1.0, 0.0
 
@@ -226,15 +216,7 @@ class Search:
                     child = node.children[cmd] = Node()
             elif depth >= TREE_DEPTH:
                 break  # the rest of the turn with the playout policy
-            elif depth == 0 and self._force is not None:
-                depth += 1
-                cmd = self._force  # successive halving at the root (``ROOT_HALVING``): this playout's command
-                child = node.children.get(cmd)
-                if child is None:
-                    child = node.children[cmd] = Node()
             else:
-                if depth == 0 and self._first is None:
-                    self._first = list(cands)
                 depth += 1
                 width = min(len(cands), 1 + int(PW_C * (node.visits ** PW_ALPHA)))
                 allowed = cands[:width]
@@ -365,11 +347,6 @@ class Search:
                 return replace(static, seconds=time.perf_counter() - t0)
         deadline = t0 + seconds if seconds > 0 else None
         n = 0
-        if ROOT_HALVING and playouts >= 2 * ROOT_HALVING_WIDTH:
-            n = self._halving(playouts, deadline)
-            if self._chosen is not None:
-                n_made = n
-                n = playouts  # the halving's rest (fewer than the commands left) is not spent
         while n < playouts:
             self.playout()
             n += 1
@@ -379,42 +356,9 @@ class Search:
                 break
         ranking = sorted(((c, ch.visits, ch.total / ch.visits if ch.visits else 0.0)
                           for c, ch in self.root.children.items()), key=lambda x: (-x[1], -x[2]))
-        if self._chosen is not None:
-            n = n_made
-            ranking.sort(key=lambda x: x[0] != self._chosen)  # stable: the halving's choice first
         best = ranking[0]
         return Result(command=best[0], playouts=n, value=best[2], visits=best[1], ranking=ranking,
                       seconds=time.perf_counter() - t0)
-
-    def _halving(self, playouts: int, deadline: float | None) -> int:
-        """Successive halving over the first choice's best ``ROOT_HALVING_WIDTH`` commands (greedy's ranking): each
-        round shares its part of the budget equally among the commands left, then the better half by mean value
-        goes on; the one left is ``_chosen`` (a rest smaller than the commands left is not spent). Returns the
-        playouts made."""
-        self.playout()
-        n = 1
-        cands = (self._first or [])[:ROOT_HALVING_WIDTH]
-        if len(cands) < 2:
-            return n
-        rounds = max(1, math.ceil(math.log2(len(cands))))
-        alive = list(cands)
-        for r in range(rounds):
-            share = (playouts - n) // (rounds - r) // len(alive)
-            for _ in range(max(1, share)):
-                for c in alive:
-                    self._force = c
-                    self.playout()
-                    n += 1
-                if deadline is not None and time.perf_counter() > deadline:
-                    break
-            self._force = None
-            kids = self.root.children
-            alive.sort(key=lambda c: -(kids[c].total / kids[c].visits) if c in kids and kids[c].visits else 0.0)
-            alive = alive[:max(1, (len(alive) + 1) // 2)]
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        self._chosen = alive[0]
-        return n
 
     def _attack_step(self, playouts: int) -> Result | None:
         """An attack decision of the seat's own turn, with the dice in expectation (``ATTACKS_IN_EXPECTATION``):

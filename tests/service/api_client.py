@@ -169,6 +169,20 @@ def wait_healthy(base: str, proc: Any, timeout: float = 30.0, log: Any = None) -
         time.sleep(0.1)
 
 
+def sse_blocks(text: str) -> list[dict[str, str]]:
+    """The messages of a server-sent-events stream, each as its fields (comment lines skipped)."""
+    out = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields = {}
+        for line in block.splitlines():
+            if ":" in line and not line.startswith(":"):
+                k, _, v = line.partition(":")
+                fields[k] = v.strip()
+        if fields:
+            out.append(fields)
+    return out
+
+
 class Server:
     """A real uvicorn server process on a free loopback port."""
 

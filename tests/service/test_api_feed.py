@@ -6,20 +6,12 @@ import threading
 
 import httpx
 
-from .api_client import SEED, Api, Server, api  # noqa: F401
+from .api_client import SEED, Api, Server, api, sse_blocks  # noqa: F401
 
 
 def _parse(text: str) -> list[dict]:
-    out = []
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        fields = {}
-        for line in block.splitlines():
-            if ":" in line and not line.startswith(":"):
-                k, _, v = line.partition(":")
-                fields[k] = v.strip()
-        if "data" in fields:
-            out.append({"id": int(fields["id"]), "event": fields.get("event"), "data": json.loads(fields["data"])})
-    return out
+    return [{"id": int(f["id"]), "event": f.get("event"), "data": json.loads(f["data"])}
+            for f in sse_blocks(text) if "data" in f]
 
 
 def test_feed_replays_the_log_as_the_caller_may_see_it(api: Api):

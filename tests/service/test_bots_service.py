@@ -22,7 +22,7 @@ from domain.kernel import registry
 from service.app import create_app
 from service.settings import Settings
 
-from .api_client import Api, Server, assert_problem
+from .api_client import Api, Server, assert_problem, sse_blocks
 from .toy_ruleset import register
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -258,15 +258,6 @@ def test_a_bot_game_is_watchable_live_through_the_feed(api):
     assert "random:1" in bots  # the bots' own commands reach the feed
 
 
-def _sse_blocks(text: str) -> list[dict[str, str]]:
-    blocks = []
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
-        if fields:
-            blocks.append(fields)
-    return blocks
-
-
 def test_a_finished_games_feed_ends_after_its_last_event(tmp_path, redis_url):
     """A watcher of a bot game is not left waiting once it is over: no event can follow a finished game
     (UMPIRE-UNDO-3), so the feed sends ``event: end`` after the last event and closes by itself. (A real
@@ -282,7 +273,7 @@ def test_a_finished_games_feed_ends_after_its_last_event(tmp_path, redis_url):
                          "the bots to finish")
             for params in ({}, {"after": view["version"]}):
                 with c.stream("GET", f"/games/{gid}/feed", params=params) as resp:  # no limit: it ends by itself
-                    blocks = _sse_blocks("".join(resp.iter_text()))
+                    blocks = sse_blocks("".join(resp.iter_text()))
                 events, end = blocks[:-1], blocks[-1]
                 first = params.get("after", 0) + 1
                 assert [int(b["id"]) for b in events] == list(range(first, view["version"] + 1))

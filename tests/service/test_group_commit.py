@@ -28,17 +28,28 @@ def _store(tmp_path, games: int) -> EventStore:
     return store
 
 
-def _groups(store: EventStore, monkeypatch) -> list[int]:
-    """The size of every group the store commits from now on."""
-    sizes: list[int] = []
+class Groups(list):
+    """The size of every group the store commits (``threads``: the thread that committed each)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: list[str] = []
+
+
+def _groups(store: EventStore, monkeypatch, before=None) -> Groups:
+    """Every group the store commits from now on (``before(groups)``: called as each group starts)."""
+    groups = Groups()
     inner = store._commit_locked
 
     def spy(batch):
-        sizes.append(len(batch))
+        groups.append(len(batch))
+        groups.threads.append(threading.current_thread().name)
+        if before is not None:
+            before(groups)
         return inner(batch)
 
     monkeypatch.setattr(store, "_commit_locked", spy)
-    return sizes
+    return groups
 
 
 def _while_another_process_writes(store: EventStore, writes: list) -> list:
@@ -122,22 +133,9 @@ def _event(n: int) -> list[NewEvent]:
     return [NewEvent(type="Moved", payload=f'{{"n":{n}}}')]
 
 
-def _threads_of_groups(store: EventStore, monkeypatch) -> list[tuple[int, str]]:
-    """(size, committing thread's name) of every group the store commits from now on."""
-    groups: list[tuple[int, str]] = []
-    inner = store._commit_locked
-
-    def spy(batch):
-        groups.append((len(batch), threading.current_thread().name))
-        return inner(batch)
-
-    monkeypatch.setattr(store, "_commit_locked", spy)
-    return groups
-
-
 def test_writes_awaited_on_a_loop_and_a_threads_write_commit_in_one_group(tmp_path, monkeypatch):
     store = _store(tmp_path, WRITERS + 1)
-    groups = _threads_of_groups(store, monkeypatch)
+    groups = _groups(store, monkeypatch)
     fd = os.open(store.data_dir / WRITER_LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)  # another process's turn: everything below queues
     out: dict[str, object] = {}
@@ -168,7 +166,7 @@ def test_writes_awaited_on_a_loop_and_a_threads_write_commit_in_one_group(tmp_pa
     assert [r.version for r in res[:-1]] == [1] * (WRITERS - 1)
     assert isinstance(res[-1], VersionConflict)  # the refused write gets its own exception, alone
     assert out["thread"].version == 1
-    assert [size for size, _ in groups] == [WRITERS + 1]  # one COMMIT for the loop's writes and the thread's
+    assert groups == [WRITERS + 1]  # one COMMIT for the loop's writes and the thread's
     assert store.version("g0") == 1 and [e.payload for e in store.load("g0")] == ['{"n":1}']
 
 
@@ -176,18 +174,14 @@ def test_a_loops_write_that_queues_while_a_thread_commits_is_committed_after_it(
     """The thread's group took the queue before the loop's write came: nobody waits in a thread for that
     write, so the committer thread leads its group once the thread's group is done."""
     store = _store(tmp_path, 2)
-    groups: list[tuple[int, str]] = []
-    inner = store._commit_locked
     first_taken, loop_write_queued = threading.Event(), threading.Event()
 
-    def spy(batch):
-        groups.append((len(batch), threading.current_thread().name))
+    def hold_the_first(groups):
         if len(groups) == 1:
             first_taken.set()
             assert loop_write_queued.wait(30)
-        return inner(batch)
 
-    monkeypatch.setattr(store, "_commit_locked", spy)
+    groups = _groups(store, monkeypatch, before=hold_the_first)
     t = threading.Thread(target=lambda: store.append("g0", 0, _event(1)), name="a-request-thread")
     t.start()
     assert first_taken.wait(30)
@@ -204,8 +198,8 @@ def test_a_loops_write_that_queues_while_a_thread_commits_is_committed_after_it(
     res = asyncio.run(main())
     t.join(30)
     assert res.version == 1 and store.version("g0") == 1 and store.version("g1") == 1
-    assert [size for size, _ in groups] == [1, 1]
-    assert groups[0][1] == "a-request-thread" and groups[1][1].startswith("umpire-commit")
+    assert groups == [1, 1]
+    assert groups.threads[0] == "a-request-thread" and groups.threads[1].startswith("umpire-commit")
 
 
 def test_a_write_whose_coroutine_was_cancelled_still_commits(tmp_path):
