@@ -15,28 +15,16 @@ Fixture names are a contract other tests rely on:
 - ``pg_server`` (session, started on first use): a real PostgreSQL
   (:class:`tests.service.pg.EmbeddedPostgres`; ``.new_database()`` gives a fresh database's URL).
   The store contract suite (``tests/service/store_backends.py``) runs the store tests on both.
-- ``playwright_driver`` (session, started on first use): the process's one Playwright (sync API). Playwright's
-  sync API cannot start twice in one process while the first is open, so every browser test launches its
-  browser from this one.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import redis
 
 from service.redis_runtime import EmbeddedRedis
 from service.store import EventStore
-
-
-@pytest.fixture(scope="session")
-def playwright_driver() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        yield p
 
 
 @pytest.fixture(scope="session")

@@ -256,31 +256,34 @@ parameters = {{ game_id = "{gid}" }}
 
 
 # -- the docs page, offline ------------------------------------------------------------------------------
-def test_docs_page_renders_offline_in_headless_chromium(live, playwright_driver):
+def test_docs_page_renders_offline_in_headless_chromium(live):
+    from playwright.sync_api import sync_playwright
+
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     assert Path(chromium).exists(), "Debian's chromium is missing: run ops/ensure-chromium"
     ARTEFACTS.mkdir(exist_ok=True)
     outside: list[str] = []
-    browser = playwright_driver.chromium.launch(executable_path=chromium, headless=True, args=[
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-    try:
-        page = browser.new_page(viewport={"width": 1280, "height": 1600})
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1600})
 
-        def route(r):
-            if r.request.url.startswith(live.url):
-                r.continue_()
-            else:  # the network outside the server is blocked
-                outside.append(r.request.url)
-                r.abort()
+            def route(r):
+                if r.request.url.startswith(live.url):
+                    r.continue_()
+                else:  # the network outside the server is blocked
+                    outside.append(r.request.url)
+                    r.abort()
 
-        page.route("**/*", route)
-        page.goto(live.url + "/schema", wait_until="networkidle")
-        page.wait_for_selector(".opblock-summary", timeout=30_000)
-        text = page.inner_text("body")
-        page.screenshot(path=str(ARTEFACTS / "schema-docs.png"), full_page=False)
-    finally:
-        browser.close()
+            page.route("**/*", route)
+            page.goto(live.url + "/schema", wait_until="networkidle")
+            page.wait_for_selector(".opblock-summary", timeout=30_000)
+            text = page.inner_text("body")
+            page.screenshot(path=str(ARTEFACTS / "schema-docs.png"), full_page=False)
+        finally:
+            browser.close()
     assert not outside, outside
     assert "umpire" in text and "/games/{game_id}/commands" in text and "Authorize" in text
     assert (ARTEFACTS / "schema-docs.png").stat().st_size > 10_000

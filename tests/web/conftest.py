@@ -30,6 +30,14 @@ def server() -> Iterator[UmpireServer]:
 
 
 @pytest.fixture(scope="session")
+def playwright_driver() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
 def browser(playwright_driver: Any) -> Iterator[Any]:
     b = launch(playwright_driver)
     try:
