@@ -29,7 +29,9 @@ def server() -> Iterator[UmpireServer]:
         yield srv
 
 
-@pytest.fixture(scope="session")
+#: Package scope: the browser tests' Playwright (its sync API runs an event loop in this thread) stops once they
+#: are done, so a later test may start its own Playwright or call ``asyncio.run`` in the same process.
+@pytest.fixture(scope="package")
 def playwright_driver() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -37,7 +39,7 @@ def playwright_driver() -> Iterator[Any]:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright_driver: Any) -> Iterator[Any]:
     b = launch(playwright_driver)
     try:
