@@ -43,6 +43,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
+import anyio
 import msgspec
 
 from domain.kernel import (
@@ -728,8 +729,6 @@ class GameService:
         worker thread (:meth:`drive`: PostgreSQL, whose every read is a round trip)."""
         if self.store.local_reads:
             return await self.drive_async(steps)
-        import anyio
-
         return await anyio.to_thread.run_sync(self.drive, steps)
 
     def run_steps(self, game_id: str, seat: str, command: Any, *, expected_version: int | None,
