@@ -168,6 +168,18 @@ def bot_decision(job: Job) -> Decision:
         return msgspec.structs.replace(d, explanation=f"{job.spec} failed here; {d.explanation}", bot=job.spec)
 
 
+def by_rule(job: Job) -> tuple[Any, RuleStep]:
+    """The kernel command a bot seat gives by rule (UMPIRE-BOT-2), not by its bot: ``ready`` without a
+    client seed, or its answer to an undo request (:func:`bots.protocol.answer_undo`); with its ruling note."""
+    if job.kind == "ready":
+        return Ready(), note_of(job.spec, "ready without a client seed (UMPIRE-BOT-2)")
+    assert job.kind == "undo" and job.question is not None
+    accept, why = answer_undo(job.question)
+    return (UndoAccept() if accept else UndoDecline(),
+            note_of(job.spec, f"undo request {why} (UMPIRE-BOT-2)", draws=job.question.draws,
+                    reveals=job.question.reveals))
+
+
 def note_of(spec: str, explanation: str, **values: Any) -> RuleStep:
     """The ruling step that names the bot (UMPIRE-BOT-1)."""
     return RuleStep(rule="UMPIRE-BOT-1", text=f"Played by the bot {spec}. {explanation}",
@@ -292,15 +304,8 @@ class BotPlayers:
             if job is None or self._stuck.get(game_id) == job.version:
                 return
             self._again.discard(game_id)
-            if job.kind == "ready":
-                command: Any = Ready()
-                note = note_of(job.spec, "ready without a client seed (UMPIRE-BOT-2)")
-            elif job.kind == "undo":
-                assert job.question is not None
-                accept, why = answer_undo(job.question)
-                command = UndoAccept() if accept else UndoDecline()
-                note = note_of(job.spec, f"undo request {why} (UMPIRE-BOT-2)", draws=job.question.draws,
-                                reveals=job.question.reveals)
+            if job.kind in ("ready", "undo"):
+                command, note = by_rule(job)
             else:
                 assert job.seat_input is not None
                 for hook in self.on_input:
@@ -330,4 +335,4 @@ class BotPlayers:
                     await anyio.to_thread.run_sync(svc.project, game_id)
 
 
-__all__ = ["BotPlayers", "Job", "bot_decision", "bot_seed", "check_bots", "next_job", "seat_input", "undo_question"]
+__all__ = ["BotPlayers", "Job", "bot_decision", "by_rule", "bot_seed", "check_bots", "next_job", "seat_input", "undo_question"]
