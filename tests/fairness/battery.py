@@ -14,7 +14,9 @@ Invariants, checked against oracles of the battery's own (never the code under t
     listings) is searched for the values that are hidden from that seat in the log: the contents of the
     private fields of events whose visibility is another seat (lists and mappings of two or more items, and
     long strings such as salts), minus everything the seat could see in the log (public payloads, its own
-    events), which includes what became public since;
+    events), which includes what became public since, and minus the spectator's view now (what public play
+    derives: a discard pile is the cards played, in order, and may equal a hand drawn in secret). A leak
+    into the spectator's view itself is therefore not caught by (a) unless it reaches the log's public part;
 (b) **no second outcome without another side**: every ``undone`` event whose range, or anything after it up
     to the undo, holds a reveal by the battery's oracle (draws; a visibility that is not public; a public
     payload carrying a value that was hidden before it) was agreed by a seat of a side other than the
@@ -154,10 +156,11 @@ class Sequence:
             out.append((e, decode_event(self.rs, e.payload), msgspec.json.decode(e.payload)))
         return out
 
-    def secrets(self, log: list, seat: str | None) -> set[bytes]:
-        """Values hidden from ``seat`` in the log and never visible to it (invariant a)."""
+    def secrets(self, log: list, seat: str | None, public: set[bytes]) -> set[bytes]:
+        """Values hidden from ``seat`` in the log and never visible to it (invariant a); ``public``: the values
+        of the spectator's view now (what is derived from public play, e.g. a discard pile in order)."""
         hidden: set[bytes] = set()
-        known: set[bytes] = set()
+        known: set[bytes] = set(public)
         for e, ev, payload in log:
             body = {k: v for k, v in payload.items() if k != "type"}
             if e.visibility == PUBLIC or e.visibility == seat:
@@ -203,10 +206,12 @@ class Sequence:
             self.seen.clear()
             return
         cache: dict[str | None, set[bytes]] = {}
+        cur = self.svc.current(self.gid)
+        public = values_of(self.rs.view(cur.state, None), set())
         for seat, body, what in self.seen:
             sec = cache.get(seat)
             if sec is None:
-                sec = cache[seat] = self.secrets(log, seat)
+                sec = cache[seat] = self.secrets(log, seat, public)
             got = values_of(msgspec.to_builtins(body), set()) & sec
             if got:
                 raise Breach("seen", f"{self.cfg.name}: {seat} received hidden values in {what}: "
