@@ -65,9 +65,12 @@ CONFIGS: tuple[Config, ...] = (
     Config("hoth-2", "hoth", "SCN-TAKE-DOWN-THE-SHIELD"),
     Config("hoth-team", "hoth", "SCN-TAKE-DOWN-THE-SHIELD", {"team": True}),
     Config("hoth-bot", "hoth", "SCN-TAKE-DOWN-THE-SHIELD", bots={"rebel": "random"}),
+    Config("hoth-team-bots", "hoth", "SCN-TAKE-DOWN-THE-SHIELD", {"team": True},
+           bots={"imperial-2": "random", "rebel-2": "random"}),
     Config("hoth-campaign", "hoth", campaign="CMP-2-OUTPOST-DELTA"),
     Config("hoth-when-ready", "hoth", "SCN-TAKE-DOWN-THE-SHIELD", start="when_ready"),
     Config("smoke-2", "smoke", "BTL-OPEN-FIELD"),
+    Config("smoke-3", "smoke", "BTL-CROSSROADS", {"players": 3}),
     Config("smoke-4", "smoke", "BTL-CROSSROADS", {"players": 4}),
     Config("smoke-bot", "smoke", "BTL-OPEN-FIELD", bots={"player-2": "random"}),
     Config("emperor", "emperor", "SETUP-AKHENA-VS-REBEL"),
@@ -315,6 +318,9 @@ class Sequence:
             seat = rng.choice([*self.humans, None])
             self._try("view", seat, lambda: queries.game_view(self.svc, None, self.gid, seat).body)
             self._try("events", seat, lambda: queries.events(self.svc, self.gid, seat, 0, 1000).body)
+            self._try("legal", seat, lambda: queries.legal_commands(self.svc, self.gid, seat).body)
+            seq = rng.randint(1, cur.version)
+            self._try("ruling", seat, lambda: queries.ruling(self.svc, self.gid, seq, seat).body)
         elif self.bots:
             return self.run_bots()
         elif acting:

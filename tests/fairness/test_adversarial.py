@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.kernel.sides import setup_of
+from domain.smoke.events import ColumnsRevealed
 from service.game_service import GameService
 from service.store import EventStore
 
@@ -64,8 +65,6 @@ def test_it_catches_a_teammates_consent(svc, monkeypatch):
 
 def test_it_catches_columns_revealed_not_derived_as_a_reveal(svc, monkeypatch):
     """Planted: Smoke's ``columns_revealed`` type not declared a reveal (as before UMPIRE-REVEAL-1)."""
-    from domain.smoke.events import ColumnsRevealed
-
     monkeypatch.setattr(ColumnsRevealed, "reveals_hidden", None)
     got = catch(svc, config("smoke-2"), "seen", "consent")
     print(f"\ncaught: {got}")  # a dry run showing the opponent's columns, or a free undo across their reveal

@@ -11,7 +11,7 @@ ruleset that adds a new reveal and forgets to declare it is caught by its own ra
 """
 from __future__ import annotations
 
-import random
+import typing
 from typing import Any
 
 import msgspec
@@ -20,6 +20,7 @@ import pytest
 from domain.kernel import PUBLIC, Emitted, registry
 from domain.kernel.envelope import is_reveal
 from domain.kernel.runner import random_game
+from domain.smoke.events import ColumnsRevealed
 
 #: (ruleset, scenario, options, seeds, max commands): the real rulesets' setups with hidden information.
 CASES = [
@@ -89,8 +90,6 @@ def test_no_event_type_carries_a_hidden_value_without_being_declared(rid, scenar
 
 def test_the_check_catches_columns_revealed_left_undeclared(monkeypatch):
     """The planted hole: Smoke's ``columns_revealed`` as if its type had not been declared a reveal."""
-    from domain.smoke.events import ColumnsRevealed
-
     g = random_game(registry.get("smoke"), "BTL-OPEN-FIELD", 1, max_commands=120)
     assert "columns_revealed" in {msgspec.to_builtins(e.event)["type"] for e in g.emitted}
     assert leaked_types(g.emitted) == {}
@@ -99,8 +98,6 @@ def test_the_check_catches_columns_revealed_left_undeclared(monkeypatch):
 
 
 def test_the_derivation_needs_no_flag_on_the_emission():
-    from domain.smoke.events import ColumnsRevealed
-
     ev = ColumnsRevealed(columns={"player-1": (("a", "b"),)})
     assert Emitted(event=ev).revealing  # reveals=False on the emission: the type decides
     assert is_reveal(object, "player-1", False) and is_reveal(object, PUBLIC, True)
@@ -108,8 +105,6 @@ def test_the_derivation_needs_no_flag_on_the_emission():
 
 
 def test_every_event_type_of_every_ruleset_is_a_struct_with_a_tag_and_declares_at_most_a_bool():
-    import typing
-
     for rs in registry.all_rulesets():
         for cls in typing.get_args(rs.event_type) or (rs.event_type,):
             assert cls.__struct_config__.tag, cls
