@@ -89,6 +89,11 @@ def test_a_teammate_cannot_consent_to_its_partners_re_roll(svc):
     assert {"type": "undo_accept"} not in legal(svc, gid, mate)  # UMPIRE-UNDO-13: not listed for a teammate
     p = problem(answer_undo_route, svc, gid, tokens[mate], True)
     assert p.status == 403 and p.extra.get("rule") == "UMPIRE-UNDO-13"
+    for answer in ("undo_accept", "undo_decline"):  # nor through /commands, nor as a dry run
+        p = problem(send, svc, gid, tokens[mate], {"type": answer})
+        assert p.status == 403 and p.extra.get("rule") == "UMPIRE-UNDO-13"
+        p = problem(lambda: send(svc, gid, tokens[mate], {"type": answer}, dry=True))
+        assert p.status == 403 and p.extra.get("rule") == "UMPIRE-UNDO-13"
     assert svc.current(gid).folded.kernel.undo_request is not None  # still waiting: nothing undone
     view = svc.current(gid)
     shown = undo_request_view(view.folded.kernel, view.ruleset)
