@@ -64,6 +64,7 @@ class Config:
 CONFIGS: tuple[Config, ...] = (
     Config("hoth-2", "hoth", "SCN-TAKE-DOWN-THE-SHIELD"),
     Config("hoth-team", "hoth", "SCN-TAKE-DOWN-THE-SHIELD", {"team": True}),
+    Config("hoth-3", "hoth", "SCN-TAKE-DOWN-THE-SHIELD", {"team": "rebel"}),
     Config("hoth-bot", "hoth", "SCN-TAKE-DOWN-THE-SHIELD", bots={"rebel": "random"}),
     Config("hoth-team-bots", "hoth", "SCN-TAKE-DOWN-THE-SHIELD", {"team": True},
            bots={"imperial-2": "random", "rebel-2": "random"}),
@@ -291,6 +292,9 @@ class Sequence:
                 return self.run_bots()
             seat = rng.choice(unready)
             seed = rng.choice([None, f"s{rng.getrandbits(32):x}"])
+            if rng.random() < 0.3:  # the last ready's dry run stops at the opening's first draw
+                req = CommandRequest(command={"type": "ready", "client_seed": seed}, expected_version=cur.version)
+                self._try("dry_run", seat, self.svc.dry_run, self.gid, self.tokens[seat], req)
             self._try("ready", seat, self.svc.run, self.gid, seat, Ready(client_seed=seed), expected_version=None)
             return True
         acting = [s for s in cur.status.to_act if s in self.tokens]

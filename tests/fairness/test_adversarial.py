@@ -14,7 +14,7 @@ from .battery import CONFIGS, Breach, Config, Tally, run
 
 #: Per configuration: sequences x steps (bounded: the whole file stays well under 90 s on one core).
 SEQUENCES = 3
-STEPS = 70
+STEPS = 60
 TOTAL = Tally()
 
 
