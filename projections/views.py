@@ -12,17 +12,25 @@ from domain.kernel import chain
 from domain.kernel.fold import decode_event
 from domain.kernel.log import GameRow, StoredEvent
 from domain.kernel.rules import rule_url
+from domain.kernel.sides import seat_sides
+from domain.kernel.undo import waiting_sides
 
 FINISHED = "finished"
 
 
-def undo_request_view(kernel: KernelState | None) -> dict[str, Any] | None:
-    """The undo request waiting for an answer (DESIGN 5: part of every view), or None."""
+def undo_request_view(kernel: KernelState | None, ruleset: Ruleset | None = None) -> dict[str, Any] | None:
+    """The undo request waiting for an answer (DESIGN 5: part of every view), or None; ``waiting_for``:
+    the sides that must still answer it, ``accepted``: the seats that accepted for theirs (UMPIRE-UNDO-13)."""
     req = None if kernel is None else kernel.undo_request
     if req is None:
         return None
-    return {"seq": req.seq, "by": req.by, "to_version": req.to_version,
-            "answer": [{"type": "undo_accept"}, {"type": "undo_decline"}]}
+    out = {"seq": req.seq, "by": req.by, "to_version": req.to_version,
+           "answer": [{"type": "undo_accept"}, {"type": "undo_decline"}]}
+    if ruleset is not None and kernel is not None and kernel.header is not None:
+        sides = seat_sides(ruleset, kernel.header)
+        out["waiting_for"] = list(waiting_sides(kernel, sides))
+        out["accepted"] = list(req.accepted)
+    return out
 
 
 def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, version: int | None = None,
@@ -41,7 +49,7 @@ def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, ver
         "to_act": list(st.to_act),
         "turn": st.turn,
         "winner": st.winner,
-        "undo_request": undo_request_view(kernel),
+        "undo_request": undo_request_view(kernel, ruleset),
         # DESIGN 4: once the game (the store row) is finished, everything is public, also earlier states
         "state": ruleset.view(state, seat, reveal_all=game.status == FINISHED if reveal_all is None else reveal_all),
     }
@@ -132,6 +140,8 @@ def _kernel_summary(event: Any) -> str:
         return f"{event.seat} is ready" + (" with a client seed" if event.client_seed else "")
     if name == "undo_requested":
         return f"{event.by} asks to undo back to version {event.to_version}"
+    if name == "undo_accepted":
+        return f"{event.by} accepts the undo back to version {event.to_version} for its side"
     if name == "undo_declined":
         return f"{event.by} declines the undo back to version {event.to_version}"
     if name == "undo_lapsed":

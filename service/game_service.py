@@ -78,6 +78,7 @@ from domain.kernel.dice import Roll, new_seed, seed_from_hex
 from domain.kernel.fold import decode_event
 from domain.kernel.header import ClientSeed, decide_ready
 from domain.kernel.rulings import RuleStep, Ruling
+from domain.kernel.sides import seat_sides
 from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_commands, lapse
 
 from . import chain, views
@@ -978,7 +979,8 @@ class GameService:
         followed by the ruleset's (none while the game waits for its seats)."""
         if seat is None:
             return []
-        out = [msgspec.to_builtins(c) for c in kernel_legal_commands(cur.folded.kernel, seat)]
+        sides = seat_sides(cur.ruleset, cur.setup)  # UMPIRE-UNDO-13: only another side answers an undo
+        out = [msgspec.to_builtins(c) for c in kernel_legal_commands(cur.folded.kernel, seat, sides)]
         if not cur.folded.kernel.waiting:
             out += [msgspec.to_builtins(c) for c in cur.ruleset.legal_commands(cur.state, seat)]
         return out

@@ -144,6 +144,11 @@ class UndoRequestView(msgspec.Struct):
     to_version: Version
     answer: Annotated[list[dict[str, Any]], Meta(description="The commands that answer it: `{\"type\": "
                                                              "\"undo_accept\"}`, `{\"type\": \"undo_decline\"}`.")]
+    waiting_for: Annotated[list[str], Meta(description="The sides that must still answer it: one seat of every "
+                                                       "side other than the asker's (UMPIRE-UNDO-13).")] \
+        | UnsetType = UNSET
+    accepted: Annotated[list[SeatName], Meta(description="Seats that accepted it for their side while other "
+                                                         "sides must still answer.")] | UnsetType = UNSET
 
 
 class LobbyEntry(msgspec.Struct):
@@ -232,7 +237,7 @@ class CommandResult(msgspec.Struct):
     ruleset: RulesetId
     version: Version
     events: list[EventEntry]
-    undo: Annotated[str, Meta(description="For undo answers: `done`, `requested` or `declined`.")] | UnsetType = UNSET
+    undo: Annotated[str, Meta(description="For undo answers: `done`, `requested`, `accepted` (other sides must still answer) or `declined`.")] | UnsetType = UNSET
     receipt: Annotated[Receipt, Meta(description="The signed receipt of `version`.")] | UnsetType = UNSET
 
 

@@ -106,6 +106,10 @@ class HothRuleset:
                    for f in ("imperial", "rebel")}
         return options_schema(support)
 
+    def sides(self, setup: Setup) -> dict[str, str]:
+        """UMPIRE-SIDE-1 (HOTH-TEAM-*): each seat plays its faction; a team's two seats are one side."""
+        return {s: ("imperial" if s in faction_seats(setup.seats, "imperial") else "rebel") for s in setup.seats}
+
     def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
         if scenario not in self.catalog().scenarios:
             raise SetupError("scenario", f"unknown Battle of Hoth scenario {scenario!r}")

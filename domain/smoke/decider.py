@@ -94,6 +94,16 @@ class SmokeRuleset:
         assert lu is not None
         return tuple(a.seat for a in lu.armies)
 
+    def sides(self, setup: Setup) -> dict[str, str]:
+        """UMPIRE-SIDE-1 (SMOKE-MP): a seat's side is its army's side in the battle's line-up; the allied
+        players of a side are one side."""
+        battle = self.content().battles.get(setup.scenario)
+        players = setup.options.get("players", min(lu.players for lu in battle.line_ups)) if battle else None
+        lu = battle.line_up(players) if battle else None
+        if lu is None:
+            return {s: s for s in setup.seats}
+        return {a.seat: a.side for a in lu.armies}
+
     def initial_state(self, setup: Setup) -> SmokeState:
         return SmokeState(game_id=setup.game_id, battle_id=setup.scenario, seats=tuple(setup.seats),
                           options=dict(setup.options))
