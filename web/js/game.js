@@ -342,7 +342,10 @@ function undoBox(session, post) {
 }
 
 function undoPending(box, session, post, pend) {
+  // the server lists undo_accept only for a seat of a side that must still answer (never a teammate)
+  const canAnswer = ((session.legal && session.legal.commands) || []).some((c) => c.type === 'undo_accept');
   if (pend.by === session.seat) box.append(h('p', {}, `You asked to undo back to version ${pend.to_version}: waiting for the other side.`));
+  else if (!canAnswer) box.append(h('p', {}, `${pend.by} asks to undo back to version ${pend.to_version}: waiting for the other side's answer.`));
   else {
     box.append(h('p', {}, `${pend.by} asks to undo back to version ${pend.to_version}.`),
       h('button', { type: 'button', id: 'undo-accept', onclick: () => post({ type: 'undo_accept' }, () => session.answerUndo(true)) }, 'Accept'), ' ',
