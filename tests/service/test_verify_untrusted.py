@@ -238,3 +238,15 @@ def test_a_raw_game_whose_row_and_header_agree_verifies(tmp_path):
     store.close()
     p = cli_verify(tmp_path / "d", "g")
     assert "chain: ok" in p.stdout and "games row: agrees with the log" in p.stdout, p.stdout
+
+
+def test_a_campaign_row_lowered_to_chain_version_1_does_not_switch_its_check_off(client, tmp_path):
+    r = client.post("/campaigns", json={"ruleset": "hoth", "campaign": "CMP-2-OUTPOST-DELTA", "seed": SEED})
+    assert r.status_code == 201, r.text
+    cid = r.json()["campaign_id"]
+    sql(tmp_path / "data", "UPDATE campaign_events SET payload=replace(payload, 'C2-1', 'C2-3') WHERE campaign_id=?"
+        " AND seq=2", cid)
+    sql(tmp_path / "data", "UPDATE campaigns SET chain_version=1 WHERE campaign_id=?", cid)
+    body = client.get(f"/campaigns/{cid}/verify").json()
+    assert body["chain_ok"] is False and body["first_broken_seq"] == 1, body
+    assert "campaigns.chain_version is 1" in body["problem"]
