@@ -250,3 +250,23 @@ def test_a_campaign_row_lowered_to_chain_version_1_does_not_switch_its_check_off
     body = client.get(f"/campaigns/{cid}/verify").json()
     assert body["chain_ok"] is False and body["first_broken_seq"] == 1, body
     assert "campaigns.chain_version is 1" in body["problem"]
+
+
+def test_an_export_downgraded_to_chain_version_1_is_refused_at_import(client, tmp_path):
+    data = tmp_path / "data"
+    gid, _tokens, _receipt = play(client, 6)
+    out = tmp_path / "g.jsonl"
+    assert umpire("export", gid, "--data-dir", str(data), "-o", str(out)).returncode == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    lines[0]["game"]["chain_version"] = 1
+    prev = chain.GENESIS
+    for e in lines[1:]:
+        if e["type"] == "turn_started":
+            e["payload"] = e["payload"].replace('"turn":1', '"turn":2')
+        e["prev_hash"] = prev
+        e["hash"] = prev = chain.v1_hash(prev, e)
+    lines[0]["game"]["version"] = len(lines) - 1
+    out.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    p = umpire("import", str(out), "--data-dir", str(tmp_path / "dest"))
+    assert p.returncode != 0 and "game.chain_version is 1 but the log states chain version 2" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
