@@ -237,7 +237,10 @@ def check_dice(seed: bytes, game_id: str, events: list[Any], mix: str | None = N
                 event = decode_event(ruleset, ev.payload)
             except (msgspec.DecodeError, msgspec.ValidationError):
                 event = None  # not an event of this ruleset: no faces of its own to check
-            bad = check_rolls(event, tuple(rolls)) if event is not None else None
+            try:
+                bad = check_rolls(event, tuple(rolls)) if event is not None else None
+            except Exception as exc:  # an event edited into a shape the ruleset's check does not expect
+                bad = f"its faces cannot be checked against its draws ({type(exc).__name__}: {exc})"
             if bad:
                 return False, checked, ev.seq, f"seq {ev.seq}: {bad}"
     return True, checked, None, None
@@ -278,14 +281,14 @@ def _fold(row: GameRow, header: GameCreated | None, events: list[StoredEvent], f
     if bad is not None:
         return _Fold(bad_seq=bad[0], problem=f"seq {bad[0]}: {bad[1]}")
     same = header is None or (row.ruleset == header.ruleset and _row_setup(row) == setup)
-    if not (same and folded is not None and folded.version == last):
-        from .game_service import _fold_records
+    from .game_service import _fold_records
 
-        try:
+    try:
+        if not (same and folded is not None and folded.version == last):
             folded = _fold_records(rs, setup, events)
-        except Exception as exc:  # a log this engine cannot fold is reported, not raised
-            return _Fold(bad_seq=last or 1, problem=f"the log cannot be folded ({type(exc).__name__}: {exc})")
-    return _Fold(status=game_status(rs, folded.state, folded.kernel), kernel=folded.kernel)
+        return _Fold(status=game_status(rs, folded.state, folded.kernel), kernel=folded.kernel)
+    except Exception as exc:  # a log this engine cannot fold is reported, not raised
+        return _Fold(bad_seq=last or 1, problem=f"the log cannot be folded ({type(exc).__name__}: {exc})")
 
 
 def _row_setup(row: GameRow) -> Setup | None:
