@@ -36,9 +36,10 @@ _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SCOPE_KEY = "umpire.body_problem"
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(rb"[\[\]{}]")
-#: PROPOSED: the most digits before the point of a number in a body (2**64 has 20; every integer a request
-#: carries -- versions, seqs, levels, coordinates -- is far shorter).
-MAX_NUMBER_DIGITS = 20
+#: PROPOSED: the most digits before the point of a number in a body: every 19-digit integer fits the 64 bits
+#: msgspec reads (2**64 has 20 digits), and every integer a request carries -- versions, seqs, levels,
+#: coordinates -- is far shorter.
+MAX_NUMBER_DIGITS = 19
 _LONG_DIGITS = re.compile(rb"[0-9]{%d}" % (MAX_NUMBER_DIGITS + 1))
 _TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|-?(?P<int>[0-9]+)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]*)?|[\[\]{}:,]|[^\s"\[\]{}:,0-9-]+|\S')
 

@@ -94,3 +94,15 @@ def test_a_huge_seq_in_a_path_is_never_a_5xx(client, game, path):
     r = client.get(f"/games/{gid}{path.format(big=BIG)}")
     assert r.status_code in (400, 404), r.text[:300]
     assert r.headers["content-type"].startswith("application/problem+json")
+
+
+@pytest.mark.parametrize("digits, status", [(19, None), (20, 400), (21, 400)])
+def test_a_number_in_a_free_form_option_is_named_once_it_has_20_digits(client, digits, status):
+    """msgspec reads any 19-digit integer; from 20 digits on (past 64 bits) the field is named."""
+    raw = '{"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": {"x": %s}}' % ("9" * digits)
+    r = _json(client, "/games", raw)
+    assert r.status_code < 500, r.text
+    if status is not None:
+        assert "a number of" in problem(r, status, "options.x")["detail"]
+    else:
+        assert r.json().get("field") != "options.x" or "a number of" not in r.json().get("detail", "")
