@@ -23,6 +23,9 @@ TOKEN_PARAM = "token"
 #: Query parameters that carry a secret: never written to a log, however their name is spelled
 #: (percent-encoded, ``+``, any case, repeated).
 SECRET_PARAMS = frozenset({TOKEN_PARAM})
+#: And any parameter whose name has one of these in it (``invite_token``, ``access_token``, ...): a
+#: parameter that authenticates later is masked before anyone remembers to list it.
+SECRET_WORDS = ("token", "secret", "password", "passwd", "invite", "key")
 #: Free text (a log message): each whitespace-delimited word with a query string in it.
 _URL_WORD = re.compile(r"[^\s?]*\?\S*")
 
@@ -39,6 +42,13 @@ def _param_name(raw: str) -> str:
     return name.strip().lstrip("?").strip().lower()
 
 
+def is_secret_param(raw_name: str) -> bool:
+    """Whether a query parameter (its raw name) carries a secret: :data:`SECRET_PARAMS`, or a name with one
+    of :data:`SECRET_WORDS` in it."""
+    name = _param_name(raw_name)
+    return name in SECRET_PARAMS or any(w in name for w in SECRET_WORDS)
+
+
 def redact_query_string(query: str) -> str:
     """``query`` (the raw query string, without ``?``) with the value of every secret parameter replaced by
     ``***``. Split exactly as the server splits it (on ``&``; the name ends at the first ``=``), so no part
@@ -46,7 +56,7 @@ def redact_query_string(query: str) -> str:
     parts = query.split("&")
     for i, part in enumerate(parts):
         name, eq, _value = part.partition("=")
-        if eq and _param_name(name) in SECRET_PARAMS:
+        if eq and is_secret_param(name):
             parts[i] = f"{name}=***"
     return "&".join(parts)
 
@@ -154,4 +164,4 @@ async def check_seat(svc: Any, game_id: str, token: str | None) -> None:
     await anyio.to_thread.run_sync(check)
 
 
-__all__ = ["RedactTokens", "SECRET_PARAMS", "TOKEN_PARAM", "redact_query_string", "redact_url", "bearer_token", "check_seat", "token_of_header", "install_log_redaction", "redact_query", "require_seat_guard", "seat_for", "seat_of"]
+__all__ = ["RedactTokens", "SECRET_PARAMS", "SECRET_WORDS", "TOKEN_PARAM", "is_secret_param", "redact_query_string", "redact_url", "bearer_token", "check_seat", "token_of_header", "install_log_redaction", "redact_query", "require_seat_guard", "seat_for", "seat_of"]

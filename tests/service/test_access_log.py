@@ -194,3 +194,12 @@ def test_a_percent_encoded_token_parameter_authenticates_and_is_not_logged(tmp_p
     text = log_path.read_text()
     assert f'/games/{gid}/feed?%74oken=***&limit=1 HTTP/1.1" 200 OK' in text, text
     assert token not in text
+
+
+def test_other_secret_looking_parameters_are_masked_and_ordinary_ones_kept():
+    from service.auth import redact_query_string
+
+    q = "invite_token=S1&access%5Ftoken=S2&Invite=S3&api_key=S4&after=3&limit=10&receipt=eyJ9&status=active"
+    out = redact_query_string(q)
+    assert "S1" not in out and "S2" not in out and "S3" not in out and "S4" not in out, out
+    assert out.endswith("after=3&limit=10&receipt=eyJ9&status=active")
