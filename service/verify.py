@@ -1,11 +1,15 @@
 """Verification of one stored game (DESIGN sections 2, 3 and 8).
 
-- **Chain**: the hash of every event under the game's chain version (:mod:`service.chain`), the
-  seqs run 1..version without a gap. Chain version 2 covers each event's public part and the
-  commitment of the rest, so the same check runs over what any caller sees.
-- **Row against the log**: the games row is a cache. Its version must be the last seq; its ruleset,
-  scenario, setup, seed commitment, campaign and creation time must be what the ``game_created``
-  header (event 1) says; its status and winner must be the fold's. Every disagreement is listed.
+- **Chain**: the hash of every event under the chain version the *log* states (:func:`log_header`:
+  event 1's ``game_created`` header says 2; a log without a header is one stored before, version 1),
+  never the games row's; the seqs run 1..version without a gap. Chain version 2 covers each event's
+  public part and the commitment of the rest, so the same check runs over what any caller sees. Every
+  event must also be readable (it decodes as an event of the header's ruleset, its type column is its
+  payload's type): an edited event is reported at its seq, never raised.
+- **Row against the log**: the games row is a cache and trusted for nothing. Its version must be the
+  last seq; its chain version, ruleset, scenario, setup (seats, options), seed commitment, campaign and
+  creation time must be what the header says; its status and winner must be the fold's (folded with the
+  header's ruleset and setup). Every disagreement is listed.
 - **Receipt** (optional): a receipt the service signed must verify with its public key, and the log
   must still hold the head it signed (a tail cut or a rewrite below it is proven).
 - **Seed** (once the *fold* says finished: editing the row cannot reveal the seed early): it is 32
@@ -112,12 +116,14 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     version: int
     events: int
-    #: The status of the fold of the log (the row's when the ruleset is not installed here).
+    #: The status of the fold of the log (the row's when this engine cannot fold it: its ruleset is not
+    #: installed here, or an event does not decode -- then ``chain_ok`` is False).
     status: str
     chain_ok: bool
     #: The chain version the log states (event 1's header; 1 for a log without one), never the row's.
     chain_version: int = 1
-    #: The fold of the log says finished (the seed, commitments and dice are shown and checked).
+    #: The game is finished by the fold of the log (by the row only when the ruleset is not installed here,
+    #: or for the operator's own check): the seed, commitments and dice are shown and checked.
     finished: bool = False
     first_broken_seq: int | None = None
     problem: str | None = None
