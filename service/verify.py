@@ -245,7 +245,7 @@ def check_dice(seed: bytes, game_id: str, events: list[Any], mix: str | None = N
                 event = None  # not an event of this ruleset: no faces of its own to check
             try:
                 bad = check_rolls(event, tuple(rolls)) if event is not None else None
-            except Exception as exc:  # an event edited into a shape the ruleset's check does not expect
+            except Exception as exc:  # noqa: BLE001 -- an event edited into a shape the ruleset's check does not expect
                 bad = f"its faces cannot be checked against its draws ({type(exc).__name__}: {exc})"
             if bad:
                 return False, checked, ev.seq, f"seq {ev.seq}: {bad}"

@@ -62,15 +62,15 @@ def _json(client, path: str, raw: str, token: str | None = None):
 def test_huge_integers_in_bodies_are_400_naming_the_field(client, game):
     gid, seats = game
     tok = seats["imperial"]
-    r = _json(client, f"/games/{gid}/commands", '{"command": {"type": "end_phase"}, "expected_version": %s}' % BIG, tok)
+    r = _json(client, f"/games/{gid}/commands", '{"command": {"type": "end_phase"}, "expected_version": ' + BIG + "}", tok)
     problem(r, 400, "expected_version")
-    r = _json(client, f"/games/{gid}/undo", '{"to_version": %s}' % BIG, tok)
+    r = _json(client, f"/games/{gid}/undo", '{"to_version": ' + BIG + "}", tok)
     problem(r, 400, "to_version")
     r = _json(client, f"/games/{gid}/commands",
-              '{"command": {"type": "undo", "to_version": %s}, "expected_version": 1}' % BIG, tok)
+              '{"command": {"type": "undo", "to_version": ' + BIG + '}, "expected_version": 1}', tok)
     assert r.status_code == 400, r.text[:300]
-    r = _json(client, "/games", '{"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": {"x": %s}}'
-              % BIG)
+    r = _json(client, "/games", '{"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": {"x": '
+              + BIG + "}}")
     assert r.status_code in (400, 422), r.text[:300]
 
 
@@ -99,7 +99,7 @@ def test_a_huge_seq_in_a_path_is_never_a_5xx(client, game, path):
 @pytest.mark.parametrize("digits, status", [(19, None), (20, 400), (21, 400)])
 def test_a_number_in_a_free_form_option_is_named_once_it_has_20_digits(client, digits, status):
     """msgspec reads any 19-digit integer; from 20 digits on (past 64 bits) the field is named."""
-    raw = '{"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": {"x": %s}}' % ("9" * digits)
+    raw = '{"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": {"x": ' + "9" * digits + "}}"
     r = _json(client, "/games", raw)
     assert r.status_code < 500, r.text
     if status is not None:

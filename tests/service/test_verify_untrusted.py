@@ -12,12 +12,22 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from litestar.testing import TestClient
 
 from service import chain
+from service.app import create_app
+from service.settings import Settings
 from service.store import EventStore, NewEvent
 
 from .raw_games import create_raw_game
-from .test_fair_log import SEED, client, play, rechain, sql, umpire  # noqa: F401 -- client is a fixture
+from .test_fair_log import SEED, play, rechain, sql, umpire
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)) as c:
+        yield c
+
 
 V2_ONLY = "public_payload=NULL, commitment=NULL, step=NULL"
 
