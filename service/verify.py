@@ -32,6 +32,7 @@ import msgspec
 
 from domain.kernel import FINISHED, GameCreated, Setup, registry
 from domain.kernel.dice import Roll, check_commitment, check_next, verify_roll
+from domain.kernel.envelope import event_type_name
 from domain.kernel.fold import decode_event
 
 from domain.kernel import chain
@@ -101,9 +102,8 @@ def event_problem(ruleset: Any, events: list[StoredEvent]) -> tuple[int, str] | 
             decoded = decode_event(ruleset, ev.payload)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             return ev.seq, f"the event does not decode as an event of ruleset {ruleset.id!r} ({exc})"
-        tag = getattr(type(decoded), "__struct_config__", None)
-        tag = tag.tag if tag is not None else None
-        if isinstance(tag, str) and tag != ev.type:
+        tag = event_type_name(decoded)
+        if tag != ev.type:
             return ev.seq, f"its type column says {ev.type!r} but its payload is a {tag!r} event"
         try:
             _rolls_decoder.decode(ev.rolls)
