@@ -120,7 +120,8 @@ def _interactive(rp: Replay, start: int) -> None:
             seq -= 1
         else:
             arg = cmd[1:].strip() if cmd.startswith("j") else cmd
-            if not arg.isdigit() or int(arg) > rp.last:
+            # ASCII digits, no longer than the last seq ("²".isdigit() is True but int("²") raises)
+            if not (arg.isascii() and arg.isdigit()) or len(arg) > len(str(rp.last)) or int(arg) > rp.last:
                 click.echo(f"(jump to a step 0..{rp.last}: j SEQ)")
                 continue
             seq = int(arg)
