@@ -76,6 +76,11 @@ class RulesetInfo(msgspec.Struct):
                                                         "(each property says what the option does).")]
     bots: Annotated[list[BotInfo], Meta(description="The built-in players a seat of this ruleset can be given "
                                                     "(`POST /games` `bots`).")]
+    choices: Annotated[list[dict[str, Any]], Meta(description=(
+        "Rule choices (DESIGN 14): questions the original rulebooks leave open. Each has an `id` (also a rule id: "
+        "`/rulesets/{ruleset}/rules/{id}`), a `question`, its `options` (`id`, `text`, `sources`: the originals' "
+        "sentences that support it), the `default` and the `reason` for it. `POST /games` takes "
+        "`\"choices\": {\"<id>\": \"<option>\"}`."))] = []
 
 
 class RuleText(msgspec.Struct):
