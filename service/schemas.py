@@ -325,6 +325,9 @@ class VerifyResult(msgspec.Struct):
         UnsetType = UNSET
     seed_given: Annotated[bool, Meta(description="The creator chose the seed (tests, reproducible games).")] | \
         UnsetType = UNSET
+    choices: Annotated[dict[str, str], Meta(description="The rule choices in force (DESIGN 14), from the header; "
+                                                        "a game stored before choices existed shows the readings "
+                                                        "it is folded under.")] | None | UnsetType = UNSET
     receipt_ok: Annotated[bool, Meta(description="`receipt` given: the log still holds what it signed.")] | \
         UnsetType = UNSET
     receipt_problem: str | UnsetType = UNSET
@@ -375,6 +378,12 @@ class Redecided(msgspec.Struct):
     now: list[RecordedEvent] | None
     differences: list[Difference]
     refused: Refused | UnsetType = UNSET
+    choices: Annotated[dict[str, str], Meta(description="The rule choices the game was played under (DESIGN 14).")] = {}
+    rules: Annotated[list[dict[str, Any]], Meta(description="Every rule the recorded rulings cite: `id`, `title`, "
+                                                            "`text`, `url`.")] = []
+    by_choice: Annotated[list[dict[str, Any]], Meta(description=(
+        "For a step whose ruling cites a rule choice: the step decided under each other option of that choice "
+        "(`choice`, `in_force`, `option`, `same` (as the record), `now`, `differences`, `refused`)."))] = []
 
 
 # -- campaigns ------------------------------------------------------------------------------------

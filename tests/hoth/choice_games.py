@@ -1,0 +1,38 @@
+"""A finished Battle of Hoth game played under rule choices, as a script any test can replay through the API.
+
+:func:`scripted` plays random legal commands in memory (domain.kernel.runner) and records them; the service
+decides the same game when it is created with the same game id, seed and choices and is sent the same commands
+(the dice depend only on the seed, the game id and the draws before).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.hoth.choices import EWEB
+from domain.kernel import registry
+from domain.kernel.runner import random_game
+
+#: A scenario with E-Web units, and a seed whose random game has an E-Web attack with its token Set (448 commands).
+SCENARIO = "PROP-SCN-BREACH-THE-TRENCHES"
+SEED = 3
+CHOICES = {EWEB: "all"}
+
+
+def scripted(scenario: str = SCENARIO, seed: int = SEED, choices: dict[str, str] | None = None
+             ) -> tuple[str, str, list[tuple[str, dict[str, Any]]]]:
+    """(game id, seed as 64 hex, [(seat, command as JSON)]) of a random game played to its end."""
+    played: list[tuple[str, dict[str, Any]]] = []
+
+    def record(g: Any, seat: str, cmd: Any, cmds: Any) -> None:
+        played.append((seat, msgspec.to_builtins(cmd)))
+
+    rs = registry.get("hoth")
+    g = random_game(rs, scenario, seed, choices=CHOICES if choices is None else choices, check=record)
+    assert g.over, "the scripted game ends"
+    return g.setup.game_id, seed.to_bytes(32, "big").hex(), played
+
+
+def cites(ruling: dict[str, Any] | None, rule: str) -> bool:
+    return bool(ruling) and any(s.get("rule") == rule for s in ruling.get("steps", ()))
