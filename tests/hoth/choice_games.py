@@ -36,3 +36,28 @@ def scripted(scenario: str = SCENARIO, seed: int = SEED, choices: dict[str, str]
 
 def cites(ruling: dict[str, Any] | None, rule: str) -> bool:
     return bool(ruling) and any(s.get("rule") == rule for s in ruling.get("steps", ()))
+
+
+def store_scripted(data_dir: str, choices: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
+    """The scripted game written into the store of ``data_dir`` through the service's own GameService (the
+    commands are kept beside the events, so its steps can be re-decided); (game id, seat tokens)."""
+    from unittest import mock
+
+    from service.game_service import CommandRequest, CreateGameRequest, GameService
+    from service.store import open_store
+
+    chosen = CHOICES if choices is None else choices
+    game_id, seed, script = scripted(choices=chosen)
+    store = open_store(data_dir, database_url="")
+    try:
+        svc = GameService(store)
+        with mock.patch("service.game_service.new_game_id", lambda: game_id):
+            created = svc.create_game(CreateGameRequest(ruleset="hoth", scenario=SCENARIO, seed=seed, choices=chosen))
+        tokens, version = created["seats"], created["version"]
+        for seat, cmd in script:
+            ans = svc.command(game_id, tokens[seat], CommandRequest(command=cmd, expected_version=version))
+            assert ans.status == 201, ans.body
+            version = ans.body["version"]
+    finally:
+        store.close()
+    return game_id, tokens
