@@ -65,6 +65,8 @@ def test_the_header_carries_every_choice_with_defaults_filled_in(api: Api):
     assert _header(api, gid)["payload"]["choices"] == {EWEB: "all", PERM_MEDAL: "pass", FIRST_DRAW: "play"}
     v = api.get(f"/games/{gid}/verify").json()
     assert v["chain_ok"] and v["row_ok"] and v["choices"][EWEB] == "all"
+    first = api.get(f"/games/{gid}/timeline").json()["steps"][0]["summary"]
+    assert f"rule choices: {EWEB} all, {PERM_MEDAL} pass, {FIRST_DRAW} play" in first
     toy = api.create()
     assert _header(api, toy["game_id"])["payload"]["choices"] == {}
 
