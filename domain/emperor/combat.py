@@ -8,6 +8,7 @@ from domain.kernel import RulingBuilder
 
 from . import orders
 from .cards import boost, choose_card, scan_words
+from .choices import UNDEFENDED, choice
 from .content import Location
 from .events import AttackResolved, Defended, GameWon, LocationsFlipped, WarriorDied
 from .field import Field, symbol_count
@@ -76,12 +77,18 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
                      summary=f"{target.name} defends with {target.defense}")
             return target.defense, {"fixed": target.defense}
         st = out.state
-        if not st.prepared(EMPEROR):  # SOLO-DEF-4 (INFERRED, GAP-A-15)
-            loc, _ = emperor_bonus(out, target, ("DEFENSE",), "defense", [(
-                "SOLO-DEF-4", "The Emperor's hero has no prepared action card: it does not defend (no deck "
-                              "advance, no card, no order modifier); it still uses its location DEFENSE bonuses.")])
+        if not st.prepared(EMPEROR):  # SOLO-DEF-4 (INFERRED, GAP-A-15), SOLO-CHOICE-UNDEFENDED
+            reading = choice(st, UNDEFENDED)
+            loc = 0
+            if reading == "locations":
+                loc, _ = emperor_bonus(out, target, ("DEFENSE",), "defense", [(
+                    "SOLO-DEF-4", "The Emperor's hero has no prepared action card: it does not defend (no deck "
+                                  "advance, no card, no order modifier); it still uses its location DEFENSE bonuses.")])
             parts = {"card": 0, "locations": loc}
-            out.emit(Defended(side=EMPEROR, warrior=target.id, value=loc, parts=parts), RulingBuilder().add(
+            rb = RulingBuilder().under(UNDEFENDED, reading, "an undefended hero still uses and flips the DEFENSE "
+                                       "locations next to it" if reading == "locations" else
+                                       "an undefended hero uses no location: defense 0, nothing flipped")
+            out.emit(Defended(side=EMPEROR, warrior=target.id, value=loc, parts=parts), rb.add(
                 "SOLO-DEF-4", f"Undefended: defense = 0 + {loc} location DEFENSE = {loc} (INFERRED, GAP-A-15).",
                 defense=loc), summary=f"{target.name} cannot defend (defense {loc})")
             return loc, parts

@@ -1,0 +1,48 @@
+"""The Emperor solo mode's rule choices (DESIGN 14; the questions, options and quotes: rules.md, "Rule choices").
+
+Read from the state (``EmperorState.choices``, filled in by ``initial_state`` through
+:func:`domain.kernel.choices.in_force`), so a game stored before the choices existed folds under the readings
+the engine applied then (each choice's ``recorded`` option).
+"""
+from __future__ import annotations
+
+from domain.kernel.choices import ChoiceOption, RuleChoice
+
+from .state import EmperorState
+
+UNDEFENDED = "SOLO-CHOICE-UNDEFENDED"
+
+UA = "seeds/002_d17d5f630c4fe478.txt (UA)"
+
+CHOICES: tuple[RuleChoice, ...] = (
+    RuleChoice(
+        id=UNDEFENDED,
+        question="The Emperor's hero defends only with a prepared action card. Attacked without one, does it still "
+                 "use (and flip) the DEFENSE bonuses of the locations next to it?",
+        options=(
+            ChoiceOption(id="locations", text="Yes: its defense is 0 plus the DEFENSE bonuses of the locations "
+                                              "available to it, which it uses and flips (SOLO-DEF-4).",
+                         sources=(f"{UA}: «Імператор захищається і зазнає поранень за правилами базової гри, але з "
+                                  "такими змінами» (the base game's location bonuses stay)",)),
+            ChoiceOption(id="none", text="No: it does not defend at all; defense 0, no location is used or flipped.",
+                         sources=(f"{UA}: «Герой Імператора захищається, якщо в нього є щонайменше одна "
+                                  "підготовлена карта дії»; «Також до оборони додають бонуси властивостей локацій» "
+                                  "(the bonuses are part of defending)",)),
+        ),
+        default="locations",
+        reason="The solo rules change the base game only where they say so, and they take away the card, the deck "
+               "advance and the order modifier, not the locations (GAP-A-15).",
+        recorded="locations",
+    ),
+)
+
+_BY_ID = {c.id: c for c in CHOICES}
+
+
+def choice(state: EmperorState, choice_id: str) -> str:
+    """The option of ``choice_id`` in force in this game."""
+    got = state.choices.get(choice_id)
+    if got is not None:
+        return got
+    c = _BY_ID[choice_id]
+    return c.recorded or c.default

@@ -1,0 +1,35 @@
+"""The Emperor solo mode's rule choices (DESIGN 14, rules.md "Rule choices"): the same position gives two
+outcomes under the two options, and the ruling cites the choice's id."""
+from __future__ import annotations
+
+import pytest
+
+from domain.emperor.choices import CHOICES, UNDEFENDED
+from domain.emperor.events import AttackResolved, Defended, LocationsFlipped
+from domain.emperor.state import EMPEROR
+from domain.kernel.registry import rules_of
+
+from .fixtures import all_of, game, one
+from .test_decisions import ROW, _human_attacks
+
+
+def test_every_choice_is_a_rule_with_its_options():
+    rules = rules_of("emperor")
+    for c in CHOICES:
+        assert c.id in rules and c.default in c.option_ids()
+        assert all(f"`{o.id}`" in rules[c.id].text and o.sources for o in c.options)
+
+
+@pytest.mark.parametrize("option,defense,wounds,flipped", [("locations", 1, 1, ["L2"]), ("none", 0, 2, [])])
+def test_solo_choice_undefended_hero_and_its_location(option, defense, wounds, flipped):
+    """No prepared card; L2 (DEFENSE) next to the Emperor's hero at E2: under "locations" it defends with 1 and
+    L2 is flipped, under "none" it defends with 0 and nothing is flipped (SOLO-DEF-4)."""
+    g = game().place(warden="E1", vesper="E2", hound="A1").exhaust(EMPEROR, *ROW).order(None, ("O4",))
+    g.set(choices={UNDEFENDED: option})
+    items = _human_attacks(g, "W1", "vesper")
+    d = one(items, Defended)
+    assert d.value == defense
+    assert one(items, AttackResolved).wounds == wounds
+    assert [lo for e in all_of(items, LocationsFlipped) if e.side == EMPEROR for lo in e.locations] == flipped
+    steps = [s for e in items if getattr(e, "ruling", None) for s in e.ruling.steps if s.rule == UNDEFENDED]
+    assert [s.values["option"] for s in steps] == [option]
