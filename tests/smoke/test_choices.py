@@ -8,13 +8,14 @@ import pytest
 from domain.kernel.registry import rules_of
 from domain.smoke import events as E
 from domain.smoke.battle import discipline_modifiers, test_discipline as discipline_roll
-from domain.smoke.choices import CHOICES, VILLAGE
+from domain.smoke.choices import BOMB_PRICE, CHOICES, FAILED_PRICE, VILLAGE
 from domain.smoke.geometry import Box
 from domain.smoke.state import TurnState
 from domain.smoke.units import profile_of
 
 from .fixtures import table_state
-from .test_rules import P1, el, out_for, rect
+from .scripts import INF
+from .test_rules import P1, P2, el, out_for, rect
 
 
 def test_every_choice_is_a_rule_with_its_options():
@@ -57,3 +58,46 @@ def test_entirely_inside_gets_the_bonus_under_both_readings_and_cites_no_choice(
         out = out_for(st, faces=[6])
         discipline_roll(out, "P1-01", 1)
         assert not any(s.rule == VILLAGE for e in out.items for s in e.ruling.steps)
+
+
+def _with_marker(st, mid="M1", x=10.0, y=16.0):
+    from domain.smoke.state import Marker
+
+    return msgspec.structs.replace(st, markers={**st.markers, mid: Marker(id=mid, x=x, y=y)})
+
+
+@pytest.mark.parametrize("option,price", [("no", 1), ("yes", 2)])
+def test_smoke_choice_bomb_price(option, price):
+    """A unit retreats from a bombardment with a battle marker on the table: its price rises under "yes" only."""
+    from domain.smoke.retreat import execute_retreat
+    from domain.smoke.state import RetreatPending
+
+    from .test_rules import at
+
+    st = at((P1, "line_infantry", 10, 10, 90), (P1, "line_infantry", 3, 3, 90), choices={BOMB_PRICE: option})
+    st = _with_marker(st)
+    st = msgspec.structs.replace(st, turn=TurnState(side="north", players=("player-2",), step="bombard",
+                                                     bombard_retreat=RetreatPending(unit="P1-01", distance=1.0,
+                                                                                    context="bombardment")))
+    out = out_for(st)
+    assert execute_retreat(out, "P1-01", "back", "bombardment") is True
+    assert out.state.markers["M1"].price == price
+    r = [e for e in out.items if isinstance(e.event, E.UnitRetreated)][0]
+    assert [s.values["option"] for s in r.ruling.steps if s.rule == BOMB_PRICE] == [option]
+
+
+@pytest.mark.parametrize("option,price", [("no", 1), ("yes", 2)])
+def test_smoke_choice_failed_price(option, price):
+    """A retreat in a battle that touches an enemy fails (SMOKE-FRET-1): the marker's price rises under "yes"."""
+    from domain.smoke.retreat import execute_retreat
+
+    from .test_rules import _retreating, at
+
+    st = at((P1, INF, 10, 10, 90), (P2, INF, 10, 7.5, 270), (P2, INF, 20, 19, 270), choices={FAILED_PRICE: option})
+    st = _retreating(_with_marker(st, x=10, y=11), "P1-01", 3.0, markers=("M1",))
+    out = out_for(st)
+    assert execute_retreat(out, "P1-01", "back", "battle") is False
+    assert out.state.markers["M1"].price == price
+    r = [e for e in out.items if isinstance(e.event, E.UnitRetreated)][0]
+    assert r.event.outcome == "destroyed"
+    assert [s.values["option"] for s in r.ruling.steps if s.rule == FAILED_PRICE] == [option]
