@@ -19,7 +19,8 @@ from domain.kernel import RulingBuilder
 
 from . import orders
 from .cards import boost, choose_card, requirement_now, scan_words, unique_crest_now
-from .combat import casualties, emperor_bonus, flip, resolve_attack
+from .choices import PUSH_BONUS, choice
+from .combat import casualties, emperor_bonus, flip, push_bonus_depends, push_bonus_locations, resolve_attack
 from .content import Ability, Location, ability_text, requirement_text
 from .events import (
     AbilityDone, CardActivated, CardResolved, DefenseRequested, Defended, EmperorMoved, FallbackUsed, Pushed,
@@ -444,9 +445,13 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
         _done(out, w, skipped=True, rule="BASE-CARD-1", why="No Emperor warrior can perform this push.")
         return
     rng = a.range or "MELEE"
+    assert performer.cell is not None
+    depends = push_bonus_depends(out.state, performer.cell)
+    reading = choice(out.state, PUSH_BONUS)
     bonus, by = emperor_bonus(out, performer, ("PUSH",), "push", [(
         "SOLO-PUSH-1", "Before pushing, the Emperor adds every push bonus available to the pusher and flips those "
-                       "cards; they stay flipped even if no push happens, and hazards they feed are already off.")])
+                       "cards; they stay flipped even if no push happens, and hazards they feed are already off.")],
+        locs=push_bonus_locations(out.state, Field(out.state), performer.cell))
     st = out.state
     performer = st.warriors[performer.id]
     crest = boost(st, EMPEROR, a.boost)
@@ -456,8 +461,12 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     rule = RANGE_RULE[rng]
     enemies = st.enemies(EMPEROR)
     targets, d, tie = pick(field, performer.cell, enemies, rule, compass)  # type: ignore[arg-type]
-    rb = RulingBuilder().add("SOLO-PUSH-2", f"Push value V = {a.value} printed + {bonus} bonus + {crest} crest = "
-                                            f"{value}.", V=value).add(
+    rb = RulingBuilder()
+    if depends:
+        rb.under(PUSH_BONUS, reading, "the push bonuses of the locations next to the pusher only"
+                 if reading == "adjacent" else "every face-up push bonus on the battlefield")
+    rb.add("SOLO-PUSH-2", f"Push value V = {a.value} printed + {bonus} bonus + {crest} crest = "
+                          f"{value}.", V=value).add(
         "BASE-RANGE-2", f"{rng} -> {rule}: {_WHO[rule]} (PROPOSED, GAP-A-03).", targeting=rule).add(
         "SOLO-TGT-3", "Distances from " + performer.name + ": "
         + ", ".join(f"{st.warriors[i].name} {dist_text(v)}" for i, v in sorted(d.items())) + ".", distances=dict(d))
@@ -594,7 +603,7 @@ def can_apply(state: Any, performer: Warrior, a: Ability, extra_flipped: tuple[s
                 return False, "no helper to attack with"
         return (bool(enemies), "an enemy warrior exists" if enemies else "no enemy warrior")
     if a.kind == "PUSH":
-        locs = field.bonus_locations(performer.cell, ("PUSH",))
+        locs = push_bonus_locations(state, field, performer.cell)
         f2 = field.with_flipped(lo.id for lo, _ in locs)
         v = a.value + sum(n for _, n in locs) + boost(state, EMPEROR, a.boost)
         arrow_ = state.current_order().compass if state.current_order() else "N"

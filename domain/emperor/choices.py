@@ -11,6 +11,7 @@ from domain.kernel.choices import ChoiceOption, RuleChoice
 from .state import EmperorState
 
 UNDEFENDED = "SOLO-CHOICE-UNDEFENDED"
+PUSH_BONUS = "SOLO-CHOICE-PUSH-BONUS"
 
 UA = "seeds/002_d17d5f630c4fe478.txt (UA)"
 
@@ -33,6 +34,25 @@ CHOICES: tuple[RuleChoice, ...] = (
         reason="The solo rules change the base game only where they say so, and they take away the card, the deck "
                "advance and the order modifier, not the locations (GAP-A-15).",
         recorded="locations",
+    ),
+    RuleChoice(
+        id=PUSH_BONUS,
+        question="Before pushing, the Emperor adds the push bonuses available on the battlefield: only those of "
+                 "the locations next to the pushing warrior, or every face-up push bonus on the battlefield?",
+        options=(
+            ChoiceOption(id="adjacent", text="Only the locations available to the pusher under the base game "
+                                             "(orthogonally next to it, BASE-LOC-2); those are flipped.",
+                         sources=(f"{UA}: «додає будь-які доступні бонуси поштовху» (available, as the base game "
+                                  "makes a location available)",)),
+            ChoiceOption(id="anywhere", text="Every face-up location with a push bonus, wherever it is on the "
+                                             "battlefield; all of them are flipped.",
+                         sources=(f"{UA}: «будь-які доступні бонуси поштовху на полі битви й перевертає відповідні "
+                                  "карти локацій»",)),
+        ),
+        default="adjacent",
+        reason="«доступні» (available) is the base game's word for a location next to the warrior; «на полі битви» "
+               "says where the locations lie (SOLO-PUSH-1, PROPOSED BASE-LOC-2).",
+        recorded="adjacent",
     ),
 )
 

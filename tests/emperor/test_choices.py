@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.emperor.choices import CHOICES, UNDEFENDED
+from domain.emperor.choices import CHOICES, PUSH_BONUS, UNDEFENDED
 from domain.emperor.events import AttackResolved, Defended, LocationsFlipped
 from domain.emperor.state import EMPEROR
 from domain.kernel.registry import rules_of
@@ -32,4 +32,21 @@ def test_solo_choice_undefended_hero_and_its_location(option, defense, wounds, f
     assert one(items, AttackResolved).wounds == wounds
     assert [lo for e in all_of(items, LocationsFlipped) if e.side == EMPEROR for lo in e.locations] == flipped
     steps = [s for e in items if getattr(e, "ruling", None) for s in e.ruling.steps if s.rule == UNDEFENDED]
+    assert [s.values["option"] for s in steps] == [option]
+
+
+@pytest.mark.parametrize("option,value,flipped", [("adjacent", 2, []), ("anywhere", 3, ["L4"])])
+def test_solo_choice_push_bonus_adjacent_or_anywhere(option, value, flipped):
+    """Vesper on E3 is not next to L4 (D4, PUSH 1): V2's push (2) gets L4's +1 and flips it under "anywhere"
+    only (SOLO-PUSH-1)."""
+    from domain.emperor.events import Pushed
+
+    from .fixtures import ability, card_ability, emperor_game
+
+    g = emperor_game("O1", vesper="E3", warden="C2", hound="A4")
+    g.set(choices={PUSH_BONUS: option})
+    items = ability(g, card_ability(g, "V2"), "V2")
+    assert one(items, Pushed).value == value
+    assert [lo for e in all_of(items, LocationsFlipped) for lo in e.locations] == flipped
+    steps = [s for e in items if getattr(e, "ruling", None) for s in e.ruling.steps if s.rule == PUSH_BONUS]
     assert [s.values["option"] for s in steps] == [option]
