@@ -78,3 +78,27 @@ def test_dispute_view_shows_the_step_under_the_other_option(finished, contexts, 
     wide = page.evaluate("""() => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > innerWidth + 1)
         .slice(0, 8).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))""")
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1, wide
+
+
+def test_the_lobby_creates_a_game_under_a_chosen_reading(server, contexts):
+    """The create form's "Rule choices" lists each choice of the ruleset with its default; a changed one is sent
+    and the game's header (the line under its title) shows it."""
+    page: Any = contexts.page(width=375, height=900)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#c-scenario option", state="attached")
+    page.select_option("#c-ruleset", "hoth")
+    page.wait_for_selector("#c-choices")
+    page.click("#c-choices > summary")
+    sel = f"#c-choice-{EWEB}"
+    assert page.input_value(sel) == "any"  # the default
+    page.select_option(sel, "all")
+    shot(page, "lobby-choices-375", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 376
+    page.click("#c-submit")
+    page.wait_for_selector(".created ul.seats li")
+    game_id = page.locator(".created h3").text_content().split()[1]
+    header = httpx.get(f"{server.url}/games/{game_id}/events", params={"limit": 1}).json()["events"][0]
+    assert header["payload"]["choices"][EWEB] == "all"
+    page.goto(f"{server.url}/#/game/{game_id}")
+    page.wait_for_selector("#game-choices")
+    assert f"{EWEB} all (not the default)" in page.text_content("#game-choices")
