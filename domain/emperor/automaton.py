@@ -19,7 +19,7 @@ from domain.kernel import RulingBuilder
 
 from . import orders
 from .cards import boost, choose_card, requirement_now, scan_words, unique_crest_now
-from .choices import PUSH_BONUS, choice
+from .choices import PUSH_BONUS, STEP4, choice
 from .combat import casualties, emperor_bonus, flip, push_bonus_depends, push_bonus_locations, resolve_attack
 from .content import Ability, Location, ability_text, requirement_text
 from .events import (
@@ -28,7 +28,7 @@ from .events import (
 )
 from .field import HAZARD_WOUNDS, Field, symbol_count
 from .grid import compass_pick
-from .movement import decide_move
+from .movement import STEP4_READINGS, decide_move
 from .outbox import Outbox
 from .push import Plan, best_hazard_plan, truncate
 from .state import EMPEROR, HELPER, HERO, HUMAN, Pending, Warrior, Work
@@ -187,7 +187,8 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
     req, crest = requirement_now(st, direction)
     compass = arrow(out)
     field = Field(st)
-    d = decide_move(field, mover, movement, req, tuple(solo.exceptions), compass)
+    reading = choice(st, STEP4)
+    d = decide_move(field, mover, movement, req, tuple(solo.exceptions), compass, reading)
     rb = RulingBuilder()
     rb.add("SOLO-MOVE-1", "During the Emperor's turn its warriors ignore hazards (no restriction, no wound).")
     why = f"{st.heroes[EMPEROR].name}'s solo card" + (
@@ -226,8 +227,13 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
             rb.add("SOLO-MOVE-7", f"Step 3: {len(d.preferred)} preferred cells -> Compass.", step=3)
             _compass(rb, d.compass, d.arrows, d.to, "preferred cell")
     elif d.step == 4:
-        rb.add("SOLO-MOVE-8", "Step 4, nearest cell: D(c) = distance from c to the nearest possible direction, "
-                              "ignoring warriors (BASE-GRID-3): "
+        other = next(r for r in STEP4_READINGS if r != reading)
+        if decide_move(field, mover, movement, req, tuple(solo.exceptions), compass, other).to != d.to:
+            rb.under(STEP4, reading, "among the nearest cells, the preferred one" if reading == "nearest" else
+                     "the preferred possible direction first, then the reachable cell nearest to it")
+        rb.add("SOLO-MOVE-8", "Step 4, nearest cell: D(c) = distance from c to the "
+               + ("nearest possible direction" if reading == "nearest" else "preferred possible direction")
+               + ", ignoring warriors (BASE-GRID-3): "
                + ", ".join(f"{c}={dist_text(d.distances[c])}" for c in sorted(d.distances))
                + f"; nearest N = {_cells(d.nearest)}.", D=dict(d.distances), N=list(d.nearest))
         if len(d.nearest) > 1:
@@ -617,7 +623,7 @@ def can_apply(state: Any, performer: Warrior, a: Ability, extra_flipped: tuple[s
         req, _ = requirement_now(state, solo.direction)
         arrow_ = state.current_order().compass if state.current_order() else "N"
         mv = a.value + sum(n for _, n in locs) + boost(state, EMPEROR, a.boost)
-        to = decide_move(f2, performer, mv, req, tuple(solo.exceptions), arrow_).to
+        to = decide_move(f2, performer, mv, req, tuple(solo.exceptions), arrow_, choice(state, STEP4)).to
         return (to != performer.cell, f"it would move {performer.cell} -> {to}" if to != performer.cell
                 else "it would stay in its cell")
     if a.kind == "HEAL":

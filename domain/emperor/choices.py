@@ -12,6 +12,7 @@ from .state import EmperorState
 
 UNDEFENDED = "SOLO-CHOICE-UNDEFENDED"
 PUSH_BONUS = "SOLO-CHOICE-PUSH-BONUS"
+STEP4 = "SOLO-CHOICE-STEP4"
 
 UA = "seeds/002_d17d5f630c4fe478.txt (UA)"
 
@@ -53,6 +54,27 @@ CHOICES: tuple[RuleChoice, ...] = (
         reason="«доступні» (available) is the base game's word for a location next to the warrior; «на полі битви» "
                "says where the locations lie (SOLO-PUSH-1, PROPOSED BASE-LOC-2).",
         recorded="adjacent",
+    ),
+    RuleChoice(
+        id=STEP4,
+        question="Movement step 4 (no reachable possible direction): the warrior moves to the nearest cell; when "
+                 "several are nearest, \"first choose the preferred direction\". Is that the preferred cell among "
+                 "the nearest ones, or the preferred target direction first, and then the cell nearest to it?",
+        options=(
+            ChoiceOption(id="nearest", text="D(c) is the distance to the nearest possible direction; among the "
+                                            "nearest cells the preferred one (most location bonuses) wins, then the "
+                                            "compass (SOLO-MOVE-8, reading A).",
+                         sources=(f"{UA}: «він переміщується у найближчу комірку в можливому напрямку переміщення. "
+                                  "Якщо таких комірок кілька, спершу виберіть бажаний напрямок»",)),
+            ChoiceOption(id="preferred", text="The preferred possible direction is chosen first (most location "
+                                              "bonuses, then the compass); the warrior moves to the reachable cell "
+                                              "nearest to it (reading B).",
+                         sources=(f"{UA}: «спершу виберіть бажаний напрямок» (a direction, not a cell)",)),
+        ),
+        default="nearest",
+        reason="«Якщо таких комірок кілька» — the choice is among the nearest cells, so the preferred one is a cell "
+               "of them (GAP-A-08).",
+        recorded="nearest",
     ),
 )
 

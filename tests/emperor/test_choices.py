@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.emperor.choices import CHOICES, PUSH_BONUS, UNDEFENDED
+from domain.emperor.choices import CHOICES, PUSH_BONUS, STEP4, UNDEFENDED
 from domain.emperor.events import AttackResolved, Defended, LocationsFlipped
 from domain.emperor.state import EMPEROR
 from domain.kernel.registry import rules_of
@@ -49,4 +49,20 @@ def test_solo_choice_push_bonus_adjacent_or_anywhere(option, value, flipped):
     assert one(items, Pushed).value == value
     assert [lo for e in all_of(items, LocationsFlipped) for lo in e.locations] == flipped
     steps = [s for e in items if getattr(e, "ruling", None) for s in e.ruling.steps if s.rule == PUSH_BONUS]
+    assert [s.values["option"] for s in steps] == [option]
+
+
+@pytest.mark.parametrize("option,to", [("nearest", "C4"), ("preferred", "E4")])
+def test_solo_choice_step4_nearest_cell_or_preferred_direction(option, to):
+    """Order O3, Vesper on D3, Warden D5, Hound C5: no possible direction is reachable (SOLO-MOVE-7 step 4);
+    the two readings of "first choose the preferred direction" send the Emperor's hero to different cells."""
+    from domain.emperor.events import EmperorMoved
+
+    from .fixtures import emperor_game, move
+
+    g = emperor_game("O3", vesper="D3", warden="D5", hound="C5")
+    g.set(choices={STEP4: option})
+    items = move(g, "vesper")
+    assert one(items, EmperorMoved).to == to
+    steps = [s for e in items if getattr(e, "ruling", None) for s in e.ruling.steps if s.rule == STEP4]
     assert [s.values["option"] for s in steps] == [option]
