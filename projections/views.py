@@ -135,7 +135,9 @@ def _kernel_summary(event: Any) -> str:
     name = event_type_name(event)
     if name == "game_created":
         how = "; waiting for every seat's ready" if event.start == "when_ready" else ""
-        return f"game created: {event.ruleset} {event.scenario} for {', '.join(event.seats)}{how}"
+        # DESIGN 14: the rule choices in force (a header written before choices existed has none)
+        rules = ("; rule choices: " + ", ".join(f"{k} {v}" for k, v in event.choices.items())) if event.choices else ""
+        return f"game created: {event.ruleset} {event.scenario} for {', '.join(event.seats)}{how}{rules}"
     if name == "seat_ready":
         return f"{event.seat} is ready" + (" with a client seed" if event.client_seed else "")
     if name == "undo_requested":

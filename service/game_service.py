@@ -74,6 +74,7 @@ from domain.kernel import (
     redact,
     registry,
 )
+from domain.kernel import choices as rule_choices
 from domain.kernel.dice import Roll, new_seed, seed_from_hex
 from domain.kernel.fold import decode_event
 from domain.kernel.header import ClientSeed, decide_ready
@@ -134,6 +135,8 @@ class CreateGameRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     start: Start = "now"
     #: DESIGN 13: seats played by the service's bots, ``{"<seat>": "<bot id>[:level]"}`` (GET /rulesets lists them).
     bots: dict[str, str] = {}
+    #: DESIGN 14: rule choices, ``{"<choice id>": "<option>"}`` (GET /rulesets lists them); the rest take defaults.
+    choices: dict[str, str] = {}
 
 
 class ReadyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -611,9 +614,12 @@ class GameService:
         try:
             seats = rs.seats(req.scenario, dict(req.options))
             bots = check_bots(rs.id, tuple(seats), req.bots)
-            setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats), options=dict(req.options))
+            choices = rule_choices.resolve(rule_choices.declared(rs), req.choices)
+            setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats),
+                          options=dict(req.options), choices=choices)
             state = rs.initial_state(setup)
             header = GameCreated(game_id=game_id, ruleset=rs.id, scenario=req.scenario, options=dict(req.options),
+                                 choices=choices,
                                  seats=tuple(seats), engine_version=rs.engine_version, seed_commitment=commitment(seed),
                                  start=req.start, campaign_id=campaign_id, chain_version=chain.CHAIN_V2,
                                  client_seeds=dict(client_seeds) if client_seeds is not None else None,

@@ -198,8 +198,20 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
             "options": _hoist(_options_schema(rs), f"{rs.id}_Options", comps),
             "start": START,
             "bots": _bots_schema(rs),
+            "choices": _choices_schema(rs),
         },
     }
+
+
+def _choices_schema(rs: Any) -> dict[str, Any]:
+    """``choices`` of POST /games: rule choice id -> one of its options (DESIGN 14, GET /rulesets ``choices``)."""
+    from domain.kernel.choices import declared
+
+    return {"type": "object", "additionalProperties": False,
+            "properties": {c.id: {"type": "string", "enum": list(c.option_ids()), "default": c.default,
+                                  "description": c.question} for c in declared(rs)},
+            "description": "Rule choices (DESIGN 14): `{\"<choice id>\": \"<option>\"}`; every choice left out takes "
+                           "its default. The choices in force are written into the game's header."}
 
 
 def _bots_schema(rs: Any) -> dict[str, Any]:
@@ -316,6 +328,10 @@ def body_components() -> dict[str, Any]:
         # a campaign with bots starts now (service/routes/campaigns.py: its bot seats give no client seed)
         camp["if"] = {"required": ["bots"], "properties": {"bots": {"minProperties": 1}}}
         camp["then"] = {"properties": {"start": {"const": "now"}}}
+        camp["properties"]["choices"] = _choices_schema(with_campaigns[0])
+        # a campaign with rule choices starts now (a waiting campaign records nothing before its seats are ready)
+        camp["allOf"] = [{"if": {"required": ["choices"], "properties": {"choices": {"minProperties": 1}}},
+                          "then": {"properties": {"start": {"const": "now"}}}}]
     for name in (*_PLACEHOLDERS, "CreateGameRequest"):
         comps[name]["title"] = name
     return comps

@@ -76,6 +76,11 @@ class RulesetInfo(msgspec.Struct):
                                                         "(each property says what the option does).")]
     bots: Annotated[list[BotInfo], Meta(description="The built-in players a seat of this ruleset can be given "
                                                     "(`POST /games` `bots`).")]
+    choices: Annotated[list[dict[str, Any]], Meta(description=(
+        "Rule choices (DESIGN 14): questions the original rulebooks leave open. Each has an `id` (also a rule id: "
+        "`/rulesets/{ruleset}/rules/{id}`), a `question`, its `options` (`id`, `text`, `sources`: the originals' "
+        "sentences that support it), the `default` and the `reason` for it. `POST /games` takes "
+        "`\"choices\": {\"<id>\": \"<option>\"}`."))] = []
 
 
 class RuleText(msgspec.Struct):
@@ -325,6 +330,9 @@ class VerifyResult(msgspec.Struct):
         UnsetType = UNSET
     seed_given: Annotated[bool, Meta(description="The creator chose the seed (tests, reproducible games).")] | \
         UnsetType = UNSET
+    choices: Annotated[dict[str, str], Meta(description="The rule choices in force (DESIGN 14), from the header; "
+                                                        "a game stored before choices existed shows the readings "
+                                                        "it is folded under.")] | None | UnsetType = UNSET
     receipt_ok: Annotated[bool, Meta(description="`receipt` given: the log still holds what it signed.")] | \
         UnsetType = UNSET
     receipt_problem: str | UnsetType = UNSET
@@ -375,6 +383,12 @@ class Redecided(msgspec.Struct):
     now: list[RecordedEvent] | None
     differences: list[Difference]
     refused: Refused | UnsetType = UNSET
+    choices: Annotated[dict[str, str], Meta(description="The rule choices the game was played under (DESIGN 14).")] = {}
+    rules: Annotated[list[dict[str, Any]], Meta(description="Every rule the recorded rulings cite: `id`, `title`, "
+                                                            "`text`, `url`.")] = []
+    by_choice: Annotated[list[dict[str, Any]], Meta(description=(
+        "For a step whose ruling cites a rule choice: the step decided under each other option of that choice "
+        "(`choice`, `in_force`, `option`, `same` (as the record), `now`, `differences`, `refused`)."))] = []
 
 
 # -- campaigns ------------------------------------------------------------------------------------

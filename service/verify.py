@@ -31,6 +31,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import FINISHED, GameCreated, Setup, registry
+from domain.kernel import choices as rule_choices
 from domain.kernel.dice import Roll, check_commitment, check_next, verify_roll
 from domain.kernel.envelope import event_type_name
 from domain.kernel.fold import decode_event
@@ -134,6 +135,9 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     client_seeds: dict[str, str | None] | None = None
     #: The game's creator gave its seed (the header says so): the creator can compute every draw.
     seed_given: bool | None = None
+    #: The rule choices in force (DESIGN 14): the header's, or for a header written before choices existed the
+    #: readings it is folded under. None when the ruleset is not installed here or the log cannot be folded.
+    choices: dict[str, str] | None = None
     #: A given receipt: signed by this server and still held by the log.
     receipt_ok: bool | None = None
     receipt_problem: str | None = None
@@ -175,6 +179,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
             out["client_seeds"] = self.client_seeds
         if self.seed_given is not None:
             out["seed_given"] = self.seed_given
+        if self.choices is not None:
+            out["choices"] = self.choices
         if self.receipt_ok is not None:
             out["receipt_ok"] = self.receipt_ok
             if self.receipt_problem:
@@ -328,12 +334,14 @@ def _row_problems(row: GameRow, events: list[StoredEvent], lh: LogHeader, st: An
         want = {"game_id": header.game_id, "ruleset": header.ruleset, "scenario": header.scenario,
                 "seed_commitment": header.seed_commitment, "campaign_id": header.campaign_id,
                 "created_at": first.recorded_at,
-                "setup.seats": list(header.seats), "setup.options": header.options}
+                "setup.seats": list(header.seats), "setup.options": header.options,
+                "setup.choices": header.choices or {}}
         have = {"game_id": row.game_id, "ruleset": row.ruleset, "scenario": row.scenario,
                 "seed_commitment": row.seed_commitment, "campaign_id": row.campaign_id,
                 "created_at": row.created_at,
                 "setup.seats": list(setup.get("seats", ())) if isinstance(setup, dict) else None,
-                "setup.options": setup.get("options", {}) if isinstance(setup, dict) else None}
+                "setup.options": setup.get("options", {}) if isinstance(setup, dict) else None,
+                "setup.choices": setup.get("choices", {}) if isinstance(setup, dict) else None}
         for k, v in want.items():
             if have[k] != v:
                 out.append(f"games.{k} is {have[k]!r} but the game_created header says {v!r}")
@@ -407,6 +415,10 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
     finished = status == FINISHED and (folded_ok or fold is None or private_before_end)
     client_seeds = kernel.client_seeds if kernel is not None else None
     seed_given = kernel.header.seed_given if kernel is not None and kernel.header is not None else None
+    choices = None
+    if kernel is not None and kernel.header is not None:
+        choices = rule_choices.in_force(rule_choices.declared(registry.get(kernel.header.ruleset)),
+                                        kernel.header.choices)
     fields: dict[str, Any] = {}
     if receipt is not None:
         if public_key is None:
@@ -442,7 +454,8 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
     return VerifyReport(
         game_id=game_id, version=game.version, events=len(events), status=status, finished=finished,
         chain_version=version_of_chain, chain_ok=chain_ok, first_broken_seq=first, problem=problem,
-        row_ok=not problems, row_problems=tuple(problems), client_seeds=client_seeds, seed_given=seed_given, **fields,
+        row_ok=not problems, row_problems=tuple(problems), client_seeds=client_seeds, seed_given=seed_given, choices=choices,
+        **fields,
     )
 
 

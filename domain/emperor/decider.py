@@ -15,7 +15,10 @@ from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
 
+from domain.kernel.choices import RuleChoice, in_force
+
 from . import commands as C
+from .choices import CHOICES
 from . import human, orders
 from .content import Catalog
 from .events import EmperorEvent, GameOpened
@@ -65,8 +68,13 @@ class EmperorRuleset:
             raise SetupError(f"options.{sorted(options)[0]}", "the Emperor setups take no options")
         return (HUMAN,)
 
+    def rule_choices(self) -> tuple[RuleChoice, ...]:
+        """DESIGN 14: the questions the original leaves open (domain/emperor/choices.py, rules.md)."""
+        return CHOICES
+
     def initial_state(self, setup: Setup) -> EmperorState:
-        return EmperorState(game_id=setup.game_id, scenario_id=setup.scenario, seats=tuple(setup.seats))
+        return EmperorState(game_id=setup.game_id, scenario_id=setup.scenario, seats=tuple(setup.seats),
+                            choices=in_force(CHOICES, setup.choices))
 
     # -- opening -------------------------------------------------------------------------
     def open(self, state: EmperorState, dice: Dice) -> list[Emitted]:

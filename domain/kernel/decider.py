@@ -28,6 +28,9 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
     scenario: str
     seats: tuple[str, ...]
     options: dict[str, Any] = {}
+    #: The rule choices in force (DESIGN 14, domain/kernel/choices.py): every declared choice with its
+    #: option; empty for a game stored before choices existed (it folds under each choice's recorded reading).
+    choices: dict[str, str] = {}
 
 
 class Status(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,6 +122,10 @@ class Ruleset(Protocol, Generic[S]):
     # Optional: ``options_schema() -> dict``, the JSON schema of ``POST /games`` ``options`` for this
     # ruleset (an object schema whose properties carry descriptions); ``GET /rulesets`` and the OpenAPI
     # document show it. Without it the ruleset takes no options.
+    #
+    # Optional: ``rule_choices() -> tuple[RuleChoice, ...]`` (domain/kernel/choices.py, DESIGN 14): the questions
+    # the originals leave open. The state reads the choices in force from ``Setup.choices`` through
+    # ``choices.in_force`` (which fills in the recorded reading for a game stored before a choice existed).
     #
     # Optional: ``render_text(state, seat) -> str``, the board as text for ``umpire replay``.
     #

@@ -57,6 +57,9 @@ class GameCreated(Event, tag="game_created", kw_only=True):
     #: Seats played by the service's built-in bots (DESIGN 13, UMPIRE-BOT-1): seat -> ``"<bot id>:<level>"``.
     #: In the header so that a restarted service goes on playing them.
     bots: dict[str, str] = {}
+    #: The rule choices in force (DESIGN 14), every one of the ruleset's with defaults filled in; None in a
+    #: header written before choices existed (that game folds under each choice's recorded reading).
+    choices: dict[str, str] | None = None
 
 
 class SeatReady(Event, tag="seat_ready"):

@@ -17,6 +17,8 @@ from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
 
+from domain.kernel.choices import RuleChoice, in_force
+from .choices import CHOICES
 from . import commands as C
 from .actions import (
     activate, end_actions, end_activation, end_placement, move, place_die, ride, take_risk,
@@ -104,9 +106,13 @@ class SmokeRuleset:
             return {s: s for s in setup.seats}
         return {a.seat: a.side for a in lu.armies}
 
+    def rule_choices(self) -> tuple[RuleChoice, ...]:
+        """DESIGN 14: the questions the original leaves open (domain/smoke/choices.py, rules.md)."""
+        return CHOICES
+
     def initial_state(self, setup: Setup) -> SmokeState:
         return SmokeState(game_id=setup.game_id, battle_id=setup.scenario, seats=tuple(setup.seats),
-                          options=dict(setup.options))
+                          options=dict(setup.options), choices=in_force(CHOICES, setup.choices))
 
     # -- opening -----------------------------------------------------------------------
     def open(self, state: SmokeState, dice: Dice) -> list[Emitted]:

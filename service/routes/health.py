@@ -6,7 +6,7 @@ from typing import Any
 
 from litestar import Request, Router, get
 
-from domain.kernel import registry
+from domain.kernel import choices as rule_choices, registry
 
 from ..schemas import Health, PublicKey, RulesetInfo
 from ._common import svc_of
@@ -59,6 +59,7 @@ def rulesets() -> list[RulesetInfo]:
             "campaigns": [{"id": c.id, "title": c.title} for c in rs.campaigns()],
             "options": options_schema(rs),
             "bots": bot_infos(rs.id),
+            "choices": [rule_choices.describe(c) for c in rule_choices.declared(rs)],
         }
         for rs in registry.all_rulesets()
     ]  # type: ignore[return-value]

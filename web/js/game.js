@@ -9,6 +9,7 @@ import { pluginFor } from './rulesets/index.js';
 import { commandGroups, undoCost, isKernelType } from './undo.js';
 import { renderReplay } from './replay.js';
 import { renderFairness } from './fairness.js';
+import { showGameChoices } from './choices.js';
 import * as tokens from './tokens.js';
 
 let current = null;
@@ -59,10 +60,11 @@ export async function renderGame(root, gameId, params) {
   });
 
   const title = h('h1', { id: 'game-title' }, `Game ${shortId(gameId)}`);
+  const choicesBox = h('div', { id: 'game-choices-box' });
   clear(root,
     h('div', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), title,
       h('span', { class: 'who' }, h('label', { for: 'seat-pick' }, 'You are '), seatPick), feedBadge),
-    statusBox, alertBox, tabList, panels.play, panels.replay, panels.fairness);
+    choicesBox, statusBox, alertBox, tabList, panels.play, panels.replay, panels.fairness);
 
   let shown = null;
   const opened = new Set();
@@ -116,6 +118,7 @@ export async function renderGame(root, gameId, params) {
   showTab(['play', 'replay', 'fairness'].includes(tab) ? tab : 'play');
   try {
     await session.start();
+    showGameChoices(session, choicesBox);
     ready = true;
     openPanel();
   } catch (err) {
@@ -393,3 +396,4 @@ function undoChoices(box, session, post) {
   box.append(h('label', { for: 'undo-to' }, 'Back to '), sel, cost, go);
   return box;
 }
+

@@ -4,6 +4,7 @@ import { h, clear, fmtTime, shortId, announce } from './dom.js';
 import { Api, spectator, lobbyPage, problemText } from './api.js';
 import * as tokens from './tokens.js';
 import { pluginFor } from './rulesets/index.js';
+import { choicesFieldset } from './choices.js';
 
 let rulesetsCache = null;
 export async function rulesets() {
@@ -121,6 +122,8 @@ async function createForm(createdBox, onCreated = () => {}) {
   const seed = h('input', { id: 'c-seed', type: 'text', pattern: '[0-9a-f]{64}', placeholder: 'optional: 64 hex characters', autocomplete: 'off' });
   const start = h('select', { id: 'c-start' }, h('option', { value: 'now' }, 'at once'), h('option', { value: 'when_ready' }, 'when every seat is ready (client seeds)'));
   const botsBox = h('div', { id: 'c-bots' });
+  const choicesBox = h('div', { id: 'c-choices-box' });
+  let choices = choicesFieldset(null);
   const err = h('p', { class: 'error', role: 'alert' });
   let plugin = null;
   let form = null;
@@ -146,6 +149,8 @@ async function createForm(createdBox, onCreated = () => {}) {
     form = plugin && plugin.optionsForm ? plugin.optionsForm((v) => { optsJson.value = JSON.stringify(v); renderBots(); }) : null;
     const described = info.options ? h('p', { class: 'muted' }, 'Options: ', Object.entries(info.options.properties || info.options).map(([k, v]) => `${k}${v && v.description ? ` (${v.description})` : ''}`).join('; ')) : null;
     clear(optsBox, form ? form.el : null, described);
+    choices = choicesFieldset(info);
+    clear(choicesBox, choices.el);
     renderBots();
   };
   rs.addEventListener('change', renderRuleset);
@@ -157,7 +162,7 @@ async function createForm(createdBox, onCreated = () => {}) {
     let options;
     try { options = JSON.parse(optsJson.value || '{}'); } catch { err.textContent = 'options: not valid JSON'; return; }
     const [kind, id] = [sc.value.slice(0, 1), sc.value.slice(2)];
-    const body = { ruleset: rs.value };
+    const body = { ruleset: rs.value, ...choices.body() };
     if (seed.value.trim()) body.seed = seed.value.trim();
     let res;
     try {
@@ -189,6 +194,7 @@ async function createForm(createdBox, onCreated = () => {}) {
       h('div', { class: 'row' }, h('label', { for: 'c-seed' }, 'Server seed (for a reproducible game) '), seed),
       caps.start ? h('div', { class: 'row' }, h('label', { for: 'c-start' }, 'Start '), start) : null),
     botsBox,
+    choicesBox,
     h('button', { type: 'submit', id: 'c-submit' }, 'Create game'), err);
 }
 

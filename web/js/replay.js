@@ -4,6 +4,7 @@
 import { h, clear, brief } from './dom.js';
 import { problemText } from './api.js';
 import { mountSvg } from './board.js';
+import { disputeView } from './choices.js';
 
 export function renderReplay(session, panel, at0, plugin) {
   const slider = h('input', { type: 'range', id: 'replay-slider', min: 0, max: Math.max(session.version, 0), value: 0, step: 1, 'aria-label': 'Step' });
@@ -135,6 +136,10 @@ export function rulingView(session, seq, step, r) {
       st.values && Object.keys(st.values).length ? h('dl', { class: 'values' }, Object.entries(st.values).flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, brief(v))])) : null))));
   }
   const rolls = r.rolls || [];
+  const disputeBox = h('div', { class: 'dispute', id: 'dispute' });
+  const dispute = h('details', { class: 'dispute-details', id: 'dispute-details' },
+    h('summary', {}, 'Dispute this step'), disputeBox);
+  dispute.addEventListener('toggle', () => { if (dispute.open && !disputeBox.dataset.ready) disputeView(session, seq, r, disputeBox); });
   if (rolls.length) {
     const faces = facesByIndex(ruling);
     out.push(h('table', { class: 'dice', id: 'dice' }, h('caption', {}, `Dice (${rolls.length})`),
@@ -142,6 +147,7 @@ export function rulingView(session, seq, step, r) {
       h('tbody', {}, rolls.map((d) => h('tr', {}, h('td', {}, d.stream), h('td', { class: 'num' }, String(d.index)), h('td', { class: 'num' }, String(d.sides)),
         h('td', { class: 'num' }, String(d.value)), h('td', {}, d.stream === 'dice' && faces.has(d.index) ? faces.get(d.index) : ''))))));
   }
+  out.push(dispute);
   return out;
 }
 
