@@ -262,7 +262,7 @@ def _setup(row: GameRow, header: GameCreated | None) -> Setup:
     """The setup the log states (the header's), else the row's (a log stored before headers)."""
     if header is not None:
         return Setup(game_id=header.game_id, ruleset=header.ruleset, scenario=header.scenario, seats=tuple(header.seats),
-                     options=dict(header.options))
+                     options=dict(header.options), choices=dict(header.choices or {}))
     return msgspec.json.decode(row.setup, type=Setup)
 
 
