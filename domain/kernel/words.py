@@ -118,7 +118,7 @@ def with_names(text: str, names: Mapping[str, str]) -> str:
         if name is None or name.lower() == tok.lower():
             return name if name is not None else tok
         before = text[max(0, m.start() - len(name) - 2):m.start()]
-        if before.endswith((name + " ", name + " (")):
+        if before.endswith((name + " ", name + " (")) or text.startswith(" " + name, m.end()):
             return tok
         return f"{name} ({tok})"
 
