@@ -16,7 +16,7 @@ from domain.kernel import (
 )
 
 from . import commands as C
-from . import human, labels, orders
+from . import human, labels, orders, text
 from .content import Catalog
 from .events import EmperorEvent, GameOpened
 from .evolve import evolve as _evolve
@@ -156,6 +156,9 @@ class EmperorRuleset:
 
     def acted_by(self, event: Any) -> str | None:
         return labels.acted_by(event)
+
+    def render_text(self, state: EmperorState, seat: str | None) -> str:
+        return text.render_state(state, seat)
 
     # -- verification (kernel protocol, optional) ----------------------------------------
     def check_rolls(self, event: Any, rolls: Any) -> str | None:
