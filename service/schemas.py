@@ -55,6 +55,8 @@ class CommandTemplate(msgspec.Struct):
 class Choice(msgspec.Struct):
     id: str
     title: str
+    seats: Annotated[list[str], Meta(description="A scenario's seats with no options (options such as team play "
+                                                 "may add seats).")] | UnsetType = UNSET
 
 
 class BotInfo(msgspec.Struct):
