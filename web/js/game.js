@@ -123,11 +123,21 @@ export async function renderGame(root, gameId, params) {
   }
 }
 
+// The winner tied to the players (DESIGN 12): a side names its seats (smoke: "vertumn (player-2)"),
+// the Emperor's one seat is "you", the automaton "the Emperor".
+function winnerText(v, you) {
+  const st = v.state || {};
+  const seats = st.sides && st.sides[v.winner];
+  if (Array.isArray(seats) && seats.length) return `${v.winner} (${seats.join(' and ')}${you && seats.includes(you) ? ': you' : ''})`;
+  if (v.ruleset === 'emperor') return v.winner === 'emperor' ? 'the Emperor' : v.winner === you ? 'you' : v.winner;
+  return v.winner === you ? `${v.winner} (you)` : v.winner;
+}
+
 function statusLine(session, plugin) {
   const v = session.view;
   const you = session.seat;
   const lines = [];
-  if (v.status === 'finished') lines.push(h('strong', {}, v.winner ? `Finished: ${v.winner} wins.` : 'Finished.'));
+  if (v.status === 'finished') lines.push(h('strong', {}, v.winner ? `Finished: ${winnerText(v, you)} ${winnerText(v, you) === 'you' ? 'win' : 'wins'}.` : 'Finished.'));
   else if (v.status === 'waiting') lines.push(h('strong', {}, 'Waiting for every seat to be ready.'));
   else {
     const toAct = v.to_act || (v.active_seat ? [v.active_seat] : []);
