@@ -90,3 +90,25 @@ def test_emperor_labels_hazard_warning_and_the_automaton_in_latest_steps(server,
         shot(page, f"words-emperor-{width}", full_page=True)
         page.context.close()
 
+
+
+def test_lobby_offers_bots_for_every_ruleset_and_options_in_words(server, contexts):
+    page = contexts.page(width=1280)
+    page.goto(f"{server.url}/#/")
+    page.wait_for_selector("#c-ruleset option", state="attached")
+    for ruleset, seats in (("emperor", ["human"]), ("smoke", ["player-1", "player-2"]), ("hoth", ["imperial", "rebel"])):
+        page.select_option("#c-ruleset", ruleset)
+        for s in seats:
+            bot = page.locator(f"#c-bot-{s} option")
+            texts = bot.all_text_contents()
+            assert texts[0] == "a person" and any(t.startswith("Random") for t in texts), (ruleset, texts)
+        opts = page.text_content("#c-options")
+        assert "maxProperties" not in opts and "type;" not in opts
+        scen = page.locator("#c-scenario option").all_text_contents()
+        assert scen and not any(t.startswith(("BTL-", "SETUP-", "SCN-")) for t in scen), scen
+        if ruleset == "smoke":
+            assert any(t.startswith("Open field: ") for t in scen) and not any("GAP-B-09" in t for t in scen)
+    page.select_option("#c-ruleset", "emperor")
+    assert "emperor takes no options." in page.text_content("#c-options")
+    shot(page, "words-lobby-1280")
+    page.context.close()

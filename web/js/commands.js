@@ -59,7 +59,7 @@ function boundOf(v) {
   const max = v.max ?? v.maximum;
   const choices = v.enum ?? v.one_of ?? v.choices;
   if (Array.isArray(choices)) return { choices };
-  if (typeof min === 'number' || typeof max === 'number') return { min, max, unit: typeof v.unit === 'string' ? v.unit : null, step: v.step ?? (Number.isInteger(min) && Number.isInteger(max) ? 1 : 'any') };
+  if (typeof min === 'number' || typeof max === 'number') return { min, max, ...(typeof v.unit === 'string' ? { unit: v.unit } : {}), step: v.step ?? (Number.isInteger(min) && Number.isInteger(max) ? 1 : 'any') };
   return null;
 }
 
