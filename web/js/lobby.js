@@ -146,7 +146,7 @@ async function createForm(createdBox, onCreated = () => {}) {
     optsJson.value = '{}';
     const onOptions = (v) => { optsJson.value = JSON.stringify(v); renderBots(); };
     form = plugin && plugin.optionsForm ? plugin.optionsForm(onOptions) : schemaForm(info.options, onOptions);
-    clear(optsBox, form ? form.el : null, form ? null : optionsNote(info.options));
+    clear(optsBox, form ? form.el : null, form && form.fromSchema ? null : optionsNote(info.options, Boolean(form)));
     renderBots();
   };
   rs.addEventListener('change', renderRuleset);
@@ -226,15 +226,16 @@ export function schemaForm(schema, onChange) {
     return out;
   }
   if (!rows.length) return null;
-  return { el: h('fieldset', { class: 'options' }, h('legend', {}, 'Options'), rows), value };
+  return { el: h('fieldset', { class: 'options' }, h('legend', {}, 'Options'), rows), value, fromSchema: true };
 }
 
-// What a ruleset without options says about them (its schema's description), in words.
-function optionsNote(schema) {
+// What a ruleset's options do (each property's description), or that it takes none, in words.
+function optionsNote(schema, withForm) {
   if (!schema) return null;
   const props = schema.properties || {};
   const parts = Object.entries(props).map(([k, v]) => `${k.replace(/_/g, ' ')}${v && v.description ? `: ${v.description}` : ''}`);
-  const text = parts.length ? `Options (set them as JSON under "More"): ${parts.join('; ')}` : schema.description || '';
+  const head = withForm ? 'About these options' : 'Options (the ones without a field above are set as JSON under "More")';
+  const text = parts.length ? `${head}: ${parts.join('; ')}` : withForm ? '' : schema.description || '';
   return text ? h('p', { class: 'muted', id: 'c-options-note' }, text) : null;
 }
 
