@@ -39,6 +39,10 @@ RAW = [
 ]
 
 
+#: A rule id ends in its number (``BASE-HAZ-2``, ``GAP-A-24``); ``SMOKE-CMD`` alone names a section.
+RULE_ID = re.compile(r"\b(?:BASE|SOLO|SMOKE|HOTH|GAP|UMPIRE)(?:-[A-Z0-9]+)*-[0-9]+[a-z]?\b")
+
+
 def raw_syntax(text: str) -> list[str]:
     """What in ``text`` is not words (empty: it reads as words)."""
     t = HEX_ID.sub("", text)
@@ -74,6 +78,7 @@ def _walk(rid: str, scenario: str, seed: int, cap: int) -> tuple[Any, Game, list
     g = Game(rs, scenario, seed=seed.to_bytes(32, "big"), game_id=f"w{seed}")
     acted: list[tuple[str | None, Any]] = [(None, e) for e in g.events]  # the opening: nobody's command
     problems: list[str] = []
+    rules = registry.rules_of(rid) or {}
     templates = getattr(rs, "command_templates", None)
     while not g.over and g.commands < cap:
         seat = g.to_act()
@@ -84,6 +89,9 @@ def _walk(rid: str, scenario: str, seed: int, cap: int) -> tuple[Any, Game, list
             for text in (d["label"], d["warning"] or ""):
                 for why in raw_syntax(text):
                     problems.append(f"{rid} label of {d['command']}: {why}: {text}")
+                for rule in RULE_ID.findall(text):  # every rule a label or warning cites can be read
+                    if rule not in rules:
+                        problems.append(f"{rid} label cites {rule}, which its rules reference does not have: {text}")
         for t in templates(g.state, seat) if templates else []:
             d = words.described_template(rs, g.state, seat, t)
             for why in raw_syntax(d["label"]):
