@@ -254,6 +254,9 @@ class SmokeRuleset:
     def names(self, state: SmokeState) -> dict[str, str]:
         return labels.names(state, self.content().armies)
 
+    def acted_by(self, event: Any) -> str | None:
+        return labels.acted_by(event)
+
     def render_text(self, state: SmokeState, seat: str | None) -> str:
         return text.render_state(state, seat)
 

@@ -10,12 +10,31 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.kernel import event_type_name
+
 from . import commands as C
 from .army import expanded
 from .commanders import DEPUTY_MIN_LEVEL
 from .formations import formations
 from .movement import ROAD_BONUS
 from .state import SmokeState
+
+#: Steps the rules take by themselves, whoever's command set them off (a turn or step that starts, the
+#: dice the rules roll, a unit or army lost, a phase, the end): the referee did them, not a seat.
+_REFEREE_EVENTS = frozenset({
+    "first_side_rolled", "turn_started", "step_started", "action_dice_rolled", "unit_destroyed", "morale_lost",
+    "commander_out", "fire_contact_measured", "marker_removed", "battle_started", "battle_rolled",
+    "discipline_tested", "battle_ended", "phase_advanced", "sixes_counted", "army_broken", "game_ended",
+    "deployment_started", "columns_revealed", "deployment_step_done", "deployment_ended",
+    "terrain_generation_started", "terrain_count_rolled", "terrain_rolled", "terrain_scattered",
+    "terrain_generation_ended", "edge_choice_offered", "reinforcements_arrived", "hit_choice_offered",
+    "retreat_rolled", "commander_risked", "commander_displaced",
+})
+
+
+def acted_by(event: Any) -> str | None:
+    return "referee" if event_type_name(event) in _REFEREE_EVENTS else None
+
 
 #: The chance that a risk die shows 1 (SMOKE-ACT-2: one d6).
 RISK_FAIL = "1 in 6"
@@ -271,4 +290,4 @@ def describe_template(state: SmokeState, seat: str, template: dict[str, Any]) ->
     return {}
 
 
-__all__ = ["describe", "describe_template", "names", "roster"]
+__all__ = ["acted_by", "describe", "describe_template", "names", "roster"]

@@ -140,6 +140,10 @@ def test_every_step_names_who_did_it(rid: str, scenario: str, seed: int, cap: in
                           "bot": "random:1" if actor == bot_seat else None, "text": by["text"]}, (event_type_name(ev), by)
         if rid == "hoth" and event_type_name(ev) == "turn_ended":
             assert by["kind"] == "referee"  # a turn that ends after the other side's decision is nobody's command
+        if rid == "smoke" and event_type_name(ev) in ("turn_started", "action_dice_rolled"):
+            assert by["kind"] == "referee"  # the next side's turn and dice follow from the rules
+        if rid == "smoke" and event_type_name(ev) in ("die_placed", "unit_moved", "risk_taken"):
+            assert by["seat"] == actor and by["kind"] in ("seat", "bot")
         if by["kind"] in ("seat", "bot"):
             assert by["seat"] == actor in seats
     assert "referee" in kinds
