@@ -111,8 +111,12 @@ def _card_warning(state: EmperorState, cid: str) -> str | None:
 
 
 def _abilities(state: EmperorState, cid: str) -> str:
+    """The card's abilities in order; a STAR says what it may become (BASE-STAR-1)."""
     c = state.card(cid)
-    return ", then ".join(ability_text(a) for a in c.abilities)
+    stars = [s.name for s in state.heroes[HUMAN].stars]
+    star = f"STAR (one of your hero's stars: {', '.join(stars)}; or a location's ability where you stand)" \
+        if stars else "STAR"
+    return ", then ".join(star if a.kind == "STAR" else ability_text(a) for a in c.abilities)
 
 
 def describe(state: EmperorState, seat: str, cmd: Any) -> dict[str, Any]:  # noqa: C901 - one case per command
