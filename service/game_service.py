@@ -78,6 +78,7 @@ from domain.kernel import choices as rule_choices
 from domain.kernel.dice import Roll, new_seed, seed_from_hex
 from domain.kernel.fold import decode_event
 from domain.kernel.header import ClientSeed, decide_ready
+from domain.kernel import words
 from domain.kernel.rulings import RuleStep, Ruling
 from domain.kernel.sides import seat_sides
 from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_commands, lapse
@@ -555,11 +556,15 @@ class GameService:
         und = cur.folded.undone if undone is None else undone
         out = [views.event_view(e, cur.ruleset, seat, finished=fin, undone=e.seq in und) for e in records]
         header = cur.folded.kernel.header
-        if header is not None and header.bots:  # UMPIRE-BOT-1: a bot seat's entries name the bot
-            for entry in out:
-                spec = header.bots.get(entry["actor"] or "")
-                if spec is not None:
-                    entry["bot"] = spec
+        bots = header.bots if header is not None else {}
+        names = words.names_of(cur.ruleset, cur.state)
+        for e, entry in zip(records, out):
+            spec = bots.get(entry["actor"] or "")
+            if spec is not None:  # UMPIRE-BOT-1: a bot seat's entries name the bot
+                entry["bot"] = spec
+            # DESIGN 12: the step in words and who did it (the timeline's line; never a private field)
+            line = views.timeline_entry(e, cur.ruleset, undone=False, names=names, bots=bots)
+            entry["summary"], entry["by"] = line["summary"], line["by"]
         return out
 
     def kernel_at(self, game_id: str, seq: int, cur: Current | None = None) -> KernelState:

@@ -55,6 +55,8 @@ class CommandTemplate(msgspec.Struct):
 class Choice(msgspec.Struct):
     id: str
     title: str
+    seats: Annotated[list[str], Meta(description="A scenario's seats with no options (options such as team play "
+                                                 "may add seats).")] | UnsetType = UNSET
 
 
 class BotInfo(msgspec.Struct):
@@ -197,6 +199,15 @@ class GameView(msgspec.Struct):
         UnsetType = UNSET
 
 
+class DescribedCommand(msgspec.Struct):
+    """A legal command with the words a player reads before choosing it."""
+
+    command: Annotated[dict[str, Any], Meta(description="The command as in `commands` (post it as it is).")]
+    label: Annotated[str, Meta(description="What the command does, in the ruleset's words.")]
+    warning: Annotated[str | None, Meta(description="A consequence to see before choosing it (a hazard, a wasted "
+                                                    "card, a risk), or null.")]
+
+
 class LegalCommands(msgspec.Struct):
     ruleset: RulesetId
     version: Version
@@ -207,6 +218,9 @@ class LegalCommands(msgspec.Struct):
                                                         "seat, `undo_accept`/`undo_decline` while another seat's undo "
                                                         "request waits.")]
     templates: list[CommandTemplate] | UnsetType = UNSET
+    described: Annotated[list[DescribedCommand], Meta(description="The same commands in the same order, each with "
+                                                                  "its words from the ruleset (DESIGN 12).")] | \
+        UnsetType = UNSET
 
 
 class EventEntry(msgspec.Struct):
@@ -230,6 +244,8 @@ class EventEntry(msgspec.Struct):
                                                         "check its commitment with the revealed seed.")] | UnsetType = UNSET
     bot: Annotated[str, Meta(description="The actor is a seat played by the service's bot `<bot id>:<level>` "
                                          "(UMPIRE-BOT-1; the step's ruling has its explanation).")] | UnsetType = UNSET
+    summary: Annotated[str, Meta(description="The step in words (as in the timeline).")] | UnsetType = UNSET
+    by: Annotated[ActedBy, Meta(description="Who did the step (DESIGN 12).")] | UnsetType = UNSET
 
 
 class EventsPage(msgspec.Struct):
@@ -298,13 +314,24 @@ class RulingView(msgspec.Struct):
     redacted: Annotated[bool, Meta(description="true: the caller may not see this step's ruling yet.")] | UnsetType = UNSET
 
 
+class ActedBy(msgspec.Struct):
+    """Who did a step (DESIGN 12): a seat, a bot seat, the ruleset's automated opponent, or the referee."""
+
+    kind: Annotated[str, Meta(description="`seat`, `bot`, `automaton` (an opponent the engine plays, e.g. the "
+                                          "Emperor) or `referee` (the rules themselves: opening, automatic steps).")]
+    seat: str | None
+    bot: Annotated[str | None, Meta(description="A bot seat: `<bot id>:<level>` (GameCreated.bots).")]
+    text: Annotated[str, Meta(description="The actor in words.")]
+
+
 class TimelineEntry(msgspec.Struct):
     seq: Seq
     type: str
     actor: str | None
     turn: int
-    summary: str
+    summary: Annotated[str, Meta(description="The step in words, units and cards by their printed names.")]
     undone: bool
+    by: ActedBy | UnsetType = UNSET
 
 
 class Timeline(msgspec.Struct):

@@ -19,7 +19,7 @@ from domain.kernel.choices import RuleChoice, in_force
 
 from . import commands as C
 from .choices import CHOICES
-from . import human, orders
+from . import human, labels, orders, text
 from .content import Catalog
 from .events import EmperorEvent, GameOpened
 from .evolve import evolve as _evolve
@@ -152,6 +152,21 @@ class EmperorRuleset:
 
     def render_svg(self, state: EmperorState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
+
+    # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
+    automaton_title: ClassVar[str] = labels.AUTOMATON_TITLE
+
+    def describe(self, state: EmperorState, seat: str, command: Any) -> dict[str, Any]:
+        return labels.describe(state, seat, command)
+
+    def names(self, state: EmperorState) -> dict[str, str]:
+        return labels.names(state)
+
+    def acted_by(self, event: Any) -> str | None:
+        return labels.acted_by(event)
+
+    def render_text(self, state: EmperorState, seat: str | None) -> str:
+        return text.render_state(state, seat)
 
     # -- verification (kernel protocol, optional) ----------------------------------------
     def check_rolls(self, event: Any, rolls: Any) -> str | None:

@@ -28,6 +28,7 @@ from domain.kernel import (
 )
 
 from . import commands as C
+from . import labels
 from .campaign import HothCampaigns
 from .choices import CHOICES, FIRST_DRAW, choice
 from .events import NOBODY, CardsDrawn, DeckShuffled, GameOpened, HothEvent, SupportDealt, TurnStarted
@@ -389,6 +390,16 @@ class HothRuleset:
 
     def render_svg(self, state: HothState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
+
+    # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
+    def describe(self, state: HothState, seat: str, command: Any) -> dict[str, Any]:
+        return labels.describe(state, seat, command, self.catalog().cards)
+
+    def names(self, state: HothState) -> dict[str, str]:
+        return labels.names(state, self.catalog().cards)
+
+    def acted_by(self, event: Any) -> str | None:
+        return labels.acted_by(event)
 
     def render_text(self, state: HothState, seat: str | None) -> str:
         """Kernel protocol (optional): the board as text, for ``umpire replay``."""

@@ -139,6 +139,11 @@ class Ruleset(Protocol, Generic[S]):
     # in by the registry (``load()`` returns it; see domain/kernel/registry.py): the domain never
     # imports ``scenarios/``.
     #
+    # Optional: words for people (DESIGN 12; see domain/kernel/words.py): ``describe(state, seat, command)
+    # -> {"label", "warning"}`` for each legal command, ``describe_template(state, seat, template)``,
+    # ``names(state) -> {id: printed name}`` for summaries and rulings, ``acted_by(event) ->
+    # "automaton" | "referee" | None`` and ``automaton_title`` (who did a step).
+    #
     # Optional: ``command_templates(state, seat) -> list[dict]`` for continuous commands (a move by
     # any distance and angle, a point on a table). Each template is ``{"command": {<the fixed
     # fields, with "type">}, "bounds": {<free field>: <its range>}, "example": <a legal command>,

@@ -20,6 +20,7 @@ from domain.kernel import (
 from domain.kernel.choices import RuleChoice, in_force
 from .choices import CHOICES
 from . import commands as C
+from . import labels, text
 from .actions import (
     activate, end_actions, end_activation, end_placement, move, place_die, ride, take_risk,
 )
@@ -258,6 +259,22 @@ class SmokeRuleset:
 
     def render_svg(self, state: SmokeState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
+
+    # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
+    def describe(self, state: SmokeState, seat: str, command: Any) -> dict[str, Any]:
+        return labels.describe(state, seat, command)
+
+    def describe_template(self, state: SmokeState, seat: str, template: dict[str, Any]) -> dict[str, Any]:
+        return labels.describe_template(state, seat, template)
+
+    def names(self, state: SmokeState) -> dict[str, str]:
+        return labels.names(state, self.content().armies)
+
+    def acted_by(self, event: Any) -> str | None:
+        return labels.acted_by(event)
+
+    def render_text(self, state: SmokeState, seat: str | None) -> str:
+        return text.render_state(state, seat)
 
 
 def _order(first: str, sides: list[str]) -> tuple[str, ...]:
