@@ -232,6 +232,7 @@ function buildPlay(session, panel, plugin, alertBox) {
       if (t.commands.length === 1) { post(t.commands[0]); return; }
       const warns = plugin.warningOf ? [...new Set(t.commands.map((c) => plugin.warningOf(c, v)).filter(Boolean))] : [];
       clear(bar, h('p', {}, `${t.label}: choose one`), warns.map((w) => h('p', { class: 'warning', role: 'alert' }, w)), t.commands.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))));
+      bar.querySelector('[data-command]')?.focus();
     });
     hint.textContent = offer.hint || (cmds.length ? '' : session.seat ? 'Nothing for you to do now.' : 'You are watching.');
     clear(bar, offer.bar.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))),

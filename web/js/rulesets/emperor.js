@@ -148,7 +148,7 @@ export function handPanel({ view, seat, cmds, post, session, legal }) {
   // a decision asked now, in place, with its explanation
   const pend = s.pending;
   const defends = cmds.filter((c) => c.type === 'defend');
-  if (pend && pend.kind === 'defense' && defends.length) {
+  if (pend && defends.length) {
     out.push(h('div', { class: 'ask', id: 'defence-ask', role: 'group', 'aria-labelledby': 'defence-q' },
       h('h3', { id: 'defence-q' }, 'Defend your hero'),
       h('p', {}, `${wname(view, pend.attacker)} attacks ${wname(view, pend.target)} with ${pend.attack}${pend.source ? ` (${cname(view, pend.source) || pend.source})` : ''}. `
@@ -171,7 +171,7 @@ export function handPanel({ view, seat, cmds, post, session, legal }) {
   // the hand: the hero's cards
   const hero = heroes.human;
   if (hero) {
-    const defending = pend && pend.kind === 'defense';
+    const defending = !!pend;
     out.push(h('h3', {}, mine ? `Your hand: ${hero.name}'s cards` : `${hero.name}'s cards`));
     out.push(h('ul', { class: 'hand emperor-hand', 'aria-label': 'Your cards' }, hero.cards.map((c) => {
       const activate = cmds.find((x) => x.type === 'activate' && x.card === c.id);
@@ -240,21 +240,25 @@ function words(e, view) {
   }
 }
 
+// the steps whose rules are open stay open when the panel is drawn again (a feed update)
+const openWhy = new Set();
 function rulingBox(session, seq) {
   const box = h('div', { class: 'why-body' }, 'loading…');
   const det = h('details', { class: 'why' }, h('summary', {}, 'Why? The rules of this step'), box);
   det.addEventListener('toggle', async () => {
+    if (det.open) openWhy.add(seq); else openWhy.delete(seq);
     if (!det.open || det.__done) return;
     det.__done = true;
     try {
       const r = await session.ruling(seq);
-      box.replaceChildren(h('ol', {}, (r.steps || []).map((s) => h('li', {},
+      box.replaceChildren(h('ol', {}, (((r && r.ruling) || r || {}).steps || []).map((s) => h('li', {},
         h('a', { href: s.rule_url || `/rulesets/emperor/rules/${s.rule}`, target: '_blank', rel: 'noopener' }, s.rule), ' ', s.text))));
     } catch (err) {
       box.textContent = 'The ruling could not be loaded.';
       det.__done = false;
     }
   });
+  if (openWhy.has(seq)) det.open = true;
   return det;
 }
 
