@@ -309,4 +309,4 @@ export function textBoard(view) {
   ];
 }
 
-export default { id: 'emperor', describe, warningOf, interact, handPanel, statusLines, textBoard, onBoardOrHand, zooms: [1, 1.5, 2], phoneZoom: 1 };
+export default { id: 'emperor', describe, warningOf, interact, handPanel, statusLines, textBoard, onBoardOrHand, zooms: [1, 1.5, 2], phoneZoom: 1.5 };
