@@ -18,6 +18,7 @@ from bots.emperor import _Board, _score
 from .conftest import shot
 
 SETUP = "SETUP-WARDEN-VS-VESPER"
+SEED = "5e" * 32  # the server seed: the same order deck, so the same game, every run
 
 #: Records every click on a generic command control (capture phase, before the client handles it).
 GENERIC_SPY = """() => {
@@ -30,7 +31,7 @@ GENERIC_SPY = """() => {
 
 
 def _new_game(server: Any) -> tuple[str, str]:
-    g = httpx.post(f"{server.url}/games", json={"ruleset": "emperor", "scenario": SETUP}).json()
+    g = httpx.post(f"{server.url}/games", json={"ruleset": "emperor", "scenario": SETUP, "seed": SEED}).json()
     return g["game_id"], g["seats"]["human"]
 
 
@@ -130,6 +131,7 @@ def test_a_whole_emperor_game_by_board_clicks(server, contexts):
     assert moved and moved[0]["payload"]["hazard"] == "H1", moved
     assert into["to"] == "C3"
     steps = 1
+    done: list[str] = []
     emperor_turn_seen = False
     while steps < 300:
         legal = p.legal()
@@ -142,6 +144,7 @@ def test_a_whole_emperor_game_by_board_clicks(server, contexts):
         cmd = legal["commands"][max(scored)[2]]
         p.do(cmd, st)
         p.wait_version(legal["version"] + 1)
+        done.append(cmd["type"])
         steps += 1
         if not emperor_turn_seen and page.locator("#emperor-turn ol.emperor-steps li").count():
             emperor_turn_seen = True
@@ -156,6 +159,8 @@ def test_a_whole_emperor_game_by_board_clicks(server, contexts):
     assert st.get("winner"), f"no winner after {steps} commands"
     page.wait_for_function("() => document.body.dataset.status === 'finished'", timeout=20_000)
     assert emperor_turn_seen
+    # with this seed every kind of choice came up and was done on the board or in place
+    assert {"move", "march", "activate", "attack", "push", "star", "defend", "refresh", "end_turn"} <= set(done), done
     assert page.evaluate("window.__generic") == []  # no generic command button was ever clicked
     shot(page, "emperor-finished-1280", full_page=True)
     p.http.close()
