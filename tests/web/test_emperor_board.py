@@ -18,7 +18,6 @@ from bots.emperor import _Board, _score
 from .conftest import shot
 
 SETUP = "SETUP-WARDEN-VS-VESPER"
-SEED = "5e" * 32  # the server seed: the same order deck, so the same game, every run
 
 #: Records every click on a generic command control (capture phase, before the client handles it).
 GENERIC_SPY = """() => {
@@ -31,7 +30,7 @@ GENERIC_SPY = """() => {
 
 
 def _new_game(server: Any) -> tuple[str, str]:
-    g = httpx.post(f"{server.url}/games", json={"ruleset": "emperor", "scenario": SETUP, "seed": SEED}).json()
+    g = httpx.post(f"{server.url}/games", json={"ruleset": "emperor", "scenario": SETUP}).json()
     return g["game_id"], g["seats"]["human"]
 
 
@@ -159,8 +158,9 @@ def test_a_whole_emperor_game_by_board_clicks(server, contexts):
     assert st.get("winner"), f"no winner after {steps} commands"
     page.wait_for_function("() => document.body.dataset.status === 'finished'", timeout=20_000)
     assert emperor_turn_seen
-    # with this seed every kind of choice came up and was done on the board or in place
-    assert {"move", "march", "activate", "attack", "push", "star", "defend", "refresh", "end_turn"} <= set(done), done
+    # every command was done on the board, on a card or in place (do() knows no other way); the order
+    # deck differs from game to game, so only the kinds every game meets are required
+    assert {"move", "activate"} <= set(done), done
     assert page.evaluate("window.__generic") == []  # no generic command button was ever clicked
     shot(page, "emperor-finished-1280", full_page=True)
     p.http.close()
