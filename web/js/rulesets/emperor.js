@@ -207,7 +207,6 @@ export function handPanel({ view, seat, cmds, post, session, legal }) {
 // -- the Emperor's turn in words -------------------------------------------------------------
 const who = (side) => (side === 'human' ? 'you' : 'the Emperor');
 function words(e, view) {
-  if (e.by && e.label) return e.label;
   const p = e.payload || {};
   const n = (id) => wname(view, id);
   switch (e.type) {
