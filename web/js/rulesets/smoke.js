@@ -551,18 +551,31 @@ export function handPanel({ view, seat, cmds, post }) {
       h('p', {}, sl.text),
       here.length ? h('p', { class: 'placed' }, `Dice here: ${here.join(', ')}`) : null,
       place ? h('button', { type: 'button', class: 'place-here', dataset: { command: JSON.stringify(place) }, onclick: () => post(place) }, `Put the ${dice[pick.die]} here`) : null,
-      activations.length ? h('div', { class: 'choices' }, activations.map((c) => h('button', { type: 'button', class: 'activate', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) },
-        `Activate ${c.unit}'s formation (die ${dice[c.die] ?? c.die}, commander ${c.commander})`))) : null);
+      activations.length ? activationChoices(activations, dice, post) : null);
   }));
   const others = mine ? cmds.filter((c) => c.type === 'take_risk' || c.type === 'end_placement') : [];
   out.push(h('div', { class: 'action-board', id: 'action-board' },
     h('h3', {}, `Action board: ${board.name}`),
-    h('p', { class: 'small' }, mine ? (pick.die != null ? `Die ${dice[pick.die]} picked: choose a slot.` : dice.length ? 'Pick a die, then the slot to put it on.' : '') : `${acts ? acts.seat : 'Nobody'} is placing dice.`),
+    h('p', { class: 'small' }, mine ? (pick.die != null ? `Die ${dice[pick.die]} picked: choose a slot.` : dice.some((_, i) => placeOffers(cmds, dice, used, i).length) ? 'Pick a die, then the slot to put it on.' : 'No die left to place.') : `${acts ? acts.seat : 'Nobody'} is placing dice.`),
     diceRow,
     others.length ? h('div', { class: 'choices' }, others.map((c) => h('button', { type: 'button', class: 'board-cmd', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) },
       c.type === 'take_risk' ? 'Take a risk: roll one more die (your commander is exposed)' : 'End placement (dice not placed are discarded)'))) : null,
     slots));
   return out;
+}
+
+// the formations an action slot may activate, grouped by the die used (its value sets the radius)
+function activationChoices(activations, dice, post) {
+  const byDie = new Map();
+  for (const c of activations) {
+    const v = dice[c.die] ?? c.die;
+    if (!byDie.has(v)) byDie.set(v, []);
+    byDie.get(v).push(c);
+  }
+  return h('div', { class: 'activations' }, [...byDie].map(([v, cs]) => h('div', { class: 'act-group', role: 'group', 'aria-label': `Activate with the ${v}` },
+    h('p', { class: 'small' }, `Activate a formation with the ${v}: its unit · the commander in reach`),
+    h('div', { class: 'choices compact' }, cs.map((c) => h('button', { type: 'button', class: 'activate', dataset: { command: JSON.stringify(c) },
+      'aria-label': `Activate ${c.unit}'s formation with the ${v} (commander ${c.commander})`, onclick: () => post(c) }, `${c.unit} · ${c.commander}`))))));
 }
 
 // the action board is part of the side panel: redraw just it when a die is picked
