@@ -204,3 +204,29 @@ def test_one_emperor_move_by_keyboard_only(server, contexts):
     w = next(w for w in httpx.get(f"{server.url}/games/{gid}").json()["state"]["warriors"] if w["id"] == "hound")
     assert w["cell"] == "A1"
     shot(page, "emperor-after-keyboard-375", full_page=True)
+
+
+def test_board_offers_of_the_emperor_helper(server, contexts):
+    """The helper's own logic in the browser: a push that ends on the target's own cell leaves the
+    target click-through (the cell is the target); the server's `described` words win over the
+    helper's; a move into an active hazard has a warning even without them."""
+    page = contexts.page()
+    page.goto(server.url + "/web/index.html")
+    got = page.evaluate("""async () => {
+        const m = await import('/web/js/rulesets/emperor.js');
+        const view = { state: {
+            warriors: [{ id: 'vesper', name: 'Vesper', side: 'emperor', kind: 'hero', cell: 'C3' },
+                       { id: 'hound', name: 'Hound', side: 'human', kind: 'helper', cell: 'B1' }],
+            battlefield: { locations: [], hazards: [{ id: 'H1', name: 'Fire Pit', cell: 'C2', active: true }] } } };
+        const push = { type: 'push', target: 'vesper', path: ['C4', 'C3'], bonuses: [] };
+        const away = { type: 'push', target: 'vesper', path: ['D3'], bonuses: [] };
+        const a = m.interact({ view, cmds: [push, away], selected: { kind: 'unit', id: 'vesper' }, legal: null });
+        const move = { type: 'move', warrior: 'hound', to: 'C2', bonuses: [] };
+        const own = m.warningOf(move, view);
+        const b = m.interact({ view, cmds: [move], selected: null, legal: { described: [{ command: move, label: 'Hound to C2 (Fire Pit)', warning: 'Burns.' }] } });
+        return { keys: a.targets.map((t) => t.key).sort(), own, label: m.describe(move, view), warning: m.warningOf(move, view), b: b.targets.map((t) => t.key) };
+    }""")
+    assert got["keys"] == ["cell:C3", "cell:D3"]  # no toggle on Vesper: C3 under it is the target
+    assert got["own"] and "Fire Pit" in got["own"] and "BASE-HAZ-2" in got["own"]
+    assert got["label"] == "Hound to C2 (Fire Pit)" and got["warning"] == "Burns."
+    assert got["b"] == ["warrior:hound"]

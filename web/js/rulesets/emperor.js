@@ -100,7 +100,10 @@ export function interact({ view, cmds, selected, legal }) {
   };
   if (selected && byWarrior.has(selected.id)) {
     const W = selected.id;
-    add(targets, `warrior:${W}`, 'select', `${wname(view, W)} (selected: press again to let go)`).selected = true;
+    // a destination on the warrior's own cell (a path may come back): the warrior lets clicks through
+    // to that cell, and "Cancel selection" lets go
+    const here = (warrior(view, W) || {}).cell;
+    if (!byWarrior.get(W).some((c) => c.to === here)) add(targets, `warrior:${W}`, 'select', `${wname(view, W)} (selected: press again to let go)`).selected = true;
     for (const c of byWarrior.get(W)) cellTarget(c.to, c, `Move ${wname(view, W)} to`);
     for (const [id] of byWarrior) if (id !== W) add(targets, `warrior:${id}`, 'select', `Select ${wname(view, id)}`);
     const n = new Set(byWarrior.get(W).map((c) => c.to)).size;
@@ -108,7 +111,8 @@ export function interact({ view, cmds, selected, legal }) {
     hint = `${wname(view, W)}: ${n} cell${n === 1 ? '' : 's'} to move to (green)${nh ? `, ${nh} of them a hazard (red: you will be warned)` : ''}.`;
   } else if (selected && pushes.some((c) => c.target === selected.id)) {
     const T = selected.id;
-    add(targets, `warrior:${T}`, 'select', `${wname(view, T)} (selected: press again to let go)`).selected = true;
+    const here = (warrior(view, T) || {}).cell;
+    if (!pushes.some((c) => c.target === T && c.path[c.path.length - 1] === here)) add(targets, `warrior:${T}`, 'select', `${wname(view, T)} (selected: press again to let go)`).selected = true;
     for (const c of pushes.filter((x) => x.target === T)) add(targets, `cell:${c.path[c.path.length - 1]}`, 'move', `Push ${wname(view, T)} to ${c.path[c.path.length - 1]}`, c);
     hint = `Push ${wname(view, T)}: choose the cell it ends on.`;
   } else {
