@@ -3,6 +3,7 @@ oracles for the fast versions in ``domain/smoke`` (``tests/smoke/test_search_ora
 
 ``column_spot``: every candidate place in order, each tested with ``deployment._Room.fits``.
 ``fire_contacts``: every pair of enemy units, each tested with ``fire.fire_contact``.
+``corner_lines``: every candidate line of a front corner in order, each tested alone (``fire._line_hit``).
 """
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import math
 
 from domain.smoke.commanders import own_edge
 from domain.smoke.deployment import COLUMN_RADIUS, FACING_TO, _column_of, _Room
-from domain.smoke.fire import fire_contact
-from domain.smoke.geometry import EPS, Box, dist
+from domain.smoke.fire import _line_hit, _poly_bb, _r, fire_contact
+from domain.smoke.geometry import EPS, Box, candidate_points, dist
 
 
 def ring_spots(mx: float, my: float, facing: float, w: float, d: float):
@@ -51,4 +52,29 @@ def fire_contacts(state):
                 m = fire_contact(state, a, b)
                 if m is not None:
                     out.append((a.id, b.id, m))
+    return out
+
+
+def corner_lines(out, ub, part, blockers, terrain, strict):
+    check_terrain = terrain.has_view_blockers()
+    cands = candidate_points(part)
+    lines = {}
+    boxed = [(bid, poly, _poly_bb(poly)) for bid, poly in blockers]
+    for name, k in (("FL", ub.FL), ("FR", ub.FR)):
+        found = None
+        why = None
+        for q in cands:
+            hit = _line_hit(k, q, blockers, boxed, terrain, check_terrain, strict)
+            if hit is None:
+                found = q
+                break
+            why = why or hit
+        lines[name] = {"from": _r(k), "blocked_by": why} if found is None else {"from": _r(k), "to": _r(found)}
+    out["lines"] = lines
+    out["candidates"] = len(cands)
+    if all("to" in v for v in lines.values()):
+        out["ok"] = True
+        out["rule"] = "SMOKE-LOF-2"
+    else:
+        out.update(reason="a front corner has no clear line", rule="SMOKE-GEO-11")
     return out
