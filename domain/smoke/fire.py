@@ -191,7 +191,7 @@ def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict:
 
 
 #: Candidate lines tested one by one before the rest are tested at once (arrays pay off on longer runs).
-_ONE_BY_ONE = 4
+_ONE_BY_ONE = 2
 
 
 def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool, strict: bool, start: int):
@@ -215,9 +215,9 @@ def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool
         t_blocked, t_unsure = terrain.view_blocked(k, qx, qy, strict=strict)
     for i in np.nonzero(~hit)[0]:
         q = cands[start + i]
-        if near[i] and len(blockers) > 1 and through_a_seam(k, q, blockers, _near(k, q, boxed)) is not None:
-            continue
         if check_terrain and (t_blocked[i] or (t_unsure[i] and terrain.view_blocker(k, q, strict=strict))):
+            continue
+        if near[i] and len(blockers) > 1 and through_a_seam(k, q, blockers, _near(k, q, boxed)) is not None:
             continue
         return q
     return None
@@ -284,17 +284,20 @@ def _blockers(state: SmokeState, u: Unit, e: Unit, ub: Box, part, elevated: bool
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     out = []
     terrain = state.terrain()
-    for o in state.units.values():
-        if o.id in (u.id, e.id) or has(state, o, "do_not_block_fire"):
-            continue
-        ob = o.box()
-        bx0, by0, bx1, by1 = ob.bbox()
-        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+    for oid, ob, (bx0, by0, bx1, by1) in _may_block(state):
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1 or oid == u.id or oid == e.id:
             continue
         if elevated and not terrain.partially_in(ob, "elevation"):
             continue
-        out.append((o.id, ob.corners()))
+        out.append((oid, ob.corners()))
     return out
+
+
+def _may_block(state: SmokeState) -> list[tuple[str, Box, tuple[float, float, float, float]]]:
+    """The units that block lines of fire (not *Do not block fire*, SMOKE-GEO-12a) in table order, with
+    their boxes and bounding boxes: once per layout."""
+    return memo(state, "may_block", lambda: [(o.id, ob, ob.bbox()) for o in state.units.values()
+                                             if not has(state, o, "do_not_block_fire") for ob in (o.box(),)])
 
 
 def shortest_weapon(state: SmokeState, u: Unit, targets: list[Unit]) -> tuple[Any, dict[str, Any]] | None:
