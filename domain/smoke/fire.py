@@ -19,7 +19,7 @@ from .geometry import (
     segment_meets_interior, segments_meet_interior,
 )
 from .state import SmokeState, Unit, memo
-from .units import bombardment_of, fire_range, fire_weapons, has
+from .units import bombardment_of, fire_range, fire_range_bound, fire_weapons, has
 
 #: SMOKE-GEO-8 (INFERRED, GAP-B-10): half-angle of the fire sector about straight ahead, degrees.
 #: A game may set option ``sector_half_angle`` (e.g. 22.5 for the less likely 45-degree total reading).
@@ -343,12 +343,22 @@ def fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
 def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     units = sorted(state.units.values(), key=lambda u: u.id)
     n = len(units)
-    reach = [fire_range(state, u) for u in units]
     side = [state.armies[u.seat].side for u in units]
     size = [(u.w + u.d) / 2 for u in units]
-    # pairs that could reach each other (``_could_reach``), found by a sweep along x, then taken in
-    # the order of the ids
-    far = max(reach, default=0.0)
+    # pairs that could reach each other (``_could_reach``), found by a sweep along x with a bound of each
+    # unit's range that needs no contacts (``fire_range_bound``), then with the ranges themselves (asked
+    # only of the units in such a pair), taken in the order of the ids
+    deepest = max((u.d for u in units), default=0.0)
+    top = [fire_range_bound(state, u, deepest) for u in units]
+    reach: list[float | None] = [None] * n
+
+    def reach_of(i: int) -> float:
+        r = reach[i]
+        if r is None:
+            r = reach[i] = fire_range(state, units[i])
+        return r
+
+    far = max(top, default=0.0)
     big = max(size, default=0.0)
     by_x = sorted(range(n), key=lambda i: units[i].x)
     pairs = []
@@ -359,7 +369,8 @@ def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
             b = units[j]
             if b.x - a.x > bound:
                 break
-            if side[i] != side[j] and _could_reach(a, b, max(reach[i], reach[j])):
+            if (side[i] != side[j] and _could_reach(a, b, max(top[i], top[j]))
+                    and _could_reach(a, b, max(reach_of(i), reach_of(j)))):
                 pairs.append((i, j) if i < j else (j, i))
     out = []
     for i, j in sorted(pairs):

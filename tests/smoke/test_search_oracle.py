@@ -127,3 +127,26 @@ def test_segments_meet_interior_on_arrays():
         qs = [(rng.uniform(0, 10), rng.uniform(0, 10)) for _ in range(30)] + list(poly) + [b.c]
         got = segments_meet_interior(k, np.array([q[0] for q in qs]), np.array([q[1] for q in qs]), poly)
         assert [bool(g) for g in got] == [segment_meets_interior(k, q, poly) for q in qs]
+
+
+@pytest.mark.parametrize("battle,players,seed", [("BTL-CROSSROADS", 2, 0), ("BTL-CROSSROADS", 3, 1),
+                                                 ("BTL-CROSSROADS", 4, 101), ("BTL-ALL-TERRAIN", 4, 2),
+                                                 ("BTL-OPEN-FIELD", 2, 3)])
+def test_fire_contacts_are_every_pair_in_contact(battle, players, seed):
+    """SMOKE-LOF-3/4: the swept, bounded pair search finds the pairs in fire contact that testing every
+    pair of enemy units finds, with the same measurements, on every state of a random game."""
+    seen = {"states": 0, "contacts": 0}
+
+    def check(g, seat, cmd, cmds):
+        st = g.state
+        if not st.units:
+            return
+        want = O.fire_contacts(st)
+        assert F._fire_contacts(st) == want
+        seen["states"] += 1
+        seen["contacts"] += len(want)
+
+    random_game(RS, battle, seed, options={"players": players}, check=check)
+    assert seen["states"] >= 50
+    if battle == "BTL-CROSSROADS":
+        assert seen["contacts"] >= 10
