@@ -19,14 +19,14 @@ from shapely.geometry import Polygon
 from domain.kernel import RuleViolation, RulingBuilder
 
 from .column_search import candidates
-from .commanders import COMMANDER_RADIUS, overlaps_unit
+from .commanders import COMMANDER_RADIUS, overlaps_unit, own_edge
 from .content import TerrainElement
 from .events import (
     ColumnPlaced, ColumnsAssigned, ColumnsRevealed, CommanderDeployed, DeploymentEnded, DeploymentStarted,
     DeploymentStepDone, FortificationPlaced, UnitDeployed,
 )
 from .geometry import EPS, Box, box_overlap_depth, dist, point_box_distance
-from .state import SmokeState
+from .state import SmokeState, memo
 
 #: SMOKE-DEP-4: every unit of a column within this many UW of its marker (INFERRED: the whole unit,
 #: measured from the marker's centre).
@@ -436,9 +436,6 @@ def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float
     """A free place wholly within 2 UW of the unit's column marker, if there is one (a deterministic
     search: rings 0.1 UW apart, four facings; the first candidate in that order that is on the table,
     overlaps no unit and is not in an occupied fortification); None means the column is full."""
-    from .commanders import own_edge
-    from .state import memo
-
     def find() -> tuple[tuple[float, float], float] | None:
         u = st.reserve[uid]
         facing = FACING_TO[own_edge(st, seat)]
@@ -482,8 +479,6 @@ _RESUME: dict[tuple, tuple[int, frozenset, frozenset]] = {}
 
 
 def zone_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:
-    from .commanders import own_edge
-
     u = st.reserve[uid]
     facing = FACING_TO[own_edge(st, seat)]
     z = zone_of(st, seat)
@@ -522,8 +517,6 @@ def example_commander(st: SmokeState, seat: str, cid: str) -> tuple[float, float
 
 
 def example_fortification(st: SmokeState, seat: str) -> tuple[tuple[float, float], float, str] | None:
-    from .commanders import own_edge
-
     facing = FACING_TO[own_edge(st, seat)]
     mine = sorted(u.id for u in st.reserve.values() if u.seat == seat)
     if not mine:

@@ -23,7 +23,7 @@ import shapely
 from shapely.geometry import LineString, Point as SPoint, Polygon
 
 from .content import TerrainElement, TerrainKind
-from .geometry import EPS, Box, Point, overlap_depth
+from .geometry import EPS, Box, Point, overlap_depth, point_segment_distance
 
 
 @dataclass(frozen=True)
@@ -279,8 +279,6 @@ def point_in_ring(p: Point, ring: Sequence[Point]) -> bool:
 
 
 def _ring_distance(p: Point, ring: Sequence[Point]) -> float:
-    from .geometry import point_segment_distance
-
     n = len(ring)
     return min(point_segment_distance(p, ring[i], ring[(i + 1) % n]) for i in range(n))
 
