@@ -104,8 +104,9 @@ def random_game(rs: SmokeRuleset, battle: str, seed: int, options: dict | None =
                 template_share: float = 0.5, check: Any = None, timings: dict[str, list[float]] | None = None) -> Game:
     """Random legal play: a listed command, or (``template_share`` of the time when there are templates)
     a random value inside a template's bounds; a refused template value is fine (it names its rule).
-    ``timings``: seconds of each ``legal_commands`` call and of each command's decide+evolve (``Game.do``,
-    refused ones included) are appended to its lists "legal_commands" and "decide_evolve"."""
+    ``timings``: the CPU seconds of the calling thread (``time.thread_time``: on a shared machine a call's
+    wall time is mostly the scheduler's) of each ``legal_commands`` call and of each command's decide+evolve
+    (``Game.do``, refused ones included) are appended to its lists "legal_commands" and "decide_evolve"."""
     rng = random.Random(seed)
     g = Game(rs, battle, seed=seed.to_bytes(32, "big"), options=options, game_id=f"r{seed}")
     if timings is not None:
@@ -115,9 +116,9 @@ def random_game(rs: SmokeRuleset, battle: str, seed: int, options: dict | None =
         seat = g.to_act()
         assert seat is not None, "a game that is not over has someone to act"
         if timings is not None:
-            t0 = time.perf_counter()
+            t0 = time.thread_time()
             cmds = rs.legal_commands(g.state, seat)
-            timings.setdefault("legal_commands", []).append(time.perf_counter() - t0)
+            timings.setdefault("legal_commands", []).append(time.thread_time() - t0)
         else:
             cmds = rs.legal_commands(g.state, seat)
         assert cmds, f"no legal command for {seat}"
@@ -143,18 +144,18 @@ def random_game(rs: SmokeRuleset, battle: str, seed: int, options: dict | None =
 
 
 class _Timed(Game):
-    """A game whose ``do`` (decide + evolve) is timed into ``timings["decide_evolve"]``."""
+    """A game whose ``do`` (decide + evolve) is timed (thread CPU time) into ``timings["decide_evolve"]``."""
 
     def __init__(self, g: Game, timings: dict[str, list[float]]):
         self.__dict__.update(g.__dict__)
         self._timings = timings.setdefault("decide_evolve", [])
 
     def do(self, seat, command):
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         try:
             return super().do(seat, command)
         finally:
-            self._timings.append(time.perf_counter() - t0)
+            self._timings.append(time.thread_time() - t0)
 
 
 def _pick(rng: random.Random, cmds: list[Any]) -> Any:
