@@ -209,13 +209,14 @@ def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool
         if close.any():
             near |= close
             hit |= close & segments_meet_interior(k, qx, qy, poly)
-    if hit.all():
+    open_ = np.nonzero(~hit)[0]
+    if not len(open_):
         return None
     if check_terrain:
-        t_blocked, t_unsure = terrain.view_blocked(k, qx, qy, strict=strict)
-    for i in np.nonzero(~hit)[0]:
+        t_blocked, t_unsure = terrain.view_blocked(k, qx[open_], qy[open_], strict=strict)
+    for n, i in enumerate(open_):
         q = cands[start + i]
-        if check_terrain and (t_blocked[i] or (t_unsure[i] and terrain.view_blocker(k, q, strict=strict))):
+        if check_terrain and (t_blocked[n] or (t_unsure[n] and terrain.view_blocker(k, q, strict=strict))):
             continue
         if near[i] and len(blockers) > 1 and through_a_seam(k, q, blockers, _near(k, q, boxed)) is not None:
             continue

@@ -331,7 +331,8 @@ def _ring_blocks(k: Point, qx: np.ndarray, qy: np.ndarray, ring: Sequence[Point]
             t = ((a[0] - kx) * ey - (a[1] - ky) * ex) / den
             u = ((a[0] - kx) * dy - (a[1] - ky) * dx) / den
             ok = (np.abs(den) >= 1e-15) & (0.0 < t) & (t < 1.0) & (-1e-12 <= u) & (u <= 1 + 1e-12)
-            cols.append(np.where(ok, t, np.inf))
+            if ok.any():  # an edge no line crosses adds nothing but +inf
+                cols.append(np.where(ok, t, np.inf))
         ts = np.sort(np.stack(cols, axis=1), axis=1)
         t0, t1 = ts[:, :-1], ts[:, 1:]
         real = np.isfinite(t1)
@@ -340,25 +341,43 @@ def _ring_blocks(k: Point, qx: np.ndarray, qy: np.ndarray, ring: Sequence[Point]
         tm = (t0 + t1) / 2
         px = kx + tm * dx[:, None]
         py = ky + tm * dy[:, None]
-        # point_in_ring (even-odd) and _ring_distance of every midpoint
+        # point_in_ring (even-odd) of every midpoint
         inside = np.zeros(px.shape, dtype=bool)
-        rd = np.full(px.shape, np.inf)
         for i in range(n):
             (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
             cross = (y1 > py) != (y2 > py)
             xc = x1 + (py - y1) * (x2 - x1) / (y2 - y1)
             inside ^= cross & (xc > px)
-            ex, ey = x2 - x1, y2 - y1
-            L = ex * ex + ey * ey
-            if L <= 0.0:
-                d = np.hypot(px - x1, py - y1)
-            else:
-                s = ((px - x1) * ex + (py - y1) * ey) / L
-                s = np.where(s < 0.0, 0.0, np.where(s > 1.0, 1.0, s))
-                d = np.hypot(px - x1 - s * ex, py - y1 - s * ey)
-            rd = np.minimum(rd, d)
-        unsure |= (real & inside & (np.abs(rd - 1e-9) <= 1e-12)).any(axis=1)
-        is_in = real & ~tiny & inside & (rd > 1e-9)
+        inside &= real
+        # and _ring_distance > 1e-9: sure where the midpoint is farther than 2e-9 from every edge's line (a
+        # segment is never nearer than its line); else the distance to the segments, as _ring_distance
+        if inside.any():
+            clear = np.ones(px.shape, dtype=bool)
+            for i in range(n):
+                (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+                ex, ey = x2 - x1, y2 - y1
+                L = math.hypot(ex, ey)
+                if L > 0.0:
+                    clear &= np.abs((px - x1) * ey - (py - y1) * ex) > 2e-9 * L
+                else:
+                    clear &= np.hypot(px - x1, py - y1) > 2e-9
+            near = inside & ~clear
+            if near.any():
+                rd = np.full(px.shape, np.inf)
+                for i in range(n):
+                    (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+                    ex, ey = x2 - x1, y2 - y1
+                    L2 = ex * ex + ey * ey
+                    if L2 <= 0.0:
+                        d = np.hypot(px - x1, py - y1)
+                    else:
+                        s = ((px - x1) * ex + (py - y1) * ey) / L2
+                        s = np.where(s < 0.0, 0.0, np.where(s > 1.0, 1.0, s))
+                        d = np.hypot(px - x1 - s * ex, py - y1 - s * ey)
+                    rd = np.minimum(rd, d)
+                unsure |= (near & (np.abs(rd - 1e-9) <= 1e-12)).any(axis=1)
+                inside &= clear | (rd > 1e-9)
+        is_in = inside & ~tiny
         # merged pieces: runs of inside intervals; each ends where the next interval is not inside
         nxt = np.zeros_like(is_in)
         nxt[:, :-1] = is_in[:, 1:]
