@@ -9,6 +9,7 @@ events and rulings as it is, so a disputed measurement can be read back without 
 from __future__ import annotations
 
 import threading
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -134,6 +135,7 @@ def describe(m: dict[str, Any]) -> str:
 def clear_caches() -> None:
     _LINES.clear()
     _SECTORS.clear()
+    _candidates.cache_clear()
 
 
 def _sector_and_range(ub: Box, eb: Box, half: float) -> tuple[tuple, float]:
@@ -157,10 +159,9 @@ def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict:
     The first few lines of a corner are tested one by one (``_line_hit``); the rest, when none of those is
     clear, at once (``_first_clear``): the same answers, found with arrays."""
     check_terrain = terrain.has_view_blockers()
-    cands = candidate_points(part)
+    cands, arrays = _candidates(part)
     lines: dict[str, Any] = {}
     boxed = [(bid, poly, _poly_bb(poly)) for bid, poly in blockers]
-    arrays = None
     for name, k in (("FL", ub.FL), ("FR", ub.FR)):
         found = None
         why: str | None = None
@@ -173,8 +174,6 @@ def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict:
             why = why or hit
         # ... the rest all at once
         if found is None and len(cands) > _ONE_BY_ONE:
-            if arrays is None:
-                arrays = (np.array([q[0] for q in cands]), np.array([q[1] for q in cands]))
             found = _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain, strict, _ONE_BY_ONE)
         if found is None:
             lines[name] = {"from": _r(k), "blocked_by": why}
@@ -190,8 +189,21 @@ def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict:
     return out
 
 
+@lru_cache(maxsize=8192)
+def _candidates(part: tuple) -> tuple[tuple, tuple[np.ndarray, np.ndarray]]:
+    """The candidate target points of a part of the target (SMOKE-GEO-11), and their x and y as arrays."""
+    cands = tuple(candidate_points(part))
+    qx = np.array([q[0] for q in cands])
+    qy = np.array([q[1] for q in cands])
+    qx.flags.writeable = False
+    qy.flags.writeable = False
+    return cands, (qx, qy)
+
+
 #: Candidate lines tested one by one before the rest are tested at once (arrays pay off on longer runs).
 _ONE_BY_ONE = 2
+#: Lines near one unit tested one by one rather than on arrays (about the break-even count).
+_ONE_BY_ONE_UNIT = 24
 
 
 def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool, strict: bool, start: int):
@@ -206,9 +218,13 @@ def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool
     hit = np.zeros(len(qx), dtype=bool)
     for _, poly, (x0, y0, x1, y1) in boxed:
         close = ~((sx1 < x0 - 1e-9) | (x1 + 1e-9 < sx0) | (sy1 < y0 - 1e-9) | (y1 + 1e-9 < sy0))
-        if close.any():
-            near |= close
-            hit |= close & segments_meet_interior(k, qx, qy, poly)
+        idx = np.nonzero(close & ~hit)[0]
+        near |= close
+        if len(idx) > _ONE_BY_ONE_UNIT:
+            hit[idx] = segments_meet_interior(k, qx[idx], qy[idx], poly)
+        else:  # a few lines: one by one is cheaper than the arrays
+            for i in idx:
+                hit[i] = segment_meets_interior(k, cands[start + i], poly)
     open_ = np.nonzero(~hit)[0]
     if not len(open_):
         return None
