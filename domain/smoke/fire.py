@@ -361,10 +361,9 @@ def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     units = sorted(state.units.values(), key=lambda u: u.id)
     n = len(units)
     side = [state.armies[u.seat].side for u in units]
-    size = [(u.w + u.d) / 2 for u in units]
-    # pairs that could reach each other (``_could_reach``), found by a sweep along x with a bound of each
-    # unit's range that needs no contacts (``fire_range_bound``), then with the ranges themselves (asked
-    # only of the units in such a pair), taken in the order of the ids
+    # pairs that could reach each other (``_could_reach``), found with a bound of each unit's range that
+    # needs no contacts (``fire_range_bound``), then with the ranges themselves (asked only of the units in
+    # such a pair), taken in the order of the ids
     deepest = max((u.d for u in units), default=0.0)
     top = [fire_range_bound(state, u, deepest) for u in units]
     reach: list[float | None] = [None] * n
@@ -375,20 +374,23 @@ def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
             r = reach[i] = fire_range(state, units[i])
         return r
 
-    far = max(top, default=0.0)
-    big = max(size, default=0.0)
-    by_x = sorted(range(n), key=lambda i: units[i].x)
+    # the sweep's pairs, all at once: in x order (a before b), ``_could_reach(a, b, max of the bounds)``
+    # computed elementwise with the same operations
+    order = np.argsort(np.array([u.x for u in units]), kind="stable")
+    xs = np.array([u.x for u in units])[order]
+    ys = np.array([u.y for u in units])[order]
+    ws = np.array([u.w for u in units])[order]
+    ds = np.array([u.d for u in units])[order]
+    tops = np.array(top)[order]
+    sides = np.array(side)[order]
+    r = np.maximum(tops[:, None], tops[None, :]) + (((ws + ds)[:, None] + ws[None, :]) + ds[None, :]) / 2 + EPS
+    cand = ((np.abs(xs[:, None] - xs[None, :]) <= r) & (np.abs(ys[:, None] - ys[None, :]) <= r)
+            & (sides[:, None] != sides[None, :]))
     pairs = []
-    for k, i in enumerate(by_x):
-        a = units[i]
-        bound = far + size[i] + big + EPS + 1e-6
-        for j in by_x[k + 1:]:
-            b = units[j]
-            if b.x - a.x > bound:
-                break
-            if (side[i] != side[j] and _could_reach(a, b, max(top[i], top[j]))
-                    and _could_reach(a, b, max(reach_of(i), reach_of(j)))):
-                pairs.append((i, j) if i < j else (j, i))
+    for p, q in zip(*np.nonzero(np.triu(cand, 1))):
+        i, j = int(order[p]), int(order[q])
+        if _could_reach(units[i], units[j], max(reach_of(i), reach_of(j))):
+            pairs.append((i, j) if i < j else (j, i))
     out = []
     for i, j in sorted(pairs):
         m = fire_contact(state, units[i], units[j])
