@@ -70,14 +70,15 @@ def _quantiles(xs: list[float]) -> dict[str, float]:
             "mean_us": round(sum(ys) / len(ys) * 1e6, 1) if ys else 0.0, "max_us": round(ys[-1] * 1e6, 1) if ys else 0.0}
 
 
-def _hoth_games(n: int) -> tuple[float, int]:
-    """Random full Hoth games per second (the games of ops/bench_hoth.py) and their commands."""
+def _hoth_games(n: int) -> tuple[float, float, int]:
+    """Random full Hoth games per second and per CPU second (the games of ops/bench_hoth.py), and their
+    commands."""
     rs = HothRuleset(FixtureCatalog())
     commands = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     for seed in range(n):
         commands += hoth_game(rs, HOTH_SCN, seed, max_turns=300).commands
-    return n / (time.perf_counter() - t0), commands
+    return n / (time.perf_counter() - t0), n / (time.thread_time() - c0), commands
 
 
 def _per_s(fn, seconds: float, cold: bool) -> float:
@@ -102,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rs = ruleset()
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     events = commands = 0
     logs = []
     results: dict[str, int] = {}
@@ -115,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         results[g.state.result.kind] = results.get(g.state.result.kind, 0) + 1
         logs.append((g.setup, g.events))
     games_dt = time.perf_counter() - t0
+    games_cpu = time.thread_time() - c0
     games_per_s = args.games / games_dt
+    games_per_cpu_s = args.games / games_cpu
     t0 = time.perf_counter()
     for setup, evs in logs:
         st = rs.initial_state(setup)
@@ -126,17 +129,18 @@ def main(argv: list[str] | None = None) -> int:
 
     per_command = {"decide_evolve": _quantiles(timings.get("decide_evolve", [])),
                    "legal_commands": _quantiles(timings.get("legal_commands", []))}
-    hoth_per_s, hoth_commands = _hoth_games(args.hoth_games) if args.hoth_games else (0.0, 0)
+    hoth_per_s, hoth_per_cpu_s, hoth_commands = _hoth_games(args.hoth_games) if args.hoth_games else (0.0, 0.0, 0)
     figures = [
         {"figure": f"random full games in process (3 battles x 4 players, random legal play with template values;"
                    f" {commands / args.games:.0f} commands, {events / args.games:.0f} events per game)",
          "value": round(games_per_s, 2), "unit": "games/s",
          "vs": {"figure": "replay of the same games' logs (evolve only, no legal_commands or decide)",
                 "value": round(replay_per_s, 2)}},
-        {"figure": "random full Smoke games (above)", "value": round(games_per_s, 2), "unit": "games/s",
+        {"figure": "random full Smoke games (above) per CPU second of the thread", "value": round(games_per_cpu_s, 2),
+         "unit": "games/CPU s",
          "vs": {"figure": f"random full Hoth games in the same run ({HOTH_SCN}, "
-                          f"{hoth_commands / max(1, args.hoth_games):.0f} commands per game)",
-                "value": round(hoth_per_s, 2)}},
+                          f"{hoth_commands / max(1, args.hoth_games):.0f} commands per game), per CPU second",
+                "value": round(hoth_per_cpu_s, 2)}},
     ]
     for name, label in (("decide_evolve", "decide+evolve"), ("legal_commands", "legal_commands")):
         q = per_command[name]
@@ -172,10 +176,12 @@ def main(argv: list[str] | None = None) -> int:
         "params": {"games": args.games, "seconds": args.seconds, "battles": list(BATTLES), "players": 4},
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
         "games": {"games": args.games, "seconds": round(games_dt, 3), "games_per_s": round(games_per_s, 2),
+                  "games_per_cpu_s": round(games_per_cpu_s, 2),
                   "commands_per_game": round(commands / args.games, 1), "events_per_game": round(events / args.games, 1),
                   "results": results, "replay_games_per_s": round(replay_per_s, 2)},
         "per_command": per_command,
-        "hoth": {"games": args.hoth_games, "games_per_s": round(hoth_per_s, 2), "scenario": HOTH_SCN},
+        "hoth": {"games": args.hoth_games, "games_per_s": round(hoth_per_s, 2),
+                 "games_per_cpu_s": round(hoth_per_cpu_s, 2), "scenario": HOTH_SCN},
         "crowded": crowded,
         "figures": figures,
     }
@@ -185,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"random full games: {games_per_s:.2f} games/s ({args.games} games in {games_dt:.1f}s, "
           f"{commands / args.games:.0f} commands and {events / args.games:.0f} events per game; {results})")
     print(f"replay of the same logs (evolve only): {replay_per_s:.1f} games/s")
-    print(f"random full Hoth games in the same run: {hoth_per_s:.1f} games/s ({args.hoth_games} games of {HOTH_SCN})")
+    print(f"per CPU second of the thread: Smoke {games_per_cpu_s:.2f} games; random full Hoth games in the same run "
+          f"({args.hoth_games} of {HOTH_SCN}) {hoth_per_cpu_s:.1f} games ({hoth_per_s:.1f} games/s)")
     for name, label in (("decide_evolve", "decide+evolve"), ("legal_commands", "legal_commands")):
         q = per_command[name]
         print(f"{label} per command ({q['n']} calls, thread CPU time): p50 {q['p50_us']:.0f} us, p99 {q['p99_us']:.0f} us, "
