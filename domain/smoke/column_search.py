@@ -91,6 +91,8 @@ class Candidates:
         # each candidate's own forward and left axes (for the overlap test)
         self.nx0, self.ny0 = (np.array([f[0][0] for f in fr])[self.fi], np.array([f[0][1] for f in fr])[self.fi])
         self.nx1, self.ny1 = (np.array([f[1][0] for f in fr])[self.fi], np.array([f[1][1] for f in fr])[self.fi])
+        for a in (self.cx, self.cy, self.fi, self.x0, self.x1, self.y0, self.y1, self.nx0, self.ny0, self.nx1, self.ny1):
+            a.flags.writeable = False  # shared by every search of this marker (and thread)
 
     def __len__(self) -> int:
         return len(self.cx)
@@ -158,6 +160,6 @@ def _unit_terms(ob: Box, facings: tuple[float, ...], w: float, d: float) -> tupl
     return (ob.cx, ob.cy, a0, b0, a1, b1, gx, gy, hx, hy, ob.d / 2, ob.w / 2, ins, *sums)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)  # about 160 KB each
 def candidates(mx: float, my: float, facing: float, w: float, d: float, radius: float) -> Candidates:
     return Candidates(mx, my, facing, w, d, radius)

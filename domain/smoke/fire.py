@@ -189,7 +189,7 @@ def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict:
     return out
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _candidates(part: tuple) -> tuple[tuple, tuple[np.ndarray, np.ndarray]]:
     """The candidate target points of a part of the target (SMOKE-GEO-11), and their x and y as arrays."""
     cands = tuple(candidate_points(part))
