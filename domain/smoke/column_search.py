@@ -91,6 +91,8 @@ class Candidates:
         # each candidate's own forward and left axes (for the overlap test)
         self.nx0, self.ny0 = (np.array([f[0][0] for f in fr])[self.fi], np.array([f[0][1] for f in fr])[self.fi])
         self.nx1, self.ny1 = (np.array([f[1][0] for f in fr])[self.fi], np.array([f[1][1] for f in fr])[self.fi])
+        self.bounds = ((float(self.x0.min()), float(self.y0.min()), float(self.x1.max()), float(self.y1.max()))
+                       if len(self.cx) else (math.inf, math.inf, -math.inf, -math.inf))
         for a in (self.cx, self.cy, self.fi, self.x0, self.x1, self.y0, self.y1, self.nx0, self.ny0, self.nx1, self.ny1):
             a.flags.writeable = False  # shared by every search of this marker (and thread)
 
@@ -108,7 +110,10 @@ class Candidates:
         unit exactly as ``deployment._Room.fits`` does (bounding boxes apart: no overlap; the candidate's
         centre strictly inside the unit: overlap; else ``box_overlap_depth > EPS``). Chunks of candidates
         are tested against all units at once (candidates x units arrays), in order, until one is free."""
-        units = [_unit_terms(ob, self.facings, self.w, self.d) for ob in boxes]
+        # a unit whose bounding box misses every candidate's can overlap none of them
+        bx0, by0, bx1, by1 = self.bounds
+        units = [_unit_terms(ob, self.facings, self.w, self.d) for ob in boxes
+                 if not (bx1 < ob.bbox()[0] or ob.bbox()[2] < bx0 or by1 < ob.bbox()[1] or ob.bbox()[3] < by0)]
         if units:
             cols = list(zip(*units))
             ox, oy, a0, b0, a1, b1, gx, gy, hx, hy, od2, ow2, ins = (np.array(c) for c in cols[:13])
