@@ -59,3 +59,16 @@ def game_digest(rs, battle: str, seed: int, players: int, max_commands: int = 20
         h.update(_emitted(g.do(seat, _pick(rng, cmds))))
     h.update(_enc.encode(g.state.result))
     return h.hexdigest(), g.commands
+
+
+if __name__ == "__main__":  # print the pins of tests/smoke/test_engine_digest.py (after an intended change)
+    from scenarios.smoke import shipped
+
+    from .play import ruleset
+
+    rs = ruleset()
+    for battle in sorted(shipped().battles):
+        for lu in shipped().battles[battle].line_ups:
+            for seed in range(5):
+                d, n = game_digest(rs, battle, seed, lu.players)
+                print(f'    ("{battle}", {lu.players}, {seed}): "{d[:16]}",  # {n}')

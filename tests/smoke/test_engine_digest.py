@@ -5,6 +5,9 @@ legal commands, command templates and emitted events with their rulings (or refu
 deployment spot search and the fire-contact scan were vectorised and indexed); a change that moves any
 measurement, ruling, listed command or template of these games by one bit fails here.
 
+After a change that is meant to change what the engine says, print the new pins with
+``PYTHONPATH=. .venv/bin/python -m tests.smoke.digest`` and replace the table (say why in the commit).
+
 Games are played in a fresh order per test (the engine's caches carry over from one test to the next:
 a cache that changed an answer would show here too).
 """
