@@ -81,6 +81,7 @@ from domain.kernel.rulings import RuleStep, Ruling
 from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_commands, lapse
 
 from . import chain, views
+from .metrics import counted_dry_run, counted_steps
 from .problems import Problem, field_path
 from .receipts import Signer
 from .store import AppendResult, EventStore, GameRow, NewEvent, StoredEvent, UnknownGame, VersionConflict, token_hash
@@ -731,6 +732,7 @@ class GameService:
             return await self.drive_async(steps)
         return await anyio.to_thread.run_sync(self.drive, steps)
 
+    @counted_steps  # DESIGN 16: commands by outcome and rule, their time (service.metrics)
     def run_steps(self, game_id: str, seat: str, command: Any, *, expected_version: int | None,
                   command_id: str | None = None, game: GameRow | None = None, note: RuleStep | None = None) -> Steps:
         """Every command of a seat, in DESIGN 8's order: a ``command_id`` this seat used answers the
@@ -839,6 +841,7 @@ class GameService:
                 raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
         return emitted, opening
 
+    @counted_dry_run
     def dry_run(self, game_id: str, token: str | None, req: CommandRequest) -> dict[str, Any]:
         """``POST /games/{id}/commands?dry_run=true``: would the command be legal, and what would it
         measure? Nothing is stored, no die is drawn (the dice raise ``DryRunStop`` at the first draw,

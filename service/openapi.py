@@ -382,6 +382,23 @@ DEGRADED = {"X-Umpire-Degraded": {
     "schema": {"type": "string", "enum": ["projections"]}}}
 GAME = "/games/{game_id}"
 
+#: One server-sent event of the feed (OpenAPI 3.1: a ``text/event-stream`` schema describes each event): its
+#: ``event`` (``event``: an event of the log; ``end``: the game is finished, nothing follows), ``id`` (the seq,
+#: for ``Last-Event-ID``; none on ``end``) and ``data`` (JSON).
+FEED_EVENT: dict[str, Any] = {
+    "type": "object", "title": "FeedEvent",
+    "description": "Server-sent events, one per event of the log the caller may see: `event: event`, `id: <seq>`, "
+                   "`data: <the event entry as JSON, as in GET /games/{id}/events: a `<ruleset>_EventEntry`>`; once "
+                   "a finished game's last event is sent, `event: end` with `data: {status, version, winner}`.",
+    "properties": {
+        "event": {"type": "string", "description": "`event` or `end`"},
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "the event's seq"},
+        "data": {"type": "string", "contentMediaType": "application/json"},
+        "retry": {"type": "integer", "minimum": 0},
+    },
+    "required": ["data"],
+}
+
 OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", "/health"): Op("service", PUBLIC, {200: "Health"}, ()),
     ("get", "/rulesets"): Op("service", PUBLIC, {200: ("array", "RulesetInfo")}, ()),
@@ -406,10 +423,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
                                      (400, 401, 404, 503), headers=DEGRADED,
                                      params={"at": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1}}),
     ("get", GAME + "/verify"): Op("log", PUBLIC, {200: "VerifyResult"}, (400, 404, 503)),
-    ("get", GAME + "/feed"): Op("log", OPTIONAL, {200: ("text/event-stream", {
-        "type": "string", "description": "Server-sent events: one `event: <type>` / `id: <seq>` / `data: <event entry "
-                                         "as JSON, as in GET /games/{id}/events: a `<ruleset>_EventEntry`>` block "
-                                         "per event."})},
+    ("get", GAME + "/feed"): Op("log", OPTIONAL, {200: ("text/event-stream", FEED_EVENT)},
         (400, 401, 404, 503), params={"limit": {"type": "integer", "minimum": 1, "maximum": 2**53 - 1}}),
     ("post", GAME + "/undo"): Op("undo", SEAT, {201: "CommandResult", 202: "CommandResult"},
                                  (400, 401, 403, 404, 409, 422, 503)),

@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import inspect
 import logging
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,8 @@ DEGRADED_HEADER = "X-Umpire-Degraded"
 DEGRADED_VALUE = "projections"
 #: Largest page of ``GET /games/{id}/events``.
 MAX_PAGE = 1000
+#: Longest receipt `GET /games/{id}/verify?receipt=` reads (the API document declares it: maxLength).
+RECEIPT_MAX = 8192
 
 try:  # redis is a dependency; keep the import local to this seam
     from redis.exceptions import RedisClusterException as _ClusterError, RedisError as _RedisError
@@ -160,13 +163,20 @@ def encode_cursor(entry: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
+#: What a lobby cursor looks like (the API document declares it): base64url without padding, of a place in
+#: the lobby's order (``created_at``, a newline, ``game_id``).
+CURSOR_PATTERN = r"^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$"
+_CURSOR = re.compile(CURSOR_PATTERN)
+
+
 def decode_cursor(cursor: str) -> tuple[str, str]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        created_at, game_id = raw.split("\n")
-    except (ValueError, UnicodeDecodeError):
+    """The place in the lobby's order a cursor names. Any string of the declared form names one (the
+    games after it, in the lobby's order): a cursor the lobby did not hand out is answered, not refused."""
+    if not cursor or not _CURSOR.fullmatch(cursor):
         raise Problem(400, "malformed", "cursor is not a cursor this lobby handed out (next_cursor)",
-                      field="cursor") from None
+                      field="cursor")
+    raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8", "replace")
+    created_at, _, game_id = raw.partition("\n")
     return created_at, game_id
 
 
@@ -256,16 +266,21 @@ def verify(svc: GameService, game_id: str, receipt: str | None = None) -> Read:
     svc.game(game_id)
     from .verify import parse_receipt, verify_game
 
-    given = None
+    given = unreadable = None
     if receipt is not None:
+        if len(receipt) > RECEIPT_MAX:
+            raise Problem(400, "malformed", "receipt: too long for a receipt", field="receipt")
         try:
             given = parse_receipt(receipt)
-        except ValueError as exc:
-            raise Problem(400, "malformed", str(exc), field="receipt") from None
+        except ValueError as exc:  # not a receipt: it proves nothing (receipt_ok false, and why)
+            unreadable = str(exc)
     public = svc.signer.public_raw if svc.signer is not None else None
     cur = svc.current(game_id)
-    return Read(verify_game(svc.store, game_id, receipt=given, public_key=public, folded=cur.folded,
-                            private_before_end=cur.finished).body())
+    report = verify_game(svc.store, game_id, receipt=given, public_key=public, folded=cur.folded,
+                         private_before_end=cur.finished)
+    if unreadable is not None:
+        report = msgspec.structs.replace(report, receipt_ok=False, receipt_problem=unreadable)
+    return Read(report.body())
 
 
 __all__ = ["DEGRADED_HEADER", "DEGRADED_VALUE", "MAX_PAGE", "Read", "board_svg", "events", "game_view",
