@@ -14,6 +14,7 @@ Nothing here is imported by ``domain/``; the store and the projector process rea
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import re
 import socket
@@ -35,6 +36,10 @@ ENV_NODE = "UMPIRE_NODE"
 NODE = os.environ.get(ENV_NODE) or socket.gethostname()
 
 disable_created_metrics()  # no `_created` series: the same text in both modes
+
+#: One record per command at INFO (on with ``UMPIRE_LOG_FORMAT=json``: :mod:`service.json_logs`).
+COMMAND_LOG = logging.getLogger("umpire.commands")
+COMMAND_LOG.setLevel(logging.WARNING)
 
 #: Seconds buckets of the command path (a command is ~0.3-3 ms; a group commit waits up to a few ms).
 _FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -71,6 +76,11 @@ HTTP_SECONDS = Histogram("umpire_http_request_seconds", "HTTP request time to th
 STORE_ERRORS = Counter("umpire_store_errors", "Event store failures answered 503 (disk full, database down)")
 REDIS_ERRORS = Counter("umpire_redis_errors", "Redis failures (the service went on without Redis)", ["where"])
 LIMITED = Counter("umpire_limited", "Requests refused by a limit (429/503)", ["budget"])
+
+# the series a dashboard names exist from the start (at 0), not from their first event
+FEED_SUBSCRIBERS.labels(NODE)
+for _where in ("limiter", "projector", "reads"):
+    REDIS_ERRORS.labels(_where)
 
 
 # -- the edges -----------------------------------------------------------------------------------------
@@ -116,12 +126,19 @@ def counted_steps(fn: Callable[..., Any]) -> Callable[..., Any]:
             answer = stop.value
         except BaseException as exc:
             rs = _ruleset(svc, game_id, game)
-            COMMANDS.labels(rs, kind, *_refusal(exc)).inc()
-            COMMAND_SECONDS.labels(rs).observe(time.perf_counter() - t0)
+            outcome, rule = _refusal(exc)
+            took = time.perf_counter() - t0
+            COMMANDS.labels(rs, kind, outcome, rule).inc()
+            COMMAND_SECONDS.labels(rs).observe(took)
+            if COMMAND_LOG.isEnabledFor(logging.INFO):
+                _log_command(game_id, seat, rs, kind, outcome, rule, took)
             raise
         rs = _ruleset(svc, game_id, game)
+        took = time.perf_counter() - t0
         COMMANDS.labels(rs, kind, "accepted", "").inc()
-        COMMAND_SECONDS.labels(rs).observe(time.perf_counter() - t0)
+        COMMAND_SECONDS.labels(rs).observe(took)
+        if COMMAND_LOG.isEnabledFor(logging.INFO):
+            _log_command(game_id, seat, rs, kind, "accepted", None, took)
         body = getattr(answer, "body", None)
         if getattr(answer, "appended", False) and isinstance(body, dict):
             for ev in body.get("events") or ():
@@ -131,6 +148,14 @@ def counted_steps(fn: Callable[..., Any]) -> Callable[..., Any]:
         return answer
 
     return run
+
+
+def _log_command(game_id: str, seat: str, ruleset: str, kind: str, outcome: str, rule: str | None,
+                 took: float) -> None:
+    COMMAND_LOG.info("%s %s by %s in game %s: %s%s", ruleset, kind, seat, game_id, outcome,
+                     f" ({rule})" if rule else "",
+                     extra={"game_id": game_id, "seat": seat, "ruleset": ruleset, "command": kind, "outcome": outcome,
+                            "rule": rule, "duration_ms": round(took * 1000, 3)})
 
 
 def counted_dry_run(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -5,6 +5,11 @@ import logging
 import threading
 from typing import Sequence
 
+from .metrics import ProjectorLag
+
+#: Seconds between two samples of the projector's lag.
+LAG_SAMPLE_SECONDS = 1.0
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m service.projector_process --data-dir DIR --redis-url URL``: the projector process
@@ -31,7 +36,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     # the cluster client when the URL (or UMPIRE_REDIS_CLUSTER) says so; the store the serving nodes use
     client = redis_client(args.redis_url, socket_connect_timeout=0.5, socket_timeout=2.0)
     store = open_store(args.data_dir, database_url=os.environ.get(ENV_DATABASE_URL) or "")
-    tail(ReadModels(client, store), store, stop)
+    # DESIGN 16: the lag (events behind the log, seconds) sampled every second into the node's metrics
+    lag = ProjectorLag()
+    sampler = threading.Thread(target=_sample, args=(lag, store, stop), name="umpire-projector-lag", daemon=True)
+    sampler.start()
+    tail(lag.projecting(ReadModels(client, store)), lag.tailing(store), stop)
+
+
+def _sample(lag: ProjectorLag, store: object, stop: threading.Event) -> None:
+    while not stop.wait(LAG_SAMPLE_SECONDS):
+        try:
+            lag.sample(store)
+        except Exception as exc:  # the store unreachable for a moment: the next sample says more
+            logging.getLogger("umpire.projector").debug("lag sample failed: %s", exc)
 
 
 if __name__ == "__main__":

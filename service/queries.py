@@ -36,6 +36,7 @@ from domain.kernel.fold import decode_event
 
 from . import views
 from .game_service import GameService
+from .metrics import REDIS_ERRORS as REDIS_ERRORS_SEEN
 from .problems import Problem
 
 log = logging.getLogger("umpire.service")
@@ -110,6 +111,7 @@ def _ask(rm: Any, name: str, *args: Any, version: int | None = None, **kw: Any) 
             kw["version"] = version
         out = fn(*args, **kw)
     except REDIS_ERRORS as exc:
+        REDIS_ERRORS_SEEN.labels("reads").inc()
         log.warning("read model %s unavailable (%s); answering from the log", name, exc)
         return None, True
     if out is None:
