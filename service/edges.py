@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import tracing
+from . import metrics, tracing
 from .metrics import HttpMetrics
 from .rate_limits import RateLimits
 from .settings import LimitSettings, Settings
@@ -16,7 +16,8 @@ def public_edges(handler: Any, settings: Settings, store: Any, limits: LimitSett
     limits = limits or LimitSettings.from_env()
     if limits.enabled and settings.redis_url:
         handler = RateLimits(handler, limits, settings.redis_url, store)
-    handler = HttpMetrics(handler)
+    if metrics.ENABLED:
+        handler = HttpMetrics(handler)
     tracing.setup_from_env()
     return tracing.asgi(handler)
 

@@ -37,6 +37,9 @@ NODE = os.environ.get(ENV_NODE) or socket.gethostname()
 
 disable_created_metrics()  # no `_created` series: the same text in both modes
 
+#: ``UMPIRE_METRICS=0``: no metric is recorded (the benchmarks' "off"; ``/metrics`` then answers zeros).
+ENABLED = (os.environ.get("UMPIRE_METRICS") or "1").strip().lower() not in ("0", "false", "off", "no")
+
 #: One record per command at INFO (on with ``UMPIRE_LOG_FORMAT=json``: :mod:`service.json_logs`).
 COMMAND_LOG = logging.getLogger("umpire.commands")
 COMMAND_LOG.setLevel(logging.WARNING)
@@ -106,6 +109,8 @@ def counted_steps(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def run(svc: Any, game_id: str, seat: str, command: Any, **kw: Any) -> Any:
+        if not ENABLED:
+            return (yield from fn(svc, game_id, seat, command, **kw))
         t0 = time.perf_counter()
         game = kw.get("game")
         kind = _tag(command)
@@ -163,6 +168,8 @@ def counted_dry_run(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def run(svc: Any, game_id: str, *args: Any, **kw: Any) -> Any:
+        if not ENABLED:
+            return fn(svc, game_id, *args, **kw)
         try:
             out = fn(svc, game_id, *args, **kw)
         except BaseException as exc:
@@ -208,7 +215,7 @@ def timed_bot(bot: str, level: Any) -> Any:
     return BOT_SECONDS.labels(bot, str(level)).time()
 
 
-if group_committed not in _store.ON_GROUP_COMMIT:
+if ENABLED and group_committed not in _store.ON_GROUP_COMMIT:
     _store.ON_GROUP_COMMIT.append(group_committed)
 
 

@@ -50,6 +50,15 @@ def enable(provider: Any) -> None:
 _providers: list[Any] = []
 
 
+def disable() -> None:
+    """Stop making spans (apps built from now on are not wrapped); the providers are shut down."""
+    global ENABLED, _tracer
+    ENABLED = False
+    _tracer = trace.get_tracer("umpire")
+    while _providers:
+        _providers.pop().shutdown()
+
+
 def configured(env: dict[str, str] | None = None) -> bool:
     env = dict(os.environ) if env is None else env
     return bool(env.get(ENV_ENDPOINT)) or any(env.get(k) and env.get(k) != "none" for k in STANDARD)
@@ -141,4 +150,4 @@ def asgi(app: Any) -> Any:
                                    exclude_spans=["receive", "send"])
 
 
-__all__ = ["ENABLED", "asgi", "configured", "enable", "setup_from_env", "traced", "traced_steps"]
+__all__ = ["ENABLED", "asgi", "configured", "disable", "enable", "setup_from_env", "traced", "traced_steps"]

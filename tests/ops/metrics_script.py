@@ -121,7 +121,7 @@ def assert_counts(scrapes: list[dict[str, Any]], tally: Tally) -> None:
         assert sum(n for (rs, kind, *_), n in commands.items() if rs == ruleset and kind == "undo") == 1
     assert summed(scrapes, "umpire_dry_runs_total", ("ruleset", "outcome")) == tally.dry_runs
     assert summed(scrapes, "umpire_undo_events_total", ("ruleset", "event")) == tally.undo_events
-    assert sum(tally.undo_events.values()) >= len(GAMES)
+    assert sum(tally.undo_events.values()) >= 1, tally.commands  # an undo was done or requested (others refused)
     timed = summed(scrapes, "umpire_command_seconds_count", ("ruleset",))
     assert timed == Counter({(rs,): n for rs in GAMES
                              for n in [sum(v for k, v in tally.commands.items() if k[0] == rs)]})

@@ -60,7 +60,9 @@ def test_feed_subscribers_are_counted_while_open(two_workers):
     server, _, _ = two_workers
     gid = httpx.get(server.url + "/games", timeout=30).json()["games"][0]["game_id"]
     with httpx.Client(base_url=server.url, timeout=30) as c, c.stream("GET", f"/games/{gid}/feed") as feed:
-        next(feed.iter_lines())  # the first event is here: the feed is open
+        assert feed.status_code == 200, feed.read()
+        lines = feed.iter_lines()  # kept: a dropped iterator closes the response (and the feed)
+        next(lines)  # the first event is here: the feed is open
         open_now = summed([scrape(server.url)], "umpire_feed_subscribers", ())
         assert sum(open_now.values()) == 1, open_now
 
