@@ -339,6 +339,9 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         "field": {"type": "string", "description": "The request field that is wrong, as a path "
                                                    "(`command.unit`, `options.team`, `limit`)."},
         "values": {"type": "object", "description": "The numbers behind a rule violation."},
+        "budget": {"type": "string", "description": "The budget a 429 is over (`create`, `commands_seat`, ...; "
+                                                    "docs/operations-limits.md)."},
+        "retry_after": {"type": "integer", "description": "Seconds to wait (429), as the Retry-After header."},
     },
 }
 
@@ -353,6 +356,17 @@ ERROR_TEXT = {
     422: "Refused by the rules (with rule and rule_url) or a bad setup (with field)",
     503: "Storage failure: nothing of the request was applied",
 }
+
+#: Operations that spend a budget (service.rate_limits, docs/operations-limits.md): 429 with Retry-After.
+LIMITED = {("post", "/games"), ("post", "/campaigns"), ("post", "/games/{game_id}/commands"),
+           ("post", "/games/{game_id}/ready"), ("post", "/games/{game_id}/undo"),
+           ("post", "/games/{game_id}/undo/accept"), ("post", "/games/{game_id}/undo/decline"),
+           ("post", "/campaigns/{campaign_id}/ready"), ("get", "/games/{game_id}/feed")}
+LIMITED_429 = {
+    "description": "Over a budget of this client address or seat token (`budget` names it); nothing was applied",
+    "headers": {"Retry-After": {"description": "Seconds before the budget allows the request again",
+                                "schema": {"type": "integer", "minimum": 1}}},
+    "content": {PROBLEM: {"schema": {"$ref": REF + "ProblemDetails"}}}}
 
 PUBLIC, OPTIONAL, SEAT = "public", "optional", "seat"
 SECURITY = {
@@ -407,8 +421,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", "/.well-known/umpire-key"): Op("service", PUBLIC, {200: "PublicKey"}, (503,)),
     ("post", "/games"): Op("games", PUBLIC, {201: "GameCreated"}, (400, 422, 503)),
     ("get", "/games"): Op("games", PUBLIC, {200: "Lobby"}, (400, 503), headers=DEGRADED,
-                          params={"cursor": {"minLength": 1},
-                                  "status": {"type": "string", "enum": list(LOBBY_STATUSES)}}),
+                          params={"status": {"type": "string", "enum": list(LOBBY_STATUSES)}}),
     ("get", GAME): Op("games", OPTIONAL, {200: "GameView"}, (401, 404, 503), headers=DEGRADED),
     ("get", GAME + "/legal-commands"): Op("games", OPTIONAL, {200: "LegalCommands"}, (401, 404, 503)),
     ("post", GAME + "/commands"): Op("games", SEAT, {200: "DryRunResult", 201: "CommandResult"},
@@ -579,6 +592,8 @@ def _finish_operation(path: str, method: str, op: dict[str, Any]) -> None:
     for status in errors:
         responses[str(status)] = {"description": ERROR_TEXT[status],
                                   "content": {PROBLEM: {"schema": {"$ref": REF + "ProblemDetails"}}}}
+    if (method, path) in LIMITED:
+        responses["429"] = copy.deepcopy(LIMITED_429)
     op["responses"] = responses
     for prm in op.get("parameters", []):
         if isinstance(prm.get("schema"), dict):

@@ -174,7 +174,7 @@ _CURSOR = re.compile(CURSOR_PATTERN)
 def decode_cursor(cursor: str) -> tuple[str, str]:
     """The place in the lobby's order a cursor names. Any string of the declared form names one (the
     games after it, in the lobby's order): a cursor the lobby did not hand out is answered, not refused."""
-    if not cursor or not _CURSOR.fullmatch(cursor):
+    if not _CURSOR.fullmatch(cursor):
         raise Problem(400, "malformed", "cursor is not a cursor this lobby handed out (next_cursor)",
                       field="cursor")
     raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8", "replace")
@@ -189,7 +189,7 @@ def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cu
         raise Problem(400, "malformed", f"status must be one of {', '.join(LOBBY_STATUSES)}", field="status")
     if not 1 <= limit <= MAX_LOBBY_PAGE:
         raise Problem(400, "malformed", f"limit must be between 1 and {MAX_LOBBY_PAGE}", field="limit")
-    after = decode_cursor(cursor) if cursor is not None else None
+    after = decode_cursor(cursor) if cursor else None  # an empty cursor: the first page
     games, degraded = _ask(rm, "lobby", status, ruleset, after=after, limit=limit + 1)
     if games is None:
         games = [views.lobby_entry(g) for g in svc.store.games(status=status, ruleset=ruleset, after=after,

@@ -202,6 +202,12 @@ def _schemathesis(live, where: Path, config: str, *extra: str) -> subprocess.Com
 #: value of that form. The feed is tested too: the document describes each of its events.)
 SCHEMATHESIS_CONFIG = """
 [[operations]]
+# the feed is a stream that stays open while the game goes on: each request reads a few of its events
+include-name = "GET /games/{game_id}/feed"
+max-stream-events = 3
+request-timeout = 3
+
+[[operations]]
 # options valid one by one but not together (two leaders for a faction that is not a team): 422 with field
 include-name = "POST /games"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "422"]
