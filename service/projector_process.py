@@ -5,6 +5,7 @@ import logging
 import threading
 from typing import Sequence
 
+from .json_logs import install, json_wanted
 from .metrics import ProjectorLag
 
 #: Seconds between two samples of the projector's lag.
@@ -29,7 +30,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--data-dir", required=True)
     ap.add_argument("--redis-url", required=True)
     args = ap.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s projector: %(message)s")
+    if json_wanted():  # UMPIRE_LOG_FORMAT=json: as the serving processes log
+        install()
+    else:
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s projector: %(message)s")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
