@@ -188,14 +188,16 @@ class RateLimits:
         creating = scope["path"] == "/games"
         try:
             limiter, client = self._backend()
-            for budget, key in spent:
-                for item in self.budgets.get(budget, ()):
-                    if not await limiter.hit(item, budget, key):
-                        stats = await limiter.get_window_stats(item, budget, key)
-                        wait = max(1, math.ceil(stats.reset_time - time.time()))
-                        await self._refuse(send, 429, budget, f"over the {budget.replace('_', ' per ')} budget "
-                                           f"({item}); try again in {wait} s", wait)
-                        return
+            checks = [(budget, key, item) for budget, key in spent for item in self.budgets.get(budget, ())]
+            # the budgets of a request are spent at once (one round trip's wait, not one per budget)
+            allowed = await asyncio.gather(*(limiter.hit(item, budget, key) for budget, key, item in checks))
+            for (budget, key, item), ok in zip(checks, allowed):
+                if not ok:
+                    stats = await limiter.get_window_stats(item, budget, key)
+                    wait = max(1, math.ceil(stats.reset_time - time.time()))
+                    await self._refuse(send, 429, budget, f"over the {budget.replace('_', ' per ')} budget "
+                                       f"({item}); try again in {wait} s", wait)
+                    return
             if creating:
                 refused = await self._caps(client, addr)
                 if refused is not None:

@@ -240,8 +240,8 @@ LIMIT_DEFAULTS: dict[str, tuple[str, str]] = {
     "create": ("UMPIRE_LIMIT_CREATE", "30/minute;300/hour"),
     "commands_seat": ("UMPIRE_LIMIT_COMMANDS_SEAT", "120/minute"),
     "commands_address": ("UMPIRE_LIMIT_COMMANDS_ADDRESS", "1200/minute"),
-    "dry_runs_seat": ("UMPIRE_LIMIT_DRY_RUNS_SEAT", "600/minute"),
-    "dry_runs_address": ("UMPIRE_LIMIT_DRY_RUNS_ADDRESS", "3000/minute"),
+    "dry_runs_seat": ("UMPIRE_LIMIT_DRY_RUNS_SEAT", "1200/minute"),
+    "dry_runs_address": ("UMPIRE_LIMIT_DRY_RUNS_ADDRESS", "6000/minute"),
     "feeds_address": ("UMPIRE_LIMIT_FEEDS_ADDRESS", "120/minute"),
 }
 ENV_LIMITS = "UMPIRE_LIMITS"

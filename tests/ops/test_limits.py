@@ -123,6 +123,36 @@ def test_open_games_per_creator_address_are_capped(tmp_path, redis_server, redis
         server.stop()
 
 
+def test_a_seat_token_has_its_own_command_budget(tmp_path, redis_server, redis_client):
+    env = {**LIMITED, "UMPIRE_LIMIT_COMMANDS_SEAT": "4/minute"}
+    server = Server(str(tmp_path / "node"), redis_server.url, factory="service.cli:worker_app", env=env).wait()
+    try:
+        c = client_from(server.url, "127.0.0.8")
+        g = _create(c).json()
+        gid, seats = g["game_id"], g["seats"]
+        statuses = []
+        for _ in range(30):
+            view = c.get(f"/games/{gid}").json()
+            seat = view["to_act"][0]
+            auth = {"Authorization": f"Bearer {seats[seat]}"}
+            legal = c.get(f"/games/{gid}/legal-commands", headers=auth).json()
+            r = c.post(f"/games/{gid}/commands", headers=auth,
+                       json={"command": legal["commands"][0], "expected_version": legal["version"]})
+            statuses.append((seat, r.status_code))
+            if r.status_code == 429:
+                assert r.json()["budget"] == "commands_seat" and int(r.headers["retry-after"]) >= 1
+                break
+        spent = [s for s, code in statuses if code == 201]
+        # the seat that spent its 4 commands is refused; nothing else was
+        assert statuses[-1][1] == 429 and spent.count(statuses[-1][0]) == 4, statuses
+        other = next(s for s in seats if s != statuses[-1][0])  # the other seat's token has its own budget
+        r = c.post(f"/games/{gid}/commands", headers={"Authorization": f"Bearer {seats[other]}"},
+                   json={"command": {"type": "end_turn"}, "expected_version": 1})
+        assert r.status_code != 429, r.text
+    finally:
+        server.stop()
+
+
 # -- the pure helpers ----------------------------------------------------------------------------------
 def test_forwarded_addresses_are_believed_only_from_trusted_proxies():
     scope = {"client": ("10.0.0.5", 1234), "headers": [(b"x-forwarded-for", b"198.51.100.7, 10.0.0.9")]}
