@@ -220,28 +220,30 @@ if ENABLED and group_committed not in _store.ON_GROUP_COMMIT:
 
 
 # -- HTTP ----------------------------------------------------------------------------------------------
-#: A path's segments that name one thing (a game, a campaign, a seq, a rule): folded into the route label.
-_IDS = re.compile(r"^/(games|campaigns)/[^/]+")
+#: A path's segments that name one thing (a game, a campaign, a seq, a ruleset, a rule): folded into the label.
+_IDS = re.compile(r"^/(games|campaigns|rulesets)/[^/]+")
 _NUM = re.compile(r"/\d+(?=/|$)")
-_RULES = re.compile(r"^/rules/([^/]+)/.+")
+_RULE = re.compile(r"^(/rulesets/\{id\}/rules)/[^/]+$")
 _FEED = re.compile(r"^/games/[^/]+/feed$")
-_KNOWN = ("/games", "/campaigns", "/rulesets", "/rules", "/health", "/metrics", "/schema", "/.well-known",
-          "/web", "/")
+#: First path segments the service serves; any other path is ``other`` (a scanner's paths must not grow the
+#: label set).
+_KNOWN = frozenset({"", "games", "campaigns", "rulesets", "health", "metrics", ".well-known"})
 
 
 def route_of(path: str) -> str:
-    """The route label of a path: ids folded (``/games/{id}/events/{n}/ruling``), anything unknown ``other``
-    (a scanner's paths must not grow the label set)."""
-    if path.startswith("/schema"):
-        return "/schema"
-    if path.startswith("/web/") or path.startswith("/static"):
-        return "/web"
+    """The route label of a path: ids folded (``/games/{id}/events/{n}/ruling``), ``/schema`` and ``/web`` for
+    the docs and the web client's files, ``other`` for anything else."""
+    first = path.split("/", 2)[1] if path.startswith("/") and len(path) > 1 else ""
+    if first in ("schema", "web"):
+        return "/" + first
+    if first not in _KNOWN:
+        return "other"
     r = _IDS.sub(lambda m: f"/{m.group(1)}/{{id}}", path, count=1)
     r = _NUM.sub("/{n}", r)
-    r = _RULES.sub(r"/rules/\1/{rule}", r)
-    if r.count("/") > 5 or len(r) > 64 or not r.startswith(_KNOWN):
+    r = _RULE.sub(r"\1/{rule}", r)
+    if r.count("/") > 5 or len(r) > 64 or not re.fullmatch(r"[A-Za-z0-9_{}./-]*", r):
         return "other"
-    return r if re.fullmatch(r"[A-Za-z0-9_{}./-]*", r) else "other"
+    return r
 
 
 class HttpMetrics:

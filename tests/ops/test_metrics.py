@@ -124,3 +124,13 @@ def test_dashboard_and_alerts_name_only_metrics_of_a_real_scrape(two_workers):
     assert named, "no umpire metric named"
     missing = sorted(named - have)
     assert not missing, f"named by the dashboard or the alerts but not in a scrape: {missing}"
+
+
+def test_route_labels_fold_ids_and_keep_scanners_out():
+    from service.metrics import route_of
+
+    assert route_of("/games/0f3a/events/12/ruling") == "/games/{id}/events/{n}/ruling"
+    assert route_of("/rulesets/hoth/rules/HOTH-LOS-RIDGE-1") == "/rulesets/{id}/rules/{rule}"
+    assert route_of("/campaigns/c1/ready") == "/campaigns/{id}/ready"
+    assert route_of("/web/js/app.js") == "/web" and route_of("/schema/openapi.json") == "/schema"
+    assert {route_of(p) for p in ("/wp-admin/setup.php", "/.env", "/games/a/b/c/d/e/f")} == {"other"}
