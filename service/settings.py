@@ -30,7 +30,7 @@ Environment variables:
     The Ed25519 key that signs receipts, 64 hex characters (read by
     :mod:`service.receipts`). Unset: ``signing-key`` in the data dir, created
     on first start with mode 0600.
-``UMPIRE_LIMITS``, ``UMPIRE_LIMIT_*``, ``UMPIRE_TRUSTED_PROXIES``
+``UMPIRE_LIMITS``, ``UMPIRE_LIMIT_CREATE`` and the other budgets, ``UMPIRE_TRUSTED_PROXIES``
     The limits per client address and per seat token (:class:`LimitSettings`, docs/operations-limits.md).
 """
 from __future__ import annotations
