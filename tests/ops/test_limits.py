@@ -145,8 +145,15 @@ def test_a_seat_token_has_its_own_command_budget(tmp_path, redis_server, redis_c
         spent = [s for s, code in statuses if code == 201]
         # the seat that spent its 4 commands is refused; nothing else was
         assert statuses[-1][1] == 429 and spent.count(statuses[-1][0]) == 4, statuses
-        other = next(s for s in seats if s != statuses[-1][0])  # the other seat's token has its own budget
+        # the other seat's token has its own budget: refused only if it spent its own 4
+        other = next(s for s in seats if s != statuses[-1][0])
         r = c.post(f"/games/{gid}/commands", headers={"Authorization": f"Bearer {seats[other]}"},
+                   json={"command": {"type": "end_turn"}, "expected_version": 1})
+        assert (r.status_code == 429) == (spent.count(other) >= 4), (statuses, r.text)
+        # a token of another game (a seat of its own) is not limited by this one's spending
+        g2 = _create(c).json()
+        seat2 = next(iter(g2["seats"]))
+        r = c.post(f"/games/{g2['game_id']}/commands", headers={"Authorization": f"Bearer {g2['seats'][seat2]}"},
                    json={"command": {"type": "end_turn"}, "expected_version": 1})
         assert r.status_code != 429, r.text
     finally:
