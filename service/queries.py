@@ -177,7 +177,8 @@ def decode_cursor(cursor: str) -> tuple[str, str]:
     if not _CURSOR.fullmatch(cursor):
         raise Problem(400, "malformed", "cursor is not a cursor this lobby handed out (next_cursor)",
                       field="cursor")
-    raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8", "replace")
+    # (no NUL: PostgreSQL's text cannot hold one, and no place of the lobby has one)
+    raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8", "replace").replace("\0", "")
     created_at, _, game_id = raw.partition("\n")
     return created_at, game_id
 
