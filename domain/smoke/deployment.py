@@ -246,17 +246,19 @@ def place_column(out: Any, seat: str, n: int, at) -> None:
              summary=f"{seat}: column {n} marker")
 
 
-def example_column(st: SmokeState, seat: str) -> tuple[int, tuple[float, float]] | None:
+def example_column(st: SmokeState, seat: str, number: int | None = None) -> tuple[int, tuple[float, float]] | None:
+    """A legal place for the marker of column ``number`` (default: the first not placed yet), None when none is
+    left to place."""
     d = st.deployment
     assert d is not None
     level = len(d.columns.get(seat, ()))
     done = {m.number for m in d.markers if m.seat == seat}
     todo = [n for n in range(1, level + 1) if n not in done]
-    if not todo:
+    if not todo or (number is not None and number not in todo):
         return None
     z = zone_of(st, seat)
     x0, y0, x1, y1 = z.bounds
-    n = todo[0]
+    n = todo[0] if number is None else number
     p = (round(x0 + (x1 - x0) * (n - 0.5) / level, 3), round((y0 + y1) / 2, 3))
     if not z.contains(SPoint(p)):
         c = z.representative_point()
