@@ -112,8 +112,22 @@ def test_dice_on_the_action_board_then_a_move_snapping_back_from_a_refusal(serve
             assert w["name"] in card and f"range {w['range']:g}" in card
         for t in prof.get("traits") or []:
             assert t in card
-        far = speed + 1.0
-        page.mouse.move(*at(far), steps=5)
+        # a pose inside the form's bounds that the rules refuse (into another unit, off the table, terrain):
+        # found by asking the umpire's dry run over REST, then dragged to in the page
+        top = tpl["bounds"]["distance"]["max"]
+        refused = None
+        for d in (top, top * 0.75, top * 0.5):
+            for turn in range(0, 360, 15):
+                cmd = {**tpl["command"], "facing": round((f0 + turn) % 360, 1), "distance": round(d, 2)}
+                r = clients[seat].post(f"/games/{gid}/commands?dry_run=true", json={"command": cmd, "expected_version": v0})
+                if r.status_code == 422:
+                    refused = (cmd["facing"], cmd["distance"])
+                    break
+            if refused:
+                break
+        assert refused is not None, "no refused pose inside the bounds to drag to"
+        page.mouse.move(*_screen_of(page, x0 + refused[1] * math.cos(math.radians(refused[0])),
+                                    y0 + refused[1] * math.sin(math.radians(refused[0]))), steps=5)
         _ghost_state(page, "bad")
         page.mouse.up()
         page.locator("#smoke-refused").wait_for()

@@ -34,6 +34,9 @@ def _open(contexts, base: str, gid: str, token: str, version: int, width: int) -
     page = contexts.page(width=width, height=900 if width > 500 else 800)
     page.goto(f"{base}/#/game/{gid}?token={token}")
     page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=version)
+    page.wait_for_selector("#all-commands [data-command]", state="attached")
+    # where the ruleset's board is the way to play, the generic list is folded under "All legal commands"
+    page.evaluate("() => document.querySelectorAll('details.all-cmds').forEach((d) => { d.open = true; })")
     page.wait_for_selector("#all-commands [data-command]")
     return page
 
