@@ -165,8 +165,13 @@ class ReadModels:
         #: Per thread: did the last read meet an unreachable Redis (see :meth:`read_failed`)?
         self._reads = threading.local()
         #: True until a complete catch-up; set again when a write fails. While
-        #: True the lobby is answered from the log.
+        #: True the lobby is answered from the log. (A process that never projects -- the workers of
+        #: ``umpire serve`` beside its projector process -- calls :meth:`trust_shared_ready`: the
+        #: ``{lobby}:ready`` key the projector sets says it for every process.)
         self._lobby_stale = True
+        #: The run ids of the Redis server(s) when the last complete catch-up started: another run id
+        #: means Redis restarted (its data may be older than the log), so a catch-up is due.
+        self._caught_up_run: tuple[str, ...] | None = None
 
     # -- reads that meet Redis down ----------------------------------
     def begin_read(self) -> None:
@@ -755,6 +760,35 @@ class ReadModels:
         return [g for g, s, lv in zip(games, seqs, lobby_versions)
                 if _int(s) != g.version or _int(lv) != g.version]
 
+    def trust_shared_ready(self) -> None:
+        """Answer the lobby from Redis whenever ``{lobby}:ready`` is set, without a catch-up of this
+        process (for a process beside a projector that catches up and keeps the key)."""
+        self._lobby_stale = False
+
+    def _run_ids(self) -> tuple[str, ...]:
+        info = self.redis.info("server")
+        found: list[str] = []
+
+        def walk(d: Any) -> None:
+            if isinstance(d, dict):
+                for k, v in d.items():
+                    if k == "run_id":
+                        found.append(str(v))
+                    else:
+                        walk(v)
+        walk(info)
+        return tuple(sorted(found))
+
+    def needs_catch_up(self) -> bool:
+        """Whether a complete catch-up is due: never done here, a projection failed since, the lobby's
+        ready key is gone (a wipe), or Redis restarted (two small Redis reads, no store read)."""
+        if self._lobby_stale or self._caught_up_run is None:
+            return True
+        try:
+            return not self.redis.exists(LOBBY_READY) or self._run_ids() != self._caught_up_run
+        except REDIS_ERRORS:
+            return True
+
     def catch_up_all(self, stop: threading.Event | None = None) -> int:
         """Project every game that is behind the log (after an outage, a wipe, a restart).
 
@@ -763,6 +797,7 @@ class ReadModels:
         """
         done = 0
         failed = False
+        run = self._run_ids()
         for g in self.behind():
             if stop is not None and stop.is_set():
                 return done
@@ -776,6 +811,7 @@ class ReadModels:
                 failed = True
         if not failed:
             self.mark_ready()
+            self._caught_up_run = run
         return done
 
     def mark_ready(self) -> None:

@@ -144,6 +144,8 @@ def create_app(
     games = GameService(store, read_models, defer_projection=read_models is not None, signer=signer,
                         projector=projector)
     games.project_elsewhere = elsewhere and read_models is not None
+    if games.project_elsewhere and hasattr(read_models, "trust_shared_ready"):
+        read_models.trust_shared_ready()  # the projector process keeps {lobby}:ready for every worker
     catch_up = None if elsewhere else _catch_up(read_models)
     bus = _commit_bus(games, settings) if read_models is not None else None
     players = BotPlayers(games) if not store.read_only else None
