@@ -170,8 +170,11 @@ def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL
             behind = read_models.needs_catch_up()  # a wipe or a restart of Redis
         if behind:
             try:
-                read_models.catch_up_all(stop)
+                before = getattr(read_models, "events_applied", 0)
+                n = read_models.catch_up_all(stop)
                 behind = False
+                log.info("caught up with the log: %d game(s) projected, %d event(s) applied", n,
+                         getattr(read_models, "events_applied", 0) - before)
             except Exception as exc:
                 log.warning("projector: catch-up failed (%s: %s); trying again", type(exc).__name__, exc)
                 stop.wait(1.0)

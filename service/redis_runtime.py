@@ -136,9 +136,13 @@ class EmbeddedRedis:
         binary: str | None = None,
         extra_args: tuple[str, ...] = (),
         password: str | None = "",
+        persistent: bool = False,
     ):
-        """``password``: "" (default) a random one; None: none (a test of the unprotected case)."""
+        """``password``: "" (default) a random one; None: none (a test of the unprotected case).
+        ``persistent``: keep the data in ``directory`` across restarts (an append-only file, fsync'd every
+        second): a restarted server (and a restarted ``umpire serve``) finds the read models it had."""
         self.dir = Path(directory)
+        self.persistent = persistent
         self.password: str | None = secrets.token_urlsafe(24) if password == "" else password
         self._stopping = False
         self._watcher: threading.Thread | None = None
@@ -220,7 +224,7 @@ class EmbeddedRedis:
             "--bind", "127.0.0.1",
             "--port", "0" if self.socket_path is not None else str(self.port),
             "--save", "",
-            "--appendonly", "no",
+            *(("--appendonly", "yes", "--appendfsync", "everysec") if self.persistent else ("--appendonly", "no")),
             "--dir", str(self.dir.resolve()),
             "--daemonize", "no",
             "--protected-mode", "no",
@@ -378,7 +382,7 @@ class EmbeddedRedis:
             self._terminate(signal.SIGKILL)
 
     def restart(self) -> str:
-        """Start again on the same address: the URL does not change. (Data is gone: no persistence.)"""
+        """Start again on the same address: the URL does not change. (Data is gone unless ``persistent``.)"""
         if self.running:
             self.stop()
         if self.socket_path is None and self.port is None:
