@@ -69,7 +69,7 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
             new = [e for e in batch.events if e.seq > pos]
             if new and new[0].seq > pos + 1:  # events read for the hub before this feed caught up to them
                 gap = await anyio.to_thread.run_sync(
-                    lambda: svc.store.load(game_id, after=pos, upto=new[0].seq - 1))
+                    lambda p=pos, upto=new[0].seq - 1: svc.store.load(game_id, after=p, upto=upto))
                 new = [*gap, *new]
             for msg in messages(new, batch.finished):
                 yield msg

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-import msgspec
 
 from domain.kernel import FINISHED, Ruleset, registry
 from domain.kernel.fold import decode_event
@@ -96,7 +95,7 @@ class Subscription:
         """The next batch, or None after ``timeout`` seconds without one."""
         try:
             return await asyncio.wait_for(self.queue.get(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
 
 

@@ -7,20 +7,18 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-import uuid
-from pathlib import Path
 
 import pytest
 import redis
 from litestar.testing import TestClient
 
 from domain.kernel import registry
-from ops.drills.ruleset import RULESET, SCENARIO
+from ops.drills.populate import populate
+from ops.drills.ruleset import RULESET
 from projections import ReadModels
 from projections.keys import LOBBY_READY
 from projections.projector import tail
 from service.app import create_app
-from service.game_service import CreateGameRequest, GameService
 from service.settings import Settings
 from service.store import EventStore
 
@@ -30,34 +28,13 @@ GAMES = 10_000
 PAGE = 50
 
 
-def _clone_games(data: Path, n: int) -> None:
-    """``n`` games in the store: real games created by the service, copied row for row under new ids
-    (their events, seed and all), in the lobby's order."""
-    store = EventStore(data)
-    svc = GameService(store)
-    ids = [svc.create_game(CreateGameRequest(ruleset=RULESET.id, scenario=SCENARIO))["game_id"] for _ in range(5)]
-    store.close()
-    conn = sqlite3.connect(data / "umpire.db")
-    with conn:
-        for i in range(n - len(ids)):
-            src, new = ids[i % len(ids)], uuid.uuid4().hex[:16]
-            created = f"2026-01-01T00:00:{i // 1_000_000:02d}.{i % 1_000_000:06d}+00:00"
-            conn.execute("INSERT INTO games SELECT ?, ruleset, scenario, setup, seed_commitment, status, winner, "
-                         "version, ?, campaign_id, chain_version FROM games WHERE game_id = ?", (new, created, src))
-            conn.execute("INSERT INTO events SELECT ?, seq, type, payload, actor, visibility, command_id, "
-                         "engine_version, recorded_at, ruling, rolls, reveals, turn, prev_hash, hash, "
-                         "public_payload, commitment, step FROM events WHERE game_id = ?", (new, src))
-            conn.execute("INSERT INTO secrets SELECT ?, seed, revealed FROM secrets WHERE game_id = ?", (new, src))
-    conn.close()
-
-
 @pytest.fixture(scope="module")
 def big(tmp_path_factory, redis_server):
     """A data dir of 10,000 games, projected once into the session's Redis (module-scoped: each test
     below opens its own app on it)."""
     registry.register(RULESET)
     data = tmp_path_factory.mktemp("lobby") / "data"
-    _clone_games(data, GAMES)
+    populate(data, GAMES)
     client = redis.Redis.from_url(redis_server.url)
     client.flushall()
     store = EventStore(data)
