@@ -5,6 +5,9 @@ One run: for each size a fresh data dir filled with drill games (ops/drills/popu
 copied row for row), then ``service.queries.lobby`` (what ``GET /games`` answers, without the HTTP
 layer) timed, median of ``--rounds``:
 
+Each first page is timed with ``limit=50`` and with ``limit=10`` (at 10 games a page of 50 holds only 10
+entries, so the 10-entry page compares equal work at every size).
+
 * ``log``: answered from the SQLite store (the lobby-order index, a keyset page);
 * ``redis``: answered from the Redis read models as a worker beside a projector process does (the
   shared ready key; only for sizes up to ``--redis-max``: projecting 100,000 games into a Redis on a
@@ -82,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
                     cursor = first.body["next_cursor"]
                     row[f"{name}_first_ms"] = round(_time(lambda m=models: queries.lobby(svc, m, None, None, None, 50),
                                                           a.rounds), 3)
+                    # the same page size at every size (a first page of 10 games holds at most 10 entries)
+                    row[f"{name}_first10_ms"] = round(_time(
+                        lambda m=models: queries.lobby(svc, m, None, None, None, 10), a.rounds), 3)
                     if cursor:
                         row[f"{name}_next_ms"] = round(_time(
                             lambda m=models, c=cursor: queries.lobby(svc, m, None, None, c, 50), a.rounds), 3)

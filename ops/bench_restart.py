@@ -5,7 +5,7 @@ One run: for 10 and 10,000 drill games (ops/drills/populate.py), ``umpire serve`
 private Redis, its projector process) is started three times on the same data dir:
 
 * ``first``: the very first start (the Redis in DATA_DIR/redis is empty: every game is projected);
-* ``warm``: a restart (the Redis's append-only file kept the read models: nothing is projected again);
+* ``warm``: a restart (the Redis's RDB snapshot kept the read models: nothing is projected again);
 * ``cold``: a restart after deleting DATA_DIR/redis (what every start was while the private Redis
   lived in a temporary directory).
 

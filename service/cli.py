@@ -160,7 +160,7 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             tmp.cleanup()
 
 
-#: The private Redis's directory inside the data dir: its append-only file keeps the read models across
+#: The private Redis's directory inside the data dir: its RDB snapshot keeps the read models across
 #: restarts (a warm start: the projector resumes instead of projecting every game again).
 PRIVATE_REDIS_DIR = "redis"
 

@@ -41,6 +41,7 @@ from domain.kernel.log import StoredEvent
 from domain.kernel.undo import Undone
 
 from . import views
+from .problems import Problem
 
 log = logging.getLogger("umpire.feeds")
 
@@ -179,7 +180,7 @@ class FeedHub:
         row = self.store.require_game(game_id)
         rs = registry.get(row.ruleset)
         if rs is None:
-            raise LookupError(f"ruleset {row.ruleset!r} is not installed")
+            raise Problem(503, "unavailable", f"ruleset {row.ruleset!r} is not installed on this server")
         bots: dict[str, str] = {}
         undone: set[int] = set()
         for e in self.store.load(game_id, upto=row.version, types=_INFO_TYPES):

@@ -1,4 +1,4 @@
-"""A warm start: the private Redis keeps its data in its directory (an append-only file), so a restart
+"""A warm start: the private Redis keeps its data in its directory (an RDB snapshot), so a restart
 with a populated data dir projects nothing Redis already holds -- only what the log gained meanwhile."""
 from __future__ import annotations
 
