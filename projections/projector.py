@@ -159,10 +159,6 @@ def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL
     whatever a crash left unprojected converges), and catches up again after a Redis outage."""
     last = store.last_position()
     behind = True
-    try:  # until this process has caught up, the lobby is answered from the log (the key may be from before)
-        read_models.redis.delete(LOBBY_READY)
-    except Exception:
-        pass
     checked = time.monotonic()
     while not stop.is_set():
         if not behind and time.monotonic() - checked >= CHECK_EVERY_S:
@@ -170,6 +166,9 @@ def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL
             behind = read_models.needs_catch_up()  # a wipe or a restart of Redis
         if behind:
             try:
+                # until this process has caught up, the lobby is answered from the log (a ready key of a
+                # Redis that kept its data across a restart says nothing about the log of now)
+                read_models.redis.delete(LOBBY_READY)
                 before = getattr(read_models, "events_applied", 0)
                 n = read_models.catch_up_all(stop)
                 behind = False

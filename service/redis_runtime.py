@@ -293,6 +293,9 @@ class EmbeddedRedis:
             try:
                 if c.ping():
                     return
+            except redis.BusyLoadingError:
+                if self.persistent:  # loading its snapshot: it answers soon; until then the service reads the log
+                    return
             except (redis.ConnectionError, redis.TimeoutError, OSError):
                 pass
             except redis.ResponseError:  # e.g. LOADING

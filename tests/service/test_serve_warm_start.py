@@ -11,6 +11,9 @@ import time
 from pathlib import Path
 
 import httpx
+import redis
+
+from projections.keys import LOBBY_VERSIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "0f" * 32
@@ -69,11 +72,13 @@ def test_a_restarted_serve_projects_nothing_its_redis_already_holds(tmp_path):
                 r = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "seed": SEED})
                 assert r.status_code == 201, r.text
                 ids.append(r.json()["game_id"])
-            deadline = time.monotonic() + 30
-            while len(c.get("/games").json()["games"]) < 3 or c.get(f"/games/{ids[-1]}").headers.get(
-                    "x-umpire-degraded"):
+            # the projector process has projected them (the private Redis's URL is recorded in the data dir)
+            client = redis.Redis.from_url((data / "redis.url").read_text().strip())
+            deadline = time.monotonic() + 60
+            while client.hlen(LOBBY_VERSIONS) < 3:
                 assert time.monotonic() < deadline
                 time.sleep(0.2)
+            client.close()
         assert "0 game(s) projected" in _caught_up(lines)  # an empty data dir at the first start
     finally:
         _stop(p)
