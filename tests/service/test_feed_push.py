@@ -213,7 +213,8 @@ def test_a_command_taken_by_one_worker_reaches_the_feeds_of_the_other(tmp_path):
                     break
             except httpx.HTTPError:
                 time.sleep(0.2)
-        with httpx.Client(base_url=base, timeout=30) as c:
+        # no keep-alive: the only connections the workers hold are the feeds
+        with httpx.Client(base_url=base, timeout=30, limits=httpx.Limits(max_keepalive_connections=0)) as c:
             r = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "seed": SEED})
             assert r.status_code == 201, r.text
             g = r.json()
@@ -224,9 +225,11 @@ def test_a_command_taken_by_one_worker_reaches_the_feeds_of_the_other(tmp_path):
                                            headers={"Authorization": f"Bearer {tok}"}).json()["commands"]]
                         if cmds)
 
-            def listen(out: list[int]) -> None:
+            def listen(out: list[int], opened: threading.Event) -> None:
                 with httpx.Client(base_url=base, timeout=60) as lc:
                     with lc.stream("GET", f"/games/{gid}/feed", params={"after": v, "limit": 1}) as resp:
+                        assert resp.status_code == 200
+                        opened.set()
                         out.extend(int(f["id"]) for f in sse_blocks("".join(resp.iter_text())) if "id" in f)
 
             # open feeds until both workers hold some (the kernel hands connections to either)
@@ -235,10 +238,12 @@ def test_a_command_taken_by_one_worker_reaches_the_feeds_of_the_other(tmp_path):
                 assert len(threads) < 60, f"the feeds all went to one worker: {held}"
                 out: list[int] = []
                 results.append(out)
-                t = threading.Thread(target=listen, args=(out,), daemon=True)
+                opened = threading.Event()
+                t = threading.Thread(target=listen, args=(out, opened), daemon=True)
                 t.start()
                 threads.append(t)
-                time.sleep(0.3)
+                assert opened.wait(30), "a feed did not open"
+                time.sleep(0.1)
                 held = _holders(_children(p.pid), port)
             assert sum(held.values()) >= len(threads)
             time.sleep(0.5)
