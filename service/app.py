@@ -166,10 +166,6 @@ def create_app(
             await players.start()
 
     async def close() -> None:
-        if bus is not None:
-            import anyio
-
-            await anyio.to_thread.run_sync(games.feeds.close)
         if players is not None:
             await players.stop()
         if projector is not None:
@@ -178,6 +174,10 @@ def create_app(
             await anyio.to_thread.run_sync(projector.stop)
         if catch_up is not None:
             await catch_up.stop()
+        if bus is not None:  # after the players: nothing is committed any more
+            import anyio
+
+            await anyio.to_thread.run_sync(games.feeds.close)
         if redis_client is not None:
             try:
                 redis_client.close()
