@@ -2,20 +2,26 @@
 or wipe, a background task re-projects every game that is behind the log.
 
 :class:`CatchUp` runs :meth:`ReadModels.catch_up_all` in a worker thread (the
-event loop never blocks on Redis or SQLite) every ``interval`` seconds.
+event loop never blocks on Redis or SQLite) when one is due: every ``interval`` seconds it asks
+:meth:`ReadModels.needs_catch_up` (no store read), and it runs a complete pass at least every
+:data:`FULL_PASS_EVERY_S` seconds.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import threading
+import time
 
 from .read_models import ReadModels
 
 log = logging.getLogger("umpire.projections")
 
-#: PROPOSED: seconds between two catch-up passes.
+#: PROPOSED: seconds between two looks at whether a catch-up is due (two small Redis reads).
 CATCH_UP_INTERVAL_S = 1.0
+#: PROPOSED: seconds between two complete passes when nothing said one is due (a pass reads every game
+#: row of the log: O(games), so not every second).
+FULL_PASS_EVERY_S = 300.0
 
 
 class CatchUp:
@@ -27,6 +33,7 @@ class CatchUp:
         self._task: asyncio.Task[None] | None = None
         self._stop = threading.Event()
         self._wake: asyncio.Event | None = None
+        self._last_full = float("-inf")
         #: Passes run, passes that failed, and the last failure (for /health).
         self.passes = 0
         self.failures = 0
@@ -53,6 +60,10 @@ class CatchUp:
     async def run_once(self) -> int | None:
         """One pass in a worker thread; the number of games projected, None if it failed."""
         try:
+            due = time.monotonic() - self._last_full >= FULL_PASS_EVERY_S
+            if not due and not await asyncio.to_thread(self.read_models.needs_catch_up):
+                return 0
+            self._last_full = time.monotonic()
             n = await asyncio.to_thread(self.read_models.catch_up_all, self._stop)
         except Exception as exc:  # Redis down: try again next pass
             self.failures += 1

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.kernel.log import StoredEvent
+
+from .keys import LOBBY_READY
 
 log = logging.getLogger("umpire.projections")
 
@@ -146,6 +149,8 @@ __all__ = ["Projector", "STOP_DRAIN_S", "TAIL_POLL_S", "main", "tail"]
 TAIL_POLL_S = 0.01
 #: Events read from the log per pass at most.
 TAIL_BATCH = 2000
+#: Seconds between two looks at whether Redis was wiped or restarted (no store read).
+CHECK_EVERY_S = 1.0
 
 
 def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL_POLL_S) -> None:
@@ -154,11 +159,21 @@ def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL
     whatever a crash left unprojected converges), and catches up again after a Redis outage."""
     last = store.last_position()
     behind = True
+    checked = time.monotonic()
     while not stop.is_set():
+        if not behind and time.monotonic() - checked >= CHECK_EVERY_S:
+            checked = time.monotonic()
+            behind = read_models.needs_catch_up()  # a wipe or a restart of Redis
         if behind:
             try:
-                read_models.catch_up_all(stop)
+                # until this process has caught up, the lobby is answered from the log (a ready key of a
+                # Redis that kept its data across a restart says nothing about the log of now)
+                read_models.redis.delete(LOBBY_READY)
+                before = getattr(read_models, "events_applied", 0)
+                n = read_models.catch_up_all(stop)
                 behind = False
+                log.info("caught up with the log: %d game(s) projected, %d event(s) applied", n,
+                         getattr(read_models, "events_applied", 0) - before)
             except Exception as exc:
                 log.warning("projector: catch-up failed (%s: %s); trying again", type(exc).__name__, exc)
                 stop.wait(1.0)

@@ -17,6 +17,7 @@ and a snapshot when one is due.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -27,7 +28,7 @@ import redis
 from redis.exceptions import NoScriptError, RedisClusterException
 
 from domain.kernel import (
-    KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status, is_kernel_event, kernel_evolve,
+    FINISHED, KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status, is_kernel_event, kernel_evolve,
     registry,
 )
 from domain.kernel import words
@@ -49,13 +50,33 @@ from .keys import (
     lobby_status_key,
     lobby_status_ruleset_key,
 )
-from .snapshots import decode_state, encode_state, takes_snapshot
+from .snapshots import decode_state, encode_state, max_snapshots, takes_snapshot
 
 log = logging.getLogger("umpire.projections")
 
-#: PROPOSED: entries kept in a game's live feed stream (XADD MAXLEN ~); a
-#: reader further behind gets the older events from the log (read_feed).
-FEED_MAXLEN = 1000
+#: PROPOSED: entries kept in a game's live feed stream (XADD MAXLEN ~: Redis trims whole nodes of 100
+#: entries, so up to about twice this stay); a reader further behind gets the older events from the log
+#: (read_feed). The SSE feed itself reads the log once per commit (service/feed_hub.py).
+FEED_MAXLEN = 100
+#: PROPOSED: seconds a game's feed stream stays after its last event (trimmed by age: an idle game's goes).
+FEED_TTL_S = 3600
+#: Environment variable: seconds a finished game's read models stay in Redis after its last event (0: for
+#: ever). Its views, timeline, snapshots and feed then expire; the service answers them from the log, and
+#: the catch-up does not project a finished game again while its lobby entry is at its version.
+ENV_FINISHED_TTL = "UMPIRE_FINISHED_TTL"
+#: PROPOSED default of :data:`ENV_FINISHED_TTL`: one hour.
+FINISHED_TTL_S = 3600
+
+
+def finished_ttl_from_env() -> int:
+    """``$UMPIRE_FINISHED_TTL`` (seconds, 0: never), else :data:`FINISHED_TTL_S`."""
+    raw = (os.environ.get(ENV_FINISHED_TTL) or "").strip()
+    if not raw:
+        return FINISHED_TTL_S
+    try:
+        return max(0, int(raw))
+    except ValueError:
+        raise ValueError(f"{ENV_FINISHED_TTL} must be a number of seconds, not {raw!r}") from None
 #: Events per pipeline round trip while projecting (each is still its own
 #: atomic script call).
 PIPELINE_BATCH = 200
@@ -144,10 +165,20 @@ class ReadModels:
     catch-up repairs); read methods answer None instead.
     """
 
-    def __init__(self, redis_client: redis.Redis, store: EventLog, *, feed_maxlen: int = FEED_MAXLEN):
+    def __init__(self, redis_client: redis.Redis, store: EventLog, *, feed_maxlen: int = FEED_MAXLEN,
+                 finished_ttl: int | None = None, feed_ttl: int = FEED_TTL_S, thin_snapshots: bool = True):
+        """``finished_ttl``: seconds a finished game's models stay (None: ``$UMPIRE_FINISHED_TTL`` or
+        :data:`FINISHED_TTL_S`; 0: for ever); ``feed_ttl``: seconds a feed stream stays after its last event;
+        ``thin_snapshots``: keep a bounded number of snapshots (:func:`projections.snapshots.max_snapshots`)."""
         self.redis = redis_client
         self.store = store
         self.feed_maxlen = feed_maxlen
+        self.finished_ttl = finished_ttl_from_env() if finished_ttl is None else finished_ttl
+        self.feed_ttl = feed_ttl
+        #: False: every snapshot is kept (tests of the replay over many snapshots).
+        self.thin_snapshots = thin_snapshots
+        #: Events applied by this object (APPLY steps that wrote): the tests count a warm start's work.
+        self.events_applied = 0
         self._apply = redis_client.register_script(scripts.APPLY)
         self._nearest = redis_client.register_script(scripts.NEAREST_SNAPSHOT)
         self._lobby_upsert = redis_client.register_script(scripts.LOBBY_UPSERT)
@@ -165,8 +196,13 @@ class ReadModels:
         #: Per thread: did the last read meet an unreachable Redis (see :meth:`read_failed`)?
         self._reads = threading.local()
         #: True until a complete catch-up; set again when a write fails. While
-        #: True the lobby is answered from the log.
+        #: True the lobby is answered from the log. (A process that never projects -- the workers of
+        #: ``umpire serve`` beside its projector process -- calls :meth:`trust_shared_ready`: the
+        #: ``{lobby}:ready`` key the projector sets says it for every process.)
         self._lobby_stale = True
+        #: The run ids of the Redis server(s) when the last complete catch-up started: another run id
+        #: means Redis restarted (its data may be older than the log), so a catch-up is due.
+        self._caught_up_run: tuple[str, ...] | None = None
 
     # -- reads that meet Redis down ----------------------------------
     def begin_read(self) -> None:
@@ -332,6 +368,7 @@ class ReadModels:
                     if has_lobby:
                         lobby_ok = not isinstance(results[i], Exception)
                         i += 1
+                    self.events_applied += sum(1 for r in applied if isinstance(r, list) and int(r[0]) == 1)
                     if lobby_ok and all(isinstance(r, list) and int(r[0]) == 1 for r in applied):
                         final = steps[-1].seq
                         self._remember(gid, final, state)
@@ -484,6 +521,8 @@ class ReadModels:
         args: list[Any] = [seq, entry, feed, self.feed_maxlen, snap, len(meta) // 2, len(undone_updates), *bodies, *meta]
         for idx, js in undone_updates:
             args += [idx, js]
+        ttl = self.finished_ttl if st.status == FINISHED and with_views else 0
+        args += [ttl, self.feed_ttl, max_snapshots(len(snap)) if snap and self.thin_snapshots else 0]
         k = game.keys
         view_keys = game.view_keys if with_views else []
         return _Step(seq, [k.meta, k.timeline, k.feed, k.snaps, k.snapdata, *view_keys], args, st.status, st.winner)
@@ -504,6 +543,7 @@ class ReadModels:
                 _evalsha(pipe, self._apply_sha, step.keys, step.args)
             results = pipe.execute()
         ok = True
+        self.events_applied += sum(1 for step, (code, _) in zip(steps, results) if code == 1 and step.seq > 0)
         for step, (code, last) in zip(steps, results):
             if code == -1:
                 log.warning("game %s: gap before seq %s (models at %s); projecting again", game.row.game_id, step.seq, last)
@@ -752,8 +792,39 @@ class ReadModels:
         pipe.hmget(LOBBY_VERSIONS, [g.game_id for g in games])
         res = pipe.execute()
         seqs, lobby_versions = res[:-1], res[-1]
+        # a finished game whose models expired (UMPIRE_FINISHED_TTL) is not behind while its lobby entry
+        # is at its version: its views, timeline and replay are answered from the log
         return [g for g, s, lv in zip(games, seqs, lobby_versions)
-                if _int(s) != g.version or _int(lv) != g.version]
+                if _int(lv) != g.version or (_int(s) != g.version and not (s is None and g.status == FINISHED))]
+
+    def trust_shared_ready(self) -> None:
+        """Answer the lobby from Redis whenever ``{lobby}:ready`` is set, without a catch-up of this
+        process (for a process beside a projector that catches up and keeps the key)."""
+        self._lobby_stale = False
+
+    def _run_ids(self) -> tuple[str, ...]:
+        info = self.redis.info("server")
+        found: list[str] = []
+
+        def walk(d: Any) -> None:
+            if isinstance(d, dict):
+                for k, v in d.items():
+                    if k == "run_id":
+                        found.append(str(v))
+                    else:
+                        walk(v)
+        walk(info)
+        return tuple(sorted(found))
+
+    def needs_catch_up(self) -> bool:
+        """Whether a complete catch-up is due: never done here, a projection failed since, the lobby's
+        ready key is gone (a wipe), or Redis restarted (two small Redis reads, no store read)."""
+        if self._lobby_stale or self._caught_up_run is None:
+            return True
+        try:
+            return not self.redis.exists(LOBBY_READY) or self._run_ids() != self._caught_up_run
+        except REDIS_ERRORS:
+            return True
 
     def catch_up_all(self, stop: threading.Event | None = None) -> int:
         """Project every game that is behind the log (after an outage, a wipe, a restart).
@@ -763,6 +834,7 @@ class ReadModels:
         """
         done = 0
         failed = False
+        run = self._run_ids()
         for g in self.behind():
             if stop is not None and stop.is_set():
                 return done
@@ -776,6 +848,7 @@ class ReadModels:
                 failed = True
         if not failed:
             self.mark_ready()
+            self._caught_up_run = run
         return done
 
     def mark_ready(self) -> None:

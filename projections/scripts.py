@@ -22,7 +22,10 @@ from __future__ import annotations
 #: ARGV: 1 seq, 2 timeline entry JSON ("" for seq 0), 3 feed event JSON ("" for seq 0),
 #:       4 feed MAXLEN (approximate), 5 snapshot JSON ("" for none),
 #:       6 n_meta, 7 n_undone, then one view JSON per view key,
-#:       then n_meta (field, value) pairs, then n_undone (timeline index, entry JSON) pairs
+#:       then n_meta (field, value) pairs, then n_undone (timeline index, entry JSON) pairs,
+#:       then: the game's TTL in seconds (0: none; a finished game's keys expire), the feed stream's TTL
+#:       (0: none; refreshed by every event, so an idle game's stream goes), the most snapshots kept
+#:       (0: all; beyond it every other one is dropped, newest kept: the spacing doubles)
 APPLY = r"""
 local cur = redis.call('HGET', KEYS[1], 'seq')
 local last = -1
@@ -51,15 +54,29 @@ for i = 1, nundone do
   redis.call('LSET', KEYS[2], tonumber(ARGV[a]), ARGV[a + 1])
   a = a + 2
 end
+local ttl = tonumber(ARGV[a] or '0') or 0
+local feed_ttl = tonumber(ARGV[a + 1] or '0') or 0
+local snap_max = tonumber(ARGV[a + 2] or '0') or 0
 if seq > 0 then
   redis.call('RPUSH', KEYS[2], ARGV[2])
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], seq .. '-0', 'e', ARGV[3])
+  if feed_ttl > 0 then redis.call('EXPIRE', KEYS[3], feed_ttl) end
 end
 if ARGV[5] ~= '' then
   redis.call('ZADD', KEYS[4], seq, seq)
   redis.call('HSET', KEYS[5], seq, ARGV[5])
+  if snap_max > 0 and redis.call('ZCARD', KEYS[4]) > snap_max then
+    local all = redis.call('ZRANGE', KEYS[4], 0, -1)
+    for i = #all - 1, 1, -2 do
+      redis.call('ZREM', KEYS[4], all[i])
+      redis.call('HDEL', KEYS[5], all[i])
+    end
+  end
 end
 redis.call('HSET', KEYS[1], unpack(meta))
+if ttl > 0 then
+  for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
+end
 return {1, seq}
 """
 

@@ -77,6 +77,21 @@ def _catch_up(read_models: Any) -> Any:
     return CatchUp(read_models)
 
 
+def _commit_bus(games: GameService, settings: Settings) -> Any:
+    """The live feeds' bus between processes and nodes (:class:`service.feed_hub.RedisCommitBus`) on
+    the service's Redis, or None without one."""
+    if not settings.redis_url:
+        return None
+    from .feed_hub import BUS_WAIT_S, RedisCommitBus
+    from .settings import redis_client as connect
+
+    url, cluster = settings.redis_url, settings.redis_cluster
+    bus = RedisCommitBus(games.feeds, lambda: connect(url, cluster=cluster, socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
+                                                      socket_timeout=BUS_WAIT_S + REDIS_SOCKET_TIMEOUT))
+    games.feeds.bus = bus
+    return bus
+
+
 def store_errors(store: EventStore) -> Any:
     """The handler of :class:`StoreError` for an app on ``store``."""
     db_files = {str(store.path), str(store.path.resolve())}
@@ -131,10 +146,15 @@ def create_app(
     games = GameService(store, read_models, defer_projection=read_models is not None, signer=signer,
                         projector=projector)
     games.project_elsewhere = elsewhere and read_models is not None
+    if games.project_elsewhere and hasattr(read_models, "trust_shared_ready"):
+        read_models.trust_shared_ready()  # the projector process keeps {lobby}:ready for every worker
     catch_up = None if elsewhere else _catch_up(read_models)
+    bus = _commit_bus(games, settings) if read_models is not None else None
     players = BotPlayers(games) if not store.read_only else None
 
     async def start() -> None:
+        if bus is not None:
+            bus.start()
         if catch_up is not None:
             catch_up.start()
         if projector is not None:
@@ -156,6 +176,10 @@ def create_app(
             await anyio.to_thread.run_sync(projector.stop)
         if catch_up is not None:
             await catch_up.stop()
+        if bus is not None:  # after the players: nothing is committed any more
+            import anyio
+
+            await anyio.to_thread.run_sync(games.feeds.close)
         if redis_client is not None:
             try:
                 redis_client.close()

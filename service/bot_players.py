@@ -331,7 +331,7 @@ class BotPlayers:
                 return
             self._stuck.pop(game_id, None)
             if answer.appended:  # as a route's command_response does
-                svc.notify(game_id)
+                svc.notify(game_id, answer.body.get("version"))
                 if (svc.defer_projection and svc.read_models is not None and getattr(svc, "projector", None) is None
                         and not getattr(svc, "project_elsewhere", False)):
                     await anyio.to_thread.run_sync(svc.project, game_id)

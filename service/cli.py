@@ -127,8 +127,12 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
     follower: Supervised | None = None
     try:
         if settings.redis_url is None:
-            tmp = tempfile.TemporaryDirectory(prefix="umpire-redis-")
-            embedded = EmbeddedRedis(tmp.name)
+            redis_dir, _lock = private_redis_dir(settings.data_dir)
+            if redis_dir is None:  # another serve of this data dir keeps its Redis there: one of our own
+                tmp = tempfile.TemporaryDirectory(prefix="umpire-redis-")
+                click.echo("umpire: the data dir's Redis is in use by another umpire serve; this one starts "
+                           "an empty private Redis (its read models are projected from the log)", err=True)
+            embedded = EmbeddedRedis(redis_dir or tmp.name, persistent=redis_dir is not None)
             url = embedded.start()
             embedded.watch()  # restarted if it dies; the projections catch up by themselves
             settings = msgspec.structs.replace(settings, redis_url=url)
@@ -173,6 +177,32 @@ def _empty_dir(path: str) -> None:
     if p.exists():
         shutil.rmtree(p)
     p.mkdir(parents=True, mode=0o700)
+
+
+#: The private Redis's directory inside the data dir: its RDB snapshot keeps the read models across
+#: restarts (a warm start: the projector resumes instead of projecting every game again).
+PRIVATE_REDIS_DIR = "redis"
+
+
+def private_redis_dir(data_dir: str) -> tuple[str | None, Any]:
+    """(the private Redis's directory in ``data_dir``, the open lock file that keeps it ours while we run),
+    or (None, None) when another ``umpire serve`` of this data dir holds it."""
+    import fcntl
+
+    path = Path(data_dir) / PRIVATE_REDIS_DIR
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path, 0o700)  # the read models hold every seat's view
+    lock = open(path / "serve.lock", "a+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        return None, None
+    _HELD_LOCKS.append(lock)
+    return str(path), lock
+
+
+_HELD_LOCKS: list[Any] = []
 
 
 #: Where a worker projects (``process``: the projector process does; ``thread``: its own thread).

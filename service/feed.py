@@ -3,10 +3,15 @@
 Every event of the log is sent once, in seq order, as the caller may see it
 (private fields removed and ``"redacted": true`` otherwise, DESIGN 8), with
 ``id: <seq>`` so a reconnecting client resumes with ``Last-Event-ID``.
-Commands handled by this process wake the feed at once; events appended by
-another process are picked up by polling the store every
-:data:`POLL_SECONDS`. ``?after=`` starts after that seq; ``?limit=`` closes
-the stream after that many events (bounded clients and tests).
+``?after=`` starts after that seq; ``?limit=`` closes the stream after that
+many events (bounded clients and tests).
+
+A feed is pushed, never polled (:mod:`service.feed_hub`): it reads its own
+catch-up from the log once, then waits for the batches the process's hub reads
+once per commit for every feed of the game (commits of this process at once,
+those of other processes and nodes through the hub's Redis bus). An idle feed
+costs no store read; a comment line every :data:`KEEPALIVE_EVERY` seconds keeps
+the connection (and proxies) alive.
 
 A finished game gets no more events (its commands are refused, UMPIRE-UNDO-3: it
 cannot be undone): once the caller has every event of it, the feed sends one
@@ -23,48 +28,56 @@ import anyio
 import msgspec
 from litestar.response import ServerSentEventMessage
 
-from domain.kernel import FINISHED
-
+from .feed_hub import KEEPALIVE_EVERY, render
 from .game_service import GameService
 
-#: How often a feed looks for events appended by another process.
-POLL_SECONDS = 1.0
-#: A comment line keeps idle connections (and proxies) alive.
-KEEPALIVE_EVERY = 15.0
+#: Events one catch-up read of the log returns at most.
+CATCH_UP_PAGE = 200
 
 
 async def stream(svc: GameService, game_id: str, seat: str | None, after: int, limit: int | None) -> AsyncIterator[ServerSentEventMessage]:
-    pos, sent, idle = after, 0, 0.0
+    hub = svc.feeds
+    sub, g = await hub.subscribe(game_id)  # registered first: no commit after this point is missed
+    pos, sent = after, 0
 
-    def page(p: int) -> tuple[list[dict], dict | None]:
-        """The caller's next events after seq ``p``, and the end message once ``p`` is a finished game's last."""
-        cur = svc.current(game_id)
-        if p >= cur.version:
-            st = cur.status
-            done = st.status == FINISHED
-            return [], ({"status": st.status, "version": cur.version, "winner": st.winner} if done else None)
-        records = svc.store.load(game_id, after=p, upto=cur.version, limit=200)
-        return svc.render_events(cur, records, seat), None
+    def messages(records: list, finished: bool) -> list[ServerSentEventMessage]:
+        return [ServerSentEventMessage(data=msgspec.json.encode(ev).decode(), event="event", id=str(ev["seq"]))
+                for ev in render(records, g.ruleset, seat, finished=finished, undone=g.undone, bots=g.bots,
+                                 names=g.names)]
 
-    while True:
-        batch, end = await anyio.to_thread.run_sync(page, pos)
-        if end is not None:
-            yield ServerSentEventMessage(data=msgspec.json.encode(end).decode(), event="end")
-            return
-        for ev in batch:
-            yield ServerSentEventMessage(data=msgspec.json.encode(ev).decode(), event="event", id=str(ev["seq"]))
-            pos = ev["seq"]
-            sent += 1
-            if limit is not None and sent >= limit:
+    try:
+        # this feed's own catch-up from the log (a reconnect resumes by Last-Event-ID)
+        while pos < g.version:
+            records = await anyio.to_thread.run_sync(
+                lambda p=pos: svc.store.load(game_id, after=p, upto=g.version, limit=CATCH_UP_PAGE))
+            if not records:
+                break
+            for msg in messages(records, g.finished):
+                yield msg
+                pos, sent = int(msg.id or pos), sent + 1
+                if limit is not None and sent >= limit:
+                    return
+        while True:
+            if g.finished and pos >= g.version:
+                end = {"status": g.status, "version": g.version, "winner": g.winner}
+                yield ServerSentEventMessage(data=msgspec.json.encode(end).decode(), event="end")
                 return
-        if batch:
-            idle = 0.0
-            continue
-        await svc.wait_change(game_id, POLL_SECONDS)
-        idle += POLL_SECONDS
-        if idle >= KEEPALIVE_EVERY:
-            idle = 0.0
-            yield ServerSentEventMessage(comment="keepalive")
+            batch = await sub.next(KEEPALIVE_EVERY)
+            if batch is None:
+                yield ServerSentEventMessage(comment="keepalive")
+                continue
+            new = [e for e in batch.events if e.seq > pos]
+            if new and new[0].seq > pos + 1:  # events read for the hub before this feed caught up to them
+                gap = await anyio.to_thread.run_sync(
+                    lambda p=pos, upto=new[0].seq - 1: svc.store.load(game_id, after=p, upto=upto))
+                new = [*gap, *new]
+            for msg in messages(new, batch.finished):
+                yield msg
+                pos, sent = int(msg.id or pos), sent + 1
+                if limit is not None and sent >= limit:
+                    return
+    finally:
+        hub.unsubscribe(sub)
 
 
-__all__ = ["POLL_SECONDS", "stream"]
+__all__ = ["KEEPALIVE_EVERY", "stream"]

@@ -85,6 +85,7 @@ from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_c
 
 from . import chain, views
 from .metrics import counted_dry_run, counted_steps
+from .feed_hub import FeedHub, render
 from .problems import Problem, field_path
 from .receipts import Signer
 from .store import AppendResult, EventStore, GameRow, NewEvent, StoredEvent, UnknownGame, VersionConflict, token_hash
@@ -339,7 +340,8 @@ class GameService:
         self._cache_lock = threading.Lock()
         self._cache_games = cache_games
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._changed: dict[str, asyncio.Event] = {}
+        #: The live feeds of this process (pushed: :meth:`notify` wakes them).
+        self.feeds = FeedHub(store, names=self._names)
         #: What never changes once a game exists, looked up once: the games known to exist, the seat of
         #: a (game, token hash), a game's seed. Bounded; a miss asks the store. (Games are never
         #: deleted and tokens, seats and seeds never change, so nothing here can go stale.)
@@ -367,20 +369,15 @@ class GameService:
             self._locks[game_id] = lk
         return lk
 
-    def notify(self, game_id: str) -> None:
-        """Wake the feeds of ``game_id`` (call on the event loop after an append)."""
-        ev = self._changed.pop(game_id, None)
-        if ev is not None:
-            ev.set()
+    def _names(self, game_id: str) -> dict[str, str]:
+        """The game's printed names by id (DESIGN 12), for its feeds (from the cached fold when there is one)."""
+        cur = self.current(game_id)
+        return words.names_of(cur.ruleset, cur.state)
 
-    async def wait_change(self, game_id: str, timeout: float) -> None:
-        ev = self._changed.get(game_id)
-        if ev is None:
-            ev = self._changed[game_id] = asyncio.Event()
-        try:
-            await asyncio.wait_for(ev.wait(), timeout)
-        except asyncio.TimeoutError:
-            pass
+    def notify(self, game_id: str, version: int | None = None) -> None:
+        """Wake the feeds of ``game_id`` here and on the other processes (call on the event loop right
+        after an append; ``version``: the game's version after it)."""
+        self.feeds.committed(game_id, version)
 
     # -- reading -------------------------------------------------------
     def game(self, game_id: str) -> GameRow:
@@ -556,18 +553,9 @@ class GameService:
                       *, finished: bool | None = None, undone: frozenset[int] | None = None) -> list[dict[str, Any]]:
         fin = cur.finished if finished is None else finished
         und = cur.folded.undone if undone is None else undone
-        out = [views.event_view(e, cur.ruleset, seat, finished=fin, undone=e.seq in und) for e in records]
         header = cur.folded.kernel.header
-        bots = header.bots if header is not None else {}
-        names = words.names_of(cur.ruleset, cur.state)
-        for e, entry in zip(records, out):
-            spec = bots.get(entry["actor"] or "")
-            if spec is not None:  # UMPIRE-BOT-1: a bot seat's entries name the bot
-                entry["bot"] = spec
-            # DESIGN 12: the step in words and who did it (the timeline's line; never a private field)
-            line = views.timeline_entry(e, cur.ruleset, undone=False, names=names, bots=bots)
-            entry["summary"], entry["by"] = line["summary"], line["by"]
-        return out
+        return render(records, cur.ruleset, seat, finished=fin, undone=und, bots=header.bots if header else {},
+                      names=words.names_of(cur.ruleset, cur.state))
 
     def kernel_at(self, game_id: str, seq: int, cur: Current | None = None) -> KernelState:
         """The kernel's state right after ``seq`` (from the kernel events alone)."""

@@ -190,6 +190,15 @@ def _m4_fair_chain(db: sqlite_utils.Database) -> None:
         db.execute(f"ALTER TABLE campaign_events ADD COLUMN {col}")
 
 
+@migration
+def _m5_lobby_order(db: sqlite_utils.Database) -> None:
+    """The lobby's order (``created_at``, ``game_id``) as indexes, so a page of ``GET /games`` (a cursor and a
+    limit, with or without a status or ruleset filter) reads that page's rows, not the whole table."""
+    db.execute("CREATE INDEX IF NOT EXISTS games_created ON games(created_at, game_id)")
+    db.execute("CREATE INDEX IF NOT EXISTS games_status_created ON games(status, created_at, game_id)")
+    db.execute("CREATE INDEX IF NOT EXISTS games_ruleset_created ON games(ruleset, created_at, game_id)")
+
+
 class _Write:
     """One caller's transaction function waiting for its group's commit: a thread waiting on the group's
     condition, or (``future`` set) a coroutine of an event loop awaiting ``future``."""

@@ -126,6 +126,12 @@ PG_MIGRATIONS: list[list[str]] = [
         *(f"ALTER TABLE campaign_events ADD COLUMN {col}"
           for col in ("actor TEXT", "public_payload TEXT", "commitment TEXT", "prev_hash TEXT", "hash TEXT")),
     ],
+    # 5: the lobby's order per filter (a page reads its rows, not the table)
+    [
+        "CREATE INDEX IF NOT EXISTS games_created ON games(created_at, game_id)",
+        "CREATE INDEX IF NOT EXISTS games_status_created ON games(status, created_at, game_id)",
+        "CREATE INDEX IF NOT EXISTS games_ruleset_created ON games(ruleset, created_at, game_id)",
+    ],
 ]
 assert len(PG_MIGRATIONS) == len(MIGRATIONS), "a schema step on one backend needs its twin on the other"
 

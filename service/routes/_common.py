@@ -69,7 +69,7 @@ def after_command(svc: GameService, game_id: str, answer: Any) -> Any:
 
     if not answer.appended:
         return None
-    svc.notify(game_id)
+    svc.notify(game_id, answer.body.get("version") if isinstance(answer.body, dict) else None)
     if svc.defer_projection and svc.read_models is not None and svc.projector is None and not svc.project_elsewhere:
         async def project() -> None:
             await anyio.to_thread.run_sync(svc.project, game_id)

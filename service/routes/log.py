@@ -72,6 +72,19 @@ def optional_int(raw: str | None, name: str, minimum: int) -> int | None:
     return int(raw)
 
 
+def last_event_id(raw: str | None) -> int | None:
+    """The ``Last-Event-ID`` header of a reconnecting feed: absent or empty is None; anything but a seq
+    (digits, at most :data:`MAX_INT`) is a 400 naming the header (non-ASCII digits and a 5,000-digit
+    number included: never a 500)."""
+    if raw is None or raw.strip() == "":
+        return None
+    raw = raw.strip()
+    if not re.fullmatch(r"[0-9]{1,16}", raw) or int(raw) > MAX_INT:
+        raise Problem(400, "malformed", "the Last-Event-ID header must be the seq of an event (an integer, 0 or "
+                      f"more, at most {MAX_INT})", field="Last-Event-ID")
+    return int(raw)
+
+
 @get("/games/{game_id:str}/board.svg", sync_to_thread=True, media_type="image/svg+xml",
      summary="A picture of the board at a step (default: now)")
 def board(request: Request, game_id: FromPath[str],
@@ -112,9 +125,9 @@ async def feed(request: Request, game_id: FromPath[str], after: After = 0,
         return seat_of(request, game_id, required=False, allow_query=True)
 
     seat = await anyio.to_thread.run_sync(who)
-    last = request.headers.get("last-event-id", "")
-    if last.isdigit():
-        after = int(last)
+    last = last_event_id(request.headers.get("last-event-id"))
+    if last is not None:
+        after = last
     count = optional_int(limit, "limit", 1)
     return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), count))
 

@@ -10,6 +10,7 @@ from domain.kernel.fold import decode_event
 from domain.kernel.undo import Undone
 from projections import SNAPSHOT_EVERY, ReadModels
 from projections.keys import GameKeys
+from projections.snapshots import SNAPSHOTS_MAX, SNAPSHOTS_MIN
 
 from .helpers import prefix_states
 from .tally import RULESET, new_game
@@ -19,7 +20,7 @@ LONG_GAME = 3000
 
 def test_state_at_every_seq_of_a_long_game_equals_the_fold_of_the_prefix(redis_client, store):
     game = new_game(store, "long", seed=41, events=LONG_GAME, per_append=20)
-    rm = ReadModels(redis_client, store)
+    rm = ReadModels(redis_client, store, thin_snapshots=False)
     rm.project("long")
     want = prefix_states(store, "long")
     setup = msgspec.json.decode(store.require_game("long").setup, type=Setup)
@@ -37,6 +38,17 @@ def test_state_at_every_seq_of_a_long_game_equals_the_fold_of_the_prefix(redis_c
     assert crossing, "no undo reaches back across a snapshot"
 
     fresh = ReadModels(redis_client, store)  # no in-memory state: snapshots only
+    for seq in range(0, game.version + 1):
+        assert fresh.state_at("long", seq) == want[seq], seq
+
+    # the same game projected with snapshots thinned by cost (the default): a bounded number of them,
+    # spread over the game, and still every state right
+    redis_client.flushall()
+    ReadModels(redis_client, store).project("long")
+    snaps = [int(s) for s in redis_client.zrange(GameKeys("long").snaps, 0, -1)]
+    assert SNAPSHOTS_MIN <= len(snaps) <= SNAPSHOTS_MAX and max(snaps) > game.version - 2 * SNAPSHOT_EVERY
+    assert min(snaps) < game.version // 4
+    fresh = ReadModels(redis_client, store)
     for seq in range(0, game.version + 1):
         assert fresh.state_at("long", seq) == want[seq], seq
 

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Idle CPU and command latency of one ``umpire serve`` with 0, 400 and 2,000 open live feeds.
+
+One run, one machine, one fresh server per feed count: ``umpire serve`` (one process, its private
+Redis and projector process, the ``drill`` ruleset: ops/drills/ruleset.py) on loopback. For ``F``
+feeds, ``F`` drill games are created and one spectator feed (``GET /games/{id}/feed``) is held open
+on each (a game per feed: the case where a polling feed missed every cache). Then:
+
+* idle CPU: the CPU time the serving process (and, separately, the whole process group: projector
+  and Redis included) used during ``--idle`` seconds with nothing committed, as % of one core;
+* command latency: ``--commands`` sequential ``POST /games/{id}/commands`` (one drill tick each) on
+  another game, p50 and p99, with the feeds still open.
+
+``--code DIR`` serves another checkout (e.g. the code before a change) with the same client.
+
+    .venv/bin/python ops/bench_feeds.py [--feeds 0,400,2000] [--idle 10] [--commands 300] [--code DIR] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_ticks(pid: int) -> int:
+    f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(f[11]) + int(f[12])  # utime + stime
+
+
+def _group(pid: int) -> list[int]:
+    """``pid`` and its descendants (the projector process, the private Redis)."""
+    parent: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                parent[int(d)] = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    out, todo = [pid], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        out += kids
+        todo += kids
+    return out
+
+
+def _ticks(pids: list[int]) -> int:
+    n = 0
+    for p in pids:
+        try:
+            n += _cpu_ticks(p)
+        except OSError:
+            pass
+    return n
+
+
+class Serve:
+    def __init__(self, code: Path, data: Path):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
+        env["PYTHONPATH"] = os.pathsep.join((str(code / "ops"), str(code)))
+        env["UMPIRE_CLI_PLUGINS"] = "drills.ruleset"
+        self.log = open(data.parent / f"serve-{self.port}.log", "wb")
+        self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
+                                      "--data-dir", str(data), "--no-access-log"], cwd=code, env=env,
+                                     stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 120
+        while True:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"umpire serve did not start (see {self.log.name})")
+            try:
+                if httpx.get(self.url + "/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(30)
+        except (subprocess.TimeoutExpired, ProcessLookupError):
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait(10)
+        self.log.close()
+
+
+async def _hold(port: int, game_ids: list[str], opened: list[int], stop: asyncio.Event) -> None:
+    """One raw HTTP/1.1 SSE connection per game, read and discarded until ``stop``."""
+    async def one(gid: str) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET /games/{gid}/feed HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode())
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        if b" 200 " not in head.split(b"\r\n", 1)[0]:
+            raise RuntimeError(head[:200])
+        opened[0] += 1
+        try:
+            while not stop.is_set():
+                if not await reader.read(65536):
+                    return
+        finally:
+            writer.close()
+
+    async def until_stop() -> None:
+        await stop.wait()
+
+    tasks = [asyncio.create_task(one(g)) for g in game_ids]
+    for i in range(0, len(tasks), 200):  # do not flood the accept queue
+        await asyncio.sleep(0.05)
+    await until_stop()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def measure(code: Path, tmp: Path, feeds: int, idle: float, commands: int) -> dict[str, float]:
+    data = tmp / f"data-{feeds}"
+    srv = Serve(code, data)
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+    th = None
+    try:
+        with httpx.Client(base_url=srv.url, timeout=60) as c:
+            ids = [c.post("/games", json={"ruleset": "drill", "scenario": "race"}).json()["game_id"]
+                   for _ in range(feeds)]
+            g = c.post("/games", json={"ruleset": "drill", "scenario": "race"}).json()
+            opened = [0]
+            th = threading.Thread(target=loop.run_until_complete, args=(_hold(srv.port, ids, opened, stop),),
+                                  daemon=True)
+            th.start()
+            deadline = time.monotonic() + 300
+            while opened[0] < feeds:
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"only {opened[0]} of {feeds} feeds opened")
+                time.sleep(0.1)
+            time.sleep(3.0)  # the feeds' catch-up and the projector settle
+            group = _group(srv.proc.pid)
+            t0, s0, a0 = time.monotonic(), _ticks([srv.proc.pid]), _ticks(group)
+            time.sleep(idle)
+            wall = time.monotonic() - t0
+            server_pct = 100.0 * (_ticks([srv.proc.pid]) - s0) / TICK / wall
+            group_pct = 100.0 * (_ticks(group) - a0) / TICK / wall
+            token = next(iter(g["seats"].values()))
+            v = int(g.get("version", 0))
+            lat = []
+            for i in range(commands + 20):
+                t = time.perf_counter()
+                r = c.post(f"/games/{g['game_id']}/commands", headers={"Authorization": f"Bearer {token}"},
+                           json={"command": {"type": "tick", "events": 1}, "expected_version": v})
+                if r.status_code != 201:
+                    raise SystemExit(f"command refused: {r.status_code} {r.text[:200]}")
+                if i >= 20:  # warm-up left out
+                    lat.append(time.perf_counter() - t)
+                v = int(r.json()["version"])
+        lat.sort()
+        return {"feeds": feeds, "opened": opened[0], "idle_cpu_server_pct": round(server_pct, 2),
+                "idle_cpu_all_pct": round(group_pct, 2), "p50_ms": round(1000 * statistics.median(lat), 2),
+                "p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2)}
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        if th is not None:
+            th.join(60)
+        srv.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--feeds", default="0,400,2000", help="feed counts, comma-separated (default 0,400,2000)")
+    ap.add_argument("--idle", type=float, default=10.0, help="seconds of idle CPU measurement (default 10)")
+    ap.add_argument("--commands", type=int, default=300, help="commands timed per feed count (default 300)")
+    ap.add_argument("--code", default=str(ROOT), help="the checkout to serve (default: this one)")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    code = Path(a.code).resolve()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="umpire-bench-feeds-") as tmp:
+        for f in (int(x) for x in a.feeds.split(",")):
+            results.append(measure(code, Path(tmp), f, a.idle, a.commands))
+            if not a.json:
+                r = results[-1]
+                print(f"{r['feeds']:>5} feeds: idle CPU {r['idle_cpu_server_pct']:.1f}% of a core (server), "
+                      f"{r['idle_cpu_all_pct']:.1f}% (with projector and Redis); command p50 {r['p50_ms']} ms, "
+                      f"p99 {r['p99_ms']} ms", flush=True)
+    if a.json:
+        print(json.dumps({"benchmark": "feeds", "code": str(code), "params": vars(a), "results": results}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Redis memory of the read models: per game, and for 1,000 games with a quarter finished.
+
+One run, one private Redis, side by side:
+
+1. per game (``MEMORY USAGE`` summed over the game's keys ``{g:<id>}:*``, by kind): a fresh Battle of Hoth
+   game, a 500-event and a 3,000-event one (random legal play through the service, scenario
+   PROP-SCN-WALKER-HUNT, as ops/bench_projections.py plays it), projected with the bounded read models
+   (snapshots thinned by cost, feed stream MAXLEN ~100) and with the earlier settings (every snapshot
+   kept, feed MAXLEN ~1,000);
+2. ``used_memory`` of 1,000 tally games of 100 events (the projection tests' small ruleset), 250 of them
+   finished: with ``UMPIRE_FINISHED_TTL`` = 1 s, measured after it passed, and with no TTL.
+
+    .venv/bin/python ops/bench_redis_memory.py [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "ops")]
+
+
+def game_memory(client, game_id: str) -> dict[str, int]:
+    from projections.keys import GameKeys
+
+    k = GameKeys(game_id)
+    out: dict[str, int] = {}
+    for key in client.scan_iter(match=k.pattern(), count=1000):
+        name = key.decode().split("}:", 1)[1]
+        kind = "views" if name.startswith("view:") else name
+        out[kind] = out.get(kind, 0) + int(client.memory_usage(key, samples=0) or 0)
+    out["total"] = sum(out.values())
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--events", default="0,500,3000", help="hoth game lengths (0: fresh)")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+
+    import redis as redis_lib
+
+    from bench_projections import hoth_game
+    from projections import ReadModels
+    from service.redis_runtime import EmbeddedRedis
+    from service.store import EventStore
+    from tests.projections.tally import new_game
+
+    result: dict = {"per_game": [], "thousand": {}}
+    with tempfile.TemporaryDirectory(prefix="umpire-bench-memory-") as tmp:
+        server = EmbeddedRedis(Path(tmp) / "redis")
+        url = server.start()
+        try:
+            client = redis_lib.Redis.from_url(url)
+            store = EventStore(Path(tmp) / "hoth")
+            for i, n in enumerate(int(x) for x in a.events.split(",")):
+                gid = hoth_game(store, f"h{n}", 7 + 100 * i, n) if n else hoth_game(store, "h0", 7, 1)
+                row = {"events": store.version(gid)}
+                for name, kw in (("bounded", {}), ("before", {"thin_snapshots": False, "feed_maxlen": 1000,
+                                                               "feed_ttl": 0})):
+                    client.flushall()
+                    ReadModels(client, store, finished_ttl=0, **kw).project(gid)
+                    row[name] = game_memory(client, gid)
+                result["per_game"].append(row)
+                if not a.json:
+                    print(json.dumps(row), flush=True)
+            store.close()
+
+            tstore = EventStore(Path(tmp) / "tally")
+            for i in range(a.games):
+                new_game(tstore, f"t{i}", seed=i, events=100, win=i % 4 == 0, per_append=10)
+            for name, kw in (("ttl_1s_after_it", {"finished_ttl": 1}),
+                             ("no_ttl_before", {"finished_ttl": 0, "thin_snapshots": False, "feed_maxlen": 1000,
+                                                "feed_ttl": 0})):
+                client.flushall()
+                base = int(client.info("memory")["used_memory"])
+                rm = ReadModels(client, tstore, **kw)
+                rm.catch_up_all()
+                time.sleep(2.5)
+                for _ in range(20):  # let the active expiry cycle take the expired keys
+                    client.scan(0, count=10000)
+                    time.sleep(0.1)
+                used = int(client.info("memory")["used_memory"]) - base
+                result["thousand"][name] = {"used_memory_bytes": used, "keys": int(client.dbsize())}
+            tstore.close()
+            if not a.json:
+                print(json.dumps(result["thousand"]), flush=True)
+            client.flushall()
+        finally:
+            server.stop()
+    if a.json:
+        print(json.dumps({"benchmark": "redis_memory", "params": vars(a), "results": result}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
