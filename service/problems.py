@@ -45,6 +45,8 @@ TYPES: dict[str, str] = {
     "unavailable": "Service unavailable",
     "engine-error": "Internal engine error",
     "http": "HTTP error",
+    "seat-taken": "This seat was claimed already",
+    "invitation-refused": "Not this seat's invitation",
 }
 
 STATUS_SLUG = {400: "malformed", 401: "unauthorized", 403: "not-your-decision", 404: "not-found",

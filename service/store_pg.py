@@ -124,6 +124,15 @@ PG_MIGRATIONS: list[list[str]] = [
         *(f"ALTER TABLE campaign_events ADD COLUMN {col}"
           for col in ("actor TEXT", "public_payload TEXT", "commitment TEXT", "prev_hash TEXT", "hash TEXT")),
     ],
+    # 5: one-time invitations of the seats a creator offered (DESIGN 4)
+    [
+        f"""CREATE TABLE invitations (
+            game_id TEXT {_C} NOT NULL, seat TEXT {_C} NOT NULL, invitation_hash TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat))""",
+        f"""CREATE TABLE campaign_invitations (
+            campaign_id TEXT {_C} NOT NULL, seat TEXT {_C} NOT NULL, invitation_hash TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, seat))""",
+    ],
 ]
 assert len(PG_MIGRATIONS) == len(MIGRATIONS), "a schema step on one backend needs its twin on the other"
 

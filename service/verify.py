@@ -32,6 +32,7 @@ from domain.kernel.fold import decode_event
 
 from domain.kernel import chain
 from .receipts import check_against_log, signature_ok
+from .seating import seats_public
 from .store import EventStore, GameRow, SeedUnavailable, StoredEvent, verify_chain, verify_commitments
 
 _rolls_decoder = msgspec.json.Decoder(list[Roll])
@@ -54,6 +55,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     client_seeds: dict[str, str | None] | None = None
     #: The game's creator gave its seed (the header says so): the creator can compute every draw.
     seed_given: bool | None = None
+    #: DESIGN 4 (UMPIRE-SEAT-5): ``{"seating", "seats", "creator_holds"}``, from the log's seat events.
+    seating: dict[str, Any] | None = None
     #: A given receipt: signed by this server and still held by the log.
     receipt_ok: bool | None = None
     receipt_problem: str | None = None
@@ -99,6 +102,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
             out["client_seeds"] = self.client_seeds
         if self.seed_given is not None:
             out["seed_given"] = self.seed_given
+        if self.seating is not None:
+            out.update(self.seating)
         if self.receipt_ok is not None:
             out["receipt_ok"] = self.receipt_ok
             if self.receipt_problem:
@@ -271,8 +276,9 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
     status = folded[1].status if folded is not None else game.status
     kernel = folded[2] if folded is not None else None
     client_seeds = kernel.client_seeds if kernel is not None else None
-    seed_given = kernel.header.seed_given if kernel is not None and kernel.header is not None else None
     fields: dict[str, Any] = {}
+    seed_given = kernel.header.seed_given if kernel is not None and kernel.header is not None else None
+    fields["seating"] = seats_public(kernel)
     if receipt is not None:
         if public_key is None:
             fields.update(receipt_ok=False, receipt_problem="no public key to check the receipt's signature with")
