@@ -199,8 +199,9 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
             "start": START,
             "bots": _bots_schema(rs),
             "seating": SEATING,
-            "keep": KEEP,
+            "keep": _keep_schema(_ruleset_seats(rs)),
         },
+        **KEEP_ONLY_WITH_INVITATIONS,
     }
 
 
@@ -209,14 +210,8 @@ def _bots_schema(rs: Any) -> dict[str, Any]:
     from bots import infos
 
     specs = sorted({s for b in infos(rs.id) for s in (b.id, *(f"{b.id}:{lv}" for lv in b.levels))})
-    seats: set[str] = set()
-    for sc in rs.scenarios():
-        try:
-            seats.update(rs.seats(sc.id, {}))
-        except Exception:  # a scenario that needs options names its seats with them
-            continue
     return {"type": "object", "additionalProperties": {"type": "string", "enum": specs},
-            "propertyNames": {"enum": sorted(seats)},
+            "propertyNames": {"enum": _ruleset_seats(rs)},
             "description": "Seats played by the service's built-in bots: `{\"<seat>\": \"<bot id>[:level]\"}` "
                            "(UMPIRE-BOT-1). A bot seat gets no token; the service plays it as soon as the decision "
                            "is its own."}
@@ -233,9 +228,31 @@ SEATING = {"type": "string", "enum": ["tokens", "invitations"], "default": "toke
            "description": "`tokens`: every human seat's token to the caller (tools that seat the players themselves); "
                           "`invitations`: the tokens of the seats named in `keep` and a one-time invitation for every "
                           "other human seat (claimed with POST .../seats/{seat}/claim)."}
-KEEP = {"anyOf": [{"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}, "uniqueItems": True},
-                  {"type": "null"}],
-        "description": "With `seating: invitations`: the seats whose tokens the caller keeps (none by default)."}
+
+
+def _keep_schema(seats: list[str]) -> dict[str, Any]:
+    """``keep``: seats of the ruleset (those of its scenarios), each once."""
+    return {"anyOf": [{"type": "array", "items": {"type": "string", "enum": seats}, "uniqueItems": True},
+                      {"type": "null"}],
+            "description": "With `seating: invitations`: the seats whose tokens the caller keeps (none by default; "
+                           "never a bot's seat, UMPIRE-SEAT-1)."}
+
+
+#: ``keep`` goes with ``"seating": "invitations"`` only (UMPIRE-SEAT-1).
+KEEP_ONLY_WITH_INVITATIONS = {
+    "if": {"not": {"required": ["seating"], "properties": {"seating": {"const": "invitations"}}}},
+    "then": {"properties": {"keep": {"type": "null"}}}}
+
+
+def _ruleset_seats(rs: Any) -> list[str]:
+    """Every seat of the ruleset's scenarios (with their default options)."""
+    seats: set[str] = set()
+    for sc in rs.scenarios():
+        try:
+            seats.update(rs.seats(sc.id, {}))
+        except Exception:  # a scenario that needs options names its seats with them
+            continue
+    return sorted(seats)
 
 
 def _per_ruleset(comps: dict[str, Any], rulesets: list[Any]) -> None:
@@ -322,16 +339,18 @@ def body_components() -> dict[str, Any]:
     camp["properties"]["seed"] = {"anyOf": [{"type": "string", "pattern": HEX64}, {"type": "null"}]}
     camp["properties"]["start"] = START
     camp["properties"]["seating"] = SEATING
-    camp["properties"]["keep"] = KEEP
     if with_campaigns:  # the campaigns' seats in every battle (the ruleset's CampaignRules.seats)
         from domain.kernel.campaign import campaign_rules_of
 
         seats = sorted({s for rs in with_campaigns for c in rs.campaigns()
                         for s in campaign_rules_of(rs).seats(c.id)})
         camp["properties"]["bots"] = {**_bots_schema(with_campaigns[0]), "propertyNames": {"enum": seats}}
+        camp["properties"]["keep"] = _keep_schema(seats)
         # a campaign with bots starts now (service/routes/campaigns.py: its bot seats give no client seed)
-        camp["if"] = {"required": ["bots"], "properties": {"bots": {"minProperties": 1}}}
-        camp["then"] = {"properties": {"start": {"const": "now"}}}
+        camp["allOf"] = [
+            {"if": {"required": ["bots"], "properties": {"bots": {"minProperties": 1}}},
+             "then": {"properties": {"start": {"const": "now"}}}},
+            KEEP_ONLY_WITH_INVITATIONS]
     for name in (*_PLACEHOLDERS, "CreateGameRequest"):
         comps[name]["title"] = name
     return comps
