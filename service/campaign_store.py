@@ -180,7 +180,7 @@ class CampaignStore:
         the campaign's stream and ``battle`` = (game id, expected version, events) to the battle being played.
         -> (the campaign's version, the battle's append result or None). :class:`SeatRefused`,
         :class:`CampaignConflict` or the store's ``VersionConflict`` leave everything as it was."""
-        append_battle = self.store._append_tx(*battle) if battle is not None else None
+        append_battle = self.store.append_tx(*battle) if battle is not None else None
 
         def tx(conn: Any) -> tuple[int, Any]:
             cur, seed, version_of_chain = conn.execute(

@@ -9,7 +9,7 @@ claimant only: the store retires the invitation, stores the token's hash and app
 at once exactly one wins. ``POST /games/{id}/seats/{seat}/rotate`` with the seat's token replaces it
 (``seat_rotated``). Rule ids: UMPIRE-SEAT-* (``domain/kernel/rules.md``).
 
-Only hashes are stored (:func:`service.store.token_hash`); secrets are answered once and never logged.
+Only hashes are stored (sha256, ``token_hash``); secrets are answered once and never logged.
 Default ``"seating": "tokens"`` keeps the old answer: every human seat's token to the caller.
 """
 from __future__ import annotations

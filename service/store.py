@@ -937,6 +937,11 @@ class EventStore:
 
         return self._write(tx)
 
+    def append_tx(self, game_id: str, expected_version: int, events: Sequence[NewEvent]) -> Callable[[Any], AppendResult]:
+        """:meth:`append`'s transaction as a function of the connection, for a write of another module that
+        appends to a game inside its own :meth:`transaction` (a campaign seat recorded in its battle)."""
+        return self._append_tx(game_id, expected_version, events)
+
     def invited_seats(self, game_id: str) -> list[str]:
         """The seats of ``game_id`` whose invitation is still open (not claimed)."""
         return [r[0] for r in self._conn().execute(
