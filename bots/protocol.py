@@ -163,12 +163,18 @@ class UndoQuestion(msgspec.Struct, frozen=True, kw_only=True):
     by: str
     to_version: int
     draws: bool
+    #: Whether the range holds a reveal by the kernel's own rule (UMPIRE-REVEAL-1: a draw, an event hidden
+    #: from some seat, a type that makes hidden content public), as the service computed it from the log.
+    reveals: bool = True
 
 
 def answer_undo(question: UndoQuestion) -> tuple[bool, str]:
-    """UMPIRE-BOT-2: a bot declines an undo whose range holds a draw (accepting would let the asker have it
-    drawn anew: a second outcome of a random draw, which needs the opponent's consent and a bot never gives it)
-    and accepts one without draws (nothing is drawn again; the asker only takes back a choice)."""
+    """UMPIRE-BOT-2: a bot declines an undo whose range holds a reveal (accepting would let the asker have a
+    draw made anew, or take back a move after seeing a card or a secret: a second outcome of chance, which
+    needs the opponent's consent and a bot never gives it) and accepts one without (nothing is drawn again,
+    nothing seen is taken back; the asker only takes back a choice)."""
     if question.draws:
         return False, "declined: the steps to undo drew dice or shuffled, and a draw is not made twice"
-    return True, "accepted: nothing drawn would be drawn again"
+    if question.reveals:
+        return False, "declined: the steps to undo revealed something (a card, a secret), which is not taken back"
+    return True, "accepted: nothing drawn would be drawn again, nothing seen is taken back"

@@ -42,6 +42,10 @@ def infos(ruleset_id: str) -> list[BotInfo]:
     return [BotInfo(id=b.id, title=b.title, levels=tuple(b.levels)) for b in bots_for(ruleset_id)]
 
 
+#: The most digits a bot level is read with (every level is small; a longer one is refused unread).
+MAX_LEVEL_DIGITS = 6
+
+
 def resolve(ruleset_id: str, spec: str, field: str = "bots") -> tuple[Bot, int]:
     """``"<bot id>[:level]"`` -> (bot, level); BotSpecError naming ``field`` otherwise."""
     if not isinstance(spec, str) or not spec:
@@ -54,8 +58,10 @@ def resolve(ruleset_id: str, spec: str, field: str = "bots") -> tuple[Bot, int]:
         raise BotSpecError(field, f"unknown bot {name!r} for ruleset {ruleset_id!r} (known: {known})")
     if not lvl:
         return bot, bot.levels[0]
-    if not lvl.isdigit() or int(lvl) not in bot.levels:
-        raise BotSpecError(field, f"bot {name!r} has levels {', '.join(map(str, bot.levels))}, not {lvl!r}")
+    # ASCII digits only, and no more of them than a level has (int() of "²" or of 5,000 digits raises)
+    if not (lvl.isascii() and lvl.isdigit()) or len(lvl) > MAX_LEVEL_DIGITS or int(lvl) not in bot.levels:
+        shown = lvl if len(lvl) <= MAX_LEVEL_DIGITS else f"{lvl[:MAX_LEVEL_DIGITS]}... ({len(lvl)} characters)"
+        raise BotSpecError(field, f"bot {name!r} has levels {', '.join(map(str, bot.levels))}, not {shown!r}")
     return bot, int(lvl)
 
 

@@ -8,6 +8,11 @@ Measures, each beside its comparison in the same run:
   * Ed25519 receipts signed per second against receipts verified per second;
   * verifying a finished Battle of Hoth game as ``GET /games/{id}/verify`` does (the service's own
     fold) against the operator's ``umpire verify`` (its own fold, every commitment);
+  * an undo request that needs consent (the kernel reads the log, derives the reveals, decides by side;
+    answered with a decline each time) against a plain game command, both in the middle of a Battle of
+    Hoth game of ``--undo-at`` commands;
+  * the adversarial fairness battery (tests/fairness/battery.py): its sequences and steps per second over
+    every configuration (both invariants checked after every step) -- what its CI budget buys;
   * claiming a seat with its invitation against a plain command (:func:`claim_figure`).
 """
 from __future__ import annotations
@@ -27,13 +32,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import msgspec  # noqa: E402
 
 from domain.kernel import registry  # noqa: E402
+import service.game_service as gs  # noqa: E402
 from service import chain  # noqa: E402
 from service.game_service import CommandRequest, CreateGameRequest, GameService  # noqa: E402
+from service.problems import Problem  # noqa: E402
 from service.receipts import Signer, load_or_create, signature_ok  # noqa: E402
 from service.store import EventStore  # noqa: E402
+from service.undo import answer as answer_undo  # noqa: E402
+from service.undo import request_undo, undo_targets  # noqa: E402
 from service.verify import verify_game  # noqa: E402
+from tests.fairness.battery import CONFIGS, Tally, run as run_battery  # noqa: E402
 
 SCENARIO = "SCN-TAKE-DOWN-THE-SHIELD"
+NEW_GAME_ID = gs.new_game_id
 
 
 def _play(svc: GameService, seed: int) -> str:
@@ -53,6 +64,60 @@ def _play(svc: GameService, seed: int) -> str:
         cmd = rng.choice(hoth.legal_commands(cur.state, seat))
         svc.command(gid, tokens[seat], CommandRequest(command=msgspec.to_builtins(cmd), expected_version=cur.version))
     return gid
+
+
+def _undo_vs_command(svc: GameService, seed: int, at: int, rounds: int) -> tuple[float, float]:
+    """(ms per undo request + its decline's share excluded, ms per plain command) in a hoth game of ``at``
+    commands: each round plays one command (timed), asks to undo back two boundaries (timed; it needs consent
+    since the range has the other seat's commands or draws) and the other seat declines (not timed)."""
+    gs.new_game_id = lambda: f"bench-undo-{seed}"
+    hoth = registry.get("hoth")
+    g = svc.create_game(CreateGameRequest(ruleset="hoth", scenario=SCENARIO, seed=f"{seed:064x}"))
+    gs.new_game_id = NEW_GAME_ID
+    gid, tokens = g["game_id"], g["seats"]
+    rng = random.Random(seed)
+    plain: list[float] = []
+    asks: list[float] = []
+    for i in range(at + rounds):
+        cur = svc.current(gid)
+        st = hoth.status(cur.state)
+        if st.status == "finished":
+            break
+        seat = rng.choice(st.to_act)
+        cmd = msgspec.to_builtins(rng.choice(hoth.legal_commands(cur.state, seat)))
+        t = time.perf_counter()
+        svc.command(gid, tokens[seat], CommandRequest(command=cmd, expected_version=cur.version))
+        if i >= at:
+            plain.append(time.perf_counter() - t)
+            targets = undo_targets(svc, gid)
+            if len(targets) < 3:
+                continue
+            other = next(s for s in tokens if s != seat)
+            t = time.perf_counter()
+            try:
+                ans = request_undo(svc, gid, tokens[seat], targets[-3])
+            except Problem:  # refused (e.g. across an earlier free undo): not a request
+                continue
+            took = time.perf_counter() - t
+            if ans.status == 202:
+                asks.append(took)
+                answer_undo(svc, gid, tokens[other], False)
+    return sum(asks) / max(1, len(asks)) * 1000, sum(plain) / max(1, len(plain)) * 1000
+
+
+def _battery(seconds_per_config: float) -> Tally:
+    total = Tally()
+    with tempfile.TemporaryDirectory(prefix="umpire-bench-battery-") as tmp:
+        store = EventStore(tmp)
+        svc = GameService(store)
+        for cfg in CONFIGS:
+            t = time.perf_counter()
+            i = 0
+            while time.perf_counter() - t < seconds_per_config:
+                total.add(run_battery(svc, cfg, 9000 + i, sequences=1, steps=70))
+                i += 1
+        store.close()
+    return total
 
 
 def _rate(fn, items) -> float:
@@ -97,6 +162,10 @@ def claim_figure(svc: GameService, n: int = 200) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=5000, help="events hashed per chain version (default 5000)")
+    ap.add_argument("--undo-at", type=int, default=150, help="commands played before the undo rounds (default 150)")
+    ap.add_argument("--undo-rounds", type=int, default=100, help="undo requests measured (default 100)")
+    ap.add_argument("--battery-seconds", type=float, default=3.0,
+                    help="seconds of adversarial battery per configuration (default 3)")
     ap.add_argument("--json", action="store_true", help="print machine-readable results")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="umpire-bench-fair-") as tmp:
@@ -124,8 +193,10 @@ def main(argv: list[str] | None = None) -> int:
             full = verify_game(store, gid)
         full_ms = (time.perf_counter() - t) / 5 * 1000
         assert rest.ok and full.ok, (rest, full)
+        undo_ms, plain_ms = _undo_vs_command(svc, 11, args.undo_at, args.undo_rounds)
         seats = claim_figure(svc)
         store.close()
+    battery = _battery(args.battery_seconds)
     n = len(events)
     out = {
         "benchmark": "fair", "params": {"events": args.events},
@@ -139,6 +210,12 @@ def main(argv: list[str] | None = None) -> int:
             {"figure": f"GET /verify of a finished {n}-event hoth game (service fold)", "value": round(rest_ms, 1),
              "unit": "ms", "lower_is_better": True,
              "vs": {"figure": "umpire verify (own fold, every commitment)", "value": round(full_ms, 1)}},
+            {"figure": f"undo request needing consent, hoth game at {args.undo_at}+ commands", "value": round(undo_ms, 2),
+             "unit": "ms", "lower_is_better": True,
+             "vs": {"figure": "plain game command, same game", "value": round(plain_ms, 2)}},
+            {"figure": f"adversarial battery ({len(CONFIGS)} configurations, 70-step sequences)",
+             "value": round(battery.sequences / battery.seconds, 2), "unit": "sequences/s",
+             "vs": {"figure": "steps/s (both invariants after each)", "value": round(battery.steps / battery.seconds, 1)}},
             seats,
         ],
     }

@@ -231,7 +231,7 @@ ENDPOINTS = ("umpire POST /commands", "bare constant POST", "bare durable insert
 
 def run_workers(workers: int, connections: list[int], seconds: float, redis_url: str, tmp: Path,
                 projector: str = "process") -> dict[str, Any]:
-    from service.cli import Supervised, projector_command
+    from service.cli import Supervised, projector_command, projector_env
 
     data = tmp / f"umpire-w{workers}"
     env_u = {"UMPIRE_DATA_DIR": str(data), "UMPIRE_REDIS_URL": redis_url, "UMPIRE_PROJECTOR": projector}
@@ -243,9 +243,9 @@ def run_workers(workers: int, connections: list[int], seconds: float, redis_url:
     servers: dict[str, tuple[subprocess.Popen, str]] = {}
     follower = None
     if projector == "process":  # as umpire serve does: a supervised projector process follows the log
-        follower = Supervised(projector_command(str(data), redis_url,
+        follower = Supervised(projector_command(str(data),
                                                 "from tests.service.toy_ruleset import register; register()"),
-                              "projector")
+                              "projector", env=projector_env(redis_url))
         follower.start()
     try:
         servers["umpire"] = start_server("bench_http:umpire_app", workers, env_u, ("GET", "/health"))

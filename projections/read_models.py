@@ -30,6 +30,7 @@ from domain.kernel import (
     KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status, is_kernel_event, kernel_evolve,
     registry,
 )
+from domain.kernel import words
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import Undone
 from domain.kernel.log import EventLog, GameRow, StoredEvent, UnknownGame
@@ -438,8 +439,10 @@ class ReadModels:
                 if not flush():
                     return None
                 state = self._fold_upto(game, ev.seq)[0]
+                names, bots = words.names_of(rs, state), (ks.header.bots if ks.header is not None else {})
                 for u in self.store.load(gid, after=event.first - 1, upto=min(event.last, ev.seq - 1)):
-                    undone_updates.append((u.seq - 1, _enc.encode(views.timeline_entry(u, rs, undone=True))))
+                    undone_updates.append((u.seq - 1, _enc.encode(views.timeline_entry(u, rs, undone=True, names=names,
+                                                                                       bots=bots))))
             elif not is_kernel_event(event):
                 state = rs.evolve(state, event)
             pending.append((ev.seq, state, ev, prev_turn, undone_updates, ks))
@@ -468,7 +471,8 @@ class ReadModels:
         bodies = ([_enc.encode(views.game_view(row, rs, state, seat, version=seq, kernel=ks)) for seat in game.seats]
                   if with_views else [])
         if ev is not None:
-            entry = _enc.encode(views.timeline_entry(ev, rs, undone=False))
+            entry = _enc.encode(views.timeline_entry(ev, rs, undone=False, names=words.names_of(rs, state),
+                                                     bots=ks.header.bots if ks.header is not None else {}))
             feed = _enc.encode(ev)
             snap = encode_state(state) if takes_snapshot(seq, ev.turn, prev_turn) else b""
             turn: Any = ev.turn

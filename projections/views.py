@@ -3,27 +3,36 @@ projections (Redis). One piece of code per idea: both paths call these.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
 from domain.kernel import KernelState, Ruleset, event_type_name, game_status, redact
-from domain.kernel import chain
+from domain.kernel import chain, words
 from domain.kernel.fold import decode_event
 from domain.kernel.log import GameRow, StoredEvent
 from domain.kernel.rules import rule_url
 from domain.kernel.seats import creator_holds, seat_report
+from domain.kernel.sides import seat_sides
+from domain.kernel.undo import waiting_sides
 
 FINISHED = "finished"
 
 
-def undo_request_view(kernel: KernelState | None) -> dict[str, Any] | None:
-    """The undo request waiting for an answer (DESIGN 5: part of every view), or None."""
+def undo_request_view(kernel: KernelState | None, ruleset: Ruleset | None = None) -> dict[str, Any] | None:
+    """The undo request waiting for an answer (DESIGN 5: part of every view), or None; ``waiting_for``:
+    the sides that must still answer it, ``accepted``: the seats that accepted for theirs (UMPIRE-UNDO-13)."""
     req = None if kernel is None else kernel.undo_request
     if req is None:
         return None
-    return {"seq": req.seq, "by": req.by, "to_version": req.to_version,
-            "answer": [{"type": "undo_accept"}, {"type": "undo_decline"}]}
+    out = {"seq": req.seq, "by": req.by, "to_version": req.to_version,
+           "answer": [{"type": "undo_accept"}, {"type": "undo_decline"}]}
+    if ruleset is not None and kernel is not None and kernel.header is not None:
+        sides = seat_sides(ruleset, kernel.header)
+        out["waiting_for"] = list(waiting_sides(kernel, sides))
+        out["accepted"] = list(req.accepted)
+    return out
 
 
 def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, version: int | None = None,
@@ -42,7 +51,7 @@ def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, ver
         "to_act": list(st.to_act),
         "turn": st.turn,
         "winner": st.winner,
-        "undo_request": undo_request_view(kernel),
+        "undo_request": undo_request_view(kernel, ruleset),
         # DESIGN 4: once the game (the store row) is finished, everything is public, also earlier states
         "state": ruleset.view(state, seat, reveal_all=game.status == FINISHED if reveal_all is None else reveal_all),
     }
@@ -97,7 +106,8 @@ def event_view(
     return out
 
 
-def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: str) -> dict[str, Any]:
+def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: str,
+                names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """``GET /games/{id}/events/{seq}/ruling``. A hidden event's ruling is withheld too. Each step links
     the text of its rule (``rule_url``, DESIGN 8)."""
     body: dict[str, Any] = {"seq": ev.seq, "type": ev.type, "actor": ev.actor}
@@ -105,9 +115,20 @@ def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: s
         body["redacted"] = True
         body["ruling"] = None
         return body
-    body["ruling"] = linked_ruling(msgspec.json.decode(ev.ruling) if ev.ruling else None, ruleset)
+    body["ruling"] = named_ruling(linked_ruling(msgspec.json.decode(ev.ruling) if ev.ruling else None, ruleset), names)
     body["rolls"] = msgspec.json.decode(ev.rolls)
     return body
+
+
+def named_ruling(ruling: Any, names: Mapping[str, str] | None) -> Any:
+    """A ruling (as JSON data) whose summary and step texts name units and cards by their printed names."""
+    if names and isinstance(ruling, dict):
+        if isinstance(ruling.get("summary"), str):
+            ruling["summary"] = words.with_names(ruling["summary"], names)
+        for step in ruling.get("steps", ()):
+            if isinstance(step, dict) and isinstance(step.get("text"), str):
+                step["text"] = words.with_names(step["text"], names)
+    return ruling
 
 
 def linked_ruling(ruling: Any, ruleset: str) -> Any:
@@ -119,20 +140,43 @@ def linked_ruling(ruling: Any, ruleset: str) -> Any:
     return ruling
 
 
-def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool) -> dict[str, Any]:
-    """One line per step of ``GET /games/{id}/timeline`` (summaries never reveal private fields)."""
+def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool, names: Mapping[str, str] | None = None,
+                   bots: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """One line per step of ``GET /games/{id}/timeline`` (summaries never reveal private fields).
+    ``names``: the game's printed names by id (``words.names_of``); ``bots``: its bot seats
+    (``GameCreated.bots``); ``by`` says who did the step (DESIGN 12)."""
     event = decode_event(ruleset, ev.payload)
+    summary = step_summary(event, ruleset, names)
+    return {"seq": ev.seq, "type": ev.type, "actor": ev.actor, "turn": ev.turn, "summary": summary, "undone": undone,
+            "by": words.acted_by(ruleset, event, ev.actor, bots or {})}
+
+
+def step_summary(event: Any, ruleset: Ruleset, names: Mapping[str, str] | None = None) -> str:
+    """The one line of a step, naming units and cards by their printed names beside their ids."""
     from domain.kernel import is_kernel_event
 
-    summary = _kernel_summary(event) if is_kernel_event(event) else ruleset.summary(event)
-    return {"seq": ev.seq, "type": ev.type, "actor": ev.actor, "turn": ev.turn, "summary": summary, "undone": undone}
+    if is_kernel_event(event):
+        return _kernel_summary(event, ruleset)
+    return words.with_names(ruleset.summary(event), names or {})
 
 
-def _kernel_summary(event: Any) -> str:
+def scenario_title(ruleset: Ruleset, scenario: str) -> str:
+    """The printed title of a scenario (its id when the ruleset does not know it)."""
+    for c in ruleset.scenarios():
+        if c.id == scenario:
+            return c.title
+    return scenario
+
+
+def _kernel_summary(event: Any, ruleset: Ruleset | None = None) -> str:
     name = event_type_name(event)
     if name == "game_created":
         how = "; waiting for every seat's ready" if event.start == "when_ready" else ""
-        return f"game created: {event.ruleset} {event.scenario} for {', '.join(event.seats)}{how}"
+        title = scenario_title(ruleset, event.scenario) if ruleset is not None else event.scenario
+        bots = "".join(f"; {seat} is played by the bot {spec.split(':')[0]}" for seat, spec in sorted(event.bots.items()))
+        # DESIGN 14: the rule choices in force (a header written before choices existed has none)
+        rules = ("; rule choices: " + ", ".join(f"{k} {v}" for k, v in event.choices.items())) if event.choices else ""
+        return f"game created: {title} for {', '.join(event.seats)}{bots}{how}{rules}"
     if name == "seat_ready":
         return f"{event.seat} is ready" + (" with a client seed" if event.client_seed else "")
     if name == "seats_offered":
@@ -144,6 +188,8 @@ def _kernel_summary(event: Any) -> str:
         return f"{event.seat}'s token is replaced by its holder"
     if name == "undo_requested":
         return f"{event.by} asks to undo back to version {event.to_version}"
+    if name == "undo_accepted":
+        return f"{event.by} accepts the undo back to version {event.to_version} for its side"
     if name == "undo_declined":
         return f"{event.by} declines the undo back to version {event.to_version}"
     if name == "undo_lapsed":

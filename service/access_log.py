@@ -4,7 +4,8 @@ uvicorn's own access log builds a ``LogRecord`` per request, runs it through the
 filters and its formatter (colours, status phrase) and writes it with one ``write`` and ``flush``: 70-130 us
 of a worker's CPU per request, 5-10% of a game command, measured in ``ops/bench_http.py``. This ASGI
 wrapper writes the same line (``INFO:     <client> - "<METHOD> <path>?<query> HTTP/<v>" <status>``, a
-secret query parameter redacted by :func:`service.auth.redact_query`) into a buffer that is written to
+secret query parameter redacted by :func:`service.auth.redact_query_string`, whatever the spelling of its
+name) into a buffer that is written to
 stdout at most :data:`FLUSH_SECONDS` later, or at once when :data:`FLUSH_LINES` are waiting, and when
 the server shuts down. What a crash can lose is the last :data:`FLUSH_SECONDS` of access lines, never
 a command (those are in the store before their answer).
@@ -17,7 +18,7 @@ import sys
 from http import HTTPStatus
 from typing import Any, TextIO
 
-from .auth import redact_query
+from .auth import redact_query_string
 
 #: Longest a line waits in the buffer (PROPOSED: an operator tailing the log sees it within this).
 FLUSH_SECONDS = 0.25
@@ -68,7 +69,7 @@ class AccessLog:
         path = path.decode("latin-1") if isinstance(path, bytes) else scope["path"]
         query = scope.get("query_string")
         if query:
-            path = redact_query(f"{path}?{query.decode('latin-1')}")
+            path = f"{path}?{redact_query_string(query.decode('latin-1'))}"
         self.lines.append(f'INFO:     {where} - "{scope["method"]} {path} HTTP/{scope["http_version"]}" '
                           f'{status} {_PHRASES.get(status, "")}\n')
         if len(self.lines) >= FLUSH_LINES:

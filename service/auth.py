@@ -11,19 +11,71 @@ from __future__ import annotations
 import logging
 import re
 from typing import Any
+from urllib.parse import unquote_plus
 
 from litestar.connection import ASGIConnection
 
 from .problems import Problem
 
-#: Query parameters that carry a secret (``/feed?token=``): never written to a log.
-SECRET_PARAMS = ("token",)
-_SECRET_QUERY = re.compile(r"(?i)([?&](?:%s)=)[^&\s\"]*" % "|".join(SECRET_PARAMS))
+#: The query parameter that authenticates a request (``/feed?token=``: a browser's EventSource cannot set
+#: headers). It is the only one; every parameter named here is masked in every log.
+TOKEN_PARAM = "token"
+#: Query parameters that carry a secret: never written to a log, however their name is spelled
+#: (percent-encoded, ``+``, any case, repeated).
+SECRET_PARAMS = frozenset({TOKEN_PARAM})
+#: And any parameter whose name has one of these in it (``invite_token``, ``access_token``, ...): a
+#: parameter that authenticates later is masked before anyone remembers to list it.
+SECRET_WORDS = ("token", "secret", "password", "passwd", "invite", "key")
+#: Free text (a log message): each whitespace-delimited word with a query string in it.
+_URL_WORD = re.compile(r"[^\s?]*\?\S*")
+
+
+def _param_name(raw: str) -> str:
+    """A query parameter's name as a server reads it (``+`` is a space, percent-escapes decoded), decoded
+    again while that changes it (a doubly encoded name is masked too), trimmed and lower-cased."""
+    name = raw
+    for _ in range(4):
+        decoded = unquote_plus(name)
+        if decoded == name:
+            break
+        name = decoded
+    return name.strip().lstrip("?").strip().lower()
+
+
+def is_secret_param(raw_name: str) -> bool:
+    """Whether a query parameter (its raw name) carries a secret: :data:`SECRET_PARAMS`, or a name with one
+    of :data:`SECRET_WORDS` in it."""
+    name = _param_name(raw_name)
+    return name in SECRET_PARAMS or any(w in name for w in SECRET_WORDS)
+
+
+def redact_query_string(query: str) -> str:
+    """``query`` (the raw query string, without ``?``) with the value of every secret parameter replaced by
+    ``***``. Split exactly as the server splits it (on ``&``; the name ends at the first ``=``), so no part
+    of a value that authenticates is left in clear."""
+    parts = query.split("&")
+    for i, part in enumerate(parts):
+        name, eq, _value = part.partition("=")
+        if eq and is_secret_param(name):
+            parts[i] = f"{name}=***"
+    return "&".join(parts)
+
+
+def redact_url(url: str) -> str:
+    """``path?query`` with :func:`redact_query_string` applied to its query (every ``?`` after the first
+    belongs to the query, as for the server; a name after a stray ``?`` is masked as well)."""
+    path, sep, query = url.partition("?")
+    if not sep:
+        return url
+    return path + sep + redact_query_string(query)
 
 
 def redact_query(text: str) -> str:
-    """``text`` with the value of every secret query parameter replaced by ``***``."""
-    return _SECRET_QUERY.sub(r"\1***", text)
+    """``text`` (a URL, or a log message with URLs in it) with the value of every secret query parameter
+    replaced by ``***``."""
+    if "?" not in text:
+        return text
+    return _URL_WORD.sub(lambda m: redact_url(m.group(0)), text)
 
 
 class RedactTokens(logging.Filter):
@@ -65,7 +117,7 @@ def bearer_token(conn: ASGIConnection, *, allow_query: bool = False) -> str | No
     if token is not None:
         return token
     if allow_query:
-        q = conn.query_params.get("token")
+        q = conn.query_params.get(TOKEN_PARAM)
         if q:
             return q
     return None
@@ -112,4 +164,4 @@ async def check_seat(svc: Any, game_id: str, token: str | None) -> None:
     await anyio.to_thread.run_sync(check)
 
 
-__all__ = ["RedactTokens", "bearer_token", "check_seat", "token_of_header", "install_log_redaction", "redact_query", "require_seat_guard", "seat_for", "seat_of"]
+__all__ = ["RedactTokens", "SECRET_PARAMS", "SECRET_WORDS", "TOKEN_PARAM", "is_secret_param", "redact_query_string", "redact_url", "bearer_token", "check_seat", "token_of_header", "install_log_redaction", "redact_query", "require_seat_guard", "seat_for", "seat_of"]

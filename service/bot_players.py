@@ -13,7 +13,7 @@ ordinary command path by a background worker of each process.
   read at: when a person (or another process's worker) moved first, the store answers 409 and the worker
   reads again. With several processes or nodes exactly one append wins.
 - The kernel's own decisions of a bot seat are answered by rule, not by the bot: ``ready`` without a client
-  seed (a ``when_ready`` game), and an undo request is declined when its range holds a draw and accepted
+  seed (a ``when_ready`` game), and an undo request is declined when its range holds a reveal (UMPIRE-REVEAL-1) and accepted
   otherwise (:func:`bots.protocol.answer_undo`).
 - The step's ruling names the bot (a ``UMPIRE-BOT-1`` step with ``"bot": "<id>:<level>"`` and the bot's
   explanation) and the event entries of a bot seat carry ``"bot"`` (``GameService.render_events``).
@@ -36,13 +36,15 @@ import msgspec
 
 from bots import BotSeat, BotSpecError, Decision, SeatInput, UndoQuestion, answer_undo, decide, resolve
 from bots.random_bot import RandomBot
-from domain.kernel import KERNEL_COMMAND_TYPES, GameCreated, Ready, UndoAccept, UndoDecline, is_kernel_event
-from domain.kernel.fold import decode_event
+from domain.kernel import KERNEL_COMMAND_TYPES, GameCreated, Ready, UndoAccept, UndoDecline
+from domain.kernel.sides import seat_sides
+from domain.kernel.undo import may_answer, range_draws, range_reveals
 from domain.kernel.rulings import RuleStep
 
 from . import views
 from .game_service import Current, GameService, ruleset_for
 from .problems import Problem
+from .undo import game_steps
 
 log = logging.getLogger("umpire.bots")
 
@@ -114,10 +116,9 @@ def undo_question(svc: GameService, cur: Current) -> UndoQuestion | None:
     req = cur.folded.kernel.undo_request
     if req is None:
         return None
-    rs = cur.ruleset
-    records = svc.store.load(cur.game.game_id, after=req.to_version, upto=req.seq - 1)
-    draws = any(e.rolls not in ("", "[]") and not is_kernel_event(decode_event(rs, e.payload)) for e in records)
-    return UndoQuestion(by=req.by, to_version=req.to_version, draws=draws)
+    steps = game_steps(svc, cur)  # the kernel's own reading of the log: its reveal rule, not a list of the bot's
+    return UndoQuestion(by=req.by, to_version=req.to_version, draws=range_draws(steps, req.to_version, req.seq - 1),
+                        reveals=range_reveals(steps, req.to_version, req.seq - 1))
 
 
 def next_job(svc: GameService, game_id: str) -> Job | None:
@@ -138,8 +139,9 @@ def next_job(svc: GameService, game_id: str) -> Job | None:
         return None
     req = ks.undo_request
     if req is not None:
+        sides = seat_sides(cur.ruleset, cur.setup)
         for seat in sorted(bots):
-            if seat != req.by:
+            if may_answer(ks, sides, seat):  # UMPIRE-UNDO-13: a bot of a side that must still answer
                 return Job(game_id, seat, bots[seat], cur.version, "undo", question=undo_question(svc, cur))
     for seat in cur.status.to_act:
         if seat in bots:
@@ -164,6 +166,18 @@ def bot_decision(job: Job) -> Decision:
                       job.spec, job.game_id, job.version)
         d = decide(BotSeat(bot=RandomBot.id, level=1, seed=job.seed), job.seat_input)
         return msgspec.structs.replace(d, explanation=f"{job.spec} failed here; {d.explanation}", bot=job.spec)
+
+
+def by_rule(job: Job) -> tuple[Any, RuleStep]:
+    """The kernel command a bot seat gives by rule (UMPIRE-BOT-2), not by its bot: ``ready`` without a
+    client seed, or its answer to an undo request (:func:`bots.protocol.answer_undo`); with its ruling note."""
+    if job.kind == "ready":
+        return Ready(), note_of(job.spec, "ready without a client seed (UMPIRE-BOT-2)")
+    assert job.kind == "undo" and job.question is not None
+    accept, why = answer_undo(job.question)
+    return (UndoAccept() if accept else UndoDecline(),
+            note_of(job.spec, f"undo request {why} (UMPIRE-BOT-2)", draws=job.question.draws,
+                    reveals=job.question.reveals))
 
 
 def note_of(spec: str, explanation: str, **values: Any) -> RuleStep:
@@ -290,14 +304,8 @@ class BotPlayers:
             if job is None or self._stuck.get(game_id) == job.version:
                 return
             self._again.discard(game_id)
-            if job.kind == "ready":
-                command: Any = Ready()
-                note = note_of(job.spec, "ready without a client seed (UMPIRE-BOT-2)")
-            elif job.kind == "undo":
-                assert job.question is not None
-                accept, why = answer_undo(job.question)
-                command = UndoAccept() if accept else UndoDecline()
-                note = note_of(job.spec, f"undo request {why} (UMPIRE-BOT-2)", draws=job.question.draws)
+            if job.kind in ("ready", "undo"):
+                command, note = by_rule(job)
             else:
                 assert job.seat_input is not None
                 for hook in self.on_input:
@@ -327,4 +335,4 @@ class BotPlayers:
                     await anyio.to_thread.run_sync(svc.project, game_id)
 
 
-__all__ = ["BotPlayers", "Job", "bot_decision", "bot_seed", "check_bots", "next_job", "seat_input", "undo_question"]
+__all__ = ["BotPlayers", "Job", "bot_decision", "by_rule", "bot_seed", "check_bots", "next_job", "seat_input", "undo_question"]

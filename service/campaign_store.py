@@ -216,8 +216,15 @@ class CampaignStore:
         row = self.row(campaign_id)
         assert row is not None
         rows = [chain_row(r) | {"prev_hash": r["prev_hash"], "hash": r["hash"]} for r in self.stored(campaign_id)]
-        if row["chain_version"] != chain.CHAIN_V2:
+        # the stream says whether it is chained, not the row: a campaign stored before chains has no hash or
+        # commitment anywhere, so a row lowered to chain version 1 cannot switch the check off
+        chained = any(r["hash"] is not None or r["commitment"] is not None for r in rows)
+        if row["chain_version"] != chain.CHAIN_V2 and not chained:
             return ChainReport(ok=True, events=len(rows), problem="a campaign stored before chains: not chained"), None
+        if row["chain_version"] != chain.CHAIN_V2:
+            return ChainReport(ok=False, events=len(rows), first_broken_seq=1,
+                               problem=f"campaigns.chain_version is {row['chain_version']!r} (not chained) but the "
+                                       f"campaign's stream is chained (chain version {chain.CHAIN_V2})"), None
         prev = chain.GENESIS
         report = ChainReport(ok=True, events=len(rows))
         for n, r in enumerate(rows, start=1):

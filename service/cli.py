@@ -133,7 +133,8 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
                        f" (password-protected; restarted if it dies; recorded in "
                        f"{Path(settings.data_dir) / REDIS_URL_FILE})", err=True)
         if projector == "process":
-            follower = Supervised(projector_command(settings.data_dir, settings.redis_url or ""), "projector")
+            follower = Supervised(projector_command(settings.data_dir), "projector",
+                                  env=projector_env(settings.redis_url or ""))
             follower.start()
         os.environ[ENV_PROJECTOR] = projector
         if workers > 1:
@@ -161,11 +162,19 @@ ENV_PROJECTOR = "UMPIRE_PROJECTOR"
 SUPERVISE_EVERY_S = 0.5
 
 
-def projector_command(data_dir: str, redis_url: str, prelude: str = "") -> list[str]:
-    """The projector process (:func:`service.projector_process.main`); ``prelude``: Python run first
-    (the benchmarks register their test ruleset with it)."""
+def projector_command(data_dir: str, prelude: str = "") -> list[str]:
+    """The projector process's argv (:func:`service.projector_process.main`); ``prelude``: Python run first
+    (the benchmarks register their test ruleset with it). The Redis URL is not in it: the argv of every
+    process is world-readable (``ps``, ``/proc/<pid>/cmdline``) and the URL holds the Redis password; it
+    goes in the child's environment (:func:`projector_env`), readable by its own user only."""
     code = f"{prelude}\nfrom service.projector_process import main; main()"
-    return [sys.executable, "-c", code, "--data-dir", data_dir, "--redis-url", redis_url]
+    return [sys.executable, "-c", code, "--data-dir", data_dir]
+
+
+def projector_env(redis_url: str, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The projector process's environment: ``base`` (default: this process's) with
+    :data:`~service.settings.ENV_REDIS_URL` set to ``redis_url``."""
+    return {**(dict(os.environ) if base is None else base), ENV_REDIS_URL: redis_url}
 
 
 def _exit_on_sigterm(signum: int, frame: Any) -> None:
@@ -178,10 +187,11 @@ def _exit_on_sigterm(signum: int, frame: Any) -> None:
 class Supervised:
     """A child process kept running: restarted when it dies, until :meth:`stop`."""
 
-    def __init__(self, cmd: list[str], name: str):
+    def __init__(self, cmd: list[str], name: str, env: dict[str, str] | None = None):
+        """``env``: the child's environment (default: this process's); secrets go there, never in ``cmd``."""
         import threading
 
-        self.cmd, self.name = cmd, name
+        self.cmd, self.name, self.env = cmd, name, env
         self.proc: Any = None
         self.restarts = 0
         self._stop = threading.Event()
@@ -192,7 +202,7 @@ class Supervised:
 
         from .redis_runtime import _die_with_parent
 
-        return subprocess.Popen(self.cmd, preexec_fn=_die_with_parent)  # it never outlives serve
+        return subprocess.Popen(self.cmd, env=self.env, preexec_fn=_die_with_parent)  # it never outlives serve
 
     def start(self) -> None:
         import signal

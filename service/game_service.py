@@ -73,11 +73,14 @@ from domain.kernel import (
     redact,
     registry,
 )
+from domain.kernel import choices as rule_choices
 from domain.kernel.dice import Roll, new_seed, seed_from_hex
 from domain.kernel.fold import decode_event
 from domain.kernel.header import ClientSeed, decide_ready
+from domain.kernel import words
 from domain.kernel.rulings import RuleStep, Ruling
 from domain.kernel.seats import Seating, SeatsOffered
+from domain.kernel.sides import seat_sides
 from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_commands, lapse
 
 from . import chain, views
@@ -134,6 +137,8 @@ class CreateGameRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     start: Start = "now"
     #: DESIGN 13: seats played by the service's bots, ``{"<seat>": "<bot id>[:level]"}`` (GET /rulesets lists them).
     bots: dict[str, str] = {}
+    #: DESIGN 14: rule choices, ``{"<choice id>": "<option>"}`` (GET /rulesets lists them); the rest take defaults.
+    choices: dict[str, str] = {}
     #: DESIGN 4 (UMPIRE-SEAT-1): ``tokens`` (every seat's token to the caller) or ``invitations`` (the kept
     #: seats' tokens and a one-time invitation for every other human seat).
     seating: Seating = "tokens"
@@ -590,11 +595,15 @@ class GameService:
         und = cur.folded.undone if undone is None else undone
         out = [views.event_view(e, cur.ruleset, seat, finished=fin, undone=e.seq in und) for e in records]
         header = cur.folded.kernel.header
-        if header is not None and header.bots:  # UMPIRE-BOT-1: a bot seat's entries name the bot
-            for entry in out:
-                spec = header.bots.get(entry["actor"] or "")
-                if spec is not None:
-                    entry["bot"] = spec
+        bots = header.bots if header is not None else {}
+        names = words.names_of(cur.ruleset, cur.state)
+        for e, entry in zip(records, out):
+            spec = bots.get(entry["actor"] or "")
+            if spec is not None:  # UMPIRE-BOT-1: a bot seat's entries name the bot
+                entry["bot"] = spec
+            # DESIGN 12: the step in words and who did it (the timeline's line; never a private field)
+            line = views.timeline_entry(e, cur.ruleset, undone=False, names=names, bots=bots)
+            entry["summary"], entry["by"] = line["summary"], line["by"]
         return out
 
     def kernel_at(self, game_id: str, seq: int, cur: Current | None = None) -> KernelState:
@@ -654,9 +663,12 @@ class GameService:
             seats = rs.seats(req.scenario, dict(req.options))
             bots = check_bots(rs.id, tuple(seats), req.bots)
             plan = plan_seats(tuple(seats), bots, req.seating, req.keep)
-            setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats), options=dict(req.options))
+            choices = rule_choices.resolve(rule_choices.declared(rs), req.choices)
+            setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats),
+                          options=dict(req.options), choices=choices)
             state = rs.initial_state(setup)
             header = GameCreated(game_id=game_id, ruleset=rs.id, scenario=req.scenario, options=dict(req.options),
+                                 choices=choices,
                                  seats=tuple(seats), engine_version=rs.engine_version, seed_commitment=commitment(seed),
                                  start=req.start, campaign_id=campaign_id, chain_version=chain.CHAIN_V2,
                                  client_seeds=dict(client_seeds) if client_seeds is not None else None,
@@ -1029,7 +1041,8 @@ class GameService:
         followed by the ruleset's (none while the game waits for its seats)."""
         if seat is None:
             return []
-        out = [msgspec.to_builtins(c) for c in kernel_legal_commands(cur.folded.kernel, seat)]
+        sides = seat_sides(cur.ruleset, cur.setup)  # UMPIRE-UNDO-13: only another side answers an undo
+        out = [msgspec.to_builtins(c) for c in kernel_legal_commands(cur.folded.kernel, seat, sides)]
         if not cur.folded.kernel.waiting:
             out += [msgspec.to_builtins(c) for c in cur.ruleset.legal_commands(cur.state, seat)]
         return out

@@ -198,11 +198,23 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
             "options": _hoist(_options_schema(rs), f"{rs.id}_Options", comps),
             "start": START,
             "bots": _bots_schema(rs),
+            "choices": _choices_schema(rs),
             "seating": SEATING,
             "keep": _keep_schema(_ruleset_seats(rs)),
         },
         **KEEP_ONLY_WITH_INVITATIONS,
     }
+
+
+def _choices_schema(rs: Any) -> dict[str, Any]:
+    """``choices`` of POST /games: rule choice id -> one of its options (DESIGN 14, GET /rulesets ``choices``)."""
+    from domain.kernel.choices import declared
+
+    return {"type": "object", "additionalProperties": False,
+            "properties": {c.id: {"type": "string", "enum": list(c.option_ids()), "default": c.default,
+                                  "description": c.question} for c in declared(rs)},
+            "description": "Rule choices (DESIGN 14): `{\"<choice id>\": \"<option>\"}`; every choice left out takes "
+                           "its default. The choices in force are written into the game's header."}
 
 
 def _bots_schema(rs: Any) -> dict[str, Any]:
@@ -347,8 +359,13 @@ def body_components() -> dict[str, Any]:
         camp["properties"]["bots"] = {**_bots_schema(with_campaigns[0]), "propertyNames": {"enum": seats}}
         camp["properties"]["keep"] = _keep_schema(seats)
         # a campaign with bots starts now (service/routes/campaigns.py: its bot seats give no client seed)
+        camp["properties"]["choices"] = _choices_schema(with_campaigns[0])
+        # a campaign with bots, or with rule choices, starts now (its bot seats give no client seed; a waiting
+        # campaign records nothing before its seats are ready); keep goes with invitations only
         camp["allOf"] = [
             {"if": {"required": ["bots"], "properties": {"bots": {"minProperties": 1}}},
+             "then": {"properties": {"start": {"const": "now"}}}},
+            {"if": {"required": ["choices"], "properties": {"choices": {"minProperties": 1}}},
              "then": {"properties": {"start": {"const": "now"}}}},
             KEEP_ONLY_WITH_INVITATIONS]
     for name in (*_PLACEHOLDERS, "CreateGameRequest"):

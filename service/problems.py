@@ -156,11 +156,19 @@ def _field_of(extra: Any) -> str | None:
     return None
 
 
-def _on_http(_: Request, exc: HTTPException) -> Response[dict[str, Any]]:
+#: The longest request path a problem repeats (litestar's "Validation failed for GET <url>" repeats the
+#: whole URL: a 5,000-digit parameter, or a seat token given in the query string, is not sent back).
+_MAX_ECHO = 200
+
+
+def _on_http(req: Request, exc: HTTPException) -> Response[dict[str, Any]]:
     status = exc.status_code
     if isinstance(exc, ValidationException) or status == 400:
         field = _field_of(exc.extra)
         detail = exc.detail or "malformed request"
+        if detail.startswith("Validation failed for "):
+            path = req.url.path
+            detail = f"Validation failed for {req.method} {path if len(path) <= _MAX_ECHO else path[:_MAX_ECHO] + '...'}"
         if isinstance(exc.extra, list) and exc.extra:
             msgs = [e.get("message") for e in exc.extra if isinstance(e, dict) and e.get("message")]
             if msgs:

@@ -7,8 +7,10 @@ from typing import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m service.projector_process --data-dir DIR --redis-url URL``: the projector process
-    (:func:`projections.projector.tail` over this store; it lives in the service because it opens the store)."""
+    """``UMPIRE_REDIS_URL=URL python -m service.projector_process --data-dir DIR``: the projector process
+    (:func:`projections.projector.tail` over this store; it lives in the service because it opens the store).
+    The Redis URL comes from the environment, never from the command line: it holds the Redis password, and
+    every process's argv is readable by every local user (``ps``)."""
     import argparse
     import signal
 
@@ -17,19 +19,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     import service.cli  # noqa: F401 -- loads the plug-ins as the serving processes do (their rulesets)
     from projections.projector import tail
     from projections.read_models import ReadModels
-    from service.settings import ENV_DATABASE_URL, redis_client
+    from service.settings import ENV_DATABASE_URL, ENV_REDIS_URL, redis_client
     from service.store import open_store
 
     ap = argparse.ArgumentParser(description="umpire's projector process: the Redis read models follow the log")
     ap.add_argument("--data-dir", required=True)
-    ap.add_argument("--redis-url", required=True)
     args = ap.parse_args(argv)
+    url = os.environ.get(ENV_REDIS_URL, "").strip()
+    if not url:
+        ap.error(f"{ENV_REDIS_URL} must name the Redis to project into (it is read from the environment only)")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s projector: %(message)s")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     # the cluster client when the URL (or UMPIRE_REDIS_CLUSTER) says so; the store the serving nodes use
-    client = redis_client(args.redis_url, socket_connect_timeout=0.5, socket_timeout=2.0)
+    client = redis_client(url, socket_connect_timeout=0.5, socket_timeout=2.0)
     store = open_store(args.data_dir, database_url=os.environ.get(ENV_DATABASE_URL) or "")
     tail(ReadModels(client, store), store, stop)
 

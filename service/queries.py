@@ -31,11 +31,13 @@ from typing import Any
 import msgspec
 
 from domain.kernel import ACTIVE, FINISHED, WAITING
+from domain.kernel import words
 from domain.kernel.fold import decode_event
 
 from . import views
 from .game_service import GameService
 from .problems import Problem
+from .store import StoreError
 
 log = logging.getLogger("umpire.service")
 
@@ -190,12 +192,15 @@ def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cu
 
 def legal_commands(svc: GameService, game_id: str, seat: str | None) -> Read:
     cur = svc.current(game_id)
-    body: dict[str, Any] = {"ruleset": cur.ruleset.id, "version": cur.version, "seat": seat,
-                            "commands": svc.legal_commands(cur, seat)}
+    commands = svc.legal_commands(cur, seat)
+    body: dict[str, Any] = {"ruleset": cur.ruleset.id, "version": cur.version, "seat": seat, "commands": commands}
+    # DESIGN 12: each command's words (label, warning) from the ruleset, parallel to ``commands``
+    body["described"] = words.described(cur.ruleset, cur.state, seat, commands) if seat is not None else []
     templates = getattr(cur.ruleset, "command_templates", None)
     if templates is not None:  # continuous commands with bounds (domain/kernel/decider.py)
         open_ = seat is not None and not cur.folded.kernel.waiting
-        body["templates"] = templates(cur.state, seat) if open_ else []
+        body["templates"] = ([words.described_template(cur.ruleset, cur.state, seat, t)
+                              for t in templates(cur.state, seat)] if open_ else [])
     return Read(body)
 
 
@@ -215,7 +220,8 @@ def ruling(svc: GameService, game_id: str, seq: int, seat: str | None) -> Read:
     ev = svc.store.event(game_id, seq) if 1 <= seq <= cur.version else None
     if ev is None:
         raise Problem(404, "not-found", f"no event {seq} in game {game_id}", field="seq")
-    body = views.ruling_view(ev, seat, finished=cur.finished, ruleset=cur.ruleset.id)
+    body = views.ruling_view(ev, seat, finished=cur.finished, ruleset=cur.ruleset.id,
+                             names=words.names_of(cur.ruleset, cur.state))
     body["undone"] = seq in cur.folded.undone
     return Read(body)
 
@@ -226,7 +232,10 @@ def timeline(svc: GameService, rm: Any, game_id: str) -> Read:
     if not (isinstance(steps, list) and len(steps) == game.version):
         cur = svc.current(game_id, game)
         records = svc.store.load(game_id, upto=cur.version)
-        steps = [views.timeline_entry(e, cur.ruleset, undone=e.seq in cur.folded.undone) for e in records]
+        names, header = words.names_of(cur.ruleset, cur.state), cur.folded.kernel.header
+        bots = header.bots if header is not None else {}
+        steps = [views.timeline_entry(e, cur.ruleset, undone=e.seq in cur.folded.undone, names=names, bots=bots)
+                 for e in records]
         return Read({"game_id": game_id, "version": cur.version, "steps": steps}, degraded)
     return Read({"game_id": game_id, "version": game.version, "steps": steps})
 
@@ -263,7 +272,12 @@ def verify(svc: GameService, game_id: str, receipt: str | None = None) -> Read:
         except ValueError as exc:
             raise Problem(400, "malformed", str(exc), field="receipt") from None
     public = svc.signer.public_raw if svc.signer is not None else None
-    cur = svc.current(game_id)
+    try:
+        cur = svc.current(game_id)
+    except StoreError:
+        raise
+    except Exception:  # noqa: BLE001 -- a log the service cannot fold (an edited event): the verifier says where and why
+        return Read(verify_game(svc.store, game_id, receipt=given, public_key=public, private_before_end=False).body())
     return Read(verify_game(svc.store, game_id, receipt=given, public_key=public, folded=cur.folded,
                             private_before_end=cur.finished).body())
 

@@ -11,6 +11,11 @@ and every difference (a rule fixed since, for instance).
 ``GET /games/{id}/events/{seq}/redecide``: 409 while the game is running (the
 seed is secret), 404 for a step that no command produced (the opening, undo
 bookkeeping) or one recorded before commands were kept.
+
+Rule choices (DESIGN 14): the answer names the choices the game was played under (``choices``) and the
+text of every rule the recorded rulings cite (``rules``). For a step whose ruling cites a rule choice, the
+step is also decided under each other option of that choice (``by_choice``): the log before the step is
+folded again with only that choice changed, and the same command, seed and dice counters are decided.
 """
 from __future__ import annotations
 
@@ -21,7 +26,9 @@ import msgspec
 from domain.kernel import KERNEL_EVENT_TYPES, Dice, KernelCommand, NotYourDecision, RuleViolation, advance
 from domain.kernel.dice import Roll
 
-from .game_service import GameService, encode_emitted
+from domain.kernel import choices as rule_choices, registry
+
+from .game_service import GameService, _fold_records as fold_records, encode_emitted
 from .problems import Problem
 
 _rolls = msgspec.json.Decoder(list[Roll])
@@ -66,23 +73,61 @@ def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
         raise Problem(404, "not-found", f"event {seq} is undo or ready bookkeeping of the kernel, not a decision of"
                       " the rules", field="seq")
     # the draws of a when_ready game mix the seats' client seeds (DESIGN 3)
-    dice = Dice(svc.store.seed(game_id), game_id, counters, mix=svc.kernel_at(game_id, first - 1, cur).mix)
+    seed, mix = svc.store.seed(game_id), svc.kernel_at(game_id, first - 1, cur).mix
     # the kernel's own events of the step (a lapsed undo request) and its lines in the rulings (an agreed
     # re-roll) are not the ruleset's decision: compared without them
     recorded = [e for e in svc.store.load(game_id, after=first - 1, upto=last) if e.type not in KERNEL_EVENT_TYPES]
     rec = [{"seq": e.seq, "type": e.type, "payload": _json(e.payload), "ruling": _ruleset_ruling(_json(e.ruling)),
             "rolls": _json(e.rolls), "engine_version": e.engine_version} for e in recorded]
+    declared = rule_choices.declared(rs)
+    in_force = rule_choices.in_force(declared, cur.setup.choices)
+    cited = [r for e in rec for r in _cited(e["ruling"])]
     out: dict[str, Any] = {"seq": seq, "first_seq": first, "last_seq": last, "seat": seat,
                            "command": msgspec.json.decode(body), "engine_version": rs.engine_version,
-                           "recorded": rec}
+                           "recorded": rec, "choices": in_force, "rules": _rule_texts(rs.id, cited)}
+    base = recorded[0].seq if recorded else first
+    out.update(_decide(rs, state, seat, command, Dice(seed, game_id, dict(counters), mix=mix), rec, base))
+    by_choice: list[dict[str, Any]] = []
+    for choice in declared:
+        if choice.id not in cited:
+            continue
+        for option in choice.option_ids():
+            if option == in_force[choice.id]:
+                continue
+            setup = msgspec.structs.replace(cur.setup, choices={**in_force, choice.id: option})
+            alt_state = fold_records(rs, setup, before).state
+            alt = _decide(rs, alt_state, seat, command, Dice(seed, game_id, dict(counters), mix=mix), rec, base)
+            by_choice.append({"choice": choice.id, "in_force": in_force[choice.id], "option": option, **alt})
+    out["by_choice"] = by_choice
+    return out
+
+
+def _cited(ruling: Any) -> list[str]:
+    if not isinstance(ruling, dict):
+        return []
+    return [str(s.get("rule")) for s in ruling.get("steps", ()) if isinstance(s, dict) and s.get("rule")]
+
+
+def _rule_texts(ruleset_id: str, ids: list[str]) -> list[dict[str, Any]]:
+    """The text of every rule the step cites, once each, in the order cited (DESIGN 8)."""
+    rules = registry.rules_of(ruleset_id) or {}
+    out = []
+    for rid in dict.fromkeys(ids):
+        r = rules.get(rid)
+        out.append({"id": rid, "title": r.title if r else None, "text": r.text if r else None,
+                    "url": f"/rulesets/{ruleset_id}/rules/{rid}"})
+    return out
+
+
+def _decide(rs: Any, state: Any, seat: str, command: Any, dice: Dice, rec: list[dict[str, Any]],
+            base: int) -> dict[str, Any]:
+    """The step decided on ``state``, and its differences from the record."""
     try:
         emitted = rs.decide(state, seat, command, dice)
     except (RuleViolation, NotYourDecision) as exc:
-        out.update(same=False, now=None, refused={"rule": getattr(exc, "rule", None), "detail": exc.detail},
-                   differences=[{"field": "accepted", "recorded": True, "current": False}])
-        return out
+        return {"same": False, "now": None, "refused": {"rule": getattr(exc, "rule", None), "detail": exc.detail},
+                "differences": [{"field": "accepted", "recorded": True, "current": False}]}
     new, _ = encode_emitted(rs, state, emitted, seat)
-    base = recorded[0].seq if recorded else first
     now = [{"seq": base + i, "type": n.type, "payload": _json(n.payload), "ruling": _json(n.ruling),
             "rolls": _json(n.rolls), "engine_version": n.engine_version} for i, n in enumerate(new)]
     diffs: list[dict[str, Any]] = []
@@ -92,8 +137,7 @@ def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
         for f in ("type", "payload", "ruling", "rolls"):
             if r[f] != n[f]:
                 diffs.append({"seq": r["seq"], "field": f, "recorded": r[f], "current": n[f]})
-    out.update(same=not diffs, now=now, differences=diffs)
-    return out
+    return {"same": not diffs, "now": now, "differences": diffs}
 
 
 __all__ = ["redecide"]

@@ -20,13 +20,13 @@ from typing import Any
 import click
 import msgspec
 
-from domain.kernel import Setup, Undone, fold, registry
+from domain.kernel import GameCreated, Setup, Undone, fold, registry, words
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import undone_seqs
 
 from .settings import Settings
 from .store import UnknownGame
-from .views import game_view, ruling_view, timeline_entry
+from .views import game_view, ruling_view, scenario_title, timeline_entry
 
 PROMPT = "[n]ext [b]ack [j]ump SEQ [q]uit > "
 
@@ -55,6 +55,16 @@ class Replay:
         self.undone = undone_seqs(self.pairs)
         self.setup = msgspec.json.decode(game.setup, type=Setup)
         self._states: dict[int, Any] = {}
+        created = next((e for _, e in self.pairs if isinstance(e, GameCreated)), None)
+        self.bots = created.bots if created is not None else {}
+        self._names: dict[str, str] | None = None
+
+    @property
+    def names(self) -> dict[str, str]:
+        """The game's printed names by id (stable over the game: taken from its last state)."""
+        if self._names is None:
+            self._names = words.names_of(self.ruleset, self.state(self.last))
+        return self._names
 
     @property
     def last(self) -> int:
@@ -85,10 +95,11 @@ class Replay:
         if seq == 0:
             return [f"    0 (the game before its first event)"]
         ev = self.records[seq - 1]
-        entry = timeline_entry(ev, self.ruleset, undone=seq in self.undone)
+        entry = timeline_entry(ev, self.ruleset, undone=seq in self.undone, names=self.names, bots=self.bots)
         mark = " [undone]" if entry["undone"] else ""
-        out = [f"{seq:>5} t{entry['turn']:<3} {entry['actor'] or '-':<10} {entry['summary']}{mark}"]
-        return out + _render_ruling(ruling_view(ev, self.seat, finished=self.finished, ruleset=self.ruleset.id))
+        out = [f"{seq:>5} t{entry['turn']:<3} {entry['by']['text']:<10} {entry['summary']}{mark}"]
+        return out + _render_ruling(ruling_view(ev, self.seat, finished=self.finished, ruleset=self.ruleset.id,
+                                                names=self.names))
 
     def screen(self, seq: int) -> str:
         return "\n".join([f"--- step {seq} of {self.last} ---", *self.line(seq), self.board(seq)])
@@ -120,7 +131,8 @@ def _interactive(rp: Replay, start: int) -> None:
             seq -= 1
         else:
             arg = cmd[1:].strip() if cmd.startswith("j") else cmd
-            if not arg.isdigit() or int(arg) > rp.last:
+            # ASCII digits, no longer than the last seq ("²".isdigit() is True but int("²") raises)
+            if not (arg.isascii() and arg.isdigit()) or len(arg) > len(str(rp.last)) or int(arg) > rp.last:
                 click.echo(f"(jump to a step 0..{rp.last}: j SEQ)")
                 continue
             seq = int(arg)
@@ -168,7 +180,8 @@ def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | N
             click.echo(rp.screen(at_seq))
         return
     viewer = seat or "spectator"
-    click.echo(f"game {game.game_id} ({game.ruleset}, {game.scenario}): {game.version} steps, {game.status}; "
+    click.echo(f"game {game.game_id} ({game.ruleset}, {scenario_title(ruleset, game.scenario)}): {game.version} steps, "
+               f"{game.status}; "
                f"viewed by {viewer}")
     for seq in range(1, rp.last + 1):
         for text in rp.line(seq):

@@ -55,6 +55,8 @@ class CommandTemplate(msgspec.Struct):
 class Choice(msgspec.Struct):
     id: str
     title: str
+    seats: Annotated[list[str], Meta(description="A scenario's seats with no options (options such as team play "
+                                                 "may add seats).")] | UnsetType = UNSET
 
 
 class BotInfo(msgspec.Struct):
@@ -76,6 +78,11 @@ class RulesetInfo(msgspec.Struct):
                                                         "(each property says what the option does).")]
     bots: Annotated[list[BotInfo], Meta(description="The built-in players a seat of this ruleset can be given "
                                                     "(`POST /games` `bots`).")]
+    choices: Annotated[list[dict[str, Any]], Meta(description=(
+        "Rule choices (DESIGN 14): questions the original rulebooks leave open. Each has an `id` (also a rule id: "
+        "`/rulesets/{ruleset}/rules/{id}`), a `question`, its `options` (`id`, `text`, `sources`: the originals' "
+        "sentences that support it), the `default` and the `reason` for it. `POST /games` takes "
+        "`\"choices\": {\"<id>\": \"<option>\"}`."))] = []
 
 
 class RuleText(msgspec.Struct):
@@ -181,6 +188,11 @@ class UndoRequestView(msgspec.Struct):
     to_version: Version
     answer: Annotated[list[dict[str, Any]], Meta(description="The commands that answer it: `{\"type\": "
                                                              "\"undo_accept\"}`, `{\"type\": \"undo_decline\"}`.")]
+    waiting_for: Annotated[list[str], Meta(description="The sides that must still answer it: one seat of every "
+                                                       "side other than the asker's (UMPIRE-UNDO-13).")] \
+        | UnsetType = UNSET
+    accepted: Annotated[list[SeatName], Meta(description="Seats that accepted it for their side while other "
+                                                         "sides must still answer.")] | UnsetType = UNSET
 
 
 class LobbyEntry(msgspec.Struct):
@@ -228,6 +240,15 @@ class GameView(msgspec.Struct):
     creator_holds: CreatorHolds | UnsetType = UNSET
 
 
+class DescribedCommand(msgspec.Struct):
+    """A legal command with the words a player reads before choosing it."""
+
+    command: Annotated[dict[str, Any], Meta(description="The command as in `commands` (post it as it is).")]
+    label: Annotated[str, Meta(description="What the command does, in the ruleset's words.")]
+    warning: Annotated[str | None, Meta(description="A consequence to see before choosing it (a hazard, a wasted "
+                                                    "card, a risk), or null.")]
+
+
 class LegalCommands(msgspec.Struct):
     ruleset: RulesetId
     version: Version
@@ -238,6 +259,9 @@ class LegalCommands(msgspec.Struct):
                                                         "seat, `undo_accept`/`undo_decline` while another seat's undo "
                                                         "request waits.")]
     templates: list[CommandTemplate] | UnsetType = UNSET
+    described: Annotated[list[DescribedCommand], Meta(description="The same commands in the same order, each with "
+                                                                  "its words from the ruleset (DESIGN 12).")] | \
+        UnsetType = UNSET
 
 
 class EventEntry(msgspec.Struct):
@@ -261,6 +285,8 @@ class EventEntry(msgspec.Struct):
                                                         "check its commitment with the revealed seed.")] | UnsetType = UNSET
     bot: Annotated[str, Meta(description="The actor is a seat played by the service's bot `<bot id>:<level>` "
                                          "(UMPIRE-BOT-1; the step's ruling has its explanation).")] | UnsetType = UNSET
+    summary: Annotated[str, Meta(description="The step in words (as in the timeline).")] | UnsetType = UNSET
+    by: Annotated[ActedBy, Meta(description="Who did the step (DESIGN 12).")] | UnsetType = UNSET
 
 
 class EventsPage(msgspec.Struct):
@@ -273,7 +299,7 @@ class CommandResult(msgspec.Struct):
     ruleset: RulesetId
     version: Version
     events: list[EventEntry]
-    undo: Annotated[str, Meta(description="For undo answers: `done`, `requested` or `declined`.")] | UnsetType = UNSET
+    undo: Annotated[str, Meta(description="For undo answers: `done`, `requested`, `accepted` (other sides must still answer) or `declined`.")] | UnsetType = UNSET
     receipt: Annotated[Receipt, Meta(description="The signed receipt of `version`.")] | UnsetType = UNSET
 
 
@@ -329,13 +355,24 @@ class RulingView(msgspec.Struct):
     redacted: Annotated[bool, Meta(description="true: the caller may not see this step's ruling yet.")] | UnsetType = UNSET
 
 
+class ActedBy(msgspec.Struct):
+    """Who did a step (DESIGN 12): a seat, a bot seat, the ruleset's automated opponent, or the referee."""
+
+    kind: Annotated[str, Meta(description="`seat`, `bot`, `automaton` (an opponent the engine plays, e.g. the "
+                                          "Emperor) or `referee` (the rules themselves: opening, automatic steps).")]
+    seat: str | None
+    bot: Annotated[str | None, Meta(description="A bot seat: `<bot id>:<level>` (GameCreated.bots).")]
+    text: Annotated[str, Meta(description="The actor in words.")]
+
+
 class TimelineEntry(msgspec.Struct):
     seq: Seq
     type: str
     actor: str | None
     turn: int
-    summary: str
+    summary: Annotated[str, Meta(description="The step in words, units and cards by their printed names.")]
     undone: bool
+    by: ActedBy | UnsetType = UNSET
 
 
 class Timeline(msgspec.Struct):
@@ -364,6 +401,9 @@ class VerifyResult(msgspec.Struct):
     seating: Annotated[str, Meta(description=SEATING_DOC)] | UnsetType = UNSET
     seats: SeatsHeld | UnsetType = UNSET
     creator_holds: CreatorHolds | UnsetType = UNSET
+    choices: Annotated[dict[str, str], Meta(description="The rule choices in force (DESIGN 14), from the header; "
+                                                        "a game stored before choices existed shows the readings "
+                                                        "it is folded under.")] | None | UnsetType = UNSET
     receipt_ok: Annotated[bool, Meta(description="`receipt` given: the log still holds what it signed.")] | \
         UnsetType = UNSET
     receipt_problem: str | UnsetType = UNSET
@@ -414,6 +454,12 @@ class Redecided(msgspec.Struct):
     now: list[RecordedEvent] | None
     differences: list[Difference]
     refused: Refused | UnsetType = UNSET
+    choices: Annotated[dict[str, str], Meta(description="The rule choices the game was played under (DESIGN 14).")] = {}
+    rules: Annotated[list[dict[str, Any]], Meta(description="Every rule the recorded rulings cite: `id`, `title`, "
+                                                            "`text`, `url`.")] = []
+    by_choice: Annotated[list[dict[str, Any]], Meta(description=(
+        "For a step whose ruling cites a rule choice: the step decided under each other option of that choice "
+        "(`choice`, `in_force`, `option`, `same` (as the record), `now`, `differences`, `refused`)."))] = []
 
 
 # -- campaigns ------------------------------------------------------------------------------------

@@ -9,6 +9,9 @@ An ASGI middleware in front of every route. For a request with a body:
 - not UTF-8 -> 400;
 - JSON nested deeper than :data:`MAX_DEPTH` -> 400 (checked by a linear scan before any parser
   recurses into it);
+- a number with more than :data:`MAX_NUMBER_DIGITS` digits before its point -> 400 naming its field
+  (``options.x``, ``command.path[0][1]``): no integer of any request is that long, Python's ``int()`` refuses
+  more than 4,300 digits, and msgspec reports such a number inside a free-form object only as ``$[...]``;
 
 each as an RFC 9457 problem. A request without a body (``POST /games/{id}/undo/accept``) passes.
 Everything else (JSON syntax, types, unknown fields) is the routes' strict decoding.
@@ -33,6 +36,12 @@ _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SCOPE_KEY = "umpire.body_problem"
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(rb"[\[\]{}]")
+#: PROPOSED: the most digits before the point of a number in a body: every 19-digit integer fits the 64 bits
+#: msgspec reads (2**64 has 20 digits), and every integer a request carries -- versions, seqs, levels,
+#: coordinates -- is far shorter.
+MAX_NUMBER_DIGITS = 19
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % (MAX_NUMBER_DIGITS + 1))
+_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|-?(?P<int>[0-9]+)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]*)?|[\[\]{}:,]|[^\s"\[\]{}:,0-9-]+|\S')
 
 
 def json_depth(body: bytes) -> int:
@@ -46,6 +55,45 @@ def json_depth(body: bytes) -> int:
         else:
             depth -= 1
     return best
+
+
+def long_number_field(body: bytes) -> tuple[str, int] | None:
+    """``(field path, digits)`` of the first number in ``body`` with more than :data:`MAX_NUMBER_DIGITS`
+    digits before its point (``$`` for a bare one); None when there is none. Linear: a cheap search first,
+    then one pass over the tokens that keeps the path (object keys, array indices)."""
+    if not _LONG_DIGITS.search(body):
+        return None
+    path: list[str | int] = []  # per open container: its current key (object) or index (array)
+    kinds: list[bytes] = []
+    key: str | None = None
+    for m in _TOKENS.finditer(body):
+        tok = m.group(0)
+        c = tok[:1]
+        if c == b'"':
+            key = tok[1:-1].decode("utf-8", "replace")
+        elif c in (b"{", b"["):
+            if kinds and kinds[-1] == b"{" and key is not None:
+                path[-1] = key
+            kinds.append(c)
+            path.append(0 if c == b"[" else "")
+            key = None
+        elif c in (b"}", b"]"):
+            if kinds:
+                kinds.pop()
+                path.pop()
+        elif c == b",":
+            if kinds and kinds[-1] == b"[":
+                path[-1] = int(path[-1]) + 1
+            key = None
+        elif c == b":":
+            if kinds and kinds[-1] == b"{" and key is not None:
+                path[-1] = key
+        elif m.group("int") is not None and len(m.group("int")) > MAX_NUMBER_DIGITS:
+            out = ""
+            for kind, p in zip(kinds, path):
+                out += f"[{p}]" if kind == b"[" else (f".{p}" if out else str(p))
+            return out or "$", len(m.group("int"))
+    return None
 
 
 def is_json(content_type: str) -> bool:
@@ -66,6 +114,11 @@ def body_problem(body: bytes, content_type: str | None) -> Problem | None:
         return Problem(400, "malformed", f"the body is not UTF-8 (byte {exc.start})")
     if json_depth(body) > MAX_DEPTH:
         return Problem(400, "malformed", f"the JSON body is nested deeper than {MAX_DEPTH} levels")
+    long = long_number_field(body)
+    if long is not None:
+        field, digits = long
+        return Problem(400, "malformed", f"{field}: a number of {digits} digits (at most {MAX_NUMBER_DIGITS} before"
+                       " its point)", field=field)
     return None
 
 

@@ -25,6 +25,7 @@ from typing import IO
 import msgspec
 
 from .store import EventStore, GameRow, SeedUnavailable, StoreError, StoredEvent, verify_chain, verify_commitments
+from .verify import log_header, v1_problem
 
 #: 2: games carry ``chain_version`` and chain-version-2 events their ``public_payload``,
 #: ``commitment`` and ``step`` (issue 10). Files of format 1 are read too.
@@ -125,7 +126,15 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[Header, list[StoredEvent]
     game = header.game
     if header.events != len(events):
         raise TransferError(f"header announces {header.events} events, the file has {len(events)}")
-    chain = verify_chain(events, game.chain_version)
+    stated = log_header(events)  # the chain version event 1 states, never the export's word for it
+    if stated.problem is not None:
+        raise TransferError(f"chain broken at seq 1: {stated.problem}")
+    if game.chain_version != stated.chain_version:
+        raise TransferError(f"game.chain_version is {game.chain_version!r} but the log states chain version "
+                            f"{stated.chain_version}")
+    if stated.chain_version == 1 and (bad := v1_problem(events)) is not None:
+        raise TransferError(f"chain broken at seq {bad[0]}: {bad[1]}")
+    chain = verify_chain(events, stated.chain_version)
     if not chain.ok:
         raise TransferError(f"chain broken at seq {chain.first_broken_seq}: {chain.problem}")
     if game.version != len(events):

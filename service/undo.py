@@ -20,8 +20,10 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import KERNEL_EVENT_TYPES, Emitted, NotYourDecision, RuleViolation, UndoAccept, UndoDecline, UndoTo
-from domain.kernel.undo import Logged, boundaries, decide_undo, steps_of
+from domain.kernel import KERNEL_EVENT_TYPES, PUBLIC, Emitted, NotYourDecision, RuleViolation, UndoAccept, UndoDecline, UndoTo
+from domain.kernel.reveals import stored_reveal
+from domain.kernel.sides import seat_sides
+from domain.kernel.undo import Logged, boundaries, decide_undo, opening_end, steps_of
 from domain.kernel.undo import answer_undo as kernel_answer
 
 from .game_service import Answer, Current, GameService, Steps
@@ -33,8 +35,9 @@ class UndoRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     to_version: int
 
 
-def logged(records: list[StoredEvent]) -> list[Logged]:
-    """The log as undo sees it: each event with the first seq of its command."""
+def logged(records: list[StoredEvent], ruleset: Any = None) -> list[Logged]:
+    """The log as undo sees it: each event with the first seq of its command, and whether it is a reveal
+    (UMPIRE-REVEAL-1, derived from the event: :func:`domain.kernel.reveals.stored_reveal`)."""
     out: list[Logged] = []
     first = 0
     prev: StoredEvent | None = None
@@ -45,33 +48,39 @@ def logged(records: list[StoredEvent]) -> list[Logged]:
             if prev is None or prev.recorded_at != e.recorded_at or prev.step is not None:
                 first = e.seq
             step = first
-        out.append(Logged(seq=e.seq, step=step, type=e.type, actor=e.actor, turn=e.turn,
-                          revealing=e.reveals or e.rolls not in ("", "[]"), drew=e.rolls not in ("", "[]")))
+        drew = e.rolls not in ("", "[]")
+        revealing = (stored_reveal(ruleset, e.type, e.visibility, drew, e.reveals) if ruleset is not None
+                     else e.reveals or drew or e.visibility != PUBLIC)
+        out.append(Logged(seq=e.seq, step=step, type=e.type, actor=e.actor, turn=e.turn, revealing=revealing,
+                          drew=drew))
         prev = e
     return out
 
 
 def opening_version(records: list[StoredEvent]) -> int:
     """The version at which the game opened (undo never reaches before it)."""
-    from domain.kernel.undo import opening_end
-
     return opening_end(steps_of(logged(records)))
+
+
+def game_steps(svc: GameService, cur: Current) -> list:
+    """The game's commands up to ``cur.version`` as the kernel's undo sees them."""
+    return steps_of(logged(svc.store.load(cur.game.game_id, upto=cur.version), cur.ruleset))
 
 
 def decide_undo_command(svc: GameService, cur: Current, seat: str, command: Any) -> Emitted:
     """The kernel's decision on an undo, or on an answer to a waiting request (nothing stored: the
     dry run asks this too)."""
-    records = svc.store.load(cur.game.game_id, upto=cur.version)
-    steps = steps_of(logged(records))
+    steps = game_steps(svc, cur)
     ks = cur.folded.kernel
+    sides = seat_sides(cur.ruleset, cur.setup)
     try:
         if isinstance(command, UndoTo):
             return decide_undo(steps, ks, seat=seat, seats=cur.setup.seats, to_version=command.to_version,
                                version=cur.version, turn=cur.status.turn, finished=cur.finished,
-                               last_undone_seq=cur.folded.last_undone_seq)
+                               last_undone_seq=cur.folded.last_undone_seq, sides=sides)
         if cur.finished:
             raise RuleViolation("UMPIRE-UNDO-3", "A finished game cannot be undone.")
-        return kernel_answer(steps, ks, seat=seat, accept=isinstance(command, UndoAccept))
+        return kernel_answer(steps, ks, seat=seat, accept=isinstance(command, UndoAccept), sides=sides)
     except NotYourDecision as exc:
         raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule, ruleset=cur.ruleset.id) from None
     except RuleViolation as exc:
@@ -86,9 +95,10 @@ def undo_steps(svc: GameService, cur: Current, seat: str, command: Any, *, comma
 
     em = with_note([decide_undo_command(svc, cur, seat, command)], note)[0]
     name = type(em.event).__struct_config__.tag
-    extra = {"undo": {"undone": "done", "undo_requested": "requested", "undo_declined": "declined"}[name]}
+    extra = {"undo": {"undone": "done", "undo_requested": "requested", "undo_declined": "declined",
+                      "undo_accepted": "accepted"}[name]}
     return (yield from svc.append_steps(cur, seat, [em], expected_version=cur.version, command_id=command_id,
-                                        body_hash=body_hash, status_code=202 if name == "undo_requested" else 201,
+                                        body_hash=body_hash, status_code=202 if name in ("undo_requested", "undo_accepted") else 201,
                                         extra=extra, command_body=msgspec.json.encode(command).decode()))
 
 
@@ -121,8 +131,8 @@ answer_undo = answer
 def undo_targets(svc: GameService, game_id: str) -> list[int]:
     """The command boundaries an undo may go back to now (newest last)."""
     cur = svc.current(game_id)
-    return boundaries(steps_of(logged(svc.store.load(game_id, upto=cur.version))))
+    return boundaries(game_steps(svc, cur))
 
 
-__all__ = ["KERNEL_EVENT_TYPES", "UndoRequest", "answer", "answer_undo", "decide_undo_command", "logged",
+__all__ = ["KERNEL_EVENT_TYPES", "UndoRequest", "answer", "answer_undo", "decide_undo_command", "game_steps", "logged",
            "opening_version", "request_undo", "undo_steps", "undo_targets"]

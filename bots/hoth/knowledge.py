@@ -23,6 +23,8 @@ from typing import Any
 
 import msgspec
 
+from domain.hoth.choices import CHOICES
+from domain.kernel.choices import in_force
 from domain.hoth.cards import Card, IgnoreRetreat
 from domain.hoth.scenario import Scenario
 from domain.hoth.state import AttackCtx, HothState, Lasting, Pending, StructureState, TurnState, UnitState, faction_of
@@ -151,8 +153,12 @@ class Knowledge:
         units = sorted(v["units"], key=lambda u: order.get(u["id"], len(order)))
         turn_no = v["turn_number"]
         turn_order = tuple(v["turn_order"])
+        # DESIGN 14: the rule choices in force, from the game's header (event 1; public)
+        header = next((e for e in seat_input.events if e["type"] == "game_created"), None)
+        choices = in_force(CHOICES, (header or {}).get("payload", {}).get("choices"))
         self.base = HothState(
             game_id=seat_input.game_id, scenario_id=v["scenario_id"], seats=op.seats, options={}, opened=True,
+            choices=choices,
             scenario=op.scenario, cards=cards,
             units={u["id"]: msgspec.convert(u, UnitState) for u in units},
             structures={s["id"]: msgspec.convert(s, StructureState) for s in v["structures"]},

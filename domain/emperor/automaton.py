@@ -19,7 +19,8 @@ from domain.kernel import RulingBuilder
 
 from . import orders
 from .cards import boost, choose_card, requirement_now, scan_words, unique_crest_now
-from .combat import casualties, emperor_bonus, flip, resolve_attack
+from .choices import PUSH_BONUS, STEP4, choice
+from .combat import casualties, emperor_bonus, flip, push_bonus_depends, push_bonus_locations, resolve_attack
 from .content import Ability, Location, ability_text, requirement_text
 from .events import (
     AbilityDone, CardActivated, CardResolved, DefenseRequested, Defended, EmperorMoved, FallbackUsed, Pushed,
@@ -27,7 +28,7 @@ from .events import (
 )
 from .field import HAZARD_WOUNDS, Field, symbol_count
 from .grid import compass_pick
-from .movement import decide_move
+from .movement import STEP4_READINGS, decide_move
 from .outbox import Outbox
 from .push import Plan, best_hazard_plan, truncate
 from .state import EMPEROR, HELPER, HERO, HUMAN, Pending, Warrior, Work
@@ -186,7 +187,8 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
     req, crest = requirement_now(st, direction)
     compass = arrow(out)
     field = Field(st)
-    d = decide_move(field, mover, movement, req, tuple(solo.exceptions), compass)
+    reading = choice(st, STEP4)
+    d = decide_move(field, mover, movement, req, tuple(solo.exceptions), compass, reading)
     rb = RulingBuilder()
     rb.add("SOLO-MOVE-1", "During the Emperor's turn its warriors ignore hazards (no restriction, no wound).")
     why = f"{st.heroes[EMPEROR].name}'s solo card" + (
@@ -225,8 +227,13 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
             rb.add("SOLO-MOVE-7", f"Step 3: {len(d.preferred)} preferred cells -> Compass.", step=3)
             _compass(rb, d.compass, d.arrows, d.to, "preferred cell")
     elif d.step == 4:
-        rb.add("SOLO-MOVE-8", "Step 4, nearest cell: D(c) = distance from c to the nearest possible direction, "
-                              "ignoring warriors (BASE-GRID-3): "
+        other = next(r for r in STEP4_READINGS if r != reading)
+        if decide_move(field, mover, movement, req, tuple(solo.exceptions), compass, other).to != d.to:
+            rb.under(STEP4, reading, "among the nearest cells, the preferred one" if reading == "nearest" else
+                     "the preferred possible direction first, then the reachable cell nearest to it")
+        rb.add("SOLO-MOVE-8", "Step 4, nearest cell: D(c) = distance from c to the "
+               + ("nearest possible direction" if reading == "nearest" else "preferred possible direction")
+               + ", ignoring warriors (BASE-GRID-3): "
                + ", ".join(f"{c}={dist_text(d.distances[c])}" for c in sorted(d.distances))
                + f"; nearest N = {_cells(d.nearest)}.", D=dict(d.distances), N=list(d.nearest))
         if len(d.nearest) > 1:
@@ -444,9 +451,13 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
         _done(out, w, skipped=True, rule="BASE-CARD-1", why="No Emperor warrior can perform this push.")
         return
     rng = a.range or "MELEE"
+    assert performer.cell is not None
+    depends = push_bonus_depends(out.state, performer.cell)
+    reading = choice(out.state, PUSH_BONUS)
     bonus, by = emperor_bonus(out, performer, ("PUSH",), "push", [(
         "SOLO-PUSH-1", "Before pushing, the Emperor adds every push bonus available to the pusher and flips those "
-                       "cards; they stay flipped even if no push happens, and hazards they feed are already off.")])
+                       "cards; they stay flipped even if no push happens, and hazards they feed are already off.")],
+        locs=push_bonus_locations(out.state, Field(out.state), performer.cell))
     st = out.state
     performer = st.warriors[performer.id]
     crest = boost(st, EMPEROR, a.boost)
@@ -456,8 +467,12 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     rule = RANGE_RULE[rng]
     enemies = st.enemies(EMPEROR)
     targets, d, tie = pick(field, performer.cell, enemies, rule, compass)  # type: ignore[arg-type]
-    rb = RulingBuilder().add("SOLO-PUSH-2", f"Push value V = {a.value} printed + {bonus} bonus + {crest} crest = "
-                                            f"{value}.", V=value).add(
+    rb = RulingBuilder()
+    if depends:
+        rb.under(PUSH_BONUS, reading, "the push bonuses of the locations next to the pusher only"
+                 if reading == "adjacent" else "every face-up push bonus on the battlefield")
+    rb.add("SOLO-PUSH-2", f"Push value V = {a.value} printed + {bonus} bonus + {crest} crest = "
+                          f"{value}.", V=value).add(
         "BASE-RANGE-2", f"{rng} -> {rule}: {_WHO[rule]} (PROPOSED, GAP-A-03).", targeting=rule).add(
         "SOLO-TGT-3", "Distances from " + performer.name + ": "
         + ", ".join(f"{st.warriors[i].name} {dist_text(v)}" for i, v in sorted(d.items())) + ".", distances=dict(d))
@@ -594,7 +609,7 @@ def can_apply(state: Any, performer: Warrior, a: Ability, extra_flipped: tuple[s
                 return False, "no helper to attack with"
         return (bool(enemies), "an enemy warrior exists" if enemies else "no enemy warrior")
     if a.kind == "PUSH":
-        locs = field.bonus_locations(performer.cell, ("PUSH",))
+        locs = push_bonus_locations(state, field, performer.cell)
         f2 = field.with_flipped(lo.id for lo, _ in locs)
         v = a.value + sum(n for _, n in locs) + boost(state, EMPEROR, a.boost)
         arrow_ = state.current_order().compass if state.current_order() else "N"
@@ -608,7 +623,7 @@ def can_apply(state: Any, performer: Warrior, a: Ability, extra_flipped: tuple[s
         req, _ = requirement_now(state, solo.direction)
         arrow_ = state.current_order().compass if state.current_order() else "N"
         mv = a.value + sum(n for _, n in locs) + boost(state, EMPEROR, a.boost)
-        to = decide_move(f2, performer, mv, req, tuple(solo.exceptions), arrow_).to
+        to = decide_move(f2, performer, mv, req, tuple(solo.exceptions), arrow_, choice(state, STEP4)).to
         return (to != performer.cell, f"it would move {performer.cell} -> {to}" if to != performer.cell
                 else "it would stay in its cell")
     if a.kind == "HEAL":

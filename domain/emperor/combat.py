@@ -8,6 +8,7 @@ from domain.kernel import RulingBuilder
 
 from . import orders
 from .cards import boost, choose_card, scan_words
+from .choices import PUSH_BONUS, UNDEFENDED, choice
 from .content import Location
 from .events import AttackResolved, Defended, GameWon, LocationsFlipped, WarriorDied
 from .field import Field, symbol_count
@@ -53,13 +54,30 @@ def flip(out: Outbox, side: str, warrior: Warrior, locs: list[tuple[Location, in
     return amount
 
 
+def push_bonus_locations(state: Any, field: Field, cell: str) -> list[tuple[Location, int]]:
+    """SOLO-PUSH-1 under SOLO-CHOICE-PUSH-BONUS: the push bonuses the Emperor adds before a push."""
+    if choice(state, PUSH_BONUS) == "anywhere":
+        return field.bonus_locations_anywhere(("PUSH",))
+    return field.bonus_locations(cell, ("PUSH",))
+
+
+def push_bonus_depends(state: Any, cell: str) -> bool:
+    """True when the two readings of SOLO-CHOICE-PUSH-BONUS give the pusher on ``cell`` different bonuses."""
+    field = Field(state)
+    near = {lo.id for lo, _ in field.bonus_locations(cell, ("PUSH",))}
+    return near != {lo.id for lo, _ in field.bonus_locations_anywhere(("PUSH",))}
+
+
 def emperor_bonus(out: Outbox, warrior: Warrior, symbols: tuple[str, ...], purpose: str,
-                  rules: list[tuple[str, str]]) -> tuple[int, dict[str, int]]:
+                  rules: list[tuple[str, str]], locs: list[tuple[Location, int]] | None = None
+                  ) -> tuple[int, dict[str, int]]:
     """SOLO-LOCB-1 (PROPOSED, GAP-A-19): the Emperor uses every available bonus relevant to the
-    ability and flips the cards. Returns the bonus by symbol."""
+    ability and flips the cards. Returns the bonus by symbol. ``locs``: the locations to use, when the
+    caller chose them (a push under SOLO-CHOICE-PUSH-BONUS); else those available to ``warrior``."""
     assert warrior.cell is not None
     field = Field(out.state)
-    locs = field.bonus_locations(warrior.cell, symbols)
+    if locs is None:
+        locs = field.bonus_locations(warrior.cell, symbols)
     by: dict[str, int] = {s: sum(symbol_count(lo, (s,)) for lo, _ in locs) for s in symbols}
     flip(out, EMPEROR, warrior, locs, symbols, purpose, rules)
     return sum(by.values()), {k: v for k, v in by.items() if v}
@@ -76,12 +94,18 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
                      summary=f"{target.name} defends with {target.defense}")
             return target.defense, {"fixed": target.defense}
         st = out.state
-        if not st.prepared(EMPEROR):  # SOLO-DEF-4 (INFERRED, GAP-A-15)
-            loc, _ = emperor_bonus(out, target, ("DEFENSE",), "defense", [(
-                "SOLO-DEF-4", "The Emperor's hero has no prepared action card: it does not defend (no deck "
-                              "advance, no card, no order modifier); it still uses its location DEFENSE bonuses.")])
+        if not st.prepared(EMPEROR):  # SOLO-DEF-4 (INFERRED, GAP-A-15), SOLO-CHOICE-UNDEFENDED
+            reading = choice(st, UNDEFENDED)
+            loc = 0
+            if reading == "locations":
+                loc, _ = emperor_bonus(out, target, ("DEFENSE",), "defense", [(
+                    "SOLO-DEF-4", "The Emperor's hero has no prepared action card: it does not defend (no deck "
+                                  "advance, no card, no order modifier); it still uses its location DEFENSE bonuses.")])
             parts = {"card": 0, "locations": loc}
-            out.emit(Defended(side=EMPEROR, warrior=target.id, value=loc, parts=parts), RulingBuilder().add(
+            rb = RulingBuilder().under(UNDEFENDED, reading, "an undefended hero still uses and flips the DEFENSE "
+                                       "locations next to it" if reading == "locations" else
+                                       "an undefended hero uses no location: defense 0, nothing flipped")
+            out.emit(Defended(side=EMPEROR, warrior=target.id, value=loc, parts=parts), rb.add(
                 "SOLO-DEF-4", f"Undefended: defense = 0 + {loc} location DEFENSE = {loc} (INFERRED, GAP-A-15).",
                 defense=loc), summary=f"{target.name} cannot defend (defense {loc})")
             return loc, parts

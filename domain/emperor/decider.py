@@ -15,8 +15,11 @@ from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
 
+from domain.kernel.choices import RuleChoice, in_force
+
 from . import commands as C
-from . import human, orders
+from .choices import CHOICES
+from . import human, labels, orders, text
 from .content import Catalog
 from .events import EmperorEvent, GameOpened
 from .evolve import evolve as _evolve
@@ -65,8 +68,13 @@ class EmperorRuleset:
             raise SetupError(f"options.{sorted(options)[0]}", "the Emperor setups take no options")
         return (HUMAN,)
 
+    def rule_choices(self) -> tuple[RuleChoice, ...]:
+        """DESIGN 14: the questions the original leaves open (domain/emperor/choices.py, rules.md)."""
+        return CHOICES
+
     def initial_state(self, setup: Setup) -> EmperorState:
-        return EmperorState(game_id=setup.game_id, scenario_id=setup.scenario, seats=tuple(setup.seats))
+        return EmperorState(game_id=setup.game_id, scenario_id=setup.scenario, seats=tuple(setup.seats),
+                            choices=in_force(CHOICES, setup.choices))
 
     # -- opening -------------------------------------------------------------------------
     def open(self, state: EmperorState, dice: Dice) -> list[Emitted]:
@@ -144,6 +152,21 @@ class EmperorRuleset:
 
     def render_svg(self, state: EmperorState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
+
+    # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
+    automaton_title: ClassVar[str] = labels.AUTOMATON_TITLE
+
+    def describe(self, state: EmperorState, seat: str, command: Any) -> dict[str, Any]:
+        return labels.describe(state, seat, command)
+
+    def names(self, state: EmperorState) -> dict[str, str]:
+        return labels.names(state)
+
+    def acted_by(self, event: Any) -> str | None:
+        return labels.acted_by(event)
+
+    def render_text(self, state: EmperorState, seat: str | None) -> str:
+        return text.render_state(state, seat)
 
     # -- verification (kernel protocol, optional) ----------------------------------------
     def check_rolls(self, event: Any, rolls: Any) -> str | None:

@@ -50,6 +50,9 @@ class TurnEnded(Event, tag="turn_ended", kw_only=True):
 class OrderCardRevealed(Event, tag="order_card_revealed", kw_only=True):
     """SOLO-ORD-2: the top order card becomes the current one; the previous one is discarded."""
 
+    #: UMPIRE-REVEAL-1: the top of the hidden, shuffled order deck is shown.
+    reveals_hidden = True
+
     card: str
     why: str  # "turn" (SOLO-ORD-3a) or "defense" (SOLO-ORD-3b)
     discarded: str = ""
@@ -97,6 +100,9 @@ class WarriorMoved(Event, tag="warrior_moved", kw_only=True):
 class EmperorMoved(Event, tag="emperor_moved", kw_only=True):
     """SOLO-MOVE: one movement of an Emperor warrior, with every set and tie-break of the decision."""
 
+    #: UMPIRE-REVEAL-1: the automaton's decision, driven by the hidden order deck.
+    reveals_hidden = True
+
     warrior: str
     purpose: str
     movement: int
@@ -130,6 +136,9 @@ class CardActivated(Event, tag="card_activated", kw_only=True):
 
 class TargetChosen(Event, tag="target_chosen", kw_only=True):
     """SOLO-TGT / SOLO-SWITCH: whom an Emperor ability targets, and why."""
+
+    #: UMPIRE-REVEAL-1: the automaton's decision, driven by the hidden order deck.
+    reveals_hidden = True
 
     performer: str
     source: str

@@ -88,6 +88,17 @@ class Field:
                 out.append((lo, n))
         return out
 
+    def bonus_locations_anywhere(self, symbols: Iterable[str]) -> list[tuple[Location, int]]:
+        """Every face-up location of the battlefield with at least one of ``symbols`` (SOLO-CHOICE-PUSH-BONUS
+        ``anywhere``), in the battlefield's order."""
+        syms = tuple(symbols)
+        out = []
+        for lo in self.static.locations.values():
+            n = symbol_count(lo, syms) if lo.id not in self.flipped else 0
+            if n:
+                out.append((lo, n))
+        return out
+
     def bonus_count(self, cell: str, exceptions: Iterable[str] = ()) -> int:
         """SOLO-MOVE-6 ``B(c)``: active location bonus symbols available in ``cell`` (doubles 2)."""
         ex = tuple(exceptions)

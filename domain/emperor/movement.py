@@ -14,9 +14,9 @@ from .field import Field
 from .grid import INF, compass_pick
 from .state import Warrior
 
-#: GAP-A-08 (INFERRED): step 4 picks the preferred *candidate cell* (reading "A"); reading "B" picks
-#: the preferred target direction first, then the reachable cell nearest it.
-STEP4_READING = "A"  # GAP-A-08
+#: GAP-A-08, SOLO-CHOICE-STEP4: step 4 picks the preferred *candidate cell* (``nearest``, reading A) or the
+#: preferred target direction first, then the reachable cell nearest it (``preferred``, reading B).
+STEP4_READINGS = ("nearest", "preferred")
 # GAP-A-07: "preferred" is computed over PR; SOLO-MOVE-10 shows the other reading (over P, then
 # reachable) gives the same destination in every case, so there is nothing to configure.
 
@@ -139,8 +139,9 @@ class MoveDecision(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def decide_move(field: Field, mover: Warrior, movement: int, req: Requirement, exceptions: tuple[str, ...],
-                arrow: str) -> MoveDecision:
-    """SOLO-MOVE-4..9 for one warrior whose movement bonuses are already applied (SOLO-MOVE-2)."""
+                arrow: str, step4: str = "nearest") -> MoveDecision:
+    """SOLO-MOVE-4..9 for one warrior whose movement bonuses are already applied (SOLO-MOVE-2); ``step4``: the
+    reading of step 4 (SOLO-CHOICE-STEP4)."""
     start = mover.cell
     assert start is not None
     P = possible_cells(field, mover, req)
@@ -164,7 +165,7 @@ def decide_move(field: Field, mover: Warrior, movement: int, req: Requirement, e
     if not P:  # SOLO-MOVE-8f (INFERRED): nothing to move towards
         return MoveDecision(**common, bonus={}, preferred=(), step=0, to=start)
     grid = field.grid
-    if STEP4_READING == "B":  # GAP-A-08 reading B: the preferred target cell first
+    if step4 == "preferred":  # GAP-A-08 reading B: the preferred target cell first
         pref_p, _ = preferred(field, P, exceptions)
         aim, _ = compass_pick(pref_p, arrow)
         D = {c: grid.dist(c, aim) for c in sorted(R)}

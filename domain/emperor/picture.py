@@ -35,6 +35,12 @@ def _center(state: EmperorState, cell: str) -> tuple[int, int]:
     return x + CELL // 2, y + CELL // 2
 
 
+def _name(state: EmperorState, wid: str) -> str:
+    """A warrior's printed name (its id when it is unknown)."""
+    w = state.warriors.get(wid)
+    return w.name if w is not None else wid
+
+
 def _t(x: int, y: int, text: str, size: int = 11, anchor: str = "middle", weight: str = "normal",
        fill: str = "#222") -> str:
     return (f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
@@ -124,7 +130,7 @@ def render(state: EmperorState, seat: str | None, recent: list) -> str:
     if oc is None:
         out.append(_t(px, TOP + 26, "none yet", 11, "start"))
     else:
-        lines = [f"{oc.id}: {', '.join(oc.steps)}", f"refresh {oc.refresh_value}   defense {oc.defense_modifier:+d}",
+        lines = [f"{oc.id}: {', '.join(x.replace('_', ' ') for x in oc.steps)}", f"refresh {oc.refresh_value}   defense {oc.defense_modifier:+d}",
                  f"unique crest: {'yes' if oc.unique_crest else 'no'}", f"compass: {oc.compass}"]
         for i, line in enumerate(lines):
             out.append(_t(px, TOP + 26 + 16 * i, line, 11, "start"))
@@ -158,7 +164,7 @@ def render(state: EmperorState, seat: str | None, recent: list) -> str:
         y0 += 8
     if lm is not None:
         ly = TOP + state.battlefield.rows * CELL + 22
-        out.append(_t(MARGIN, ly, f"Last Emperor move: {lm.warrior} {lm.frm} -> {lm.to} (SOLO-MOVE-7 step {lm.step}); "
+        out.append(_t(MARGIN, ly, f"Last Emperor move: {_name(state, lm.warrior)} {lm.frm} -> {lm.to} (SOLO-MOVE-7 step {lm.step}); "
                                   "dashed: possible P, tinted: reachable R, bold: P∩R", 10, "start"))
     out.append("</svg>")
     return "\n".join(out)

@@ -139,6 +139,8 @@ class EmperorState(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     scenario_id: str
     seats: tuple[str, ...] = (HUMAN,)
+    #: The rule choices in force (DESIGN 14, domain/emperor/choices.py), every one filled in.
+    choices: dict[str, str] = {}
     opened: bool = False
     setup_title: str = ""
     battlefield: Battlefield | None = None

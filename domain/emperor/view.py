@@ -104,8 +104,9 @@ _TEMPLATES: dict[str, Any] = {
     "turn_started": lambda e: f"turn {e.turn}: " + ("you" if e.side == HUMAN else "the Emperor"),
     "turn_ended": lambda e: ("your" if e.side == HUMAN else "the Emperor's") + " turn ends",
     "order_card_revealed": lambda e: f"order card {e.card} revealed" + (" (defense)" if e.why == "defense" else ""),
-    "emperor_step": lambda e: f"Emperor step {e.step}" + ("" if e.performed else " (nothing to do)"),
-    "locations_flipped": lambda e: f"{e.warrior} uses {', '.join(e.locations)} ({e.purpose})",
+    "emperor_step": lambda e: f"the Emperor's order step {e.step.replace('_', ' ').lower()}"
+    + ("" if e.performed else " (nothing to do)"),
+    "locations_flipped": lambda e: f"{e.warrior} uses {', '.join(e.locations)} for {e.purpose}",
     "action_taken": lambda e: f"you take the {e.action} action",
     "warrior_moved": lambda e: f"{e.warrior} moves {e.frm} -> {_path(e)}" + (f" into hazard {e.hazard}" if e.hazard else ""),
     "emperor_moved": lambda e: f"{e.warrior} moves {e.frm} -> {e.to} (step {e.step})" if e.to != e.frm
@@ -127,7 +128,7 @@ _TEMPLATES: dict[str, Any] = {
     "warrior_healed": lambda e: f"{e.warrior} heals {e.amount}",
     "warrior_wounded": lambda e: f"{e.warrior} suffers {e.wounds} wound(s): {e.cause}",
     "warrior_died": lambda e: f"{e.warrior} dies",
-    "game_won": lambda e: f"{e.winner} wins: {e.reason}",
+    "game_won": lambda e: ("you win" if e.winner == HUMAN else "the Emperor wins") + f": {e.reason}",
 }
 
 

@@ -224,6 +224,8 @@ class CampaignCreated(CampaignEvent, frozen=True, kw_only=True, tag="campaign_cr
     support_decks: dict[str, tuple[str, ...]]
     #: Seats played by the service's bots in every battle (UMPIRE-BOT-1): seat -> ``"<bot id>:<level>"``.
     bots: dict[str, str] = {}
+    #: The rule choices every battle is played under (DESIGN 14).
+    choices: dict[str, str] = {}
 
 
 class BattleStarted(CampaignEvent, frozen=True, kw_only=True, tag="battle_started"):
@@ -297,6 +299,8 @@ class CreateCampaign(Command, frozen=True, kw_only=True, tag="create_campaign"):
     support: dict[str, tuple[str, ...]] = {}
     #: Seats played by the service's bots in every battle (UMPIRE-BOT-1).
     bots: dict[str, str] = {}
+    #: The rule choices every battle is played under (DESIGN 14).
+    choices: dict[str, str] = {}
 
 
 class StartBattle(Command, frozen=True, kw_only=True, tag="start_battle"):
@@ -344,6 +348,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     outcome_text: str = ""
     #: Seats played by the service's bots in every battle (UMPIRE-BOT-1).
     bots: dict[str, str] = {}
+    #: The rule choices every battle is played under (DESIGN 14).
+    choices: dict[str, str] = {}
 
 
 class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
@@ -414,7 +420,8 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         c = command.campaign
         decks = {f: tuple(dice.shuffle(sorted(command.support.get(f, ())), SUPPORT_STREAM)) for f in FACTIONS}
         ev = CampaignCreated(campaign_id=command.campaign_id, ruleset=command.ruleset, campaign=c,
-                             seats=tuple(command.seats), support_decks=decks, bots=dict(command.bots))
+                             seats=tuple(command.seats), support_decks=decks, bots=dict(command.bots),
+                             choices=dict(command.choices))
         rb = RulingBuilder().add("CAMPAIGN-1", f"Campaign {c.title} starts at node {c.start} "
                                                f"({c.nodes[c.start].scenario}); each side's support cards are "
                                                f"shuffled into its own support deck (content 3.1).",
@@ -512,7 +519,7 @@ def evolve(state: CampaignState, event: Any) -> CampaignState:
     if isinstance(event, CampaignCreated):
         return r(state, campaign_id=event.campaign_id, ruleset=event.ruleset, campaign=event.campaign,
                  seats=event.seats, status=ACTIVE, node=event.campaign.start, support_deck=dict(event.support_decks),
-                 bots=dict(event.bots),
+                 bots=dict(event.bots), choices=dict(event.choices),
                  support_hand={f: () for f in FACTIONS}, support_discard={f: () for f in FACTIONS})
     if isinstance(event, BattleStarted):
         rec = BattleRecord(number=event.number, node=event.node, scenario=event.scenario, game_id=event.game_id,
@@ -653,10 +660,11 @@ class HothCampaigns:
         return CampaignState()
 
     def start(self, campaign_id: str, ruleset: str, campaign: str, dice: Dice,
-              bots: dict[str, str] | None = None) -> list[Emitted]:
+              bots: dict[str, str] | None = None, choices: dict[str, str] | None = None) -> list[Emitted]:
         cat = self._catalog()
         cmd = CreateCampaign(campaign_id=campaign_id, ruleset=ruleset, campaign=self._graph(campaign), seats=FACTIONS,
-                             support={f: tuple(cat.support_cards(f)) for f in FACTIONS}, bots=dict(bots or {}))
+                             support={f: tuple(cat.support_cards(f)) for f in FACTIONS}, bots=dict(bots or {}),
+                             choices=dict(choices or {}))
         return decide(CampaignState(), cmd, dice)
 
     def evolve(self, state: CampaignState, event: Any) -> CampaignState:
@@ -670,7 +678,7 @@ class HothCampaigns:
         if plan is None:
             return None
         return KernelBattlePlan(number=plan.number, scenario=plan.scenario, options=dict(plan.options),
-                                bots=dict(state.bots))
+                                bots=dict(state.bots), choices=dict(state.choices))
 
     def battle_started(self, state: CampaignState, plan: KernelBattlePlan, game_id: str,
                        dice: Dice) -> list[Emitted]:

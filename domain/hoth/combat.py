@@ -10,6 +10,7 @@ from .cards import ConvertResult, ExtraDice, Reroll, SpecialAttack, StructureHit
 from .context import Snapshot, bonus_effects, ordered_entry
 from .movement import allowance
 from .sight import sight_ruling_values
+from .choices import EWEB, choice
 from .state import HothState, UnitState
 from .terrain import RIDGE, attack_penalty, protection
 from .units import UNIT_SPECS
@@ -273,16 +274,17 @@ def convert(faces: tuple[str, ...], conv: tuple[ConvertResult, ...], confirmatio
 
 
 def reroll_kind(state: HothState, u: UnitState) -> str | None:
-    """HOTH-SPECIAL-EWEB-6 (E-Web set: any dice) and card re-rolls; None if no re-roll."""
+    """HOTH-SPECIAL-EWEB-6 (E-Web set: any dice, or all of them under HOTH-CHOICE-EWEB "all") and card
+    re-rolls; None if no re-roll. The widest wins: any > all > miss."""
     kinds: list[str] = []
     if u.badge == "eweb" and u.eweb_set:
-        kinds.append("any")
+        kinds.append(choice(state, EWEB))
     for e in bonus_effects(state, u.id):
         if isinstance(e, Reroll):
             kinds.append(e.which)
     if not kinds:
         return None
-    return "any" if "any" in kinds else "miss"
+    return next(k for k in ("any", "all", "miss") if k in kinds)
 
 
 def structure_symbols(state: HothState, attacker_id: str, base: tuple[str, ...]) -> tuple[str, ...]:

@@ -22,12 +22,15 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Any, ClassVar
 
+from domain.kernel.choices import RuleChoice, in_force
 from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
 
 from . import commands as C
+from . import labels
 from .campaign import HothCampaigns
+from .choices import CHOICES, FIRST_DRAW, choice
 from .events import NOBODY, CardsDrawn, DeckShuffled, GameOpened, HothEvent, SupportDealt, TurnStarted
 from .evolve import evolve as _evolve
 from .medals import settle
@@ -106,6 +109,10 @@ class HothRuleset:
                    for f in ("imperial", "rebel")}
         return options_schema(support)
 
+    def sides(self, setup: Setup) -> dict[str, str]:
+        """UMPIRE-SIDE-1 (HOTH-TEAM-*): each seat plays its faction; a team's two seats are one side."""
+        return {s: ("imperial" if s in faction_seats(setup.seats, "imperial") else "rebel") for s in setup.seats}
+
     def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
         if scenario not in self.catalog().scenarios:
             raise SetupError("scenario", f"unknown Battle of Hoth scenario {scenario!r}")
@@ -134,9 +141,13 @@ class HothRuleset:
                 raise SetupError("options.leaders", f"one leader per {f} player (HOTH-LEADER-4, HOTH-TEAM-6)")
         return seats
 
+    def rule_choices(self) -> tuple[RuleChoice, ...]:
+        """DESIGN 14: the questions the originals leave open (domain/hoth/choices.py, rules.md section 15)."""
+        return CHOICES
+
     def initial_state(self, setup: Setup) -> HothState:
         return HothState(game_id=setup.game_id, scenario_id=setup.scenario, seats=tuple(setup.seats),
-                         options=dict(setup.options))
+                         options=dict(setup.options), choices=in_force(CHOICES, setup.choices))
 
     # -- opening -----------------------------------------------------------------------
     def open(self, state: HothState, dice: Dice) -> list[Emitted]:
@@ -212,10 +223,23 @@ class HothRuleset:
                 "HOTH-CARD-4", f"{f} brings {len(cards)} support card(s) into the battle (content 3.1).").build(
                 f"{f} support cards"), visibility=faction_seats(seats, f)[0]))
             out.state = _evolve(out.state, ev3)
+        if choice(out.state, FIRST_DRAW) == "draw":
+            starter = order[0]
+            top = out.state.decks[starter][:1]
+            ev4 = CardsDrawn(seat=starter, count=len(top), cards=top)
+            out.items.append(Emitted(event=ev4, ruling=RulingBuilder().under(
+                FIRST_DRAW, "draw", f"{starter} draws a card before the first turn.").add(
+                "HOTH-SETUP-11", f"{starter} draws {len(top)} card and takes the first turn.", count=len(top)).build(
+                f"{starter} draws {len(top)}"), visibility=starter, reveals=True))
+            out.state = _evolve(out.state, ev4)
         if not settle(out):
-            out.emit(TurnStarted(seat=order[0], turn=1), RulingBuilder().add(
-                "HOTH-SETUP-11", f"{order[0]} plays the first card (no extra draw, HOTH-GAP-25)."),
-                summary=f"turn 1: {order[0]}")
+            rb = RulingBuilder()
+            if choice(out.state, FIRST_DRAW) == "draw":
+                rb.add("HOTH-SETUP-11", f"{order[0]} plays the first card.")
+            else:
+                rb.under(FIRST_DRAW, "play", "no extra draw before the first turn.").add(
+                    "HOTH-SETUP-11", f"{order[0]} plays the first card (no extra draw, HOTH-GAP-25).")
+            out.emit(TurnStarted(seat=order[0], turn=1), rb, summary=f"turn 1: {order[0]}")
         return out.items
 
     # -- verification (kernel protocol, optional) ----------------------------------------
@@ -367,6 +391,16 @@ class HothRuleset:
     def render_svg(self, state: HothState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
 
+    # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
+    def describe(self, state: HothState, seat: str, command: Any) -> dict[str, Any]:
+        return labels.describe(state, seat, command, self.catalog().cards)
+
+    def names(self, state: HothState) -> dict[str, str]:
+        return labels.names(state, self.catalog().cards)
+
+    def acted_by(self, event: Any) -> str | None:
+        return labels.acted_by(event)
+
     def render_text(self, state: HothState, seat: str | None) -> str:
         """Kernel protocol (optional): the board as text, for ``umpire replay``."""
         from .text import render_state
@@ -428,6 +462,8 @@ def _pending_options(state: HothState, p: Any) -> list[Any]:
         if p.which == "miss":
             misses = tuple(i for i, f in enumerate(faces) if f == "miss")
             return [C.Reroll(dice=())] + ([C.Reroll(dice=misses)] if misses else [])
+        if p.which == "all":  # HOTH-CHOICE-EWEB "all": every die or none
+            return [C.Reroll(dice=()), C.Reroll(dice=tuple(range(len(faces))))]
         if p.which == SUPPORT_REROLL and not p.cards:
             return [C.Reroll(dice=())]  # content 3.1: the window opened, but no card of this seat re-rolls
         n = len(faces)

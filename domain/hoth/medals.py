@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from domain.kernel import RulingBuilder
 
 from .events import GameWon, MedalsAwarded, ObjectiveChanged
+from .choices import PERM_MEDAL, choice
 from .objectives import medal_winner, objective_changes, sudden_death
 from .outbox import Outbox
 from .board import label
-from .scenario import Hex, Scenario
+from .scenario import Hex, PermanentMedal, Scenario
 from .units import UNIT_SPECS
 
 
@@ -40,6 +41,24 @@ def award(out: Outbox, faction: str, count: int, reason: str, rule: str, objecti
     rb = RulingBuilder().add(rule, reason, faction=faction, count=count, total=total)
     out.emit(MedalsAwarded(faction=faction, count=count, total=total, reason=reason, objective=objective), rb,
              summary=f"{faction} {'+' if count > 0 else ''}{count} medal(s): {reason}")
+
+
+def entries(out: Outbox, rb: RulingBuilder, unit_id: str, path: tuple[Hex, ...]) -> list[tuple[str, Hex]]:
+    """The hexes of ``path`` that count as entered for a permanent medal (HOTH-OBJ-PERM-1, HOTH-CHOICE-PERM-MEDAL):
+    every hex (``pass``) or the last one only (``stop``). When the unit passes over an uncaptured permanent medal
+    of its faction without stopping there, ``rb`` gets a step saying which reading decided it."""
+    st = out.state
+    u = st.units.get(unit_id)
+    option = choice(st, PERM_MEDAL)
+    if u is not None and st.scenario is not None and path:
+        over = [ob for ob in st.scenario.objectives if isinstance(ob, PermanentMedal) and ob.id not in st.captured
+                and ob.faction == u.faction and tuple(ob.hex) in {tuple(h) for h in path[:-1]}]
+        for ob in over:
+            rb.under(PERM_MEDAL, option, f"{unit_id} passes through objective {ob.id} at {label(tuple(ob.hex))} "
+                     + ("without stopping: entering the hex captures it." if option == "pass"
+                        else "without stopping: only the hex where it stops counts, so it is not captured."),
+                     objective=ob.id)
+    return [(unit_id, h) for h in (path if option == "pass" else path[-1:])]
 
 
 def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: bool = False) -> bool:

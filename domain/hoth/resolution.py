@@ -23,10 +23,11 @@ from .events import (
     AttackFinished, AttackResolved, AttackRolled, BreakthroughMade, DecisionPending, DiceRerolled, RetreatIgnored,
     UnitEliminated, UnitRetreated,
 )
-from .medals import award, elimination_medals, settle
+from .medals import award, elimination_medals, entries, settle
 from .outbox import Outbox
 from .retreat import retreat_paths
 from .scenario import Hex
+from .choices import EWEB, choice
 from .state import AttackCtx, Pending
 from .terrain import STOP_TERRAIN, TRENCH, enter_refusal
 from .units import UNIT_SPECS
@@ -130,10 +131,15 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
     if kind == "miss" and "miss" not in faces:
         kind = None
     if kind is not None:
-        rule = "HOTH-SPECIAL-EWEB-6" if (u.badge == "eweb" and u.eweb_set) else "HOTH-CARD-4"
+        eweb = u.badge == "eweb" and u.eweb_set
+        rule = "HOTH-SPECIAL-EWEB-6" if eweb else "HOTH-CARD-4"
+        what = {"any": "any number of", "all": "all the attack", "miss": "all X"}[kind]
+        rb = RulingBuilder()
+        if eweb and kind != "miss":
+            rb.under(EWEB, choice(out.state, EWEB), "an E-Web re-rolls any dice its player picks"
+                     if choice(out.state, EWEB) == "any" else "an E-Web re-rolls all its attack dice or none")
         out.emit(DecisionPending(pending=Pending(kind="reroll", seat=out.state.turn.seat, unit=unit_id, which=kind)),
-                 RulingBuilder().add(rule, f"{unit_id} may re-roll {'any number of' if kind == 'any' else 'all X'} "
-                                           "dice once.", which=kind), summary="re-roll decision")
+                 rb.add(rule, f"{unit_id} may re-roll {what} dice once.", which=kind), summary="re-roll decision")
         return
     cards = reaction_window(out.state, u.faction, "on_own_attack")
     if cards is not None:
@@ -164,6 +170,9 @@ def reroll(out: Outbox, indices: tuple[int, ...]) -> None:
         misses = tuple(i for i, f in enumerate(ctx.faces) if f == "miss")
         if idx and tuple(sorted(idx)) != misses:
             raise RuleViolation("HOTH-CARD-4", "This card re-rolls all X results or none.")
+    if p.which == "all" and idx and idx != tuple(range(len(ctx.faces))):
+        raise RuleViolation(EWEB, f"Under {EWEB} (all): the E-Web re-rolls all its attack dice or none "
+                                  f"(dice {list(range(len(ctx.faces)))} or []).")
     if p.cards and idx:
         out.emit(SupportPlayed(seat=p.seat, card=p.cards[0]), RulingBuilder().add(
             "HOTH-CARD-4", f"{p.seat} plays the support card {p.cards[0]} to re-roll."), summary="support re-roll")
@@ -428,10 +437,10 @@ def apply_retreat(out: Outbox, path: tuple[Hex, ...], steps: int) -> None:
     if losses:
         rb.add("HOTH-RETREAT-6", f"{losses} step(s) cannot be made: {u.id} loses {losses} figure(s).",
                losses=losses)
+    entered = entries(out, rb, u.id, path)
     out.emit(UnitRetreated(unit=u.id, path=path, losses=min(losses, u.figures)), rb,
              summary=f"{u.id} retreats {len(path)} hex(es)" + (f" to {board.label(path[-1])}" if path else "")
              + (f", loses {losses}" if losses else ""))
-    entered = [(u.id, h) for h in path]
     # HOTH-RETREAT-9 / HOTH-OBJ-PERM-3: the hexes are entered before the missing steps cost figures, so a
     # unit eliminated by retreat losses still captures; HOTH-WIN-5: a victory by that capture ends the game first.
     if settle(out, entered, by_retreat=True):

@@ -122,6 +122,8 @@ class HothState(msgspec.Struct, frozen=True, kw_only=True):
     scenario_id: str
     seats: tuple[str, ...]
     options: dict[str, Any] = {}
+    #: The rule choices in force (DESIGN 14, domain/hoth/choices.py), every one filled in.
+    choices: dict[str, str] = {}
     opened: bool = False
     scenario: Scenario | None = None
     cards: dict[str, Card] = {}

@@ -11,7 +11,7 @@ from .events import (
     NOBODY, CardPlayed, CardsDiscarded, CardsDrawn, DecisionPending, DeckArranged, DeckShuffled, MovesEnded,
     OrdersEnded, TurnEnded, TurnStarted, UnitMoved, UnitOrdered, UnitPlaced,
 )
-from .medals import settle
+from .medals import entries, settle
 from .movement import can_move, move_paths, move_refusal
 from .orders import copies_opponent, order_options, order_refusal, resolve_slots
 from .outbox import Outbox
@@ -250,9 +250,10 @@ def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
     if u.unit in ("snowtroopers", "echo_troopers") and len(path) == 2 and u.badge != "elite_troops":
         rb.add("HOTH-UNIT-SNOW-2" if u.unit == "snowtroopers" else "HOTH-UNIT-ECHO-2",
                "Infantry that moves 2 hexes cannot attack this turn.")
+    entered = entries(out, rb, unit_id, path)
     out.emit(UnitMoved(unit=unit_id, path=path, stopped=stopped), rb,
              summary=f"{unit_id} moves to {board.label(path[-1])}")
-    settle(out, [(unit_id, h) for h in path])
+    settle(out, entered)
 
 
 def end_moves(out: Outbox) -> None:

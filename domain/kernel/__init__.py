@@ -12,8 +12,9 @@ from .header import (
     START_NOW, START_WHEN_READY, WAITING, GameCreated, KernelState, Ready, SeatReady, fold_kernel, game_status,
     kernel_evolve,
 )
+from .sides import other_sides, seat_sides
 from .undo import (
-    KERNEL_COMMAND_TYPES, KERNEL_EVENT_TYPES, KernelCommand, KernelEvent, UndoAccept, UndoDecline, UndoDeclined,
+    KERNEL_COMMAND_TYPES, KERNEL_EVENT_TYPES, KernelCommand, KernelEvent, UndoAccept, UndoAccepted, UndoDecline, UndoDeclined,
     UndoLapsed, Undone, UndoRequested, UndoTo, is_kernel_event,
 )
 
@@ -27,6 +28,7 @@ __all__ = [
     "NotYourDecision", "RuleStep", "Ruling", "RulingBuilder", "RuleViolation",
     "START_NOW", "START_WHEN_READY", "WAITING", "GameCreated", "KernelState", "Ready", "SeatReady", "fold_kernel",
     "game_status", "kernel_evolve",
-    "KERNEL_COMMAND_TYPES", "KERNEL_EVENT_TYPES", "KernelCommand", "KernelEvent", "UndoAccept", "UndoDecline",
+    "KERNEL_COMMAND_TYPES", "KERNEL_EVENT_TYPES", "KernelCommand", "KernelEvent", "UndoAccept", "UndoAccepted", "UndoDecline",
     "UndoDeclined", "UndoLapsed", "Undone", "UndoRequested", "UndoTo", "is_kernel_event",
+    "other_sides", "seat_sides",
 ]

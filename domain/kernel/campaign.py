@@ -42,6 +42,8 @@ class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     #: DESIGN 13: seats the service's bots play in this battle, ``{"<seat>": "<bot id>[:level]"}``.
     bots: dict[str, str] = {}
+    #: DESIGN 14: the rule choices every battle of the campaign is played under, ``{"<choice id>": "<option>"}``.
+    choices: dict[str, str] = {}
 
 
 @runtime_checkable
@@ -64,9 +66,10 @@ class CampaignRules(Protocol):
     def initial_state(self) -> Any: ...
 
     def start(self, campaign_id: str, ruleset: str, campaign: str, dice: Dice,
-              bots: dict[str, str] | None = None) -> list[Emitted]:
+              bots: dict[str, str] | None = None, choices: dict[str, str] | None = None) -> list[Emitted]:
         """The events that open the campaign (raises SetupError for an unknown campaign); ``bots``: the
-        seats the service's bots play in every battle (recorded, and given back in each BattlePlan)."""
+        seats the service's bots play in every battle (recorded, and given back in each BattlePlan);
+        ``choices``: the rule choices of every battle (DESIGN 14; recorded, and given back the same way)."""
         ...
 
     def evolve(self, state: Any, event: Any) -> Any: ...

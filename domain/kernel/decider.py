@@ -28,6 +28,9 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
     scenario: str
     seats: tuple[str, ...]
     options: dict[str, Any] = {}
+    #: The rule choices in force (DESIGN 14, domain/kernel/choices.py): every declared choice with its
+    #: option; empty for a game stored before choices existed (it folds under each choice's recorded reading).
+    choices: dict[str, str] = {}
 
 
 class Status(msgspec.Struct, frozen=True, kw_only=True):
@@ -120,6 +123,10 @@ class Ruleset(Protocol, Generic[S]):
     # ruleset (an object schema whose properties carry descriptions); ``GET /rulesets`` and the OpenAPI
     # document show it. Without it the ruleset takes no options.
     #
+    # Optional: ``rule_choices() -> tuple[RuleChoice, ...]`` (domain/kernel/choices.py, DESIGN 14): the questions
+    # the originals leave open. The state reads the choices in force from ``Setup.choices`` through
+    # ``choices.in_force`` (which fills in the recorded reading for a game stored before a choice existed).
+    #
     # Optional: ``render_text(state, seat) -> str``, the board as text for ``umpire replay``.
     #
     # Optional: ``check_rolls(event, rolls) -> str | None``. Verification (DESIGN 3) asks it, for
@@ -131,6 +138,11 @@ class Ruleset(Protocol, Generic[S]):
     # Optional: ``use_content(load)``. A ruleset whose scenarios are data has its content handed
     # in by the registry (``load()`` returns it; see domain/kernel/registry.py): the domain never
     # imports ``scenarios/``.
+    #
+    # Optional: words for people (DESIGN 12; see domain/kernel/words.py): ``describe(state, seat, command)
+    # -> {"label", "warning"}`` for each legal command, ``describe_template(state, seat, template)``,
+    # ``names(state) -> {id: printed name}`` for summaries and rulings, ``acted_by(event) ->
+    # "automaton" | "referee" | None`` and ``automaton_title`` (who did a step).
     #
     # Optional: ``command_templates(state, seat) -> list[dict]`` for continuous commands (a move by
     # any distance and angle, a point on a table). Each template is ``{"command": {<the fixed

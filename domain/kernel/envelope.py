@@ -34,6 +34,12 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """
 
     private: ClassVar[frozenset[str]] = frozenset()
+    #: UMPIRE-REVEAL-1, decided per event TYPE (a ruleset cannot forget it per emission): True for a
+    #: public event that makes content public that was hidden from some seat (a secret numbering shown,
+    #: a card turned from a hidden deck). False: declared not to (it shows only what was public, or the
+    #: acting seat's own hidden content by its own choice). None: not declared; the kernel treats it as
+    #: False and ``tests/kernel/test_reveals.py`` fails for a type whose payload carries hidden values.
+    reveals_hidden: ClassVar[bool | None] = None
 
 
 class Emitted(msgspec.Struct, frozen=True, kw_only=True):
@@ -42,13 +48,20 @@ class Emitted(msgspec.Struct, frozen=True, kw_only=True):
     #: "public" or the one seat that may see the private fields.
     visibility: str = PUBLIC
     rolls: tuple[Roll, ...] = ()
-    #: True when the event reveals hidden information or chance (card drawn,
-    #: automated choice). Events with rolls always count as revealing.
+    #: The ruleset's own flag (stored in the log's ``reveals`` column with the derived verdict); the
+    #: kernel does not rely on it: :attr:`revealing` derives the verdict from the event itself.
     reveals: bool = False
 
     @property
     def revealing(self) -> bool:
-        return self.reveals or bool(self.rolls)
+        """UMPIRE-REVEAL-1: the event is a reveal (free undo cannot cross it, a dry run stops before it)."""
+        return is_reveal(type(self.event), self.visibility, bool(self.rolls)) or self.reveals
+
+
+def is_reveal(event_type: type, visibility: str, drew: bool) -> bool:
+    """UMPIRE-REVEAL-1, derived from what an event is: it carries draws, or its content is hidden from
+    some seat (visibility not public), or its type makes hidden content public (``reveals_hidden``)."""
+    return drew or visibility != PUBLIC or bool(getattr(event_type, "reveals_hidden", False))
 
 
 def event_type_name(event: Event) -> str:

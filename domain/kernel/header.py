@@ -58,6 +58,9 @@ class GameCreated(Event, tag="game_created", kw_only=True):
     #: Seats played by the service's built-in bots (DESIGN 13, UMPIRE-BOT-1): seat -> ``"<bot id>:<level>"``.
     #: In the header so that a restarted service goes on playing them.
     bots: dict[str, str] = {}
+    #: The rule choices in force (DESIGN 14), every one of the ruleset's with defaults filled in; None in a
+    #: header written before choices existed (that game folds under each choice's recorded reading).
+    choices: dict[str, str] | None = None
 
 
 class SeatReady(Event, tag="seat_ready"):
@@ -77,6 +80,8 @@ class UndoPending(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     by: str
     to_version: int
+    #: Seats that accepted for their side while other sides must still answer (UMPIRE-UNDO-13).
+    accepted: tuple[str, ...] = ()
 
 
 class KernelState(msgspec.Struct, frozen=True, kw_only=True):
@@ -121,7 +126,7 @@ class KernelState(msgspec.Struct, frozen=True, kw_only=True):
 def kernel_evolve(ks: KernelState, seq: int, event: Any) -> KernelState:
     """The kernel state after ``event`` (any event of the log: game events lapse a waiting
     undo request, as the rule was before lapses were events of their own)."""
-    from .undo import UndoDeclined, UndoLapsed, Undone, UndoRequested, is_kernel_event
+    from .undo import UndoAccepted, UndoDeclined, UndoLapsed, Undone, UndoRequested, is_kernel_event
 
     r = msgspec.structs.replace
     if isinstance(event, GameCreated):
@@ -134,6 +139,9 @@ def kernel_evolve(ks: KernelState, seq: int, event: Any) -> KernelState:
         return r(ks, seats=holding_evolve(ks.seats, seq, event))
     if isinstance(event, UndoRequested):
         return r(ks, undo_request=UndoPending(seq=seq, by=event.by, to_version=event.to_version))
+    if isinstance(event, UndoAccepted) and ks.undo_request is not None:
+        req = ks.undo_request
+        return r(ks, undo_request=r(req, accepted=(*req.accepted, event.by)))
     if isinstance(event, (UndoDeclined, Undone, UndoLapsed)):
         return r(ks, undo_request=None)
     if not is_kernel_event(event) and ks.undo_request is not None:

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from .choices import declared, resolve
 from .decider import FINISHED, Ruleset, Setup, Status
 from .dice import Dice
 from .envelope import Command, Emitted
@@ -21,11 +22,11 @@ class Game:
     """A game folded in memory: state, the emitted events, and the dice counters."""
 
     def __init__(self, rs: Ruleset, scenario: str, seed: bytes = b"\x07" * 32, options: dict[str, Any] | None = None,
-                 game_id: str = "g1", *, keep_states: bool = False):
+                 game_id: str = "g1", *, keep_states: bool = False, choices: dict[str, str] | None = None):
         self.rs = rs
         opts = dict(options or {})
         self.setup = Setup(game_id=game_id, ruleset=rs.id, scenario=scenario, seats=tuple(rs.seats(scenario, opts)),
-                           options=opts)
+                           options=opts, choices=resolve(declared(rs), choices))
         self.seed = seed
         self.counters: dict[str, int] = {}
         self.state: Any = rs.initial_state(self.setup)
@@ -127,11 +128,12 @@ Chooser = Callable[[Game, str, list[Command], random.Random], Command]
 
 def random_game(rs: Ruleset, scenario: str, seed: int, *, options: dict[str, Any] | None = None,
                 max_commands: int = 2000, check: Callable[[Game, str, Command, list[Command]], None] | None = None,
-                choose: Chooser | None = None, keep_states: bool = False) -> Game:
+                choose: Chooser | None = None, keep_states: bool = False,
+                choices: dict[str, str] | None = None) -> Game:
     """Play ``scenario`` with random legal commands until it ends (or ``max_commands``)."""
     rng = random.Random(seed)
     g = Game(rs, scenario, seed=seed.to_bytes(32, "big"), options=options, game_id=f"r{seed}",
-             keep_states=keep_states)
+             keep_states=keep_states, choices=choices)
     while not g.over and g.commands < max_commands:
         seat = g.to_act()
         assert seat is not None, "an active game names the seat to act"

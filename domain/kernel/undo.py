@@ -34,9 +34,18 @@ from .envelope import Command, Emitted, Event
 from .header import GameCreated, KernelState, Ready, SeatReady, UndoPending
 from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation, RulingBuilder
 from .seats import SeatClaimed, SeatRotated, SeatsOffered
+from .sides import other_sides
 
 
 class UndoRequested(Event, tag="undo_requested"):
+    by: str
+    to_version: int
+
+
+class UndoAccepted(Event, tag="undo_accepted"):
+    """One side's consent to a waiting request when more sides must still consent (3 or more sides,
+    UMPIRE-UNDO-13); the last side's consent is the ``undone`` event itself."""
+
     by: str
     to_version: int
 
@@ -77,18 +86,18 @@ class UndoDecline(Command, tag="undo_decline"):
     pass
 
 
-KernelEvent = (GameCreated | SeatReady | UndoRequested | UndoDeclined | UndoLapsed | Undone | SeatsOffered | SeatClaimed
-               | SeatRotated)
+KernelEvent = (GameCreated | SeatReady | UndoRequested | UndoAccepted | UndoDeclined | UndoLapsed | Undone | SeatsOffered
+               | SeatClaimed | SeatRotated)
 KERNEL_EVENT_TYPES: frozenset[str] = frozenset(
-    {"game_created", "seat_ready", "undo_requested", "undo_declined", "undo_lapsed", "undone", "seats_offered",
-     "seat_claimed", "seat_rotated"})
+    {"game_created", "seat_ready", "undo_requested", "undo_accepted", "undo_declined", "undo_lapsed", "undone",
+     "seats_offered", "seat_claimed", "seat_rotated"})
 KernelCommand = Ready | UndoTo | UndoAccept | UndoDecline
 KERNEL_COMMAND_TYPES: frozenset[str] = frozenset({"ready", "undo", "undo_accept", "undo_decline"})
 #: Events that belong to a game's opening (never undone).
 OPENING_EVENT_TYPES: frozenset[str] = frozenset({"game_created", "seat_ready", "seats_offered", "seat_claimed"})
 
-_KERNEL_CLASSES = (GameCreated, SeatReady, UndoRequested, UndoDeclined, UndoLapsed, Undone, SeatsOffered, SeatClaimed,
-                   SeatRotated)
+_KERNEL_CLASSES = (GameCreated, SeatReady, UndoRequested, UndoAccepted, UndoDeclined, UndoLapsed, Undone, SeatsOffered,
+                   SeatClaimed, SeatRotated)
 
 
 def is_kernel_event(event: object) -> bool:
@@ -114,7 +123,7 @@ class Logged(msgspec.Struct, frozen=True, kw_only=True):
     type: str
     actor: str | None
     turn: int
-    #: ``reveals`` or recorded draws.
+    #: A reveal (UMPIRE-REVEAL-1: draws, not public, or a type that makes hidden content public).
     revealing: bool
     #: Recorded draws.
     drew: bool
@@ -185,9 +194,23 @@ def _ruling(rule: str, text: str, summary: str, **values: Any) -> Ruling:
     return RulingBuilder().add(rule, text, **values).build(summary)
 
 
+def range_reveals(steps: Sequence[Step], to_version: int, upto: int | None = None) -> bool:
+    """UMPIRE-UNDO-11: whether the game commands after ``to_version`` (up to seq ``upto``) hold a reveal.
+    The kernel's free-undo test, and a bot's reason to decline (UMPIRE-BOT-2)."""
+    return any(s.revealing for s in steps
+               if s.first > to_version and not s.kernel and (upto is None or s.last <= upto))
+
+
+def range_draws(steps: Sequence[Step], to_version: int, upto: int | None = None) -> bool:
+    """Whether the game commands after ``to_version`` (up to seq ``upto``) drew (the ``redraw`` test)."""
+    return any(s.drew for s in steps if s.first > to_version and not s.kernel and (upto is None or s.last <= upto))
+
+
 def decide_undo(steps: Sequence[Step], ks: KernelState, *, seat: str, seats: Sequence[str], to_version: int,
-                version: int, turn: int, finished: bool, last_undone_seq: int) -> Emitted:
-    """An ``Undone`` (free) or an ``UndoRequested`` (consent needed); RuleViolation when refused."""
+                version: int, turn: int, finished: bool, last_undone_seq: int,
+                sides: dict[str, str] | None = None) -> Emitted:
+    """An ``Undone`` (free) or an ``UndoRequested`` (consent needed); RuleViolation when refused.
+    ``sides``: seat -> side (:func:`domain.kernel.sides.seat_sides`; None: each seat its own side)."""
     if finished:
         raise RuleViolation("UMPIRE-UNDO-3", "A finished game cannot be undone.")
     start = opening_end(steps)
@@ -213,44 +236,82 @@ def decide_undo(steps: Sequence[Step], ks: KernelState, *, seat: str, seats: Seq
     last = max(s.last for s in later)
     mine = all(s.actor == seat for s in later)
     this_turn = all(s.turns <= {turn} for s in later)
-    hidden = any(s.revealing for s in later)
+    hidden = range_reveals(steps, to_version)
     if mine and this_turn and not hidden:
         return Emitted(event=Undone(by=seat, first=to_version + 1, last=last), ruling=_ruling(
             "UMPIRE-UNDO-11", f"{seat} takes back its own commands of this turn (seqs {to_version + 1}-{last});"
             " nothing was revealed by them or since, so no consent is needed.",
             f"{seat} undoes back to version {to_version}", first=to_version + 1, last=last))
-    if not [s for s in seats if s != seat]:
-        raise RuleViolation("UMPIRE-UNDO-6", "This undo needs another seat's consent, and the game has no other seat.")
+    sides = sides if sides is not None else {s: s for s in seats}
+    others = other_sides(sides, seat)
+    if not others:
+        raise RuleViolation("UMPIRE-UNDO-6", "This undo needs the consent of another side, and the game has no "
+                            "other side.")
     why = ("something was revealed in those commands or since (a draw, a card, an automated or hidden decision)"
            if hidden else "they include another seat's commands" if not mine else "they reach into an earlier turn")
-    return Emitted(event=UndoRequested(by=seat, to_version=to_version), ruling=_ruling(
-        "UMPIRE-UNDO-12", f"Undoing seqs {to_version + 1}-{last} needs another seat's consent: {why}.",
-        f"{seat} asks to undo back to version {to_version}", to_version=to_version, revealing=hidden))
+    return Emitted(event=UndoRequested(by=seat, to_version=to_version), ruling=RulingBuilder().add(
+        "UMPIRE-UNDO-12", f"Undoing seqs {to_version + 1}-{last} needs consent: {why}.",
+        to_version=to_version, revealing=hidden).add(
+        "UMPIRE-UNDO-13", f"A seat of every other side must accept: {', '.join(others)} (never a teammate of "
+        f"{seat}).", sides=list(others)).build(f"{seat} asks to undo back to version {to_version}"))
 
 
-def answer_undo(steps: Sequence[Step], ks: KernelState, *, seat: str, accept: bool) -> Emitted:
-    """The other seat's answer to the waiting request: ``Undone`` (agreed) or ``UndoDeclined``."""
+def waiting_sides(ks: KernelState, sides: dict[str, str]) -> tuple[str, ...]:
+    """UMPIRE-UNDO-13: the sides that must still answer the waiting request (none: no request)."""
+    req = ks.undo_request
+    if req is None:
+        return ()
+    done = {sides.get(a, a) for a in req.accepted}
+    return tuple(s for s in other_sides(sides, req.by) if s not in done)
+
+
+def may_answer(ks: KernelState, sides: dict[str, str], seat: str) -> bool:
+    """Whether ``seat`` may accept or decline the waiting request: its side is another side than the
+    asker's, and has not accepted yet (UMPIRE-UNDO-13)."""
+    return sides.get(seat, seat) in waiting_sides(ks, sides)
+
+
+def answer_undo(steps: Sequence[Step], ks: KernelState, *, seat: str, accept: bool,
+                sides: dict[str, str] | None = None) -> Emitted:
+    """An answer to the waiting request: ``UndoDeclined``, ``UndoAccepted`` (other sides must still
+    consent) or ``Undone`` (every other side agreed). ``sides``: seat -> side (None: each seat its own)."""
     req = ks.undo_request
     if req is None:
         raise RuleViolation("UMPIRE-UNDO-5", "There is no undo request waiting for an answer.")
     if req.by == seat:
-        raise NotYourDecision(f"{seat} asked for this undo; another seat must accept or decline it",
+        raise NotYourDecision(f"{seat} asked for this undo; another side must accept or decline it",
                               rule="UMPIRE-UNDO-9")
+    sides = sides if sides is not None else {s: s for s in {seat, req.by, *req.accepted}}
+    mine, theirs = sides.get(seat, seat), sides.get(req.by, req.by)
+    if mine == theirs:
+        raise NotYourDecision(f"{seat} is on {req.by}'s side ({mine}): a teammate cannot consent to its undo; a "
+                              "seat of every other side must answer", rule="UMPIRE-UNDO-13")
+    left = waiting_sides(ks, sides)
+    if mine not in left:
+        raise NotYourDecision(f"{seat}'s side ({mine}) has accepted this undo already; waiting for "
+                              f"{', '.join(left)}", rule="UMPIRE-UNDO-13")
     if not accept:
         return Emitted(event=UndoDeclined(by=seat, to_version=req.to_version), ruling=_ruling(
             "UMPIRE-UNDO-9", f"{seat} declines {req.by}'s undo: the game stays as it is.",
             f"{seat} declines the undo"))
+    still = tuple(s for s in left if s != mine)
+    if still:
+        return Emitted(event=UndoAccepted(by=seat, to_version=req.to_version), ruling=_ruling(
+            "UMPIRE-UNDO-13", f"{seat} accepts {req.by}'s undo for {mine}; still waiting for {', '.join(still)}.",
+            f"{seat} accepts the undo; waiting for {', '.join(still)}", waiting=list(still)))
     # the range ends at the last game event before the request (the undo bookkeeping stays kept)
     later = [s for s in steps if s.first > req.to_version and s.last < req.seq and not s.kernel]
     if not later:  # cannot happen: the request was checked when it was made
         raise RuleViolation("UMPIRE-UNDO-7", "There is nothing to undo after that version.")
     last = max(s.last for s in later)
     redraw = any(s.drew for s in later)
-    text = f"{seat} agrees to undo {req.by}'s seqs {req.to_version + 1}-{last}."
+    agreed = [*req.accepted, seat]
+    text = f"{', '.join(agreed)} agree{'s' if len(agreed) == 1 else ''} to undo {req.by}'s seqs {req.to_version + 1}-{last}" \
+           f" (every other side: UMPIRE-UNDO-13)."
     if redraw:
         text += " The undone range had draws: the next draws are new ones, an agreed re-roll."
     return Emitted(event=Undone(by=req.by, first=req.to_version + 1, last=last, consented_by=seat, redraw=redraw),
-                   ruling=_ruling("UMPIRE-UNDO-9", text, f"{seat} accepts the undo", redraw=redraw))
+                   ruling=_ruling("UMPIRE-UNDO-9", text, f"{seat} accepts the undo", redraw=redraw, agreed=agreed))
 
 
 def lapse(req: UndoPending) -> Emitted:
@@ -269,20 +330,24 @@ def agreed_reroll_step(undone_seq: int, undone: Undone) -> RuleStep:
                             "first": undone.first, "last": undone.last})
 
 
-def kernel_legal_commands(ks: KernelState, seat: str) -> list[Command]:
+def kernel_legal_commands(ks: KernelState, seat: str, sides: dict[str, str] | None = None) -> list[Command]:
     """The kernel's commands open to ``seat`` now: ``ready`` while the game waits for it, and the
-    answer to another seat's waiting undo request."""
+    answer to a waiting undo request when ``seat``'s side must still answer it (UMPIRE-UNDO-13;
+    ``sides`` None: each seat its own side)."""
     out: list[Command] = []
     if ks.waiting and seat in ks.unready():
         out.append(Ready())
-    if ks.undo_request is not None and ks.undo_request.by != seat:
-        out += [UndoAccept(), UndoDecline()]
+    req = ks.undo_request
+    if req is not None and req.by != seat:
+        sd = sides if sides is not None else {s: s for s in {seat, req.by, *req.accepted}}
+        if may_answer(ks, sd, seat):
+            out += [UndoAccept(), UndoDecline()]
     return out
 
 
 __all__ = [
     "KERNEL_COMMAND_TYPES", "KERNEL_EVENT_TYPES", "KernelCommand", "KernelEvent", "Logged", "OPENING_EVENT_TYPES",
-    "Step", "UndoAccept", "UndoDecline", "UndoLapsed", "UndoRequested", "UndoDeclined", "UndoTo", "Undone",
+    "Step", "UndoAccept", "UndoAccepted", "UndoDecline", "UndoLapsed", "UndoRequested", "UndoDeclined", "UndoTo", "Undone",
     "agreed_reroll_step", "answer_undo", "boundaries", "decide_undo", "is_kernel_event", "kernel_legal_commands",
-    "lapse", "opening_end", "steps_of", "undone_seqs",
+    "lapse", "may_answer", "opening_end", "range_draws", "range_reveals", "steps_of", "undone_seqs", "waiting_sides",
 ]

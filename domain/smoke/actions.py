@@ -38,7 +38,7 @@ def roll_action_dice(out: Any, seat: str) -> None:
     elif ones:
         rb.add("SMOKE-RISK-6", "A deputy may not risk for additional dice.")
     out.emit(ActionDiceRolled(seat=seat, level=army.level, faces=faces, ones=ones, sixes=sixes), rb,
-             summary=f"{seat} rolls {list(faces)}")
+             summary=f"{seat} rolls {', '.join(map(str, faces))}")
     count_sixes(out, seat, sixes)
 
 

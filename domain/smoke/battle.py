@@ -6,6 +6,7 @@ from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
 
+from .choices import VILLAGE, choice
 from .content import DisciplineBonus, Providence, Slot, Volley
 from .events import (
     BattleEnded, BattleRolled, DisciplineTested, HitChoiceOffered, HitsChosen, HitsResolved, TacticPlayed,
@@ -500,15 +501,32 @@ def _public(r: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- discipline (SMOKE-DISC) ------------------------------------------------------------------
+def village_reading(state: SmokeState, u: Unit) -> tuple[bool, str]:
+    """Whether ``u`` counts as in a village for its discipline bonus (SMOKE-SR-9/29, SMOKE-TERR-7), under
+    SMOKE-CHOICE-VILLAGE: ``entirely`` inside, or at least ``partly``; and the reading's word."""
+    terrain = state.terrain()
+    if choice(state, VILLAGE) == "partly":
+        return bool(terrain.partially_in(u.box(), "village")), "partly"
+    return bool(terrain.entirely_in(u.box(), "village")), "entirely"
+
+
+def village_depends(state: SmokeState, u: Unit) -> bool:
+    """True when the reading of SMOKE-CHOICE-VILLAGE decides ``u``'s bonus: an infantry or Garrison unit partly
+    but not entirely inside a village."""
+    if not (has(state, u, "infantry") or has(state, u, "garrison")):
+        return False
+    terrain = state.terrain()
+    return bool(terrain.partially_in(u.box(), "village")) and not terrain.entirely_in(u.box(), "village")
+
+
 def discipline_modifiers(state: SmokeState, u: Unit) -> list[dict[str, Any]]:
     """SMOKE-DISC-2 modifiers (GAP-B-23: entirely in the village, a single +1; Garrison adds its own)."""
     mods = []
-    terrain = state.terrain()
-    in_village = bool(terrain.entirely_in(u.box(), "village"))
+    in_village, how = village_reading(state, u)
     if in_village and has(state, u, "infantry"):
-        mods.append({"rule": "SMOKE-SR-9", "value": 1, "why": "infantry entirely in a village"})
+        mods.append({"rule": "SMOKE-SR-9", "value": 1, "why": f"infantry {how} in a village"})
     if in_village and has(state, u, "garrison"):
-        mods.append({"rule": "SMOKE-SR-29", "value": 1, "why": "Garrison troops in a village"})
+        mods.append({"rule": "SMOKE-SR-29", "value": 1, "why": f"Garrison troops {how} in a village"})
     if has(state, u, "mutiny"):
         mods.append({"rule": "SMOKE-SR-25", "value": 1, "why": "Mutiny"})
     b = state.turn.battle if state.turn else None
@@ -542,6 +560,10 @@ def test_discipline(out: Any, uid: str, hits: int) -> bool:
             passed = False
             break
     rb = RulingBuilder().add("SMOKE-DISC-1", f"{uid} has {hits} hit(s) left: one discipline test each.", hits=hits)
+    if village_depends(st, u):
+        opt = choice(st, VILLAGE)
+        rb.under(VILLAGE, opt, f"{uid} stands partly inside a village: " + (
+            "that is enough for the +1." if opt == "partly" else "no +1 (only a unit entirely inside gets it)."))
     rb.add("SMOKE-DISC-2", f"d6{'+' + str(plus) if plus else ''} >= {p.discipline}; a 1 always fails: "
                            + ", ".join(f"{t['face']}{'+' + str(plus) if plus else ''} "
                                        f"{'pass' if t['passed'] else 'FAIL'}" for t in tests) + ".",

@@ -17,7 +17,10 @@ from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
 
+from domain.kernel.choices import RuleChoice, in_force
+from .choices import CHOICES
 from . import commands as C
+from . import labels, text
 from .actions import (
     activate, end_actions, end_activation, end_placement, move, place_die, ride, take_risk,
 )
@@ -94,9 +97,23 @@ class SmokeRuleset:
         assert lu is not None
         return tuple(a.seat for a in lu.armies)
 
+    def sides(self, setup: Setup) -> dict[str, str]:
+        """UMPIRE-SIDE-1 (SMOKE-MP): a seat's side is its army's side in the battle's line-up; the allied
+        players of a side are one side."""
+        battle = self.content().battles.get(setup.scenario)
+        players = setup.options.get("players", min(lu.players for lu in battle.line_ups)) if battle else None
+        lu = battle.line_up(players) if battle else None
+        if lu is None:
+            return {s: s for s in setup.seats}
+        return {a.seat: a.side for a in lu.armies}
+
+    def rule_choices(self) -> tuple[RuleChoice, ...]:
+        """DESIGN 14: the questions the original leaves open (domain/smoke/choices.py, rules.md)."""
+        return CHOICES
+
     def initial_state(self, setup: Setup) -> SmokeState:
         return SmokeState(game_id=setup.game_id, battle_id=setup.scenario, seats=tuple(setup.seats),
-                          options=dict(setup.options))
+                          options=dict(setup.options), choices=in_force(CHOICES, setup.choices))
 
     # -- opening -----------------------------------------------------------------------
     def open(self, state: SmokeState, dice: Dice) -> list[Emitted]:
@@ -242,6 +259,22 @@ class SmokeRuleset:
 
     def render_svg(self, state: SmokeState, seat: str | None, recent: list[Any]) -> str:
         return render(state, seat, recent)
+
+    # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
+    def describe(self, state: SmokeState, seat: str, command: Any) -> dict[str, Any]:
+        return labels.describe(state, seat, command)
+
+    def describe_template(self, state: SmokeState, seat: str, template: dict[str, Any]) -> dict[str, Any]:
+        return labels.describe_template(state, seat, template)
+
+    def names(self, state: SmokeState) -> dict[str, str]:
+        return labels.names(state, self.content().armies)
+
+    def acted_by(self, event: Any) -> str | None:
+        return labels.acted_by(event)
+
+    def render_text(self, state: SmokeState, seat: str | None) -> str:
+        return text.render_state(state, seat)
 
 
 def _order(first: str, sides: list[str]) -> tuple[str, ...]:

@@ -411,7 +411,9 @@ class ColumnPlaced(Event, tag="column_placed"):
 
 
 class ColumnsRevealed(Event, tag="columns_revealed"):
-    """SMOKE-DEP-3: which column each number is."""
+    """SMOKE-DEP-3: which column each number is (each seat's secret until now: UMPIRE-REVEAL-1)."""
+
+    reveals_hidden = True
 
     columns: dict[str, tuple[tuple[str, ...], ...]]
 

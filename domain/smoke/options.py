@@ -337,12 +337,14 @@ def command_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
                       for k in [kd]}
                 if p.speed[0] > 0:
                     top = p.speed[0] + act.simple_bonus
+                    # SMOKE-TERR-6: the road bonus only for a move that starts touching a road
+                    road = ROAD_BONUS if st.terrain().touches_road(u.box()) else 0.0
                     kd, f, d, v = ex.get("simple", ("simple", u.facing, 0.0, None))
                     out.append({
                         "command": {"type": "move", "unit": uid, "kind": "simple"},
                         "bounds": {"facing": {"min": 0, "max": 360, "unit": "degrees"},
-                                   "distance": {"min": 0, "max": top + ROAD_BONUS, "unit": "UW",
-                                                "speed": top, "road_bonus": ROAD_BONUS}},
+                                   "distance": {"min": 0, "max": top + road, "unit": "UW",
+                                                "speed": top, "road_bonus": road}},
                         "rules": ["SMOKE-MOVE-3", "SMOKE-GEO-17", "SMOKE-TERR-1", "SMOKE-TERR-2", "SMOKE-TERR-6"],
                         "example": msgspec.to_builtins(C.Move(unit=uid, kind="simple", facing=f, distance=d)),
                     })

@@ -13,6 +13,7 @@ from typing import Any
 
 from domain.kernel import RulingBuilder
 
+from .choices import BOMB_PRICE, FAILED_PRICE, choice
 from .commanders import EDGE_DIRECTION, after_unit_stops, own_edge
 from .events import RetreatRolled, UnitDestroyed, UnitRetreated
 from .formations import enemies_touching, formation_of
@@ -176,18 +177,32 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
                friends=list(plan["friends"]))
     if not survived:
         rb.add("SMOKE-FRET-1", f"Failed retreat: it {plan['why']} and is destroyed.", touched=plan.get("touched"))
-    if survived and context == "battle":
+    raises = True
+    if not survived:  # SMOKE-CHOICE-FAILED-PRICE: a failed retreat raises the price or not
+        opt = choice(st, FAILED_PRICE)
+        raises = opt == "yes"
+        rb.under(FAILED_PRICE, opt, f"{uid} was destroyed by its failed retreat: "
+                 + ("it still raises the nearest marker's price." if raises else "it raises no price."))
+        if not raises and context == "bombardment":
+            rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")
+    if raises and context == "bombardment":  # SMOKE-CHOICE-BOMB-PRICE
+        opt = choice(st, BOMB_PRICE)
+        raises = opt == "yes"
+        rb.under(BOMB_PRICE, opt, "a retreat from a bombardment " + (
+            "raises the price of the nearest marker on the table." if raises else "raises no battle price."))
+        if not raises:
+            rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")
+    if raises and context in ("battle", "bombardment"):
         if has(st, u, "light"):
             rb.add("SMOKE-SR-6", f"{uid} is Light: its retreat does not raise the battle price.")
         else:
-            near = nearest_marker(st, end_box, battle_markers or (st.turn.battle.markers if st.turn and st.turn.battle
-                                                                   else ()))
+            markers = tuple(st.markers) if context == "bombardment" else (
+                battle_markers or (st.turn.battle.markers if st.turn and st.turn.battle else ()))
+            near = nearest_marker(st, end_box, markers)
             if near is not None:
                 price_marker = near[0]
                 rb.add("SMOKE-RET-5", f"The price of the nearest marker {near[0]} ({near[1]:.3f} UW away) rises by 1.",
                        marker=near[0], distance=round(near[1], 4))
-    elif context == "bombardment":
-        rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")
     out.emit(UnitRetreated(unit=uid, direction=direction, vector=tuple(round(c, 6) for c in plan["vector"]),
                            distance=distance, moved=round(plan["moved"], 4), start=start, end=end,
                            outcome=plan["outcome"], touched=plan.get("touched"), friends=tuple(plan["friends"]),

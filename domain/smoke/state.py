@@ -265,6 +265,8 @@ class SmokeState(msgspec.Struct, frozen=True, kw_only=True):
     battle_id: str
     seats: tuple[str, ...]
     options: dict[str, Any] = {}
+    #: The rule choices in force (DESIGN 14, domain/smoke/choices.py), every one filled in.
+    choices: dict[str, str] = {}
     opened: bool = False
     battle: Battle | None = None
     kinds: tuple[TerrainKind, ...] = ()

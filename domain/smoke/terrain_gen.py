@@ -79,7 +79,7 @@ def advance(out: Any) -> bool:
             out.emit(TerrainCountRolled(seat=seat, quarter=q, face=face, count=n),
                      RulingBuilder().add("SMOKE-TGEN-2", f"{seat} rolls D3 for quarter {q}: d6 {face} -> {n} "
                                                          "element(s).")
-                     .add("SMOKE-DICE-2", "D3 is a d6 halved, rounded up."), summary=f"{q}: {n} element(s)")
+                     .add("SMOKE-DICE-2", "D3 is a d6 halved, rounded up."), summary=f"{q} quarter: {n} element(s)")
             continue
         faces = (out.dice.value(6) + 1, out.dice.value(6) + 1)
         total = sum(faces)
@@ -89,7 +89,7 @@ def advance(out: Any) -> bool:
         if len(kinds) > 1:
             rb.add("SMOKE-TGEN-3", f"{seat} chooses which (GAP-B-20).")
         out.emit(TerrainRolled(seat=seat, quarter=q, faces=faces, total=total, kinds=kinds), rb,
-                 summary=f"{q}: {total} " + ("/".join(kinds) if kinds else "nothing"))
+                 summary=f"{q} quarter: {total}, " + (" or ".join(k.replace("_", " ") for k in kinds) if kinds else "nothing"))
     return False
 
 
@@ -134,7 +134,7 @@ def place(out: Any, seat: str, kind: str, at, rotation: float) -> None:
     n = len(st.generation.placed) + 1  # type: ignore[union-attr]
     el = TerrainElement(id=f"G{n}-{kind}", kind=kind, polygon=poly)
     out.emit(TerrainPlaced(seat=seat, quarter=q, element=el),
-             RulingBuilder().add("SMOKE-TGEN-2", f"{seat} places a {kind} in quarter {q}."), summary=f"{kind} placed")
+             RulingBuilder().add("SMOKE-TGEN-2", f"{seat} places a {kind} in quarter {q}."), summary=f"{kind.replace('_', ' ')} placed")
 
 
 def _finish(out: Any) -> bool:
@@ -161,7 +161,7 @@ def _finish(out: Any) -> bool:
         rb = RulingBuilder().add("SMOKE-TGEN-4", f"{eid} scatters: d6 {face} -> D3 = {d:g} UW at {angle} degrees"
                                  + shift + (f"; removed: {why}." if removed else "."), face=face, angle=angle)
         out.emit(TerrainScattered(element=eid, face=face, distance=d, angle=angle, removed=removed,
-                                  polygon=() if removed else poly), rb, summary=f"{eid} scatters")
+                                  polygon=() if removed else poly), rb, summary=f"the {eid.partition('-')[2].replace('_', ' ')} {eid.partition('-')[0]} scatters")
     out.emit(TerrainGenerationEnded(), RulingBuilder().add("SMOKE-TGEN-4", "Terrain generation is over."),
              summary="terrain ready")
     return True

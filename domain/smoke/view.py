@@ -68,6 +68,16 @@ def _pose(p) -> str:
     return f"({p[0]:.2f}, {p[1]:.2f}) facing {p[2]:.0f}"
 
 
+_QUARTER = {"sw": "south-west", "se": "south-east", "nw": "north-west", "ne": "north-east"}
+_STAGE = {"columns": "columns", "forts": "fortifications", "markers": "column markers", "units": "units"}
+
+
+def _element(eid: str) -> str:
+    """A generated terrain element's id (``G1-ploughed_field``) as words."""
+    n, _, kind = eid.partition("-")
+    return f"{kind.replace('_', ' ')} {n}" if kind else eid
+
+
 _SUMMARY = {
     E.GameOpened: lambda e: f"{e.battle.title}: {len(e.units)} units set up",
     E.FirstSideRolled: lambda e: f"first-player roll: {e.chooser} chooses",
@@ -79,17 +89,19 @@ _SUMMARY = {
                                                                       for r in e.rolls),
     E.LossTaken: lambda e: f"{e.seat} takes a loss: " + (f"{e.unit} retreats" if e.unit else "1 morale"),
     E.RetreatRolled: lambda e: f"{e.unit} retreat distance {e.distance:g}",
-    E.UnitRetreated: lambda e: f"{e.unit} retreats {e.moved:.2f} UW ({e.direction})"
+    E.UnitRetreated: lambda e: f"{e.unit} retreats {e.moved:.2f} UW "
+                               + ("toward its table edge" if e.direction == "edge" else "straight back")
                                + (" and is destroyed" if e.outcome == "destroyed" else ""),
-    E.UnitDestroyed: lambda e: f"{e.unit} destroyed ({e.reason})",
-    E.MoraleLost: lambda e: f"{e.seat} loses {e.amount} morale ({e.reason}): {e.morale}",
-    E.ActionDiceRolled: lambda e: f"{e.seat} rolls action dice {list(e.faces)}",
+    E.UnitDestroyed: lambda e: f"{e.unit} destroyed ({e.reason.replace('_', ' ')})",
+    E.MoraleLost: lambda e: f"{e.seat} loses {e.amount} morale ({e.reason.replace('_', ' ')}): {e.morale} left",
+    E.ActionDiceRolled: lambda e: f"{e.seat} rolls action dice {', '.join(map(str, e.faces))}",
     E.RiskTaken: lambda e: f"{e.seat} risks the commander: {e.face}",
     E.CommanderOut: lambda e: f"{e.commander} out of action" + (" (removed)" if e.removed else f"; deputy level {e.new_level}"),
     E.DiePlaced: lambda e: f"{e.seat} puts a {e.face} on {e.slot}",
     E.PlacementEnded: lambda e: f"{e.seat} ends placement",
     E.FormationActivated: lambda e: f"{e.seat} activates {', '.join(e.units)} (D={e.d})",
-    E.UnitMoved: lambda e: f"{e.unit} {e.kind} move {e.distance:.2f} UW to {_pose(e.end)}",
+    E.UnitMoved: lambda e: f"{e.unit} moves {e.distance:.2f} UW" + (" sideways or back" if e.kind == "complex" else "")
+                           + f" to {_pose(e.end)}",
     E.ActivationEnded: lambda e: f"{e.seat} ends the activation",
     E.CommanderRode: lambda e: f"{e.commander} rides {e.distance:.2f} UW",
     E.CommanderRisked: lambda e: f"{e.commander} risked by enemy contact: {e.face}" + (" - out" if e.out else ""),
@@ -97,7 +109,7 @@ _SUMMARY = {
     E.ActionsEnded: lambda e: f"{e.seat} ends the actions phase",
     E.FireContactMeasured: lambda e: f"{len(e.eligible)} unit(s) in fire contact outside battles: {e.seat} places a marker",
     E.MarkerPlaced: lambda e: f"{e.seat} places {e.marker} at ({e.x:.2f}, {e.y:.2f})",
-    E.MarkerRemoved: lambda e: f"{e.marker} removed ({e.reason})",
+    E.MarkerRemoved: lambda e: f"{e.marker} removed ({e.reason.replace('_', ' ')})",
     E.BattleStarted: lambda e: f"battle of {', '.join(e.markers)} (price {e.price})",
     E.TacticPlayed: lambda e: f"{e.seat} plays tactic {e.slot} (D={e.d})",
     E.TacticsEnded: lambda e: f"{e.seat} ends tactics",
@@ -112,14 +124,17 @@ _SUMMARY = {
     E.ArmyBroken: lambda e: f"{e.seat}'s army is broken",
     E.SideSupported: lambda e: f"side {e.side} chooses Support",
     E.ArmyAbandoned: lambda e: f"{e.seat} abandons the battle",
-    E.GameEnded: lambda e: (f"{e.winner} wins a {e.kind} victory" if e.winner else "draw"),
+    E.GameEnded: lambda e: (f"{e.winner} wins a {e.kind} victory" if e.winner else "the game ends in a draw"),
     E.DeploymentStarted: lambda e: "deployment by columns",
     E.TerrainGenerationStarted: lambda e: f"terrain generation: {e.chooser} picks the quarters",
-    E.QuartersChosen: lambda e: "quarters: " + "; ".join(f"{s} {', '.join(q)}" for s, q in e.quarters.items()),
-    E.TerrainCountRolled: lambda e: f"{e.quarter}: {e.count} terrain element(s)",
-    E.TerrainRolled: lambda e: f"{e.quarter}: 2d6 = {e.total}: " + ("/".join(e.kinds) or "nothing"),
-    E.TerrainPlaced: lambda e: f"{e.seat} places a {e.element.kind} in {e.quarter}",
-    E.TerrainScattered: lambda e: f"{e.element} " + ("removed" if e.removed else f"moves {e.distance:g} UW"),
+    E.QuartersChosen: lambda e: "quarters: " + "; ".join(f"{s} {' and '.join(_QUARTER.get(x, x) for x in q)}"
+                                                         for s, q in e.quarters.items()),
+    E.TerrainCountRolled: lambda e: f"{_QUARTER.get(e.quarter, e.quarter)} quarter: {e.count} terrain element(s)",
+    E.TerrainRolled: lambda e: f"{_QUARTER.get(e.quarter, e.quarter)} quarter: 2d6 = {e.total}: "
+                               + (" or ".join(k.replace("_", " ") for k in e.kinds) or "nothing"),
+    E.TerrainPlaced: lambda e: f"{e.seat} places a {e.element.kind.replace('_', ' ')} in the "
+                               f"{_QUARTER.get(e.quarter, e.quarter)} quarter",
+    E.TerrainScattered: lambda e: f"the {_element(e.element)} " + ("is removed" if e.removed else f"moves {e.distance:g} UW"),
     E.TerrainGenerationEnded: lambda e: "terrain ready",
     E.ColumnsAssigned: lambda e: f"{e.seat} numbers its {e.count} columns in secret",
     E.FortificationPlaced: lambda e: f"{e.seat} fortifies {e.unit}",
@@ -127,7 +142,7 @@ _SUMMARY = {
     E.ColumnsRevealed: lambda e: "columns revealed: " + ", ".join(sorted(e.columns)),
     E.UnitDeployed: lambda e: f"{e.seat} deploys {e.unit} at ({e.x:.2f}, {e.y:.2f})",
     E.CommanderDeployed: lambda e: f"{e.seat} places {e.commander}",
-    E.DeploymentStepDone: lambda e: f"deployment: {e.stage} done",
+    E.DeploymentStepDone: lambda e: f"deployment: {_STAGE.get(e.stage, e.stage)} done",
     E.DeploymentEnded: lambda e: "deployment complete",
     E.HitChoiceOffered: lambda e: f"{e.choice.seat} chooses {e.choice.count} of {', '.join(e.choice.among)} to be hit",
     E.HitsChosen: lambda e: f"{e.seat} gives the hit(s) to {', '.join(e.units)}",

@@ -4,7 +4,6 @@
     ops/bench --quick         # shorter runs (benchmarks' own size options, where they have them)
     ops/bench --only append,projections
     ops/bench --out FILE      # where the markdown goes (default ops/bench-results.md)
-    ops/bench --readme        # also put the table into README.md (section Performance)
 
 A benchmark that fails, times out or has no ``--json`` is reported (and, when
 it runs without ``--json``, its text output is kept in the markdown file). Exit
@@ -148,28 +147,12 @@ def render(outcomes: list[Outcome], machine: dict[str, str], command: str, took:
     return "\n".join(out) + "\n"
 
 
-BEGIN = "<!-- ops/bench results begin -->"
-END = "<!-- ops/bench results end -->"
-
-
-def put_in_readme(readme: Path, md: str) -> bool:
-    """Replace what is between the markers; False when they are not there."""
-    text = readme.read_text()
-    i, j = text.find(BEGIN), text.find(END)
-    if i < 0 or j < i:
-        return False
-    readme.write_text(text[:i + len(BEGIN)] + "\n" + md.rstrip() + "\n" + text[j:])
-    return True
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="ops/bench", description="every umpire benchmark, one table")
     ap.add_argument("--quick", action="store_true", help="shorter runs")
     ap.add_argument("--only", default="", help="comma-separated benchmarks (e.g. append,projections)")
     ap.add_argument("--out", default=str(OPS / "bench-results.md"), help="markdown file to write ('' for none)")
     ap.add_argument("--timeout", type=float, default=TIMEOUT_S, help="seconds per benchmark")
-    ap.add_argument("--readme", action="store_true",
-                    help="also put the table into README.md between the ops/bench markers (section Performance)")
     a = ap.parse_args(argv)
     only = [x.strip() for x in a.only.split(",") if x.strip()] or None
     paths = discover(only)
@@ -191,9 +174,6 @@ def main(argv: list[str] | None = None) -> int:
     if a.out:
         Path(a.out).write_text(md)
         print(f"(written to {a.out})", file=sys.stderr)
-    if a.readme:
-        print("(README.md updated)" if put_in_readme(ROOT / "README.md", md) else
-              "(README.md has no ops/bench markers: not updated)", file=sys.stderr)
     return 0 if any(o.rows for o in outcomes) else 1
 
 

@@ -41,6 +41,7 @@ from litestar.params import FromPath, JSONBody
 from domain.kernel import (
     ACTIVE, FINISHED, START_WHEN_READY, Dice, Emitted, SeatReady, SetupError, advance, commitment, registry,
 )
+from domain.kernel import choices as rule_choices
 from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of
 from domain.kernel.seats import Seating, SeatHolding, holding_evolve
 from domain.kernel.dice import client_mix, new_seed, seed_from_hex
@@ -69,6 +70,8 @@ class CreateCampaignRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=
     start: Literal["now", "when_ready"] = "now"
     #: DESIGN 13: seats played by the service's bots in every battle, ``{"<seat>": "<bot id>[:level]"}``.
     bots: dict[str, str] = {}
+    #: DESIGN 14: the rule choices of every battle, ``{"<choice id>": "<option>"}`` (GET /rulesets lists them).
+    choices: dict[str, str] = {}
     #: DESIGN 4 (UMPIRE-SEAT-1), as for a game: ``tokens`` or ``invitations`` (with the seats the caller keeps).
     seating: Seating = "tokens"
     keep: list[str] | None = None
@@ -179,6 +182,14 @@ class CampaignService:
         if bots and req.start == START_WHEN_READY:
             raise Problem(422, "bad-setup", "a campaign with bots starts now (its battles' bot seats have no client "
                                             "seed to give)", field="start")
+        rs = registry.get(req.ruleset)
+        try:
+            choices = rule_choices.resolve(rule_choices.declared(rs), req.choices)
+        except SetupError as exc:
+            raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
+        if req.choices and req.start == START_WHEN_READY:
+            raise Problem(422, "bad-setup", "a campaign with rule choices starts now (a waiting campaign records "
+                                            "nothing before its seats are ready)", field="choices")
         campaign_id = "c" + uuid.uuid4().hex[:15]
         plan = plan_seats(seats, bots, req.seating, req.keep)
         tokens = plan.tokens
@@ -197,7 +208,7 @@ class CampaignService:
             # DESIGN 3: nothing is drawn before both seats have added their client seeds
             self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, first, "waiting", plan.invitations)
             return body | {"game_id": None, "status": "waiting"}
-        emitted, game_id = self._opening(campaign_id, req.ruleset, req.campaign, seed, None, {}, bots,
+        emitted, game_id = self._opening(campaign_id, req.ruleset, req.campaign, seed, None, {}, bots, choices,
                                          seed_given=req.seed is not None, seated=seated)
         self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, first + emitted, ACTIVE, plan.invitations)
         body.update(game_id=game_id, status=ACTIVE)
@@ -207,7 +218,8 @@ class CampaignService:
 
     def _opening(self, campaign_id: str, ruleset: str, campaign: str, seed: bytes,
                  seeds: dict[str, str | None] | None, counters: dict[str, int],
-                 bots: dict[str, str] | None = None, *, seed_given: bool = False,
+                 bots: dict[str, str] | None = None,
+                 choices: dict[str, str] | None = None, *, seed_given: bool = False,
                  seated: Any = None) -> tuple[list[Emitted], str | None]:
         """The campaign's opening (the rules' ``start``) and the first battle created. The first
         battle is created before anything of the campaign is written: if the engine refuses its
@@ -215,7 +227,7 @@ class CampaignService:
         rules = self.rules(ruleset)
         assert rules is not None
         dice = Dice(seed, campaign_id, counters, mix=self._mix(rules.seats(campaign), seeds))
-        emitted = rules.start(campaign_id, ruleset, campaign, dice, bots=bots)
+        emitted = rules.start(campaign_id, ruleset, campaign, dice, bots=bots, choices=choices)
         state = rules.initial_state()
         for em in emitted:
             state = rules.evolve(state, em.event)
@@ -272,7 +284,7 @@ class CampaignService:
         game = self.games.create_game(
             CreateGameRequest(ruleset=ruleset, scenario=plan.scenario,
                               seed=battle_seed(seed, campaign_id, plan.number), options=dict(plan.options),
-                              bots=dict(plan.bots)),
+                              bots=dict(plan.bots), choices=dict(plan.choices)),
             campaign_id=campaign_id, client_seeds=seeds, seed_given=seed_given, seated=seated)
         return game["game_id"], rules.battle_started(state, plan, game["game_id"], dice)
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from litestar import Request, Router, get
 
-from domain.kernel import registry
+from domain.kernel import SetupError, registry
+from domain.kernel import choices as rule_choices
 
 from ..schemas import Health, PublicKey, RulesetInfo
 from ._common import svc_of
@@ -40,6 +41,14 @@ def options_schema(rs: Any) -> dict[str, Any]:
     return {"type": "object", "maxProperties": 0, "description": f"{rs.id} takes no options."}
 
 
+def default_seats(rs: Any, scenario: str) -> list[str]:
+    """The seats of a game of ``scenario`` with no options (what a client offers bots or invitations for)."""
+    try:
+        return list(rs.seats(scenario, {}))
+    except SetupError:
+        return []
+
+
 def bot_infos(ruleset_id: str) -> list[dict[str, Any]]:
     """The built-in players of a ruleset (DESIGN 13): what POST /games ``bots`` may name."""
     from bots import infos
@@ -55,10 +64,11 @@ def rulesets() -> list[RulesetInfo]:
     return [
         {
             "id": rs.id,
-            "scenarios": [{"id": c.id, "title": c.title} for c in rs.scenarios()],
+            "scenarios": [{"id": c.id, "title": c.title, "seats": default_seats(rs, c.id)} for c in rs.scenarios()],
             "campaigns": [{"id": c.id, "title": c.title} for c in rs.campaigns()],
             "options": options_schema(rs),
             "bots": bot_infos(rs.id),
+            "choices": [rule_choices.describe(c) for c in rule_choices.declared(rs)],
         }
         for rs in registry.all_rulesets()
     ]  # type: ignore[return-value]

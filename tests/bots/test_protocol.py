@@ -47,10 +47,15 @@ def test_the_bot_stream_depends_on_seed_game_seat_and_version_only():
 
 
 def test_undo_answers_follow_the_fair_play_rule():
-    ok, why = answer_undo(UndoQuestion(by="rebel", to_version=12, draws=False))
+    ok, why = answer_undo(UndoQuestion(by="rebel", to_version=12, draws=False, reveals=False))
     assert ok and "nothing drawn" in why
     ok, why = answer_undo(UndoQuestion(by="rebel", to_version=12, draws=True))
     assert not ok and "draw" in why
+    # UMPIRE-BOT-2: a reveal without dice (a card drawn, a secret shown) is declined too
+    ok, why = answer_undo(UndoQuestion(by="rebel", to_version=12, draws=False, reveals=True))
+    assert not ok and "revealed" in why
+    # a question that does not say is treated as revealing
+    assert not answer_undo(UndoQuestion(by="rebel", to_version=12, draws=False))[0]
 
 
 def test_decide_returns_a_legal_command_with_its_bot_and_stream():

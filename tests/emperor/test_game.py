@@ -33,6 +33,7 @@ def rule_ids_of_reference() -> set[str]:
     text = RULES_MD.read_text(encoding="utf-8")
     ids = set(re.findall(r"\*\*((?:SOLO|BASE)-[A-Z]+-\d+)\b", text))
     ids |= set(re.findall(r"^\| ((?:SOLO|BASE|GAP)-[A-Z0-9-]+) \|", text, re.M))
+    ids |= set(re.findall(r"\*\*(SOLO-CHOICE-[A-Z0-9-]+[A-Z0-9])\.", text))  # rule choices (DESIGN 14)
     return ids
 
 

@@ -14,6 +14,9 @@ commands sampled from templates where a ruleset has them) to its end, and:
 - replay at every seq is the state live after that event; the kernel's fold of a prefix agrees;
 - the kernel's undo of the events after seq k folds to the state at k.
 
+Every option of every rule choice a ruleset declares (DESIGN 14) is played too: one game per option that is
+not the default (the defaults are played by every other case), on the ruleset's first scenario.
+
 Ruleset-specific rules stay in each ruleset's own tests.
 """
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 import pytest
 
 from domain.kernel import FINISHED, PUBLIC, registry
+from domain.kernel.choices import declared
 from domain.kernel.runner import Game, random_game
 
 from . import checks
@@ -53,10 +57,17 @@ def _cases() -> list[Any]:
     for rs in registry.all_rulesets():
         for sc in rs.scenarios():
             for seed in SEEDS.get(rs.id, DEFAULT_SEEDS):
-                out.append(pytest.param(rs.id, sc.id, {}, seed, id=f"{rs.id}-{sc.id}-{seed}"))
+                out.append(pytest.param(rs.id, sc.id, {}, seed, None, id=f"{rs.id}-{sc.id}-{seed}"))
     for rid, sc, opts, seed in OPTION_CASES:
         if registry.get(rid) is not None:
-            out.append(pytest.param(rid, sc, opts, seed, id=f"{rid}-{sc}-{'-'.join(opts)}-{seed}"))
+            out.append(pytest.param(rid, sc, opts, seed, None, id=f"{rid}-{sc}-{'-'.join(opts)}-{seed}"))
+    for rs in registry.all_rulesets():
+        first = rs.scenarios()[0].id if rs.scenarios() else None
+        for c in declared(rs):
+            for o in c.option_ids():
+                if o != c.default and first is not None:
+                    seed = SEEDS.get(rs.id, DEFAULT_SEEDS)[0]
+                    out.append(pytest.param(rs.id, first, {}, seed, {c.id: o}, id=f"{rs.id}-{c.id}={o}-{seed}"))
     return out
 
 
@@ -67,12 +78,20 @@ def test_the_battery_covers_every_registered_ruleset_and_the_test_rulesets():
     assert covered == ids
 
 
-@pytest.mark.parametrize("ruleset,scenario,options,seed", _cases())
-def test_ruleset_battery(ruleset: str, scenario: str, options: dict[str, Any], seed: int):
+def test_the_battery_plays_every_option_of_every_rule_choice():
+    for rs in registry.all_rulesets():
+        for c in declared(rs):
+            played = {c.default} | {dict(p.values[4] or {}).get(c.id) for p in _cases() if p.values[0] == rs.id}
+            assert set(c.option_ids()) <= played, (rs.id, c.id)
+
+
+@pytest.mark.parametrize("ruleset,scenario,options,seed,choices", _cases())
+def test_ruleset_battery(ruleset: str, scenario: str, options: dict[str, Any], seed: int,
+                         choices: dict[str, str] | None):
     rs = registry.get(ruleset)
     assert rs is not None
     rng = random.Random(seed * 7919)
-    fresh = Game(rs, scenario, seed=seed.to_bytes(32, "big"), options=options)
+    fresh = Game(rs, scenario, seed=seed.to_bytes(32, "big"), options=options, choices=choices)
     if not fresh.legal(fresh.to_act() or fresh.setup.seats[0]):
         _no_command_ruleset(fresh)
         return
@@ -80,7 +99,8 @@ def test_ruleset_battery(ruleset: str, scenario: str, options: dict[str, Any], s
     state: dict[str, Any] = {"probed": 0, "tried": 0, "watch": None, "step": 0}
 
     # how often to probe: from a first quick game of the same seed (cheap: no checks)
-    length = random_game(rs, scenario, seed, options=options, max_commands=cap, choose=_chooser).commands
+    length = random_game(rs, scenario, seed, options=options, max_commands=cap, choose=_chooser,
+                         choices=choices).commands
     every = max(1, length // PROBES)
 
     def check(g: Game, seat: str, cmd: Any, listed: list[Any]) -> None:
@@ -96,7 +116,9 @@ def test_ruleset_battery(ruleset: str, scenario: str, options: dict[str, Any], s
             state["watch"].check()
 
     g = random_game(rs, scenario, seed, options=options, max_commands=cap, check=check, keep_states=True,
-                    choose=_chooser)
+                    choose=_chooser, choices=choices)
+    if choices:
+        assert all(g.state.choices[k] == v for k, v in choices.items())
     if ruleset in CAPPED:
         assert g.commands == cap
     else:

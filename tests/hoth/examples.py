@@ -26,13 +26,13 @@ def seed_for(game_id: str, faces: Sequence[str], start: int = 0, limit: int = 40
 
 
 def example(scn, card: str | None = None, faces: Sequence[str] = (), seat: str | None = None,
-            options: dict | None = None) -> Game:
+            options: dict | None = None, choices: dict | None = None) -> Game:
     """A game of ``scn`` where ``seat`` (default: the first player) holds ``card`` and the dice show ``faces``."""
     cat = FixtureCatalog([scn])
     rs = HothRuleset(cat)
     gid = "example"
     seed = seed_for(gid, faces) if faces else b"\x01" * 32
-    g = Game(rs, scn.id, seed=seed, options=options, game_id=gid)
+    g = Game(rs, scn.id, seed=seed, options=options, game_id=gid, choices=choices)
     seat = seat or scn.first
     if card is None:
         card = ORDER_ANY[seat.split("-")[0]].id

@@ -334,7 +334,7 @@ def test_every_event_of_random_games_explains_itself():
     from .fixtures import FixtureCatalog
     from .play import random_game
 
-    rid = re.compile(r"^HOTH-[A-Z]+(-[A-Z]+)?-[0-9]+$")
+    rid = re.compile(r"^HOTH-([A-Z]+(-[A-Z]+)?-[0-9]+|CHOICE(-[A-Z]+)+)$")  # a rule, or a rule choice (DESIGN 14)
     rs = HothRuleset(FixtureCatalog())
     seen = set()
     for seed in range(3):

@@ -82,3 +82,55 @@ def test_a_structure_on_a_ridge_is_targeted_under_the_standard_rules():
     assert _attack_allowed(_units((0, 0), (8, 2)), terrain=ridges, structures=[sg], target="SG")[0]
     # a unit on that ridge instead of the structure is seen ridge to ridge over the same rocks
     assert _attack_allowed(_units((0, 0), (4, 0)), terrain={**ridges, (2, 0): "rocks"})[0]
+
+
+# HOTH-LOS-RIDGE-1/3 with HOTH-LOS-ALONG-2: every combination. The line (0,0)->(6,2) (distance 4) runs along two
+# edges: (1,1) and (4,2) on its left, (2,0) and (5,1) on its right; it crosses (3,1). Both ends on ridges (the
+# reduced set: only units on ridges and seracs obstruct) or only the attacker (the standard set).
+_LEFT, _RIGHT = (1, 1), (2, 0)
+_KINDS = {
+    "unit_on_plain": ({}, True, False),        # (terrain, holds a unit, obstructs ridge to ridge)
+    "rocks": ({"rocks"}, False, False),
+    "ridge": ({"ridge"}, False, False),
+    "unit_on_ridge": ({"ridge"}, True, True),
+    "serac": ({"serac"}, False, True),
+}
+
+
+@pytest.mark.parametrize("ridge_to_ridge", [True, False])
+@pytest.mark.parametrize("left", sorted(_KINDS) + [None])
+@pytest.mark.parametrize("right", sorted(_KINDS) + [None])
+def test_ridge_rule_with_the_along_edge_rule_every_combination(ridge_to_ridge, left, right):
+    """Blocked iff an obstruction stands on both sides; ridge to ridge only units on ridges and seracs count
+    (HOTH-LOS-RIDGE-3): a unit on a plain hex on one side and rocks on the other is clear between ridges."""
+    terrain = {(0, 0): "ridge"}
+    if ridge_to_ridge:
+        terrain[(6, 2)] = "ridge"
+    extra = []
+    for name, h, uid in ((left, _LEFT, "X"), (right, _RIGHT, "Y")):
+        if name is None:
+            continue
+        kinds, unit, _ = _KINDS[name]
+        for k in kinds:
+            terrain[h] = k
+        if unit:
+            extra.append((h, "imperial", "snowtroopers", None, uid))
+
+    def obstructs(name):
+        if name is None:
+            return False
+        return _KINDS[name][2] if ridge_to_ridge else True
+
+    legal, rule = _attack_allowed(_units((0, 0), (6, 2), extra), terrain=terrain)
+    want_clear = not (obstructs(left) and obstructs(right))
+    assert legal == want_clear, (ridge_to_ridge, left, right, rule)
+    assert want_clear or rule == "HOTH-LOS-1"
+
+
+def test_ridge_units_along_edges_unit_on_plain_and_rocks_is_clear():
+    """The case of the report: between two ridge units, a unit on a plain hex on one side of the edge line and
+    rocks on the other do not block (HOTH-LOS-RIDGE-1, HOTH-LOS-RIDGE-3); from off the ridge they do."""
+    extra = [((1, 1), "imperial", "snowtroopers", None, "X")]
+    assert _attack_allowed(_units((0, 0), (6, 2), extra), terrain={(0, 0): "ridge", (6, 2): "ridge", (2, 0): "rocks"})[0]
+    legal, rule = _attack_allowed(_units((0, 0), (6, 2), extra), terrain={(0, 0): "ridge", (2, 0): "rocks"})
+    assert not legal and rule == "HOTH-LOS-1"

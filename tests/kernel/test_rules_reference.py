@@ -10,7 +10,7 @@ from domain.kernel.rules import RULE_ID, parse_rules, rule_ids_in
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What is scanned for cited ids: every text file of these folders (and the README).
-SCANNED_DIRS = ("domain", "scenarios", "service", "projections", "ops", "tests", "web", "bots")
+SCANNED_DIRS = ("domain", "scenarios", "service", "projections", "ops", "tests", "web", "bots", "docs")
 SCANNED_SUFFIXES = {".py", ".md", ".json", ".toml", ".ambr", ".yaml", ".yml", ".txt", ".html", ".js", ".css"}
 SKIP_PARTS = {".venv", "__pycache__", "node_modules", "data", ".git"}
 

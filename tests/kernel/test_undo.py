@@ -7,7 +7,8 @@ import pytest
 from domain.kernel import GameCreated, KernelState, RuleViolation, UndoRequested, Undone, fold_kernel, kernel_evolve
 from domain.kernel.rulings import NotYourDecision
 from domain.kernel.undo import (
-    Logged, UndoLapsed, answer_undo, boundaries, decide_undo, kernel_legal_commands, opening_end, steps_of,
+    Logged, UndoAccepted, UndoLapsed, answer_undo, boundaries, decide_undo, kernel_legal_commands, opening_end, steps_of,
+    waiting_sides,
 )
 
 SEATS = ("north", "south")
@@ -84,3 +85,55 @@ def test_a_waiting_request_blocks_another_is_answered_by_the_other_seat_and_laps
     with pytest.raises(RuleViolation) as e:
         answer_undo(steps_of(log()), KernelState(), seat="south", accept=False)
     assert e.value.rule == "UMPIRE-UNDO-5"
+
+
+# -- consent by side (UMPIRE-UNDO-13, UMPIRE-SIDE-1) ----------------------------------------------------------
+TEAMS = {"imperial": "imperial", "imperial-2": "imperial", "rebel": "rebel", "rebel-2": "rebel"}
+THREE = {"a": "red", "a-2": "red", "b": "blue", "c": "green"}
+
+
+def requested(sides, by, to=4):
+    em = decide_undo(steps_of(log()), KernelState(), seat=by, seats=tuple(sides), to_version=to, version=8, turn=1,
+                     finished=False, last_undone_seq=0, sides=sides)
+    assert isinstance(em.event, UndoRequested)
+    return kernel_evolve(KernelState(), 9, em.event)
+
+
+def test_a_teammate_neither_answers_nor_sees_the_answer_commands():
+    ks = requested(TEAMS, "imperial")
+    assert kernel_legal_commands(ks, "imperial-2", TEAMS) == []
+    assert kernel_legal_commands(ks, "rebel-2", TEAMS) != []
+    for accept in (True, False):
+        with pytest.raises(NotYourDecision) as e:
+            answer_undo(steps_of(log()), ks, seat="imperial-2", accept=accept, sides=TEAMS)
+        assert e.value.rule == "UMPIRE-UNDO-13"
+    em = answer_undo(steps_of(log()), ks, seat="rebel-2", accept=True, sides=TEAMS)
+    assert isinstance(em.event, Undone) and em.event.consented_by == "rebel-2" and em.event.redraw
+
+
+def test_every_other_side_must_accept_with_three_sides():
+    ks = requested(THREE, "a")
+    assert waiting_sides(ks, THREE) == ("blue", "green")
+    with pytest.raises(NotYourDecision):
+        answer_undo(steps_of(log()), ks, seat="a-2", accept=True, sides=THREE)
+    em = answer_undo(steps_of(log()), ks, seat="b", accept=True, sides=THREE)
+    assert isinstance(em.event, UndoAccepted)
+    ks = kernel_evolve(ks, 10, em.event)
+    assert ks.undo_request.accepted == ("b",) and waiting_sides(ks, THREE) == ("green",)
+    assert kernel_legal_commands(ks, "b", THREE) == []  # its side has answered
+    with pytest.raises(NotYourDecision) as e:
+        answer_undo(steps_of(log()), ks, seat="b", accept=True, sides=THREE)
+    assert e.value.rule == "UMPIRE-UNDO-13"
+    done = answer_undo(steps_of(log()), ks, seat="c", accept=True, sides=THREE)
+    assert isinstance(done.event, Undone) and done.event.consented_by == "c"
+    # one decline of a side still to answer ends it
+    no = answer_undo(steps_of(log()), ks, seat="c", accept=False, sides=THREE)
+    assert kernel_evolve(ks, 11, no.event).undo_request is None
+
+
+def test_a_game_of_one_side_cannot_consent():
+    with pytest.raises(RuleViolation) as e:
+        decide_undo(steps_of(log()), KernelState(), seat="imperial", seats=("imperial", "imperial-2"), to_version=4,
+                    version=8, turn=1, finished=False, last_undone_seq=0,
+                    sides={"imperial": "imperial", "imperial-2": "imperial"})
+    assert e.value.rule == "UMPIRE-UNDO-6"

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from benchreport.figures import Row, rows_of
-from benchreport.main import BEGIN, END, put_in_readme, render, run_one
+from benchreport.main import render, run_one
 
 APPEND = {"results": [
     {"impl": "store", "events_per_txn": 1, "txn_per_s": 300.0},
@@ -69,15 +69,6 @@ def test_a_failing_or_json_less_benchmark_is_reported(tmp_path):
     assert "**not measured**: exit 1: boom: no database" in md
     assert "7 calls/s" in md and "Machine: CPU test" in md
     assert json.dumps(md)  # plain text
-
-
-def test_the_readme_table_is_replaced_between_the_markers_only(tmp_path):
-    readme = tmp_path / "README.md"
-    readme.write_text(f"# x\n\n## Performance\n{BEGIN}\nold\n{END}\n\n## Operations\nkeep\n")
-    assert put_in_readme(readme, "| new |\n")
-    assert readme.read_text() == f"# x\n\n## Performance\n{BEGIN}\n| new |\n{END}\n\n## Operations\nkeep\n"
-    (tmp_path / "NO.md").write_text("# nothing\n")
-    assert not put_in_readme(tmp_path / "NO.md", "| new |\n")
 
 
 OPS = Path(__file__).resolve().parents[2] / "ops"

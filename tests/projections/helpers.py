@@ -6,7 +6,7 @@ from typing import Any
 import msgspec
 import redis
 
-from domain.kernel import Setup, fold, registry
+from domain.kernel import GameCreated, Setup, fold, registry, words
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import undone_seqs
 from service import views
@@ -60,8 +60,12 @@ def log_timeline(store: EventStore, game_id: str) -> list[dict[str, Any]]:
     g = store.require_game(game_id)
     rs = registry.get(g.ruleset)
     events = store.load(game_id)
-    skip = undone_seqs([(e.seq, decode_event(rs, e.payload)) for e in events])
-    return [js(views.timeline_entry(e, rs, undone=e.seq in skip)) for e in events]
+    pairs = [(e.seq, decode_event(rs, e.payload)) for e in events]
+    skip = undone_seqs(pairs)
+    # the game's printed names (from its state) and bot seats (from its header), as the service gives them
+    names = words.names_of(rs, log_state(store, game_id))
+    bots = next((e.bots for _, e in pairs if isinstance(e, GameCreated)), {})
+    return [js(views.timeline_entry(e, rs, undone=e.seq in skip, names=names, bots=bots)) for e in events]
 
 
 def log_lobby(store: EventStore, status: str | None = None, ruleset: str | None = None) -> list[dict[str, Any]]:

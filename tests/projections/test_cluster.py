@@ -115,7 +115,7 @@ def test_the_projector_process_on_postgresql_and_the_cluster(tmp_path, redis_clu
     from tests.service.toy_ruleset import register
 
     from .test_projector_process import ROOT, _play, _until
-    from service.cli import projector_command
+    from service.cli import projector_command, projector_env
     from .test_projector_process import TOY
 
     register()
@@ -124,8 +124,8 @@ def test_the_projector_process_on_postgresql_and_the_cluster(tmp_path, redis_clu
     redis_cluster.flushall()
     store = open_store(tmp_path / "data", database_url=url)
     client = redis_client(redis_cluster.url, socket_timeout=2)
-    proc = subprocess.Popen(projector_command(str(tmp_path / "node"), redis_cluster.url, TOY), cwd=str(ROOT),
-                            env={**os.environ, "PYTHONPATH": str(ROOT), "UMPIRE_DATABASE_URL": url})
+    proc = subprocess.Popen(projector_command(str(tmp_path / "node"), TOY), cwd=str(ROOT),
+                            env={**projector_env(redis_cluster.url), "PYTHONPATH": str(ROOT), "UMPIRE_DATABASE_URL": url})
     try:
         svc = GameService(store, None)  # the serving side writes only
         rm = ReadModels(client, store)

@@ -13,7 +13,7 @@ import msgspec
 
 from projections import ReadModels
 from service import views
-from service.cli import projector_command
+from service.cli import projector_command, projector_env
 from service.game_service import CommandRequest, CreateGameRequest, GameService
 from service.store import EventStore
 
@@ -43,8 +43,8 @@ def _until(pred, timeout: float = 30.0) -> bool:
 
 
 def _start(data: Path, url: str) -> subprocess.Popen:
-    return subprocess.Popen(projector_command(str(data), url, TOY), cwd=str(ROOT),
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return subprocess.Popen(projector_command(str(data), TOY), cwd=str(ROOT),
+                            env={**projector_env(url), "PYTHONPATH": str(ROOT)})
 
 
 def test_the_projector_process_follows_the_log_and_converges_after_a_kill(tmp_path, redis_server, redis_client):

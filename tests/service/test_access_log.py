@@ -129,3 +129,77 @@ def test_served_apps_log_unless_turned_off_and_switch_threads_sooner(monkeypatch
         assert sys.getswitchinterval() == GIL_SWITCH_SECONDS
     finally:
         sys.setswitchinterval(before)
+
+
+SPELLINGS = ["token=S3CRET", "%74oken=S3CRET", "to%6Ben=S3CRET", "%54%4F%4B%45%4E=S3CRET", "Token=S3CRET",
+             "limit=1&token=x&token=S3CRET", "token=S3CRET&token=S3CRET", "%2574oken=S3CRET", "+token=S3CRET",
+             "token+=S3CRET", "?token=S3CRET", "token=S3C%52ET", "token=S3CRET;more", "tok%65n=S3+CRET"]
+
+
+def test_every_spelling_of_the_token_parameter_is_masked():
+    """The name is decoded as the server decodes it (percent-escapes, ``+``), in any case, every time it is
+    repeated; the value is masked whole (up to the next ``&``, as the server splits it)."""
+    out = io.StringIO()
+    log = AccessLog(_app, stream=out)
+    for q in SPELLINGS:
+        _call(log, "/games/g1/feed", q.encode())
+    log.flush()
+    text = out.getvalue()
+    assert "S3C" not in text and "CRET" not in text, text
+    assert text.count("=***") == len(SPELLINGS) + 2  # the repeated ones twice each
+    assert "limit=1&token=***&token=***" in text  # other parameters stay
+
+
+def test_the_log_filter_masks_every_spelling_in_messages_and_arguments():
+    import logging
+
+    from service.auth import RedactTokens
+
+    f = RedactTokens()
+    for q in SPELLINGS:
+        rec = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+                                ("1.2.3.4:5", "GET", f"/games/g/feed?{q}", "1.1", 200), None)
+        f.filter(rec)
+        assert "S3C" not in rec.getMessage(), rec.getMessage()
+        rec = logging.LogRecord("x", logging.INFO, __file__, 1, f"GET /games/g/feed?{q} failed", None, None)
+        f.filter(rec)
+        assert "S3C" not in rec.getMessage(), rec.getMessage()
+
+
+def test_a_percent_encoded_token_parameter_authenticates_and_is_not_logged(tmp_path):
+    """``/feed?%74oken=<token>`` is the seat's token to the server (a wrong one is 401), so it must be masked
+    in the access log of a real served app as ``?token=`` is."""
+    port = _port()
+    env = dict(os.environ, UMPIRE_DATA_DIR=str(tmp_path / "data"), PYTHONPATH=str(ROOT))
+    env.pop("UMPIRE_REDIS_URL", None)
+    log_path = tmp_path / "server.log"
+    code = f"from service.cli import run_http; run_http('tests.service.api_client:served_toy_app', '127.0.0.1', {port})"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_healthy(base, proc, log=log_path)
+        g = httpx.post(base + "/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
+        token, gid = g["seats"]["north"], g["game_id"]
+        # the server reads %74oken as token: a wrong value is refused, the seat's is accepted
+        assert httpx.get(f"{base}/games/{gid}/feed?%74oken=not-a-token&limit=1").status_code == 401
+        with httpx.stream("GET", f"{base}/games/{gid}/feed?%74oken={token}&limit=1", timeout=20) as r:
+            assert r.status_code == 200
+            r.read()
+        for q in (f"TO%6BEN={token}", f"limit=1&token=x&%74oken={token}", f"tok%65n={token}"):
+            httpx.get(f"{base}/games/{gid}?{q}")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+    text = log_path.read_text()
+    assert f'/games/{gid}/feed?%74oken=***&limit=1 HTTP/1.1" 200 OK' in text, text
+    assert token not in text
+
+
+def test_other_secret_looking_parameters_are_masked_and_ordinary_ones_kept():
+    from service.auth import redact_query_string
+
+    q = "invite_token=S1&access%5Ftoken=S2&Invite=S3&api_key=S4&after=3&limit=10&receipt=eyJ9&status=active"
+    out = redact_query_string(q)
+    assert "S1" not in out and "S2" not in out and "S3" not in out and "S4" not in out, out
+    assert out.endswith("after=3&limit=10&receipt=eyJ9&status=active")

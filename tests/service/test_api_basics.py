@@ -11,7 +11,7 @@ def test_health_and_rulesets(api: Api):
     assert r.status_code == 200
     assert r.json()["status"] == "ok" and r.json()["store"] == "ok"
     rs = {x["id"]: x for x in api.get("/rulesets").json()}
-    assert rs["toy"]["scenarios"] == [{"id": "duel", "title": "A duel"}]
+    assert rs["toy"]["scenarios"] == [{"id": "duel", "title": "A duel", "seats": ["north", "south"]}]
 
 
 def test_create_game_gives_tokens_version_and_commitment(api: Api):

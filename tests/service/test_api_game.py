@@ -140,7 +140,7 @@ def test_pagination_and_timeline(api: Api):
     assert_problem(api.get(f"/games/{gid}/events", after=10**30), 400, field="after")  # past it (and SQLite's): 400
     steps = api.get(f"/games/{gid}/timeline").json()["steps"]
     assert [s["seq"] for s in steps] == list(range(1, 8))
-    assert steps[0]["summary"] == "game created: toy duel for north, south"
+    assert steps[0]["summary"] == "game created: A duel for north, south"
     assert steps[5]["summary"] == "north steps to 1" and steps[6]["summary"] == "north ends the turn"
     svg = api.get(f"/games/{gid}/board.svg", at=5)
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")

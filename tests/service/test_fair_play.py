@@ -107,7 +107,8 @@ def test_a_waiting_request_is_in_every_view_and_the_other_seats_legal_commands_t
     for token in (n, s, None):
         view = api.view(gid, token)
         assert view["undo_request"] == {"seq": req_seq, "by": "north", "to_version": v,
-                                        "answer": [{"type": "undo_accept"}, {"type": "undo_decline"}]}
+                                        "answer": [{"type": "undo_accept"}, {"type": "undo_decline"}],
+                                        "waiting_for": ["south"], "accepted": []}
         assert api.get(f"/games/{gid}/states/{req_seq}", token).json()["undo_request"]["by"] == "north"
     south_cmds = api.legal(gid, s)["commands"]
     assert south_cmds[:2] == [{"type": "undo_accept"}, {"type": "undo_decline"}]

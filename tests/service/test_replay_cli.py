@@ -122,14 +122,15 @@ def test_replay_step_by_step_in_a_terminal_next_back_jump_quit(tmp_path):
     store, g = _play(tmp_path, steps=15)
     last = store.version(g["game_id"])
     screens, code = _pty_replay([g["game_id"], "--data-dir", str(tmp_path), "--step", "--seat", "imperial"],
-                                ["", "n", "b", "j 9", str(last), "n", "j 999", "q"])
+                                ["", "n", "b", "j 9", str(last), "n", "j 999", "j ²", "q"])
     assert code == 0
     prompts = [s for s in screens if s.endswith("[q]uit > ")]
     heads = [next(ln for ln in s.splitlines() if ln.startswith("--- step") or ln.startswith("(")) for s in prompts]
     assert heads[:6] == ["--- step 0 of %d ---" % last, "--- step 1 of %d ---" % last, "--- step 2 of %d ---" % last,
                          "--- step 1 of %d ---" % last, "--- step 9 of %d ---" % last, "--- step %d of %d ---" % (last, last)]
     assert heads[6].startswith("(the last step is") and heads[7].startswith("(jump to a step 0..")
+    assert heads[8].startswith("(jump to a step 0..")  # "²" is a digit to str.isdigit, not to int()
     board = prompts[4]
     assert "r6" in board and "r0" in board and "imperial's hand:" in board  # the board of step 9, drawn as text
     assert any(ln.strip().startswith("HOTH-") for ln in board.splitlines())  # the step's ruling
-    assert len(prompts) == 8 and "--- step" not in "".join(screens[8:])  # q ended it: nothing more
+    assert len(prompts) == 9 and "--- step" not in "".join(screens[9:])  # q ended it: nothing more

@@ -21,7 +21,7 @@ NORTH = Side(id="north", name="North", edge="north", zone=((0, 18), (30, 18), (3
 
 def table_state(units: list[tuple[Any, ...]], commanders: list[tuple[str, float, float]] = (), width: float = 30,
                 height: float = 22, terrain: tuple[TerrainElement, ...] = (), profile: str = "line_infantry",
-                options: dict | None = None) -> SmokeState:
+                options: dict | None = None, choices: dict | None = None) -> SmokeState:
     """A state with ``units`` = [(seat, Box) or (seat, profile, Box)] on a table; player-1 is south,
     player-2 north."""
     c = shipped()
@@ -39,7 +39,8 @@ def table_state(units: list[tuple[Any, ...]], commanders: list[tuple[str, float,
     armies = tuple(Army(seat=s, side="south" if s == "player-1" else "north", army="A", faction="FAC-KARL",
                         board="BOARD-TEST-1", morale=20, start_morale=20, level=4, skill="competent")
                    for s in ("player-1", "player-2"))
-    st = SmokeState(game_id="t", battle_id="T", seats=("player-1", "player-2"), options=options or {})
+    st = SmokeState(game_id="t", battle_id="T", seats=("player-1", "player-2"), options=options or {},
+                    choices=choices or {})
     ev = GameOpened(battle=battle, kinds=tuple(c.terrain_kinds.values()), profiles=tuple(c.profiles.values()),
                     boards=tuple(c.boards.values()), sides={"south": ("player-1",), "north": ("player-2",)},
                     armies=armies, units=tuple(us), commanders=tuple(cs))

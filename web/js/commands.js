@@ -1,24 +1,55 @@
 // The generic fallback: every legal command of the caller's seat as a button (any ruleset, so a
 // new ruleset is playable the day it registers), and each command template (continuous choices
 // with bounds, "templates" of GET /legal-commands) as a small form checked live by the dry run.
+// The words are the ruleset's (DESIGN 12): GET /legal-commands lists each command's "label" and
+// "warning" in "described"; a command with a warning asks to be confirmed before it is sent.
 import { h, brief } from './dom.js';
 
-export function describe(cmd, plugin, view) {
+// The ruleset's words for each legal command, by the command's JSON: {label, warning}.
+export function wordsOf(legal) {
+  const out = new Map();
+  for (const d of (legal && legal.described) || []) out.set(JSON.stringify(d.command), d);
+  return out;
+}
+
+export function describe(cmd, plugin, view, words) {
+  const own = words && words.get(JSON.stringify(cmd));
+  if (own && own.label) return own.label;
   const special = plugin && plugin.describe ? plugin.describe(cmd, view) : null;
   if (special) return special;
   const { type, ...rest } = cmd;
-  const words = String(type).replace(/_/g, ' ');
-  const args = Object.entries(rest).map(([k, v]) => `${k.replace(/_/g, ' ')} ${brief(v)}`);
-  return args.length ? `${words}: ${args.join(', ')}` : words;
+  const text = String(type).replace(/_/g, ' ');
+  const args = Object.entries(rest).filter(([, v]) => v != null && !(Array.isArray(v) && !v.length))
+    .map(([k, v]) => `${k.replace(/_/g, ' ')} ${brief(v)}`);
+  return args.length ? `${text}: ${args.join(', ')}` : text;
 }
 
-export function commandList(cmds, onPost, plugin, view, { id = 'all-commands' } = {}) {
+export function warningOf(cmd, words) {
+  const own = words && words.get(JSON.stringify(cmd));
+  return (own && own.warning) || null;
+}
+
+// A button that sends ``cmd``; with a warning, the warning is shown under it and the first press
+// asks "Send anyway?" (a second button) instead of sending.
+export function commandButton(cmd, onPost, label, warning, attrs = {}) {
+  const btn = h('button', { type: 'button', ...attrs, dataset: { command: JSON.stringify(cmd), ...(attrs.dataset || {}) } }, label);
+  if (!warning) {
+    btn.addEventListener('click', () => onPost(cmd));
+    return btn;
+  }
+  btn.dataset.warning = warning;
+  const note = h('p', { class: 'cmd-warning', role: 'note' }, '⚠ ', warning);
+  const confirm = h('span', { class: 'cmd-confirm', hidden: true },
+    h('button', { type: 'button', class: 'confirm-send', onclick: () => onPost(cmd) }, 'Send anyway'), ' ',
+    h('button', { type: 'button', class: 'link', onclick: () => { confirm.hidden = true; btn.focus(); } }, 'Cancel'));
+  btn.addEventListener('click', () => { confirm.hidden = false; confirm.querySelector('button').focus(); });
+  return h('span', { class: 'cmd-with-warning' }, btn, note, confirm);
+}
+
+export function commandList(cmds, onPost, plugin, view, { id = 'all-commands', words = null } = {}) {
   return h('ul', { class: 'cmd-list', id },
     cmds.map((c, i) => h('li', {},
-      h('button', {
-        type: 'button', class: 'cmd', dataset: { command: JSON.stringify(c), index: String(i) },
-        onclick: () => onPost(c),
-      }, describe(c, plugin, view)))));
+      commandButton(c, onPost, describe(c, plugin, view, words), warningOf(c, words), { class: 'cmd', dataset: { index: String(i) } }))));
 }
 
 // A bound: {min, max} / {minimum, maximum} / {enum: [...]} / {one_of: [...]}.
@@ -28,7 +59,7 @@ function boundOf(v) {
   const max = v.max ?? v.maximum;
   const choices = v.enum ?? v.one_of ?? v.choices;
   if (Array.isArray(choices)) return { choices };
-  if (typeof min === 'number' || typeof max === 'number') return { min, max, step: v.step ?? (Number.isInteger(min) && Number.isInteger(max) ? 1 : 'any') };
+  if (typeof min === 'number' || typeof max === 'number') return { min, max, ...(typeof v.unit === 'string' ? { unit: v.unit } : {}), step: v.step ?? (Number.isInteger(min) && Number.isInteger(max) ? 1 : 'any') };
   return null;
 }
 
@@ -101,7 +132,7 @@ export function templateForm(tpl, index, { onPost, onDryRun }) {
     }
     inputs[k] = { input, b };
     return h('label', { for: id }, `${words} `,
-      b.choices ? '' : h('small', {}, `(${b.min ?? '…'} to ${b.max ?? '…'}${b.optional ? ', optional' : ''}) `), input);
+      b.choices ? '' : h('small', {}, `(${b.min ?? '…'} to ${b.max ?? '…'}${b.unit ? ` ${b.unit}` : ''}${b.optional ? ', optional' : ''}) `), input);
   });
   const value = () => {
     const cmd = { ...fixed };
@@ -126,7 +157,8 @@ export function templateForm(tpl, index, { onPost, onDryRun }) {
   };
   for (const { input, pair } of Object.values(inputs)) for (const i of pair || [input]) i.addEventListener('input', check);
   const form = h('form', { class: 'template', onsubmit: (e) => { e.preventDefault(); onPost(value()); } },
-    h('fieldset', {}, h('legend', {}, tpl.title || describe(fixed)), fields,
+    h('fieldset', {}, h('legend', {}, tpl.label || tpl.title || describe(fixed)), fields,
+      tpl.warning ? h('p', { class: 'cmd-warning', role: 'note' }, '⚠ ', tpl.warning) : null,
       h('button', { type: 'submit' }, 'Send'), verdict));
   return form;
 }

@@ -4,11 +4,12 @@ import { h, clear, announce, shortId } from './dom.js';
 import { problemText, ApiError } from './api.js';
 import { Session, metrics } from './session.js';
 import { mountSvg, makeInteractive, setZoom } from './board.js';
-import { commandList, describe, templateForm } from './commands.js';
+import { commandButton, commandList, describe, templateForm, warningOf, wordsOf } from './commands.js';
 import { pluginFor } from './rulesets/index.js';
 import { commandGroups, undoCost, isKernelType } from './undo.js';
 import { renderReplay } from './replay.js';
 import { renderFairness } from './fairness.js';
+import { showGameChoices } from './choices.js';
 import * as tokens from './tokens.js';
 
 let current = null;
@@ -59,10 +60,11 @@ export async function renderGame(root, gameId, params) {
   });
 
   const title = h('h1', { id: 'game-title' }, `Game ${shortId(gameId)}`);
+  const choicesBox = h('div', { id: 'game-choices-box' });
   clear(root,
     h('div', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), title,
       h('span', { class: 'who' }, h('label', { for: 'seat-pick' }, 'You are '), seatPick), feedBadge),
-    statusBox, alertBox, tabList, panels.play, panels.replay, panels.fairness);
+    choicesBox, statusBox, alertBox, tabList, panels.play, panels.replay, panels.fairness);
 
   let shown = null;
   const opened = new Set();
@@ -106,7 +108,7 @@ export async function renderGame(root, gameId, params) {
     document.body.dataset.version = String(v.version);
     document.body.dataset.status = v.status;
     Object.assign(plugin, pluginFor(v.ruleset) || {});
-    title.textContent = `${v.ruleset} · ${(v.state && v.state.scenario && v.state.scenario.title) || v.scenario} · game ${shortId(gameId)}`;
+    title.textContent = `${v.ruleset} · ${scenarioTitle(v)} · game ${shortId(gameId)}`;
     document.title = `${v.ruleset} ${shortId(gameId)} — umpire`;
     clear(statusBox, statusLine(session, plugin));
     play.update();
@@ -116,6 +118,7 @@ export async function renderGame(root, gameId, params) {
   showTab(['play', 'replay', 'fairness'].includes(tab) ? tab : 'play');
   try {
     await session.start();
+    showGameChoices(session, choicesBox);
     ready = true;
     openPanel();
   } catch (err) {
@@ -123,11 +126,21 @@ export async function renderGame(root, gameId, params) {
   }
 }
 
+// The winner tied to the players (DESIGN 12): a side names its seats (smoke: "vertumn (player-2)"),
+// the Emperor's one seat is "you", the automaton "the Emperor".
+function winnerText(v, you) {
+  const st = v.state || {};
+  const seats = st.sides && st.sides[v.winner];
+  if (Array.isArray(seats) && seats.length) return `${v.winner} (${seats.join(' and ')}${you && seats.includes(you) ? ': you' : ''})`;
+  if (v.ruleset === 'emperor') return v.winner === 'emperor' ? 'the Emperor' : v.winner === you ? 'you' : v.winner;
+  return v.winner === you ? `${v.winner} (you)` : v.winner;
+}
+
 function statusLine(session, plugin) {
   const v = session.view;
   const you = session.seat;
   const lines = [];
-  if (v.status === 'finished') lines.push(h('strong', {}, v.winner ? `Finished: ${v.winner} wins.` : 'Finished.'));
+  if (v.status === 'finished') lines.push(h('strong', {}, v.winner ? `Finished: ${winnerText(v, you)} ${winnerText(v, you) === 'you' ? 'win' : 'wins'}.` : 'Finished.'));
   else if (v.status === 'waiting') lines.push(h('strong', {}, 'Waiting for every seat to be ready.'));
   else {
     const toAct = v.to_act || (v.active_seat ? [v.active_seat] : []);
@@ -173,6 +186,7 @@ function buildPlay(session, panel, plugin, alertBox) {
     if (busy) return;
     busy = true;
     const t0 = performance.now();
+    const said = describe(cmd, plugin, session.view, wordsOf(session.legal));
     alertBox.textContent = '';
     try {
       const res = await how();
@@ -181,7 +195,7 @@ function buildPlay(session, panel, plugin, alertBox) {
       metrics.clicks.push(performance.now() - t0);
       performance.measure?.('umpire:click-to-board', { start: t0, end: performance.now() });
       if (res && res.undo === 'requested') announce('Undo requested: waiting for the other side.');
-      else announce(`Done: ${describe(cmd, plugin, session.view)}`);
+      else announce(`Done: ${said}`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         alertBox.textContent = 'The game moved on before your command arrived; the board is up to date now, try again.';
@@ -205,6 +219,8 @@ function buildPlay(session, panel, plugin, alertBox) {
     if (!v) return;
     const focus = focusKeyOf(panel, document.activeElement);
     const cmds = (session.legal && session.legal.commands) || [];
+    const said = wordsOf(session.legal);  // the ruleset's label and warning of each command
+    const button = (c, attrs = {}) => commandButton(c, post, describe(c, plugin, v, said), warningOf(c, said), attrs);
     zooms(plugin.zooms || [1, 1.5, 2], plugin.phoneZoom || 1.5);
     const svg = mountSvg(frame, session.svg, `Board at version ${v.version}`);
     if (svg && !firstBoardDone) {
@@ -221,10 +237,10 @@ function buildPlay(session, panel, plugin, alertBox) {
     makeInteractive(svg, offer.targets, (t) => {
       if (t.kind === 'select') { select(t.selected ? null : { kind: 'unit', id: t.key.slice(5) }); return; }
       if (t.commands.length === 1) { post(t.commands[0]); return; }
-      clear(bar, h('p', {}, `${t.label}: choose one`), t.commands.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))));
+      clear(bar, h('p', {}, `${t.label}: choose one`), t.commands.map((c) => button(c)));
     });
     hint.textContent = offer.hint || (cmds.length ? '' : session.seat ? 'Nothing for you to do now.' : 'You are watching.');
-    clear(bar, offer.bar.map((c) => h('button', { type: 'button', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))),
+    clear(bar, offer.bar.map((c) => button(c)),
       selected ? h('button', { type: 'button', class: 'link', onclick: () => select(null) }, 'Cancel selection') : null);
     // a ruleset that acts on the picture itself (smoke: drag and rotate, checked by the dry run)
     if (plugin.board) plugin.board({ svg, view: v, legal: session.legal, seat: session.seat, api: session.api, path: (r) => session.path(r), post, hint, bar });
@@ -240,7 +256,7 @@ function buildPlay(session, panel, plugin, alertBox) {
     const actions = plugin.onBoardOrHand ? cmds.filter((c) => !plugin.onBoardOrHand(c)) : cmds;
     if (actions.length && plugin.interact) {
       parts.push(h('section', { 'aria-labelledby': 'h-actions' }, h('h3', { id: 'h-actions' }, 'Actions'),
-        h('div', { class: 'actions' }, actions.map((c) => h('button', { type: 'button', class: 'action', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) }, describe(c, plugin, v))))));
+        h('div', { class: 'actions' }, actions.map((c) => button(c, { class: 'action' })))));
     }
     const templates = (session.legal && session.legal.templates) || [];
     if (templates.length) {
@@ -248,7 +264,7 @@ function buildPlay(session, panel, plugin, alertBox) {
         templates.map((t, i) => templateForm(t, i, { onPost: (c) => post(c), onDryRun: (c) => dryRun(session, c) }))));
     }
     if (cmds.length) {
-      const list = commandList(cmds, post, plugin, v);
+      const list = commandList(cmds, post, plugin, v, { words: said });
       parts.push(plugin.interact
         ? h('details', { class: 'all-cmds' }, h('summary', {}, `All legal commands (${cmds.length})`), list)
         : h('section', { 'aria-labelledby': 'h-cmds' }, h('h3', { id: 'h-cmds' }, `Your legal commands (${cmds.length})`), list));
@@ -321,7 +337,19 @@ function recentBox(session) {
   const evs = [...session.events.values()].sort((a, b) => b.seq - a.seq).slice(0, 8);
   return h('section', { 'aria-labelledby': 'h-recent' }, h('h3', { id: 'h-recent' }, 'Latest steps'),
     h('ol', { class: 'recent', reversed: true }, evs.map((e) => h('li', { value: e.seq, class: e.undone ? 'undone' : '' },
-      `${e.type.replace(/_/g, ' ')}${e.actor ? ` (${e.actor})` : ''}${e.undone ? ' — undone' : ''}`))));
+      h('span', { class: 'who' }, `${actorText(e)}: `), e.summary || e.type.replace(/_/g, ' '), e.undone ? ' — undone' : ''))));
+}
+
+// Who did a step, in words (DESIGN 12): a seat, a bot seat, the ruleset's automaton, the referee.
+export function actorText(e) {
+  if (e.by && e.by.text) return e.by.text;
+  return e.actor || 'the referee';
+}
+
+// The scenario's printed title (the ruleset's view has it), else its id.
+function scenarioTitle(v) {
+  const st = v.state || {};
+  return (st.scenario && st.scenario.title) || st.title || (st.battle && st.battle.title) || v.scenario;
 }
 
 // Undo: choose a command boundary; the cost (free, or needs consent) is worked out before asking,
@@ -342,7 +370,10 @@ function undoBox(session, post) {
 }
 
 function undoPending(box, session, post, pend) {
+  // the server lists undo_accept only for a seat of a side that must still answer (never a teammate)
+  const canAnswer = ((session.legal && session.legal.commands) || []).some((c) => c.type === 'undo_accept');
   if (pend.by === session.seat) box.append(h('p', {}, `You asked to undo back to version ${pend.to_version}: waiting for the other side.`));
+  else if (!canAnswer) box.append(h('p', {}, `${pend.by} asks to undo back to version ${pend.to_version}: waiting for the other side's answer.`));
   else {
     box.append(h('p', {}, `${pend.by} asks to undo back to version ${pend.to_version}.`),
       h('button', { type: 'button', id: 'undo-accept', onclick: () => post({ type: 'undo_accept' }, () => session.answerUndo(true)) }, 'Accept'), ' ',
@@ -390,3 +421,4 @@ function undoChoices(box, session, post) {
   box.append(h('label', { for: 'undo-to' }, 'Back to '), sel, cost, go);
   return box;
 }
+

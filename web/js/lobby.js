@@ -4,6 +4,7 @@ import { h, clear, fmtTime, shortId, announce } from './dom.js';
 import { Api, spectator, lobbyPage, problemText } from './api.js';
 import * as tokens from './tokens.js';
 import { pluginFor } from './rulesets/index.js';
+import { choicesFieldset } from './choices.js';
 
 let rulesetsCache = null;
 export async function rulesets() {
@@ -114,7 +115,7 @@ async function createForm(createdBox, onCreated = () => {}) {
   let all;
   try { all = await rulesets(); } catch (err) { return h('p', { role: 'alert' }, problemText(err)); }
   const caps = await createCapabilities();
-  const rs = h('select', { id: 'c-ruleset', name: 'ruleset', required: true }, all.map((r) => h('option', { value: r.id }, r.id)));
+  const rs = h('select', { id: 'c-ruleset', name: 'ruleset', required: true }, all.map((r) => h('option', { value: r.id }, r.title || r.id)));
   const sc = h('select', { id: 'c-scenario', name: 'scenario', required: true });
   const optsBox = h('div', { id: 'c-options' });
   const optsJson = h('textarea', { id: 'c-options-json', rows: 3, spellcheck: 'false' }, '{}');
@@ -122,6 +123,8 @@ async function createForm(createdBox, onCreated = () => {}) {
   const start = h('select', { id: 'c-start' }, h('option', { value: 'now' }, 'at once'), h('option', { value: 'when_ready' }, 'when every seat is ready (client seeds)'));
   const botsBox = h('div', { id: 'c-bots' });
   const seatingBox = h('div', { id: 'c-seating' });
+  const choicesBox = h('div', { id: 'c-choices-box' });
+  let choices = choicesFieldset(null);
   const err = h('p', { class: 'error', role: 'alert' });
   let plugin = null;
   let form = null;
@@ -130,7 +133,8 @@ async function createForm(createdBox, onCreated = () => {}) {
     const info = all.find((r) => r.id === rs.value) || {};
     const bots = info.bots || [];
     if (!caps.bots || !bots.length) { botsBox.replaceChildren(); return; }
-    const seatNames = form && form.seats ? form.seats() : [];
+    const chosen = (info.scenarios || []).find((x) => `s:${x.id}` === sc.value);
+    const seatNames = form && form.seats ? form.seats() : ((chosen && chosen.seats) || []);
     botsBox.replaceChildren(h('fieldset', {}, h('legend', {}, 'Bots'), seatNames.map((s) => h('div', { class: 'row' },
       h('label', { for: `c-bot-${s}` }, `${s} `),
       h('select', { id: `c-bot-${s}`, dataset: { seat: s } }, h('option', { value: '' }, 'a person'),
@@ -144,18 +148,26 @@ async function createForm(createdBox, onCreated = () => {}) {
       info.scenarios.some((s) => s.id.includes('@')) ? h('optgroup', { label: 'Campaign battles' }, info.scenarios.filter((s) => s.id.includes('@')).map((s) => h('option', { value: `s:${s.id}` }, s.title))) : null);
     plugin = pluginFor(rs.value);
     optsJson.value = '{}';
-    form = plugin && plugin.optionsForm ? plugin.optionsForm((v) => { optsJson.value = JSON.stringify(v); renderBots(); }) : null;
-    const described = info.options ? h('p', { class: 'muted' }, 'Options: ', Object.entries(info.options.properties || info.options).map(([k, v]) => `${k}${v && v.description ? ` (${v.description})` : ''}`).join('; ')) : null;
-    clear(optsBox, form ? form.el : null, described);
+    const onOptions = (v) => { optsJson.value = JSON.stringify(v); renderBots(); };
+    form = plugin && plugin.optionsForm ? plugin.optionsForm(onOptions) : schemaForm(info.options, onOptions);
+    clear(optsBox, form ? form.el : null, form && form.fromSchema ? null : optionsNote(info.options, Boolean(form)));
+    choices = choicesFieldset(info);
+    clear(choicesBox, choices.el);
     renderBots();
   };
   // Seating (DESIGN 4): this browser keeps the seat its player picks (or every human seat for a local
   // hot-seat game, which the game then says publicly); every other human seat gets a one-time invitation.
   const botSeats = () => [...botsBox.querySelectorAll('select')].filter((x) => x.value).map((x) => x.dataset.seat);
+  const humanSeats = () => {
+    const info = all.find((r) => r.id === rs.value) || {};
+    const chosen = (info.scenarios || []).find((x) => `s:${x.id}` === sc.value);
+    const names = form && form.seats ? form.seats() : ((chosen && chosen.seats) || []);
+    return names.filter((x) => !botSeats().includes(x));
+  };
   const renderSeating = () => {
     const before = seatingBox.querySelector('select');
     const was = before ? before.value : null;
-    const humans = (form && form.seats ? form.seats() : []).filter((x) => !botSeats().includes(x));
+    const humans = humanSeats();
     const pick = h('select', { id: 'c-keep' },
       humans.map((x) => h('option', { value: `seat:${x}` }, `I play ${x}`)),
       h('option', { value: 'none' }, 'I only watch: invite every seat'),
@@ -166,13 +178,15 @@ async function createForm(createdBox, onCreated = () => {}) {
   };
   const seatingOf = () => {
     const v = (seatingBox.querySelector('select') || {}).value || 'none';
-    const humans = (form && form.seats ? form.seats() : []).filter((x) => !botSeats().includes(x));
+    const humans = humanSeats();
     return { seating: 'invitations', keep: v === 'all' ? humans : v.startsWith('seat:') ? [v.slice(5)] : [] };
   };
   optsBox.addEventListener('change', renderSeating);
   botsBox.addEventListener('change', renderSeating);
   rs.addEventListener('change', renderRuleset);
+  sc.addEventListener('change', renderBots);
   rs.addEventListener('change', renderSeating);
+  sc.addEventListener('change', renderSeating);
   renderRuleset();
   renderSeating();
 
@@ -182,7 +196,7 @@ async function createForm(createdBox, onCreated = () => {}) {
     let options;
     try { options = JSON.parse(optsJson.value || '{}'); } catch { err.textContent = 'options: not valid JSON'; return; }
     const [kind, id] = [sc.value.slice(0, 1), sc.value.slice(2)];
-    const body = { ruleset: rs.value };
+    const body = { ruleset: rs.value, ...choices.body() };
     if (seed.value.trim()) body.seed = seed.value.trim();
     let res;
     try {
@@ -215,8 +229,54 @@ async function createForm(createdBox, onCreated = () => {}) {
       h('div', { class: 'row' }, h('label', { for: 'c-seed' }, 'Server seed (for a reproducible game) '), seed),
       caps.start ? h('div', { class: 'row' }, h('label', { for: 'c-start' }, 'Start '), start) : null),
     botsBox,
+    choicesBox,
     seatingBox,
     h('button', { type: 'submit', id: 'c-submit' }, 'Create game'), err);
+}
+
+// A ruleset's options from the JSON schema GET /rulesets gives (a ruleset without its own options
+// form): a field per property of a simple type (yes/no, a number with its bounds, one of a list),
+// each with the property's description; other properties stay for the JSON box under "More".
+export function schemaForm(schema, onChange) {
+  const props = (schema && schema.properties) || {};
+  const rows = [];
+  const read = {};
+  for (const [k, p] of Object.entries(props)) {
+    const id = `opt-${k}`;
+    const text = k.replace(/_/g, ' ');
+    const note = p.description ? h('small', { class: 'muted' }, ` ${p.description}`) : null;
+    let input = null;
+    if (p.type === 'boolean') {
+      input = h('input', { id, type: 'checkbox', checked: p.default === true });
+      read[k] = () => input.checked;
+    } else if (p.type === 'integer' || p.type === 'number') {
+      input = h('input', { id, type: 'number', min: p.minimum, max: p.maximum, step: p.type === 'integer' ? 1 : 'any', value: p.default ?? '' });
+      read[k] = () => (input.value === '' ? undefined : Number(input.value));
+    } else if (Array.isArray(p.enum)) {
+      input = h('select', { id }, h('option', { value: '' }, '(default)'), p.enum.map((x) => h('option', { value: JSON.stringify(x) }, String(x))));
+      read[k] = () => (input.value === '' ? undefined : JSON.parse(input.value));
+    }
+    if (!input) continue;
+    input.addEventListener('change', () => onChange(value()));
+    rows.push(h('div', { class: 'row' }, h('label', { for: id }, `${text} `), input, note));
+  }
+  function value() {
+    const out = {};
+    for (const [k, f] of Object.entries(read)) { const v = f(); if (v !== undefined && v !== false) out[k] = v; }
+    return out;
+  }
+  if (!rows.length) return null;
+  return { el: h('fieldset', { class: 'options' }, h('legend', {}, 'Options'), rows), value, fromSchema: true };
+}
+
+// What a ruleset's options do (each property's description), or that it takes none, in words.
+function optionsNote(schema, withForm) {
+  if (!schema) return null;
+  const props = schema.properties || {};
+  const parts = Object.entries(props).map(([k, v]) => `${k.replace(/_/g, ' ')}${v && v.description ? `: ${v.description}` : ''}`);
+  const head = withForm ? 'About these options' : 'Options (the ones without a field above are set as JSON under "More")';
+  const text = parts.length ? `${head}: ${parts.join('; ')}` : withForm ? '' : schema.description || '';
+  return text ? h('p', { class: 'muted', id: 'c-options-note' }, text) : null;
 }
 
 function showCreated(box, res) {

@@ -1,9 +1,10 @@
 // Timeline and replay: every step with its summary, a slider and keys (←/→, Home/End) to go to
 // any step, the board as it was (board.svg?at=), and the ruling of that step beside it: the rule
 // ids (each linked to its text), the numbers, and the dice with their indices.
-import { h, clear, brief } from './dom.js';
+import { h, clear } from './dom.js';
 import { problemText } from './api.js';
 import { mountSvg } from './board.js';
+import { disputeView } from './choices.js';
 
 export function renderReplay(session, panel, at0, plugin) {
   const slider = h('input', { type: 'range', id: 'replay-slider', min: 0, max: Math.max(session.version, 0), value: 0, step: 1, 'aria-label': 'Step' });
@@ -45,7 +46,7 @@ export function renderReplay(session, panel, at0, plugin) {
     const steps = tl.steps;
     clear(tlBox, steps.map((s) => h('li', { value: s.seq, class: s.undone ? 'undone' : '', dataset: { seq: String(s.seq) } },
       h('button', { type: 'button', class: 'link', onclick: () => go(s.seq) },
-        `${s.seq}. `, s.turn ? `turn ${s.turn} · ` : '', s.actor ? `${s.actor}: ` : '', s.summary, s.undone ? ' (undone)' : ''))));
+        `${s.seq}. `, s.turn ? `turn ${s.turn} · ` : '', `${actorText(s)}: `, s.summary, s.undone ? ' (undone)' : ''))));
     mark();
     return steps;
   }
@@ -118,13 +119,26 @@ function facesByIndex(ruling) {
   return out;
 }
 
+// A ruling's value in words: lists joined, an empty one "none", no brackets or braces.
+function plain(v) {
+  if (v == null) return 'none';
+  if (Array.isArray(v)) return v.length ? v.map(plain).join(', ') : 'none';
+  if (typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, ' ')} ${plain(x)}`).join('; ') || 'none';
+  return String(v);
+}
+
+// Who did a timeline step (DESIGN 12: a seat, a bot seat, the automaton, the referee).
+function actorText(s) {
+  return (s.by && s.by.text) || s.actor || 'the referee';
+}
+
 export function rulingView(session, seq, step, r) {
   if (seq === 0) return [h('h3', {}, 'Before the first step'), h('p', {}, 'The board as the game was created.')];
   const head = h('h3', {}, `Step ${seq}: ${(step && step.summary) || (r && r.type) || ''}`);
-  const meta = h('p', { class: 'muted' }, [r && r.type ? r.type.replace(/_/g, ' ') : '', r && r.actor ? `by ${r.actor}` : 'by the game', step && step.turn ? `turn ${step.turn}` : ''].filter(Boolean).join(' · '));
+  const meta = h('p', { class: 'muted' }, [r && r.type ? r.type.replace(/_/g, ' ') : '', `by ${step ? actorText(step) : (r && r.actor) || 'the referee'}`, step && step.turn ? `turn ${step.turn}` : ''].filter(Boolean).join(' · '));
   const out = [head, meta];
   if (r && r.undone) out.push(h('p', { class: 'undone-note' }, 'This step was undone: it stays in the log, marked, and no longer counts.'));
-  if (r && r.bot) out.push(h('p', {}, `Played by the bot ${r.bot}.`));
+  if (r && r.bot && !(step && step.by && step.by.kind === 'bot')) out.push(h('p', {}, `Played by the bot ${r.bot}.`));
   if (!r || r.redacted) { out.push(h('p', {}, 'This step is private to another seat: its ruling is shown once the game is over.')); return out; }
   const ruling = r.ruling;
   if (!ruling) out.push(h('p', { class: 'muted' }, 'No ruling: this step follows from the one before.'));
@@ -132,9 +146,13 @@ export function rulingView(session, seq, step, r) {
     if (ruling.summary) out.push(h('p', { class: 'ruling-summary' }, ruling.summary));
     out.push(h('ol', { class: 'ruling-steps' }, (ruling.steps || []).map((st) => h('li', {},
       h('a', { class: 'rule', href: ruleHref(session, st), dataset: { rule: st.rule } }, st.rule), ' ', st.text || '',
-      st.values && Object.keys(st.values).length ? h('dl', { class: 'values' }, Object.entries(st.values).flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, brief(v))])) : null))));
+      st.values && Object.keys(st.values).length ? h('dl', { class: 'values' }, Object.entries(st.values).flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, plain(v))])) : null))));
   }
   const rolls = r.rolls || [];
+  const disputeBox = h('div', { class: 'dispute', id: 'dispute' });
+  const dispute = h('details', { class: 'dispute-details', id: 'dispute-details' },
+    h('summary', {}, 'Dispute this step'), disputeBox);
+  dispute.addEventListener('toggle', () => { if (dispute.open && !disputeBox.dataset.ready) disputeView(session, seq, r, disputeBox); });
   if (rolls.length) {
     const faces = facesByIndex(ruling);
     out.push(h('table', { class: 'dice', id: 'dice' }, h('caption', {}, `Dice (${rolls.length})`),
@@ -142,6 +160,7 @@ export function rulingView(session, seq, step, r) {
       h('tbody', {}, rolls.map((d) => h('tr', {}, h('td', {}, d.stream), h('td', { class: 'num' }, String(d.index)), h('td', { class: 'num' }, String(d.sides)),
         h('td', { class: 'num' }, String(d.value)), h('td', {}, d.stream === 'dice' && faces.has(d.index) ? faces.get(d.index) : ''))))));
   }
+  out.push(dispute);
   return out;
 }
 

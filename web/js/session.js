@@ -41,6 +41,7 @@ export class Session {
   async start() {
     await this.refresh();
     await this.loadEvents();
+    this.emit('state');  // "Latest steps" and the rest drawn again with the log loaded
     this.feed = follow(this.gameId, this.token, this.maxSeq(), (ev) => this.onFeedEvent(ev), (s) => {
       this.feedState = s; this.emit('feed');
     });

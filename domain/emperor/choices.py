@@ -1,0 +1,90 @@
+"""The Emperor solo mode's rule choices (DESIGN 14; the questions, options and quotes: rules.md, "Rule choices").
+
+Read from the state (``EmperorState.choices``, filled in by ``initial_state`` through
+:func:`domain.kernel.choices.in_force`), so a game stored before the choices existed folds under the readings
+the engine applied then (each choice's ``recorded`` option).
+"""
+from __future__ import annotations
+
+from domain.kernel.choices import ChoiceOption, RuleChoice
+
+from .state import EmperorState
+
+UNDEFENDED = "SOLO-CHOICE-UNDEFENDED"
+PUSH_BONUS = "SOLO-CHOICE-PUSH-BONUS"
+STEP4 = "SOLO-CHOICE-STEP4"
+
+UA = "seeds/002_d17d5f630c4fe478.txt (UA)"
+
+CHOICES: tuple[RuleChoice, ...] = (
+    RuleChoice(
+        id=UNDEFENDED,
+        question="The Emperor's hero defends only with a prepared action card. Attacked without one, does it still "
+                 "use (and flip) the DEFENSE bonuses of the locations next to it?",
+        options=(
+            ChoiceOption(id="locations", text="Yes: its defense is 0 plus the DEFENSE bonuses of the locations "
+                                              "available to it, which it uses and flips (SOLO-DEF-4).",
+                         sources=(f"{UA}: «Імператор захищається і зазнає поранень за правилами базової гри, але з "
+                                  "такими змінами» (the base game's location bonuses stay)",)),
+            ChoiceOption(id="none", text="No: it does not defend at all; defense 0, no location is used or flipped.",
+                         sources=(f"{UA}: «Герой Імператора захищається, якщо в нього є щонайменше одна "
+                                  "підготовлена карта дії»; «Також до оборони додають бонуси властивостей локацій» "
+                                  "(the bonuses are part of defending)",)),
+        ),
+        default="locations",
+        reason="The solo rules change the base game only where they say so, and they take away the card, the deck "
+               "advance and the order modifier, not the locations (GAP-A-15).",
+        recorded="locations",
+    ),
+    RuleChoice(
+        id=PUSH_BONUS,
+        question="Before pushing, the Emperor adds the push bonuses available on the battlefield: only those of "
+                 "the locations next to the pushing warrior, or every face-up push bonus on the battlefield?",
+        options=(
+            ChoiceOption(id="adjacent", text="Only the locations available to the pusher under the base game "
+                                             "(orthogonally next to it, BASE-LOC-2); those are flipped.",
+                         sources=(f"{UA}: «додає будь-які доступні бонуси поштовху» (available, as the base game "
+                                  "makes a location available)",)),
+            ChoiceOption(id="anywhere", text="Every face-up location with a push bonus, wherever it is on the "
+                                             "battlefield; all of them are flipped.",
+                         sources=(f"{UA}: «будь-які доступні бонуси поштовху на полі битви й перевертає відповідні "
+                                  "карти локацій»",)),
+        ),
+        default="adjacent",
+        reason="«доступні» (available) is the base game's word for a location next to the warrior; «на полі битви» "
+               "says where the locations lie (SOLO-PUSH-1, PROPOSED BASE-LOC-2).",
+        recorded="adjacent",
+    ),
+    RuleChoice(
+        id=STEP4,
+        question="Movement step 4 (no reachable possible direction): the warrior moves to the nearest cell; when "
+                 "several are nearest, \"first choose the preferred direction\". Is that the preferred cell among "
+                 "the nearest ones, or the preferred target direction first, and then the cell nearest to it?",
+        options=(
+            ChoiceOption(id="nearest", text="D(c) is the distance to the nearest possible direction; among the "
+                                            "nearest cells the preferred one (most location bonuses) wins, then the "
+                                            "compass (SOLO-MOVE-8, reading A).",
+                         sources=(f"{UA}: «він переміщується у найближчу комірку в можливому напрямку переміщення. "
+                                  "Якщо таких комірок кілька, спершу виберіть бажаний напрямок»",)),
+            ChoiceOption(id="preferred", text="The preferred possible direction is chosen first (most location "
+                                              "bonuses, then the compass); the warrior moves to the reachable cell "
+                                              "nearest to it (reading B).",
+                         sources=(f"{UA}: «спершу виберіть бажаний напрямок» (a direction, not a cell)",)),
+        ),
+        default="nearest",
+        reason="«Якщо таких комірок кілька» — the choice is among the nearest cells, so the preferred one is a cell "
+               "of them (GAP-A-08).",
+        recorded="nearest",
+    ),
+)
+
+_BY_ID = {c.id: c for c in CHOICES}
+
+
+def choice(state: EmperorState, choice_id: str) -> str:
+    """The option of ``choice_id`` in force in this game."""
+    got = state.choices.get(choice_id)
+    if got is not None:
+        return got
+    c = _BY_ID[choice_id]
+    return c.recorded or c.default

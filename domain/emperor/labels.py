@@ -1,0 +1,244 @@
+"""The Emperor's words for people (DESIGN 12): a label and, where a choice has a consequence to see
+first, a warning for every legal command of the human (``describe``), the printed names of the ids
+summaries cite (``names``), and which steps the Emperor's automaton decided (``acted_by``).
+
+Computed with the engine's own functions (``Field``, ``human_destinations``, ``path_hazards``,
+``boost``, the ranges of ``human``), so a label says what the command will do.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import event_type_name
+
+from . import commands as C
+from .cards import boost
+from .content import Location, ability_text
+from .field import HAZARD_WOUNDS, Field, symbol_count
+from .human import _in_range, step_options
+from .push import path_hazards
+from .state import EMPEROR, HUMAN, EmperorState, Step, Warrior
+
+#: The Emperor's automaton, as the timeline names it.
+AUTOMATON_TITLE = "the Emperor (automaton)"
+
+#: Events the Emperor's automaton decides whatever their fields (SOLO-ORD, SOLO-MOVE, SOLO-TGT, SOLO-FALL).
+_AUTOMATON_EVENTS = frozenset({"order_card_revealed", "emperor_step", "emperor_moved", "target_chosen",
+                               "fallback_used", "defense_requested"})
+#: Consequences the rules draw by themselves (wounds of a hazard, a death, the end).
+_REFEREE_EVENTS = frozenset({"warrior_wounded", "warrior_died", "game_won", "order_deck_shuffled"})
+
+
+def acted_by(event: Any) -> str | None:
+    name = event_type_name(event)
+    if name in _AUTOMATON_EVENTS or getattr(event, "side", None) == EMPEROR:
+        return "automaton"
+    if name in _REFEREE_EVENTS or (name == "turn_started" and getattr(event, "side", None) == HUMAN):
+        return "referee"
+    return None
+
+
+def names(state: EmperorState) -> dict[str, str]:
+    """Warriors, action cards, locations and hazards by id (every id a summary may cite)."""
+    out: dict[str, str] = {w.id: w.name for w in state.warriors.values()}
+    for h in state.heroes.values():
+        out[h.id] = h.name
+        out.update({c.id: c.name for c in h.cards})
+    bf = state.battlefield
+    if bf is not None:
+        out.update({lo.id: lo.name for lo in bf.locations})
+        out.update({hz.id: hz.name for hz in bf.hazards})
+    return out
+
+
+def _w(w: Warrior | None) -> str:
+    return w.name if w is not None else "?"
+
+
+def _card(state: EmperorState, cid: str) -> str:
+    c = state.card(cid)
+    return f"{c.name} ({c.id})"
+
+
+def _bonus_words(state: EmperorState, ids: tuple[str, ...], symbols: tuple[str, ...]) -> str:
+    """`` using Ferry (L3): +1 MOVE`` for the locations a command uses (they flip, BASE-LOC-3)."""
+    if not ids:
+        return ""
+    f = Field(state)
+    parts = []
+    for lid in ids:
+        lo: Location = f.location(lid)
+        got = [f"+{symbol_count(lo, (s,))} {s}" for s in symbols if symbol_count(lo, (s,))]
+        parts.append(f"{lo.name} ({lo.id}): {', '.join(got) or 'no bonus'}")
+    return " using " + "; ".join(parts) + " (the location flips, BASE-LOC-3)"
+
+
+def _hazard_warning(state: EmperorState, w: Warrior, to: str, bonuses: tuple[str, ...]) -> str | None:
+    f = Field(state).with_flipped(bonuses) if bonuses else Field(state)
+    hz = f.active_hazard(to)
+    if hz is None:
+        return None
+    left = w.left - HAZARD_WOUNDS
+    end = " and dies: the game is lost (SOLO-GAME-2)" if left <= 0 and w.kind == "hero" else (
+        " and dies" if left <= 0 else f" ({left} health left)")
+    return (f"{to} {hz.name} is an active hazard: {w.name} takes {HAZARD_WOUNDS} wound(s), no defense, and its "
+            f"movement ends there (BASE-HAZ-2){end}.")
+
+
+def _card_warning(state: EmperorState, cid: str) -> str | None:
+    """A card whose attacks and pushes have no enemy in reach now: those abilities would be wasted."""
+    card = state.card(cid)
+    f = Field(state)
+    enemies = state.enemies(HUMAN)
+    wasted = []
+    for a in card.abilities:
+        if a.kind not in ("ATTACK", "PUSH", "HELPER_ATTACK"):
+            continue
+        me = state.helper_of(HUMAN) if a.kind == "HELPER_ATTACK" else state.hero_of(HUMAN)
+        if me is None or not me.alive or me.cell is None:
+            wasted.append(ability_text(a))
+            continue
+        rng = "MELEE" if a.kind == "HELPER_ATTACK" else (a.range or "MELEE")
+        # the most a RANGE bonus of this cell could add (BASE-RANGE-1)
+        extra = sum(symbol_count(lo, ("RANGE",)) for lo, _ in f.bonus_locations(me.cell, ("RANGE",)))
+        if not _in_range(f, me.cell, enemies, rng, extra if rng == "RANGED" else 0):
+            wasted.append(ability_text(a))
+    if not wasted:
+        return None
+    reach = "next to" if all("MELEE" in x for x in wasted) else "in range of"
+    return (f"No enemy is {reach} the warrior that would perform {', '.join(wasted)}: "
+            f"{'it' if len(wasted) == 1 else 'they'} would be wasted (BASE-RANGE-1).")
+
+
+def _abilities(state: EmperorState, cid: str) -> str:
+    """The card's abilities in order; a STAR says what it may become (BASE-STAR-1)."""
+    c = state.card(cid)
+    stars = [s.name for s in state.heroes[HUMAN].stars]
+    star = f"STAR (one of your hero's stars: {', '.join(stars)}; or a location's ability where you stand)" \
+        if stars else "STAR"
+    return ", then ".join(star if a.kind == "STAR" else ability_text(a) for a in c.abilities)
+
+
+def describe(state: EmperorState, seat: str, cmd: Any) -> dict[str, Any]:  # noqa: C901 - one case per command
+    warning = None
+    if isinstance(cmd, C.Move):
+        w = state.warriors[cmd.warrior]
+        label = f"Move {w.name} from {w.cell} to {cmd.to}" + _bonus_words(state, cmd.bonuses, ("MOVE",))
+        warning = _hazard_warning(state, w, cmd.to, cmd.bonuses)
+    elif isinstance(cmd, C.Activate):
+        c = state.card(cmd.card)
+        label = (f"Activate {c.name} ({c.id}): {_abilities(state, cmd.card)}; then it is exhausted and its crest "
+                 f"{c.crest} becomes your initiative (BASE-CARD-1)")
+        warning = _card_warning(state, cmd.card)
+    elif isinstance(cmd, C.Refresh):
+        ex = state.exhausted.get(HUMAN, ())
+        label = (f"Refresh: your exhausted cards ({', '.join(_card(state, c) for c in ex) or 'none'}) become "
+                 "prepared (BASE-REF-1)")
+        if not ex:
+            warning = "No card of yours is exhausted: the REFRESH action would do nothing."
+    elif isinstance(cmd, C.EndTurn):
+        t = state.turn
+        done = ", ".join(t.actions) if t and t.actions else "no action"
+        label = f"End your turn (you took {done}); the Emperor plays"
+    elif isinstance(cmd, C.Skip):
+        step = state.activation.queue[0] if state.activation and state.activation.queue else None
+        label = f"Do not use {ability_text(step.ability)}" if step else "Skip this ability"
+        label += " (abilities are optional, GAP-A-24)"
+    elif isinstance(cmd, C.Swap):
+        a = state.activation
+        other = state.warriors.get(a.last_target) if a and a.last_target else None
+        me = state.warriors.get(a.queue[0].performer) if a and a.queue else None
+        label = f"Swap {_w(me)} ({me.cell if me else '?'}) with {_w(other)} ({other.cell if other else '?'}) (SOLO-FAQ-4)"
+    elif isinstance(cmd, (C.Attack, C.Push, C.March, C.Star)):
+        return _describe_step(state, cmd)
+    elif isinstance(cmd, C.Defend):
+        return _describe_defend(state, cmd)
+    else:
+        return {}
+    return {"label": label, "warning": warning}
+
+
+def _describe_step(state: EmperorState, cmd: Any) -> dict[str, Any]:
+    a = state.activation
+    assert a is not None and a.queue
+    step = a.queue[0]
+    ab = step.ability
+    me = state.warriors.get(step.performer)
+    src = f"{_card(state, step.source) if _is_card(state, step.source) else step.source}"
+    warning = None
+    if isinstance(cmd, C.Attack):
+        syms = ("ATTACK", "RANGE") if ab.range == "RANGED" and ab.kind == "ATTACK" else ("ATTACK",)
+        f = Field(state)
+        plus = sum(symbol_count(f.location(b), ("ATTACK",)) for b in cmd.bonuses)
+        value = ab.value + plus + boost(state, HUMAN, ab.boost)
+        if cmd.target is None:
+            label = f"{_w(me)} attacks every enemy within 2 with {value} ({ability_text(ab)} of {src})"
+        else:
+            t = state.warriors[cmd.target]
+            label = (f"{_w(me)} attacks {t.name} on {t.cell} with {value} ({ability_text(ab)} of {src}); "
+                     f"{t.name} has {t.left} health")
+        label += _bonus_words(state, cmd.bonuses, syms)
+    elif isinstance(cmd, C.Push):
+        t = state.warriors[cmd.target]
+        f = Field(state).with_flipped(cmd.bonuses) if cmd.bonuses else Field(state)
+        hz = path_hazards(f, t.cell, cmd.path, t.id) or ()  # type: ignore[arg-type]
+        label = (f"Push {t.name} {t.cell} -> {' -> '.join(cmd.path)} ({ability_text(ab)} of {src})"
+                 + _bonus_words(state, cmd.bonuses, ("PUSH", "RANGE")))
+        if hz:
+            label += f": {len(hz) * HAZARD_WOUNDS} wound(s) from {', '.join(hz)} (BASE-HAZ-2)"
+    elif isinstance(cmd, C.March):
+        label = f"{_w(me)} marches from {me.cell if me else '?'} to {cmd.to} ({ability_text(ab)} of {src})" \
+            + _bonus_words(state, cmd.bonuses, ("MOVE",))
+        if me is not None:
+            warning = _hazard_warning(state, me, cmd.to, cmd.bonuses)
+    else:  # Star
+        stars = {s.name: s.ability for s in state.heroes[HUMAN].stars}
+        if cmd.choice in stars:
+            label = f"Star: {cmd.choice}, {ability_text(stars[cmd.choice])} (your hero's star ability, once per turn, BASE-STAR-1)"
+        else:
+            lo = Field(state).location(cmd.choice)
+            assert lo.ability is not None
+            label = (f"Star: {lo.ability.name} of {lo.name} ({lo.id}), {ability_text(lo.ability.ability)}; the "
+                     "location flips (BASE-STAR-1, BASE-LOC-3)")
+        # what the chosen ability could do now: none of its targets in reach means it is wasted
+        ability = stars.get(cmd.choice) or (Field(state).location(cmd.choice).ability.ability  # type: ignore[union-attr]
+                                            if cmd.choice not in stars else None)
+        if ability is not None and ability.kind in ("ATTACK", "PUSH", "MARCH"):
+            probe = Step(ability=ability, performer=step.performer, source=step.source)
+            if not step_options(state, probe):
+                warning = f"{ability_text(ability)} has no possible use now: the star would be wasted."
+    return {"label": label, "warning": warning}
+
+
+def _is_card(state: EmperorState, cid: str) -> bool:
+    try:
+        state.card(cid)
+    except KeyError:
+        return False
+    return True
+
+
+def _describe_defend(state: EmperorState, cmd: C.Defend) -> dict[str, Any]:
+    p = state.pending
+    assert p is not None
+    hero = state.warriors[p.target]
+    f = Field(state)
+    plus = sum(symbol_count(f.location(b), ("DEFENSE",)) for b in cmd.bonuses)
+    if cmd.card:
+        c = state.card(cmd.card)
+        value = c.defense + boost(state, HUMAN, c.defense_boost) + plus
+        label = f"Defend {hero.name} with {c.name} ({c.id}): defense {value}; the card is exhausted (BASE-DEF-1)"
+    else:
+        value = plus
+        label = f"Defend {hero.name} without a card: defense {value} (BASE-DEF-1)"
+    label += _bonus_words(state, cmd.bonuses, ("DEFENSE",))
+    wounds = max(0, p.attack - value)
+    warning = None
+    if wounds:
+        left = hero.left - wounds
+        warning = (f"The attack is {p.attack} against your defense {value}: {hero.name} takes {wounds} wound(s)"
+                   + (" and dies: the game is lost (SOLO-GAME-2)." if left <= 0 else f" ({left} health left)."))
+    return {"label": label, "warning": warning}
+
+
+__all__ = ["AUTOMATON_TITLE", "acted_by", "describe", "names"]

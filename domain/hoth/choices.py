@@ -1,0 +1,81 @@
+"""Battle of Hoth's rule choices (DESIGN 14; the questions, options and quotes: rules.md section 15).
+
+Each choice is read from the state (``HothState.choices``, filled in by ``initial_state`` through
+:func:`domain.kernel.choices.in_force`), so a game stored before the choices existed folds under the
+readings the engine applied then (each choice's ``recorded`` option).
+"""
+from __future__ import annotations
+
+from domain.kernel.choices import ChoiceOption, RuleChoice
+
+from .state import HothState
+
+EWEB = "HOTH-CHOICE-EWEB"
+PERM_MEDAL = "HOTH-CHOICE-PERM-MEDAL"
+FIRST_DRAW = "HOTH-CHOICE-FIRST-DRAW"
+
+UA, CS, IT = "seeds/000_9620db0888614986.txt (UA)", "seeds/001_2f4b1a885d5dc051.txt (CS)", \
+    "seeds/004_9ab892b697b131dc.txt (IT)"
+
+CHOICES: tuple[RuleChoice, ...] = (
+    RuleChoice(
+        id=EWEB,
+        question="An E-Web unit with its token Set re-rolls its attack dice once: any dice its player picks, "
+                 "or all of them?",
+        options=(
+            ChoiceOption(id="any", text="The player picks any number of the attack dice (none to all) and re-rolls "
+                                        "those once.",
+                         sources=(f"{UA}: «перекидати будь-яку кількість кубиків один раз»",
+                                  f"{IT}: «ripetere una volta il tiro di un qualsiasi numero di dadi attacco»")),
+            ChoiceOption(id="all", text="The player re-rolls all the attack dice once, or keeps the roll.",
+                         sources=(f"{CS}: «jednou přehodit všechny útočné kostky»",)),
+        ),
+        default="any",
+        reason="Two of the three originals (UA, IT) say any number of dice.",
+        recorded="any",
+    ),
+    RuleChoice(
+        id=PERM_MEDAL,
+        question="A permanent medal is captured when a unit of its faction enters the hex: does a unit that only "
+                 "passes through the hex (and moves on) capture it, or only one whose move or retreat ends there?",
+        options=(
+            ChoiceOption(id="pass", text="Every hex a unit enters counts, also one it moves or retreats through.",
+                         sources=(f"{IT}: «non appena un'unità dello schieramento appropriato entra nell'esagono»",
+                                  f"{CS}: «jakmile na hex vstoupí jednotka vaší strany»",
+                                  f"{UA}: «коли загін відповідної фракції переміщується на цю клітинку»")),
+            ChoiceOption(id="stop", text="Only the hex where the unit's move, retreat or breakthrough ends counts.",
+                         sources=(f"{UA}: «переміщується на цю клітинку» (moves onto the hex: read as its "
+                                  "destination)",)),
+        ),
+        default="pass",
+        reason="The literal reading: all three originals say the medal is taken when a unit enters (IT «entra», "
+               "CS «vstoupí», UA «переміщується на»), and a unit passing through enters the hex.",
+        recorded="pass",
+    ),
+    RuleChoice(
+        id=FIRST_DRAW,
+        question="Does the starting player draw a card before the first turn, or play from the opening hand?",
+        options=(
+            ChoiceOption(id="play", text="The starting player plays a card from the opening hand; no extra draw.",
+                         sources=(f"{UA}: «грає свою першу карту й виконує свій перший хід»",
+                                  f"{IT}: «gioca la sua prima carta e svolge il suo primo turno»")),
+            ChoiceOption(id="draw", text="The starting player draws one card before the first turn (one more card "
+                                         "in hand for that turn).",
+                         sources=(f"{CS}: «dobere kartu a zahájí svůj první tah»",)),
+        ),
+        default="play",
+        reason="Two of the three originals (UA, IT) have no extra draw (HOTH-GAP-25).",
+        recorded="play",
+    ),
+)
+
+_BY_ID = {c.id: c for c in CHOICES}
+
+
+def choice(state: HothState, choice_id: str) -> str:
+    """The option of ``choice_id`` in force in this game."""
+    got = state.choices.get(choice_id)
+    if got is not None:
+        return got
+    c = _BY_ID[choice_id]
+    return c.recorded or c.default

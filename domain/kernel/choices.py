@@ -1,0 +1,99 @@
+"""Rule choices (DESIGN 14): where the original rulebooks can honestly be read two ways, the table decides.
+
+A ruleset declares its choices with ``rule_choices() -> tuple[RuleChoice, ...]`` (optional: without it a
+ruleset has none). Each choice has an id that is also a rule id of the ruleset's rules file (the question,
+each option with the originals' sentences that support it, the default and its reason), its options and a
+default. ``POST /games`` takes ``"choices": {"<id>": "<option>"}``; the choices in force, every one with the
+defaults filled in, are written into the game's header and its ``Setup``, from which the ruleset's state
+reads them.
+
+A game stored before a choice existed has no entry for it: it folds under the choice's ``recorded``
+option, the reading the engine applied before the question was asked (:func:`in_force`).
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import msgspec
+
+from .decider import SetupError
+
+
+class ChoiceOption(msgspec.Struct, frozen=True, kw_only=True):
+    """One reading of a rule choice."""
+
+    id: str
+    #: What the engine does under this reading, in a sentence.
+    text: str
+    #: The originals that support this reading, each ``"<file>: «quoted words»"`` (or the rules file's note).
+    sources: tuple[str, ...] = ()
+
+
+class RuleChoice(msgspec.Struct, frozen=True, kw_only=True):
+    """A question the originals leave open, with its readings (DESIGN 14)."""
+
+    id: str
+    question: str
+    options: tuple[ChoiceOption, ...]
+    default: str
+    #: Why the default is the default (the reading most originals support, or the literal one).
+    reason: str
+    #: The reading a game stored before this choice existed was decided under (default: ``default``).
+    recorded: str | None = None
+
+    def option(self, option_id: str) -> ChoiceOption | None:
+        return next((o for o in self.options if o.id == option_id), None)
+
+    def option_ids(self) -> tuple[str, ...]:
+        return tuple(o.id for o in self.options)
+
+
+def declared(ruleset: Any) -> tuple[RuleChoice, ...]:
+    """The rule choices ``ruleset`` declares (none without ``rule_choices()``)."""
+    fn = getattr(ruleset, "rule_choices", None)
+    return tuple(fn()) if callable(fn) else ()
+
+
+def resolve(choices: Iterable[RuleChoice], given: Mapping[str, Any] | None, field: str = "choices") -> dict[str, str]:
+    """The choices in force for a new game: ``given`` checked, every other choice at its default.
+
+    Raises :class:`SetupError` naming the field (``choices.<id>``) for an unknown id or option."""
+    by_id = {c.id: c for c in choices}
+    given = dict(given or {})
+    for cid, opt in given.items():
+        c = by_id.get(cid)
+        if c is None:
+            known = ", ".join(sorted(by_id)) or "none"
+            raise SetupError(f"{field}.{cid}", f"unknown rule choice {cid!r}; this ruleset's choices: {known}")
+        if not isinstance(opt, str) or c.option(opt) is None:
+            raise SetupError(f"{field}.{cid}", f"{opt!r} is not an option of {cid}; options: "
+                                               f"{', '.join(c.option_ids())}")
+    return {c.id: given.get(c.id, c.default) for c in by_id.values()}
+
+
+def in_force(choices: Iterable[RuleChoice], recorded: Mapping[str, str] | None) -> dict[str, str]:
+    """The choices a stored game is decided under: what its setup recorded, and for a choice it does not
+    mention (a game stored before the choice existed) the choice's ``recorded`` reading."""
+    recorded = dict(recorded or {})
+    out: dict[str, str] = {}
+    for c in choices:
+        got = recorded.get(c.id)
+        out[c.id] = got if got is not None and c.option(got) is not None else (c.recorded or c.default)
+    return out
+
+
+def describe(choice: RuleChoice) -> dict[str, Any]:
+    """A choice as JSON builtins for ``GET /rulesets``."""
+    return {
+        "id": choice.id,
+        "question": choice.question,
+        "default": choice.default,
+        "reason": choice.reason,
+        "options": [{"id": o.id, "text": o.text, "sources": list(o.sources)} for o in choice.options],
+    }
+
+
+__all__ = ["ChoiceOption", "RuleChoice", "declared", "describe", "in_force", "resolve"]

@@ -1,0 +1,147 @@
+"""Words a person reads about commands and steps (DESIGN 12): labels and warnings of legal commands,
+who did a step, and printed names beside ids.
+
+A ruleset may offer (kernel protocol, optional):
+
+* ``describe(state, seat, command) -> {"label": str, "warning": str | None}``: the words of one legal
+  command, from the rules (its label names units and cards by their printed names; its warning says
+  what a choice costs before it is made);
+* ``describe_template(state, seat, template) -> {"label": str, "warning": str | None}``: the same for
+  a command template (continuous commands);
+* ``names(state) -> dict[str, str]``: the printed name of every id a summary or ruling may cite
+  (units, cards, warriors, battles); stable over a game, so a step reads the same at any version;
+* ``acted_by(event) -> str | None``: ``"automaton"`` for a step an automated opponent inside the
+  engine decided (the Emperor), ``"referee"`` for one the rules did by themselves, None: the seat
+  whose command caused it.
+
+Without them the words are built here from the command's fields, humanely (no brackets, no
+snake_case), so a future ruleset is readable from its first day.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from .envelope import event_type_name
+from .undo import KERNEL_COMMAND_TYPES
+
+#: The kinds of actor a step names (``by.kind``).
+SEAT, BOT, AUTOMATON, REFEREE = "seat", "bot", "automaton", "referee"
+
+_KERNEL_LABELS = {
+    "ready": "I am ready: start the game when every seat is",
+    "undo_accept": "Accept the undo the other side asks for",
+    "undo_decline": "Decline the undo the other side asks for",
+}
+
+
+def words(value: Any) -> str:
+    """A value as words: ``snake_case`` -> ``snake case``, lists joined with commas, nothing empty shown
+    as brackets (an empty list reads ``none``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "none"
+        if len(value) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            return f"({words(value[0])}, {words(value[1])})"
+        return ", ".join(words(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{words(k)} {words(v)}" for k, v in value.items()) or "none"
+    text = str(value)
+    return text.replace("_", " ") if re.fullmatch(r"[a-z0-9_]+", text) else text
+
+
+def generic_label(command: Mapping[str, Any]) -> str:
+    """The label of a command a ruleset does not describe: its type as words, then each field."""
+    kind = str(command.get("type", "command"))
+    if kind in _KERNEL_LABELS:
+        return _KERNEL_LABELS[kind]
+    head = kind.replace("_", " ")
+    head = head[:1].upper() + head[1:]
+    parts = [f"{words(k)} {words(v)}" for k, v in command.items() if k != "type" and v not in (None, [], ())]
+    return head + (": " + ", ".join(parts) if parts else "")
+
+
+def described(ruleset: Any, state: Any, seat: str, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``[{"command", "label", "warning"}]`` for ``commands`` (JSON builtins, as listed)."""
+    describe = getattr(ruleset, "describe", None)
+    out = []
+    for c in commands:
+        got = None
+        if describe is not None and c.get("type") not in KERNEL_COMMAND_TYPES:
+            got = describe(state, seat, msgspec.convert(c, ruleset.command_type))
+        if not got:
+            got = {"label": generic_label(c), "warning": None}
+        out.append({"command": c, "label": got["label"], "warning": got.get("warning")})
+    return out
+
+
+def described_template(ruleset: Any, state: Any, seat: str, template: dict[str, Any]) -> dict[str, Any]:
+    """A template with its ``label`` and ``warning`` added."""
+    fn = getattr(ruleset, "describe_template", None)
+    got = fn(state, seat, template) if fn is not None else None
+    if not got:
+        got = {"label": generic_label(template.get("command", {})), "warning": None}
+    return {**template, "label": got["label"], "warning": got.get("warning")}
+
+
+def names_of(ruleset: Any, state: Any) -> dict[str, str]:
+    fn = getattr(ruleset, "names", None)
+    if fn is None or state is None:
+        return {}
+    try:
+        return fn(state)
+    except (AttributeError, KeyError, TypeError):  # a state before the opening has no names yet
+        return {}
+
+
+_ID = re.compile(r"(?<![\w-])([A-Za-z][\w-]*\w)(?![\w-])")
+
+
+def with_names(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with each id of ``names`` written as ``Printed name (id)``; an id already beside its name
+    (``Name (id)``) or a name equal to its id (ignoring case) is left as it is."""
+    if not names or not text:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        tok = m.group(1)
+        name = names.get(tok)
+        if name is None or name.lower() == tok.lower():
+            return name if name is not None else tok
+        before = text[max(0, m.start() - len(name) - 2):m.start()]
+        if before.endswith((name + " ", name + " (")) or text.startswith(" " + name, m.end()):
+            return tok
+        return f"{name} ({tok})"
+
+    return _ID.sub(sub, text)
+
+
+def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str]) -> dict[str, Any]:
+    """Who did the step: ``{"kind": seat|bot|automaton|referee, "seat", "bot", "text"}``."""
+    fn = getattr(ruleset, "acted_by", None)
+    own = fn(event) if fn is not None and event is not None and event_type_name(event) not in _KERNEL_EVENTS else None
+    if own == AUTOMATON:
+        title = getattr(ruleset, "automaton_title", "the automated opponent")
+        return {"kind": AUTOMATON, "seat": None, "bot": None, "text": title}
+    if own == REFEREE or actor is None:
+        return {"kind": REFEREE, "seat": None, "bot": None, "text": "the referee"}
+    spec = bots.get(actor)
+    if spec is not None:
+        return {"kind": BOT, "seat": actor, "bot": spec, "text": f"{actor} (bot {spec.split(':')[0]})"}
+    return {"kind": SEAT, "seat": actor, "bot": None, "text": actor}
+
+
+_KERNEL_EVENTS = frozenset({"game_created", "seat_ready", "undo_requested", "undo_declined", "undo_lapsed", "undone"})
+
+
+__all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "acted_by", "described", "described_template", "generic_label",
+           "names_of", "with_names", "words"]

@@ -1,0 +1,85 @@
+"""Clouds of Smoke's rule choices (DESIGN 14; the questions, options and quotes: rules.md, "Rule choices").
+
+Read from the state (``SmokeState.choices``, filled in by ``initial_state`` through
+:func:`domain.kernel.choices.in_force`), so a game stored before the choices existed folds under the readings
+the engine applied then (each choice's ``recorded`` option).
+"""
+from __future__ import annotations
+
+from domain.kernel.choices import ChoiceOption, RuleChoice
+
+from .state import SmokeState
+
+VILLAGE = "SMOKE-CHOICE-VILLAGE"
+BOMB_PRICE = "SMOKE-CHOICE-BOMB-PRICE"
+FAILED_PRICE = "SMOKE-CHOICE-FAILED-PRICE"
+
+RU = "seeds/003_39ff30315f4a2a70.txt (RU)"
+
+CHOICES: tuple[RuleChoice, ...] = (
+    RuleChoice(
+        id=VILLAGE,
+        question="Infantry (and Garrison troops) get +1 to discipline tests in a village: must the unit stand "
+                 "entirely inside the village, or is partly inside enough?",
+        options=(
+            ChoiceOption(id="entirely", text="Only a unit standing entirely inside a village gets the bonus.",
+                         sources=(f"{RU}: «Отряды пехоты, полностью находящиеся в деревне, получают +1 к броскам на "
+                                  "дисциплину»",)),
+            ChoiceOption(id="partly", text="A unit at least partly inside a village gets the bonus.",
+                         sources=(f"{RU}: «Пехота: +1 к броскам дисциплины, когда находится в деревне»",
+                                  f"{RU}: «Гарнизонные войска: Когда этот отряд находится в деревне, … дополнительно "
+                                  "+1 к тестам на дисциплину»")),
+        ),
+        default="entirely",
+        reason="The terrain rule says it outright («полностью находящиеся в деревне»); the trait's «находится в "
+               "деревне» does not say how much (GAP-B-23).",
+        recorded="entirely",
+    ),
+    RuleChoice(
+        id=BOMB_PRICE,
+        question="Does a unit that retreats from a bombardment raise the price of the battle marker nearest to it?",
+        options=(
+            ChoiceOption(id="no", text="No: only retreats in a battle raise a marker's price (SMOKE-BOMB-8).",
+                         sources=(f"{RU}: the price rule stands in the battle section: «За каждый отступивший отряд, "
+                                  "цена ближайшего к нему маркера сражения вырастет на 1» (a unit retreating from "
+                                  "the battle's hits)",)),
+            ChoiceOption(id="yes", text="Yes: every retreating unit raises the price of the marker nearest to it, "
+                                        "also after a bombardment (when a marker is on the table).",
+                         sources=(f"{RU}: «За каждый отступивший отряд, цена ближайшего к нему маркера сражения "
+                                  "вырастет на 1» (every retreating unit)",)),
+        ),
+        default="no",
+        reason="The sentence stands among the rules of a battle and a bombardment is no battle (GAP-B-12).",
+        recorded="no",
+    ),
+    RuleChoice(
+        id=FAILED_PRICE,
+        question="Does a unit whose retreat fails (it is destroyed) still raise the price of the nearest battle "
+                 "marker?",
+        options=(
+            ChoiceOption(id="no", text="No: a unit destroyed by its failed retreat raises no price; its loss costs "
+                                       "its Morale instead (SMOKE-FRET-1).",
+                         sources=(f"{RU}: «За каждый отступивший отряд …» (a unit destroyed instead of retreating "
+                                  "has not retreated)",)),
+            ChoiceOption(id="yes", text="Yes: it retreated before it was destroyed, so the nearest marker's price "
+                                        "rises by 1 too.",
+                         sources=(f"{RU}: «За каждый отступивший отряд, цена ближайшего к нему маркера сражения "
+                                  "вырастет на 1»",)),
+        ),
+        default="no",
+        reason="A failed retreat ends in the unit's destruction, which the rules price on their own (its Morale); "
+               "the engine has read it so since the start.",
+        recorded="no",
+    ),
+)
+
+_BY_ID = {c.id: c for c in CHOICES}
+
+
+def choice(state: SmokeState, choice_id: str) -> str:
+    """The option of ``choice_id`` in force in this game."""
+    got = state.choices.get(choice_id)
+    if got is not None:
+        return got
+    c = _BY_ID[choice_id]
+    return c.recorded or c.default

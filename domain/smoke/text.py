@@ -1,0 +1,87 @@
+"""The Clouds of Smoke table as text (``umpire replay``, kernel protocol ``render_text``).
+
+A map one character per UW, north (high y) up: terrain by a letter of its kind (lower case), units by
+the number of their seat (``1``, ``2``...) at their centre, commanders ``G``/``C``, battle markers
+``*``; then every unit with its printed name, position, facing and state, and each army's morale.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .state import SmokeState
+from .terrain import point_in_ring
+
+TERRAIN_CHAR = {"stream": "s", "ravine": "v", "swamp": "w", "village": "h", "hill": "l", "overgrown_hill": "o",
+                "dune": "d", "rock": "k", "forest": "f", "grove": "g", "vineyard": "y", "bocage": "b",
+                "ploughed_field": "p", "fortification": "x", "road": "="}
+
+
+def _seat_no(seat: str) -> str:
+    return seat.rsplit("-", 1)[-1][-1:]
+
+
+def _near_line(x: float, y: float, line: Any, width: float) -> bool:
+    for (ax, ay), (bx, by) in zip(line, line[1:]):
+        dx, dy = bx - ax, by - ay
+        ll = dx * dx + dy * dy or 1.0
+        t = max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / ll))
+        if math.hypot(ax + t * dx - x, ay + t * dy - y) <= max(width, 0.5):
+            return True
+    return False
+
+
+def render_state(state: SmokeState, seat: str | None) -> str:
+    b = state.battle
+    if b is None or not state.opened:
+        return f"{state.battle_id}: not opened yet"
+    W, H = int(math.ceil(b.width)), int(math.ceil(b.height))
+    rows = [[" "] * W for _ in range(H)]
+    for el in b.terrain:
+        ch = TERRAIN_CHAR.get(el.kind, "t")
+        for r in range(H):
+            for c in range(W):
+                p = (c + 0.5, r + 0.5)
+                if (el.polygon and point_in_ring(p, el.polygon)) or (el.line and _near_line(p[0], p[1], el.line, el.width)):
+                    rows[r][c] = ch
+
+    def put(x: float, y: float, ch: str) -> None:
+        c, r = int(x), int(y)
+        if 0 <= r < H and 0 <= c < W:
+            rows[r][c] = ch
+
+    for u in state.units.values():
+        put(u.x, u.y, _seat_no(u.seat))
+    for cm in state.commanders.values():
+        put(cm.x, cm.y, "G" if cm.general else "C")
+    for m in state.markers.values():
+        put(m.x, m.y, "*")
+    t = state.turn
+    head = f"{b.title}  turn {state.turn_no}" + (f", {t.side}'s side, {t.step.replace('_', ' ')} step" if t else "")
+    lines = [head, "armies: " + "; ".join(
+        f"{a.seat} ({a.side}) morale {a.morale}/{a.start_morale}, general level {a.level}" + (", out" if a.out else "")
+        for a in state.armies.values())]
+    if state.result is not None:
+        r = state.result
+        lines.append(f"result: {r.kind}" + (f", {r.winner}'s side wins" if r.winner else "") + f" ({r.rule})")
+    ruler = "".join(str(c // 10) if c % 10 == 0 else " " for c in range(W))
+    lines.append("     " + ruler)
+    for r in range(H - 1, -1, -1):
+        lines.append(f"{r:>3} |" + "".join(rows[r]) + "|")
+    lines.append("     " + "".join(str(c % 10) for c in range(W)))
+    lines.append("Map: 1 character per UW, north up; digits: units of player-N at their centre, G/C: general/"
+                 "commander, *: battle marker; terrain " + ", ".join(f"{v} {k.replace('_', ' ')}"
+                                                                  for k, v in TERRAIN_CHAR.items()) + ".")
+    lines.append("Units:")
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        p = state.profiles[u.profile]
+        lines.append(f"  {u.id} {p.name} ({u.seat}) at ({u.x:.1f}, {u.y:.1f}) facing {u.facing:.0f}")
+    if state.reserve:
+        lines.append("Not deployed yet: " + ", ".join(f"{u.id} {state.profiles[u.profile].name}"
+                                                      for u in sorted(state.reserve.values(), key=lambda u: u.id)))
+    if state.destroyed:
+        lines.append("Destroyed: " + ", ".join(state.destroyed))
+    return "\n".join(lines)
+
+
+__all__ = ["TERRAIN_CHAR", "render_state"]

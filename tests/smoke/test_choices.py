@@ -1,0 +1,103 @@
+"""Clouds of Smoke's rule choices (DESIGN 14, rules.md section 24): the same position gives two outcomes under
+the two options, and the ruling cites the choice's id."""
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from domain.kernel.registry import rules_of
+from domain.smoke import events as E
+from domain.smoke.battle import discipline_modifiers, test_discipline as discipline_roll
+from domain.smoke.choices import BOMB_PRICE, CHOICES, FAILED_PRICE, VILLAGE
+from domain.smoke.geometry import Box
+from domain.smoke.state import TurnState
+from domain.smoke.units import profile_of
+
+from .fixtures import table_state
+from .scripts import INF
+from .test_rules import P1, P2, el, out_for, rect
+
+
+def test_every_choice_is_a_rule_with_its_options():
+    rules = rules_of("smoke")
+    for c in CHOICES:
+        assert c.id in rules and c.default in c.option_ids()
+        assert all(f"`{o.id}`" in rules[c.id].text and o.sources for o in c.options)
+
+
+def _half_in_village(option):
+    village = el("V", "village", *rect(8, 8, 12, 12))
+    # a line infantry unit straddling the village's east edge (x = 12): partly, not entirely inside
+    st = table_state([(P1, "line_infantry", Box(12, 10, 90, 1, 1)), (P1, "line_infantry", Box(3, 3, 90, 1, 1))],
+                     terrain=(village,), choices={VILLAGE: option})
+    st = msgspec.structs.replace(st, turn=TurnState(side="south", players=(P1,), step="battles"))
+    return st, st.units["P1-01"]
+
+
+@pytest.mark.parametrize("option,bonus", [("entirely", 0), ("partly", 1)])
+def test_smoke_choice_village_partly_inside(option, bonus):
+    st, u = _half_in_village(option)
+    mods = discipline_modifiers(st, u)
+    assert sum(m["value"] for m in mods if m["rule"] == "SMOKE-SR-9") == bonus
+    need = profile_of(st, u).discipline
+    out = out_for(st, faces=[need - 1])  # passes with the +1 only
+    survived = discipline_roll(out, u.id, 1)
+    assert survived is bool(bonus)
+    tested = [e for e in out.items if isinstance(e.event, E.DisciplineTested)][0]
+    steps = [s for s in tested.ruling.steps if s.rule == VILLAGE]
+    assert [s.values["option"] for s in steps] == [option]
+
+
+def test_entirely_inside_gets_the_bonus_under_both_readings_and_cites_no_choice():
+    village = el("V", "village", *rect(8, 8, 12, 12))
+    for option in ("entirely", "partly"):
+        st = table_state([(P1, "line_infantry", Box(10, 10, 90, 1, 1)), (P1, "line_infantry", Box(3, 3, 90, 1, 1))],
+                         terrain=(village,), choices={VILLAGE: option})
+        st = msgspec.structs.replace(st, turn=TurnState(side="south", players=(P1,), step="battles"))
+        assert [m["rule"] for m in discipline_modifiers(st, st.units["P1-01"])] == ["SMOKE-SR-9"]
+        out = out_for(st, faces=[6])
+        discipline_roll(out, "P1-01", 1)
+        assert not any(s.rule == VILLAGE for e in out.items for s in e.ruling.steps)
+
+
+def _with_marker(st, mid="M1", x=10.0, y=16.0):
+    from domain.smoke.state import Marker
+
+    return msgspec.structs.replace(st, markers={**st.markers, mid: Marker(id=mid, x=x, y=y)})
+
+
+@pytest.mark.parametrize("option,price", [("no", 1), ("yes", 2)])
+def test_smoke_choice_bomb_price(option, price):
+    """A unit retreats from a bombardment with a battle marker on the table: its price rises under "yes" only."""
+    from domain.smoke.retreat import execute_retreat
+    from domain.smoke.state import RetreatPending
+
+    from .test_rules import at
+
+    st = at((P1, "line_infantry", 10, 10, 90), (P1, "line_infantry", 3, 3, 90), choices={BOMB_PRICE: option})
+    st = _with_marker(st)
+    st = msgspec.structs.replace(st, turn=TurnState(side="north", players=("player-2",), step="bombard",
+                                                     bombard_retreat=RetreatPending(unit="P1-01", distance=1.0,
+                                                                                    context="bombardment")))
+    out = out_for(st)
+    assert execute_retreat(out, "P1-01", "back", "bombardment") is True
+    assert out.state.markers["M1"].price == price
+    r = [e for e in out.items if isinstance(e.event, E.UnitRetreated)][0]
+    assert [s.values["option"] for s in r.ruling.steps if s.rule == BOMB_PRICE] == [option]
+
+
+@pytest.mark.parametrize("option,price", [("no", 1), ("yes", 2)])
+def test_smoke_choice_failed_price(option, price):
+    """A retreat in a battle that touches an enemy fails (SMOKE-FRET-1): the marker's price rises under "yes"."""
+    from domain.smoke.retreat import execute_retreat
+
+    from .test_rules import _retreating, at
+
+    st = at((P1, INF, 10, 10, 90), (P2, INF, 10, 7.5, 270), (P2, INF, 20, 19, 270), choices={FAILED_PRICE: option})
+    st = _retreating(_with_marker(st, x=10, y=11), "P1-01", 3.0, markers=("M1",))
+    out = out_for(st)
+    assert execute_retreat(out, "P1-01", "back", "battle") is False
+    assert out.state.markers["M1"].price == price
+    r = [e for e in out.items if isinstance(e.event, E.UnitRetreated)][0]
+    assert r.event.outcome == "destroyed"
+    assert [s.values["option"] for s in r.ruling.steps if s.rule == FAILED_PRICE] == [option]

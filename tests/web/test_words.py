@@ -1,0 +1,114 @@
+"""The ruleset's words on the play page (DESIGN 12), Debian's Chromium through Playwright against a
+real ``umpire serve``: Smoke's die placement names the die's face and the slot's action, taking the
+risk shows its warning and asks "Send anyway" before anything is sent; the Emperor's moves name the
+warrior and the cells, a move into a hazard warns first, and "Latest steps" names the Emperor's
+automaton. Screenshots at 1280 and 375 px are kept as artefacts (and looked at)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+
+from .conftest import shot
+
+
+def _until(base: str, gid: str, clients: dict[str, httpx.Client], want, avoid=lambda d: False, steps: int = 80,
+           seed: int = 3, ready=lambda view: True) -> tuple[str, dict[str, Any]]:
+    """Play over REST until the seat to act is offered a command ``want(described)`` likes (once
+    ``ready(view)``)."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        view = httpx.get(f"{base}/games/{gid}").json()
+        seat = view["to_act"][0]
+        legal = clients[seat].get(f"/games/{gid}/legal-commands").json()
+        if ready(view) and any(want(d) for d in legal["described"]):
+            return seat, legal
+        safe = [d["command"] for d in legal["described"] if not avoid(d)] or legal["commands"]
+        r = clients[seat].post(f"/games/{gid}/commands", json={"command": rng.choice(safe), "expected_version": legal["version"]})
+        assert r.status_code == 201, r.text
+    raise AssertionError("never offered")
+
+
+def _open(contexts, base: str, gid: str, token: str, version: int, width: int) -> Any:
+    page = contexts.page(width=width, height=900 if width > 500 else 800)
+    page.goto(f"{base}/#/game/{gid}?token={token}")
+    page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=version)
+    page.wait_for_selector("#all-commands [data-command]")
+    return page
+
+
+def test_smoke_labels_and_the_risk_warning_on_the_page(server, contexts):
+    base = server.url
+    g = httpx.post(f"{base}/games", json={"ruleset": "smoke", "scenario": "BTL-CROSSROADS", "seed": "5a" * 32}).json()
+    gid, seats = g["game_id"], g["seats"]
+    clients = {s: httpx.Client(base_url=base, headers={"authorization": f"Bearer {t}"}, timeout=30) for s, t in seats.items()}
+    seat, legal = _until(base, gid, clients, lambda d: d["command"]["type"] == "take_risk",
+                         avoid=lambda d: d["command"]["type"] in ("take_risk", "end_placement"))
+    risk = next(d for d in legal["described"] if d["command"]["type"] == "take_risk")
+    die = next(d for d in legal["described"] if d["command"]["type"] == "place_die")
+    for width in (1280, 375):
+        page = _open(contexts, base, gid, seats[seat], legal["version"], width)
+        text = page.text_content("#all-commands")
+        assert die["label"] in text and die["label"].startswith("Put your ")
+        assert "1 in 6" in text and "SMOKE-RISK-5" in text  # the warning is there before the choice
+        assert "place die" not in text and "take risk" not in text  # no field names
+        button = page.locator("#all-commands button[data-command*='take_risk']")
+        button.scroll_into_view_if_needed()
+        shot(page, f"words-smoke-{width}", full_page=True)
+        if width == 375:
+            button.click()  # the first press asks again: nothing is sent
+            page.wait_for_selector("#all-commands .cmd-confirm:not([hidden]) .confirm-send")
+            shot(page, "words-smoke-confirm-375", full_page=False)
+            assert clients[seat].get(f"/games/{gid}").json()["version"] == legal["version"]
+            page.click("#all-commands .cmd-confirm:not([hidden]) .confirm-send")
+            page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=legal["version"])
+            ev = clients[seat].get(f"/games/{gid}/events", params={"after": legal["version"]}).json()["events"][0]
+            assert ev["type"] == "risk_taken" and ev["by"]["seat"] == seat
+        page.context.close()
+
+
+def test_emperor_labels_hazard_warning_and_the_automaton_in_latest_steps(server, contexts):
+    base = server.url
+    g = httpx.post(f"{base}/games", json={"ruleset": "emperor", "scenario": "SETUP-AKHENA-VS-REBEL", "seed": "5b" * 32}).json()
+    gid, seats = g["game_id"], g["seats"]
+    clients = {s: httpx.Client(base_url=base, headers={"authorization": f"Bearer {t}"}, timeout=30) for s, t in seats.items()}
+    hazard = lambda d: bool(d["warning"]) and "active hazard" in d["warning"]  # noqa: E731
+    seat, legal = _until(base, gid, clients, hazard, avoid=lambda d: bool(d["warning"]),
+                         ready=lambda view: view["turn"] >= 3)  # the Emperor has played a turn
+    warned = next(d for d in legal["described"] if hazard(d))
+    for width in (1280, 375):
+        page = _open(contexts, base, gid, seats[seat], legal["version"], width)
+        text = page.text_content("#all-commands")
+        assert warned["label"] in text and warned["label"].startswith("Move ")
+        assert warned["warning"] in text and "BASE-HAZ-2" in text
+        assert "bonuses" not in text and "[]" not in text
+        page.wait_for_selector("ol.recent li")
+        recent = page.text_content("ol.recent")
+        assert "the Emperor (automaton): " in recent and "(human)" not in recent
+        page.locator(f"#all-commands button[data-warning]").first.scroll_into_view_if_needed()
+        shot(page, f"words-emperor-{width}", full_page=True)
+        page.context.close()
+
+
+
+def test_lobby_offers_bots_for_every_ruleset_and_options_in_words(server, contexts):
+    page = contexts.page(width=1280)
+    page.goto(f"{server.url}/#/")
+    page.wait_for_selector("#c-ruleset option", state="attached")
+    for ruleset, seats in (("emperor", ["human"]), ("smoke", ["player-1", "player-2"]), ("hoth", ["imperial", "rebel"])):
+        page.select_option("#c-ruleset", ruleset)
+        for s in seats:
+            bot = page.locator(f"#c-bot-{s} option")
+            texts = bot.all_text_contents()
+            assert texts[0] == "a person" and any(t.startswith("Random") for t in texts), (ruleset, texts)
+        opts = page.text_content("#c-options")
+        assert "maxProperties" not in opts and "type;" not in opts
+        scen = page.locator("#c-scenario option").all_text_contents()
+        assert scen and not any(t.startswith(("BTL-", "SETUP-", "SCN-")) for t in scen), scen
+        if ruleset == "smoke":
+            assert any(t.startswith("Open field: ") for t in scen) and not any("GAP-B-09" in t for t in scen)
+    page.select_option("#c-ruleset", "emperor")
+    assert "emperor takes no options." in page.text_content("#c-options")
+    shot(page, "words-lobby-1280")
+    page.context.close()

@@ -1,0 +1,141 @@
+// Rule choices (DESIGN 14): where the original rulebooks can be read two ways, the table decides.
+// The lobby's fieldset to pick them (GET /rulesets lists each ruleset's choices), the line that shows
+// the choices in force of a game (from its game_created header), and the dispute view of a replay
+// step (GET /games/{id}/events/{seq}/redecide: the rules applied, the choices, the dice, and the step
+// decided again under each other option of a choice it depended on).
+import { h, clear } from './dom.js';
+import { problemText, spectator } from './api.js';
+
+const ruleUrl = (ruleset, id) => `/rulesets/${encodeURIComponent(ruleset)}/rules/${encodeURIComponent(id)}`;
+
+// The lobby's "Rule choices" fieldset for a ruleset (null without choices). body(): the choices that
+// differ from the defaults, as POST /games and POST /campaigns take them.
+export function choicesFieldset(info) {
+  const list = (info && info.choices) || [];
+  if (!list.length) return { el: null, body: () => ({}) };
+  const selects = list.map((c) => {
+    const sel = h('select', { id: `c-choice-${c.id}`, dataset: { choice: c.id, default: c.default } },
+      c.options.map((o) => h('option', { value: o.id, selected: o.id === c.default, title: (o.sources || []).join('\n') },
+        `${o.id}${o.id === c.default ? ' (default)' : ''}: ${o.text}`)));
+    return h('div', { class: 'choice' },
+      h('label', { for: `c-choice-${c.id}` }, c.question, ' ', h('a', { href: ruleUrl(info.id, c.id), target: '_blank', rel: 'noopener', class: 'small' }, c.id)),
+      sel, h('p', { class: 'muted small' }, `Default: ${c.default} — ${c.reason}`));
+  });
+  const el = h('details', { id: 'c-choices', class: 'choices' },
+    h('summary', {}, `Rule choices (${list.length}): where the rulebooks can be read two ways`),
+    h('fieldset', {}, h('legend', {}, 'Rule choices'), selects));
+  const body = () => {
+    const out = {};
+    for (const sel of el.querySelectorAll('select')) if (sel.value !== sel.dataset.default) out[sel.dataset.choice] = sel.value;
+    return Object.keys(out).length ? { choices: out } : {};
+  };
+  return { el, body };
+}
+
+// The choices in force of a game, from its header (event 1; public). {} for a ruleset without
+// choices, null for a game stored before choices existed.
+export async function headerChoices(session) {
+  const page = await session.api.get(session.path('/events?after=0&limit=1'));
+  const first = page.events && page.events[0];
+  return first && first.type === 'game_created' ? (first.payload.choices ?? null) : null;
+}
+
+// "Rule choices: HOTH-CHOICE-EWEB all · …" with each id linked to its rule text; non-defaults marked.
+export function choicesLine(ruleset, choices, info) {
+  const entries = Object.entries(choices || {});
+  if (!entries.length) return null;
+  const declared = new Map(((info && info.choices) || []).map((c) => [c.id, c]));
+  return h('p', { class: 'choices-line small', id: 'game-choices' }, 'Rule choices: ', entries.map(([id, opt], i) => {
+    const c = declared.get(id);
+    const changed = c && c.default !== opt;
+    return [i ? ' · ' : '', h('a', { href: ruleUrl(ruleset, id), class: 'rule', dataset: { rule: id }, title: c ? c.question : id }, id),
+      ' ', h(changed ? 'strong' : 'span', { dataset: { option: opt } }, opt), changed ? ' (not the default)' : ''];
+  }));
+}
+
+// The choices line of the game page, under the title (nothing for a game without choices).
+export async function showGameChoices(session, box) {
+  try {
+    const [choices, all] = await Promise.all([headerChoices(session), spectator.get('/rulesets')]);
+    const v = session.view || {};
+    clear(box, choicesLine(v.ruleset, choices, all.find((r) => r.id === v.ruleset)));
+  } catch { /* the line is a help, not the game */ }
+}
+
+function eventsList(events) {
+  return h('ol', { class: 'redecided' }, (events || []).map((e) => h('li', {},
+    h('code', {}, e.type), ' ', e.ruling && e.ruling.summary ? e.ruling.summary : '',
+    h('ul', { class: 'small' }, ((e.ruling && e.ruling.steps) || []).map((s) => h('li', {}, h('code', {}, s.rule), ' ', s.text || ''))))));
+}
+
+function outcome(label, body) {
+  const verdict = body.refused ? `refused: ${body.refused.rule || ''} ${body.refused.detail || ''}`
+    : body.same ? 'the same as the record' : `differs from the record (${(body.differences || []).length} difference(s))`;
+  return h('div', { class: 'redecision' }, h('h5', {}, label), h('p', { class: body.same ? 'same' : 'differs' }, verdict),
+    body.now ? eventsList(body.now) : null,
+    (body.differences || []).length ? h('details', {}, h('summary', {}, 'Differences'),
+      h('ul', { class: 'small' }, body.differences.map((d) => h('li', {}, `${d.seq ? `event ${d.seq} ` : ''}${d.field}`))))
+      : null);
+}
+
+// The "dispute this step" view: rules applied (texts), the choices in force, the dice, and once the game
+// is finished the re-decision beside the record, with each other option of a choice the step depended on.
+export async function disputeView(session, seq, r, box) {
+  const ruleset = (session.view && session.view.ruleset) || '';
+  const finished = session.view && session.view.status === 'finished';
+  clear(box, h('p', {}, 'Loading…'));
+  const out = [h('h4', {}, `Dispute step ${seq}`)];
+  const ids = [...new Set(((r && r.ruling && r.ruling.steps) || []).map((s) => s.rule))];
+  let red = null;
+  let redErr = null;
+  if (finished) {
+    try { red = await session.api.get(session.path(`/events/${seq}/redecide`)); } catch (err) { redErr = err; }
+  }
+  const texts = new Map((red && red.rules ? red.rules : []).map((x) => [x.id, x]));
+  if (!red) {
+    await Promise.all(ids.map(async (id) => {
+      try { texts.set(id, await session.api.get(ruleUrl(ruleset, id))); } catch { /* a rule without text */ }
+    }));
+  }
+  out.push(h('h5', {}, 'The rules it applied'), h('dl', { class: 'rule-texts' }, ids.flatMap((id) => {
+    const t = texts.get(id);
+    return [h('dt', {}, h('a', { href: ruleUrl(ruleset, id), class: 'rule', dataset: { rule: id } }, id), t && t.title ? ` — ${t.title}` : ''),
+      h('dd', {}, t && t.text ? t.text : 'no text for this rule')];
+  })));
+  let choices = red ? red.choices : null;
+  if (!choices) { try { choices = await headerChoices(session); } catch { choices = null; } }
+  out.push(h('h5', {}, 'The rule choices in force'),
+    choices && Object.keys(choices).length ? h('ul', { class: 'small', id: 'dispute-choices' }, Object.entries(choices).map(([k, v]) => h('li', {},
+      h('a', { href: ruleUrl(ruleset, k), class: 'rule', dataset: { rule: k } }, k), `: ${v}`, ids.includes(k) ? ' — this step depended on it' : '')))
+      : h('p', { class: 'muted small' }, 'This game has no rule choices.'));
+  // the dice of the whole step (every event the command produced) once re-decidable, else this event's
+  const rolls = red ? red.recorded.flatMap((e) => e.rolls || []) : ((r && r.rolls) || []);
+  out.push(h('h5', {}, red ? `The dice of this step (events ${red.first_seq}–${red.last_seq})` : 'The dice'), rolls.length
+    ? h('p', { class: 'small' }, rolls.map((d) => `${d.stream}[${d.index}] = ${d.value} of ${d.sides}`).join(' · '),
+      ' — each value is HMAC(seed, game, stream, index); check them on the Fairness tab once the seed is revealed.')
+    : h('p', { class: 'muted small' }, 'No dice.'));
+  if (!finished) {
+    out.push(h('p', {}, 'Once the game is finished its seed is revealed: this step can then be decided again by the current engine, beside the record.'));
+  } else if (redErr) {
+    out.push(h('p', { class: 'muted' }, `Not re-decidable: ${problemText(redErr)}`));
+  } else {
+    const grid = h('div', { class: 'dispute-grid', id: 'dispute-grid' },
+      h('div', { class: 'redecision' }, h('h5', {}, 'Recorded'), eventsList(red.recorded)),
+      outcome(`Decided again now (engine ${red.engine_version})`, red));
+    for (const b of red.by_choice || []) {
+      const col = outcome(`Under ${b.choice}: ${b.option} (the game had ${b.in_force})`, b);
+      col.dataset.choice = b.choice;
+      col.dataset.option = b.option;
+      col.dataset.same = String(b.same);
+      grid.append(col);
+    }
+    out.push(h('h5', {}, 'Decided again'), grid);
+    if (!(red.by_choice || []).length) out.push(h('p', { class: 'muted small' }, 'This step depended on no rule choice.'));
+  }
+  out.push(h('p', { class: 'small' }, 'By hand: ', h('code', {}, `curl ${location.origin}${session.path(`/events/${seq}/redecide`)}`)));
+  clear(box, out);
+  box.dataset.seq = String(seq);
+  box.dataset.ready = 'true';
+  return box;
+}
+
