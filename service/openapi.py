@@ -202,7 +202,7 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
             "seating": SEATING,
             "keep": _keep_schema(_ruleset_seats(rs)),
         },
-        **KEEP_ONLY_WITH_INVITATIONS,
+        "allOf": [KEEP_ONLY_WITH_INVITATIONS, *_no_bot_kept(_ruleset_seats(rs))],
     }
 
 
@@ -248,6 +248,13 @@ def _keep_schema(seats: list[str]) -> dict[str, Any]:
                       {"type": "null"}],
             "description": "With `seating: invitations`: the seats whose tokens the caller keeps (none by default; "
                            "never a bot's seat, UMPIRE-SEAT-1)."}
+
+
+def _no_bot_kept(seats: list[str]) -> list[dict[str, Any]]:
+    """UMPIRE-SEAT-1: a seat named in ``bots`` is the service's, never in ``keep`` (one condition per seat)."""
+    return [{"if": {"required": ["bots"], "properties": {"bots": {"required": [s]}}},
+             "then": {"properties": {"keep": {"anyOf": [{"type": "null"}, {"not": {"contains": {"const": s}}}]}}}}
+            for s in seats]
 
 
 #: ``keep`` goes with ``"seating": "invitations"`` only (UMPIRE-SEAT-1).
@@ -367,7 +374,7 @@ def body_components() -> dict[str, Any]:
              "then": {"properties": {"start": {"const": "now"}}}},
             {"if": {"required": ["choices"], "properties": {"choices": {"minProperties": 1}}},
              "then": {"properties": {"start": {"const": "now"}}}},
-            KEEP_ONLY_WITH_INVITATIONS]
+            KEEP_ONLY_WITH_INVITATIONS, *_no_bot_kept(seats)]
     for name in (*_PLACEHOLDERS, "CreateGameRequest"):
         comps[name]["title"] = name
     return comps
