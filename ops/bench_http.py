@@ -23,6 +23,13 @@ Goals (issue 17), at 8 connections: umpire >= 0.6x the insert's throughput and p
 with one worker; >= 0.9x with two.
 
     .venv/bin/python ops/bench_http.py [--seconds 5] [--connections 1,8,32] [--workers 1,2] [--json]
+
+``--public`` (DESIGN 16) compares instead the umpire server with metrics and limits off, with metrics on,
+and with both on (limits high enough never to refuse, loopback limited: every command spends its
+address's and its seat's budgets in Redis), the three taking turns for ``--rounds`` rounds, and measures
+the limiter's own cost per command on Redis (no HTTP):
+
+    .venv/bin/python ops/bench_http.py --public [--seconds 5] [--connections 1,8] [--workers 1,2] [--rounds 3]
 """
 from __future__ import annotations
 
@@ -277,6 +284,119 @@ def run_workers(workers: int, connections: list[int], seconds: float, redis_url:
     return rows
 
 
+# -- metrics and limits on and off (DESIGN 16) ---------------------------------------------
+#: The umpire server's configurations compared by ``--public``: (name, environment).
+PUBLIC_MODES: tuple[tuple[str, dict[str, str]], ...] = (
+    ("metrics off, limits off", {"UMPIRE_METRICS": "0", "UMPIRE_LIMITS": "0"}),
+    ("metrics on, limits off", {"UMPIRE_METRICS": "1", "UMPIRE_LIMITS": "0"}),
+    # every command spends two budgets (its address's and its seat's): limits that are never reached
+    ("metrics on, limits on", {"UMPIRE_METRICS": "1", "UMPIRE_LIMITS": "1", "UMPIRE_LIMIT_LOOPBACK": "1",
+                               "UMPIRE_LIMIT_COMMANDS_SEAT": "100000000/minute",
+                               "UMPIRE_LIMIT_COMMANDS_ADDRESS": "100000000/minute",
+                               "UMPIRE_LIMIT_CREATE": "100000/minute"}),
+)
+
+
+def run_public(workers: int, connections: list[int], seconds: float, redis_url: str, tmp: Path,
+               rounds: int) -> dict[str, Any]:
+    """Commands/s and latencies of the umpire server in each of :data:`PUBLIC_MODES`, the modes taking turns
+    in each of ``rounds`` (the machine's other load falls on all of them alike); the best round of each."""
+    from service.receipts import load_or_create
+    from service.store import EventStore
+
+    best: dict[str, dict[str, Any]] = {}
+    for r in range(rounds):
+        for name, env in PUBLIC_MODES:
+            data = tmp / f"public-w{workers}-{r}-{len(best)}-{name.replace(' ', '').replace(',', '')}"
+            EventStore(data).close()
+            load_or_create(data)
+            env_u = {"UMPIRE_DATA_DIR": str(data), "UMPIRE_REDIS_URL": redis_url, "UMPIRE_PROJECTOR": "thread", **env}
+            if env.get("UMPIRE_METRICS") == "1":  # as umpire serve does (one worker too: its projector process)
+                mp = tmp / f"metrics-{data.name}"
+                mp.mkdir()
+                env_u["PROMETHEUS_MULTIPROC_DIR"] = str(mp)
+            proc, url = start_server("bench_http:umpire_app", workers, env_u, ("GET", "/health"))
+            try:
+                run_wrk(url, GAME_LUA.replace("{GAMES}", new_games(url, 2)), 2, 1)  # warm up
+                for c in connections:
+                    got = run_wrk(url, GAME_LUA.replace("{GAMES}", new_games(url, c)), c, seconds)
+                    key = f"{name}|{c}"
+                    if key not in best or got["per_second"] > best[key]["per_second"]:
+                        best[key] = got
+            finally:
+                stop(proc)
+    out: dict[str, Any] = {}
+    for c in connections:
+        base = best[f"{PUBLIC_MODES[0][0]}|{c}"]
+        cell = {}
+        for name, _ in PUBLIC_MODES:
+            row = dict(best[f"{name}|{c}"])
+            row["x_off_per_s"] = round(row["per_second"] / base["per_second"], 3) if base["per_second"] else None
+            row["x_off_p99"] = round(row["p99_ms"] / base["p99_ms"], 2) if base["p99_ms"] else None
+            cell[name] = row
+        out[str(c)] = cell
+    return out
+
+
+def limiter_cost(redis_url: str, n: int = 4000) -> dict[str, Any]:
+    """Microseconds the limiter adds to one command on this Redis: a command (its two budgets) through
+    :class:`service.rate_limits.RateLimits` in front of an ASGI app that answers at once, against the same
+    app alone, on one event loop (no HTTP)."""
+    import asyncio
+
+    from service.rate_limits import RateLimits
+    from service.settings import LimitSettings
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 201, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    settings = msgspec_replace(LimitSettings(), loopback=True,
+                               budgets={**LimitSettings().budgets, "commands_seat": "100000000/minute",
+                                        "commands_address": "100000000/minute"})
+    limited = RateLimits(app, settings, redis_url)
+    scope = {"type": "http", "method": "POST", "path": "/games/g1/commands", "query_string": b"",
+             "client": ("127.0.0.9", 5555), "headers": [(b"authorization", b"Bearer " + b"t" * 32)]}
+
+    async def receive() -> Any:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(_: Any) -> None:
+        return None
+
+    async def run(handler: Any) -> float:
+        for _ in range(200):  # warm up (the connection, the script's load)
+            await handler(scope, receive, send)
+        t0 = time.perf_counter()
+        for _ in range(n):
+            await handler(scope, receive, send)
+        return (time.perf_counter() - t0) / n
+
+    async def both() -> tuple[float, float]:
+        return await run(app), await run(limited)
+
+    bare, with_limits = asyncio.run(both())
+    return {"requests": n, "bare_us": round(bare * 1e6, 1), "limited_us": round(with_limits * 1e6, 1),
+            "limiter_us_per_command": round((with_limits - bare) * 1e6, 1), "budgets_per_command": 2}
+
+
+def msgspec_replace(struct: Any, **changes: Any) -> Any:
+    import msgspec
+
+    return msgspec.structs.replace(struct, **changes)
+
+
+def public_table(out: dict[str, Any]) -> list[str]:
+    lines = ["| workers | connections | server | commands/s | p50 ms | p99 ms | x off (rate) | x off (p99) | errors |",
+             "|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for w, per_c in out["public"].items():
+        for c, cell in per_c.items():
+            for name, r in cell.items():
+                lines.append(f"| {w} | {c} | {name} | {r['per_second']:,.0f} | {r['p50_ms']} | {r['p99_ms']} | "
+                             f"{r['x_off_per_s']} | {r['x_off_p99']} | {r['errors']} |")
+    return lines
+
+
 def figures(out: dict[str, Any]) -> list[dict[str, Any]]:
     """The ``ops/bench`` shape: each umpire figure beside the durable insert of the same run."""
     figs = []
@@ -332,6 +452,10 @@ def main() -> None:
     ap.add_argument("--projector", choices=["process", "thread"], default="process",
                     help="umpire's projector: a supervised process (umpire serve's default) or a thread per worker")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--public", action="store_true",
+                    help="instead: umpire with metrics and limits off, metrics on, both on (ratios to off), and the "
+                         "limiter's cost per command on Redis")
+    ap.add_argument("--rounds", type=int, default=3, help="--public: rounds of the three servers (default 3)")
     args = ap.parse_args()
     os.chdir(ROOT)
     if shutil.which("wrk") is None:
@@ -346,6 +470,30 @@ def main() -> None:
     redis_server.start()
     load_before = load_average()
     t0 = time.monotonic()
+    if args.public:
+        try:
+            pub: dict[str, Any] = {"ruleset": "toy", "seconds": args.seconds, "rounds": args.rounds,
+                                   "cpus": os.cpu_count(), "load_average_before": load_before, "public": {}}
+            for w in workers:
+                redis_server_flush(redis_server.url)
+                pub["public"][str(w)] = run_public(w, connections, args.seconds, redis_server.url, tmp, args.rounds)
+            pub["limiter"] = limiter_cost(redis_server.url)
+        finally:
+            redis_server.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+        pub["load_average_after"] = load_average()
+        pub["took_s"] = round(time.monotonic() - t0, 1)
+        if args.json:
+            print(json.dumps(pub, indent=2))
+            return
+        print(f"umpire HTTP bench (wrk), metrics and limits: toy ruleset, projector thread, {args.seconds:g}s per cell, "
+              f"best of {args.rounds} rounds, {pub['cpus']} CPUs, load average {load_before} before, "
+              f"{pub['load_average_after']} after")
+        print("\n".join(public_table(pub)))
+        lim = pub["limiter"]
+        print(f"limiter on Redis: {lim['limiter_us_per_command']} us per command ({lim['budgets_per_command']} budgets; "
+              f"{lim['bare_us']} us bare, {lim['limited_us']} us limited, {lim['requests']} requests, one event loop)")
+        return
     try:
         out: dict[str, Any] = {"ruleset": "toy", "projector": args.projector, "seconds": args.seconds, "cpus": os.cpu_count(),
                                "load_average_before": load_before, "workers": {}}

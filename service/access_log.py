@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import json
+import re
 import sys
+import time
 from http import HTTPStatus
 from typing import Any, TextIO
 
 from .auth import redact_query_string
+from .json_logs import iso_now
 
 #: Longest a line waits in the buffer (PROPOSED: an operator tailing the log sees it within this).
 FLUSH_SECONDS = 0.25
@@ -26,14 +30,19 @@ FLUSH_SECONDS = 0.25
 FLUSH_LINES = 256
 
 _PHRASES = {s.value: s.phrase for s in HTTPStatus}
+_GAME = re.compile(r"/games/([^/]+)")
 
 
 class AccessLog:
     """ASGI wrapper: logs each HTTP request's line with the status its answer starts with."""
 
-    def __init__(self, app: Any, stream: TextIO | None = None):
+    def __init__(self, app: Any, stream: TextIO | None = None, fmt: str = "text"):
+        """``fmt``: ``text`` (the line above) or ``json`` (one JSON object a line: ``ts``, ``client``,
+        ``method``, ``path`` (the query redacted), ``status``, ``duration_ms`` to the answer's start, and
+        ``game_id`` for a game's path; ``UMPIRE_LOG_FORMAT=json``)."""
         self.app = app
         self.stream = stream
+        self.json = fmt == "json"
         self.lines: list[str] = []
         self._timer: asyncio.TimerHandle | None = None
         atexit.register(self.flush)
@@ -47,9 +56,14 @@ class AccessLog:
             await self.app(scope, receive, send)
             return
 
+        began = time.perf_counter()
+
         async def logged_send(message: Any) -> None:
             if message["type"] == "http.response.start":
-                self.line(scope, message["status"])
+                if self.json:
+                    self.json_line(scope, message["status"], time.perf_counter() - began)
+                else:
+                    self.line(scope, message["status"])
             await send(message)
 
         await self.app(scope, receive, logged_send)
@@ -72,6 +86,28 @@ class AccessLog:
             path = f"{path}?{redact_query_string(query.decode('latin-1'))}"
         self.lines.append(f'INFO:     {where} - "{scope["method"]} {path} HTTP/{scope["http_version"]}" '
                           f'{status} {_PHRASES.get(status, "")}\n')
+        if len(self.lines) >= FLUSH_LINES:
+            self.flush()
+        elif self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(FLUSH_SECONDS, self.flush)
+
+    def json_line(self, scope: Any, status: int, took: float) -> None:
+        client = scope.get("client")
+        path = scope.get("raw_path")
+        path = path.decode("latin-1") if isinstance(path, bytes) else scope["path"]
+        query = scope.get("query_string")
+        if query:
+            path = f"{path}?{redact_query_string(query.decode('latin-1'))}"
+        entry: dict[str, Any] = {"ts": iso_now(), "level": "INFO", "logger": "umpire.access",
+                                 "client": f"{client[0]}:{client[1]}" if client else None, "method": scope["method"],
+                                 "path": path, "status": status, "duration_ms": round(took * 1000, 3)}
+        game = _GAME.match(scope["path"])
+        if game is not None:
+            entry["game_id"] = game.group(1)
+        self._add(json.dumps(entry, separators=(",", ":")) + "\n")
+
+    def _add(self, text: str) -> None:
+        self.lines.append(text)
         if len(self.lines) >= FLUSH_LINES:
             self.flush()
         elif self._timer is None:

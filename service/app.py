@@ -19,7 +19,9 @@ from litestar.datastructures import State
 from .auth import install_log_redaction
 from .bot_players import BotPlayers
 from .command_path import CommandPath
+from .edges import public_edges
 from .game_service import GameService
+from .metrics import count_store_errors
 from .openapi import docs_static_router, openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
 from .receipts import Signer, load_or_create
@@ -181,7 +183,7 @@ def create_app(
         await raise_body_problem(request)  # strict input: the body's problem, after the guards
         return await options_allow(request)
 
-    handlers = {**EXCEPTION_HANDLERS, StoreError: store_errors(store)}
+    handlers = {**EXCEPTION_HANDLERS, StoreError: count_store_errors(store_errors(store))}
     app = Litestar(
         before_request=before_request,
         route_handlers=[*ROUTERS, docs_static_router()],
@@ -196,6 +198,7 @@ def create_app(
     )
     # issue 17: a game command goes from the door to the service without litestar's per-request machinery
     app.asgi_handler = CommandPath(app.asgi_handler, games, handlers)
+    app.asgi_handler = public_edges(app.asgi_handler, settings, store)  # DESIGN 16: traces, metrics, limits
     app.on_shutdown.append(store.release_threads)
     return app
 

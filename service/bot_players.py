@@ -43,6 +43,7 @@ from domain.kernel.rulings import RuleStep
 
 from . import views
 from .game_service import Current, GameService, ruleset_for
+from .metrics import timed_bot
 from .problems import Problem
 from .undo import game_steps
 
@@ -160,7 +161,8 @@ def bot_decision(job: Job) -> Decision:
     bot, _, level = job.spec.partition(":")
     seat = BotSeat(bot=bot, level=int(level), seed=job.seed)
     try:
-        return decide(seat, job.seat_input)
+        with timed_bot(bot, level):  # DESIGN 16: bot decision time by bot and level
+            return decide(seat, job.seat_input)
     except Exception:
         log.exception("bot %s failed on game %s at version %s; a random legal command is played instead",
                       job.spec, job.game_id, job.version)

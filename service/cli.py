@@ -112,6 +112,10 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
     settings = Settings.from_env(data_dir=data_dir, host=host, port=port, redis_url=redis_url)
     open_store(settings.data_dir, database_url=settings.database_url or "").close()  # a clear error now
     load_or_create(settings.data_dir)  # the receipt key, made once before any worker starts
+    # DESIGN 16: every process of this serve (workers, projector) writes its metrics here, emptied now;
+    # set before service.metrics is imported anywhere (prometheus_client reads it on import)
+    os.environ[ENV_METRICS_DIR] = str(Path(settings.data_dir).resolve() / METRICS_DIR)
+    _empty_dir(os.environ[ENV_METRICS_DIR])
     try:
         from .app import create_app
     except ImportError as exc:
@@ -145,7 +149,7 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
         else:
             os.environ[ENV_ACCESS_LOG] = "1" if access_log else "0"
             uvicorn.run(served(create_app(settings, projector=projector)), host=settings.host, port=settings.port, log_level="info",
-                        access_log=False, **SERVER_STACK)
+                        access_log=False, **_log_config(), **SERVER_STACK)
     finally:
         if follower is not None:
             follower.stop()
@@ -154,6 +158,21 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             embedded.stop()
         if tmp is not None:
             tmp.cleanup()
+
+
+#: prometheus_client's multi-process directory (``service.metrics``), and its place in the data dir.
+ENV_METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+METRICS_DIR = "metrics"
+
+
+def _empty_dir(path: str) -> None:
+    """Create ``path`` empty (mode 0700): the samples of a previous serve must not be counted again."""
+    import shutil
+
+    p = Path(path)
+    if p.exists():
+        shutil.rmtree(p)
+    p.mkdir(parents=True, mode=0o700)
 
 
 #: Where a worker projects (``process``: the projector process does; ``thread``: its own thread).
@@ -221,6 +240,7 @@ class Supervised:
             if self.proc.poll() is not None and not self._stop.is_set():
                 click.echo(f"umpire: the {self.name} exited ({self.proc.returncode}); restarting it", err=True)
                 self.restarts += 1
+                _forget_metrics_of(self.proc.pid)
                 self.proc = self._spawn()
 
     def stop(self) -> None:
@@ -234,6 +254,22 @@ class Supervised:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+
+
+def _log_config() -> dict[str, Any]:
+    """uvicorn's logging configuration: none with JSON logs (its loggers then go through the JSON handler
+    that :func:`served` installs on the root logger), else its own."""
+    from .json_logs import json_wanted
+
+    return {"log_config": None} if json_wanted() else {}
+
+
+def _forget_metrics_of(pid: int) -> None:
+    """A dead process's live gauges leave the scrape (``service.metrics`` in multi-process mode)."""
+    if os.environ.get(ENV_METRICS_DIR):
+        from .metrics import process_dead
+
+        process_dead(pid)
 
 
 def tcp_listener(sock: Any) -> Any:
@@ -277,8 +313,13 @@ def _run_workers(settings: Settings, workers: int, *, access_log: bool = True,
     from uvicorn.supervisors import Multiprocess
 
     os.environ[ENV_ACCESS_LOG] = "1" if access_log else "0"  # read by each worker's factory (served)
+    if _log_config():  # JSON logs: the supervisor's own lines too
+        from .json_logs import install
+
+        install()
     config = uvicorn.Config(factory, factory=True, workers=workers, host=settings.host,
-                            port=int(settings.port), log_level="info", access_log=False, **SERVER_STACK)
+                            port=int(settings.port), log_level="info", access_log=False, **_log_config(),
+                            **SERVER_STACK)
     sock = tcp_listener(config.bind_socket())
     if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn < 0.36
         Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()  # type: ignore[call-arg]
@@ -303,10 +344,16 @@ def served(app: Any) -> Any:
     access log unless :data:`ENV_ACCESS_LOG` says 0, and :data:`GIL_SWITCH_SECONDS`."""
     from .access_log import AccessLog
 
+    from .json_logs import install, json_wanted
+
     sys.setswitchinterval(GIL_SWITCH_SECONDS)
+    as_json = json_wanted()
+    if as_json:  # UMPIRE_LOG_FORMAT=json: the service's log and the access log as JSON lines
+        install()
     if os.environ.get(ENV_ACCESS_LOG, "1").strip().lower() in ("0", "false", "no", ""):
         return app
-    return AccessLog(app)  # umpire's access log (service.access_log); uvicorn's own is always off
+    # umpire's access log (service.access_log); uvicorn's own is always off
+    return AccessLog(app, fmt="json" if as_json else "text")
 
 
 def worker_app() -> Any:

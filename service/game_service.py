@@ -85,9 +85,11 @@ from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_c
 
 from . import chain, views
 from .seating import claimed_emitted, offered_emitted, plan_seats
+from .metrics import counted_dry_run, counted_steps
 from .problems import Problem, field_path
 from .receipts import Signer
 from .store import AppendResult, EventStore, GameRow, NewEvent, StoredEvent, UnknownGame, VersionConflict, token_hash
+from .tracing import traced, traced_steps
 
 log = logging.getLogger("umpire.service")
 
@@ -794,6 +796,8 @@ class GameService:
             return await self.drive_async(steps)
         return await anyio.to_thread.run_sync(self.drive, steps)
 
+    @counted_steps  # DESIGN 16: commands by outcome and rule, their time (service.metrics), their spans
+    @traced_steps
     def run_steps(self, game_id: str, seat: str, command: Any, *, expected_version: int | None,
                   command_id: str | None = None, game: GameRow | None = None, note: RuleStep | None = None) -> Steps:
         """Every command of a seat, in DESIGN 8's order: a ``command_id`` this seat used answers the
@@ -850,6 +854,7 @@ class GameService:
                           f"it is not {seat}'s decision now; waiting for {', '.join(st.to_act) or 'nobody'}")
 
     @staticmethod
+    @traced("umpire.decide")
     def _decide(cur: Current, seat: str, command: Any, dice: Dice) -> list[Emitted]:
         """The ruleset's decision, its refusals as problems (a dry run's ``DryRunStop`` passes through)."""
         rs = cur.ruleset
@@ -902,6 +907,7 @@ class GameService:
                 raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
         return emitted, opening
 
+    @counted_dry_run
     def dry_run(self, game_id: str, token: str | None, req: CommandRequest) -> dict[str, Any]:
         """``POST /games/{id}/commands?dry_run=true``: would the command be legal, and what would it
         measure? Nothing is stored, no die is drawn (the dice raise ``DryRunStop`` at the first draw,
@@ -1048,6 +1054,7 @@ class GameService:
         return out
 
     # -- projections -------------------------------------------------
+    @traced("umpire.hand_over")
     def hand_over(self, game_id: str, events: Any) -> None:
         """The events an append just wrote go to the read models: to the projector (no I/O here), or
         projected inline when there is none and the caller does not project after answering."""

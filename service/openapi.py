@@ -398,6 +398,9 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         "field": {"type": "string", "description": "The request field that is wrong, as a path "
                                                    "(`command.unit`, `options.team`, `limit`)."},
         "values": {"type": "object", "description": "The numbers behind a rule violation."},
+        "budget": {"type": "string", "description": "The budget a 429 is over (`create`, `commands_seat`, ...; "
+                                                    "docs/operations-limits.md)."},
+        "retry_after": {"type": "integer", "description": "Seconds to wait (429), as the Retry-After header."},
     },
 }
 
@@ -413,6 +416,17 @@ ERROR_TEXT = {
     503: "Storage failure: nothing of the request was applied",
     410: "The seat was claimed already: its invitation is spent (UMPIRE-SEAT-2)",
 }
+
+#: Operations that spend a budget (service.rate_limits, docs/operations-limits.md): 429 with Retry-After.
+LIMITED = {("post", "/games"), ("post", "/campaigns"), ("post", "/games/{game_id}/commands"),
+           ("post", "/games/{game_id}/ready"), ("post", "/games/{game_id}/undo"),
+           ("post", "/games/{game_id}/undo/accept"), ("post", "/games/{game_id}/undo/decline"),
+           ("post", "/campaigns/{campaign_id}/ready"), ("get", "/games/{game_id}/feed")}
+LIMITED_429 = {
+    "description": "Over a budget of this client address or seat token (`budget` names it); nothing was applied",
+    "headers": {"Retry-After": {"description": "Seconds before the budget allows the request again",
+                                "schema": {"type": "integer", "minimum": 1}}},
+    "content": {PROBLEM: {"schema": {"$ref": REF + "ProblemDetails"}}}}
 
 PUBLIC, OPTIONAL, SEAT = "public", "optional", "seat"
 SECURITY = {
@@ -442,6 +456,23 @@ DEGRADED = {"X-Umpire-Degraded": {
     "schema": {"type": "string", "enum": ["projections"]}}}
 GAME = "/games/{game_id}"
 
+#: One server-sent event of the feed (OpenAPI 3.1: a ``text/event-stream`` schema describes each event): its
+#: ``event`` (``event``: an event of the log; ``end``: the game is finished, nothing follows), ``id`` (the seq,
+#: for ``Last-Event-ID``; none on ``end``) and ``data`` (JSON).
+FEED_EVENT: dict[str, Any] = {
+    "type": "object", "title": "FeedEvent",
+    "description": "Server-sent events, one per event of the log the caller may see: `event: event`, `id: <seq>`, "
+                   "`data: <the event entry as JSON, as in GET /games/{id}/events: a `<ruleset>_EventEntry`>`; once "
+                   "a finished game's last event is sent, `event: end` with `data: {status, version, winner}`.",
+    "properties": {
+        "event": {"type": "string", "description": "`event` or `end`"},
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "the event's seq"},
+        "data": {"type": "string", "contentMediaType": "application/json"},
+        "retry": {"type": "integer", "minimum": 0},
+    },
+    "required": ["data"],
+}
+
 OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", "/health"): Op("service", PUBLIC, {200: "Health"}, ()),
     ("get", "/rulesets"): Op("service", PUBLIC, {200: ("array", "RulesetInfo")}, ()),
@@ -450,8 +481,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", "/.well-known/umpire-key"): Op("service", PUBLIC, {200: "PublicKey"}, (503,)),
     ("post", "/games"): Op("games", PUBLIC, {201: "GameCreated"}, (400, 422, 503)),
     ("get", "/games"): Op("games", PUBLIC, {200: "Lobby"}, (400, 503), headers=DEGRADED,
-                          params={"cursor": {"minLength": 1},
-                                  "status": {"type": "string", "enum": list(LOBBY_STATUSES)}}),
+                          params={"status": {"type": "string", "enum": list(LOBBY_STATUSES)}}),
     ("get", GAME): Op("games", OPTIONAL, {200: "GameView"}, (401, 404, 503), headers=DEGRADED),
     ("get", GAME + "/legal-commands"): Op("games", OPTIONAL, {200: "LegalCommands"}, (401, 404, 503)),
     ("post", GAME + "/commands"): Op("games", SEAT, {200: "DryRunResult", 201: "CommandResult"},
@@ -466,10 +496,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
                                      (400, 401, 404, 503), headers=DEGRADED,
                                      params={"at": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1}}),
     ("get", GAME + "/verify"): Op("log", PUBLIC, {200: "VerifyResult"}, (400, 404, 503)),
-    ("get", GAME + "/feed"): Op("log", OPTIONAL, {200: ("text/event-stream", {
-        "type": "string", "description": "Server-sent events: one `event: <type>` / `id: <seq>` / `data: <event entry "
-                                         "as JSON, as in GET /games/{id}/events: a `<ruleset>_EventEntry`>` block "
-                                         "per event."})},
+    ("get", GAME + "/feed"): Op("log", OPTIONAL, {200: ("text/event-stream", FEED_EVENT)},
         (400, 401, 404, 503), params={"limit": {"type": "integer", "minimum": 1, "maximum": 2**53 - 1}}),
     ("post", GAME + "/undo"): Op("undo", SEAT, {201: "CommandResult", 202: "CommandResult"},
                                  (400, 401, 403, 404, 409, 422, 503)),
@@ -637,6 +664,8 @@ def _finish_operation(path: str, method: str, op: dict[str, Any]) -> None:
     for status in errors:
         responses[str(status)] = {"description": ERROR_TEXT[status],
                                   "content": {PROBLEM: {"schema": {"$ref": REF + "ProblemDetails"}}}}
+    if (method, path) in LIMITED:
+        responses["429"] = copy.deepcopy(LIMITED_429)
     op["responses"] = responses
     for prm in op.get("parameters", []):
         if isinstance(prm.get("schema"), dict):

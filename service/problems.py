@@ -43,6 +43,7 @@ TYPES: dict[str, str] = {
     "bad-setup": "Cannot create this game",
     "method-not-allowed": "Method not allowed",
     "unavailable": "Service unavailable",
+    "rate-limited": "Too many requests",
     "engine-error": "Internal engine error",
     "http": "HTTP error",
     "seat-taken": "This seat was claimed already",
@@ -51,7 +52,7 @@ TYPES: dict[str, str] = {
 
 STATUS_SLUG = {400: "malformed", 401: "unauthorized", 403: "not-your-decision", 404: "not-found",
                405: "method-not-allowed", 409: "stale-version", 413: "too-large", 415: "unsupported-media-type",
-               422: "rule-violation", 503: "unavailable"}
+               422: "rule-violation", 429: "rate-limited", 503: "unavailable"}
 
 
 #: An absolute filesystem path inside an error message (POSIX ``/a/b`` or Windows ``C:\\a``).

@@ -5,6 +5,12 @@ import logging
 import threading
 from typing import Sequence
 
+from .json_logs import install, json_wanted
+from .metrics import ProjectorLag
+
+#: Seconds between two samples of the projector's lag.
+LAG_SAMPLE_SECONDS = 1.0
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``UMPIRE_REDIS_URL=URL python -m service.projector_process --data-dir DIR``: the projector process
@@ -28,14 +34,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     url = os.environ.get(ENV_REDIS_URL, "").strip()
     if not url:
         ap.error(f"{ENV_REDIS_URL} must name the Redis to project into (it is read from the environment only)")
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s projector: %(message)s")
+    if json_wanted():  # UMPIRE_LOG_FORMAT=json: as the serving processes log
+        install()
+    else:
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s projector: %(message)s")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     # the cluster client when the URL (or UMPIRE_REDIS_CLUSTER) says so; the store the serving nodes use
     client = redis_client(url, socket_connect_timeout=0.5, socket_timeout=2.0)
     store = open_store(args.data_dir, database_url=os.environ.get(ENV_DATABASE_URL) or "")
-    tail(ReadModels(client, store), store, stop)
+    # DESIGN 16: the lag (events behind the log, seconds) sampled every second into the node's metrics
+    lag = ProjectorLag()
+    sampler = threading.Thread(target=_sample, args=(lag, store, stop), name="umpire-projector-lag", daemon=True)
+    sampler.start()
+    tail(lag.projecting(ReadModels(client, store)), lag.tailing(store), stop)
+
+
+def _sample(lag: ProjectorLag, store: object, stop: threading.Event) -> None:
+    while not stop.wait(LAG_SAMPLE_SECONDS):
+        try:
+            lag.sample(store)
+        except Exception as exc:  # the store unreachable for a moment: the next sample says more
+            logging.getLogger("umpire.projector").debug("lag sample failed: %s", exc)
 
 
 if __name__ == "__main__":

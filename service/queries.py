@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import inspect
 import logging
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,7 @@ from domain.kernel.fold import decode_event
 
 from . import views
 from .game_service import GameService
+from .metrics import REDIS_ERRORS as REDIS_ERRORS_SEEN
 from .problems import Problem
 from .store import StoreError
 
@@ -45,6 +47,8 @@ DEGRADED_HEADER = "X-Umpire-Degraded"
 DEGRADED_VALUE = "projections"
 #: Largest page of ``GET /games/{id}/events``.
 MAX_PAGE = 1000
+#: Longest receipt `GET /games/{id}/verify?receipt=` reads (the API document declares it: maxLength).
+RECEIPT_MAX = 8192
 
 try:  # redis is a dependency; keep the import local to this seam
     from redis.exceptions import RedisClusterException as _ClusterError, RedisError as _RedisError
@@ -109,6 +113,7 @@ def _ask(rm: Any, name: str, *args: Any, version: int | None = None, **kw: Any) 
             kw["version"] = version
         out = fn(*args, **kw)
     except REDIS_ERRORS as exc:
+        REDIS_ERRORS_SEEN.labels("reads").inc()
         log.warning("read model %s unavailable (%s); answering from the log", name, exc)
         return None, True
     if out is None:
@@ -162,13 +167,21 @@ def encode_cursor(entry: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
+#: What a lobby cursor looks like (the API document declares it): base64url without padding, of a place in
+#: the lobby's order (``created_at``, a newline, ``game_id``).
+CURSOR_PATTERN = r"^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$"
+_CURSOR = re.compile(CURSOR_PATTERN)
+
+
 def decode_cursor(cursor: str) -> tuple[str, str]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        created_at, game_id = raw.split("\n")
-    except (ValueError, UnicodeDecodeError):
+    """The place in the lobby's order a cursor names. Any string of the declared form names one (the
+    games after it, in the lobby's order): a cursor the lobby did not hand out is answered, not refused."""
+    if not _CURSOR.fullmatch(cursor):
         raise Problem(400, "malformed", "cursor is not a cursor this lobby handed out (next_cursor)",
-                      field="cursor") from None
+                      field="cursor")
+    # (no NUL: PostgreSQL's text cannot hold one, and no place of the lobby has one)
+    raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8", "replace").replace("\0", "")
+    created_at, _, game_id = raw.partition("\n")
     return created_at, game_id
 
 
@@ -179,7 +192,7 @@ def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cu
         raise Problem(400, "malformed", f"status must be one of {', '.join(LOBBY_STATUSES)}", field="status")
     if not 1 <= limit <= MAX_LOBBY_PAGE:
         raise Problem(400, "malformed", f"limit must be between 1 and {MAX_LOBBY_PAGE}", field="limit")
-    after = decode_cursor(cursor) if cursor is not None else None
+    after = decode_cursor(cursor) if cursor else None  # an empty cursor: the first page
     games, degraded = _ask(rm, "lobby", status, ruleset, after=after, limit=limit + 1)
     if games is None:
         games = [views.lobby_entry(g) for g in svc.store.games(status=status, ruleset=ruleset, after=after,
@@ -265,21 +278,27 @@ def verify(svc: GameService, game_id: str, receipt: str | None = None) -> Read:
     svc.game(game_id)
     from .verify import parse_receipt, verify_game
 
-    given = None
+    given = unreadable = None
     if receipt is not None:
+        if len(receipt) > RECEIPT_MAX:
+            raise Problem(400, "malformed", "receipt: too long for a receipt", field="receipt")
         try:
             given = parse_receipt(receipt)
-        except ValueError as exc:
-            raise Problem(400, "malformed", str(exc), field="receipt") from None
+        except ValueError as exc:  # not a receipt: it proves nothing (receipt_ok false, and why)
+            unreadable = str(exc)
     public = svc.signer.public_raw if svc.signer is not None else None
     try:
         cur = svc.current(game_id)
     except StoreError:
         raise
     except Exception:  # noqa: BLE001 -- a log the service cannot fold (an edited event): the verifier says where and why
-        return Read(verify_game(svc.store, game_id, receipt=given, public_key=public, private_before_end=False).body())
-    return Read(verify_game(svc.store, game_id, receipt=given, public_key=public, folded=cur.folded,
-                            private_before_end=cur.finished).body())
+        report = verify_game(svc.store, game_id, receipt=given, public_key=public, private_before_end=False)
+    else:
+        report = verify_game(svc.store, game_id, receipt=given, public_key=public, folded=cur.folded,
+                             private_before_end=cur.finished)
+    if unreadable is not None:
+        report = msgspec.structs.replace(report, receipt_ok=False, receipt_problem=unreadable)
+    return Read(report.body())
 
 
 __all__ = ["DEGRADED_HEADER", "DEGRADED_VALUE", "MAX_PAGE", "Read", "board_svg", "events", "game_view",

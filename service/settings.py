@@ -30,14 +30,18 @@ Environment variables:
     The Ed25519 key that signs receipts, 64 hex characters (read by
     :mod:`service.receipts`). Unset: ``signing-key`` in the data dir, created
     on first start with mode 0600.
+``UMPIRE_LIMITS``, ``UMPIRE_LIMIT_CREATE`` and the other budgets, ``UMPIRE_TRUSTED_PROXIES``
+    The limits per client address and per seat token (:class:`LimitSettings`, docs/operations-limits.md).
 """
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from typing import Any
 
 import msgspec
+from limits import parse_many
 
 DEFAULT_DATA_DIR = "data"
 DEFAULT_HOST = "127.0.0.1"
@@ -227,3 +231,70 @@ def recorded_redis(data_dir: str) -> str | None:
     except OSError:
         return None
     return url or None
+
+
+# -- limits (DESIGN 16; enforced by service.rate_limits) ------------------------------------------------
+#: Budgets: (env variable, default) in the ``limits`` package's notation ("N/minute", "N per 10 seconds", ...;
+#: several separated by ``;``), or ``0``/``off`` for none.
+LIMIT_DEFAULTS: dict[str, tuple[str, str]] = {
+    "create": ("UMPIRE_LIMIT_CREATE", "30/minute;300/hour"),
+    "commands_seat": ("UMPIRE_LIMIT_COMMANDS_SEAT", "120/minute"),
+    "commands_address": ("UMPIRE_LIMIT_COMMANDS_ADDRESS", "1200/minute"),
+    "dry_runs_seat": ("UMPIRE_LIMIT_DRY_RUNS_SEAT", "1200/minute"),
+    "dry_runs_address": ("UMPIRE_LIMIT_DRY_RUNS_ADDRESS", "6000/minute"),
+    "feeds_address": ("UMPIRE_LIMIT_FEEDS_ADDRESS", "120/minute"),
+}
+ENV_LIMITS = "UMPIRE_LIMITS"
+ENV_LIMIT_LOOPBACK = "UMPIRE_LIMIT_LOOPBACK"
+ENV_LIMIT_OPEN_GAMES = "UMPIRE_LIMIT_OPEN_GAMES"
+ENV_LIMIT_STORED_GAMES = "UMPIRE_LIMIT_STORED_GAMES"
+ENV_TRUSTED_PROXIES = "UMPIRE_TRUSTED_PROXIES"
+
+
+class LimitSettings(msgspec.Struct, frozen=True, kw_only=True):
+    """What :mod:`service.rate_limits` enforces. ``budgets``: name -> the ``limits`` notation ("" for none)."""
+
+    enabled: bool = True
+    budgets: dict[str, str] = msgspec.field(default_factory=lambda: {k: v for k, (_, v) in LIMIT_DEFAULTS.items()})
+    #: Loopback addresses (and in-process clients) are limited too (default: not; a proxy on this host is
+    #: named in ``trusted_proxies`` so that its clients' addresses are the ones limited).
+    loopback: bool = False
+    #: Open (unfinished) games one address may have created; 0: no cap.
+    open_games: int = 20
+    #: Games the store may hold before creation is refused (503); 0: no cap.
+    stored_games: int = 0
+    #: Peers whose ``X-Forwarded-For`` is believed (addresses or CIDR networks); none by default.
+    trusted_proxies: tuple[str, ...] = ()
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> LimitSettings:
+        env = os.environ if env is None else env
+        flag = (env.get(ENV_LIMITS) or "1").strip().lower()
+        if flag not in ("0", "1", "true", "false", "on", "off", "yes", "no"):
+            raise SettingsError(f"{ENV_LIMITS}: {flag!r} is not on or off")
+        budgets = {}
+        for name, (var, default) in LIMIT_DEFAULTS.items():
+            raw = (env.get(var) or default).strip()
+            budgets[name] = "" if raw.lower() in ("0", "off", "none") else raw
+            if budgets[name]:
+                try:
+                    parse_many(budgets[name])
+                except ValueError:
+                    raise SettingsError(f"{var}: {raw!r} is not a rate such as 60/minute") from None
+
+        def count(var: str, default: int) -> int:
+            raw = (env.get(var) or str(default)).strip()
+            if not raw.isdigit():
+                raise SettingsError(f"{var}: {raw!r} is not a whole number (0: no cap)")
+            return int(raw)
+
+        proxies = tuple(p.strip() for p in (env.get(ENV_TRUSTED_PROXIES) or "").split(",") if p.strip())
+        for p in proxies:
+            try:
+                ipaddress.ip_network(p, strict=False)
+            except ValueError:
+                raise SettingsError(f"{ENV_TRUSTED_PROXIES}: {p!r} is not an address or a network") from None
+        loop = (env.get(ENV_LIMIT_LOOPBACK) or "0").strip().lower() in ("1", "true", "on", "yes")
+        return cls(enabled=flag in ("1", "true", "on", "yes"), budgets=budgets, loopback=loop,
+                   open_games=count(ENV_LIMIT_OPEN_GAMES, 20), stored_games=count(ENV_LIMIT_STORED_GAMES, 0),
+                   trusted_proxies=proxies)

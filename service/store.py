@@ -56,6 +56,8 @@ from domain.kernel.log import (  # noqa: F401
 DB_FILE = "umpire.db"
 #: Beside the database: the writers' cross-process lock (see ``EventStore._writers_turn``).
 WRITER_LOCK_FILE = "umpire.db-writer"
+#: Called after each group commit with its size (writes) and its transaction's seconds (``service.metrics``).
+ON_GROUP_COMMIT: list[Callable[[int, float], None]] = []
 
 
 _EVENT_COLUMNS = (
@@ -500,7 +502,10 @@ class EventStore:
             with self._writers_turn():
                 with self._group:
                     batch, self._queue = self._queue, []
+                began = time.perf_counter()
                 self._commit_locked(batch)
+                for hook in ON_GROUP_COMMIT:
+                    hook(len(batch), time.perf_counter() - began)
         finally:
             with self._group:
                 if not batch:  # the turn was never had (an error taking the lock): what queued fails, whole

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from .store import (
     _EVENT_COLUMNS,
     MIGRATIONS,
+    ON_GROUP_COMMIT,
     EventStore,
     NewEvent,
     StoredEvent,
@@ -305,11 +307,15 @@ class PgEventStore(EventStore):
         """Run ``fn`` in one transaction (READ COMMITTED); all or nothing."""
         if self.read_only:
             raise StoreError(f"{self.where} was opened read-only: no write is made")
+        began = time.perf_counter()
         try:
             with self._pool.connection() as conn, conn.transaction():
-                return fn(_Tx(conn))
+                out = fn(_Tx(conn))
         except (psycopg.OperationalError, PoolTimeout) as exc:
             raise self._unavailable(exc) from None
+        for hook in ON_GROUP_COMMIT:  # a transaction per write: a group of one
+            hook(1, time.perf_counter() - began)
+        return out
 
     #: Every read is a round trip to the server: the command path runs commands on worker threads.
     local_reads = False

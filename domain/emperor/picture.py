@@ -113,6 +113,25 @@ def render(state: EmperorState, seat: str | None, recent: list) -> str:
         pts = [_center(state, c) for c in (lm.frm, *lm.path)]
         d = " ".join(f"{px},{py}" for px, py in pts)
         out.append(f'<polyline points="{d}" fill="none" stroke="#6a3d9a" stroke-width="3" marker-end="url(#arrow)"/>')
+    # one transparent target per cell over the terrain (a client highlights and clicks it: data-cell)
+    hazard_at = {hz.cell: hz for hz in bf.hazards}
+    location_at = {lo.cell: lo for lo in bf.locations}
+    for cell in field.grid.cells:
+        x, y = _xy(state, cell)
+        what = [cell]
+        if cell in location_at:
+            lo = location_at[cell]
+            what.append(f"location {lo.id} {lo.name}" + ("" if field.face_up(lo.id) else " (flipped)"))
+        hz = hazard_at.get(cell)
+        if hz is not None:
+            what.append(f"hazard {hz.id} {hz.name}" + ("" if field.hazard_active(hz) else " (off)"))
+        attrs = f' data-cell="{cell}"'
+        if hz is not None and field.hazard_active(hz):
+            attrs += f' data-hazard="{hz.id}"'
+        if cell in location_at:
+            attrs += f' data-location="{location_at[cell].id}"'
+        out.append(f'<rect class="cell-hit" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#ffffff" '
+                   f'fill-opacity="0"{attrs}><title>{escape(", ".join(what))}</title></rect>')
     # warriors
     for wr in sorted(state.warriors.values(), key=lambda z: z.id):
         if wr.cell is None:
@@ -120,9 +139,13 @@ def render(state: EmperorState, seat: str | None, recent: list) -> str:
         cx, cy = _center(state, wr.cell)
         r = 22 if wr.kind == "hero" else 16
         fill = HUMAN_FILL if wr.side == HUMAN else EMPEROR_FILL
+        who = "yours" if wr.side == HUMAN else "the Emperor's"
+        out.append(f'<g data-warrior="{wr.id}" data-cell="{wr.cell}" data-side="{wr.side}">'
+                   f'<title>{escape(f"{wr.name} ({who} {wr.kind}) on {wr.cell}: {wr.left} of {wr.health} health")}</title>')
         out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}" stroke="#111" stroke-width="2"/>')
         out.append(_t(cx, cy - 1, wr.name[:7], 9, fill="#fff", weight="bold"))
         out.append(_t(cx, cy + 11, f"{wr.left}/{wr.health}", 9, fill="#fff"))
+        out.append("</g>")
     # panel: order card and compass
     px = MARGIN * 2 + bf.columns * CELL - 10
     out.append(_t(px, TOP + 6, "Order card", 13, "start", "bold"))

@@ -74,6 +74,25 @@ class SmokeRuleset:
     def campaigns(self) -> list[Choice]:
         return []
 
+    def options_schema(self) -> dict[str, Any]:
+        """Kernel protocol: the JSON schema of ``options`` in ``POST /games`` (shown by ``GET /rulesets``). Which
+        numbers of players a battle is played by is the battle's (a number it has no line-up for is 422)."""
+        players = sorted({lu.players for b in self.content().battles.values() for lu in b.line_ups})
+        return {
+            "type": "object", "additionalProperties": False,
+            "description": "Clouds of Smoke: `players` (the battle's line-up; default its smallest) and the "
+                           "table's rule choices.",
+            "properties": {
+                "players": {"type": "integer", "enum": players,
+                            "description": "Number of players (seats player-1..n); each battle has its own line-ups."},
+                "sector_half_angle": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 90,
+                                      "description": "Half-angle in degrees of a unit's fire sector (GAP-B-10)."},
+                "fire_contact_uses_bombardment": {"type": "boolean"},
+                "blocks_view_strict": {"type": "boolean"},
+                "allied_command": {"type": "boolean"},
+            },
+        }
+
     def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
         battle = self.content().battles.get(scenario)
         if battle is None:

@@ -11,7 +11,6 @@ commanders anywhere. With a deployment bonus the players without it do all of th
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 from shapely.geometry import Point as SPoint
@@ -19,14 +18,15 @@ from shapely.geometry import Polygon
 
 from domain.kernel import RuleViolation, RulingBuilder
 
-from .commanders import COMMANDER_RADIUS, overlaps_unit
+from .column_search import candidates
+from .commanders import COMMANDER_RADIUS, overlaps_unit, own_edge
 from .content import TerrainElement
 from .events import (
     ColumnPlaced, ColumnsAssigned, ColumnsRevealed, CommanderDeployed, DeploymentEnded, DeploymentStarted,
     DeploymentStepDone, FortificationPlaced, UnitDeployed,
 )
 from .geometry import EPS, Box, box_overlap_depth, dist, point_box_distance
-from .state import SmokeState
+from .state import SmokeState, memo
 
 #: SMOKE-DEP-4: every unit of a column within this many UW of its marker (INFERRED: the whole unit,
 #: measured from the marker's centre).
@@ -246,17 +246,19 @@ def place_column(out: Any, seat: str, n: int, at) -> None:
              summary=f"{seat}: column {n} marker")
 
 
-def example_column(st: SmokeState, seat: str) -> tuple[int, tuple[float, float]] | None:
+def example_column(st: SmokeState, seat: str, number: int | None = None) -> tuple[int, tuple[float, float]] | None:
+    """A legal place for the marker of column ``number`` (default: the first not placed yet), None when none is
+    left to place."""
     d = st.deployment
     assert d is not None
     level = len(d.columns.get(seat, ()))
     done = {m.number for m in d.markers if m.seat == seat}
     todo = [n for n in range(1, level + 1) if n not in done]
-    if not todo:
+    if not todo or (number is not None and number not in todo):
         return None
     z = zone_of(st, seat)
     x0, y0, x1, y1 = z.bounds
-    n = todo[0]
+    n = todo[0] if number is None else number
     p = (round(x0 + (x1 - x0) * (n - 0.5) / level, 3), round((y0 + y1) / 2, 3))
     if not z.contains(SPoint(p)):
         c = z.representative_point()
@@ -434,10 +436,8 @@ class _Room:
 
 def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:
     """A free place wholly within 2 UW of the unit's column marker, if there is one (a deterministic
-    search: rings 0.1 UW apart, four facings); None means the column is full."""
-    from .commanders import own_edge
-    from .state import memo
-
+    search: rings 0.1 UW apart, four facings; the first candidate in that order that is on the table,
+    overlaps no unit and is not in an occupied fortification); None means the column is full."""
     def find() -> tuple[tuple[float, float], float] | None:
         u = st.reserve[uid]
         facing = FACING_TO[own_edge(st, seat)]
@@ -445,89 +445,42 @@ def column_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float
         marker = next((m for m in st.deployment.markers if m.seat == seat and m.number == n), None)  # type: ignore[union-attr]
         if marker is None:
             return None
-        room = _Room(st, [o for o in st.units.values() if abs(o.x - marker.x) < 4 and abs(o.y - marker.y) < 4])
-        spots = _ring_spots(marker.x, marker.y, facing, u.w, u.d)
-        # During a deployment units are only added, so a spot found taken stays taken: the search
-        # resumes where the last one for this marker and base size stopped, if the table then held
-        # a subset of today's units and terrain.
-        rkey = (marker.x, marker.y, facing, u.w, u.d, room.W, room.H)
-        present = frozenset((o.id, o.x, o.y, o.facing, o.w, o.d) for o in st.units.values())
-        terrain = st.battle.terrain  # type: ignore[union-attr]
+        assert st.battle is not None
+        cands = candidates(marker.x, marker.y, facing, u.w, u.d, COLUMN_RADIUS)
+        near = [o.box() for o in st.units.values() if abs(o.x - marker.x) < 4 and abs(o.y - marker.y) < 4]
+        terrain = st.terrain()
+        held = frozenset({terrain.fortification_of(o.box()) for o in st.units.values()} - {None}
+                         if terrain.has_fortifications() else ())
+        W, H = st.battle.width, st.battle.height
+        # Units are only added during a deployment: a candidate found taken stays taken (one unit's overlap
+        # does not depend on the others; an occupied fortification stays occupied), so the search resumes
+        # where the last one for these candidates stopped when that table held a subset of today's.
+        rkey = (marker.x, marker.y, facing, u.w, u.d, W, H, st.battle.terrain)
+        boxes = frozenset(near)
         start = 0
         prev = _RESUME.get(rkey)
-        if prev is not None and prev[1] <= present and set(prev[2]) <= set(terrain):
+        if prev is not None and prev[1] <= boxes and prev[2] <= held:
             start = prev[0]
-        last = start
-        for i, (p, f, b) in spots.iter_from(start):
-            if room.fits(b):
-                _remember_resume(rkey, (i, present, terrain))
-                return p, f
-            last = i + 1
-        _remember_resume(rkey, (last, present, terrain))
-        return None
+        i = cands.first_free(near, W, H, (lambda i: terrain.fortification_of(cands.spot(i)[2]) not in held)
+                             if held else None, start)
+        if len(_RESUME) >= 4096:
+            _RESUME.clear()
+        _RESUME[rkey] = (len(cands) if i is None else i, boxes, held)
+        if i is None:
+            return None
+        p, f, _ = cands.spot(i)
+        return p, f
 
     markers = st.deployment.markers if st.deployment else ()
     return memo(st, "column_spot", find, uid, markers)
 
 
-_RESUME: dict[tuple, tuple[int, frozenset, tuple]] = {}
-
-
-def _remember_resume(key: tuple, value: tuple[int, frozenset, tuple]) -> None:
-    if len(_RESUME) > 4096:
-        _RESUME.clear()
-    _RESUME[key] = value
-
-
-class _Spots:
-    """The candidate places of ``column_spot`` in search order (rings 0.1 UW apart, four facings),
-    those wholly within 2 UW of the marker: made as far as a search has looked, and kept."""
-
-    def __init__(self, mx: float, my: float, facing: float, w: float, d: float):
-        self.items: list[tuple[tuple[float, float], float, Box]] = []
-        self._gen = self._make(mx, my, facing, w, d)
-
-    @staticmethod
-    def _make(mx: float, my: float, facing: float, w: float, d: float):
-        for k in range(0, 17):
-            r = 0.1 * k
-            steps = max(1, int(2 * math.pi * r / 0.15))
-            for i in range(steps):
-                a = 2 * math.pi * i / steps
-                p = (round(mx + r * math.cos(a), 3), round(my + r * math.sin(a), 3))
-                for f in (facing, (facing + 90) % 360, (facing + 180) % 360, (facing + 270) % 360):
-                    b = Box(p[0], p[1], f, w, d)
-                    if max(dist((mx, my), c) for c in b.corners()) > COLUMN_RADIUS + EPS:
-                        continue
-                    yield (p, f, b)
-
-    def __iter__(self):
-        return self.iter_from(0)
-
-    def iter_from(self, i: int):
-        while True:
-            while i < len(self.items):
-                yield i, self.items[i]
-                i += 1
-            nxt = next(self._gen, None)
-            if nxt is None:
-                return
-            self.items.append(nxt)
-
-
-@lru_cache(maxsize=256)
-def _ring_spots(mx: float, my: float, facing: float, w: float, d: float) -> _Spots:
-    return _Spots(mx, my, facing, w, d)
-
-
-def clear_caches() -> None:
-    _RESUME.clear()
-    _ring_spots.cache_clear()
+#: Where the last search of a marker's candidates (and table) stopped, and the units and occupied
+#: fortifications it saw (bounded).
+_RESUME: dict[tuple, tuple[int, frozenset, frozenset]] = {}
 
 
 def zone_spot(st: SmokeState, seat: str, uid: str) -> tuple[tuple[float, float], float] | None:
-    from .commanders import own_edge
-
     u = st.reserve[uid]
     facing = FACING_TO[own_edge(st, seat)]
     z = zone_of(st, seat)
@@ -566,8 +519,6 @@ def example_commander(st: SmokeState, seat: str, cid: str) -> tuple[float, float
 
 
 def example_fortification(st: SmokeState, seat: str) -> tuple[tuple[float, float], float, str] | None:
-    from .commanders import own_edge
-
     facing = FACING_TO[own_edge(st, seat)]
     mine = sorted(u.id for u in st.reserve.values() if u.seat == seat)
     if not mine:

@@ -9,15 +9,18 @@ events and rulings as it is, so a disputed measurement can be read back without 
 from __future__ import annotations
 
 import threading
+from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from .formations import touching
 from .geometry import (
     EPS, Box, candidate_points, clip_segment, convex_hull, point_in_convex, range_distance, sector_clip,
-    segment_meets_interior,
+    segment_meets_interior, segments_meet_interior,
 )
 from .state import SmokeState, Unit, memo
-from .units import bombardment_of, fire_range, fire_weapons, has
+from .units import bombardment_of, fire_range, fire_range_bound, fire_weapons, has
 
 #: SMOKE-GEO-8 (INFERRED, GAP-B-10): half-angle of the fire sector about straight ahead, degrees.
 #: A game may set option ``sector_half_angle`` (e.g. 22.5 for the less likely 45-degree total reading).
@@ -132,6 +135,7 @@ def describe(m: dict[str, Any]) -> str:
 def clear_caches() -> None:
     _LINES.clear()
     _SECTORS.clear()
+    _candidates.cache_clear()
 
 
 def _sector_and_range(ub: Box, eb: Box, half: float) -> tuple[tuple, float]:
@@ -150,31 +154,27 @@ def _sector_and_range(ub: Box, eb: Box, half: float) -> tuple[tuple, float]:
 
 
 def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict: bool) -> None:
-    """SMOKE-GEO-11/12: for each front corner, the first candidate target point its line reaches clear."""
+    """SMOKE-GEO-11/12: for each front corner, the first candidate target point its line reaches clear.
+
+    The first few lines of a corner are tested one by one (``_line_hit``); the rest, when none of those is
+    clear, at once (``_first_clear``): the same answers, found with arrays."""
     check_terrain = terrain.has_view_blockers()
-    cands = candidate_points(part)
+    cands, arrays = _candidates(part)
     lines: dict[str, Any] = {}
     boxed = [(bid, poly, _poly_bb(poly)) for bid, poly in blockers]
     for name, k in (("FL", ub.FL), ("FR", ub.FR)):
         found = None
         why: str | None = None
-        kx, ky = k
-        for q in cands:
-            qx, qy = q
-            sx0, sx1 = (kx, qx) if kx <= qx else (qx, kx)
-            sy0, sy1 = (ky, qy) if ky <= qy else (qy, ky)
-            # a segment whose bounding box misses a unit's cannot meet its interior (a prefilter)
-            near = [(bid, poly) for bid, poly, (x0, y0, x1, y1) in boxed
-                    if not (sx1 < x0 - 1e-9 or x1 + 1e-9 < sx0 or sy1 < y0 - 1e-9 or y1 + 1e-9 < sy0)]
-            hit = next((bid for bid, poly in near if segment_meets_interior(k, q, poly)), None)
-            if hit is None and len(blockers) > 1 and near:
-                hit = through_a_seam(k, q, blockers, near)
-            if hit is None and check_terrain:
-                hit = terrain.view_blocker(k, q, strict=strict)
+        # the first lines one by one (most corners see the target at once) ...
+        for q in cands[:_ONE_BY_ONE]:
+            hit = _line_hit(k, q, blockers, boxed, terrain, check_terrain, strict)
             if hit is None:
                 found = q
                 break
             why = why or hit
+        # ... the rest all at once
+        if found is None and len(cands) > _ONE_BY_ONE:
+            found = _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain, strict, _ONE_BY_ONE)
         if found is None:
             lines[name] = {"from": _r(k), "blocked_by": why}
         else:
@@ -187,6 +187,80 @@ def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict:
     else:
         out.update(reason="a front corner has no clear line", rule="SMOKE-GEO-11")
     return out
+
+
+@lru_cache(maxsize=2048)
+def _candidates(part: tuple) -> tuple[tuple, tuple[np.ndarray, np.ndarray]]:
+    """The candidate target points of a part of the target (SMOKE-GEO-11), and their x and y as arrays."""
+    cands = tuple(candidate_points(part))
+    qx = np.array([q[0] for q in cands])
+    qy = np.array([q[1] for q in cands])
+    qx.flags.writeable = False
+    qy.flags.writeable = False
+    return cands, (qx, qy)
+
+
+#: Candidate lines tested one by one before the rest are tested at once (arrays pay off on longer runs).
+_ONE_BY_ONE = 2
+#: Lines near one unit tested one by one rather than on arrays (about the break-even count).
+_ONE_BY_ONE_UNIT = 24
+
+
+def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool, strict: bool, start: int):
+    """The first of ``cands[start:]`` whose line from k is clear (``_line_hit`` is None), testing the lines
+    against every unit and the terrain at once; the seams of touching units, and terrain answers too close
+    to call on arrays, one by one."""
+    kx, ky = k
+    qx, qy = arrays[0][start:], arrays[1][start:]
+    sx0, sx1 = np.minimum(kx, qx), np.maximum(kx, qx)
+    sy0, sy1 = np.minimum(ky, qy), np.maximum(ky, qy)
+    near = np.zeros(len(qx), dtype=bool)
+    hit = np.zeros(len(qx), dtype=bool)
+    for _, poly, (x0, y0, x1, y1) in boxed:
+        close = ~((sx1 < x0 - 1e-9) | (x1 + 1e-9 < sx0) | (sy1 < y0 - 1e-9) | (y1 + 1e-9 < sy0))
+        idx = np.nonzero(close & ~hit)[0]
+        near |= close
+        if len(idx) > _ONE_BY_ONE_UNIT:
+            hit[idx] = segments_meet_interior(k, qx[idx], qy[idx], poly)
+        else:  # a few lines: one by one is cheaper than the arrays
+            for i in idx:
+                hit[i] = segment_meets_interior(k, cands[start + i], poly)
+    open_ = np.nonzero(~hit)[0]
+    if not len(open_):
+        return None
+    if check_terrain:
+        t_blocked, t_unsure = terrain.view_blocked(k, qx[open_], qy[open_], strict=strict)
+    for n, i in enumerate(open_):
+        q = cands[start + i]
+        if check_terrain and (t_blocked[n] or (t_unsure[n] and terrain.view_blocker(k, q, strict=strict))):
+            continue
+        if near[i] and len(blockers) > 1 and through_a_seam(k, q, blockers, _near(k, q, boxed)) is not None:
+            continue
+        return q
+    return None
+
+
+def _near(k, q, boxed) -> list:
+    """The blockers whose bounding box the segment k->q's meets (a segment missing a unit's box cannot meet
+    its interior)."""
+    kx, ky = k
+    qx, qy = q
+    sx0, sx1 = (kx, qx) if kx <= qx else (qx, kx)
+    sy0, sy1 = (ky, qy) if ky <= qy else (qy, ky)
+    return [(bid, poly) for bid, poly, (x0, y0, x1, y1) in boxed
+            if not (sx1 < x0 - 1e-9 or x1 + 1e-9 < sx0 or sy1 < y0 - 1e-9 or y1 + 1e-9 < sy0)]
+
+
+def _line_hit(k, q, blockers, boxed, terrain, check_terrain: bool, strict: bool) -> str | None:
+    """What blocks the line k->q (SMOKE-GEO-12a/b): the first unit whose interior it crosses, the seam of two
+    touching units, or a blocks-view element; None when it is clear."""
+    near = _near(k, q, boxed)
+    hit = next((bid for bid, poly in near if segment_meets_interior(k, q, poly)), None)
+    if hit is None and len(blockers) > 1 and near:
+        hit = through_a_seam(k, q, blockers, near)
+    if hit is None and check_terrain:
+        hit = terrain.view_blocker(k, q, strict=strict)
+    return hit
 
 
 def _poly_bb(poly) -> tuple[float, float, float, float]:
@@ -227,17 +301,20 @@ def _blockers(state: SmokeState, u: Unit, e: Unit, ub: Box, part, elevated: bool
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     out = []
     terrain = state.terrain()
-    for o in state.units.values():
-        if o.id in (u.id, e.id) or has(state, o, "do_not_block_fire"):
-            continue
-        ob = o.box()
-        bx0, by0, bx1, by1 = ob.bbox()
-        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+    for oid, ob, (bx0, by0, bx1, by1) in _may_block(state):
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1 or oid == u.id or oid == e.id:
             continue
         if elevated and not terrain.partially_in(ob, "elevation"):
             continue
-        out.append((o.id, ob.corners()))
+        out.append((oid, ob.corners()))
     return out
+
+
+def _may_block(state: SmokeState) -> list[tuple[str, Box, tuple[float, float, float, float]]]:
+    """The units that block lines of fire (not *Do not block fire*, SMOKE-GEO-12a) in table order, with
+    their boxes and bounding boxes: once per layout."""
+    return memo(state, "may_block", lambda: [(o.id, ob, ob.bbox()) for o in state.units.values()
+                                             if not has(state, o, "do_not_block_fire") for ob in (o.box(),)])
 
 
 def shortest_weapon(state: SmokeState, u: Unit, targets: list[Unit]) -> tuple[Any, dict[str, Any]] | None:
@@ -283,24 +360,37 @@ def fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
 def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     units = sorted(state.units.values(), key=lambda u: u.id)
     n = len(units)
-    reach = [fire_range(state, u) for u in units]
     side = [state.armies[u.seat].side for u in units]
-    size = [(u.w + u.d) / 2 for u in units]
-    # pairs that could reach each other (``_could_reach``), found by a sweep along x, then taken in
-    # the order of the ids
-    far = max(reach, default=0.0)
-    big = max(size, default=0.0)
-    by_x = sorted(range(n), key=lambda i: units[i].x)
+    # pairs that could reach each other (``_could_reach``), found with a bound of each unit's range that
+    # needs no contacts (``fire_range_bound``), then with the ranges themselves (asked only of the units in
+    # such a pair), taken in the order of the ids
+    deepest = max((u.d for u in units), default=0.0)
+    top = [fire_range_bound(state, u, deepest) for u in units]
+    reach: list[float | None] = [None] * n
+
+    def reach_of(i: int) -> float:
+        r = reach[i]
+        if r is None:
+            r = reach[i] = fire_range(state, units[i])
+        return r
+
+    # the sweep's pairs, all at once: in x order (a before b), ``_could_reach(a, b, max of the bounds)``
+    # computed elementwise with the same operations
+    order = np.argsort(np.array([u.x for u in units]), kind="stable")
+    xs = np.array([u.x for u in units])[order]
+    ys = np.array([u.y for u in units])[order]
+    ws = np.array([u.w for u in units])[order]
+    ds = np.array([u.d for u in units])[order]
+    tops = np.array(top)[order]
+    sides = np.array(side)[order]
+    r = np.maximum(tops[:, None], tops[None, :]) + (((ws + ds)[:, None] + ws[None, :]) + ds[None, :]) / 2 + EPS
+    cand = ((np.abs(xs[:, None] - xs[None, :]) <= r) & (np.abs(ys[:, None] - ys[None, :]) <= r)
+            & (sides[:, None] != sides[None, :]))
     pairs = []
-    for k, i in enumerate(by_x):
-        a = units[i]
-        bound = far + size[i] + big + EPS + 1e-6
-        for j in by_x[k + 1:]:
-            b = units[j]
-            if b.x - a.x > bound:
-                break
-            if side[i] != side[j] and _could_reach(a, b, max(reach[i], reach[j])):
-                pairs.append((i, j) if i < j else (j, i))
+    for p, q in zip(*np.nonzero(np.triu(cand, 1))):
+        i, j = int(order[p]), int(order[q])
+        if _could_reach(units[i], units[j], max(reach_of(i), reach_of(j))):
+            pairs.append((i, j) if i < j else (j, i))
     out = []
     for i, j in sorted(pairs):
         m = fire_contact(state, units[i], units[j])

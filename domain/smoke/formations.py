@@ -21,15 +21,18 @@ def neighbours(state: SmokeState) -> dict[str, list[tuple[str, tuple[Touch, ...]
     """Every unit's contacts (SMOKE-GEO-5): other unit id and the edges that touch (empty: corner
     contact). Computed once per layout of the table."""
     def build() -> dict[str, list[tuple[str, tuple[Touch, ...]]]]:
-        units = sorted(state.units.values(), key=lambda u: u.box().bbox()[0])
-        boxes = [u.box() for u in units]
+        placed = sorted(((u.box(), u) for u in state.units.values()), key=lambda p: p[0].bbox()[0])
+        units = [u for _, u in placed]
+        boxes = [b for b, _ in placed]
         bbs = [b.bbox() for b in boxes]
         out: dict[str, list[tuple[str, tuple[Touch, ...]]]] = {u.id: [] for u in units}
         for i, a in enumerate(units):
-            ax1 = bbs[i][2]
+            _, ay0, ax1, ay1 = bbs[i]
             for j in range(i + 1, len(units)):
                 if bbs[j][0] > ax1 + EPS:
                     break
+                if ay1 + EPS < bbs[j][1] or bbs[j][3] + EPS < ay0:
+                    continue  # apart along y by more than EPS: in_contact says no at once (_bb_apart)
                 t = contact_pair(boxes[i], boxes[j])
                 if t is None:
                     continue

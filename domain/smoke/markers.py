@@ -17,7 +17,7 @@ from .geometry import (
     EPS, Box, Point, box_distance, circle_circle, point_box_distance, rounded_box_boundary, segment_circle,
     segment_segment_point,
 )
-from .state import SmokeState
+from .state import SmokeState, memo
 
 #: SMOKE-MARK-2: the battle radius, UW (membership is partial and inclusive, GAP-B-18).
 BATTLE_RADIUS = 2.0
@@ -30,7 +30,8 @@ def covers(m: Point, b: Box) -> bool:
 
 def marker_units(state: SmokeState, mid: str) -> list[str]:
     m = state.markers[mid]
-    return sorted(u.id for u in state.units.values() if covers((m.x, m.y), u.box()))
+    return list(memo(state, "marker_units", lambda: tuple(sorted(u.id for u in state.units.values()
+                                                                 if covers((m.x, m.y), u.box()))), m.x, m.y))
 
 
 def battle_groups(state: SmokeState) -> list[tuple[str, ...]]:

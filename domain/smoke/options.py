@@ -223,15 +223,19 @@ def _deployment_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
         done = {m.number for m in st.deployment.markers if m.seat == seat}  # type: ignore[union-attr]
         for n in range(1, len(st.deployment.columns.get(seat, ())) + 1):  # type: ignore[union-attr]
             if n not in done:
+                at = D.example_column(st, seat, n)
                 out.append({"command": {"type": "place_column", "column": n}, "bounds": {"at": {"within_zone": zone}},
                             "rules": ["SMOKE-DEP-3"],
-                            "example": msgspec.to_builtins(ex[0]) if ex and ex[0].column == n else None})
+                            "example": msgspec.to_builtins(C.PlaceColumn(column=n, at=at[1])) if at else None})
     elif stage == "units":
         markers = {m.number: [m.x, m.y] for m in st.deployment.markers if m.seat == seat}  # type: ignore[union-attr]
         for u in sorted((u for u in st.reserve.values() if u.seat == seat), key=lambda u: u.id):
             n = D._column_of(st, u.id)
             scout = "scout" in st.profiles[u.profile].traits
             e = next((c for c in ex if isinstance(c, C.DeployUnit) and c.unit == u.id), None)
+            if e is None:  # the choices name one unit at a time: the others' examples are made here
+                spot = D.example_unit(st, seat, u.id)
+                e = C.DeployUnit(unit=u.id, at=spot[0], facing=spot[1]) if spot is not None else None
             out.append({"command": {"type": "deploy_unit", "unit": u.id},
                         "bounds": {"at": {"within": D.COLUMN_RADIUS, "of_marker": markers.get(n), "whole_unit": True,
                                           "or_scout_anywhere_from_enemy": D.SCOUT_DISTANCE if scout else None},
@@ -311,7 +315,11 @@ def ride_example(st: SmokeState, seat: str, sid: str, die: int, cid: str) -> tup
 
 def command_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
     """Templates: ``command`` (the fixed fields), ``bounds`` (the free fields and their ranges),
-    ``example`` (a concrete legal command)."""
+    ``example`` (a concrete legal command). A template with no concrete legal example is not listed."""
+    return [t for t in _templates(st, seat) if t.get("example") is not None]
+
+
+def _templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
     if seat not in to_act(st):
         return []
     if st.generation is not None:

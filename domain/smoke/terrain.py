@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point as SPoint, Polygon
 
 from .content import TerrainElement, TerrainKind
-from .geometry import EPS, Box, Point, overlap_depth
+from .geometry import EPS, Box, Point, overlap_depth, point_segment_distance
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,7 @@ class Terrain:
             if not _bb_hit(bb, e[1]):
                 continue
             eid, _, ring = e
-            if self._remember(("inside", k, eid), lambda: point_in_ring(k, ring) and _ring_distance(k, ring) > EPS):
+            if self._starts_inside(k, eid, ring):
                 continue  # lines that start inside X are never blocked by X
             for t0, t1 in _inside_pieces(k, q, ring):
                 length = (t1 - t0) * math.hypot(q[0] - k[0], q[1] - k[1])
@@ -190,6 +191,31 @@ class Terrain:
                 if _d2(end, q) > EPS * EPS:
                     return eid
         return None
+
+    def _starts_inside(self, k: Point, eid: str, ring: Sequence[Point]) -> bool:
+        return self._remember(("inside", k, eid),  # type: ignore[return-value]
+                              lambda: point_in_ring(k, ring) and _ring_distance(k, ring) > EPS)
+
+    def view_blocked(self, k: Point, qx: np.ndarray, qy: np.ndarray, strict: bool = False
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """``view_blocker(k, q, strict) is not None`` for every q = (qx[i], qy[i]) at once: (blocked, unsure).
+        Where ``unsure`` is set the answer is not given (a crossing within 1e-12 of another, or a length or
+        distance within 1e-12 of its threshold, where NumPy's ``hypot`` might differ from ``math.hypot`` in
+        the last bit): ask ``view_blocker`` for those. Elsewhere the answer is ``view_blocker``'s."""
+        kx, ky = k
+        bx0, bx1 = np.minimum(kx, qx), np.maximum(kx, qx)
+        by0, by1 = np.minimum(ky, qy), np.maximum(ky, qy)
+        blocked = np.zeros(len(qx), dtype=bool)
+        unsure = np.zeros(len(qx), dtype=bool)
+        for eid, b, ring in self.blockers:
+            hit = (bx0 <= b[2] + EPS) & (b[0] <= bx1 + EPS) & (by0 <= b[3] + EPS) & (b[1] <= by1 + EPS) & ~blocked
+            if not hit.any() or self._starts_inside(k, eid, ring):
+                continue
+            idx = np.nonzero(hit)[0]
+            blk, uns = _ring_blocks(k, qx[idx], qy[idx], ring, strict)
+            blocked[idx] |= blk & ~uns
+            unsure[idx] |= uns
+        return blocked, unsure & ~blocked
 
     def has_view_blockers(self) -> bool:
         return any(e.kind.blocks_view for e in self.elements)
@@ -253,8 +279,6 @@ def point_in_ring(p: Point, ring: Sequence[Point]) -> bool:
 
 
 def _ring_distance(p: Point, ring: Sequence[Point]) -> float:
-    from .geometry import point_segment_distance
-
     n = len(ring)
     return min(point_segment_distance(p, ring[i], ring[(i + 1) % n]) for i in range(n))
 
@@ -287,6 +311,89 @@ def _inside_pieces(k: Point, q: Point, ring: Sequence[Point]) -> list[tuple[floa
             else:
                 out.append((t0, t1))
     return out
+
+
+def _ring_blocks(k: Point, qx: np.ndarray, qy: np.ndarray, ring: Sequence[Point], strict: bool
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """For every q: does a piece of k->q inside the ring block the view (``view_blocker``'s test for one
+    element, with ``_inside_pieces`` done on arrays: the same operations elementwise), and is the answer
+    unsure (see ``Terrain.view_blocked``)."""
+    kx, ky = k
+    dx, dy = qx - kx, qy - ky
+    m = len(qx)
+    n = len(ring)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cols = [np.zeros(m), np.ones(m)]
+        for i in range(n):
+            a, b = ring[i], ring[(i + 1) % n]
+            ex, ey = b[0] - a[0], b[1] - a[1]
+            den = dx * ey - dy * ex
+            t = ((a[0] - kx) * ey - (a[1] - ky) * ex) / den
+            u = ((a[0] - kx) * dy - (a[1] - ky) * dx) / den
+            ok = (np.abs(den) >= 1e-15) & (0.0 < t) & (t < 1.0) & (-1e-12 <= u) & (u <= 1 + 1e-12)
+            if ok.any():  # an edge no line crosses adds nothing but +inf
+                cols.append(np.where(ok, t, np.inf))
+        ts = np.sort(np.stack(cols, axis=1), axis=1)
+        t0, t1 = ts[:, :-1], ts[:, 1:]
+        real = np.isfinite(t1)
+        tiny = real & (t1 - t0 <= 1e-12)
+        unsure = tiny.any(axis=1)
+        tm = (t0 + t1) / 2
+        px = kx + tm * dx[:, None]
+        py = ky + tm * dy[:, None]
+        # point_in_ring (even-odd) of every midpoint
+        inside = np.zeros(px.shape, dtype=bool)
+        for i in range(n):
+            (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+            cross = (y1 > py) != (y2 > py)
+            xc = x1 + (py - y1) * (x2 - x1) / (y2 - y1)
+            inside ^= cross & (xc > px)
+        inside &= real
+        # and _ring_distance > 1e-9: sure where the midpoint is farther than 2e-9 from every edge's line (a
+        # segment is never nearer than its line); else the distance to the segments, as _ring_distance
+        if inside.any():
+            clear = np.ones(px.shape, dtype=bool)
+            for i in range(n):
+                (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+                ex, ey = x2 - x1, y2 - y1
+                L = math.hypot(ex, ey)
+                if L > 0.0:
+                    clear &= np.abs((px - x1) * ey - (py - y1) * ex) > 2e-9 * L
+                else:
+                    clear &= np.hypot(px - x1, py - y1) > 2e-9
+            near = inside & ~clear
+            if near.any():
+                rd = np.full(px.shape, np.inf)
+                for i in range(n):
+                    (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+                    ex, ey = x2 - x1, y2 - y1
+                    L2 = ex * ex + ey * ey
+                    if L2 <= 0.0:
+                        d = np.hypot(px - x1, py - y1)
+                    else:
+                        s = ((px - x1) * ex + (py - y1) * ey) / L2
+                        s = np.where(s < 0.0, 0.0, np.where(s > 1.0, 1.0, s))
+                        d = np.hypot(px - x1 - s * ex, py - y1 - s * ey)
+                    rd = np.minimum(rd, d)
+                unsure |= (near & (np.abs(rd - 1e-9) <= 1e-12)).any(axis=1)
+                inside &= clear | (rd > 1e-9)
+        is_in = inside & ~tiny
+        # merged pieces: runs of inside intervals; each ends where the next interval is not inside
+        nxt = np.zeros_like(is_in)
+        nxt[:, :-1] = is_in[:, 1:]
+        prv = np.zeros_like(is_in)
+        prv[:, 1:] = is_in[:, :-1]
+        ends = is_in & ~nxt
+        first = np.where(is_in & ~prv, np.arange(is_in.shape[1]), 0)
+        start = np.take_along_axis(t0, np.maximum.accumulate(first, axis=1), axis=1)
+        length = (t1 - start) * np.hypot(dx, dy)[:, None]
+        unsure |= (ends & (np.abs(length - EPS) <= 1e-12)).any(axis=1)
+        long = ends & (length > EPS)
+        if strict:
+            return long.any(axis=1), unsure
+        d2 = (kx + t1 * dx[:, None] - qx[:, None]) ** 2 + (ky + t1 * dy[:, None] - qy[:, None]) ** 2
+        unsure |= (long & (np.abs(d2 - EPS * EPS) <= 1e-15)).any(axis=1)
+        return (long & (d2 > EPS * EPS)).any(axis=1), unsure
 
 
 def _d2(a, b) -> float:

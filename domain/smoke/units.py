@@ -7,6 +7,7 @@ import re
 from domain.kernel import Dice, RuleViolation
 
 from .content import Bombardment, Profile, Weapon
+from .formations import rear_partners
 from .state import SmokeState, Unit, memo
 
 _RETREAT = re.compile(r"^\s*(?:(?P<n>\d*)d(?P<sides>[36]))?\s*(?:(?P<sign>[+-])?\s*(?P<plus>\d+(?:\.\d+)?))?\s*$")
@@ -66,8 +67,6 @@ def _fire_weapons(state: SmokeState, u: Unit) -> list[tuple[Weapon, float]]:
         return []
     bonus = 0.0
     if "infantry" in p.traits:
-        from .formations import rear_partners
-
         for other in rear_partners(state, u):
             if has(state, other, "do_not_block_fire") and other.seat == u.seat:
                 bonus = max(bonus, other.d)
@@ -78,6 +77,15 @@ def fire_range(state: SmokeState, u: Unit) -> float:
     """The longest effective Fire range (fire contact, SMOKE-LOF-4); 0 without Fire."""
     ws = fire_weapons(state, u)
     return max((r for _, r in ws), default=0.0)
+
+
+def fire_range_bound(state: SmokeState, u: Unit, deepest: float) -> float:
+    """At least ``fire_range(state, u)`` whatever the layout, when ``deepest`` is the deepest base on the table:
+    its longest Fire weapon, plus that depth for infantry (SMOKE-SR-23), without looking at its contacts."""
+    p = profile_of(state, u)
+    if not p.fire:
+        return 0.0
+    return max(w.range for w in p.fire) + (deepest if "infantry" in p.traits else 0.0)
 
 
 def bombardment_of(state: SmokeState, u: Unit) -> Bombardment | None:

@@ -38,7 +38,10 @@ class Lobby_(Controller):
         request: Request,
         status: Annotated[str | None, Parameter(description="waiting, active, finished or read_only")] = None,
         ruleset: FromQuery[str | None] = None,
-        cursor: FromQuery[str | None] = None,
+        cursor: Annotated[str | None, Parameter(
+            pattern=queries.CURSOR_PATTERN,
+            description="A page's `next_cursor`: base64url of a place in the lobby's order (the games after it); "
+                        "empty: the first page.")] = None,
         limit: Annotated[int, Parameter(ge=1, le=queries.MAX_LOBBY_PAGE)] = queries.LOBBY_PAGE,
     ) -> Response[Lobby]:
         return respond(queries.lobby(svc_of(request), read_models_of(request), status, ruleset, cursor, limit))

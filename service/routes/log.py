@@ -89,8 +89,9 @@ def board(request: Request, game_id: FromPath[str],
      "order, every face from its value). `receipt`: a receipt the service gave (its JSON, or base64url of it): "
      "`receipt_ok` says whether the log still holds what it signed (a cut or rewritten log is proven).")
 def verify(request: Request, game_id: FromPath[str], receipt: Annotated[str | None, Parameter(
-               min_length=2, max_length=8192,
-               description="A receipt the service gave: its JSON, or base64url of its JSON.")] = None,
+               min_length=2, max_length=queries.RECEIPT_MAX,
+               description="A receipt the service gave: its JSON, or base64url of its JSON. Anything else is "
+                           "not a receipt: the answer says so (`receipt_ok` false, `receipt_problem`).")] = None,
            ) -> Response[VerifyResult]:
     return respond(queries.verify(svc_of(request), game_id, receipt))
 

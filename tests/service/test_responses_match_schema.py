@@ -136,7 +136,10 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
 
         r, checked = call("GET", GAME + "/verify", g + "/verify", params={"receipt": _json.dumps(receipt)})
         assert checked["receipt_ok"] is True, checked
-        call("GET", GAME + "/verify", g + "/verify", params={"receipt": "not a receipt"})  # 400
+        # not a receipt: it proves nothing, and the answer says so (the document's string, answered)
+        r, unreadable = call("GET", GAME + "/verify", g + "/verify", params={"receipt": "not a receipt"})
+        assert r.status_code == 200 and unreadable["receipt_ok"] is False and unreadable["receipt_problem"]
+        assert call("GET", GAME + "/verify", g + "/verify", params={"receipt": "x" * 8193})[0].status_code == 400
         for seq in range(version, 0, -1):
             r, _ = call("GET", GAME + "/events/{seq}/redecide", f"{g}/events/{seq}/redecide")
             if r.status_code == 200:
@@ -154,7 +157,9 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
         second = call("GET", "/games", "/games", params={"limit": 1, "cursor": first["next_cursor"]})[1]
         assert second["games"][0]["game_id"] != first["games"][0]["game_id"] and second["next_cursor"] is None
         call("GET", "/games", "/games", params={"status": "finished"})
-        call("GET", "/games", "/games", params={"cursor": "not a cursor"})  # 400
+        assert call("GET", "/games", "/games", params={"cursor": "not a cursor"})[0].status_code == 400  # its form
+        # a cursor of the declared form that the lobby did not hand out names a place all the same
+        assert call("GET", "/games", "/games", params={"cursor": "AAAA"})[0].status_code == 200
 
         # a game that waits for its seats' client seeds (DESIGN 3)
         r, waiting = call("POST", "/games", "/games",

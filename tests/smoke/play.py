@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any
 
 import msgspec
@@ -100,16 +101,26 @@ def toward_enemy(state, raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def random_game(rs: SmokeRuleset, battle: str, seed: int, options: dict | None = None, max_commands: int = 20000,
-                template_share: float = 0.5, check: Any = None) -> Game:
+                template_share: float = 0.5, check: Any = None, timings: dict[str, list[float]] | None = None) -> Game:
     """Random legal play: a listed command, or (``template_share`` of the time when there are templates)
-    a random value inside a template's bounds; a refused template value is fine (it names its rule)."""
+    a random value inside a template's bounds; a refused template value is fine (it names its rule).
+    ``timings``: the CPU seconds of the calling thread (``time.thread_time``: on a shared machine a call's
+    wall time is mostly the scheduler's) of each ``legal_commands`` call and of each command's decide+evolve
+    (``Game.do``, refused ones included) are appended to its lists "legal_commands" and "decide_evolve"."""
     rng = random.Random(seed)
     g = Game(rs, battle, seed=seed.to_bytes(32, "big"), options=options, game_id=f"r{seed}")
+    if timings is not None:
+        g = _Timed(g, timings)
     dec = msgspec.convert
     while not g.over and g.commands < max_commands:
         seat = g.to_act()
         assert seat is not None, "a game that is not over has someone to act"
-        cmds = rs.legal_commands(g.state, seat)
+        if timings is not None:
+            t0 = time.thread_time()
+            cmds = rs.legal_commands(g.state, seat)
+            timings.setdefault("legal_commands", []).append(time.thread_time() - t0)
+        else:
+            cmds = rs.legal_commands(g.state, seat)
         assert cmds, f"no legal command for {seat}"
         temps = rs.command_templates(g.state, seat)
         if temps and rng.random() < template_share:
@@ -130,6 +141,21 @@ def random_game(rs: SmokeRuleset, battle: str, seed: int, options: dict | None =
             check(g, seat, cmd, cmds)
         g.do(seat, cmd)
     return g
+
+
+class _Timed(Game):
+    """A game whose ``do`` (decide + evolve) is timed (thread CPU time) into ``timings["decide_evolve"]``."""
+
+    def __init__(self, g: Game, timings: dict[str, list[float]]):
+        self.__dict__.update(g.__dict__)
+        self._timings = timings.setdefault("decide_evolve", [])
+
+    def do(self, seat, command):
+        t0 = time.thread_time()
+        try:
+            return super().do(seat, command)
+        finally:
+            self._timings.append(time.thread_time() - t0)
 
 
 def _pick(rng: random.Random, cmds: list[Any]) -> Any:

@@ -214,3 +214,30 @@ def test_secret_columns_are_hidden_from_the_opponent_and_spectators_over_rest(ht
     r = client.post(f"/games/{gid}/commands?dry_run=true", headers=c.h("player-2"),
                     json={"command": l2["commands"][0], "expected_version": l2["version"]})
     assert r.status_code == 200 and secret not in r.text
+
+
+def test_rulesets_documents_the_options_post_games_takes(http):
+    """GET /rulesets says what POST /games accepts (`players` 2|3|4 and the table's choices), no more, no less."""
+    import jsonschema
+
+    client, _ = http
+    smoke = next(r for r in client.get("/rulesets").json() if r["id"] == "smoke")
+    schema = smoke["options"]
+    assert schema.get("maxProperties") != 0 and schema["properties"]["players"]["enum"] == [2, 3, 4]
+    valid = jsonschema.Draft202012Validator(schema)
+    for options in ({}, {"players": 2}, {"players": 4}, {"players": 3, "allied_command": True, "sector_half_angle": 45}):
+        assert valid.is_valid(options), options
+    for options in ({"players": 5}, {"players": "2"}, {"nope": 1}, {"sector_half_angle": 90}):
+        assert not valid.is_valid(options), options
+    created = {}
+    for scenario in (s["id"] for s in smoke["scenarios"]):
+        for players in sorted({2, 3, 4} - set(created)):
+            r = client.post("/games", json={"ruleset": "smoke", "scenario": scenario, "options": {"players": players}})
+            assert r.status_code in (201, 422), r.text  # a battle without that line-up: 422 naming the field
+            if r.status_code == 422:
+                assert r.json()["field"] == "options.players"
+            else:
+                created[players] = len(r.json()["seats"])
+    assert created == {2: 2, 3: 3, 4: 4}  # every number the schema allows is played by some battle
+    r = client.post("/games", json={"ruleset": "smoke", "scenario": "BTL-CROSSROADS", "options": {"nope": 1}})
+    assert r.status_code == 422 and r.json()["field"] == "options.nope"

@@ -132,7 +132,8 @@ def test_deployment_templates_and_examples_are_legal():
         seat = g.to_act()
         for t in RS.command_templates(g.state, seat):
             seen.add(t["command"]["type"])
-            if t.get("example"):
-                RS.decide(g.state, seat, msgspec.convert(t["example"], RS.command_type), g.dice())
+            # every listed template has a concrete example (each column marker, each unit), and it is legal
+            assert t["example"] is not None, t
+            RS.decide(g.state, seat, msgspec.convert(t["example"], RS.command_type), g.dice())
         g.do(seat, RS.legal_commands(g.state, seat)[0])
     assert {"assign_columns", "place_column", "deploy_unit", "deploy_commander"} <= seen

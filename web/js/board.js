@@ -1,5 +1,6 @@
 // The ruleset's picture of the board (GET /games/{id}/board.svg), inlined so that its units and
-// hexes can be acted on (hoth marks them with data-unit / data-hex / data-structure), enlarged to
+// hexes can be acted on (hoth marks them with data-unit / data-hex / data-structure, the Emperor
+// with data-warrior / data-cell), enlarged to
 // the width of the page, and usable with the keyboard: every actionable thing is a focusable
 // button (Tab, Enter or Space).
 import { gamePath } from './api.js';
@@ -46,6 +47,8 @@ export function elementOf(svg, key) {
   if (kind === 'unit') return svg.querySelector(`[data-unit="${id}"]`);
   if (kind === 'structure') return svg.querySelector(`[data-structure="${id}"]`);
   if (kind === 'hex') return svg.querySelector(`polygon[data-hex="${id}"]`);
+  if (kind === 'warrior') return svg.querySelector(`[data-warrior="${id}"]`);
+  if (kind === 'cell') return svg.querySelector(`rect.cell-hit[data-cell="${id}"]`);
   return null;
 }
 
@@ -57,6 +60,10 @@ export function keyOf(el) {
   if (st && st.dataset.structure) return `structure:${st.dataset.structure}`;
   const hex = el.closest('polygon[data-hex]');
   if (hex) return `hex:${hex.dataset.hex}`;
+  const warrior = el.closest('[data-warrior]');
+  if (warrior) return `warrior:${warrior.dataset.warrior}`;
+  const cell = el.closest('rect.cell-hit[data-cell]');
+  if (cell) return `cell:${cell.dataset.cell}`;
   return null;
 }
 
@@ -95,6 +102,12 @@ export function makeInteractive(svg, targets, onPick) {
       if (!u.classList.contains('act')) u.classList.add('pass');
     }
   }
+  for (const t of targets) {
+    if (!t.key.startsWith('cell:')) continue;
+    for (const w of svg.querySelectorAll(`[data-warrior][data-cell="${CSS.escape(t.key.slice(5))}"]`)) {
+      if (!w.classList.contains('act')) w.classList.add('pass');
+    }
+  }
   svg.__targets = byKey;
   if (!svg.__wired) {
     svg.__wired = true;
@@ -104,7 +117,8 @@ export function makeInteractive(svg, targets, onPick) {
       let key = keyOf(ev.target);
       if (key && !targetsNow.has(key)) {
         const hex = ev.target.closest('[data-hex]');
-        const alt = hex ? `hex:${hex.dataset.hex}` : null;
+        const cell = ev.target.closest('[data-cell]');
+        const alt = hex ? `hex:${hex.dataset.hex}` : cell ? `cell:${cell.dataset.cell}` : null;
         key = alt && targetsNow.has(alt) ? alt : key;
       }
       const t = key && targetsNow.get(key);

@@ -231,13 +231,24 @@ function buildPlay(session, panel, plugin, alertBox) {
     // the board's things to do (a ruleset with its own helper), else nothing is clickable on it
     let offer = { targets: [], bar: [], hint: '' };
     if (plugin.interact && cmds.length) {
-      if (selected && !cmds.some((c) => c.unit === selected.id || c.card === selected.id)) selected = null;
-      offer = plugin.interact({ view: v, cmds, selected });
+      if (selected && !cmds.some((c) => c.unit === selected.id || c.card === selected.id || c.warrior === selected.id || c.target === selected.id)) selected = null;
+      offer = plugin.interact({ view: v, cmds, selected, legal: session.legal });
     }
     makeInteractive(svg, offer.targets, (t) => {
-      if (t.kind === 'select') { select(t.selected ? null : { kind: 'unit', id: t.key.slice(5) }); return; }
+      if (t.kind === 'select') { select(t.selected ? null : { kind: 'unit', id: t.key.slice(t.key.indexOf(':') + 1) }); return; }
+      // a choice with a consequence to see first (a ruleset's warning) is confirmed in place
+      const warning = t.commands.length === 1 && plugin.warningOf ? plugin.warningOf(t.commands[0], v) : null;
+      if (warning) {
+        clear(bar, h('p', { class: 'warning', id: 'move-warning', role: 'alert' }, warning),
+          h('button', { type: 'button', id: 'confirm-warning', dataset: { command: JSON.stringify(t.commands[0]) }, onclick: () => post(t.commands[0]) }, `${describe(t.commands[0], plugin, v)} anyway`),
+          h('button', { type: 'button', class: 'link', onclick: () => update() }, 'Cancel'));
+        bar.querySelector('#confirm-warning').focus();
+        return;
+      }
       if (t.commands.length === 1) { post(t.commands[0]); return; }
-      clear(bar, h('p', {}, `${t.label}: choose one`), t.commands.map((c) => button(c)));
+      const warns = plugin.warningOf ? [...new Set(t.commands.map((c) => plugin.warningOf(c, v)).filter(Boolean))] : [];
+      clear(bar, h('p', {}, `${t.label}: choose one`), warns.map((w) => h('p', { class: 'warning', role: 'alert' }, w)), t.commands.map((c) => button(c)));
+      bar.querySelector('[data-command]')?.focus();
     });
     hint.textContent = offer.hint || (cmds.length ? '' : session.seat ? 'Nothing for you to do now.' : 'You are watching.');
     clear(bar, offer.bar.map((c) => button(c)),
@@ -251,7 +262,7 @@ function buildPlay(session, panel, plugin, alertBox) {
     // the side: readiness, hand, actions, undo, every legal command, templates
     const parts = [];
     if (v.status === 'waiting' && session.seat) parts.push(readyBox(session, alertBox));
-    if (plugin.handPanel) parts.push(h('section', { class: 'hand-box', 'aria-label': 'Cards' }, plugin.handPanel({ view: v, seat: session.seat, cmds, post, select })));
+    if (plugin.handPanel) parts.push(h('section', { class: 'hand-box', 'aria-label': 'Cards' }, plugin.handPanel({ view: v, seat: session.seat, cmds, post, select, selected, session, legal: session.legal })));
     else if (v.state && v.state.hands) parts.push(h('section', { class: 'hand-box' }, h('h3', {}, 'Hands'), genericHands(v.state.hands, session.seat)));
     const actions = plugin.onBoardOrHand ? cmds.filter((c) => !plugin.onBoardOrHand(c)) : cmds;
     if (actions.length && plugin.interact) {
@@ -283,6 +294,8 @@ function focusKeyOf(panel, el) {
   if (!el || el === document.body || !panel.contains(el)) return null;
   if (el.id) return { id: el.id };
   if (el.dataset && el.dataset.command) return { command: el.dataset.command };
+  const piece = el.closest && el.closest('[data-warrior],rect.cell-hit[data-cell]');
+  if (piece) return { board: piece.dataset.warrior ? `[data-warrior="${CSS.escape(piece.dataset.warrior)}"]` : `rect.cell-hit[data-cell="${CSS.escape(piece.dataset.cell)}"]` };
   const unit = el.closest && el.closest('[data-unit],[data-structure],polygon[data-hex]');
   if (unit) return { board: unit.dataset.unit ? `[data-unit="${CSS.escape(unit.dataset.unit)}"]` : unit.dataset.structure ? `[data-structure="${CSS.escape(unit.dataset.structure)}"]` : `polygon[data-hex="${CSS.escape(unit.dataset.hex)}"]` };
   return { text: el.textContent, tag: el.tagName };

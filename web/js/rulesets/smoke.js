@@ -19,7 +19,7 @@ const HANDLE_UW = 0.9; // the rotation handle, ahead of the ghost's front edge
 
 // The drag in progress and the last answer, kept across redraws of the board (the page redraws
 // the SVG on every update); reset when the game or its version changes.
-const ctl = { key: null, unit: null, mode: 0, pose: null, answer: null, seq: 0, timer: null, drag: null, suppressClick: false, posedAt: 0 };
+const ctl = { key: null, unit: null, mode: 0, pose: null, answer: null, seq: 0, timer: null, drag: null, suppressClick: false, posedAt: 0, lastLegal: null, refused: null };
 // measured in the browser for ops/bench_smoke_drag.py: a pose to its verdict drawn (debounce
 // included), and the dry run's own round trip
 const metrics = (window.__umpireMetrics = window.__umpireMetrics || { firstBoard: null, clicks: [] });
@@ -175,7 +175,7 @@ export function board(ctx) {
 
 function reset(key) {
   clearTimeout(ctl.timer);
-  Object.assign(ctl, { key, unit: null, mode: 0, pose: null, answer: null, drag: null, timer: null });
+  Object.assign(ctl, { key, unit: null, mode: 0, pose: null, answer: null, drag: null, timer: null, lastLegal: null, refused: null });
   ctl.seq += 1;
 }
 
@@ -192,6 +192,8 @@ function select(s, id) {
   const { u } = s.units.get(id);
   ctl.pose = { x: u.x, y: u.y, facing: u.facing };
   ctl.answer = null;
+  ctl.lastLegal = null;
+  ctl.refused = null;
   ctl.seq += 1;
   render(s);
 }
@@ -202,6 +204,7 @@ function setPose(s, pose) {
   if (!cur) return;
   ctl.pose = poseOf(commandFor(cur.tpl, cur.u, pose), cur.u);
   ctl.answer = null;
+  ctl.refused = null;
   ctl.posedAt = performance.now();
   render(s);
   schedule(s);
@@ -236,6 +239,7 @@ function schedule(s, wait = DEBOUNCE_MS) {
       const ans = await dryRun(live.api, live.path, live.view.version, cmd);
       if (seq !== ctl.seq) { resolve(null); return; } // a newer pose was asked for: this answer is stale
       ctl.answer = { ...ans, command: cmd };
+      if (ans.legal) { const cur = current(s); if (cur) ctl.lastLegal = { pose: poseOf(cmd, cur.u), mode: ctl.mode, answer: ctl.answer }; }
       render(svgNow(s));
       metrics.dryRun.push(performance.now() - t0);
       if (ctl.posedAt) metrics.poseToVerdict.push(performance.now() - ctl.posedAt);
@@ -252,10 +256,29 @@ function svgNow(s) {
 
 async function send(s) {
   const ans = await schedule(s, 0);
+  if (ans && !ans.legal) snapBack(s, ans);
   if (!ans || !ans.legal) return;
   const cmd = ans.command;
   reset(ctl.key);
   await svgNow(s).post(cmd);
+}
+
+// A refused pose is not kept: the ghost goes back to the last legal pose (or the piece's own), so
+// the next drag starts from there; the refusal stays on show.
+function snapBack(s, ans) {
+  const cur = current(s);
+  if (!cur) return;
+  ctl.refused = ans;
+  if (ctl.lastLegal) {
+    ctl.pose = { ...ctl.lastLegal.pose };
+    ctl.mode = ctl.lastLegal.mode;
+    ctl.answer = ctl.lastLegal.answer;
+  } else {
+    ctl.pose = { x: cur.u.x, y: cur.u.y, facing: cur.u.facing };
+    ctl.answer = null;
+  }
+  ctl.seq += 1;
+  render(svgNow(s));
 }
 
 // ---- drawing -----------------------------------------------------------------------------------
@@ -318,7 +341,10 @@ function renderBar(s) {
     onclick: () => { ctl.mode = i; setPose(s, ctl.pose); },
   }, modeName(t)))) : null;
   const pose = h('p', { class: 'muted small', id: 'smoke-pose' }, describePose(cmd));
-  bar.append(h('div', { class: 'smoke-bar' }, modes, pose, verdict,
+  const refused = ctl.refused ? h('p', { class: 'verdict bad', id: 'smoke-refused', role: 'alert', dataset: ctl.refused.rule ? { rule: ctl.refused.rule } : {} },
+    `Refused by ${ctl.refused.rule || 'the umpire'}: ${ctl.refused.text} — back to the ${ctl.lastLegal ? 'last legal pose' : 'starting pose'}.`) : null;
+  if (ctl.refused && !ctl.lastLegal) verdict.textContent = 'At the starting pose.';
+  bar.append(h('div', { class: 'smoke-bar' }, profileCard(s.view, cur.u), modes, pose, refused, verdict,
     h('button', { type: 'button', id: 'smoke-send', disabled: !(a && a.legal), onclick: () => send(s) }, 'Send'), ' ',
     h('button', { type: 'button', class: 'link', onclick: () => { reset(ctl.key); render(s); } }, 'Cancel')));
   const turn = cur.tpl.bounds.facing ? ', turn it with the handle, the wheel or [ ]' : '';
@@ -430,6 +456,139 @@ function wire(svg) {
   }, true);
 }
 
+// ---- the unit's profile card, the action board, the clock --------------------------------------
+function stateOf(view) { return (view && view.state) || {}; }
+
+// What a player reads off a unit's card: type, speed, weapons and ranges, discipline, traits.
+export function profileCard(view, u) {
+  const st = stateOf(view);
+  if (!u || u.kind !== 'unit') return null;
+  const unit = (st.units || []).find((x) => x.id === u.id);
+  const p = unit && (st.profiles || {})[unit.profile];
+  if (!p) return null;
+  const speed = Array.isArray(p.speed) ? `${p.speed[0]} UW simple, ${p.speed[1]} UW complex` : String(p.speed);
+  const fire = (p.fire || []).map((f) => `${f.name} (range ${f.range} UW, ${f.dice} ${f.dice === 1 ? 'die' : 'dice'})`);
+  return h('div', { class: 'profile-card', id: 'profile-card', role: 'group', 'aria-label': `${u.id}: ${p.name}` },
+    h('strong', {}, `${u.id} · ${p.name}`),
+    h('dl', {},
+      h('dt', {}, 'Speed'), h('dd', {}, speed),
+      h('dt', {}, 'Weapons'), h('dd', {}, fire.length ? fire.join('; ') : 'none (melee only)'),
+      p.bombardment ? [h('dt', {}, 'Bombardment'), h('dd', {}, typeof p.bombardment === 'object' ? Object.entries(p.bombardment).map(([k, v]) => `${k} ${v}`).join(', ') : String(p.bombardment))] : null,
+      h('dt', {}, 'Melee'), h('dd', {}, String(p.melee)),
+      h('dt', {}, 'Discipline'), h('dd', {}, String(p.discipline)),
+      h('dt', {}, 'Morale'), h('dd', {}, `${p.morale} (loses ${p.morale_loss} when broken)`),
+      h('dt', {}, 'Traits'), h('dd', {}, (p.traits || []).join(', ') || 'none')));
+}
+
+const END_WORDS = { end_of_phase: (e) => `the game ends at the end of phase ${e.phase}` };
+function victory(st) {
+  const b = st.battle || {};
+  const e = b.end || {};
+  const bits = [];
+  if (END_WORDS[e.kind]) bits.push(END_WORDS[e.kind](e)); else if (e.kind) bits.push(e.kind.replace(/_/g, ' '));
+  if (e.marginal) bits.push(`then the winner by ${e.marginal.replace(/_/g, ' ')}`);
+  return bits.join('; ');
+}
+
+export function statusLines(view) {
+  const st = stateOf(view);
+  const lines = [];
+  const t = st.turn;
+  const end = (st.battle && st.battle.end) || {};
+  if (st.phase != null) lines.push(`Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''} · turn ${st.turn_number ?? ''}${t ? ` · ${t.side}, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
+  if (st.result) lines.push(`Result: ${typeof st.result === 'object' ? (st.result.winner ? `${st.result.winner} wins` : JSON.stringify(st.result)) : st.result}`);
+  return lines;
+}
+
+// the die picked on the action board, kept across redraws of the same version
+const pick = { key: null, die: null };
+
+function placeOffers(cmds, dice, used, i) {
+  const own = cmds.filter((c) => c.type === 'place_die' && c.die === i);
+  if (own.length || used.includes(i)) return own;
+  // equal dice are offered once (the first unused one of that value): any of them stands for it
+  return cmds.filter((c) => c.type === 'place_die' && dice[c.die] === dice[i]);
+}
+
+export function handPanel({ view, seat, cmds, post }) {
+  const st = stateOf(view);
+  const out = [];
+  const key = `${view.game_id}@${view.version}`;
+  if (pick.key !== key) Object.assign(pick, { key, die: null });
+  const b = st.battle || {};
+  out.push(h('div', { class: 'smoke-clock', id: 'smoke-clock' },
+    h('h3', {}, b.title || 'The battle'),
+    h('p', {}, statusLines(view).join(' · ')),
+    h('p', { class: 'small' }, h('strong', {}, 'Victory: '), victory(st) || 'see the briefing'),
+    b.briefing ? h('p', { class: 'muted small' }, b.briefing) : null));
+  const t = st.turn || {};
+  const acts = t.actions;
+  const armies = st.armies || {};
+  const boardSeat = (acts && acts.seat) || seat;
+  const boardId = (armies[boardSeat] && armies[boardSeat].board) || Object.keys(st.boards || {})[0];
+  const board = (st.boards || {})[boardId];
+  if (!board) return out;
+  const dice = (acts && acts.dice) || [];
+  const used = (acts && acts.used) || [];
+  const placed = (acts && acts.placed) || {};
+  const mine = acts && acts.seat === seat;
+  const diceRow = h('div', { class: 'dice-row', role: 'group', 'aria-label': 'Rolled action dice' },
+    dice.length ? dice.map((v, i) => {
+      const offers = mine ? placeOffers(cmds, dice, used, i) : [];
+      const isUsed = used.includes(i);
+      return h('button', { type: 'button', class: `die${isUsed ? ' used' : ''}`, dataset: { die: String(i), value: String(v) },
+        disabled: !offers.length, 'aria-pressed': pick.die === i ? 'true' : 'false',
+        'aria-label': `Die ${i + 1}: ${v}${isUsed ? ' (placed)' : ''}`,
+        onclick: (ev) => { pick.die = pick.die === i ? null : i; redrawBoard(ev.currentTarget, { view, seat, cmds, post }); } }, String(v));
+    }) : h('span', { class: 'muted' }, acts ? 'No dice rolled yet.' : 'No action dice now.'));
+  const chosen = pick.die != null ? placeOffers(cmds, dice, used, pick.die) : [];
+  const slots = h('ul', { class: 'slots' }, board.slots.map((sl) => {
+    const place = chosen.find((c) => c.slot === sl.id);
+    const here = (placed[sl.id] || []).map((i) => dice[i]);
+    const activations = mine ? cmds.filter((c) => c.type === 'activate' && c.slot === sl.id) : [];
+    return h('li', { class: `slot slot-${sl.kind}${place ? ' can-place' : ''}`, dataset: { slot: sl.id } },
+      h('div', { class: 'slot-head' }, h('strong', {}, `${sl.id} ${sl.name}`), h('small', { class: 'muted' }, ` ${sl.kind}${sl.when && sl.when !== 'any' ? `, ${sl.when}` : ''}`)),
+      h('p', {}, sl.text),
+      here.length ? h('p', { class: 'placed' }, `Dice here: ${here.join(', ')}`) : null,
+      place ? h('button', { type: 'button', class: 'place-here', dataset: { command: JSON.stringify(place) }, onclick: () => post(place) }, `Put the ${dice[pick.die]} here`) : null,
+      activations.length ? activationChoices(activations, dice, post) : null);
+  }));
+  const others = mine ? cmds.filter((c) => c.type === 'take_risk' || c.type === 'end_placement') : [];
+  out.push(h('div', { class: 'action-board', id: 'action-board' },
+    h('h3', {}, `Action board: ${board.name}`),
+    h('p', { class: 'small' }, mine ? (pick.die != null ? `Die ${dice[pick.die]} picked: choose a slot.` : dice.some((_, i) => placeOffers(cmds, dice, used, i).length) ? 'Pick a die, then the slot to put it on.' : 'No die left to place.') : `${acts ? acts.seat : 'Nobody'} is placing dice.`),
+    diceRow,
+    others.length ? h('div', { class: 'choices' }, others.map((c) => h('button', { type: 'button', class: 'board-cmd', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) },
+      c.type === 'take_risk' ? 'Take a risk: roll one more die (your commander is exposed)' : 'End placement (dice not placed are discarded)'))) : null,
+    slots));
+  return out;
+}
+
+// the formations an action slot may activate, grouped by the die used (its value sets the radius)
+function activationChoices(activations, dice, post) {
+  const byDie = new Map();
+  for (const c of activations) {
+    const v = dice[c.die] ?? c.die;
+    if (!byDie.has(v)) byDie.set(v, []);
+    byDie.get(v).push(c);
+  }
+  return h('div', { class: 'activations' }, [...byDie].map(([v, cs]) => h('div', { class: 'act-group', role: 'group', 'aria-label': `Activate with the ${v}` },
+    h('p', { class: 'small' }, `Activate a formation with the ${v}: its unit · the commander in reach`),
+    h('div', { class: 'choices compact' }, cs.map((c) => h('button', { type: 'button', class: 'activate', dataset: { command: JSON.stringify(c) },
+      'aria-label': `Activate ${c.unit}'s formation with the ${v} (commander ${c.commander})`, onclick: () => post(c) }, `${c.unit} · ${c.commander}`))))));
+}
+
+// the action board is part of the side panel: redraw just it when a die is picked
+function redrawBoard(btn, args) {
+  const old = btn.closest('#action-board');
+  const fresh = handPanel(args).find((x) => x && x.id === 'action-board');
+  if (old && fresh) {
+    old.replaceWith(fresh);
+    const again = fresh.querySelector(`.die[data-die="${btn.dataset.die}"]`);
+    if (again) again.focus();
+  }
+}
+
 // ---- words -------------------------------------------------------------------------------------
 export function describe(cmd) {
   if (cmd.type === 'move' && cmd.kind === 'simple' && cmd.distance != null) return `Move ${cmd.unit} ${cmd.distance} UW facing ${cmd.facing}° (simple)`;
@@ -443,4 +602,4 @@ export function describe(cmd) {
 export const ZOOMS = [1, 2, 3];
 export const PHONE_ZOOM = 3;
 
-export default { id: 'smoke', board, describe, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
+export default { id: 'smoke', board, describe, handPanel, statusLines, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };

@@ -1,0 +1,136 @@
+"""``GET /metrics`` of real ``umpire serve`` processes (DESIGN 16): after a scripted game of each ruleset (hoth,
+smoke, emperor: commands, one dry run, one undo) the scrape shows exactly the counts those games made, by
+ruleset, command type and outcome -- with two workers on SQLite (prometheus_client's multi-process mode:
+any worker's scrape sums both and the projector process), and with two nodes on one PostgreSQL and one
+Redis (each node's scrape is its own; their sum is what the client did). The sample dashboard and alert
+rules name only metrics a real scrape has."""
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+
+from .metrics_script import GAMES, ROOT, Serve, Tally, assert_counts, play, scrape, summed
+
+DEPLOY = ROOT / "ops" / "deploy"
+
+
+@pytest.fixture(scope="module")
+def two_workers(tmp_path_factory):
+    """``umpire serve --workers 2`` on SQLite (its private Redis, its projector process), after the script."""
+    data = tmp_path_factory.mktemp("workers") / "data"
+    server = Serve(data, workers=2).wait()
+    try:
+        tally = Tally()
+        play([server.url], tally)
+        yield server, tally, data
+    finally:
+        server.stop()
+
+
+def test_two_workers_scrape_shows_the_scripted_games_counts(two_workers):
+    server, tally, data = two_workers
+    scrapes = [scrape(server.url) for _ in range(4)]  # each request may reach either worker
+    for sc in scrapes:  # every worker's scrape is the same sum of both workers' samples
+        assert_counts([sc], tally)
+    assert (data / "metrics").is_dir() and any((data / "metrics").iterdir())  # the multi-process files
+
+
+def test_the_projector_process_reports_its_lag(two_workers):
+    server, _, _ = two_workers
+    sc = scrape(server.url)
+    lag = {labels["node"]: v for labels, v in sc["umpire_projector_lag_events"]}
+    assert lag, sc.keys()
+
+    deadline = time.monotonic() + 30
+    while any(lag.values()) and time.monotonic() < deadline:  # it catches up with the log
+        time.sleep(0.5)
+        lag = {labels["node"]: v for labels, v in scrape(server.url)["umpire_projector_lag_events"]}
+    assert not any(lag.values()), lag
+    assert "umpire_projector_lag_seconds" in sc
+
+
+def test_feed_subscribers_are_counted_while_open(two_workers):
+    server, _, _ = two_workers
+    gid = httpx.get(server.url + "/games", timeout=30).json()["games"][0]["game_id"]
+    with httpx.Client(base_url=server.url, timeout=30) as c, c.stream("GET", f"/games/{gid}/feed") as feed:
+        assert feed.status_code == 200, feed.read()
+        lines = feed.iter_lines()  # kept: a dropped iterator closes the response (and the feed)
+        next(lines)  # the first event is here: the feed is open
+        open_now = summed([scrape(server.url)], "umpire_feed_subscribers", ())
+        assert sum(open_now.values()) == 1, open_now
+
+    deadline = time.monotonic() + 10
+    while sum(summed([scrape(server.url)], "umpire_feed_subscribers", ()).values()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert sum(summed([scrape(server.url)], "umpire_feed_subscribers", ()).values()) == 0
+
+
+def test_two_nodes_on_postgresql_each_scrape_is_the_nodes_own(tmp_path, pg_server, redis_server, redis_client):
+    url = pg_server.new_database()
+    key = secrets.token_hex(32)
+    env = {"UMPIRE_DATABASE_URL": url, "UMPIRE_REDIS_URL": redis_server.url, "UMPIRE_SIGNING_KEY": key}
+    nodes = [Serve(tmp_path / f"node{i}", env={**env, "UMPIRE_NODE": f"node{i}"}) for i in range(2)]
+    try:
+        for n in nodes:
+            n.wait()
+        tally = Tally()
+        play([n.url for n in nodes], tally)
+        scrapes = [scrape(n.url) for n in nodes]
+        assert_counts(scrapes, tally)
+        for sc in scrapes:  # both nodes served commands (the script alternates them)
+            assert sum(summed([sc], "umpire_commands_total", ()).values()) > 0
+        lag_nodes = {labels["node"] for sc in scrapes for labels, _ in sc["umpire_projector_lag_events"]}
+        assert lag_nodes == {"node0", "node1"}
+    finally:
+        for n in nodes:
+            n.stop()
+        pg_server.drop_database(url)
+
+
+# -- the sample dashboard and alert rules ------------------------------------------------------------------
+_NAME = re.compile(r"\bumpire_[a-z_]+\b")
+
+
+def _names_in(text: str) -> set[str]:
+    return set(_NAME.findall(text))
+
+
+def test_dashboard_and_alerts_name_only_metrics_of_a_real_scrape(two_workers):
+    server, _, _ = two_workers
+    # a game of two bots: their decision times (the script's games have none)
+    r = httpx.post(server.url + "/games", timeout=60, json={"ruleset": "hoth", "scenario": GAMES["hoth"],
+                                                           "bots": {"imperial": "greedy", "rebel": "greedy"}})
+    assert r.status_code == 201, r.text
+    deadline = time.monotonic() + 60
+    while "umpire_bot_decision_seconds_count" not in scrape(server.url) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    have = set(scrape(server.url))
+    bots = summed([scrape(server.url)], "umpire_bot_decision_seconds_count", ("bot", "level"))
+    assert bots and all(bot == "greedy" for bot, _ in bots), bots
+    dashboard = json.loads((DEPLOY / "grafana-dashboard.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", ())]
+    assert len(exprs) >= 8
+    rules = yaml.safe_load((DEPLOY / "prometheus-alerts.yml").read_text())
+    alerts = [r for g in rules["groups"] for r in g["rules"]]
+    assert {a["alert"] for a in alerts} >= {"UmpireProjectorLag", "UmpireHttp5xxRate", "UmpireCommitTimeHigh"}
+    named = set().union(*(_names_in(e) for e in exprs + [a["expr"] for a in alerts]))
+    assert named, "no umpire metric named"
+    missing = sorted(named - have)
+    assert not missing, f"named by the dashboard or the alerts but not in a scrape: {missing}"
+
+
+def test_route_labels_fold_ids_and_keep_scanners_out():
+    from service.metrics import route_of
+
+    assert route_of("/games/0f3a/events/12/ruling") == "/games/{id}/events/{n}/ruling"
+    assert route_of("/rulesets/hoth/rules/HOTH-LOS-RIDGE-1") == "/rulesets/{id}/rules/{rule}"
+    assert route_of("/campaigns/c1/ready") == "/campaigns/{id}/ready"
+    assert route_of("/web/js/app.js") == "/web" and route_of("/schema/openapi.json") == "/schema"
+    assert {route_of(p) for p in ("/wp-admin/setup.php", "/.env", "/games/a/b/c/d/e/f")} == {"other"}

@@ -1,0 +1,152 @@
+"""The fast searches give the answers of the plain one-by-one searches (``tests/smoke/oracles.py``)
+on every state of seeded random games: the column spot of every unit still to deploy (SMOKE-DEP-4),
+with and without the resumed search, and the candidate list itself; every line of fire's corner lines
+(SMOKE-GEO-11/12); the array versions of the line tests against single lines."""
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from domain.smoke import deployment as D
+from domain.smoke import fire as F
+from domain.smoke import state as S
+from domain.smoke.column_search import candidates
+from domain.smoke.geometry import Box, candidate_points, segment_meets_interior, segments_meet_interior
+
+from . import oracles as O
+from .play import Game, random_game, ruleset
+
+RS = ruleset()
+
+
+@pytest.mark.parametrize("players,seed", [(2, 0), (2, 1), (4, 0), (4, 1)])
+def test_column_spot_is_the_first_free_candidate_in_order(players, seed):
+    seen = {"states": 0, "spots": 0, "full": 0}
+
+    def check(g, seat, cmd, cmds):
+        st = g.state
+        cur = D.current(st)
+        if cur is None or cur[0] != "units":
+            return
+        seen["states"] += 1
+        for u in sorted(st.reserve.values(), key=lambda u: u.id):
+            want = O.column_spot(st, u.seat, u.id)
+            assert D.column_spot(st, u.seat, u.id) == want, (u.id, st.units.keys())
+            S._MEMO.clear()
+            D._RESUME.clear()  # the search from the first candidate on
+            assert D.column_spot(st, u.seat, u.id) == want
+            seen["spots"] += 1
+            seen["full"] += want is None
+
+    random_game(RS, "BTL-OPEN-FIELD", seed, options={"players": players}, check=check)
+    assert seen["states"] >= 10 and seen["spots"] >= 50
+
+
+@pytest.mark.parametrize("mx,my,facing,w,d", [
+    (5.0, 3.0, 90.0, 1.0, 0.5), (5.1234, 18.9876, 270.0, 2.0, 1.0), (0.7, 0.3, 0.0, 1.0, 1.0),
+    (15.0005, 11.0005, 180.0, 0.5, 0.5), (29.9, 21.5, 90.0, 1.5, 0.75), (12.3456, 7.0, 270.0, 3.9, 0.2),
+])
+def test_candidates_are_the_ring_search_in_order(mx, my, facing, w, d):
+    want = [(p, f) for p, f, _ in O.ring_spots(mx, my, facing, w, d)]
+    c = candidates(mx, my, facing, w, d, D.COLUMN_RADIUS)
+    got = [c.spot(i)[:2] for i in range(len(c))]
+    assert got == want
+    assert all(math.copysign(1, a[0][0]) == math.copysign(1, b[0][0]) for a, b in zip(got, want))
+
+
+@pytest.mark.parametrize("battle,players,seed", [("BTL-CROSSROADS", 2, 0), ("BTL-CROSSROADS", 3, 5),
+                                                 ("BTL-CROSSROADS", 4, 100), ("BTL-CROSSROADS", 4, 103)])
+def test_corner_lines_are_the_first_clear_line_in_order(monkeypatch, battle, players, seed):
+    """Every line of fire measured in a random game (SMOKE-GEO-11/12), in both readings of SMOKE-GEO-12b
+    (GAP-B-08), equals the one-by-one search's; some of them need the arrays (no early line clear). (In
+    these random games only the crossroads' armies meet; it has blocks-view terrain.)"""
+    fast = F._corner_lines
+    seen = {"calls": 0, "long": 0}
+
+    def both(out, ub, part, blockers, terrain, strict):
+        for s in (strict, not strict):
+            want = O.corner_lines(dict(out), ub, part, blockers, terrain, s)
+            got = fast(dict(out), ub, part, blockers, terrain, s)
+            assert got == want
+        seen["calls"] += 1
+        seen["long"] += any("to" not in v or v["to"] != O._r(candidate_points(part)[0]) for v in want["lines"].values())
+        return fast(out, ub, part, blockers, terrain, strict)
+
+    monkeypatch.setattr(F, "_corner_lines", both)
+    F.clear_caches()
+    random_game(RS, battle, seed, options={"players": players})
+    assert seen["calls"] >= 10 and seen["long"] >= 1
+
+
+def _ring_points(ring, rng):
+    """Points on, near and inside a ring: its vertices, points along and just beside its edges, random ones."""
+    pts = list(ring)
+    n = len(ring)
+    for i in range(n):
+        (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+        for t in (0.0, 0.5, 0.25, 1 / 3):
+            x, y = x1 + t * (x2 - x1), y1 + t * (y2 - y1)
+            pts += [(x, y), (x + 1e-10, y), (x, y - 0.005), (x + 0.02, y + 0.02)]
+    xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+    pts += [(rng.uniform(min(xs) - 2, max(xs) + 2), rng.uniform(min(ys) - 2, max(ys) + 2)) for _ in range(60)]
+    return pts
+
+
+@pytest.mark.parametrize("battle", ["BTL-ALL-TERRAIN", "BTL-CROSSROADS"])
+def test_view_blocked_on_arrays_is_view_blocker(battle):
+    """SMOKE-GEO-12b on arrays: for lines from points around every blocks-view element to points around
+    it (vertices, edges, just beside them), ``view_blocked`` is ``view_blocker`` wherever it is sure."""
+    rng = random.Random(7)
+    terrain = Game(RS, battle, options={"players": 2}).state.terrain()
+    assert terrain.blockers
+    sure = 0
+    for _, _, ring in terrain.blockers:
+        pts = _ring_points(ring, rng)
+        qx = np.array([p[0] for p in pts])
+        qy = np.array([p[1] for p in pts])
+        for k in pts[::3]:
+            for strict in (False, True):
+                blocked, unsure = terrain.view_blocked(k, qx, qy, strict=strict)
+                for i, q in enumerate(pts):
+                    if not unsure[i]:
+                        assert bool(blocked[i]) == (terrain.view_blocker(k, q, strict=strict) is not None), (k, q)
+                        sure += 1
+    assert sure > 1000
+
+
+def test_segments_meet_interior_on_arrays():
+    rng = random.Random(11)
+    for _ in range(200):
+        b = Box(rng.uniform(2, 8), rng.uniform(2, 8), rng.choice([0.0, 90.0, rng.uniform(0, 360)]),
+                rng.uniform(0.3, 2), rng.uniform(0.3, 2))
+        poly = b.corners()
+        k = (rng.uniform(0, 10), rng.uniform(0, 10))
+        qs = [(rng.uniform(0, 10), rng.uniform(0, 10)) for _ in range(30)] + list(poly) + [b.c]
+        got = segments_meet_interior(k, np.array([q[0] for q in qs]), np.array([q[1] for q in qs]), poly)
+        assert [bool(g) for g in got] == [segment_meets_interior(k, q, poly) for q in qs]
+
+
+@pytest.mark.parametrize("battle,players,seed", [("BTL-CROSSROADS", 2, 0), ("BTL-CROSSROADS", 3, 1),
+                                                 ("BTL-CROSSROADS", 4, 101), ("BTL-ALL-TERRAIN", 4, 2),
+                                                 ("BTL-OPEN-FIELD", 2, 3)])
+def test_fire_contacts_are_every_pair_in_contact(battle, players, seed):
+    """SMOKE-LOF-3/4: the swept, bounded pair search finds the pairs in fire contact that testing every
+    pair of enemy units finds, with the same measurements, on every state of a random game."""
+    seen = {"states": 0, "contacts": 0}
+
+    def check(g, seat, cmd, cmds):
+        st = g.state
+        if not st.units:
+            return
+        want = O.fire_contacts(st)
+        assert F._fire_contacts(st) == want
+        seen["states"] += 1
+        seen["contacts"] += len(want)
+
+    random_game(RS, battle, seed, options={"players": players}, check=check)
+    assert seen["states"] >= 50
+    if battle == "BTL-CROSSROADS":
+        assert seen["contacts"] >= 10

@@ -1,0 +1,315 @@
+// The Emperor (solo) in the browser: the grid as the board (click a warrior, then a highlighted
+// cell; hazards marked and warned about before the move is sent), the hero's cards as the hand
+// (click a card to activate it, then its target on the board), defence and star choices in place
+// with what they do, and the Emperor's turn step by step in plain words with the rules of each
+// step one click away. Everything comes from the caller's view, legal commands and events; this
+// module decides nothing. Where GET /legal-commands gives `described` ({command, label, warning}),
+// its words are used; otherwise the short texts below.
+import { h } from '../dom.js';
+
+const HAZARD_WOUNDS = 1; // BASE-HAZ-2: an active hazard entered gives 1 wound, no defence
+
+const st = (view) => (view && view.state) || {};
+const canon = (c) => JSON.stringify(Object.keys(c).sort().map((k) => [k, c[k]]));
+let described = new Map();
+function remember(legal) {
+  described = new Map();
+  for (const d of (legal && legal.described) || []) if (d && d.command) described.set(canon(d.command), d);
+}
+const fromServer = (cmd) => described.get(canon(cmd)) || null;
+
+function warrior(view, id) { return (st(view).warriors || []).find((w) => w.id === id) || null; }
+function wname(view, id) { const w = warrior(view, id); return w ? w.name : id; }
+function bf(view) { return st(view).battlefield || { locations: [], hazards: [] }; }
+function location(view, id) { return bf(view).locations.find((l) => l.id === id) || null; }
+function activeHazardAt(view, cell) { return bf(view).hazards.find((z) => z.cell === cell && z.active) || null; }
+function cardOf(view, id) {
+  for (const [side, hero] of Object.entries(st(view).heroes || {})) {
+    const c = (hero.cards || []).find((x) => x.id === id);
+    if (c) return { ...c, side };
+  }
+  return null;
+}
+const cname = (view, id) => { const c = cardOf(view, id); return c ? c.name : id; };
+function bonusWords(view, ids) {
+  if (!ids || !ids.length) return '';
+  return ` using ${ids.map((id) => { const l = location(view, id); return l ? `${l.name} (${id})` : id; }).join(' and ')}`;
+}
+function starText(view, choice) {
+  const hero = (st(view).heroes || {}).human;
+  const s = hero && (hero.stars || []).find((x) => x.name === choice);
+  if (s) return `${s.name}: ${s.text}`;
+  const l = location(view, choice);
+  if (l && l.ability) return `${l.name}'s ${l.ability.name}: ${l.ability.text}`;
+  return choice;
+}
+
+export function describe(cmd, view) {
+  const d = fromServer(cmd);
+  if (d && d.label) return d.label;
+  switch (cmd.type) {
+    case 'move': return `Move ${wname(view, cmd.warrior)} to ${cmd.to}${bonusWords(view, cmd.bonuses)}`;
+    case 'march': return `March your hero to ${cmd.to}${bonusWords(view, cmd.bonuses)}`;
+    case 'activate': return `Activate ${cname(view, cmd.card)}`;
+    case 'refresh': return 'Refresh: every exhausted card of yours becomes prepared';
+    case 'end_turn': return 'End your turn (the Emperor plays)';
+    case 'attack': return cmd.target ? `Attack ${wname(view, cmd.target)}${bonusWords(view, cmd.bonuses)}` : `Attack every enemy within 2${bonusWords(view, cmd.bonuses)}`;
+    case 'push': return `Push ${wname(view, cmd.target)} to ${cmd.path[cmd.path.length - 1]} (via ${cmd.path.join(', ')})${bonusWords(view, cmd.bonuses)}`;
+    case 'star': return `Star: ${starText(view, cmd.choice)}`;
+    case 'swap': return 'Swap places with the warrior you hit';
+    case 'skip': return 'Leave this ability unused';
+    case 'defend': return cmd.card ? `Defend with ${cname(view, cmd.card)} (defence ${(cardOf(view, cmd.card) || {}).defense ?? '?'})${bonusWords(view, cmd.bonuses)}` : `Defend with no card${bonusWords(view, cmd.bonuses)}`;
+    default: return null;
+  }
+}
+
+// What a player should know before sending: a move into an active hazard, locations flipped.
+export function warningOf(cmd, view) {
+  const d = fromServer(cmd);
+  if (d) return d.warning || null;
+  const bits = [];
+  if ((cmd.type === 'move' || cmd.type === 'march') && activeHazardAt(view, cmd.to)) {
+    const z = activeHazardAt(view, cmd.to);
+    const who = cmd.type === 'move' ? wname(view, cmd.warrior) : 'your hero';
+    bits.push(`${cmd.to} is the active hazard ${z.name} (${z.id}): ${who} takes ${HAZARD_WOUNDS} wound, with no defence, and stops there (BASE-HAZ-2).`);
+  }
+  return bits.length ? bits.join(' ') : null;
+}
+
+export function onBoardOrHand() { return true; }
+
+function add(map, key, kind, label, cmd) {
+  const t = map.get(key) || { key, kind, label, commands: [] };
+  if (cmd) t.commands.push(cmd);
+  map.set(key, t);
+  return t;
+}
+
+// What the board offers now. selected: null | {kind, id} (a warrior to move, or a push target).
+export function interact({ view, cmds, selected, legal }) {
+  remember(legal);
+  const targets = new Map();
+  let hint = '';
+  const moves = cmds.filter((c) => c.type === 'move');
+  const pushes = cmds.filter((c) => c.type === 'push');
+  const byWarrior = new Map();
+  for (const c of moves) { if (!byWarrior.has(c.warrior)) byWarrior.set(c.warrior, []); byWarrior.get(c.warrior).push(c); }
+  const cellTarget = (cell, c, verb) => {
+    const hz = activeHazardAt(view, cell);
+    return add(targets, `cell:${cell}`, hz ? 'hazard' : 'move', `${verb} ${cell}${hz ? ` (hazard ${hz.name})` : ''}`, c);
+  };
+  if (selected && byWarrior.has(selected.id)) {
+    const W = selected.id;
+    // a destination on the warrior's own cell (a path may come back): the warrior lets clicks through
+    // to that cell, and "Cancel selection" lets go
+    const here = (warrior(view, W) || {}).cell;
+    if (!byWarrior.get(W).some((c) => c.to === here)) add(targets, `warrior:${W}`, 'select', `${wname(view, W)} (selected: press again to let go)`).selected = true;
+    for (const c of byWarrior.get(W)) cellTarget(c.to, c, `Move ${wname(view, W)} to`);
+    for (const [id] of byWarrior) if (id !== W) add(targets, `warrior:${id}`, 'select', `Select ${wname(view, id)}`);
+    const n = new Set(byWarrior.get(W).map((c) => c.to)).size;
+    const nh = [...targets.values()].filter((t) => t.kind === 'hazard').length;
+    hint = `${wname(view, W)}: ${n} cell${n === 1 ? '' : 's'} to move to (green)${nh ? `, ${nh} of them a hazard (red: you will be warned)` : ''}.`;
+  } else if (selected && pushes.some((c) => c.target === selected.id)) {
+    const T = selected.id;
+    const here = (warrior(view, T) || {}).cell;
+    if (!pushes.some((c) => c.target === T && c.path[c.path.length - 1] === here)) add(targets, `warrior:${T}`, 'select', `${wname(view, T)} (selected: press again to let go)`).selected = true;
+    for (const c of pushes.filter((x) => x.target === T)) add(targets, `cell:${c.path[c.path.length - 1]}`, 'move', `Push ${wname(view, T)} to ${c.path[c.path.length - 1]}`, c);
+    hint = `Push ${wname(view, T)}: choose the cell it ends on.`;
+  } else {
+    for (const [id] of byWarrior) add(targets, `warrior:${id}`, 'select', `Select ${wname(view, id)} to move it`);
+    for (const c of cmds) {
+      if (c.type === 'attack' && c.target) add(targets, `warrior:${c.target}`, 'attack', `Attack ${wname(view, c.target)}`, c);
+      if (c.type === 'march') cellTarget(c.to, c, 'March your hero to');
+    }
+    for (const T of new Set(pushes.map((c) => c.target))) add(targets, `warrior:${T}`, 'select', `Push ${wname(view, T)}: select it, then the cell`);
+    const kinds = new Set([...targets.values()].map((t) => t.kind));
+    if (pushes.length) hint = 'Click the warrior to push (highlighted), then the cell it ends on.';
+    else if (kinds.has('attack')) hint = 'Click the enemy to attack (red ring).';
+    else if (cmds.some((c) => c.type === 'march')) hint = 'Click the cell your hero marches to.';
+    else if (byWarrior.size) hint = 'Click one of your warriors (blue ring) to move it, or a card in your hand to activate it.';
+    else if (cmds.some((c) => c.type === 'activate')) hint = 'Click a card in your hand to activate it.';
+  }
+  return { targets: [...targets.values()], bar: [], hint };
+}
+
+const RANGE_WORDS = 'MELEE: an adjacent cell; RANGED: up to 3 cells; AREA: every enemy within 2 (BASE-RANGE-1).';
+
+function button(cmd, view, post, extra = {}) {
+  const warn = warningOf(cmd, view);
+  return h('button', { type: 'button', class: `choice ${extra.class || ''}`.trim(), dataset: { command: JSON.stringify(cmd) }, title: warn || null,
+    onclick: () => post(cmd) }, extra.text || describe(cmd, view));
+}
+
+// The hand (the hero's cards), the choice under way (ability, defence, star), the turn's actions,
+// and the Emperor's last turn in words.
+export function handPanel({ view, seat, cmds, post, session, legal }) {
+  remember(legal);
+  const s = st(view);
+  const out = [];
+  const mine = seat === 'human';
+  const heroes = s.heroes || {};
+  if (s.winner) out.push(h('p', { class: 'result', role: 'status' }, s.winner === 'human' ? `You win: ${s.win_reason || ''}` : `The Emperor wins: ${s.win_reason || ''}`));
+  // a decision asked now, in place, with its explanation
+  const pend = s.pending;
+  const defends = cmds.filter((c) => c.type === 'defend');
+  if (pend && defends.length) {
+    out.push(h('div', { class: 'ask', id: 'defence-ask', role: 'group', 'aria-labelledby': 'defence-q' },
+      h('h3', { id: 'defence-q' }, 'Defend your hero'),
+      h('p', {}, `${wname(view, pend.attacker)} attacks ${wname(view, pend.target)} with ${pend.attack}${pend.source ? ` (${cname(view, pend.source) || pend.source})` : ''}. `
+        + 'Choose a prepared card: its defence value counts against the attack and the card becomes exhausted; or defend with no card (BASE-DEF-1).'),
+      h('div', { class: 'choices' }, defends.map((c) => button(c, view, post, { class: 'defend' })))));
+  }
+  const stars = cmds.filter((c) => c.type === 'star');
+  const act = s.activation;
+  const ability = cmds.filter((c) => ['star', 'skip', 'swap'].includes(c.type) || (c.type === 'attack' && !c.target));
+  if (act && ability.length) {
+    const now = act.queue && act.queue[0];
+    out.push(h('div', { class: 'ask', id: 'ability-ask', role: 'group', 'aria-labelledby': 'ability-q' },
+      h('h3', { id: 'ability-q' }, `${cname(view, act.card)}: ${now ? now.ability : 'next ability'}`),
+      stars.length ? h('p', {}, 'STAR: choose one of your hero\'s star abilities or an available location ability; each once per turn (BASE-STAR-1).') : null,
+      cmds.some((c) => c.type === 'swap') ? h('p', {}, 'You may swap places with the warrior your attack hit (SOLO-FAQ-4).') : null,
+      h('div', { class: 'choices' }, ability.map((c) => button(c, view, post)))));
+  } else if (act && act.queue && act.queue[0]) {
+    out.push(h('p', { class: 'ask-line' }, `${cname(view, act.card)}: ${act.queue[0].ability} — ${RANGE_WORDS}`));
+  }
+  // the hand: the hero's cards
+  const hero = heroes.human;
+  if (hero) {
+    const defending = !!pend;
+    out.push(h('h3', {}, mine ? `Your hand: ${hero.name}'s cards` : `${hero.name}'s cards`));
+    out.push(h('ul', { class: 'hand emperor-hand', 'aria-label': 'Your cards' }, hero.cards.map((c) => {
+      const activate = cmds.find((x) => x.type === 'activate' && x.card === c.id);
+      const body = [h('strong', {}, c.name), ' ', h('small', { class: 'muted' }, `${c.crest} · defence ${c.defense}${c.defense_boost ? ` (+${c.defense_boost.amount} on ${c.defense_boost.crest})` : ''} · ${c.prepared ? 'prepared' : 'exhausted'}`),
+        h('p', {}, c.abilities.join(' · '))];
+      if (activate && !defending) {
+        return h('li', { class: 'card', dataset: { card: c.id } }, h('button', { type: 'button', class: 'play-card card-face', dataset: { command: JSON.stringify(activate) }, onclick: () => post(activate), 'aria-label': `Activate ${c.name}: ${c.abilities.join(', ')}` }, body));
+      }
+      return h('li', { class: `card${c.prepared ? '' : ' exhausted'}`, dataset: { card: c.id } }, body);
+    })));
+    const starsList = hero.stars || [];
+    if (starsList.length) out.push(h('p', { class: 'muted small' }, `Stars: ${starsList.map((x) => `${x.name} (${x.text})`).join('; ')}`));
+  }
+  // the turn's actions
+  const t = s.turn;
+  const turnCmds = cmds.filter((c) => c.type === 'refresh' || c.type === 'end_turn');
+  if (t && t.side === 'human') {
+    const taken = t.actions || [];
+    out.push(h('div', { class: 'turn-box', id: 'turn-box' },
+      h('h3', {}, `Your turn ${t.number}`),
+      h('p', {}, `Two different actions of MOVE, ACTIVATE, REFRESH (BASE-TURN-1). Taken: ${taken.length ? taken.join(', ') : 'none yet'}${t.current ? ` (${t.current} under way)` : ''}.`),
+      turnCmds.length ? h('div', { class: 'choices' }, turnCmds.map((c) => button(c, view, post))) : null));
+  }
+  out.push(emperorTurn(view, session));
+  const emp = heroes.emperor;
+  if (emp) {
+    out.push(h('details', { class: 'emperor-cards' }, h('summary', {}, `The Emperor's ${emp.name}: cards`),
+      h('ul', {}, emp.cards.map((c) => h('li', { class: c.prepared ? '' : 'muted' }, `${c.name} (${c.crest}, defence ${c.defense}${c.prepared ? '' : ', exhausted'}): ${c.abilities.join(' · ')}`)))));
+  }
+  return out;
+}
+
+// -- the Emperor's turn in words -------------------------------------------------------------
+const who = (side) => (side === 'human' ? 'you' : 'the Emperor');
+function words(e, view) {
+  const p = e.payload || {};
+  const n = (id) => wname(view, id);
+  switch (e.type) {
+    case 'turn_started': return p.side === 'human' ? `Your turn ${p.turn} begins.` : `The Emperor's turn ${p.turn} begins.`;
+    case 'turn_ended': return p.side === 'human' ? 'Your turn ends.' : "The Emperor's turn ends.";
+    case 'order_card_revealed': return `The Emperor turns up order card ${p.card}${p.why === 'defense' ? ' to defend' : ''}.`;
+    case 'order_deck_shuffled': return `The order deck is ${p.reshuffle ? 'reshuffled' : 'shuffled'}.`;
+    case 'emperor_step': return `Order step: ${p.step}${p.performed === false ? ' (nothing to do)' : ''}.`;
+    case 'emperor_moved': return p.to && p.to !== p.frm ? `${n(p.warrior)} moves from ${p.frm} to ${p.to}.` : `${n(p.warrior)} stays on ${p.frm}.`;
+    case 'warrior_moved': return `${n(p.warrior)} moves from ${p.frm} to ${(p.path && p.path.length) ? p.path[p.path.length - 1] : p.frm}${p.hazard ? ` into the hazard ${p.hazard}` : ''}.`;
+    case 'card_activated': return `${who(p.side) === 'you' ? 'You activate' : 'The Emperor activates'} ${cname(view, p.card)}.`;
+    case 'target_chosen': return `${p.source ? cname(view, p.source) + ': ' : ''}the target is ${(p.targets || []).map(n).join(', ') || 'nobody'}.`;
+    case 'attack_resolved': return `${n(p.attacker)} attacks ${n(p.target)}: ${p.attack} against a defence of ${p.defense}, ${p.wounds} wound${p.wounds === 1 ? '' : 's'}.`;
+    case 'defended': return `${n(p.warrior)} defends${p.card ? ` with ${cname(view, p.card)}` : ''}: ${p.value}.`;
+    case 'defense_requested': return `${n(p.pending && p.pending.attacker)} attacks your hero with ${p.pending && p.pending.attack}: you choose the defence.`;
+    case 'pushed': return `${n(p.target)} is pushed from ${p.frm} to ${(p.path || []).slice(-1)[0] || p.frm}: ${p.wounds} wound${p.wounds === 1 ? '' : 's'}.`;
+    case 'star_chosen': return `Star: ${p.choice || 'none applies'}.`;
+    case 'fallback_used': return `Fallback ${p.name}${p.applied ? '' : ' (already used this turn)'}.`;
+    case 'ability_done': return `${p.ability} ${p.skipped ? 'left unused' : 'done'}.`;
+    case 'card_resolved': return `${cname(view, p.card)} is exhausted.`;
+    case 'refreshed': return p.refreshed ? `${p.side === 'human' ? 'You refresh' : 'The Emperor refreshes'} the exhausted cards.` : `The Emperor does not refresh (${p.prepared} prepared cards, more than ${p.refresh_value}).`;
+    case 'swapped': return `${n(p.warrior)} swaps places with ${n(p.other)}.`;
+    case 'warrior_healed': return `${n(p.warrior)} heals ${p.amount}.`;
+    case 'warrior_wounded': return `${n(p.warrior)} takes ${p.wounds} wound${p.wounds === 1 ? '' : 's'} (${p.cause}).`;
+    case 'warrior_died': return `${n(p.warrior)} dies.`;
+    case 'locations_flipped': return `${n(p.warrior)} uses ${(p.locations || []).map((id) => (location(view, id) || { name: id }).name).join(', ')} (${p.purpose}).`;
+    case 'action_taken': return `You take the ${p.action} action.`;
+    case 'game_won': return `${p.winner === 'human' ? 'You win' : 'The Emperor wins'}: ${p.reason}.`;
+    default: return e.type.replace(/_/g, ' ');
+  }
+}
+
+// the steps whose rules are open stay open when the panel is drawn again (a feed update)
+const openWhy = new Set();
+function rulingBox(session, seq) {
+  const box = h('div', { class: 'why-body' }, 'loading…');
+  const det = h('details', { class: 'why' }, h('summary', {}, 'Why? The rules of this step'), box);
+  det.addEventListener('toggle', async () => {
+    if (det.open) openWhy.add(seq); else openWhy.delete(seq);
+    if (!det.open || det.__done) return;
+    det.__done = true;
+    try {
+      const r = await session.ruling(seq);
+      box.replaceChildren(h('ol', {}, (((r && r.ruling) || r || {}).steps || []).map((s) => h('li', {},
+        h('a', { href: s.rule_url || `/rulesets/emperor/rules/${s.rule}`, target: '_blank', rel: 'noopener' }, s.rule), ' ', s.text))));
+    } catch (err) {
+      box.textContent = 'The ruling could not be loaded.';
+      det.__done = false;
+    }
+  });
+  if (openWhy.has(seq)) det.open = true;
+  return det;
+}
+
+function emperorTurn(view, session) {
+  if (!session) return null;
+  const evs = [...session.events.values()].filter((e) => !e.undone && e.type !== 'undone').sort((a, b) => a.seq - b.seq);
+  let start = -1;
+  for (let i = evs.length - 1; i >= 0; i--) {
+    const p = evs[i].payload || {};
+    if (evs[i].type === 'turn_started' && p.side === 'emperor') { start = i; break; }
+  }
+  const box = h('section', { class: 'emperor-turn', id: 'emperor-turn', 'aria-labelledby': 'h-emperor-turn' },
+    h('h3', { id: 'h-emperor-turn' }, "The Emperor's turn"));
+  if (start < 0) { box.append(h('p', { class: 'muted' }, 'The Emperor has not played yet: it plays when your turn ends.')); return box; }
+  const steps = [];
+  for (let i = start; i < evs.length; i++) {
+    const e = evs[i];
+    steps.push(e);
+    if (e.type === 'turn_ended' && (e.payload || {}).side === 'emperor') break;
+  }
+  box.append(h('ol', { class: 'emperor-steps' }, steps.map((e) => h('li', { dataset: { seq: String(e.seq) } },
+    h('span', {}, words(e, view)), rulingBox(session, e.seq)))));
+  return box;
+}
+
+export function statusLines(view) {
+  const s = st(view);
+  const lines = [];
+  if (s.turn) lines.push(`Turn ${s.turn_number}: ${s.turn.side === 'human' ? 'your turn' : "the Emperor's turn"}`);
+  if (s.pending) lines.push(`Waiting for you: ${s.pending.kind}`);
+  const ws = (s.warriors || []).filter((w) => w.kind === 'hero');
+  if (ws.length) lines.push(ws.map((w) => `${w.name} ${w.left}/${w.health}`).join(' · '));
+  if (s.winner) lines.push(`Result: ${s.winner === 'human' ? 'you win' : 'the Emperor wins'}${s.win_reason ? ` (${s.win_reason})` : ''}`);
+  return lines;
+}
+
+export function textBoard(view) {
+  const s = st(view);
+  if (!s.warriors) return null;
+  return [
+    h('table', { class: 'units' }, h('caption', {}, 'Warriors'),
+      h('thead', {}, h('tr', {}, ['warrior', 'side', 'kind', 'cell', 'health left', 'movement'].map((x) => h('th', { scope: 'col' }, x)))),
+      h('tbody', {}, s.warriors.map((w) => h('tr', {}, h('td', {}, w.name), h('td', {}, w.side), h('td', {}, w.kind),
+        h('td', {}, w.cell || 'gone'), h('td', {}, `${w.left} of ${w.health}`), h('td', {}, String(w.movement)))))),
+    h('ul', { 'aria-label': 'Hazards and locations' },
+      bf(view).hazards.map((z) => h('li', {}, `Hazard ${z.name} (${z.id}) on ${z.cell}${z.active ? '' : ' (off)'}`)),
+      bf(view).locations.map((l) => h('li', {}, `Location ${l.name} (${l.id}) on ${l.cell}: ${l.bonuses.map((b) => `${b.symbol}${b.count > 1 ? ' x' + b.count : ''}`).join(', ')}${l.ability ? `; ${l.ability.name}: ${l.ability.text}` : ''}${l.face_up ? '' : ' (flipped)'}`))),
+  ];
+}
+
+export default { id: 'emperor', describe, warningOf, interact, handPanel, statusLines, textBoard, onBoardOrHand, zooms: [1, 1.5, 2], phoneZoom: 1.5 };
