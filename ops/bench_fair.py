@@ -12,7 +12,8 @@ Measures, each beside its comparison in the same run:
     answered with a decline each time) against a plain game command, both in the middle of a Battle of
     Hoth game of ``--undo-at`` commands;
   * the adversarial fairness battery (tests/fairness/battery.py): its sequences and steps per second over
-    every configuration (both invariants checked after every step) -- what its CI budget buys.
+    every configuration (both invariants checked after every step) -- what its CI budget buys;
+  * claiming a seat with its invitation against a plain command (:func:`claim_figure`).
 """
 from __future__ import annotations
 
@@ -126,6 +127,38 @@ def _rate(fn, items) -> float:
     return len(items) / (time.perf_counter() - t)
 
 
+def claim_figure(svc: GameService, n: int = 200) -> dict:
+    """DESIGN 4: claiming a seat with its invitation (invitation retired, token hash stored, ``seat_claimed``
+    appended and chained: one transaction) beside a plain command of the same games (the first legal command
+    of the seat to act), each timed over ``n`` new Battle of Hoth games seated by invitations."""
+    import uuid
+
+    import service.game_service as gs
+    from service.seat_claims import claim
+
+    gs.new_game_id = lambda: uuid.uuid4().hex[:16]
+    hoth = registry.get("hoth")
+    games = [svc.create_game(CreateGameRequest(ruleset="hoth", scenario=SCENARIO, seating="invitations",
+                                               keep=["imperial"])) for _ in range(n)]
+    t = time.perf_counter()
+    tokens = [claim(svc, g["game_id"], "rebel", g["invitations"]["rebel"])["token"] for g in games]
+    claim_ms = (time.perf_counter() - t) / n * 1000
+    plays = []
+    for g, rebel in zip(games, tokens):
+        cur = svc.current(g["game_id"])
+        seat = hoth.status(cur.state).to_act[0]
+        cmd = msgspec.to_builtins(hoth.legal_commands(cur.state, seat)[0])
+        plays.append((g["game_id"], rebel if seat == "rebel" else g["seats"]["imperial"],
+                      CommandRequest(command=cmd, expected_version=cur.version)))
+    t = time.perf_counter()
+    for gid, token, req in plays:
+        assert svc.command(gid, token, req).status == 201
+    command_ms = (time.perf_counter() - t) / n * 1000
+    return {"figure": "claim a seat with its invitation (one transaction: invitation spent, token, seat_claimed)",
+            "value": round(claim_ms, 2), "unit": "ms", "lower_is_better": True,
+            "vs": {"figure": "a plain command (first legal command) in the same games", "value": round(command_ms, 2)}}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=5000, help="events hashed per chain version (default 5000)")
@@ -161,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         full_ms = (time.perf_counter() - t) / 5 * 1000
         assert rest.ok and full.ok, (rest, full)
         undo_ms, plain_ms = _undo_vs_command(svc, 11, args.undo_at, args.undo_rounds)
+        seats = claim_figure(svc)
         store.close()
     battery = _battery(args.battery_seconds)
     n = len(events)
@@ -182,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
             {"figure": f"adversarial battery ({len(CONFIGS)} configurations, 70-step sequences)",
              "value": round(battery.sequences / battery.seconds, 2), "unit": "sequences/s",
              "vs": {"figure": "steps/s (both invariants after each)", "value": round(battery.steps / battery.seconds, 1)}},
+            seats,
         ],
     }
     for f in out["figures"]:

@@ -13,6 +13,7 @@ from domain.kernel import chain, words
 from domain.kernel.fold import decode_event
 from domain.kernel.log import GameRow, StoredEvent
 from domain.kernel.rules import rule_url
+from domain.kernel.seats import creator_holds, seat_report
 from domain.kernel.sides import seat_sides
 from domain.kernel.undo import waiting_sides
 
@@ -56,6 +57,10 @@ def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, ver
     }
     if kernel is not None and kernel.waiting:
         body["waiting_for"] = list(kernel.unready())
+    if kernel is not None and kernel.header is not None and kernel.seats.offered is not None:
+        # DESIGN 4 (UMPIRE-SEAT-5): how each seat of a game seated by invitations is held, never by whom
+        h, seats, bots = kernel.seats, kernel.header.seats, kernel.header.bots
+        body.update(seating="invitations", seats=seat_report(h, seats, bots), creator_holds=creator_holds(h, seats, bots))
     return body
 
 
@@ -174,6 +179,13 @@ def _kernel_summary(event: Any, ruleset: Ruleset | None = None) -> str:
         return f"game created: {title} for {', '.join(event.seats)}{bots}{how}{rules}"
     if name == "seat_ready":
         return f"{event.seat} is ready" + (" with a client seed" if event.client_seed else "")
+    if name == "seats_offered":
+        return (f"the creator keeps {', '.join(event.kept) or 'no seat'}; "
+                f"{', '.join(event.invited) or 'no seat'} offered by invitation")
+    if name == "seat_claimed":
+        return f"{event.seat} is claimed" + (" with its invitation" if event.by_invitation else "")
+    if name == "seat_rotated":
+        return f"{event.seat}'s token is replaced by its holder"
     if name == "undo_requested":
         return f"{event.by} asks to undo back to version {event.to_version}"
     if name == "undo_accepted":

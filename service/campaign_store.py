@@ -8,17 +8,25 @@ what anyone sees and, once it ends, every commitment against the revealed seed.
 """
 from __future__ import annotations
 
+import hmac
 from datetime import datetime, timezone
 from typing import Any
 
 import msgspec
 
 from domain.kernel import Emitted, SeatReady, commitment, registry
-from domain.kernel.campaign import campaign_rules_of
+from domain.kernel.campaign import SeedChosen, campaign_rules_of
+from domain.kernel.seats import SeatClaimed, SeatRotated, SeatsOffered
 from domain.kernel.dice import Roll
 
 from domain.kernel import chain
-from .store import ChainReport, EventStore, token_hash
+from .store import ChainReport, EventStore, NewEvent, SeatRefused, token_hash
+
+#: The kernel's events of a campaign stream (beside the campaign rules' own): a seat's ``ready``, the
+#: seats offered, claimed and rotated (DESIGN 4), a chosen seed (UMPIRE-SEAT-6). The rules never fold them.
+CAMPAIGN_KERNEL_EVENTS = (SeatReady, SeatsOffered, SeatClaimed, SeatRotated, SeedChosen)
+#: Kernel events whose ``actor`` is the seat that made them.
+_SEAT_ACTS = (SeatReady, SeatClaimed, SeatRotated)
 
 _decoders: dict[str, msgspec.json.Decoder] = {}
 _rolls = msgspec.json.Decoder(list[Roll])
@@ -33,7 +41,8 @@ def _decoder(ruleset: str) -> msgspec.json.Decoder:
         rules = campaign_rules_of(registry.get(ruleset))
         if rules is None:
             raise LookupError(f"ruleset {ruleset!r} has no campaigns")
-        dec = _decoders[ruleset] = msgspec.json.Decoder(rules.event_type | SeatReady)
+        dec = _decoders[ruleset] = msgspec.json.Decoder(rules.event_type | SeatReady | SeatsOffered | SeatClaimed
+                                                        | SeatRotated | SeedChosen)
     return dec
 
 
@@ -112,7 +121,7 @@ class CampaignStore:
                 "payload": payload, "visibility": em.visibility,
                 "ruling": msgspec.json.encode(em.ruling).decode() if em.ruling else None,
                 "rolls": msgspec.json.encode(list(em.rolls)).decode(), "recorded_at": now,
-                "actor": actor if isinstance(em.event, SeatReady) else None,
+                "actor": actor if isinstance(em.event, _SEAT_ACTS) else None,
                 "public_payload": None, "commitment": None, "prev_hash": None, "hash": None,
             }
             if chain_version == chain.CHAIN_V2:
@@ -126,7 +135,8 @@ class CampaignStore:
                          tuple(r[c] for c in _COLUMNS))
 
     def create(self, campaign_id: str, ruleset: str, campaign: str, seed: bytes, tokens: dict[str, str],
-               emitted: list[Emitted], status: str) -> None:
+               emitted: list[Emitted], status: str, invitations: dict[str, str] | None = None) -> None:
+        """``tokens`` and ``invitations``: seat -> secret (only their hashes are stored)."""
         def tx(conn: Any) -> None:
             conn.execute(
                 "INSERT INTO campaigns (campaign_id, ruleset, campaign, seed, seed_commitment, status, winner,"
@@ -137,6 +147,9 @@ class CampaignStore:
             for seat, tok in tokens.items():
                 conn.execute("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES (?,?,?)",
                              (campaign_id, seat, token_hash(tok)))
+            for seat, code in (invitations or {}).items():
+                conn.execute("INSERT INTO campaign_invitations (campaign_id, seat, invitation_hash) VALUES (?,?,?)",
+                             (campaign_id, seat, token_hash(code)))
             self._insert(conn, campaign_id, 1, emitted, chain.CHAIN_V2, seed)
 
         self.store.transaction(tx)
@@ -155,6 +168,46 @@ class CampaignStore:
             conn.execute("UPDATE campaigns SET version = ?, status = ?, winner = ? WHERE campaign_id = ?",
                          (cur + len(emitted), status, winner, campaign_id))
             return cur + len(emitted)
+
+        return self.store.transaction(tx)
+
+    def change_seat(self, campaign_id: str, expected: int, seat: str, emitted: list[Emitted], *,
+                    new_token_hash: str, invitation_hash: str | None = None, old_token_hash: str | None = None,
+                    battle: tuple[str, int, list[NewEvent]] | None = None) -> tuple[int, Any]:
+        """A seat of the campaign changes hands, in one transaction (DESIGN 4): claimed with its invitation
+        (``invitation_hash``: the invitation is retired, UMPIRE-SEAT-2) or rotated by its holder
+        (``old_token_hash``, UMPIRE-SEAT-4); ``emitted`` (its ``seat_claimed``/``seat_rotated``) is appended to
+        the campaign's stream and ``battle`` = (game id, expected version, events) to the battle being played.
+        -> (the campaign's version, the battle's append result or None). :class:`SeatRefused`,
+        :class:`CampaignConflict` or the store's ``VersionConflict`` leave everything as it was."""
+        append_battle = self.store.append_tx(*battle) if battle is not None else None
+
+        def tx(conn: Any) -> tuple[int, Any]:
+            cur, seed, version_of_chain = conn.execute(
+                "SELECT version, seed, chain_version FROM campaigns WHERE campaign_id = ?", (campaign_id,)).fetchone()
+            if cur != expected:
+                raise CampaignConflict()
+            if invitation_hash is not None:
+                row = conn.execute("SELECT invitation_hash FROM campaign_invitations WHERE campaign_id = ? AND seat = ?",
+                                   (campaign_id, seat)).fetchone()
+                if row is None:
+                    raise SeatRefused("claimed")
+                if not hmac.compare_digest(row[0], invitation_hash):
+                    raise SeatRefused("wrong")
+                conn.execute("DELETE FROM campaign_invitations WHERE campaign_id = ? AND seat = ?", (campaign_id, seat))
+                conn.execute("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES (?,?,?)",
+                             (campaign_id, seat, new_token_hash))
+            else:
+                changed = conn.execute("UPDATE campaign_seats SET token_hash = ? WHERE campaign_id = ? AND seat = ?"
+                                       " AND token_hash = ?", (new_token_hash, campaign_id, seat, old_token_hash))
+                if changed.rowcount != 1:
+                    raise SeatRefused("not-holder")
+            try:
+                self._insert(conn, campaign_id, cur + 1, emitted, version_of_chain, bytes.fromhex(seed), seat)
+            except self.store.integrity_errors:
+                raise CampaignConflict() from None
+            conn.execute("UPDATE campaigns SET version = ? WHERE campaign_id = ?", (cur + len(emitted), campaign_id))
+            return cur + len(emitted), (append_battle(conn) if append_battle is not None else None)
 
         return self.store.transaction(tx)
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import secrets
 import threading
 import uuid
 import weakref
@@ -80,10 +79,12 @@ from domain.kernel.fold import decode_event
 from domain.kernel.header import ClientSeed, decide_ready
 from domain.kernel import words
 from domain.kernel.rulings import RuleStep, Ruling
+from domain.kernel.seats import Seating, SeatsOffered
 from domain.kernel.sides import seat_sides
 from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_commands, lapse
 
 from . import chain, views
+from .seating import claimed_emitted, offered_emitted, plan_seats
 from .metrics import counted_dry_run, counted_steps
 from .feed_hub import FeedHub, render
 from .problems import Problem, field_path
@@ -141,6 +142,11 @@ class CreateGameRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     bots: dict[str, str] = {}
     #: DESIGN 14: rule choices, ``{"<choice id>": "<option>"}`` (GET /rulesets lists them); the rest take defaults.
     choices: dict[str, str] = {}
+    #: DESIGN 4 (UMPIRE-SEAT-1): ``tokens`` (every seat's token to the caller) or ``invitations`` (the kept
+    #: seats' tokens and a one-time invitation for every other human seat).
+    seating: Seating = "tokens"
+    #: With invitations: the seats whose tokens the caller keeps.
+    keep: list[Name] | None = None
 
 
 class ReadyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -346,7 +352,10 @@ class GameService:
         #: a (game, token hash), a game's seed. Bounded; a miss asks the store. (Games are never
         #: deleted and tokens, seats and seeds never change, so nothing here can go stale.)
         self._known_games: OrderedDict[str, None] = OrderedDict()
-        self._seats: OrderedDict[tuple[str, str], str] = OrderedDict()
+        #: (game, token hash) -> (seat, the game's version when that was last checked): a seat's token can
+        #: change (a claim, a rotation: kernel events of the log), so a hit is trusted only while the game's
+        #: log shows no change of that seat since (:meth:`seat`).
+        self._seats: OrderedDict[tuple[str, str], tuple[str, int]] = OrderedDict()
         self._seeds: OrderedDict[str, bytes] = OrderedDict()
         #: Set when the last ``project`` call failed (Redis unreachable).
         self.projections_down = False
@@ -420,19 +429,49 @@ class GameService:
         """The seat of ``token`` in ``game_id`` if it was looked up before; False: not known here."""
         if not token:
             return None
-        return self._seats.get((game_id, token_hash(token)), False)
+        hit = self._seats.get((game_id, token_hash(token)))
+        return False if hit is None else hit[0]
 
-    def seat(self, game_id: str, token: str | None) -> str | None:
+    def seat(self, game_id: str, token: str | None, game: GameRow | None = None) -> str | None:
+        """The seat of ``token`` in ``game_id`` (None: not a seat of it). A remembered answer stands while the
+        game is at the version it was checked at, or while this process's fold of the game shows no claim or
+        rotation of that seat since; else the store is asked again (a token replaced on another node is
+        dead here too: the rotation is an event of the log)."""
         if not token:
             return None
         key = (game_id, token_hash(token))
-        seat = self._seats.get(key)
-        if seat is not None:
-            return seat
+        game = game or self.game(game_id)
+        hit = self._seats.get(key)
+        if hit is not None:
+            seat, seen = hit
+            if seen == game.version:
+                return seat
+            entry = self._cache.get(game_id)
+            folded = entry.folded if entry is not None else None
+            if folded is not None and folded.version == game.version and \
+                    folded.kernel.seats.changed.get(seat, 0) <= seen:
+                self._cache_put(self._seats, key, (seat, game.version))
+                return seat
         seat = self._seat(game_id, token)
-        if seat is not None:  # a token's seat never changes (refusals are not remembered)
-            self._cache_put(self._seats, key, seat)
+        if seat is not None:
+            self._cache_put(self._seats, key, (seat, game.version))
+        else:
+            self.forget_token(game_id, token)
         return seat
+
+    def forget_token(self, game_id: str, token: str) -> None:
+        """Drop what this process remembers of ``token`` (it was just replaced)."""
+        with self._cache_lock:
+            self._seats.pop((game_id, token_hash(token)), None)
+
+    def appended(self, game_id: str, events: Any) -> None:
+        """Events were appended outside a command (a seat claimed or rotated): hand them to the read
+        models and the listeners, as a command's are."""
+        self.hand_over(game_id, events)
+        self._appended(game_id)
+
+    def with_receipt(self, game_id: str, body: dict[str, Any], version: int, head: str | None = None) -> dict[str, Any]:
+        return self._with_receipt(game_id, body, version, head)
 
     def _seat(self, game_id: str, token: str) -> str | None:
         seat = self.store.seat_for_token(game_id, token)
@@ -590,10 +629,14 @@ class GameService:
 
     # -- creating a game ---------------------------------------------
     def create_game(self, req: CreateGameRequest, *, campaign_id: str | None = None,
-                    client_seeds: dict[str, str | None] | None = None) -> dict[str, Any]:
-        """``POST /games``. Event 1 is the ``game_created`` header; the opening follows at once
-        (``start: now``) or once every seat is ready (``start: when_ready``). ``client_seeds``: seeds
-        given at creation (a campaign's battles), mixed into every draw from the opening on."""
+                    client_seeds: dict[str, str | None] | None = None, seed_given: bool | None = None,
+                    seated: tuple[SeatsOffered, tuple[str, ...]] | None = None) -> dict[str, Any]:
+        """``POST /games``. Event 1 is the ``game_created`` header; with ``"seating": "invitations"`` event 2
+        is ``seats_offered`` (DESIGN 4); the opening follows at once (``start: now``) or once every seat is
+        ready (``start: when_ready``). ``client_seeds``: seeds given at creation (a campaign's battles), mixed
+        into every draw from the opening on. A campaign's battle: ``seed_given`` is the campaign's (its
+        seed is derived from the campaign's), ``seated`` the campaign's offer and the seats claimed so far
+        (its seats' tokens are the campaign's)."""
         rs = registry.get(req.ruleset)
         if rs is None:
             known = ", ".join(r.id for r in registry.all_rulesets())
@@ -609,6 +652,7 @@ class GameService:
         try:
             seats = rs.seats(req.scenario, dict(req.options))
             bots = check_bots(rs.id, tuple(seats), req.bots)
+            plan = plan_seats(tuple(seats), bots, req.seating, req.keep)
             choices = rule_choices.resolve(rule_choices.declared(rs), req.choices)
             setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats),
                           options=dict(req.options), choices=choices)
@@ -618,10 +662,13 @@ class GameService:
                                  seats=tuple(seats), engine_version=rs.engine_version, seed_commitment=commitment(seed),
                                  start=req.start, campaign_id=campaign_id, chain_version=chain.CHAIN_V2,
                                  client_seeds=dict(client_seeds) if client_seeds is not None else None,
-                                 seed_given=req.seed is not None, bots=bots)
+                                 seed_given=req.seed is not None if seed_given is None else seed_given, bots=bots)
             kernel = kernel_evolve(KernelState(), 1, header)
             emitted: list[Emitted] = [Emitted(event=header, ruling=Ruling(
                 summary=f"{rs.id} game created", steps=()))]
+            offered, claimed = seated if seated is not None else (plan.offered, ())
+            if offered is not None:
+                emitted += [offered_emitted(offered), *(claimed_emitted(s) for s in claimed)]
             dice = Dice(seed, game_id, {}, mix=kernel.mix)
             if req.start == START_NOW:
                 emitted += rs.open(state, dice)
@@ -633,12 +680,13 @@ class GameService:
             raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
         new, state = encode_emitted(rs, state, emitted, None, KernelState())
         st = game_status(rs, state, kernel)
-        tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in seats}
+        tokens = plan.tokens
         res = self.store.create_game(
             game_id=game_id, ruleset=rs.id, scenario=req.scenario,
             setup=msgspec.json.encode(setup).decode(), seed=seed, seed_commitment=commitment(seed),
             token_hashes={s: token_hash(t) for s, t in tokens.items()}, campaign_id=campaign_id,
             status=st.status, winner=st.winner, events=new,
+            invitation_hashes={s: token_hash(c) for s, c in plan.invitations.items()},
         )
         self.hand_over(game_id, res.events)
         self._appended(game_id)
@@ -652,7 +700,10 @@ class GameService:
             # UMPIRE-BOT-1: no token for a bot seat (nobody else may act as the bot)
             "seats": {s: t for s, t in tokens.items() if s not in bots},
             "seed_commitment": commitment(seed),
+            "seating": req.seating,
         }
+        if plan.offered is not None:
+            body["invitations"] = dict(plan.invitations)
         if bots:
             body["bots"] = dict(bots)
         return self._with_receipt(game_id, body, res.version, res.head)
@@ -685,7 +736,7 @@ class GameService:
     def command_steps(self, game_id: str, token: str | None, req: CommandRequest) -> Steps:
         """:meth:`command` as steps (:data:`Steps`: the command path drives them on the event loop)."""
         game = self.game(game_id)
-        seat = self.seat(game_id, token)
+        seat = self.seat(game_id, token, game)
         if seat is None:
             raise Problem(401, "unauthorized", "a seat token is required (Authorization: Bearer <token>)"
                           if not token else "this token is not a seat of this game")
@@ -856,7 +907,7 @@ class GameService:
         (``undo_requested``), ``undo_accept``/``undo_decline`` the answer; a game command played while
         an undo request waits shows the request's ``undo_lapsed`` first, as the command would."""
         game = self.game(game_id)
-        seat = self.seat(game_id, token)
+        seat = self.seat(game_id, token, game)
         if seat is None:
             raise Problem(401, "unauthorized", "a seat token is required (Authorization: Bearer <token>)"
                           if not token else "this token is not a seat of this game")

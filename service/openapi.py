@@ -199,7 +199,10 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
             "start": START,
             "bots": _bots_schema(rs),
             "choices": _choices_schema(rs),
+            "seating": SEATING,
+            "keep": _keep_schema(_ruleset_seats(rs)),
         },
+        "allOf": [KEEP_ONLY_WITH_INVITATIONS, *_no_bot_kept(_ruleset_seats(rs))],
     }
 
 
@@ -219,14 +222,8 @@ def _bots_schema(rs: Any) -> dict[str, Any]:
     from bots import infos
 
     specs = sorted({s for b in infos(rs.id) for s in (b.id, *(f"{b.id}:{lv}" for lv in b.levels))})
-    seats: set[str] = set()
-    for sc in rs.scenarios():
-        try:
-            seats.update(rs.seats(sc.id, {}))
-        except Exception:  # a scenario that needs options names its seats with them
-            continue
     return {"type": "object", "additionalProperties": {"type": "string", "enum": specs},
-            "propertyNames": {"enum": sorted(seats)},
+            "propertyNames": {"enum": _ruleset_seats(rs)},
             "description": "Seats played by the service's built-in bots: `{\"<seat>\": \"<bot id>[:level]\"}` "
                            "(UMPIRE-BOT-1). A bot seat gets no token; the service plays it as soon as the decision "
                            "is its own."}
@@ -236,6 +233,45 @@ def _bots_schema(rs: Any) -> dict[str, Any]:
 START = {"type": "string", "enum": ["now", "when_ready"], "default": "now",
          "description": "`now`: the game opens at once; `when_ready`: it waits (`status: waiting`) until every seat "
                         "has posted `ready`, each with an optional client seed mixed into every draw."}
+
+
+#: ``seating`` and ``keep`` of POST /games and POST /campaigns (DESIGN 4, UMPIRE-SEAT-1).
+SEATING = {"type": "string", "enum": ["tokens", "invitations"], "default": "tokens",
+           "description": "`tokens`: every human seat's token to the caller (tools that seat the players themselves); "
+                          "`invitations`: the tokens of the seats named in `keep` and a one-time invitation for every "
+                          "other human seat (claimed with POST .../seats/{seat}/claim)."}
+
+
+def _keep_schema(seats: list[str]) -> dict[str, Any]:
+    """``keep``: seats of the ruleset (those of its scenarios), each once."""
+    return {"anyOf": [{"type": "array", "items": {"type": "string", "enum": seats}, "uniqueItems": True},
+                      {"type": "null"}],
+            "description": "With `seating: invitations`: the seats whose tokens the caller keeps (none by default; "
+                           "never a bot's seat, UMPIRE-SEAT-1)."}
+
+
+def _no_bot_kept(seats: list[str]) -> list[dict[str, Any]]:
+    """UMPIRE-SEAT-1: a seat named in ``bots`` is the service's, never in ``keep`` (one condition per seat)."""
+    return [{"if": {"required": ["bots"], "properties": {"bots": {"required": [s]}}},
+             "then": {"properties": {"keep": {"anyOf": [{"type": "null"}, {"not": {"contains": {"const": s}}}]}}}}
+            for s in seats]
+
+
+#: ``keep`` goes with ``"seating": "invitations"`` only (UMPIRE-SEAT-1).
+KEEP_ONLY_WITH_INVITATIONS = {
+    "if": {"not": {"required": ["seating"], "properties": {"seating": {"const": "invitations"}}}},
+    "then": {"properties": {"keep": {"type": "null"}}}}
+
+
+def _ruleset_seats(rs: Any) -> list[str]:
+    """Every seat of the ruleset's scenarios (with their default options)."""
+    seats: set[str] = set()
+    for sc in rs.scenarios():
+        try:
+            seats.update(rs.seats(sc.id, {}))
+        except Exception:  # a scenario that needs options names its seats with them
+            continue
+    return sorted(seats)
 
 
 def _per_ruleset(comps: dict[str, Any], rulesets: list[Any]) -> None:
@@ -268,11 +304,13 @@ def _per_ruleset(comps: dict[str, Any], rulesets: list[Any]) -> None:
 def body_components() -> dict[str, Any]:
     """Every body type of :mod:`service.schemas` and the request bodies, with the rulesets' unions in."""
     from .game_service import CommandRequest, ReadyRequest
+    from .seat_claims import ClaimRequest
     from .routes.campaigns import CampaignReadyRequest, CreateCampaignRequest
     from .undo import UndoRequest
 
     _, parts = msgspec.json.schema_components(
-        (*schemas.DOCUMENTED, CommandRequest, UndoRequest, ReadyRequest, CreateCampaignRequest, CampaignReadyRequest),
+        (*schemas.DOCUMENTED, CommandRequest, UndoRequest, ReadyRequest, CreateCampaignRequest, CampaignReadyRequest,
+         ClaimRequest),
         ref_template=REF + "{name}")
     comps = {name: _walk(sch, _generator_ready) for name, sch in parts.items()}
     rulesets = registry.all_rulesets()
@@ -319,19 +357,24 @@ def body_components() -> dict[str, Any]:
                                       "enum": sorted({c.id for rs in with_campaigns for c in rs.campaigns()}) or ["-"]}
     camp["properties"]["seed"] = {"anyOf": [{"type": "string", "pattern": HEX64}, {"type": "null"}]}
     camp["properties"]["start"] = START
+    camp["properties"]["seating"] = SEATING
     if with_campaigns:  # the campaigns' seats in every battle (the ruleset's CampaignRules.seats)
         from domain.kernel.campaign import campaign_rules_of
 
         seats = sorted({s for rs in with_campaigns for c in rs.campaigns()
                         for s in campaign_rules_of(rs).seats(c.id)})
         camp["properties"]["bots"] = {**_bots_schema(with_campaigns[0]), "propertyNames": {"enum": seats}}
+        camp["properties"]["keep"] = _keep_schema(seats)
         # a campaign with bots starts now (service/routes/campaigns.py: its bot seats give no client seed)
-        camp["if"] = {"required": ["bots"], "properties": {"bots": {"minProperties": 1}}}
-        camp["then"] = {"properties": {"start": {"const": "now"}}}
         camp["properties"]["choices"] = _choices_schema(with_campaigns[0])
-        # a campaign with rule choices starts now (a waiting campaign records nothing before its seats are ready)
-        camp["allOf"] = [{"if": {"required": ["choices"], "properties": {"choices": {"minProperties": 1}}},
-                          "then": {"properties": {"start": {"const": "now"}}}}]
+        # a campaign with bots, or with rule choices, starts now (its bot seats give no client seed; a waiting
+        # campaign records nothing before its seats are ready); keep goes with invitations only
+        camp["allOf"] = [
+            {"if": {"required": ["bots"], "properties": {"bots": {"minProperties": 1}}},
+             "then": {"properties": {"start": {"const": "now"}}}},
+            {"if": {"required": ["choices"], "properties": {"choices": {"minProperties": 1}}},
+             "then": {"properties": {"start": {"const": "now"}}}},
+            KEEP_ONLY_WITH_INVITATIONS, *_no_bot_kept(seats)]
     for name in (*_PLACEHOLDERS, "CreateGameRequest"):
         comps[name]["title"] = name
     return comps
@@ -371,6 +414,7 @@ ERROR_TEXT = {
     415: "The body is not application/json",
     422: "Refused by the rules (with rule and rule_url) or a bad setup (with field)",
     503: "Storage failure: nothing of the request was applied",
+    410: "The seat was claimed already: its invitation is spent (UMPIRE-SEAT-2)",
 }
 
 #: Operations that spend a budget (service.rate_limits, docs/operations-limits.md): 429 with Retry-After.
@@ -463,6 +507,14 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("post", "/campaigns/{campaign_id}/ready"): Op("campaigns", SEAT, {201: "CampaignReady"},
                                                    (400, 401, 404, 409, 422, 503)),
     ("get", "/campaigns/{campaign_id}/verify"): Op("campaigns", PUBLIC, {200: "CampaignVerify"}, (404, 503)),
+    # DESIGN 4: the invitation is the credential of a claim (body or bearer header); a rotation needs the token
+    ("post", GAME + "/seats/{seat}/claim"): Op("seats", OPTIONAL, {201: "SeatToken"},
+                                               (400, 401, 403, 404, 409, 410, 503)),
+    ("post", GAME + "/seats/{seat}/rotate"): Op("seats", SEAT, {201: "SeatToken"}, (401, 403, 404, 409, 503)),
+    ("post", "/campaigns/{campaign_id}/seats/{seat}/claim"): Op("seats", OPTIONAL, {201: "SeatToken"},
+                                                                (400, 401, 403, 404, 409, 410, 422, 503)),
+    ("post", "/campaigns/{campaign_id}/seats/{seat}/rotate"): Op("seats", SEAT, {201: "SeatToken"},
+                                                                 (401, 403, 404, 409, 422, 503)),
 }
 
 #: Every POST can meet the strict input guard (service/strict_input.py): a malformed body (400), one too
@@ -525,12 +577,16 @@ TAGS = [
                                    "pictures, verification, the live feed."},
     {"name": "undo", "description": "Undo: free within one's own turn while nothing was revealed, else by consent."},
     {"name": "campaigns", "description": "Campaigns: linked battles played with the same seat tokens."},
+    {"name": "seats", "description": "Seats that their players own: claim a seat with its one-time invitation, rotate "
+                                     "a seat's token (DESIGN 4, UMPIRE-SEAT-*)."},
 ]
 
 DESCRIPTION = """An impartial referee for tabletop wargames: clients send commands, umpire checks them against the
 rules, rolls seeded dice, records hash-chained events and explains every ruling.
 
-* **Seats.** `POST /games` answers one bearer token per seat; send it as `Authorization: Bearer <token>`. A request
+* **Seats.** `POST /games` answers one bearer token per seat (with `"seating": "invitations"`: the kept seats' tokens
+  and a one-time invitation per other seat, claimed with `POST /games/{id}/seats/{seat}/claim`); send a token as
+  `Authorization: Bearer <token>`. A request
   without one is a spectator (it sees what a spectator may see); operations marked with the lock need a seat.
 * **Commands.** Take any entry of `GET /games/{id}/legal-commands` and post it back as `command`, with the view's
   `version` as `expected_version`.

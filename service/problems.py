@@ -46,6 +46,8 @@ TYPES: dict[str, str] = {
     "rate-limited": "Too many requests",
     "engine-error": "Internal engine error",
     "http": "HTTP error",
+    "seat-taken": "This seat was claimed already",
+    "invitation-refused": "Not this seat's invitation",
 }
 
 STATUS_SLUG = {400: "malformed", 401: "unauthorized", 403: "not-your-decision", 404: "not-found",

@@ -124,6 +124,38 @@ class PublicKey(msgspec.Struct):
                                                                               "bytes.")]
 
 
+# -- seats (DESIGN 4) -----------------------------------------------------------------------------
+SEATING_DOC = ("`tokens` (every human seat's token went to the creator) or `invitations` (the creator kept the seats "
+               "it named; every other human seat was offered by a one-time invitation).")
+
+
+class SeatHeld(msgspec.Struct):
+    """How one seat is held (UMPIRE-SEAT-5): never who holds it."""
+
+    claimed: Annotated[str, Meta(description="`creator` (its token went to the game's creator), `invitation` (claimed "
+                                             "with its one-time invitation), `unclaimed` (its invitation is still "
+                                             "open) or `bot` (played by the service).")]
+    rotated: Annotated[bool, Meta(description="The holder replaced the seat's token at least once (UMPIRE-SEAT-4).")]
+
+
+SeatsHeld = Annotated[dict[str, SeatHeld], Meta(description="How each seat is held (UMPIRE-SEAT-5).")]
+CreatorHolds = Annotated[list[str], Meta(description="The human seats whose tokens went to the creator: with more than "
+                                                     "one, the creator can read each of those hands and act for each "
+                                                     "of those seats (UMPIRE-SEAT-5).")]
+
+
+class SeatToken(msgspec.Struct):
+    """A seat's bearer token, answered to the caller only (a claim, UMPIRE-SEAT-2; a rotation, UMPIRE-SEAT-4)."""
+
+    seat: SeatName
+    token: Annotated[str, Meta(description="Send it as `Authorization: Bearer <token>` to act as the seat; keep it "
+                                           "secret. Rotate it (`.../rotate`) to be sure nobody else holds it.")]
+    version: Annotated[int, Meta(ge=0, description="The version of the game (or campaign) after the change.")]
+    game_id: str | UnsetType = UNSET
+    campaign_id: str | UnsetType = UNSET
+    receipt: Receipt | UnsetType = UNSET
+
+
 # -- games ---------------------------------------------------------------------------------------
 class GameCreated(msgspec.Struct):
     game_id: str
@@ -141,6 +173,11 @@ class GameCreated(msgspec.Struct):
     receipt: Receipt | UnsetType = UNSET
     bots: Annotated[dict[str, str], Meta(description="The seats played by the service's bots (UMPIRE-BOT-1): seat "
                                                      "-> `<bot id>:<level>`; they have no token.")] | UnsetType = UNSET
+    seating: Annotated[str, Meta(description=SEATING_DOC)] | UnsetType = UNSET
+    invitations: Annotated[dict[str, str], Meta(description="Seating `invitations`: one one-time invitation per seat "
+                                                            "the creator did not keep. Hand each to its player, who "
+                                                            "claims the seat with it (POST /games/{id}/seats/{seat}/"
+                                                            "claim) and alone gets its token.")] | UnsetType = UNSET
 
 
 class UndoRequestView(msgspec.Struct):
@@ -197,6 +234,10 @@ class GameView(msgspec.Struct):
         UnsetType = UNSET
     receipt: Annotated[Receipt, Meta(description="The signed receipt of the version shown (GET /games/{id}).")] | \
         UnsetType = UNSET
+    seating: Annotated[str, Meta(description=SEATING_DOC + " Shown for a game seated by invitations.")] | \
+        UnsetType = UNSET
+    seats: SeatsHeld | UnsetType = UNSET
+    creator_holds: CreatorHolds | UnsetType = UNSET
 
 
 class DescribedCommand(msgspec.Struct):
@@ -357,6 +398,9 @@ class VerifyResult(msgspec.Struct):
         UnsetType = UNSET
     seed_given: Annotated[bool, Meta(description="The creator chose the seed (tests, reproducible games).")] | \
         UnsetType = UNSET
+    seating: Annotated[str, Meta(description=SEATING_DOC)] | UnsetType = UNSET
+    seats: SeatsHeld | UnsetType = UNSET
+    creator_holds: CreatorHolds | UnsetType = UNSET
     choices: Annotated[dict[str, str], Meta(description="The rule choices in force (DESIGN 14), from the header; "
                                                         "a game stored before choices existed shows the readings "
                                                         "it is folded under.")] | None | UnsetType = UNSET
@@ -429,6 +473,13 @@ class CampaignCreated(msgspec.Struct):
     seed_commitment: Hex64
     bots: Annotated[dict[str, str], Meta(description="Seats played by the service's bots in every battle "
                                                      "(UMPIRE-BOT-1); they have no token.")] | UnsetType = UNSET
+    seating: Annotated[str, Meta(description=SEATING_DOC)] | UnsetType = UNSET
+    invitations: Annotated[dict[str, str], Meta(description="Seating `invitations`: one one-time invitation per seat "
+                                                            "the creator did not keep (POST /campaigns/{id}/seats/"
+                                                            "{seat}/claim); the seat's token acts in every battle.")] | \
+        UnsetType = UNSET
+    seed_given: Annotated[bool, Meta(description="The creator chose the campaign's seed (UMPIRE-SEAT-6).")] | \
+        UnsetType = UNSET
 
 
 class CampaignReady(msgspec.Struct):
@@ -452,6 +503,11 @@ class CampaignVerify(msgspec.Struct):
     first_broken_seq: int | None | UnsetType = UNSET
     problem: str | None | UnsetType = UNSET
     client_seeds: dict[str, str | None] | UnsetType = UNSET
+    seed_given: Annotated[bool, Meta(description="The creator chose the campaign's seed: it can compute every draw of "
+                                                 "the campaign and of its battles (UMPIRE-SEAT-6).")] | UnsetType = UNSET
+    seating: Annotated[str, Meta(description=SEATING_DOC)] | UnsetType = UNSET
+    seats: SeatsHeld | UnsetType = UNSET
+    creator_holds: CreatorHolds | UnsetType = UNSET
     seed: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="Only once the campaign is finished.")] | \
         UnsetType = UNSET
     commitment_ok: bool | UnsetType = UNSET
@@ -516,13 +572,18 @@ class CampaignView(msgspec.Struct):
     waiting_for: Annotated[list[str], Meta(description="A waiting campaign: the seats that have not posted "
                                                        "ready.")] | UnsetType = UNSET
     seed: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="Only once the campaign is finished.")] | UnsetType = UNSET
+    seed_given: Annotated[bool, Meta(description="The creator chose the campaign's seed (UMPIRE-SEAT-6).")] | \
+        UnsetType = UNSET
+    seating: Annotated[str, Meta(description=SEATING_DOC)] | UnsetType = UNSET
+    seats: SeatsHeld | UnsetType = UNSET
+    creator_holds: CreatorHolds | UnsetType = UNSET
 
 
 #: Every documented body, for the document's components.
 DOCUMENTED: tuple[Any, ...] = (
     RulesetInfo, RuleText, Health, PublicKey, GameCreated, Lobby, GameView, LegalCommands, EventsPage, CommandResult,
     DryRunResult, RulingView, Timeline, VerifyResult, Redecided, CampaignCreated, CampaignView, CampaignReady,
-    CampaignVerify,
+    CampaignVerify, SeatToken,
 )
 
 #: Bodies typed per ruleset in the document (they carry the ruleset's commands or events; each has ``ruleset``),
@@ -534,5 +595,5 @@ __all__ = [
     "Command", "CommandResult", "CommandTemplate", "DryRunEvent", "DryRunResult", "EventEntry", "EventsPage",
     "GameCreated", "GameEvent", "GameView", "Health", "LegalCommands", "Lobby", "LobbyEntry", "PublicKey", "Receipt",
     "Redecided", "RuleText", "RulesetInfo", "RulingView", "Timeline", "TimelineEntry", "UndoRequestView",
-    "VerifyResult",
+    "SeatHeld", "SeatToken", "VerifyResult",
 ]

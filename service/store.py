@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import fcntl
 import hashlib
+import hmac
 import os
 import sqlite3
 import threading
@@ -197,6 +198,32 @@ def _m5_lobby_order(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS games_created ON games(created_at, game_id)")
     db.execute("CREATE INDEX IF NOT EXISTS games_status_created ON games(status, created_at, game_id)")
     db.execute("CREATE INDEX IF NOT EXISTS games_ruleset_created ON games(ruleset, created_at, game_id)")
+
+
+@migration
+def _m6_invitations(db: sqlite_utils.Database) -> None:
+    """DESIGN 4 (a seat belongs to the person who claimed it): the one-time invitation of each seat that a
+    game's (or a campaign's) creator offered, by hash only; the row goes when the seat is claimed."""
+    db.execute(
+        """CREATE TABLE invitations (
+            game_id TEXT NOT NULL, seat TEXT NOT NULL, invitation_hash TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat))"""
+    )
+    db.execute(
+        """CREATE TABLE campaign_invitations (
+            campaign_id TEXT NOT NULL, seat TEXT NOT NULL, invitation_hash TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, seat))"""
+    )
+
+
+class SeatRefused(StoreError):
+    """A claim or a rotation the store refused: ``reason`` is ``claimed`` (the seat's invitation is
+    spent: it was claimed, maybe a moment ago by a concurrent claim), ``wrong`` (not the seat's
+    invitation) or ``not-holder`` (not the seat's current token)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
 
 
 class _Write:
@@ -590,8 +617,10 @@ class EventStore:
         winner: str | None = None,
         events: Sequence[NewEvent] = (),
         chain_version: int = CHAIN_V2,
+        invitation_hashes: dict[str, str] | None = None,
     ) -> AppendResult:
-        """Create a game with its first ``events`` (the ``game_created`` header and the opening) in
+        """``invitation_hashes``: seat -> hash of its one-time invitation (seats offered by invitation have
+        no token yet). Create a game with its first ``events`` (the ``game_created`` header and the opening) in
         one transaction: there is never a game row without its header. With no events the game is
         at version 0. Raises :class:`GameExists` for a used id and ValueError when ``seed`` is not 32
         bytes or ``seed_commitment`` is not its sha256."""
@@ -615,6 +644,10 @@ class EventStore:
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
                 [(game_id, seat, h) for seat, h in token_hashes.items()],
+            )
+            conn.executemany(
+                "INSERT INTO invitations (game_id, seat, invitation_hash) VALUES (?,?,?)",
+                [(game_id, seat, h) for seat, h in (invitation_hashes or {}).items()],
             )
             conn.execute("INSERT INTO secrets (game_id, seed, revealed) VALUES (?,?,?)",
                          (game_id, seed.hex(), int(status == "finished")))
@@ -878,6 +911,56 @@ class EventStore:
 
         return tx
 
+    # -- seats changing hands (DESIGN 4) -----------------------------------------------------------
+    def claim_seat(self, game_id: str, seat: str, invitation_hash: str, new_token_hash: str,
+                   expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
+        """Retire ``seat``'s invitation (it must be ``invitation_hash``), give the seat ``new_token_hash``
+        and append ``events`` (its ``seat_claimed``), in one transaction. :class:`SeatRefused`
+        (``claimed``: no invitation left; ``wrong``: another invitation) or :class:`VersionConflict`
+        leave everything as it was. Of two claims at once exactly one wins: the invitation row is
+        deleted under the game's write lock."""
+        append = self._append_tx(game_id, expected_version, events)
+
+        def tx(conn: Any) -> AppendResult:
+            self._lock_game(conn, game_id)
+            row = conn.execute("SELECT invitation_hash FROM invitations WHERE game_id = ? AND seat = ?",
+                               (game_id, seat)).fetchone()
+            if row is None:
+                raise SeatRefused("claimed")
+            if not hmac.compare_digest(row[0], invitation_hash):
+                raise SeatRefused("wrong")
+            conn.execute("DELETE FROM invitations WHERE game_id = ? AND seat = ?", (game_id, seat))
+            conn.execute("INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)", (game_id, seat, new_token_hash))
+            return append(conn)
+
+        return self._write(tx)
+
+    def rotate_seat(self, game_id: str, seat: str, old_token_hash: str, new_token_hash: str,
+                    expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
+        """Replace ``seat``'s token (it must be ``old_token_hash``) by ``new_token_hash`` and append
+        ``events`` (its ``seat_rotated``), in one transaction (:class:`SeatRefused` ``not-holder``)."""
+        append = self._append_tx(game_id, expected_version, events)
+
+        def tx(conn: Any) -> AppendResult:
+            self._lock_game(conn, game_id)
+            cur = conn.execute("UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ? AND token_hash = ?",
+                               (new_token_hash, game_id, seat, old_token_hash))
+            if cur.rowcount != 1:
+                raise SeatRefused("not-holder")
+            return append(conn)
+
+        return self._write(tx)
+
+    def append_tx(self, game_id: str, expected_version: int, events: Sequence[NewEvent]) -> Callable[[Any], AppendResult]:
+        """:meth:`append`'s transaction as a function of the connection, for a write of another module that
+        appends to a game inside its own :meth:`transaction` (a campaign seat recorded in its battle)."""
+        return self._append_tx(game_id, expected_version, events)
+
+    def invited_seats(self, game_id: str) -> list[str]:
+        """The seats of ``game_id`` whose invitation is still open (not claimed)."""
+        return [r[0] for r in self._conn().execute(
+            "SELECT seat FROM invitations WHERE game_id = ? ORDER BY seat", (game_id,))]
+
     def import_game(
         self,
         game: GameRow,
@@ -1089,6 +1172,6 @@ def verify_commitments(events: Sequence[StoredEvent], seed: bytes) -> ChainRepor
 
 __all__ = [
     "AppendResult", "ChainReport", "EventStore", "GENESIS", "GameExists", "GameRow", "NewEvent", "SeedUnavailable",
-    "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "open_store", "token_hash",
+    "SeatRefused", "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "open_store", "token_hash",
     "verify_chain", "verify_commitments",
 ]

@@ -16,7 +16,8 @@ What every backend guarantees:
   the first answer, with the first request's body hash; another seat's ids never answer.
 - **The chain** (:mod:`service.chain`, versions 1 and 2) computed at append, stored byte for byte,
   verifiable by :func:`service.store.verify_chain`.
-- **Seats** (token hashes only), **secret seeds** (revealed when a game finishes; absent for a game
+- **Seats** (token hashes only; one-time invitations by hash, retired by the claim that appends the seat's
+  ``seat_claimed`` in the same transaction), **secret seeds** (revealed when a game finishes; absent for a game
   imported without secrets: read-only), **campaigns** (their own chained streams, through
   :meth:`transaction`/:meth:`rows`), the **command bodies** behind each step.
 - **Migrations numbered as today** on both backends (``len(MIGRATIONS)`` steps; a database of a newer
@@ -59,7 +60,7 @@ class Store(EventLog, Protocol):
     def create_game(self, *, game_id: str, ruleset: str, scenario: str, setup: str, seed: bytes,
                     seed_commitment: str, token_hashes: dict[str, str], campaign_id: str | None = None,
                     status: str = "active", winner: str | None = None, events: Sequence[NewEvent] = (),
-                    chain_version: int = ...) -> AppendResult: ...
+                    chain_version: int = ..., invitation_hashes: dict[str, str] | None = None) -> AppendResult: ...
 
     def game_ids(self) -> list[str]: ...
 
@@ -72,6 +73,21 @@ class Store(EventLog, Protocol):
     def seat_hashes(self, game_id: str) -> dict[str, str]: ...
 
     def seed(self, game_id: str) -> bytes: ...
+
+    # -- seats changing hands (DESIGN 4): the seat's change and its event in one transaction ----------
+    def claim_seat(self, game_id: str, seat: str, invitation_hash: str, new_token_hash: str,
+                   expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
+        """Retire the seat's invitation, store its token hash, append ``events``; ``SeatRefused`` (``claimed``,
+        ``wrong``) or ``VersionConflict`` change nothing. Of two claims at once exactly one wins."""
+
+    def rotate_seat(self, game_id: str, seat: str, old_token_hash: str, new_token_hash: str,
+                    expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
+        """Replace the seat's token hash (it must be ``old_token_hash``: else ``SeatRefused("not-holder")``)."""
+
+    def invited_seats(self, game_id: str) -> list[str]: ...
+
+    def append_tx(self, game_id: str, expected_version: int, events: Sequence[NewEvent]) -> Callable[[Any], AppendResult]:
+        """:meth:`append` as a function of a connection, run inside a :meth:`transaction` of another module."""
 
     def revealed_seed(self, game_id: str) -> bytes | None: ...
 

@@ -44,6 +44,7 @@ def _copy_game_extras(src: Any, dest: Any, game_id: str) -> None:
                       (game_id,))
     bodies = src.rows("SELECT game_id, first_seq, last_seq, seat, body FROM command_bodies WHERE game_id = ?",
                       (game_id,))
+    invitations = src.rows("SELECT game_id, seat, invitation_hash FROM invitations WHERE game_id = ?", (game_id,))
 
     def tx(conn: Any) -> None:
         for seat, command_id, body_hash in hashes:
@@ -51,14 +52,17 @@ def _copy_game_extras(src: Any, dest: Any, game_id: str) -> None:
                          (body_hash, game_id, seat, command_id))
         _insert(conn, "command_bodies", ("game_id", "first_seq", "last_seq", "seat", "body"),
                 [tuple(r) for r in bodies])
+        _insert(conn, "invitations", ("game_id", "seat", "invitation_hash"), [tuple(r) for r in invitations])
 
-    if hashes or bodies:
+    if hashes or bodies or invitations:
         dest.transaction(tx)
 
 
 def _copy_campaign(src: Any, dest: Any, campaign_id: str) -> None:
     row = src.rows(f"SELECT {', '.join(_CAMPAIGN_COLS)} FROM campaigns WHERE campaign_id = ?", (campaign_id,))
     seats = src.rows("SELECT campaign_id, seat, token_hash FROM campaign_seats WHERE campaign_id = ?", (campaign_id,))
+    invitations = src.rows("SELECT campaign_id, seat, invitation_hash FROM campaign_invitations WHERE campaign_id = ?",
+                           (campaign_id,))
     events = src.rows(f"SELECT {', '.join(_CAMPAIGN_EVENT_COLS)} FROM campaign_events WHERE campaign_id = ?"
                       " ORDER BY seq", (campaign_id,))
 
@@ -68,6 +72,7 @@ def _copy_campaign(src: Any, dest: Any, campaign_id: str) -> None:
         _insert(conn, "campaigns", _CAMPAIGN_COLS, [tuple(r) for r in row])
         _insert(conn, "campaign_seats", ("campaign_id", "seat", "token_hash"), [tuple(r) for r in seats])
         _insert(conn, "campaign_events", _CAMPAIGN_EVENT_COLS, [tuple(r) for r in events])
+        _insert(conn, "campaign_invitations", ("campaign_id", "seat", "invitation_hash"), [tuple(r) for r in invitations])
 
     dest.transaction(tx)
 

@@ -132,6 +132,15 @@ PG_MIGRATIONS: list[list[str]] = [
         "CREATE INDEX IF NOT EXISTS games_status_created ON games(status, created_at, game_id)",
         "CREATE INDEX IF NOT EXISTS games_ruleset_created ON games(ruleset, created_at, game_id)",
     ],
+    # 6: one-time invitations of the seats a creator offered (DESIGN 4)
+    [
+        f"""CREATE TABLE invitations (
+            game_id TEXT {_C} NOT NULL, seat TEXT {_C} NOT NULL, invitation_hash TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat))""",
+        f"""CREATE TABLE campaign_invitations (
+            campaign_id TEXT {_C} NOT NULL, seat TEXT {_C} NOT NULL, invitation_hash TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, seat))""",
+    ],
 ]
 assert len(PG_MIGRATIONS) == len(MIGRATIONS), "a schema step on one backend needs its twin on the other"
 

@@ -38,6 +38,7 @@ from domain.kernel.fold import decode_event
 
 from domain.kernel import chain
 from .receipts import check_against_log, signature_ok
+from .seating import seats_public
 from .store import EventStore, GameRow, SeedUnavailable, StoredEvent, verify_chain, verify_commitments
 
 _rolls_decoder = msgspec.json.Decoder(list[Roll])
@@ -135,6 +136,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     client_seeds: dict[str, str | None] | None = None
     #: The game's creator gave its seed (the header says so): the creator can compute every draw.
     seed_given: bool | None = None
+    #: DESIGN 4 (UMPIRE-SEAT-5): ``{"seating", "seats", "creator_holds"}``, from the log's seat events.
+    seating: dict[str, Any] | None = None
     #: The rule choices in force (DESIGN 14): the header's, or for a header written before choices existed the
     #: readings it is folded under. None when the ruleset is not installed here or the log cannot be folded.
     choices: dict[str, str] | None = None
@@ -179,6 +182,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
             out["client_seeds"] = self.client_seeds
         if self.seed_given is not None:
             out["seed_given"] = self.seed_given
+        if self.seating is not None:
+            out.update(self.seating)
         if self.choices is not None:
             out["choices"] = self.choices
         if self.receipt_ok is not None:
@@ -419,7 +424,7 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
     if kernel is not None and kernel.header is not None:
         choices = rule_choices.in_force(rule_choices.declared(registry.get(kernel.header.ruleset)),
                                         kernel.header.choices)
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any] = {"seating": seats_public(kernel)}
     if receipt is not None:
         if public_key is None:
             fields.update(receipt_ok=False, receipt_problem="no public key to check the receipt's signature with")

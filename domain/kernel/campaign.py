@@ -26,7 +26,12 @@ import msgspec
 
 from .decider import Choice, Status
 from .dice import Dice
-from .envelope import Emitted
+from .envelope import Emitted, Event
+
+
+class SeedChosen(Event, tag="seed_chosen"):
+    """The first event of a campaign whose creator gave its seed (UMPIRE-SEAT-6): the creator can compute
+    every draw of the campaign and of its battles (their seeds are derived from the campaign's)."""
 
 
 class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
@@ -102,4 +107,4 @@ def fold_campaign(rules: CampaignRules, events: list[Any]) -> Any:
     return state
 
 
-__all__ = ["BattlePlan", "CampaignRules", "campaign_rules_of", "fold_campaign"]
+__all__ = ["BattlePlan", "CampaignRules", "SeedChosen", "campaign_rules_of", "fold_campaign"]

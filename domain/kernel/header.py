@@ -25,6 +25,7 @@ from .decider import Status
 from .dice import client_mix
 from .envelope import Command, Emitted, Event
 from .rulings import RuleViolation, RulingBuilder
+from .seats import SeatClaimed, SeatHolding, SeatRotated, SeatsOffered, holding_evolve
 
 START_NOW = "now"
 START_WHEN_READY = "when_ready"
@@ -88,6 +89,8 @@ class KernelState(msgspec.Struct, frozen=True, kw_only=True):
     #: seat -> its client seed (None: ready without one), in the order the seats became ready.
     ready: dict[str, str | None] = {}
     undo_request: UndoPending | None = None
+    #: Who was handed which seat (:mod:`domain.kernel.seats`).
+    seats: SeatHolding = SeatHolding()
 
     @property
     def waiting(self) -> bool:
@@ -132,6 +135,8 @@ def kernel_evolve(ks: KernelState, seq: int, event: Any) -> KernelState:
         ready = dict(ks.ready)
         ready[event.seat] = event.client_seed
         return r(ks, ready=ready)
+    if isinstance(event, (SeatsOffered, SeatClaimed, SeatRotated)):
+        return r(ks, seats=holding_evolve(ks.seats, seq, event))
     if isinstance(event, UndoRequested):
         return r(ks, undo_request=UndoPending(seq=seq, by=event.by, to_version=event.to_version))
     if isinstance(event, UndoAccepted) and ks.undo_request is not None:

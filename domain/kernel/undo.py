@@ -33,6 +33,7 @@ import msgspec
 from .envelope import Command, Emitted, Event
 from .header import GameCreated, KernelState, Ready, SeatReady, UndoPending
 from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation, RulingBuilder
+from .seats import SeatClaimed, SeatRotated, SeatsOffered
 from .sides import other_sides
 
 
@@ -85,15 +86,18 @@ class UndoDecline(Command, tag="undo_decline"):
     pass
 
 
-KernelEvent = GameCreated | SeatReady | UndoRequested | UndoAccepted | UndoDeclined | UndoLapsed | Undone
+KernelEvent = (GameCreated | SeatReady | UndoRequested | UndoAccepted | UndoDeclined | UndoLapsed | Undone | SeatsOffered
+               | SeatClaimed | SeatRotated)
 KERNEL_EVENT_TYPES: frozenset[str] = frozenset(
-    {"game_created", "seat_ready", "undo_requested", "undo_accepted", "undo_declined", "undo_lapsed", "undone"})
+    {"game_created", "seat_ready", "undo_requested", "undo_accepted", "undo_declined", "undo_lapsed", "undone",
+     "seats_offered", "seat_claimed", "seat_rotated"})
 KernelCommand = Ready | UndoTo | UndoAccept | UndoDecline
 KERNEL_COMMAND_TYPES: frozenset[str] = frozenset({"ready", "undo", "undo_accept", "undo_decline"})
 #: Events that belong to a game's opening (never undone).
-OPENING_EVENT_TYPES: frozenset[str] = frozenset({"game_created", "seat_ready"})
+OPENING_EVENT_TYPES: frozenset[str] = frozenset({"game_created", "seat_ready", "seats_offered", "seat_claimed"})
 
-_KERNEL_CLASSES = (GameCreated, SeatReady, UndoRequested, UndoAccepted, UndoDeclined, UndoLapsed, Undone)
+_KERNEL_CLASSES = (GameCreated, SeatReady, UndoRequested, UndoAccepted, UndoDeclined, UndoLapsed, Undone, SeatsOffered,
+                   SeatClaimed, SeatRotated)
 
 
 def is_kernel_event(event: object) -> bool:

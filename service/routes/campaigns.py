@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 import threading
 import uuid
 import weakref
@@ -43,7 +42,8 @@ from domain.kernel import (
     ACTIVE, FINISHED, START_WHEN_READY, Dice, Emitted, SeatReady, SetupError, advance, commitment, registry,
 )
 from domain.kernel import choices as rule_choices
-from domain.kernel.campaign import CampaignRules, campaign_rules_of
+from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of
+from domain.kernel.seats import Seating, SeatHolding, holding_evolve
 from domain.kernel.dice import client_mix, new_seed, seed_from_hex
 from domain.kernel.header import CLIENT_SEED_PATTERN
 
@@ -51,7 +51,8 @@ from ..auth import bearer_token
 from ..schemas import CampaignCreated, CampaignReady, CampaignVerify, CampaignView
 from ..game_service import ON_FINISHED, SEAT_RESOLVERS, CreateGameRequest, GameService
 from ..problems import Problem
-from ..campaign_store import CampaignConflict, CampaignStore  # noqa: F401
+from ..campaign_store import CAMPAIGN_KERNEL_EVENTS, CampaignConflict, CampaignStore  # noqa: F401
+from ..seating import claimed_emitted, offered_emitted, plan_seats, seats_report
 from ..store import GameRow
 from ._common import strict_body, svc_of
 
@@ -71,6 +72,9 @@ class CreateCampaignRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=
     bots: dict[str, str] = {}
     #: DESIGN 14: the rule choices of every battle, ``{"<choice id>": "<option>"}`` (GET /rulesets lists them).
     choices: dict[str, str] = {}
+    #: DESIGN 4 (UMPIRE-SEAT-1), as for a game: ``tokens`` or ``invitations`` (with the seats the caller keeps).
+    seating: Seating = "tokens"
+    keep: list[str] | None = None
 
 
 def battle_seed(seed: bytes, campaign_id: str, number: int) -> str:
@@ -110,7 +114,7 @@ class CampaignService:
         counters: dict[str, int] = {}
         records = self.db.events(campaign_id)
         for ev, rolls in records:
-            if not isinstance(ev, SeatReady):
+            if not isinstance(ev, CAMPAIGN_KERNEL_EVENTS):
                 state = rules.evolve(state, ev)
             counters = advance(counters, rolls)
         return state, len(records), counters
@@ -122,6 +126,28 @@ class CampaignService:
         """The seats' client seeds of a ``when_ready`` campaign (None: a campaign without them)."""
         seeds = {ev.seat: ev.client_seed for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}
         return {s: seeds.get(s) for s in self._seats(self._require(campaign_id))} if seeds else None
+
+    def seating(self, campaign_id: str) -> tuple[SeatHolding, bool]:
+        """(who was handed which seat, whether the creator chose the seed) from the campaign's stream."""
+        h, given = SeatHolding(), False
+        for seq, (ev, _) in enumerate(self.db.events(campaign_id), start=1):
+            h = holding_evolve(h, seq, ev)
+            given = given or isinstance(ev, SeedChosen)
+        return h, given
+
+    def _bots(self, campaign_id: str) -> dict[str, str]:
+        """The campaign's bot seats: those of its battles' headers (the campaign's ``bots`` option)."""
+        rows = self.games.store.rows("SELECT game_id FROM games WHERE campaign_id = ? ORDER BY created_at LIMIT 1",
+                                     (campaign_id,))
+        if not rows:
+            return {}
+        header = self.games.current(rows[0][0]).folded.kernel.header
+        return dict(header.bots) if header is not None else {}
+
+    def public_seating(self, campaign_id: str, seats: tuple[str, ...], bots: dict[str, str]) -> dict[str, Any]:
+        """``seed_given``, ``seating``, ``seats``, ``creator_holds`` of a campaign (UMPIRE-SEAT-5, -6)."""
+        h, given = self.seating(campaign_id)
+        return {"seed_given": given, **seats_report(h, seats, bots)}
 
     @staticmethod
     def _mix(seats: tuple[str, ...], seeds: dict[str, str | None] | None) -> str | None:
@@ -165,17 +191,27 @@ class CampaignService:
             raise Problem(422, "bad-setup", "a campaign with rule choices starts now (a waiting campaign records "
                                             "nothing before its seats are ready)", field="choices")
         campaign_id = "c" + uuid.uuid4().hex[:15]
-        tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in seats}
+        plan = plan_seats(seats, bots, req.seating, req.keep)
+        tokens = plan.tokens
+        # UMPIRE-SEAT-6, UMPIRE-SEAT-1: a chosen seed and the seats offered are the stream's first events
+        first: list[Emitted] = [Emitted(event=SeedChosen())] if req.seed is not None else []
+        if plan.offered is not None:
+            first.append(offered_emitted(plan.offered))
+        seated = (plan.offered, ()) if plan.offered is not None else None
+        body: dict[str, Any] = {"campaign_id": campaign_id, "campaign": req.campaign,
+                                "seats": {s: t for s, t in tokens.items() if s not in bots},
+                                "seed_commitment": commitment(seed), "start": req.start, "seating": req.seating,
+                                "seed_given": req.seed is not None}
+        if plan.offered is not None:
+            body["invitations"] = dict(plan.invitations)
         if req.start == START_WHEN_READY:
             # DESIGN 3: nothing is drawn before both seats have added their client seeds
-            self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, [], "waiting")
-            return {"campaign_id": campaign_id, "campaign": req.campaign, "seats": tokens, "game_id": None,
-                    "status": "waiting", "start": req.start, "seed_commitment": commitment(seed)}
-        emitted, game_id = self._opening(campaign_id, req.ruleset, req.campaign, seed, None, {}, bots, choices)
-        self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, emitted, ACTIVE)
-        body = {"campaign_id": campaign_id, "campaign": req.campaign,
-                "seats": {s: t for s, t in tokens.items() if s not in bots}, "game_id": game_id,
-                "status": ACTIVE, "start": req.start, "seed_commitment": commitment(seed)}
+            self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, first, "waiting", plan.invitations)
+            return body | {"game_id": None, "status": "waiting"}
+        emitted, game_id = self._opening(campaign_id, req.ruleset, req.campaign, seed, None, {}, bots, choices,
+                                         seed_given=req.seed is not None, seated=seated)
+        self.db.create(campaign_id, req.ruleset, req.campaign, seed, tokens, first + emitted, ACTIVE, plan.invitations)
+        body.update(game_id=game_id, status=ACTIVE)
         if bots:
             body["bots"] = bots
         return body
@@ -183,7 +219,8 @@ class CampaignService:
     def _opening(self, campaign_id: str, ruleset: str, campaign: str, seed: bytes,
                  seeds: dict[str, str | None] | None, counters: dict[str, int],
                  bots: dict[str, str] | None = None,
-                 choices: dict[str, str] | None = None) -> tuple[list[Emitted], str | None]:
+                 choices: dict[str, str] | None = None, *, seed_given: bool = False,
+                 seated: Any = None) -> tuple[list[Emitted], str | None]:
         """The campaign's opening (the rules' ``start``) and the first battle created. The first
         battle is created before anything of the campaign is written: if the engine refuses its
         setup, no half-made campaign is left behind."""
@@ -194,7 +231,8 @@ class CampaignService:
         state = rules.initial_state()
         for em in emitted:
             state = rules.evolve(state, em.event)
-        game_id, started = self._start_battle(rules, state, ruleset, seed, campaign_id, dice, seeds)
+        game_id, started = self._start_battle(rules, state, ruleset, seed, campaign_id, dice, seeds,
+                                              seed_given=seed_given, seated=seated)
         return emitted + started, game_id
 
     # -- POST /campaigns/{id}/ready ------------------------------------------------
@@ -218,7 +256,8 @@ class CampaignService:
                 full = {s: seeds.get(s) for s in seats}
                 _state, _version, counters = self._fold(campaign_id, self._rules_of(row))
                 opening, game_id = self._opening(campaign_id, row["ruleset"], row["campaign"],
-                                                 bytes.fromhex(row["seed"]), full, counters)
+                                                 bytes.fromhex(row["seed"]), full, counters,
+                                                 **self._battle_seating(campaign_id))
                 emitted += opening
                 status = ACTIVE
             try:
@@ -228,8 +267,17 @@ class CampaignService:
         return {"campaign_id": campaign_id, "version": version, "status": status, "game_id": game_id,
                 "waiting_for": [s for s in seats if s not in seeds]}
 
+    def _battle_seating(self, campaign_id: str) -> dict[str, Any]:
+        """What a new battle's header and opening say of the campaign's seats and seed (from its stream)."""
+        h, given = self.seating(campaign_id)
+        seated = (h.offered, tuple(s for s in h.offered.invited if s in h.claimed)) if h.offered is not None else None
+        return {"seed_given": given, "seated": seated}
+
     def _start_battle(self, rules: CampaignRules, state: Any, ruleset: str, seed: bytes, campaign_id: str,
-                      dice: Dice, seeds: dict[str, str | None] | None = None) -> tuple[str | None, list[Emitted]]:
+                      dice: Dice, seeds: dict[str, str | None] | None = None, *, seed_given: bool = False,
+                      seated: Any = None) -> tuple[str | None, list[Emitted]]:
+        """Create the next battle. Its seed is derived from the campaign's, so its header's ``seed_given`` is
+        the campaign's (UMPIRE-SEAT-6); ``seated``: the campaign's offered seats and those claimed so far."""
         plan = rules.next_battle(state)
         if plan is None:
             return None, []
@@ -237,7 +285,7 @@ class CampaignService:
             CreateGameRequest(ruleset=ruleset, scenario=plan.scenario,
                               seed=battle_seed(seed, campaign_id, plan.number), options=dict(plan.options),
                               bots=dict(plan.bots), choices=dict(plan.choices)),
-            campaign_id=campaign_id, client_seeds=seeds)
+            campaign_id=campaign_id, client_seeds=seeds, seed_given=seed_given, seated=seated)
         return game["game_id"], rules.battle_started(state, plan, game["game_id"], dice)
 
     # -- a battle ended ----------------------------------------------------------
@@ -253,6 +301,8 @@ class CampaignService:
         with self.lock(campaign_id):
             for _ in range(RETRIES):
                 state, version, counters = self._fold(campaign_id, rules)
+                # read after the fold: a seat claimed meanwhile is in it, or makes the append below conflict
+                seating = self._battle_seating(campaign_id)
                 dice = Dice(seed, campaign_id, counters, mix=self._mix(seats, seeds))
                 emitted: list[Emitted] = []
                 current = rules.current_game(state)
@@ -264,7 +314,8 @@ class CampaignService:
                     for em in emitted:
                         state = rules.evolve(state, em.event)
                 try:
-                    _gid, started = self._start_battle(rules, state, row["ruleset"], seed, campaign_id, dice, seeds)
+                    _gid, started = self._start_battle(rules, state, row["ruleset"], seed, campaign_id, dice, seeds,
+                                                       **seating)
                 except Problem:
                     started = []  # the engine refused the next setup: recorded result stays; GET retries
                 emitted += started
@@ -306,11 +357,13 @@ class CampaignService:
                         title=title, status="waiting", game_id=None,
                         waiting_for=[s for s in rules.seats(row["campaign"]) if s not in ready],
                         version=row["version"], seed_commitment=row["seed_commitment"])
+            body.update(self.public_seating(campaign_id, rules.seats(row["campaign"]), self._bots(campaign_id)))
             return body
         state = self.advance(campaign_id)
         body = rules.view(state, seat)
         body["version"] = self.db.row(campaign_id)["version"]
         body["seed_commitment"] = row["seed_commitment"]
+        body.update(self.public_seating(campaign_id, rules.seats(row["campaign"]), self._bots(campaign_id)))
         seeds = self.client_seeds(campaign_id)
         if seeds is not None:
             body["client_seeds"] = seeds
@@ -409,6 +462,8 @@ def campaign_verify(request: Request, campaign_id: FromPath[str]) -> CampaignVer
     seeds = svc.client_seeds(campaign_id)
     if seeds is not None:
         out["client_seeds"] = seeds
+    rules = svc._rules_of(row)
+    out.update(svc.public_seating(campaign_id, rules.seats(row["campaign"]), svc._bots(campaign_id)))
     if finished:
         out["seed"] = row["seed"]
         out["commitment_ok"] = commitment(bytes.fromhex(row["seed"])) == row["seed_commitment"]

@@ -42,6 +42,7 @@ from service.bot_players import bot_decision, by_rule, next_job, note_of
 from service.game_service import CommandRequest, CreateGameRequest, GameService, ruleset_for
 from service.problems import Problem
 from service.routes.campaigns import CreateCampaignRequest, campaigns_of
+from service.seat_claims import claim
 from service.undo import answer as answer_undo
 from service.undo import request_undo, undo_targets
 
@@ -59,6 +60,9 @@ class Config:
     bots: dict[str, str] = field(default_factory=dict)
     start: str = "now"
     campaign: str = ""
+    #: ``invitations``: every human seat is offered by invitation and claimed before the sequence (DESIGN 4):
+    #: the seat events (``seats_offered``, ``seat_claimed``) sit in the log beside everything else.
+    seating: str = "tokens"
 
 
 CONFIGS: tuple[Config, ...] = (
@@ -76,6 +80,7 @@ CONFIGS: tuple[Config, ...] = (
     Config("smoke-bot", "smoke", "BTL-OPEN-FIELD", bots={"player-2": "random"}),
     Config("emperor", "emperor", "SETUP-AKHENA-VS-REBEL"),
     Config("emperor-when-ready", "emperor", "SETUP-WARDEN-VS-VESPER", start="when_ready"),
+    Config("hoth-invited-when-ready", "hoth", "SCN-TAKE-DOWN-THE-SHIELD", start="when_ready", seating="invitations"),
 )
 
 
@@ -139,10 +144,12 @@ class Sequence:
                                                                seed=f"{rng.getrandbits(256):064x}"))
         else:
             g = svc.create_game(CreateGameRequest(ruleset=cfg.ruleset, scenario=cfg.scenario, options=cfg.options,
-                                                  bots=cfg.bots, start=cfg.start,
+                                                  bots=cfg.bots, start=cfg.start, seating=cfg.seating,
                                                   seed=f"{rng.getrandbits(256):064x}"))
         self.gid: str = g["game_id"]
         self.tokens: dict[str, str] = dict(g["seats"])
+        for seat, code in sorted(g.get("invitations", {}).items()):  # each player claims its own seat
+            self.tokens[seat] = claim(svc, self.gid, seat, code)["token"]
         cur = svc.current(self.gid)
         self.rs = cur.ruleset
         self.setup = cur.setup

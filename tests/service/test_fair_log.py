@@ -213,7 +213,8 @@ def test_a_campaign_has_a_chained_stream_and_an_edit_breaks_it(client, tmp_path)
     cid = r.json()["campaign_id"]
     body = client.get(f"/campaigns/{cid}/verify").json()
     assert body["chain_ok"] is True and body["chain_version"] == 2 and body["version"] >= 2 and "seed" not in body
+    # seq 1 records the chosen seed (UMPIRE-SEAT-6); the campaign's own first event follows
     sql(tmp_path / "data", "UPDATE campaign_events SET payload=replace(payload, 'C2-1', 'C2-3') WHERE campaign_id=?"
-        " AND seq=2", cid)
+        " AND seq=3", cid)
     body = client.get(f"/campaigns/{cid}/verify").json()
-    assert body["chain_ok"] is False and body["first_broken_seq"] == 2, body
+    assert body["chain_ok"] is False and body["first_broken_seq"] == 3, body

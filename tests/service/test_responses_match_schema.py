@@ -199,6 +199,31 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
         call("POST", "/campaigns/{campaign_id}/ready", cw + "/ready", tok, json={})  # 422 UMPIRE-READY-1
         assert call("GET", "/campaigns/{campaign_id}/verify", cw + "/verify")[1]["chain_ok"]
 
+        # seats that their players own (DESIGN 4): invitations, claims, rotation, in a game and a campaign
+        r, inv = call("POST", "/games", "/games", json={"ruleset": "hoth", "scenario": SCENARIO,
+                                                       "seating": "invitations", "keep": ["imperial"]})
+        gi = f"/games/{inv['game_id']}"
+        claim = GAME + "/seats/{seat}/claim"
+        r, held = call("POST", claim, gi + "/seats/rebel/claim", json={"invitation": inv["invitations"]["rebel"]})
+        assert r.status_code == 201
+        call("POST", claim, gi + "/seats/rebel/claim", json={"invitation": inv["invitations"]["rebel"]})  # 410
+        call("POST", claim, gi + "/seats/imperial/claim", json={"invitation": "x"})  # 409
+        r, _ = call("POST", GAME + "/seats/{seat}/rotate", gi + "/seats/rebel/rotate", held["token"])
+        assert r.status_code == 201
+        call("POST", GAME + "/seats/{seat}/rotate", gi + "/seats/rebel/rotate", held["token"])  # 401: dead
+        assert call("GET", GAME, gi)[1]["seats"]["rebel"] == {"claimed": "invitation", "rotated": True}
+        call("GET", GAME + "/verify", gi + "/verify")
+        r, ci = call("POST", "/campaigns", "/campaigns", json={"ruleset": "hoth", "campaign": "CMP-1-ASSAULT-ON-ECHO-BASE",
+                                                               "seating": "invitations", "keep": ["imperial"]})
+        cc = f"/campaigns/{ci['campaign_id']}"
+        r, held = call("POST", "/campaigns/{campaign_id}/seats/{seat}/claim", cc + "/seats/rebel/claim",
+                       json={"invitation": ci["invitations"]["rebel"]})
+        assert r.status_code == 201
+        r, _ = call("POST", "/campaigns/{campaign_id}/seats/{seat}/rotate", cc + "/seats/rebel/rotate", held["token"])
+        assert r.status_code == 201
+        call("GET", "/campaigns/{campaign_id}", cc)
+        call("GET", "/campaigns/{campaign_id}/verify", cc + "/verify")
+
     # every operation the document describes answered at least once with success
     ok = {(m, t) for m, t, s in contract.seen if s < 300}
     missing = sorted(set(OPERATIONS) - ok)

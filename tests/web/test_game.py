@@ -20,11 +20,13 @@ from .harness import MAX_COMMANDS, SCENARIO, Player
 
 
 def create_in_lobby(page: Any, base: str) -> tuple[str, dict[str, str]]:
-    """Create a hoth game with the lobby's form; the invite links it shows, by seat."""
+    """Create a hoth game with the lobby's form, inviting every seat (its creator only watches); the
+    invitation links it shows, by seat."""
     page.goto(base + "/")
     page.wait_for_selector("#c-scenario option", state="attached")
     page.select_option("#c-ruleset", "hoth")  # the lobby lists every ruleset (emperor, hoth, smoke)
     page.select_option("#c-scenario", f"s:{SCENARIO}")
+    page.select_option("#c-keep", "none")
     shot(page, "lobby", full_page=True)
     page.click("#c-submit")
     page.wait_for_selector(".created ul.seats li")
@@ -35,8 +37,9 @@ def create_in_lobby(page: Any, base: str) -> tuple[str, dict[str, str]]:
     return game_id, links
 
 
-def token_of(link: str) -> str:
-    return link.split("token=", 1)[1]
+def token_of(page: Any, game_id: str, seat: str) -> str:
+    """The seat's token, as the claiming browser stored it (the only place it is)."""
+    return page.evaluate("(k) => JSON.parse(localStorage.getItem('umpire.tokens'))[k[0]][k[1]]", [game_id, seat])
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +52,16 @@ def game(server: Any, browser: Any) -> Any:
         game_id, links = create_in_lobby(lobby, server.url)
         assert set(links) == {"imperial", "rebel"}
         players: dict[str, Player] = {}
+        held: dict[str, str] = {}
         for i, (seat, link) in enumerate(sorted(links.items())):
             page = ctx.page()
             page.goto(link)
             page.wait_for_selector("#board svg [data-unit]")
-            # the invite link's token is kept in the browser and leaves the address bar
-            assert "token=" not in page.url and f"seat={seat}" in page.url
-            players[seat] = Player(page, server.url, game_id, seat, token_of(link), seed=i)
-        facts: dict[str, Any] = {"game_id": game_id, "tokens": {s: token_of(l) for s, l in links.items()},
+            # the invitation claims the seat in this browser and leaves the address bar
+            assert "invite=" not in page.url and f"seat={seat}" in page.url
+            held[seat] = token_of(page, game_id, seat)
+            players[seat] = Player(page, server.url, game_id, seat, held[seat], seed=i)
+        facts: dict[str, Any] = {"game_id": game_id, "tokens": held,
                                  "live": 0, "free_undo": None, "consent_undo": None}
         shot(players["imperial"].page, "board-imperial-start", full_page=True)
         n = 0

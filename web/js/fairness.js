@@ -83,6 +83,25 @@ async function allRolls(session, onProgress) {
   return rolls;
 }
 
+// DESIGN 4 (UMPIRE-SEAT-5, -6): how each seat is held, never by whom, and a chosen seed, said plainly.
+const HELD = { creator: 'its token went to the game’s creator', invitation: 'claimed with its one-time invitation',
+  unclaimed: 'not claimed yet (its invitation is open)', bot: 'played by the service’s bot' };
+export function seatLines(verify) {
+  const out = [];
+  if (verify.seed_given) {
+    out.push(h('li', { id: 'fair-seed-given', class: 'warn' }, '⚠ The creator chose this game’s seed: they can compute every roll.'));
+  }
+  const holds = verify.creator_holds || [];
+  if (holds.length > 1) {
+    out.push(h('li', { id: 'fair-creator-holds', class: 'warn' }, `⚠ The creator holds ${holds.join(', ')}: it can read each of those hands and act for each of those seats.`));
+  }
+  if (verify.seats) {
+    out.push(h('li', { id: 'fair-seats' }, 'Seats: ', h('ul', {}, Object.entries(verify.seats).map(([s, v]) => h('li', { dataset: { seat: s, claimed: v.claimed } },
+      `${s}: ${HELD[v.claimed] || v.claimed}${v.rotated ? '; its holder replaced the token since' : ''}`)))));
+  }
+  return out;
+}
+
 export function renderFairness(session, panel) {
   const commitBox = h('div', { id: 'fair-commitment' });
   const receiptBox = h('div', { id: 'fair-receipt' });
@@ -147,7 +166,8 @@ export function renderFairness(session, panel) {
     clear(serverBox, h('ul', {},
       h('li', {}, `${mark(verify.chain_ok)} hash chain ${verify.chain_ok ? 'intact' : `broken at seq ${verify.first_broken_seq}`}`),
       'dice_ok' in verify ? h('li', {}, `${mark(verify.dice_ok)} dice ${verify.dice_ok ? 'match the seed' : 'do not match'} (server)`) : null,
-      verify.client_seeds ? h('li', {}, `client seeds: ${Object.entries(verify.client_seeds).map(([s, c]) => `${s}=${c ?? '(none)'}`).join(', ')}`) : null));
+      verify.client_seeds ? h('li', {}, `client seeds: ${Object.entries(verify.client_seeds).map(([s, c]) => `${s}=${c ?? '(none)'}`).join(', ')}`) : null,
+      ...seatLines(verify)));
     if (session.finished && verify.seed) {
       if (checkedFor == null) {
         clear(checkBox, h('p', {}, 'Revealed seed: ', h('code', { class: 'hash', id: 'seed' }, verify.seed)));

@@ -122,6 +122,7 @@ async function createForm(createdBox, onCreated = () => {}) {
   const seed = h('input', { id: 'c-seed', type: 'text', pattern: '[0-9a-f]{64}', placeholder: 'optional: 64 hex characters', autocomplete: 'off' });
   const start = h('select', { id: 'c-start' }, h('option', { value: 'now' }, 'at once'), h('option', { value: 'when_ready' }, 'when every seat is ready (client seeds)'));
   const botsBox = h('div', { id: 'c-bots' });
+  const seatingBox = h('div', { id: 'c-seating' });
   const choicesBox = h('div', { id: 'c-choices-box' });
   let choices = choicesFieldset(null);
   const err = h('p', { class: 'error', role: 'alert' });
@@ -154,9 +155,40 @@ async function createForm(createdBox, onCreated = () => {}) {
     clear(choicesBox, choices.el);
     renderBots();
   };
+  // Seating (DESIGN 4): this browser keeps the seat its player picks (or every human seat for a local
+  // hot-seat game, which the game then says publicly); every other human seat gets a one-time invitation.
+  const botSeats = () => [...botsBox.querySelectorAll('select')].filter((x) => x.value).map((x) => x.dataset.seat);
+  const humanSeats = () => {
+    const info = all.find((r) => r.id === rs.value) || {};
+    const chosen = (info.scenarios || []).find((x) => `s:${x.id}` === sc.value);
+    const names = form && form.seats ? form.seats() : ((chosen && chosen.seats) || []);
+    return names.filter((x) => !botSeats().includes(x));
+  };
+  const renderSeating = () => {
+    const before = seatingBox.querySelector('select');
+    const was = before ? before.value : null;
+    const humans = humanSeats();
+    const pick = h('select', { id: 'c-keep' },
+      humans.map((x) => h('option', { value: `seat:${x}` }, `I play ${x}`)),
+      h('option', { value: 'none' }, 'I only watch: invite every seat'),
+      humans.length > 1 ? h('option', { value: 'all' }, 'I play every seat on this device (hot-seat, said publicly)') : null);
+    if (was && [...pick.options].some((o) => o.value === was)) pick.value = was;
+    seatingBox.replaceChildren(h('div', { class: 'row' }, h('label', { for: 'c-keep' }, 'Your seat '), pick),
+      h('p', { class: 'muted' }, 'The other players get a one-time invitation link each; only they receive their seat’s token.'));
+  };
+  const seatingOf = () => {
+    const v = (seatingBox.querySelector('select') || {}).value || 'none';
+    const humans = humanSeats();
+    return { seating: 'invitations', keep: v === 'all' ? humans : v.startsWith('seat:') ? [v.slice(5)] : [] };
+  };
+  optsBox.addEventListener('change', renderSeating);
+  botsBox.addEventListener('change', renderSeating);
   rs.addEventListener('change', renderRuleset);
   sc.addEventListener('change', renderBots);
+  rs.addEventListener('change', renderSeating);
+  sc.addEventListener('change', renderSeating);
   renderRuleset();
+  renderSeating();
 
   const submit = async (e) => {
     e.preventDefault();
@@ -169,7 +201,7 @@ async function createForm(createdBox, onCreated = () => {}) {
     let res;
     try {
       if (kind === 'c') {
-        res = await spectator.post('/campaigns', { ...body, campaign: id });
+        res = await spectator.post('/campaigns', { ...body, campaign: id, ...seatingOf() });
       } else {
         body.scenario = id;
         body.options = options;
@@ -177,6 +209,7 @@ async function createForm(createdBox, onCreated = () => {}) {
         const bots = {};
         for (const sel of botsBox.querySelectorAll('select')) if (sel.value) bots[sel.dataset.seat] = sel.value;
         if (Object.keys(bots).length) body.bots = bots;
+        Object.assign(body, seatingOf());
         res = await spectator.post('/games', body);
       }
     } catch (ex) {
@@ -197,6 +230,7 @@ async function createForm(createdBox, onCreated = () => {}) {
       caps.start ? h('div', { class: 'row' }, h('label', { for: 'c-start' }, 'Start '), start) : null),
     botsBox,
     choicesBox,
+    seatingBox,
     h('button', { type: 'submit', id: 'c-submit' }, 'Create game'), err);
 }
 
@@ -247,16 +281,20 @@ function optionsNote(schema, withForm) {
 
 function showCreated(box, res) {
   const id = res.game_id;
+  const kept = Object.keys(res.seats || {});
+  const invited = Object.entries(res.invitations || {});
   clear(box, h('div', { class: 'created', role: 'status' },
     h('h3', {}, `Game ${id} created`),
     res.seed_commitment ? h('p', {}, 'Seed commitment: ', h('code', { class: 'hash' }, res.seed_commitment)) : null,
-    h('p', {}, 'Send each player the link of their seat (the token is in the part after #, which never reaches the server):'),
-    h('ul', { class: 'seats' }, Object.entries(res.seats || {}).map(([s, t]) => {
-      const link = tokens.inviteLink(id, t);
+    kept.length > 1 ? h('p', { id: 'hot-seat' }, `You hold ${kept.join(', ')} on this device; the game says so publicly.`) : null,
+    invited.length ? h('p', {}, 'Send each player the invitation link of their seat. It works once: whoever opens it first gets the seat and its token, in their own browser only (the code is in the part after #, which never reaches the server).') : null,
+    h('ul', { class: 'seats' }, kept.map((s) => h('li', { dataset: { seat: s, kept: 'true' } }, h('strong', {}, s), ' (yours) ',
+      h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}`, class: 'button play-seat' }, `Play ${s}`))),
+    invited.map(([s, code]) => {
+      const link = tokens.claimLink(res.campaign_id || id, s, code, !!res.campaign_id);
       return h('li', { dataset: { seat: s } }, h('strong', {}, s), ' ',
-        h('input', { type: 'text', readonly: true, value: link, 'aria-label': `invite link for ${s}`, class: 'invite' }), ' ',
-        h('button', { type: 'button', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(`link for ${s} copied`)) }, 'Copy'), ' ',
-        h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}`, class: 'button play-seat' }, `Play ${s}`));
+        h('input', { type: 'text', readonly: true, value: link, 'aria-label': `invitation link for ${s}`, class: 'invite' }), ' ',
+        h('button', { type: 'button', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(`link for ${s} copied`)) }, 'Copy'));
     })),
     h('p', {}, h('a', { href: `#/game/${encodeURIComponent(id)}`, class: 'button' }, 'Watch as a spectator'))));
   announce(`game ${id} created`);
@@ -271,6 +309,8 @@ function joinForm() {
     err.textContent = '';
     let gameId = link.value.trim();
     let token = tok.value.trim();
+    const invitation = gameId.match(/#(\/claim\/.+)$/);
+    if (invitation) { location.hash = `#${invitation[1]}`; return; }  // main.js claims the seat
     const m = gameId.match(/#\/game\/([^?]+)(?:\?(.*))?$/);
     if (m) {
       gameId = decodeURIComponent(m[1]);

@@ -1,9 +1,11 @@
 // The router: #/ is the lobby, #/game/<id>?seat=<seat>&tab=play|replay|fairness&at=<seq> a game.
-// An invite link #/game/<id>?token=<token> stores the token in this browser and is rewritten
-// without it (the fragment never reaches the server, and now it leaves the address bar too).
+// An invitation link #/claim/<game>/<seat>?invite=<code> (or #/claim/campaign/<id>/<seat>?invite=)
+// leaves the address bar at once, claims the seat (POST .../seats/<seat>/claim with the code in the
+// body, DESIGN 4) and stores the seat's token in this browser only. An older link
+// #/game/<id>?token=<token> stores the token and is rewritten without it.
 import { renderLobby } from './lobby.js';
 import { renderGame, stopGame } from './game.js';
-import { Api, problemText } from './api.js';
+import { Api, spectator, problemText } from './api.js';
 import * as tokens from './tokens.js';
 import { h, clear } from './dom.js';
 
@@ -15,10 +17,33 @@ function parse() {
   return { path, params: new URLSearchParams(query || '') };
 }
 
+// Claim a seat with its invitation; the answer's token is stored here and nowhere else.
+async function claim(kind, id, seat, invite) {
+  const path = kind === 'campaign' ? `/campaigns/${encodeURIComponent(id)}` : `/games/${encodeURIComponent(id)}`;
+  const res = await spectator.post(`${path}/seats/${encodeURIComponent(seat)}/claim`, { invitation: invite });
+  const gameId = kind === 'campaign' ? res.game_id : id;
+  if (!gameId) {  // a campaign that waits for its seats: the token is kept under the campaign until it opens
+    tokens.remember(`campaign:${id}`, seat, res.token);
+    throw new Error(`${seat} is yours: its token is kept in this browser; the campaign starts when every seat is ready.`);
+  }
+  tokens.remember(gameId, seat, res.token);
+  return gameId;
+}
+
 async function route() {
   const { path, params } = parse();
   const m = path.match(/^\/game\/([^/]+)$/);
+  const c = path.match(/^\/claim\/(?:(campaign)\/)?([^/]+)\/([^/]+)$/);
   try {
+    if (c) {
+      const [, kind, id, seat] = c.map((x) => (x === undefined ? x : decodeURIComponent(x)));
+      const invite = params.get('invite');
+      history.replaceState(null, '', '#/');  // the invitation leaves the address bar (and history) at once
+      if (!invite) throw new Error('This invitation link has no invitation in it.');
+      const gameId = await claim(kind, id, seat, invite);
+      location.replace(`#/game/${encodeURIComponent(gameId)}?seat=${encodeURIComponent(seat)}`);
+      return;
+    }
     if (m) {
       const gameId = decodeURIComponent(m[1]);
       const token = params.get('token');

@@ -1,6 +1,8 @@
-// Seat tokens this browser holds, per game: {gameId: {seat: token}} in localStorage.
-// They come from creating a game or from an invite link (#/game/<id>?token=...): the fragment is
-// never sent to the server, and the link is rewritten without the token once it is stored.
+// Seat tokens this browser holds, per game: {gameId: {seat: token}} in localStorage: only the seats
+// this browser's player holds (the seat it kept when it created the game, or claimed). Other players
+// get an invitation link (#/claim/<game>/<seat>?invite=...): a one-time code in the fragment (never
+// sent to the server in a URL), exchanged for the seat's token by the claimant's own browser
+// (DESIGN 4). The link leaves the address bar before the claim is made.
 const KEY = 'umpire.tokens';
 
 function load() {
@@ -26,6 +28,8 @@ export function forget(gameId) {
 
 export function allGames() { return Object.keys(load()); }
 
-export function inviteLink(gameId, token) {
-  return `${location.origin}${location.pathname}#/game/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`;
+// The invitation link of a seat: `campaign` set for a campaign's seat (its token acts in every battle).
+export function claimLink(id, seat, invitation, campaign = false) {
+  const where = campaign ? `campaign/${encodeURIComponent(id)}` : encodeURIComponent(id);
+  return `${location.origin}${location.pathname}#/claim/${where}/${encodeURIComponent(seat)}?invite=${encodeURIComponent(invitation)}`;
 }
