@@ -157,7 +157,8 @@ function buildPlay(session, panel, plugin, alertBox) {
   let selected = null;
   let busy = false;
   let firstBoardDone = false;
-  const frame = h('div', { class: 'board-frame', id: 'board' });
+  // focusable so that the keyboard can scroll a zoomed board even when nothing on it can be chosen
+  const frame = h('div', { class: 'board-frame', id: 'board', tabindex: 0, role: 'region', 'aria-label': 'Board (scrollable)' });
   // zoom levels: a ruleset may ask for its own (smoke's table is large: a phone starts enlarged more)
   const zoomBox = h('div', { class: 'zooms', role: 'group', 'aria-label': 'Zoom' });
   let zoomKey = null;

@@ -182,7 +182,7 @@ export function handPanel({ view, seat, cmds, post, session, legal }) {
       const body = [h('strong', {}, c.name), ' ', h('small', { class: 'muted' }, `${c.crest} · defence ${c.defense}${c.defense_boost ? ` (+${c.defense_boost.amount} on ${c.defense_boost.crest})` : ''} · ${c.prepared ? 'prepared' : 'exhausted'}`),
         h('p', {}, c.abilities.join(' · '))];
       if (activate && !defending) {
-        return h('li', { class: 'card', dataset: { card: c.id } }, h('button', { type: 'button', class: 'play-card card-face', dataset: { command: JSON.stringify(activate) }, onclick: () => post(activate), 'aria-label': `Activate ${c.name}: ${c.abilities.join(', ')}` }, body));
+        return h('li', { class: 'card', dataset: { card: c.id } }, h('button', { type: 'button', class: 'play-card card-face', dataset: { command: JSON.stringify(activate) }, onclick: () => post(activate) }, h('span', { class: 'visually-hidden' }, 'Activate '), body));
       }
       return h('li', { class: `card${c.prepared ? '' : ' exhausted'}`, dataset: { card: c.id } }, body);
     })));

@@ -575,7 +575,8 @@ function activationChoices(activations, dice, post) {
   return h('div', { class: 'activations' }, [...byDie].map(([v, cs]) => h('div', { class: 'act-group', role: 'group', 'aria-label': `Activate with the ${v}` },
     h('p', { class: 'small' }, `Activate a formation with the ${v}: its unit · the commander in reach`),
     h('div', { class: 'choices compact' }, cs.map((c) => h('button', { type: 'button', class: 'activate', dataset: { command: JSON.stringify(c) },
-      'aria-label': `Activate ${c.unit}'s formation with the ${v} (commander ${c.commander})`, onclick: () => post(c) }, `${c.unit} · ${c.commander}`))))));
+      onclick: () => post(c) }, h('span', { class: 'visually-hidden' }, 'Activate the formation of '), `${c.unit} · ${c.commander}`,
+      h('span', { class: 'visually-hidden' }, ` (its commander) with the ${v}`)))))));
 }
 
 // the action board is part of the side panel: redraw just it when a die is picked
