@@ -72,6 +72,13 @@ function titleOf(el) {
   return t ? t.textContent : '';
 }
 
+// The name of a control on the picture holds the text drawn on it ("ST 4"), so that what is seen
+// can be said to a speech-input tool (WCAG 2.5.3, label in name).
+function nameOf(el, label) {
+  const shown = [...el.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join(' ');
+  return shown && !label.includes(shown) ? `${label} — marked ${shown}` : label;  // not in brackets: axe reads bracketed text as an aside
+}
+
 // targets: [{key, kind, label, selected?}]; onPick(target) on click, Enter or Space.
 export function makeInteractive(svg, targets, onPick) {
   if (!svg) return;
@@ -92,7 +99,7 @@ export function makeInteractive(svg, targets, onPick) {
     if (t.selected) el.classList.add('sel');
     el.setAttribute('tabindex', '0');
     el.setAttribute('role', 'button');
-    el.setAttribute('aria-label', `${t.label}${titleOf(el) ? ' — ' + titleOf(el) : ''}`);
+    el.setAttribute('aria-label', nameOf(el, `${t.label}${titleOf(el) ? ' — ' + titleOf(el) : ''}`));
     if (t.selected !== undefined) el.setAttribute('aria-pressed', t.selected ? 'true' : 'false');
   }
   // a unit drawn over a highlighted hex, and not a target itself, lets clicks through to the hex

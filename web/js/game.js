@@ -64,7 +64,7 @@ export async function renderGame(root, gameId, params) {
   clear(root,
     h('div', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), title,
       h('span', { class: 'who' }, h('label', { for: 'seat-pick' }, 'You are '), seatPick), feedBadge),
-    choicesBox, statusBox, alertBox, tabList, panels.play, panels.replay, panels.fairness);
+    choicesBox, statusBox, alertBox, h('h2', { class: 'visually-hidden' }, 'Game views'), tabList, panels.play, panels.replay, panels.fairness);
 
   let shown = null;
   const opened = new Set();

@@ -91,7 +91,7 @@ async function showGames(box, q) {
     h('button', { type: 'button', disabled: !page.next, onclick: () => showGames(box, { ...q, cursor: page.next, history: [...q.history, q.cursor] }) }, 'Older →'));
   clear(box, page.games.length
     ? h('div', { class: 'table-wrap' }, h('table', { class: 'games' },
-      h('thead', {}, h('tr', {}, ['game', 'ruleset', 'scenario', 'status', 'version', 'created', ''].map((x) => h('th', { scope: 'col' }, x)))),
+      h('thead', {}, h('tr', {}, ['game', 'ruleset', 'scenario', 'status', 'version', 'created', ''].map((x) => h('th', { scope: 'col' }, x || h('span', { class: 'visually-hidden' }, 'open'))))),
       h('tbody', {}, rows)))
     : h('p', {}, 'No games yet.'), nav);
 }
