@@ -19,6 +19,10 @@ cannot be undone): once the caller has every event of it, the feed sends one
 no ``id``: it is not an event of the log) and closes, instead of staying open
 for events that cannot come. A client resuming after the last seq gets the
 ``end`` at once.
+
+A feed opened with a seat's token closes right after that seat's ``seat_rotated``
+event (UMPIRE-SEAT-4: the old token no longer acts, so whoever still holds it gets
+none of the seat's later secrets; the holder reconnects with its new token).
 """
 from __future__ import annotations
 
@@ -33,6 +37,8 @@ from .game_service import GameService
 
 #: Events one catch-up read of the log returns at most.
 CATCH_UP_PAGE = 200
+#: Marks the end of what a feed whose seat's token was rotated may get (never sent).
+ROTATED = ServerSentEventMessage(comment="rotated")
 
 
 async def stream(svc: GameService, game_id: str, seat: str | None, after: int, limit: int | None) -> AsyncIterator[ServerSentEventMessage]:
@@ -41,9 +47,13 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
     pos, sent = after, 0
 
     def messages(records: list, finished: bool) -> list[ServerSentEventMessage]:
-        return [ServerSentEventMessage(data=msgspec.json.encode(ev).decode(), event="event", id=str(ev["seq"]))
-                for ev in render(records, g.ruleset, seat, finished=finished, undone=g.undone, bots=g.bots,
-                                 names=g.names)]
+        out = []
+        for ev in render(records, g.ruleset, seat, finished=finished, undone=g.undone, bots=g.bots, names=g.names):
+            out.append(ServerSentEventMessage(data=msgspec.json.encode(ev).decode(), event="event", id=str(ev["seq"])))
+            if seat is not None and ev["type"] == "seat_rotated" and ev["payload"].get("seat") == seat:
+                out.append(ROTATED)  # UMPIRE-SEAT-4: this feed's token is dead from here on
+                break
+        return out
 
     try:
         # this feed's own catch-up from the log (a reconnect resumes by Last-Event-ID)
@@ -53,6 +63,8 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
             if not records:
                 break
             for msg in messages(records, g.finished):
+                if msg is ROTATED:
+                    return
                 yield msg
                 pos, sent = int(msg.id or pos), sent + 1
                 if limit is not None and sent >= limit:
@@ -72,6 +84,8 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
                     lambda p=pos, upto=new[0].seq - 1: svc.store.load(game_id, after=p, upto=upto))
                 new = [*gap, *new]
             for msg in messages(new, batch.finished):
+                if msg is ROTATED:
+                    return
                 yield msg
                 pos, sent = int(msg.id or pos), sent + 1
                 if limit is not None and sent >= limit:

