@@ -15,6 +15,7 @@ Attacks here:
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 
@@ -147,3 +148,51 @@ def test_a_dead_token_cannot_open_a_feed(server):
         for kw in ({"headers": {"Authorization": f"Bearer {t['south']}"}}, {"params": {"token": t["south"]}}):
             r = c.get(f"/games/{gid}/feed", **kw)
             assert r.status_code == 401, r.text
+
+
+# -- /metrics -----------------------------------------------------------------------------------------------
+def test_metrics_name_no_game_no_token_and_paths_a_client_makes_up_do_not_grow_the_labels(server):
+    """/metrics is for operators and may be scraped by anyone who reaches it: no game id, no seat token, no
+    invitation in any label, whatever path a client sends (a token pasted where a seat's name goes, a
+    made-up segment after a game's id); and made-up segments do not each add a new series."""
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED, "seating": "invitations",
+                                   "keep": ["north"]}).json()
+        gid, north, code = g["game_id"], g["seats"]["north"], g["invitations"]["south"]
+        secrets_ = [gid, north, code]
+        c.post(f"/games/{gid}/seats/{code}/claim", json={"invitation": code})  # the invitation as a seat name
+        c.post(f"/games/{gid}/seats/{north}/rotate", headers={"Authorization": f"Bearer {north}"})
+        c.get(f"/games/{gid}/{north}")
+        c.get(f"/games/{gid}/events/{north}/ruling")
+        c.get(f"/campaigns/{gid}/seats/{code}/claim")
+        c.get(f"/rulesets/toy/rules/{code}")
+        c.get(f"/games/{gid}/feed", params={"token": north, "limit": 1})
+        before = c.get("/metrics").text
+        for i in range(20):  # a scanner's made-up paths under a known prefix
+            c.get(f"/games/{gid}/seats/scan{i}x/claim")
+            c.post(f"/games/{gid}/seats/scan{i}x/rotate")
+            c.get(f"/games/{gid}/scan{i}x")
+            c.get(f"/rulesets/toy/scan{i}x")
+        after = c.get("/metrics").text
+    for s in secrets_:
+        assert s not in after, s
+    assert "scan" not in after
+    routes = lambda text: set(re.findall(r'route="([^"]*)"', text))
+    made_up = routes(after) - routes(before) - {"other", "/metrics"}
+    # the 80 made-up paths add at most the two seat routes they look like, never one series each
+    assert made_up <= {"/games/{id}/seats/{seat}/claim", "/games/{id}/seats/{seat}/rotate"}, made_up
+    assert all("{" in r or r.count("/") <= 1 for r in routes(after)), routes(after)
+
+
+def test_every_route_of_the_app_has_its_own_metrics_label(tmp_path):
+    """The labels are a closed list (service.metrics._ROUTES): a route added later must be listed there, or
+    its requests would all count as ``other``."""
+    from service.app import create_app
+    from service.metrics import route_of
+    from service.settings import Settings
+
+    app = create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)
+    sample = {"seq": "12", "rel": "js/app.js", "file_path": "x.css"}
+    for path in {r.path for r in app.routes}:
+        concrete = re.sub(r"\{([^}:]+)[^}]*\}", lambda m: sample.get(m.group(1), "some-id"), path)
+        assert route_of(concrete) != "other", path
