@@ -227,3 +227,52 @@ def test_the_other_side_cannot_read_a_campaign_sides_kept_support_hand(tmp_path)
                                  headers={"Authorization": f"Bearer {tokens[loser]}"}).json()
                            for gid in (first, second)])
         assert not any(card in seen for card in hand), [card for card in hand if card in seen]
+
+
+# -- the fan-out on the real rulesets: a feed shows a seat exactly what its own log listing shows -------------
+@pytest.mark.parametrize(("ruleset", "steps"), [("hoth", 40), ("emperor", 6), ("emperor", 400)])
+def test_each_feed_of_a_real_game_shows_exactly_what_its_seat_may_list(server, ruleset, steps):
+    """Hidden hands (Hoth) and the order deck nobody sees (the Emperor): the hub reads each commit once for all
+    feeds; each feed must equal ``GET /events`` for its own seat (which the adversarial battery vets), never
+    another seat's rendering."""
+    import random
+
+    rng = random.Random(11)
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        rs = next(r for r in c.get("/rulesets").json() if r["id"] == ruleset)
+        scenario = rs["scenarios"][0]["id"]
+        g = c.post("/games", json={"ruleset": ruleset, "scenario": scenario, "seed": SEED})
+        assert g.status_code == 201, g.text
+        g = g.json()
+        gid, tokens = g["game_id"], g["seats"]
+        watchers = {**{s: t for s, t in tokens.items()}, "spectator": None}
+        # the opening through each feed's own catch-up, then the play through the hub
+        feeds = {w: Feed(server.url, gid, t, 0, idle=6.0) for w, t in watchers.items()}
+        time.sleep(0.3)
+        for _ in range(steps):
+            view = c.get(f"/games/{gid}").json()
+            if view["status"] == "finished":
+                break
+            seat = rng.choice(view["to_act"])
+            legal = c.get(f"/games/{gid}/legal-commands", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
+            cmds = [x for x in legal["commands"] if x["type"] not in ("undo", "undo_accept", "undo_decline")]
+            if not cmds:
+                break
+            r = c.post(f"/games/{gid}/commands", json={"command": rng.choice(cmds), "expected_version": legal["version"]},
+                       headers={"Authorization": f"Bearer {tokens[seat]}"})
+            assert r.status_code == 201, r.text
+        listed = {w: c.get(f"/games/{gid}/events", params={"after": 0, "limit": 1000},
+                           headers={"Authorization": f"Bearer {t}"} if t else {}).json()["events"]
+                  for w, t in watchers.items()}
+        finished = c.get(f"/games/{gid}").json()["status"] == "finished"
+    msgs = {w: f.join() for w, f in feeds.items()}
+    got = {w: [m["data"] for m in ms if m["event"] == "event"] for w, ms in msgs.items()}
+    if finished:  # everything is public now; each feed got every event, then its end, and was closed
+        for w, f in feeds.items():
+            assert msgs[w][-1]["event"] == "end" and f.closed_by_server, w
+            assert [e["seq"] for e in got[w]] == [e["seq"] for e in listed[w]], w
+        return
+    assert any(e["payload"].get("redacted") for e in listed["spectator"]), "the game hid nothing: no attack"
+    strip = lambda es: [{k: e[k] for k in ("seq", "type", "payload", "summary", "by") if k in e} for e in es]
+    for w in watchers:
+        assert strip(got[w]) == strip(listed[w]), w
