@@ -276,3 +276,53 @@ def test_each_feed_of_a_real_game_shows_exactly_what_its_seat_may_list(server, r
     strip = lambda es: [{k: e[k] for k in ("seq", "type", "payload", "summary", "by") if k in e} for e in es]
     for w in watchers:
         assert strip(got[w]) == strip(listed[w]), w
+
+
+# -- redecide and past states of a game that runs -------------------------------------------------------------
+@pytest.fixture
+def toy(tmp_path):
+    from litestar.testing import TestClient
+
+    from service.app import create_app
+    from service.settings import Settings
+    from tests.service.toy_ruleset import register
+
+    register()
+    with TestClient(create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)) as c:
+        yield c
+
+
+def test_redecide_answers_nothing_while_the_game_runs_whoever_asks(toy):
+    """DESIGN 6 and 14: re-deciding a step (and ``by_choice``, the step under other rule choices) uses the
+    seed; while the game runs it must be refused for every step and every caller, or a seat would learn its
+    next draw (decide a past roll again with the same counters) or another seat's hidden card."""
+    c = toy
+    g = c.post("/games", json={"ruleset": "toy", "scenario": "duel"}).json()
+    gid, t = g["game_id"], g["seats"]
+    for cmd in ({"type": "roll"}, {"type": "draw"}, {"type": "end_turn"}, {"type": "draw"}):
+        seat = "north" if c.get(f"/games/{gid}").json()["to_act"] == ["north"] else "south"
+        v = c.get(f"/games/{gid}").json()["version"]
+        r = c.post(f"/games/{gid}/commands", json={"command": cmd, "expected_version": v},
+                   headers={"Authorization": f"Bearer {t[seat]}"})
+        assert r.status_code == 201, r.text
+    version = c.get(f"/games/{gid}").json()["version"]
+    hidden = [e["payload"]["card"] for e in c.get(f"/games/{gid}/events", params={"limit": 1000},
+                                                  headers={"Authorization": f"Bearer {t['north']}"}).json()["events"]
+              if e["type"] == "card_drawn" and "card" in e["payload"]]
+    assert hidden
+    # the verifier of a running game shows no seed and nothing hidden (it never trusts the row's status)
+    v = c.get(f"/games/{gid}/verify")
+    assert v.status_code == 200 and "seed" not in v.json() and not any(card in v.text for card in hidden)
+    for who in (None, t["north"], t["south"]):
+        headers = {"Authorization": f"Bearer {who}"} if who else {}
+        for seq in range(1, version + 1):
+            r = c.get(f"/games/{gid}/events/{seq}/redecide", headers=headers)
+            assert r.status_code == 409 and r.headers["content-type"].startswith("application/problem+json"), r.text
+            assert all(card not in r.text for card in hidden)
+        # a past state as another seat sees it names none of north's cards
+        if who != t["north"]:
+            for seq in range(0, version + 1):
+                r = c.get(f"/games/{gid}/states/{seq}", headers=headers)
+                assert r.status_code == 200, r.text
+                north_cards = [x for x in hidden if x.startswith("N")]
+                assert not any(card in r.text for card in north_cards), (seq, r.text[:400])
