@@ -326,3 +326,65 @@ def test_redecide_answers_nothing_while_the_game_runs_whoever_asks(toy):
                 assert r.status_code == 200, r.text
                 north_cards = [x for x in hidden if x.startswith("N")]
                 assert not any(card in r.text for card in north_cards), (seq, r.text[:400])
+
+
+# -- Smoke's secret column numbering through every read a seat has ------------------------------------------
+def _column_shapes(columns: list[list[str]]) -> list[str]:
+    """The ways a column of the secret numbering would be written in an answer (JSON, a list in words)."""
+    out = []
+    for col in columns:
+        if len(col) >= 2:
+            out += [json.dumps(col), json.dumps(col, separators=(",", ":")), ", ".join(col)]
+    return out
+
+
+def test_smoke_secret_columns_reach_the_other_seat_by_no_read(toy):
+    """SMOKE-DEP-2/3: each seat numbers its columns in secret. Attack by the other seat while they are secret:
+    its legal commands with their labels and templates (DESIGN 12), the timeline (summaries and ``by``),
+    the game view, a past state, the board picture and the log listing."""
+    import random
+
+    import msgspec
+
+    from domain.kernel import registry
+
+    c, smoke = toy, registry.get("smoke")
+    g = c.post("/games", json={"ruleset": "smoke", "scenario": "BTL-OPEN-FIELD", "seed": "3c" * 32})
+    assert g.status_code == 201, g.text
+    gid, tokens = g.json()["game_id"], g.json()["seats"]
+    svc = c.app.state.games
+    rng, checked = random.Random(5), 0
+    for _ in range(80):
+        cur = svc.current(gid)
+        d = cur.state.deployment
+        if d is not None:
+            for owner, cols in d.columns.items():
+                if not cols or owner in d.revealed:
+                    continue
+                shapes = _column_shapes([list(col) for col in cols])
+                for other, tok in [*((s, t) for s, t in tokens.items() if s != owner), ("spectator", None)]:
+                    h = {"Authorization": f"Bearer {tok}"} if tok else {}
+                    texts = [c.get(f"/games/{gid}/legal-commands", headers=h).text if tok else "",
+                             c.get(f"/games/{gid}/timeline", headers=h).text,
+                             c.get(f"/games/{gid}").text if not tok else c.get(f"/games/{gid}", headers=h).text,
+                             c.get(f"/games/{gid}/states/{cur.version}", headers=h).text,
+                             c.get(f"/games/{gid}/board.svg", headers=h).text,
+                             c.get(f"/games/{gid}/events", params={"limit": 1000}, headers=h).text]
+                    for shape in shapes:
+                        assert not any(shape in t for t in texts), (owner, other, shape)
+                    checked += 1
+                # the check can see a leak: the owner's own listing does show its columns
+                own = c.get(f"/games/{gid}/events", params={"limit": 1000},
+                            headers={"Authorization": f"Bearer {tokens[owner]}"}).text
+                assert any(shape in own for shape in shapes)
+        seat = cur.status.to_act[0]
+        cmds = smoke.legal_commands(cur.state, seat)
+        if not cmds or cur.status.status == "finished":
+            break
+        body = msgspec.to_builtins(cmds[0] if rng.random() < 0.8 else rng.choice(cmds))
+        r = c.post(f"/games/{gid}/commands", json={"command": body, "expected_version": cur.version},
+                   headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert r.status_code == 201, r.text
+        if any(e["type"] == "columns_revealed" for e in r.json().get("events", [])):
+            break
+    assert checked >= 4, f"only {checked} reads with secret columns were attacked"
