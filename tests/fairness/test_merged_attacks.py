@@ -388,3 +388,32 @@ def test_smoke_secret_columns_reach_the_other_seat_by_no_read(toy):
         if any(e["type"] == "columns_revealed" for e in r.json().get("events", [])):
             break
     assert checked >= 4, f"only {checked} reads with secret columns were attacked"
+
+
+# -- rate limits on the seat routes ---------------------------------------------------------------------------
+def test_claims_and_rotations_spend_the_commands_budget(tmp_path, redis_server, redis_client):
+    """Claiming and rotating take the game's lock and write the log, like a command: a player who floods
+    them (guessing invitations or tokens, or only holding the opponent's table up) must meet the same
+    budget per address as commands."""
+    env = {"UMPIRE_LIMIT_LOOPBACK": "1", "UMPIRE_LIMIT_COMMANDS_ADDRESS": "6/minute",
+           "UMPIRE_LIMIT_OPEN_GAMES": "0"}
+    srv = Server(str(tmp_path / "data"), redis_server.url, factory="service.cli:worker_app", env=env).wait()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30,
+                          transport=httpx.HTTPTransport(local_address="127.0.0.5")) as c:
+            g = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "seed": SEED,
+                                       "seating": "invitations", "keep": ["imperial"]})
+            assert g.status_code == 201, g.text
+            gid = g.json()["game_id"]
+            statuses = []
+            for i in range(10):
+                guess = f"guess{i:02d}" + "x" * 26
+                if i % 2:
+                    r = c.post(f"/games/{gid}/seats/rebel/claim", json={"invitation": guess})
+                else:
+                    r = c.post(f"/games/{gid}/seats/rebel/rotate", headers={"Authorization": f"Bearer {guess}"})
+                statuses.append(r.status_code)
+            assert 429 in statuses, statuses
+            assert statuses[:6].count(429) == 0 and set(statuses[6:]) == {429}, statuses
+    finally:
+        srv.stop()
