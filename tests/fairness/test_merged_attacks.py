@@ -417,3 +417,19 @@ def test_claims_and_rotations_spend_the_commands_budget(tmp_path, redis_server, 
             assert statuses[:6].count(429) == 0 and set(statuses[6:]) == {429}, statuses
     finally:
         srv.stop()
+
+
+def test_an_invitation_is_no_token_for_a_feed_or_a_read(server):
+    """UMPIRE-SEAT-2: an invitation only claims; before or after the claim it opens no feed as the seat and
+    reads nothing as the seat."""
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED, "seating": "invitations",
+                                   "keep": ["north"]}).json()
+        gid, code = g["game_id"], g["invitations"]["south"]
+        for when in ("before", "after"):
+            r = c.get(f"/games/{gid}/feed", params={"token": code, "limit": 1})
+            assert r.status_code == 401, (when, r.text)
+            r = c.get(f"/games/{gid}/events", headers={"Authorization": f"Bearer {code}"})
+            assert r.status_code == 401, (when, r.text)
+            if when == "before":
+                assert c.post(f"/games/{gid}/seats/south/claim", json={"invitation": code}).status_code == 201
