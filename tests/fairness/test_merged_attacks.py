@@ -433,3 +433,32 @@ def test_an_invitation_is_no_token_for_a_feed_or_a_read(server):
             assert r.status_code == 401, (when, r.text)
             if when == "before":
                 assert c.post(f"/games/{gid}/seats/south/claim", json={"invitation": code}).status_code == 201
+
+
+# -- an undo request made with a token that is then rotated ----------------------------------------------------
+def test_a_request_made_with_a_rotated_out_token_cannot_be_accepted_after_the_rotation(toy):
+    """Attack: the creator holds both tokens (``tokens`` seating), rolls badly as north, asks as south to undo
+    back before the roll, hands south over (the new holder rotates: UMPIRE-SEAT-4), then accepts as north --
+    an agreed re-roll that south's holder never agreed to. The rotation lapses the request (UMPIRE-UNDO-10)."""
+    c = toy
+    g = c.post("/games", json={"ruleset": "toy", "scenario": "duel"}).json()
+    gid, t, v = g["game_id"], g["seats"], g["version"]
+    auth = lambda tok: {"Authorization": f"Bearer {tok}"}
+    assert c.post(f"/games/{gid}/commands", json={"command": {"type": "roll"}, "expected_version": v},
+                  headers=auth(t["north"])).status_code == 201
+    r = c.post(f"/games/{gid}/undo", json={"to_version": v}, headers=auth(t["south"]))
+    assert r.status_code == 202, r.text  # waiting for north (the roll was a draw)
+    rot = c.post(f"/games/{gid}/seats/south/rotate", headers=auth(t["south"]))
+    assert rot.status_code == 201, rot.text
+    assert c.get(f"/games/{gid}").json()["undo_request"] is None
+    r = c.post(f"/games/{gid}/undo/accept", headers=auth(t["north"]))
+    assert r.status_code in (403, 409, 422), r.text
+    events = c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
+    assert not any(e["type"] == "undone" for e in events)
+    lapsed = [e for e in events if e["type"] == "undo_lapsed"]
+    assert lapsed and lapsed[0]["seq"] < next(e["seq"] for e in events if e["type"] == "seat_rotated")
+    ruling = c.get(f"/games/{gid}/events/{lapsed[0]['seq']}/ruling").json()["ruling"]
+    assert {s["rule"] for s in ruling["steps"]} >= {"UMPIRE-UNDO-10"} and "UMPIRE-SEAT-4" in ruling["steps"][0]["text"]
+    # the new holder may ask again, and it takes north's consent as before
+    r = c.post(f"/games/{gid}/undo", json={"to_version": v}, headers=auth(rot.json()["token"]))
+    assert r.status_code == 202, r.text
