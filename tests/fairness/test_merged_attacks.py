@@ -462,3 +462,46 @@ def test_a_request_made_with_a_rotated_out_token_cannot_be_accepted_after_the_ro
     # the new holder may ask again, and it takes north's consent as before
     r = c.post(f"/games/{gid}/undo", json={"to_version": v}, headers=auth(rot.json()["token"]))
     assert r.status_code == 202, r.text
+
+
+def test_a_campaign_rotation_lapses_the_seats_waiting_undo_request_in_its_battle(tmp_path):
+    """The same attack in a campaign's battle: the seat's token is the campaign's (POST /campaigns/{id}/seats/
+    {seat}/rotate), and the battle being played records the rotation and the lapse."""
+    import random
+
+    from litestar.testing import TestClient
+
+    from service.app import create_app
+    from service.settings import Settings
+    from tests.service.test_campaigns import CAMPAIGN
+
+    rng = random.Random(2)
+    with TestClient(create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)) as c:
+        b = c.post("/campaigns", json={"ruleset": "hoth", "campaign": CAMPAIGN, "seed": "5a" * 32}).json()
+        cid, t, gid = b["campaign_id"], b["seats"], b["game_id"]
+        auth = lambda tok: {"Authorization": f"Bearer {tok}"}
+        asker = None
+        for _ in range(200):
+            view = c.get(f"/games/{gid}").json()
+            seat = view["to_act"][0]
+            other = next(s for s in t if s != seat)
+            start = view["version"]
+            legal = c.get(f"/games/{gid}/legal-commands", headers=auth(t[seat])).json()
+            cmds = [x for x in legal["commands"] if not x["type"].startswith("undo")]
+            r = c.post(f"/games/{gid}/commands", json={"command": rng.choice(cmds), "expected_version": legal["version"]},
+                       headers=auth(t[seat]))
+            assert r.status_code == 201, r.text
+            if any(e["type"] in ("cards_drawn", "attack_rolled") for e in r.json()["events"]):
+                r = c.post(f"/games/{gid}/undo", json={"to_version": start}, headers=auth(t[other]))
+                if r.status_code == 202:
+                    asker = other
+                    break
+        assert asker is not None, "no waiting undo request was made"
+        rot = c.post(f"/campaigns/{cid}/seats/{asker}/rotate", headers=auth(t[asker]))
+        assert rot.status_code == 201, rot.text
+        assert c.get(f"/games/{gid}").json()["undo_request"] is None
+        owner = next(s for s in t if s != asker)
+        r = c.post(f"/games/{gid}/undo/accept", headers=auth(t[owner]))
+        assert r.status_code in (403, 409, 422), r.text
+        types = [e["type"] for e in c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]]
+        assert "undone" not in types and types[-2:] == ["undo_lapsed", "seat_rotated"], types[-4:]
