@@ -539,3 +539,40 @@ def test_the_humans_labels_and_warnings_never_name_an_order_card_still_in_the_de
                    headers=h)
         assert r.status_code == 201, r.text
     assert checked >= 5, checked
+
+
+# -- Hoth: a label naming a card in another hand or in a deck -------------------------------------------------
+def test_hoth_labels_name_no_card_of_another_hand_or_a_deck(toy):
+    """HOTH cards: a seat sees its own hand only. Its legal commands' labels (DESIGN 12: ``Play <title> (<id>):
+    <text>``) must name no card that is in the other hand or face down in a deck, beyond what the public log
+    and view name (played and discarded cards)."""
+    import random
+
+    c, rng = toy, random.Random(8)
+    svc = c.app.state.games
+    g = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD"}).json()
+    gid, tokens = g["game_id"], g["seats"]
+    word = re.compile(r"PROP-[A-Z0-9-]*[A-Z0-9]")
+    checked = seen_own = 0
+    for _ in range(120):
+        cur = svc.current(gid)
+        if cur.finished:
+            break
+        public = set(word.findall(c.get(f"/games/{gid}").text
+                                  + c.get(f"/games/{gid}/events", params={"limit": 1000}).text))
+        for seat, tok in tokens.items():
+            own = set(cur.state.hands.get(seat, ()))
+            secret = {x for s, hand in cur.state.hands.items() if s != seat for x in hand}
+            secret |= {x for deck in cur.state.decks.values() for x in deck}
+            secret -= own | public
+            text = c.get(f"/games/{gid}/legal-commands", headers={"Authorization": f"Bearer {tok}"}).text
+            assert not (set(word.findall(text)) & secret), (seat, set(word.findall(text)) & secret)
+            checked += 1
+            seen_own += bool(set(word.findall(text)) & own)  # the check reads card ids in labels
+        seat = cur.status.to_act[0]
+        legal = c.get(f"/games/{gid}/legal-commands", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
+        cmds = [x for x in legal["commands"] if not x["type"].startswith("undo")]
+        r = c.post(f"/games/{gid}/commands", json={"command": rng.choice(cmds), "expected_version": legal["version"]},
+                   headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert r.status_code == 201, r.text
+    assert checked >= 40 and seen_own, (checked, seen_own)
