@@ -4,13 +4,21 @@ Each test is an attack against the real app over HTTP (a real uvicorn process or
 real SQLite file, a real Redis where the app uses one). A test that passes because the attack fails is a
 regression test; where an attack succeeded, the product was fixed and the test stays.
 
-Attacks here:
+Attacks here (fixed where they succeeded: the feed, the undo request, the metrics labels, the limits):
 
-- the pushed feed (one read per commit, fanned out to every feed of the game) must still show each feed only
-  what its own seat may see: two seats and a spectator on one game at once;
-- a feed opened with a token that is then rotated (UMPIRE-SEAT-4) must not get the seat's new private events;
-- a finished game's feed ends; an unfinished game's redecide is refused (the seed is secret);
-- /metrics names no game and no token.
+- the pushed feed (one read per commit, fanned out) shows each feed only what its own seat may see: toy
+  cards, Hoth hands and the Emperor's order deck, through the catch-up and through the hub; a finished
+  game's feeds end;
+- a feed opened with a token that is then rotated gets no new private event and closes (was: it went on
+  getting the seat's secrets); a dead token or an invitation opens no feed;
+- an undo request made with a token that is then rotated lapses (was: the opponent could still accept it
+  into an agreed re-roll the seat's new holder never agreed to), in a game and in a campaign's battle;
+- redecide (and ``by_choice``), past states and the verifier of a running game answer nothing hidden;
+- labels and warnings of legal commands (DESIGN 12): Smoke's secret columns, the Emperor's face-down order
+  cards, Hoth cards of another hand or a deck;
+- /metrics names no game and no token and made-up paths add no series (was: a path segment became a label);
+- claims and rotations spend the commands budget (was: unlimited);
+- a campaign side's kept support hand (strict xfail: readable in the next battle's public header).
 """
 from __future__ import annotations
 
