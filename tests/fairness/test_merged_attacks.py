@@ -584,3 +584,24 @@ def test_hoth_labels_name_no_card_of_another_hand_or_a_deck(toy):
                    headers={"Authorization": f"Bearer {tokens[seat]}"})
         assert r.status_code == 201, r.text
     assert checked >= 40 and seen_own, (checked, seen_own)
+
+
+def test_a_feed_that_skips_ahead_past_the_rotation_still_stops(server):
+    """The same attack with ``?after=`` one past the current version: the feed would never read the
+    ``seat_rotated`` event itself (it skips that seq) and went on as the seat."""
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
+        gid, t = g["game_id"], g["seats"]
+        _send(c, gid, t["north"], {"type": "end_turn"})
+        v = c.get(f"/games/{gid}").json()["version"]
+        old = Feed(server.url, gid, t["south"], v + 1)  # the rotation will be seq v + 1
+        time.sleep(0.3)
+        r = c.post(f"/games/{gid}/seats/south/rotate", headers={"Authorization": f"Bearer {t['south']}"})
+        assert r.status_code == 201 and r.json()["version"] == v + 1, r.text
+        _send(c, gid, r.json()["token"], {"type": "draw"})
+        card = [e["payload"]["card"] for e in c.get(f"/games/{gid}/events", params={"after": v},
+                                                       headers={"Authorization": f"Bearer {r.json()['token']}"}
+                                                       ).json()["events"] if e["type"] == "card_drawn"][0]
+    old.join()
+    assert card not in old.text, old.text
+    assert old.closed_by_server
