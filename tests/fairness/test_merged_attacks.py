@@ -169,12 +169,21 @@ def test_metrics_name_no_game_no_token_and_paths_a_client_makes_up_do_not_grow_t
         gid, north, code = g["game_id"], g["seats"]["north"], g["invitations"]["south"]
         secrets_ = [gid, north, code]
         c.post(f"/games/{gid}/seats/{code}/claim", json={"invitation": code})  # the invitation as a seat name
-        c.post(f"/games/{gid}/seats/{north}/rotate", headers={"Authorization": f"Bearer {north}"})
+        c.post(f"/games/{gid}/seats/{north}/rotate", headers={"Authorization": f"Bearer {north}"})  # a token as seat
         c.get(f"/games/{gid}/{north}")
         c.get(f"/games/{gid}/events/{north}/ruling")
         c.get(f"/campaigns/{gid}/seats/{code}/claim")
         c.get(f"/rulesets/toy/rules/{code}")
         c.get(f"/games/{gid}/feed", params={"token": north, "limit": 1})
+        # a token as a command's type, a rule's id or an undo's target: refused, and named in no label
+        statuses = []
+        for body in ({"command": {"type": north}, "expected_version": 1}, {"command": {"type": "step", north: 1}},
+                     {"command": {"type": "undo", "to_version": code}}):
+            statuses.append(c.post(f"/games/{gid}/commands", json=body,
+                                   headers={"Authorization": f"Bearer {north}"}).status_code)
+        statuses.append(c.post(f"/games/{gid}/commands", params={"dry_run": "true"}, json={"command": {"type": code}},
+                               headers={"Authorization": f"Bearer {north}"}).status_code)
+        assert 401 not in statuses and all(400 <= s < 500 for s in statuses), statuses  # refused past the token
         before = c.get("/metrics").text
         for i in range(20):  # a scanner's made-up paths under a known prefix
             c.get(f"/games/{gid}/seats/scan{i}x/claim")
