@@ -19,10 +19,16 @@ cannot be undone): once the caller has every event of it, the feed sends one
 no ``id``: it is not an event of the log) and closes, instead of staying open
 for events that cannot come. A client resuming after the last seq gets the
 ``end`` at once.
+
+A feed opened with a seat's token closes right after that seat's ``seat_rotated``
+event (UMPIRE-SEAT-4: the old token no longer acts, so whoever still holds it gets
+none of the seat's later secrets; the holder reconnects with its new token). Every
+event the feed reads is looked at for it, also those before ``after`` (a feed that
+skips ahead still stops), and the token is checked again once the feed is registered.
 """
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import anyio
 import msgspec
@@ -33,9 +39,20 @@ from .game_service import GameService
 
 #: Events one catch-up read of the log returns at most.
 CATCH_UP_PAGE = 200
+def rotation_of(records: list | tuple, seat: str | None) -> int | None:
+    """The seq of ``seat``'s first ``seat_rotated`` event in ``records`` (None: none, or a spectator's feed)."""
+    if seat is None:
+        return None
+    for e in records:
+        if e.type == "seat_rotated" and msgspec.json.decode(e.payload).get("seat") == seat:
+            return e.seq
+    return None
 
 
-async def stream(svc: GameService, game_id: str, seat: str | None, after: int, limit: int | None) -> AsyncIterator[ServerSentEventMessage]:
+async def stream(svc: GameService, game_id: str, seat: str | None, after: int, limit: int | None,
+                 holds: Callable[[], bool] | None = None) -> AsyncIterator[ServerSentEventMessage]:
+    """``holds()``: whether the caller's token still holds ``seat`` (asked once the feed is registered, so a
+    rotation between the route's check and the registration is seen)."""
     hub = svc.feeds
     sub, g = await hub.subscribe(game_id)  # registered first: no commit after this point is missed
     pos, sent = after, 0
@@ -46,17 +63,22 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
                                  names=g.names)]
 
     try:
+        if seat is not None and holds is not None and not await anyio.to_thread.run_sync(holds):
+            return  # UMPIRE-SEAT-4: the token was rotated meanwhile
         # this feed's own catch-up from the log (a reconnect resumes by Last-Event-ID)
         while pos < g.version:
             records = await anyio.to_thread.run_sync(
                 lambda p=pos: svc.store.load(game_id, after=p, upto=g.version, limit=CATCH_UP_PAGE))
             if not records:
                 break
-            for msg in messages(records, g.finished):
+            rotated = rotation_of(records, seat)
+            for msg in messages([e for e in records if rotated is None or e.seq <= rotated], g.finished):
                 yield msg
                 pos, sent = int(msg.id or pos), sent + 1
                 if limit is not None and sent >= limit:
                     return
+            if rotated is not None:
+                return  # UMPIRE-SEAT-4: this feed's token is dead from the seat's rotation on
         while True:
             if g.finished and pos >= g.version:
                 end = {"status": g.status, "version": g.version, "winner": g.winner}
@@ -71,11 +93,15 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
                 gap = await anyio.to_thread.run_sync(
                     lambda p=pos, upto=new[0].seq - 1: svc.store.load(game_id, after=p, upto=upto))
                 new = [*gap, *new]
-            for msg in messages(new, batch.finished):
+            # every event read, also those before ``after``: a feed that skips ahead still sees the rotation
+            rotated = rotation_of([*batch.events, *new], seat)
+            for msg in messages([e for e in new if rotated is None or e.seq <= rotated], batch.finished):
                 yield msg
                 pos, sent = int(msg.id or pos), sent + 1
                 if limit is not None and sent >= limit:
                     return
+            if rotated is not None:
+                return  # UMPIRE-SEAT-4
     finally:
         hub.unsubscribe(sub)
 

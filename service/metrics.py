@@ -225,6 +225,21 @@ _IDS = re.compile(r"^/(games|campaigns|rulesets)/[^/]+")
 _NUM = re.compile(r"/\d+(?=/|$)")
 _RULE = re.compile(r"^(/rulesets/\{id\}/rules)/[^/]+$")
 _FEED = re.compile(r"^/games/[^/]+/feed$")
+#: A seat's name in a path (``/games/{id}/seats/{seat}/claim``): a client's text, folded like an id.
+_SEAT = re.compile(r"^(/(?:games|campaigns)/\{id\}/seats)/[^/]+(?=/)")
+#: The routes the service serves, as labels: any other path under a known first segment is ``other`` too
+#: (a made-up segment -- a scanner's, or a token pasted into a path -- names no series of its own).
+_ROUTES = frozenset({
+    "", "/", "/.well-known/umpire-key", "/health", "/metrics", "/games", "/campaigns", "/rulesets",
+    "/campaigns/{id}", "/campaigns/{id}/ready", "/campaigns/{id}/verify", "/campaigns/{id}/seats/{seat}/claim",
+    "/campaigns/{id}/seats/{seat}/rotate",
+    "/games/{id}", "/games/{id}/board.svg", "/games/{id}/commands", "/games/{id}/events", "/games/{id}/feed",
+    "/games/{id}/events/{n}/redecide", "/games/{id}/events/{n}/ruling", "/games/{id}/legal-commands",
+    "/games/{id}/ready", "/games/{id}/seats/{seat}/claim", "/games/{id}/seats/{seat}/rotate",
+    "/games/{id}/states/{n}", "/games/{id}/timeline", "/games/{id}/undo", "/games/{id}/undo/accept",
+    "/games/{id}/undo/decline", "/games/{id}/verify",
+    "/rulesets/{id}/rules", "/rulesets/{id}/rules/{rule}",
+})
 #: First path segments the service serves; any other path is ``other`` (a scanner's paths must not grow the
 #: label set).
 _KNOWN = frozenset({"", "games", "campaigns", "rulesets", "health", "metrics", ".well-known"})
@@ -241,9 +256,8 @@ def route_of(path: str) -> str:
     r = _IDS.sub(lambda m: f"/{m.group(1)}/{{id}}", path, count=1)
     r = _NUM.sub("/{n}", r)
     r = _RULE.sub(r"\1/{rule}", r)
-    if r.count("/") > 5 or len(r) > 64 or not re.fullmatch(r"[A-Za-z0-9_{}./-]*", r):
-        return "other"
-    return r
+    r = _SEAT.sub(r"\1/{seat}", r)
+    return r if r in _ROUTES else "other"
 
 
 class HttpMetrics:

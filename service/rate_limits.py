@@ -1,7 +1,7 @@
 """Limits per client address and per seat token, one budget for every node (DESIGN 16).
 
 An ASGI wrapper in front of the app: each request that spends a budget (creating a game or a campaign,
-a command, a dry run, opening a feed) is counted in Redis with the ``limits`` package's sliding window
+a command, a dry run, claiming or rotating a seat, opening a feed) is counted in Redis with the ``limits`` package's sliding window
 counter (one Lua call per budget, two counters per key), so every node and every worker of a node
 spends the same budget. A request over a budget is answered 429 (problem details, ``Retry-After``)
 before it reaches the service. Creating a game is also refused (429) when the address already has
@@ -58,6 +58,9 @@ KEY_PREFIX = "umpire:limit"
 
 _GAME = re.compile(r"/games/[^/]+/(commands|ready|undo|undo/accept|undo/decline)")
 _CAMPAIGN_READY = re.compile(r"/campaigns/[^/]+/ready")
+#: Claiming and rotating a seat (UMPIRE-SEAT-2..4) lock the game and write its log like a command: they
+#: spend the commands budgets (guessed invitations and tokens included).
+_SEATS = re.compile(r"/(games|campaigns)/[^/]+/seats/[^/]+/(claim|rotate)")
 _FEED = re.compile(r"/games/[^/]+/feed")
 _DRY = re.compile(rb"(^|&)dry_run=(true|1)(&|$)", re.IGNORECASE)
 _encode = msgspec.json.Encoder().encode
@@ -164,7 +167,7 @@ class RateLimits:
         if method == "POST":
             if path in ("/games", "/campaigns"):
                 return [("create", "a:" + addr)]
-            if _GAME.fullmatch(path) or _CAMPAIGN_READY.fullmatch(path):
+            if _GAME.fullmatch(path) or _CAMPAIGN_READY.fullmatch(path) or _SEATS.fullmatch(path):
                 token = bearer(scope.get("headers") or [])
                 dry = path.endswith("/commands") and _DRY.search(scope.get("query_string") or b"") is not None
                 kind = "dry_runs" if dry else "commands"

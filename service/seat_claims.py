@@ -11,6 +11,8 @@ from typing import Any
 
 import msgspec
 
+from domain.kernel.undo import lapse_on_rotation
+
 from .campaign_store import CampaignConflict
 from .game_service import GameService, encode_emitted
 from .routes.campaigns import CampaignService
@@ -65,7 +67,9 @@ def rotate(svc: GameService, game_id: str, seat: str, token: str | None) -> dict
     for _ in range(RETRIES):
         cur = svc.current(game_id)
         new_token = new_secret()
-        new, _state = encode_emitted(cur.ruleset, cur.state, [rotated_emitted(seat)], seat, cur.folded.kernel)
+        lapsed = lapse_on_rotation(cur.folded.kernel.undo_request, seat)  # UMPIRE-UNDO-10: the old holder's request
+        emitted = [*([lapsed] if lapsed is not None else []), rotated_emitted(seat)]
+        new, _state = encode_emitted(cur.ruleset, cur.state, emitted, seat, cur.folded.kernel)
         try:
             res = svc.store.rotate_seat(game_id, seat, token_hash(token or ""), token_hash(new_token), cur.version, new)
         except SeatRefused as exc:
@@ -105,7 +109,9 @@ def _campaign_change(cs: CampaignService, campaign_id: str, seat: str, *, invita
             game_id = rules.current_game(state) if row["status"] != "waiting" else None
             if game_id is not None:
                 cur = games.current(game_id)
-                new, _state = encode_emitted(cur.ruleset, cur.state, [emitted], seat, cur.folded.kernel)
+                lapsed = lapse_on_rotation(cur.folded.kernel.undo_request, seat) if invitation is None else None
+                new, _state = encode_emitted(cur.ruleset, cur.state, [*([lapsed] if lapsed else []), emitted], seat,
+                                             cur.folded.kernel)
                 battle = (game_id, cur.version, new)
             try:
                 version, res = cs.db.change_seat(

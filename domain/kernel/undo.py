@@ -321,6 +321,17 @@ def lapse(req: UndoPending) -> Emitted:
         "the undo request lapses"))
 
 
+def lapse_on_rotation(req: UndoPending | None, seat: str) -> Emitted | None:
+    """UMPIRE-UNDO-10 with UMPIRE-SEAT-4: a waiting request that ``seat`` asked or accepted for lapses when
+    ``seat``'s token is rotated (the new holder did not agree to it); None when it does not involve ``seat``."""
+    if req is None or (seat != req.by and seat not in req.accepted):
+        return None
+    role = "asked for" if seat == req.by else "accepted"
+    return Emitted(event=UndoLapsed(by=req.by, to_version=req.to_version), ruling=_ruling(
+        "UMPIRE-UNDO-10", f"{seat}'s token was replaced (UMPIRE-SEAT-4): the undo request it {role} (back to "
+        f"version {req.to_version}) lapses; its new holder may ask again.", "the undo request lapses"))
+
+
 def agreed_reroll_step(undone_seq: int, undone: Undone) -> RuleStep:
     """The line added to the ruling of the first draw after an agreed undo of draws."""
     return RuleStep(rule="UMPIRE-UNDO-9",
@@ -349,5 +360,5 @@ __all__ = [
     "KERNEL_COMMAND_TYPES", "KERNEL_EVENT_TYPES", "KernelCommand", "KernelEvent", "Logged", "OPENING_EVENT_TYPES",
     "Step", "UndoAccept", "UndoAccepted", "UndoDecline", "UndoLapsed", "UndoRequested", "UndoDeclined", "UndoTo", "Undone",
     "agreed_reroll_step", "answer_undo", "boundaries", "decide_undo", "is_kernel_event", "kernel_legal_commands",
-    "lapse", "may_answer", "opening_end", "range_draws", "range_reveals", "steps_of", "undone_seqs", "waiting_sides",
+    "lapse", "lapse_on_rotation", "may_answer", "opening_end", "range_draws", "range_reveals", "steps_of", "undone_seqs", "waiting_sides",
 ]

@@ -22,7 +22,7 @@ Limit = Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="At most this ma
 StepSeq = Annotated[int, Parameter(ge=1, le=MAX_INT, description="The event's seq.")]
 StateSeq = Annotated[int, Parameter(ge=0, le=MAX_INT,
                                     description="The seq after which the state is shown (0: the initial state).")]
-from ..auth import seat_of
+from ..auth import bearer_token, seat_of
 from ..feed import stream
 from ._common import caller, read_models_of, respond, svc_of
 
@@ -129,7 +129,9 @@ async def feed(request: Request, game_id: FromPath[str], after: After = 0,
     if last is not None:
         after = last
     count = optional_int(limit, "limit", 1)
-    return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), count))
+    held = bearer_token(request, allow_query=True)
+    return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), count,
+                                  holds=lambda: held is not None and svc.seat(game_id, held) == seat))
 
 
 ROUTER = Router(path="/", route_handlers=[events, ruling, redecide_step, state_at, timeline, board, verify, feed], tags=["log"])
