@@ -16,9 +16,11 @@ skipped; a broken one prints a one-line warning and the CLI goes on.
 """
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable
@@ -112,10 +114,11 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
     settings = Settings.from_env(data_dir=data_dir, host=host, port=port, redis_url=redis_url)
     open_store(settings.data_dir, database_url=settings.database_url or "").close()  # a clear error now
     load_or_create(settings.data_dir)  # the receipt key, made once before any worker starts
-    # DESIGN 16: every process of this serve (workers, projector) writes its metrics here, emptied now;
-    # set before service.metrics is imported anywhere (prometheus_client reads it on import)
-    os.environ[ENV_METRICS_DIR] = str(Path(settings.data_dir).resolve() / METRICS_DIR)
-    _empty_dir(os.environ[ENV_METRICS_DIR])
+    # DESIGN 16: every process of this serve (workers, projector) writes its metrics into a private directory
+    # of its own, made now; set before service.metrics is imported anywhere (prometheus_client reads it on
+    # import). Never in the data dir: prometheus_client writes its samples through mmap, and a full data disk
+    # would kill the process (SIGBUS) instead of answering 503 and keeping what was acknowledged.
+    os.environ[ENV_METRICS_DIR] = metrics_dir()
     try:
         from .app import create_app
     except ImportError as exc:
@@ -164,19 +167,21 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             tmp.cleanup()
 
 
-#: prometheus_client's multi-process directory (``service.metrics``), and its place in the data dir.
+#: prometheus_client's multi-process directory (``service.metrics``).
 ENV_METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
-METRICS_DIR = "metrics"
+#: Where that directory is made: memory (tmpfs) where the system has it, else the temporary directory.
+METRICS_PARENTS = ("/dev/shm", None)
 
 
-def _empty_dir(path: str) -> None:
-    """Create ``path`` empty (mode 0700): the samples of a previous serve must not be counted again."""
-    import shutil
-
-    p = Path(path)
-    if p.exists():
-        shutil.rmtree(p)
-    p.mkdir(parents=True, mode=0o700)
+def metrics_dir() -> str:
+    """A new empty directory (mode 0700) for this serve's metric samples, removed when serve exits: the
+    samples of an earlier serve are never counted again, and a full data disk never reaches them."""
+    for parent in METRICS_PARENTS:
+        if parent is None or os.access(parent, os.W_OK):
+            path = tempfile.mkdtemp(prefix="umpire-metrics-", dir=parent)
+            atexit.register(shutil.rmtree, path, True)
+            return path
+    raise AssertionError("unreachable: the last parent is the temporary directory")
 
 
 #: The private Redis's directory inside the data dir: its RDB snapshot keeps the read models across

@@ -39,7 +39,15 @@ def test_two_workers_scrape_shows_the_scripted_games_counts(two_workers):
     scrapes = [scrape(server.url) for _ in range(4)]  # each request may reach either worker
     for sc in scrapes:  # every worker's scrape is the same sum of both workers' samples
         assert_counts([sc], tally)
-    assert (data / "metrics").is_dir() and any((data / "metrics").iterdir())  # the multi-process files
+    # the multi-process files: in serve's own private directory, never in the data dir (a full data disk must
+    # not kill a process through prometheus_client's mmap)
+    children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()
+    envs = [dict(kv.split("=", 1) for kv in Path(f"/proc/{c}/environ").read_text().split("\0") if "=" in kv)
+            for c in children]  # the workers and the projector were started with it (serve set it in-process)
+    [where] = {e["PROMETHEUS_MULTIPROC_DIR"] for e in envs if "PROMETHEUS_MULTIPROC_DIR" in e}
+    samples = Path(where)
+    assert samples.is_dir() and any(samples.iterdir()) and not samples.is_relative_to(data.resolve())
+    assert not (data / "metrics").exists()
 
 
 def test_the_projector_process_reports_its_lag(two_workers):
