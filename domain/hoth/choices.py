@@ -6,7 +6,7 @@ readings the engine applied then (each choice's ``recorded`` option).
 """
 from __future__ import annotations
 
-from domain.kernel.choices import ChoiceOption, RuleChoice
+from domain.kernel.choices import ChoiceOption, RuleChoice, option_of
 
 from .state import HothState
 
@@ -69,13 +69,6 @@ CHOICES: tuple[RuleChoice, ...] = (
     ),
 )
 
-_BY_ID = {c.id: c for c in CHOICES}
-
-
 def choice(state: HothState, choice_id: str) -> str:
     """The option of ``choice_id`` in force in this game."""
-    got = state.choices.get(choice_id)
-    if got is not None:
-        return got
-    c = _BY_ID[choice_id]
-    return c.recorded or c.default
+    return option_of(CHOICES, state.choices, choice_id)

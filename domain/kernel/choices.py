@@ -85,6 +85,17 @@ def in_force(choices: Iterable[RuleChoice], recorded: Mapping[str, str] | None) 
     return out
 
 
+def option_of(choices: Iterable[RuleChoice], in_force: Mapping[str, str], choice_id: str) -> str:
+    """The option of ``choice_id`` in a game whose state holds ``in_force`` (its setup's choices): the recorded
+    one, else (a game stored before the choice existed) the choice's ``recorded`` reading, else its default."""
+    got = in_force.get(choice_id)
+    if got is not None:
+        return got
+    c = next(c for c in choices if c.id == choice_id)
+    return c.recorded or c.default
+
+
+
 def describe(choice: RuleChoice) -> dict[str, Any]:
     """A choice as JSON builtins for ``GET /rulesets``."""
     return {
@@ -96,4 +107,4 @@ def describe(choice: RuleChoice) -> dict[str, Any]:
     }
 
 
-__all__ = ["ChoiceOption", "RuleChoice", "declared", "describe", "in_force", "resolve"]
+__all__ = ["ChoiceOption", "RuleChoice", "declared", "describe", "in_force", "option_of", "resolve"]
