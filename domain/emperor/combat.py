@@ -8,7 +8,7 @@ from domain.kernel import RulingBuilder
 
 from . import orders
 from .cards import boost, choose_card, scan_words
-from .choices import PUSH_BONUS, UNDEFENDED, choice
+from .choices import PUSH_BONUS, UNDEFENDED, choice, cite
 from .content import Location
 from .events import AttackResolved, Defended, GameWon, LocationsFlipped, WarriorDied
 from .field import Field, symbol_count
@@ -102,7 +102,7 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
                     "SOLO-DEF-4", "The Emperor's hero has no prepared action card: it does not defend (no deck "
                                   "advance, no card, no order modifier); it still uses its location DEFENSE bonuses.")])
             parts = {"card": 0, "locations": loc}
-            rb = RulingBuilder().under(UNDEFENDED, reading, "an undefended hero still uses and flips the DEFENSE "
+            rb = cite(RulingBuilder(), UNDEFENDED, reading, "an undefended hero still uses and flips the DEFENSE "
                                        "locations next to it" if reading == "locations" else
                                        "an undefended hero uses no location: defense 0, nothing flipped")
             out.emit(Defended(side=EMPEROR, warrior=target.id, value=loc, parts=parts), rb.add(

@@ -6,7 +6,9 @@ the engine applied then (each choice's ``recorded`` option).
 """
 from __future__ import annotations
 
-from domain.kernel.choices import ChoiceOption, RuleChoice, option_of
+from typing import Any
+
+from domain.kernel.choices import ChoiceOption, RuleChoice, cite as cite_choice, option_of
 
 from .state import SmokeState
 
@@ -19,13 +21,14 @@ RU = "seeds/003_39ff30315f4a2a70.txt (RU)"
 CHOICES: tuple[RuleChoice, ...] = (
     RuleChoice(
         id=VILLAGE,
+        title="Village discipline bonus",
         question="Infantry (and Garrison troops) get +1 to discipline tests in a village: must the unit stand "
                  "entirely inside the village, or is partly inside enough?",
         options=(
-            ChoiceOption(id="entirely", text="Only a unit standing entirely inside a village gets the bonus.",
+            ChoiceOption(id="entirely", words="entirely inside", text="Only a unit standing entirely inside a village gets the bonus.",
                          sources=(f"{RU}: «Отряды пехоты, полностью находящиеся в деревне, получают +1 к броскам на "
                                   "дисциплину»",)),
-            ChoiceOption(id="partly", text="A unit at least partly inside a village gets the bonus.",
+            ChoiceOption(id="partly", words="partly inside is enough", text="A unit at least partly inside a village gets the bonus.",
                          sources=(f"{RU}: «Пехота: +1 к броскам дисциплины, когда находится в деревне»",
                                   f"{RU}: «Гарнизонные войска: Когда этот отряд находится в деревне, … дополнительно "
                                   "+1 к тестам на дисциплину»")),
@@ -37,13 +40,14 @@ CHOICES: tuple[RuleChoice, ...] = (
     ),
     RuleChoice(
         id=BOMB_PRICE,
+        title="Bombardment retreats and the battle price",
         question="Does a unit that retreats from a bombardment raise the price of the battle marker nearest to it?",
         options=(
-            ChoiceOption(id="no", text="No: only retreats in a battle raise a marker's price (SMOKE-BOMB-8).",
+            ChoiceOption(id="no", words="raise no price", text="No: only retreats in a battle raise a marker's price (SMOKE-BOMB-8).",
                          sources=(f"{RU}: the price rule stands in the battle section: «За каждый отступивший отряд, "
                                   "цена ближайшего к нему маркера сражения вырастет на 1» (a unit retreating from "
                                   "the battle's hits)",)),
-            ChoiceOption(id="yes", text="Yes: every retreating unit raises the price of the marker nearest to it, "
+            ChoiceOption(id="yes", words="raise the price", text="Yes: every retreating unit raises the price of the marker nearest to it, "
                                         "also after a bombardment (when a marker is on the table).",
                          sources=(f"{RU}: «За каждый отступивший отряд, цена ближайшего к нему маркера сражения "
                                   "вырастет на 1» (every retreating unit)",)),
@@ -54,14 +58,15 @@ CHOICES: tuple[RuleChoice, ...] = (
     ),
     RuleChoice(
         id=FAILED_PRICE,
+        title="Failed retreats and the battle price",
         question="Does a unit whose retreat fails (it is destroyed) still raise the price of the nearest battle "
                  "marker?",
         options=(
-            ChoiceOption(id="no", text="No: a unit destroyed by its failed retreat raises no price; its loss costs "
+            ChoiceOption(id="no", words="raise no price", text="No: a unit destroyed by its failed retreat raises no price; its loss costs "
                                        "its Morale instead (SMOKE-FRET-1).",
                          sources=(f"{RU}: «За каждый отступивший отряд …» (a unit destroyed instead of retreating "
                                   "has not retreated)",)),
-            ChoiceOption(id="yes", text="Yes: it retreated before it was destroyed, so the nearest marker's price "
+            ChoiceOption(id="yes", words="raise the price", text="Yes: it retreated before it was destroyed, so the nearest marker's price "
                                         "rises by 1 too.",
                          sources=(f"{RU}: «За каждый отступивший отряд, цена ближайшего к нему маркера сражения "
                                   "вырастет на 1»",)),
@@ -76,3 +81,8 @@ CHOICES: tuple[RuleChoice, ...] = (
 def choice(state: SmokeState, choice_id: str) -> str:
     """The option of ``choice_id`` in force in this game."""
     return option_of(CHOICES, state.choices, choice_id)
+
+
+def cite(rb: Any, choice_id: str, option: str, text: str, **values: Any) -> Any:
+    """The ruling step of ``rb`` saying the decision followed ``option`` of ``choice_id`` (in words, ids beside)."""
+    return cite_choice(rb, CHOICES, choice_id, option, text, **values)

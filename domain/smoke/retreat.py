@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.kernel import RulingBuilder
 
-from .choices import BOMB_PRICE, FAILED_PRICE, choice
+from .choices import BOMB_PRICE, FAILED_PRICE, choice, cite
 from .commanders import EDGE_DIRECTION, after_unit_stops, own_edge
 from .events import RetreatRolled, UnitDestroyed, UnitRetreated
 from .formations import enemies_touching, formation_of
@@ -181,14 +181,14 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
     if not survived:  # SMOKE-CHOICE-FAILED-PRICE: a failed retreat raises the price or not
         opt = choice(st, FAILED_PRICE)
         raises = opt == "yes"
-        rb.under(FAILED_PRICE, opt, f"{uid} was destroyed by its failed retreat: "
+        cite(rb, FAILED_PRICE, opt, f"{uid} was destroyed by its failed retreat: "
                  + ("it still raises the nearest marker's price." if raises else "it raises no price."))
         if not raises and context == "bombardment":
             rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")
     if raises and context == "bombardment":  # SMOKE-CHOICE-BOMB-PRICE
         opt = choice(st, BOMB_PRICE)
         raises = opt == "yes"
-        rb.under(BOMB_PRICE, opt, "a retreat from a bombardment " + (
+        cite(rb, BOMB_PRICE, opt, "a retreat from a bombardment " + (
             "raises the price of the nearest marker on the table." if raises else "raises no battle price."))
         if not raises:
             rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")

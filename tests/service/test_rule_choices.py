@@ -9,7 +9,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from domain.hoth.choices import EWEB, FIRST_DRAW, PERM_MEDAL
+from domain.hoth.choices import EWEB, EWEB_CONFIRM, FIRST_DRAW, PERM_MEDAL
 from service.app import create_app
 from service.settings import Settings
 from service.transfer import export_lines, import_game
@@ -37,6 +37,7 @@ def test_rulesets_list_every_choice_with_options_sources_and_default(api: Api):
     assert set(hoth) >= {EWEB, PERM_MEDAL, FIRST_DRAW}
     eweb = hoth[EWEB]
     assert eweb["default"] == "any" and [o["id"] for o in eweb["options"]] == ["any", "all"]
+    assert eweb["title"] == "E-Web re-roll" and [o["words"] for o in eweb["options"]] == ["any dice", "all dice or none"]
     assert all(o["sources"] and o["text"] for o in eweb["options"]) and eweb["reason"] and eweb["question"]
     assert listed["toy"]["choices"] == []
     # each choice id is a rule of the ruleset's reference
@@ -62,11 +63,15 @@ def test_the_header_carries_every_choice_with_defaults_filled_in(api: Api):
     r = api.client.post("/games", json={"ruleset": "hoth", "scenario": SCENARIO, "choices": {EWEB: "all"}})
     assert r.status_code == 201, r.text
     gid = r.json()["game_id"]
-    assert _header(api, gid)["payload"]["choices"] == {EWEB: "all", PERM_MEDAL: "pass", FIRST_DRAW: "play"}
+    assert _header(api, gid)["payload"]["choices"] == {EWEB: "all", PERM_MEDAL: "pass", FIRST_DRAW: "play",
+                                                       EWEB_CONFIRM: "no"}
     v = api.get(f"/games/{gid}/verify").json()
     assert v["chain_ok"] and v["row_ok"] and v["choices"][EWEB] == "all"
     first = api.get(f"/games/{gid}/timeline").json()["steps"][0]["summary"]
-    assert f"rule choices: {EWEB} all, {PERM_MEDAL} pass, {FIRST_DRAW} play" in first
+    # in words, the ids beside them
+    assert (f"rule choices: E-Web re-roll: all dice or none ({EWEB} all), Permanent medal: passing through captures "
+            f"({PERM_MEDAL} pass), The first player's first card: plays from the opening hand ({FIRST_DRAW} play), "
+            f"E-Web and the AT-AT confirmation roll: attack dice only ({EWEB_CONFIRM} no)") in first
     toy = api.create()
     assert _header(api, toy["game_id"])["payload"]["choices"] == {}
 
@@ -149,7 +154,7 @@ def test_an_old_game_without_choices_in_its_header_folds_to_the_same_states(api:
             assert a["state"] == b["state"], seq
         v = copy.get(f"/games/{gid}/verify").json()
         assert v["chain_ok"] and v["row_ok"] and v["dice_ok"]
-        assert v["choices"] == {EWEB: "any", PERM_MEDAL: "pass", FIRST_DRAW: "play"}  # the recorded readings
+        assert v["choices"] == {EWEB: "any", PERM_MEDAL: "pass", FIRST_DRAW: "play", EWEB_CONFIRM: "no"}  # recorded readings
 
 
 def _strip_choices(lines: list[dict]) -> list[dict]:
@@ -186,7 +191,7 @@ def test_a_campaign_carries_its_choices_into_every_battle(api: Api):
                                         "choices": {PERM_MEDAL: "stop", FIRST_DRAW: "draw"}})
     assert r.status_code == 201, r.text
     cid, tokens, first = r.json()["campaign_id"], r.json()["seats"], r.json()["game_id"]
-    want = {EWEB: "any", PERM_MEDAL: "stop", FIRST_DRAW: "draw"}
+    want = {EWEB: "any", PERM_MEDAL: "stop", FIRST_DRAW: "draw", EWEB_CONFIRM: "no"}
     assert _header(api, first)["payload"]["choices"] == want
     assert client.app.state.games.current(first).state.choices == want
     import random
