@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.choices import ChoiceOption, RuleChoice, cite as cite_choice, option_of
+from domain.kernel.choices import ChoiceOption, RuleChoice, cite as cite_choice, in_force, option_of
+from domain.kernel.decider import Setup
 
 from .state import SmokeState
 
 VILLAGE = "SMOKE-CHOICE-VILLAGE"
 BOMB_PRICE = "SMOKE-CHOICE-BOMB-PRICE"
 FAILED_PRICE = "SMOKE-CHOICE-FAILED-PRICE"
+VIEW_INSIDE = "SMOKE-CHOICE-VIEW-INSIDE"
 
 RU = "seeds/003_39ff30315f4a2a70.txt (RU)"
 
@@ -76,7 +78,41 @@ CHOICES: tuple[RuleChoice, ...] = (
                "the engine has read it so since the start.",
         recorded="no",
     ),
+    RuleChoice(
+        id=VIEW_INSIDE,
+        title="A target inside a view-blocking element",
+        question="A view-blocking element (a wood, a village) breaks lines of fire that start outside it and go "
+                 "through it. Is a unit standing inside the element seen from outside, or does a line that enters "
+                 "the element break there?",
+        options=(
+            ChoiceOption(id="through", words="seen: the line must pass through",
+                         text="Only a line that enters the element and leaves it again (passes through) is broken; "
+                              "a unit inside or at its edge is seen from outside (SMOKE-GEO-12b).",
+                         sources=(f"{RU}: «Прерывает линии огня, которые начинаются снаружи и идут сквозь элемент» "
+                                  "(through the element: in one side and out of the other)",)),
+            ChoiceOption(id="enter", words="hidden: entering breaks the line",
+                         text="Any line from outside that enters the element is broken, so a unit inside is not "
+                              "seen from outside it.",
+                         sources=(f"{RU}: «Эти линии не должны проходить через отряды или блокирующий ландшафт» "
+                                  "(a line to a unit inside runs through blocking terrain)",
+                                  f"{RU}: «…которые начинаются снаружи и идут сквозь элемент» (a line from outside "
+                                  "that goes into the element)")),
+        ),
+        default="through",
+        reason="«сквозь» is through, and a line that ends inside the element does not go through it (GAP-B-08); the "
+               "engine has read it so from the start. Replaces the option blocks_view_strict (true = enter).",
+        recorded="through",
+    ),
 )
+
+def choices_of(setup: Setup) -> dict[str, str]:
+    """The choices a game is decided under: its setup's, and for a game stored before SMOKE-CHOICE-VIEW-INSIDE
+    existed that was created with the option it replaced (``blocks_view_strict``), that option's reading."""
+    got = in_force(CHOICES, setup.choices)
+    if VIEW_INSIDE not in setup.choices and setup.options.get("blocks_view_strict") is True:
+        got[VIEW_INSIDE] = "enter"
+    return got
+
 
 def choice(state: SmokeState, choice_id: str) -> str:
     """The option of ``choice_id`` in force in this game."""

@@ -8,7 +8,7 @@ import pytest
 from domain.kernel.registry import rules_of
 from domain.smoke import events as E
 from domain.smoke.battle import discipline_modifiers, test_discipline as discipline_roll
-from domain.smoke.choices import BOMB_PRICE, CHOICES, FAILED_PRICE, VILLAGE
+from domain.smoke.choices import BOMB_PRICE, CHOICES, FAILED_PRICE, VIEW_INSIDE, VILLAGE
 from domain.smoke.geometry import Box
 from domain.smoke.state import TurnState
 from domain.smoke.units import profile_of
@@ -101,3 +101,57 @@ def test_smoke_choice_failed_price(option, price):
     r = [e for e in out.items if isinstance(e.event, E.UnitRetreated)][0]
     assert r.event.outcome == "destroyed"
     assert [s.values["option"] for s in r.ruling.steps if s.rule == FAILED_PRICE] == [option]
+
+
+def _gun_and_wood(option):
+    """player-1's light artillery at (12, 10); player-2's infantry P2-01 inside a wood 4 UW ahead, P2-02 in the
+    open beside it (so the gun has a target under both readings and the bombardment step waits)."""
+    from .scripts import duel
+
+    wood = el("W", "forest", *rect(10, 13.5, 14, 15.5))
+    return duel([("light_artillery", 12, 10, 90), (INF, 20, 3, 90)], [(INF, 12, 14.5, 270), (INF, 15.5, 14, 270)],
+                terrain=(wood,), choices={VIEW_INSIDE: option})
+
+
+def test_smoke_choice_view_inside_through_sees_the_unit_inside():
+    """SMOKE-CHOICE-VIEW-INSIDE through: the line ends inside the wood without passing through it: the gun aims,
+    and the ruling cites the choice."""
+    from domain.smoke import commands as C
+
+    g = _gun_and_wood("through")
+    assert C.Aim(unit="P1-01", target="P2-01") in g.rs.legal_commands(g.state, P1)
+    items = g.do(P1, C.Aim(unit="P1-01", target="P2-01"))
+    aimed = [e for e in items if isinstance(e.event, E.BombardmentAimed)][0]
+    assert [s.values["option"] for s in aimed.ruling.steps if s.rule == VIEW_INSIDE] == ["through"]
+
+
+def test_smoke_choice_view_inside_enter_hides_the_unit_inside():
+    """SMOKE-CHOICE-VIEW-INSIDE enter: the same line enters the wood and breaks: no target, the aim is refused
+    citing the choice."""
+    from domain.kernel import RuleViolation
+    from domain.smoke import commands as C
+
+    g = _gun_and_wood("enter")
+    assert C.Aim(unit="P1-01", target="P2-02") in g.rs.legal_commands(g.state, P1)
+    assert C.Aim(unit="P1-01", target="P2-01") not in g.rs.legal_commands(g.state, P1)
+    with pytest.raises(RuleViolation) as e:
+        g.do(P1, C.Aim(unit="P1-01", target="P2-01"))
+    assert e.value.rule == VIEW_INSIDE and "not seen" in e.value.detail
+
+
+def test_the_replaced_option_is_refused_and_an_old_game_with_it_reads_enter():
+    """blocks_view_strict became SMOKE-CHOICE-VIEW-INSIDE: a new game with it is refused naming the field; a
+    setup stored with it (and no choice) is decided under "enter", as it was."""
+    from domain.kernel import Setup, SetupError
+    from domain.smoke.decider import SmokeRuleset
+    from scenarios.smoke import shipped
+
+    rs = SmokeRuleset(shipped())
+    battle = sorted(shipped().battles)[0]
+    with pytest.raises(SetupError) as e:
+        rs.seats(battle, {"blocks_view_strict": True})
+    assert e.value.field == "options.blocks_view_strict" and VIEW_INSIDE in e.value.detail
+    old = Setup(game_id="o", ruleset="smoke", scenario=battle, seats=rs.seats(battle, {}),
+                options={"blocks_view_strict": True})
+    assert rs.initial_state(old).choices[VIEW_INSIDE] == "enter"
+    assert rs.initial_state(msgspec.structs.replace(old, options={})).choices[VIEW_INSIDE] == "through"
