@@ -17,6 +17,7 @@ VILLAGE = "SMOKE-CHOICE-VILLAGE"
 BOMB_PRICE = "SMOKE-CHOICE-BOMB-PRICE"
 FAILED_PRICE = "SMOKE-CHOICE-FAILED-PRICE"
 VIEW_INSIDE = "SMOKE-CHOICE-VIEW-INSIDE"
+RETREAT_CONTACT = "SMOKE-CHOICE-RETREAT-CONTACT"
 
 RU = "seeds/003_39ff30315f4a2a70.txt (RU)"
 
@@ -102,6 +103,31 @@ CHOICES: tuple[RuleChoice, ...] = (
         reason="«сквозь» is through, and a line that ends inside the element does not go through it (GAP-B-08); the "
                "engine has read it so from the start. Replaces the option blocks_view_strict (true = enter).",
         recorded="through",
+    ),
+    RuleChoice(
+        id=RETREAT_CONTACT,
+        title="A retreat that starts in contact",
+        question="A retreating unit that touches an enemy unit is destroyed. A unit that starts its retreat in "
+                 "contact with an enemy and slides along it (its path keeps the contact for a while): is it "
+                 "destroyed?",
+        options=(
+            ChoiceOption(id="destroyed", words="sliding along touches: destroyed",
+                         text="Keeping the contact while it moves is touching the enemy during the retreat: it is "
+                              "destroyed; only a unit that moves away at once survives (SMOKE-GEO-18).",
+                         sources=(f"{RU}: «Если при отступлении ваш отряд касается вражеского отряда или края стола, "
+                                  "он уничтожен» (it touches the enemy while it retreats)",)),
+            ChoiceOption(id="slides", words="sliding along is allowed",
+                         text="Contact it already had is no new touch: it may slide along the enemy; only pressing "
+                              "into it, or touching another enemy, destroys it.",
+                         sources=(f"{RU}: «касается вражеского отряда» (comes to touch: a unit already in contact "
+                                  "does not come to touch it)",
+                                  f"{RU}: «Вы можете отменить по одному удару на каждый ваш отряд, отступив» (a unit "
+                                  "in contact may retreat to cancel a hit)")),
+        ),
+        default="destroyed",
+        reason="The literal reading: the unit touches the enemy during its retreat; the engine has read it so from "
+               "the start (SMOKE-GEO-18).",
+        recorded="destroyed",
     ),
 )
 

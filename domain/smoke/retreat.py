@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.kernel import RulingBuilder
 
-from .choices import BOMB_PRICE, FAILED_PRICE, choice, cite
+from .choices import BOMB_PRICE, FAILED_PRICE, RETREAT_CONTACT, choice, cite
 from .commanders import EDGE_DIRECTION, after_unit_stops, own_edge
 from .events import RetreatRolled, UnitDestroyed, UnitRetreated
 from .formations import enemies_touching, formation_of
@@ -64,7 +64,20 @@ def _facing_of(v: tuple[float, float]) -> float:
 
 
 def plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str) -> dict[str, Any]:
-    """SMOKE-GEO-18: the path and how it ends (measured, not applied)."""
+    """SMOKE-GEO-18: the path and how it ends (measured, not applied), under the game's reading of
+    SMOKE-CHOICE-RETREAT-CONTACT; when the other reading ends it otherwise (a unit that starts in contact and
+    slides along the enemy), ``slide`` holds ``{"option", "other"}`` (the other reading's outcome)."""
+    reading = choice(state, RETREAT_CONTACT)
+    plan = _plan_retreat(state, u, distance, direction, reading == "slides")
+    if distance > 0 and any(in_contact(u.box(), e.box()) for e in state.units.values()
+                            if e.id != u.id and state.enemy(u, e)):
+        other = _plan_retreat(state, u, distance, direction, reading != "slides")
+        if other["outcome"] != plan["outcome"]:
+            plan["slide"] = {"option": reading, "other": other["outcome"]}
+    return plan
+
+
+def _plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str, slide: bool) -> dict[str, Any]:
     assert state.battle is not None
     W, H = state.battle.width, state.battle.height
     b = u.box()
@@ -80,7 +93,7 @@ def plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str) ->
                 "touched": what, "why": why, "friends": ()}
 
     for e in sorted(enemies, key=lambda e: e.id):
-        if path_touches(P, v, distance, e.box().corners()):
+        if path_touches(P, v, distance, e.box().corners(), slide):
             return fail(distance, f"touches the enemy unit {e.id}", e.id)
     moved = b.moved(v[0] * distance, v[1] * distance)
     if _touches_edge(moved, W, H):
@@ -111,7 +124,7 @@ def plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str) ->
     if t > distance:
         start_ext = base.moved(v[0] * distance, v[1] * distance)
         for e in sorted(enemies, key=lambda e: e.id):
-            if path_touches(start_ext.corners(), v, t - distance, e.box().corners()):
+            if path_touches(start_ext.corners(), v, t - distance, e.box().corners(), slide):
                 r = fail(t, f"moving on past friends, it touches the enemy unit {e.id}", e.id)
                 r["friends"] = tuple(blocked)
                 return r
@@ -175,6 +188,11 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
                f"free place{' (another formation: -1 army morale)' if other_formation and not irregular else ''}"
                f"{' (Irregular: no loss, SMOKE-FRET-4)' if other_formation and irregular else ''}.",
                friends=list(plan["friends"]))
+    if plan.get("slide"):
+        opt = plan["slide"]["option"]
+        cite(rb, RETREAT_CONTACT, opt, f"{uid} starts its retreat in contact with the enemy and slides along it: "
+             + ("that touches the enemy, so the retreat fails." if opt == "destroyed" else
+                "sliding along is no new touch, only pressing into the enemy would be."))
     if not survived:
         rb.add("SMOKE-FRET-1", f"Failed retreat: it {plan['why']} and is destroyed.", touched=plan.get("touched"))
     raises = True

@@ -155,3 +155,35 @@ def test_the_replaced_option_is_refused_and_an_old_game_with_it_reads_enter():
                 options={"blocks_view_strict": True})
     assert rs.initial_state(old).choices[VIEW_INSIDE] == "enter"
     assert rs.initial_state(msgspec.structs.replace(old, options={})).choices[VIEW_INSIDE] == "through"
+
+
+@pytest.mark.parametrize("option,survives", [("destroyed", False), ("slides", True)])
+def test_smoke_choice_retreat_contact(option, survives):
+    """SMOKE-CHOICE-RETREAT-CONTACT: P1-01 has P2-01 touching its east side and retreats straight back (south),
+    sliding along P2-01's west edge: destroyed under "destroyed", 3 UW further south under "slides"."""
+    from domain.smoke.choices import RETREAT_CONTACT
+    from domain.smoke.retreat import execute_retreat
+
+    from .test_rules import _retreating, at
+
+    st = at((P1, INF, 10, 10, 90), (P2, INF, 11, 10, 270), (P2, INF, 20, 19, 270), choices={RETREAT_CONTACT: option})
+    out = out_for(_retreating(st, "P1-01", 3.0))
+    assert execute_retreat(out, "P1-01", "back", "battle") is survives
+    r = [e for e in out.items if isinstance(e.event, E.UnitRetreated)][0]
+    assert r.event.outcome == ("ok" if survives else "destroyed")
+    assert ("P1-01" in out.state.units) is survives
+    assert [s.values["option"] for s in r.ruling.steps if s.rule == RETREAT_CONTACT] == [option]
+
+
+def test_retreat_straight_away_from_the_contact_cites_no_choice():
+    """Moving away from the enemy at once survives under both readings: the choice is not cited."""
+    from domain.smoke.choices import RETREAT_CONTACT
+    from domain.smoke.retreat import execute_retreat
+
+    from .test_rules import _retreating, at
+
+    for option in ("destroyed", "slides"):
+        st = at((P1, INF, 10, 10, 90), (P2, INF, 10, 11, 270), (P2, INF, 20, 19, 270), choices={RETREAT_CONTACT: option})
+        out = out_for(_retreating(st, "P1-01", 3.0))
+        assert execute_retreat(out, "P1-01", "back", "battle") is True
+        assert not any(s.rule == RETREAT_CONTACT for e in out.items for s in e.ruling.steps)
