@@ -11,7 +11,10 @@ from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
 
-from .commanders import COMMANDER_RADIUS, after_commander_moves, after_unit_stops, command_distance, commander_out
+from .choices import GENERAL_PASS, choice, cite
+from .commanders import (
+    COMMANDER_RADIUS, after_commander_moves, after_unit_stops, command_distance, commander_out, passed_over, risk,
+)
 from .content import Activate, Ride
 from .events import (
     ActionDiceRolled, ActionsEnded, ActivationEnded, CommanderRode, DiePlaced, FormationActivated, PlacementEnded,
@@ -262,8 +265,20 @@ def move(out: Any, seat: str, uid: str, kind: str, facing, distance, vector) -> 
         rb.add("SMOKE-ACT-6", f"The action adds +{m['action_bonus']:g} to the simple speed.")
     if has(st, u, "immobile") and (m["distance"] > 0 or m.get("pivot")):
         rb.add("SMOKE-SR-18", f"{uid} is Immobile: it loses Fire and Bombardment for the rest of this turn.")
+    over = passed_over(st, uid, u.box(), end, kind)
+    reading = choice(st, GENERAL_PASS)
+    for c in over:
+        cite(rb, GENERAL_PASS, reading, f"{uid} passes over the enemy commander {c.id} without stopping: "
+             + ("touching it on the way puts it at risk (SMOKE-RISK-3)." if reading == "touch" else
+                "only a unit that stops on or touching it puts it at risk."), commander=c.id)
     out.emit(UnitMoved(unit=uid, kind=kind, start=pose(u.box()), end=pose(end), requested=m["requested"],
                        distance=m["distance"], limit=m["limit"], measure=m), rb, summary=f"{uid} moves {m['distance']:.2f}")
+    if reading == "touch":
+        for c in over:
+            if out.over:
+                return
+            if c.id in out.state.commanders:
+                risk(out, out.state.commanders[c.id], f"the enemy unit {uid} passed over it")
     after_unit_stops(out, uid)
 
 

@@ -18,6 +18,7 @@ BOMB_PRICE = "SMOKE-CHOICE-BOMB-PRICE"
 FAILED_PRICE = "SMOKE-CHOICE-FAILED-PRICE"
 VIEW_INSIDE = "SMOKE-CHOICE-VIEW-INSIDE"
 RETREAT_CONTACT = "SMOKE-CHOICE-RETREAT-CONTACT"
+GENERAL_PASS = "SMOKE-CHOICE-GENERAL-PASS"
 
 RU = "seeds/003_39ff30315f4a2a70.txt (RU)"
 
@@ -128,6 +129,28 @@ CHOICES: tuple[RuleChoice, ...] = (
         reason="The literal reading: the unit touches the enemy during its retreat; the engine has read it so from "
                "the start (SMOKE-GEO-18).",
         recorded="destroyed",
+    ),
+    RuleChoice(
+        id=GENERAL_PASS,
+        title="An enemy passing over a commander",
+        question="An enemy unit that stops on a commander, or touches it, puts it at risk. Does an enemy unit that "
+                 "passes over a commander on its move without stopping there put it at risk?",
+        options=(
+            ChoiceOption(id="stop", words="only stopping on it: no risk",
+                         text="Only an enemy unit that ends its move on or touching the commander puts it at risk "
+                              "(SMOKE-CMD-4).",
+                         sources=(f"{RU}: «Если вражеский отряд останавливается на полководце, полководец "
+                                  "подвергается риску (см. РИСК) и смещается в сторону своего края стола»",)),
+            ChoiceOption(id="touch", words="passing over: at risk",
+                         text="An enemy unit whose move sweeps over the commander's figure touches it: the "
+                              "commander is at risk and displaced, as if the unit had stopped there (SMOKE-RISK-3).",
+                         sources=(f"{RU}: «полководец подвергается риску, когда его фигурки касаются вражеские "
+                                  "отряды»",)),
+        ),
+        default="stop",
+        reason="The movement rules name the case outright («останавливается на полководце»); the risk rule's "
+               "«касаются» describes contact that lasts, and the engine has read it so from the start.",
+        recorded="stop",
     ),
 )
 

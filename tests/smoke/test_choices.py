@@ -8,7 +8,7 @@ import pytest
 from domain.kernel.registry import rules_of
 from domain.smoke import events as E
 from domain.smoke.battle import discipline_modifiers, test_discipline as discipline_roll
-from domain.smoke.choices import BOMB_PRICE, CHOICES, FAILED_PRICE, VIEW_INSIDE, VILLAGE
+from domain.smoke.choices import BOMB_PRICE, CHOICES, FAILED_PRICE, GENERAL_PASS, VIEW_INSIDE, VILLAGE
 from domain.smoke.geometry import Box
 from domain.smoke.state import TurnState
 from domain.smoke.units import profile_of
@@ -187,3 +187,33 @@ def test_retreat_straight_away_from_the_contact_cites_no_choice():
         out = out_for(_retreating(st, "P1-01", 3.0))
         assert execute_retreat(out, "P1-01", "back", "battle") is True
         assert not any(s.rule == RETREAT_CONTACT for e in out.items for s in e.ruling.steps)
+
+
+def _pass_over(option):
+    """player-1's infantry at (12, 10) makes a simple move 2 UW north, over player-2's commander at (12, 11);
+    it ends 0.5 UW past the commander's figure (not touching it)."""
+    from domain.smoke import commands as C
+
+    from .scripts import duel
+
+    g = duel([(INF, 12, 10, 90)], [(INF, 25, 19, 270)], commanders1=((12.0, 8.0),), commanders2=((12.0, 11.0),),
+             choices={GENERAL_PASS: option})
+    assert g.state.turn.step == "actions"
+    g.do(P1, C.PlaceDie(die=0, slot="A1"))
+    g.do(P1, C.EndPlacement())
+    cid = next(c.id for c in g.state.commanders.values() if c.seat == P1)
+    g.do(P1, C.Activate(slot="A1", die=0, commander=cid, unit="P1-01"))
+    items = g.do(P1, C.Move(unit="P1-01", kind="simple", facing=90.0, distance=2.0))
+    return g, items
+
+
+@pytest.mark.parametrize("option,risked", [("stop", False), ("touch", True)])
+def test_smoke_choice_general_pass(option, risked):
+    """SMOKE-CHOICE-GENERAL-PASS: passing over the enemy commander without stopping puts it at risk (and
+    displaces it) under "touch" only; the move's ruling cites the choice under both."""
+    g, items = _pass_over(option)
+    other = next(c for c in g.state.commanders.values() if c.seat == P2)
+    assert bool([e for e in items if isinstance(e.event, E.CommanderRisked)]) is risked
+    assert ((other.x, other.y) != (12.0, 11.0)) is risked  # displaced toward its edge after the risk
+    moved = [e for e in items if isinstance(e.event, E.UnitMoved)][0]
+    assert [s.values["option"] for s in moved.ruling.steps if s.rule == GENERAL_PASS] == [option]
