@@ -8,7 +8,7 @@ from domain.kernel import RuleViolation, RulingBuilder
 from .events import BombardmentAimed, BombardmentRolled, LossTaken
 from domain.kernel.choices import phrase
 
-from .choices import CHOICES, VIEW_INSIDE, cite
+from .choices import BOMBARD, CHOICES, VIEW_INSIDE, choice, cite
 from .fire import ELEVATION_RANGE_BONUS, _could_reach, describe, line_of_fire, on_elevation, view_inside_text
 from .formations import formations, rear_partners
 from .geometry import EPS, box_distance
@@ -115,6 +115,30 @@ def aim(out: Any, seat: str, uid: str, target: str) -> None:
              summary=f"{uid} aims at {key}")
 
 
+def declining(state: SmokeState, seat: str) -> list[str]:
+    """The units of ``seat`` that could bombard a target now but have not aimed (SMOKE-CHOICE-BOMBARD)."""
+    aims = state.turn.aims if state.turn is not None else {}
+    return [u.id for u in eligible(state, seat) if u.id not in aims and targets(state, u)]
+
+
+def bombard_refusal(state: SmokeState, seat: str) -> RuleViolation | None:
+    """SMOKE-CHOICE-BOMBARD "must": the bombardment is not rolled (nor skipped) while a unit of ``seat`` that
+    could bombard a target has not aimed."""
+    idle = declining(state, seat)
+    if not idle or choice(state, BOMBARD) != "must":
+        return None
+    return RuleViolation(BOMBARD, f"under {phrase(CHOICES, BOMBARD, 'must')}: {', '.join(idle)} can bombard a "
+                                  "target, so each aims first (aim).", units=idle, choice=BOMBARD, option="must")
+
+
+def cite_declining(rb: RulingBuilder, state: SmokeState, seat: str) -> None:
+    """The ruling step of a bombardment (or of its skipping) in which units that could bombard declined."""
+    idle = declining(state, seat)
+    if idle:
+        cite(rb, BOMBARD, choice(state, BOMBARD), f"{', '.join(idle)} could bombard a target and decline"
+             + ("s" if len(idle) == 1 else "") + ": each gun may.")
+
+
 def _hidden_inside(state: SmokeState, u: Unit, target: str) -> dict[str, Any] | None:
     """The measured line to a unit of ``target``'s formation that the game's reading of SMOKE-CHOICE-VIEW-INSIDE
     hides and the other reading shows, if any."""
@@ -177,6 +201,7 @@ def fire(out: Any, seat: str) -> None:
     rolls = []
     losses = []
     rb = RulingBuilder()
+    cite_declining(rb, st, seat)
     for shot in shots:
         rb.add("SMOKE-BOMB-4", f"{shot['unit']} adds {shot['dice']} dice (power {shot['power']}"
                                + "".join(f", {m['value']:+d} {m['why']}" for m in shot["modifiers"]) + "; at least 1).",

@@ -19,6 +19,7 @@ FAILED_PRICE = "SMOKE-CHOICE-FAILED-PRICE"
 VIEW_INSIDE = "SMOKE-CHOICE-VIEW-INSIDE"
 RETREAT_CONTACT = "SMOKE-CHOICE-RETREAT-CONTACT"
 GENERAL_PASS = "SMOKE-CHOICE-GENERAL-PASS"
+BOMBARD = "SMOKE-CHOICE-BOMBARD"
 
 RU = "seeds/003_39ff30315f4a2a70.txt (RU)"
 
@@ -151,6 +152,27 @@ CHOICES: tuple[RuleChoice, ...] = (
         reason="The movement rules name the case outright («останавливается на полководце»); the risk rule's "
                "«касаются» describes contact that lasts, and the engine has read it so from the start.",
         recorded="stop",
+    ),
+    RuleChoice(
+        id=BOMBARD,
+        title="Declining to bombard",
+        question="In the bombardment phase, may each artillery unit that could bombard a target decline to, or "
+                 "does every one of them bombard?",
+        options=(
+            ChoiceOption(id="may", words="each gun may decline",
+                         text="Bombarding is optional for each unit: the player aims the guns it wants and rolls "
+                              "(or skips the bombardment).",
+                         sources=(f"{RU}: «этот отряд может производить бомбардировку на дистанции 6 UW»",
+                                  f"{RU}: «За каждый свой отряд, производящий бомбардировку, добавьте …» (the units "
+                                  "that bombard, not every unit)")),
+            ChoiceOption(id="must", words="every gun with a target bombards",
+                         text="Every unit that can bombard a target aims at one before the bombardment is rolled.",
+                         sources=(f"{RU}: «Выберите целевую формацию для каждого своего отряда артиллерии»",)),
+        ),
+        default="may",
+        reason="«может производить бомбардировку» makes it an ability, and the dice come from the units that "
+               "bombard; the engine has read it so from the start (SMOKE-BOMB-2, INFERRED).",
+        recorded="may",
     ),
 )
 

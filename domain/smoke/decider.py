@@ -26,7 +26,7 @@ from .actions import (
 )
 from .army import additional_commanders, expanded, level_of, starting_morale, strategic_rating  # noqa: F401
 from .battle import choose_hits, finish_unit, play_tactic
-from .bombardment import aim, fire, take_loss
+from .bombardment import aim, bombard_refusal, cite_declining, fire, take_loss
 from .content import Content
 from .events import (
     EdgeChoiceOffered, EdgesChosen, FirstSideChosen, FirstSideRolled, GameOpened, SmokeEvent, TacticsEnded,
@@ -473,11 +473,16 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.Aim):
             return aim(out, seat, cmd.unit, cmd.target)
         if isinstance(cmd, C.Bombard):
+            refused = bombard_refusal(st, seat)  # SMOKE-CHOICE-BOMBARD "must"
+            if refused is not None:
+                raise refused
             if not t.aims:
                 from .events import StepStarted
 
+                rb = RulingBuilder()
+                cite_declining(rb, st, seat)
                 out.emit(StepStarted(step=ACTIONS, player=t.player),
-                         RulingBuilder().add("SMOKE-BOMB-2", f"{seat} does not bombard this turn (optional, INFERRED)."),
+                         rb.add("SMOKE-BOMB-2", f"{seat} does not bombard this turn (optional, INFERRED)."),
                          summary=f"{seat} does not bombard")
                 return None
             return fire(out, seat)

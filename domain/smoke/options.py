@@ -15,7 +15,7 @@ from domain.kernel import RuleViolation
 from . import commands as C
 from .actions import activation_check, ride_check
 from .battle import playable, providence_targets, tactic_limit, tactic_units
-from .bombardment import eligible, retreat_options, targets
+from .bombardment import bombard_refusal, eligible, retreat_options, targets
 from .commanders import COMMANDER_RADIUS
 from .content import Activate, DisciplineBonus, Providence, Ride
 from .formations import formations
@@ -73,7 +73,7 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
                 continue
             for key in targets(st, u):
                 out.append(C.Aim(unit=u.id, target=key))
-        return out + [C.Bombard()]
+        return out + ([C.Bombard()] if bombard_refusal(st, seat) is None else [])
     if t.step == ACTIONS:
         a = t.actions
         if a is None:

@@ -8,7 +8,7 @@ import pytest
 from domain.kernel.registry import rules_of
 from domain.smoke import events as E
 from domain.smoke.battle import discipline_modifiers, test_discipline as discipline_roll
-from domain.smoke.choices import BOMB_PRICE, CHOICES, FAILED_PRICE, GENERAL_PASS, VIEW_INSIDE, VILLAGE
+from domain.smoke.choices import BOMB_PRICE, BOMBARD, CHOICES, FAILED_PRICE, GENERAL_PASS, VIEW_INSIDE, VILLAGE
 from domain.smoke.geometry import Box
 from domain.smoke.state import TurnState
 from domain.smoke.units import profile_of
@@ -217,3 +217,42 @@ def test_smoke_choice_general_pass(option, risked):
     assert ((other.x, other.y) != (12.0, 11.0)) is risked  # displaced toward its edge after the risk
     moved = [e for e in items if isinstance(e.event, E.UnitMoved)][0]
     assert [s.values["option"] for s in moved.ruling.steps if s.rule == GENERAL_PASS] == [option]
+
+
+def _two_guns(option):
+    """player-1's two light artillery units, each with player-2's infantry 4 UW ahead."""
+    from .scripts import duel
+
+    return duel([("light_artillery", 8, 10, 90), ("light_artillery", 20, 10, 90)],
+                [(INF, 8, 14.5, 270), (INF, 20, 14.5, 270)], choices={BOMBARD: option})
+
+
+def test_smoke_choice_bombard_may_lets_a_gun_decline():
+    """SMOKE-CHOICE-BOMBARD may: one gun aims, the other declines; the roll's ruling cites the choice."""
+    from domain.smoke import commands as C
+
+    g = _two_guns("may")
+    g.do(P1, C.Aim(unit="P1-01", target="P2-01"))
+    assert C.Bombard() in g.rs.legal_commands(g.state, P1)
+    items = g.do(P1, C.Bombard())
+    rolled = [e for e in items if isinstance(e.event, E.BombardmentRolled)][0]
+    assert [s["unit"] for s in rolled.event.shots] == ["P1-01"]
+    assert [s.values["option"] for s in rolled.ruling.steps if s.rule == BOMBARD] == ["may"]
+
+
+def test_smoke_choice_bombard_must_makes_every_gun_aim():
+    """SMOKE-CHOICE-BOMBARD must: the same bombardment is refused citing the choice until P1-02 aims too."""
+    from domain.kernel import RuleViolation
+    from domain.smoke import commands as C
+
+    g = _two_guns("must")
+    assert C.Bombard() not in g.rs.legal_commands(g.state, P1)
+    g.do(P1, C.Aim(unit="P1-01", target="P2-01"))
+    with pytest.raises(RuleViolation) as e:
+        g.do(P1, C.Bombard())
+    assert e.value.rule == BOMBARD and "P1-02" in e.value.detail
+    g.do(P1, C.Aim(unit="P1-02", target="P2-02"))
+    items = g.do(P1, C.Bombard())
+    rolled = [e for e in items if isinstance(e.event, E.BombardmentRolled)][0]
+    assert [s["unit"] for s in rolled.event.shots] == ["P1-01", "P1-02"]
+    assert not any(s.rule == BOMBARD for s in rolled.ruling.steps)  # every gun bombards: both readings agree

@@ -32,21 +32,21 @@ PINNED = {
     ("BTL-ALL-TERRAIN", 4, 2): "c6cdd5d2f09e2cd3",  # 224
     ("BTL-ALL-TERRAIN", 4, 3): "afb4aaef206ce7f6",  # 176
     ("BTL-ALL-TERRAIN", 4, 4): "87dbf222b34fefb7",  # 222
-    ("BTL-CROSSROADS", 2, 0): "9d8125e0899f2587",  # 178
-    ("BTL-CROSSROADS", 2, 1): "a45d865b1c324f75",  # 108
-    ("BTL-CROSSROADS", 2, 2): "c0965837502419d5",  # 129
+    ("BTL-CROSSROADS", 2, 0): "33fbbaca3629ab1a",  # 178
+    ("BTL-CROSSROADS", 2, 1): "59c9d4b1f55e3fc5",  # 108
+    ("BTL-CROSSROADS", 2, 2): "c5b4e07cc3a759a4",  # 129
     ("BTL-CROSSROADS", 2, 3): "9fc79c5bc3cb47bc",  # 54
-    ("BTL-CROSSROADS", 2, 4): "a854ac1eb9c7221c",  # 124
-    ("BTL-CROSSROADS", 3, 0): "526dc2dee6dbd6ba",  # 225
-    ("BTL-CROSSROADS", 3, 1): "922cda6d0d94260e",  # 258
-    ("BTL-CROSSROADS", 3, 2): "c22742dee3c139a5",  # 225
+    ("BTL-CROSSROADS", 2, 4): "3446b8a8b90af7c6",  # 124
+    ("BTL-CROSSROADS", 3, 0): "f712651e316e5285",  # 225
+    ("BTL-CROSSROADS", 3, 1): "7e341846902466f9",  # 258
+    ("BTL-CROSSROADS", 3, 2): "086e66f0e64b3929",  # 225
     ("BTL-CROSSROADS", 3, 3): "5ce5fbde81ef7c14",  # 120
-    ("BTL-CROSSROADS", 3, 4): "dbc224cd7eab509f",  # 121
-    ("BTL-CROSSROADS", 4, 0): "cc53d3f61032516f",  # 244
-    ("BTL-CROSSROADS", 4, 1): "9dbbab0007344ac3",  # 378
-    ("BTL-CROSSROADS", 4, 2): "d42980083d08425f",  # 196
-    ("BTL-CROSSROADS", 4, 3): "6eb0f7e04f882813",  # 223
-    ("BTL-CROSSROADS", 4, 4): "9ace19b8cd11cab3",  # 230
+    ("BTL-CROSSROADS", 3, 4): "6913b906dd0aa866",  # 121
+    ("BTL-CROSSROADS", 4, 0): "f10ec727860459f6",  # 244
+    ("BTL-CROSSROADS", 4, 1): "81b7f000e147c25f",  # 378
+    ("BTL-CROSSROADS", 4, 2): "47e58658de2aa45b",  # 196
+    ("BTL-CROSSROADS", 4, 3): "1aafc6f20deb4506",  # 223
+    ("BTL-CROSSROADS", 4, 4): "2b18a97171bc7399",  # 230
     ("BTL-OPEN-FIELD", 2, 0): "cff992460c2c4d53",  # 122
     ("BTL-OPEN-FIELD", 2, 1): "b16eadc6849b41a8",  # 111
     ("BTL-OPEN-FIELD", 2, 2): "89a0eb9e3c49a6b8",  # 135
