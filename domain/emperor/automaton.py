@@ -436,6 +436,18 @@ def defense_options(state: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return state.prepared(HUMAN), locs
 
 
+def defense_card_abilities(out: Outbox, card_ids: list[str]) -> None:
+    """SOLO-CHOICE-DEFENSE-CARD "abilities": the abilities of the cards the Emperor's hero defended with in this
+    attack resolve now, in printed order, as on an ACTIVATE step (BASE-CARD-1), while the hero stands. The
+    automaton may wait for your defense on the way (the rest is resumed after it, SOLO-DEF-5)."""
+    hero = out.state.hero_of(EMPEROR)
+    if hero is None or not hero.alive or out.over:
+        return
+    agenda = [Work(kind="ability", ability=a, card=cid, source=f"{cid} {out.state.card(cid).name} (defense card)")
+              for cid in card_ids for a in out.state.card(cid).abilities]
+    run(out, agenda)
+
+
 def resume(out: Outbox, agenda: tuple[Work, ...]) -> None:
     """Continue the Emperor's turn after the human's decision."""
     run(out, list(agenda))

@@ -15,6 +15,7 @@ from .state import EmperorState
 UNDEFENDED = "SOLO-CHOICE-UNDEFENDED"
 PUSH_BONUS = "SOLO-CHOICE-PUSH-BONUS"
 STEP4 = "SOLO-CHOICE-STEP4"
+DEFENSE_CARD = "SOLO-CHOICE-DEFENSE-CARD"
 
 UA = "seeds/002_d17d5f630c4fe478.txt (UA)"
 
@@ -80,6 +81,30 @@ CHOICES: tuple[RuleChoice, ...] = (
         reason="«Якщо таких комірок кілька» — the choice is among the nearest cells, so the preferred one is a cell "
                "of them (GAP-A-08).",
         recorded="nearest",
+    ),
+    RuleChoice(
+        id=DEFENSE_CARD,
+        title="The Emperor's defense card",
+        question="The Emperor's hero defends by choosing an action card and activating it for its defense value. "
+                 "Do the card's other abilities (attack, push, march, star) resolve too, or only its defense value?",
+        options=(
+            ChoiceOption(id="value", words="its defense value only",
+                         text="The card gives its defense value and is exhausted; its abilities are not resolved "
+                              "(SOLO-DEF-2b, GAP-A-16).",
+                         sources=(f"{UA}: «Тоді він вибирає карту дії, активує її та отримує значення оборони цієї "
+                                  "карти» (activated to get its defense value)",
+                                  f"{UA}: «Імператор захищається і зазнає поранень за правилами базової гри» (in the "
+                                  "base game a defense card gives its defense value)")),
+            ChoiceOption(id="abilities", words="its abilities resolve too",
+                         text="Once the attack is resolved, the activated card's abilities resolve in printed "
+                              "order, as on an ACTIVATE step, if the Emperor's hero still stands.",
+                         sources=(f"{UA}: «вибирає карту дії, активує її» (an activated card's abilities resolve, "
+                                  "BASE-CARD-1)",)),
+        ),
+        default="value",
+        reason="The sentence names what the activation gives, the defense value, and the solo rules change the base "
+               "game's defense only where they say so; the engine has read it so from the start (GAP-A-16).",
+        recorded="value",
     ),
 )
 
