@@ -20,6 +20,7 @@ VIEW_INSIDE = "SMOKE-CHOICE-VIEW-INSIDE"
 RETREAT_CONTACT = "SMOKE-CHOICE-RETREAT-CONTACT"
 GENERAL_PASS = "SMOKE-CHOICE-GENERAL-PASS"
 BOMBARD = "SMOKE-CHOICE-BOMBARD"
+IRREGULAR = "SMOKE-CHOICE-IRREGULAR"
 
 RU = "seeds/003_39ff30315f4a2a70.txt (RU)"
 
@@ -173,6 +174,32 @@ CHOICES: tuple[RuleChoice, ...] = (
         reason="«может производить бомбардировку» makes it an ability, and the dice come from the units that "
                "bombard; the engine has read it so from the start (SMOKE-BOMB-2, INFERRED).",
         recorded="may",
+    ),
+    RuleChoice(
+        id=IRREGULAR,
+        title="An Irregular unit's failed retreat",
+        question="The army loses no morale when an Irregular unit makes a failed retreat. Does that cover the unit's "
+                 "destruction (a retreat that touched an enemy or the table edge), or only the -1 for landing on "
+                 "friends of another formation?",
+        options=(
+            ChoiceOption(id="all", words="no morale lost at all",
+                         text="No morale is lost for an Irregular unit's failed retreat, its destruction included "
+                              "(SMOKE-FRET-4, GAP-B-13).",
+                         sources=(f"{RU}: «Иррегулярные: … Армия не теряет боевой дух, когда иррегулярные отряды "
+                                  "делают неудачное отступление» (the failed retreat, of which destruction is one "
+                                  "outcome: «Если при отступлении ваш отряд касается вражеского отряда … он "
+                                  "уничтожен»)",)),
+            ChoiceOption(id="landing", words="only the landing loss is waived",
+                         text="Only the -1 for landing on friends is waived; an Irregular unit destroyed by its "
+                              "retreat costs its morale like any destroyed unit (SMOKE-DISC-3).",
+                         sources=(f"{RU}: «Если при отступлении ваш строевой отряд должен встать на место, уже "
+                                  "занятое союзным отрядом из другой формации, ваша армия теряет 1 боевой дух» (the "
+                                  "only morale a failed retreat itself costs)",)),
+        ),
+        default="all",
+        reason="The trait speaks of the whole failed retreat, and the section «Неудачное отступление» holds both the "
+               "destruction and the landing; the engine has read it so from the start (GAP-B-13).",
+        recorded="all",
     ),
 )
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.kernel import RulingBuilder
 
-from .choices import BOMB_PRICE, FAILED_PRICE, RETREAT_CONTACT, choice, cite
+from .choices import BOMB_PRICE, FAILED_PRICE, IRREGULAR, RETREAT_CONTACT, choice, cite
 from .commanders import EDGE_DIRECTION, after_unit_stops, own_edge
 from .events import RetreatRolled, UnitDestroyed, UnitRetreated
 from .formations import enemies_touching, formation_of
@@ -252,10 +252,18 @@ def destroy(out: Any, uid: str, reason: str, failed_retreat: bool = False) -> No
     p = profile_of(st, u)
     rb = RulingBuilder().add("SMOKE-DISC-3" if not failed_retreat else "SMOKE-FRET-1",
                              f"{uid} ({p.name}) is destroyed: {reason}.")
-    irregular_free = failed_retreat and has(st, u, "irregular")
+    irregular_free = False
+    if failed_retreat and has(st, u, "irregular"):  # SMOKE-FRET-4 under SMOKE-CHOICE-IRREGULAR
+        opt = choice(st, IRREGULAR)
+        irregular_free = opt == "all"
+        cite(rb, IRREGULAR, opt, f"{uid} is Irregular and destroyed by its failed retreat: " + (
+            "its army loses no morale for it, the destruction included." if irregular_free else
+            "only the -1 for landing on friends is waived; its destruction costs its morale as usual."))
+        if irregular_free:
+            rb.add("SMOKE-FRET-4", "An Irregular unit's failed retreat costs no army morale (GAP-B-13: the "
+                                   "destruction loss too).")
     if irregular_free:
-        rb.add("SMOKE-FRET-4", "An Irregular unit's failed retreat costs no army morale (GAP-B-13: the destruction "
-                               "loss too).")
+        pass
     elif has(st, u, "expendable"):
         rb.add("SMOKE-SR-28", f"Expendable: the loss ({p.morale_loss}) already includes the 1 less.")
     out.emit(UnitDestroyed(unit=uid, seat=u.seat, reason=reason), rb, summary=f"{uid} destroyed")

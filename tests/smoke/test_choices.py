@@ -256,3 +256,24 @@ def test_smoke_choice_bombard_must_makes_every_gun_aim():
     rolled = [e for e in items if isinstance(e.event, E.BombardmentRolled)][0]
     assert [s["unit"] for s in rolled.event.shots] == ["P1-01", "P1-02"]
     assert not any(s.rule == BOMBARD for s in rolled.ruling.steps)  # every gun bombards: both readings agree
+
+
+@pytest.mark.parametrize("option,lost", [("all", 0), ("landing", 1)])
+def test_smoke_choice_irregular(option, lost):
+    """SMOKE-CHOICE-IRREGULAR: Cossacks (Irregular) retreat into an enemy and are destroyed: no morale lost under
+    "all", their morale loss under "landing"."""
+    from domain.smoke.choices import IRREGULAR
+    from domain.smoke.retreat import execute_retreat
+
+    from .test_rules import _retreating
+
+    st = table_state([(P1, "cossacks", Box(10, 10, 90, 1, 0.75)), (P2, INF, Box(10, 7.0, 270, 1, 0.5)),
+                      (P2, INF, Box(20, 19, 270, 1, 0.5))], choices={IRREGULAR: option})
+    out = out_for(_retreating(st, "P1-01", 3.0))
+    execute_retreat(out, "P1-01", "back", "battle")
+    lost_events = [e.event for e in out.items if isinstance(e.event, E.MoraleLost)]
+    assert len(lost_events) == lost
+    if lost:
+        assert lost_events[0].amount == profile_of(st, st.units["P1-01"]).morale_loss > 0
+    destroyed = [e for e in out.items if isinstance(e.event, E.UnitDestroyed)][0]
+    assert [s.values["option"] for s in destroyed.ruling.steps if s.rule == IRREGULAR] == [option]
