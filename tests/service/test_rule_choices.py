@@ -200,3 +200,22 @@ def test_a_campaign_carries_its_choices_into_every_battle(api: Api):
     second = client.get(f"/campaigns/{cid}", headers=Api.auth(tokens["rebel"])).json()["game_id"]
     assert second and second != first
     assert _header(api, second)["payload"]["choices"] == want
+
+
+def test_the_terminal_shows_the_choices_in_words_with_the_ids_beside(tmp_path):
+    """`umpire verify` and `umpire replay` name the choices in force in words ("E-Web re-roll: all dice or none"),
+    the ids beside them, and a ruling that followed a choice says so in words too."""
+    from click.testing import CliRunner
+
+    from service.cli import main
+    from tests.hoth.choice_games import store_scripted
+
+    game_id, _tokens = store_scripted(str(tmp_path))
+    res = CliRunner().invoke(main, ["verify", game_id, "--data-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert f"rule choices: E-Web re-roll: all dice or none ({EWEB} all); Permanent medal: passing through " \
+           f"captures ({PERM_MEDAL} pass)" in res.output
+    res = CliRunner().invoke(main, ["replay", game_id, "--data-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert f"rule choices: E-Web re-roll: all dice or none ({EWEB} all)" in res.output
+    assert f"{EWEB}: under E-Web re-roll: all dice or none ({EWEB} all) — " in res.output
