@@ -21,6 +21,7 @@ RETREAT_CONTACT = "SMOKE-CHOICE-RETREAT-CONTACT"
 GENERAL_PASS = "SMOKE-CHOICE-GENERAL-PASS"
 BOMBARD = "SMOKE-CHOICE-BOMBARD"
 IRREGULAR = "SMOKE-CHOICE-IRREGULAR"
+COMPLEX_PATH = "SMOKE-CHOICE-COMPLEX-PATH"
 
 RU = "seeds/003_39ff30315f4a2a70.txt (RU)"
 
@@ -200,6 +201,30 @@ CHOICES: tuple[RuleChoice, ...] = (
         reason="The trait speaks of the whole failed retreat, and the section «Неудачное отступление» holds both the "
                "destruction and the landing; the engine has read it so from the start (GAP-B-13).",
         recorded="all",
+    ),
+    RuleChoice(
+        id=COMPLEX_PATH,
+        title="The path of a complex move",
+        question="A complex move «двигается в любую сторону» (goes any way), then may pivot: one straight "
+                 "translation, or any path whose length is within the complex speed?",
+        options=(
+            ChoiceOption(id="straight", words="one straight vector",
+                         text="The unit translates along one straight vector keeping its facing, then may pivot "
+                              "(SMOKE-GEO-17, GAP-B-15).",
+                         sources=(f"{RU}: «Когда отряд делает сложное движение, он двигается в любую сторону и в конце "
+                                  "движения может повернуться вокруг центра» (in any direction: one direction)",)),
+            ChoiceOption(id="path", words="any path within its length",
+                         text="The unit may change direction on the way (the `via` points of `move`): the sum of "
+                              "the legs is within the complex speed, no leg passes through an enemy, terrain caps "
+                              "apply to every leg; then it may pivot.",
+                         sources=(f"{RU}: «он двигается в любую сторону» (it moves any way it likes)",
+                                  f"{RU}: «Отряды могут свободно проходить через союзные отряды» (a path around "
+                                  "friends)")),
+        ),
+        default="straight",
+        reason="The simple move says «идет по прямой» and the complex one names no path; one direction is the "
+               "narrower reading, and the engine has read it so from the start (GAP-B-15).",
+        recorded="straight",
     ),
 )
 

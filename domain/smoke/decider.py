@@ -496,7 +496,7 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.Activate):
             return activate(out, seat, cmd.slot, cmd.die, cmd.commander, cmd.unit)
         if isinstance(cmd, C.Move):
-            return move(out, seat, cmd.unit, cmd.kind, cmd.facing, cmd.distance, cmd.vector)
+            return move(out, seat, cmd.unit, cmd.kind, cmd.facing, cmd.distance, cmd.vector, cmd.via or ())
         if isinstance(cmd, C.EndActivation):
             return end_activation(out, seat)
         if isinstance(cmd, C.Ride):

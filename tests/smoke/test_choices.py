@@ -8,7 +8,9 @@ import pytest
 from domain.kernel.registry import rules_of
 from domain.smoke import events as E
 from domain.smoke.battle import discipline_modifiers, test_discipline as discipline_roll
-from domain.smoke.choices import BOMB_PRICE, BOMBARD, CHOICES, FAILED_PRICE, GENERAL_PASS, VIEW_INSIDE, VILLAGE
+from domain.smoke.choices import (
+    BOMB_PRICE, BOMBARD, CHOICES, COMPLEX_PATH, FAILED_PRICE, GENERAL_PASS, VIEW_INSIDE, VILLAGE,
+)
 from domain.smoke.geometry import Box
 from domain.smoke.state import TurnState
 from domain.smoke.units import profile_of
@@ -277,3 +279,52 @@ def test_smoke_choice_irregular(option, lost):
         assert lost_events[0].amount == profile_of(st, st.units["P1-01"]).morale_loss > 0
     destroyed = [e for e in out.items if isinstance(e.event, E.UnitDestroyed)][0]
     assert [s.values["option"] for s in destroyed.ruling.steps if s.rule == IRREGULAR] == [option]
+
+
+def _around(option):
+    """player-1's Cossacks (complex speed 3) at (10, 8) and player-2's infantry at (10, 9.6) just ahead: going
+    1.2 UW east, then 1.5 UW north, the Cossacks pass beside the infantry (2.7 UW of path); the straight vector
+    (1.2, 1.5) to the same end would cut through its corner."""
+    from domain.smoke import commands as C
+
+    from .scripts import duel
+
+    g = duel([("cossacks", 10, 8, 90)], [(INF, 10, 9.6, 270), (INF, 25, 19, 270)],
+             commanders1=((10.0, 6.0),), choices={COMPLEX_PATH: option})
+    g.do(P1, C.PlaceDie(die=0, slot="A1"))
+    g.do(P1, C.EndPlacement())
+    cid = next(c.id for c in g.state.commanders.values() if c.seat == P1)
+    g.do(P1, C.Activate(slot="A1", die=0, commander=cid, unit="P1-01"))
+    return g, C
+
+
+def test_smoke_choice_complex_path_straight_refuses_a_path():
+    """SMOKE-CHOICE-COMPLEX-PATH straight: the path around is refused citing the choice; the straight vector to
+    the same end passes through the enemy (SMOKE-MOVE-5)."""
+    from domain.kernel import RuleViolation
+
+    g, C = _around("straight")
+    with pytest.raises(RuleViolation) as e:
+        g.do(P1, C.Move(unit="P1-01", kind="complex", vector=(1.2, 1.5), via=((1.2, 0.0),)))
+    assert e.value.rule == COMPLEX_PATH and e.value.values["field"] == "via"
+    with pytest.raises(RuleViolation) as e:
+        g.do(P1, C.Move(unit="P1-01", kind="complex", vector=(1.2, 1.5)))
+    assert e.value.rule == "SMOKE-MOVE-5"
+    assert (g.state.units["P1-01"].x, g.state.units["P1-01"].y) == (10, 8)
+
+
+def test_smoke_choice_complex_path_path_goes_around():
+    """SMOKE-CHOICE-COMPLEX-PATH path: the same move goes around the infantry and ends at (11.2, 9.5); the
+    ruling cites the choice; a path longer than the complex speed is refused."""
+    from domain.kernel import RuleViolation
+
+    g, C = _around("path")
+    with pytest.raises(RuleViolation) as e:  # 1.2 + 1.5 + 1.0 = 3.7 UW > 3
+        g.do(P1, C.Move(unit="P1-01", kind="complex", vector=(2.2, 1.5), via=((1.2, 0.0), (1.2, 1.5))))
+    assert e.value.rule == "SMOKE-MOVE-4"
+    items = g.do(P1, C.Move(unit="P1-01", kind="complex", vector=(1.2, 1.5), via=((1.2, 0.0),)))
+    u = g.state.units["P1-01"]
+    assert (round(u.x, 6), round(u.y, 6)) == (11.2, 9.5)
+    moved = [e for e in items if isinstance(e.event, E.UnitMoved)][0]
+    assert moved.event.distance == pytest.approx(2.7)
+    assert [s.values["option"] for s in moved.ruling.steps if s.rule == COMPLEX_PATH] == ["path"]
