@@ -56,6 +56,10 @@ def _check_finite(name: str, v: float | None) -> None:
         raise RuleViolation("SMOKE-GEO-17", f"The {name} must be a finite number.", field=name)
 
 
+#: SMOKE-CHOICE-COMPLEX-PATH "path": the most points a complex move's path may name on its way.
+VIA_MAX = 8
+
+
 def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, distance: float | None,
               vector: tuple[float, float] | None, *, simple_bonus: float = 0.0, simple_only: bool = False,
               via: tuple[tuple[float, float], ...] = ()) -> tuple[Box, dict[str, Any]]:
@@ -73,6 +77,9 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
     for x, y in via:
         _check_finite("via", x)
         _check_finite("via", y)
+    if len(via) > VIA_MAX:
+        raise RuleViolation(COMPLEX_PATH, f"A complex move's path has at most {VIA_MAX} points on its way (`via`).",
+                            field="via")
     if via and kind != "complex":
         raise RuleViolation("SMOKE-MOVE-3", "Only a complex move has points on its way (`via`).", field="via")
     if via and choice(state, COMPLEX_PATH) != "path":

@@ -328,3 +328,11 @@ def test_smoke_choice_complex_path_path_goes_around():
     moved = [e for e in items if isinstance(e.event, E.UnitMoved)][0]
     assert moved.event.distance == pytest.approx(2.7)
     assert [s.values["option"] for s in moved.ruling.steps if s.rule == COMPLEX_PATH] == ["path"]
+
+
+def test_the_complex_move_template_offers_via_under_path_only():
+    """The page's drag follows the choice through the template: a `via` bound under "path" only."""
+    for option, has_via in (("straight", False), ("path", True)):
+        g, C = _around(option)
+        tpl = next(t for t in g.rs.command_templates(g.state, P1) if t["command"].get("kind") == "complex")
+        assert ("via" in tpl["bounds"]) is has_via and (COMPLEX_PATH in tpl["rules"]) is has_via
