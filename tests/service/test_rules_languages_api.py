@@ -16,6 +16,7 @@ from service.problems import Problem
 from service.settings import Settings
 
 from .api_client import assert_problem
+from .toy_ruleset import register
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The rulebooks' languages (issue 28): each ruleset with the languages its players hold it in.
@@ -24,6 +25,7 @@ RULEBOOKS = [("hoth", "uk"), ("hoth", "cs"), ("hoth", "it"), ("smoke", "ru"), ("
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
+    register()  # the toy ruleset of the service tests (its own rules, no translation)
     app = create_app(Settings(data_dir=str(tmp_path_factory.mktemp("rules") / "data")), read_models=None)
     with TestClient(app) as c:
         yield c
@@ -37,8 +39,9 @@ def _ok(r) -> dict | list:
 
 @pytest.mark.parametrize("ruleset,lang", RULEBOOKS, ids=[f"{r}-{lang}" for r, lang in RULEBOOKS])
 def test_a_rulebook_language_is_served_where_translated_and_english_with_a_note_elsewhere(client, ruleset, lang):
-    path = ROOT / "domain" / ruleset / f"rules.{lang}.md"
-    translated = parse_rules(path.read_text(encoding="utf-8")) if path.is_file() else []
+    # the ruleset's translation, then the referee's own rules in that language (each file may be absent)
+    files = [ROOT / "domain" / ruleset / f"rules.{lang}.md", ROOT / "domain" / "kernel" / f"rules.{lang}.md"]
+    translated = [r for f in files if f.is_file() for r in parse_rules(f.read_text(encoding="utf-8"))]
     english = registry.rules_of(ruleset)
     assert english
     listing = _ok(client.get(f"/rulesets/{ruleset}/rules", params={"lang": lang}))
@@ -72,10 +75,11 @@ def test_english_is_unchanged_and_lang_wins_over_accept_language(client):
     assert _ok(r) == plain and r.headers["content-language"] == "en"
     uk = _ok(client.get("/rulesets/emperor/rules/SOLO-TURN-1", headers={"Accept-Language": "de, uk;q=0.4, en;q=0.3"}))
     assert uk["lang"] == "uk" and uk["text"] != plain["text"] and uk["url"] == plain["url"]
-    # the referee's own rules under a translated ruleset: English with the note, until translated
-    undo = _ok(client.get("/rulesets/emperor/rules/UMPIRE-UNDO-1", params={"lang": "uk"}))
-    kernel_uk = registry.kernel_rules("uk")
-    assert undo["lang"] == ("uk" if "UMPIRE-UNDO-1" in kernel_uk else "en")
+    # the referee's own rules in the reader's language under every ruleset, the toy's included
+    undo = _ok(client.get("/rulesets/toy/rules/UMPIRE-UNDO-1", params={"lang": "uk"}))
+    assert undo["lang"] == "uk" and undo["text"] == registry.kernel_rules("uk")["UMPIRE-UNDO-1"].text
+    toy = _ok(client.get("/rulesets/toy/rules/TOY-STEP-1", params={"lang": "uk"}))
+    assert toy["fallback"] == "en" and toy["note"] == FALLBACK_NOTE["uk"]  # the toy has no translation
 
 
 def test_an_unknown_language_is_a_problem_naming_lang_and_a_bad_accept_language_is_english(client):
