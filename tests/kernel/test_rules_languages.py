@@ -55,7 +55,23 @@ def structure_mismatches(english: list[Rule], translated: list[Rule]) -> list[st
             wrong.append(f"{r.id}: the text is the English text")
         if (en.title is None) != (r.title is None):
             wrong.append(f"{r.id}: title {r.title!r} where English has {en.title!r}")
+        if _section_number(en.section) != _section_number(r.section):
+            wrong.append(f"{r.id}: under section {_section_number(r.section)} where English has "
+                         f"{_section_number(en.section)}")
+        for marker in MARKERS:
+            want, got = (len(re.findall(rf"\b{marker}\b", f"{x.title or ''} {x.text}")) for x in (en, r))
+            if got < want:
+                wrong.append(f"{r.id}: {marker} {want} times in English, {got} in the translation")
     return wrong
+
+
+def _section_number(section: str | None) -> str | None:
+    m = re.match(r"^\s*(\d+(?:\.\d+)*)", section or "")
+    return m.group(1) if m else None
+
+
+#: The source and status markers a translation keeps untranslated (docs/rules-languages.md, point 6).
+MARKERS = ("INFERRED", "PROPOSED", "GAP")
 
 
 def _english_of(path: Path) -> list[Rule]:
@@ -83,8 +99,13 @@ def test_the_checker_accepts_a_faithful_partial_translation_and_names_each_kind_
     assert any("comes after" in w for w in structure_mismatches(en, swapped))
     invented = parse_rules("# Д\n## 1\n* **DEMO-MOVE-9 (Нове).** Вигадане.\n")
     assert structure_mismatches(en, invented) == ["DEMO-MOVE-9: no such id in English"]
-    copied = parse_rules("# Д\n## 1\n* **DEMO-MOVE-1 (По одному).** Units move one after another.\n")
+    copied = parse_rules("# Д\n## 1. Рух\n* **DEMO-MOVE-1 (По одному).** Units move one after another.\n")
     assert structure_mismatches(en, copied) == ["DEMO-MOVE-1: the text is the English text"]
+    renumbered = parse_rules("# Д\n## 3. Рух\n* **DEMO-MOVE-1 (По одному).** Загони.\n")
+    assert structure_mismatches(en, renumbered) == ["DEMO-MOVE-1: under section 3 where English has 1"]
+    marked = parse_rules("# Demo\n## 1. Moving\n* **DEMO-MOVE-1 (One at a time).** Units move (INFERRED).\n")
+    unmarked = parse_rules("# Д\n## 1. Рух\n* **DEMO-MOVE-1 (По одному).** Загони (виведено).\n")
+    assert structure_mismatches(marked, unmarked) == ["DEMO-MOVE-1: INFERRED 1 times in English, 0 in the translation"]
 
 
 # -- the shipped translations --------------------------------------------------------------------------
