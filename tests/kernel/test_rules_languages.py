@@ -138,8 +138,11 @@ def test_the_registry_serves_translated_rules_by_english_id_and_nothing_else():
     assert set(uk) <= set(english)
     some = next(iter(uk.values()))
     assert some.text != english[some.id].text and re.search("[а-яіїєґ]", some.text)
-    # a language with no translation of this ruleset: no rule in it (the service falls back to English)
-    assert registry.translated_rules_of("emperor", "it") == {}
+    # a language with no translation of this ruleset: none of its own rules in it, only the referee's
+    # translated ones (the service falls back to English for the others)
+    italian = registry.translated_rules_of("emperor", "it")
+    assert italian is not None and set(italian) == set(registry.kernel_rules("it"))
+    assert not any(rid.startswith(("SOLO-", "BASE-", "GAP-A-")) for rid in italian)
     assert registry.translated_rules_of("emperor", "en") == english
     assert registry.translated_rules_of("chess", "uk") is None
     with pytest.raises(ValueError):
