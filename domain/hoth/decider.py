@@ -227,7 +227,7 @@ class HothRuleset:
             starter = order[0]
             top = out.state.decks[starter][:1]
             ev4 = CardsDrawn(seat=starter, count=len(top), cards=top)
-            out.items.append(Emitted(event=ev4, ruling=cite(RulingBuilder(), 
+            out.items.append(Emitted(event=ev4, ruling=cite(RulingBuilder(),
                 FIRST_DRAW, "draw", f"{starter} draws a card before the first turn.").add(
                 "HOTH-SETUP-11", f"{starter} draws {len(top)} card and takes the first turn.", count=len(top)).build(
                 f"{starter} draws {len(top)}"), visibility=starter, reveals=True))

@@ -262,9 +262,7 @@ def destroy(out: Any, uid: str, reason: str, failed_retreat: bool = False) -> No
         if irregular_free:
             rb.add("SMOKE-FRET-4", "An Irregular unit's failed retreat costs no army morale (GAP-B-13: the "
                                    "destruction loss too).")
-    if irregular_free:
-        pass
-    elif has(st, u, "expendable"):
+    if not irregular_free and has(st, u, "expendable"):
         rb.add("SMOKE-SR-28", f"Expendable: the loss ({p.morale_loss}) already includes the 1 less.")
     out.emit(UnitDestroyed(unit=uid, seat=u.seat, reason=reason), rb, summary=f"{uid} destroyed")
     if not irregular_free:
