@@ -219,3 +219,33 @@ def test_the_terminal_shows_the_choices_in_words_with_the_ids_beside(tmp_path):
     assert res.exit_code == 0, res.output
     assert f"rule choices: E-Web re-roll: all dice or none ({EWEB} all)" in res.output
     assert f"{EWEB}: under E-Web re-roll: all dice or none ({EWEB} all) — " in res.output
+
+
+def test_a_step_that_depended_on_a_newer_choice_is_decided_again_under_its_other_option(api: Api, monkeypatch):
+    """SOLO-CHOICE-DEFENSE-CARD through the API: a finished Emperor game played under "value"; the step in which
+    the Emperor's hero defended with a card that has abilities cites the choice, and re-decided under
+    "abilities" (the card's abilities resolve) it differs from the record."""
+    from domain.emperor.choices import DEFENSE_CARD
+    from domain.kernel import registry
+    from domain.kernel.runner import random_game
+
+    played: list[tuple[str, dict]] = []
+    rs, scenario = registry.get("emperor"), "SETUP-AKHENA-VS-REBEL"
+    g = random_game(rs, scenario, 0, choices={DEFENSE_CARD: "value"},
+                    check=lambda g, seat, cmd, cmds: played.append((seat, msgspec.to_builtins(cmd))))
+    assert g.over
+    monkeypatch.setattr("service.game_service.new_game_id", lambda: g.setup.game_id)
+    r = api.client.post("/games", json={"ruleset": "emperor", "scenario": scenario, "seed": (0).to_bytes(32, "big").hex(),
+                                        "choices": {DEFENSE_CARD: "value"}})
+    assert r.status_code == 201, r.text
+    gid, tokens, version = r.json()["game_id"], r.json()["seats"], r.json()["version"]
+    for seat, cmd in played:
+        r = api.send(gid, tokens[seat], cmd, version)
+        assert r.status_code == 201, (cmd, r.text)
+        version = r.json()["version"]
+    seq = next(e["seq"] for e in api.events(gid) if cites(_ruling(e), DEFENSE_CARD))
+    red = api.get(f"/games/{gid}/events/{seq}/redecide").json()
+    assert red["same"] is True and red["choices"][DEFENSE_CARD] == "value"
+    other = [b for b in red["by_choice"] if b["choice"] == DEFENSE_CARD]
+    assert [(b["in_force"], b["option"], b["same"]) for b in other] == [("value", "abilities", False)]
+    assert any(e["type"] == "ability_done" for e in other[0]["now"])  # the card's abilities resolved
