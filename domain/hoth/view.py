@@ -42,7 +42,9 @@ def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dic
         hands[s] = list(h) if (finished or s == seat) else len(h)
     out["hands"] = hands
     sf = seat.split("-", 1)[0] if seat else None
-    out["support"] = {f: (list(c) if (finished or f == sf) else len(c)) for f, c in state.support.items()}
+    # UMPIRE-SEAL-3: a side's support cards are a campaign secret (kept into the next battle): another side
+    # sees how many, never which, even once the battle is over (the campaign shows them when it ends)
+    out["support"] = {f: (list(c) if f == sf else len(c)) for f, c in state.support.items()}
     out["deck_sizes"] = {s: len(d) for s, d in state.decks.items()}
     if finished:
         out["decks"] = {s: list(d) for s, d in state.decks.items()}
