@@ -9,7 +9,7 @@ from domain.kernel import event_type_name
 
 from .board import label as _label
 from .scenario import PermanentMedal, TemporaryMedal
-from .state import HothState, terrain_map
+from .state import SUPPORT_WINDOWS, HothState, terrain_map
 
 
 def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
@@ -33,7 +33,9 @@ def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dic
     out["turn_number"] = state.turn_no
     out["turn"] = msgspec.to_builtins(state.turn) if state.turn is not None else None
     pend = msgspec.to_builtins(state.pending) if state.pending is not None else None
-    if pend is not None and not (finished or seat == state.pending.seat):  # type: ignore[union-attr]
+    p = state.pending
+    sealed = p is not None and (p.kind, p.which) in SUPPORT_WINDOWS  # UMPIRE-SEAL-3: a side's support cards
+    if pend is not None and not (seat == p.seat or (finished and not sealed)):  # type: ignore[union-attr]
         pend.pop("cards", None)  # e.g. the top of a deck being rearranged
     out["pending"] = pend
     out["attack"] = msgspec.to_builtins(state.attack) if state.attack is not None else None

@@ -41,6 +41,10 @@ def _texts(c, cid: str, gid: str, tok: str | None) -> dict[str, str]:
     events = c.get(f"/games/{gid}/events", params={"limit": 1000}, headers=h).json()
     version = events["events"][-1]["seq"]
     dealt = [e["seq"] for e in events["events"] if e["type"] == "support_dealt"]
+    # support windows (UMPIRE-SEAL-3: their cards are the side's support cards): the past states at them
+    dealt += [e["seq"] for e in events["events"] if e["type"] == "decision_pending"
+              and (e["payload"]["pending"]["kind"], e["payload"]["pending"].get("which")) in
+              {("support", "on_enemy_attack"), ("support", "on_own_retreat"), ("reroll", "support")}][:20]
     out = {"events": json.dumps(_scrub(events)),
            "view": json.dumps(_scrub(c.get(f"/games/{gid}", headers=h).json())),
            "timeline": c.get(f"/games/{gid}/timeline", headers=h).text,

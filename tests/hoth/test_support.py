@@ -204,3 +204,7 @@ def test_a_support_window_never_writes_the_offered_cards_into_the_log():
     assert len(windows) == 2
     text = msgspec.json.encode([[e.event, e.ruling] for e in windows]).decode()
     assert DISCIPLINE.id not in text and GUNNERS.id not in text, text
+    # nor does a view of another seat, even of a finished game (a past state: GET /states/{seq})
+    assert "cards" not in g.rs.view(g.state, "rebel", reveal_all=True)["pending"]
+    assert "cards" not in g.rs.view(g.state, None, reveal_all=True)["pending"]
+    assert list(g.rs.view(g.state, "imperial")["pending"]["cards"]) == [DISCIPLINE.id]
