@@ -856,5 +856,12 @@ class ReadModels:
         self.redis.set(LOBBY_READY, "1")
         self._lobby_stale = False
 
+    def mark_caught_up(self) -> None:
+        """Every game is caught up by other means than :meth:`catch_up_all` (the projector process resumed
+        at its checkpoint, :mod:`projections.resume`): ready, and no complete catch-up due."""
+        run = self._run_ids()
+        self.mark_ready()
+        self._caught_up_run = run
+
 
 __all__ = ["FEED_MAXLEN", "ProjectionError", "ReadModels", "decode_feed_event"]
