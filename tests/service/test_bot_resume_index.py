@@ -39,3 +39,29 @@ def test_the_unfinished_games_with_bots_come_from_the_bot_headers_index(tmp_path
     finally:
         conn.close()
     store.close()
+
+
+def test_the_postgres_store_answers_the_same_through_its_partial_index(tmp_path, pg_server):
+    register()
+    url = pg_server.new_database()
+    try:
+        from service.store import open_store
+
+        store = open_store(tmp_path / "data", database_url=url)
+        svc = GameService(store, None)
+        for _ in range(5):
+            svc.create_game(CreateGameRequest(ruleset="toy", scenario="duel", seed=SEED))
+        with_bots = [svc.create_game(CreateGameRequest(ruleset="toy", scenario="duel", seed=SEED,
+                                                       bots={"south": "random"}))["game_id"] for _ in range(2)]
+        assert BotPlayers(svc).unfinished_with_bots() == with_bots
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("SET enable_seqscan = off")  # a tiny table: ask whether the index can answer it
+            plan = " ".join(r[0] for r in conn.execute(
+                "EXPLAIN SELECT e.game_id FROM events AS e JOIN games AS g ON g.game_id = e.game_id "
+                f"WHERE {type(store).bot_headers} AND g.status != 'finished'"))
+        assert "events_bot_headers" in plan, plan
+        store.close()
+    finally:
+        pg_server.drop_database(url)
