@@ -180,7 +180,7 @@ def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL
                      getattr(read_models, "events_applied", 0))
             resumed_to = None
             checked = time.monotonic()
-        if not behind and time.monotonic() - checked >= CHECK_EVERY_S:
+        if not behind and resumed_to is None and time.monotonic() - checked >= CHECK_EVERY_S:
             checked = time.monotonic()
             behind = read_models.needs_catch_up()  # a wipe or a restart of Redis
         if behind:
