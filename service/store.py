@@ -1074,10 +1074,11 @@ class EventStore:
     def unfinished_bot_games(self) -> list[str]:
         """The games not finished whose header names bot seats, read through the bot headers' partial index:
         rows of the games with bots, never one per stored game."""
+        # no ORDER BY: SQLite would then walk the lobby's index of every game instead of the bot headers'
         rows = self._conn().execute(
-            "SELECT e.game_id FROM events AS e JOIN games AS g ON g.game_id = e.game_id "
-            f"WHERE {self.bot_headers} AND g.status != 'finished' ORDER BY g.created_at, g.game_id").fetchall()
-        return [r[0] for r in rows]
+            "SELECT g.created_at, e.game_id FROM events AS e JOIN games AS g ON g.game_id = e.game_id "
+            f"WHERE {self.bot_headers} AND g.status != 'finished'").fetchall()
+        return [r[1] for r in sorted(rows)]
 
     def last_position(self) -> int:
         """The position (rowid) of the newest event of any game, 0 for none: where a tail starts."""
