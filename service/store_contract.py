@@ -114,6 +114,9 @@ class Store(EventLog, Protocol):
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None: ...
 
+    def unfinished_bot_games(self) -> list[str]:
+        """The unfinished games whose header names bot seats (UMPIRE-BOT-1), without a read per stored game."""
+
     def import_game(self, game: GameRow, token_hashes: dict[str, str], seed: bytes | None,
                     events: Sequence[StoredEvent], invitation_hashes: dict[str, str] | None = None) -> None: ...
 
