@@ -50,7 +50,6 @@ from domain.kernel import (
     KERNEL_COMMAND_TYPES,
     PUBLIC,
     START_NOW,
-    START_WHEN_READY,
     Dice,
     DryRunStop,
     Emitted,
@@ -64,24 +63,23 @@ from domain.kernel import (
     SetupError,
     Status,
     Undone,
-    advance,
     commitment,
     event_type_name,
     game_status,
-    is_kernel_event,
     kernel_evolve,
     redact,
     registry,
 )
 from domain.kernel import choices as rule_choices
-from domain.kernel.dice import Roll, new_seed, seed_from_hex
-from domain.kernel.fold import decode_event
-from domain.kernel.header import ClientSeed, decide_ready
+from domain.kernel import game as kernel_game
+from domain.kernel.dice import new_seed, seed_from_hex
+from domain.kernel.game import Game, Record, Refold
+from domain.kernel.header import ClientSeed
 from domain.kernel import words
 from domain.kernel.rulings import RuleStep, Ruling
 from domain.kernel.seats import Seating, SeatsOffered
-from domain.kernel.sides import seat_sides
-from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_commands, lapse
+from domain.kernel.snapshots import SNAPSHOTS_MAX, takes_snapshot, thinned
+from domain.kernel.undo import KernelCommand
 
 from . import chain, views
 from .seating import claimed_emitted, offered_emitted, plan_seats
@@ -102,14 +100,10 @@ ON_FINISHED: list[Any] = []
 
 #: Games whose folded state is kept in memory (least recently used dropped first).
 CACHE_GAMES = 256
-#: A prefix state is remembered every this many seqs for ``states/{seq}``.
-CHECKPOINT_EVERY = 32
 #: Bytes of a seat token before URL-safe base64.
 TOKEN_BYTES = 24
 
 _setup_decoder = msgspec.json.Decoder(Setup)
-_rolls_decoder = msgspec.json.Decoder(list[Roll])
-_kernel_command_decoder = msgspec.json.Decoder(KernelCommand)
 
 
 #: Longest client-chosen ``command_id``.
@@ -155,24 +149,9 @@ class ReadyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     client_seed: ClientSeed | None = None
 
 
-@dataclass(frozen=True)
-class Folded:
-    """A game folded to ``version``."""
-
-    version: int
-    state: Any
-    #: Next index of each dice stream, from every event's rolls (undone included).
-    counters: dict[str, int]
-    #: Seqs marked undone by the ``Undone`` events up to ``version``.
-    undone: frozenset[int]
-    #: Seq of the last ``Undone`` event (0: none).
-    last_undone_seq: int
-    #: The kernel's state: header, ready seats, waiting undo request.
-    kernel: KernelState = KernelState()
-    #: An agreed undo of draws whose re-roll has not happened yet: (its seq, the Undone event).
-    reroll: tuple[int, Undone] | None = None
-    #: Every kernel event of the log, ``(seq, event)`` (few): the kernel's state at any seq without I/O.
-    kernel_log: tuple[tuple[int, Any], ...] = ()
+#: The folded game (:class:`domain.kernel.game.Game`) under the name the service used before it moved
+#: into the kernel.
+Folded = Game
 
 
 @dataclass
@@ -262,69 +241,34 @@ def public_payload(event: Any, payload: str, visibility: str) -> str | None:
     return msgspec.json.encode(chain.spectator_payload(msgspec.json.decode(payload), event.private)).decode()
 
 
-def encode_emitted(ruleset: Ruleset, state: Any, emitted: list[Emitted], actor: str | None,
-                   kernel: KernelState | None = None) -> tuple[list[NewEvent], Any]:
-    """``Emitted`` -> ``NewEvent`` rows, evolving the state as it goes (turn from the new state)."""
+def new_events(ruleset: Ruleset, records: list[Record], emitted: list[Emitted]) -> list[NewEvent]:
+    """The rows to append for one command: each emitted event with its record (:func:`domain.kernel.game.play`)."""
     out: list[NewEvent] = []
-    for em in emitted:
-        if is_kernel_event(em.event):
-            if kernel is not None:
-                kernel = kernel_evolve(kernel, 0, em.event)
-        else:
-            state = ruleset.evolve(state, em.event)
-        st = game_status(ruleset, state, kernel)
+    for rec, em in zip(records, emitted):
         payload = msgspec.json.encode(em.event).decode()
-        out.append(
-            NewEvent(
-                type=event_type_name(em.event),
-                payload=payload,
-                actor=actor,
-                visibility=em.visibility,
-                public_payload=public_payload(em.event, payload, em.visibility),
-                ruling=msgspec.json.encode(em.ruling).decode() if em.ruling is not None else None,
-                rolls=msgspec.json.encode(list(em.rolls)).decode(),
-                reveals=em.revealing,
-                turn=st.turn,
-                engine_version=ruleset.engine_version,
-            )
-        )
-    return out, state
+        out.append(NewEvent(
+            type=event_type_name(em.event), payload=payload, actor=rec.actor, visibility=em.visibility,
+            public_payload=public_payload(em.event, payload, em.visibility),
+            ruling=msgspec.json.encode(em.ruling).decode() if em.ruling is not None else None,
+            rolls=msgspec.json.encode(list(em.rolls)).decode(), reveals=em.revealing, turn=rec.turn,
+            engine_version=ruleset.engine_version))
+    return out
 
 
-def _track_reroll(reroll: tuple[int, Undone] | None, seq: int, ev: Any, rolls: str) -> tuple[int, Undone] | None:
-    """An agreed undo of draws waits for its re-roll; the first game event with draws is it."""
-    if isinstance(ev, Undone):
-        return (seq, ev) if ev.consented_by is not None and ev.redraw else None
-    if reroll is not None and not is_kernel_event(ev) and rolls not in ("", "[]"):
-        return None
-    return reroll
+def encode_emitted(game: Game, emitted: list[Emitted], actor: str | None,
+                   history: list[Record] | None = None) -> tuple[list[NewEvent], Game]:
+    """``Emitted`` -> ``NewEvent`` rows, and the game after them (:func:`domain.kernel.game.play`)."""
+    after, records = kernel_game.play(game, emitted, actor, history)
+    return new_events(game.ruleset, records, emitted), after
 
 
-def _fold_records(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) -> Folded:
-    pairs = [(e.seq, decode_event(ruleset, e.payload)) for e in records]
-    undone: set[int] = set()
-    last_undone = 0
-    counters: dict[str, int] = {}
-    kernel = KernelState()
-    reroll: tuple[int, Undone] | None = None
-    kernel_log: list[tuple[int, Any]] = []
-    for e, (seq, ev) in zip(records, pairs):
-        if isinstance(ev, Undone):
-            undone.update(range(ev.first, ev.last + 1))
-            last_undone = seq
-        counters = advance(counters, _rolls_decoder.decode(e.rolls))
-        kernel = kernel_evolve(kernel, seq, ev)
-        reroll = _track_reroll(reroll, seq, ev, e.rolls)
-        if is_kernel_event(ev):
-            kernel_log.append((seq, ev))
-    state = ruleset.initial_state(setup)
-    for seq, ev in pairs:
-        if seq in undone or is_kernel_event(ev):
-            continue
-        state = ruleset.evolve(state, ev)
-    version = records[-1].seq if records else 0
-    return Folded(version=version, state=state, counters=counters, undone=frozenset(undone), last_undone_seq=last_undone,
-                  kernel=kernel, reroll=reroll, kernel_log=tuple(kernel_log))
+def fold_log(ruleset: Ruleset, setup: Setup, records: list[StoredEvent]) -> Game:
+    """The game folded from its stored log."""
+    return kernel_game.fold(ruleset, setup, kernel_game.records_of(ruleset, records))
+
+
+#: The name this had before the fold moved into the kernel.
+_fold_records = fold_log
 
 
 class GameService:
@@ -497,28 +441,15 @@ class GameService:
         if folded is not None and folded.version == game.version:
             return Current(game, rs, setup, folded)
         if folded is not None and folded.version < game.version:
-            new = self.store.load(game_id, after=folded.version, upto=game.version)
-            decoded = [decode_event(rs, e.payload) for e in new]
-            if any(isinstance(ev, Undone) for ev in decoded):
+            new = kernel_game.records_of(rs, self.store.load(game_id, after=folded.version, upto=game.version))
+            try:
+                folded = kernel_game.fold(rs, setup, new, snapshot=folded)
+            except Refold:
                 folded = None
-            else:
-                state, counters, kernel, reroll = folded.state, folded.counters, folded.kernel, folded.reroll
-                klog = list(folded.kernel_log)
-                for e, ev in zip(new, decoded):
-                    counters = advance(counters, _rolls_decoder.decode(e.rolls))
-                    kernel = kernel_evolve(kernel, e.seq, ev)
-                    reroll = _track_reroll(reroll, e.seq, ev, e.rolls)
-                    if not is_kernel_event(ev):
-                        state = rs.evolve(state, ev)
-                    else:
-                        klog.append((e.seq, ev))
-                folded = Folded(version=new[-1].seq if new else folded.version, state=state, counters=counters,
-                                undone=folded.undone, last_undone_seq=folded.last_undone_seq, kernel=kernel,
-                                reroll=reroll, kernel_log=tuple(klog))
         else:
             folded = None
         if folded is None:
-            folded = _fold_records(rs, setup, self.store.load(game_id, upto=game.version))
+            folded = fold_log(rs, setup, self.store.load(game_id, upto=game.version))
         self._remember(game_id, folded)
         return Current(game, rs, setup, folded)
 
@@ -554,35 +485,23 @@ class GameService:
             entry = self._cache.get(game_id)
             cps = dict(entry.checkpoints) if entry is not None else {}
         base = max((c for c in cps if c <= seq), default=0)
+        records = kernel_game.records_of(rs, self.store.load(game_id, after=base, upto=seq))
+        if base and kernel_game.undoes_before(records, base):  # an undo reaching behind the checkpoint
+            base, records = 0, kernel_game.records_of(rs, self.store.load(game_id, upto=seq))
         state = cps[base] if base else rs.initial_state(cur.setup)
-        records = self.store.load(game_id, after=base, upto=seq)
-        decoded = [(e.seq, decode_event(rs, e.payload)) for e in records]
-        if base and any(isinstance(ev, Undone) for _, ev in decoded):
-            base = 0
-            state = rs.initial_state(cur.setup)
-            records = self.store.load(game_id, upto=seq)
-            decoded = [(e.seq, decode_event(rs, e.payload)) for e in records]
-        undone: set[int] = set()
-        for _, ev in decoded:
-            if isinstance(ev, Undone):
-                undone.update(range(ev.first, ev.last + 1))
         new_cps: dict[int, Any] = {}
-        if undone:
-            # An Undone inside the prefix can reach back to any seq: fold it whole.
-            for s, ev in decoded:
-                if s not in undone and not is_kernel_event(ev):
-                    state = rs.evolve(state, ev)
-        else:
-            for s, ev in decoded:
-                if not is_kernel_event(ev):
-                    state = rs.evolve(state, ev)
-                if s % CHECKPOINT_EVERY == 0:
-                    new_cps[s] = state
+        prev_turn: int | None = None
+        for r, after in kernel_game.states(rs, cur.setup, records, (base, state) if base else None):
+            if takes_snapshot(r.seq, r.turn, prev_turn):  # the kernel's one snapshot policy
+                new_cps[r.seq] = after
+            prev_turn, state = r.turn, after
         if new_cps:
             with self._cache_lock:
                 entry = self._cache.get(game_id)
                 if entry is not None:
                     entry.checkpoints.update(new_cps)
+                    for old in set(entry.checkpoints) - set(thinned(list(entry.checkpoints), SNAPSHOTS_MAX)):
+                        del entry.checkpoints[old]
         return state
 
     def undone_seqs(self, cur: Current) -> frozenset[int]:
@@ -656,7 +575,7 @@ class GameService:
             choices = rule_choices.resolve(rule_choices.declared(rs), req.choices)
             setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats),
                           options=dict(req.options), choices=choices)
-            state = rs.initial_state(setup)
+            game = kernel_game.start(rs, setup)
             header = GameCreated(game_id=game_id, ruleset=rs.id, scenario=req.scenario, options=dict(req.options),
                                  choices=choices,
                                  seats=tuple(seats), engine_version=rs.engine_version, seed_commitment=commitment(seed),
@@ -669,17 +588,18 @@ class GameService:
             offered, claimed = seated if seated is not None else (plan.offered, ())
             if offered is not None:
                 emitted += [offered_emitted(offered), *(claimed_emitted(s) for s in claimed)]
-            dice = Dice(seed, game_id, {}, mix=kernel.mix)
             if req.start == START_NOW:
-                emitted += rs.open(state, dice)
+                emitted += kernel_game.open_game(game, Dice(seed, game_id, {}, mix=kernel.mix))
         except SetupError as exc:
             raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
         except RuleViolation as exc:
             raise Problem(422, "bad-setup", exc.detail, rule=exc.rule, ruleset=rs.id) from None
-        if dice.untaken():
-            raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
-        new, state = encode_emitted(rs, state, emitted, None, KernelState())
-        st = game_status(rs, state, kernel)
+        except kernel_game.OpeningFailed as exc:
+            raise Problem(422, "bad-setup", exc.detail, field=exc.field, rule=exc.rule, ruleset=rs.id) from None
+        except kernel_game.EngineError as exc:
+            raise Problem(500, "engine-error", str(exc)) from None
+        new, game = encode_emitted(game, emitted, None)
+        st = game.status
         tokens = plan.tokens
         res = self.store.create_game(
             game_id=game_id, ruleset=rs.id, scenario=req.scenario,
@@ -804,55 +724,18 @@ class GameService:
             raise Problem(409, "stale-version",
                           f"expected_version is {expected_version} but the game is at version {cur.version}",
                           current_version=cur.version)
-        if isinstance(command, Ready):
-            return (yield from self._ready(cur, seat, command, command_id, body_hash, note))
-        if isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]
-            from .undo import undo_steps
-
-            return (yield from undo_steps(self, cur, seat, command, command_id=command_id, body_hash=body_hash,
-                                          note=note))
-        rs = cur.ruleset
-        self._check_turn(cur, seat)
-        dice = Dice(self.seed(game_id), game_id, cur.folded.counters, mix=cur.folded.kernel.mix)
-        emitted = self._decide(cur, seat, command, dice)
-        if not emitted:
-            raise Problem(500, "engine-error", f"{rs.id}.decide accepted the command but produced no event")
-        if dice.untaken():
-            raise Problem(500, "engine-error", f"{rs.id}.decide drew dice it did not record in an event")
-        emitted = _label_reroll(with_note(emitted, note), cur.folded.reroll)
-        pending = cur.folded.kernel.undo_request
-        if pending is not None:
-            emitted = [lapse(pending), *emitted]  # DESIGN 5: a waiting request lapses when play goes on
+        seed = self.seed(game_id)
+        emitted = decide(cur, seat, command, cur.folded.dice(seed), note=note)
+        extra, code = None, 201
+        if kernel_game.is_kernel_command(command) and not isinstance(command, Ready):
+            name = event_type_name(emitted[0].event)
+            extra = {"undo": {"undone": "done", "undo_requested": "requested", "undo_declined": "declined",
+                              "undo_accepted": "accepted"}[name]}
+            code = 202 if name in ("undo_requested", "undo_accepted") else 201
         return (yield from self.append_steps(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
-                                             command_body=msgspec.json.encode(command).decode(), body_hash=body_hash))
-
-    @staticmethod
-    def _check_turn(cur: Current, seat: str) -> None:
-        """The 403s of a game command: the game is finished, has not opened (UMPIRE-READY-3), or the
-        decision is another seat's."""
-        st = cur.status
-        if st.status == FINISHED:
-            raise Problem(403, "not-your-decision", "the game is finished; no decision is open")
-        if cur.folded.kernel.waiting:
-            raise Problem(403, "not-your-decision", "the game has not opened: it waits for "
-                          f"{', '.join(cur.folded.kernel.unready())} to post ready "
-                          f"(POST /games/{cur.game.game_id}/ready)", rule="UMPIRE-READY-3", ruleset=cur.ruleset.id)
-        if seat not in st.to_act:
-            raise Problem(403, "not-your-decision",
-                          f"it is not {seat}'s decision now; waiting for {', '.join(st.to_act) or 'nobody'}")
-
-    @staticmethod
-    @traced("umpire.decide")
-    def _decide(cur: Current, seat: str, command: Any, dice: Dice) -> list[Emitted]:
-        """The ruleset's decision, its refusals as problems (a dry run's ``DryRunStop`` passes through)."""
-        rs = cur.ruleset
-        try:
-            return rs.decide(cur.state, seat, command, dice)
-        except NotYourDecision as exc:
-            raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule, ruleset=rs.id) from None
-        except RuleViolation as exc:
-            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule, ruleset=rs.id,
-                          values=msgspec.to_builtins(exc.values) if exc.values else None) from None
+                                             status_code=code, extra=extra, body_hash=body_hash,
+                                             command_body=None if isinstance(command, Ready)
+                                             else msgspec.json.encode(command).decode()))
 
     def _repeat(self, game_id: str, seat: str, command_id: str, first: int, last: int, stored: str | None,
                 body_hash: str) -> Answer:
@@ -861,39 +744,6 @@ class GameService:
                           f"(seqs {first}-{last}); a command_id names one request only", rule="UMPIRE-IDEMPOTENCY",
                           field="command_id")
         return self.first_answer(game_id, seat, first, last)
-
-    def _ready(self, cur: Current, seat: str, command: Ready, command_id: str | None, body_hash: str,
-               note: RuleStep | None = None) -> Steps:
-        """``ready``: the seat's ``seat_ready``; the last one also opens the game (the ruleset's
-        ``open`` with every client seed mixed into the draws)."""
-        emitted, opening = self._decide_ready(cur, seat, command, self.seed(cur.game.game_id))
-        emitted = with_note(emitted, note)
-        return (yield from self.append_steps(cur, seat, emitted, expected_version=cur.version, command_id=command_id,
-                                             body_hash=body_hash, opening=opening))
-
-    @staticmethod
-    def _decide_ready(cur: Current, seat: str, command: Ready, seed: bytes | None) -> tuple[list[Emitted], list[Emitted]]:
-        """The ``seat_ready`` event and, for the last seat, the opening. ``seed`` None: a dry run (the
-        opening's first draw raises ``DryRunStop``, carrying the ``seat_ready`` event)."""
-        rs = cur.ruleset
-        game_id = cur.game.game_id
-        try:
-            emitted = [decide_ready(cur.folded.kernel, seat, command)]
-        except RuleViolation as exc:
-            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule, ruleset=rs.id) from None
-        kernel = kernel_evolve(cur.folded.kernel, cur.version + 1, emitted[0].event)
-        opening: list[Emitted] = []
-        if not kernel.waiting:
-            dice = Dice(seed or b"", game_id, cur.folded.counters, mix=kernel.mix, dry=seed is None)
-            try:
-                opening = rs.open(cur.state, dice)
-            except DryRunStop as stop:
-                raise DryRunStop([*emitted, *stop.emitted]) from None
-            except (SetupError, RuleViolation) as exc:
-                raise Problem(422, "bad-setup", getattr(exc, "detail", str(exc))) from None
-            if dice.untaken():
-                raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
-        return emitted, opening
 
     @counted_dry_run
     def dry_run(self, game_id: str, token: str | None, req: CommandRequest) -> dict[str, Any]:
@@ -920,23 +770,10 @@ class GameService:
                           f"expected_version is {req.expected_version} but the game is at version {cur.version}",
                           current_version=cur.version)
         stopped: str | None = None
-        before: list[Emitted] = []
         try:
-            if isinstance(command, Ready):
-                first, opening = self._decide_ready(cur, seat, command, None)
-                emitted = [*first, *opening]
-            elif isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]
-                from .undo import decide_undo_command
-
-                emitted = [decide_undo_command(self, cur, seat, command)]
-            else:
-                self._check_turn(cur, seat)
-                pending = cur.folded.kernel.undo_request
-                before = [lapse(pending)] if pending is not None else []
-                dice = Dice(b"", game_id, cur.folded.counters, mix=cur.folded.kernel.mix, dry=True)
-                emitted = [*before, *self._decide(cur, seat, command, dice)]
+            emitted = decide(cur, seat, command, cur.folded.dice(None))
         except DryRunStop as stop:
-            emitted, stopped = [*before, *stop.emitted], "draw"
+            emitted, stopped = stop.emitted, "draw"
         shown = []
         for em in emitted:
             if em.revealing:
@@ -958,20 +795,16 @@ class GameService:
 
     def append_steps(self, cur: Current, actor: str | None, emitted: list[Emitted], *, expected_version: int,
                      command_id: str | None = None, status_code: int = 201, extra: dict[str, Any] | None = None,
-                     command_body: str | None = None, body_hash: str | None = None,
-                     opening: list[Emitted] | None = None) -> Steps:
-        """Append one command's events (``opening``: events of the game's opening that follow, made
-        by nobody) and answer with them and a receipt: the store's append is the one step yielded."""
+                     command_body: str | None = None, body_hash: str | None = None) -> Steps:
+        """Append one command's events (as :func:`domain.kernel.game.decide` returned them) and answer with
+        them and a receipt: the store's append is the one step yielded."""
         rs = cur.ruleset
         game_id = cur.game.game_id
-        new, state_after = encode_emitted(rs, cur.state, emitted, actor, cur.folded.kernel)
-        kernel = cur.folded.kernel
-        for i, em in enumerate(emitted):
-            kernel = kernel_evolve(kernel, cur.version + 1 + i, em.event)
-        if opening:
-            more, state_after = encode_emitted(rs, state_after, opening, None, kernel)
-            new += more
-        st = game_status(rs, state_after, kernel)
+        history = None
+        if any(isinstance(em.event, Undone) for em in emitted):  # the state after an undo is a fold of the kept events
+            history = kernel_game.records_of(rs, self.store.load(game_id, upto=cur.version))
+        new, after = encode_emitted(cur.folded, emitted, actor, history)
+        st = after.status
         try:
             res = yield AppendCall(game_id, expected_version, new,
                                    {"command_id": command_id, "status": st.status, "winner": st.winner,
@@ -983,27 +816,7 @@ class GameService:
         if res.duplicate:
             return self._repeat(game_id, actor or "", command_id or "", res.first_seq, res.last_seq, res.body_hash,
                                 body_hash or "")
-        everything = [*emitted, *(opening or [])]
-        counters = cur.folded.counters
-        reroll = cur.folded.reroll
-        for i, em in enumerate(everything):
-            counters = advance(counters, em.rolls)
-            reroll = _track_reroll(reroll, res.first_seq + i, em.event, "[1]" if em.rolls else "[]")
-        undone = cur.folded.undone
-        last_undone = cur.folded.last_undone_seq
-        for i, em in enumerate(emitted):
-            if isinstance(em.event, Undone):
-                undone = undone | frozenset(range(em.event.first, em.event.last + 1))
-                last_undone = res.first_seq + i
-        if any(isinstance(em.event, Undone) for em in emitted):
-            # The state after an undo is the fold of the kept events: recompute it from the log.
-            folded = _fold_records(rs, cur.setup, self.store.load(game_id, upto=res.version))
-        else:
-            klog = cur.folded.kernel_log + tuple((res.first_seq + i, em.event) for i, em in enumerate(everything)
-                                                 if is_kernel_event(em.event))
-            folded = Folded(version=res.version, state=state_after, counters=counters, undone=undone,
-                            last_undone_seq=last_undone, kernel=kernel, reroll=reroll, kernel_log=klog)
-        self._remember(game_id, folded)
+        self._remember(game_id, after)
         self.hand_over(game_id, res.events)
         self._appended(game_id)
         if st.status == FINISHED:
@@ -1012,7 +825,7 @@ class GameService:
                     hook(self, game_id)
                 except Exception:  # the command is stored; an extension must not fail it
                     log.exception("on-finished hook %r failed for game %s", hook, game_id)
-        new_cur = Current(cur.game, rs, cur.setup, folded)
+        new_cur = Current(cur.game, rs, cur.setup, after)
         body = {"ruleset": rs.id, "version": res.version,
                 "events": self.render_events(new_cur, list(res.events), actor, finished=st.status == FINISHED,
                                              undone=frozenset())}
@@ -1035,11 +848,7 @@ class GameService:
         followed by the ruleset's (none while the game waits for its seats)."""
         if seat is None:
             return []
-        sides = seat_sides(cur.ruleset, cur.setup)  # UMPIRE-UNDO-13: only another side answers an undo
-        out = [msgspec.to_builtins(c) for c in kernel_legal_commands(cur.folded.kernel, seat, sides)]
-        if not cur.folded.kernel.waiting:
-            out += [msgspec.to_builtins(c) for c in cur.ruleset.legal_commands(cur.state, seat)]
-        return out
+        return [msgspec.to_builtins(c) for c in cur.folded.legal_commands(seat)]
 
     # -- projections -------------------------------------------------
     @traced("umpire.hand_over")
@@ -1066,14 +875,24 @@ class GameService:
             log.warning("projection of game %s failed (%s); queries fall back to the log", game_id, exc)
 
 
-def with_note(emitted: list[Emitted], note: RuleStep | None) -> list[Emitted]:
-    """``emitted`` with ``note`` added to the ruling of its first event (UMPIRE-BOT-1)."""
-    if note is None or not emitted:
-        return emitted
-    first = emitted[0]
-    ruling = first.ruling or Ruling(summary=note.text)
-    ruling = msgspec.structs.replace(ruling, steps=(*ruling.steps, note))
-    return [msgspec.structs.replace(first, ruling=ruling), *emitted[1:]]
+@traced("umpire.decide")
+def decide(cur: Current, seat: str, command: Any, dice: Dice, *, note: RuleStep | None = None) -> list[Emitted]:
+    """The kernel's decision (:func:`domain.kernel.game.decide`), its refusals as problems: 403 for another
+    seat's decision, 422 naming the rule (``undo-refused`` for an undo), ``bad-setup`` when the opening fails,
+    500 when a ruleset breaks the kernel's protocol. A dry run's ``DryRunStop`` passes through."""
+    rs = cur.ruleset
+    try:
+        return kernel_game.decide(cur.folded, seat, command, dice, note=note)
+    except NotYourDecision as exc:
+        raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule, ruleset=rs.id) from None
+    except RuleViolation as exc:
+        undo = kernel_game.is_kernel_command(command) and not isinstance(command, Ready)
+        raise Problem(422, "undo-refused" if undo else "rule-violation", exc.detail, rule=exc.rule, ruleset=rs.id,
+                      values=msgspec.to_builtins(exc.values) if exc.values else None) from None
+    except kernel_game.OpeningFailed as exc:
+        raise Problem(422, "bad-setup", exc.detail, field=exc.field, rule=exc.rule, ruleset=rs.id) from None
+    except kernel_game.EngineError as exc:
+        raise Problem(500, "engine-error", str(exc)) from None
 
 
 def check_bots(ruleset_id: str, seats: tuple[str, ...], bots: dict[str, str]) -> dict[str, str]:
@@ -1084,20 +903,6 @@ def check_bots(ruleset_id: str, seats: tuple[str, ...], bots: dict[str, str]) ->
     from .bot_players import check_bots as check
 
     return check(ruleset_id, seats, bots)
-
-
-def _label_reroll(emitted: list[Emitted], reroll: tuple[int, Undone] | None) -> list[Emitted]:
-    """DESIGN 5: the ruling of the first draw after an agreed undo of draws says it is an agreed re-roll."""
-    if reroll is None:
-        return emitted
-    out = list(emitted)
-    for i, em in enumerate(out):
-        if em.rolls:
-            step = agreed_reroll_step(*reroll)
-            ruling = em.ruling or Ruling(summary="agreed re-roll")
-            out[i] = msgspec.structs.replace(em, ruling=msgspec.structs.replace(ruling, steps=(*ruling.steps, step)))
-            break
-    return out
 
 
 __all__ = ["Answer", "CommandRequest", "CreateGameRequest", "Current", "Folded", "GameService", "ReadyRequest",
