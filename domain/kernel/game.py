@@ -21,26 +21,25 @@ games in memory through the same functions.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
 import msgspec
 
 from .decider import FINISHED, Ruleset, Setup, SetupError, Status
 from .dice import Dice, DryRunStop, Roll, advance
-from .envelope import Command, Emitted, event_type_name
-from .fold import decode_event
+from .envelope import Command, Emitted, event_type_name, is_reveal
+from .fold import event_decoder
 from .fold import fold as fold_state
 from .header import KernelState, Ready, decide_ready, game_status, kernel_evolve
-from .reveals import stored_reveal
 from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation
 from .sides import seat_sides
 from .undo import (
-    KernelCommand, Logged, Step, UndoAccept, UndoTo, Undone, agreed_reroll_step, answer_undo, boundaries, decide_undo,
+    _KERNEL_CLASSES as KERNEL_CLASSES, KernelCommand, Logged, Step, UndoAccept, UndoTo, Undone, agreed_reroll_step, answer_undo, boundaries, decide_undo,
     is_kernel_event, kernel_legal_commands, lapse, steps_of,
 )
 
 _rolls_decoder = msgspec.json.Decoder(tuple[Roll, ...])
+_replace = msgspec.structs.replace
 _KERNEL_COMMANDS: tuple[type, ...] = KernelCommand.__args__  # type: ignore[attr-defined]
 
 
@@ -49,17 +48,21 @@ class Record(msgspec.Struct, frozen=True, kw_only=True):
 
     seq: int
     event: Any
+    #: The event's type (its tag).
+    type: str
+    #: A kernel event (:func:`domain.kernel.undo.is_kernel_event`).
+    kernel: bool
     rolls: tuple[Roll, ...] = ()
     #: First seq of the command (one append) the event belongs to.
     step: int
     actor: str | None = None
     turn: int = 0
-    #: UMPIRE-REVEAL-1 (:mod:`domain.kernel.reveals`).
+    #: UMPIRE-REVEAL-1 (:func:`domain.kernel.envelope.is_reveal`, or the stored flag).
     revealing: bool = False
 
     def logged(self) -> Logged:
-        return Logged(seq=self.seq, step=self.step, type=event_type_name(self.event), actor=self.actor,
-                      turn=self.turn, revealing=self.revealing, drew=bool(self.rolls))
+        return Logged(seq=self.seq, step=self.step, type=self.type, actor=self.actor, turn=self.turn,
+                      revealing=self.revealing, drew=bool(self.rolls))
 
 
 class StoredRecord(Protocol):
@@ -97,11 +100,13 @@ def command_steps(stored: Sequence[StoredRecord]) -> list[int]:
 def records_of(ruleset: Ruleset, stored: Sequence[StoredRecord]) -> list[Record]:
     """Stored events decoded into records (``stored`` starts at a command, :func:`command_steps`)."""
     out: list[Record] = []
+    decode = event_decoder(ruleset).decode
     for e, step in zip(stored, command_steps(stored)):
         drew = e.rolls not in ("", "[]")
-        out.append(Record(seq=e.seq, event=decode_event(ruleset, e.payload),
-                          rolls=_rolls_decoder.decode(e.rolls) if drew else (), step=step, actor=e.actor,
-                          turn=e.turn, revealing=stored_reveal(ruleset, e.type, e.visibility, drew, e.reveals)))
+        event = decode(e.payload)
+        out.append(Record(seq=e.seq, event=event, type=e.type, kernel=isinstance(event, KERNEL_CLASSES),
+                          rolls=_rolls_decoder.decode(e.rolls) if drew else (), step=step, actor=e.actor, turn=e.turn,
+                          revealing=e.reveals or is_reveal(type(event), e.visibility, drew)))
     return out
 
 
@@ -141,8 +146,7 @@ class OpeningFailed(Exception):
         self.rule = rule
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(msgspec.Struct, frozen=True, kw_only=True):
     """A game folded to ``version``: the ruleset state and the kernel's."""
 
     ruleset: Ruleset
@@ -152,7 +156,7 @@ class Game:
     #: The kernel's state: header, seats, ready seats, waiting undo request.
     kernel: KernelState = KernelState()
     #: Next index of each dice stream, from every event's rolls (undone included).
-    counters: dict[str, int] = field(default_factory=dict)
+    counters: dict[str, int] = {}
     #: Seqs marked undone by the ``Undone`` events up to ``version``.
     undone: frozenset[int] = frozenset()
     #: Seq of the last ``Undone`` event (0: none).
@@ -202,15 +206,6 @@ def start(ruleset: Ruleset, setup: Setup) -> Game:
     return Game(ruleset=ruleset, setup=setup, version=0, state=ruleset.initial_state(setup), counters={})
 
 
-def _track_reroll(reroll: tuple[int, Undone] | None, seq: int, event: Any, drew: bool) -> tuple[int, Undone] | None:
-    """UMPIRE-UNDO-9: an agreed undo of draws waits for its re-roll; the first game event with draws is it."""
-    if isinstance(event, Undone):
-        return (seq, event) if event.consented_by is not None and event.redraw else None
-    if reroll is not None and drew and not is_kernel_event(event):
-        return None
-    return reroll
-
-
 def _bookkeep(game: Game, records: Sequence[Record]) -> dict[str, Any]:
     """The kernel's part of folding ``records`` onto ``game`` (everything but the ruleset state)."""
     counters, kernel, reroll = game.counters, game.kernel, game.reroll
@@ -220,13 +215,19 @@ def _bookkeep(game: Game, records: Sequence[Record]) -> dict[str, Any]:
         ev = r.event
         if r.rolls:
             counters = advance(counters, r.rolls)
-        kernel = kernel_evolve(kernel, r.seq, ev)
-        reroll = _track_reroll(reroll, r.seq, ev, bool(r.rolls))
-        if is_kernel_event(ev):
+        if r.kernel:
+            kernel = kernel_evolve(kernel, r.seq, ev)
             klog.append((r.seq, ev))
             if isinstance(ev, Undone):
                 undone.update(range(ev.first, ev.last + 1))
                 last_undone = r.seq
+                # UMPIRE-UNDO-9: an agreed undo of draws waits for its re-roll
+                reroll = (r.seq, ev) if ev.consented_by is not None and ev.redraw else None
+        else:
+            if kernel.undo_request is not None:  # UMPIRE-UNDO-10: play went on, a waiting request lapses
+                kernel = kernel_evolve(kernel, r.seq, ev)
+            if reroll is not None and r.rolls:  # the first game event with draws is the re-roll
+                reroll = None
     return dict(version=records[-1].seq if records else game.version, counters=counters, kernel=kernel,
                 reroll=reroll, undone=frozenset(undone), last_undone_seq=last_undone, kernel_log=tuple(klog),
                 log=LogChain(game.log, tuple(r.logged() for r in records)) if records else game.log)
@@ -239,8 +240,11 @@ def fold(ruleset: Ruleset, setup: Setup, records: Sequence[Record], snapshot: Ga
     base = start(ruleset, setup) if snapshot is None else snapshot
     if snapshot is not None and any(isinstance(r.event, Undone) for r in records):
         raise Refold(f"an undo among the records after version {snapshot.version}")
-    state = fold_state(ruleset, setup, [(r.seq, r.event) for r in records], state=base.state)
-    return replace(base, state=state, **_bookkeep(base, records))
+    kept = _bookkeep(base, records)
+    skip = kept["undone"]
+    state = fold_state(ruleset, setup, [(r.seq, r.event) for r in records if not r.kernel and r.seq not in skip],
+                       state=base.state)
+    return _replace(base, state=state, **kept)
 
 
 def undoes_before(records: Iterable[Record], seq: int) -> bool:
@@ -270,7 +274,7 @@ def states(ruleset: Ruleset, setup: Setup, records: Iterable[Record], snapshot: 
                 raise Refold(f"the undo at {r.seq} reaches back before the snapshot at {base_seq}")
             undone.update(range(ev.first, ev.last + 1))
             state = fold_state(ruleset, setup, [(p.seq, p.event) for p in seen if p.seq not in undone], state=base)
-        elif not is_kernel_event(ev):
+        elif not r.kernel:
             state = evolve(state, ev)
         seen.append(r)
         yield r, state
@@ -294,8 +298,9 @@ def play(game: Game, emitted: Sequence[Emitted], actor: str | None,
     state after an undo is the fold of the kept events (:class:`Refold` without it)."""
     rs = game.ruleset
     step = game.version + 1
-    fresh = [Record(seq=step + i, event=em.event, rolls=tuple(em.rolls), step=step, actor=actor,
-                    revealing=em.revealing) for i, em in enumerate(emitted)]
+    fresh = [Record(seq=step + i, event=em.event, type=event_type_name(em.event), kernel=is_kernel_event(em.event),
+                    rolls=tuple(em.rolls), step=step, actor=actor, revealing=em.revealing)
+             for i, em in enumerate(emitted)]
     undoes = any(isinstance(r.event, Undone) for r in fresh)
     if undoes and history is None:
         raise Refold("an undo was played: fold the kept events again")
@@ -307,11 +312,12 @@ def play(game: Game, emitted: Sequence[Emitted], actor: str | None,
         if r.seq < step:
             continue
         was_waiting = kernel.waiting
-        kernel = kernel_evolve(kernel, r.seq, r.event)
+        if r.kernel or kernel.undo_request is not None:
+            kernel = kernel_evolve(kernel, r.seq, r.event)
         records.append(msgspec.structs.replace(r, actor=by, turn=game_status(rs, state, kernel).turn))
         if was_waiting and not kernel.waiting:
             by = None  # UMPIRE-READY-3: the opening that follows the last seat's ready is made by nobody
-    return replace(game, state=state, **_bookkeep(game, records)), records
+    return _replace(game, state=state, **_bookkeep(game, records)), records
 
 
 # -- deciding -------------------------------------------------------------------------------------
@@ -375,7 +381,7 @@ def _ready(game: Game, seat: str, command: Ready, dice: Dice) -> list[Emitted]:
         return emitted
     opened = dice.remixed(kernel.mix)
     try:
-        return [*emitted, *open_game(replace(game, kernel=kernel), opened)]
+        return [*emitted, *open_game(_replace(game, kernel=kernel), opened)]
     except DryRunStop as stop:
         raise DryRunStop([*emitted, *stop.emitted]) from None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import replace
+from msgspec.structs import replace
 from typing import Any
 
 from . import game as kernel_game
@@ -55,7 +55,7 @@ class Game:
                 start=start)))
         if start != START_WHEN_READY:
             opening += kernel_game.open_game(self.game, self.dice())
-        self._apply(None, opening)
+        self._apply(opening)
 
     @property
     def state(self) -> Any:
@@ -73,7 +73,8 @@ class Game:
     def dice(self, *, dry: bool = False) -> Dice:
         return Dice(self.seed, self.setup.game_id, self.game.counters, mix=self.game.kernel.mix, dry=dry)
 
-    def _apply(self, actor: str | None, items: list[Emitted]) -> None:
+    def _apply(self, items: list[Emitted], actor: str | None = None) -> None:
+        """Play ``items`` (made by ``actor``; None: by nobody, as the opening and the automaton's moves)."""
         before = self.game
         self.game, recs = kernel_game.play(before, items, actor, self.records)
         self.records += recs
@@ -94,7 +95,7 @@ class Game:
         """``command`` of ``seat`` decided by the kernel (``ready``, ``undo`` and the answers to an undo
         request are the kernel's; a game command the ruleset's) and applied."""
         items = kernel_game.decide(self.game, seat, command, self.dice())
-        self._apply(seat, items)
+        self._apply(items, seat)
         self.commands += 1
         return items
 
