@@ -209,8 +209,8 @@ def start(ruleset: Ruleset, setup: Setup) -> Game:
 def _bookkeep(game: Game, records: Sequence[Record]) -> dict[str, Any]:
     """The kernel's part of folding ``records`` onto ``game`` (everything but the ruleset state)."""
     counters, kernel, reroll = game.counters, game.kernel, game.reroll
-    undone, last_undone = set(game.undone), game.last_undone_seq
-    klog = list(game.kernel_log)
+    undone, last_undone = game.undone, game.last_undone_seq
+    klog: list[tuple[int, Any]] = []
     for r in records:
         ev = r.event
         if r.rolls:
@@ -219,7 +219,7 @@ def _bookkeep(game: Game, records: Sequence[Record]) -> dict[str, Any]:
             kernel = kernel_evolve(kernel, r.seq, ev)
             klog.append((r.seq, ev))
             if isinstance(ev, Undone):
-                undone.update(range(ev.first, ev.last + 1))
+                undone = undone | frozenset(range(ev.first, ev.last + 1))
                 last_undone = r.seq
                 # UMPIRE-UNDO-9: an agreed undo of draws waits for its re-roll
                 reroll = (r.seq, ev) if ev.consented_by is not None and ev.redraw else None
@@ -229,7 +229,8 @@ def _bookkeep(game: Game, records: Sequence[Record]) -> dict[str, Any]:
             if reroll is not None and r.rolls:  # the first game event with draws is the re-roll
                 reroll = None
     return dict(version=records[-1].seq if records else game.version, counters=counters, kernel=kernel,
-                reroll=reroll, undone=frozenset(undone), last_undone_seq=last_undone, kernel_log=tuple(klog),
+                reroll=reroll, undone=undone, last_undone_seq=last_undone,
+                kernel_log=(*game.kernel_log, *klog) if klog else game.kernel_log,
                 log=LogChain(game.log, tuple(r.logged() for r in records)) if records else game.log)
 
 
@@ -402,17 +403,38 @@ def is_kernel_command(command: Any) -> bool:
     return isinstance(command, _KERNEL_COMMANDS)
 
 
-def decide(game: Game, seat: str, command: Command, dice: Dice, *, note: RuleStep | None = None) -> list[Emitted]:
+def _ruleset_refusal(game: Game, seat: str, command: Command) -> Exception | None:
+    """The ruleset's own refusal of ``command`` (decided with dry dice, nothing kept), or None."""
+    try:
+        game.ruleset.decide(game.state, seat, command, game.dice(None))
+    except (RuleViolation, NotYourDecision) as exc:
+        return exc
+    except DryRunStop:
+        pass
+    return None
+
+
+def decide(game: Game, seat: str, command: Command, dice: Dice, *, note: RuleStep | None = None,
+           finer: bool = False) -> list[Emitted]:
     """What ``command`` of ``seat`` emits now (nothing changes: :func:`play` applies it). Refusals are
     :class:`RuleViolation` (422) and :class:`NotYourDecision` (403); :class:`OpeningFailed`,
     :class:`EngineError`; a dry run's dice raise ``DryRunStop`` with what was decided before the draw.
-    ``note``: a step added to the ruling of the command's own first event."""
+    ``note``: a step added to the ruling of the command's own first event. ``finer``: a game command the
+    kernel refuses as no decision of ``seat`` (UMPIRE-TURN-1) is refused with the ruleset's own refusal when
+    it has one (in memory, where a ruleset's tests check its rule ids; the service answers 403 first,
+    DESIGN 8)."""
     if isinstance(command, Ready):
         first, *opening = _ready(game, seat, command, dice)
         return [*with_note([first], note), *opening]
     if is_kernel_command(command):
         return with_note([_undo(game, seat, command)], note)
-    check_turn(game, seat)
+    try:
+        check_turn(game, seat)
+    except NotYourDecision:
+        own = _ruleset_refusal(game, seat, command) if finer else None
+        if own is not None:
+            raise own from None
+        raise
     pending = game.kernel.undo_request
     before = [lapse(pending)] if pending is not None else []  # UMPIRE-UNDO-10: play went on
     try:

@@ -89,12 +89,13 @@ class Game:
 
     def decide(self, seat: str, command: Command, *, dry: bool = False) -> list[Emitted]:
         """What ``command`` would emit now (the state is not changed)."""
-        return kernel_game.decide(self.game, seat, command, self.dice(dry=dry))
+        return kernel_game.decide(self.game, seat, command, self.dice(dry=dry), finer=True)
 
     def do(self, seat: str, command: Command) -> list[Emitted]:
         """``command`` of ``seat`` decided by the kernel (``ready``, ``undo`` and the answers to an undo
-        request are the kernel's; a game command the ruleset's) and applied."""
-        items = kernel_game.decide(self.game, seat, command, self.dice())
+        request are the kernel's; a game command the ruleset's, and its own refusal where both refuse) and
+        applied."""
+        items = kernel_game.decide(self.game, seat, command, self.dice(), finer=True)
         self._apply(items, seat)
         self.commands += 1
         return items
