@@ -1,4 +1,4 @@
-"""Bot games in process: the ruleset's own open/decide/evolve with the kernel dice, and each seat's input made
+"""Bot games in process: the kernel's aggregate (:class:`domain.kernel.runner.Game`), and each seat's input made
 the way the REST API makes it (``view``, ``legal_commands``, the event log with other seats' private fields
 redacted as ``service/views.py`` does). Used by the tests and by ``ops/bench_bots.py``; the service plays
 bot turns through its own command path instead.
@@ -11,29 +11,38 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import PUBLIC, Dice, Emitted, Ruleset, Setup, event_type_name, redact, to_payload
+from domain.kernel import PUBLIC, Emitted, Ruleset, event_type_name, redact, to_payload
 from domain.kernel.dice import new_seed
+from domain.kernel.runner import Game
 
 from .protocol import BotSeat, Decision, SeatInput
 from .registry import decide
 
 
 class Arena:
-    """One game in memory: the state, the log of emitted events, the dice counters."""
+    """One game in memory, driven through the kernel's aggregate (:class:`domain.kernel.runner.Game`): the
+    state, the log of emitted events, the dice counters."""
 
     def __init__(self, ruleset: Ruleset, scenario: str, game_id: str, seed: bytes | None = None,
                  options: dict[str, Any] | None = None):
         self.rs = ruleset
-        opts = dict(options or {})
-        self.setup = Setup(game_id=game_id, ruleset=ruleset.id, scenario=scenario,
-                           seats=ruleset.seats(scenario, opts), options=opts)
-        self.seed = seed or new_seed()
-        self.counters: dict[str, int] = {}
-        self.state = ruleset.initial_state(self.setup)
-        #: (seq, actor, emitted) in log order.
-        self.log: list[tuple[int, str | None, Emitted]] = []
+        self.game = Game(ruleset, scenario, seed or new_seed(), options, game_id)
+        self.setup = self.game.setup
+        self.seed = self.game.seed
         self._seen: dict[str, list[dict[str, Any]]] = {}
-        self._apply(None, ruleset.open(self.state, self._dice()))
+
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    @property
+    def counters(self) -> dict[str, int]:
+        return self.game.counters
+
+    @property
+    def log(self) -> list[tuple[int, str | None, Emitted]]:
+        """(seq, actor, emitted) in log order."""
+        return [(r.seq, r.actor, em) for r, em in zip(self.game.records, self.game.emitted)]
 
     @property
     def game_id(self) -> str:
@@ -41,42 +50,28 @@ class Arena:
 
     @property
     def version(self) -> int:
-        return len(self.log)
-
-    def _dice(self) -> Dice:
-        return Dice(self.seed, self.setup.game_id, self.counters)
-
-    def _apply(self, actor: str | None, items: list[Emitted]) -> None:
-        for em in items:
-            for r in em.rolls:
-                self.counters[r.stream] = max(self.counters.get(r.stream, 0), r.index + 1)
-            self.state = self.rs.evolve(self.state, em.event)
-            self.log.append((len(self.log) + 1, actor, em))
+        return self.game.game.version
 
     def to_act(self) -> str | None:
-        st = self.rs.status(self.state)
-        return st.to_act[0] if st.to_act else None
+        return self.game.to_act()
 
     @property
     def finished(self) -> bool:
-        return self.rs.status(self.state).status == "finished"
+        return self.game.over
 
     def play(self, seat: str, command: dict[str, Any] | Any) -> list[Emitted]:
         """Apply a command (JSON builtins as posted, or a typed command) for ``seat``."""
         cmd = msgspec.convert(command, self.rs.command_type) if isinstance(command, dict) else command
-        dice = self._dice()
-        items = self.rs.decide(self.state, seat, cmd, dice)
-        if dice.untaken():
-            raise AssertionError("every draw is attached to an event")
-        self._apply(seat, items)
-        return items
+        return self.game.do(seat, cmd)
 
     # -- what a seat receives (as the REST API makes it) ----------------------------------------
     def events_for(self, seat: str | None) -> list[dict[str, Any]]:
         """``GET /games/{id}/events`` as ``seat`` sees it while the game is on (service/views.event_view)."""
         key = seat or ""
         seen = self._seen.setdefault(key, [])
-        for seq, actor, em in self.log[len(seen):]:
+        g = self.game
+        for r, em in zip(g.records[len(seen):], g.emitted[len(seen):]):
+            seq, actor = r.seq, r.actor
             payload = to_payload(em.event)
             if not (em.visibility == PUBLIC or (seat is not None and em.visibility == seat)):
                 payload = redact(em.event, payload)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from domain.kernel.fold import fold  # noqa: E402
 from domain.emperor.events import TurnStarted  # noqa: E402
 from domain.emperor.state import EMPEROR, HUMAN  # noqa: E402
 from domain.kernel import Dice  # noqa: E402
@@ -53,9 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     games_per_s = args.games / games_dt
     t0 = time.perf_counter()
     for setup, evs in logs:
-        st = rs.initial_state(setup)
-        for ev in evs:
-            st = rs.evolve(st, ev)
+        fold(rs, setup, enumerate(evs, start=1))  # the kernel's replay
     replay_dt = time.perf_counter() - t0
     replay_per_s = args.games / replay_dt
 
@@ -77,9 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < max(1.0, args.seconds / 3):
         for state, _, _, _, _, evs in emperor_turns:
-            st = state
-            for ev in evs:
-                st = rs.evolve(st, ev)
+            fold(rs, None, enumerate(evs, start=1), state=state)  # type: ignore[arg-type]
         m += len(emperor_turns)
     fold_dt = time.perf_counter() - t0
     fold_per_s = m / fold_dt

@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from domain.kernel.fold import fold  # noqa: E402
 from domain.hoth.decider import HothRuleset  # noqa: E402
 from tests.hoth.fixtures import FixtureCatalog  # noqa: E402
 from tests.hoth.play import random_game  # noqa: E402
@@ -93,9 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     # The comparison: replaying the same games' logs (evolve only: no legal_commands, no decide).
     t0 = time.perf_counter()
     for setup, evs in logs:
-        st = rs.initial_state(setup)
-        for ev in evs:
-            st = rs.evolve(st, ev)
+        fold(rs, setup, enumerate(evs, start=1))  # the kernel's replay
     replay_dt = time.perf_counter() - t0
     replay_per_s = args.games / replay_dt
 

@@ -28,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from domain.kernel.fold import fold  # noqa: E402
 from domain.hoth.decider import HothRuleset  # noqa: E402
 from domain.smoke import commands as C  # noqa: E402
 from domain.smoke import state as S  # noqa: E402
@@ -121,9 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     games_per_cpu_s = args.games / games_cpu
     t0 = time.perf_counter()
     for setup, evs in logs:
-        st = rs.initial_state(setup)
-        for ev in evs:
-            st = rs.evolve(st, ev)
+        fold(rs, setup, enumerate(evs, start=1))  # the kernel's replay
     replay_dt = time.perf_counter() - t0
     replay_per_s = args.games / replay_dt
 

@@ -28,9 +28,10 @@ import redis
 from redis.exceptions import NoScriptError, RedisClusterException
 
 from domain.kernel import (
-    FINISHED, KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status, is_kernel_event, kernel_evolve,
+    FINISHED, KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status, kernel_evolve,
     registry,
 )
+from domain.kernel import game as kernel_game
 from domain.kernel import words
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import Undone
@@ -133,6 +134,10 @@ class _Game:
         self.seats: tuple[str | None, ...] = (*setup.seats, None)
         self.keys = GameKeys(row.game_id)
         self.view_keys = [self.keys.view(s) for s in self.seats]
+
+
+class _Gap(Exception):
+    """The models changed under a projection pass (a gap): the pass ends and is tried again."""
 
 
 def _s(v: Any) -> Any:
@@ -410,14 +415,12 @@ class ReadModels:
             return None
         rs = game.ruleset
         state, ks, prev_turn = hit[1], kh[1], head[1]
+        records = kernel_game.records_of(rs, events)
+        if any(isinstance(r.event, Undone) for r in records):
+            return None
         pending = []
-        for ev in events:
-            event = decode_event(rs, ev.payload)
-            if isinstance(event, Undone):
-                return None
-            ks = kernel_evolve(ks, ev.seq, event)
-            if not is_kernel_event(event):
-                state = rs.evolve(state, event)
+        for ev, (r, state) in zip(events, kernel_game.states(rs, game.setup, records, (before, state))):
+            ks = kernel_evolve(ks, ev.seq, r.event)
             pending.append((ev.seq, state, ev, prev_turn, (), ks))
             prev_turn = ev.turn
         steps = [self._step(game, *p, with_views=i == len(pending) - 1) for i, p in enumerate(pending)]
@@ -470,26 +473,31 @@ class ReadModels:
 
         rs = game.ruleset
         ks = self._kernel_at(game, last)
-        for ev in events:
-            event = decode_event(rs, ev.payload)
-            ks = kernel_evolve(ks, ev.seq, event)
-            undone_updates: list[tuple[int, bytes]] = []
-            if isinstance(event, Undone):
-                # The state is the fold of the events not undone: fold again
-                # from a snapshot taken before the undone range (DESIGN 5).
-                if not flush():
+
+        def refold(seq: int) -> Any:
+            """The state after an undo: the fold of the events not undone, again from a snapshot taken
+            before the undone range (DESIGN 5); what is pending is written first."""
+            if not flush():
+                raise _Gap
+            return self._fold_upto(game, seq)[0]
+
+        records = kernel_game.records_of(rs, events)
+        try:
+            for ev, (r, state) in zip(events, kernel_game.states(rs, game.setup, records, (last, state), refold=refold)):
+                event = r.event
+                ks = kernel_evolve(ks, ev.seq, event)
+                undone_updates: list[tuple[int, bytes]] = []
+                if isinstance(event, Undone):
+                    names, bots = words.names_of(rs, state), (ks.header.bots if ks.header is not None else {})
+                    for u in self.store.load(gid, after=event.first - 1, upto=min(event.last, ev.seq - 1)):
+                        undone_updates.append((u.seq - 1, _enc.encode(views.timeline_entry(
+                            u, rs, undone=True, names=names, bots=bots))))
+                pending.append((ev.seq, state, ev, prev_turn, undone_updates, ks))
+                prev_turn = ev.turn
+                if len(pending) >= PIPELINE_BATCH and not flush():
                     return None
-                state = self._fold_upto(game, ev.seq)[0]
-                names, bots = words.names_of(rs, state), (ks.header.bots if ks.header is not None else {})
-                for u in self.store.load(gid, after=event.first - 1, upto=min(event.last, ev.seq - 1)):
-                    undone_updates.append((u.seq - 1, _enc.encode(views.timeline_entry(u, rs, undone=True, names=names,
-                                                                                       bots=bots))))
-            elif not is_kernel_event(event):
-                state = rs.evolve(state, event)
-            pending.append((ev.seq, state, ev, prev_turn, undone_updates, ks))
-            prev_turn = ev.turn
-            if len(pending) >= PIPELINE_BATCH and not flush():
-                return None
+        except _Gap:
+            return None
         if not flush():
             return None
         final = events[-1].seq

@@ -45,7 +45,6 @@ from . import views
 from .game_service import Current, GameService, ruleset_for
 from .metrics import timed_bot
 from .problems import Problem
-from .undo import game_steps
 
 log = logging.getLogger("umpire.bots")
 
@@ -108,7 +107,7 @@ def undo_question(svc: GameService, cur: Current) -> UndoQuestion | None:
     req = cur.folded.kernel.undo_request
     if req is None:
         return None
-    steps = game_steps(svc, cur)  # the kernel's own reading of the log: its reveal rule, not a list of the bot's
+    steps = cur.folded.steps()  # the kernel's own reading of the log: its reveal rule, not a list of the bot's
     return UndoQuestion(by=req.by, to_version=req.to_version, draws=range_draws(steps, req.to_version, req.seq - 1),
                         reveals=range_reveals(steps, req.to_version, req.seq - 1))
 

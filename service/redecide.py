@@ -27,8 +27,9 @@ from domain.kernel import KERNEL_EVENT_TYPES, Dice, KernelCommand, NotYourDecisi
 from domain.kernel.dice import Roll
 
 from domain.kernel import choices as rule_choices, registry
+from domain.kernel.game import Game
 
-from .game_service import GameService, _fold_records as fold_records, encode_emitted
+from .game_service import GameService, encode_emitted, fold_log as fold_records
 from .problems import Problem
 
 _rolls = msgspec.json.Decoder(list[Roll])
@@ -86,7 +87,8 @@ def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
                            "command": msgspec.json.decode(body), "engine_version": rs.engine_version,
                            "recorded": rec, "choices": in_force, "rules": _rule_texts(rs.id, cited)}
     base = recorded[0].seq if recorded else first
-    out.update(_decide(rs, state, seat, command, Dice(seed, game_id, dict(counters), mix=mix), rec, base))
+    out.update(_decide(Game(ruleset=rs, setup=cur.setup, version=first - 1, state=state), seat, command,
+                       Dice(seed, game_id, dict(counters), mix=mix), rec, base))
     by_choice: list[dict[str, Any]] = []
     for choice in declared:
         if choice.id not in cited:
@@ -95,8 +97,8 @@ def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
             if option == in_force[choice.id]:
                 continue
             setup = msgspec.structs.replace(cur.setup, choices={**in_force, choice.id: option})
-            alt_state = fold_records(rs, setup, before).state
-            alt = _decide(rs, alt_state, seat, command, Dice(seed, game_id, dict(counters), mix=mix), rec, base)
+            alt = _decide(fold_records(rs, setup, before), seat, command, Dice(seed, game_id, dict(counters), mix=mix),
+                          rec, base)
             by_choice.append({"choice": choice.id, "in_force": in_force[choice.id], "option": option, **alt})
     out["by_choice"] = by_choice
     return out
@@ -119,15 +121,16 @@ def _rule_texts(ruleset_id: str, ids: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def _decide(rs: Any, state: Any, seat: str, command: Any, dice: Dice, rec: list[dict[str, Any]],
+def _decide(game: Game, seat: str, command: Any, dice: Dice, rec: list[dict[str, Any]],
             base: int) -> dict[str, Any]:
-    """The step decided on ``state``, and its differences from the record."""
+    """The ruleset's decision of the step on ``game`` (its state right before the step), and its differences
+    from the record."""
     try:
-        emitted = rs.decide(state, seat, command, dice)
+        emitted = game.ruleset.decide(game.state, seat, command, dice)
     except (RuleViolation, NotYourDecision) as exc:
         return {"same": False, "now": None, "refused": {"rule": getattr(exc, "rule", None), "detail": exc.detail},
                 "differences": [{"field": "accepted", "recorded": True, "current": False}]}
-    new, _ = encode_emitted(rs, state, emitted, seat)
+    new, _ = encode_emitted(game, emitted, seat)
     now = [{"seq": base + i, "type": n.type, "payload": _json(n.payload), "ruling": _json(n.ruling),
             "rolls": _json(n.rolls), "engine_version": n.engine_version} for i, n in enumerate(new)]
     diffs: list[dict[str, Any]] = []

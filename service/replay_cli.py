@@ -20,7 +20,8 @@ from typing import Any
 import click
 import msgspec
 
-from domain.kernel import GameCreated, Setup, Undone, fold, registry, words
+from domain.kernel import GameCreated, Setup, registry, words
+from domain.kernel import game as kernel_game
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import undone_seqs
 
@@ -71,16 +72,12 @@ class Replay:
         return self.records[-1].seq if self.records else 0
 
     def state(self, seq: int) -> Any:
-        """The state right after ``seq`` (0: the initial state): the fold of the first ``seq`` events."""
-        got = self._states.get(seq)
-        if got is None:
-            prev = self._states.get(seq - 1)
-            if seq > 0 and prev is not None and not isinstance(self.pairs[seq - 1][1], Undone):
-                got = fold(self.ruleset, self.setup, [self.pairs[seq - 1]], state=prev)
-            else:  # a jump, or an undo inside the prefix: fold the prefix whole
-                got = fold(self.ruleset, self.setup, self.pairs[:seq])
-            self._states[seq] = got
-        return got
+        """The state right after ``seq`` (0: the initial state): the kernel's replay, step by step, once."""
+        if not self._states:
+            self._states[0] = self.ruleset.initial_state(self.setup)
+            records = kernel_game.records_of(self.ruleset, self.records)
+            self._states.update((r.seq, st) for r, st in kernel_game.states(self.ruleset, self.setup, records))
+        return self._states[seq]
 
     def board(self, seq: int) -> str:
         state = self.state(seq)

@@ -37,7 +37,7 @@ def claim(svc: GameService, game_id: str, seat: str, invitation: str) -> dict[st
         check_claimable(kernel.seats, kernel.header.seats if kernel.header is not None else (), seat,
                         where=f"game {game_id}")
         token = new_secret()
-        new, _state = encode_emitted(cur.ruleset, cur.state, [claimed_emitted(seat)], seat, cur.folded.kernel)
+        new, _state = encode_emitted(cur.folded, [claimed_emitted(seat)], seat)
         try:
             res = svc.store.claim_seat(game_id, seat, token_hash(invitation), token_hash(token), cur.version, new)
         except SeatRefused as exc:
@@ -69,7 +69,7 @@ def rotate(svc: GameService, game_id: str, seat: str, token: str | None) -> dict
         new_token = new_secret()
         lapsed = lapse_on_rotation(cur.folded.kernel.undo_request, seat)  # UMPIRE-UNDO-10: the old holder's request
         emitted = [*([lapsed] if lapsed is not None else []), rotated_emitted(seat)]
-        new, _state = encode_emitted(cur.ruleset, cur.state, emitted, seat, cur.folded.kernel)
+        new, _state = encode_emitted(cur.folded, emitted, seat)
         try:
             res = svc.store.rotate_seat(game_id, seat, token_hash(token or ""), token_hash(new_token), cur.version, new)
         except SeatRefused as exc:
@@ -110,8 +110,7 @@ def _campaign_change(cs: CampaignService, campaign_id: str, seat: str, *, invita
             if game_id is not None:
                 cur = games.current(game_id)
                 lapsed = lapse_on_rotation(cur.folded.kernel.undo_request, seat) if invitation is None else None
-                new, _state = encode_emitted(cur.ruleset, cur.state, [*([lapsed] if lapsed else []), emitted], seat,
-                                             cur.folded.kernel)
+                new, _state = encode_emitted(cur.folded, [*([lapsed] if lapsed else []), emitted], seat)
                 battle = (game_id, cur.version, new)
             try:
                 version, res = cs.db.change_seat(

@@ -170,6 +170,10 @@ class Dice:
         self.dry = dry
         self._tracked: list | None = None
 
+    def remixed(self, mix: str | None) -> "Dice":
+        """These dice before any draw, with another client mix (the opening after the last seat's ready)."""
+        return Dice(self._seed, self._game_id, self._next, mix, dry=self.dry)
+
     def track(self, emitted: list) -> None:
         """The list a ruleset appends its ``Emitted`` to during ``decide`` (a dry run reports them)."""
         self._tracked = emitted

@@ -1,8 +1,9 @@
 """A game run in memory, for any ruleset: the one pure game runner of tests, benchmarks and bots.
 
-No store, no service: ``Game`` opens a game of a ruleset, applies commands through ``decide`` and
-``evolve`` exactly as the service does (the draws of each step come from the game's seed and the
-counters of the draws before), and keeps the emitted events. ``random_game`` plays one to its end
+No store, no service: ``Game`` opens a game of a ruleset and applies commands through the kernel's
+aggregate (:func:`domain.kernel.game.decide` and :func:`~domain.kernel.game.play`) exactly as the service
+does (the draws of each step come from the game's seed and the counters of the draws before), and keeps
+the emitted events and the records of its log. ``random_game`` plays one to its end
 with commands drawn from ``legal_commands`` (and from ``command_templates`` where a ruleset has them).
 """
 from __future__ import annotations
@@ -10,61 +11,98 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from msgspec.structs import replace
 from typing import Any
 
+from . import game as kernel_game
 from .choices import declared, resolve
 from .decider import FINISHED, Ruleset, Setup, Status
-from .dice import Dice
+from .dice import Dice, commitment
 from .envelope import Command, Emitted
+from .header import START_WHEN_READY, GameCreated
+from .undo import Undone
 
 
 class Game:
-    """A game folded in memory: state, the emitted events, and the dice counters."""
+    """A game driven in memory through the kernel's aggregate (:mod:`domain.kernel.game`): its state, the
+    emitted events, the records of its log, and the dice counters."""
 
     def __init__(self, rs: Ruleset, scenario: str, seed: bytes = b"\x07" * 32, options: dict[str, Any] | None = None,
-                 game_id: str = "g1", *, keep_states: bool = False, choices: dict[str, str] | None = None):
+                 game_id: str = "g1", *, keep_states: bool = False, choices: dict[str, str] | None = None,
+                 start: str | None = None):
+        """``start``: None, a game without a header (the opening at once); ``"now"`` or ``"when_ready"``, a game
+        whose event 1 is its ``game_created`` header, as the service writes it (``when_ready``: the opening
+        waits for every seat's ``ready``)."""
         self.rs = rs
         opts = dict(options or {})
         self.setup = Setup(game_id=game_id, ruleset=rs.id, scenario=scenario, seats=tuple(rs.seats(scenario, opts)),
                            options=opts, choices=resolve(declared(rs), choices))
         self.seed = seed
-        self.counters: dict[str, int] = {}
-        self.state: Any = rs.initial_state(self.setup)
+        #: The folded game (the kernel's aggregate).
+        self.game: kernel_game.Game = kernel_game.start(rs, self.setup)
+        #: The log, decoded (what a store would hold).
+        self.records: list[kernel_game.Record] = []
         self.events: list[Any] = []
         self.emitted: list[Emitted] = []
         #: With ``keep_states``: the state after each event (``states[i]``: after event ``i + 1``).
         self.states: list[Any] | None = [] if keep_states else None
         self.commands = 0
-        self._apply(rs.open(self.state, self.dice()))
+        opening: list[Emitted] = []
+        if start is not None:
+            opening.append(Emitted(event=GameCreated(
+                game_id=game_id, ruleset=rs.id, scenario=scenario, options=opts, choices=self.setup.choices,
+                seats=self.setup.seats, engine_version=rs.engine_version, seed_commitment=commitment(seed),
+                start=start)))
+        if start != START_WHEN_READY:
+            opening += kernel_game.open_game(self.game, self.dice())
+        self._apply(opening)
+
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        """Put the game in a made-up position (tests)."""
+        self.game = replace(self.game, state=value)
+
+    @property
+    def counters(self) -> dict[str, int]:
+        return self.game.counters
 
     def dice(self, *, dry: bool = False) -> Dice:
-        return Dice(self.seed, self.setup.game_id, dict(self.counters), dry=dry)
+        return Dice(self.seed, self.setup.game_id, self.game.counters, mix=self.game.kernel.mix, dry=dry)
 
-    def _apply(self, items: list[Emitted]) -> None:
-        for em in items:
-            for r in em.rolls:
-                self.counters[r.stream] = max(self.counters.get(r.stream, 0), r.index + 1)
-            self.state = self.rs.evolve(self.state, em.event)
-            self.events.append(em.event)
-            self.emitted.append(em)
-            if self.states is not None:
-                self.states.append(self.state)
+    def _apply(self, items: list[Emitted], actor: str | None = None) -> None:
+        """Play ``items`` (made by ``actor``; None: by nobody, as the opening and the automaton's moves)."""
+        before = self.game
+        self.game, recs = kernel_game.play(before, items, actor, self.records)
+        self.records += recs
+        self.events += [r.event for r in recs]
+        self.emitted += items
+        if self.states is not None:
+            if any(isinstance(r.event, Undone) for r in recs):
+                self.states += [self.game.state] * len(recs)
+            else:
+                self.states += [st for _r, st in kernel_game.states(self.rs, self.setup, recs,
+                                                                     (before.version, before.state))]
 
     def decide(self, seat: str, command: Command, *, dry: bool = False) -> list[Emitted]:
         """What ``command`` would emit now (the state is not changed)."""
-        return self.rs.decide(self.state, seat, command, self.dice(dry=dry))
+        return kernel_game.decide(self.game, seat, command, self.dice(dry=dry), finer=True)
 
     def do(self, seat: str, command: Command) -> list[Emitted]:
-        d = self.dice()
-        items = self.rs.decide(self.state, seat, command, d)
-        assert not d.untaken(), "every draw is attached to an event"
-        self._apply(items)
+        """``command`` of ``seat`` decided by the kernel (``ready``, ``undo`` and the answers to an undo
+        request are the kernel's; a game command the ruleset's, and its own refusal where both refuse) and
+        applied."""
+        items = kernel_game.decide(self.game, seat, command, self.dice(), finer=True)
+        self._apply(items, seat)
         self.commands += 1
         return items
 
     @property
     def status(self) -> Status:
-        return self.rs.status(self.state)
+        return self.game.status
 
     @property
     def over(self) -> bool:

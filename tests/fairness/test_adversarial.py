@@ -57,8 +57,7 @@ def config(name: str) -> Config:
 def test_it_catches_a_teammates_consent(svc, monkeypatch):
     """Planted: the kernel is told every seat is a side of its own (the consent rule before sides)."""
     alone = lambda rs, setup: {s: s for s in setup_of(setup).seats}  # noqa: E731
-    monkeypatch.setattr("service.undo.seat_sides", alone)
-    monkeypatch.setattr("service.game_service.seat_sides", alone)
+    monkeypatch.setattr("domain.kernel.game.seat_sides", alone)
     got = catch(svc, config("hoth-team"), "consent")
     assert "its own side" in str(got)
 
