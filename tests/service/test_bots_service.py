@@ -125,7 +125,7 @@ def test_a_bot_plays_its_turns_as_its_seat_naming_itself(api):
     assert mine and all(e["bot"] == "random:1" for e in mine)
     assert all("bot" not in e for e in api.events(gid, north) if e["actor"] == "north")
     step = next(s for s in seen["ruling"]["steps"] if s["rule"] == "UMPIRE-BOT-1")
-    assert step["values"]["bot"] == "random:1" and "random: one of" in step["text"]
+    assert step["values"]["bot"] == "random:1" and "random: a legal command at random" in step["text"]
     assert step["rule_url"] == "/rulesets/toy/rules/UMPIRE-BOT-1"
     assert api.get("/rulesets/toy/rules/UMPIRE-BOT-1").status_code == 200
 
