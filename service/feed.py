@@ -48,6 +48,10 @@ def rotation_of(records: list | tuple, seat: str | None) -> int | None:
             return e.seq
     return None
 
+#: The keep-alive: a comment line only. ``data=None``: litestar otherwise adds an empty ``data:`` line, which a
+#: browser's EventSource dispatches as an empty message (the page would try to read it as an event).
+KEEPALIVE_MESSAGE = ServerSentEventMessage(comment="keepalive", data=None)
+
 
 async def stream(svc: GameService, game_id: str, seat: str | None, after: int, limit: int | None,
                  holds: Callable[[], bool] | None = None) -> AsyncIterator[ServerSentEventMessage]:
@@ -86,7 +90,7 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
                 return
             batch = await sub.next()
             if batch is None:
-                yield ServerSentEventMessage(comment="keepalive")
+                yield KEEPALIVE_MESSAGE
                 continue
             new = [e for e in batch.events if e.seq > pos]
             if new and new[0].seq > pos + 1:  # events read for the hub before this feed caught up to them

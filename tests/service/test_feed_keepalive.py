@@ -7,6 +7,7 @@ import asyncio
 import math
 
 from service import feed_hub
+from service.feed import KEEPALIVE_MESSAGE
 from service.feed_hub import KEEPALIVE, FeedHub
 from service.game_service import CreateGameRequest, GameService
 from service.store import EventStore
@@ -52,3 +53,11 @@ def test_keepalives_are_spread_over_the_period_one_per_feed(tmp_path, monkeypatc
     # never more than a few slots' worth at once (all 200 at once before)
     assert max(per_tick) <= 3 * math.ceil(feeds / slots), per_tick
     store.close()
+
+
+def test_a_keepalive_is_a_comment_with_no_data_line():
+    """An SSE block with an empty ``data:`` line is dispatched by a browser as an empty message; the keep-alive
+    must be a comment only (the feed's clients parse every message as an event)."""
+    wire = KEEPALIVE_MESSAGE.encode().decode()
+    assert wire.startswith(": keepalive")
+    assert "data" not in wire and "event" not in wire
