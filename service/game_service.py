@@ -675,7 +675,7 @@ class GameService:
         except SetupError as exc:
             raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
         except RuleViolation as exc:
-            raise Problem(422, "bad-setup", exc.detail, rule=exc.rule, ruleset=rs.id) from None
+            raise Problem(422, "bad-setup", exc.message or exc.detail, rule=exc.rule, ruleset=rs.id) from None
         if dice.untaken():
             raise Problem(500, "engine-error", f"{rs.id}.open drew dice it did not record")
         new, state = encode_emitted(rs, state, emitted, None, KernelState())
@@ -849,9 +849,9 @@ class GameService:
         try:
             return rs.decide(cur.state, seat, command, dice)
         except NotYourDecision as exc:
-            raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule, ruleset=rs.id) from None
+            raise Problem(403, "not-your-decision", exc.message or exc.detail, rule=exc.rule, ruleset=rs.id) from None
         except RuleViolation as exc:
-            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule, ruleset=rs.id,
+            raise Problem(422, "rule-violation", exc.message or exc.detail, rule=exc.rule, ruleset=rs.id,
                           values=msgspec.to_builtins(exc.values) if exc.values else None) from None
 
     def _repeat(self, game_id: str, seat: str, command_id: str, first: int, last: int, stored: str | None,
@@ -880,7 +880,7 @@ class GameService:
         try:
             emitted = [decide_ready(cur.folded.kernel, seat, command)]
         except RuleViolation as exc:
-            raise Problem(422, "rule-violation", exc.detail, rule=exc.rule, ruleset=rs.id) from None
+            raise Problem(422, "rule-violation", exc.message or exc.detail, rule=exc.rule, ruleset=rs.id) from None
         kernel = kernel_evolve(cur.folded.kernel, cur.version + 1, emitted[0].event)
         opening: list[Emitted] = []
         if not kernel.waiting:

@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from domain.kernel.messages import msg
 from domain.kernel import KERNEL_EVENT_TYPES, PUBLIC, Emitted, NotYourDecision, RuleViolation, UndoAccept, UndoDecline, UndoTo
 from domain.kernel.reveals import stored_reveal
 from domain.kernel.sides import seat_sides
@@ -79,12 +80,12 @@ def decide_undo_command(svc: GameService, cur: Current, seat: str, command: Any)
                                version=cur.version, turn=cur.status.turn, finished=cur.finished,
                                last_undone_seq=cur.folded.last_undone_seq, sides=sides)
         if cur.finished:
-            raise RuleViolation("UMPIRE-UNDO-3", "A finished game cannot be undone.")
+            raise RuleViolation("UMPIRE-UNDO-3", msg("A finished game cannot be undone."))
         return kernel_answer(steps, ks, seat=seat, accept=isinstance(command, UndoAccept), sides=sides)
     except NotYourDecision as exc:
-        raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule, ruleset=cur.ruleset.id) from None
+        raise Problem(403, "not-your-decision", exc.message or exc.detail, rule=exc.rule, ruleset=cur.ruleset.id) from None
     except RuleViolation as exc:
-        raise Problem(422, "undo-refused", exc.detail, rule=exc.rule, ruleset=cur.ruleset.id) from None
+        raise Problem(422, "undo-refused", exc.message or exc.detail, rule=exc.rule, ruleset=cur.ruleset.id) from None
 
 
 def undo_steps(svc: GameService, cur: Current, seat: str, command: Any, *, command_id: str | None = None,
