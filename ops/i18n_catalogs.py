@@ -105,9 +105,13 @@ def update(check_only: bool = False) -> int:
             cat = Catalog(locale=lang, project="umpire", header_comment="# " + HEADER, fuzzy=False)
             cat.update(tpl, no_fuzzy_matching=True)
         cat.obsolete.clear()
+        for m in cat:  # an untranslated plural entry holds one empty form per plural form of the language
+            if isinstance(m.id, tuple) and not any(m.string or ()):
+                m.string = ("",) * cat.num_plurals
         path.write_bytes(_write(cat, path))
         write_mo(io.BytesIO(), cat)  # compiles: a catalog Babel cannot compile fails here
-        errors = [(m.id, e) for m, es in cat.check() if m.string for e in es]
+        errors = [(m.id, e) for m, es in cat.check() if any(m.string if isinstance(m.string, tuple) else (m.string,))
+                  for e in es]
         for mid, e in errors:
             print(f"{lang}: {mid!r}: {e}")
         bad += len(errors)

@@ -187,6 +187,8 @@ def render(message: Message | Mapping[str, Any], locale: str, names: Mapping[str
         if isinstance(value, (list, tuple)):
             return ", ".join(fmt(name, v, "") for v in value)
         if isinstance(value, str):
+            if kind == "id" and locale != DEFAULT:  # a printed name given as it is ("Akhena"): its own term
+                value = translations(locale).pgettext(NAME_CONTEXT, value)
             return words.with_names(value, names or {}) if names else value
         return format(value, spec) if spec else str(value)
 
