@@ -192,10 +192,12 @@ def render(message: Message | Mapping[str, Any], locale: str, names: Mapping[str
             return words.with_names(value, names or {}) if names else value
         return format(value, spec) if spec else str(value)
 
-    try:
-        return _Formatter(fmt).vformat(text, (), dict(m.params))
-    except (ValueError, IndexError, KeyError, TypeError):  # a broken translation: the English text instead
-        return _Formatter(fmt).vformat(english_template(m), (), dict(m.params))
+    for template in (text, english_template(m)):  # a broken translation: the English text instead
+        try:
+            return _Formatter(fmt).vformat(template, (), dict(m.params))
+        except (ValueError, IndexError, KeyError, TypeError):
+            continue
+    return english_template(m)
 
 
 def localize(body: Any, locale: str, names: Mapping[str, str] | None = None) -> Any:

@@ -122,10 +122,12 @@ def render_with(m: Message, template: Any, fmt: Any) -> str:
     A placeholder a translation names but the message lacks is left visible (``{name}``), never an error."""
     text = template(m)
     params = dict(m.params)
-    try:
-        return _Formatter(fmt).vformat(text, (), _Missing(params))
-    except (ValueError, IndexError, TypeError):  # a broken translation: the English text instead
-        return _Formatter(fmt).vformat(english_template(m), (), _Missing(params))
+    for tpl in (text, english_template(m)):  # a broken translation: the English text instead
+        try:
+            return _Formatter(fmt).vformat(tpl, (), _Missing(params))
+        except (ValueError, IndexError, TypeError):
+            continue
+    return english_template(m)
 
 
 class _Missing(dict):
