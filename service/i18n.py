@@ -234,3 +234,43 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
 
 __all__ = ["FIELDS", "LOCALES_DIR", "Pseudo", "gettext_", "localize", "number", "po_path", "pseudo", "render",
            "term", "translated_names", "translations"]
+
+
+#: Where the web client's strings sit in the template (their source locations).
+WEB_SOURCES = "js/"
+
+
+@lru_cache(maxsize=None)
+def web_catalog(locale: str) -> dict[str, Any]:
+    """The web client's catalog: its strings in ``locale`` and the gettext form of each CLDR plural category."""
+    with template_path().open("rb") as f:
+        tpl = read_po(f)
+    tr = translations(locale)
+    index_of, sample_of = _plural_forms(locale)
+    messages: dict[str, Any] = {}
+    for m in tpl:
+        if not m.id or not any(loc.startswith(WEB_SOURCES) for loc, _ in m.locations):
+            continue
+        if isinstance(m.id, tuple):
+            messages[m.id[0]] = [tr.ngettext(m.id[0], m.id[1], sample_of[i]) for i in sorted(sample_of)]
+        else:
+            got = tr.gettext(m.id)
+            if got != m.id:
+                messages[m.id] = got
+    return {"lang": locale, "messages": messages, "plural": index_of}
+
+
+def _plural_forms(locale: str) -> tuple[dict[str, int], dict[int, int]]:
+    """(CLDR plural category -> the index of its gettext form, form index -> a number that takes it)."""
+    from babel import Locale
+
+    loc = Locale.parse(babel_locale(locale))
+    tr = translations(locale)
+    plural = getattr(tr, "plural", None)
+    index_of: dict[str, int] = {}
+    sample_of: dict[int, int] = {}
+    for n in range(0, 1001):
+        i = int(plural(n)) if plural is not None else int(n != 1)
+        index_of.setdefault(loc.plural_form(n), i)
+        sample_of.setdefault(i, n)
+    return index_of, sample_of
