@@ -30,7 +30,7 @@ from babel.numbers import format_decimal
 from babel.support import Translations
 
 from domain.kernel import words
-from domain.kernel.messages import Message, as_message, english_template, kind_of
+from domain.kernel.messages import Message, as_message, english_template, is_named, kind_of
 
 from .language import DEFAULT, PSEUDO, SUPPORTED
 
@@ -177,6 +177,8 @@ def render(message: Message | Mapping[str, Any], locale: str, names: Mapping[str
         text = tr.gettext(m.id)
 
     def fmt(name: str, value: Any, spec: str) -> str:
+        if is_named(value):
+            return f"{term(value['name'], locale)} ({value['id']})"
         if as_message(value) is not None and isinstance(value, (Message, Mapping)):
             return render(value, locale, names)
         kind = kind_of(name)

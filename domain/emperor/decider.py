@@ -155,7 +155,7 @@ class EmperorRuleset:
         return render(state, seat, recent)
 
     # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
-    automaton_title: ClassVar[str] = labels.AUTOMATON_TITLE
+    automaton_title: ClassVar[Any] = labels.AUTOMATON_TITLE  # a message (issue 28)
 
     def describe(self, state: EmperorState, seat: str, command: Any) -> dict[str, Any]:
         return labels.describe(state, seat, command)

@@ -30,7 +30,7 @@ KINDS: dict[str, str] = {
     # ids written with their printed names
     "unit": "id", "card": "id", "warrior": "id", "hero": "id", "location": "id", "hex": "id", "target": "id",
     "attacker": "id", "defender": "id", "formation": "id", "commander": "id", "side": "id", "seat": "id",
-    "by": "id", "player": "id", "ability": "id", "marker": "id",
+    "by": "id", "player": "id", "marker": "id", "other": "id", "hazard": "id", "enemy": "id", "name": "id",
     # numbers
     "count": "count", "n": "count", "wounds": "count", "health": "count", "version": "int", "first": "int",
     "last": "int", "start": "int", "end": "int", "seq": "int", "face": "int", "level": "int",
@@ -67,6 +67,16 @@ def msg(text: str, /, **params: Any) -> Message:
 def msg_n(singular: str, plural: str, by: str, /, **params: Any) -> Message:
     """A message with plural forms; ``by`` names the parameter whose number chooses the form."""
     return Message(id=singular, params=params, plural=plural, count=by)
+
+
+def named(name: str, id: str) -> dict[str, str]:
+    """A parameter naming a thing by its printed name and its id: English ``Dune Wind (AK5)``; in another
+    language the name is the catalog's printed name (context ``name``), the id stays."""
+    return {"name": name, "id": id}
+
+
+def is_named(value: Any) -> bool:
+    return isinstance(value, Mapping) and set(value) == {"name", "id"}
 
 
 def N_(text: str) -> str:
@@ -110,6 +120,8 @@ class _Formatter(string.Formatter):
 def _format_plain(value: Any, spec: str) -> str:
     if isinstance(value, Message):
         return value.english()
+    if is_named(value):
+        return f"{value['name']} ({value['id']})"
     if isinstance(value, Mapping) and as_message(value) is not None:
         return as_message(value).english()  # type: ignore[union-attr]
     if isinstance(value, (list, tuple)):
@@ -135,5 +147,5 @@ class _Missing(dict):
         return "{" + key + "}"
 
 
-__all__ = ["KINDS", "Message", "N_", "as_message", "english_template", "kind_of", "message_of", "msg", "msg_n",
+__all__ = ["KINDS", "Message", "N_", "is_named", "named", "as_message", "english_template", "kind_of", "message_of", "msg", "msg_n",
            "render_with", "text_of"]

@@ -95,6 +95,18 @@ def test_legal_command_labels_of_the_kernel_in_italian(api: Api):
     assert ready["label"].startswith("Sono pronto") and ready["label_message"]["id"].startswith("I am ready")
 
 
+def test_emperor_labels_in_ukrainian(api: Api):
+    g = api.create("emperor", "SETUP-AKHENA-VS-REBEL")
+    token = g["seats"]["human"]
+    r = api.client.get(f"/games/{g['game_id']}/legal-commands", headers={**api.auth(token), **UK})
+    en = api.legal(g["game_id"], token)
+    assert r.headers["content-language"] == "uk" and r.json()["commands"] == en["commands"]
+    labels = [d["label"] for d in r.json()["described"]]
+    assert labels and all(CYRILLIC.search(x) for x in labels), labels
+    move = next(d["label"] for d in r.json()["described"] if d["command"]["type"] == "move")
+    assert move.startswith("Перемістити Ахена"), move
+
+
 def test_the_pseudo_locale_marks_every_converted_word(api: Api, monkeypatch):
     monkeypatch.setenv("UMPIRE_PSEUDO_LOCALE", "1")
     g = _play(api)

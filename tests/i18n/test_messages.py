@@ -8,7 +8,7 @@ import random
 import msgspec
 import pytest
 
-from domain.kernel import is_kernel_event, registry
+from domain.kernel import is_kernel_event, registry, words
 from domain.kernel.messages import Message, msg, msg_n, text_of
 from domain.kernel.runner import Game
 from projections.views import step_message
@@ -69,9 +69,11 @@ def test_a_broken_translation_falls_back_to_english_never_an_error():
 #: this list shrinks as each is converted; the walk below fails once one of them starts speaking
 #: messages (take it off the list) and fails if a converted one falls back to a sentence.
 NOT_CONVERTED = {"hoth", "smoke"}
-#: Command labels and warnings (domain/<r>/labels.py) and the rulesets' ruling steps are still English
-#: sentences in every ruleset (the kernel's own labels and steps are messages).
-LABELS_AND_STEPS_NOT_CONVERTED = {"emperor", "hoth", "smoke"}
+#: Rulesets whose command labels and warnings (domain/<r>/labels.py) are still English sentences.
+LABELS_NOT_CONVERTED = {"hoth", "smoke"}
+#: Rulesets whose own ruling steps (automaton, combat, orders...) are still English sentences (the
+#: kernel's steps are messages); not walked here: a ruling step of a converted ruleset renders its text.
+RULING_STEPS_NOT_CONVERTED = {"emperor", "hoth", "smoke"}
 
 CASES = [("emperor", "SETUP-AKHENA-VS-REBEL", 3), ("emperor", "SETUP-WARDEN-VS-VESPER", 7),
          ("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 3), ("smoke", "BTL-CROSSROADS", 5)]
@@ -104,6 +106,7 @@ def test_pseudo_locale_walk(rid, scenario, seed):
     g = Game(rs, scenario, seed=seed.to_bytes(32, "big"), game_id=f"p{seed}")
     rng = random.Random(seed)
     refused: list[RuleViolation] = []
+    label_sentences, label_unmarked = 0, []
     for _ in range(120):
         seat = g.to_act()
         if g.over or seat is None:
@@ -111,6 +114,15 @@ def test_pseudo_locale_walk(rid, scenario, seed):
         legal = g.legal(seat)
         if not legal:
             break
+        for d in words.described(rs, g.state, seat, [msgspec.to_builtins(c) for c in legal]):
+            for key in ("label", "warning"):
+                if d[key] is None:
+                    continue
+                said = d.get(f"{key}_message")
+                if said is None:
+                    label_sentences += 1
+                else:
+                    label_unmarked += _all_marked(msgspec.convert(said, Message))
         if rid == "emperor":
             for probe in PROBES:
                 try:
@@ -128,6 +140,10 @@ def test_pseudo_locale_walk(rid, scenario, seed):
             continue
         unmarked += _all_marked(said)
         assert i18n.render(said, i18n.PSEUDO).startswith("⟦")
+    if rid in LABELS_NOT_CONVERTED:
+        assert label_sentences, "labels converted now? take it off LABELS_NOT_CONVERTED"
+    else:
+        assert label_sentences == 0 and label_unmarked == []
     if rid in NOT_CONVERTED:
         kernel = [e for e in g.events if is_kernel_event(e)]
         assert len(sentences) == len(g.events) - len(kernel), "converted now? take it off NOT_CONVERTED"
