@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from .messages import Message, message_of, msg, text_of
+from .messages import Message, message_of, text_of
 
 
 class RuleStep(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -67,12 +67,6 @@ class RulingBuilder:
         """A step citing ``rule``; ``text``: a message (issue 28) or an English sentence."""
         self.steps.append(RuleStep(rule=rule, text=text_of(text), values=values, message=message_of(text)))
         return self
-
-    def under(self, choice_id: str, option: str, text: str | Message, **values: Any) -> "RulingBuilder":
-        """A step saying the decision followed a rule choice (DESIGN 14): "under HOTH-CHOICE-EWEB: all — ..."."""
-        said = msg("under {choice}: {option} — {text}", choice=choice_id, option=option, text=text)
-        return self.add(choice_id, said if isinstance(text, Message) else f"under {choice_id}: {option} — {text}",
-                        choice=choice_id, option=option, **values)
 
     def build(self, summary: str | Message) -> Ruling:
         return Ruling(summary=text_of(summary), steps=tuple(self.steps), summary_message=message_of(summary))
