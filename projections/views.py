@@ -12,6 +12,7 @@ from domain.kernel import KernelState, Ruleset, event_type_name, game_status, re
 from domain.kernel import chain, choices, words
 from domain.kernel.fold import decode_event
 from domain.kernel.log import GameRow, StoredEvent
+from domain.kernel.messages import Message, msg, text_of
 from domain.kernel.rules import rule_url
 from domain.kernel.seals import stays_hidden
 from domain.kernel.seats import creator_holds, seat_report
@@ -151,18 +152,33 @@ def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool, names: Ma
     ``names``: the game's printed names by id (``words.names_of``); ``bots``: its bot seats
     (``GameCreated.bots``); ``by`` says who did the step (DESIGN 12)."""
     event = decode_event(ruleset, ev.payload)
-    summary = step_summary(event, ruleset, names)
-    return {"seq": ev.seq, "type": ev.type, "actor": ev.actor, "turn": ev.turn, "summary": summary, "undone": undone,
-            "by": words.acted_by(ruleset, event, ev.actor, bots or {})}
+    said = step_message(event, ruleset)
+    summary = _named(event, said, names)
+    out = {"seq": ev.seq, "type": ev.type, "actor": ev.actor, "turn": ev.turn, "summary": summary, "undone": undone,
+           "by": words.acted_by(ruleset, event, ev.actor, bots or {})}
+    if isinstance(said, Message):  # issue 28: the words as a message, rendered in the reader's language
+        out["summary_message"] = msgspec.to_builtins(said)
+    return out
 
 
-def step_summary(event: Any, ruleset: Ruleset, names: Mapping[str, str] | None = None) -> str:
-    """The one line of a step, naming units and cards by their printed names beside their ids."""
+def step_message(event: Any, ruleset: Ruleset) -> "str | Message":
+    """The one line of a step as a message (a ruleset not yet converted: its English sentence)."""
     from domain.kernel import is_kernel_event
 
     if is_kernel_event(event):
         return _kernel_summary(event, ruleset)
-    return words.with_names(ruleset.summary(event), names or {})
+    return ruleset.summary(event)
+
+
+def step_summary(event: Any, ruleset: Ruleset, names: Mapping[str, str] | None = None) -> str:
+    """The one line of a step, naming units and cards by their printed names beside their ids."""
+    return _named(event, step_message(event, ruleset), names)
+
+
+def _named(event: Any, said: "str | Message", names: Mapping[str, str] | None) -> str:
+    from domain.kernel import is_kernel_event
+
+    return text_of(said) if is_kernel_event(event) else words.with_names(text_of(said), names or {})
 
 
 def scenario_title(ruleset: Ruleset, scenario: str) -> str:
@@ -173,37 +189,54 @@ def scenario_title(ruleset: Ruleset, scenario: str) -> str:
     return scenario
 
 
-def _kernel_summary(event: Any, ruleset: Ruleset | None = None) -> str:
+def _kernel_summary(event: Any, ruleset: Ruleset | None = None) -> Message:
     name = event_type_name(event)
     if name == "game_created":
-        how = "; waiting for every seat's ready" if event.start == "when_ready" else ""
         title = scenario_title(ruleset, event.scenario) if ruleset is not None else event.scenario
-        bots = "".join(f"; {seat} is played by the bot {spec.split(':')[0]}" for seat, spec in sorted(event.bots.items()))
-        # DESIGN 14: the rule choices in force (a header written before choices existed has none)
-        # in words, the ids beside them ("E-Web re-roll: all dice (HOTH-CHOICE-EWEB all)")
-        declared_ = choices.declared(ruleset) if ruleset is not None else ()
-        rules = ("; rule choices: " + ", ".join(choices.phrases(declared_, event.choices))) if event.choices else ""
-        return f"game created: {title} for {', '.join(event.seats)}{bots}{how}{rules}"
+        parts = [msg("game created: {title} for {seats}", title=title, seats=", ".join(event.seats))]
+        parts += [msg("{seat} is played by the bot {bot}", seat=seat, bot=spec.split(":")[0])
+                  for seat, spec in sorted(event.bots.items())]
+        if event.start == "when_ready":
+            parts.append(msg("waiting for every seat's ready"))
+        if event.choices:  # DESIGN 14: the rule choices in force (a header written before choices existed has none)
+            # in words, the ids beside them ("E-Web re-roll: all dice (HOTH-CHOICE-EWEB all)")
+            declared_ = choices.declared(ruleset) if ruleset is not None else ()
+            parts.append(msg("rule choices: {choices}", choices=", ".join(choices.phrases(declared_, event.choices))))
+        return _joined(parts)
     if name == "seat_ready":
-        return f"{event.seat} is ready" + (" with a client seed" if event.client_seed else "")
+        return (msg("{seat} is ready with a client seed", seat=event.seat) if event.client_seed
+                else msg("{seat} is ready", seat=event.seat))
     if name == "seats_offered":
-        return (f"the creator keeps {', '.join(event.kept) or 'no seat'}; "
-                f"{', '.join(event.invited) or 'no seat'} offered by invitation")
+        return msg("the creator keeps {kept}; {invited} offered by invitation",
+                   kept=", ".join(event.kept) or msg("no seat"), invited=", ".join(event.invited) or msg("no seat"))
     if name == "seat_claimed":
-        return f"{event.seat} is claimed" + (" with its invitation" if event.by_invitation else "")
+        return (msg("{seat} is claimed with its invitation", seat=event.seat) if event.by_invitation
+                else msg("{seat} is claimed", seat=event.seat))
     if name == "seat_rotated":
-        return f"{event.seat}'s token is replaced by its holder"
+        return msg("{seat}'s token is replaced by its holder", seat=event.seat)
     if name == "undo_requested":
-        return f"{event.by} asks to undo back to version {event.to_version}"
+        return msg("{by} asks to undo back to version {version}", by=event.by, version=event.to_version)
     if name == "undo_accepted":
-        return f"{event.by} accepts the undo back to version {event.to_version} for its side"
+        return msg("{by} accepts the undo back to version {version} for its side", by=event.by, version=event.to_version)
     if name == "undo_declined":
-        return f"{event.by} declines the undo back to version {event.to_version}"
+        return msg("{by} declines the undo back to version {version}", by=event.by, version=event.to_version)
     if name == "undo_lapsed":
-        return f"{event.by}'s undo request lapses: play went on"
-    who = f" (agreed by {event.consented_by}" + ("; an agreed re-roll" if event.redraw else "") + ")" \
-        if event.consented_by else ""
-    return f"{event.by} undoes steps {event.first}-{event.last}{who}"
+        return msg("{by}'s undo request lapses: play went on", by=event.by)
+    if event.consented_by:
+        if event.redraw:
+            return msg("{by} undoes steps {first}-{last} (agreed by {agreed}; an agreed re-roll)", by=event.by,
+                       first=event.first, last=event.last, agreed=event.consented_by)
+        return msg("{by} undoes steps {first}-{last} (agreed by {agreed})", by=event.by, first=event.first,
+                   last=event.last, agreed=event.consented_by)
+    return msg("{by} undoes steps {first}-{last}", by=event.by, first=event.first, last=event.last)
+
+
+def _joined(parts: list[Message]) -> Message:
+    """Clauses joined with "; " (each a message of its own, so each is translated whole)."""
+    out = parts[0]
+    for p in parts[1:]:
+        out = msg("{a}; {b}", a=out, b=p)
+    return out
 
 
 READ_ONLY = "read_only"

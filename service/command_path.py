@@ -87,7 +87,7 @@ class CommandPath:
         handler = next((self.handlers[t] for t in type(exc).__mro__ if t in self.handlers), None)
         if handler is None:  # pragma: no cover - Exception always has a handler
             raise exc
-        request = SimpleNamespace(method=scope["method"], url=SimpleNamespace(path=scope["path"]))
+        request = SimpleNamespace(method=scope["method"], url=SimpleNamespace(path=scope["path"]), scope=scope)
         resp = handler(request, exc)
         extra = [(k.lower().encode("latin-1"), str(v).encode("latin-1")) for k, v in (resp.headers or {}).items()]
         media = resp.media_type if isinstance(resp.media_type, str) else str(resp.media_type or PROBLEM_JSON)

@@ -75,6 +75,8 @@ def render(records: Sequence[StoredEvent], ruleset: Ruleset, seat: str | None, *
         # DESIGN 12: the step in words and who did it (the timeline's line; never a private field)
         line = views.timeline_entry(e, ruleset, undone=False, names=names, bots=bots)
         entry["summary"], entry["by"] = line["summary"], line["by"]
+        if "summary_message" in line:  # issue 28: rendered in the reader's language at the edge
+            entry["summary_message"] = line["summary_message"]
     return out
 
 

@@ -109,10 +109,10 @@ def decide(cur: Current, seat: str, command: Any, dice: Dice, *, note: RuleStep 
     try:
         return kernel_game.decide(cur.folded, seat, command, dice, note=note)
     except NotYourDecision as exc:
-        raise Problem(403, "not-your-decision", exc.detail, rule=exc.rule, ruleset=rs.id) from None
+        raise Problem(403, "not-your-decision", exc.message or exc.detail, rule=exc.rule, ruleset=rs.id) from None
     except RuleViolation as exc:
         undo = kernel_game.is_kernel_command(command) and not isinstance(command, Ready)
-        raise Problem(422, "undo-refused" if undo else "rule-violation", exc.detail, rule=exc.rule, ruleset=rs.id,
+        raise Problem(422, "undo-refused" if undo else "rule-violation", exc.message or exc.detail, rule=exc.rule, ruleset=rs.id,
                       values=msgspec.to_builtins(exc.values) if exc.values else None) from None
     except kernel_game.OpeningFailed as exc:
         raise Problem(422, "bad-setup", exc.detail, field=exc.field, rule=exc.rule, ruleset=rs.id) from None
@@ -189,7 +189,7 @@ class Commands:
         except SetupError as exc:
             raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
         except RuleViolation as exc:
-            raise Problem(422, "bad-setup", exc.detail, rule=exc.rule, ruleset=rs.id) from None
+            raise Problem(422, "bad-setup", exc.message or exc.detail, rule=exc.rule, ruleset=rs.id) from None
         except kernel_game.OpeningFailed as exc:
             raise Problem(422, "bad-setup", exc.detail, field=exc.field, rule=exc.rule, ruleset=rs.id) from None
         except kernel_game.EngineError as exc:

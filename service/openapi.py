@@ -488,6 +488,10 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", "/rulesets/{ruleset_id}/rules/{rule_id}"): Op("rules", PUBLIC, {200: "RuleText"}, (400, 404),
                                                           headers=CONTENT_LANGUAGE, params=LANG_PARAM),
     ("get", "/.well-known/umpire-key"): Op("service", PUBLIC, {200: "PublicKey"}, (503,)),
+    # issue 28: the languages spoken and the web client's catalog of one (docs/languages.md)
+    ("get", "/languages"): Op("languages", PUBLIC, {200: ("application/json", {"type": "object"})}, ()),
+    ("get", "/languages/{lang}/catalog"): Op("languages", PUBLIC, {200: ("application/json", {"type": "object"})},
+                                             (404,)),
     ("post", "/games"): Op("games", PUBLIC, {201: "GameCreated"}, (400, 422, 503)),
     ("get", "/games"): Op("games", PUBLIC, {200: "Lobby"}, (400, 503), headers=DEGRADED,
                           params={"status": {"type": "string", "enum": list(LOBBY_STATUSES)}}),

@@ -20,7 +20,10 @@ from typing import Any
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
+from domain.kernel.messages import Message, N_, message_of, text_of
 from domain.kernel.rules import rule_url  # noqa: F401  (moved to the kernel; still importable from here)
+
+from .language import DEFAULT, BadLanguage, content_language, from_scope
 
 log = logging.getLogger("umpire.service")
 
@@ -28,26 +31,26 @@ PROBLEM_JSON = "application/problem+json"
 
 #: slug -> title. The slug makes the problem's ``type``.
 TYPES: dict[str, str] = {
-    "malformed": "Malformed request",
-    "unauthorized": "Missing or unknown seat token",
-    "not-your-decision": "Not this seat's decision",
-    "not-found": "Not found",
-    "stale-version": "Stale expected_version",
-    "rule-violation": "Illegal under the rules",
-    "read-only": "This game cannot be played on here",
-    "undo-refused": "Undo refused",
-    "idempotency": "command_id reused for another request",
-    "unsupported-media-type": "Unsupported media type",
-    "too-large": "Request body too large",
-    "not-finished": "Only once the game is finished",
-    "bad-setup": "Cannot create this game",
-    "method-not-allowed": "Method not allowed",
-    "unavailable": "Service unavailable",
-    "rate-limited": "Too many requests",
-    "engine-error": "Internal engine error",
-    "http": "HTTP error",
-    "seat-taken": "This seat was claimed already",
-    "invitation-refused": "Not this seat's invitation",
+    "malformed": N_("Malformed request"),
+    "unauthorized": N_("Missing or unknown seat token"),
+    "not-your-decision": N_("Not this seat's decision"),
+    "not-found": N_("Not found"),
+    "stale-version": N_("Stale expected_version"),
+    "rule-violation": N_("Illegal under the rules"),
+    "read-only": N_("This game cannot be played on here"),
+    "undo-refused": N_("Undo refused"),
+    "idempotency": N_("command_id reused for another request"),
+    "unsupported-media-type": N_("Unsupported media type"),
+    "too-large": N_("Request body too large"),
+    "not-finished": N_("Only once the game is finished"),
+    "bad-setup": N_("Cannot create this game"),
+    "method-not-allowed": N_("Method not allowed"),
+    "unavailable": N_("Service unavailable"),
+    "rate-limited": N_("Too many requests"),
+    "engine-error": N_("Internal engine error"),
+    "http": N_("HTTP error"),
+    "seat-taken": N_("This seat was claimed already"),
+    "invitation-refused": N_("Not this seat's invitation"),
 }
 
 STATUS_SLUG = {400: "malformed", 401: "unauthorized", 403: "not-your-decision", 404: "not-found",
@@ -83,12 +86,14 @@ def type_uri(slug: str) -> str:
 class Problem(Exception):
     """Raise anywhere in the service to answer with a problem-details body."""
 
-    def __init__(self, status: int, slug: str, detail: str, *, ruleset: str | None = None, **extra: Any):
-        """``rule`` (in ``extra``) with ``ruleset``: the body links the rule's text (``rule_url``)."""
-        super().__init__(detail)
+    def __init__(self, status: int, slug: str, detail: str | Message, *, ruleset: str | None = None, **extra: Any):
+        """``rule`` (in ``extra``) with ``ruleset``: the body links the rule's text (``rule_url``). ``detail``:
+        a message (issue 28: rendered in the reader's language) or an English sentence."""
+        super().__init__(text_of(detail))
         self.status = status
         self.slug = slug
-        self.detail = detail
+        self.detail = text_of(detail)
+        self.message = message_of(detail)
         self.extra = {k: v for k, v in extra.items() if v is not None}
         if ruleset is not None and self.extra.get("rule"):
             self.extra["rule_url"] = rule_url(ruleset, self.extra["rule"])
@@ -103,14 +108,35 @@ class Problem(Exception):
         out.update(self.extra)
         return out
 
+    def body_in(self, lang: str) -> dict[str, Any]:
+        """:meth:`body` with its title and detail in ``lang`` (rule id, field and values unchanged)."""
+        out = self.body()
+        if lang != DEFAULT:
+            from . import i18n
 
-def problem_response(p: Problem, headers: dict[str, str] | None = None) -> Response[dict[str, Any]]:
-    return Response(content=p.body(), status_code=p.status, media_type=PROBLEM_JSON, headers=headers)
+            out["title"] = i18n.gettext_(out["title"], lang)
+            if self.message is not None:
+                out["detail"] = i18n.render(self.message, lang)
+        return out
+
+
+def request_lang(req: Any) -> str:
+    """The language of a problem's words: the request's ``?lang=`` or ``Accept-Language`` (English if
+    neither, or if ``lang`` itself is what is wrong)."""
+    try:
+        return from_scope(getattr(req, "scope", None) or {})
+    except BadLanguage:
+        return DEFAULT
+
+
+def problem_response(p: Problem, headers: dict[str, str] | None = None, lang: str = DEFAULT) -> Response[dict[str, Any]]:
+    headers = {**(headers or {}), **content_language(lang)}
+    return Response(content=p.body_in(lang), status_code=p.status, media_type=PROBLEM_JSON, headers=headers)
 
 
 # -- exception handlers -------------------------------------------------
-def _on_problem(_: Request, exc: Problem) -> Response[dict[str, Any]]:
-    return problem_response(exc)
+def _on_problem(req: Request, exc: Problem) -> Response[dict[str, Any]]:
+    return problem_response(exc, lang=request_lang(req))
 
 
 _AT = re.compile(r"at `\$(?P<path>[^`]*)`")

@@ -35,10 +35,11 @@ from domain.kernel import ACTIVE, FINISHED, WAITING
 from domain.kernel import words
 from domain.kernel.fold import decode_event
 
-from . import views
+from . import i18n, views
 from .game_service import GameService
 from .metrics import REDIS_ERRORS as REDIS_ERRORS_SEEN
 from .problems import Problem
+from .language import DEFAULT, content_language
 from .store import StoreError
 
 log = logging.getLogger("umpire.service")
@@ -62,9 +63,14 @@ except ImportError:  # pragma: no cover
 class Read:
     body: Any
     degraded: bool = False
+    #: the language the body's words are in (``Content-Language``), None: a body without words
+    lang: str | None = None
 
     def headers(self) -> dict[str, str]:
-        return {DEGRADED_HEADER: DEGRADED_VALUE} if self.degraded else {}
+        out = {DEGRADED_HEADER: DEGRADED_VALUE} if self.degraded else {}
+        if self.lang is not None:
+            out.update(content_language(self.lang))
+        return out
 
 
 #: Seconds a Redis reachability probe is trusted (the read models answer None
@@ -203,7 +209,7 @@ def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cu
     return Read({"games": games, "next_cursor": next_cursor}, degraded)
 
 
-def legal_commands(svc: GameService, game_id: str, seat: str | None) -> Read:
+def legal_commands(svc: GameService, game_id: str, seat: str | None, lang: str = DEFAULT) -> Read:
     cur = svc.current(game_id)
     commands = svc.legal_commands(cur, seat)
     body: dict[str, Any] = {"ruleset": cur.ruleset.id, "version": cur.version, "seat": seat, "commands": commands}
@@ -214,21 +220,26 @@ def legal_commands(svc: GameService, game_id: str, seat: str | None) -> Read:
         open_ = seat is not None and not cur.folded.kernel.waiting
         body["templates"] = ([words.described_template(cur.ruleset, cur.state, seat, t)
                               for t in templates(cur.state, seat)] if open_ else [])
-    return Read(body)
+    if lang != DEFAULT:
+        i18n.localize(body, lang, words.names_of(cur.ruleset, cur.state))
+    return Read(body, lang=lang)
 
 
 # -- the log --------------------------------------------------------------
-def events(svc: GameService, game_id: str, seat: str | None, after: int, limit: int) -> Read:
+def events(svc: GameService, game_id: str, seat: str | None, after: int, limit: int, lang: str = DEFAULT) -> Read:
     if after < 0:
         raise Problem(400, "malformed", "after must be 0 or more", field="after")
     if not 1 <= limit <= MAX_PAGE:
         raise Problem(400, "malformed", f"limit must be between 1 and {MAX_PAGE}", field="limit")
     cur = svc.current(game_id)
     records = svc.store.load(game_id, after=after, upto=cur.version, limit=limit) if after < cur.version else []
-    return Read({"ruleset": cur.ruleset.id, "version": cur.version, "events": svc.render_events(cur, records, seat)})
+    body = {"ruleset": cur.ruleset.id, "version": cur.version, "events": svc.render_events(cur, records, seat)}
+    if lang != DEFAULT:
+        i18n.localize(body["events"], lang, words.names_of(cur.ruleset, cur.state))
+    return Read(body, lang=lang)
 
 
-def ruling(svc: GameService, game_id: str, seq: int, seat: str | None) -> Read:
+def ruling(svc: GameService, game_id: str, seq: int, seat: str | None, lang: str = DEFAULT) -> Read:
     cur = svc.current(game_id)
     ev = svc.store.event(game_id, seq) if 1 <= seq <= cur.version else None
     if ev is None:
@@ -236,16 +247,22 @@ def ruling(svc: GameService, game_id: str, seq: int, seat: str | None) -> Read:
     body = views.ruling_view(ev, seat, finished=cur.finished, ruleset=cur.ruleset.id,
                              names=words.names_of(cur.ruleset, cur.state))
     body["undone"] = seq in cur.folded.undone
-    return Read(body)
+    if lang != DEFAULT:
+        i18n.localize(body, lang, words.names_of(cur.ruleset, cur.state))
+    return Read(body, lang=lang)
 
 
-def timeline(svc: GameService, rm: Any, game_id: str) -> Read:
+def timeline(svc: GameService, rm: Any, game_id: str, lang: str = DEFAULT) -> Read:
     game = svc.game(game_id)
     # what Redis holds: the newest entries (projections.timeline_window), after ``base`` that only the log holds
     tail, degraded = _ask(rm, "timeline_tail", game_id, version=game.version)
     base = getattr(tail, "base", None)
     if base == 0:
-        return Read({"game_id": game_id, "version": game.version, "steps": tail.entries})
+        steps = tail.entries
+        if lang != DEFAULT:  # the projection keeps each step's message beside its English summary
+            cur = svc.current(game_id, game)
+            i18n.localize(steps, lang, words.names_of(cur.ruleset, cur.state))
+        return Read({"game_id": game_id, "version": game.version, "steps": steps}, lang=lang)
     cur = svc.current(game_id, game)
     held = base is not None and cur.version == game.version  # else the whole timeline from the log
     records = svc.store.load(game_id, upto=base if held else cur.version)
@@ -254,8 +271,12 @@ def timeline(svc: GameService, rm: Any, game_id: str) -> Read:
     steps = [views.timeline_entry(e, cur.ruleset, undone=e.seq in cur.folded.undone, names=names, bots=bots)
              for e in records]
     if held:
-        return Read({"game_id": game_id, "version": game.version, "steps": [*steps, *tail.entries]})
-    return Read({"game_id": game_id, "version": cur.version, "steps": steps}, degraded)
+        steps = [*steps, *tail.entries]
+    if lang != DEFAULT:
+        i18n.localize(steps, lang, names)
+    if held:
+        return Read({"game_id": game_id, "version": game.version, "steps": steps}, lang=lang)
+    return Read({"game_id": game_id, "version": cur.version, "steps": steps}, degraded, lang=lang)
 
 
 def board_svg(svc: GameService, rm: Any, game_id: str, seat: str | None, at: int | None) -> Read:

@@ -25,6 +25,8 @@ from domain.kernel import game as kernel_game
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import undone_seqs
 
+from . import i18n
+from .language import DEFAULT, SUPPORTED
 from .settings import Settings
 from .store import UnknownGame
 from .views import game_view, ruling_view, scenario_title, timeline_entry
@@ -48,8 +50,8 @@ def _render_ruling(body: dict) -> list[str]:
 class Replay:
     """A stored game, the state after each of its steps, and how one step reads."""
 
-    def __init__(self, store: Any, game: Any, ruleset: Any, seat: str | None):
-        self.game, self.ruleset, self.seat = game, ruleset, seat
+    def __init__(self, store: Any, game: Any, ruleset: Any, seat: str | None, lang: str = "en"):
+        self.game, self.ruleset, self.seat, self.lang = game, ruleset, seat, lang
         self.finished = game.status == "finished"
         self.records = store.load(game.game_id)
         self.pairs = [(e.seq, decode_event(ruleset, e.payload)) for e in self.records]
@@ -92,11 +94,13 @@ class Replay:
         if seq == 0:
             return [f"    0 (the game before its first event)"]
         ev = self.records[seq - 1]
-        entry = timeline_entry(ev, self.ruleset, undone=seq in self.undone, names=self.names, bots=self.bots)
+        entry = i18n.localize(timeline_entry(ev, self.ruleset, undone=seq in self.undone, names=self.names,
+                                             bots=self.bots), self.lang, self.names)
         mark = " [undone]" if entry["undone"] else ""
         out = [f"{seq:>5} t{entry['turn']:<3} {entry['by']['text']:<10} {entry['summary']}{mark}"]
-        return out + _render_ruling(ruling_view(ev, self.seat, finished=self.finished, ruleset=self.ruleset.id,
-                                                names=self.names))
+        return out + _render_ruling(i18n.localize(ruling_view(ev, self.seat, finished=self.finished,
+                                                              ruleset=self.ruleset.id, names=self.names),
+                                                  self.lang, self.names))
 
     def screen(self, seq: int) -> str:
         return "\n".join([f"--- step {seq} of {self.last} ---", *self.line(seq), self.board(seq)])
@@ -144,7 +148,10 @@ def _interactive(rp: Replay, start: int) -> None:
               help="Draw the board right after this step (with --step: start there).")
 @click.option("--json", "as_json", is_flag=True, help="With --at: print the view as JSON instead of drawing the board.")
 @click.option("--step", is_flag=True, help="Step through the game: n(ext), b(ack), j(ump) SEQ, q(uit).")
-def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | None, as_json: bool, step: bool) -> None:
+@click.option("--lang", type=click.Choice(SUPPORTED), default=DEFAULT, envvar="UMPIRE_LANG", show_default=True,
+              help="The language of the steps and rulings (docs/languages.md); $UMPIRE_LANG.")
+def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | None, as_json: bool, step: bool,
+           lang: str = DEFAULT) -> None:
     """Replay a stored game: every step with its ruling and dice, the board at one step, or step by step."""
     from .cli import _open_existing_store, fail
 
@@ -162,7 +169,7 @@ def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | N
     if seat is not None and seat not in store.seats(game_id):
         fail(f"game {game_id} has no seat {seat!r} (seats: {', '.join(store.seats(game_id))})")
         return
-    rp = Replay(store, game, ruleset, seat)
+    rp = Replay(store, game, ruleset, seat, lang)
     if at_seq is not None and at_seq > rp.last:
         fail(f"game {game_id} has no step {at_seq} (version {game.version})")
         return

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from domain.kernel.messages import msg
 from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
@@ -118,9 +119,9 @@ class EmperorRuleset:
     # -- decisions -----------------------------------------------------------------------
     def decide(self, state: EmperorState, seat: str, command: Any, dice: Dice) -> list[Emitted]:
         if not state.opened:
-            raise RuleViolation("BASE-SETUP-1", "The game has not been set up yet.")
+            raise RuleViolation("BASE-SETUP-1", msg("The game has not been set up yet."))
         if state.winner is not None:
-            raise RuleViolation("SOLO-GAME-2", f"The game is over: {state.winner} won.")
+            raise RuleViolation("SOLO-GAME-2", msg("The game is over: {side} won.", side=state.winner))
         if seat != HUMAN:
             raise NotYourDecision(f"{seat!r} is not a seat of this game; the Emperor decides inside the engine.")
         out = Outbox(state, dice)
@@ -154,7 +155,7 @@ class EmperorRuleset:
         return render(state, seat, recent)
 
     # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
-    automaton_title: ClassVar[str] = labels.AUTOMATON_TITLE
+    automaton_title: ClassVar[Any] = labels.AUTOMATON_TITLE  # a message (issue 28)
 
     def describe(self, state: EmperorState, seat: str, command: Any) -> dict[str, Any]:
         return labels.describe(state, seat, command)

@@ -12,6 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import msg
 
 from . import commands as C
 from .automaton import defense_card_abilities, emperor_turn, resume
@@ -273,14 +274,15 @@ def handle(out: Outbox, cmd: Any) -> None:
     cmd = _norm(cmd)
     if st.pending is not None:
         if not isinstance(cmd, C.Defend):
-            raise RuleViolation("BASE-DEF-1", f"Your hero {st.warriors[st.pending.target].name} is attacked with "
-                                              f"{st.pending.attack}: choose its defense first (send defend).")
+            raise RuleViolation("BASE-DEF-1", msg("Your hero {hero} is attacked with {attack}: choose its defense first "
+                                                  "(send defend).", hero=st.warriors[st.pending.target].name,
+                                                  attack=st.pending.attack))
         if cmd not in options(st):
             raise _defend_refusal(st, cmd)
         _defend(out, cmd)
         return
     if isinstance(cmd, C.Defend):
-        raise RuleViolation("BASE-DEF-1", "No attack on your hero is waiting for your defense.")
+        raise RuleViolation("BASE-DEF-1", msg("No attack on your hero is waiting for your defense."))
     if st.activation is not None:
         step = st.activation.queue[0]
         if isinstance(cmd, C.Skip):
@@ -294,8 +296,8 @@ def handle(out: Outbox, cmd: Any) -> None:
         _use_step(out, step, cmd)
         return
     if isinstance(cmd, (C.Attack, C.Push, C.March, C.Star, C.Swap, C.Skip)):
-        raise RuleViolation("BASE-CARD-1", f"{type(cmd).__name__} uses an ability of an activated card; no card is "
-                                           "being resolved (activate one first).")
+        raise RuleViolation("BASE-CARD-1", msg("{command} uses an ability of an activated card; no card is being "
+                                               "resolved (activate one first).", command=type(cmd).__name__))
     if isinstance(cmd, C.EndTurn):
         _end_turn(out, "You end your turn" + (f" after {', '.join(st.turn.actions)}." if st.turn and st.turn.actions
                                                else " without an action."))
@@ -320,48 +322,53 @@ def _action_refusal(st: EmperorState, cmd: Any) -> RuleViolation:
     assert t is not None
     if isinstance(cmd, C.Move):
         if not _move_open(st):
-            return RuleViolation("BASE-TURN-1", "MOVE is not available: you take at most two different actions per "
-                                                "turn and MOVE is over or already taken.", actions=list(t.actions))
+            return RuleViolation("BASE-TURN-1", msg("MOVE is not available: you take at most two different actions "
+                                                    "per turn and MOVE is over or already taken."),
+                                 actions=list(t.actions))
         w = st.warriors.get(cmd.warrior)
         if w is None or w.side != HUMAN or not w.alive:
-            return RuleViolation("BASE-MOVE-1", f"{cmd.warrior!r} is not one of your warriors on the battlefield.")
+            return RuleViolation("BASE-MOVE-1", msg("{warrior} is not one of your warriors on the battlefield.",
+                                                    warrior=repr(cmd.warrior)))
         if w.id in t.moved:
-            return RuleViolation("BASE-TURN-1", f"{w.name} has already moved in this MOVE action.")
+            return RuleViolation("BASE-TURN-1", msg("{warrior} has already moved in this MOVE action.", warrior=w.name))
         bad = _bad_bonus(st, w, cmd.bonuses, ("MOVE",))
         if bad:
             return bad
-        return RuleViolation("BASE-MOVE-1", f"{w.name} cannot reach {cmd.to}: it moves up to its movement in "
-                                            "orthogonal steps, crossing allies but not enemies or locations, and ends "
-                                            "on a free cell; entering an active hazard ends the move.",
+        return RuleViolation("BASE-MOVE-1", msg("{warrior} cannot reach {to}: it moves up to its movement in "
+                                                "orthogonal steps, crossing allies but not enemies or locations, and "
+                                                "ends on a free cell; entering an active hazard ends the move.",
+                                                warrior=w.name, to=cmd.to),
                              warrior=w.id, to=cmd.to)
     if isinstance(cmd, C.Activate):
         if not _new_action_ok(st, "ACTIVATE"):
-            return RuleViolation("BASE-TURN-1", "ACTIVATE is not available: at most two different actions per turn.",
+            return RuleViolation("BASE-TURN-1", msg("ACTIVATE is not available: at most two different actions per turn."),
                                  actions=list(t.actions))
         if cmd.card not in (c.id for c in st.heroes[HUMAN].cards):
-            return RuleViolation("BASE-CARD-1", f"{cmd.card!r} is not one of your action cards.")
-        return RuleViolation("BASE-CARD-1", f"{cmd.card} is exhausted; only a prepared card can be activated.")
+            return RuleViolation("BASE-CARD-1", msg("{card} is not one of your action cards.", card=repr(cmd.card)))
+        return RuleViolation("BASE-CARD-1", msg("{card} is exhausted; only a prepared card can be activated.", card=cmd.card))
     if isinstance(cmd, C.Refresh):
-        return RuleViolation("BASE-TURN-1", "REFRESH is not available: at most two different actions per turn.",
+        return RuleViolation("BASE-TURN-1", msg("REFRESH is not available: at most two different actions per turn."),
                              actions=list(t.actions))
-    return RuleViolation("BASE-TURN-1", f"{type(cmd).__name__} is not possible now.")
+    return RuleViolation("BASE-TURN-1", msg("{command} is not possible now.", command=type(cmd).__name__))
 
 
 def _bad_bonus(st: EmperorState, w: Warrior, bonuses: tuple[str, ...], symbols: tuple[str, ...]) -> RuleViolation | None:
     field = Field(st)
     if len(set(bonuses)) != len(bonuses):
-        return RuleViolation("BASE-LOC-3", "A location is listed twice in bonuses; a card is used (and flipped) once.")
+        return RuleViolation("BASE-LOC-3", msg("A location is listed twice in bonuses; a card is used (and flipped) once."))
     for b in bonuses:
         if b not in field.static.locations:
-            return RuleViolation("BASE-LOC-1", f"{b!r} is not a location of this battlefield.")
+            return RuleViolation("BASE-LOC-1", msg("{location} is not a location of this battlefield.", location=repr(b)))
         lo = field.location(b)
         if not field.face_up(b):
-            return RuleViolation("BASE-LOC-3", f"{b} {lo.name} is flipped: it gives no bonus.")
+            return RuleViolation("BASE-LOC-3", msg("{location} {name} is flipped: it gives no bonus.", location=b, name=lo.name))
         if lo not in field.available(w.cell):  # type: ignore[arg-type]
-            return RuleViolation("BASE-LOC-2", f"{b} {lo.name} is not next to {w.name} ({w.cell}): its bonuses are "
-                                               "available only from orthogonally adjacent cells.")
+            return RuleViolation("BASE-LOC-2", msg("{location} {name} is not next to {warrior} ({cell}): its bonuses "
+                                                   "are available only from orthogonally adjacent cells.", location=b,
+                                                   name=lo.name, warrior=w.name, cell=w.cell))
         if not symbol_count(lo, symbols):
-            return RuleViolation("BASE-LOC-5", f"{b} {lo.name} has no {'/'.join(symbols)} symbol for this.")
+            return RuleViolation("BASE-LOC-5", msg("{location} {name} has no {symbols} symbol for this.", location=b,
+                                                   name=lo.name, symbols="/".join(symbols)))
     return None
 
 
@@ -371,11 +378,12 @@ def _step_refusal(st: EmperorState, step: Step, cmd: Any) -> RuleViolation:
             "SWAP": C.Swap}.get(a.kind)
     if want is None or not isinstance(cmd, want):
         name = {C.Attack: "attack", C.Push: "push", C.March: "march", C.Star: "star", C.Swap: "swap"}.get(want, "skip")  # type: ignore[call-overload]
-        return RuleViolation("BASE-CARD-1", f"Finish resolving {st.activation.card} first (abilities in printed order): "  # type: ignore[union-attr]
-                                            f"its current ability is {ability_text(a)} -- send {name} or skip.")
+        return RuleViolation("BASE-CARD-1", msg("Finish resolving {card} first (abilities in printed order): its "
+                                                "current ability is {ability} -- send {command} or skip.",
+                                                card=st.activation.card, ability=ability_text(a), command=name))  # type: ignore[union-attr]
     me = _performer(st, step)
     if me is None:
-        return RuleViolation("BASE-CARD-1", "The warrior that would perform this ability is gone.")
+        return RuleViolation("BASE-CARD-1", msg("The warrior that would perform this ability is gone."))
     if hasattr(cmd, "bonuses"):
         syms = {"ATTACK": ("ATTACK", "RANGE"), "HELPER_ATTACK": ("ATTACK",), "PUSH": ("PUSH", "RANGE"),
                 "MARCH": ("MOVE",)}[a.kind]
@@ -387,41 +395,45 @@ def _step_refusal(st: EmperorState, step: Step, cmd: Any) -> RuleViolation:
     if isinstance(cmd, C.Attack):
         if a.range == "AREA" and a.kind == "ATTACK":
             if cmd.target is not None:
-                return RuleViolation("BASE-RANGE-1", "An AREA attack affects every enemy within 2: send no target.")
-            return RuleViolation("BASE-RANGE-1", "No enemy is within 2 of your hero.")
+                return RuleViolation("BASE-RANGE-1", msg("An AREA attack affects every enemy within 2: send no target."))
+            return RuleViolation("BASE-RANGE-1", msg("No enemy is within 2 of your hero."))
         t = st.warriors.get(cmd.target or "")
         if t is None or t.side != EMPEROR or not t.alive:
-            return RuleViolation("BASE-RANGE-1", f"{cmd.target!r} is not an enemy warrior on the battlefield.")
+            return RuleViolation("BASE-RANGE-1", msg("{target} is not an enemy warrior on the battlefield.", target=repr(cmd.target)))
         d = Field(st).dist(me.cell, t.cell)  # type: ignore[arg-type]
-        return RuleViolation("BASE-RANGE-1", f"{t.name} is at distance {d} from {me.name}: out of range for "
-                                             f"{ability_text(a)} (MELEE 1, RANGED 1-3 plus RANGE bonuses).",
+        return RuleViolation("BASE-RANGE-1", msg("{target} is at distance {distance} from {warrior}: out of range for "
+                                                 "{ability} (MELEE 1, RANGED 1-3 plus RANGE bonuses).", target=t.name,
+                                                 distance=d, warrior=me.name, ability=ability_text(a)),
                              distance=d)
     if isinstance(cmd, C.Push):
         t = st.warriors.get(cmd.target)
         if t is None or t.side != EMPEROR or not t.alive:
-            return RuleViolation("BASE-PUSH-1", f"{cmd.target!r} is not an enemy warrior on the battlefield.")
-        return RuleViolation("BASE-PUSH-1", "Not a legal push: the target must be in range, and each of at most "
-                                            "value steps goes to an adjacent cell inside the grid with no location "
-                                            "and no warrior (a push stops when the target dies).")
+            return RuleViolation("BASE-PUSH-1", msg("{target} is not an enemy warrior on the battlefield.", target=repr(cmd.target)))
+        return RuleViolation("BASE-PUSH-1", msg("Not a legal push: the target must be in range, and each of at most "
+                                                "value steps goes to an adjacent cell inside the grid with no location "
+                                                "and no warrior (a push stops when the target dies)."))
     if isinstance(cmd, C.March):
-        return RuleViolation("BASE-MOVE-1", f"{me.name} cannot reach {cmd.to} with {ability_text(a)}.")
+        return RuleViolation("BASE-MOVE-1", msg("{warrior} cannot reach {to} with {ability}.", warrior=me.name, to=cmd.to,
+                                                ability=ability_text(a)))
     if isinstance(cmd, C.Star):
         if st.turn is not None and (cmd.choice in st.turn.stars_used or cmd.choice in st.turn.location_abilities_used):
-            return RuleViolation("BASE-STAR-1", f"{cmd.choice} was already used this turn (each once per turn).")
-        return RuleViolation("BASE-STAR-1", f"{cmd.choice!r} is neither one of your hero's star abilities nor the "
-                                            "ability of a face-up location next to your hero.")
-    return RuleViolation("SOLO-FAQ-4", "There is no warrior to swap places with.")
+            return RuleViolation("BASE-STAR-1", msg("{choice} was already used this turn (each once per turn).",
+                                                choice=cmd.choice))
+        return RuleViolation("BASE-STAR-1", msg("{choice} is neither one of your hero's star abilities nor the "
+                                                "ability of a face-up location next to your hero.",
+                                                choice=repr(cmd.choice)))
+    return RuleViolation("SOLO-FAQ-4", msg("There is no warrior to swap places with."))
 
 
 def _defend_refusal(st: EmperorState, cmd: Any) -> RuleViolation:
     p = st.pending
     assert p is not None
     if cmd.card is not None and cmd.card not in p.cards:
-        return RuleViolation("BASE-DEF-1", f"{cmd.card!r} is not a prepared card of yours: defend with one of "
-                                           f"{', '.join(p.cards) or 'none'} or with no card.")
+        return RuleViolation("BASE-DEF-1", msg("{card} is not a prepared card of yours: defend with one of {cards} or "
+                                               "with no card.", card=repr(cmd.card), cards=", ".join(p.cards) or msg("none")))
     hero = st.warriors[p.target]
     return _bad_bonus(st, hero, cmd.bonuses, ("DEFENSE",)) or RuleViolation(
-        "BASE-DEF-1", "Not a legal defense.")
+        "BASE-DEF-1", msg("Not a legal defense."))
 
 
 # -- executing --------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import event_type_name
+from domain.kernel.messages import Message, msg, msg_n, named
 
 from . import commands as C
 from .cards import boost
@@ -20,7 +21,7 @@ from .push import path_hazards
 from .state import EMPEROR, HUMAN, EmperorState, Step, Warrior
 
 #: The Emperor's automaton, as the timeline names it.
-AUTOMATON_TITLE = "the Emperor (automaton)"
+AUTOMATON_TITLE = msg("the Emperor (automaton)")
 
 #: Events the Emperor's automaton decides whatever their fields (SOLO-ORD, SOLO-MOVE, SOLO-TGT, SOLO-FALL).
 _AUTOMATON_EVENTS = frozenset({"order_card_revealed", "emperor_step", "emperor_moved", "target_chosen",
@@ -60,7 +61,12 @@ def _card(state: EmperorState, cid: str) -> str:
     return f"{c.name} ({c.id})"
 
 
-def _bonus_words(state: EmperorState, ids: tuple[str, ...], symbols: tuple[str, ...]) -> str:
+def _named_card(state: EmperorState, cid: str) -> dict[str, str]:
+    c = state.card(cid)
+    return named(c.name, c.id)
+
+
+def _bonus_words(state: EmperorState, ids: tuple[str, ...], symbols: tuple[str, ...]) -> "str | Message":
     """`` using Ferry (L3): +1 MOVE`` for the locations a command uses (they flip, BASE-LOC-3)."""
     if not ids:
         return ""
@@ -69,8 +75,11 @@ def _bonus_words(state: EmperorState, ids: tuple[str, ...], symbols: tuple[str, 
     for lid in ids:
         lo: Location = f.location(lid)
         got = [f"+{symbol_count(lo, (s,))} {s}" for s in symbols if symbol_count(lo, (s,))]
-        parts.append(f"{lo.name} ({lo.id}): {', '.join(got) or 'no bonus'}")
-    return " using " + "; ".join(parts) + " (the location flips, BASE-LOC-3)"
+        parts.append(msg("{location}: {bonus}", location=named(lo.name, lo.id), bonus=", ".join(got) or msg("no bonus")))
+    joined: "str | Message" = parts[0]
+    for p in parts[1:]:
+        joined = msg("{a}; {b}", a=joined, b=p)
+    return msg(" using {locations} (the location flips, BASE-LOC-3)", locations=joined)
 
 
 def _hazard_warning(state: EmperorState, w: Warrior, to: str, bonuses: tuple[str, ...]) -> str | None:
@@ -79,10 +88,21 @@ def _hazard_warning(state: EmperorState, w: Warrior, to: str, bonuses: tuple[str
     if hz is None:
         return None
     left = w.left - HAZARD_WOUNDS
-    end = " and dies: the game is lost (SOLO-GAME-2)" if left <= 0 and w.kind == "hero" else (
-        " and dies" if left <= 0 else f" ({left} health left)")
-    return (f"{to} {hz.name} is an active hazard: {w.name} takes {HAZARD_WOUNDS} wound(s), no defense, and its "
-            f"movement ends there (BASE-HAZ-2){end}.")
+    p = {"to": to, "hazard": hz.name, "warrior": w.name, "wounds": HAZARD_WOUNDS, "health": left}
+    if left <= 0 and w.kind == "hero":
+        return msg_n("{to} {hazard} is an active hazard: {warrior} takes {wounds} wound(s), no defense, and its "
+                     "movement ends there (BASE-HAZ-2) and dies: the game is lost (SOLO-GAME-2).",
+                     "{to} {hazard} is an active hazard: {warrior} takes {wounds} wound(s), no defense, and its "
+                     "movement ends there (BASE-HAZ-2) and dies: the game is lost (SOLO-GAME-2).", "wounds", **p)
+    if left <= 0:
+        return msg_n("{to} {hazard} is an active hazard: {warrior} takes {wounds} wound(s), no defense, and its "
+                     "movement ends there (BASE-HAZ-2) and dies.",
+                     "{to} {hazard} is an active hazard: {warrior} takes {wounds} wound(s), no defense, and its "
+                     "movement ends there (BASE-HAZ-2) and dies.", "wounds", **p)
+    return msg_n("{to} {hazard} is an active hazard: {warrior} takes {wounds} wound(s), no defense, and its "
+                 "movement ends there (BASE-HAZ-2) ({health} health left).",
+                 "{to} {hazard} is an active hazard: {warrior} takes {wounds} wound(s), no defense, and its "
+                 "movement ends there (BASE-HAZ-2) ({health} health left).", "wounds", **p)
 
 
 def _card_warning(state: EmperorState, cid: str) -> str | None:
@@ -105,9 +125,13 @@ def _card_warning(state: EmperorState, cid: str) -> str | None:
             wasted.append(ability_text(a))
     if not wasted:
         return None
-    reach = "next to" if all("MELEE" in x for x in wasted) else "in range of"
-    return (f"No enemy is {reach} the warrior that would perform {', '.join(wasted)}: "
-            f"{'it' if len(wasted) == 1 else 'they'} would be wasted (BASE-RANGE-1).")
+    if all("MELEE" in x for x in wasted):
+        return msg_n("No enemy is next to the warrior that would perform {abilities}: it would be wasted "
+                     "(BASE-RANGE-1).", "No enemy is next to the warrior that would perform {abilities}: they would "
+                     "be wasted (BASE-RANGE-1).", "count", abilities=", ".join(wasted), count=len(wasted))
+    return msg_n("No enemy is in range of the warrior that would perform {abilities}: it would be wasted "
+                 "(BASE-RANGE-1).", "No enemy is in range of the warrior that would perform {abilities}: they would "
+                 "be wasted (BASE-RANGE-1).", "count", abilities=", ".join(wasted), count=len(wasted))
 
 
 def _abilities(state: EmperorState, cid: str) -> str:
@@ -123,32 +147,35 @@ def describe(state: EmperorState, seat: str, cmd: Any) -> dict[str, Any]:  # noq
     warning = None
     if isinstance(cmd, C.Move):
         w = state.warriors[cmd.warrior]
-        label = f"Move {w.name} from {w.cell} to {cmd.to}" + _bonus_words(state, cmd.bonuses, ("MOVE",))
+        label = msg("Move {warrior} from {frm} to {to}{bonus}", warrior=w.name, frm=w.cell, to=cmd.to,
+                    bonus=_bonus_words(state, cmd.bonuses, ("MOVE",)))
         warning = _hazard_warning(state, w, cmd.to, cmd.bonuses)
     elif isinstance(cmd, C.Activate):
         c = state.card(cmd.card)
-        label = (f"Activate {c.name} ({c.id}): {_abilities(state, cmd.card)}; then it is exhausted and its crest "
-                 f"{c.crest} becomes your initiative (BASE-CARD-1)")
+        label = msg("Activate {card}: {abilities}; then it is exhausted and its crest {crest} becomes your "
+                    "initiative (BASE-CARD-1)", card=named(c.name, c.id), abilities=_abilities(state, cmd.card),
+                    crest=c.crest)
         warning = _card_warning(state, cmd.card)
     elif isinstance(cmd, C.Refresh):
         ex = state.exhausted.get(HUMAN, ())
-        label = (f"Refresh: your exhausted cards ({', '.join(_card(state, c) for c in ex) or 'none'}) become "
-                 "prepared (BASE-REF-1)")
+        label = msg("Refresh: your exhausted cards ({cards}) become prepared (BASE-REF-1)",
+                    cards=", ".join(_card(state, c) for c in ex) or msg("none"))
         if not ex:
-            warning = "No card of yours is exhausted: the REFRESH action would do nothing."
+            warning = msg("No card of yours is exhausted: the REFRESH action would do nothing.")
     elif isinstance(cmd, C.EndTurn):
         t = state.turn
-        done = ", ".join(t.actions) if t and t.actions else "no action"
-        label = f"End your turn (you took {done}); the Emperor plays"
+        done = ", ".join(t.actions) if t and t.actions else msg("no action")
+        label = msg("End your turn (you took {actions}); the Emperor plays", actions=done)
     elif isinstance(cmd, C.Skip):
         step = state.activation.queue[0] if state.activation and state.activation.queue else None
-        label = f"Do not use {ability_text(step.ability)}" if step else "Skip this ability"
-        label += " (abilities are optional, GAP-A-24)"
+        label = (msg("Do not use {ability} (abilities are optional, GAP-A-24)", ability=ability_text(step.ability))
+                 if step else msg("Skip this ability (abilities are optional, GAP-A-24)"))
     elif isinstance(cmd, C.Swap):
         a = state.activation
         other = state.warriors.get(a.last_target) if a and a.last_target else None
         me = state.warriors.get(a.queue[0].performer) if a and a.queue else None
-        label = f"Swap {_w(me)} ({me.cell if me else '?'}) with {_w(other)} ({other.cell if other else '?'}) (SOLO-FAQ-4)"
+        label = msg("Swap {warrior} ({cell}) with {other} ({other_cell}) (SOLO-FAQ-4)", warrior=_w(me),
+                    cell=me.cell if me else "?", other=_w(other), other_cell=other.cell if other else "?")
     elif isinstance(cmd, (C.Attack, C.Push, C.March, C.Star)):
         return _describe_step(state, cmd)
     elif isinstance(cmd, C.Defend):
@@ -164,7 +191,7 @@ def _describe_step(state: EmperorState, cmd: Any) -> dict[str, Any]:
     step = a.queue[0]
     ab = step.ability
     me = state.warriors.get(step.performer)
-    src = f"{_card(state, step.source) if _is_card(state, step.source) else step.source}"
+    src = _named_card(state, step.source) if _is_card(state, step.source) else step.source
     warning = None
     if isinstance(cmd, C.Attack):
         syms = ("ATTACK", "RANGE") if ab.range == "RANGED" and ab.kind == "ATTACK" else ("ATTACK",)
@@ -172,41 +199,50 @@ def _describe_step(state: EmperorState, cmd: Any) -> dict[str, Any]:
         plus = sum(symbol_count(f.location(b), ("ATTACK",)) for b in cmd.bonuses)
         value = ab.value + plus + boost(state, HUMAN, ab.boost)
         if cmd.target is None:
-            label = f"{_w(me)} attacks every enemy within 2 with {value} ({ability_text(ab)} of {src})"
+            label = msg("{warrior} attacks every enemy within 2 with {value} ({ability} of {source})", warrior=_w(me),
+                        value=value, ability=ability_text(ab), source=src)
         else:
             t = state.warriors[cmd.target]
-            label = (f"{_w(me)} attacks {t.name} on {t.cell} with {value} ({ability_text(ab)} of {src}); "
-                     f"{t.name} has {t.left} health")
-        label += _bonus_words(state, cmd.bonuses, syms)
+            label = msg("{warrior} attacks {target} on {cell} with {value} ({ability} of {source}); {target} has "
+                        "{health} health", warrior=_w(me), target=t.name, cell=t.cell, value=value,
+                        ability=ability_text(ab), source=src, health=t.left)
+        label = msg("{label}{bonus}", label=label, bonus=_bonus_words(state, cmd.bonuses, syms))
     elif isinstance(cmd, C.Push):
         t = state.warriors[cmd.target]
         f = Field(state).with_flipped(cmd.bonuses) if cmd.bonuses else Field(state)
         hz = path_hazards(f, t.cell, cmd.path, t.id) or ()  # type: ignore[arg-type]
-        label = (f"Push {t.name} {t.cell} -> {' -> '.join(cmd.path)} ({ability_text(ab)} of {src})"
-                 + _bonus_words(state, cmd.bonuses, ("PUSH", "RANGE")))
+        label = msg("Push {target} {cell} -> {path} ({ability} of {source}){bonus}", target=t.name, cell=t.cell,
+                    path=" -> ".join(cmd.path), ability=ability_text(ab), source=src,
+                    bonus=_bonus_words(state, cmd.bonuses, ("PUSH", "RANGE")))
         if hz:
-            label += f": {len(hz) * HAZARD_WOUNDS} wound(s) from {', '.join(hz)} (BASE-HAZ-2)"
+            label = msg_n("{label}: {wounds} wound(s) from {hazards} (BASE-HAZ-2)",
+                          "{label}: {wounds} wound(s) from {hazards} (BASE-HAZ-2)", "wounds", label=label,
+                          wounds=len(hz) * HAZARD_WOUNDS, hazards=", ".join(hz))
     elif isinstance(cmd, C.March):
-        label = f"{_w(me)} marches from {me.cell if me else '?'} to {cmd.to} ({ability_text(ab)} of {src})" \
-            + _bonus_words(state, cmd.bonuses, ("MOVE",))
+        label = msg("{warrior} marches from {frm} to {to} ({ability} of {source}){bonus}", warrior=_w(me),
+                    frm=me.cell if me else "?", to=cmd.to, ability=ability_text(ab), source=src,
+                    bonus=_bonus_words(state, cmd.bonuses, ("MOVE",)))
         if me is not None:
             warning = _hazard_warning(state, me, cmd.to, cmd.bonuses)
     else:  # Star
         stars = {s.name: s.ability for s in state.heroes[HUMAN].stars}
         if cmd.choice in stars:
-            label = f"Star: {cmd.choice}, {ability_text(stars[cmd.choice])} (your hero's star ability, once per turn, BASE-STAR-1)"
+            label = msg("Star: {choice}, {ability} (your hero's star ability, once per turn, BASE-STAR-1)",
+                        choice=cmd.choice, ability=ability_text(stars[cmd.choice]))
         else:
             lo = Field(state).location(cmd.choice)
             assert lo.ability is not None
-            label = (f"Star: {lo.ability.name} of {lo.name} ({lo.id}), {ability_text(lo.ability.ability)}; the "
-                     "location flips (BASE-STAR-1, BASE-LOC-3)")
+            label = msg("Star: {choice} of {location}, {ability}; the location flips (BASE-STAR-1, BASE-LOC-3)",
+                        choice=lo.ability.name, location=named(lo.name, lo.id),
+                        ability=ability_text(lo.ability.ability))
         # what the chosen ability could do now: none of its targets in reach means it is wasted
         ability = stars.get(cmd.choice) or (Field(state).location(cmd.choice).ability.ability  # type: ignore[union-attr]
                                             if cmd.choice not in stars else None)
         if ability is not None and ability.kind in ("ATTACK", "PUSH", "MARCH"):
             probe = Step(ability=ability, performer=step.performer, source=step.source)
             if not step_options(state, probe):
-                warning = f"{ability_text(ability)} has no possible use now: the star would be wasted."
+                warning = msg("{ability} has no possible use now: the star would be wasted.",
+                              ability=ability_text(ability))
     return {"label": label, "warning": warning}
 
 
@@ -227,17 +263,27 @@ def _describe_defend(state: EmperorState, cmd: C.Defend) -> dict[str, Any]:
     if cmd.card:
         c = state.card(cmd.card)
         value = c.defense + boost(state, HUMAN, c.defense_boost) + plus
-        label = f"Defend {hero.name} with {c.name} ({c.id}): defense {value}; the card is exhausted (BASE-DEF-1)"
+        label = msg("Defend {hero} with {card}: defense {value}; the card is exhausted (BASE-DEF-1){bonus}",
+                    hero=hero.name, card=named(c.name, c.id), value=value,
+                    bonus=_bonus_words(state, cmd.bonuses, ("DEFENSE",)))
     else:
         value = plus
-        label = f"Defend {hero.name} without a card: defense {value} (BASE-DEF-1)"
-    label += _bonus_words(state, cmd.bonuses, ("DEFENSE",))
+        label = msg("Defend {hero} without a card: defense {value} (BASE-DEF-1){bonus}", hero=hero.name, value=value,
+                    bonus=_bonus_words(state, cmd.bonuses, ("DEFENSE",)))
     wounds = max(0, p.attack - value)
     warning = None
     if wounds:
         left = hero.left - wounds
-        warning = (f"The attack is {p.attack} against your defense {value}: {hero.name} takes {wounds} wound(s)"
-                   + (" and dies: the game is lost (SOLO-GAME-2)." if left <= 0 else f" ({left} health left)."))
+        if left <= 0:
+            warning = msg_n("The attack is {attack} against your defense {value}: {hero} takes {wounds} wound(s) and "
+                            "dies: the game is lost (SOLO-GAME-2).", "The attack is {attack} against your defense "
+                            "{value}: {hero} takes {wounds} wound(s) and dies: the game is lost (SOLO-GAME-2).",
+                            "wounds", attack=p.attack, value=value, hero=hero.name, wounds=wounds)
+        else:
+            warning = msg_n("The attack is {attack} against your defense {value}: {hero} takes {wounds} wound(s) "
+                            "({health} health left).", "The attack is {attack} against your defense {value}: {hero} "
+                            "takes {wounds} wound(s) ({health} health left).", "wounds", attack=p.attack,
+                            value=value, hero=hero.name, wounds=wounds, health=left)
     return {"label": label, "warning": warning}
 
 

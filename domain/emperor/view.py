@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import event_type_name
+from domain.kernel.messages import Message, msg, msg_n
 
 from .content import ability_text, requirement_text
 from .field import Field
@@ -94,45 +95,73 @@ def view_of(state: EmperorState, seat: str | None, reveal_all: bool = False) -> 
     return out
 
 
-def _path(e: Any) -> str:
-    return " -> ".join(e.path) if e.path else "stays"
+def _path(e: Any) -> "str | Message":
+    return " -> ".join(e.path) if e.path else msg("stays")
 
 
 _TEMPLATES: dict[str, Any] = {
-    "game_opened": lambda e: f"{e.title}: set up ({e.human.name} against the Emperor's {e.emperor.name})",
-    "order_deck_shuffled": lambda e: f"the order deck ({e.size}) is " + ("reshuffled" if e.reshuffle else "shuffled"),
-    "turn_started": lambda e: f"turn {e.turn}: " + ("you" if e.side == HUMAN else "the Emperor"),
-    "turn_ended": lambda e: ("your" if e.side == HUMAN else "the Emperor's") + " turn ends",
-    "order_card_revealed": lambda e: f"order card {e.card} revealed" + (" (defense)" if e.why == "defense" else ""),
-    "emperor_step": lambda e: f"the Emperor's order step {e.step.replace('_', ' ').lower()}"
-    + ("" if e.performed else " (nothing to do)"),
-    "locations_flipped": lambda e: f"{e.warrior} uses {', '.join(e.locations)} for {e.purpose}",
-    "action_taken": lambda e: f"you take the {e.action} action",
-    "warrior_moved": lambda e: f"{e.warrior} moves {e.frm} -> {_path(e)}" + (f" into hazard {e.hazard}" if e.hazard else ""),
-    "emperor_moved": lambda e: f"{e.warrior} moves {e.frm} -> {e.to} (step {e.step})" if e.to != e.frm
-    else f"{e.warrior} stays on {e.frm} (step {e.step})",
-    "card_activated": lambda e: ("you activate " if e.side == HUMAN else "the Emperor activates ") + e.card,
-    "target_chosen": lambda e: f"{e.source}: target " + (", ".join(e.targets) or "none")
-    + (f" (switched from {e.switched_from})" if e.switched_from else ""),
-    "defended": lambda e: f"{e.warrior} defends" + (f" with {e.card}" if e.card else "") + f": {e.value}",
-    "attack_resolved": lambda e: f"{e.attacker} attacks {e.target}: {e.attack} vs {e.defense}, {e.wounds} wound(s)",
-    "defense_requested": lambda e: f"{e.pending.attacker} attacks your hero with {e.pending.attack}: defend",
-    "pushed": lambda e: f"{e.target} pushed {e.frm} -> {_path(e)}: {e.wounds} wound(s)",
-    "star_chosen": lambda e: f"star: {e.choice or 'none applies'}",
-    "fallback_used": lambda e: f"fallback {e.name}" + ("" if e.applied else " (already used this turn)"),
-    "ability_done": lambda e: f"{e.source}: {e.ability} " + ("skipped" if e.skipped else "done"),
-    "card_resolved": lambda e: f"{e.card} exhausted (crest {e.crest})",
-    "refreshed": lambda e: (("you refresh" if e.side == HUMAN else "the Emperor refreshes") if e.refreshed
-                            else f"the Emperor does not refresh ({e.prepared} > {e.refresh_value})"),
-    "swapped": lambda e: f"{e.warrior} swaps with {e.other}",
-    "warrior_healed": lambda e: f"{e.warrior} heals {e.amount}",
-    "warrior_wounded": lambda e: f"{e.warrior} suffers {e.wounds} wound(s): {e.cause}",
-    "warrior_died": lambda e: f"{e.warrior} dies",
-    "game_won": lambda e: ("you win" if e.winner == HUMAN else "the Emperor wins") + f": {e.reason}",
+    "game_opened": lambda e: msg("{title}: set up ({hero} against the Emperor's {enemy})", title=e.title,
+                                 hero=e.human.name, enemy=e.emperor.name),
+    "order_deck_shuffled": lambda e: (msg("the order deck ({count}) is reshuffled", count=e.size) if e.reshuffle
+                                      else msg("the order deck ({count}) is shuffled", count=e.size)),
+    "turn_started": lambda e: (msg("turn {turn}: you", turn=e.turn) if e.side == HUMAN
+                               else msg("turn {turn}: the Emperor", turn=e.turn)),
+    "turn_ended": lambda e: msg("your turn ends") if e.side == HUMAN else msg("the Emperor's turn ends"),
+    "order_card_revealed": lambda e: (msg("order card {card} revealed (defense)", card=e.card) if e.why == "defense"
+                                      else msg("order card {card} revealed", card=e.card)),
+    "emperor_step": lambda e: (msg("the Emperor's order step {step}", step=e.step.replace('_', ' ').lower())
+                               if e.performed else
+                               msg("the Emperor's order step {step} (nothing to do)",
+                                   step=e.step.replace('_', ' ').lower())),
+    "locations_flipped": lambda e: msg("{warrior} uses {locations} for {purpose}", warrior=e.warrior,
+                                       locations=", ".join(e.locations), purpose=e.purpose),
+    "action_taken": lambda e: msg("you take the {action} action", action=e.action),
+    "warrior_moved": lambda e: (msg("{warrior} moves {frm} -> {path} into hazard {hazard}", warrior=e.warrior,
+                                    frm=e.frm, path=_path(e), hazard=e.hazard) if e.hazard else
+                                msg("{warrior} moves {frm} -> {path}", warrior=e.warrior, frm=e.frm, path=_path(e))),
+    "emperor_moved": lambda e: (msg("{warrior} moves {frm} -> {to} (step {step})", warrior=e.warrior, frm=e.frm,
+                                    to=e.to, step=e.step) if e.to != e.frm
+                                else msg("{warrior} stays on {frm} (step {step})", warrior=e.warrior, frm=e.frm,
+                                         step=e.step)),
+    "card_activated": lambda e: (msg("you activate {card}", card=e.card) if e.side == HUMAN
+                                 else msg("the Emperor activates {card}", card=e.card)),
+    "target_chosen": lambda e: (msg("{source}: target {targets} (switched from {other})", source=e.source,
+                                    targets=", ".join(e.targets) or msg("none"), other=e.switched_from)
+                                if e.switched_from else
+                                msg("{source}: target {targets}", source=e.source,
+                                    targets=", ".join(e.targets) or msg("none"))),
+    "defended": lambda e: (msg("{warrior} defends with {card}: {value}", warrior=e.warrior, card=e.card, value=e.value)
+                           if e.card else msg("{warrior} defends: {value}", warrior=e.warrior, value=e.value)),
+    "attack_resolved": lambda e: msg_n("{attacker} attacks {target}: {attack} vs {defense}, {wounds} wound(s)",
+                                       "{attacker} attacks {target}: {attack} vs {defense}, {wounds} wound(s)",
+                                       "wounds", attacker=e.attacker, target=e.target, attack=e.attack,
+                                       defense=e.defense, wounds=e.wounds),
+    "defense_requested": lambda e: msg("{attacker} attacks your hero with {attack}: defend",
+                                       attacker=e.pending.attacker, attack=e.pending.attack),
+    "pushed": lambda e: msg_n("{target} pushed {frm} -> {path}: {wounds} wound(s)",
+                              "{target} pushed {frm} -> {path}: {wounds} wound(s)", "wounds", target=e.target,
+                              frm=e.frm, path=_path(e), wounds=e.wounds),
+    "star_chosen": lambda e: msg("star: {choice}", choice=e.choice or msg("none applies")),
+    "fallback_used": lambda e: (msg("fallback {name}", name=e.name) if e.applied
+                                else msg("fallback {name} (already used this turn)", name=e.name)),
+    "ability_done": lambda e: (msg("{source}: {ability} skipped", source=e.source, ability=e.ability) if e.skipped
+                               else msg("{source}: {ability} done", source=e.source, ability=e.ability)),
+    "card_resolved": lambda e: msg("{card} exhausted (crest {crest})", card=e.card, crest=e.crest),
+    "refreshed": lambda e: ((msg("you refresh") if e.side == HUMAN else msg("the Emperor refreshes")) if e.refreshed
+                            else msg("the Emperor does not refresh ({prepared} > {refresh})", prepared=e.prepared,
+                                     refresh=e.refresh_value)),
+    "swapped": lambda e: msg("{warrior} swaps with {other}", warrior=e.warrior, other=e.other),
+    "warrior_healed": lambda e: msg("{warrior} heals {amount}", warrior=e.warrior, amount=e.amount),
+    "warrior_wounded": lambda e: msg_n("{warrior} suffers {wounds} wound(s): {cause}",
+                                       "{warrior} suffers {wounds} wound(s): {cause}", "wounds", warrior=e.warrior, wounds=e.wounds, cause=e.cause),
+    "warrior_died": lambda e: msg("{warrior} dies", warrior=e.warrior),
+    "game_won": lambda e: (msg("you win: {reason}", reason=e.reason) if e.winner == HUMAN
+                           else msg("the Emperor wins: {reason}", reason=e.reason)),
 }
 
 
-def summarize(event: Any) -> str:
+def summarize(event: Any) -> "str | Message":
+    """The step's one line, as a message (issue 28)."""
     name = event_type_name(event)
     fn = _TEMPLATES.get(name)
     return fn(event) if fn else name

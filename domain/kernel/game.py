@@ -31,6 +31,7 @@ from .envelope import Command, Emitted, event_type_name, is_reveal
 from .fold import event_decoder
 from .fold import fold as fold_state
 from .header import KernelState, Ready, decide_ready, game_status, kernel_evolve
+from .messages import msg
 from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation
 from .sides import seat_sides
 from .undo import (
@@ -395,7 +396,7 @@ def _undo(game: Game, seat: str, command: Any) -> Emitted:
                            version=game.version, turn=st.turn, finished=st.status == FINISHED,
                            last_undone_seq=game.last_undone_seq, sides=game.sides())
     if st.status == FINISHED:
-        raise RuleViolation("UMPIRE-UNDO-3", "A finished game cannot be undone.")
+        raise RuleViolation("UMPIRE-UNDO-3", msg("A finished game cannot be undone."))
     return answer_undo(game.steps(), game.kernel, seat=seat, accept=isinstance(command, UndoAccept), sides=game.sides())
 
 

@@ -24,6 +24,7 @@ import msgspec
 from .decider import Status
 from .dice import client_mix
 from .envelope import Command, Emitted, Event
+from .messages import msg
 from .rulings import RuleViolation, RulingBuilder
 from .seats import SeatClaimed, SeatHolding, SeatRotated, SeatsOffered, holding_evolve
 
@@ -174,16 +175,18 @@ def game_status(ruleset: Any, state: Any, ks: KernelState | None) -> Status:
 def decide_ready(ks: KernelState, seat: str, command: Ready) -> Emitted:
     """``ready`` of ``seat`` (UMPIRE-READY-1: only while the game waits; UMPIRE-READY-2: once)."""
     if not ks.waiting:
-        raise RuleViolation("UMPIRE-READY-1", "The game is not waiting for its seats: it has opened already"
+        raise RuleViolation("UMPIRE-READY-1", msg("The game is not waiting for its seats: it has opened already")
                             if ks.header is None or ks.header.start == START_WHEN_READY
-                            else "This game was not created with \"start\": \"when_ready\"; it opened at once.")
+                            else msg("This game was not created with \"start\": \"when_ready\"; it opened at once."))
     if seat in ks.ready:
-        raise RuleViolation("UMPIRE-READY-2", f"{seat} is ready already (a client seed is given once).")
+        raise RuleViolation("UMPIRE-READY-2", msg("{seat} is ready already (a client seed is given once).", seat=seat))
     left = [s for s in ks.unready() if s != seat]
-    rb = RulingBuilder().add("UMPIRE-READY-3", f"{seat} is ready" + (f" with client seed {command.client_seed!r}"
-                             if command.client_seed else " without a client seed") + "; it enters every draw.",
-                             client_seed=command.client_seed)
-    summary = f"{seat} is ready" + (f"; waiting for {', '.join(left)}" if left else "; the game opens")
+    said = (msg("{seat} is ready with client seed {client_seed}; it enters every draw.", seat=seat,
+                client_seed=repr(command.client_seed)) if command.client_seed
+            else msg("{seat} is ready without a client seed; it enters every draw.", seat=seat))
+    rb = RulingBuilder().add("UMPIRE-READY-3", said, client_seed=command.client_seed)
+    summary = (msg("{seat} is ready; waiting for {seats}", seat=seat, seats=", ".join(left)) if left
+               else msg("{seat} is ready; the game opens", seat=seat))
     return Emitted(event=SeatReady(seat=seat, client_seed=command.client_seed), ruling=rb.build(summary))
 
 

@@ -10,16 +10,21 @@ from typing import Any
 
 import msgspec
 
+from .messages import Message, message_of, text_of
+
 
 class RuleStep(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     rule: str
     text: str
     values: dict[str, Any] = {}
+    #: the step's words as a message (issue 28); ``text`` is its English; a step stored before has none
+    message: Message | None = None
 
 
 class Ruling(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     summary: str
     steps: tuple[RuleStep, ...] = ()
+    summary_message: Message | None = None
 
     def rules(self) -> list[str]:
         return [s.rule for s in self.steps]
@@ -28,10 +33,12 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 class RuleViolation(Exception):
     """A command the rules refuse (REST 422 with ``rule``)."""
 
-    def __init__(self, rule: str, detail: str, **values: Any):
-        super().__init__(f"{rule}: {detail}")
+    def __init__(self, rule: str, detail: str | Message, **values: Any):
+        """``detail``: a message (issue 28), or an English sentence of a ruleset not yet converted."""
+        super().__init__(f"{rule}: {text_of(detail)}")
         self.rule = rule
-        self.detail = detail
+        self.detail = text_of(detail)
+        self.message = message_of(detail)
         self.values = values
 
 
@@ -42,9 +49,10 @@ NOT_YOUR_DECISION_RULE = "UMPIRE-TURN-1"
 class NotYourDecision(Exception):
     """The command is well formed but it is another seat's decision (REST 403)."""
 
-    def __init__(self, detail: str, rule: str | None = None):
-        super().__init__(detail)
-        self.detail = detail
+    def __init__(self, detail: str | Message, rule: str | None = None):
+        super().__init__(text_of(detail))
+        self.detail = text_of(detail)
+        self.message = message_of(detail)
         #: The rule refusing it: the kernel's UMPIRE-TURN-1 unless the ruleset names a finer one.
         self.rule = rule or NOT_YOUR_DECISION_RULE
 
@@ -55,9 +63,10 @@ class RulingBuilder:
     def __init__(self) -> None:
         self.steps: list[RuleStep] = []
 
-    def add(self, rule: str, text: str, **values: Any) -> "RulingBuilder":
-        self.steps.append(RuleStep(rule=rule, text=text, values=values))
+    def add(self, rule: str, text: str | Message, **values: Any) -> "RulingBuilder":
+        """A step citing ``rule``; ``text``: a message (issue 28) or an English sentence."""
+        self.steps.append(RuleStep(rule=rule, text=text_of(text), values=values, message=message_of(text)))
         return self
 
-    def build(self, summary: str) -> Ruling:
-        return Ruling(summary=summary, steps=tuple(self.steps))
+    def build(self, summary: str | Message) -> Ruling:
+        return Ruling(summary=text_of(summary), steps=tuple(self.steps), summary_message=message_of(summary))

@@ -31,6 +31,7 @@ from typing import Any
 import msgspec
 
 from .envelope import Command, Emitted, Event
+from .messages import Message, msg, msg_n
 from .header import GameCreated, KernelState, Ready, SeatReady, UndoPending
 from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation, RulingBuilder
 from .seats import SeatClaimed, SeatRotated, SeatsOffered
@@ -190,7 +191,7 @@ def boundaries(steps: Sequence[Step]) -> list[int]:
     return [s.last for s in steps if s.last >= start]
 
 
-def _ruling(rule: str, text: str, summary: str, **values: Any) -> Ruling:
+def _ruling(rule: str, text: str | Message, summary: str | Message, **values: Any) -> Ruling:
     return RulingBuilder().add(rule, text, **values).build(summary)
 
 
@@ -212,48 +213,57 @@ def decide_undo(steps: Sequence[Step], ks: KernelState, *, seat: str, seats: Seq
     """An ``Undone`` (free) or an ``UndoRequested`` (consent needed); RuleViolation when refused.
     ``sides``: seat -> side (:func:`domain.kernel.sides.seat_sides`; None: each seat its own side)."""
     if finished:
-        raise RuleViolation("UMPIRE-UNDO-3", "A finished game cannot be undone.")
+        raise RuleViolation("UMPIRE-UNDO-3", msg("A finished game cannot be undone."))
     start = opening_end(steps)
     if ks.waiting or not start <= to_version < version:
-        raise RuleViolation("UMPIRE-UNDO-1", f"to_version must be between {start} (the end of the game's opening)"
-                            f" and {version - 1}; got {to_version}.", first=start, last=version - 1)
+        raise RuleViolation("UMPIRE-UNDO-1", msg("to_version must be between {first} (the end of the game's opening)"
+                                                 " and {last}; got {version}.", first=start, last=version - 1,
+                                                 version=to_version), first=start, last=version - 1)
     if to_version < last_undone_seq:
-        raise RuleViolation("UMPIRE-UNDO-2", "An undo cannot reach back across an earlier undo (the last undo is at"
-                            f" version {last_undone_seq}).", last_undo=last_undone_seq)
+        raise RuleViolation("UMPIRE-UNDO-2", msg("An undo cannot reach back across an earlier undo (the last undo is"
+                                                 " at version {version}).", version=last_undone_seq),
+                            last_undo=last_undone_seq)
     if ks.undo_request is not None:
-        raise RuleViolation("UMPIRE-UNDO-4", f"An undo request of {ks.undo_request.by} (back to version "
-                            f"{ks.undo_request.to_version}) is already waiting for an answer.")
+        raise RuleViolation("UMPIRE-UNDO-4", msg("An undo request of {by} (back to version {version}) is already "
+                                                 "waiting for an answer.", by=ks.undo_request.by,
+                                                 version=ks.undo_request.to_version))
     ends = {s.last for s in steps}
     if to_version not in ends:
         before = max((e for e in ends if e < to_version), default=start)
         after = min((e for e in ends if e > to_version), default=version)
-        raise RuleViolation("UMPIRE-UNDO-8", f"to_version {to_version} falls inside a command (seqs {before + 1}-"
-                            f"{after} are one command): undo goes back to a command boundary, e.g. {before}.",
-                            before=before, after=after)
+        raise RuleViolation("UMPIRE-UNDO-8", msg("to_version {version} falls inside a command (seqs {first}-{last} "
+                                                 "are one command): undo goes back to a command boundary, e.g. "
+                                                 "{start}.", version=to_version, first=before + 1, last=after,
+                                                 start=before), before=before, after=after)
     later = [s for s in steps if s.first > to_version and not s.kernel]
     if not later:
-        raise RuleViolation("UMPIRE-UNDO-7", "There is nothing to undo after that version.")
+        raise RuleViolation("UMPIRE-UNDO-7", msg("There is nothing to undo after that version."))
     last = max(s.last for s in later)
     mine = all(s.actor == seat for s in later)
     this_turn = all(s.turns <= {turn} for s in later)
     hidden = range_reveals(steps, to_version)
     if mine and this_turn and not hidden:
         return Emitted(event=Undone(by=seat, first=to_version + 1, last=last), ruling=_ruling(
-            "UMPIRE-UNDO-11", f"{seat} takes back its own commands of this turn (seqs {to_version + 1}-{last});"
-            " nothing was revealed by them or since, so no consent is needed.",
-            f"{seat} undoes back to version {to_version}", first=to_version + 1, last=last))
+            "UMPIRE-UNDO-11", msg("{seat} takes back its own commands of this turn (seqs {first}-{last}); nothing was "
+                                  "revealed by them or since, so no consent is needed.", seat=seat,
+                                  first=to_version + 1, last=last),
+            msg("{seat} undoes back to version {version}", seat=seat, version=to_version), first=to_version + 1,
+            last=last))
     sides = sides if sides is not None else {s: s for s in seats}
     others = other_sides(sides, seat)
     if not others:
-        raise RuleViolation("UMPIRE-UNDO-6", "This undo needs the consent of another side, and the game has no "
-                            "other side.")
-    why = ("something was revealed in those commands or since (a draw, a card, an automated or hidden decision)"
-           if hidden else "they include another seat's commands" if not mine else "they reach into an earlier turn")
+        raise RuleViolation("UMPIRE-UNDO-6", msg("This undo needs the consent of another side, and the game has no "
+                                                 "other side."))
+    why = (msg("something was revealed in those commands or since (a draw, a card, an automated or hidden decision)")
+           if hidden else msg("they include another seat's commands") if not mine
+           else msg("they reach into an earlier turn"))
     return Emitted(event=UndoRequested(by=seat, to_version=to_version), ruling=RulingBuilder().add(
-        "UMPIRE-UNDO-12", f"Undoing seqs {to_version + 1}-{last} needs consent: {why}.",
+        "UMPIRE-UNDO-12", msg("Undoing seqs {first}-{last} needs consent: {why}.", first=to_version + 1, last=last,
+                              why=why),
         to_version=to_version, revealing=hidden).add(
-        "UMPIRE-UNDO-13", f"A seat of every other side must accept: {', '.join(others)} (never a teammate of "
-        f"{seat}).", sides=list(others)).build(f"{seat} asks to undo back to version {to_version}"))
+        "UMPIRE-UNDO-13", msg("A seat of every other side must accept: {sides} (never a teammate of {seat}).",
+                              sides=", ".join(others), seat=seat), sides=list(others)).build(
+        msg("{seat} asks to undo back to version {version}", seat=seat, version=to_version)))
 
 
 def waiting_sides(ks: KernelState, sides: dict[str, str]) -> tuple[str, ...]:
@@ -277,48 +287,54 @@ def answer_undo(steps: Sequence[Step], ks: KernelState, *, seat: str, accept: bo
     consent) or ``Undone`` (every other side agreed). ``sides``: seat -> side (None: each seat its own)."""
     req = ks.undo_request
     if req is None:
-        raise RuleViolation("UMPIRE-UNDO-5", "There is no undo request waiting for an answer.")
+        raise RuleViolation("UMPIRE-UNDO-5", msg("There is no undo request waiting for an answer."))
     if req.by == seat:
-        raise NotYourDecision(f"{seat} asked for this undo; another side must accept or decline it",
+        raise NotYourDecision(msg("{seat} asked for this undo; another side must accept or decline it", seat=seat),
                               rule="UMPIRE-UNDO-9")
     sides = sides if sides is not None else {s: s for s in {seat, req.by, *req.accepted}}
     mine, theirs = sides.get(seat, seat), sides.get(req.by, req.by)
     if mine == theirs:
-        raise NotYourDecision(f"{seat} is on {req.by}'s side ({mine}): a teammate cannot consent to its undo; a "
-                              "seat of every other side must answer", rule="UMPIRE-UNDO-13")
+        raise NotYourDecision(msg("{seat} is on {by}'s side ({side}): a teammate cannot consent to its undo; a "
+                                  "seat of every other side must answer", seat=seat, by=req.by, side=mine),
+                              rule="UMPIRE-UNDO-13")
     left = waiting_sides(ks, sides)
     if mine not in left:
-        raise NotYourDecision(f"{seat}'s side ({mine}) has accepted this undo already; waiting for "
-                              f"{', '.join(left)}", rule="UMPIRE-UNDO-13")
+        raise NotYourDecision(msg("{seat}'s side ({side}) has accepted this undo already; waiting for {sides}",
+                                  seat=seat, side=mine, sides=", ".join(left)), rule="UMPIRE-UNDO-13")
     if not accept:
         return Emitted(event=UndoDeclined(by=seat, to_version=req.to_version), ruling=_ruling(
-            "UMPIRE-UNDO-9", f"{seat} declines {req.by}'s undo: the game stays as it is.",
-            f"{seat} declines the undo"))
+            "UMPIRE-UNDO-9", msg("{seat} declines {by}'s undo: the game stays as it is.", seat=seat, by=req.by),
+            msg("{seat} declines the undo", seat=seat)))
     still = tuple(s for s in left if s != mine)
     if still:
         return Emitted(event=UndoAccepted(by=seat, to_version=req.to_version), ruling=_ruling(
-            "UMPIRE-UNDO-13", f"{seat} accepts {req.by}'s undo for {mine}; still waiting for {', '.join(still)}.",
-            f"{seat} accepts the undo; waiting for {', '.join(still)}", waiting=list(still)))
+            "UMPIRE-UNDO-13", msg("{seat} accepts {by}'s undo for {side}; still waiting for {sides}.", seat=seat,
+                                  by=req.by, side=mine, sides=", ".join(still)),
+            msg("{seat} accepts the undo; waiting for {sides}", seat=seat, sides=", ".join(still)),
+            waiting=list(still)))
     # the range ends at the last game event before the request (the undo bookkeeping stays kept)
     later = [s for s in steps if s.first > req.to_version and s.last < req.seq and not s.kernel]
     if not later:  # cannot happen: the request was checked when it was made
-        raise RuleViolation("UMPIRE-UNDO-7", "There is nothing to undo after that version.")
+        raise RuleViolation("UMPIRE-UNDO-7", msg("There is nothing to undo after that version."))
     last = max(s.last for s in later)
     redraw = any(s.drew for s in later)
     agreed = [*req.accepted, seat]
-    text = f"{', '.join(agreed)} agree{'s' if len(agreed) == 1 else ''} to undo {req.by}'s seqs {req.to_version + 1}-{last}" \
-           f" (every other side: UMPIRE-UNDO-13)."
+    text = msg_n("{seats} agrees to undo {by}'s seqs {first}-{last} (every other side: UMPIRE-UNDO-13).",
+                 "{seats} agree to undo {by}'s seqs {first}-{last} (every other side: UMPIRE-UNDO-13).", "count",
+                 seats=", ".join(agreed), count=len(agreed), by=req.by, first=req.to_version + 1, last=last)
     if redraw:
-        text += " The undone range had draws: the next draws are new ones, an agreed re-roll."
+        text = msg("{text} The undone range had draws: the next draws are new ones, an agreed re-roll.", text=text)
     return Emitted(event=Undone(by=req.by, first=req.to_version + 1, last=last, consented_by=seat, redraw=redraw),
-                   ruling=_ruling("UMPIRE-UNDO-9", text, f"{seat} accepts the undo", redraw=redraw, agreed=agreed))
+                   ruling=_ruling("UMPIRE-UNDO-9", text, msg("{seat} accepts the undo", seat=seat), redraw=redraw,
+                                  agreed=agreed))
 
 
 def lapse(req: UndoPending) -> Emitted:
     """The event that ends a waiting request when play goes on."""
     return Emitted(event=UndoLapsed(by=req.by, to_version=req.to_version), ruling=_ruling(
-        "UMPIRE-UNDO-10", f"Play went on: {req.by}'s undo request (back to version {req.to_version}) lapses.",
-        "the undo request lapses"))
+        "UMPIRE-UNDO-10", msg("Play went on: {by}'s undo request (back to version {version}) lapses.", by=req.by,
+                              version=req.to_version),
+        msg("the undo request lapses")))
 
 
 def lapse_on_rotation(req: UndoPending | None, seat: str) -> Emitted | None:
@@ -326,17 +342,20 @@ def lapse_on_rotation(req: UndoPending | None, seat: str) -> Emitted | None:
     ``seat``'s token is rotated (the new holder did not agree to it); None when it does not involve ``seat``."""
     if req is None or (seat != req.by and seat not in req.accepted):
         return None
-    role = "asked for" if seat == req.by else "accepted"
+    text = (msg("{seat}'s token was replaced (UMPIRE-SEAT-4): the undo request it asked for (back to version "
+                "{version}) lapses; its new holder may ask again.", seat=seat, version=req.to_version)
+            if seat == req.by else
+            msg("{seat}'s token was replaced (UMPIRE-SEAT-4): the undo request it accepted (back to version "
+                "{version}) lapses; its new holder may ask again.", seat=seat, version=req.to_version))
     return Emitted(event=UndoLapsed(by=req.by, to_version=req.to_version), ruling=_ruling(
-        "UMPIRE-UNDO-10", f"{seat}'s token was replaced (UMPIRE-SEAT-4): the undo request it {role} (back to "
-        f"version {req.to_version}) lapses; its new holder may ask again.", "the undo request lapses"))
+        "UMPIRE-UNDO-10", text, msg("the undo request lapses")))
 
 
 def agreed_reroll_step(undone_seq: int, undone: Undone) -> RuleStep:
     """The line added to the ruling of the first draw after an agreed undo of draws."""
-    return RuleStep(rule="UMPIRE-UNDO-9",
-                    text=f"Agreed re-roll: {undone.consented_by} agreed (seq {undone_seq}) to undo seqs "
-                         f"{undone.first}-{undone.last}, which had draws; these draws replace them.",
+    said = msg("Agreed re-roll: {by} agreed (seq {seq}) to undo seqs {first}-{last}, which had draws; these draws "
+               "replace them.", by=undone.consented_by, seq=undone_seq, first=undone.first, last=undone.last)
+    return RuleStep(rule="UMPIRE-UNDO-9", text=said.english(), message=said,
                     values={"undo_seq": undone_seq, "consented_by": undone.consented_by,
                             "first": undone.first, "last": undone.last})
 

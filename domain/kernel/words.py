@@ -26,15 +26,16 @@ from typing import Any
 import msgspec
 
 from .envelope import event_type_name
+from .messages import Message, msg, text_of
 from .undo import KERNEL_COMMAND_TYPES
 
 #: The kinds of actor a step names (``by.kind``).
 SEAT, BOT, AUTOMATON, REFEREE = "seat", "bot", "automaton", "referee"
 
 _KERNEL_LABELS = {
-    "ready": "I am ready: start the game when every seat is",
-    "undo_accept": "Accept the undo the other side asks for",
-    "undo_decline": "Decline the undo the other side asks for",
+    "ready": msg("I am ready: start the game when every seat is"),
+    "undo_accept": msg("Accept the undo the other side asks for"),
+    "undo_decline": msg("Decline the undo the other side asks for"),
 }
 
 
@@ -63,7 +64,7 @@ def generic_label(command: Mapping[str, Any]) -> str:
     """The label of a command a ruleset does not describe: its type as words, then each field."""
     kind = str(command.get("type", "command"))
     if kind in _KERNEL_LABELS:
-        return _KERNEL_LABELS[kind]
+        return _KERNEL_LABELS[kind].english()
     head = kind.replace("_", " ")
     head = head[:1].upper() + head[1:]
     parts = [f"{words(k)} {words(v)}" for k, v in command.items() if k != "type" and v not in (None, [], ())]
@@ -79,8 +80,21 @@ def described(ruleset: Any, state: Any, seat: str, commands: list[dict[str, Any]
         if describe is not None and c.get("type") not in KERNEL_COMMAND_TYPES:
             got = describe(state, seat, msgspec.convert(c, ruleset.command_type))
         if not got:
-            got = {"label": generic_label(c), "warning": None}
-        out.append({"command": c, "label": got["label"], "warning": got.get("warning")})
+            kernel = _KERNEL_LABELS.get(str(c.get("type")))
+            got = {"label": kernel if kernel is not None else generic_label(c), "warning": None}
+        out.append(_words({"command": c}, got))
+    return out
+
+
+def _words(out: dict[str, Any], got: Mapping[str, Any]) -> dict[str, Any]:
+    """``label`` and ``warning`` as English text, and beside each its message (issue 28) when it is one."""
+    label, warning = got["label"], got.get("warning")
+    out["label"] = text_of(label)
+    out["warning"] = None if warning is None else text_of(warning)
+    if isinstance(label, Message):
+        out["label_message"] = msgspec.to_builtins(label)
+    if isinstance(warning, Message):
+        out["warning_message"] = msgspec.to_builtins(warning)
     return out
 
 
@@ -90,7 +104,7 @@ def described_template(ruleset: Any, state: Any, seat: str, template: dict[str, 
     got = fn(state, seat, template) if fn is not None else None
     if not got:
         got = {"label": generic_label(template.get("command", {})), "warning": None}
-    return {**template, "label": got["label"], "warning": got.get("warning")}
+    return _words({**template}, got)
 
 
 def names_of(ruleset: Any, state: Any) -> dict[str, str]:
@@ -131,13 +145,19 @@ def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str
     own = fn(event) if fn is not None and event is not None and event_type_name(event) not in _KERNEL_EVENTS else None
     if own == AUTOMATON:
         title = getattr(ruleset, "automaton_title", "the automated opponent")
-        return {"kind": AUTOMATON, "seat": None, "bot": None, "text": title}
+        return {"kind": AUTOMATON, "seat": None, "bot": None, "text": text_of(title), **_said(title)}
     if own == REFEREE or actor is None:
-        return {"kind": REFEREE, "seat": None, "bot": None, "text": "the referee"}
+        said = msg("the referee")
+        return {"kind": REFEREE, "seat": None, "bot": None, "text": said.english(), **_said(said)}
     spec = bots.get(actor)
     if spec is not None:
-        return {"kind": BOT, "seat": actor, "bot": spec, "text": f"{actor} (bot {spec.split(':')[0]})"}
+        said = msg("{seat} (bot {bot})", seat=actor, bot=spec.split(":")[0])
+        return {"kind": BOT, "seat": actor, "bot": spec, "text": said.english(), **_said(said)}
     return {"kind": SEAT, "seat": actor, "bot": None, "text": actor}
+
+
+def _said(said: "str | Message") -> dict[str, Any]:
+    return {"message": msgspec.to_builtins(said)} if isinstance(said, Message) else {}
 
 
 _KERNEL_EVENTS = frozenset({"game_created", "seat_ready", "undo_requested", "undo_declined", "undo_lapsed", "undone"})

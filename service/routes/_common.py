@@ -8,6 +8,7 @@ from litestar import Request, Response
 
 from ..auth import seat_of
 from ..game_service import GameService
+from ..language import BadLanguage, negotiate
 from ..problems import Problem, field_path
 from ..queries import Read
 
@@ -31,6 +32,14 @@ def decode_strict(raw: bytes, cls: type[T], *, empty_ok: bool = False) -> T:
         raise Problem(400, "malformed", f"invalid body: {exc}", field=field_path(str(exc))) from None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise Problem(400, "malformed", f"the body is not valid JSON: {exc}") from None
+
+
+def lang_of(request: Request) -> str:
+    """The language of the answer's words (service/language.py); a malformed ``?lang=`` is a 400."""
+    try:
+        return negotiate(request)
+    except BadLanguage as exc:
+        raise Problem(400, "malformed", str(exc), field="lang") from None
 
 
 def svc_of(request: Request) -> GameService:

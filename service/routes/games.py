@@ -11,7 +11,7 @@ from .. import queries
 from ..schemas import CommandResult, DryRunResult, GameCreated, GameView, LegalCommands, Lobby
 from ..auth import bearer_token, require_seat_guard, seat_of
 from ..game_service import CommandRequest, CreateGameRequest, ReadyRequest
-from ._common import command_response, caller, read_models_of, respond, strict_body, svc_of
+from ._common import command_response, caller, lang_of, read_models_of, respond, strict_body, svc_of
 
 
 class Lobby_(Controller):
@@ -60,7 +60,7 @@ def game_view(request: Request, game_id: FromPath[str]) -> Response[GameView]:
      "can be posted back as it is to `/commands`.")
 def legal_commands(request: Request, game_id: FromPath[str]) -> Response[LegalCommands]:
     svc, seat = caller(request, game_id)
-    return respond(queries.legal_commands(svc, game_id, seat))
+    return respond(queries.legal_commands(svc, game_id, seat, lang_of(request)))
 
 
 @post(

@@ -24,19 +24,19 @@ StateSeq = Annotated[int, Parameter(ge=0, le=MAX_INT,
                                     description="The seq after which the state is shown (0: the initial state).")]
 from ..auth import bearer_token, seat_of
 from ..feed import stream
-from ._common import caller, read_models_of, respond, svc_of
+from ._common import caller, lang_of, read_models_of, respond, svc_of
 
 
 @get("/games/{game_id:str}/events", sync_to_thread=True, summary="The log as the caller may see it")
 def events(request: Request, game_id: FromPath[str], after: After = 0, limit: Limit = 100) -> Response[EventsPage]:
     svc, seat = caller(request, game_id)
-    return respond(queries.events(svc, game_id, seat, after, limit))
+    return respond(queries.events(svc, game_id, seat, after, limit, lang_of(request)))
 
 
 @get("/games/{game_id:str}/events/{seq:int}/ruling", sync_to_thread=True, summary="The ruling of one step")
 def ruling(request: Request, game_id: FromPath[str], seq: StepSeq) -> Response[RulingView]:
     svc, seat = caller(request, game_id)
-    return respond(queries.ruling(svc, game_id, seq, seat))
+    return respond(queries.ruling(svc, game_id, seq, seat, lang_of(request)))
 
 
 @get("/games/{game_id:str}/events/{seq:int}/redecide", sync_to_thread=True,
@@ -59,7 +59,7 @@ def state_at(request: Request, game_id: FromPath[str], seq: StateSeq) -> Respons
 @get("/games/{game_id:str}/timeline", sync_to_thread=True, summary="One line per step")
 def timeline(request: Request, game_id: FromPath[str]) -> Response[Timeline]:
     svc, _seat = caller(request, game_id)
-    return respond(queries.timeline(svc, read_models_of(request), game_id))
+    return respond(queries.timeline(svc, read_models_of(request), game_id, lang_of(request)))
 
 
 def optional_int(raw: str | None, name: str, minimum: int) -> int | None:

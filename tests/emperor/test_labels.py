@@ -8,6 +8,7 @@ from msgspec.structs import replace
 from domain.emperor import commands as C
 from domain.emperor.events import AbilityDone, WarriorWounded
 from domain.emperor.state import HUMAN
+from domain.kernel.messages import text_of
 
 from .play import Game, events_of, ruleset
 
@@ -15,7 +16,9 @@ SETUP = "SETUP-AKHENA-VS-REBEL"  # the River Ford: hazards H4 Rapids A3, H5 Ford
 
 
 def _described(g: Game, cmd) -> dict:
-    return ruleset().describe(g.state, HUMAN, cmd)
+    """The command's words in English (labels and warnings are messages, issue 28: their English text)."""
+    got = ruleset().describe(g.state, HUMAN, cmd)
+    return {k: text_of(v) if v is not None else None for k, v in got.items()}
 
 
 def test_a_move_into_an_active_hazard_warns_and_the_engine_does_what_it_said():

@@ -1,5 +1,6 @@
 // The public REST API of umpire (DESIGN 8): every call of the client goes through here.
 // Seat tokens travel only in the Authorization header, never in a URL.
+import { lang } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -14,7 +15,7 @@ export class Api {
   constructor(token = null) { this.token = token; }
 
   headers(extra = {}) {
-    const h = { accept: 'application/json', ...extra };
+    const h = { accept: 'application/json', 'accept-language': lang(), ...extra };
     if (this.token) h.authorization = `Bearer ${this.token}`;
     return h;
   }

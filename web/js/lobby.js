@@ -5,6 +5,7 @@ import { Api, spectator, lobbyPage, problemText } from './api.js';
 import * as tokens from './tokens.js';
 import { pluginFor } from './rulesets/index.js';
 import { choicesFieldset } from './choices.js';
+import { t } from './i18n.js';
 
 let rulesetsCache = null;
 export async function rulesets() {
@@ -30,13 +31,13 @@ async function createCapabilities() {
 export async function renderLobby(root, params) {
   const status = params.get('status') || '';
   const ruleset = params.get('ruleset') || '';
-  const list = h('div', { id: 'games' }, 'Loading games…');
+  const list = h('div', { id: 'games' }, t('Loading games…'));
   const created = h('div', { id: 'created', 'aria-live': 'polite' });
   clear(root,
     h('h1', {}, 'umpire'),
-    h('p', { class: 'lead' }, 'An impartial referee for tabletop wargames: create a game, play a seat, watch, replay and check the dice.'),
+    h('p', { class: 'lead' }, t('An impartial referee for tabletop wargames: create a game, play a seat, watch, replay and check the dice.')),
     h('div', { class: 'lobby-grid' },
-      h('section', { 'aria-labelledby': 'h-games' }, h('h2', { id: 'h-games' }, 'Games'), filters(status, ruleset), list),
+      h('section', { 'aria-labelledby': 'h-games' }, h('h2', { id: 'h-games' }, t('Games')), filters(status, ruleset), list),
       h('div', {},
         h('section', { 'aria-labelledby': 'h-create' }, h('h2', { id: 'h-create' }, 'New game'),
           await createForm(created, () => showGames(list, { status, ruleset, cursor: null, history: [] })), created),

@@ -8,6 +8,7 @@ import { renderGame, stopGame } from './game.js';
 import { Api, spectator, problemText } from './api.js';
 import * as tokens from './tokens.js';
 import { h, clear } from './dom.js';
+import { load, switcher, t } from './i18n.js';
 
 const app = document.getElementById('app');
 
@@ -70,4 +71,12 @@ async function route() {
 // The skip link moves focus without touching the hash (the hash is the route).
 document.querySelector('a.skip')?.addEventListener('click', (e) => { e.preventDefault(); app.focus(); });
 window.addEventListener('hashchange', route);
-route();
+load().then(() => {  // the page's language first (issue 28), then its words
+  const nav = document.querySelector('header.top nav');
+  if (nav) {
+    const words = { Lobby: t('Lobby'), 'API docs': t('API docs') };
+    for (const a of nav.querySelectorAll('a')) a.textContent = words[a.textContent] || a.textContent;
+    nav.append(' ', switcher(h));
+  }
+  route();
+});

@@ -1,0 +1,151 @@
+"""Messages, not sentences (issue 28): what a person reads, as an id and typed parameters.
+
+A ruling step, a refusal, a label, a warning and a timeline summary carry a :class:`Message` beside
+their rule id. The message's ``id`` is its English text with ``{name}`` placeholders (the gettext
+convention: the English sentence is the key of every catalog, so English needs no catalog and a
+missing translation reads as English); ``plural`` is the English plural form when a ``count`` parameter
+chooses between forms. The service renders a message in the reader's language at the edge
+(service/i18n.py); the domain only ever writes English (:meth:`Message.english`), so rulesets stay
+pure and the English text of today is unchanged.
+
+Parameters are typed by their name (:data:`KINDS`): an id of a unit, card, warrior, location or hex is
+written with its printed name in the reader's language; a ``count`` chooses the plural form; a
+``distance`` or any float is written with the language's decimal sign; ``dice`` is a list of faces; a
+parameter whose value is itself a message is rendered in the same language. A placeholder may carry
+a format spec (``{distance:.2f}``): the number of decimals is kept in every language.
+
+Write a message with :func:`msg` or :func:`msg_n` so ops/i18n-extract finds it: the first argument(s)
+must be string literals.
+"""
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+#: Parameter name -> kind. A name not listed is ``text`` (written as it is, with printed names put in for ids).
+KINDS: dict[str, str] = {
+    # ids written with their printed names
+    "unit": "id", "card": "id", "warrior": "id", "hero": "id", "location": "id", "hex": "id", "target": "id",
+    "attacker": "id", "defender": "id", "formation": "id", "commander": "id", "side": "id", "seat": "id",
+    "by": "id", "player": "id", "marker": "id", "other": "id", "hazard": "id", "enemy": "id", "name": "id",
+    # numbers
+    "count": "count", "n": "count", "wounds": "count", "health": "count", "version": "int", "first": "int",
+    "last": "int", "start": "int", "end": "int", "seq": "int", "face": "int", "level": "int",
+    "distance": "decimal", "range": "decimal", "speed": "decimal",
+    "dice": "dice",
+}
+
+
+class Message(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A sentence as an id and parameters; JSON as ``{"id", "params", "plural"?, "count"?}``."""
+
+    id: str
+    params: dict[str, Any] = {}
+    #: the English plural form (gettext's ``msgid_plural``) when ``count`` names the parameter that chooses
+    plural: str | None = None
+    count: str | None = None
+
+    def english(self) -> str:
+        """The English text: the id (or its plural) with the parameters put in, numbers as Python writes them."""
+        return render_with(self, lambda m: english_template(m), _format_plain)
+
+
+def english_template(m: "Message") -> str:
+    if m.plural is not None and m.count is not None and m.params.get(m.count) != 1:
+        return m.plural
+    return m.id
+
+
+def msg(text: str, /, **params: Any) -> Message:
+    """A message (``text``: an English string literal with ``{name}`` placeholders; it is the message's id)."""
+    return Message(id=text, params=params)
+
+
+def msg_n(singular: str, plural: str, by: str, /, **params: Any) -> Message:
+    """A message with plural forms; ``by`` names the parameter whose number chooses the form."""
+    return Message(id=singular, params=params, plural=plural, count=by)
+
+
+def named(name: str, id: str) -> dict[str, str]:
+    """A parameter naming a thing by its printed name and its id: English ``Dune Wind (AK5)``; in another
+    language the name is the catalog's printed name (context ``name``), the id stays."""
+    return {"name": name, "id": id}
+
+
+def is_named(value: Any) -> bool:
+    return isinstance(value, Mapping) and set(value) == {"name", "id"}
+
+
+def N_(text: str) -> str:
+    """A plain string marked for the catalogs (a problem's title, a word of the page): returned as it is."""
+    return text
+
+
+def text_of(value: "str | Message") -> str:
+    """The English text of a message, or a sentence as it is (a ruleset not yet converted)."""
+    return value.english() if isinstance(value, Message) else value
+
+
+def message_of(value: "str | Message") -> "Message | None":
+    return value if isinstance(value, Message) else None
+
+
+def as_message(data: Any) -> "Message | None":
+    """A message from its JSON form (a stored ruling, a projection), or None if ``data`` is not one."""
+    if isinstance(data, Message):
+        return data
+    if isinstance(data, Mapping) and isinstance(data.get("id"), str):
+        try:
+            return msgspec.convert(data, Message)
+        except msgspec.ValidationError:
+            return None
+    return None
+
+
+def kind_of(name: str) -> str:
+    return KINDS.get(name, "text")
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, fmt: Any):
+        self.fmt = fmt
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return self.fmt(value, format_spec)
+
+
+def _format_plain(value: Any, spec: str) -> str:
+    if isinstance(value, Message):
+        return value.english()
+    if is_named(value):
+        return f"{value['name']} ({value['id']})"
+    if isinstance(value, Mapping) and as_message(value) is not None:
+        return as_message(value).english()  # type: ignore[union-attr]
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_format_plain(v, "") for v in value)
+    return format(value, spec)
+
+
+def render_with(m: Message, template: Any, fmt: Any) -> str:
+    """``template(m)`` (the text in some language) with ``m``'s parameters written by ``fmt(value, spec)``.
+    A placeholder a translation names but the message lacks is left visible (``{name}``), never an error."""
+    text = template(m)
+    params = dict(m.params)
+    for tpl in (text, english_template(m)):  # a broken translation: the English text instead
+        try:
+            return _Formatter(fmt).vformat(tpl, (), _Missing(params))
+        except (ValueError, IndexError, TypeError):
+            continue
+    return english_template(m)
+
+
+class _Missing(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+__all__ = ["KINDS", "Message", "N_", "is_named", "named", "as_message", "english_template", "kind_of", "message_of", "msg", "msg_n",
+           "render_with", "text_of"]

@@ -1,0 +1,111 @@
+"""Benchmark the cost of speaking a language beside English (issue 28), in process, in one run.
+
+    .venv/bin/python ops/bench_i18n.py [--commands 120] [--json]
+
+For a seeded random Emperor game (the ruleset whose summaries and refusals are messages) and a Hoth
+game (English sentences still: the walk only finds nothing to render): at each decision, the time to
+make the ``legal-commands`` answer's words (``words.described``) and then to localize that body in
+Ukrainian (``service.i18n.localize``), and for every step the time to localize its timeline entry
+and its ruling. English is the domain's own text (no work at the edge), so the Ukrainian figures
+are the whole added cost. Also the size the web catalogs add to the page's first load (the JSON of
+``GET /languages/{lang}/catalog`` and web/js/i18n.js, raw and gzip) and the time to load all five
+catalogs from their .po files. Median, 95th percentile and maximum in ms.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import msgspec  # noqa: E402
+
+from domain.kernel import registry, words  # noqa: E402
+from domain.kernel.runner import Game  # noqa: E402
+from projections.views import timeline_entry  # noqa: E402
+
+CASES = (("emperor", "SETUP-AKHENA-VS-REBEL"), ("hoth", "SCN-TAKE-DOWN-THE-SHIELD"))
+
+
+def _stats(xs: list[float]) -> dict[str, float]:
+    s = sorted(xs) or [0.0]
+    return {"median_ms": round(statistics.median(s) * 1e3, 4), "p95_ms": round(s[int(0.95 * (len(s) - 1))] * 1e3, 4),
+            "max_ms": round(s[-1] * 1e3, 4)}
+
+
+class _Stored:
+    """Enough of a stored event for ``timeline_entry``."""
+
+    def __init__(self, seq: int, payload: bytes, actor: str | None):
+        self.seq, self.payload, self.actor, self.turn, self.type = seq, payload, actor, 0, ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--commands", type=int, default=120)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    from service import i18n
+    from service.language import SUPPORTED
+
+    for lang in SUPPORTED:
+        i18n.translations(lang)
+    load_ms = round((time.perf_counter() - t0) * 1e3, 1)
+    out: dict[str, object] = {"catalogs_load_ms": load_ms}
+    for rid, scenario in CASES:
+        rs = registry.get(rid)
+        g = Game(rs, scenario, seed=a.seed.to_bytes(32, "big"))
+        rng = random.Random(a.seed)
+        words_t, uk_t = [], []
+        while not g.over and g.commands < a.commands:
+            seat = g.to_act()
+            cmds = g.legal(seat)
+            built = [msgspec.to_builtins(c) for c in cmds]
+            t1 = time.perf_counter()
+            body = {"described": words.described(rs, g.state, seat, built)}
+            t2 = time.perf_counter()
+            i18n.localize(body, "uk", words.names_of(rs, g.state))
+            t3 = time.perf_counter()
+            words_t.append(t2 - t1)
+            uk_t.append(t3 - t2)
+            g.do(seat, rng.choice(cmds))
+        names = words.names_of(rs, g.state)
+        tl_t, ruling_t = [], []
+        enc = msgspec.json.Encoder()
+        for seq, em in enumerate(g.emitted, 1):
+            entry = timeline_entry(_Stored(seq, enc.encode(em.event), None), rs, undone=False, names=names)
+            ruling = msgspec.to_builtins(em.ruling) if em.ruling is not None else {}
+            t1 = time.perf_counter()
+            i18n.localize(entry, "uk", names)
+            t2 = time.perf_counter()
+            i18n.localize({"ruling": ruling}, "uk", names)
+            t3 = time.perf_counter()
+            tl_t.append(t2 - t1)
+            ruling_t.append(t3 - t2)
+        out[rid] = {"decisions": len(words_t), "legal_commands_words_en": _stats(words_t),
+                    "legal_commands_localize_uk": _stats(uk_t), "steps": len(tl_t),
+                    "timeline_entry_localize_uk": _stats(tl_t), "ruling_localize_uk": _stats(ruling_t)}
+    js = (ROOT / "web" / "js" / "i18n.js").read_bytes()
+    size = {}
+    for lang in SUPPORTED:
+        raw = json.dumps(i18n.web_catalog(lang), ensure_ascii=False).encode()
+        size[lang] = {"catalog_bytes": len(raw), "catalog_gzip_bytes": len(gzip.compress(raw))}
+    out["first_load"] = {"i18n_js_bytes": len(js), "i18n_js_gzip_bytes": len(gzip.compress(js)), "catalogs": size}
+    if a.json:
+        print(json.dumps(out))
+    else:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,278 @@
+"""Messages in the reader's language (issue 28): catalogs, plural rules and numbers by Babel.
+
+The catalogs are gettext ``.po`` files in ``service/locales/`` (one per language, made and updated by
+``ops/i18n-extract`` from one template). They are read once per process, on first use, and compiled in
+memory (Babel's ``write_mo``) into ``babel.support.Translations``: nothing compiled is kept in git and no
+build step stands between a ``.po`` edit and a running server or CI (reading all five takes a few
+milliseconds). Each catalog carries its language's CLDR plural rule (``Plural-Forms``: three forms in
+uk, ru and cs), which ``ngettext`` applies; numbers are written by ``babel.numbers`` (a decimal comma
+in uk, ru, cs and it).
+
+English is the catalogs' key (a message's id is its English text), so ``en`` renders a message as the
+domain wrote it. The pseudo-locale ``x-pseudo`` (tests only, see service/language.py) writes every
+string the template knows as ``⟦áccéntéd⟧``: a word on a page without the marks did not go through a
+catalog.
+"""
+from __future__ import annotations
+
+import gettext
+import io
+import re
+import string
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+from domain.kernel import words
+from domain.kernel.messages import Message, as_message, english_template, is_named, kind_of
+
+from .language import DEFAULT, PSEUDO, SUPPORTED
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+DOMAIN = "umpire"
+#: The message context of printed names (units, cards, warriors, terrain) in the catalogs.
+NAME_CONTEXT = "name"
+
+#: (text field, message field) pairs :func:`localize` renders in a JSON body.
+FIELDS = (("text", "message"), ("summary", "summary_message"), ("label", "label_message"),
+          ("warning", "warning_message"), ("detail", "detail_message"), ("title", "title_message"))
+
+
+def po_path(locale: str) -> Path:
+    return LOCALES_DIR / f"{locale}.po"
+
+
+def template_path() -> Path:
+    return LOCALES_DIR / f"{DOMAIN}.pot"
+
+
+@lru_cache(maxsize=None)
+def translations(locale: str) -> gettext.NullTranslations:
+    """The catalog of ``locale`` (cached for the process); English and an unknown locale: none needed."""
+    if locale == PSEUDO:
+        return Pseudo(_template_ids())
+    path = po_path(locale)
+    if locale == DEFAULT or locale not in SUPPORTED or not path.exists():
+        return gettext.NullTranslations()
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=locale, domain=DOMAIN)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return Translations(buf, domain=DOMAIN)
+
+
+@lru_cache(maxsize=1)
+def _template_ids() -> frozenset[str]:
+    with template_path().open("rb") as f:
+        catalog = read_po(f)
+    out = set()
+    for m in catalog:
+        if not m.id:
+            continue
+        out.update(m.id if isinstance(m.id, tuple) else (m.id,))
+    return frozenset(out)
+
+
+_ACCENTS = str.maketrans("aeiouyAEIOUYcnszCNSZ", "áéíóúýÁÉÍÓÚÝčňšžČŇŠŽ")
+_PLACEHOLDER = re.compile(r"(\{[^{}]*\})")
+
+
+def pseudo(text: str) -> str:
+    """``text`` marked: letters accented (placeholders kept), wrapped in ``⟦ ⟧``."""
+    parts = _PLACEHOLDER.split(text)
+    return "⟦" + "".join(p if _PLACEHOLDER.fullmatch(p) else p.translate(_ACCENTS) for p in parts) + "⟧"
+
+
+class Pseudo(gettext.NullTranslations):
+    """The pseudo-locale: every string of the template marked, anything else left as it is."""
+
+    def __init__(self, known: frozenset[str]):
+        super().__init__()
+        self.known = known
+
+    def gettext(self, message: str) -> str:
+        return pseudo(message) if message in self.known else message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        chosen = msgid1 if n == 1 else msgid2
+        return pseudo(chosen) if msgid1 in self.known else chosen
+
+    def pgettext(self, context: str, message: str) -> str:
+        return pseudo(message) if message in self.known else message
+
+
+def babel_locale(locale: str) -> str:
+    return "en" if locale == PSEUDO or locale not in SUPPORTED else locale
+
+
+def number(value: float | int, locale: str, spec: str = "") -> str:
+    """A number as ``locale`` writes it: ``3,50`` in uk, ru, cs and it; ``spec`` ``.Nf`` keeps N decimals."""
+    loc = babel_locale(locale)
+    m = re.fullmatch(r"\.(\d)f", spec or "")
+    if m:
+        digits = int(m.group(1))
+        return format_decimal(value, format="0" + ("." + "0" * digits if digits else ""), locale=loc)
+    if isinstance(value, int):
+        return str(value)
+    return format_decimal(value, format="0.###", locale=loc)
+
+
+def translated_names(names: Mapping[str, str] | None, locale: str) -> dict[str, str]:
+    """The printed names by id in ``locale`` (the catalog's ``name`` context; a name it lacks stays English)."""
+    if not names:
+        return {}
+    if locale == DEFAULT:
+        return dict(names)
+    tr = translations(locale)
+    return {k: tr.pgettext(NAME_CONTEXT, v) for k, v in names.items()}
+
+
+def term(text: str, locale: str) -> str:
+    """A printed game term (a unit, card or terrain name) in ``locale``."""
+    return text if locale == DEFAULT else translations(locale).pgettext(NAME_CONTEXT, text)
+
+
+def gettext_(text: str, locale: str) -> str:
+    """A plain catalog string (the web page's words, a problem's title)."""
+    return text if locale == DEFAULT else translations(locale).gettext(text)
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, fmt: Any):
+        self.fmt = fmt
+
+    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
+        return (key, kwargs[key]) if key in kwargs else (key, _MISSING)
+
+    def convert_field(self, value: Any, conversion: Any) -> Any:
+        return value
+
+    def format_field(self, pair: Any, spec: str) -> str:
+        key, value = pair
+        return "{" + str(key) + "}" if value is _MISSING else self.fmt(str(key), value, spec)
+
+
+_MISSING = object()
+
+
+def render(message: Message | Mapping[str, Any], locale: str, names: Mapping[str, str] | None = None) -> str:
+    """``message`` in ``locale``: its catalog text (by CLDR plural rules when it has forms), parameters
+    written by their kind: ids with their printed names (``names``: already in ``locale``), numbers with
+    the language's decimal sign, nested messages in the same language."""
+    m = as_message(message)
+    if m is None:
+        return str(message)
+    tr = translations(locale)
+    if m.plural is not None and m.count is not None:
+        n = m.params.get(m.count)
+        text = tr.ngettext(m.id, m.plural, n if isinstance(n, int) else 2)
+    else:
+        text = tr.gettext(m.id)
+
+    def fmt(name: str, value: Any, spec: str) -> str:
+        if is_named(value):
+            return f"{term(value['name'], locale)} ({value['id']})"
+        if as_message(value) is not None and isinstance(value, (Message, Mapping)):
+            return render(value, locale, names)
+        kind = kind_of(name)
+        if isinstance(value, bool):
+            return gettext_("yes" if value else "no", locale)
+        if isinstance(value, (int, float)):
+            return number(value, locale, spec) if kind != "int" else str(value)
+        if isinstance(value, (list, tuple)):
+            return ", ".join(fmt(name, v, "") for v in value)
+        if isinstance(value, str):
+            if kind == "id" and locale != DEFAULT:  # a printed name given as it is ("Akhena"): its own term
+                value = translations(locale).pgettext(NAME_CONTEXT, value)
+            return words.with_names(value, names or {}) if names else value
+        return format(value, spec) if spec else str(value)
+
+    for template in (text, english_template(m)):  # a broken translation: the English text instead
+        try:
+            return _Formatter(fmt).vformat(template, (), dict(m.params))
+        except (ValueError, IndexError, KeyError, TypeError):
+            continue
+    return english_template(m)
+
+
+def localize(body: Any, locale: str, names: Mapping[str, str] | None = None) -> Any:
+    """A JSON body with every text that has a message beside it (:data:`FIELDS`) rendered in ``locale``
+    (in place; also returned). English bodies are left exactly as the domain wrote them, and so is a
+    text without a message (a game stored before messages, a ruleset not yet converted)."""
+    if locale == DEFAULT:
+        return body
+    local = translated_names(names, locale)
+    _walk(body, locale, local)
+    return body
+
+
+#: Parts of a body that are data, never words: an event's payload (the hash chain covers it), a command
+#: (posted back as it is), a step's values, a message's own parameters.
+_DATA = frozenset({"payload", "private", "hidden", "command", "commands", "values", "params", "rolls", "receipt",
+                   "state"})
+
+
+def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
+    if isinstance(node, dict):
+        for text_key, msg_key in FIELDS:
+            m = node.get(msg_key)
+            if m is not None and as_message(m) is not None:
+                node[text_key] = render(m, locale, names)
+        for k, v in node.items():
+            if isinstance(v, (dict, list)) and k not in _DATA:
+                _walk(v, locale, names)
+    elif isinstance(node, list):
+        for v in node:
+            if isinstance(v, (dict, list)):
+                _walk(v, locale, names)
+
+
+__all__ = ["FIELDS", "LOCALES_DIR", "Pseudo", "gettext_", "localize", "number", "po_path", "pseudo", "render",
+           "term", "translated_names", "translations"]
+
+
+#: Where the web client's strings sit in the template (their source locations).
+WEB_SOURCES = "js/"
+
+
+@lru_cache(maxsize=None)
+def web_catalog(locale: str) -> dict[str, Any]:
+    """The web client's catalog: its strings in ``locale`` and the gettext form of each CLDR plural category."""
+    with template_path().open("rb") as f:
+        tpl = read_po(f)
+    tr = translations(locale)
+    index_of, sample_of = _plural_forms(locale)
+    messages: dict[str, Any] = {}
+    for m in tpl:
+        if not m.id or not any(loc.startswith(WEB_SOURCES) for loc, _ in m.locations):
+            continue
+        if isinstance(m.id, tuple):
+            messages[m.id[0]] = [tr.ngettext(m.id[0], m.id[1], sample_of[i]) for i in sorted(sample_of)]
+        else:
+            got = tr.gettext(m.id)
+            if got != m.id:
+                messages[m.id] = got
+    return {"lang": locale, "messages": messages, "plural": index_of}
+
+
+def _plural_forms(locale: str) -> tuple[dict[str, int], dict[int, int]]:
+    """(CLDR plural category -> the index of its gettext form, form index -> a number that takes it)."""
+    from babel import Locale
+
+    loc = Locale.parse(babel_locale(locale))
+    tr = translations(locale)
+    plural = getattr(tr, "plural", None)
+    index_of: dict[str, int] = {}
+    sample_of: dict[int, int] = {}
+    for n in range(0, 1001):
+        i = int(plural(n)) if plural is not None else int(n != 1)
+        index_of.setdefault(loc.plural_form(n), i)
+        sample_of.setdefault(i, n)
+    return index_of, sample_of

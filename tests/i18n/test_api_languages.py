@@ -1,0 +1,118 @@
+"""Languages over the REST API (real app, real SQLite, with and without the Redis read models): a game
+played in English reads in Ukrainian afterwards (its log and /verify unchanged), ``?lang=`` overrides
+``Accept-Language``, every answer with words says its ``Content-Language``, problem details come in
+Czech with their rule id intact, and the pseudo-locale marks every converted word."""
+from __future__ import annotations
+
+import random
+import re
+
+from tests.service.api_client import Api, api  # noqa: F401
+
+CYRILLIC = re.compile(r"[А-Яа-яІіЇїЄєҐґ]")
+UK = {"Accept-Language": "uk-UA,uk;q=0.9,en;q=0.5"}
+
+
+def _play(api: Api, steps: int = 10, seed: int = 4) -> dict:
+    g = api.create("emperor", "SETUP-AKHENA-VS-REBEL")
+    rng = random.Random(seed)
+    for _ in range(steps):
+        v = api.view(g["game_id"])
+        if v["status"] != "active" or not v["to_act"]:
+            break
+        seat = v["to_act"][0]
+        legal = api.legal(g["game_id"], g["seats"][seat])
+        api.ok(g["game_id"], g["seats"][seat], rng.choice(legal["commands"]), legal["version"])
+    return g
+
+
+def test_a_game_played_in_english_reads_in_ukrainian_afterwards(api: Api):
+    g = _play(api)
+    gid, token = g["game_id"], g["seats"]["human"]
+    en = api.client.get(f"/games/{gid}/timeline")
+    uk = api.client.get(f"/games/{gid}/timeline", headers=UK)
+    assert en.headers["content-language"] == "en" and uk.headers["content-language"] == "uk"
+    assert "accept-language" in uk.headers["vary"].lower()
+    en_steps, uk_steps = en.json()["steps"], uk.json()["steps"]
+    assert [s["seq"] for s in en_steps] == [s["seq"] for s in uk_steps]
+    assert all(CYRILLIC.search(s["summary"]) for s in uk_steps), [s["summary"] for s in uk_steps]
+    assert not any(CYRILLIC.search(s["summary"]) for s in en_steps)
+    assert uk_steps[0]["by"]["text"] == "суддя" and en_steps[0]["by"]["text"] == "the referee"
+    # the log itself is unchanged: the same events, payloads and hashes in either language; /verify too
+    ev_en = api.client.get(f"/games/{gid}/events", headers=api.auth(token)).json()["events"]
+    ev_uk = api.client.get(f"/games/{gid}/events", headers={**api.auth(token), **UK}).json()["events"]
+    assert [(e["payload"], e["hash"]) for e in ev_en] == [(e["payload"], e["hash"]) for e in ev_uk]
+    assert any(CYRILLIC.search(e["summary"]) for e in ev_uk)
+    assert api.client.get(f"/games/{gid}/verify").json() == api.client.get(f"/games/{gid}/verify", headers=UK).json()
+    # a ruling: its summary in Ukrainian when it is a message, the rule ids unchanged
+    seq = next(s["seq"] for s in en_steps if s["type"] == "seat_ready" or s["seq"] > 1)
+    r_en = api.client.get(f"/games/{gid}/events/{seq}/ruling").json()
+    r_uk = api.client.get(f"/games/{gid}/events/{seq}/ruling", headers=UK).json()
+    assert [s["rule"] for s in (r_en["ruling"] or {}).get("steps", [])] == \
+        [s["rule"] for s in (r_uk["ruling"] or {}).get("steps", [])]
+
+
+def test_the_query_overrides_the_header_and_a_bad_lang_is_named(api: Api):
+    g = _play(api, steps=2)
+    gid = g["game_id"]
+    r = api.client.get(f"/games/{gid}/timeline", params={"lang": "cs"}, headers=UK)
+    assert r.headers["content-language"] == "cs"
+    r = api.client.get(f"/games/{gid}/timeline", params={"lang": "de"}, headers=UK)  # not spoken: the header
+    assert r.headers["content-language"] == "uk"
+    bad = api.client.get(f"/games/{gid}/timeline", params={"lang": "<script>"})
+    assert bad.status_code == 400 and bad.json()["field"] == "lang"
+
+
+def test_problem_details_in_czech_keep_their_rule_id(api: Api):
+    g = _play(api, steps=3)
+    gid, token = g["game_id"], g["seats"]["human"]
+    v = api.view(gid, token)["version"]
+    body = {"command": {"type": "undo", "to_version": v + 50}, "expected_version": v}
+    cs = api.client.post(f"/games/{gid}/commands", json=body, headers={**api.auth(token), "Accept-Language": "cs"})
+    en = api.client.post(f"/games/{gid}/commands", json=body, headers=api.auth(token))
+    assert cs.status_code == en.status_code == 422
+    assert cs.headers["content-language"] == "cs" and cs.headers["content-type"].startswith("application/problem+json")
+    a, b = cs.json(), en.json()
+    assert a["rule"] == b["rule"] == "UMPIRE-UNDO-1" and a["rule_url"] == b["rule_url"]
+    assert a["detail"].startswith("to_version musí být mezi") and b["detail"].startswith("to_version must be between")
+    assert a["title"] == "Podle pravidel nepřípustné" or a["title"] != b["title"]
+    # the Emperor's own refusals are messages too
+    bad = {"command": {"type": "activate", "card": "nope"}, "expected_version": v}
+    r = api.client.post(f"/games/{gid}/commands", params={"lang": "uk"}, json=bad, headers=api.auth(token))
+    if r.status_code == 422 and r.json()["rule"] == "BASE-CARD-1":
+        assert CYRILLIC.search(r.json()["detail"]), r.json()
+
+
+def test_legal_command_labels_of_the_kernel_in_italian(api: Api):
+    r = api.client.post("/games", json={"ruleset": "emperor", "scenario": "SETUP-AKHENA-VS-REBEL",
+                                        "start": "when_ready"})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    legal = api.client.get(f"/games/{g['game_id']}/legal-commands", params={"lang": "it"},
+                           headers=api.auth(g["seats"]["human"]))
+    assert legal.headers["content-language"] == "it"
+    ready = next(d for d in legal.json()["described"] if d["command"]["type"] == "ready")
+    assert ready["label"].startswith("Sono pronto") and ready["label_message"]["id"].startswith("I am ready")
+
+
+def test_emperor_labels_in_ukrainian(api: Api):
+    g = api.create("emperor", "SETUP-AKHENA-VS-REBEL")
+    token = g["seats"]["human"]
+    r = api.client.get(f"/games/{g['game_id']}/legal-commands", headers={**api.auth(token), **UK})
+    en = api.legal(g["game_id"], token)
+    assert r.headers["content-language"] == "uk" and r.json()["commands"] == en["commands"]
+    labels = [d["label"] for d in r.json()["described"]]
+    assert labels and all(CYRILLIC.search(x) for x in labels), labels
+    move = next(d["label"] for d in r.json()["described"] if d["command"]["type"] == "move")
+    assert move.startswith("Перемістити Ахена"), move
+
+
+def test_the_pseudo_locale_marks_every_converted_word(api: Api, monkeypatch):
+    monkeypatch.setenv("UMPIRE_PSEUDO_LOCALE", "1")
+    g = _play(api)
+    steps = api.client.get(f"/games/{g['game_id']}/timeline", params={"lang": "x-pseudo"}).json()["steps"]
+    unmarked = [s["summary"] for s in steps if not s["summary"].startswith("⟦")]
+    assert unmarked == []
+    monkeypatch.delenv("UMPIRE_PSEUDO_LOCALE")
+    r = api.client.get(f"/games/{g['game_id']}/timeline", params={"lang": "x-pseudo"})
+    assert r.headers["content-language"] == "en"  # never outside tests
