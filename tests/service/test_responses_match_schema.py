@@ -39,6 +39,10 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
         call("GET", "/rulesets/{ruleset_id}/rules/{rule_id}", rules[0]["url"])
         call("GET", "/rulesets/{ruleset_id}/rules/{rule_id}", "/rulesets/hoth/rules/" + "HOTH" + "-NONE-9")
         call("GET", "/rulesets/{ruleset_id}/rules", "/rulesets/nowhere/rules")
+        # the languages and a language's catalog of the web page's words (issue 28)
+        _, langs = call("GET", "/languages", "/languages")
+        assert {x["id"] for x in langs["languages"]} == {"uk", "ru", "cs", "it", "en"}, langs
+        call("GET", "/languages/{lang}/catalog", "/languages/uk/catalog")
 
         # creating games: refusals, then the game
         call("POST", "/games", "/games", json={"ruleset": "hoth"})
