@@ -30,7 +30,6 @@ metrics.dryRun = metrics.dryRun || [];
 const norm = (a) => ((a % 360) + 360) % 360;
 const r2 = (v) => Math.round(v * 100) / 100;
 const r1 = (v) => Math.round(v * 10) / 10;
-const r4 = (v) => Math.round(v * 10000) / 10000; // a point on the table: the server's own examples have 4 decimals
 const clamp = (v, lo, hi) => Math.min(hi ?? Infinity, Math.max(lo ?? -Infinity, v));
 const rad = (d) => (d * Math.PI) / 180;
 const deg = (r) => norm((r * 180) / Math.PI);
@@ -173,10 +172,13 @@ export function commandFor(tpl, u, pose) {
         x = c[0] + (x - c[0]) * k;
         y = c[1] + (y - c[1]) * k;
       }
-      cmd[key] = [r4(clamp(x, xb.min, xb.max)), r4(clamp(y, yb.min, yb.max))];
+      // a piece being placed keeps the full precision of its pose: its starting pose is the server's
+      // own example, which may be optimal to the last digit (SMOKE-MARK-3's best cover)
+      const rd = u.kind === 'place' ? (v) => v : r2;
+      cmd[key] = [rd(clamp(x, xb.min, xb.max)), rd(clamp(y, yb.min, yb.max))];
     }
-    if (b.facing) cmd.facing = u.kind === 'place' ? r4(norm(pose.facing)) : r1(norm(pose.facing));
-    if (b.rotation) cmd.rotation = r4(norm(pose.facing));
+    if (b.facing) cmd.facing = u.kind === 'place' ? norm(pose.facing) : r1(norm(pose.facing));
+    if (b.rotation) cmd.rotation = norm(pose.facing);
   }
   return cmd;
 }
