@@ -31,10 +31,12 @@ GENERIC_SPY_SMOKE = GENERIC_SPY.replace("#all-commands button,", "#all-commands 
 class Table:
     """One game, a page per seat, and what was done on each."""
 
-    def __init__(self, server: Any, contexts: Any, battle: str):
+    def __init__(self, server: Any, contexts: Any, battle: str, game: tuple[str, dict[str, str]] | None = None):
         self.base = server.url
-        g = httpx.post(f"{self.base}/games", json={"ruleset": "smoke", "scenario": battle}).json()
-        self.gid, self.seats = g["game_id"], g["seats"]
+        if game is None:
+            g = httpx.post(f"{self.base}/games", json={"ruleset": "smoke", "scenario": battle}).json()
+            game = (g["game_id"], g["seats"])
+        self.gid, self.seats = game
         self.http = {s: httpx.Client(base_url=self.base, headers={"authorization": f"Bearer {t}"}, timeout=30)
                      for s, t in self.seats.items()}
         self.pages: dict[str, Any] = {}
