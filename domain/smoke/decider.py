@@ -35,7 +35,7 @@ from .evolve import evolve as _evolve
 from .markers import allowed, covers, depth
 from .morale import support
 from .outbox import Outbox
-from .own_army import own_armies
+from .own_army import catalogue, own_armies
 from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Arrival, Commander, SmokeState, Unit
 from .turns import advance, start_battle, start_turn, to_act, unfought
@@ -95,7 +95,8 @@ class SmokeRuleset:
                 "armies": {"type": "object", "additionalProperties": {"type": "object"},
                            "description": "Each player's own army list (SMOKE-ARMY-1..5), by seat: name, faction, points, "
                                           "commander (mediocre, competent or illustrious), units [{profile, count}], "
-                                          "preparations; only for a battle deployed by columns (SMOKE-ARMY-6)."},
+                                          "preparations; only for a battle deployed by columns (SMOKE-ARMY-6).",
+                           "x-army-building": catalogue(self.content())},
             },
         }
 

@@ -15,7 +15,7 @@ import msgspec
 
 from domain.kernel import SetupError
 
-from .army import problems
+from .army import PREPARATION_STEP, SKILLS, problems
 from .content import ArmyList, Battle, Content, LineUp
 
 #: the fields of an army list a player writes (the id and status are the umpire's)
@@ -76,4 +76,23 @@ def own_armies(options: dict[str, Any], battle: Battle, line_up: LineUp, content
     return out
 
 
-__all__ = ["FIELDS", "own_armies", "parse"]
+def catalogue(content: Content) -> dict[str, Any]:
+    """What an army builder offers (the ``x-army-building`` of the options schema): each faction's units by
+    class (SMOKE-ARMY-1/2), every unit's profile and cost, the commander's skills and costs (SMOKE-ARMY-3), the
+    preparations and their limit (SMOKE-ARMY-5), and which battles let the players bring their armies."""
+    used = {pid for f in content.factions.values() for pid in f.units}
+    return {
+        "factions": [{"id": f.id, "name": f.name, "units": dict(f.units)} for f in sorted(content.factions.values(), key=lambda f: f.id)],
+        "profiles": {pid: {"name": p.name, "points": p.points, "speed": list(p.speed), "melee": p.melee,
+                           "discipline": p.discipline, "morale": p.morale, "traits": list(p.traits),
+                           "fire": [{"name": w.name, "range": w.range, "dice": w.dice} for w in p.fire]}
+                     for pid, p in sorted(content.profiles.items()) if pid in used},
+        "commanders": {k: {"level": v[0], "action_dice": v[1], "points": v[2]} for k, v in SKILLS.items()},
+        "preparations": [{"id": p.id, "name": p.name, "points": p.points, "multiple": p.multiple}
+                         for p in sorted(content.preparations.values(), key=lambda p: p.id)],
+        "preparation_step": PREPARATION_STEP,
+        "battles": sorted(b.id for b in content.battles.values() if b.deployment == "columns"),
+    }
+
+
+__all__ = ["FIELDS", "catalogue", "own_armies", "parse"]

@@ -10,6 +10,7 @@
 import { h } from '../dom.js';
 import { ApiError, problemText } from '../api.js';
 import { commandButton, warningOf, wordsOf } from '../commands.js';
+import { armyBuilder } from '../army_builder.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 export const ROTATE_STEP = 5; // degrees per wheel notch or [ ] key (Shift: 1)
@@ -782,4 +783,28 @@ export function describe(cmd) {
 export const ZOOMS = [1, 2, 3];
 export const PHONE_ZOOM = 3;
 
-export default { id: 'smoke', board, describe, handPanel, statusLines, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
+// The lobby's options: the schema's own fields (GET /rulesets), and the army builder for the players'
+// own armies (SMOKE-ARMY, the schema's ``x-army-building`` catalogue), one army per seat.
+export function optionsForm(onChange, ctx = {}) {
+  const schema = ctx.schema || {};
+  const { armies, ...props } = schema.properties || {};
+  const cat = armies && armies['x-army-building'];
+  let base = null;
+  let builder = null;
+  const holder = h('div', { id: 'army-builder-box' });
+  const value = () => ({ ...(base ? base.value() : {}), ...(builder ? builder.value() : {}) });
+  const build = () => {
+    if (!cat) return;
+    const n = players();
+    seatsNow = n;
+    builder = armyBuilder(cat, Array.from({ length: n }, (_, i) => `player-${i + 1}`), () => onChange(value()));
+    holder.replaceChildren(builder.el);
+  };
+  let seatsNow = 0;
+  const players = () => (base && base.value().players) || 2;
+  base = ctx.schemaForm ? ctx.schemaForm({ ...schema, properties: props }, () => { if (players() !== seatsNow) build(); onChange(value()); }) : null;
+  build();
+  return { el: h('div', { class: 'smoke-options' }, base ? base.el : null, holder), value, ok: () => !builder || builder.ok(), fromSchema: true };
+}
+
+export default { id: 'smoke', board, describe, handPanel, statusLines, optionsForm, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
