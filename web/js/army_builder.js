@@ -96,7 +96,7 @@ export function armyBuilder(cat, seats, onChange) {
     const card = prof ? h('div', { class: 'profile-card', id: `ab-${seat}-profile` }, h('strong', {}, `Added: ${prof.name}`),
       h('dl', {}, profileLines(prof).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))) : null;
     const bad = c.problems.length ? 'bad' : 'ok';
-    boxes[seat].replaceChildren(h('legend', {}, `${seat}'s army`),
+    boxes[seat].replaceChildren(...[h('legend', {}, `${seat}'s army`),
       h('div', { class: 'row' }, h('label', { for: facSel.id }, 'Faction '), facSel),
       h('div', { class: 'row' }, h('label', { for: cmdSel.id }, 'Commander (exactly one, SMOKE-ARMY-3) '), cmdSel),
       h('div', { class: 'row' }, h('label', { for: unitSel.id }, 'Unit '), unitSel, ' ', add),
@@ -104,7 +104,7 @@ export function armyBuilder(cat, seats, onChange) {
       h('div', { class: 'row' }, h('label', { for: prepSel.id }, 'Preparation '), prepSel, ' ', addPrep), preps,
       h('p', { class: `army-totals ${bad}`, id: `ab-${seat}-totals` },
         `${c.total} of ${l.points} points · core ${c.core}, rare ${c.rare} (rare ≤ core) · preparations ${c.slots} of ${c.limit}`),
-      c.problems.length ? h('ul', { class: 'army-problems', role: 'alert' }, c.problems.map((p) => h('li', { class: 'error', dataset: { rule: p.rule, field: p.field } }, `${p.rule}: ${p.text}`))) : null);
+      c.problems.length ? h('ul', { class: 'army-problems', role: 'alert' }, c.problems.map((p) => h('li', { class: 'error', dataset: { rule: p.rule, field: p.field } }, `${p.rule}: ${p.text}`))) : null].filter(Boolean));
     changed();
   }
 
