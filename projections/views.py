@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import KernelState, Ruleset, event_type_name, game_status, redact
-from domain.kernel import chain, words
+from domain.kernel import chain, choices, words
 from domain.kernel.fold import decode_event
 from domain.kernel.log import GameRow, StoredEvent
 from domain.kernel.rules import rule_url
@@ -175,7 +175,9 @@ def _kernel_summary(event: Any, ruleset: Ruleset | None = None) -> str:
         title = scenario_title(ruleset, event.scenario) if ruleset is not None else event.scenario
         bots = "".join(f"; {seat} is played by the bot {spec.split(':')[0]}" for seat, spec in sorted(event.bots.items()))
         # DESIGN 14: the rule choices in force (a header written before choices existed has none)
-        rules = ("; rule choices: " + ", ".join(f"{k} {v}" for k, v in event.choices.items())) if event.choices else ""
+        # in words, the ids beside them ("E-Web re-roll: all dice (HOTH-CHOICE-EWEB all)")
+        declared_ = choices.declared(ruleset) if ruleset is not None else ()
+        rules = ("; rule choices: " + ", ".join(choices.phrases(declared_, event.choices))) if event.choices else ""
         return f"game created: {title} for {', '.join(event.seats)}{bots}{how}{rules}"
     if name == "seat_ready":
         return f"{event.seat} is ready" + (" with a client seed" if event.client_seed else "")

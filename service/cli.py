@@ -447,6 +447,8 @@ def verify(game_id: str, data_dir: str | None, as_json: bool, receipt_file: str 
         if report.receipt_ok is not None:
             click.echo("receipt: ok (signed by this server; the log holds what it signed)" if report.receipt_ok
                        else f"receipt: FAILED: {report.receipt_problem}")
+        if report.choice_words:
+            click.echo("rule choices: " + "; ".join(report.choice_words))
         if report.client_seeds is not None:
             click.echo("client seeds: " + ", ".join(f"{k}={v or ''}" for k, v in report.client_seeds.items()))
         if report.finished:

@@ -93,6 +93,12 @@ class RuleText(msgspec.Struct):
     url: Annotated[str, Meta(description="Where this rule is served: `/rulesets/{ruleset}/rules/{id}`.")]
     title: str | UnsetType = UNSET
     section: Annotated[str, Meta(description="The heading of the rulebook the rule stands under.")] | UnsetType = UNSET
+    lang: Annotated[str, Meta(description="The language of `title`, `text` and `section`: `en`, `uk`, `ru`, `cs` "
+                                          "or `it` (docs/rules-languages.md).")] = "en"
+    fallback: Annotated[str, Meta(description="`en` when the language asked for has no text for this rule and the "
+                                              "English text stands in for it.")] | UnsetType = UNSET
+    note: Annotated[str, Meta(description="With `fallback`: a sentence for the reader, in the language asked for, "
+                                          "saying the text is the English one.")] | UnsetType = UNSET
 
 
 class Health(msgspec.Struct):

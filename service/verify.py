@@ -141,6 +141,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     #: The rule choices in force (DESIGN 14): the header's, or for a header written before choices existed the
     #: readings it is folded under. None when the ruleset is not installed here or the log cannot be folded.
     choices: dict[str, str] | None = None
+    #: The same in words, the ids beside them ("E-Web re-roll: all dice (HOTH-CHOICE-EWEB all)"), for the CLI.
+    choice_words: tuple[str, ...] | None = None
     #: A given receipt: signed by this server and still held by the log.
     receipt_ok: bool | None = None
     receipt_problem: str | None = None
@@ -420,10 +422,11 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
     finished = status == FINISHED and (folded_ok or fold is None or private_before_end)
     client_seeds = kernel.client_seeds if kernel is not None else None
     seed_given = kernel.header.seed_given if kernel is not None and kernel.header is not None else None
-    choices = None
+    choices = choice_words = None
     if kernel is not None and kernel.header is not None:
-        choices = rule_choices.in_force(rule_choices.declared(registry.get(kernel.header.ruleset)),
-                                        kernel.header.choices)
+        declared = rule_choices.declared(registry.get(kernel.header.ruleset))
+        choices = rule_choices.in_force(declared, kernel.header.choices)
+        choice_words = tuple(rule_choices.phrases(declared, choices))
     fields: dict[str, Any] = {"seating": seats_public(kernel)}
     if receipt is not None:
         if public_key is None:
@@ -460,6 +463,7 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
         game_id=game_id, version=game.version, events=len(events), status=status, finished=finished,
         chain_version=version_of_chain, chain_ok=chain_ok, first_broken_seq=first, problem=problem,
         row_ok=not problems, row_problems=tuple(problems), client_seeds=client_seeds, seed_given=seed_given, choices=choices,
+        choice_words=choice_words,
         **fields,
     )
 

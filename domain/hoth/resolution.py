@@ -27,7 +27,7 @@ from .medals import award, elimination_medals, entries, settle
 from .outbox import Outbox
 from .retreat import retreat_paths
 from .scenario import Hex
-from .choices import EWEB, choice
+from .choices import EWEB, EWEB_CONFIRM, choice, cite
 from .state import AttackCtx, Pending
 from .terrain import STOP_TERRAIN, TRENCH, enter_refusal
 from .units import UNIT_SPECS
@@ -136,7 +136,7 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
         what = {"any": "any number of", "all": "all the attack", "miss": "all X"}[kind]
         rb = RulingBuilder()
         if eweb and kind != "miss":
-            rb.under(EWEB, choice(out.state, EWEB), "an E-Web re-rolls any dice its player picks"
+            cite(rb, EWEB, choice(out.state, EWEB), "an E-Web re-rolls any dice its player picks"
                      if choice(out.state, EWEB) == "any" else "an E-Web re-rolls all its attack dice or none")
         out.emit(DecisionPending(pending=Pending(kind="reroll", seat=out.state.turn.seat, unit=unit_id, which=kind)),
                  rb.add(rule, f"{unit_id} may re-roll {what} dice once.", which=kind), summary="re-roll decision")
@@ -242,7 +242,8 @@ def resolve(out: Outbox) -> None:
     if target.unit in _HIT_BY_RULE:
         rb.add(_HIT_BY_RULE[target.unit], f"{tspec.name} are hit only by explosions.")
     confirmation: tuple[str, ...] = ()
-    # HOTH-GAP-20: an E-Web or card re-roll applied to the initial roll only (above), never to this roll.
+    # HOTH-GAP-20: a card re-roll applies to the initial roll only (above), never to this roll; an E-Web's
+    # re-roll too, unless the table reads HOTH-CHOICE-EWEB-CONFIRM "yes"
     if tspec.confirmation_roll and hits:
         first = out.dice.next_index("dice")
         raw = tuple(out.dice.faces(DIE_FACES, hits))
@@ -251,6 +252,8 @@ def resolve(out: Outbox) -> None:
         rb.add("HOTH-HIT-5", f"AT-AT confirmation roll of {hits} dice: {', '.join(raw)}: "
                              f"{'destroyed' if ok else 'unharmed'}.", roll_indices=list(range(first, first + hits)),
                faces=list(raw), counted_as=list(confirmation), destroyed=ok)
+        if attacker.badge == "eweb" and attacker.eweb_set:
+            raw, confirmation, ok = _eweb_confirmation(out, rb, raw, confirmation, conv, ok)
         rb.add("HOTH-UNIT-ATAT-4", "Hits on an AT-AT are confirmed: it is destroyed only by an explosion in this roll.")
         losses = 1 if ok else 0
     else:
@@ -292,6 +295,32 @@ def resolve(out: Outbox) -> None:
                  summary="support decision", visibility=seat)
         return
     retreat_stage(out, retreats)
+
+
+def _eweb_confirmation(out: Outbox, rb: RulingBuilder, raw: tuple[str, ...], confirmation: tuple[str, ...],
+                       conv: Any, ok: bool) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """HOTH-CHOICE-EWEB-CONFIRM: an E-Web with its token Set whose hits on an AT-AT are being confirmed. Under
+    "yes" it re-rolls the confirmation roll once when that shows no explosion (a re-roll can then only help
+    it, so the engine does not ask: every die, which "any" and "all" of HOTH-CHOICE-EWEB both allow); under
+    "no" the confirmation roll stands. (raw faces, counted as, destroyed)."""
+    opt = choice(out.state, EWEB_CONFIRM)
+    if opt == "no":
+        cite(rb, EWEB_CONFIRM, opt, "the E-Web's re-roll is for its attack dice only; the confirmation roll "
+                                    f"stands ({'an explosion' if ok else 'no explosion'}).")
+        return raw, confirmation, ok
+    if ok:
+        cite(rb, EWEB_CONFIRM, opt, "the E-Web may re-roll the confirmation roll, but it already shows an "
+                                    "explosion: kept.")
+        return raw, confirmation, ok
+    first = out.dice.next_index("dice")
+    raw = tuple(out.dice.faces(DIE_FACES, len(raw)))
+    confirmation = convert(raw, conv, confirmation=True)
+    ok = "explosion" in confirmation
+    cite(rb, EWEB_CONFIRM, opt, f"the E-Web re-rolls the confirmation roll once (it showed no explosion): "
+                                f"{', '.join(raw)}: {'destroyed' if ok else 'unharmed'}.",
+         roll_indices=list(range(first, first + len(raw))), faces=list(raw), counted_as=list(confirmation),
+         destroyed=ok)
+    return raw, confirmation, ok
 
 
 def retreat_stage(out: Outbox, retreats: int) -> None:
