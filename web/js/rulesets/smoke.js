@@ -672,8 +672,15 @@ export function statusLines(view) {
   const lines = [];
   const t = st.turn;
   const end = (st.battle && st.battle.end) || {};
-  if (st.phase != null) lines.push(`Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''} · turn ${st.turn_number ?? ''}${t ? ` · ${t.side}, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
-  if (st.result) lines.push(`Result: ${typeof st.result === 'object' ? (st.result.winner ? `${st.result.winner} wins` : JSON.stringify(st.result)) : st.result}`);
+  // a side by its printed name and its players, as everywhere else ("Karl (player-1)")
+  const sides = (st.battle && st.battle.sides) || [];
+  const seatsOf = (side) => Object.values(st.armies || {}).filter((a) => a.side === side).map((a) => a.seat);
+  const sideName = (id) => { const s = sides.find((x) => x.id === id); const who = seatsOf(id); return `${s ? s.name : id}${who.length ? ` (${who.join(', ')})` : ''}`; };
+  if (st.phase != null) lines.push(`Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''} · turn ${st.turn_number ?? ''}${t ? ` · ${sideName(t.side)} to act, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
+  if (st.result) {
+    const r = st.result;
+    lines.push(`Result: ${typeof r === 'object' ? (r.winner ? `${sideName(r.winner)} wins${r.kind ? ` (${r.kind} victory)` : ''}` : (r.detail || 'a draw')) : r}`);
+  }
   return lines;
 }
 
