@@ -115,6 +115,20 @@ class Table:
             assert abs(float(g2.get_attribute("data-x")) - x0) < 1e-6 and abs(float(g2.get_attribute("data-y")) - y0) < 1e-6
             assert self.version() == v  # nothing stored
             shot(page, f"smoke-place-refused-{gid_.split(':')[1]}")
+        if getattr(self, "refused_shown", False) and not getattr(self, "placed_by_keys", False) and gid_.startswith("place:unit:"):
+            # keyboard only: the ghost's stand-in takes the focus; the arrow keys move it, Enter places it
+            self.placed_by_keys = True
+            anchor = page.locator("#board [data-place-anchor]")
+            assert "Enter to put it there" in anchor.get_attribute("aria-label")
+            anchor.focus()
+            page.keyboard.press("ArrowUp")
+            page.wait_for_function("y => Math.abs(Number(document.querySelector('#board .smoke-ghost').dataset.y) - y) > 0.2", arg=y0)
+            page.keyboard.press("Escape")  # back to the starting pose, the umpire's own example
+            page.wait_for_function("y => document.querySelector('#board .smoke-ghost[data-state=ok]') && "
+                                   "Number(document.querySelector('#board .smoke-ghost').dataset.y) === y", arg=y0)
+            page.locator("#board [data-place-anchor]").focus()
+            page.keyboard.press("Enter")
+            return
         self.drag(page, (x0, y0), (x0 + 1.5, y0), back=True)
 
     def by_data(self, page: Any, scope: str, cmd: dict[str, Any]) -> None:
@@ -237,6 +251,7 @@ def test_a_whole_smoke_game_by_board_interactions(server, contexts, battle):
         if battle == "BTL-OPEN-FIELD":  # terrain generation and deployment by columns, all dragged
             assert {"place_terrain", "place_column", "deploy_unit", "deploy_commander"} <= done, t.done
             assert t.informed["refused_red"] == 1
+            assert getattr(t, "placed_by_keys", False)  # one unit deployed with the keyboard only
         else:  # fire contact: battle markers dragged, then the battles fought
             assert "place_marker" in done, t.done
     finally:
