@@ -11,7 +11,15 @@ from typing import Any
 import httpx
 
 from .conftest import shot
+from .test_axe import AXE, RUN_AXE
 from .test_smoke_game import Table
+
+
+def _axe_serious(page: Any) -> list[dict]:
+    """axe-core's serious or critical violations on the page as it is now (tests/web/test_axe.py)."""
+    assert AXE.exists(), f"axe-core is missing ({AXE}): run ops/ensure-axe"
+    page.add_script_tag(path=str(AXE))
+    return [v for v in page.evaluate(RUN_AXE) if v["impact"] in ("serious", "critical")]
 
 
 def _add(page: Any, seat: str, profile: str, times: int = 1) -> None:
@@ -25,7 +33,8 @@ def _problems(page: Any, seat: str) -> list[str]:
 
 
 def test_two_armies_built_in_the_lobby_then_played(server, contexts):
-    page = contexts.page(height=1200)
+    # the service's CSP (script-src 'self') forbids axe-core's injected script: these pages bypass it
+    page = contexts.page(height=1200, bypass_csp=True)
     page.goto(server.url + "/")
     page.wait_for_selector("#c-scenario option", state="attached")
     page.select_option("#c-ruleset", "smoke")
@@ -71,6 +80,7 @@ def test_two_armies_built_in_the_lobby_then_played(server, contexts):
     _add(page, "player-2", "lancers", 1)
     assert _problems(page, "player-2") == []
     shot(page, "army-builder-1280", full_page=True)
+    assert _axe_serious(page) == []  # the builder, open and filled in
     page.click("#c-submit")
     page.wait_for_selector(".created h3")
     gid = page.locator(".created h3").text_content().split()[1]
@@ -83,16 +93,22 @@ def test_two_armies_built_in_the_lobby_then_played(server, contexts):
     assert sorted(u["profile"] for u in reserve if u["seat"] == "player-2") == ["lancers"] + ["mercenary_musketeers"] * 2 + ["pikemen"] * 2
 
     # the game from these lists, both seats through their pages, by board interactions
-    t = Table(server, contexts, "BTL-OPEN-FIELD", game=(gid, tokens))
+    t = Table(server, contexts, "BTL-OPEN-FIELD", game=(gid, tokens), bypass_csp=True)
     try:
         first_place = True
+        checked = False
         for _ in range(200):
             if "move" in t.done or httpx.get(f"{server.url}/games/{gid}").json()["status"] == "finished":
                 break
-            t.step(first_place)
+            seat = t.step(first_place)
+            if not checked and t.done[-1] == "place_terrain":  # a piece being placed: its zone, ghost, stand-in
+                t.pages[seat].wait_for_selector("#board .smoke-ghost")
+                assert _axe_serious(t.pages[seat]) == []
+                checked = True
             if getattr(t, "refused_shown", False):
                 first_place = False
         assert {"place_terrain", "place_column", "deploy_unit", "place_die", "activate", "move"} <= set(t.done), t.done
+        assert checked
         for p in t.pages.values():
             assert p.evaluate("window.__generic") == []
         shot(t.pages["player-1"], "army-builder-game-1280", full_page=True)

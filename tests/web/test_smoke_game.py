@@ -31,7 +31,8 @@ GENERIC_SPY_SMOKE = GENERIC_SPY.replace("#all-commands button,", "#all-commands 
 class Table:
     """One game, a page per seat, and what was done on each."""
 
-    def __init__(self, server: Any, contexts: Any, battle: str, game: tuple[str, dict[str, str]] | None = None):
+    def __init__(self, server: Any, contexts: Any, battle: str, game: tuple[str, dict[str, str]] | None = None,
+                 **page_kw: Any):
         self.base = server.url
         if game is None:
             g = httpx.post(f"{self.base}/games", json={"ruleset": "smoke", "scenario": battle}).json()
@@ -41,7 +42,7 @@ class Table:
                      for s, t in self.seats.items()}
         self.pages: dict[str, Any] = {}
         for s, t in self.seats.items():
-            p = contexts.page(height=1200)  # the whole table in view at 1x: a drag stays on the screen
+            p = contexts.page(height=1200, **page_kw)  # the whole table in view at 1x: a drag stays on the screen
             p.goto(f"{self.base}/#/game/{self.gid}?token={t}")
             p.evaluate(GENERIC_SPY_SMOKE)
             p.wait_for_selector("#board svg.board-svg")
