@@ -136,6 +136,7 @@ async def _hold(port: int, game_ids: list[str], opened: list[int], stop: asyncio
 
 
 def measure(code: Path, tmp: Path, feeds: int, idle: float, commands: int) -> dict[str, float]:
+    tmp.mkdir(parents=True, exist_ok=True)
     data = tmp / f"data-{feeds}"
     srv = Serve(code, data)
     loop = asyncio.new_event_loop()
@@ -191,16 +192,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--idle", type=float, default=10.0, help="seconds of idle CPU measurement (default 10)")
     ap.add_argument("--commands", type=int, default=300, help="commands timed per feed count (default 300)")
     ap.add_argument("--code", default=str(ROOT), help="the checkout to serve (default: this one)")
+    ap.add_argument("--vs", default=None, help="another checkout, measured before this one at each feed count "
+                    "(alternating: the pairs share the machine's state)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     code = Path(a.code).resolve()
+    arms = [("vs", Path(a.vs).resolve()), ("this", code)] if a.vs else [("this", code)]
     results = []
     with tempfile.TemporaryDirectory(prefix="umpire-bench-feeds-") as tmp:
-        for f in (int(x) for x in a.feeds.split(",")):
-            results.append(measure(code, Path(tmp), f, a.idle, a.commands))
-            if not a.json:
+        for i, f in enumerate(int(x) for x in a.feeds.split(",")):
+            for arm, where in arms:
+                results.append({"code": arm, **measure(where, Path(tmp) / f"{arm}-{i}", f, a.idle, a.commands)})
+                if a.json:
+                    continue
                 r = results[-1]
-                print(f"{r['feeds']:>5} feeds: idle CPU {r['idle_cpu_server_pct']:.1f}% of a core (server), "
+                print(f"{r['code']:>4} {r['feeds']:>5} feeds: idle CPU {r['idle_cpu_server_pct']:.1f}% of a core "
+                      f"(server), "
                       f"{r['idle_cpu_all_pct']:.1f}% (with projector and Redis); command p50 {r['p50_ms']} ms, "
                       f"p99 {r['p99_ms']} ms", flush=True)
     if a.json:

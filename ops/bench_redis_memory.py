@@ -6,8 +6,8 @@ One run, one private Redis, side by side:
 1. per game (``MEMORY USAGE`` summed over the game's keys ``{g:<id>}:*``, by kind): a fresh Battle of Hoth
    game, a 500-event and a 3,000-event one (random legal play through the service, scenario
    PROP-SCN-WALKER-HUNT, as ops/bench_projections.py plays it), projected with the bounded read models
-   (snapshots thinned by cost, feed stream MAXLEN ~100) and with the earlier settings (every snapshot
-   kept, feed MAXLEN ~1,000);
+   (snapshots thinned by cost, feed stream MAXLEN ~100, the newest 256 timeline entries) and with the
+   earlier settings (every snapshot kept, feed MAXLEN ~1,000, the whole timeline);
 2. ``used_memory`` of 1,000 tally games of 100 events (the projection tests' small ruleset), 250 of them
    finished: with ``UMPIRE_FINISHED_TTL`` = 1 s, measured after it passed, and with no TTL.
 
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
                 gid = hoth_game(store, f"h{n}", 7 + 100 * i, n) if n else hoth_game(store, "h0", 7, 1)
                 row = {"events": store.version(gid)}
                 for name, kw in (("bounded", {}), ("before", {"thin_snapshots": False, "feed_maxlen": 1000,
-                                                               "feed_ttl": 0})):
+                                                               "timeline_keep": 0, "feed_ttl": 0})):
                     client.flushall()
                     ReadModels(client, store, finished_ttl=0, **kw).project(gid)
                     row[name] = game_memory(client, gid)
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                 new_game(tstore, f"t{i}", seed=i, events=100, win=i % 4 == 0, per_append=10)
             for name, kw in (("ttl_1s_after_it", {"finished_ttl": 1}),
                              ("no_ttl_before", {"finished_ttl": 0, "thin_snapshots": False, "feed_maxlen": 1000,
-                                                "feed_ttl": 0})):
+                                                "timeline_keep": 0, "feed_ttl": 0})):
                 client.flushall()
                 base = int(client.info("memory")["used_memory"])
                 rm = ReadModels(client, tstore, **kw)

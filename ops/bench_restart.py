@@ -13,6 +13,10 @@ Reported for each: seconds from spawn to the first 200 of ``GET /games?limit=50`
 projector's "caught up with the log" line (with what it projected).
 
     .venv/bin/python ops/bench_restart.py [--sizes 10,10000] [--json]
+
+Paired (two checkouts, same run): ``--vs DIR --warm N`` populates a second data dir alike for DIR's code,
+starts each once (``first``, ``first_vs``), then N warm restarts alternating DIR's code and this one's
+(``warm_vs`` / ``warm``), then this one's cold start; the ratio is of the medians of the first answers.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,16 +42,23 @@ sys.path[:0] = [str(ROOT)]
 from ops.drills.populate import populate  # noqa: E402
 
 
-def start(data: Path) -> dict:
+def populate_with(code: Path, data: Path, n: int) -> None:
+    """:func:`populate` run by another checkout's code (its store writes its own schema)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(code / "ops"), str(code)))}
+    script = f"from pathlib import Path; from ops.drills.populate import populate; populate(Path({str(data)!r}), {n})"
+    subprocess.run([sys.executable, "-c", script], cwd=code, env=env, check=True)
+
+
+def start(data: Path, code: Path = ROOT) -> dict:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
-    env["PYTHONPATH"] = os.pathsep.join((str(ROOT / "ops"), str(ROOT)))
+    env["PYTHONPATH"] = os.pathsep.join((str(code / "ops"), str(code)))
     env["UMPIRE_CLI_PLUGINS"] = "drills.ruleset"
     t0 = time.monotonic()
     p = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data),
-                          "--no-access-log"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          "--no-access-log"], cwd=code, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          text=True, start_new_session=True)
     caught: dict = {}
 
@@ -83,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="10,10000")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--vs", default=None, help="another checkout whose warm restarts alternate with this one's")
+    ap.add_argument("--warm", type=int, default=1, help="warm restarts (of each checkout with --vs)")
     a = ap.parse_args(argv)
     out = []
     with tempfile.TemporaryDirectory(prefix="umpire-bench-restart-") as tmp:
@@ -91,7 +105,24 @@ def main(argv: list[str] | None = None) -> int:
             populate(data, n)
             row: dict = {"games": n, "first": start(data)}
             time.sleep(1.5)
-            row["warm"] = start(data)
+            warm, other = [], []
+            if a.vs:  # its own data dir (populated alike: the two checkouts' schemas may differ)
+                vs, vs_data = Path(a.vs).resolve(), Path(tmp) / f"data-{n}-vs"
+                populate_with(vs, vs_data, n)
+                row["first_vs"] = start(vs_data, vs)
+                time.sleep(1.5)
+            for _ in range(a.warm):
+                if a.vs:
+                    other.append(start(vs_data, vs))
+                    time.sleep(1.5)
+                warm.append(start(data))
+                time.sleep(1.5)
+            row["warm"] = warm[0] if len(warm) == 1 else warm
+            if a.vs:
+                row["warm_vs"] = other
+                med = {k: statistics.median(r["first_answer_s"] for r in rs) for k, rs in (("vs", other), ("this", warm))}
+                row["first_answer_median_s"] = med
+                row["first_answer_ratio_this_vs"] = round(med["this"] / med["vs"], 3)
             shutil.rmtree(data / "redis")
             row["cold"] = start(data)
             out.append(row)

@@ -22,6 +22,7 @@ from typing import Any
 from domain.kernel.log import StoredEvent
 
 from .keys import LOBBY_READY
+from .resume import save_position, saved_position
 
 log = logging.getLogger("umpire.projections")
 
@@ -155,13 +156,31 @@ CHECK_EVERY_S = 1.0
 
 def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL_POLL_S) -> None:
     """Follow the log in commit order (rowid) and project each pass's new events in one batch
-    (:meth:`ReadModels.project_batch`), until ``stop``. It starts with a catch-up of every game (so
-    whatever a crash left unprojected converges), and catches up again after a Redis outage."""
+    (:meth:`ReadModels.project_batch`), until ``stop``. It starts at the checkpoint its Redis kept
+    (:mod:`projections.resume`: the events since are projected, nothing else), or without one with a catch-up
+    of every game (so whatever a crash left unprojected converges); it catches up again after a Redis outage."""
     last = store.last_position()
     behind = True
+    resumed_to: int | None = None  # a warm start: ready once the tail has reached the log's end of now
+    #: whether every event up to ``last`` is projected (then each batch's position is saved as the checkpoint)
+    trusted = False
+    try:
+        at = saved_position(read_models.redis, last, stop)
+        if at is not None:
+            read_models.redis.delete(LOBBY_READY)  # the lobby from the log until the tail reaches the end
+            log.info("projector: resuming at log position %d (the log ends at %d)", at, last)
+            last, resumed_to, behind, trusted = at, last, False, True
+    except Exception as exc:  # a Redis error: the catch-up below retries until Redis answers
+        log.info("projector: no checkpoint read (%s: %s); catching up every game", type(exc).__name__, exc)
     checked = time.monotonic()
     while not stop.is_set():
-        if not behind and time.monotonic() - checked >= CHECK_EVERY_S:
+        if resumed_to is not None and last >= resumed_to:
+            read_models.mark_caught_up()
+            log.info("caught up with the log: 0 game(s) projected, %d event(s) applied (resumed at the checkpoint)",
+                     getattr(read_models, "events_applied", 0))
+            resumed_to = None
+            checked = time.monotonic()
+        if not behind and resumed_to is None and time.monotonic() - checked >= CHECK_EVERY_S:
             checked = time.monotonic()
             behind = read_models.needs_catch_up()  # a wipe or a restart of Redis
         if behind:
@@ -170,8 +189,13 @@ def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL
                 # Redis that kept its data across a restart says nothing about the log of now)
                 read_models.redis.delete(LOBBY_READY)
                 before = getattr(read_models, "events_applied", 0)
+                upto = store.last_position()  # everything up to here is projected once the catch-up is done
                 n = read_models.catch_up_all(stop)
-                behind = False
+                behind, resumed_to = False, None
+                # a game that could not be projected leaves the models incomplete: no checkpoint then
+                trusted = not stop.is_set() and not read_models.needs_catch_up()
+                if trusted:
+                    save_position(read_models.redis, min(last, upto))
                 log.info("caught up with the log: %d game(s) projected, %d event(s) applied", n,
                          getattr(read_models, "events_applied", 0) - before)
             except Exception as exc:
@@ -191,7 +215,9 @@ def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL
             continue
         try:
             read_models.project_batch(batch)
+            if trusted:
+                save_position(read_models.redis, last)
         except Exception as exc:  # Redis down: catch up from the store once it is back
             log.warning("projector: projection failed (%s: %s); catching up from the log", type(exc).__name__, exc)
-            behind = True
+            behind, trusted = True, False
             stop.wait(0.5)

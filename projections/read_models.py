@@ -51,6 +51,7 @@ from .keys import (
     lobby_status_ruleset_key,
 )
 from .snapshots import decode_state, encode_state, max_snapshots, takes_snapshot
+from .timeline_window import TIMELINE_KEEP, TimelineTail
 
 log = logging.getLogger("umpire.projections")
 
@@ -166,7 +167,8 @@ class ReadModels:
     """
 
     def __init__(self, redis_client: redis.Redis, store: EventLog, *, feed_maxlen: int = FEED_MAXLEN,
-                 finished_ttl: int | None = None, feed_ttl: int = FEED_TTL_S, thin_snapshots: bool = True):
+                 finished_ttl: int | None = None, feed_ttl: int = FEED_TTL_S, thin_snapshots: bool = True,
+                 timeline_keep: int = TIMELINE_KEEP):
         """``finished_ttl``: seconds a finished game's models stay (None: ``$UMPIRE_FINISHED_TTL`` or
         :data:`FINISHED_TTL_S`; 0: for ever); ``feed_ttl``: seconds a feed stream stays after its last event;
         ``thin_snapshots``: keep a bounded number of snapshots (:func:`projections.snapshots.max_snapshots`)."""
@@ -177,6 +179,8 @@ class ReadModels:
         self.feed_ttl = feed_ttl
         #: False: every snapshot is kept (tests of the replay over many snapshots).
         self.thin_snapshots = thin_snapshots
+        #: The newest timeline entries kept per game (0: all; :mod:`projections.timeline_window`).
+        self.timeline_keep = timeline_keep
         #: Events applied by this object (APPLY steps that wrote): the tests count a warm start's work.
         self.events_applied = 0
         self._apply = redis_client.register_script(scripts.APPLY)
@@ -522,7 +526,8 @@ class ReadModels:
         for idx, js in undone_updates:
             args += [idx, js]
         ttl = self.finished_ttl if st.status == FINISHED and with_views else 0
-        args += [ttl, self.feed_ttl, max_snapshots(len(snap)) if snap and self.thin_snapshots else 0]
+        args += [ttl, self.feed_ttl, max_snapshots(len(snap)) if snap and self.thin_snapshots else 0,
+                 self.timeline_keep]
         k = game.keys
         view_keys = game.view_keys if with_views else []
         return _Step(seq, [k.meta, k.timeline, k.feed, k.snaps, k.snapdata, *view_keys], args, st.status, st.winner)
@@ -674,21 +679,29 @@ class ReadModels:
                                                                kernel=ks)))
 
     def timeline(self, game_id: str, *, version: int | None = None) -> list[dict[str, Any]] | None:
-        """``GET /games/{id}/timeline``: one entry per seq, or None."""
+        """``GET /games/{id}/timeline``: one entry per seq, or None (also when the oldest entries are trimmed:
+        :meth:`timeline_tail` answers those games)."""
+        tail = self.timeline_tail(game_id, version=version)
+        return tail.entries if tail is not None and tail.base == 0 else None
+
+    def timeline_tail(self, game_id: str, *, version: int | None = None) -> TimelineTail | None:
+        """The timeline entries Redis holds (the newest :attr:`timeline_keep`), after ``base`` older ones
+        that only the log holds; None when the models are not at the game's version (or Redis is down)."""
         k = GameKeys(game_id)
         try:
             pipe = self.redis.pipeline(transaction=True)
-            pipe.hget(k.meta, "seq")
+            pipe.hmget(k.meta, ["seq", "tl_base"])
             pipe.lrange(k.timeline, 0, -1)
-            seq, entries = pipe.execute()
+            (seq, base), entries = pipe.execute()
         except REDIS_ERRORS:
             return self._unreachable()
         if seq is None:
             return None
+        base = _int(base) or 0
         want = self._version(game_id, version)
-        if want is None or int(seq) != want or len(entries) != want:
+        if want is None or int(seq) != want or base + len(entries) != want:
             return None
-        return [msgspec.json.decode(e) for e in entries]
+        return TimelineTail(base, [msgspec.json.decode(e) for e in entries])
 
     def last_seq(self, game_id: str) -> int | None:
         """The game's last applied seq in Redis (None: no models or Redis down)."""
@@ -855,6 +868,13 @@ class ReadModels:
         """Every game is caught up: the lobby may be answered from Redis."""
         self.redis.set(LOBBY_READY, "1")
         self._lobby_stale = False
+
+    def mark_caught_up(self) -> None:
+        """Every game is caught up by other means than :meth:`catch_up_all` (the projector process resumed
+        at its checkpoint, :mod:`projections.resume`): ready, and no complete catch-up due."""
+        run = self._run_ids()
+        self.mark_ready()
+        self._caught_up_run = run
 
 
 __all__ = ["FEED_MAXLEN", "ProjectionError", "ReadModels", "decode_feed_event"]

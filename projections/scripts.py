@@ -25,7 +25,9 @@ from __future__ import annotations
 #:       then n_meta (field, value) pairs, then n_undone (timeline index, entry JSON) pairs,
 #:       then: the game's TTL in seconds (0: none; a finished game's keys expire), the feed stream's TTL
 #:       (0: none; refreshed by every event, so an idle game's stream goes), the most snapshots kept
-#:       (0: all; beyond it every other one is dropped, newest kept: the spacing doubles)
+#:       (0: all; beyond it every other one is dropped, newest kept: the spacing doubles), the timeline
+#:       entries kept (0: all; beyond it the oldest are trimmed and meta ``tl_base`` counts them: the timeline
+#:       list then holds the entries of seqs tl_base+1..seq, and the log answers the older ones)
 APPLY = r"""
 local cur = redis.call('HGET', KEYS[1], 'seq')
 local last = -1
@@ -35,7 +37,8 @@ if seq <= last then return {0, last} end
 if seq ~= last + 1 then return {-1, last} end
 -- checked before any write (a script that fails half-way keeps its writes):
 -- a timeline that does not hold one entry per applied seq means damaged models
-if seq > 0 and redis.call('LLEN', KEYS[2]) ~= last then return {-2, last} end
+local base = tonumber(redis.call('HGET', KEYS[1], 'tl_base') or '0') or 0
+if seq > 0 and redis.call('LLEN', KEYS[2]) + base ~= last then return {-2, last} end
 local nviews = #KEYS - 5
 local nmeta = tonumber(ARGV[6])
 local nundone = tonumber(ARGV[7])
@@ -51,14 +54,24 @@ for i = 1, nmeta do
   a = a + 2
 end
 for i = 1, nundone do
-  redis.call('LSET', KEYS[2], tonumber(ARGV[a]), ARGV[a + 1])
+  local idx = tonumber(ARGV[a]) - base
+  if idx >= 0 then redis.call('LSET', KEYS[2], idx, ARGV[a + 1]) end
   a = a + 2
 end
 local ttl = tonumber(ARGV[a] or '0') or 0
 local feed_ttl = tonumber(ARGV[a + 1] or '0') or 0
 local snap_max = tonumber(ARGV[a + 2] or '0') or 0
+local tl_keep = tonumber(ARGV[a + 3] or '0') or 0
 if seq > 0 then
   redis.call('RPUSH', KEYS[2], ARGV[2])
+  if tl_keep > 0 then
+    local over = redis.call('LLEN', KEYS[2]) - tl_keep
+    if over > 0 then
+      redis.call('LTRIM', KEYS[2], over, -1)
+      meta[#meta + 1] = 'tl_base'
+      meta[#meta + 1] = base + over
+    end
+  end
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], seq .. '-0', 'e', ARGV[3])
   if feed_ttl > 0 then redis.call('EXPIRE', KEYS[3], feed_ttl) end
 end

@@ -36,7 +36,7 @@ import msgspec
 
 from bots import BotSeat, BotSpecError, Decision, SeatInput, UndoQuestion, answer_undo, decide, resolve
 from bots.random_bot import RandomBot
-from domain.kernel import KERNEL_COMMAND_TYPES, GameCreated, Ready, UndoAccept, UndoDecline
+from domain.kernel import KERNEL_COMMAND_TYPES, Ready, UndoAccept, UndoDecline
 from domain.kernel.sides import seat_sides
 from domain.kernel.undo import may_answer, range_draws, range_reveals
 from domain.kernel.rulings import RuleStep
@@ -51,15 +51,6 @@ log = logging.getLogger("umpire.bots")
 
 #: Games played at once by one process's bots (each in its own worker thread while it decides).
 WORKERS = 2
-#: Rows of the store read at a time when a starting process looks for unfinished games with bots.
-RESUME_PAGE = 500
-
-
-_header_decoder = msgspec.json.Decoder(GameCreated)
-
-
-def _header(payload: str) -> GameCreated:
-    return _header_decoder.decode(payload)
 
 
 def check_bots(ruleset_id: str, seats: tuple[str, ...], bots: dict[str, str]) -> dict[str, str]:
@@ -236,21 +227,9 @@ class BotPlayers:
             self._queue.put_nowait(game_id)
 
     def unfinished_with_bots(self) -> list[str]:
-        """Every game here that is not finished and has bot seats (a starting process resumes them)."""
-        store = self.svc.store
-        out: list[str] = []
-        for status in ("waiting", "active"):
-            after = None
-            while True:
-                rows = store.games(status=status, after=after, limit=RESUME_PAGE)
-                for g in rows:
-                    first = store.event(g.game_id, 1)
-                    if first is not None and first.type == "game_created" and _header(first.payload).bots:
-                        out.append(g.game_id)
-                if len(rows) < RESUME_PAGE:
-                    break
-                after = (rows[-1].created_at, rows[-1].game_id)
-        return out
+        """Every game here that is not finished and has bot seats (a starting process resumes them): the
+        store's index of bot headers, so a start costs the games with bots, not every stored game."""
+        return self.svc.store.unfinished_bot_games()
 
     # -- the worker -------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -316,8 +295,11 @@ class BotPlayers:
                 for hook in self.on_decision:
                     hook(job, decision)
                 command = svc.decode_command(ruleset_for(job.seat_input.ruleset), decision.command)
-                note = note_of(job.spec, decision.explanation, playouts=decision.playouts,
-                               seconds=round(decision.seconds, 3))
+                # UMPIRE-BOT-3: the public ruling names the bot and its command in words; its playouts and
+                # thinking time (which grow with its hidden options) go to the operator's log only
+                note = note_of(job.spec, decision.explanation)
+                log.debug("bot %s in game %s at version %s: %s playouts, %.3f s", job.spec, game_id, job.version,
+                          decision.playouts, decision.seconds)
             try:
                 async with svc.lock(game_id):
                     answer = await svc.perform(svc.run_steps(game_id, job.seat, command, expected_version=job.version,

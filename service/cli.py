@@ -512,7 +512,7 @@ def import_cmd(file: str, data_dir: str | None) -> None:
         lines = f.readlines()
     header, events, seed = read_export(lines)  # all checks before the store is touched
     store = open_store(settings.data_dir, database_url=settings.database_url or "")
-    store.import_game(header.game, header.seats, seed, events)
+    store.import_game(header.game, header.seats, seed, events, header.invitations)
     game = header.game
     click.echo(f"imported game {game.game_id}: version {game.version}, {game.status}")
 

@@ -84,7 +84,7 @@ async def stream(svc: GameService, game_id: str, seat: str | None, after: int, l
                 end = {"status": g.status, "version": g.version, "winner": g.winner}
                 yield ServerSentEventMessage(data=msgspec.json.encode(end).decode(), event="end")
                 return
-            batch = await sub.next(KEEPALIVE_EVERY)
+            batch = await sub.next()
             if batch is None:
                 yield ServerSentEventMessage(comment="keepalive")
                 continue

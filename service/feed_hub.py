@@ -45,8 +45,14 @@ from .problems import Problem
 
 log = logging.getLogger("umpire.feeds")
 
-#: A comment line keeps idle connections (and proxies) alive.
+#: A comment line keeps idle connections (and proxies) alive: each open feed gets one every this many seconds.
 KEEPALIVE_EVERY = 15.0
+#: Seconds between two ticks of the hub's keep-alive clock. The open feeds are dealt round-robin into
+#: ``KEEPALIVE_EVERY / KEEPALIVE_TICK`` slots and each tick serves one slot, so the keep-alives of many
+#: feeds opened at once are spread evenly over the period instead of all falling due together.
+KEEPALIVE_TICK = 0.25
+#: What a feed's queue receives when its keep-alive is due.
+KEEPALIVE = None
 #: The Redis pub/sub channel every process publishes its commits on.
 COMMITS_CHANNEL = "umpire:commits"
 #: Seconds the bus's listener waits for a message before it looks at its stop flag (one Redis read, no store).
@@ -84,20 +90,20 @@ class Batch:
 
 
 class Subscription:
-    """One open feed: batches arrive on its queue."""
+    """One open feed: batches (and its keep-alives, :data:`KEEPALIVE`) arrive on its queue."""
 
-    __slots__ = ("game_id", "queue")
+    __slots__ = ("game_id", "queue", "slot")
 
-    def __init__(self, game_id: str):
+    def __init__(self, game_id: str, slot: int = 0):
         self.game_id = game_id
-        self.queue: asyncio.Queue[Batch] = asyncio.Queue()
+        self.queue: asyncio.Queue[Batch | None] = asyncio.Queue()
+        #: The feed's slot of the hub's keep-alive clock.
+        self.slot = slot
 
-    async def next(self, timeout: float) -> Batch | None:
-        """The next batch, or None after ``timeout`` seconds without one."""
-        try:
-            return await asyncio.wait_for(self.queue.get(), timeout)
-        except TimeoutError:
-            return None
+    async def next(self) -> Batch | None:
+        """The next batch, or None when the feed's keep-alive is due. No timer of its own: the hub's one
+        clock serves every feed (:data:`KEEPALIVE_TICK`)."""
+        return await self.queue.get()
 
 
 @dataclass
@@ -133,6 +139,10 @@ class FeedHub:
         self.bus: RedisCommitBus | None = None
         #: Store reads made for feeds (game info when a game's first feed opens, one per wake).
         self.reads = 0
+        # the keep-alive clock: the open feeds in slots, one slot served per tick (see KEEPALIVE_TICK)
+        self._slots: list[set[Subscription]] = [set() for _ in range(max(1, round(KEEPALIVE_EVERY / KEEPALIVE_TICK)))]
+        self._next_slot = 0
+        self._clock: asyncio.Task[None] | None = None
 
     # -- metrics -----------------------------------------------------------
     @property
@@ -145,7 +155,8 @@ class FeedHub:
         """A new feed of ``game_id``: its queue (registered before anything is read, so no commit is
         missed) and the game's feed state."""
         self._loop = asyncio.get_running_loop()
-        sub = Subscription(game_id)
+        sub = Subscription(game_id, self._next_slot)
+        self._next_slot = (self._next_slot + 1) % len(self._slots)
         g = self._games.get(game_id)
         if g is None:
             fut = self._loading.get(game_id)
@@ -164,9 +175,23 @@ class FeedHub:
             else:
                 g = await asyncio.shield(fut)
         g.subs.add(sub)
+        self._slots[sub.slot].add(sub)
+        if self._clock is None or self._clock.done():
+            self._clock = self._loop.create_task(self._keepalives(), name="umpire-feed-keepalives")
         return sub, g
 
+    async def _keepalives(self) -> None:
+        """The hub's keep-alive clock: every tick, the feeds of one slot get a keep-alive; it ends when no
+        feed is open (the next subscription starts it again)."""
+        tick = 0
+        while any(self._slots):
+            await asyncio.sleep(KEEPALIVE_TICK)
+            tick = (tick + 1) % len(self._slots)
+            for sub in self._slots[tick]:
+                sub.queue.put_nowait(KEEPALIVE)
+
     def unsubscribe(self, sub: Subscription) -> None:
+        self._slots[sub.slot].discard(sub)
         g = self._games.get(sub.game_id)
         if g is None:
             return
@@ -269,6 +294,9 @@ class FeedHub:
         g.finished, g.status, g.winner = batch.finished, batch.status, batch.winner
 
     def close(self) -> None:
+        clock, loop = self._clock, self._loop
+        if clock is not None and loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(clock.cancel)
         if self.bus is not None:
             self.bus.stop()
             self.bus = None
@@ -362,4 +390,5 @@ class RedisCommitBus:
         self._threads.clear()
 
 
-__all__ = ["Batch", "COMMITS_CHANNEL", "FeedHub", "KEEPALIVE_EVERY", "RedisCommitBus", "Subscription", "render"]
+__all__ = ["Batch", "COMMITS_CHANNEL", "FeedHub", "KEEPALIVE", "KEEPALIVE_EVERY", "KEEPALIVE_TICK", "RedisCommitBus",
+           "Subscription", "render"]

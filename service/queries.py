@@ -241,16 +241,21 @@ def ruling(svc: GameService, game_id: str, seq: int, seat: str | None) -> Read:
 
 def timeline(svc: GameService, rm: Any, game_id: str) -> Read:
     game = svc.game(game_id)
-    steps, degraded = _ask(rm, "timeline", game_id, version=game.version)
-    if not (isinstance(steps, list) and len(steps) == game.version):
-        cur = svc.current(game_id, game)
-        records = svc.store.load(game_id, upto=cur.version)
-        names, header = words.names_of(cur.ruleset, cur.state), cur.folded.kernel.header
-        bots = header.bots if header is not None else {}
-        steps = [views.timeline_entry(e, cur.ruleset, undone=e.seq in cur.folded.undone, names=names, bots=bots)
-                 for e in records]
-        return Read({"game_id": game_id, "version": cur.version, "steps": steps}, degraded)
-    return Read({"game_id": game_id, "version": game.version, "steps": steps})
+    # what Redis holds: the newest entries (projections.timeline_window), after ``base`` that only the log holds
+    tail, degraded = _ask(rm, "timeline_tail", game_id, version=game.version)
+    base = getattr(tail, "base", None)
+    if base == 0:
+        return Read({"game_id": game_id, "version": game.version, "steps": tail.entries})
+    cur = svc.current(game_id, game)
+    held = base is not None and cur.version == game.version  # else the whole timeline from the log
+    records = svc.store.load(game_id, upto=base if held else cur.version)
+    names, header = words.names_of(cur.ruleset, cur.state), cur.folded.kernel.header
+    bots = header.bots if header is not None else {}
+    steps = [views.timeline_entry(e, cur.ruleset, undone=e.seq in cur.folded.undone, names=names, bots=bots)
+             for e in records]
+    if held:
+        return Read({"game_id": game_id, "version": game.version, "steps": [*steps, *tail.entries]})
+    return Read({"game_id": game_id, "version": cur.version, "steps": steps}, degraded)
 
 
 def board_svg(svc: GameService, rm: Any, game_id: str, seat: str | None, at: int | None) -> Read:
@@ -268,7 +273,7 @@ def board_svg(svc: GameService, rm: Any, game_id: str, seat: str | None, at: int
             # the events of the step that ended at ``seq``: one append shares its recorded_at
             lo = max(0, seq - 64)
             window = [e for e in svc.store.load(game_id, after=lo, upto=seq) if e.recorded_at == last.recorded_at]
-            recent = [decode_event(cur.ruleset, e.payload) for e in window if views.may_see(e, seat, cur.finished)]
+            recent = [decode_event(cur.ruleset, e.payload) for e in window if views.may_see(e, seat, cur.finished, cur.ruleset)]
     return Read(cur.ruleset.render_svg(st, seat, recent), degraded)
 
 

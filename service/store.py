@@ -216,6 +216,18 @@ def _m6_invitations(db: sqlite_utils.Database) -> None:
     )
 
 
+#: The headers (event 1) that name bot seats (UMPIRE-BOT-1): a partial index of only those, so that a starting
+#: process finds the games its bots must resume without reading one header per game (issue 26).
+BOT_HEADERS = "e.seq = 1 AND json_extract(e.payload, '$.bots') != '{}'"
+
+
+@migration
+def _m7_bot_headers(db: sqlite_utils.Database) -> None:
+    """The games with bot seats, indexed (a partial index over the headers that name bots)."""
+    db.execute("CREATE INDEX IF NOT EXISTS events_bot_headers ON events(game_id) "
+               "WHERE seq = 1 AND json_extract(payload, '$.bots') != '{}'")
+
+
 class SeatRefused(StoreError):
     """A claim or a rotation the store refused: ``reason`` is ``claimed`` (the seat's invitation is
     spent: it was claimed, maybe a moment ago by a concurrent claim), ``wrong`` (not the seat's
@@ -956,6 +968,11 @@ class EventStore:
         appends to a game inside its own :meth:`transaction` (a campaign seat recorded in its battle)."""
         return self._append_tx(game_id, expected_version, events)
 
+    def invitation_hashes(self, game_id: str) -> dict[str, str]:
+        """``{seat: invitation_hash}`` of the invitations of ``game_id`` still open (for export)."""
+        return dict(self._conn().execute(
+            "SELECT seat, invitation_hash FROM invitations WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall())
+
     def invited_seats(self, game_id: str) -> list[str]:
         """The seats of ``game_id`` whose invitation is still open (not claimed)."""
         return [r[0] for r in self._conn().execute(
@@ -967,9 +984,10 @@ class EventStore:
         token_hashes: dict[str, str],
         seed: bytes | None,
         events: Sequence[StoredEvent],
+        invitation_hashes: dict[str, str] | None = None,
     ) -> None:
         """Insert a whole game as stored elsewhere (events kept byte for byte, hashes
-        included) in one transaction. The caller verifies the chain first
+        included) in one transaction, with the hashes of its invitations still open. The caller verifies the chain first
         (``service.transfer`` does). Raises :class:`GameExists` for a used id.
         The ``commands`` table is rebuilt from the events' ``command_id`` (body hashes are not
         exported: a retried id of an imported game answers the first answer)."""
@@ -985,6 +1003,10 @@ class EventStore:
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
                 [(game.game_id, seat, h) for seat, h in token_hashes.items()],
+            )
+            conn.executemany(
+                "INSERT INTO invitations (game_id, seat, invitation_hash) VALUES (?,?,?)",
+                [(game.game_id, seat, h) for seat, h in (invitation_hashes or {}).items()],
             )
             if seed is not None:
                 conn.execute(
@@ -1055,6 +1077,18 @@ class EventStore:
             f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq = ?", (game_id, seq)
         ).fetchone()
         return _row_event(r) if r else None
+
+    #: :data:`BOT_HEADERS` in this backend's SQL (the partial index's own predicate, so the index is used).
+    bot_headers = BOT_HEADERS
+
+    def unfinished_bot_games(self) -> list[str]:
+        """The games not finished whose header names bot seats, read through the bot headers' partial index:
+        rows of the games with bots, never one per stored game."""
+        # no ORDER BY: SQLite would then walk the lobby's index of every game instead of the bot headers'
+        rows = self._conn().execute(
+            "SELECT g.created_at, e.game_id FROM events AS e JOIN games AS g ON g.game_id = e.game_id "
+            f"WHERE {self.bot_headers} AND g.status != 'finished'").fetchall()
+        return [r[1] for r in sorted(rows)]
 
     def last_position(self) -> int:
         """The position (rowid) of the newest event of any game, 0 for none: where a tail starts."""

@@ -141,6 +141,11 @@ PG_MIGRATIONS: list[list[str]] = [
             campaign_id TEXT {_C} NOT NULL, seat TEXT {_C} NOT NULL, invitation_hash TEXT NOT NULL,
             PRIMARY KEY (campaign_id, seat))""",
     ],
+    # 7: the headers that name bot seats (a partial index: a start finds the games its bots resume)
+    [
+        "CREATE INDEX IF NOT EXISTS events_bot_headers ON events(game_id) "
+        "WHERE seq = 1 AND (payload::jsonb -> 'bots') <> '{}'::jsonb",
+    ],
 ]
 assert len(PG_MIGRATIONS) == len(MIGRATIONS), "a schema step on one backend needs its twin on the other"
 
@@ -346,9 +351,9 @@ class PgEventStore(EventStore):
             raise VersionConflict(game_id, current, current + 1) from None
 
     def import_game(self, game: Any, token_hashes: dict[str, str], seed: bytes | None,
-                    events: Sequence[StoredEvent]) -> None:
+                    events: Sequence[StoredEvent], invitation_hashes: dict[str, str] | None = None) -> None:
         try:
-            super().import_game(game, token_hashes, seed, events)
+            super().import_game(game, token_hashes, seed, events, invitation_hashes)
         except psycopg.IntegrityError as exc:
             raise StoreError(f"cannot import game {game.game_id!r}: {type(exc).__name__}:"
                              f" {exc.diag.message_primary}") from None
@@ -365,6 +370,8 @@ class PgEventStore(EventStore):
             for r in rows:
                 last = r[0]
                 yield r[0], _row_event(r[1:])
+
+    bot_headers = "e.seq = 1 AND (e.payload::jsonb -> 'bots') <> '{}'::jsonb"
 
     def last_position(self) -> int:
         """The position (``gpos``) of the newest event of any game, 0 for none: where a tail starts."""

@@ -28,7 +28,7 @@ from .outbox import Outbox
 from .retreat import retreat_paths
 from .scenario import Hex
 from .choices import EWEB, EWEB_CONFIRM, choice, cite
-from .state import AttackCtx, Pending
+from .state import AttackCtx, Pending, support_cards_for
 from .terrain import STOP_TERRAIN, TRENCH, enter_refusal
 from .units import UNIT_SPECS
 
@@ -72,11 +72,12 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
             out.emit(AttackDeclared(attack=ctx, dice=plan.dice), RulingBuilder().add(
                 "HOTH-ATTACK-9", f"{unit_id} declares an attack on {target_id} ({plan.dice} dice)."),
                 summary=f"{unit_id} declares an attack on {target_id}")
+            # UMPIRE-SEAL-3: the cards offered are not written into the log (the fold derives them from the
+            # state, domain/hoth/evolve.py): a side's support cards outlive a campaign's battle, whose end
+            # makes its log public
             out.emit(DecisionPending(pending=Pending(kind="support", which="on_enemy_attack",
-                                                     seat=defender_seat(out, tgt.faction), unit=target_id),
-                                     cards=cards),
-                     RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card now.",
-                                         cards=list(cards)),
+                                                     seat=defender_seat(out, tgt.faction), unit=target_id)),
+                     RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card now."),
                      summary="support decision", visibility=defender_seat(out, tgt.faction))
             return
     roll(out, plan, ctx, 0)
@@ -146,10 +147,9 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
         # content 5.3 (e.g. Veteran Gunners): re-rolling with the card plays it; with no such card in hand the
         # window still opens (content 3.1: hidden cards) and only keeping the roll is legal
         seat = out.state.turn.seat  # type: ignore[union-attr]
-        out.emit(DecisionPending(pending=Pending(kind="reroll", seat=seat, unit=unit_id, which=SUPPORT_REROLL),
-                                 cards=cards),
-                 RulingBuilder().add("HOTH-CARD-4", "A support card may re-roll this attack's dice.",
-                                     cards=list(cards)),
+        # UMPIRE-SEAL-3: the cards are not logged (the fold derives them: domain/hoth/evolve.py)
+        out.emit(DecisionPending(pending=Pending(kind="reroll", seat=seat, unit=unit_id, which=SUPPORT_REROLL)),
+                 RulingBuilder().add("HOTH-CARD-4", "A support card may re-roll this attack's dice."),
                  summary="re-roll decision", visibility=seat)
         return
     resolve(out)
@@ -289,9 +289,8 @@ def resolve(out: Outbox) -> None:
     if cards is not None:
         seat = defender_seat(out, target.faction)
         out.emit(DecisionPending(pending=Pending(kind="support", which="on_own_retreat", seat=seat, unit=target.id,
-                                                 steps=retreats), cards=cards),
-                 RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card against the retreat.",
-                                     cards=list(cards)),
+                                                 steps=retreats)),  # UMPIRE-SEAL-3: cards derived by the fold
+                 RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card against the retreat."),
                  summary="support decision", visibility=seat)
         return
     retreat_stage(out, retreats)
@@ -363,11 +362,9 @@ def reaction_window(state: Any, faction: str, timing: str) -> tuple[str, ...] | 
     """
     if state.support_turn.get(faction) == state.turn_no:
         return None
-    held = state.support.get(faction, ())
-    if not held:
+    if not state.support.get(faction, ()):
         return None
-    return tuple(dict.fromkeys(cid for cid in held
-                               if state.cards.get(cid) is not None and state.cards[cid].timing == timing))
+    return support_cards_for(state, faction, timing)
 
 
 def support_reaction(out: Outbox, play: bool, card: str | None = None) -> None:
