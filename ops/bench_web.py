@@ -2,6 +2,7 @@
 
     .venv/bin/python ops/bench_web.py [--games 2]
     .venv/bin/python ops/bench_web.py --json     # machine-readable (read by ops/bench)
+    .venv/bin/python ops/bench_web.py --ruleset smoke|emperor --games 1   # played on the board, as tests/web
 
 Starts ``umpire serve`` (free port, temp data dir), then plays whole hoth games
 (SCN-TAKE-DOWN-THE-SHIELD) by clicking, one browser context per seat, as tests/web does. The page
@@ -86,11 +87,132 @@ def play(browser, base: str, seed: int) -> dict:
             "raw_board_svg": raw}
 
 
+class _Contexts:
+    """What the board test helpers (tests/web) open pages with: one browser context per page."""
+
+    def __init__(self, browser):
+        self.browser, self.open = browser, []
+
+    def page(self, width: int = 1280, height: int = 900):
+        ctx = self.browser.new_context(viewport={"width": width, "height": height})
+        self.open.append(ctx)
+        return ctx.new_page()
+
+    def close(self) -> None:
+        for c in self.open:
+            c.close()
+
+
+#: counts the person's interactions on a page: every pointer press (a click, or a drag's start)
+COUNT_INTERACTIONS = """() => { window.__interactions = 0;
+  document.addEventListener('pointerdown', () => { window.__interactions += 1; }, true); }"""
+
+
+def _raw_svg(page, gid: str, n: int) -> list[float]:
+    return page.evaluate("""async ({gid, n}) => {
+        const out = [];
+        for (let i = 0; i < n; i++) {
+          const t0 = performance.now();
+          const r = await fetch(`/games/${gid}/board.svg`, { cache: 'no-store' });
+          await r.text();
+          out.push(performance.now() - t0);
+        }
+        return out; }""", {"gid": gid, "n": n})
+
+
+def play_board(browser, base: str, ruleset: str, seed: int) -> dict:
+    """A whole Clouds of Smoke (Open field: terrain, deployment, dice, moves) or Emperor game played on the
+    board as tests/web plays it (the greedy bot chooses, the page is clicked and dragged)."""
+    import random
+
+    from bots.emperor import _Board, _score
+    from tests.web.test_emperor_board import SETUP, BoardPlayer
+    from tests.web.test_smoke_game import Table
+
+    ctxs = _Contexts(browser)
+    try:
+        if ruleset == "smoke":
+            t = Table(type("S", (), {"url": base})(), ctxs, "BTL-OPEN-FIELD")
+            t.rng = random.Random(seed)
+            pages, gid = list(t.pages.values()), t.gid
+            for p in pages:
+                p.evaluate(COUNT_INTERACTIONS)
+            n, first_place = 0, True
+            while n < 600 and httpx.get(f"{base}/games/{gid}").json()["status"] != "finished":
+                t.step(first_place)
+                first_place = not getattr(t, "refused_shown", False)
+                n += 1
+            t.close()
+        else:
+            g = httpx.post(f"{base}/games", json={"ruleset": "emperor", "scenario": SETUP}).json()
+            gid = g["game_id"]
+            page = ctxs.page()
+            page.goto(f"{base}/#/game/{gid}?token={g['seats']['human']}")
+            page.wait_for_selector("#board rect.cell-hit")
+            page.evaluate(COUNT_INTERACTIONS)
+            p = BoardPlayer(page, type("S", (), {"url": base})(), gid, g["seats"]["human"])
+            p.rng = random.Random(seed)
+            pages, n = [page], 0
+            while n < 300:
+                legal, st = p.legal(), p.state()
+                if st.get("winner") or not legal["commands"]:
+                    break
+                p.wait_version(legal["version"])
+                board = _Board(st)
+                scored = [(_score(board, c)[0], p.rng.random(), i) for i, c in enumerate(legal["commands"])]
+                p.do(legal["commands"][max(scored)[2]], st)
+                p.wait_version(legal["version"] + 1)
+                n += 1
+            p.http.close()
+        view = httpx.get(f"{base}/games/{gid}").json()
+        first = [pg.evaluate("window.__umpireMetrics.firstBoard") for pg in pages]
+        clicks = [c for pg in pages for c in pg.evaluate("window.__umpireMetrics.clicks")]
+        interactions = sum(pg.evaluate("window.__interactions") for pg in pages)
+        raw = _raw_svg(pages[0], gid, max(len(clicks), 20))
+        turns = view.get("turn") or (view.get("state") or {}).get("turn_number") or (view.get("state") or {}).get("round") or 0
+        return {"game_id": gid, "commands": n, "first_board": first, "clicks": clicks, "raw_board_svg": raw,
+                "interactions": interactions, "turns": turns, "status": view["status"]}
+    finally:
+        ctxs.close()
+
+
+def main_board(ruleset: str, games: int) -> int:
+    from playwright.sync_api import sync_playwright
+
+    t0 = time.perf_counter()
+    runs = []
+    with UmpireServer() as srv, sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            for i in range(games):
+                runs.append(play_board(browser, srv.url, ruleset, i))
+        finally:
+            browser.close()
+    first = [x for r in runs for x in r["first_board"]]
+    clicks = [x for r in runs for x in r["clicks"]]
+    raw = [x for r in runs for x in r["raw_board_svg"]]
+    cmds = sum(r["commands"] for r in runs)
+    inter = sum(r["interactions"] for r in runs)
+    turns = sum(r["turns"] for r in runs)
+    print(f"{ruleset}: {len(runs)} games ({', '.join(r['status'] for r in runs)}), {cmds} commands, {turns} turns, "
+          f"{round(time.perf_counter() - t0, 1)} s")
+    print(f"time to first board: p50 {pct(first, .5):.0f} ms")
+    print(f"click or drop to board updated: p50 {pct(clicks, .5):.0f} ms, p95 {pct(clicks, .95):.0f} ms over {len(clicks)} "
+          f"(raw GET board.svg from the same browser: p50 {pct(raw, .5):.1f} ms, p95 {pct(raw, .95):.1f} ms)")
+    print(f"interactions (pointer presses: clicks and drags): {inter}, {inter / max(cmds, 1):.2f} per command, "
+          f"{inter / max(turns, 1):.1f} per turn")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=2, help="whole games to play (default 2)")
     ap.add_argument("--json", action="store_true", help="print machine-readable results")
+    ap.add_argument("--ruleset", choices=("hoth", "smoke", "emperor"), default="hoth",
+                    help="smoke and emperor: whole games played on the board by the greedy bot's choices (text output)")
     args = ap.parse_args(argv)
+    if args.ruleset != "hoth":
+        return main_board(args.ruleset, args.games)
     from playwright.sync_api import sync_playwright
 
     t0 = time.perf_counter()

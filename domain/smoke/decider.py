@@ -35,6 +35,7 @@ from .evolve import evolve as _evolve
 from .markers import allowed, covers, depth
 from .morale import support
 from .outbox import Outbox
+from .own_army import catalogue, own_armies
 from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Arrival, Commander, SmokeState, Unit
 from .turns import advance, start_battle, start_turn, to_act, unfought
@@ -42,7 +43,7 @@ from .view import render, summarize, view_of
 
 ENGINE_VERSION = "smoke-0.1.0"
 #: Options a game may set (GAP-B-06/08/10 flags, SMOKE-MP-3 agreement, the line-up size).
-OPTIONS = ("players", "sector_half_angle", "fire_contact_uses_bombardment", "allied_command")
+OPTIONS = ("players", "sector_half_angle", "fire_contact_uses_bombardment", "allied_command", "armies")
 #: Options that rule choices replaced (DESIGN 14): refused in a new game, read from a stored one's setup.
 REPLACED = {"blocks_view_strict": VIEW_INSIDE}
 
@@ -91,6 +92,11 @@ class SmokeRuleset:
                                       "description": "Half-angle in degrees of a unit's fire sector (GAP-B-10)."},
                 "fire_contact_uses_bombardment": {"type": "boolean"},
                 "allied_command": {"type": "boolean"},
+                "armies": {"type": "object", "additionalProperties": {"type": "object"},
+                           "description": "Each player's own army list (SMOKE-ARMY-1..5), by seat: name, faction, points, "
+                                          "commander (mediocre, competent or illustrious), units [{profile, count}], "
+                                          "preparations; only for a battle deployed by columns (SMOKE-ARMY-6).",
+                           "x-army-building": catalogue(self.content())},
             },
         }
 
@@ -119,6 +125,7 @@ class SmokeRuleset:
                 raise SetupError(f"options.{flag}", "true or false")
         lu = battle.line_up(players)
         assert lu is not None
+        own_armies(options, battle, lu, self.content())  # SMOKE-ARMY-1..6: refused here, before the game exists
         return tuple(a.seat for a in lu.armies)
 
     def sides(self, setup: Setup) -> dict[str, str]:
@@ -157,8 +164,9 @@ class SmokeRuleset:
         reserve, reserve_cmd = [], []
         arrivals: list[Arrival] = []
         columns = battle.deployment == "columns"
+        own = own_armies(state.options, battle, lu, content)
         for slot in lu.armies:
-            al = content.armies[slot.army]
+            al = own.get(slot.seat) or content.armies[slot.army]
             fac = content.factions[al.faction]
             n = slot.seat.rsplit("-", 1)[-1]
             if columns:  # SMOKE-DEP-4: the players place the army list's units

@@ -57,8 +57,11 @@ def roster(state: SmokeState, armies: Any = None) -> dict[str, str]:
         return out
     for slot in lu.armies:
         n = slot.seat.rsplit("-", 1)[-1]
+        own = (state.options.get("armies") or {}).get(slot.seat)  # the player's own list (SMOKE-ARMY-6)
         if slot.units:
             placed = [p.profile for p in slot.units]
+        elif isinstance(own, dict):
+            placed = [e["profile"] for e in own.get("units", ()) for _ in range(int(e.get("count", 1)))]
         elif armies is not None and slot.army in armies:
             placed = expanded(armies[slot.army])
         else:

@@ -65,13 +65,14 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
            f'<rect x="{fr.x(0)}" y="{fr.y(b.height)}" width="{_f(b.width * S)}" height="{_f(b.height * S)}" '
            'fill="#dfe8c9" stroke="#555" stroke-width="1.5"/>']
     # header: title, turn, phase, morale
+    side_name = {s.id: s.name for s in b.sides}
     head = f"{b.title} - turn {state.turn_no}, phase {state.phase}"
     if state.turn is not None:
-        head += f", side {state.turn.side} ({state.turn.step.replace('_', ' ')})"
+        head += f", {side_name.get(state.turn.side, state.turn.side)} to act ({state.turn.step.replace('_', ' ')})"
     if state.result is not None:
-        head += f" - {state.result.kind}" + (f": {state.result.winner} wins" if state.result.winner else "")
+        head += f" - {state.result.kind}" + (f": {side_name.get(state.result.winner, state.result.winner)} wins" if state.result.winner else "")
     out.append(f'<text x="{_f(M)}" y="18" font-size="14" font-weight="bold">{escape(head)}</text>')
-    morale = "   ".join(f"{a.seat}: morale {a.morale}/{a.start_morale}, level {a.level}"
+    morale = "   ".join(f"{a.seat} ({side_name.get(a.side, a.side)}): morale {a.morale}/{a.start_morale}, level {a.level}"
                         for a in sorted(state.armies.values(), key=lambda a: a.seat))
     out.append(f'<text x="{_f(M)}" y="34" font-size="11">{escape(morale)}</text>')
     # grid every 5 UW

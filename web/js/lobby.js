@@ -150,7 +150,7 @@ async function createForm(createdBox, onCreated = () => {}) {
     plugin = pluginFor(rs.value);
     optsJson.value = '{}';
     const onOptions = (v) => { optsJson.value = JSON.stringify(v); renderBots(); };
-    form = plugin && plugin.optionsForm ? plugin.optionsForm(onOptions) : schemaForm(info.options, onOptions);
+    form = plugin && plugin.optionsForm ? plugin.optionsForm(onOptions, { schema: info.options, schemaForm }) : schemaForm(info.options, onOptions);
     clear(optsBox, form ? form.el : null, form && form.fromSchema ? null : optionsNote(info.options, Boolean(form)));
     choices = choicesFieldset(info);
     clear(choicesBox, choices.el);
@@ -194,6 +194,7 @@ async function createForm(createdBox, onCreated = () => {}) {
   const submit = async (e) => {
     e.preventDefault();
     err.textContent = '';
+    if (form && form.ok && !form.ok()) { err.textContent = 'The options break a rule (shown above): fix them first.'; return; }
     let options;
     try { options = JSON.parse(optsJson.value || '{}'); } catch { err.textContent = 'options: not valid JSON'; return; }
     const [kind, id] = [sc.value.slice(0, 1), sc.value.slice(2)];

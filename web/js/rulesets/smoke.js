@@ -9,6 +9,8 @@
 // The template forms of commands.js remain the keyboard-only fallback.
 import { h } from '../dom.js';
 import { ApiError, problemText } from '../api.js';
+import { commandButton, warningOf, wordsOf } from '../commands.js';
+import { armyBuilder } from '../army_builder.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 export const ROTATE_STEP = 5; // degrees per wheel notch or [ ] key (Shift: 1)
@@ -19,7 +21,7 @@ const HANDLE_UW = 0.9; // the rotation handle, ahead of the ghost's front edge
 
 // The drag in progress and the last answer, kept across redraws of the board (the page redraws
 // the SVG on every update); reset when the game or its version changes.
-const ctl = { key: null, unit: null, mode: 0, pose: null, answer: null, seq: 0, timer: null, drag: null, suppressClick: false, posedAt: 0, lastLegal: null, refused: null };
+const ctl = { key: null, place: null, unit: null, mode: 0, pose: null, answer: null, seq: 0, timer: null, drag: null, suppressClick: false, posedAt: 0, lastLegal: null, refused: null };
 // measured in the browser for ops/bench_smoke_drag.py: a pose to its verdict drawn (debounce
 // included), and the dry run's own round trip
 const metrics = (window.__umpireMetrics = window.__umpireMetrics || { firstBoard: null, clicks: [] });
@@ -64,6 +66,71 @@ const pieceId = (el) => el.dataset.unit || el.dataset.commander;
 // ---- templates: which of the seat's units can be dragged, and how a pose fills a template ----
 const POSE_FIELDS = ['facing', 'distance', 'vector', 'at', 'to'];
 
+// What is put on the table rather than moved on it (SMOKE-TGEN-2, SMOKE-DEP-3/4/6, SMOKE-MARK-3): a
+// terrain element, a column marker, a reserve unit or commander, a fortification, a battle marker. It
+// is not on the picture yet: its ghost starts at the template's own example (a legal pose) and is
+// dragged from there inside the zone its bound draws.
+const PLACED = ['place_terrain', 'place_column', 'deploy_unit', 'deploy_commander', 'place_fortification', 'place_marker'];
+const COMMANDER_R = 0.5; // SMOKE-GEO-16, the disc drawn for a reserve commander
+const MARKER_R = 2.0; // SMOKE-MARK-3's 2 UW radius
+
+function centre(b, view) {
+  const at = (b && b.at) || {};
+  if (Array.isArray(at.of_marker)) return at.of_marker;
+  if (Array.isArray(at.within_zone) && at.within_zone.length) {
+    const z = at.within_zone;
+    return [z.reduce((a, p) => a + p[0], 0) / z.length, z.reduce((a, p) => a + p[1], 0) / z.length];
+  }
+  if (at.x && at.y) return [(at.x.min + at.x.max) / 2, (at.y.min + at.y.max) / 2];
+  const b0 = (stateOf(view).battle) || {};
+  return [(b0.width || 30) / 2, (b0.height || 22) / 2];
+}
+
+export function placeables(legal, view) {
+  const st = stateOf(view);
+  const out = [];
+  for (const t of (legal && legal.templates) || []) {
+    const c = t && t.command;
+    if (!c || !PLACED.includes(c.type)) continue;
+    const kinds = c.type === 'place_terrain' ? ((t.bounds.kind && t.bounds.kind.one_of) || []) : [null];
+    for (const kind of kinds) {
+      const ex = t.example && (kind == null || t.example.kind === kind) ? t.example : null;
+      const tpl = kind == null ? t : { ...t, command: { ...c, kind }, example: ex };
+      const at = (ex && (ex.at || ex.to)) || centre(t.bounds, view);
+      const facing = ex ? (ex.facing ?? ex.rotation ?? 90) : 90;
+      let u = { kind: 'place', shape: 'disc', r: 0.6, x: at[0], y: at[1], facing };
+      let id = c.type;
+      let name = '';
+      if (c.type === 'deploy_unit') {
+        const r = (st.reserve || []).find((x) => x.id === c.unit) || {};
+        u = { ...u, shape: 'box', w: r.w || 2, d: r.d || 1, profile: r.profile };
+        id = `unit:${c.unit}`;
+        name = c.unit;
+      } else if (c.type === 'deploy_commander') {
+        u = { ...u, r: COMMANDER_R };
+        id = `commander:${c.commander}`;
+        name = c.commander;
+      } else if (c.type === 'place_column') {
+        id = `column:${c.column}`;
+        name = `Column ${c.column}`;
+      } else if (c.type === 'place_terrain') {
+        u = { ...u, r: 1.5 };
+        id = `terrain:${kind}`;
+        name = String(kind).replace(/_/g, ' ');
+      } else if (c.type === 'place_marker') {
+        u = { ...u, r: MARKER_R };
+        name = 'Battle marker';
+      } else if (c.type === 'place_fortification') {
+        u = { ...u, r: 1.2 };
+        name = `Fortification for ${ex ? ex.unit : ''}`;
+      }
+      out.push({ id: `place:${id}`, name, tpl, u: { ...u, id: `place:${id}`, name } });
+    }
+  }
+  // the pieces with a legal example first: the one on show starts at a pose the umpire accepts
+  return out.filter((p) => p.tpl.example).concat(out.filter((p) => !p.tpl.example));
+}
+
 export function pieceTemplates(legal, piece) {
   return ((legal && legal.templates) || []).filter((t) => t && t.command && t.command[piece.kind] === piece.id
     && t.bounds && POSE_FIELDS.some((k) => k in t.bounds));
@@ -81,6 +148,7 @@ export function modeName(tpl) {
 export function commandFor(tpl, u, pose) {
   const b = tpl.bounds || {};
   const cmd = { ...tpl.command };
+  if (cmd.type === 'place_fortification' && tpl.example) cmd.unit = tpl.example.unit;
   const dx = pose.x - u.x;
   const dy = pose.y - u.y;
   if (b.vector) { // SMOKE-MOVE-4: translate, then pivot (facing omitted: kept)
@@ -109,9 +177,13 @@ export function commandFor(tpl, u, pose) {
         x = c[0] + (x - c[0]) * k;
         y = c[1] + (y - c[1]) * k;
       }
-      cmd[key] = [r2(clamp(x, xb.min, xb.max)), r2(clamp(y, yb.min, yb.max))];
+      // a piece being placed keeps the full precision of its pose: its starting pose is the server's
+      // own example, which may be optimal to the last digit (SMOKE-MARK-3's best cover)
+      const rd = u.kind === 'place' ? (v) => v : r2;
+      cmd[key] = [rd(clamp(x, xb.min, xb.max)), rd(clamp(y, yb.min, yb.max))];
     }
-    if (b.facing) cmd.facing = r1(norm(pose.facing));
+    if (b.facing) cmd.facing = u.kind === 'place' ? norm(pose.facing) : r1(norm(pose.facing));
+    if (b.rotation) cmd.rotation = norm(pose.facing);
   }
   return cmd;
 }
@@ -142,7 +214,7 @@ export function poseOf(cmd, u) {
   }
   if (cmd.distance != null) return { x: u.x + cmd.distance * Math.cos(rad(cmd.facing)), y: u.y + cmd.distance * Math.sin(rad(cmd.facing)), facing: cmd.facing };
   const at = cmd.at || cmd.to;
-  if (at) return { x: at[0], y: at[1], facing: cmd.facing ?? u.facing };
+  if (at) return { x: at[0], y: at[1], facing: cmd.facing ?? cmd.rotation ?? u.facing };
   return { x: u.x, y: u.y, facing: cmd.facing ?? u.facing };
 }
 
@@ -179,6 +251,8 @@ export function board(ctx) {
   const tf = transformOf(svg);
   if (!tf || !legal || !(legal.templates || []).length) return;
   const units = new Map();
+  const toPlace = placeables(legal, view);
+  for (const p of toPlace) units.set(p.id, { u: p.u, el: null, tpls: [p.tpl], name: p.name });
   for (const el of svg.querySelectorAll(PIECES)) {
     const u = pieceOf(el);
     const tpls = pieceTemplates(legal, u);
@@ -191,15 +265,38 @@ export function board(ctx) {
     el.setAttribute('aria-label', `${u.kind === 'unit' ? 'Move' : 'Ride'} ${u.id}: Enter to select, then drag it or use the arrow keys${turn}, Enter to send`);
   }
   if (ctl.unit && !units.has(ctl.unit)) reset(key);
-  const s = { ...ctx, tf, units };
+  const s = { ...ctx, tf, units, toPlace };
   svg.__smoke = s;
   if (!svg.__smokeWired) wire(svg);
-  if (units.size && !ctl.unit) ctx.hint.textContent = `Select one of your ${units.size} highlighted piece${units.size === 1 ? '' : 's'} and drag it; the umpire checks every pose.`;
+  if (toPlace.length) {
+    // the next thing to put on the table is already on it, as a ghost at a legal pose: drag it
+    if (!ctl.unit) {
+      const want = toPlace.find((p) => p.id === ctl.place) || toPlace[0];
+      select(s, want.id, false);
+      schedule(s, 0);
+    }
+    anchor(s);
+  } else if (units.size && !ctl.unit) ctx.hint.textContent = `Select one of your ${units.size} highlighted piece${units.size === 1 ? '' : 's'} and drag it; the umpire checks every pose.`;
   render(s);
 }
 
+// A focusable stand-in for the ghost (the ghost is redrawn on every pose): keyboard users place the
+// piece with the arrow keys, [ ] and Enter while it has focus.
+function anchor(s) {
+  let a = s.svg.querySelector('[data-place-anchor]');
+  const cur = current(s);
+  if (!a) {
+    a = el('rect', { 'data-place-anchor': '1', tabindex: '0', role: 'button', x: 0, y: 0, width: 1, height: 1, fill: 'transparent' });
+    s.svg.append(a);
+  }
+  if (cur) a.setAttribute('aria-label', `${cur.tpl.label || cur.u.name}: arrow keys to move it${turnable(cur.tpl) ? ', [ and ] to turn it' : ''}, Enter to put it there`);
+}
+
+const turnable = (tpl) => !!(tpl.bounds && (tpl.bounds.facing || tpl.bounds.rotation));
+
 function reset(key) {
   clearTimeout(ctl.timer);
+  if (ctl.key !== key) ctl.place = null;
   Object.assign(ctl, { key, unit: null, mode: 0, pose: null, answer: null, drag: null, timer: null, lastLegal: null, refused: null });
   ctl.seq += 1;
 }
@@ -211,8 +308,9 @@ function current(s) {
   return { ...it, tpl };
 }
 
-function select(s, id) {
+function select(s, id, draw = true) {
   ctl.unit = id;
+  if (id && id.startsWith('place:')) ctl.place = id;
   ctl.mode = 0;
   const { u } = s.units.get(id);
   ctl.pose = { x: u.x, y: u.y, facing: u.facing };
@@ -220,7 +318,7 @@ function select(s, id) {
   ctl.lastLegal = null;
   ctl.refused = null;
   ctl.seq += 1;
-  render(s);
+  if (draw) render(s);
 }
 
 // A new pose (from the pointer or the keys): fill the template, draw the ghost, check it.
@@ -237,7 +335,7 @@ function setPose(s, pose) {
 
 function rotate(s, by) {
   const cur = current(s);
-  if (!cur || !ctl.pose || !cur.tpl.bounds.facing) return; // nothing to turn (a commander's ride)
+  if (!cur || !ctl.pose || !turnable(cur.tpl)) return; // nothing to turn (a commander's ride)
   const p = ctl.pose;
   if (cur.tpl.bounds.distance && !cur.tpl.bounds.vector) {
     // a simple move turns its whole path around the start: the distance is kept
@@ -315,20 +413,26 @@ function el(tag, attrs) {
 
 function render(s) {
   const { svg, tf, units } = s;
-  for (const old of svg.querySelectorAll('.smoke-ghost')) old.remove();
-  for (const [id, it] of units) it.el.classList.toggle('sel', id === ctl.unit);
+  for (const old of svg.querySelectorAll('.smoke-ghost, .smoke-zone')) old.remove();
+  for (const [id, it] of units) if (it.el) it.el.classList.toggle('sel', id === ctl.unit);
   renderBar(s);
   const cur = current(s);
   if (!cur || !ctl.pose) return;
+  if (cur.u.kind === 'place') svg.append(zoneOf(cur.tpl, tf));
   const state = ctl.answer ? (ctl.answer.legal ? 'ok' : 'bad') : 'pending';
-  const g = el('g', { class: `smoke-ghost ghost-${state}`, 'data-ghost': cur.u.id, 'data-state': state });
+  const g = el('g', { class: `smoke-ghost ghost-${state}`, 'data-ghost': cur.u.id, 'data-state': state, 'data-x': ctl.pose.x, 'data-y': ctl.pose.y });
   const [sx, sy] = tf.toSvg(cur.u.x, cur.u.y);
   const [gx, gy] = tf.toSvg(ctl.pose.x, ctl.pose.y);
   g.append(el('line', { x1: sx, y1: sy, x2: gx, y2: gy, class: 'ghost-path' }));
   const label = el('text', { x: gx, y: gy - ((cur.u.d || 2 * cur.u.r) / 2 + 0.3) * tf.px, class: 'ghost-label', 'text-anchor': 'middle' });
-  label.textContent = ctl.answer ? shortVerdict(ctl.answer) : 'checking…';
-  if (cur.u.kind === 'commander') {
+  label.textContent = (cur.u.kind === 'place' ? `${cur.u.name}: ` : '') + (ctl.answer ? shortVerdict(ctl.answer) : 'checking…');
+  if (cur.u.kind === 'commander' || cur.u.shape === 'disc') {
     g.append(el('circle', { cx: gx, cy: gy, r: Math.max(cur.u.r * tf.px, 6), class: 'ghost-body' }));
+    if (cur.u.kind === 'place') {
+      const tag = el('text', { x: gx, y: gy + 4, class: 'ghost-tag', 'text-anchor': 'middle' });
+      tag.textContent = cur.u.name.replace(/^Column /, '');
+      g.append(tag);
+    }
     g.append(label);
     svg.append(g);
     return;
@@ -343,9 +447,27 @@ function render(s) {
   const handle = el('circle', { cx: hx, cy: hy, r: 7, class: 'ghost-handle', 'data-handle': 'rotate' });
   handle.append(el('title', {}));
   handle.firstChild.textContent = 'Turn (drag; or the mouse wheel, [ and ])';
-  if (cur.tpl.bounds.facing) g.append(handle);
+  if (turnable(cur.tpl)) g.append(handle);
   g.append(label);
   svg.append(g);
+}
+
+// Where a piece may be put, from its template's bound: the deployment zone (SMOKE-DEP-3/6), the
+// circle around its column's marker (SMOKE-DEP-4), the quarter of the table (SMOKE-TGEN-2).
+function zoneOf(tpl, tf) {
+  const at = (tpl.bounds && tpl.bounds.at) || {};
+  const g = el('g', { class: 'smoke-zone', 'data-zone': tpl.command.type });
+  if (Array.isArray(at.within_zone)) {
+    g.append(el('polygon', { points: at.within_zone.map(([x, y]) => tf.toSvg(x, y).join(',')).join(' ') }));
+  } else if (Array.isArray(at.of_marker) && typeof at.within === 'number') {
+    const [cx, cy] = tf.toSvg(at.of_marker[0], at.of_marker[1]);
+    g.append(el('circle', { cx, cy, r: at.within * tf.px }));
+  } else if (at.x && at.y && Number.isFinite(at.x.min) && Number.isFinite(at.y.max)) {
+    const [x0, y0] = tf.toSvg(at.x.min, at.y.max);
+    const [x1, y1] = tf.toSvg(at.x.max, at.y.min);
+    g.append(el('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }));
+  }
+  return g;
 }
 
 function shortVerdict(a) {
@@ -365,19 +487,38 @@ function renderBar(s) {
     type: 'button', class: 'mode', 'aria-pressed': i === ctl.mode ? 'true' : 'false',
     onclick: () => { ctl.mode = i; setPose(s, ctl.pose); },
   }, modeName(t)))) : null;
-  const pose = h('p', { class: 'muted small', id: 'smoke-pose' }, describePose(cmd));
+  const pose = h('p', { class: 'muted small', id: 'smoke-pose' }, describePose(cmd, cur.u));
   const refused = ctl.refused ? h('p', { class: 'verdict bad', id: 'smoke-refused', role: 'alert', dataset: ctl.refused.rule ? { rule: ctl.refused.rule } : {} },
     `Refused by ${ctl.refused.rule || 'the umpire'}: ${ctl.refused.text} — back to the ${ctl.lastLegal ? 'last legal pose' : 'starting pose'}.`) : null;
   if (ctl.refused && !ctl.lastLegal) verdict.textContent = 'At the starting pose.';
-  bar.append(h('div', { class: 'smoke-bar' }, profileCard(s.view, cur.u), modes, pose, refused, verdict,
+  const place = cur.u.kind === 'place' ? placeBox(s, cur) : null;
+  bar.append(h('div', { class: 'smoke-bar' }, place, profileCard(s.view, cur.u), modes, pose, refused, verdict,
     h('button', { type: 'button', id: 'smoke-send', disabled: !(a && a.legal), onclick: () => send(s) }, 'Send'), ' ',
-    h('button', { type: 'button', class: 'link', onclick: () => { reset(ctl.key); render(s); } }, 'Cancel')));
-  const turn = cur.tpl.bounds.facing ? ', turn it with the handle, the wheel or [ ]' : '';
-  hint.textContent = `${cur.u.id}: drag it (or the arrow keys)${turn}; release or Enter sends a legal pose.`;
+    cur.u.kind === 'place' ? null : h('button', { type: 'button', class: 'link', onclick: () => { reset(ctl.key); render(s); } }, 'Cancel')));
+  const turn = turnable(cur.tpl) ? ', turn it with the handle, the wheel or [ ]' : '';
+  hint.textContent = cur.u.kind === 'place'
+    ? `${cur.u.name}: drag it inside the outlined zone${turn}; it turns red with the rule where it may not go; release (or Enter) puts it there.`
+    : `${cur.u.id}: drag it (or the arrow keys)${turn}; release or Enter sends a legal pose.`;
 }
 
-function describePose(cmd) {
+// What is being placed, and the others still to place (any of them may go next).
+function placeBox(s, cur) {
+  const others = s.toPlace.filter((p) => p.id !== cur.u.id);
+  return h('div', { class: 'place-box', id: 'place-box' },
+    h('p', {}, h('strong', {}, cur.tpl.label || cur.u.name)),
+    others.length ? h('div', { class: 'choices compact', role: 'group', 'aria-label': 'Place another piece first' },
+      h('span', { class: 'small muted' }, `Still to place (${others.length}): `),
+      others.slice(0, 40).map((p) => h('button', { type: 'button', class: 'to-place', dataset: { place: p.id },
+        onclick: () => { select(s, p.id); schedule(s); } }, p.name))) : null);
+}
+
+function describePose(cmd, u) {
   if (!cmd) return '';
+  if (u && u.kind === 'place') {
+    const at = cmd.at || cmd.to || [];
+    const turn = cmd.facing != null ? `, facing ${r1(cmd.facing)}°` : cmd.rotation != null ? `, turned ${r1(cmd.rotation)}°` : '';
+    return `${u.name} at (${at.map((v) => v.toFixed(2)).join(', ')}) UW${turn}`;
+  }
   const bits = [];
   if (cmd.distance != null) bits.push(`${cmd.distance.toFixed(2)} UW`);
   if (cmd.vector) bits.push(`by (${cmd.vector[0].toFixed(2)}, ${cmd.vector[1].toFixed(2)}) UW`);
@@ -466,6 +607,11 @@ function wire(svg) {
       return;
     }
     if (!current(s)) return;
+    if (ev.key === 'Enter' && ev.target.closest && ev.target.closest('[data-place-anchor]')) {
+      ev.preventDefault();
+      send(s);
+      return;
+    }
     const step = ev.shiftKey ? 0.05 : NUDGE;
     const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
     if (moves[ev.key]) {
@@ -481,7 +627,8 @@ function wire(svg) {
       rotate(s, (ev.key === ']' ? -1 : 1) * (ev.shiftKey ? 1 : ROTATE_STEP));
     } else if (ev.key === 'Escape') {
       reset(ctl.key);
-      render(s);
+      if (!s.toPlace.length) render(s);
+      else board(s);
     }
   }, true);
 }
@@ -492,14 +639,14 @@ function stateOf(view) { return (view && view.state) || {}; }
 // What a player reads off a unit's card: type, speed, weapons and ranges, discipline, traits.
 export function profileCard(view, u) {
   const st = stateOf(view);
-  if (!u || u.kind !== 'unit') return null;
-  const unit = (st.units || []).find((x) => x.id === u.id);
+  if (!u || (u.kind !== 'unit' && !u.profile)) return null;
+  const unit = u.profile ? { profile: u.profile } : (st.units || []).find((x) => x.id === u.id);
   const p = unit && (st.profiles || {})[unit.profile];
   if (!p) return null;
   const speed = Array.isArray(p.speed) ? `${p.speed[0]} UW simple, ${p.speed[1]} UW complex` : String(p.speed);
   const fire = (p.fire || []).map((f) => `${f.name} (range ${f.range} UW, ${f.dice} ${f.dice === 1 ? 'die' : 'dice'})`);
-  return h('div', { class: 'profile-card', id: 'profile-card', role: 'group', 'aria-label': `${u.id}: ${p.name}` },
-    h('strong', {}, `${u.id} · ${p.name}`),
+  return h('div', { class: 'profile-card', id: 'profile-card', role: 'group', 'aria-label': `${u.name || u.id}: ${p.name}` },
+    h('strong', {}, `${u.name || u.id} · ${p.name}`),
     h('dl', {},
       h('dt', {}, 'Speed'), h('dd', {}, speed),
       h('dt', {}, 'Weapons'), h('dd', {}, fire.length ? fire.join('; ') : 'none (melee only)'),
@@ -525,8 +672,15 @@ export function statusLines(view) {
   const lines = [];
   const t = st.turn;
   const end = (st.battle && st.battle.end) || {};
-  if (st.phase != null) lines.push(`Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''} · turn ${st.turn_number ?? ''}${t ? ` · ${t.side}, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
-  if (st.result) lines.push(`Result: ${typeof st.result === 'object' ? (st.result.winner ? `${st.result.winner} wins` : JSON.stringify(st.result)) : st.result}`);
+  // a side by its printed name and its players, as everywhere else ("Karl (player-1)")
+  const sides = (st.battle && st.battle.sides) || [];
+  const seatsOf = (side) => Object.values(st.armies || {}).filter((a) => a.side === side).map((a) => a.seat);
+  const sideName = (id) => { const s = sides.find((x) => x.id === id); const who = seatsOf(id); return `${s ? s.name : id}${who.length ? ` (${who.join(', ')})` : ''}`; };
+  if (st.phase != null) lines.push(`Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''} · turn ${st.turn_number ?? ''}${t ? ` · ${sideName(t.side)} to act, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
+  if (st.result) {
+    const r = st.result;
+    lines.push(`Result: ${typeof r === 'object' ? (r.winner ? `${sideName(r.winner)} wins${r.kind ? ` (${r.kind} victory)` : ''}` : (r.detail || 'a draw')) : r}`);
+  }
   return lines;
 }
 
@@ -540,7 +694,38 @@ function placeOffers(cmds, dice, used, i) {
   return cmds.filter((c) => c.type === 'place_die' && dice[c.die] === dice[i]);
 }
 
-export function handPanel({ view, seat, cmds, post }) {
+// The choices that are neither a die, a slot nor a pose on the table, with the ruleset's own words
+// (label and warning, from legal-commands "described"): who goes first, the quarters, the columns,
+// the end of an activation, bombardment aims, battles, tactics, hits, retreats, support.
+const ON_TABLE = new Set([...PLACED, 'move', 'ride', 'place_die', 'activate', 'take_risk', 'end_placement']);
+const DECISION_TITLES = {
+  choose_first: 'Who goes first', choose_edge: 'Table edge', choose_quarters: 'Terrain quarters', assign_columns: 'Columns',
+  aim: 'Bombardment', bombard: 'Bombardment', take_loss: 'Bombardment losses', fight: 'Battles', play_tactic: 'Tactics',
+  end_tactics: 'Tactics', allocate_hits: 'Hits', resolve_hits: 'Hits', retreat: 'Retreat', support: 'A broken army',
+  end_activation: 'This activation', end_actions: 'Your actions',
+};
+
+function decisionBox(cmds, legal, post) {
+  const rest = cmds.filter((c) => !ON_TABLE.has(c.type));
+  if (!rest.length) return null;
+  const words = wordsOf(legal);
+  const groups = new Map();
+  for (const c of rest) {
+    const title = DECISION_TITLES[c.type] || 'Choices';
+    if (!groups.has(title)) groups.set(title, []);
+    groups.get(title).push(c);
+  }
+  return h('section', { class: 'smoke-decisions', id: 'smoke-decisions', 'aria-label': 'Your choices' },
+    [...groups].map(([title, cs]) => h('div', { class: 'decision-group', role: 'group', 'aria-label': title },
+      h('h3', {}, title),
+      h('div', { class: 'choices' }, cs.map((c) => {
+        const w = words.get(JSON.stringify(c));
+        const label = (w && w.label) || String(c.type).replace(/_/g, ' ');
+        return commandButton(c, post, label, warningOf(c, words), { class: 'decision' });
+      })))));
+}
+
+export function handPanel({ view, seat, cmds, post, legal }) {
   const st = stateOf(view);
   const out = [];
   const key = `${view.game_id}@${view.version}`;
@@ -551,6 +736,8 @@ export function handPanel({ view, seat, cmds, post }) {
     h('p', {}, statusLines(view).join(' · ')),
     h('p', { class: 'small' }, h('strong', {}, 'Victory: '), victory(st) || 'see the briefing'),
     b.briefing ? h('p', { class: 'muted small' }, b.briefing) : null));
+  const decisions = decisionBox(cmds, legal, post);
+  if (decisions) out.push(decisions);
   const t = st.turn || {};
   const acts = t.actions;
   const armies = st.armies || {};
@@ -633,4 +820,28 @@ export function describe(cmd) {
 export const ZOOMS = [1, 2, 3];
 export const PHONE_ZOOM = 3;
 
-export default { id: 'smoke', board, describe, handPanel, statusLines, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
+// The lobby's options: the schema's own fields (GET /rulesets), and the army builder for the players'
+// own armies (SMOKE-ARMY, the schema's ``x-army-building`` catalogue), one army per seat.
+export function optionsForm(onChange, ctx = {}) {
+  const schema = ctx.schema || {};
+  const { armies, ...props } = schema.properties || {};
+  const cat = armies && armies['x-army-building'];
+  let base = null;
+  let builder = null;
+  const holder = h('div', { id: 'army-builder-box' });
+  const value = () => ({ ...(base ? base.value() : {}), ...(builder ? builder.value() : {}) });
+  const build = () => {
+    if (!cat) return;
+    const n = players();
+    seatsNow = n;
+    builder = armyBuilder(cat, Array.from({ length: n }, (_, i) => `player-${i + 1}`), () => onChange(value()));
+    holder.replaceChildren(builder.el);
+  };
+  let seatsNow = 0;
+  const players = () => (base && base.value().players) || 2;
+  base = ctx.schemaForm ? ctx.schemaForm({ ...schema, properties: props }, () => { if (players() !== seatsNow) build(); onChange(value()); }) : null;
+  build();
+  return { el: h('div', { class: 'smoke-options' }, base ? base.el : null, holder), value, ok: () => !builder || builder.ok(), fromSchema: true };
+}
+
+export default { id: 'smoke', board, describe, handPanel, statusLines, optionsForm, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };

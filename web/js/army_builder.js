@@ -1,0 +1,129 @@
+// Clouds of Smoke's army builder in the lobby (SMOKE-ARMY-1..5): for each seat, a faction, the commander's
+// skill, units from the faction's list and preparations, with the points, the limits and each unit's
+// profile shown as it is added. The catalogue is the options schema's own ``x-army-building`` (GET
+// /rulesets); the umpire checks the lists again when the game is created (POST /games refuses a list with
+// the field and the rule). A limit broken here is shown with its rule and keeps the game from being created.
+import { h } from './dom.js';
+
+const CLASS_WORD = { core: 'core', rare: 'rare', auxiliary: 'auxiliary' };
+
+export function profileLines(p) {
+  const fire = (p.fire || []).map((f) => `${f.name} (range ${f.range} UW, ${f.dice} ${f.dice === 1 ? 'die' : 'dice'})`);
+  return [
+    ['Cost', `${p.points} points`],
+    ['Speed', `${p.speed[0]} UW simple, ${p.speed[1]} UW complex`],
+    ['Weapons', fire.length ? fire.join('; ') : 'none (melee only)'],
+    ['Melee', String(p.melee)], ['Discipline', String(p.discipline)], ['Morale', String(p.morale)],
+    ['Traits', (p.traits || []).join(', ') || 'none'],
+  ];
+}
+
+// One seat's list and what is wrong with it (each problem with its rule).
+export function check(list, cat) {
+  const fac = cat.factions.find((f) => f.id === list.faction);
+  let core = 0;
+  let rare = 0;
+  let total = (cat.commanders[list.commander] || { points: 0 }).points;
+  for (const e of list.units) {
+    const cls = fac ? fac.units[e.profile] : null;
+    if (cls === 'core') core += e.count;
+    if (cls === 'rare') rare += e.count;
+    total += (cat.profiles[e.profile] || { points: 0 }).points * e.count;
+  }
+  const prepBy = Object.fromEntries(cat.preparations.map((p) => [p.id, p]));
+  for (const p of list.preparations) total += (prepBy[p] || { points: 0 }).points;
+  // copies of a preparation that may be taken several times count as one (SMOKE-ARMY-5)
+  const slots = list.preparations.filter((p, i) => !(prepBy[p] || {}).multiple || list.preparations.indexOf(p) === i).length;
+  const limit = Math.ceil(list.points / cat.preparation_step);
+  const problems = [];
+  if (total > list.points) problems.push({ rule: 'SMOKE-ARMY-4', field: 'points', text: `costs ${total} points, more than the agreed ${list.points}` });
+  if (rare > core) problems.push({ rule: 'SMOKE-ARMY-2', field: 'units', text: `${rare} rare units but only ${core} core: rare units may not outnumber core units` });
+  if (slots > limit) problems.push({ rule: 'SMOKE-ARMY-5', field: 'preparations', text: `${slots} preparations; the limit is ${limit} (one per started ${cat.preparation_step} points)` });
+  if (!list.units.length) problems.push({ rule: 'SMOKE-ARMY-1', field: 'units', text: 'an army has units' });
+  return { total, core, rare, slots, limit, problems };
+}
+
+export function armyBuilder(cat, seats, onChange) {
+  const lists = {};
+  const boxes = {};
+  const picked = {}; // the unit and preparation chosen in each seat's selects, kept across redraws
+  const pickedPrep = {};
+  let points = 400;
+  const on = h('input', { type: 'checkbox', id: 'ab-on' });
+  const size = h('input', { type: 'number', id: 'ab-points', min: 100, step: 50, value: points });
+  const body = h('div', { class: 'army-seats', hidden: true });
+  const state = { ok: true };
+
+  function seatBox(seat, i) {
+    const fac = cat.factions[i % cat.factions.length];
+    lists[seat] = { name: `${seat}'s army`, faction: fac.id, points, commander: 'mediocre', units: [], preparations: [] };
+    const box = h('fieldset', { class: 'army', id: `ab-${seat}`, dataset: { seat } });
+    boxes[seat] = box;
+    draw(seat);
+    return box;
+  }
+
+  function draw(seat, shown = null) {
+    const l = lists[seat];
+    const fac = cat.factions.find((f) => f.id === l.faction);
+    const c = check(l, cat);
+    const facSel = h('select', { id: `ab-${seat}-faction` }, cat.factions.map((f) => h('option', { value: f.id, selected: f.id === l.faction }, f.name)));
+    facSel.addEventListener('change', () => { l.faction = facSel.value; l.units = []; picked[seat] = null; draw(seat); });
+    const cmdSel = h('select', { id: `ab-${seat}-commander` }, Object.entries(cat.commanders).map(([k, v]) => h('option', { value: k, selected: k === l.commander },
+      `${k} (level ${v.level}, ${v.action_dice} action dice, ${v.points} points)`)));
+    cmdSel.addEventListener('change', () => { l.commander = cmdSel.value; draw(seat); });
+    const unitSel = h('select', { id: `ab-${seat}-unit` }, Object.entries(fac.units).map(([pid, cls]) => h('option', { value: pid, selected: pid === picked[seat] },
+      `${(cat.profiles[pid] || {}).name || pid} (${CLASS_WORD[cls]}, ${(cat.profiles[pid] || {}).points} points)`)));
+    const add = h('button', { type: 'button', id: `ab-${seat}-add` }, 'Add unit');
+    unitSel.addEventListener('change', () => { picked[seat] = unitSel.value; });
+    add.addEventListener('click', () => {
+      const pid = unitSel.value;
+      picked[seat] = pid;
+      const e = l.units.find((x) => x.profile === pid);
+      if (e) e.count += 1; else l.units.push({ profile: pid, count: 1 });
+      draw(seat, pid);
+    });
+    const prepSel = h('select', { id: `ab-${seat}-prep` }, cat.preparations.map((p) => h('option', { value: p.id, selected: p.id === pickedPrep[seat] }, `${p.name} (${p.points} points${p.multiple ? ', may be taken again' : ''})`)));
+    const addPrep = h('button', { type: 'button', id: `ab-${seat}-add-prep` }, 'Add preparation');
+    prepSel.addEventListener('change', () => { pickedPrep[seat] = prepSel.value; });
+    addPrep.addEventListener('click', () => { pickedPrep[seat] = prepSel.value; l.preparations.push(prepSel.value); draw(seat); });
+    const units = h('ul', { class: 'army-units' }, l.units.map((e) => h('li', { dataset: { profile: e.profile } },
+      `${e.count} × ${(cat.profiles[e.profile] || {}).name} (${fac.units[e.profile]}) `,
+      h('button', { type: 'button', class: 'link', 'aria-label': `Remove one ${(cat.profiles[e.profile] || {}).name}`, onclick: () => { e.count -= 1; l.units = l.units.filter((x) => x.count > 0); draw(seat); } }, 'remove one'))));
+    const preps = l.preparations.length ? h('ul', { class: 'army-preps' }, l.preparations.map((p, i) => h('li', {}, `${(cat.preparations.find((x) => x.id === p) || {}).name} `,
+      h('button', { type: 'button', class: 'link', onclick: () => { l.preparations.splice(i, 1); draw(seat); } }, 'remove')))) : null;
+    const prof = shown && cat.profiles[shown];
+    const card = prof ? h('div', { class: 'profile-card', id: `ab-${seat}-profile` }, h('strong', {}, `Added: ${prof.name}`),
+      h('dl', {}, profileLines(prof).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))) : null;
+    const bad = c.problems.length ? 'bad' : 'ok';
+    boxes[seat].replaceChildren(...[h('legend', {}, `${seat}'s army`),
+      h('div', { class: 'row' }, h('label', { for: facSel.id }, 'Faction '), facSel),
+      h('div', { class: 'row' }, h('label', { for: cmdSel.id }, 'Commander (exactly one, SMOKE-ARMY-3) '), cmdSel),
+      h('div', { class: 'row' }, h('label', { for: unitSel.id }, 'Unit '), unitSel, ' ', add),
+      card, units,
+      h('div', { class: 'row' }, h('label', { for: prepSel.id }, 'Preparation '), prepSel, ' ', addPrep), preps,
+      h('p', { class: `army-totals ${bad}`, id: `ab-${seat}-totals` },
+        `${c.total} of ${l.points} points · core ${c.core}, rare ${c.rare} (rare ≤ core) · preparations ${c.slots} of ${c.limit}`),
+      c.problems.length ? h('ul', { class: 'army-problems', role: 'alert' }, c.problems.map((p) => h('li', { class: 'error', dataset: { rule: p.rule, field: p.field } }, `${p.rule}: ${p.text}`))) : null].filter(Boolean));
+    changed();
+  }
+
+  function changed() {
+    state.ok = !on.checked || Object.values(lists).every((l) => !check(l, cat).problems.length);
+    onChange();
+  }
+
+  on.addEventListener('change', () => { body.hidden = !on.checked; changed(); });
+  size.addEventListener('change', () => {
+    points = Number(size.value) || points;
+    for (const s of Object.keys(lists)) { lists[s].points = points; draw(s); }
+  });
+  body.append(h('div', { class: 'row' }, h('label', { for: size.id }, 'Agreed army size in points (SMOKE-ARMY-4) '), size), ...seats.map(seatBox));
+  const el = h('fieldset', { class: 'army-builder', id: 'army-builder' }, h('legend', {}, 'Armies'),
+    h('div', { class: 'row' }, on, h('label', { for: on.id }, ' The players bring their own armies (SMOKE-ARMY; battles deployed by columns)')), body);
+  return {
+    el,
+    ok: () => state.ok,
+    value: () => (on.checked ? { armies: JSON.parse(JSON.stringify(lists)) } : {}),
+  };
+}
