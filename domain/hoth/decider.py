@@ -41,12 +41,13 @@ from .resolution import (
     trench_choice,
 )
 from .state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
+from .reinforcements import reinforcement_hexes
 from .team import (
     TEAM_PERSONAL_DECK, faction_seats, leaders_option, options_schema, seats_for, team_hand_size, turn_order,
 )
 from .turns import (
     advance, all_attacks, arrange, close_orders, discard_cards, end_moves, end_turn, move, move_options,
-    order_unit, play_card, reinforce, reinforcement_hexes,
+    order_unit, play_card, reinforce,
 )
 from .support import play_support, support_options
 from .units import badge_allowed
