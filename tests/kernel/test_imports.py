@@ -203,7 +203,6 @@ def test_no_function_body_import_in_product_code_without_a_reason():
 KNOWN_CYCLES = [
     ["domain.smoke.decider", "domain.smoke.deployment", "domain.smoke.faces", "domain.smoke.options",
      "domain.smoke.turns", "domain.smoke.view"],
-    ["scenarios.hoth.catalog", "scenarios.hoth.checks"],
     ["service.bot_players", "service.game_service", "service.undo"],
     ["service.store", "service.store_pg"],
 ]
