@@ -16,6 +16,7 @@ from domain.kernel.rules import rule_url
 from domain.kernel.seats import creator_holds, seat_report
 from domain.kernel.sides import seat_sides
 from domain.kernel.undo import waiting_sides
+from domain.kernel import is_kernel_event
 
 FINISHED = "finished"
 
@@ -153,8 +154,6 @@ def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool, names: Ma
 
 def step_summary(event: Any, ruleset: Ruleset, names: Mapping[str, str] | None = None) -> str:
     """The one line of a step, naming units and cards by their printed names beside their ids."""
-    from domain.kernel import is_kernel_event
-
     if is_kernel_event(event):
         return _kernel_summary(event, ruleset)
     return words.with_names(ruleset.summary(event), names or {})

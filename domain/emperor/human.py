@@ -28,6 +28,7 @@ from .outbox import Outbox
 from .push import human_push_paths, path_hazards
 from .state import EMPEROR, HERO, HUMAN, EmperorState, Step, Warrior
 from .turn_start import start_human_turn
+import msgspec
 
 #: GAP-A-24 (PROPOSED): the human may leave any ability of its activated card unused.
 ABILITIES_OPTIONAL = True  # GAP-A-24
@@ -249,8 +250,6 @@ def _norm(cmd: Any) -> Any:
     """The command with its bonus list sorted (the order the human lists them in does not matter)."""
     b = getattr(cmd, "bonuses", None)
     if b:
-        import msgspec
-
         return msgspec.structs.replace(cmd, bonuses=tuple(sorted(b)))
     return cmd
 

@@ -53,6 +53,9 @@ from .support import play_support, support_options
 from .units import badge_allowed
 from .board import label as board_label
 from .view import card_texts, render, summarize, view_of
+from .faces import check_rolls
+from .events import AttackFinished
+from .text import render_state
 
 ENGINE_VERSION = "hoth-0.1.0"
 
@@ -246,8 +249,6 @@ class HothRuleset:
     # -- verification (kernel protocol, optional) ----------------------------------------
     def check_rolls(self, event: Any, rolls: Any) -> str | None:
         """The faces an event records follow from its draws' values (domain/hoth/faces.py)."""
-        from .faces import check_rolls
-
         return check_rolls(event, rolls)
 
     # -- decisions ---------------------------------------------------------------------
@@ -323,8 +324,6 @@ class HothRuleset:
                                                               "any other attack.")
             attack(out, cmd.unit, cmd.target, breakthrough=True, special=cmd.special)
         elif k == "breakthrough_attack" and isinstance(cmd, C.SkipAttack):
-            from .events import AttackFinished
-
             out.emit(AttackFinished(attacker=p.unit or ""), RulingBuilder().add(
                 "HOTH-SPECIAL-ASSAULT-6", f"{p.unit} does not make the breakthrough attack (optional)."),
                 summary="breakthrough attack declined")
@@ -404,8 +403,6 @@ class HothRuleset:
 
     def render_text(self, state: HothState, seat: str | None) -> str:
         """Kernel protocol (optional): the board as text, for ``umpire replay``."""
-        from .text import render_state
-
         return render_state(state, seat)
 
 

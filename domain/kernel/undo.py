@@ -31,9 +31,8 @@ from typing import Any
 import msgspec
 
 from .envelope import Command, Emitted
-from .header import GameCreated, KernelEvent, KernelState, Ready, SeatReady, UndoPending, is_kernel_event
+from .header import KernelEvent, KernelState, Ready, UndoPending, is_kernel_event
 from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation, RulingBuilder
-from .seats import SeatClaimed, SeatRotated, SeatsOffered
 from .sides import other_sides
 from .undo_events import UndoAccepted, UndoDeclined, UndoLapsed, Undone, UndoRequested
 
