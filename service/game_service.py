@@ -83,7 +83,8 @@ from domain.kernel.seats import Seating, SeatsOffered
 from domain.kernel.sides import seat_sides
 from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_commands, lapse
 
-from . import chain, views
+from domain.kernel import chain
+from projections import views
 from .seating import claimed_emitted, offered_emitted, plan_seats
 from .metrics import counted_dry_run, counted_steps
 from .feed_hub import FeedHub, render
@@ -601,7 +602,7 @@ class GameService:
         cur = cur or self.current(game_id)
         if seq >= cur.version:
             return cur.folded.kernel
-        from domain.kernel import fold_kernel
+        from domain.kernel import fold_kernel  # kernel-game: moving
 
         pairs = [(s, e) for s, e in cur.folded.kernel_log if s <= seq]
         kernel_seqs = {s for s, _ in pairs}
@@ -807,7 +808,7 @@ class GameService:
         if isinstance(command, Ready):
             return (yield from self._ready(cur, seat, command, command_id, body_hash, note))
         if isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]
-            from .undo import undo_steps
+            from .undo import undo_steps  # kernel-game: moving
 
             return (yield from undo_steps(self, cur, seat, command, command_id=command_id, body_hash=body_hash,
                                           note=note))
@@ -926,7 +927,7 @@ class GameService:
                 first, opening = self._decide_ready(cur, seat, command, None)
                 emitted = [*first, *opening]
             elif isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]
-                from .undo import decide_undo_command
+                from .undo import decide_undo_command  # kernel-game: moving
 
                 emitted = [decide_undo_command(self, cur, seat, command)]
             else:
@@ -1081,7 +1082,7 @@ def check_bots(ruleset_id: str, seats: tuple[str, ...], bots: dict[str, str]) ->
     field) -> seat -> ``"<bot id>:<level>"``."""
     if not bots:
         return {}
-    from .bot_players import check_bots as check
+    from .bot_players import check_bots as check  # kernel-game: moving
 
     return check(ruleset_id, seats, bots)
 

@@ -23,10 +23,12 @@ import msgspec
 from domain.kernel import GameCreated, Setup, Undone, fold, registry, words
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import undone_seqs
+from projections.views import game_view, ruling_view, scenario_title, timeline_entry
 
+from .cli_support import fail
+from .cli_support import open_existing_store as _open_existing_store
 from .settings import Settings
 from .store import UnknownGame
-from .views import game_view, ruling_view, scenario_title, timeline_entry
 
 PROMPT = "[n]ext [b]ack [j]ump SEQ [q]uit > "
 
@@ -149,8 +151,6 @@ def _interactive(rp: Replay, start: int) -> None:
 @click.option("--step", is_flag=True, help="Step through the game: n(ext), b(ack), j(ump) SEQ, q(uit).")
 def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | None, as_json: bool, step: bool) -> None:
     """Replay a stored game: every step with its ruling and dice, the board at one step, or step by step."""
-    from .cli import _open_existing_store, fail
-
     settings = Settings.from_env(data_dir=data_dir)
     store = _open_existing_store(settings.data_dir)
     try:

@@ -70,7 +70,7 @@ _GAME_COLUMNS = ("game_id, ruleset, scenario, setup, seed_commitment, status, wi
 #: The stored columns of a game row (:class:`GameRow` without the derived ``read_only``).
 _GAME_COLS = tuple(c.strip() for c in _GAME_COLUMNS.split(","))
 
-#: Kept for callers of the chain-version-1 helpers (:mod:`service.chain` holds both versions).
+#: Kept for callers of the chain-version-1 helpers (:mod:`domain.kernel.chain` holds both versions).
 canonical = chain.v1_canonical
 chain_hash = chain.v1_hash
 
@@ -185,7 +185,7 @@ def _m4_fair_chain(db: sqlite_utils.Database) -> None:
     )
     db.execute("DROP TABLE commands")
     db.execute("ALTER TABLE commands_v4 RENAME TO commands")
-    # campaigns: their own chained stream through the same mechanism (service.chain)
+    # campaigns: their own chained stream through the same mechanism (domain.kernel.chain)
     db.execute("ALTER TABLE campaigns ADD COLUMN chain_version INTEGER NOT NULL DEFAULT 1")
     for col in ("actor TEXT", "public_payload TEXT", "commitment TEXT", "prev_hash TEXT", "hash TEXT"):
         db.execute(f"ALTER TABLE campaign_events ADD COLUMN {col}")
@@ -1082,26 +1082,6 @@ class EventStore:
         return self._conn().execute(sql, args).fetchone()[0]
 
 
-#: Names ``UMPIRE_DATABASE_URL`` (DESIGN 11): unset or empty, the SQLite file in the data dir.
-ENV_DATABASE_URL = "UMPIRE_DATABASE_URL"
-PG_SCHEMES = ("postgresql://", "postgres://")
-
-
-def open_store(data_dir: str | os.PathLike[str], *, database_url: str | None = None,
-               read_only: bool = False) -> Any:
-    """The store the settings name: PostgreSQL when ``database_url`` (default: ``UMPIRE_DATABASE_URL``)
-    is a ``postgresql://`` URL, else the SQLite file in ``data_dir``. Both implement
-    :class:`service.store_contract.Store`; ``data_dir`` stays the node's local state dir either way."""
-    url = database_url if database_url is not None else os.environ.get(ENV_DATABASE_URL, "")
-    if url.startswith(PG_SCHEMES):
-        from .store_pg import PgEventStore
-
-        return PgEventStore(url, data_dir=data_dir, read_only=read_only)
-    if url:
-        raise StoreError(f"{ENV_DATABASE_URL}: only postgresql:// URLs are supported (unset it for SQLite)")
-    return EventStore(data_dir, read_only=read_only)
-
-
 def _check_new_events(events: Sequence[NewEvent], allow_empty: bool = False) -> None:
     if not events and not allow_empty:
         raise ValueError("append needs at least one event")
@@ -1172,6 +1152,6 @@ def verify_commitments(events: Sequence[StoredEvent], seed: bytes) -> ChainRepor
 
 __all__ = [
     "AppendResult", "ChainReport", "EventStore", "GENESIS", "GameExists", "GameRow", "NewEvent", "SeedUnavailable",
-    "SeatRefused", "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "open_store", "token_hash",
+    "SeatRefused", "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "token_hash",
     "verify_chain", "verify_commitments",
 ]

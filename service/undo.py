@@ -91,7 +91,7 @@ def undo_steps(svc: GameService, cur: Current, seat: str, command: Any, *, comma
                body_hash: str | None = None, note: Any = None) -> Steps:
     """Decide and append an undo, or an answer to a waiting request (``note``: a step added to its ruling);
     steps of :data:`service.game_service.Steps`."""
-    from .game_service import with_note
+    from .game_service import with_note  # kernel-game: moving
 
     em = with_note([decide_undo_command(svc, cur, seat, command)], note)[0]
     name = type(em.event).__struct_config__.tag

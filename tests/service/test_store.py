@@ -13,8 +13,9 @@ import pytest
 from domain.kernel.dice import commitment
 from service.store import (
     DB_FILE, MIGRATIONS, EventStore, GameExists, NewEvent, SeedUnavailable, StoreError, UnknownGame,
-    VersionConflict, open_store, token_hash, verify_chain,
+    VersionConflict, token_hash, verify_chain,
 )
+from service.store_backend import open_store
 from tests.service.store_backends import backend, raw, store, target  # noqa: F401  (both backends)
 
 SEED = bytes(range(32))
@@ -252,7 +253,7 @@ def test_iter_all_yields_commit_order(store):
 
 # -- the store contract of issue 10 (a second backend must pass these too) -------------------------
 def test_chain_v2_commits_the_private_part_and_hashes_the_public_part(store):
-    from service import chain
+    from domain.kernel import chain
     from service.store import verify_commitments
 
     make_game(store)

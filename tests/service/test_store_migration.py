@@ -12,8 +12,9 @@ import pytest
 import sqlite_utils
 
 from domain.kernel.dice import commitment
-from service import chain
-from service.store import DB_FILE, MIGRATIONS, EventStore, NewEvent, open_store
+from domain.kernel import chain
+from service.store import DB_FILE, MIGRATIONS, EventStore, NewEvent
+from service.store_backend import open_store
 from service.verify import verify_game
 
 SEED = bytes(range(32))
