@@ -37,7 +37,7 @@ from .routes import ROUTERS
 from .settings import Settings
 from .settings import redis_client as connect
 from .store import EventStore, SeedUnavailable, StoreError, UnknownGame
-from .store_backend import open_store
+from .store import open_store
 
 log = logging.getLogger("umpire.service")
 

@@ -53,7 +53,7 @@ from .settings import (
     record_private_redis,
 )
 from .store import StoreError
-from .store_backend import PG_SCHEMES, open_store
+from .store import PG_SCHEMES, open_store
 from .transfer import TransferError, export_lines, read_export
 from .verify import parse_receipt, verify_game
 
@@ -491,7 +491,7 @@ def migrate_cmd(data_dir: str | None, to: str) -> None:
     from .store_copy import (
         copy_store,  # cold path: psycopg, only to copy between backends
     )
-    from .store_pg import redact  # cold path: psycopg, only for a postgresql:// URL
+    from .store.postgres import redact  # cold path: psycopg, only for a postgresql:// URL
 
     settings = Settings.from_env(data_dir=data_dir)
     src = _open_existing_store(settings.data_dir, settings.database_url)

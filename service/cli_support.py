@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from .store_backend import open_store
+from .store import open_store
 
 EXIT_ERROR = 1
 EXIT_NOT_VERIFIED = 3

@@ -12,7 +12,7 @@ import service.cli  # noqa: F401 -- loads the plug-ins as the serving processes 
 from projections.projector import tail
 from projections.read_models import ReadModels
 from service.settings import ENV_DATABASE_URL, ENV_REDIS_URL, redis_client
-from service.store_backend import open_store
+from service.store import open_store
 
 from .json_logs import install, json_wanted
 from .metrics import ProjectorLag

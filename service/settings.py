@@ -77,7 +77,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_url: str | None = None
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
-    #: None: the SQLite file in ``data_dir``; a ``postgresql://`` URL: that database (service.store_pg).
+    #: None: the SQLite file in ``data_dir``; a ``postgresql://`` URL: that database (service.store.postgres).
     database_url: str | None = None
     #: True: ``redis_url`` names a node of a Redis Cluster (``redis+cluster://`` or UMPIRE_REDIS_CLUSTER=1).
     redis_cluster: bool = False

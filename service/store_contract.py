@@ -2,8 +2,8 @@
 projections, verification and export/import call on a store, whatever keeps the log.
 
 Two backends implement it: :class:`service.store.EventStore` (one SQLite file, the default) and
-:class:`service.store_pg.PgEventStore` (PostgreSQL, chosen by ``UMPIRE_DATABASE_URL=postgresql://...``;
-:func:`service.store_backend.open_store` picks). ``tests/service/test_store*.py`` is the contract suite: every
+:class:`service.store.postgres.PgEventStore` (PostgreSQL, chosen by ``UMPIRE_DATABASE_URL=postgresql://...``;
+:func:`service.store.open_store` picks). ``tests/service/test_store*.py`` is the contract suite: every
 test runs against both.
 
 What every backend guarantees:

@@ -44,7 +44,7 @@ def store_scripted(data_dir: str, choices: dict[str, str] | None = None) -> tupl
     from unittest import mock
 
     from service.game_service import CommandRequest, CreateGameRequest, GameService
-    from service.store_backend import open_store
+    from service.store import open_store
 
     chosen = CHOICES if choices is None else choices
     game_id, seed, script = scripted(choices=chosen)

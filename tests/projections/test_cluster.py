@@ -111,7 +111,7 @@ def test_the_projector_process_on_postgresql_and_the_cluster(tmp_path, redis_clu
     import subprocess
 
     from service.game_service import CreateGameRequest, GameService
-    from service.store_backend import open_store
+    from service.store import open_store
     from tests.service.toy_ruleset import register
 
     from .test_projector_process import ROOT, _play, _until

@@ -105,7 +105,7 @@ _SHARED: dict[str, Any] = {}
 
 def open_test_store(data_dir: str) -> Any:
     """The store the ``api`` fixture's app with this data dir writes to (a test reading the truth)."""
-    from service.store_backend import open_store
+    from service.store import open_store
 
     url = _DATABASE_URLS.get(str(data_dir))
     if url is None:

@@ -19,7 +19,7 @@ import psycopg
 import pytest
 
 from service.store import DB_FILE
-from service.store_backend import open_store
+from service.store import open_store
 
 BACKENDS = ("sqlite", "postgres")
 

@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from service.store_backend import open_store
+from service.store import open_store
 
 from ..projections.helpers import js
 from .api_client import SEED, Server

@@ -88,7 +88,7 @@ def test_eight_threads_two_hundred_appends_each(store):
 WORKER = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from service.store_backend import open_store
+from service.store import open_store
 from tests.service.test_store_concurrency import append_loop
 store = open_store(sys.argv[2], database_url=sys.argv[5])
 def sync():

@@ -1,11 +1,11 @@
-"""Which event store the settings name (DESIGN 11): PostgreSQL (:mod:`service.store_pg`) for a
-``postgresql://`` URL, else the SQLite file in the data dir (:mod:`service.store`)."""
+"""Which event store the settings name (DESIGN 11): PostgreSQL (:mod:`service.store.postgres`) for a
+``postgresql://`` URL, else the SQLite file in the data dir (:mod:`service.store.sqlite`)."""
 from __future__ import annotations
 
 import os
 from typing import Any
 
-from .store import EventStore, StoreError
+from .sqlite import EventStore, StoreError
 
 
 #: Names ``UMPIRE_DATABASE_URL`` (DESIGN 11): unset or empty, the SQLite file in the data dir.
@@ -20,7 +20,7 @@ def open_store(data_dir: str | os.PathLike[str], *, database_url: str | None = N
     :class:`service.store_contract.Store`; ``data_dir`` stays the node's local state dir either way."""
     url = database_url if database_url is not None else os.environ.get(ENV_DATABASE_URL, "")
     if url.startswith(PG_SCHEMES):
-        from .store_pg import PgEventStore  # optional dependency: psycopg, loaded only for a postgresql:// URL
+        from .postgres import PgEventStore  # optional dependency: psycopg, loaded only for a postgresql:// URL
 
         return PgEventStore(url, data_dir=data_dir, read_only=read_only)
     if url:
