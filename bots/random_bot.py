@@ -15,4 +15,5 @@ class RandomBot:
     def choose(self, seat_input: SeatInput, rng: random.Random, level: int, playouts: int | None = None) -> Choice:
         n = len(seat_input.legal)
         cmd = seat_input.legal[rng.randrange(n)]
-        return Choice(command=cmd, explanation=f"random: one of {n} legal command(s)")
+        # UMPIRE-BOT-3: not how many it had (that counts the cards of a hidden hand)
+        return Choice(command=cmd, explanation="random: a legal command at random")

@@ -8,11 +8,12 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import KernelState, Ruleset, event_type_name, game_status, redact
-from domain.kernel import chain, words
+from domain.kernel import KernelState, Ruleset, event_type_name, game_status, redact, registry
+from domain.kernel import chain, choices, words
 from domain.kernel.fold import decode_event
 from domain.kernel.log import GameRow, StoredEvent
 from domain.kernel.rules import rule_url
+from domain.kernel.seals import stays_hidden
 from domain.kernel.seats import creator_holds, seat_report
 from domain.kernel.sides import seat_sides
 from domain.kernel.undo import waiting_sides
@@ -65,9 +66,13 @@ def game_view(game: GameRow, ruleset: Ruleset, state: Any, seat: str | None, ver
     return body
 
 
-def may_see(ev: StoredEvent, seat: str | None, finished: bool) -> bool:
-    """Whether ``seat`` sees the private fields of ``ev`` (everything is public once finished)."""
-    return finished or ev.visibility == "public" or (seat is not None and ev.visibility == seat)
+def may_see(ev: StoredEvent, seat: str | None, finished: bool, ruleset: Ruleset | None = None) -> bool:
+    """Whether ``seat`` sees the private fields of ``ev``: everything is public once finished, except a
+    sealed event's part (UMPIRE-SEAL-3: a campaign side's secret outlives the battle; ``ruleset`` names the
+    event's type, and without it a finished game shows only what is public or the seat's own)."""
+    if ev.visibility == "public" or (seat is not None and ev.visibility == seat):
+        return True
+    return finished and ruleset is not None and not stays_hidden(ruleset, ev.type)
 
 
 def event_view(
@@ -82,7 +87,7 @@ def event_view(
     is finished every event also carries its ``private`` part, so anyone can check the commitment
     with the revealed seed."""
     full: dict[str, Any] = msgspec.json.decode(ev.payload)
-    visible = may_see(ev, seat, finished)
+    visible = may_see(ev, seat, finished, ruleset)
     if ev.commitment is not None:
         public = msgspec.json.decode(ev.public_payload) if ev.public_payload is not None else None
         payload = full if visible or public is None else public
@@ -102,7 +107,7 @@ def event_view(
         out["commitment"] = ev.commitment
         if public is not None:
             out["hidden"] = chain.hidden_fields(full, public)
-        if finished:
+        if finished and (visible or not stays_hidden(ruleset, ev.type)):
             out["private"] = chain.row_private(msgspec.structs.asdict(ev))
     return out
 
@@ -112,7 +117,7 @@ def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: s
     """``GET /games/{id}/events/{seq}/ruling``. A hidden event's ruling is withheld too. Each step links
     the text of its rule (``rule_url``, DESIGN 8)."""
     body: dict[str, Any] = {"seq": ev.seq, "type": ev.type, "actor": ev.actor}
-    if not may_see(ev, seat, finished):
+    if not may_see(ev, seat, finished, registry.get(ruleset)):
         body["redacted"] = True
         body["ruling"] = None
         return body
@@ -174,7 +179,9 @@ def _kernel_summary(event: Any, ruleset: Ruleset | None = None) -> str:
         title = scenario_title(ruleset, event.scenario) if ruleset is not None else event.scenario
         bots = "".join(f"; {seat} is played by the bot {spec.split(':')[0]}" for seat, spec in sorted(event.bots.items()))
         # DESIGN 14: the rule choices in force (a header written before choices existed has none)
-        rules = ("; rule choices: " + ", ".join(f"{k} {v}" for k, v in event.choices.items())) if event.choices else ""
+        # in words, the ids beside them ("E-Web re-roll: all dice (HOTH-CHOICE-EWEB all)")
+        declared_ = choices.declared(ruleset) if ruleset is not None else ()
+        rules = ("; rule choices: " + ", ".join(choices.phrases(declared_, event.choices))) if event.choices else ""
         return f"game created: {title} for {', '.join(event.seats)}{bots}{how}{rules}"
     if name == "seat_ready":
         return f"{event.seat} is ready" + (" with a client seed" if event.client_seed else "")

@@ -316,8 +316,11 @@ class BotPlayers:
                 for hook in self.on_decision:
                     hook(job, decision)
                 command = svc.decode_command(ruleset_for(job.seat_input.ruleset), decision.command)
-                note = note_of(job.spec, decision.explanation, playouts=decision.playouts,
-                               seconds=round(decision.seconds, 3))
+                # UMPIRE-BOT-3: the public ruling names the bot and its command in words; its playouts and
+                # thinking time (which grow with its hidden options) go to the operator's log only
+                note = note_of(job.spec, decision.explanation)
+                log.debug("bot %s in game %s at version %s: %s playouts, %.3f s", job.spec, game_id, job.version,
+                          decision.playouts, decision.seconds)
             try:
                 async with svc.lock(game_id):
                     answer = await svc.perform(svc.run_steps(game_id, job.seat, command, expected_version=job.version,

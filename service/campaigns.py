@@ -280,7 +280,8 @@ class CampaignService:
             CreateGameRequest(ruleset=ruleset, scenario=plan.scenario,
                               seed=battle_seed(seed, campaign_id, plan.number), options=dict(plan.options),
                               bots=dict(plan.bots), choices=dict(plan.choices)),
-            campaign_id=campaign_id, client_seeds=seeds, seed_given=seed_given, seated=seated)
+            campaign_id=campaign_id, client_seeds=seeds, seed_given=seed_given, seated=seated,
+            sealed=dict(plan.sealed) or None)
         return game["game_id"], rules.battle_started(state, plan, game["game_id"], dice)
 
     # -- a battle ended ----------------------------------------------------------

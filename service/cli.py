@@ -416,6 +416,8 @@ def verify(game_id: str, data_dir: str | None, as_json: bool, receipt_file: str 
         if report.receipt_ok is not None:
             click.echo("receipt: ok (signed by this server; the log holds what it signed)" if report.receipt_ok
                        else f"receipt: FAILED: {report.receipt_problem}")
+        if report.choice_words:
+            click.echo("rule choices: " + "; ".join(report.choice_words))
         if report.client_seeds is not None:
             click.echo("client seeds: " + ", ".join(f"{k}={v or ''}" for k, v in report.client_seeds.items()))
         if report.finished:
@@ -474,7 +476,7 @@ def import_cmd(file: str, data_dir: str | None) -> None:
         lines = f.readlines()
     header, events, seed = read_export(lines)  # all checks before the store is touched
     store = open_store(settings.data_dir, database_url=settings.database_url or "")
-    store.import_game(header.game, header.seats, seed, events)
+    store.import_game(header.game, header.seats, seed, events, header.invitations)
     game = header.game
     click.echo(f"imported game {game.game_id}: version {game.version}, {game.status}")
 

@@ -85,6 +85,8 @@ from domain.kernel.undo import KernelCommand, agreed_reroll_step, kernel_legal_c
 
 from domain.kernel import chain
 from projections import views
+
+from . import sealing
 from .seating import claimed_emitted, offered_emitted, plan_seats
 from .metrics import counted_dry_run, counted_steps
 from .feed_hub import FeedHub, render
@@ -631,13 +633,14 @@ class GameService:
     # -- creating a game ---------------------------------------------
     def create_game(self, req: CreateGameRequest, *, campaign_id: str | None = None,
                     client_seeds: dict[str, str | None] | None = None, seed_given: bool | None = None,
-                    seated: tuple[SeatsOffered, tuple[str, ...]] | None = None) -> dict[str, Any]:
+                    seated: tuple[SeatsOffered, tuple[str, ...]] | None = None,
+                    sealed: dict[str, Any] | None = None) -> dict[str, Any]:
         """``POST /games``. Event 1 is the ``game_created`` header; with ``"seating": "invitations"`` event 2
         is ``seats_offered`` (DESIGN 4); the opening follows at once (``start: now``) or once every seat is
         ready (``start: when_ready``). ``client_seeds``: seeds given at creation (a campaign's battles), mixed
         into every draw from the opening on. A campaign's battle: ``seed_given`` is the campaign's (its
         seed is derived from the campaign's), ``seated`` the campaign's offer and the seats claimed so far
-        (its seats' tokens are the campaign's)."""
+        (its seats' tokens are the campaign's), ``sealed`` its sides' secret setup (UMPIRE-SEAL-1)."""
         rs = registry.get(req.ruleset)
         if rs is None:
             known = ", ".join(r.id for r in registry.all_rulesets())
@@ -658,6 +661,9 @@ class GameService:
             setup = Setup(game_id=game_id, ruleset=rs.id, scenario=req.scenario, seats=tuple(seats),
                           options=dict(req.options), choices=choices)
             state = rs.initial_state(setup)
+            if sealed and req.start != START_NOW:
+                raise SetupError("start", "a game with a sealed setup opens at once")
+            opening = rs.initial_state(sealing.opening_setup(rs, setup, sealed)) if sealed else state
             header = GameCreated(game_id=game_id, ruleset=rs.id, scenario=req.scenario, options=dict(req.options),
                                  choices=choices,
                                  seats=tuple(seats), engine_version=rs.engine_version, seed_commitment=commitment(seed),
@@ -672,7 +678,9 @@ class GameService:
                 emitted += [offered_emitted(offered), *(claimed_emitted(s) for s in claimed)]
             dice = Dice(seed, game_id, {}, mix=kernel.mix)
             if req.start == START_NOW:
-                emitted += rs.open(state, dice)
+                emitted += rs.open(opening, dice)
+            if sealed:
+                emitted = sealing.seal(emitted)
         except SetupError as exc:
             raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
         except RuleViolation as exc:

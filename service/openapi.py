@@ -55,6 +55,7 @@ from .queries import LOBBY_STATUSES
 from .routes.campaigns import CampaignReadyRequest, CreateCampaignRequest
 from .seat_claims import ClaimRequest
 from .undo import UndoRequest
+from .routes.rules import SPOKEN
 
 REF = "#/components/schemas/"
 PROBLEM = "application/problem+json"
@@ -452,6 +453,12 @@ DEGRADED = {"X-Umpire-Degraded": {
     "description": "`projections` when Redis was unreachable and the answer came from the event log.",
     "schema": {"type": "string", "enum": ["projections"]}}}
 GAME = "/games/{game_id}"
+#: The rules reference in the reader's language (docs/rules-languages.md).
+CONTENT_LANGUAGE = {"Content-Language": {
+    "description": "The language(s) of the texts answered, e.g. `uk` or `uk, en` (rules without a text in the "
+                   "language asked for are in English).",
+    "schema": {"type": "string"}}}
+LANG_PARAM = {"lang": {"type": "string", "enum": list(SPOKEN)}}
 
 #: One server-sent event of the feed (OpenAPI 3.1: a ``text/event-stream`` schema describes each event): its
 #: ``event`` (``event``: an event of the log; ``end``: the game is finished, nothing follows), ``id`` (the seq,
@@ -473,8 +480,10 @@ FEED_EVENT: dict[str, Any] = {
 OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", "/health"): Op("service", PUBLIC, {200: "Health"}, ()),
     ("get", "/rulesets"): Op("service", PUBLIC, {200: ("array", "RulesetInfo")}, ()),
-    ("get", "/rulesets/{ruleset_id}/rules"): Op("rules", PUBLIC, {200: ("array", "RuleText")}, (404,)),
-    ("get", "/rulesets/{ruleset_id}/rules/{rule_id}"): Op("rules", PUBLIC, {200: "RuleText"}, (404,)),
+    ("get", "/rulesets/{ruleset_id}/rules"): Op("rules", PUBLIC, {200: ("array", "RuleText")}, (400, 404),
+                                                headers=CONTENT_LANGUAGE, params=LANG_PARAM),
+    ("get", "/rulesets/{ruleset_id}/rules/{rule_id}"): Op("rules", PUBLIC, {200: "RuleText"}, (400, 404),
+                                                          headers=CONTENT_LANGUAGE, params=LANG_PARAM),
     ("get", "/.well-known/umpire-key"): Op("service", PUBLIC, {200: "PublicKey"}, (503,)),
     ("post", "/games"): Op("games", PUBLIC, {201: "GameCreated"}, (400, 422, 503)),
     ("get", "/games"): Op("games", PUBLIC, {200: "Lobby"}, (400, 503), headers=DEGRADED,

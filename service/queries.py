@@ -251,7 +251,7 @@ def board_svg(svc: GameService, rm: ReadSidePort | None, game_id: str, seat: str
             # the events of the step that ended at ``seq``: one append shares its recorded_at
             lo = max(0, seq - 64)
             window = [e for e in svc.store.load(game_id, after=lo, upto=seq) if e.recorded_at == last.recorded_at]
-            recent = [decode_event(cur.ruleset, e.payload) for e in window if views.may_see(e, seat, cur.finished)]
+            recent = [decode_event(cur.ruleset, e.payload) for e in window if views.may_see(e, seat, cur.finished, cur.ruleset)]
     return Read(cur.ruleset.render_svg(st, seat, recent), degraded)
 
 

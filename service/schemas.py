@@ -93,6 +93,12 @@ class RuleText(msgspec.Struct):
     url: Annotated[str, Meta(description="Where this rule is served: `/rulesets/{ruleset}/rules/{id}`.")]
     title: str | UnsetType = UNSET
     section: Annotated[str, Meta(description="The heading of the rulebook the rule stands under.")] | UnsetType = UNSET
+    lang: Annotated[str, Meta(description="The language of `title`, `text` and `section`: `en`, `uk`, `ru`, `cs` "
+                                          "or `it` (docs/rules-languages.md).")] = "en"
+    fallback: Annotated[str, Meta(description="`en` when the language asked for has no text for this rule and the "
+                                              "English text stands in for it.")] | UnsetType = UNSET
+    note: Annotated[str, Meta(description="With `fallback`: a sentence for the reader, in the language asked for, "
+                                          "saying the text is the English one.")] | UnsetType = UNSET
 
 
 class Health(msgspec.Struct):
@@ -381,6 +387,12 @@ class Timeline(msgspec.Struct):
     steps: list[TimelineEntry]
 
 
+class SealedReport(msgspec.Struct):
+    parts: Annotated[list[str], Meta(description="The header's sealed parts, ``<event type>.<side>``.")]
+    ok: bool
+    problems: list[str]
+
+
 class VerifyResult(msgspec.Struct):
     """``GET /games/{id}/verify``: what anyone can check of a game's log (DESIGN 2, 3)."""
 
@@ -407,6 +419,9 @@ class VerifyResult(msgspec.Struct):
     receipt_ok: Annotated[bool, Meta(description="`receipt` given: the log still holds what it signed.")] | \
         UnsetType = UNSET
     receipt_problem: str | UnsetType = UNSET
+    sealed: Annotated[SealedReport, Meta(description="UMPIRE-SEAL-2: a battle handed a sealed setup by its campaign: "
+                                                     "each sealed part against the header's commitment.")] | \
+        UnsetType = UNSET
     seed: Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="Only once the game is finished.")] | None | UnsetType = UNSET
     commitment_ok: bool | None | UnsetType = UNSET
     commitments_ok: Annotated[bool, Meta(description="Every event's commitment against its revealed private part.")] | \

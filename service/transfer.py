@@ -4,7 +4,8 @@ Line 1, the header::
 
     {"kind": "umpire-game", "format": 2, "game": {<games row>},
      "seats": {"<seat>": "<sha256 of the token>"}, "events": <count>,
-     "seed": "<64 hex>"}          # seed only if finished, or exported with secrets
+     "seed": "<64 hex>",          # seed only if finished, or exported with secrets
+     "invitations": {"<seat>": "<sha256 of the invitation>"}}   # open invitations (UMPIRE-SEAT-2)
 
 Then one line per stored event, every column as stored (hashes included)::
 
@@ -14,7 +15,9 @@ Import checks everything before writing anything: the header, every line,
 the hash chain, the version, that the seed matches the commitment; it refuses
 a game id that is already in the store; then it writes the game in one
 transaction. A game exported without its seed can be verified (chain) but not
-played on: its dice cannot be rolled without the seed.
+played on: its dice cannot be rolled without the seed. The invitations still open travel
+with the game (their hashes only), so a seat offered by invitation can still be claimed
+after the import; an invitation for a seat the game does not have is refused.
 """
 from __future__ import annotations
 
@@ -47,6 +50,8 @@ class Header(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     seats: dict[str, str]
     events: int
     seed: str | None = None
+    #: seat -> sha256 of its invitation still open (absent in files written before invitations travelled).
+    invitations: dict[str, str] = {}
 
 
 class EventLine(StoredEvent, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -69,7 +74,7 @@ def export_lines(store: EventStore, game_id: str, *, with_secrets: bool = False)
         except SeedUnavailable:
             seed = None
     header = Header(kind=HEADER_KIND, format=FORMAT, game=game, seats=store.seat_hashes(game_id),
-                    events=len(events), seed=seed)
+                    events=len(events), seed=seed, invitations=store.invitation_hashes(game_id))
     yield _enc.encode(header)
     for ev in events:
         d = msgspec.structs.asdict(ev)
@@ -139,6 +144,10 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[Header, list[StoredEvent]
         raise TransferError(f"chain broken at seq {chain.first_broken_seq}: {chain.problem}")
     if game.version != len(events):
         raise TransferError(f"game.version is {game.version} but the file has {len(events)} events")
+    seats = set((stated.header.seats if stated.header is not None else ()) or header.seats)
+    stray = sorted(set(header.invitations) - seats)
+    if stray:
+        raise TransferError(f"invitations: {stray[0]!r} is not a seat of this game")
     seed: bytes | None = None
     if header.seed is not None:
         try:
@@ -165,7 +174,7 @@ def import_game(store: EventStore, lines: Iterable[bytes | str]) -> GameRow:
     when the game id is already in the store.
     """
     header, events, seed = read_export(lines)
-    store.import_game(header.game, header.seats, seed, events)
+    store.import_game(header.game, header.seats, seed, events, header.invitations)
     return header.game
 
 

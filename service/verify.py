@@ -35,6 +35,8 @@ from domain.kernel import choices as rule_choices
 from domain.kernel.dice import Roll, check_commitment, check_next, verify_roll
 from domain.kernel.envelope import event_type_name
 from domain.kernel.fold import decode_event
+from domain.kernel.reveals import event_classes
+from domain.kernel.seals import is_sealed_type, seal_problems
 
 from .game_service import _fold_records
 from .receipts import check_against_log, signature_ok
@@ -148,6 +150,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     #: The rule choices in force (DESIGN 14): the header's, or for a header written before choices existed the
     #: readings it is folded under. None when the ruleset is not installed here or the log cannot be folded.
     choices: dict[str, str] | None = None
+    #: The same in words, the ids beside them ("E-Web re-roll: all dice (HOTH-CHOICE-EWEB all)"), for the CLI.
+    choice_words: tuple[str, ...] | None = None
     #: A given receipt: signed by this server and still held by the log.
     receipt_ok: bool | None = None
     receipt_problem: str | None = None
@@ -163,11 +167,16 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     #: The first event whose recorded rolls do not match the seed.
     first_bad_roll_seq: int | None = None
     dice_problem: str | None = None
+    #: UMPIRE-SEAL-2: a game handed a sealed setup: ``{"parts", "ok", "problems"}`` (each sealed event against
+    #: the header's commitment, checked by the service, which holds them; nothing of their content is shown).
+    sealed: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
         """Everything that can be checked now checks out."""
         if not self.chain_ok or not self.row_ok or self.receipt_ok is False:
+            return False
+        if self.sealed is not None and not self.sealed["ok"]:
             return False
         if self.finished:
             return bool(self.commitment_ok) and bool(self.dice_ok) and self.commitments_ok is not False
@@ -193,6 +202,8 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
             out.update(self.seating)
         if self.choices is not None:
             out["choices"] = self.choices
+        if self.sealed is not None:
+            out["sealed"] = self.sealed
         if self.receipt_ok is not None:
             out["receipt_ok"] = self.receipt_ok
             if self.receipt_problem:
@@ -313,6 +324,23 @@ def _fold(row: GameRow, header: GameCreated | None, events: list[StoredEvent], f
         return _Fold(bad_seq=last or 1, problem=f"the log cannot be folded ({type(exc).__name__}: {exc})")
 
 
+def _sealed_report(header: GameCreated | None, events: list[StoredEvent]) -> dict[str, Any] | None:
+    """UMPIRE-SEAL-2: the sealed events of the log against the header's commitments (None: nothing sealed)."""
+    rs = registry.get(header.ruleset) if header is not None else None
+    if rs is None or header is None:
+        return None
+    declared = {} if header.sealed is msgspec.UNSET else dict(header.sealed)
+    types = {t for t, c in event_classes(rs).items() if is_sealed_type(c)}
+    try:
+        dealt = [decode_event(rs, e.payload) for e in events if e.type in types]
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        return {"parts": sorted(declared), "ok": False, "problems": [f"a sealed event cannot be read ({exc})"]}
+    problems = seal_problems(declared, dealt)
+    if not declared and not problems:
+        return None
+    return {"parts": sorted(declared), "ok": not problems, "problems": problems}
+
+
 def _row_setup(row: GameRow) -> Setup | None:
     try:
         return msgspec.json.decode(row.setup, type=Setup)
@@ -425,10 +453,11 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
     finished = status == FINISHED and (folded_ok or fold is None or private_before_end)
     client_seeds = kernel.client_seeds if kernel is not None else None
     seed_given = kernel.header.seed_given if kernel is not None and kernel.header is not None else None
-    choices = None
+    choices = choice_words = None
     if kernel is not None and kernel.header is not None:
-        choices = rule_choices.in_force(rule_choices.declared(registry.get(kernel.header.ruleset)),
-                                        kernel.header.choices)
+        declared = rule_choices.declared(registry.get(kernel.header.ruleset))
+        choices = rule_choices.in_force(declared, kernel.header.choices)
+        choice_words = tuple(rule_choices.phrases(declared, choices))
     fields: dict[str, Any] = {"seating": seats_public(kernel)}
     if receipt is not None:
         if public_key is None:
@@ -465,7 +494,8 @@ def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | No
         game_id=game_id, version=game.version, events=len(events), status=status, finished=finished,
         chain_version=version_of_chain, chain_ok=chain_ok, first_broken_seq=first, problem=problem,
         row_ok=not problems, row_problems=tuple(problems), client_seeds=client_seeds, seed_given=seed_given, choices=choices,
-        **fields,
+        choice_words=choice_words,
+        sealed=_sealed_report(lh.header, events), **fields,
     )
 
 

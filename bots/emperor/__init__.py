@@ -125,7 +125,7 @@ class GreedyBot:
         b = _Board(seat_input.view)
         scored = [(_score(b, c), rng.random(), i) for i, c in enumerate(seat_input.legal)]
         (best, why), _, i = max(scored, key=lambda s: (s[0][0], s[1]))
-        return Choice(command=seat_input.legal[i], explanation=f"greedy: {why} (score {best:.1f})")
+        return Choice(command=seat_input.legal[i], explanation=f"greedy: {why}")  # UMPIRE-BOT-3: no score
 
 
 BOTS = (GreedyBot(),)

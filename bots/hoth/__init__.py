@@ -31,12 +31,13 @@ class GreedyBot:
     def choose(self, seat_input: SeatInput, rng: random.Random, level: int, playouts: int | None = None) -> Choice:
         cmds = _commands(seat_input)
         if len(cmds) == 1:
-            return Choice(command=seat_input.legal[0], explanation="greedy: the only legal command")
+            return Choice(command=seat_input.legal[0], explanation=f"greedy: {seat_input.legal[0].get('type')}")
         state = Knowledge(seat_input).sample(rng)
         pick = greedy.choose(state, seat_input.seat, cmds)
         i = cmds.index(pick.command)
         return Choice(command=seat_input.legal[i],
-                      explanation=f"greedy: {greedy.describe(state, pick.command)} (expected gain {pick.gain:+.2f})")
+                      # UMPIRE-BOT-3: the command in words, never its gain (computed from the hidden hand)
+                      explanation=f"greedy: {greedy.describe(state, pick.command)}")
 
 
 class SearchBot:
@@ -50,7 +51,8 @@ class SearchBot:
     def choose(self, seat_input: SeatInput, rng: random.Random, level: int, playouts: int | None = None) -> Choice:
         cmds = _commands(seat_input)
         if len(cmds) == 1:
-            return Choice(command=seat_input.legal[0], explanation="search: the only legal command", playouts=0)
+            return Choice(command=seat_input.legal[0], explanation=f"search: {seat_input.legal[0].get('type')}",
+                          playouts=0)
         n, cap = self.BUDGETS[level]
         early = True
         if playouts is not None:
@@ -59,8 +61,8 @@ class SearchBot:
         res = Search(k, rng).run(n, cap, early)
         i = cmds.index(res.command)
         return Choice(command=seat_input.legal[i], playouts=res.playouts,
-                      explanation=f"search: {res.playouts:,} playouts, win rate {res.value:.2f} for this "
-                                  f"{_kind(res.command)} ({greedy.describe(k.base, res.command)})")
+                      # UMPIRE-BOT-3: no win rate nor playouts (estimated from the hidden hand and deck)
+                      explanation=f"search: {_kind(res.command)} ({greedy.describe(k.base, res.command)})")
 
 
 BOTS = (GreedyBot(), SearchBot())

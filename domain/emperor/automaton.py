@@ -19,7 +19,7 @@ from domain.kernel import RulingBuilder
 
 from . import orders
 from .cards import boost, choose_card, requirement_now, scan_words, unique_crest_now
-from .choices import PUSH_BONUS, STEP4, choice
+from .choices import PUSH_BONUS, STEP4, choice, cite
 from .combat import casualties, emperor_bonus, flip, push_bonus_depends, push_bonus_locations, resolve_attack
 from .content import Ability, Location, ability_text, requirement_text
 from .events import (
@@ -228,7 +228,7 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
     elif d.step == 4:
         other = next(r for r in STEP4_READINGS if r != reading)
         if decide_move(field, mover, movement, req, tuple(solo.exceptions), compass, other).to != d.to:
-            rb.under(STEP4, reading, "among the nearest cells, the preferred one" if reading == "nearest" else
+            cite(rb, STEP4, reading, "among the nearest cells, the preferred one" if reading == "nearest" else
                      "the preferred possible direction first, then the reachable cell nearest to it")
         rb.add("SOLO-MOVE-8", "Step 4, nearest cell: D(c) = distance from c to the "
                + ("nearest possible direction" if reading == "nearest" else "preferred possible direction")
@@ -435,6 +435,18 @@ def defense_options(state: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return state.prepared(HUMAN), locs
 
 
+def defense_card_abilities(out: Outbox, card_ids: list[str]) -> None:
+    """SOLO-CHOICE-DEFENSE-CARD "abilities": the abilities of the cards the Emperor's hero defended with in this
+    attack resolve now, in printed order, as on an ACTIVATE step (BASE-CARD-1), while the hero stands. The
+    automaton may wait for your defense on the way (the rest is resumed after it, SOLO-DEF-5)."""
+    hero = out.state.hero_of(EMPEROR)
+    if hero is None or not hero.alive or out.over:
+        return
+    agenda = [Work(kind="ability", ability=a, card=cid, source=f"{cid} {out.state.card(cid).name} (defense card)")
+              for cid in card_ids for a in out.state.card(cid).abilities]
+    run(out, agenda)
+
+
 def resume(out: Outbox, agenda: tuple[Work, ...]) -> None:
     """Continue the Emperor's turn after the human's decision."""
     run(out, list(agenda))
@@ -468,7 +480,7 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     targets, d, tie = pick(field, performer.cell, enemies, rule, compass)  # type: ignore[arg-type]
     rb = RulingBuilder()
     if depends:
-        rb.under(PUSH_BONUS, reading, "the push bonuses of the locations next to the pusher only"
+        cite(rb, PUSH_BONUS, reading, "the push bonuses of the locations next to the pusher only"
                  if reading == "adjacent" else "every face-up push bonus on the battlefield")
     rb.add("SOLO-PUSH-2", f"Push value V = {a.value} printed + {bonus} bonus + {crest} crest = "
                           f"{value}.", V=value).add(

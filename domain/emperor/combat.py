@@ -8,8 +8,8 @@ from domain.kernel import RulingBuilder
 
 from . import orders
 from .cards import boost, choose_card, scan_words
-from .choices import PUSH_BONUS, UNDEFENDED, choice
-from .content import Location
+from .choices import DEFENSE_CARD, PUSH_BONUS, UNDEFENDED, choice, cite
+from .content import Location, ability_text
 from .events import AttackResolved, Defended, GameWon, LocationsFlipped, WarriorDied
 from .field import Field, symbol_count
 from .outbox import Outbox
@@ -102,7 +102,7 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
                     "SOLO-DEF-4", "The Emperor's hero has no prepared action card: it does not defend (no deck "
                                   "advance, no card, no order modifier); it still uses its location DEFENSE bonuses.")])
             parts = {"card": 0, "locations": loc}
-            rb = RulingBuilder().under(UNDEFENDED, reading, "an undefended hero still uses and flips the DEFENSE "
+            rb = cite(RulingBuilder(), UNDEFENDED, reading, "an undefended hero still uses and flips the DEFENSE "
                                        "locations next to it" if reading == "locations" else
                                        "an undefended hero uses no location: defense 0, nothing flipped")
             out.emit(Defended(side=EMPEROR, warrior=target.id, value=loc, parts=parts), rb.add(
@@ -132,8 +132,12 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
             "SOLO-CARD-1", f"Compass {oc.compass}: the action row is scanned {scan_words(oc.compass)} "
                            f"({', '.join(scanned)}); the first prepared card is {card_id} {card.name} (PROPOSED, "
                            "GAP-A-01).", scanned=list(scanned), card=card_id).add(
-            "SOLO-DEF-2", f"b: {card_id} is activated for its defense value {card.defense} only (its other abilities "
-                          "are not resolved, INFERRED GAP-A-16) and exhausted.", defense=card.defense)
+            "SOLO-DEF-2", f"b: {card_id} is activated for its defense value {card.defense} and exhausted.",
+            defense=card.defense)
+        if card.abilities:
+            reading = choice(st, DEFENSE_CARD)
+            cite(rb, DEFENSE_CARD, reading, f"{card_id}'s abilities ({'; '.join(ability_text(a) for a in card.abilities)}) "
+                 + ("are not resolved." if reading == "value" else "resolve once the attack is resolved."))
         if card.defense_boost is not None:
             rb.add("SOLO-CREST-2", "The unique crest works only in the Emperor's own turn; this is your turn.")
             rb.add("SOLO-DEF-2", f"c/d: crest boost +{card.defense_boost.amount} if {card.defense_boost.crest}: "

@@ -14,7 +14,8 @@ from typing import Any
 from domain.kernel import RuleViolation, RulingBuilder
 
 from . import commands as C
-from .automaton import emperor_turn, resume
+from .automaton import defense_card_abilities, emperor_turn, resume
+from .choices import DEFENSE_CARD, choice
 from .cards import boost
 from .combat import casualties, emperor_defense, flip, resolve_attack
 from .content import Location, ability_text
@@ -481,21 +482,27 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
             ids = [t.id for t in targets]
         else:
             ids = [cmd.target]
+        cards: list[str] = []  # the Emperor's defense cards whose abilities resolve (SOLO-CHOICE-DEFENSE-CARD)
         for tid in ids:
             if out.over:
                 return
             target = out.state.warriors[tid]
             if not target.alive:
                 continue
+            before = len(out.items)
             defense, dparts = emperor_defense(out, target, value, src)
             if out.over:
                 return
+            cards += [e.event.card for e in out.items[before:] if isinstance(e.event, Defended)
+                      and e.event.side == EMPEROR and e.event.card and choice(out.state, DEFENSE_CARD) == "abilities"]
             rb = RulingBuilder().add("BASE-ATK-1", f"Attack value = {a.value} printed + {by.get('ATTACK', 0)} ATTACK "
                                                    f"bonus + {crest} crest = {value}.", attack=value)
             if by.get("RANGE"):
                 rb.add("BASE-RANGE-1", f"RANGE bonus +{by['RANGE']}: range 1-{RANGED_RANGE + by['RANGE']}.")
             resolve_attack(out, HUMAN, out.state.warriors[me.id], out.state.warriors[tid], src, value, defense,
                            {**parts, **{f"defense_{k}": v for k, v in dparts.items()}}, rb)
+        if cards and not out.over:
+            defense_card_abilities(out, cards)
     elif isinstance(cmd, C.Push):
         syms = ("PUSH", "RANGE") if a.range == "RANGED" else ("PUSH",)
         by = _human_flip(out, me, cmd.bonuses, syms, "push") if cmd.bonuses else {"PUSH": 0}

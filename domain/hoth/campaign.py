@@ -361,6 +361,8 @@ class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
     options: dict[str, Any]
     leaders: dict[str, str]
     setup_changes: tuple[AddUnit | RemoveUnit, ...]
+    #: UMPIRE-SEAL-1: each side's kept support cards, for the battle's opening only (never its header).
+    sealed: dict[str, Any] = {}
 
 
 def next_battle(state: CampaignState) -> BattlePlan | None:
@@ -375,10 +377,10 @@ def next_battle(state: CampaignState) -> BattlePlan | None:
         scenario = variant_id(node.scenario, state.campaign.id, *state.last_result)
     options: dict[str, Any] = {"leaders": dict(leaders)} if leaders else {}
     support = {f: list(h) for f, h in sorted(state.support_hand.items()) if h}
-    if support:
-        options["support"] = support  # unplayed support cards come to every battle (content 3.1)
+    # unplayed support cards come to every battle (content 3.1), sealed: one side's secret (UMPIRE-SEAL-1)
+    sealed: dict[str, Any] = {"support": support} if support else {}
     return BattlePlan(number=len(state.battles) + 1, node=state.node, scenario=scenario, options=options,
-                      leaders=leaders, setup_changes=changes)
+                      leaders=leaders, setup_changes=changes, sealed=sealed)
 
 
 def _draw(state: CampaignState, faction: str, count: int, dice: Dice, reason: str,
@@ -678,7 +680,7 @@ class HothCampaigns:
         if plan is None:
             return None
         return KernelBattlePlan(number=plan.number, scenario=plan.scenario, options=dict(plan.options),
-                                bots=dict(state.bots), choices=dict(state.choices))
+                                bots=dict(state.bots), choices=dict(state.choices), sealed=dict(plan.sealed))
 
     def battle_started(self, state: CampaignState, plan: KernelBattlePlan, game_id: str,
                        dice: Dice) -> list[Emitted]:

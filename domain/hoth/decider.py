@@ -30,7 +30,7 @@ from domain.kernel import (
 from . import commands as C
 from . import labels
 from .campaign import HothCampaigns
-from .choices import CHOICES, FIRST_DRAW, choice
+from .choices import CHOICES, FIRST_DRAW, choice, cite
 from .events import NOBODY, CardsDrawn, DeckShuffled, GameOpened, HothEvent, SupportDealt, TurnStarted
 from .evolve import evolve as _evolve
 from .medals import settle
@@ -231,7 +231,7 @@ class HothRuleset:
             starter = order[0]
             top = out.state.decks[starter][:1]
             ev4 = CardsDrawn(seat=starter, count=len(top), cards=top)
-            out.items.append(Emitted(event=ev4, ruling=RulingBuilder().under(
+            out.items.append(Emitted(event=ev4, ruling=cite(RulingBuilder(),
                 FIRST_DRAW, "draw", f"{starter} draws a card before the first turn.").add(
                 "HOTH-SETUP-11", f"{starter} draws {len(top)} card and takes the first turn.", count=len(top)).build(
                 f"{starter} draws {len(top)}"), visibility=starter, reveals=True))
@@ -241,7 +241,7 @@ class HothRuleset:
             if choice(out.state, FIRST_DRAW) == "draw":
                 rb.add("HOTH-SETUP-11", f"{order[0]} plays the first card.")
             else:
-                rb.under(FIRST_DRAW, "play", "no extra draw before the first turn.").add(
+                cite(rb, FIRST_DRAW, "play", "no extra draw before the first turn.").add(
                     "HOTH-SETUP-11", f"{order[0]} plays the first card (no extra draw, HOTH-GAP-25).")
             out.emit(TurnStarted(seat=order[0], turn=1), rb, summary=f"turn 1: {order[0]}")
         return out.items

@@ -194,13 +194,19 @@ class UnitPlaced(Event, tag="unit_placed"):
     figures: int
 
 
-class SupportDealt(Event, tag="support_dealt"):
-    """The support cards a faction brings into this battle (content 3.1), seen by that faction only."""
+class SupportDealt(Event, tag="support_dealt", omit_defaults=True):
+    """The support cards a faction brings into this battle (content 3.1), seen by that faction only.
 
-    private: ClassVar[frozenset[str]] = frozenset({"cards"})
+    UMPIRE-SEAL-1..3: a campaign's battle gets them sealed (``salt`` set by the service, their
+    commitment in the header); they stay hidden after the battle ends, as the campaign goes on."""
+
+    private: ClassVar[frozenset[str]] = frozenset({"cards", "salt"})
+    sealed_part: ClassVar[bool] = True
+    sealed_key: ClassVar[str] = "faction"
     faction: str
     count: int
     cards: tuple[str, ...]
+    salt: str = ""
 
 
 class SupportPlayed(Event, tag="support_played"):

@@ -13,6 +13,7 @@ from .events import (
 )
 from .state import (
     ATTACK, MOVE, ORDER, HothState, LastAttack, Lasting, Ordered, StructureState, TurnState, UnitState, faction_of,
+    SUPPORT_WINDOWS, support_cards_for,
 )
 from .units import starting_figures
 
@@ -179,7 +180,14 @@ def _objective(s: HothState, e: ObjectiveChanged) -> HothState:
 
 
 def _pending(s: HothState, e: DecisionPending) -> HothState:
-    return replace(s, pending=replace(e.pending, cards=e.cards) if e.cards else e.pending)
+    if e.cards:  # also a support window of a log written before UMPIRE-SEAL-3, which listed its cards
+        return replace(s, pending=replace(e.pending, cards=e.cards))
+    timing = SUPPORT_WINDOWS.get((e.pending.kind, e.pending.which))
+    if timing is not None:
+        # UMPIRE-SEAL-3: a support window's cards are never logged (the battle's end would show them, and a
+        # campaign side keeps them into the next battle): the fold derives them from the side's support cards
+        return replace(s, pending=replace(e.pending, cards=support_cards_for(s, faction_of(e.pending.seat), timing)))
+    return replace(s, pending=e.pending)
 
 
 def _ignored(s: HothState, e: RetreatIgnored) -> HothState:

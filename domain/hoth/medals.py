@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from domain.kernel import RulingBuilder
 
 from .events import GameWon, MedalsAwarded, ObjectiveChanged
-from .choices import PERM_MEDAL, choice
+from .choices import PERM_MEDAL, choice, cite
 from .objectives import medal_winner, objective_changes, sudden_death
 from .outbox import Outbox
 from .board import label
@@ -54,7 +54,7 @@ def entries(out: Outbox, rb: RulingBuilder, unit_id: str, path: tuple[Hex, ...])
         over = [ob for ob in st.scenario.objectives if isinstance(ob, PermanentMedal) and ob.id not in st.captured
                 and ob.faction == u.faction and tuple(ob.hex) in {tuple(h) for h in path[:-1]}]
         for ob in over:
-            rb.under(PERM_MEDAL, option, f"{unit_id} passes through objective {ob.id} at {label(tuple(ob.hex))} "
+            cite(rb, PERM_MEDAL, option, f"{unit_id} passes through objective {ob.id} at {label(tuple(ob.hex))} "
                      + ("without stopping: entering the hex captures it." if option == "pass"
                         else "without stopping: only the hex where it stops counts, so it is not captured."),
                      objective=ob.id)

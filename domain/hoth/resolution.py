@@ -27,8 +27,8 @@ from .medals import award, elimination_medals, entries, settle
 from .outbox import Outbox
 from .retreat import retreat_paths
 from .scenario import Hex
-from .choices import EWEB, choice
-from .state import AttackCtx, Pending
+from .choices import EWEB, EWEB_CONFIRM, choice, cite
+from .state import AttackCtx, Pending, support_cards_for
 from .terrain import STOP_TERRAIN, TRENCH, enter_refusal
 from .units import UNIT_SPECS
 
@@ -72,11 +72,12 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
             out.emit(AttackDeclared(attack=ctx, dice=plan.dice), RulingBuilder().add(
                 "HOTH-ATTACK-9", f"{unit_id} declares an attack on {target_id} ({plan.dice} dice)."),
                 summary=f"{unit_id} declares an attack on {target_id}")
+            # UMPIRE-SEAL-3: the cards offered are not written into the log (the fold derives them from the
+            # state, domain/hoth/evolve.py): a side's support cards outlive a campaign's battle, whose end
+            # makes its log public
             out.emit(DecisionPending(pending=Pending(kind="support", which="on_enemy_attack",
-                                                     seat=defender_seat(out, tgt.faction), unit=target_id),
-                                     cards=cards),
-                     RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card now.",
-                                         cards=list(cards)),
+                                                     seat=defender_seat(out, tgt.faction), unit=target_id)),
+                     RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card now."),
                      summary="support decision", visibility=defender_seat(out, tgt.faction))
             return
     roll(out, plan, ctx, 0)
@@ -136,7 +137,7 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
         what = {"any": "any number of", "all": "all the attack", "miss": "all X"}[kind]
         rb = RulingBuilder()
         if eweb and kind != "miss":
-            rb.under(EWEB, choice(out.state, EWEB), "an E-Web re-rolls any dice its player picks"
+            cite(rb, EWEB, choice(out.state, EWEB), "an E-Web re-rolls any dice its player picks"
                      if choice(out.state, EWEB) == "any" else "an E-Web re-rolls all its attack dice or none")
         out.emit(DecisionPending(pending=Pending(kind="reroll", seat=out.state.turn.seat, unit=unit_id, which=kind)),
                  rb.add(rule, f"{unit_id} may re-roll {what} dice once.", which=kind), summary="re-roll decision")
@@ -146,10 +147,9 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
         # content 5.3 (e.g. Veteran Gunners): re-rolling with the card plays it; with no such card in hand the
         # window still opens (content 3.1: hidden cards) and only keeping the roll is legal
         seat = out.state.turn.seat  # type: ignore[union-attr]
-        out.emit(DecisionPending(pending=Pending(kind="reroll", seat=seat, unit=unit_id, which=SUPPORT_REROLL),
-                                 cards=cards),
-                 RulingBuilder().add("HOTH-CARD-4", "A support card may re-roll this attack's dice.",
-                                     cards=list(cards)),
+        # UMPIRE-SEAL-3: the cards are not logged (the fold derives them: domain/hoth/evolve.py)
+        out.emit(DecisionPending(pending=Pending(kind="reroll", seat=seat, unit=unit_id, which=SUPPORT_REROLL)),
+                 RulingBuilder().add("HOTH-CARD-4", "A support card may re-roll this attack's dice."),
                  summary="re-roll decision", visibility=seat)
         return
     resolve(out)
@@ -242,7 +242,8 @@ def resolve(out: Outbox) -> None:
     if target.unit in _HIT_BY_RULE:
         rb.add(_HIT_BY_RULE[target.unit], f"{tspec.name} are hit only by explosions.")
     confirmation: tuple[str, ...] = ()
-    # HOTH-GAP-20: an E-Web or card re-roll applied to the initial roll only (above), never to this roll.
+    # HOTH-GAP-20: a card re-roll applies to the initial roll only (above), never to this roll; an E-Web's
+    # re-roll too, unless the table reads HOTH-CHOICE-EWEB-CONFIRM "yes"
     if tspec.confirmation_roll and hits:
         first = out.dice.next_index("dice")
         raw = tuple(out.dice.faces(DIE_FACES, hits))
@@ -251,6 +252,8 @@ def resolve(out: Outbox) -> None:
         rb.add("HOTH-HIT-5", f"AT-AT confirmation roll of {hits} dice: {', '.join(raw)}: "
                              f"{'destroyed' if ok else 'unharmed'}.", roll_indices=list(range(first, first + hits)),
                faces=list(raw), counted_as=list(confirmation), destroyed=ok)
+        if attacker.badge == "eweb" and attacker.eweb_set:
+            raw, confirmation, ok = _eweb_confirmation(out, rb, raw, confirmation, conv, ok)
         rb.add("HOTH-UNIT-ATAT-4", "Hits on an AT-AT are confirmed: it is destroyed only by an explosion in this roll.")
         losses = 1 if ok else 0
     else:
@@ -286,12 +289,37 @@ def resolve(out: Outbox) -> None:
     if cards is not None:
         seat = defender_seat(out, target.faction)
         out.emit(DecisionPending(pending=Pending(kind="support", which="on_own_retreat", seat=seat, unit=target.id,
-                                                 steps=retreats), cards=cards),
-                 RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card against the retreat.",
-                                     cards=list(cards)),
+                                                 steps=retreats)),  # UMPIRE-SEAL-3: cards derived by the fold
+                 RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card against the retreat."),
                  summary="support decision", visibility=seat)
         return
     retreat_stage(out, retreats)
+
+
+def _eweb_confirmation(out: Outbox, rb: RulingBuilder, raw: tuple[str, ...], confirmation: tuple[str, ...],
+                       conv: Any, ok: bool) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """HOTH-CHOICE-EWEB-CONFIRM: an E-Web with its token Set whose hits on an AT-AT are being confirmed. Under
+    "yes" it re-rolls the confirmation roll once when that shows no explosion (a re-roll can then only help
+    it, so the engine does not ask: every die, which "any" and "all" of HOTH-CHOICE-EWEB both allow); under
+    "no" the confirmation roll stands. (raw faces, counted as, destroyed)."""
+    opt = choice(out.state, EWEB_CONFIRM)
+    if opt == "no":
+        cite(rb, EWEB_CONFIRM, opt, "the E-Web's re-roll is for its attack dice only; the confirmation roll "
+                                    f"stands ({'an explosion' if ok else 'no explosion'}).")
+        return raw, confirmation, ok
+    if ok:
+        cite(rb, EWEB_CONFIRM, opt, "the E-Web may re-roll the confirmation roll, but it already shows an "
+                                    "explosion: kept.")
+        return raw, confirmation, ok
+    first = out.dice.next_index("dice")
+    raw = tuple(out.dice.faces(DIE_FACES, len(raw)))
+    confirmation = convert(raw, conv, confirmation=True)
+    ok = "explosion" in confirmation
+    cite(rb, EWEB_CONFIRM, opt, f"the E-Web re-rolls the confirmation roll once (it showed no explosion): "
+                                f"{', '.join(raw)}: {'destroyed' if ok else 'unharmed'}.",
+         roll_indices=list(range(first, first + len(raw))), faces=list(raw), counted_as=list(confirmation),
+         destroyed=ok)
+    return raw, confirmation, ok
 
 
 def retreat_stage(out: Outbox, retreats: int) -> None:
@@ -334,11 +362,9 @@ def reaction_window(state: Any, faction: str, timing: str) -> tuple[str, ...] | 
     """
     if state.support_turn.get(faction) == state.turn_no:
         return None
-    held = state.support.get(faction, ())
-    if not held:
+    if not state.support.get(faction, ()):
         return None
-    return tuple(dict.fromkeys(cid for cid in held
-                               if state.cards.get(cid) is not None and state.cards[cid].timing == timing))
+    return support_cards_for(state, faction, timing)
 
 
 def support_reaction(out: Outbox, play: bool, card: str | None = None) -> None:

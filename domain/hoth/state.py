@@ -158,6 +158,18 @@ def faction_of(seat: str) -> str:
     return seat.split("-", 1)[0]
 
 
+#: Pending decisions whose offered cards are a side's support cards (content 5.3 windows), by kind and which:
+#: the timing of the cards they offer.
+SUPPORT_WINDOWS = {("support", "on_enemy_attack"): "on_enemy_attack", ("support", "on_own_retreat"): "on_own_retreat",
+                   ("reroll", "support"): "on_own_attack"}
+
+
+def support_cards_for(state: HothState, faction: str, timing: str) -> tuple[str, ...]:
+    """The support cards ``faction`` holds with this reactive ``timing`` (content 5.3), once each."""
+    return tuple(dict.fromkeys(cid for cid in state.support.get(faction, ())
+                               if state.cards.get(cid) is not None and state.cards[cid].timing == timing))
+
+
 @lru_cache(maxsize=64)
 def terrain_map(tiles: tuple[TerrainTile, ...]) -> dict[Hex, str]:
     return {tuple(t.hex): t.terrain for t in tiles}  # type: ignore[misc]

@@ -9,7 +9,7 @@ from domain.kernel import event_type_name
 
 from .board import label as _label
 from .scenario import PermanentMedal, TemporaryMedal
-from .state import HothState, terrain_map
+from .state import SUPPORT_WINDOWS, HothState, terrain_map
 from .picture import BoardPicture, LastAttack, MedalMark, UnitMark, render_board
 
 
@@ -34,7 +34,9 @@ def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dic
     out["turn_number"] = state.turn_no
     out["turn"] = msgspec.to_builtins(state.turn) if state.turn is not None else None
     pend = msgspec.to_builtins(state.pending) if state.pending is not None else None
-    if pend is not None and not (finished or seat == state.pending.seat):  # type: ignore[union-attr]
+    p = state.pending
+    sealed = p is not None and (p.kind, p.which) in SUPPORT_WINDOWS  # UMPIRE-SEAL-3: a side's support cards
+    if pend is not None and not (seat == p.seat or (finished and not sealed)):  # type: ignore[union-attr]
         pend.pop("cards", None)  # e.g. the top of a deck being rearranged
     out["pending"] = pend
     out["attack"] = msgspec.to_builtins(state.attack) if state.attack is not None else None
@@ -43,7 +45,9 @@ def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dic
         hands[s] = list(h) if (finished or s == seat) else len(h)
     out["hands"] = hands
     sf = seat.split("-", 1)[0] if seat else None
-    out["support"] = {f: (list(c) if (finished or f == sf) else len(c)) for f, c in state.support.items()}
+    # UMPIRE-SEAL-3: a side's support cards are a campaign secret (kept into the next battle): another side
+    # sees how many, never which, even once the battle is over (the campaign shows them when it ends)
+    out["support"] = {f: (list(c) if f == sf else len(c)) for f, c in state.support.items()}
     out["deck_sizes"] = {s: len(d) for s, d in state.decks.items()}
     if finished:
         out["decks"] = {s: list(d) for s, d in state.decks.items()}

@@ -44,6 +44,9 @@ class BattlePlan(msgspec.Struct, frozen=True, kw_only=True):
     bots: dict[str, str] = {}
     #: DESIGN 14: the rule choices every battle of the campaign is played under, ``{"<choice id>": "<option>"}``.
     choices: dict[str, str] = {}
+    #: UMPIRE-SEAL-1: options that are one side's secret (a Hoth side's kept support cards), handed to the
+    #: battle's opening apart from ``options``: never in its public header, dealt in sealed events.
+    sealed: dict[str, Any] = {}
 
 
 @runtime_checkable

@@ -28,6 +28,8 @@ class ChoiceOption(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     #: What the engine does under this reading, in a sentence.
     text: str
+    #: The reading in a few words, for people ("all dice"); the id when empty.
+    words: str = ""
     #: The originals that support this reading, each ``"<file>: «quoted words»"`` (or the rules file's note).
     sources: tuple[str, ...] = ()
 
@@ -38,6 +40,8 @@ class RuleChoice(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     question: str
     options: tuple[ChoiceOption, ...]
+    #: The question in a few words, for people ("E-Web re-roll"); the id when empty.
+    title: str = ""
     default: str
     #: Why the default is the default (the reading most originals support, or the literal one).
     reason: str
@@ -96,15 +100,42 @@ def option_of(choices: Iterable[RuleChoice], in_force: Mapping[str, str], choice
 
 
 
+def phrase(choices: Iterable[RuleChoice], choice_id: str, option: str) -> str:
+    """A choice in force in words, the ids beside them: "E-Web re-roll: all dice (HOTH-CHOICE-EWEB all)".
+    An id the ruleset does not declare (or an unknown option) is shown as it is."""
+    c = next((c for c in choices if c.id == choice_id), None)
+    o = c.option(option) if c is not None else None
+    if c is None or o is None:
+        return f"{choice_id} {option}"
+    return f"{c.title or c.id}: {o.words or o.id} ({choice_id} {option})"
+
+
+def phrases(choices: Iterable[RuleChoice], in_force: Mapping[str, str]) -> list[str]:
+    """Every choice of ``in_force`` in words (:func:`phrase`), in its order."""
+    declared_ = tuple(choices)
+    return [phrase(declared_, k, v) for k, v in in_force.items()]
+
+
+def cite(rb: Any, choices: Iterable[RuleChoice], choice_id: str, option: str, text: str, **values: Any) -> Any:
+    """Add to the ruling ``rb`` (a :class:`~domain.kernel.rulings.RulingBuilder`) the step saying the decision
+    followed the choice, in words with the ids beside them (DESIGN 14):
+    "under E-Web re-roll: all dice (HOTH-CHOICE-EWEB all) — ..."; values ``choice`` and ``option``."""
+    return rb.add(choice_id, f"under {phrase(choices, choice_id, option)} — {text}", choice=choice_id, option=option,
+                  **values)
+
+
 def describe(choice: RuleChoice) -> dict[str, Any]:
     """A choice as JSON builtins for ``GET /rulesets``."""
     return {
         "id": choice.id,
+        "title": choice.title or choice.id,
         "question": choice.question,
         "default": choice.default,
         "reason": choice.reason,
-        "options": [{"id": o.id, "text": o.text, "sources": list(o.sources)} for o in choice.options],
+        "options": [{"id": o.id, "words": o.words or o.id, "text": o.text, "sources": list(o.sources)}
+                    for o in choice.options],
     }
 
 
-__all__ = ["ChoiceOption", "RuleChoice", "declared", "describe", "in_force", "option_of", "resolve"]
+__all__ = ["ChoiceOption", "RuleChoice", "cite", "declared", "describe", "in_force", "option_of", "phrase", "phrases",
+           "resolve"]

@@ -62,6 +62,9 @@ class GameCreated(Event, tag="game_created", kw_only=True):
     #: The rule choices in force (DESIGN 14), every one of the ruleset's with defaults filled in; None in a
     #: header written before choices existed (that game folds under each choice's recorded reading).
     choices: dict[str, str] | None = None
+    #: UMPIRE-SEAL-2: ``{"<event type>.<key>": sha256}``, the commitment of each side's secret setup handed in
+    #: by a campaign and dealt in a sealed event (domain/kernel/seals.py); absent (not encoded) otherwise.
+    sealed: dict[str, str] | msgspec.UnsetType = msgspec.UNSET
 
 
 class SeatReady(Event, tag="seat_ready"):

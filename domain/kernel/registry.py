@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+import re
 import threading
 import sys
 from pathlib import Path
@@ -28,6 +29,9 @@ _RULES: dict[str, dict[str, Rule]] = {}
 _discovered = False
 #: The file that holds a rules reference, beside its package's ``__init__``.
 RULES_FILE = "rules.md"
+#: A translation of it (docs/rules-languages.md): ``rules.<lang>.md``, the same ids and sections.
+RULES_FILE_IN = "rules.{lang}.md"
+_LANG = re.compile(r"[a-z]{2,3}")
 
 #: The package that holds each ruleset's content (``<CONTENT_PACKAGE>.<ruleset id>``).
 CONTENT_PACKAGE = "scenarios"
@@ -35,7 +39,8 @@ CONTENT_PACKAGE = "scenarios"
 
 def register(ruleset: Ruleset) -> Ruleset:
     _REGISTRY[ruleset.id] = ruleset
-    _RULES.pop(ruleset.id, None)
+    for key in [k for k in _RULES if k == ruleset.id or k.startswith(ruleset.id + ":")]:
+        _RULES.pop(key)
     return ruleset
 
 
@@ -108,23 +113,33 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def rules_markdown(ruleset: Ruleset) -> str | None:
+def _file_name(lang: str | None) -> str:
+    if lang is not None and not _LANG.fullmatch(lang):
+        raise ValueError(f"not a language code: {lang!r} (two or three lower-case letters)")
+    return RULES_FILE if lang is None or lang == "en" else RULES_FILE_IN.format(lang=lang)
+
+
+def rules_markdown(ruleset: Ruleset, lang: str | None = None) -> str | None:
     """The rules reference of ``ruleset`` as Markdown: its ``rules_reference()`` when it has one (kernel
-    protocol, optional), else the ``rules.md`` beside the package that defines it (``domain/<r>/rules.md``)."""
+    protocol, optional), else the ``rules.md`` beside the package that defines it (``domain/<r>/rules.md``).
+    With ``lang`` (``uk``, ``cs``...): its translation ``rules.<lang>.md`` beside it (None: there is none;
+    a ruleset with its own ``rules_reference()`` has none)."""
     own = getattr(ruleset, "rules_reference", None)
     if callable(own):
-        return own()
+        return own() if lang is None or lang == "en" else None
     module = sys.modules.get(type(ruleset).__module__)
     file = getattr(module, "__file__", None)
-    return _read(Path(file).parent / RULES_FILE) if file else None
+    return _read(Path(file).parent / _file_name(lang)) if file else None
 
 
-def kernel_rules() -> dict[str, Rule]:
-    """The kernel's own rules (``UMPIRE-*``), from ``domain/kernel/rules.md``."""
-    got = _RULES.get("")
+def kernel_rules(lang: str | None = None) -> dict[str, Rule]:
+    """The kernel's own rules (``UMPIRE-*``), from ``domain/kernel/rules.md`` (with ``lang``: those of its
+    translation ``rules.<lang>.md``, possibly none)."""
+    key = ":" + (lang or "en")
+    got = _RULES.get(key)
     if got is None:
-        text = _read(Path(__file__).parent / RULES_FILE) or ""
-        got = _RULES[""] = {r.id: r for r in parse_rules(text)}
+        text = _read(Path(__file__).parent / _file_name(lang)) or ""
+        got = _RULES[key] = {r.id: r for r in parse_rules(text)}
     return got
 
 
@@ -138,4 +153,24 @@ def rules_of(ruleset_id: str) -> dict[str, Rule] | None:
     if got is None:
         own = {r.id: r for r in parse_rules(rules_markdown(rs) or "")}
         got = _RULES[rs.id] = {**own, **{k: v for k, v in kernel_rules().items() if k not in own}}
+    return got
+
+
+def translated_rules_of(ruleset_id: str, lang: str) -> dict[str, Rule] | None:
+    """The rules of :func:`rules_of` that have a text in ``lang`` (docs/rules-languages.md), by id: the
+    ruleset's translation, then the kernel's. Only ids of the English reference count; a rule the
+    translation leaves out is absent (the caller falls back to English). None: no such ruleset."""
+    english = rules_of(ruleset_id)
+    if english is None:
+        return None
+    if lang == "en":
+        return english
+    rs = get(ruleset_id)
+    assert rs is not None
+    key = f"{rs.id}:{lang}"
+    got = _RULES.get(key)
+    if got is None:
+        own = {r.id: r for r in parse_rules(rules_markdown(rs, lang) or "")}
+        both = {**own, **{k: v for k, v in kernel_rules(lang).items() if k not in own}}
+        got = _RULES[key] = {k: v for k, v in both.items() if k in english}
     return got

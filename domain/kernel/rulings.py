@@ -59,9 +59,5 @@ class RulingBuilder:
         self.steps.append(RuleStep(rule=rule, text=text, values=values))
         return self
 
-    def under(self, choice_id: str, option: str, text: str, **values: Any) -> "RulingBuilder":
-        """A step saying the decision followed a rule choice (DESIGN 14): "under HOTH-CHOICE-EWEB: all — ..."."""
-        return self.add(choice_id, f"under {choice_id}: {option} — {text}", choice=choice_id, option=option, **values)
-
     def build(self, summary: str) -> Ruling:
         return Ruling(summary=summary, steps=tuple(self.steps))

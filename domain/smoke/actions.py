@@ -11,7 +11,10 @@ from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
 
-from .commanders import COMMANDER_RADIUS, after_commander_moves, after_unit_stops, command_distance, commander_out
+from .choices import COMPLEX_PATH, GENERAL_PASS, choice, cite
+from .commanders import (
+    COMMANDER_RADIUS, after_commander_moves, after_unit_stops, command_distance, commander_out, passed_over, risk,
+)
 from .content import Activate, Ride
 from .events import (
     ActionDiceRolled, ActionsEnded, ActivationEnded, CommanderRode, DiePlaced, FormationActivated, PlacementEnded,
@@ -222,7 +225,7 @@ def activate(out: Any, seat: str, sid: str, die: int, cid: str, uid: str) -> Non
              summary=f"{seat} activates {', '.join(fresh)}")
 
 
-def move_check(state: SmokeState, seat: str, uid: str, kind: str, facing, distance, vector):
+def move_check(state: SmokeState, seat: str, uid: str, kind: str, facing, distance, vector, via=()):
     """SMOKE-ACT-6 one move per activated unit; SMOKE-MOVE-2: each unit moves on its own and may leave the formation."""
     t = state.turn
     a = t.actions if t else None
@@ -240,19 +243,22 @@ def move_check(state: SmokeState, seat: str, uid: str, kind: str, facing, distan
     if has(state, u, "immobile") and uid in t.bombarded:  # type: ignore[union-attr]
         raise RuleViolation("SMOKE-SR-18", f"{uid} is Immobile and bombarded this turn: it cannot move.", unit=uid)
     end, m = plan_move(state, u, kind, facing, distance, vector, simple_bonus=act.simple_bonus,
-                       simple_only=act.simple_only)
+                       simple_only=act.simple_only, via=via)
     return u, end, m
 
 
-def move(out: Any, seat: str, uid: str, kind: str, facing, distance, vector) -> None:
+def move(out: Any, seat: str, uid: str, kind: str, facing, distance, vector, via=()) -> None:
     st: SmokeState = out.state
-    u, end, m = move_check(st, seat, uid, kind, facing, distance, vector)
+    u, end, m = move_check(st, seat, uid, kind, facing, distance, vector, via)
     a, b = pose(u.box()), pose(end)
     rb = RulingBuilder().add("SMOKE-MOVE-3" if kind == "simple" else "SMOKE-MOVE-4",
                              f"{uid} makes a {kind} move of {m['distance']:.3f} UW from ({a[0]:.3f}, {a[1]:.3f}) "
                              f"facing {a[2]:g} to ({b[0]:.3f}, {b[1]:.3f}) facing {b[2]:g} (centre to centre)"
                              + (f" (asked {m['requested']:.3f}; it stops on touching {m['stopped_by']}, SMOKE-MOVE-6)"
                                 if m.get("stopped_by") else "") + f"; the limit is {m['limit']:g} UW.", **m)
+    if m.get("via"):
+        cite(rb, COMPLEX_PATH, "path", f"a complex move may take any path within its length: {uid} passes "
+             + ", ".join(f"({x:.3f}, {y:.3f})" for x, y in m["via_points"]) + " on its way.")
     rb.add("SMOKE-GEO-17", "Swept area checked: no enemy passed through, no unit ended on, the table not left.")
     if m.get("cap_rule"):
         rb.add(m["cap_rule"], f"Through {', '.join(m.get('very_difficult') or m.get('difficult') or [])}: at most "
@@ -263,8 +269,20 @@ def move(out: Any, seat: str, uid: str, kind: str, facing, distance, vector) -> 
         rb.add("SMOKE-ACT-6", f"The action adds +{m['action_bonus']:g} to the simple speed.")
     if has(st, u, "immobile") and (m["distance"] > 0 or m.get("pivot")):
         rb.add("SMOKE-SR-18", f"{uid} is Immobile: it loses Fire and Bombardment for the rest of this turn.")
+    over = passed_over(st, uid, u.box(), end, kind)
+    reading = choice(st, GENERAL_PASS)
+    for c in over:
+        cite(rb, GENERAL_PASS, reading, f"{uid} passes over the enemy commander {c.id} without stopping: "
+             + ("touching it on the way puts it at risk (SMOKE-RISK-3)." if reading == "touch" else
+                "only a unit that stops on or touching it puts it at risk."), commander=c.id)
     out.emit(UnitMoved(unit=uid, kind=kind, start=pose(u.box()), end=pose(end), requested=m["requested"],
                        distance=m["distance"], limit=m["limit"], measure=m), rb, summary=f"{uid} moves {m['distance']:.2f}")
+    if reading == "touch":
+        for c in over:
+            if out.over:
+                return
+            if c.id in out.state.commanders:
+                risk(out, out.state.commanders[c.id], f"the enemy unit {uid} passed over it")
     after_unit_stops(out, uid)
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
 
-from .choices import VILLAGE, choice
+from .choices import VILLAGE, choice, cite
 from .content import DisciplineBonus, Providence, Slot, Volley
 from .events import (
     BattleEnded, BattleRolled, DisciplineTested, HitChoiceOffered, HitsChosen, HitsResolved, TacticPlayed,
@@ -560,7 +560,7 @@ def test_discipline(out: Any, uid: str, hits: int) -> bool:
     rb = RulingBuilder().add("SMOKE-DISC-1", f"{uid} has {hits} hit(s) left: one discipline test each.", hits=hits)
     if village_depends(st, u):
         opt = choice(st, VILLAGE)
-        rb.under(VILLAGE, opt, f"{uid} stands partly inside a village: " + (
+        cite(rb, VILLAGE, opt, f"{uid} stands partly inside a village: " + (
             "that is enough for the +1." if opt == "partly" else "no +1 (only a unit entirely inside gets it)."))
     rb.add("SMOKE-DISC-2", f"d6{'+' + str(plus) if plus else ''} >= {p.discipline}; a 1 always fails: "
                            + ", ".join(f"{t['face']}{'+' + str(plus) if plus else ''} "

@@ -6,7 +6,10 @@ from typing import Any
 from domain.kernel import RuleViolation, RulingBuilder
 
 from .events import BombardmentAimed, BombardmentRolled, LossTaken
-from .fire import ELEVATION_RANGE_BONUS, _could_reach, describe, line_of_fire, on_elevation
+from domain.kernel.choices import phrase
+
+from .choices import BOMBARD, CHOICES, VIEW_INSIDE, choice, cite
+from .fire import ELEVATION_RANGE_BONUS, _could_reach, describe, line_of_fire, on_elevation, view_inside_text
 from .formations import formations, rear_partners
 from .geometry import EPS, box_distance
 from .state import Losses, SmokeState, Unit, memo
@@ -96,16 +99,60 @@ def aim(out: Any, seat: str, uid: str, target: str) -> None:
     opts = targets(st, u)
     key = next((k for k, (members, _) in opts.items() if target in members), None)
     if key is None:
+        hidden = _hidden_inside(st, u, target)
+        if hidden is not None:
+            raise RuleViolation(VIEW_INSIDE, f"under {phrase(CHOICES, VIEW_INSIDE, 'enter')}: "
+                                             f"{view_inside_text(hidden)}, so {uid} cannot aim at its formation.",
+                                unit=uid, target=target, choice=VIEW_INSIDE, option="enter")
         raise RuleViolation("SMOKE-BOMB-3", f"The formation of {target!r} is not in {uid}'s fire sector and "
                                             "bombardment range with clear lines from both front corners.",
                             unit=uid, target=target)
     members, m = opts[key]
     rb = RulingBuilder().add("SMOKE-BOMB-3", f"{uid} aims at the formation of {key} ({len(members)} unit(s)): "
                                              f"{describe(m)}.", formation=list(members), measure=m)
+    if m.get("view_inside"):
+        cite(rb, VIEW_INSIDE, m["view_inside"]["option"], view_inside_text(m) + ".")
     if on_elevation(st, u):
         rb.add("SMOKE-TERR-4", f"{uid} stands entirely on an elevation: +2 UW range, lines through units not on it.")
     out.emit(BombardmentAimed(seat=seat, unit=uid, target=key, formation=members, measure=m), rb,
              summary=f"{uid} aims at {key}")
+
+
+def declining(state: SmokeState, seat: str) -> list[str]:
+    """The units of ``seat`` that could bombard a target now but have not aimed (SMOKE-CHOICE-BOMBARD)."""
+    aims = state.turn.aims if state.turn is not None else {}
+    return [u.id for u in eligible(state, seat) if u.id not in aims and targets(state, u)]
+
+
+def bombard_refusal(state: SmokeState, seat: str) -> RuleViolation | None:
+    """SMOKE-CHOICE-BOMBARD "must": the bombardment is not rolled (nor skipped) while a unit of ``seat`` that
+    could bombard a target has not aimed."""
+    idle = declining(state, seat)
+    if not idle or choice(state, BOMBARD) != "must":
+        return None
+    return RuleViolation(BOMBARD, f"under {phrase(CHOICES, BOMBARD, 'must')}: {', '.join(idle)} can bombard a "
+                                  "target, so each aims first (aim).", units=idle, choice=BOMBARD, option="must")
+
+
+def cite_declining(rb: RulingBuilder, state: SmokeState, seat: str) -> None:
+    """The ruling step of a bombardment (or of its skipping) in which units that could bombard declined."""
+    idle = declining(state, seat)
+    if idle:
+        cite(rb, BOMBARD, choice(state, BOMBARD), f"{', '.join(idle)} could bombard a target and decline"
+             + ("s" if len(idle) == 1 else "") + ": each gun may.")
+
+
+def _hidden_inside(state: SmokeState, u: Unit, target: str) -> dict[str, Any] | None:
+    """The measured line to a unit of ``target``'s formation that the game's reading of SMOKE-CHOICE-VIEW-INSIDE
+    hides and the other reading shows, if any."""
+    members = next((m for m in formations(state).values() if target in m), ())
+    for mid in members:
+        e = state.units[mid]
+        if state.enemy(u, e):
+            m = line_of_fire(state, u, e, mode="bombard", melee=False)
+            if m.get("view_inside", {}).get("other_ok"):
+                return m
+    return None
 
 
 def _dice_for(state: SmokeState, art: Unit, members: tuple[str, ...]) -> dict[str, Any]:
@@ -157,6 +204,7 @@ def fire(out: Any, seat: str) -> None:
     rolls = []
     losses = []
     rb = RulingBuilder()
+    cite_declining(rb, st, seat)
     for shot in shots:
         rb.add("SMOKE-BOMB-4", f"{shot['unit']} adds {shot['dice']} dice (power {shot['power']}"
                                + "".join(f", {m['value']:+d} {m['why']}" for m in shot["modifiers"]) + "; at least 1).",

@@ -10,6 +10,7 @@ radius; the nearest point of that region, SMOKE-CMD-5, FAQ-22).
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import shapely
@@ -20,7 +21,9 @@ from shapely.ops import nearest_points, unary_union
 from domain.kernel import RulingBuilder
 
 from .events import CommanderDisplaced, CommanderOut, CommanderRisked
-from .geometry import EPS, Point, point_box_distance
+from .geometry import (
+    EPS, Box, Point, point_box_distance, point_segment_distance, rotation_sweep, signed_distance, translation_sweep,
+)
 from .state import Commander, SmokeState, Unit
 from .terrain import box_polygon
 from .units import has
@@ -168,6 +171,40 @@ def after_unit_stops(out: Any, uid: str) -> None:
             risk(out, c, f"the enemy unit {u.id} ended its movement on or touching it")
 
 
+def move_sweep(start: Box, end: Box, kind: str) -> list[list[Point]]:
+    """Convex pieces covering the area a unit sweeps on its move (SMOKE-GEO-17): a simple move pivots about
+    its centre, then goes straight; a complex move goes straight, then may pivot."""
+    dx, dy = end.cx - start.cx, end.cy - start.cy
+    if kind == "simple":
+        turned = Box(start.cx, start.cy, end.theta, start.w, start.d)
+        return rotation_sweep(start, end.theta) + [translation_sweep(turned, dx, dy)]
+    there = Box(end.cx, end.cy, start.theta, start.w, start.d)
+    return [translation_sweep(start, dx, dy)] + rotation_sweep(there, end.theta)
+
+
+def passed_over(state: SmokeState, uid: str, start: Box, end: Box, kind: str) -> list[Commander]:
+    """The enemy commanders the unit's move passed over without ending on or touching them
+    (SMOKE-CHOICE-GENERAL-PASS): the disc meets the swept area but not the unit where it stopped."""
+    u = state.units[uid]
+    side = state.armies[u.seat].side
+    pieces: list[list[Point]] | None = None
+    got = []
+    for c in sorted(state.commanders.values(), key=lambda c: c.id):
+        if state.armies[c.seat].side == side:
+            continue
+        head = (c.x, c.y)
+        if point_box_distance(head, end) <= COMMANDER_RADIUS + EPS:
+            continue  # ends on or touching it: SMOKE-CMD-4 under both readings
+        reach = math.hypot(start.w, start.d) / 2 + COMMANDER_RADIUS + EPS  # the sweep is within this of the path
+        if point_segment_distance(head, (start.cx, start.cy), (end.cx, end.cy)) > reach:
+            continue
+        if pieces is None:
+            pieces = move_sweep(start, end, kind)
+        if any(signed_distance(head, piece) <= COMMANDER_RADIUS + EPS for piece in pieces):
+            got.append(c)
+    return got
+
+
 def after_commander_moves(out: Any, cid: str) -> None:
     """A commander that ends its ride touching enemy units is exposed to risk (SMOKE-RISK-3)."""
     c = out.state.commanders.get(cid)
@@ -204,4 +241,5 @@ def risk(out: Any, c: Commander, why: str) -> None:
 
 
 __all__ = ["COMMANDER_RADIUS", "DISPLACEMENT", "command_distance", "after_unit_stops", "after_commander_moves",
+           "move_sweep", "passed_over",
            "risk", "commander_out", "displace", "displacement_target", "free_spot", "own_edge", "shapely"]

@@ -66,13 +66,15 @@ class Activate(Command, tag="activate"):
 class Move(Command, tag="move"):
     """SMOKE-MOVE-3/4, SMOKE-GEO-17. ``simple``: pivot to ``facing``, then go ``distance`` straight
     ahead. ``complex``: translate by ``vector`` [dx, dy] keeping the facing, then pivot to
-    ``facing`` (omitted: keep it)."""
+    ``facing`` (omitted: keep it). ``via`` (complex, under SMOKE-CHOICE-COMPLEX-PATH "path" only): the
+    points [dx, dy] from the start the centre passes through, in order, before it ends at ``vector``."""
 
     unit: str
     kind: Literal["simple", "complex"]
     facing: float | None = None
     distance: float | None = None
     vector: tuple[float, float] | None = None
+    via: tuple[tuple[float, float], ...] | None = None
 
 
 class EndActivation(Command, tag="end_activation"):

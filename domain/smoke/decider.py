@@ -20,8 +20,8 @@ from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
 
-from domain.kernel.choices import RuleChoice, in_force
-from .choices import CHOICES
+from domain.kernel.choices import RuleChoice
+from .choices import CHOICES, VIEW_INSIDE, choices_of
 from . import commands as C
 from . import deployment as D
 from . import faces, labels, options, text
@@ -31,7 +31,7 @@ from .actions import (
 )
 from .army import additional_commanders, expanded, level_of, starting_morale, strategic_rating  # noqa: F401
 from .battle import choose_hits, finish_unit, play_tactic
-from .bombardment import aim, fire, take_loss
+from .bombardment import aim, bombard_refusal, cite_declining, fire, take_loss
 from .commanders import OPPOSITE
 from .content import Content
 from .events import (
@@ -51,7 +51,9 @@ from .view import render, summarize, view_of
 
 ENGINE_VERSION = "smoke-0.1.0"
 #: Options a game may set (GAP-B-06/08/10 flags, SMOKE-MP-3 agreement, the line-up size).
-OPTIONS = ("players", "sector_half_angle", "fire_contact_uses_bombardment", "blocks_view_strict", "allied_command")
+OPTIONS = ("players", "sector_half_angle", "fire_contact_uses_bombardment", "allied_command")
+#: Options that rule choices replaced (DESIGN 14): refused in a new game, read from a stored one's setup.
+REPLACED = {"blocks_view_strict": VIEW_INSIDE}
 
 
 class SmokeRuleset:
@@ -97,7 +99,6 @@ class SmokeRuleset:
                 "sector_half_angle": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 90,
                                       "description": "Half-angle in degrees of a unit's fire sector (GAP-B-10)."},
                 "fire_contact_uses_bombardment": {"type": "boolean"},
-                "blocks_view_strict": {"type": "boolean"},
                 "allied_command": {"type": "boolean"},
             },
         }
@@ -107,6 +108,10 @@ class SmokeRuleset:
         if battle is None:
             raise SetupError("scenario", f"unknown Clouds of Smoke battle {scenario!r} (known: "
                                          f"{', '.join(sorted(self.content().battles))})")
+        for old, cid in REPLACED.items():
+            if old in options:
+                raise SetupError(f"options.{old}", f"replaced by the rule choice {cid}: send "
+                                                   f"\"choices\": {{\"{cid}\": \"enter\"}} (or \"through\")")
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise SetupError(f"options.{unknown[0]}", f"unknown option (known: {', '.join(OPTIONS)})")
@@ -118,7 +123,7 @@ class SmokeRuleset:
             a = options["sector_half_angle"]
             if not isinstance(a, (int, float)) or isinstance(a, bool) or not 0 < a < 90:
                 raise SetupError("options.sector_half_angle", "a number of degrees between 0 and 90 (GAP-B-10)")
-        for flag in ("fire_contact_uses_bombardment", "blocks_view_strict", "allied_command"):
+        for flag in ("fire_contact_uses_bombardment", "allied_command"):
             if flag in options and not isinstance(options[flag], bool):
                 raise SetupError(f"options.{flag}", "true or false")
         lu = battle.line_up(players)
@@ -141,7 +146,7 @@ class SmokeRuleset:
 
     def initial_state(self, setup: Setup) -> SmokeState:
         return SmokeState(game_id=setup.game_id, battle_id=setup.scenario, seats=tuple(setup.seats),
-                          options=dict(setup.options), choices=in_force(CHOICES, setup.choices))
+                          options=dict(setup.options), choices=choices_of(setup))
 
     # -- opening -----------------------------------------------------------------------
     def open(self, state: SmokeState, dice: Dice) -> list[Emitted]:
@@ -428,9 +433,14 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.Aim):
             return aim(out, seat, cmd.unit, cmd.target)
         if isinstance(cmd, C.Bombard):
+            refused = bombard_refusal(st, seat)  # SMOKE-CHOICE-BOMBARD "must"
+            if refused is not None:
+                raise refused
             if not t.aims:
+                rb = RulingBuilder()
+                cite_declining(rb, st, seat)
                 out.emit(StepStarted(step=ACTIONS, player=t.player),
-                         RulingBuilder().add("SMOKE-BOMB-2", f"{seat} does not bombard this turn (optional, INFERRED)."),
+                         rb.add("SMOKE-BOMB-2", f"{seat} does not bombard this turn (optional, INFERRED)."),
                          summary=f"{seat} does not bombard")
                 return None
             return fire(out, seat)
@@ -444,7 +454,7 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.Activate):
             return activate(out, seat, cmd.slot, cmd.die, cmd.commander, cmd.unit)
         if isinstance(cmd, C.Move):
-            return move(out, seat, cmd.unit, cmd.kind, cmd.facing, cmd.distance, cmd.vector)
+            return move(out, seat, cmd.unit, cmd.kind, cmd.facing, cmd.distance, cmd.vector, cmd.via or ())
         if isinstance(cmd, C.EndActivation):
             return end_activation(out, seat)
         if isinstance(cmd, C.Ride):

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .choices import VIEW_INSIDE, choice
 from .formations import touching
 from .geometry import (
     EPS, Box, candidate_points, clip_segment, convex_hull, point_in_convex, range_distance, sector_clip,
@@ -46,9 +47,34 @@ def on_elevation(state: SmokeState, u: Unit) -> bool:
 
 
 def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = None, mode: str = "fire",
-                 melee: bool = True) -> dict[str, Any]:
+                 melee: bool = True, view: str | None = None) -> dict[str, Any]:
     """SMOKE-LOF-2: is enemy ``e`` on ``u``'s line of fire? ``reach``: the range to test (default:
-    the longest Fire range for mode "fire", the bombardment range for mode "bombard")."""
+    the longest Fire range for mode "fire", the bombardment range for mode "bombard"). ``view``: the reading
+    of SMOKE-CHOICE-VIEW-INSIDE to measure under (default: the game's).
+
+    Measured under the game's reading, a target even partly inside a view-blocking element is measured under
+    the other reading too; when the two answers differ, ``view_inside`` says so (``option``, ``other_ok``),
+    for the rulings to cite the choice."""
+    reading = view or choice(state, VIEW_INSIDE)
+    out = _line_of_fire(state, u, e, reach, mode, melee, reading == "enter")
+    if view is None and out.get("how") != "melee" and "distance" in out \
+            and state.terrain().partially_in(e.box(), "blocks_view"):
+        other = _line_of_fire(state, u, e, reach, mode, melee, reading != "enter")
+        if other["ok"] != out["ok"]:
+            out["view_inside"] = {"option": reading, "other_ok": other["ok"]}
+    return out
+
+
+def view_inside_text(m: dict[str, Any]) -> str:
+    """SMOKE-CHOICE-VIEW-INSIDE's words for a measured line whose answer depended on it."""
+    t = m.get("target")
+    if m["view_inside"]["option"] == "enter":
+        return f"{t} stands inside a view-blocking element and lines from outside that enter it are broken: not seen"
+    return f"{t} stands inside a view-blocking element; only lines passing through one are broken: seen"
+
+
+def _line_of_fire(state: SmokeState, u: Unit, e: Unit, reach: float | None, mode: str, melee: bool,
+                  strict: bool) -> dict[str, Any]:
     if melee and touching(state, u, e):
         return {"ok": True, "shooter": u.id, "target": e.id, "how": "melee", "rule": "SMOKE-LOF-2"}
     elevated = False
@@ -80,7 +106,6 @@ def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = N
         return out
     blockers = _blockers(state, u, e, ub, part, elevated)
     terrain = state.terrain()
-    strict = bool(state.options.get("blocks_view_strict", False))
     # the corner lines are a pure function of these (remembered across layouts: a move elsewhere on the
     # table does not change them)
     key = (u.id, e.id, ub, eb, reach, mode, half, tuple(blockers), terrain, strict)

@@ -722,14 +722,15 @@ def signed_distance(p: Point, poly: Sequence[Point]) -> float:
     return point_convex_distance(p, poly)
 
 
-def path_touches(P: Sequence[Point], v: Point, length: float, Q: Sequence[Point]) -> bool:
+def path_touches(P: Sequence[Point], v: Point, length: float, Q: Sequence[Point], slide: bool = False) -> bool:
     """SMOKE-FRET-1/GEO-18: while ``P`` translates by ``t v`` for t in [0, length] (|v| = 1), it
     comes within EPS of ``Q``.
 
     ``P + x`` is at signed distance ``sd(x, Q ⊖ P)`` from ``Q``, a convex function of x, so along the
     path it is convex in t. A unit that starts further than EPS away touches iff the segment comes
     within EPS of the difference; one that starts touching Q (a unit retreating out of melee) touches
-    iff it does not move away at once (sliding along Q or pushing into it).
+    iff it does not move away at once (sliding along Q or pushing into it), or with ``slide``
+    (SMOKE-CHOICE-RETREAT-CONTACT "slides") iff it pushes into Q (sliding along it is no touch).
     """
     D = minkowski_difference(P, Q)
     origin = (0.0, 0.0)
@@ -739,6 +740,8 @@ def path_touches(P: Sequence[Point], v: Point, length: float, Q: Sequence[Point]
     if length <= 0:
         return True
     h = min(length, 1e-5)
+    if slide:
+        return signed_distance((v[0] * h, v[1] * h), D) - g0 < -1e-9
     return signed_distance((v[0] * h, v[1] * h), D) - g0 <= 1e-9
 
 

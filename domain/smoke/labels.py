@@ -168,6 +168,8 @@ def describe(state: SmokeState, seat: str, cmd: Any) -> dict[str, Any]:  # noqa:
         else:
             dx, dy = cmd.vector or (0.0, 0.0)
             label = f"Move {_unit(state, cmd.unit)} sideways or back by ({dx:g}, {dy:g}) UW, keeping its facing"
+            if cmd.via:  # SMOKE-CHOICE-COMPLEX-PATH "path"
+                label += " by way of " + ", ".join(f"({x:g}, {y:g})" for x, y in cmd.via)
         label += f" (from {_pt((u.x, u.y))})"
     elif isinstance(cmd, C.EndActivation):
         label = "End this activation: the units that did not move stay"

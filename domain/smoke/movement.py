@@ -13,7 +13,9 @@ import math
 from typing import Any
 
 from domain.kernel import RuleViolation
+from domain.kernel.choices import phrase
 
+from .choices import CHOICES, COMPLEX_PATH, choice
 from .geometry import (
     EPS, Box, box_distance, first_touch, in_contact, normalize_deg, overlap_depth, rotation_sweep,
     translation_sweep, unit_vector,
@@ -54,10 +56,15 @@ def _check_finite(name: str, v: float | None) -> None:
         raise RuleViolation("SMOKE-GEO-17", f"The {name} must be a finite number.", field=name)
 
 
+#: SMOKE-CHOICE-COMPLEX-PATH "path": the most points a complex move's path may name on its way.
+VIA_MAX = 8
+
+
 def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, distance: float | None,
-              vector: tuple[float, float] | None, *, simple_bonus: float = 0.0, simple_only: bool = False
-              ) -> tuple[Box, dict[str, Any]]:
-    """Where ``u`` ends and what was measured; RuleViolation if the move is illegal."""
+              vector: tuple[float, float] | None, *, simple_bonus: float = 0.0, simple_only: bool = False,
+              via: tuple[tuple[float, float], ...] = ()) -> tuple[Box, dict[str, Any]]:
+    """Where ``u`` ends and what was measured; RuleViolation if the move is illegal. ``via``: a complex move's
+    points on the way (SMOKE-CHOICE-COMPLEX-PATH "path"), offsets from the start."""
     p = profile_of(state, u)
     start = u.box()
     assert state.battle is not None
@@ -67,11 +74,25 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
     if vector is not None:
         _check_finite("vector", vector[0])
         _check_finite("vector", vector[1])
+    for x, y in via:
+        _check_finite("via", x)
+        _check_finite("via", y)
+    if len(via) > VIA_MAX:
+        raise RuleViolation(COMPLEX_PATH, f"A complex move's path has at most {VIA_MAX} points on its way (`via`).",
+                            field="via")
+    if via and kind != "complex":
+        raise RuleViolation("SMOKE-MOVE-3", "Only a complex move has points on its way (`via`).", field="via")
+    if via and choice(state, COMPLEX_PATH) != "path":
+        raise RuleViolation(COMPLEX_PATH, f"under {phrase(CHOICES, COMPLEX_PATH, 'straight')}: a complex move is "
+                                          "one straight `vector`; send no `via`.", field="via",
+                            choice=COMPLEX_PATH, option="straight")
     m: dict[str, Any] = {"kind": kind}
     # only units the move could reach matter (the sweep stays within speed + half-diagonals)
     reach = max(p.speed) + 2.0 + (start.w + start.d)
     if vector is not None:
         reach = max(reach, math.hypot(vector[0], vector[1]) + start.w + start.d)
+    for x, y in via:
+        reach = max(reach, math.hypot(x, y) + start.w + start.d)
     if distance is not None:
         reach = max(reach, abs(distance) + start.w + start.d)
     enemies, friends = _neighbourhood(state, u, start, reach, max(p.speed) + 2.0 + (start.w + start.d) + _SPARE)
@@ -131,17 +152,22 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         if vector is None:
             raise RuleViolation("SMOKE-MOVE-4", "A complex move needs its `vector` [dx, dy] in UW.", field="vector")
         dx, dy = float(vector[0]), float(vector[1])
-        length = math.hypot(dx, dy)
+        # the legs of the path: one straight vector, or (SMOKE-CHOICE-COMPLEX-PATH "path") through ``via``
+        points = [(0.0, 0.0)] + [(float(x), float(y)) for x, y in via] + [(dx, dy)]
+        length = sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:]))
         theta = start.theta if facing is None else normalize_deg(facing)
         moved_box = start.moved(dx, dy)
-        slide = translation_sweep(start, dx, dy)
-        slide_bb = _union(start.bbox(), moved_box.bbox())
+        legs = [(start.moved(a[0], a[1]), b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:])]
+        slides = [translation_sweep(leg, ldx, ldy) for leg, ldx, ldy in legs]
+        slide_bb = start.bbox()
+        for leg, ldx, ldy in legs:
+            slide_bb = _union(slide_bb, leg.moved(ldx, ldy).bbox())
         disc = _disc_bb(moved_box)
         enemies, friends = _within(_union(slide_bb, disc), enemies, friends)
         for e, eb, ebb in enemies:
             if _bb_apart(slide_bb, ebb):
                 continue
-            if overlap_depth(slide, eb.corners()) > EPS:
+            if any(overlap_depth(slide, eb.corners()) > EPS for slide in slides):
                 raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pass through the enemy unit {e.id}.",
                                     unit=u.id, enemy=e.id)
         pivot = rotation_sweep(moved_box, theta)
@@ -171,9 +197,12 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
                     raise RuleViolation("SMOKE-MOVE-6", f"A complex move may not bring {u.id} into contact with the "
                                                         f"enemy unit {inside.id}: it would touch its fortification {f}, and "
                                                         "touching a fortification is touching the unit inside.", unit=u.id, enemy=inside.id, fortification=f)
-        sweep = [slide] + pivot
+        sweep = slides + pivot
         base = p.speed[1]
         m.update(pivot=_r(abs(_turn(start.theta, theta))), speed=_r(base), vector=[_r(dx), _r(dy)])
+        if via:
+            m.update(via=[[_r(x), _r(y)] for x, y in via],
+                     via_points=[[_r(start.cx + x), _r(start.cy + y)] for x, y in via])
         requested = moved = length
     else:
         raise RuleViolation("SMOKE-MOVE-1", f"A move is simple or complex, not {kind!r}.", field="kind")

@@ -17,11 +17,12 @@ from . import deployment as D
 from . import terrain_gen as G
 from .actions import activation_check, ride_check
 from .battle import playable, providence_targets, tactic_limit, tactic_units
-from .bombardment import eligible, retreat_options, targets
+from .bombardment import bombard_refusal, eligible, retreat_options, targets
+from .choices import COMPLEX_PATH, choice
 from .commanders import COMMANDER_RADIUS
 from .content import Activate, DisciplineBonus, Providence, Ride
 from .formations import formations
-from .movement import ROAD_BONUS, example_moves
+from .movement import ROAD_BONUS, VIA_MAX, example_moves
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, SmokeState
 from .turns import resolve_options, to_act, unfought
 from .units import has
@@ -75,7 +76,7 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
                 continue
             for key in targets(st, u):
                 out.append(C.Aim(unit=u.id, target=key))
-        return out + [C.Bombard()]
+        return out + ([C.Bombard()] if bombard_refusal(st, seat) is None else [])
     if t.step == ACTIONS:
         a = t.actions
         if a is None:
@@ -352,11 +353,17 @@ def _templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
                     })
                 if not act.simple_only and p.speed[1] > 0:
                     kd, f, d, v = ex.get("complex", ("complex", None, None, (0.0, 0.0)))
+                    bounds: dict[str, Any] = {"vector": {"max_length": p.speed[1], "unit": "UW"},
+                                              "facing": {"min": 0, "max": 360, "unit": "degrees", "optional": True}}
+                    rules = ["SMOKE-MOVE-4", "SMOKE-MOVE-6", "SMOKE-GEO-17"]
+                    if choice(st, COMPLEX_PATH) == "path":  # the points on the way, offsets from the start
+                        bounds["via"] = {"max_points": VIA_MAX, "unit": "UW", "optional": True,
+                                         "path_length": p.speed[1]}
+                        rules.append(COMPLEX_PATH)
                     out.append({
                         "command": {"type": "move", "unit": uid, "kind": "complex"},
-                        "bounds": {"vector": {"max_length": p.speed[1], "unit": "UW"},
-                                   "facing": {"min": 0, "max": 360, "unit": "degrees", "optional": True}},
-                        "rules": ["SMOKE-MOVE-4", "SMOKE-MOVE-6", "SMOKE-GEO-17"],
+                        "bounds": bounds,
+                        "rules": rules,
                         "example": msgspec.to_builtins(C.Move(unit=uid, kind="complex", vector=v)),
                     })
         else:

@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.kernel import RulingBuilder
 
-from .choices import BOMB_PRICE, FAILED_PRICE, choice
+from .choices import BOMB_PRICE, FAILED_PRICE, IRREGULAR, RETREAT_CONTACT, choice, cite
 from .commanders import EDGE_DIRECTION, after_unit_stops, own_edge
 from .events import RetreatRolled, UnitDestroyed, UnitRetreated
 from .formations import enemies_touching, formation_of
@@ -65,7 +65,20 @@ def _facing_of(v: tuple[float, float]) -> float:
 
 
 def plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str) -> dict[str, Any]:
-    """SMOKE-GEO-18: the path and how it ends (measured, not applied)."""
+    """SMOKE-GEO-18: the path and how it ends (measured, not applied), under the game's reading of
+    SMOKE-CHOICE-RETREAT-CONTACT; when the other reading ends it otherwise (a unit that starts in contact and
+    slides along the enemy), ``slide`` holds ``{"option", "other"}`` (the other reading's outcome)."""
+    reading = choice(state, RETREAT_CONTACT)
+    plan = _plan_retreat(state, u, distance, direction, reading == "slides")
+    if distance > 0 and any(in_contact(u.box(), e.box()) for e in state.units.values()
+                            if e.id != u.id and state.enemy(u, e)):
+        other = _plan_retreat(state, u, distance, direction, reading != "slides")
+        if other["outcome"] != plan["outcome"]:
+            plan["slide"] = {"option": reading, "other": other["outcome"]}
+    return plan
+
+
+def _plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str, slide: bool) -> dict[str, Any]:
     assert state.battle is not None
     W, H = state.battle.width, state.battle.height
     b = u.box()
@@ -81,7 +94,7 @@ def plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str) ->
                 "touched": what, "why": why, "friends": ()}
 
     for e in sorted(enemies, key=lambda e: e.id):
-        if path_touches(P, v, distance, e.box().corners()):
+        if path_touches(P, v, distance, e.box().corners(), slide):
             return fail(distance, f"touches the enemy unit {e.id}", e.id)
     moved = b.moved(v[0] * distance, v[1] * distance)
     if _touches_edge(moved, W, H):
@@ -112,7 +125,7 @@ def plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str) ->
     if t > distance:
         start_ext = base.moved(v[0] * distance, v[1] * distance)
         for e in sorted(enemies, key=lambda e: e.id):
-            if path_touches(start_ext.corners(), v, t - distance, e.box().corners()):
+            if path_touches(start_ext.corners(), v, t - distance, e.box().corners(), slide):
                 r = fail(t, f"moving on past friends, it touches the enemy unit {e.id}", e.id)
                 r["friends"] = tuple(blocked)
                 return r
@@ -174,20 +187,25 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
                f"free place{' (another formation: -1 army morale)' if other_formation and not irregular else ''}"
                f"{' (Irregular: no loss, SMOKE-FRET-4)' if other_formation and irregular else ''}.",
                friends=list(plan["friends"]))
+    if plan.get("slide"):
+        opt = plan["slide"]["option"]
+        cite(rb, RETREAT_CONTACT, opt, f"{uid} starts its retreat in contact with the enemy and slides along it: "
+             + ("that touches the enemy, so the retreat fails." if opt == "destroyed" else
+                "sliding along is no new touch, only pressing into the enemy would be."))
     if not survived:
         rb.add("SMOKE-FRET-1", f"Failed retreat: it {plan['why']} and is destroyed.", touched=plan.get("touched"))
     raises = True
     if not survived:  # SMOKE-CHOICE-FAILED-PRICE: a failed retreat raises the price or not
         opt = choice(st, FAILED_PRICE)
         raises = opt == "yes"
-        rb.under(FAILED_PRICE, opt, f"{uid} was destroyed by its failed retreat: "
+        cite(rb, FAILED_PRICE, opt, f"{uid} was destroyed by its failed retreat: "
                  + ("it still raises the nearest marker's price." if raises else "it raises no price."))
         if not raises and context == "bombardment":
             rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")
     if raises and context == "bombardment":  # SMOKE-CHOICE-BOMB-PRICE
         opt = choice(st, BOMB_PRICE)
         raises = opt == "yes"
-        rb.under(BOMB_PRICE, opt, "a retreat from a bombardment " + (
+        cite(rb, BOMB_PRICE, opt, "a retreat from a bombardment " + (
             "raises the price of the nearest marker on the table." if raises else "raises no battle price."))
         if not raises:
             rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")
@@ -231,11 +249,17 @@ def destroy(out: Any, uid: str, reason: str, failed_retreat: bool = False) -> No
     p = profile_of(st, u)
     rb = RulingBuilder().add("SMOKE-DISC-3" if not failed_retreat else "SMOKE-FRET-1",
                              f"{uid} ({p.name}) is destroyed: {reason}.")
-    irregular_free = failed_retreat and has(st, u, "irregular")
-    if irregular_free:
-        rb.add("SMOKE-FRET-4", "An Irregular unit's failed retreat costs no army morale (GAP-B-13: the destruction "
-                               "loss too).")
-    elif has(st, u, "expendable"):
+    irregular_free = False
+    if failed_retreat and has(st, u, "irregular"):  # SMOKE-FRET-4 under SMOKE-CHOICE-IRREGULAR
+        opt = choice(st, IRREGULAR)
+        irregular_free = opt == "all"
+        cite(rb, IRREGULAR, opt, f"{uid} is Irregular and destroyed by its failed retreat: " + (
+            "its army loses no morale for it, the destruction included." if irregular_free else
+            "only the -1 for landing on friends is waived; its destruction costs its morale as usual."))
+        if irregular_free:
+            rb.add("SMOKE-FRET-4", "An Irregular unit's failed retreat costs no army morale (GAP-B-13: the "
+                                   "destruction loss too).")
+    if not irregular_free and has(st, u, "expendable"):
         rb.add("SMOKE-SR-28", f"Expendable: the loss ({p.morale_loss}) already includes the 1 less.")
     out.emit(UnitDestroyed(unit=uid, seat=u.seat, reason=reason), rb, summary=f"{uid} destroyed")
     if not irregular_free:

@@ -4,13 +4,19 @@
 then the kernel's ``UMPIRE-*``); ``GET /rulesets/{ruleset_id}/rules/{rule_id}`` returns one. The
 texts come from the rulesets' ``rules.md`` (domain/kernel/registry.py ``rules_of``); every ruling
 step and refusal links here with ``rule_url``.
+
+Both answer in the reader's language (``?lang=``, else ``Accept-Language``) where the ruleset's
+reference is translated (``rules.<lang>.md``, docs/rules-languages.md); a rule without a text in that
+language is answered in English, marked ``fallback: "en"`` with a note. ``Content-Language`` names the
+language(s) of the texts answered.
 """
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Annotated, Any
 
-from litestar import Router, get
-from litestar.params import FromPath
+from litestar import Request, Response, Router, get
+from litestar.params import FromPath, Parameter
 
 from domain.kernel import registry
 
@@ -26,7 +32,48 @@ def _rules(ruleset_id: str) -> dict[str, Any]:
     return rules
 
 
-def rule_body(ruleset_id: str, rule: Any) -> dict[str, Any]:
+# -- the reader's language ----------------------------------------------------------------------------
+#: The languages umpire speaks (issue 28): English and the languages of the rulebooks its players hold.
+SPOKEN = ("en", "uk", "ru", "cs", "it")
+ENGLISH = "en"
+_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
+_QUALITY = re.compile(r"q=([01](?:\.[0-9]{0,3})?)")
+
+#: The note on a rule answered in English because the requested language has no text for it, in that language.
+FALLBACK_NOTE = {
+    "uk": "Цього правила ще немає українською; показано англійський текст.",
+    "ru": "Этого правила ещё нет на русском; показан английский текст.",
+    "cs": "Toto pravidlo zatím není v češtině; zobrazen je anglický text.",
+    "it": "Questa regola non è ancora disponibile in italiano; è mostrato il testo inglese.",
+}
+
+
+def reader_language(lang: str | None, accept_language: str | None) -> str:
+    """The language to answer in: ``?lang=`` when given (a language umpire does not speak, or a malformed
+    tag: problem details naming the field ``lang``), else the first language of ``Accept-Language`` by
+    quality that umpire speaks (RFC 9110; ``uk-UA`` counts as ``uk``), else English.
+
+    The one place the rules reference reads the reader's language; a service-wide negotiation replaces it."""
+    if lang is not None:
+        primary = lang.split("-", 1)[0].lower()
+        if not _TAG.fullmatch(lang) or primary not in SPOKEN:
+            raise Problem(400, "malformed", f"lang {lang!r} is not a language umpire speaks "
+                                            f"(one of: {', '.join(SPOKEN)})", field="lang")
+        return primary
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept_language or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        q = _QUALITY.search(params.replace(" ", ""))
+        quality = float(q.group(1)) if q else 1.0
+        primary = tag.strip().split("-", 1)[0].lower()
+        if quality > 0 and primary in SPOKEN:
+            ranked.append((-quality, i, primary))
+    return min(ranked)[2] if ranked else ENGLISH
+
+
+def rule_body(ruleset_id: str, rule: Any, lang: str = ENGLISH, wanted: str = ENGLISH) -> dict[str, Any]:
+    """One rule as answered: its text in ``lang``; ``wanted`` is the language asked for (when it is not
+    ``lang``, the body says the English text stands in for it)."""
     body: dict[str, Any] = {"id": rule.id}
     if rule.title:
         body["title"] = rule.title
@@ -34,25 +81,59 @@ def rule_body(ruleset_id: str, rule: Any) -> dict[str, Any]:
     if rule.section:
         body["section"] = rule.section
     body["url"] = rule_url(ruleset_id, rule.id)
+    body["lang"] = lang
+    if wanted != lang:
+        body["fallback"] = lang
+        body["note"] = FALLBACK_NOTE.get(wanted, f"No text in {wanted!r} for this rule; the English text is shown.")
     return body
+
+
+def _in_language(ruleset_id: str, rule: Any, wanted: str) -> dict[str, Any]:
+    if wanted == ENGLISH:
+        return rule_body(ruleset_id, rule)
+    translated = (registry.translated_rules_of(ruleset_id, wanted) or {}).get(rule.id)
+    if translated is None:
+        return rule_body(ruleset_id, rule, ENGLISH, wanted)
+    return rule_body(ruleset_id, translated, wanted, wanted)
+
+
+def _answer(content: Any, languages: list[str]) -> Response[Any]:
+    spoken = [code for code in SPOKEN if code in languages]
+    return Response(content, headers={"Content-Language": ", ".join(spoken or [ENGLISH]),
+                                      "Vary": "Accept-Language"})
+
+
+LANG = Parameter(description="The language of the texts: `en`, `uk`, `ru`, `cs` or `it` (overrides "
+                             "`Accept-Language`). A rule without a text in that language is answered in "
+                             "English with `fallback: \"en\"` and a `note`.")
 
 
 @get("/rulesets/{ruleset_id:str}/rules", sync_to_thread=False,
      summary="The rules reference of a ruleset: every rule id a ruling or refusal may cite, with its text",
      description="The ruleset's own rules in the order of its rulebook, then the referee's own (`UMPIRE-*`: "
-                 "undo, repeated commands, read-only games).")
-def list_rules(ruleset_id: FromPath[str]) -> list[RuleText]:
-    return [rule_body(ruleset_id, r) for r in _rules(ruleset_id).values()]  # type: ignore[misc]
+                 "undo, repeated commands, read-only games). In the reader's language (`lang`, else "
+                 "`Accept-Language`) where the reference is translated, each other rule in English marked "
+                 "`fallback`; `Content-Language` lists the languages of the texts.")
+def list_rules(request: Request, ruleset_id: FromPath[str],
+               lang: Annotated[str | None, LANG] = None) -> Response[list[RuleText]]:
+    wanted = reader_language(lang, request.headers.get("accept-language"))
+    bodies = [_in_language(ruleset_id, r, wanted) for r in _rules(ruleset_id).values()]
+    return _answer(bodies, [b["lang"] for b in bodies])
 
 
 @get("/rulesets/{ruleset_id:str}/rules/{rule_id:str}", sync_to_thread=False,
-     summary="The text of one rule, by the id rulings and refusals cite (their `rule_url`)")
-def one_rule(ruleset_id: FromPath[str], rule_id: FromPath[str]) -> RuleText:
+     summary="The text of one rule, by the id rulings and refusals cite (their `rule_url`)",
+     description="In the reader's language (`lang`, else `Accept-Language`) where the reference has a text for "
+                 "it, else in English with `fallback: \"en\"` and a `note`; `Content-Language` says which.")
+def one_rule(request: Request, ruleset_id: FromPath[str], rule_id: FromPath[str],
+             lang: Annotated[str | None, LANG] = None) -> Response[RuleText]:
+    wanted = reader_language(lang, request.headers.get("accept-language"))
     rules = _rules(ruleset_id)
     rule = rules.get(rule_id)
     if rule is None:
         raise Problem(404, "not-found", f"ruleset {ruleset_id!r} has no rule {rule_id!r}", field="rule_id")
-    return rule_body(ruleset_id, rule)  # type: ignore[return-value]
+    body = _in_language(ruleset_id, rule, wanted)
+    return _answer(body, [body["lang"]])
 
 
 ROUTER = Router(path="/", route_handlers=[list_rules, one_rule], tags=["rules"])

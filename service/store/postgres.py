@@ -339,9 +339,9 @@ class PgEventStore(EventStore):
             raise VersionConflict(game_id, current, current + 1) from None
 
     def import_game(self, game: Any, token_hashes: dict[str, str], seed: bytes | None,
-                    events: Sequence[StoredEvent]) -> None:
+                    events: Sequence[StoredEvent], invitation_hashes: dict[str, str] | None = None) -> None:
         try:
-            super().import_game(game, token_hashes, seed, events)
+            super().import_game(game, token_hashes, seed, events, invitation_hashes)
         except psycopg.IntegrityError as exc:
             raise StoreError(f"cannot import game {game.game_id!r}: {type(exc).__name__}:"
                              f" {exc.diag.message_primary}") from None

@@ -778,6 +778,11 @@ class EventStore:
         appends to a game inside its own :meth:`transaction` (a campaign seat recorded in its battle)."""
         return self._append_tx(game_id, expected_version, events)
 
+    def invitation_hashes(self, game_id: str) -> dict[str, str]:
+        """``{seat: invitation_hash}`` of the invitations of ``game_id`` still open (for export)."""
+        return dict(self._conn().execute(
+            "SELECT seat, invitation_hash FROM invitations WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall())
+
     def invited_seats(self, game_id: str) -> list[str]:
         """The seats of ``game_id`` whose invitation is still open (not claimed)."""
         return [r[0] for r in self._conn().execute(
@@ -789,9 +794,10 @@ class EventStore:
         token_hashes: dict[str, str],
         seed: bytes | None,
         events: Sequence[StoredEvent],
+        invitation_hashes: dict[str, str] | None = None,
     ) -> None:
         """Insert a whole game as stored elsewhere (events kept byte for byte, hashes
-        included) in one transaction. The caller verifies the chain first
+        included) in one transaction, with the hashes of its invitations still open. The caller verifies the chain first
         (``service.transfer`` does). Raises :class:`GameExists` for a used id.
         The ``commands`` table is rebuilt from the events' ``command_id`` (body hashes are not
         exported: a retried id of an imported game answers the first answer)."""
@@ -807,6 +813,10 @@ class EventStore:
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
                 [(game.game_id, seat, h) for seat, h in token_hashes.items()],
+            )
+            conn.executemany(
+                "INSERT INTO invitations (game_id, seat, invitation_hash) VALUES (?,?,?)",
+                [(game.game_id, seat, h) for seat, h in (invitation_hashes or {}).items()],
             )
             if seed is not None:
                 conn.execute(

@@ -117,12 +117,13 @@ def test_sampling_covers_the_unseen_cards():
 def test_the_determiniser_reads_the_rule_choices_from_the_header():
     """DESIGN 14: a bot's simulations are decided under the game's rule choices, read from the header it was
     given (event 1); a log without a header (or a header from before choices) gives the recorded readings."""
-    from domain.hoth.choices import EWEB, FIRST_DRAW, PERM_MEDAL
+    from domain.hoth.choices import EWEB, EWEB_CONFIRM, FIRST_DRAW, PERM_MEDAL
 
     _, inp = next(positions("SCN-TAKE-DOWN-THE-SHIELD", {}, seed=5))
-    assert Knowledge(inp).base.choices == {EWEB: "any", PERM_MEDAL: "pass", FIRST_DRAW: "play"}
+    assert Knowledge(inp).base.choices == {EWEB: "any", PERM_MEDAL: "pass", FIRST_DRAW: "play", EWEB_CONFIRM: "no"}
     header = {"seq": 0, "type": "game_created", "actor": None, "payload": {"choices": {EWEB: "all",
                                                                                     PERM_MEDAL: "stop"}}}
     with_header = msgspec.structs.replace(inp, events=[header, *inp.events])
-    assert Knowledge(with_header).base.choices == {EWEB: "all", PERM_MEDAL: "stop", FIRST_DRAW: "play"}
+    assert Knowledge(with_header).base.choices == {EWEB: "all", PERM_MEDAL: "stop", FIRST_DRAW: "play",
+                                                   EWEB_CONFIRM: "no"}
     assert Knowledge(with_header).sample(random.Random(1)).choices[EWEB] == "all"

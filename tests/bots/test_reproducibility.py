@@ -29,7 +29,7 @@ def test_the_same_seed_and_input_give_the_same_decision():
     first = decide(seat, inp, playouts=60)
     again = decide(seat, inp, playouts=60)
     assert (first.command, first.explanation, first.playouts) == (again.command, again.explanation, again.playouts)
-    assert first.playouts == 60 and "60 playouts" in first.explanation
+    assert first.playouts == 60 and "playouts" not in first.explanation  # UMPIRE-BOT-3: a field, never public
     # the level's own budget (clock as a safety net): the recorded playouts reproduce the choice
     timed = decide(BotSeat(bot="search", level=1, seed="0b" * 32), inp)
     assert timed.playouts and timed.playouts > 0

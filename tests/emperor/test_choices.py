@@ -66,3 +66,41 @@ def test_solo_choice_step4_nearest_cell_or_preferred_direction(option, to):
     assert one(items, EmperorMoved).to == to
     steps = [s for e in items if getattr(e, "ruling", None) for s in e.ruling.steps if s.rule == STEP4]
     assert [s.values["option"] for s in steps] == [option]
+
+
+@pytest.mark.parametrize("option,hound", [("value", 0), ("abilities", 2)])
+def test_solo_choice_defense_card_value_or_abilities(option, hound):
+    """Only V1 (Arc Bolt: DEF 1, ATTACK 3 RANGED) is prepared; the Warden attacks Vesper and V1 defends under both
+    readings. Under "abilities" its Arc Bolt then resolves: it picks the Hound (2 health) and kills it."""
+    from domain.emperor.choices import DEFENSE_CARD
+    from domain.emperor.events import AbilityDone, WarriorDied
+
+    g = game().place(warden="C3", vesper="C4", hound="E1").exhaust(EMPEROR, "V2", "V3", "V4", "V5")
+    g.order(None, ("O1", "O3"))
+    g.set(choices={DEFENSE_CARD: option})
+    items = _human_attacks(g, "W1", "vesper")
+    assert one(items, Defended).card == "V1"
+    assert g.state.warriors["hound"].wounds == hound
+    assert [e.warrior for e in all_of(items, WarriorDied)] == (["hound"] if hound else [])
+    assert [e.source for e in all_of(items, AbilityDone) if e.side == EMPEROR] == (
+        ["V1 Arc Bolt (defense card)"] if hound else [])
+    steps = [s for e in items if getattr(e, "ruling", None) for s in e.ruling.steps if s.rule == DEFENSE_CARD]
+    assert [s.values["option"] for s in steps] == [option]
+
+
+def test_solo_choice_defense_card_abilities_wait_for_your_defense_and_your_turn_goes_on():
+    """Under "abilities", V1's Arc Bolt attacks your hero (no helper on the table): you are asked to defend in
+    your own turn; after your defense your activation goes on with W1's next ability."""
+    from domain.emperor.choices import DEFENSE_CARD
+    from domain.emperor.commands import Defend, Push
+    from domain.emperor.events import DefenseRequested
+
+    g = game().place(warden="C3", vesper="C4", hound=None).exhaust(EMPEROR, "V2", "V3", "V4", "V5")
+    g.order(None, ("O1", "O3"))
+    g.set(choices={DEFENSE_CARD: "abilities"})
+    items = _human_attacks(g, "W1", "vesper")
+    assert one(items, DefenseRequested) and g.state.pending is not None
+    after = g.do(Defend(card=None, bonuses=()))
+    assert one(after, AttackResolved).target == "warden" and g.state.pending is None
+    assert g.state.warriors["warden"].wounds == 4
+    assert Push(target="vesper", path=("C5",), bonuses=()) in g.rs.legal_commands(g.state, "human")

@@ -124,7 +124,7 @@ def play_campaign(rs: Any, rules: Any, campaign: str, seed: int) -> None:
         game_id = f"{cid}-b{plan.number}"
         apply(rules.battle_started(state, plan, game_id, Dice(key, cid, counters)))
         assert rules.current_game(state) == game_id
-        g = random_game(rs, plan.scenario, seed * 100 + plan.number, options=dict(plan.options))
+        g = random_game(rs, plan.scenario, seed * 100 + plan.number, options={**plan.options, **plan.sealed})
         assert g.over, f"battle {plan.number} ({plan.scenario}) did not end"
         result = rules.battle_result(state, g.state, g.status, Dice(key, cid, counters))
         assert result, f"the end of battle {plan.number} recorded nothing"

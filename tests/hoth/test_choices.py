@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain.hoth import commands as C
-from domain.hoth.choices import CHOICES, EWEB, FIRST_DRAW, PERM_MEDAL
-from domain.hoth.events import CardsDrawn, DecisionPending, TurnStarted, UnitMoved
+from domain.hoth.choices import CHOICES, EWEB, EWEB_CONFIRM, FIRST_DRAW, PERM_MEDAL
+from domain.hoth.events import AttackResolved, CardsDrawn, DecisionPending, TurnStarted, UnitMoved
 from domain.hoth.scenario import PermanentMedal
 from domain.kernel import SetupError
 from domain.kernel.choices import in_force, resolve
@@ -38,9 +38,9 @@ def test_unknown_choice_or_option_names_the_field():
     with pytest.raises(SetupError) as e:
         resolve(CHOICES, {EWEB: "some"})
     assert e.value.field == f"choices.{EWEB}" and "any, all" in e.value.detail
-    assert resolve(CHOICES, {EWEB: "all"}) == {EWEB: "all", PERM_MEDAL: "pass", FIRST_DRAW: "play"}
+    assert resolve(CHOICES, {EWEB: "all"}) == {EWEB: "all", PERM_MEDAL: "pass", FIRST_DRAW: "play", EWEB_CONFIRM: "no"}
     # a game stored before the choices existed: its recorded readings
-    assert in_force(CHOICES, {}) == {EWEB: "any", PERM_MEDAL: "pass", FIRST_DRAW: "play"}
+    assert in_force(CHOICES, {}) == {EWEB: "any", PERM_MEDAL: "pass", FIRST_DRAW: "play", EWEB_CONFIRM: "no"}
 
 
 def _eweb_game(option):
@@ -118,3 +118,43 @@ def test_hoth_choice_first_draw(option, extra):
     assert [s.values["option"] for s in started.ruling.steps + (draws[-1].ruling.steps if extra else ())
             if s.rule == FIRST_DRAW] == [option]
     assert FIRST_DRAW in rule_ids(g.emitted)
+
+
+def _confirm_game(option):
+    """A rebel E-Web (token Set) attacks an AT-AT at distance 2: vehicle + miss, kept; the confirmation roll of
+    the one hit shows a miss, its re-roll (under "yes" only) an explosion."""
+    from domain.hoth.events import AttackResolved
+
+
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", "eweb", "W"), ((12, 2), "imperial", "at_at", None, "A")],
+                   first="rebel")
+    g = example(scn, faces=["vehicle", "miss", "miss", "explosion"], choices={EWEB_CONFIRM: option})
+    start(g, "rebel", ["W"])
+    to_attack(g, "rebel")
+    g.do("rebel", C.Attack(unit="W", target="A"))
+    items = g.do("rebel", C.Reroll(dice=()))  # keep vehicle + miss: one hit
+    return g, items, events_of(items, AttackResolved)[0]
+
+
+@pytest.mark.parametrize("option,destroyed", [("no", False), ("yes", True)])
+def test_hoth_choice_eweb_confirm(option, destroyed):
+    """HOTH-CHOICE-EWEB-CONFIRM: the same attack leaves the AT-AT unharmed under "no" (the confirmation roll
+    stands) and destroys it under "yes" (the E-Web re-rolls the confirmation roll that showed no explosion)."""
+
+    g, items, resolved = _confirm_game(option)
+    assert resolved.event.hits == 1
+    assert resolved.event.eliminated is destroyed and ("A" not in g.state.units) is destroyed
+    assert resolved.event.confirmation == (("explosion",) if destroyed else ("miss",))
+    assert [s.values["option"] for s in _steps(items, EWEB_CONFIRM)] == [option]
+
+
+def test_hoth_choice_eweb_confirm_is_not_cited_without_an_eweb():
+    """A plain infantry unit's hits on an AT-AT: the confirmation roll is not a question of the choice."""
+
+    scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "W"), ((12, 2), "imperial", "at_at", None, "A")],
+                   first="rebel")
+    g = example(scn, faces=["vehicle", "miss", "miss", "explosion"], choices={EWEB_CONFIRM: "yes"})
+    start(g, "rebel", ["W"])
+    to_attack(g, "rebel")
+    items = g.do("rebel", C.Attack(unit="W", target="A"))
+    assert not _steps(items, EWEB_CONFIRM) and "A" in g.state.units

@@ -184,3 +184,27 @@ def test_own_turn_support_card_keeps_the_turn_open():
     items = g.do("imperial", C.PlaySupport(card=barrage.id, target="E"))
     assert events(items, Bombarded)[0].event.losses == 2 and g.state.units["E"].figures == 1
     assert g.rs.status(g.state).turn_seat == "rebel"  # nothing left to do: the turn ended
+
+
+def test_a_support_window_never_writes_the_offered_cards_into_the_log():
+    """UMPIRE-SEAL-3: a window's cards are the side's support cards, which a campaign side keeps into the next
+    battle; the log (public once the battle ends, its private parts brute-forceable from the revealed seed)
+    must not list them: the fold derives them, so the window still offers exactly the side's reactive cards."""
+    scn = scenario(units=[((8, 2), "rebel", "snowspeeders", None, "S"), ((10, 2), "imperial", "snowtroopers", None, "T"),
+                          ((16, 6), "imperial", "snowtroopers")])
+    g = example(scn, faces=["retreat", "retreat", "miss", "miss"])
+    _support(g, "imperial", DISCIPLINE, GUNNERS)
+    start(g, "rebel", ["S"])
+    to_attack(g, "rebel")
+    logged = list(g.do("rebel", C.Attack(unit="S", target="T")))
+    logged += g.do("imperial", C.PassSupport())
+    assert g.state.pending.which == "on_own_retreat" and g.state.pending.cards == (DISCIPLINE.id,)
+    assert g.rs.legal_commands(g.state, "imperial") == [C.PlaySupport(card=DISCIPLINE.id), C.PassSupport()]
+    windows = [e for e in logged if type(e.event).__name__ == "DecisionPending"]
+    assert len(windows) == 2
+    text = msgspec.json.encode([[e.event, e.ruling] for e in windows]).decode()
+    assert DISCIPLINE.id not in text and GUNNERS.id not in text, text
+    # nor does a view of another seat, even of a finished game (a past state: GET /states/{seq})
+    assert "cards" not in g.rs.view(g.state, "rebel", reveal_all=True)["pending"]
+    assert "cards" not in g.rs.view(g.state, None, reveal_all=True)["pending"]
+    assert list(g.rs.view(g.state, "imperial")["pending"]["cards"]) == [DISCIPLINE.id]

@@ -147,9 +147,10 @@ def test_campaign_path_carries_the_right_effects(cid, winners):
         nxt = next_battle(state)
         assert (nxt.node, nxt.scenario, nxt.leaders) == (exp["next"], exp["scenario"], exp["leaders"])
         assert nxt.options.get("leaders", {}) == exp["leaders"]
-        # The kept support cards come into the next battle (content 3.1).
-        assert nxt.options.get("support", {}) == {f: list(h) for f, h in state.support_hand.items() if h}
-        assert set(nxt.options) <= {"leaders", "support"}
+        # The kept support cards come into the next battle (content 3.1), sealed: never a public option
+        # of its header (UMPIRE-SEAL-1).
+        assert nxt.sealed.get("support", {}) == {f: list(h) for f, h in state.support_hand.items() if h}
+        assert set(nxt.options) <= {"leaders"} and set(nxt.sealed) <= {"support"}
         setup = cat.scenarios[nxt.scenario]
         here = {(u.faction, u.unit, tuple(u.hex)) for u in setup.units}
         base = {(u.faction, u.unit, tuple(u.hex)) for u in cat.scenarios[nxt.scenario.split("@")[0]].units}
@@ -266,7 +267,7 @@ def test_played_support_cards_are_discarded_and_reshuffled_when_the_deck_runs_ou
                                          support_left={}), dice)
     assert state.support_hand["imperial"] == (only,) and state.support_deck["imperial"] == ()
     plan = next_battle(state)
-    assert plan.options["support"] == {"imperial": [only]}
+    assert plan.sealed["support"] == {"imperial": [only]} and "support" not in plan.options
     state, _ = apply(state, StartBattle(game_id="g2", scenario=plan.scenario), dice)
     start = units_of(plan.scenario)
     # The Empire played its only support card in battle 2 and wins: the outcome draws 1 from an empty deck.

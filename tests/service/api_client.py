@@ -152,7 +152,7 @@ def served_toy_app():
     return served(toy_app())
 
 
-def wait_healthy(base: str, proc: Any, timeout: float = 30.0, log: Any = None) -> None:
+def wait_healthy(base: str, proc: Any, timeout: float = 90.0, log: Any = None) -> None:
     """Poll ``base``/health until it answers 200; fail if ``proc`` exits or ``timeout`` passes (with ``log``'s text)."""
     import time
 
@@ -216,7 +216,7 @@ class Server:
         )
         self.url = f"http://127.0.0.1:{self.port}"
 
-    def wait(self, timeout: float = 30.0) -> Server:
+    def wait(self, timeout: float = 90.0) -> Server:
         import time
 
         import httpx

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from domain.hoth.choices import EWEB, FIRST_DRAW, PERM_MEDAL
+from domain.hoth.choices import EWEB, EWEB_CONFIRM, FIRST_DRAW, PERM_MEDAL
 from service.app import create_app
 from service.settings import Settings
 from service.transfer import export_lines, import_game
@@ -37,6 +37,7 @@ def test_rulesets_list_every_choice_with_options_sources_and_default(api: Api):
     assert set(hoth) >= {EWEB, PERM_MEDAL, FIRST_DRAW}
     eweb = hoth[EWEB]
     assert eweb["default"] == "any" and [o["id"] for o in eweb["options"]] == ["any", "all"]
+    assert eweb["title"] == "E-Web re-roll" and [o["words"] for o in eweb["options"]] == ["any dice", "all dice or none"]
     assert all(o["sources"] and o["text"] for o in eweb["options"]) and eweb["reason"] and eweb["question"]
     assert listed["toy"]["choices"] == []
     # each choice id is a rule of the ruleset's reference
@@ -62,11 +63,15 @@ def test_the_header_carries_every_choice_with_defaults_filled_in(api: Api):
     r = api.client.post("/games", json={"ruleset": "hoth", "scenario": SCENARIO, "choices": {EWEB: "all"}})
     assert r.status_code == 201, r.text
     gid = r.json()["game_id"]
-    assert _header(api, gid)["payload"]["choices"] == {EWEB: "all", PERM_MEDAL: "pass", FIRST_DRAW: "play"}
+    assert _header(api, gid)["payload"]["choices"] == {EWEB: "all", PERM_MEDAL: "pass", FIRST_DRAW: "play",
+                                                       EWEB_CONFIRM: "no"}
     v = api.get(f"/games/{gid}/verify").json()
     assert v["chain_ok"] and v["row_ok"] and v["choices"][EWEB] == "all"
     first = api.get(f"/games/{gid}/timeline").json()["steps"][0]["summary"]
-    assert f"rule choices: {EWEB} all, {PERM_MEDAL} pass, {FIRST_DRAW} play" in first
+    # in words, the ids beside them
+    assert (f"rule choices: E-Web re-roll: all dice or none ({EWEB} all), Permanent medal: passing through captures "
+            f"({PERM_MEDAL} pass), The first player's first card: plays from the opening hand ({FIRST_DRAW} play), "
+            f"E-Web and the AT-AT confirmation roll: attack dice only ({EWEB_CONFIRM} no)") in first
     toy = api.create()
     assert _header(api, toy["game_id"])["payload"]["choices"] == {}
 
@@ -149,7 +154,7 @@ def test_an_old_game_without_choices_in_its_header_folds_to_the_same_states(api:
             assert a["state"] == b["state"], seq
         v = copy.get(f"/games/{gid}/verify").json()
         assert v["chain_ok"] and v["row_ok"] and v["dice_ok"]
-        assert v["choices"] == {EWEB: "any", PERM_MEDAL: "pass", FIRST_DRAW: "play"}  # the recorded readings
+        assert v["choices"] == {EWEB: "any", PERM_MEDAL: "pass", FIRST_DRAW: "play", EWEB_CONFIRM: "no"}  # recorded readings
 
 
 def _strip_choices(lines: list[dict]) -> list[dict]:
@@ -186,7 +191,7 @@ def test_a_campaign_carries_its_choices_into_every_battle(api: Api):
                                         "choices": {PERM_MEDAL: "stop", FIRST_DRAW: "draw"}})
     assert r.status_code == 201, r.text
     cid, tokens, first = r.json()["campaign_id"], r.json()["seats"], r.json()["game_id"]
-    want = {EWEB: "any", PERM_MEDAL: "stop", FIRST_DRAW: "draw"}
+    want = {EWEB: "any", PERM_MEDAL: "stop", FIRST_DRAW: "draw", EWEB_CONFIRM: "no"}
     assert _header(api, first)["payload"]["choices"] == want
     assert client.app.state.games.current(first).state.choices == want
     import random
@@ -195,3 +200,52 @@ def test_a_campaign_carries_its_choices_into_every_battle(api: Api):
     second = client.get(f"/campaigns/{cid}", headers=Api.auth(tokens["rebel"])).json()["game_id"]
     assert second and second != first
     assert _header(api, second)["payload"]["choices"] == want
+
+
+def test_the_terminal_shows_the_choices_in_words_with_the_ids_beside(tmp_path):
+    """`umpire verify` and `umpire replay` name the choices in force in words ("E-Web re-roll: all dice or none"),
+    the ids beside them, and a ruling that followed a choice says so in words too."""
+    from click.testing import CliRunner
+
+    from service.cli import main
+    from tests.hoth.choice_games import store_scripted
+
+    game_id, _tokens = store_scripted(str(tmp_path))
+    res = CliRunner().invoke(main, ["verify", game_id, "--data-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert f"rule choices: E-Web re-roll: all dice or none ({EWEB} all); Permanent medal: passing through " \
+           f"captures ({PERM_MEDAL} pass)" in res.output
+    res = CliRunner().invoke(main, ["replay", game_id, "--data-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert f"rule choices: E-Web re-roll: all dice or none ({EWEB} all)" in res.output
+    assert f"{EWEB}: under E-Web re-roll: all dice or none ({EWEB} all) — " in res.output
+
+
+def test_a_step_that_depended_on_a_newer_choice_is_decided_again_under_its_other_option(api: Api, monkeypatch):
+    """SOLO-CHOICE-DEFENSE-CARD through the API: a finished Emperor game played under "value"; the step in which
+    the Emperor's hero defended with a card that has abilities cites the choice, and re-decided under
+    "abilities" (the card's abilities resolve) it differs from the record."""
+    from domain.emperor.choices import DEFENSE_CARD
+    from domain.kernel import registry
+    from domain.kernel.runner import random_game
+
+    played: list[tuple[str, dict]] = []
+    rs, scenario = registry.get("emperor"), "SETUP-AKHENA-VS-REBEL"
+    g = random_game(rs, scenario, 0, choices={DEFENSE_CARD: "value"},
+                    check=lambda g, seat, cmd, cmds: played.append((seat, msgspec.to_builtins(cmd))))
+    assert g.over
+    monkeypatch.setattr("service.game_service.new_game_id", lambda: g.setup.game_id)
+    r = api.client.post("/games", json={"ruleset": "emperor", "scenario": scenario, "seed": (0).to_bytes(32, "big").hex(),
+                                        "choices": {DEFENSE_CARD: "value"}})
+    assert r.status_code == 201, r.text
+    gid, tokens, version = r.json()["game_id"], r.json()["seats"], r.json()["version"]
+    for seat, cmd in played:
+        r = api.send(gid, tokens[seat], cmd, version)
+        assert r.status_code == 201, (cmd, r.text)
+        version = r.json()["version"]
+    seq = next(e["seq"] for e in api.events(gid) if cites(_ruling(e), DEFENSE_CARD))
+    red = api.get(f"/games/{gid}/events/{seq}/redecide").json()
+    assert red["same"] is True and red["choices"][DEFENSE_CARD] == "value"
+    other = [b for b in red["by_choice"] if b["choice"] == DEFENSE_CARD]
+    assert [(b["in_force"], b["option"], b["same"]) for b in other] == [("value", "abilities", False)]
+    assert any(e["type"] == "ability_done" for e in other[0]["now"])  # the card's abilities resolved

@@ -6,6 +6,8 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Dice, Setup
+from domain.kernel.choices import resolve
+from domain.smoke.choices import CHOICES
 from domain.smoke.content import (
     ArmyEntry, ArmyList, Battle, CommanderAt, Content, EndCondition, LineUp, ArmySlot, Placed, Side, TerrainElement,
 )
@@ -85,11 +87,11 @@ class Scripted:
     """A game on a test battle whose dice are forced: ``faces`` are the d6 faces the next draws give."""
 
     def __init__(self, content: Content, options: dict | None = None, seed: bytes = b"\x01" * 32,
-                 faces: list[int] | None = None, battle: str = "T"):
+                 faces: list[int] | None = None, battle: str = "T", choices: dict | None = None):
         self.rs = SmokeRuleset(content)
         opts = options or {}
         self.setup = Setup(game_id="s1", ruleset="smoke", scenario=battle, seats=self.rs.seats(battle, opts),
-                           options=opts)
+                           options=opts, choices=resolve(CHOICES, choices))
         self.state = self.rs.initial_state(self.setup)
         self.seed = seed
         self.counters: dict[str, int] = {}

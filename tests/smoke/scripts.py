@@ -15,7 +15,8 @@ def duel(units1, units2, **kw) -> Scripted:
     """player-1 (south, first) and player-2 (north) with these (profile, x, y, facing) units."""
     opts = kw.pop("options", None)
     faces = kw.pop("faces", None)
-    return Scripted(battle_content(list(units1), list(units2), **kw), options=opts, faces=faces)
+    choices = kw.pop("choices", None)
+    return Scripted(battle_content(list(units1), list(units2), **kw), options=opts, faces=faces, choices=choices)
 
 
 def of(items: list[Any], kind: type) -> list[Any]:

@@ -7,6 +7,7 @@ import msgspec
 import pytest
 
 from domain.kernel import RuleViolation
+from domain.smoke.choices import VIEW_INSIDE
 from domain.smoke import commands as C
 from domain.smoke import events as E
 from domain.smoke.battle import (
@@ -175,7 +176,7 @@ def test_terr5_blocks_view_through_but_not_into():
     assert not m["ok"] and m["lines"]["FL"]["blocked_by"] == "W"
     inside = at((P1, INF, 10, 10, 90), (P2, INF, 10, 11.5, 270), terrain=(wood,))
     assert line_of_fire(inside, inside.units["P1-01"], inside.units["P2-01"], reach=5)["ok"]
-    strict = at((P1, INF, 10, 10, 90), (P2, INF, 10, 11.5, 270), terrain=(wood,), options={"blocks_view_strict": True})
+    strict = at((P1, INF, 10, 10, 90), (P2, INF, 10, 11.5, 270), terrain=(wood,), choices={VIEW_INSIDE: "enter"})
     assert not line_of_fire(strict, strict.units["P1-01"], strict.units["P2-01"], reach=5)["ok"]
 
 

@@ -176,3 +176,24 @@ def test_hoth_board_offers(page):
                                        ("unit:R1", "attack", 1)]
     assert half == "half-hex c-1 r3" and corner == "c9 r6"
     assert words == "Move E1 AT-AT to c1 r1 (2 hexes)" and on_board is False
+
+
+def test_smoke_complex_drag_follows_the_complex_path_choice(page):
+    """SMOKE-CHOICE-COMPLEX-PATH: with a `via` bound (the "path" reading) a drag that bends sends its bend as
+    `via`; without one (the "straight" reading) the same drag sends one straight vector; the ghost's pose keeps
+    the path, so the command made again from it is the same."""
+    u = {"id": "P1-01", "x": 10.0, "y": 8.0, "facing": 90.0, "w": 1.0, "d": 1.0}
+    base = {"command": {"type": "move", "unit": "P1-01", "kind": "complex"},
+            "bounds": {"vector": {"max_length": 3.0}, "facing": {"min": 0, "max": 360, "optional": True}}}
+    path = {**base, "bounds": {**base["bounds"], "via": {"max_points": 8, "optional": True}}}
+    trail = [[10.4, 8.0], [10.8, 8.0], [11.2, 8.0], [11.2, 8.5], [11.2, 9.0]]
+    pose = {"x": 11.2, "y": 9.5, "facing": 90.0, "trail": trail}
+    body = """const p = arg.pose;
+        const straight = m.commandFor(arg.base, arg.u, p);
+        const bent = m.commandFor(arg.path, arg.u, p);
+        const again = m.commandFor(arg.path, arg.u, m.poseOf(bent, arg.u));
+        return [straight, bent, again];"""
+    straight, bent, again = js(page, "rulesets/smoke", body, {"u": u, "base": base, "path": path, "pose": pose})
+    assert straight == {"type": "move", "unit": "P1-01", "kind": "complex", "vector": [1.2, 1.5]}
+    assert bent == {**straight, "via": [[1.2, 0]]}
+    assert again == bent

@@ -47,9 +47,9 @@ def test_dispute_view_shows_the_step_under_the_other_option(finished, contexts, 
     # the header names the choices in force; the timeline's first line too
     page.wait_for_selector("#game-choices")
     head = page.text_content("#game-choices")
-    assert EWEB in head and "all" in head and "not the default" in head
+    assert EWEB in head and "E-Web re-roll: all dice or none" in head and "not the default" in head  # words, ids beside
     page.wait_for_selector("#timeline li[data-seq='1']")
-    assert f"{EWEB} all" in page.text_content("#timeline li[data-seq='1']")
+    assert f"E-Web re-roll: all dice or none ({EWEB} all)" in page.text_content("#timeline li[data-seq='1']")
     # open the dispute view of the E-Web step
     page.click("#dispute-details > summary")
     page.wait_for_selector("#dispute[data-ready='true']")
@@ -57,7 +57,7 @@ def test_dispute_view_shows_the_step_under_the_other_option(finished, contexts, 
     text = box.text_content()
     assert "HOTH-SPECIAL-EWEB-6" in text and EWEB in text  # the rules it applied, with their texts
     assert "«" in text  # the choice's rule text quotes the originals
-    assert f"{EWEB}: all — this step depended on it" in page.text_content("#dispute-choices")
+    assert f"E-Web re-roll: all dice or none ({EWEB} all) — this step depended on it" in page.text_content("#dispute-choices")
     assert "dice[" in text  # the dice with stream and index
     cols = page.locator("#dispute-grid .redecision")
     assert cols.count() == 3  # recorded, decided again now, under the other option
@@ -66,7 +66,8 @@ def test_dispute_view_shows_the_step_under_the_other_option(finished, contexts, 
     other = page.locator(f"#dispute-grid .redecision[data-choice='{EWEB}']")
     assert other.get_attribute("data-option") == "any" and other.get_attribute("data-same") == "false"
     assert "differs from the record" in other.text_content()
-    assert "under HOTH-CHOICE-EWEB: any" in other.text_content()
+    assert f"Under E-Web re-roll: any dice ({EWEB} any; the game had all dice or none)" in other.text_content()
+    assert f"under E-Web re-roll: any dice ({EWEB} any)" in other.text_content()
     # a rule link in the dispute view opens the rule's text
     page.click(f"#dispute a.rule[data-rule='{EWEB}'] >> nth=0")
     page.wait_for_selector("#rule-dialog[open]")
@@ -101,4 +102,4 @@ def test_the_lobby_creates_a_game_under_a_chosen_reading(server, contexts):
     assert header["payload"]["choices"][EWEB] == "all"
     page.goto(f"{server.url}/#/game/{game_id}")
     page.wait_for_selector("#game-choices")
-    assert f"{EWEB} all (not the default)" in page.text_content("#game-choices")
+    assert f"E-Web re-roll: all dice or none ({EWEB} all) (not the default)" in page.text_content("#game-choices")

@@ -16,10 +16,10 @@ export function choicesFieldset(info) {
   const selects = list.map((c) => {
     const sel = h('select', { id: `c-choice-${c.id}`, dataset: { choice: c.id, default: c.default } },
       c.options.map((o) => h('option', { value: o.id, selected: o.id === c.default, title: (o.sources || []).join('\n') },
-        `${o.id}${o.id === c.default ? ' (default)' : ''}: ${o.text}`)));
+        `${o.words || o.id}${o.id === c.default ? ' (default)' : ''}: ${o.text} [${o.id}]`)));
     return h('div', { class: 'choice' },
-      h('label', { for: `c-choice-${c.id}` }, c.question, ' ', h('a', { href: ruleUrl(info.id, c.id), target: '_blank', rel: 'noopener', class: 'small' }, c.id)),
-      sel, h('p', { class: 'muted small' }, `Default: ${c.default} — ${c.reason}`));
+      h('label', { for: `c-choice-${c.id}` }, h('strong', {}, c.title || c.id), ': ', c.question, ' ', h('a', { href: ruleUrl(info.id, c.id), target: '_blank', rel: 'noopener', class: 'small' }, c.id)),
+      sel, h('p', { class: 'muted small' }, `Default: ${wordsOf(c, c.default)} — ${c.reason}`));
   });
   const el = h('details', { id: 'c-choices', class: 'choices' },
     h('summary', {}, `Rule choices (${list.length}): where the rulebooks can be read two ways`),
@@ -40,7 +40,22 @@ export async function headerChoices(session) {
   return first && first.type === 'game_created' ? (first.payload.choices ?? null) : null;
 }
 
-// "Rule choices: HOTH-CHOICE-EWEB all · …" with each id linked to its rule text; non-defaults marked.
+// A choice's reading in words ("all dice"); the option's id when the ruleset does not say.
+function wordsOf(c, opt) {
+  const o = c && (c.options || []).find((x) => x.id === opt);
+  return (o && o.words) || opt;
+}
+
+// A choice in force for people: "E-Web re-roll: all dice", the rule's id (linked to its text) and the option's
+// id beside them in small print.
+function choicePhrase(ruleset, c, id, opt, strong) {
+  return [h('span', { class: 'choice-title' }, (c && c.title) || id), ': ',
+    h(strong ? 'strong' : 'span', { dataset: { option: opt } }, wordsOf(c, opt)), ' ',
+    h('small', { class: 'choice-id' }, '(', h('a', { href: ruleUrl(ruleset, id), class: 'rule', dataset: { rule: id }, title: c ? c.question : id }, id), ` ${opt})`)];
+}
+
+// "Rule choices: E-Web re-roll: all dice (HOTH-CHOICE-EWEB all) · …" with each id linked to its rule text;
+// non-defaults marked.
 export function choicesLine(ruleset, choices, info) {
   const entries = Object.entries(choices || {});
   if (!entries.length) return null;
@@ -48,8 +63,7 @@ export function choicesLine(ruleset, choices, info) {
   return h('p', { class: 'choices-line small', id: 'game-choices' }, 'Rule choices: ', entries.map(([id, opt], i) => {
     const c = declared.get(id);
     const changed = c && c.default !== opt;
-    return [i ? ' · ' : '', h('a', { href: ruleUrl(ruleset, id), class: 'rule', dataset: { rule: id }, title: c ? c.question : id }, id),
-      ' ', h(changed ? 'strong' : 'span', { dataset: { option: opt } }, opt), changed ? ' (not the default)' : ''];
+    return [i ? ' · ' : '', h('span', { class: 'choice', dataset: { choice: id } }, choicePhrase(ruleset, c, id, opt, changed), changed ? ' (not the default)' : '')];
   }));
 }
 
@@ -104,9 +118,14 @@ export async function disputeView(session, seq, r, box) {
   })));
   let choices = red ? red.choices : null;
   if (!choices) { try { choices = await headerChoices(session); } catch { choices = null; } }
+  let declared = new Map();
+  try {
+    const info = (await spectator.get('/rulesets')).find((x) => x.id === ruleset);
+    declared = new Map(((info && info.choices) || []).map((c) => [c.id, c]));
+  } catch { /* ids alone, then */ }
   out.push(h('h5', {}, 'The rule choices in force'),
-    choices && Object.keys(choices).length ? h('ul', { class: 'small', id: 'dispute-choices' }, Object.entries(choices).map(([k, v]) => h('li', {},
-      h('a', { href: ruleUrl(ruleset, k), class: 'rule', dataset: { rule: k } }, k), `: ${v}`, ids.includes(k) ? ' — this step depended on it' : '')))
+    choices && Object.keys(choices).length ? h('ul', { class: 'small', id: 'dispute-choices' }, Object.entries(choices).map(([k, v]) => h('li', { dataset: { choice: k } },
+      choicePhrase(ruleset, declared.get(k), k, v, false), ids.includes(k) ? ' — this step depended on it' : '')))
       : h('p', { class: 'muted small' }, 'This game has no rule choices.'));
   // the dice of the whole step (every event the command produced) once re-decidable, else this event's
   const rolls = red ? red.recorded.flatMap((e) => e.rolls || []) : ((r && r.rolls) || []);
@@ -123,7 +142,8 @@ export async function disputeView(session, seq, r, box) {
       h('div', { class: 'redecision' }, h('h5', {}, 'Recorded'), eventsList(red.recorded)),
       outcome(`Decided again now (engine ${red.engine_version})`, red));
     for (const b of red.by_choice || []) {
-      const col = outcome(`Under ${b.choice}: ${b.option} (the game had ${b.in_force})`, b);
+      const c = declared.get(b.choice);
+      const col = outcome(`Under ${(c && c.title) || b.choice}: ${wordsOf(c, b.option)} (${b.choice} ${b.option}; the game had ${wordsOf(c, b.in_force)})`, b);
       col.dataset.choice = b.choice;
       col.dataset.option = b.option;
       col.dataset.same = String(b.same);

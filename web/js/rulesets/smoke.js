@@ -88,6 +88,10 @@ export function commandFor(tpl, u, pose) {
     const max = b.vector.max_length ?? Infinity;
     const k = len > max ? max / len : 1;
     cmd.vector = [r2(dx * k), r2(dy * k)];
+    if (b.via && Array.isArray(pose.trail)) { // SMOKE-CHOICE-COMPLEX-PATH "path": the drag's bends are the path
+      const via = viaOf(pose.trail, u, cmd.vector, b.via.max_points ?? 8);
+      if (via.length) cmd.via = via;
+    }
     if (b.facing && Math.abs(((pose.facing - u.facing + 540) % 360) - 180) > 0.05) cmd.facing = r1(norm(pose.facing));
   } else if (b.distance) { // SMOKE-MOVE-3: pivot to facing, then straight ahead
     cmd.facing = r1(clamp(norm(pose.facing), b.facing && b.facing.min, b.facing && b.facing.max));
@@ -112,9 +116,30 @@ export function commandFor(tpl, u, pose) {
   return cmd;
 }
 
+// The bends of a dragged path (table points), as a complex move's `via` (offsets from the start): a point
+// is kept where the way turns by more than VIA_TURN_DEG, at most max of them.
+const VIA_TURN_DEG = 15;
+export function viaOf(trail, u, vector, max) {
+  const pts = [[0, 0], ...trail.map(([x, y]) => [x - u.x, y - u.y]), vector];
+  const out = [];
+  let from = pts[0];
+  for (let i = 1; i < pts.length - 1 && out.length < max; i += 1) {
+    const p = pts[i];
+    const q = pts[i + 1];
+    const a = Math.atan2(p[1] - from[1], p[0] - from[0]);
+    const b = Math.atan2(q[1] - p[1], q[0] - p[0]);
+    const turn = Math.abs(((deg(b - a) % 360) + 540) % 360 - 180);
+    if (turn > VIA_TURN_DEG && Math.hypot(p[0] - from[0], p[1] - from[1]) > 0.05) { out.push([r2(p[0]), r2(p[1])]); from = p; }
+  }
+  return out;
+}
+
 // The pose a command would give (the ghost is drawn from the command, not from the pointer).
 export function poseOf(cmd, u) {
-  if (cmd.vector) return { x: u.x + cmd.vector[0], y: u.y + cmd.vector[1], facing: cmd.facing ?? u.facing };
+  if (cmd.vector) {
+    const trail = cmd.via ? cmd.via.map(([dx, dy]) => [u.x + dx, u.y + dy]) : undefined;
+    return { x: u.x + cmd.vector[0], y: u.y + cmd.vector[1], facing: cmd.facing ?? u.facing, ...(trail ? { trail } : {}) };
+  }
   if (cmd.distance != null) return { x: u.x + cmd.distance * Math.cos(rad(cmd.facing)), y: u.y + cmd.distance * Math.sin(rad(cmd.facing)), facing: cmd.facing };
   const at = cmd.at || cmd.to;
   if (at) return { x: at[0], y: at[1], facing: cmd.facing ?? u.facing };
@@ -402,7 +427,12 @@ function wire(svg) {
     if (cur.tpl.bounds.distance && !cur.tpl.bounds.vector && Math.hypot(x - cur.u.x, y - cur.u.y) > 0.05) {
       facing = deg(Math.atan2(y - cur.u.y, x - cur.u.x)); // a simple move faces the way it goes
     }
-    setPose(s, { x, y, facing });
+    if (cur.tpl.bounds.via) { // SMOKE-CHOICE-COMPLEX-PATH "path": the centre's trail, for the path's bends
+      d.trail = d.trail || [...(d.pose0.trail || [])];
+      const last = d.trail.length ? d.trail[d.trail.length - 1] : [cur.u.x, cur.u.y];
+      if (Math.hypot(x - last[0], y - last[1]) >= 0.2) d.trail.push([x, y]);
+    }
+    setPose(s, { x, y, facing, ...(d.trail ? { trail: d.trail } : {}) });
   });
   const end = (ev) => {
     const s = st();
