@@ -33,7 +33,7 @@ import msgspec  # noqa: E402
 
 from domain.kernel import registry  # noqa: E402
 import service.game_service as gs  # noqa: E402
-from service import chain  # noqa: E402
+from domain.kernel import chain  # noqa: E402
 from service.game_service import CommandRequest, CreateGameRequest, GameService  # noqa: E402
 from service.problems import Problem  # noqa: E402
 from service.receipts import Signer, load_or_create, signature_ok  # noqa: E402

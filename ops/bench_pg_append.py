@@ -39,7 +39,7 @@ import psycopg  # noqa: E402
 from ops.bench_append import raw_insert, report  # noqa: E402  (one raw insert, one report printer)
 from domain.kernel.dice import commitment  # noqa: E402
 from service.store import EventStore, NewEvent  # noqa: E402
-from service.store_pg import GAME_LOCK_CLASS, PgEventStore  # noqa: E402
+from service.store.postgres import GAME_LOCK_CLASS, PgEventStore  # noqa: E402
 
 SEED = bytes(range(32))
 PAYLOAD = json.dumps({"unit": "imperial-at-at-1", "from": [3, 4], "to": [4, 4], "path": [[3, 4], [4, 4]]})

@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 import redis
-from redis.exceptions import NoScriptError, RedisClusterException
+from redis.exceptions import NoScriptError
 
 from domain.kernel import (
     FINISHED, KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status, kernel_evolve,
@@ -38,10 +38,13 @@ from domain.kernel.undo import Undone
 from domain.kernel.log import EventLog, GameRow, StoredEvent, UnknownGame
 
 from . import scripts, views
+from .catch_up_pass import CatchUpPass
+from .errors import ProjectionError
+from .read_side import ReadSide
+from .redis_io import REDIS_ERRORS, as_int as _int, as_text as _s, encoder as _enc, evalsha as _evalsha, socket_timeout
 from .keys import (
     LOBBY_CREATED,
     LOBBY_GAMES,
-    LOBBY_READY,
     LOBBY_STATUSES,
     LOBBY_VERSIONS,
     GameKeys,
@@ -84,44 +87,11 @@ def finished_ttl_from_env() -> int:
 PIPELINE_BATCH = 200
 #: Games whose current state is kept in memory between commands.
 STATE_CACHE_GAMES = 256
-#: Most feed entries returned by one read_feed call.
-FEED_READ_COUNT = 500
 #: A gap found while projecting means the models changed under us (wiped,
 #: restarted); project() starts again this many times before giving up.
 GAP_RETRIES = 3
 
-_enc = msgspec.json.Encoder()
 _stored_event_decoder = msgspec.json.Decoder(StoredEvent)
-
-
-#: What a redis-py client raises when Redis cannot answer: a cluster client also raises
-#: ``RedisClusterException`` (no node for a slot, the cluster's layout unknown), which is no RedisError.
-REDIS_ERRORS: tuple[type[BaseException], ...] = (redis.RedisError, RedisClusterException)
-
-
-def socket_timeout(client: Any) -> float | None:
-    """The client's socket timeout (a cluster client keeps it per node)."""
-    if hasattr(type(client), "socket_timeout"):  # service.settings.LazyCluster: without connecting
-        return client.socket_timeout
-    try:
-        pool = getattr(client, "connection_pool", None)
-    except REDIS_ERRORS:
-        return None
-    if pool is not None:
-        return pool.connection_kwargs.get("socket_timeout")
-    nodes = getattr(client, "nodes_manager", None)
-    kwargs = getattr(nodes, "connection_kwargs", None) or {}
-    return kwargs.get("socket_timeout")
-
-
-def _evalsha(pipe: Any, sha: str, keys: Sequence[Any], args: Sequence[Any]) -> None:
-    """Queue EVALSHA in a pipeline, plain or cluster (redis-py's cluster pipeline blocks its ``evalsha``
-    method, not the command: every key of one call is in one slot, which routes it)."""
-    pipe.execute_command("EVALSHA", sha, len(keys), *keys, *args)
-
-
-class ProjectionError(Exception):
-    """A game cannot be projected (its ruleset is not installed, or the models keep changing under us)."""
 
 
 class _Game:
@@ -134,20 +104,6 @@ class _Game:
         self.seats: tuple[str | None, ...] = (*setup.seats, None)
         self.keys = GameKeys(row.game_id)
         self.view_keys = [self.keys.view(s) for s in self.seats]
-
-
-class _Gap(Exception):
-    """The models changed under a projection pass (a gap): the pass ends and is tried again."""
-
-
-def _s(v: Any) -> Any:
-    return v.decode() if isinstance(v, bytes) else v
-
-
-def _int(v: Any, default: int | None = None) -> int | None:
-    if v is None or v == b"" or v == "":
-        return default
-    return int(v)
 
 
 def decode_feed_event(event_json: str | bytes) -> StoredEvent:
@@ -163,7 +119,7 @@ class _Step(msgspec.Struct, frozen=True):
     winner: str | None
 
 
-class ReadModels:
+class ReadModels(ReadSide, CatchUpPass):
     """The read models of every game in one Redis, fed from one event store.
 
     Safe to share between threads (one lock per game). Write methods raise the
@@ -212,21 +168,6 @@ class ReadModels:
         #: The run ids of the Redis server(s) when the last complete catch-up started: another run id
         #: means Redis restarted (its data may be older than the log), so a catch-up is due.
         self._caught_up_run: tuple[str, ...] | None = None
-
-    # -- reads that meet Redis down ----------------------------------
-    def begin_read(self) -> None:
-        """Forget this thread's last read failure (call before a query)."""
-        self._reads.failed = False
-
-    def read_failed(self) -> bool | None:
-        """True when this thread's last query answered None because Redis was unreachable (the log
-        answers, marked degraded), False when it was only behind the log or had no models, None when
-        it cannot tell."""
-        return getattr(self._reads, "failed", False)
-
-    def _unreachable(self) -> None:
-        self._reads.failed = True
-        return None
 
     # -- games and locks ----------------------------------------------
     def _game(self, game_id: str) -> _Game:
@@ -628,261 +569,5 @@ class ReadModels:
             reached = events[-1].seq if events else snap_seq
             return fold(rs, game.setup, pairs, state=base), reached, last
 
-    # -- queries (None: answer from the log) ----------------------------
-    def _version(self, game_id: str, version: int | None) -> int | None:
-        if version is not None:
-            return version
-        row = self.store.game(game_id)
-        return None if row is None else row.version
 
-    def game_view(self, game_id: str, seat: str | None, *, version: int | None = None) -> dict[str, Any] | None:
-        """The body of ``GET /games/{id}`` for ``seat`` (None: spectator), or None.
-
-        None when Redis is unreachable, the game has no models, ``seat`` is not
-        one of its seats, or the models are behind the log (``version``: the
-        game's version if the caller already knows it).
-        """
-        k = GameKeys(game_id)
-        try:
-            pipe = self.redis.pipeline(transaction=True)
-            pipe.hget(k.meta, "seq")
-            pipe.get(k.view(seat))
-            seq, body = pipe.execute()
-        except REDIS_ERRORS:
-            return self._unreachable()
-        if seq is None or body is None:
-            return None
-        want = self._version(game_id, version)
-        if want is None or int(seq) != want:
-            return None
-        return msgspec.json.decode(body)
-
-    def state_at(self, game_id: str, seq: int) -> Any | None:
-        """The ruleset state right after ``seq``: the nearest snapshot at or below plus a short fold.
-
-        None when Redis is unreachable, the game has no models or ``seq`` is
-        past the log.
-        """
-        if seq < 0:
-            return None
-        try:
-            game = self._game(game_id)
-            state, reached, last = self._fold_upto(game, seq)
-        except REDIS_ERRORS:
-            return self._unreachable()
-        except (ProjectionError, UnknownGame):
-            return None
-        if last < 0 or reached != seq:
-            return None
-        return state
-
-    def view_at(self, game_id: str, seq: int, seat: str | None) -> dict[str, Any] | None:
-        """The body of ``GET /games/{id}/states/{seq}`` for ``seat``, or None."""
-        state = self.state_at(game_id, seq)
-        if state is None:
-            return None
-        game = self._game(game_id)
-        ks = self._kernel_at(game, seq)
-        return msgspec.json.decode(_enc.encode(views.game_view(game.row, game.ruleset, state, seat, version=seq,
-                                                               kernel=ks)))
-
-    def timeline(self, game_id: str, *, version: int | None = None) -> list[dict[str, Any]] | None:
-        """``GET /games/{id}/timeline``: one entry per seq, or None (also when the oldest entries are trimmed:
-        :meth:`timeline_tail` answers those games)."""
-        tail = self.timeline_tail(game_id, version=version)
-        return tail.entries if tail is not None and tail.base == 0 else None
-
-    def timeline_tail(self, game_id: str, *, version: int | None = None) -> TimelineTail | None:
-        """The timeline entries Redis holds (the newest :attr:`timeline_keep`), after ``base`` older ones
-        that only the log holds; None when the models are not at the game's version (or Redis is down)."""
-        k = GameKeys(game_id)
-        try:
-            pipe = self.redis.pipeline(transaction=True)
-            pipe.hmget(k.meta, ["seq", "tl_base"])
-            pipe.lrange(k.timeline, 0, -1)
-            (seq, base), entries = pipe.execute()
-        except REDIS_ERRORS:
-            return self._unreachable()
-        if seq is None:
-            return None
-        base = _int(base) or 0
-        want = self._version(game_id, version)
-        if want is None or int(seq) != want or base + len(entries) != want:
-            return None
-        return TimelineTail(base, [msgspec.json.decode(e) for e in entries])
-
-    def last_seq(self, game_id: str) -> int | None:
-        """The game's last applied seq in Redis (None: no models or Redis down)."""
-        try:
-            v = self.redis.hget(GameKeys(game_id).meta, "seq")
-        except REDIS_ERRORS:
-            return self._unreachable()
-        return None if v is None else int(v)
-
-    def lobby(self, status: str | None = None, ruleset: str | None = None, *,
-              after: tuple[str, str] | None = None, limit: int | None = None) -> list[dict[str, Any]] | None:
-        """``GET /games?status=&ruleset=&cursor=&limit=``: entries in creation order (``created_at``, then
-        ``game_id``), only those after ``after`` and at most ``limit`` of them; or None.
-
-        None when Redis is unreachable, was wiped and is not caught up yet, or
-        a projection failed since the last complete catch-up. Each filter has its
-        sorted set in the lobby's order (ZRANGEBYLEX from the cursor): a page costs
-        O(log n + page), whatever the size of the lobby.
-        """
-        if self._lobby_stale:
-            self._reads.failed = None  # not caught up since an outage or a start: whether Redis is up is not known here
-            return None
-        if status and ruleset:
-            index = lobby_status_ruleset_key(status, ruleset)
-        elif status:
-            index = lobby_status_key(status)
-        elif ruleset:
-            index = lobby_ruleset_key(ruleset)
-        else:
-            index = LOBBY_ORDER
-        start = "(" + lobby_member(*after) if after is not None else "-"
-        # The projection follows the log: a game just created may not be in the lobby yet. The newest
-        # game of the log must be there, or the log answers (its creator sees it at once).
-        newest = self.store.rows("SELECT game_id FROM games ORDER BY rowid DESC LIMIT 1")
-        try:
-            pipe = self.redis.pipeline(transaction=True)
-            pipe.exists(LOBBY_READY)
-            pipe.hexists(LOBBY_VERSIONS, newest[0][0] if newest else "")
-            if limit is None:
-                pipe.zrangebylex(index, start, "+")
-            else:
-                pipe.zrangebylex(index, start, "+", start=0, num=limit)
-            ready, has_newest, members = pipe.execute()
-            if not ready or (newest and not has_newest):
-                return None
-            page = [_s(m).rsplit("\n", 1)[1] for m in members]
-            if not page:
-                return []
-            bodies = self.redis.hmget(LOBBY_GAMES, page)
-        except REDIS_ERRORS:
-            return self._unreachable()
-        return [msgspec.json.decode(b) for b in bodies if b is not None]
-
-    # -- live feed ---------------------------------------------------------
-    def feed_key(self, game_id: str) -> str:
-        """The game's Redis stream: entry id ``<seq>-0``, field ``e`` = the stored event JSON."""
-        return GameKeys(game_id).feed
-
-    def read_feed(self, game_id: str, after_seq: int, block_ms: int = 0) -> list[tuple[int, str]] | None:
-        """Events after ``after_seq`` as ``(seq, stored event JSON)``, gapless, oldest first.
-
-        Blocks up to ``block_ms`` (0: not at all) when there is nothing new.
-        Events trimmed from the stream are read from the log. None when Redis
-        is unreachable (follow the log instead). Decode an entry with
-        :func:`decode_feed_event` and show it with :func:`projections.views.event_view`.
-        """
-        key = self.feed_key(game_id)
-        timeout = socket_timeout(self.redis)
-        if timeout and block_ms > 0:
-            # a block longer than the client's socket timeout would end in a TimeoutError
-            block_ms = max(1, min(block_ms, int(timeout * 1000) - 100))
-        try:
-            resp = self.redis.xread({key: f"{max(after_seq, 0)}-0"}, count=FEED_READ_COUNT,
-                                    block=block_ms if block_ms > 0 else None)
-        except REDIS_ERRORS:
-            return self._unreachable()
-        if isinstance(resp, dict):  # RESP3
-            batches = [x for v in resp.values() for x in v]
-            entries = batches[0] if batches else []
-        else:
-            entries = resp[0][1] if resp else []
-        out: list[tuple[int, str]] = []
-        for entry_id, fields in entries:
-            seq = int(_s(entry_id).split("-", 1)[0])
-            body = fields.get(b"e", fields.get("e"))
-            out.append((seq, _s(body)))
-        if out and out[0][0] > after_seq + 1:
-            missing = self.store.load(game_id, after=after_seq, upto=out[0][0] - 1)
-            out = [(e.seq, _enc.encode(e).decode()) for e in missing] + out
-        return out
-
-    # -- catch-up ------------------------------------------------------------
-    def behind(self) -> list[GameRow]:
-        """Games whose models (or lobby entry) are not at the log's version."""
-        games = self.store.games()
-        if not games:
-            return []
-        pipe = self.redis.pipeline(transaction=False)
-        for g in games:
-            pipe.hget(GameKeys(g.game_id).meta, "seq")
-        pipe.hmget(LOBBY_VERSIONS, [g.game_id for g in games])
-        res = pipe.execute()
-        seqs, lobby_versions = res[:-1], res[-1]
-        # a finished game whose models expired (UMPIRE_FINISHED_TTL) is not behind while its lobby entry
-        # is at its version: its views, timeline and replay are answered from the log
-        return [g for g, s, lv in zip(games, seqs, lobby_versions)
-                if _int(lv) != g.version or (_int(s) != g.version and not (s is None and g.status == FINISHED))]
-
-    def trust_shared_ready(self) -> None:
-        """Answer the lobby from Redis whenever ``{lobby}:ready`` is set, without a catch-up of this
-        process (for a process beside a projector that catches up and keeps the key)."""
-        self._lobby_stale = False
-
-    def _run_ids(self) -> tuple[str, ...]:
-        info = self.redis.info("server")
-        found: list[str] = []
-
-        def walk(d: Any) -> None:
-            if isinstance(d, dict):
-                for k, v in d.items():
-                    if k == "run_id":
-                        found.append(str(v))
-                    else:
-                        walk(v)
-        walk(info)
-        return tuple(sorted(found))
-
-    def needs_catch_up(self) -> bool:
-        """Whether a complete catch-up is due: never done here, a projection failed since, the lobby's
-        ready key is gone (a wipe), or Redis restarted (two small Redis reads, no store read)."""
-        if self._lobby_stale or self._caught_up_run is None:
-            return True
-        try:
-            return not self.redis.exists(LOBBY_READY) or self._run_ids() != self._caught_up_run
-        except REDIS_ERRORS:
-            return True
-
-    def catch_up_all(self, stop: threading.Event | None = None) -> int:
-        """Project every game that is behind the log (after an outage, a wipe, a restart).
-
-        Returns the number of games projected. Marks the lobby ready when every
-        game is caught up. Raises redis exceptions when Redis is down.
-        """
-        done = 0
-        failed = False
-        run = self._run_ids()
-        for g in self.behind():
-            if stop is not None and stop.is_set():
-                return done
-            try:
-                self.project(g.game_id)
-                done += 1
-            except REDIS_ERRORS:
-                raise
-            except Exception as exc:  # one bad game must not keep the others behind
-                log.warning("catch-up: game %s cannot be projected: %s: %s", g.game_id, type(exc).__name__, exc)
-                failed = True
-        if not failed:
-            self.mark_ready()
-            self._caught_up_run = run
-        return done
-
-    def mark_ready(self) -> None:
-        """Every game is caught up: the lobby may be answered from Redis."""
-        self.redis.set(LOBBY_READY, "1")
-        self._lobby_stale = False
-
-    def mark_caught_up(self) -> None:
-        """Every game is caught up by other means than :meth:`catch_up_all` (the projector process resumed
-        at its checkpoint, :mod:`projections.resume`): ready, and no complete catch-up due."""
-        run = self._run_ids()
-        self.mark_ready()
-        self._caught_up_run = run
-
-
-__all__ = ["FEED_MAXLEN", "ProjectionError", "ReadModels", "decode_feed_event"]
+__all__ = ["FEED_MAXLEN", "REDIS_ERRORS", "ProjectionError", "ReadModels", "decode_feed_event", "socket_timeout"]

@@ -18,6 +18,7 @@ from domain.kernel.seals import stays_hidden
 from domain.kernel.seats import creator_holds, seat_report
 from domain.kernel.sides import seat_sides
 from domain.kernel.undo import waiting_sides
+from domain.kernel import is_kernel_event
 
 FINISHED = "finished"
 
@@ -163,8 +164,6 @@ def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool, names: Ma
 
 def step_message(event: Any, ruleset: Ruleset) -> "str | Message":
     """The one line of a step as a message (a ruleset not yet converted: its English sentence)."""
-    from domain.kernel import is_kernel_event
-
     if is_kernel_event(event):
         return _kernel_summary(event, ruleset)
     return ruleset.summary(event)
@@ -176,8 +175,6 @@ def step_summary(event: Any, ruleset: Ruleset, names: Mapping[str, str] | None =
 
 
 def _named(event: Any, said: "str | Message", names: Mapping[str, str] | None) -> str:
-    from domain.kernel import is_kernel_event
-
     return text_of(said) if is_kernel_event(event) else words.with_names(text_of(said), names or {})
 
 

@@ -16,12 +16,13 @@ import sys
 from types import ModuleType
 
 import click
+from domain.kernel import registry
+from scenarios.hoth import read_catalog
+from scenarios.hoth.text import render
 
 
 def linted_rulesets() -> dict[str, ModuleType]:
     """Ruleset id -> its content package, for every registered ruleset whose package exports ``lint``."""
-    from domain.kernel import registry
-
     out: dict[str, ModuleType] = {}
     for rs in registry.all_rulesets():
         name = f"{registry.CONTENT_PACKAGE}.{rs.id}"
@@ -75,9 +76,6 @@ def lint_cmd(ruleset: str | None, path: str | None) -> None:
 @click.option("--path", "path", type=click.Path(file_okay=False), default=None,
               help="Content directory (default: the shipped Battle of Hoth content).")
 def show_cmd(scenario_id: str, path: str | None) -> None:
-    from scenarios.hoth import read_catalog
-    from scenarios.hoth.text import render
-
     catalog, problems = read_catalog(path)
     s = catalog.scenarios.get(scenario_id)
     if s is None:

@@ -9,26 +9,35 @@ with its docs pages.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from importlib import metadata
 from typing import Any
 
+import anyio
 from litestar import Litestar
+from litestar import Response as _Response
 from litestar.datastructures import State
 
 from .auth import install_log_redaction
 from .bot_players import BotPlayers
+from .campaigns import install_hooks as install_campaign_hooks
 from .command_path import CommandPath
+from projections import CatchUp, Projector, ReadModels
+
 from .edges import public_edges
+from .feed_hub import BUS_WAIT_S, RedisCommitBus
 from .game_service import GameService
 from .metrics import count_store_errors
 from .openapi import docs_static_router, openapi_config
-from .problems import EXCEPTION_HANDLERS, Problem, without_server_paths
+from .problems import EXCEPTION_HANDLERS, Problem, problem_response, without_server_paths
 from .receipts import Signer, load_or_create
 from .strict_input import StrictInput, raise_body_problem
 from .routes import ROUTERS
 from .settings import Settings
-from .store import EventStore, SeedUnavailable, StoreError, UnknownGame, open_store
+from .settings import redis_client as connect
+from .store import EventStore, SeedUnavailable, StoreError, UnknownGame
+from .store import open_store
 
 log = logging.getLogger("umpire.service")
 
@@ -48,10 +57,6 @@ def _version() -> str:
 
 def projections_class() -> Any:
     """``projections.ReadModels`` if the projections package provides it, else None."""
-    try:
-        from projections import ReadModels  # type: ignore[attr-defined]
-    except Exception:  # not there yet, or broken: the log answers everything
-        return None
     return ReadModels
 
 
@@ -59,20 +64,12 @@ def _projector(read_models: Any) -> Any:
     """The process's projector (``projections.Projector``), when there are read models."""
     if read_models is None or not hasattr(read_models, "project_batch"):
         return None
-    try:
-        from projections import Projector  # type: ignore[attr-defined]
-    except Exception:
-        return None
     return Projector(read_models)
 
 
 def _catch_up(read_models: Any) -> Any:
     """The projections' background catch-up (after a Redis outage or wipe), when there are read models."""
     if read_models is None:
-        return None
-    try:
-        from projections import CatchUp  # type: ignore[attr-defined]
-    except Exception:
         return None
     return CatchUp(read_models)
 
@@ -82,9 +79,6 @@ def _commit_bus(games: GameService, settings: Settings) -> Any:
     the service's Redis, or None without one."""
     if not settings.redis_url:
         return None
-    from .feed_hub import BUS_WAIT_S, RedisCommitBus
-    from .settings import redis_client as connect
-
     url, cluster = settings.redis_url, settings.redis_cluster
     bus = RedisCommitBus(games.feeds, lambda: connect(url, cluster=cluster, socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
                                                       socket_timeout=BUS_WAIT_S + REDIS_SOCKET_TIMEOUT))
@@ -98,8 +92,6 @@ def store_errors(store: EventStore) -> Any:
     dirs = {str(store.data_dir), str(store.data_dir.resolve())}
 
     def handler(_: Any, exc: StoreError) -> Any:
-        from .problems import problem_response
-
         if isinstance(exc, UnknownGame):
             return problem_response(Problem(404, "not-found", str(exc)))
         if isinstance(exc, SeedUnavailable):
@@ -127,14 +119,13 @@ def create_app(
     follows the log, ``umpire serve`` starts and supervises it: this process never projects)."""
     settings = settings or Settings.from_env()
     install_log_redaction()
+    install_campaign_hooks()  # campaign seat tokens act in battles; a finished battle starts the next
     store = store or open_store(settings.data_dir, database_url=settings.database_url or "")
     redis_client = None
     if read_models is _AUTO:
         read_models = None
         cls = projections_class()
         if cls is not None and settings.redis_url:
-            from .settings import redis_client as connect
-
             redis_client = connect(settings.redis_url, cluster=settings.redis_cluster,
                                    socket_connect_timeout=REDIS_CONNECT_TIMEOUT, socket_timeout=REDIS_SOCKET_TIMEOUT)
             read_models = cls(redis_client, store)
@@ -159,8 +150,6 @@ def create_app(
             catch_up.start()
         if projector is not None:
             if catch_up is not None:  # a batch Redis refused: the catch-up repairs it (from the store)
-                import asyncio
-
                 loop = asyncio.get_running_loop()
                 projector.on_failure = lambda _exc: loop.call_soon_threadsafe(catch_up.poke)
             projector.start()
@@ -171,14 +160,10 @@ def create_app(
         if players is not None:
             await players.stop()
         if projector is not None:
-            import anyio
-
             await anyio.to_thread.run_sync(projector.stop)
         if catch_up is not None:
             await catch_up.stop()
         if bus is not None:  # after the players: nothing is committed any more
-            import anyio
-
             await anyio.to_thread.run_sync(games.feeds.close)
         if redis_client is not None:
             try:
@@ -198,8 +183,6 @@ def create_app(
                             if isinstance(getattr(r, "methods", None), set)})
         for path in request.route_handler.paths:
             if path in allowed:
-                from litestar import Response as _Response
-
                 return _Response(content=None, status_code=204, headers={"Allow": allowed[path]})
         return None
 

@@ -13,6 +13,7 @@ import re
 from typing import Any
 from urllib.parse import unquote_plus
 
+import anyio
 from litestar.connection import ASGIConnection
 
 from .problems import Problem
@@ -151,8 +152,6 @@ async def require_seat_guard(conn: ASGIConnection, _handler: object) -> None:
 async def check_seat(svc: Any, game_id: str, token: str | None) -> None:
     """404 for an unknown game, then 401 unless ``token`` is a seat of it. A game and a token seen before
     are answered from memory on the event loop (no thread hop); else the store is asked in a worker thread."""
-    import anyio
-
     known = getattr(svc, "_known_games", None)
     if known is not None and game_id in known and isinstance(svc.cached_seat(game_id, token), str):
         return

@@ -41,7 +41,7 @@ from domain.kernel.sides import seat_sides
 from domain.kernel.undo import may_answer, range_draws, range_reveals
 from domain.kernel.rulings import RuleStep
 
-from . import views
+from projections import views
 from .game_service import Current, GameService, ruleset_for
 from .metrics import timed_bot
 from .problems import Problem

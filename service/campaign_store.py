@@ -2,7 +2,7 @@
 
 Campaign rows, seat token hashes and campaign events live in the same SQLite file as the games; every
 write is one ``BEGIN IMMEDIATE`` transaction of the store, with an optimistic version check. Campaign
-events are chained through the same mechanism as a game's (:mod:`service.chain`, chain version 2:
+events are chained through the same mechanism as a game's (:mod:`domain.kernel.chain`, chain version 2:
 public part + keyed commitment with the campaign's seed), so a campaign's log can be verified over
 what anyone sees and, once it ends, every commitment against the revealed seed.
 """

@@ -17,12 +17,18 @@ skipped; a broken one prints a one-line warning and the CLI goes on.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import functools
 import importlib
+import inspect
 import os
 import shutil
+import signal
+import socket
+import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,21 +36,31 @@ from typing import Any, TypeVar
 import click
 import msgspec
 
+from .access_log import AccessLog
+from .cli_support import EXIT_NOT_VERIFIED, fail
+from .cli_support import open_existing_store as _open_existing_store
+from .json_logs import install, json_wanted
+from .metrics import process_dead
+from .receipts import ReceiptKeyError, load_or_create, public_key_of, unb64url
+from .redis_runtime import EmbeddedRedis, RedisRuntimeError, _die_with_parent
 from .settings import (
-    ENV_DATA_DIR, ENV_REDIS_URL, REDIS_URL_FILE, Settings, SettingsError, forget_private_redis, record_private_redis,
+    ENV_DATA_DIR,
+    ENV_REDIS_URL,
+    REDIS_URL_FILE,
+    Settings,
+    SettingsError,
+    forget_private_redis,
+    record_private_redis,
 )
+from .store import StoreError
+from .store import PG_SCHEMES, open_store
+from .transfer import TransferError, export_lines, read_export
+from .verify import parse_receipt, verify_game
 
-EXIT_ERROR = 1
-EXIT_NOT_VERIFIED = 3
 PLUGIN_MODULES = ("scenarios.cli", "service.projections_cli", "service.replay_cli")
 ENV_PLUGINS = "UMPIRE_CLI_PLUGINS"
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def fail(message: str, code: int = EXIT_ERROR) -> None:
-    click.echo(f"umpire: error: {' '.join(str(message).split())}", err=True)
-    sys.exit(code)
 
 
 def clear_errors(fn: F) -> F:
@@ -52,10 +68,6 @@ def clear_errors(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .receipts import ReceiptKeyError
-        from .redis_runtime import RedisRuntimeError
-        from .store import StoreError
-
         try:
             return fn(*args, **kwargs)
         except (StoreError, SettingsError, RedisRuntimeError, ReceiptKeyError) as exc:
@@ -67,15 +79,6 @@ def clear_errors(fn: F) -> F:
             fail(str(exc))
 
     return wrapper  # type: ignore[return-value]
-
-
-def _open_existing_store(data_dir: str, database_url: str | None = None):
-    """The store in ``data_dir`` (or ``$UMPIRE_DATABASE_URL``), opened read-only (``verify``/``export``):
-    it must already hold a database of this code's schema; nothing is created or written, so a
-    read-only backup copy works."""
-    from .store import open_store
-
-    return open_store(Path(data_dir), database_url=database_url or "", read_only=True)
 
 
 data_dir_option = click.option(
@@ -106,11 +109,6 @@ def main() -> None:
 def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: str | None, workers: int = 1,
           access_log: bool = True, projector: str = "process") -> None:
     """Run the REST service (and a private Redis unless UMPIRE_REDIS_URL is set)."""
-    from .redis_runtime import EmbeddedRedis
-    from .store import open_store
-
-    from .receipts import load_or_create
-
     settings = Settings.from_env(data_dir=data_dir, host=host, port=port, redis_url=redis_url)
     open_store(settings.data_dir, database_url=settings.database_url or "").close()  # a clear error now
     load_or_create(settings.data_dir)  # the receipt key, made once before any worker starts
@@ -120,10 +118,10 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
     # would kill the process (SIGBUS) instead of answering 503 and keeping what was acknowledged.
     os.environ[ENV_METRICS_DIR] = metrics_dir()
     try:
-        from .app import create_app
+        from .app import create_app  # cold path: the litestar app, only for serve
     except ImportError as exc:
         fail(f"the REST app (service.app) cannot be loaded: {exc}")
-    import uvicorn
+    import uvicorn  # cold path: the HTTP server, only for serve
 
     embedded: EmbeddedRedis | None = None
     tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -192,8 +190,6 @@ PRIVATE_REDIS_DIR = "redis"
 def private_redis_dir(data_dir: str) -> tuple[str | None, Any]:
     """(the private Redis's directory in ``data_dir``, the open lock file that keeps it ours while we run),
     or (None, None) when another ``umpire serve`` of this data dir holds it."""
-    import fcntl
-
     path = Path(data_dir) / PRIVATE_REDIS_DIR
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(path, 0o700)  # the read models hold every seat's view
@@ -232,8 +228,6 @@ def projector_env(redis_url: str, base: dict[str, str] | None = None) -> dict[st
 
 
 def _exit_on_sigterm(signum: int, frame: Any) -> None:
-    import signal
-
     signal.signal(signum, signal.SIG_DFL)
     raise SystemExit(128 + signum)
 
@@ -243,8 +237,6 @@ class Supervised:
 
     def __init__(self, cmd: list[str], name: str, env: dict[str, str] | None = None):
         """``env``: the child's environment (default: this process's); secrets go there, never in ``cmd``."""
-        import threading
-
         self.cmd, self.name, self.env = cmd, name, env
         self.proc: Any = None
         self.restarts = 0
@@ -252,16 +244,9 @@ class Supervised:
         self._watch: Any = None
 
     def _spawn(self) -> Any:
-        import subprocess
-
-        from .redis_runtime import _die_with_parent
-
         return subprocess.Popen(self.cmd, env=self.env, preexec_fn=_die_with_parent)  # it never outlives serve
 
     def start(self) -> None:
-        import signal
-        import threading
-
         if threading.current_thread() is threading.main_thread() and \
                 signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
             # uvicorn re-raises the SIGTERM it handled: exit through SystemExit so that stop() runs
@@ -279,8 +264,6 @@ class Supervised:
                 self.proc = self._spawn()
 
     def stop(self) -> None:
-        import subprocess
-
         self._stop.set()
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
@@ -294,24 +277,18 @@ class Supervised:
 def _log_config() -> dict[str, Any]:
     """uvicorn's logging configuration: none with JSON logs (its loggers then go through the JSON handler
     that :func:`served` installs on the root logger), else its own."""
-    from .json_logs import json_wanted
-
     return {"log_config": None} if json_wanted() else {}
 
 
 def _forget_metrics_of(pid: int) -> None:
     """A dead process's live gauges leave the scrape (``service.metrics`` in multi-process mode)."""
     if os.environ.get(ENV_METRICS_DIR):
-        from .metrics import process_dead
-
         process_dead(pid)
 
 
 def tcp_listener(sock: Any) -> Any:
     """``sock`` (a bound TCP listening socket) with ``proto`` IPPROTO_TCP, which asyncio
     needs to set TCP_NODELAY on the connections it accepts (see :func:`_run_workers`)."""
-    import socket
-
     if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.proto != socket.IPPROTO_TCP:
         sock = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
         sock.set_inheritable(True)
@@ -327,7 +304,7 @@ SERVER_STACK: dict[str, Any] = {"loop": "uvloop", "http": "httptools"}
 def run_http(factory: str, host: str, port: int, workers: int = 1, *, access_log: bool = True) -> None:
     """Serve the ASGI app that ``factory`` ("module:callable") builds exactly as ``umpire serve`` does
     (same stack, same multi-process supervisor): the benchmarks serve their bare handlers this way."""
-    import uvicorn
+    import uvicorn  # cold path: the HTTP server, only for serve
 
     if workers > 1:
         _run_workers(Settings.from_env(host=host, port=str(port)), workers, access_log=access_log, factory=factory)
@@ -342,14 +319,13 @@ def _run_workers(settings: Settings, workers: int, *, access_log: bool = True,
     IPPROTO_TCP, so asyncio turns TCP_NODELAY on for every accepted connection.
     (uvicorn binds it with proto 0 -- Kludex/uvicorn#3149 -- and then every
     keep-alive response waits ~40 ms for the client's delayed ACK.)"""
-    import inspect
-
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
+    import uvicorn  # cold path: the HTTP server, only for serve
+    from uvicorn.supervisors import (
+        Multiprocess,  # cold path: the HTTP server, only for serve
+    )
 
     os.environ[ENV_ACCESS_LOG] = "1" if access_log else "0"  # read by each worker's factory (served)
     if _log_config():  # JSON logs: the supervisor's own lines too
-        from .json_logs import install
 
         install()
     config = uvicorn.Config(factory, factory=True, workers=workers, host=settings.host,
@@ -377,10 +353,6 @@ GIL_SWITCH_SECONDS = 0.0005
 def served(app: Any) -> Any:
     """An app as a served process runs it (``umpire serve``'s workers, the benchmarks' servers): with the
     access log unless :data:`ENV_ACCESS_LOG` says 0, and :data:`GIL_SWITCH_SECONDS`."""
-    from .access_log import AccessLog
-
-    from .json_logs import install, json_wanted
-
     sys.setswitchinterval(GIL_SWITCH_SECONDS)
     as_json = json_wanted()
     if as_json:  # UMPIRE_LOG_FORMAT=json: the service's log and the access log as JSON lines
@@ -393,7 +365,7 @@ def served(app: Any) -> Any:
 
 def worker_app() -> Any:
     """App factory of one ``umpire serve --workers N`` worker process (settings from the environment)."""
-    from .app import create_app
+    from .app import create_app  # cold path: the litestar app, only for serve
 
     return served(create_app(Settings.from_env(), projector=os.environ.get(ENV_PROJECTOR, "thread")))
 
@@ -410,9 +382,6 @@ def worker_app() -> Any:
 def verify(game_id: str, data_dir: str | None, as_json: bool, receipt_file: str | None, public_key: str | None) -> None:
     """Verify a game: hash chain, the games row against the log, a receipt; once finished the seed,
     every commitment and every die."""
-    from .receipts import public_key_of, unb64url
-    from .verify import parse_receipt, verify_game
-
     settings = Settings.from_env(data_dir=data_dir)
     store = _open_existing_store(settings.data_dir, settings.database_url)
     receipt = key = None
@@ -475,8 +444,6 @@ def verify(game_id: str, data_dir: str | None, as_json: bool, receipt_file: str 
 @clear_errors
 def export_cmd(game_id: str, data_dir: str | None, output: str | None, with_secrets: bool) -> None:
     """Export one game as JSON lines (header, then one line per event)."""
-    from .transfer import export_lines
-
     settings = Settings.from_env(data_dir=data_dir)
     store = _open_existing_store(settings.data_dir, settings.database_url)
     lines = list(export_lines(store, game_id, with_secrets=with_secrets))
@@ -500,9 +467,6 @@ def export_cmd(game_id: str, data_dir: str | None, output: str | None, with_secr
 @clear_errors
 def import_cmd(file: str, data_dir: str | None) -> None:
     """Import one game exported by `umpire export` (checked first, written in one transaction)."""
-    from .store import open_store
-    from .transfer import TransferError, read_export
-
     settings = Settings.from_env(data_dir=data_dir)
     try:
         f = sys.stdin.buffer if file == "-" else open(file, "rb")
@@ -526,9 +490,10 @@ def import_cmd(file: str, data_dir: str | None) -> None:
 def migrate_cmd(data_dir: str | None, to: str) -> None:
     """Copy every game (with its chain, seats and secret seed) and every campaign from this store
     ($UMPIRE_DATABASE_URL, or the SQLite file of the data dir) to another, then verify every copy."""
-    from .store import PG_SCHEMES, open_store
-    from .store_copy import copy_store
-    from .store_pg import redact
+    from .store_copy import (
+        copy_store,  # cold path: psycopg, only to copy between backends
+    )
+    from .store.postgres import redact  # cold path: psycopg, only for a postgresql:// URL
 
     settings = Settings.from_env(data_dir=data_dir)
     src = _open_existing_store(settings.data_dir, settings.database_url)

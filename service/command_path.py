@@ -35,6 +35,7 @@ import msgspec
 from .auth import check_seat, token_of_header
 from .game_service import CommandRequest, GameService
 from .problems import PROBLEM_JSON
+from .routes._common import after_command, decode_strict
 from .strict_input import read_body
 
 #: The path of a game's commands (litestar's ``{game_id:str}``: one path segment, already percent-decoded).
@@ -71,7 +72,6 @@ class CommandPath:
             await check_seat(svc, game_id, token)
             if problem is not None:
                 raise problem
-            from .routes._common import after_command, decode_strict
 
             req = decode_strict(body, CommandRequest)
             async with svc.lock(game_id):

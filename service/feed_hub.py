@@ -40,7 +40,7 @@ from domain.kernel.header import GameCreated
 from domain.kernel.log import StoredEvent
 from domain.kernel.undo import Undone
 
-from . import views
+from projections import views
 from .problems import Problem
 
 log = logging.getLogger("umpire.feeds")

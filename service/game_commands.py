@@ -49,7 +49,10 @@ from domain.kernel.rulings import RuleStep, Ruling
 from domain.kernel.seats import SeatsOffered
 from domain.kernel.undo import KernelCommand
 
-from . import chain, sealing, views
+from domain.kernel import chain
+from projections import views
+
+from . import sealing
 from .metrics import counted_dry_run, counted_steps
 from .problems import Problem, field_path
 from .seating import claimed_emitted, offered_emitted, plan_seats

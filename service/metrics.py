@@ -17,13 +17,24 @@ import functools
 import logging
 import os
 import re
+import shutil
 import socket
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client import disable_created_metrics, values as _values
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client import values as _values
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
@@ -395,9 +406,6 @@ def scrape(store: Any = None) -> bytes:
 
 def prepare_dir(path: str) -> str:
     """Empty (or create) the multi-process directory: ``umpire serve`` calls it before any process starts."""
-    import shutil
-    from pathlib import Path
-
     p = Path(path)
     if p.exists():
         shutil.rmtree(p)

@@ -44,10 +44,17 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
 
+from bots import infos
 from domain.kernel import KernelCommand, KernelEvent, registry
+from domain.kernel.campaign import campaign_rules_of
+from domain.kernel.choices import declared
 
 from . import schemas
+from .game_service import CommandRequest, ReadyRequest
 from .queries import LOBBY_STATUSES
+from .routes.campaigns import CampaignReadyRequest, CreateCampaignRequest
+from .seat_claims import ClaimRequest
+from .undo import UndoRequest
 from .routes.rules import SPOKEN
 
 REF = "#/components/schemas/"
@@ -209,8 +216,6 @@ def _create_game_variant(rs: Any, comps: dict[str, Any]) -> dict[str, Any]:
 
 def _choices_schema(rs: Any) -> dict[str, Any]:
     """``choices`` of POST /games: rule choice id -> one of its options (DESIGN 14, GET /rulesets ``choices``)."""
-    from domain.kernel.choices import declared
-
     return {"type": "object", "additionalProperties": False,
             "properties": {c.id: {"type": "string", "enum": list(c.option_ids()), "default": c.default,
                                   "description": c.question} for c in declared(rs)},
@@ -220,8 +225,6 @@ def _choices_schema(rs: Any) -> dict[str, Any]:
 
 def _bots_schema(rs: Any) -> dict[str, Any]:
     """``bots`` of POST /games: seat -> one of the ruleset's bots (DESIGN 13, GET /rulesets ``bots``)."""
-    from bots import infos
-
     specs = sorted({s for b in infos(rs.id) for s in (b.id, *(f"{b.id}:{lv}" for lv in b.levels))})
     return {"type": "object", "additionalProperties": {"type": "string", "enum": specs},
             "propertyNames": {"enum": _ruleset_seats(rs)},
@@ -304,11 +307,6 @@ def _per_ruleset(comps: dict[str, Any], rulesets: list[Any]) -> None:
 
 def body_components() -> dict[str, Any]:
     """Every body type of :mod:`service.schemas` and the request bodies, with the rulesets' unions in."""
-    from .game_service import CommandRequest, ReadyRequest
-    from .seat_claims import ClaimRequest
-    from .routes.campaigns import CampaignReadyRequest, CreateCampaignRequest
-    from .undo import UndoRequest
-
     _, parts = msgspec.json.schema_components(
         (*schemas.DOCUMENTED, CommandRequest, UndoRequest, ReadyRequest, CreateCampaignRequest, CampaignReadyRequest,
          ClaimRequest),
@@ -360,7 +358,6 @@ def body_components() -> dict[str, Any]:
     camp["properties"]["start"] = START
     camp["properties"]["seating"] = SEATING
     if with_campaigns:  # the campaigns' seats in every battle (the ruleset's CampaignRules.seats)
-        from domain.kernel.campaign import campaign_rules_of
 
         seats = sorted({s for rs in with_campaigns for c in rs.campaigns()
                         for s in campaign_rules_of(rs).seats(c.id)})
@@ -785,7 +782,7 @@ class LocalSwaggerPlugin(SwaggerRenderPlugin):
 
 def swagger_ui_dir() -> Path:
     """The Swagger UI files of the ``swagger-ui-py`` wheel (swagger-ui-bundle.js, .css, LICENSE)."""
-    import swagger_ui
+    import swagger_ui  # cold path: the API docs page, built once on first request
 
     return Path(swagger_ui.__file__).parent / "static"
 

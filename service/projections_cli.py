@@ -11,9 +11,26 @@ process that started it, so that run only proves every game projects cleanly
 """
 from __future__ import annotations
 
+import sys
 import tempfile
 
 import click
+import msgspec
+
+from projections.keys import GameKeys
+from projections.read_models import REDIS_ERRORS, ProjectionError
+from projections.rebuild import rebuild
+from service.cli_support import fail
+from service.cli_support import open_existing_store as _open_existing_store
+from service.redis_runtime import EmbeddedRedis, RedisRuntimeError
+from service.settings import (
+    REDIS_URL_FILE,
+    Settings,
+    SettingsError,
+    recorded_redis,
+    redis_client,
+)
+from service.store import StoreError
 
 COMMANDS: list[click.Command] = []
 
@@ -32,14 +49,6 @@ def projections_group() -> None:
               help="Continue an interrupted rebuild from its checkpoint.")
 def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume: bool) -> None:
     """Rebuild every game's read models from the log, with a progress bar (resumable, idempotent)."""
-    from service.cli import _open_existing_store, fail
-    from service.redis_runtime import EmbeddedRedis, RedisRuntimeError
-    from service.settings import Settings, SettingsError, redis_client
-    from service.store import StoreError
-
-    from projections.read_models import REDIS_ERRORS, ProjectionError
-    from projections.rebuild import rebuild
-
     embedded = None
     tmp = None
     try:
@@ -83,17 +92,6 @@ def rebuild_cmd(data_dir: str | None, redis_url: str | None, fresh: bool, resume
 @click.option("--json", "as_json", is_flag=True, help="Print the games as JSON lines.")
 def status_cmd(data_dir: str | None, redis_url: str | None, as_json: bool) -> None:
     """How far each game's read models are behind the log (exit 4 when any is)."""
-    import sys
-
-    import msgspec
-
-    from service.cli import _open_existing_store, fail
-    from service.settings import REDIS_URL_FILE, Settings, SettingsError, recorded_redis, redis_client
-    from projections.read_models import REDIS_ERRORS
-    from service.store import StoreError
-
-    from projections.keys import GameKeys
-
     try:
         settings = Settings.from_env(data_dir=data_dir, redis_url=redis_url)
         url = settings.redis_url or recorded_redis(settings.data_dir)

@@ -1,9 +1,18 @@
 """The projector process that `umpire serve` starts and supervises (issue 17)."""
 from __future__ import annotations
 
+import argparse
 import logging
+import os
+import signal
 import threading
 from typing import Sequence
+
+import service.cli  # noqa: F401 -- loads the plug-ins as the serving processes do (their rulesets)
+from projections.projector import tail
+from projections.read_models import ReadModels
+from service.settings import ENV_DATABASE_URL, ENV_REDIS_URL, redis_client
+from service.store import open_store
 
 from .json_logs import install, json_wanted
 from .metrics import ProjectorLag
@@ -17,17 +26,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     (:func:`projections.projector.tail` over this store; it lives in the service because it opens the store).
     The Redis URL comes from the environment, never from the command line: it holds the Redis password, and
     every process's argv is readable by every local user (``ps``)."""
-    import argparse
-    import signal
-
-    import os
-
-    import service.cli  # noqa: F401 -- loads the plug-ins as the serving processes do (their rulesets)
-    from projections.projector import tail
-    from projections.read_models import ReadModels
-    from service.settings import ENV_DATABASE_URL, ENV_REDIS_URL, redis_client
-    from service.store import open_store
-
     ap = argparse.ArgumentParser(description="umpire's projector process: the Redis read models follow the log")
     ap.add_argument("--data-dir", required=True)
     args = ap.parse_args(argv)

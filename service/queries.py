@@ -7,14 +7,8 @@ answer. When the fallback happened because Redis is unreachable the query
 says so (``degraded=True``) and the route adds ``X-Umpire-Degraded:
 projections``.
 
-The read-model contract (implemented in ``projections``):
-
-- ``project(game_id) -> None``: bring Redis up to the store's version
-  (raises redis errors when Redis is down);
-- ``game_view(game_id, seat) -> dict | None``: the body of ``GET /games/{id}``;
-- ``state_at(game_id, seq) -> state | None``: the ruleset state right after ``seq``;
-- ``timeline(game_id) -> list[dict] | None``: the ``steps`` of ``GET /timeline``;
-- ``lobby(status, ruleset) -> list[dict] | None``: the ``games`` of ``GET /games``.
+The read-model contract is the port :class:`service.read_port.ReadSidePort` (implemented by
+``projections.ReadModels``).
 
 None means "not available here": the log answers instead. A read model that
 is behind the store (its version differs) is not used.
@@ -22,25 +16,27 @@ is behind the store (its version differs) is not used.
 from __future__ import annotations
 
 import base64
-import inspect
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
-from domain.kernel import ACTIVE, FINISHED, WAITING
-from domain.kernel import words
+from domain.kernel import ACTIVE, FINISHED, WAITING, words
 from domain.kernel.fold import decode_event
+from projections import views
 
-from . import i18n, views
+from . import i18n
 from .game_service import GameService
+from .language import DEFAULT, content_language
 from .metrics import REDIS_ERRORS as REDIS_ERRORS_SEEN
 from .problems import Problem
-from .language import DEFAULT, content_language
+from .read_port import ReadSidePort
 from .store import StoreError
+from .verify import parse_receipt, verify_game
 
 log = logging.getLogger("umpire.service")
 
@@ -51,8 +47,11 @@ MAX_PAGE = 1000
 #: Longest receipt `GET /games/{id}/verify?receipt=` reads (the API document declares it: maxLength).
 RECEIPT_MAX = 8192
 
+T = TypeVar("T")
+
 try:  # redis is a dependency; keep the import local to this seam
-    from redis.exceptions import RedisClusterException as _ClusterError, RedisError as _RedisError
+    from redis.exceptions import RedisClusterException as _ClusterError
+    from redis.exceptions import RedisError as _RedisError
 
     REDIS_ERRORS: tuple[type[BaseException], ...] = (_RedisError, _ClusterError, OSError)
 except ImportError:  # pragma: no cover
@@ -79,7 +78,7 @@ PROBE_SECONDS = 1.0
 _probes: dict[int, tuple[float, bool]] = {}
 
 
-def redis_down(rm: Any) -> bool:
+def redis_down(rm: ReadSidePort) -> bool:
     client = getattr(rm, "redis", None)
     if client is None:
         return False
@@ -96,37 +95,22 @@ def redis_down(rm: Any) -> bool:
     return down
 
 
-def _accepts(fn: Any, kw: str) -> bool:
-    try:
-        return kw in inspect.signature(fn).parameters
-    except (TypeError, ValueError):  # pragma: no cover
-        return False
-
-
-def _ask(rm: Any, name: str, *args: Any, version: int | None = None, **kw: Any) -> tuple[Any, bool]:
-    """(answer or None, degraded) from the read model. ``version``: the store's version,
-    passed on when the read model takes it (saves it a look-up)."""
+def _ask(rm: ReadSidePort | None, what: str, read: Callable[[ReadSidePort], T | None]) -> tuple[T | None, bool]:
+    """(answer or None, degraded) from the read model: ``read`` asks it (``what`` names the query in the
+    log)."""
     if rm is None:
         return None, False
-    fn = getattr(rm, name, None)
-    if fn is None:
-        return None, False
-    begin = getattr(rm, "begin_read", None)
-    if begin is not None:
-        begin()
+    rm.begin_read()
     try:
-        if version is not None and _accepts(fn, "version"):
-            kw["version"] = version
-        out = fn(*args, **kw)
+        out = read(rm)
     except REDIS_ERRORS as exc:
         REDIS_ERRORS_SEEN.labels("reads").inc()
-        log.warning("read model %s unavailable (%s); answering from the log", name, exc)
+        log.warning("read model %s unavailable (%s); answering from the log", what, exc)
         return None, True
     if out is None:
         # a read model that says why (Redis unreachable, or only behind the log: the projector has
         # not reached a command just acknowledged) needs no probe
-        failed = getattr(rm, "read_failed", None)
-        known = failed() if failed is not None else None
+        known = rm.read_failed()
         return None, redis_down(rm) if known is None else known
     return out, False
 
@@ -138,9 +122,9 @@ def _signed(svc: GameService, game_id: str, body: dict[str, Any]) -> dict[str, A
     return body if r is None else {**body, "receipt": r}
 
 
-def game_view(svc: GameService, rm: Any, game_id: str, seat: str | None) -> Read:
+def game_view(svc: GameService, rm: ReadSidePort | None, game_id: str, seat: str | None) -> Read:
     game = svc.game(game_id)
-    v, degraded = _ask(rm, "game_view", game_id, seat, version=game.version)
+    v, degraded = _ask(rm, "game_view", lambda m: m.game_view(game_id, seat, version=game.version))
     if isinstance(v, dict) and v.get("version") == game.version:
         return Read(_signed(svc, game_id, v))
     cur = svc.current(game_id, game)
@@ -148,11 +132,11 @@ def game_view(svc: GameService, rm: Any, game_id: str, seat: str | None) -> Read
                                                       kernel=cur.folded.kernel)), degraded)
 
 
-def state_view(svc: GameService, rm: Any, game_id: str, seq: int, seat: str | None) -> Read:
+def state_view(svc: GameService, rm: ReadSidePort | None, game_id: str, seq: int, seat: str | None) -> Read:
     cur = svc.current(game_id)
     if seq < 0 or seq > cur.version:
         raise Problem(404, "not-found", f"seq {seq} is outside 0..{cur.version}", field="seq")
-    st, degraded = _ask(rm, "state_at", game_id, seq)
+    st, degraded = _ask(rm, "state_at", lambda m: m.state_at(game_id, seq))
     if st is None:
         st = svc.state_at(game_id, seq, cur)
     return Read(views.game_view(cur.game, cur.ruleset, st, seat, version=seq, kernel=svc.kernel_at(game_id, seq, cur),
@@ -191,7 +175,7 @@ def decode_cursor(cursor: str) -> tuple[str, str]:
     return created_at, game_id
 
 
-def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cursor: str | None = None,
+def lobby(svc: GameService, rm: ReadSidePort | None, status: str | None, ruleset: str | None, cursor: str | None = None,
           limit: int = LOBBY_PAGE) -> Read:
     """``GET /games``: one page of the lobby in creation order, and ``next_cursor`` (None on the last page)."""
     if status is not None and status not in LOBBY_STATUSES:
@@ -199,7 +183,7 @@ def lobby(svc: GameService, rm: Any, status: str | None, ruleset: str | None, cu
     if not 1 <= limit <= MAX_LOBBY_PAGE:
         raise Problem(400, "malformed", f"limit must be between 1 and {MAX_LOBBY_PAGE}", field="limit")
     after = decode_cursor(cursor) if cursor else None  # an empty cursor: the first page
-    games, degraded = _ask(rm, "lobby", status, ruleset, after=after, limit=limit + 1)
+    games, degraded = _ask(rm, "lobby", lambda m: m.lobby(status, ruleset, after=after, limit=limit + 1))
     if games is None:
         games = [views.lobby_entry(g) for g in svc.store.games(status=status, ruleset=ruleset, after=after,
                                                                 limit=limit + 1)]
@@ -252,10 +236,10 @@ def ruling(svc: GameService, game_id: str, seq: int, seat: str | None, lang: str
     return Read(body, lang=lang)
 
 
-def timeline(svc: GameService, rm: Any, game_id: str, lang: str = DEFAULT) -> Read:
+def timeline(svc: GameService, rm: ReadSidePort | None, game_id: str, lang: str = DEFAULT) -> Read:
     game = svc.game(game_id)
     # what Redis holds: the newest entries (projections.timeline_window), after ``base`` that only the log holds
-    tail, degraded = _ask(rm, "timeline_tail", game_id, version=game.version)
+    tail, degraded = _ask(rm, "timeline_tail", lambda m: m.timeline_tail(game_id, version=game.version))
     base = getattr(tail, "base", None)
     if base == 0:
         steps = tail.entries
@@ -279,12 +263,12 @@ def timeline(svc: GameService, rm: Any, game_id: str, lang: str = DEFAULT) -> Re
     return Read({"game_id": game_id, "version": cur.version, "steps": steps}, degraded, lang=lang)
 
 
-def board_svg(svc: GameService, rm: Any, game_id: str, seat: str | None, at: int | None) -> Read:
+def board_svg(svc: GameService, rm: ReadSidePort | None, game_id: str, seat: str | None, at: int | None) -> Read:
     cur = svc.current(game_id)
     seq = cur.version if at is None else at
     if seq < 0 or seq > cur.version:
         raise Problem(404, "not-found", f"at={seq} is outside 0..{cur.version}", field="at")
-    st, degraded = _ask(rm, "state_at", game_id, seq)
+    st, degraded = _ask(rm, "state_at", lambda m: m.state_at(game_id, seq))
     if st is None:
         st = svc.state_at(game_id, seq, cur)
     recent: list[Any] = []
@@ -302,7 +286,6 @@ def verify(svc: GameService, game_id: str, receipt: str | None = None) -> Read:
     """``GET /games/{id}/verify[?receipt=]``: ``receipt`` is a receipt as the service gave it (JSON,
     or base64url of that JSON); the answer then says whether the log still holds what it signed."""
     svc.game(game_id)
-    from .verify import parse_receipt, verify_game
 
     given = unreadable = None
     if receipt is not None:

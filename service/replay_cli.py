@@ -24,12 +24,14 @@ from domain.kernel import GameCreated, Setup, registry, words
 from domain.kernel import game as kernel_game
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import undone_seqs
+from projections.views import game_view, ruling_view, scenario_title, timeline_entry
 
 from . import i18n
 from .language import DEFAULT, SUPPORTED
+from .cli_support import fail
+from .cli_support import open_existing_store as _open_existing_store
 from .settings import Settings
 from .store import UnknownGame
-from .views import game_view, ruling_view, scenario_title, timeline_entry
 
 PROMPT = "[n]ext [b]ack [j]ump SEQ [q]uit > "
 
@@ -153,8 +155,6 @@ def _interactive(rp: Replay, start: int) -> None:
 def replay(game_id: str, data_dir: str | None, seat: str | None, at_seq: int | None, as_json: bool, step: bool,
            lang: str = DEFAULT) -> None:
     """Replay a stored game: every step with its ruling and dice, the board at one step, or step by step."""
-    from .cli import _open_existing_store, fail
-
     settings = Settings.from_env(data_dir=data_dir)
     store = _open_existing_store(settings.data_dir)
     try:

@@ -15,7 +15,7 @@ from domain.kernel.undo import lapse_on_rotation
 
 from .campaign_store import CampaignConflict
 from .game_service import GameService, encode_emitted
-from .routes.campaigns import CampaignService
+from .campaigns import CampaignService
 from .problems import Problem
 from .seating import check_claimable, claimed_emitted, new_secret, refused, rotated_emitted
 from .store import SeatRefused, VersionConflict, token_hash

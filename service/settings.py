@@ -37,11 +37,19 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import threading
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import msgspec
+import redis
 from limits import parse_many
+from redis._parsers.encoders import Encoder
+from redis.backoff import ExponentialBackoff
+from redis.cluster import RedisCluster
+from redis.commands.core import Script
+from redis.retry import Retry
 
 DEFAULT_DATA_DIR = "data"
 DEFAULT_HOST = "127.0.0.1"
@@ -69,7 +77,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_url: str | None = None
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
-    #: None: the SQLite file in ``data_dir``; a ``postgresql://`` URL: that database (service.store_pg).
+    #: None: the SQLite file in ``data_dir``; a ``postgresql://`` URL: that database (service.store.postgres).
     database_url: str | None = None
     #: True: ``redis_url`` names a node of a Redis Cluster (``redis+cluster://`` or UMPIRE_REDIS_CLUSTER=1).
     redis_cluster: bool = False
@@ -120,8 +128,6 @@ def redis_client(url: str, *, cluster: bool | None = None, socket_connect_timeou
     """A redis-py client on ``url``: ``redis.cluster.RedisCluster`` when ``url`` is a
     ``redis+cluster://`` URL or ``cluster`` is true (default: ``UMPIRE_REDIS_CLUSTER``), else ``redis.Redis``.
     Every read model key of a game shares one hash slot (``projections.keys``), so both work unchanged."""
-    import redis
-
     if cluster is None:
         cluster = (os.environ.get(ENV_REDIS_CLUSTER) or "0").strip().lower() in ("1", "true", "yes")
     for scheme in CLUSTER_SCHEMES:
@@ -131,9 +137,6 @@ def redis_client(url: str, *, cluster: bool | None = None, socket_connect_timeou
           if v is not None}
     if cluster:
         # a master that is down answers nothing: fail fast (the reads fall back to the log), retry little
-        from redis.backoff import ExponentialBackoff
-        from redis.retry import Retry
-
         return LazyCluster(url, retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), CLUSTER_RETRIES), **kw)
     return redis.Redis.from_url(url, **kw)
 
@@ -147,8 +150,6 @@ class LazyCluster:
     to the log (the failure is a Redis error), and it uses the cluster once it answers."""
 
     def __init__(self, url: str, **kwargs: Any):
-        import threading
-
         self._url = url
         self._kwargs = kwargs
         self._client: Any = None
@@ -157,8 +158,6 @@ class LazyCluster:
     def _real(self) -> Any:
         client = self._client
         if client is None:
-            from redis.cluster import RedisCluster
-
             with self._lock:
                 if self._client is None:
                     self._client = RedisCluster.from_url(self._url, **self._kwargs)
@@ -166,13 +165,9 @@ class LazyCluster:
         return client
 
     def register_script(self, script: str) -> Any:
-        from redis.commands.core import Script
-
         return Script(self, script)  # its calls come back here (no connection needed to register)
 
     def get_encoder(self) -> Any:
-        from redis._parsers.encoders import Encoder
-
         return Encoder("utf-8", "strict", False)
 
     @property
@@ -198,8 +193,6 @@ REDIS_URL_FILE = "redis.url"
 
 
 def record_private_redis(data_dir: str, url: str) -> None:
-    from pathlib import Path
-
     path = Path(data_dir) / REDIS_URL_FILE
     tmp = path.with_suffix(".tmp")
     # The URL holds the private Redis's password: readable by the service's user only.
@@ -212,8 +205,6 @@ def record_private_redis(data_dir: str, url: str) -> None:
 
 def forget_private_redis(data_dir: str, url: str) -> None:
     """Remove the record, if it still names ``url`` (another serve may have replaced it)."""
-    from pathlib import Path
-
     path = Path(data_dir) / REDIS_URL_FILE
     try:
         if path.read_text(encoding="utf-8").strip() == url:
@@ -224,8 +215,6 @@ def forget_private_redis(data_dir: str, url: str) -> None:
 
 def recorded_redis(data_dir: str) -> str | None:
     """The private Redis URL a running ``umpire serve`` recorded in ``data_dir``, if any."""
-    from pathlib import Path
-
     try:
         url = (Path(data_dir) / REDIS_URL_FILE).read_text(encoding="utf-8").strip()
     except OSError:

@@ -2,7 +2,7 @@
 projections, verification and export/import call on a store, whatever keeps the log.
 
 Two backends implement it: :class:`service.store.EventStore` (one SQLite file, the default) and
-:class:`service.store_pg.PgEventStore` (PostgreSQL, chosen by ``UMPIRE_DATABASE_URL=postgresql://...``;
+:class:`service.store.postgres.PgEventStore` (PostgreSQL, chosen by ``UMPIRE_DATABASE_URL=postgresql://...``;
 :func:`service.store.open_store` picks). ``tests/service/test_store*.py`` is the contract suite: every
 test runs against both.
 
@@ -14,7 +14,7 @@ What every backend guarantees:
   transaction-scoped advisory lock, one transaction per command, READ COMMITTED).
 - **Idempotent command ids per seat**: a seat's retried ``command_id`` appends nothing and answers
   the first answer, with the first request's body hash; another seat's ids never answer.
-- **The chain** (:mod:`service.chain`, versions 1 and 2) computed at append, stored byte for byte,
+- **The chain** (:mod:`domain.kernel.chain`, versions 1 and 2) computed at append, stored byte for byte,
   verifiable by :func:`service.store.verify_chain`.
 - **Seats** (token hashes only; one-time invitations by hash, retired by the claim that appends the seat's
   ``seat_claimed`` in the same transaction), **secret seeds** (revealed when a game finishes; absent for a game

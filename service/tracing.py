@@ -68,16 +68,25 @@ def setup_from_env() -> bool:
     """Install the SDK's tracer provider when the environment asks for traces (once per process)."""
     if ENABLED or not configured():
         return ENABLED
-    from opentelemetry.sdk.resources import Resource
-    from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter
+    from opentelemetry.sdk.resources import (
+        Resource,  # cold path: traces, only when configured
+    )
+    from opentelemetry.sdk.trace import (
+        TracerProvider,  # cold path: traces, only when configured
+    )
+    from opentelemetry.sdk.trace.export import (  # cold path: traces, only when configured
+        BatchSpanProcessor,
+        ConsoleSpanExporter,
+    )
 
     kind = (os.environ.get("OTEL_TRACES_EXPORTER") or "otlp").strip().lower()
     if kind == "console":
         exporter: Any = ConsoleSpanExporter()
     else:
         try:
-            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+            from opentelemetry.exporter.otlp.proto.http.trace_exporter import (
+                OTLPSpanExporter,  # cold path: traces, only when configured
+            )
         except ImportError:
             log.warning("traces: an OTLP endpoint is set but the OTLP exporter is not installed "
                         "(pip install 'umpire[otlp]'); traces stay off")
@@ -144,7 +153,9 @@ def asgi(app: Any) -> Any:
     """``app`` with a server span per request when tracing is on, else ``app`` itself."""
     if not ENABLED:
         return app
-    from opentelemetry.instrumentation.asgi import OpenTelemetryMiddleware
+    from opentelemetry.instrumentation.asgi import (
+        OpenTelemetryMiddleware,  # cold path: traces, only when configured
+    )
 
     return OpenTelemetryMiddleware(app, default_span_details=_span_details, tracer=_tracer,
                                    exclude_spans=["receive", "send"])

@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import FINISHED, GameCreated, Setup, registry
+from domain.kernel import FINISHED, GameCreated, Setup, chain, game_status, registry
 from domain.kernel import choices as rule_choices
 from domain.kernel.dice import Roll, check_commitment, check_next, verify_roll
 from domain.kernel.envelope import event_type_name
@@ -38,10 +38,17 @@ from domain.kernel.fold import decode_event
 from domain.kernel.reveals import event_classes
 from domain.kernel.seals import is_sealed_type, seal_problems
 
-from domain.kernel import chain
+from .game_service import _fold_records
 from .receipts import check_against_log, signature_ok
 from .seating import seats_public
-from .store import EventStore, GameRow, SeedUnavailable, StoredEvent, verify_chain, verify_commitments
+from .store import (
+    EventStore,
+    GameRow,
+    SeedUnavailable,
+    StoredEvent,
+    verify_chain,
+    verify_commitments,
+)
 
 _rolls_decoder = msgspec.json.Decoder(list[Roll])
 _header_decoder = msgspec.json.Decoder(GameCreated)
@@ -298,7 +305,6 @@ def _fold(row: GameRow, header: GameCreated | None, events: list[StoredEvent], f
     rs = registry.get(header.ruleset if header is not None else row.ruleset)
     if rs is None:
         return None
-    from domain.kernel import game_status
 
     last = events[-1].seq if events else 0
     try:
@@ -309,7 +315,6 @@ def _fold(row: GameRow, header: GameCreated | None, events: list[StoredEvent], f
     if bad is not None:
         return _Fold(bad_seq=bad[0], problem=f"seq {bad[0]}: {bad[1]}")
     same = header is None or (row.ruleset == header.ruleset and _row_setup(row) == setup)
-    from .game_service import _fold_records
 
     try:
         if not (same and folded is not None and folded.version == last):

@@ -33,6 +33,7 @@ from .outbox import Outbox
 from .push import Plan, best_hazard_plan, truncate
 from .state import EMPEROR, HELPER, HERO, HUMAN, Pending, Warrior, Work
 from .targeting import RANGE_RULE, SYM_ALL, SYM_FARTHEST, SYM_NEAREST, dist_text, pick
+from .turn_start import start_human_turn
 
 _WHO = {SYM_NEAREST: "the nearest enemy warrior", SYM_FARTHEST: "the farthest enemy warrior",
         SYM_ALL: "every enemy warrior, your hero first"}
@@ -78,8 +79,6 @@ def run(out: Outbox, agenda: list[Work]) -> None:
 
 
 def _end_turn(out: Outbox, w: Work, agenda: list[Work]) -> None:
-    from .human import start_human_turn
-
     st = out.state
     out.emit(TurnEnded(side=EMPEROR, turn=st.turn_no), RulingBuilder().add(
         "SOLO-TURN-3", "The Emperor has performed every step of its order card.", card=st.order_current),

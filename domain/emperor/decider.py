@@ -28,6 +28,7 @@ from .outbox import Outbox
 from .picture import render
 from .state import EMPEROR, HELPER, HERO, HUMAN, EmperorState, Warrior
 from .view import summarize, view_of
+from .faces import check_rolls
 
 ENGINE_VERSION = "emperor-0.1.0"
 
@@ -172,8 +173,6 @@ class EmperorRuleset:
     # -- verification (kernel protocol, optional) ----------------------------------------
     def check_rolls(self, event: Any, rolls: Any) -> str | None:
         """The order deck's shuffles are the draws they record (domain/emperor/faces.py)."""
-        from .faces import check_rolls
-
         return check_rolls(event, rolls)
 
 

@@ -22,13 +22,15 @@ from .combat import casualties, emperor_defense, flip, resolve_attack
 from .content import Location, ability_text
 from .events import (
     AbilityDone, ActionTaken, CardActivated, CardResolved, Defended, Pushed, Refreshed, StarChosen, Swapped,
-    TurnEnded, TurnStarted, WarriorMoved, WarriorWounded,
+    TurnEnded, WarriorMoved, WarriorWounded,
 )
 from .field import HAZARD_WOUNDS, Field, symbol_count
 from .movement import human_destinations
 from .outbox import Outbox
 from .push import human_push_paths, path_hazards
 from .state import EMPEROR, HERO, HUMAN, EmperorState, Step, Warrior
+from .turn_start import start_human_turn
+import msgspec
 
 #: GAP-A-24 (PROPOSED): the human may leave any ability of its activated card unused.
 ABILITIES_OPTIONAL = True  # GAP-A-24
@@ -41,19 +43,6 @@ ACTIONS = ("MOVE", "ACTIVATE", "REFRESH")
 
 
 # -- turn --------------------------------------------------------------------------------------
-
-def start_human_turn(out: Outbox) -> None:
-    st = out.state
-    n = st.turn_no + 1
-    restored = tuple(sorted(k for k, v in st.flipped.items() if v == HUMAN))
-    rb = RulingBuilder().add("BASE-TURN-1", "Your turn: up to two different actions from MOVE, ACTIVATE, REFRESH.",
-                             turn=n)
-    if restored:
-        rb.add("BASE-LOC-4", f"Locations you flipped are face up again: {', '.join(restored)} (PROPOSED, GAP-A-18).",
-               locations=list(restored))
-    rb.add("BASE-CREST-1", "Your applied crest initiative is cleared at the start of your turn.")
-    out.emit(TurnStarted(side=HUMAN, turn=n, restored=restored), rb, summary=f"turn {n}: you")
-
 
 def _end_turn(out: Outbox, why: str) -> None:
     st = out.state
@@ -263,8 +252,6 @@ def _norm(cmd: Any) -> Any:
     """The command with its bonus list sorted (the order the human lists them in does not matter)."""
     b = getattr(cmd, "bonuses", None)
     if b:
-        import msgspec
-
         return msgspec.structs.replace(cmd, bonuses=tuple(sorted(b)))
     return cmd
 

@@ -26,6 +26,7 @@ from domain.kernel import Choice, Command, Dice, Emitted, Event, RuleViolation, 
 from domain.kernel.campaign import BattlePlan as KernelBattlePlan
 
 from .scenario import FACTIONS, Badge, ContentStatus, Faction, Hex, Scenario, UnitSetup, UnitType
+from .board import label
 
 #: Leaders by faction (HOTH-LEADER-1).
 LEADERS: dict[str, tuple[str, ...]] = {
@@ -159,7 +160,6 @@ def apply_setup(s: Scenario, changes: tuple[AddUnit | RemoveUnit, ...], new_id: 
 
 def _change_text(c: AddUnit | RemoveUnit) -> str:
     verb = "add" if isinstance(c, AddUnit) else "remove"
-    from .board import label
 
     return f"{verb} {c.faction} {c.unit} at {label(tuple(c.hex))}"  # type: ignore[arg-type]
 

@@ -41,17 +41,21 @@ from .resolution import (
     trench_choice,
 )
 from .state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
+from .reinforcements import reinforcement_hexes
 from .team import (
     TEAM_PERSONAL_DECK, faction_seats, leaders_option, options_schema, seats_for, team_hand_size, turn_order,
 )
 from .turns import (
     advance, all_attacks, arrange, close_orders, discard_cards, end_moves, end_turn, move, move_options,
-    order_unit, play_card, reinforce, reinforcement_hexes,
+    order_unit, play_card, reinforce,
 )
 from .support import play_support, support_options
 from .units import badge_allowed
 from .board import label as board_label
 from .view import card_texts, render, summarize, view_of
+from .faces import check_rolls
+from .events import AttackFinished
+from .text import render_state
 
 ENGINE_VERSION = "hoth-0.1.0"
 
@@ -245,8 +249,6 @@ class HothRuleset:
     # -- verification (kernel protocol, optional) ----------------------------------------
     def check_rolls(self, event: Any, rolls: Any) -> str | None:
         """The faces an event records follow from its draws' values (domain/hoth/faces.py)."""
-        from .faces import check_rolls
-
         return check_rolls(event, rolls)
 
     # -- decisions ---------------------------------------------------------------------
@@ -322,8 +324,6 @@ class HothRuleset:
                                                               "any other attack.")
             attack(out, cmd.unit, cmd.target, breakthrough=True, special=cmd.special)
         elif k == "breakthrough_attack" and isinstance(cmd, C.SkipAttack):
-            from .events import AttackFinished
-
             out.emit(AttackFinished(attacker=p.unit or ""), RulingBuilder().add(
                 "HOTH-SPECIAL-ASSAULT-6", f"{p.unit} does not make the breakthrough attack (optional)."),
                 summary="breakthrough attack declined")
@@ -403,8 +403,6 @@ class HothRuleset:
 
     def render_text(self, state: HothState, seat: str | None) -> str:
         """Kernel protocol (optional): the board as text, for ``umpire replay``."""
-        from .text import render_state
-
         return render_state(state, seat)
 
 

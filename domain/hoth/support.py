@@ -20,6 +20,7 @@ from .context import NEIGHBOURS, snapshot
 from .events import Bombarded, EffectAdded, HandPeeked, SupportPlayed, UnitHealed, UnitPlaced
 from .medals import settle
 from .outbox import Outbox
+from .reinforcements import reinforcement_hexes
 from .resolution import eliminate
 from .scenario import Hex
 from .state import PLAY, HothState, faction_of
@@ -73,8 +74,6 @@ def window_open(state: HothState, seat: str, card: Card) -> bool:
 
 def _targets(state: HothState, seat: str, card: Card) -> list[dict[str, Any]]:
     """Every legal way to play ``card`` now: [{"target": ..., "hex": ...}]."""
-    from .turns import reinforcement_hexes
-
     f = faction_of(seat)
     out: list[dict[str, Any]] = []
     for e in card.effects:

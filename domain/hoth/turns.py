@@ -15,11 +15,14 @@ from .medals import entries, settle
 from .movement import can_move, move_paths, move_refusal
 from .orders import copies_opponent, order_options, order_refusal, resolve_slots
 from .outbox import Outbox
+from .reinforcements import reinforcement_hexes
 from .resolution import candidate_targets
 from .scenario import Hex
 from .state import ATTACK, MOVE, ORDER, Pending, faction_of
+from .support import support_options
 from .team import faction_seats, other
 from .terrain import STOP_TERRAIN
+from .units import starting_figures
 
 #: INFERRED: Counter-Attack with no opponent card played yet orders nothing (content 5.1 is silent).
 COUNTER_ATTACK_WITHOUT_CARD_ORDERS_NOTHING = True
@@ -125,30 +128,7 @@ def card_actions(out: Outbox, seat: str, eff: Card) -> None:
             return
 
 
-#: HOTH-FORCE-3: units the box holds per type (figures / figures per unit).
-BOX_UNITS: dict[str, int] = {"snowtroopers": 8, "at_at": 3, "probe_droids": 2, "echo_troopers": 8,
-                             "snowspeeders": 3, "rebel_artillery": 2}
-
-
-def reinforcement_hexes(state, faction: str, unit_type: str) -> list[Hex]:
-    """Empty, enterable hexes of the faction's baseline, if the box still holds such a unit (HOTH-FORCE-3)."""
-    from .context import is_south
-    from .terrain import enter_refusal
-    from .units import UNIT_SPECS
-
-    on_board = sum(1 for u in state.units.values() if u.unit == unit_type)
-    if on_board >= BOX_UNITS.get(unit_type, 0):
-        return []
-    snap = snapshot(state)
-    row = board.baseline_row(is_south(state, faction))
-    s = UNIT_SPECS[unit_type]
-    return [h for h in board.ALL_PLAYABLE if h[1] == row and h not in snap.occ
-            and enter_refusal(snap.terrain.get(h), h in snap.structs, s.flying, s.cannot_enter) is None]
-
-
 def reinforce(out: Outbox, seat: str, h: Hex) -> None:
-    from .units import starting_figures
-
     p = out.state.pending
     assert p is not None and p.unit_type is not None
     h = tuple(h)  # type: ignore[assignment]
@@ -382,8 +362,6 @@ def advance(out: Outbox) -> None:
         # once; otherwise the first attack found is enough
         if t.phase == ATTACK and not (all_attacks(st) if not out.explain else attack_options(st, first_only=True)):
             if st.support.get(t.faction):
-                from .support import support_options
-
                 if support_options(st, t.seat):
                     return  # an own-turn support card may still be played before the turn ends
             end_turn(out)

@@ -10,6 +10,7 @@ from domain.kernel import event_type_name
 from .board import label as _label
 from .scenario import PermanentMedal, TemporaryMedal
 from .state import SUPPORT_WINDOWS, HothState, terrain_map
+from .picture import BoardPicture, LastAttack, MedalMark, UnitMark, render_board
 
 
 def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
@@ -138,8 +139,6 @@ def summarize(event: Any) -> str:
 
 
 def render(state: HothState, seat: str | None, recent: list[Any]) -> str:
-    from .picture import BoardPicture, LastAttack, MedalMark, UnitMark, render_board
-
     if state.scenario is None:
         return render_board(BoardPicture(title=state.scenario_id))
     sc = state.scenario

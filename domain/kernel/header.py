@@ -27,6 +27,7 @@ from .envelope import Command, Emitted, Event
 from .messages import msg
 from .rulings import RuleViolation, RulingBuilder
 from .seats import SeatClaimed, SeatHolding, SeatRotated, SeatsOffered, holding_evolve
+from .undo_events import UndoAccepted, UndoDeclined, UndoLapsed, Undone, UndoRequested
 
 START_NOW = "now"
 START_WHEN_READY = "when_ready"
@@ -127,11 +128,21 @@ class KernelState(msgspec.Struct, frozen=True, kw_only=True):
         return client_mix(self.header.seats, seeds)
 
 
+#: Every event of the kernel (the header, the opening, seats, undo), beside any ruleset's events.
+KernelEvent = (GameCreated | SeatReady | UndoRequested | UndoAccepted | UndoDeclined | UndoLapsed | Undone | SeatsOffered
+               | SeatClaimed | SeatRotated)
+
+_KERNEL_CLASSES = (GameCreated, SeatReady, UndoRequested, UndoAccepted, UndoDeclined, UndoLapsed, Undone, SeatsOffered,
+                   SeatClaimed, SeatRotated)
+
+
+def is_kernel_event(event: object) -> bool:
+    return isinstance(event, _KERNEL_CLASSES)
+
+
 def kernel_evolve(ks: KernelState, seq: int, event: Any) -> KernelState:
     """The kernel state after ``event`` (any event of the log: game events lapse a waiting
     undo request, as the rule was before lapses were events of their own)."""
-    from .undo import UndoAccepted, UndoDeclined, UndoLapsed, Undone, UndoRequested, is_kernel_event
-
     r = msgspec.structs.replace
     if isinstance(event, GameCreated):
         return r(ks, header=event)
@@ -191,4 +202,5 @@ def decide_ready(ks: KernelState, seat: str, command: Ready) -> Emitted:
 
 
 __all__ = ["CLIENT_SEED_PATTERN", "GameCreated", "KernelState", "Ready", "START_NOW", "START_WHEN_READY", "STARTS",
-           "SeatReady", "UndoPending", "WAITING", "decide_ready", "fold_kernel", "game_status", "kernel_evolve"]
+           "KernelEvent", "SeatReady", "UndoPending", "WAITING", "decide_ready", "fold_kernel", "game_status",
+           "is_kernel_event", "kernel_evolve"]

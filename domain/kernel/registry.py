@@ -18,7 +18,10 @@ import threading
 import sys
 from pathlib import Path
 
+import domain
+
 from .decider import Ruleset
+from .fold import warm
 from .rules import Rule, parse_rules
 
 _REGISTRY: dict[str, Ruleset] = {}
@@ -76,8 +79,6 @@ def _discover() -> None:
 
 
 def _discover_all() -> None:
-    import domain
-
     for info in pkgutil.iter_modules(domain.__path__):
         if not info.ispkg or info.name == "kernel":
             continue
@@ -91,8 +92,6 @@ def _discover_all() -> None:
             if load is not None:
                 use(load)
         register(rs)
-        from .fold import warm
-
         warm(rs)
 
 

@@ -32,45 +32,10 @@ import msgspec
 
 from .envelope import Command, Emitted, Event
 from .messages import Message, msg, msg_n
-from .header import GameCreated, KernelState, Ready, SeatReady, UndoPending
+from .header import GameCreated, KernelEvent, KernelState, Ready, SeatReady, UndoPending, is_kernel_event
 from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation, RulingBuilder
-from .seats import SeatClaimed, SeatRotated, SeatsOffered
 from .sides import other_sides
-
-
-class UndoRequested(Event, tag="undo_requested"):
-    by: str
-    to_version: int
-
-
-class UndoAccepted(Event, tag="undo_accepted"):
-    """One side's consent to a waiting request when more sides must still consent (3 or more sides,
-    UMPIRE-UNDO-13); the last side's consent is the ``undone`` event itself."""
-
-    by: str
-    to_version: int
-
-
-class UndoDeclined(Event, tag="undo_declined"):
-    by: str
-    to_version: int
-
-
-class UndoLapsed(Event, tag="undo_lapsed"):
-    """A waiting request lapsed because play went on (``by``: the seat that had asked)."""
-
-    by: str
-    to_version: int
-
-
-class Undone(Event, tag="undone"):
-    by: str
-    first: int
-    last: int
-    #: None for a free undo; the seat that agreed otherwise.
-    consented_by: str | None = None
-    #: True when the undone range had draws (dice, shuffles): the next draws are an agreed re-roll.
-    redraw: bool = False
+from .undo_events import UndoAccepted, UndoDeclined, UndoLapsed, Undone, UndoRequested
 
 
 class UndoTo(Command, tag="undo"):
@@ -87,8 +52,6 @@ class UndoDecline(Command, tag="undo_decline"):
     pass
 
 
-KernelEvent = (GameCreated | SeatReady | UndoRequested | UndoAccepted | UndoDeclined | UndoLapsed | Undone | SeatsOffered
-               | SeatClaimed | SeatRotated)
 KERNEL_EVENT_TYPES: frozenset[str] = frozenset(
     {"game_created", "seat_ready", "undo_requested", "undo_accepted", "undo_declined", "undo_lapsed", "undone",
      "seats_offered", "seat_claimed", "seat_rotated"})
@@ -96,14 +59,6 @@ KernelCommand = Ready | UndoTo | UndoAccept | UndoDecline
 KERNEL_COMMAND_TYPES: frozenset[str] = frozenset({"ready", "undo", "undo_accept", "undo_decline"})
 #: Events that belong to a game's opening (never undone).
 OPENING_EVENT_TYPES: frozenset[str] = frozenset({"game_created", "seat_ready", "seats_offered", "seat_claimed"})
-
-_KERNEL_CLASSES = (GameCreated, SeatReady, UndoRequested, UndoAccepted, UndoDeclined, UndoLapsed, Undone, SeatsOffered,
-                   SeatClaimed, SeatRotated)
-
-
-def is_kernel_event(event: object) -> bool:
-    return isinstance(event, _KERNEL_CLASSES)
-
 
 def undone_seqs(records: "Sequence[tuple[int, object]]") -> set[int]:
     """Seqs marked undone by the ``Undone`` events among ``(seq, event)`` pairs."""

@@ -26,6 +26,7 @@ from .morale import count_sixes
 from .movement import plan_move, pose
 from .state import SmokeState, memo
 from .units import has
+from .commanders import overlaps_unit
 
 
 def roll_action_dice(out: Any, seat: str) -> None:
@@ -312,7 +313,6 @@ def ride_check(state: SmokeState, seat: str, sid: str, die: int, cid: str, to) -
     r = COMMANDER_RADIUS
     if not (r <= x <= state.battle.width - r and r <= y <= state.battle.height - r):
         raise RuleViolation("SMOKE-GEO-16", f"{cid}'s figure must stay on the table.", to=[x, y])
-    from .commanders import overlaps_unit
 
     on = [u.id for u in state.units.values() if overlaps_unit((x, y), u)]
     if on:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from .content import ArmyList, Content, Faction, Preparation, Profile
+from .geometry import EDGE_CONTACT_MIN
 
 #: SMOKE-ARMY-3: skill -> (level, action dice, cost). Level = action dice is INFERRED (GAP-B-05).
 SKILLS: dict[str, tuple[int, int, int]] = {
@@ -127,8 +128,6 @@ def bases_problems(p: Profile) -> list[str]:
     """SMOKE-UNIT-2: a multi-base unit is one rigid body: two or more bases, not overlapping, each joined
     to the others along an edge, whose bounding rectangle is the profile's ``width`` x ``depth``
     (SMOKE-GEO-2). A sentence per problem."""
-    from .geometry import EDGE_CONTACT_MIN
-
     bs = p.bases
     if not bs:
         return []

@@ -17,6 +17,10 @@ from .geometry import EPS, flank_or_rear_position
 from .markers import battle_units, covers
 from .state import BattleCtx, HitChoice, SmokeState, Unit
 from .units import has, profile_of
+from .fire import in_fire_contact
+from .geometry import box_distance
+from .retreat import destroy
+from .morale import lose_morale
 
 #: GAP-B-14 (INFERRED): Countermarch "long range" is beyond this fraction of the weapon's range.
 LONG_RANGE_FRACTION = 0.5
@@ -261,8 +265,6 @@ def side_result(state: SmokeState, side: str, mine: list[Unit], enemies: list[Un
         if vd and not has(state, u, "light"):
             dis.append({"unit": u.id, "rule": "SMOKE-TERR-2", "why": "not Light, in very difficult terrain"})
         if has(state, u, "cavalry") and (vd or terrain.partially_in(ub, "difficult")):
-            from .fire import in_fire_contact
-
             if in_fire_contact(state, u):
                 dis.append({"unit": u.id, "rule": "SMOKE-SR-8", "why": "cavalry in fire contact, in difficult terrain"})
     for e in sorted(enemies, key=lambda u: u.id):
@@ -365,8 +367,6 @@ def allocate_groups(groups: list[list[tuple[float, str, str | None]]], n: int
 
 
 def _dist(a: Unit, b: Unit) -> float:
-    from .geometry import box_distance
-
     return box_distance(a.box(), b.box())
 
 
@@ -543,8 +543,6 @@ def discipline_modifiers(state: SmokeState, u: Unit) -> list[dict[str, Any]]:
 def test_discipline(out: Any, uid: str, hits: int) -> bool:
     """SMOKE-DISC-1/2/3: a d6 per remaining hit; a natural 1 always fails (GAP-B-25: no automatic
     pass); the first failure destroys the unit and skips the rest. True: it survived."""
-    from .retreat import destroy
-
     st: SmokeState = out.state
     u = st.units[uid]
     p = profile_of(st, u)
@@ -616,8 +614,6 @@ def end_of_battle(out: Any) -> None:
         out.emit(BattleEnded(markers=b.markers, outcome="won", winner=winner, price=price, payer=payer,
                              remaining=rem), rb, summary=f"side {winner} wins the battle")
         if payer is not None:
-            from .morale import lose_morale
-
             lose_morale(out, payer, price, "SMOKE-END-2", f"lost the battle of {', '.join(b.markers)}")
     elif not present:
         out.emit(BattleEnded(markers=b.markers, outcome="empty", price=price, remaining=rem),

@@ -14,6 +14,10 @@ from .formations import formations, rear_partners
 from .geometry import EPS, box_distance
 from .state import Losses, SmokeState, Unit, memo
 from .units import bombardment_of, has
+from .fire import fire_contacts
+from .retreat import retreat_refusal
+from .morale import lose_morale
+from .retreat import roll_retreat_distance
 
 #: SMOKE-BOMB-4: formation sizes above which each bombarding unit adds a die.
 SIZE_STEPS = (5, 10, 15)
@@ -43,7 +47,6 @@ def _refusal(state: SmokeState, u: Unit) -> tuple[str, str] | None:
     cv = t.partially_in(b, "cover")
     if cv:
         return "SMOKE-TERR-3", f"{u.id} is in terrain with cover ({', '.join(cv)})"
-    from .fire import fire_contacts
 
     for a, b, _ in fire_contacts(state):
         if u.id in (a, b):
@@ -231,8 +234,6 @@ def retreat_options(state: SmokeState, l: Losses) -> list[tuple[str, str, float]
     """SMOKE-BOMB-7: (unit, formation, distance) that may retreat for the next loss: in a targeted
     formation that has lost fewer units than artillery aimed at it, not retreated yet, able to
     retreat, and nearest to the formation's bombarding artillery (ties within EPS all qualify)."""
-    from .retreat import retreat_refusal
-
     out = []
     for f in l.formations:
         if len(f.retreated) >= len(f.artillery):
@@ -254,9 +255,6 @@ def retreat_options(state: SmokeState, l: Losses) -> list[tuple[str, str, float]
 
 
 def take_loss(out: Any, seat: str, unit: str | None) -> None:
-    from .morale import lose_morale
-    from .retreat import roll_retreat_distance
-
     st: SmokeState = out.state
     t = st.turn
     assert t is not None

@@ -27,6 +27,7 @@ from .geometry import (
 from .state import Commander, SmokeState, Unit
 from .terrain import box_polygon
 from .units import has
+from .morale import lose_morale
 
 #: SMOKE-GEO-16 / GAP-B-21 (INFERRED): a commander figure's radius, UW.
 COMMANDER_RADIUS = 0.25
@@ -130,8 +131,6 @@ def displace(out: Any, c: Commander, reason: str, rule: str) -> None:
 
 def commander_out(out: Any, c: Commander, why: str, rule: str) -> None:
     """SMOKE-RISK-5/6 for the general; SMOKE-CMDR-1c for an additional commander."""
-    from .morale import lose_morale
-
     army = out.state.armies[c.seat]
     if not c.general:
         out.emit(CommanderOut(seat=c.seat, commander=c.id, level=army.level, new_level=army.level, removed=True),

@@ -11,7 +11,10 @@ which the shipped battles do not use: they deploy historically, SMOKE-ARMY-6). E
 """
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
+
+import msgspec
 
 from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
@@ -20,25 +23,31 @@ from domain.kernel import (
 from domain.kernel.choices import RuleChoice
 from .choices import CHOICES, VIEW_INSIDE, choices_of
 from . import commands as C
-from . import labels, text
+from . import deployment as D
+from . import faces, labels, options, text
+from . import terrain_gen as G
 from .actions import (
     activate, end_actions, end_activation, end_placement, move, place_die, ride, take_risk,
 )
 from .army import additional_commanders, expanded, level_of, starting_morale, strategic_rating  # noqa: F401
 from .battle import choose_hits, finish_unit, play_tactic
 from .bombardment import aim, bombard_refusal, cite_declining, fire, take_loss
+from .commanders import OPPOSITE
 from .content import Content
 from .events import (
-    EdgeChoiceOffered, EdgesChosen, FirstSideChosen, FirstSideRolled, GameOpened, SmokeEvent, TacticsEnded,
+    EdgeChoiceOffered, EdgesChosen, FirstSideChosen, FirstSideRolled, GameOpened, MarkerPlaced, SmokeEvent, StepStarted,
+    TacticsEnded,
 )
 from .evolve import evolve as _evolve
+from .geometry import point_box_distance
 from .markers import allowed, covers, depth
 from .morale import support
 from .outbox import Outbox
 from .own_army import catalogue, own_armies
 from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Arrival, Commander, SmokeState, Unit
-from .turns import advance, start_battle, start_turn, to_act, unfought
+from .terrain_gen import start as start_generation
+from .turns import after_terrain, advance, resolve_hits, start_battle, to_act, unfought
 from .view import render, summarize, view_of
 
 ENGINE_VERSION = "smoke-0.1.0"
@@ -203,9 +212,7 @@ class SmokeRuleset:
             boards_used[fac.board] = content.boards[fac.board]
             sides[slot.side].append(slot.seat)
         if battle.generate_terrain and not battle.terrain_table:  # SMOKE-TGEN-3: the content's table
-            import msgspec as _m
-
-            battle = _m.structs.replace(battle, terrain_table=content.terrain_table)
+            battle = msgspec.structs.replace(battle, terrain_table=content.terrain_table)
         opened = GameOpened(battle=battle, kinds=tuple(sorted(content.terrain_kinds.values(), key=lambda k: k.id)),
                             profiles=tuple(profiles_used[k] for k in sorted(profiles_used)),
                             boards=tuple(boards_used[k] for k in sorted(boards_used)),
@@ -268,20 +275,14 @@ class SmokeRuleset:
     # -- verification (kernel protocol, optional) ----------------------------------------
     def check_rolls(self, event: Any, rolls: Any) -> str | None:
         """The faces an event records follow from its draws' values (domain/smoke/faces.py)."""
-        from .faces import check_rolls
-
-        return check_rolls(event, rolls)
+        return faces.check_rolls(event, rolls)
 
     def legal_commands(self, state: SmokeState, seat: str) -> list[Any]:
-        from .options import legal_commands
-
-        return legal_commands(state, seat)
+        return options.legal_commands(state, seat)
 
     def command_templates(self, state: SmokeState, seat: str) -> list[dict[str, Any]]:
         """Continuous commands with their bounds (kernel protocol, optional): see ``options``."""
-        from .options import command_templates
-
-        return command_templates(state, seat)
+        return options.command_templates(state, seat)
 
     def view(self, state: SmokeState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
         return view_of(state, seat, reveal_all)
@@ -356,8 +357,6 @@ def begin(out: Outbox, side: str) -> None:
     """After the first side is known: the choice of table edges of a "confusion" deployment
     (SMOKE-DEP-5), terrain generation and the column deployment (if the battle has them, SMOKE-SETUP-1
     steps 6 and 7), then turn 1."""
-    from .terrain_gen import start as start_generation
-
     st = out.state
     if st.battle is not None and st.battle.confusion and not st.edges:
         seat = st.sides[side][0]
@@ -374,8 +373,6 @@ def begin(out: Outbox, side: str) -> None:
 
 def choose_edge(out: Outbox, seat: str, edge: str) -> None:
     """SMOKE-DEP-5: the first player's table edge; the other side gets the opposite one."""
-    from .commanders import OPPOSITE
-
     st = out.state
     if st.edge_chooser != seat:
         raise RuleViolation("SMOKE-DEP-5", "No table edge is to be chosen by you now.")
@@ -388,39 +385,6 @@ def choose_edge(out: Outbox, seat: str, edge: str) -> None:
                                                 f"{OPPOSITE[edge]} edge.", edges=edges),
              summary=f"side {mine} takes the {edge} edge")
     begin(out, st.side_order[0])
-
-
-def after_terrain(out: Outbox) -> None:
-    from .deployment import start as start_deployment
-
-    if out.state.reserve or out.state.reserve_commanders:
-        start_deployment(out)
-    else:
-        start_turn(out, out.state.side_order[0])
-
-
-def resolve_hits(out: Outbox, seat: str, uid: str, retreat: bool, auto: bool = False) -> None:
-    """SMOKE-RET-1/2/3, SMOKE-DISC-1: one unit's hits, retreating first if chosen."""
-    st = out.state
-    t = st.turn
-    b = t.battle if t else None
-    if b is None or b.step != "resolve" or b.retreat is not None:
-        raise RuleViolation("SMOKE-BAT-2", "No hits are being resolved now.")
-    u = st.units.get(uid)
-    if u is None or u.seat != seat or b.hits.get(uid, 0) <= 0:
-        mine = ", ".join(k for k, v in sorted(b.hits.items()) if v > 0 and k in st.units and st.units[k].seat == seat)
-        raise RuleViolation("SMOKE-HIT-2", f"{uid!r} has no hits of yours to resolve (yours: {mine or 'none'}).",
-                            unit=uid)
-    if retreat:
-        why = retreat_refusal(st, u)
-        if why is not None:
-            raise RuleViolation(why[0], f"{why[1]}: it cannot retreat.", unit=uid)
-        roll_retreat_distance(out, uid, "battle")
-        tb = out.state.turn.battle if out.state.turn else None
-        if tb is not None and tb.retreat is None and not out.over:
-            finish_unit(out, uid, True)
-        return
-    finish_unit(out, uid, False)
 
 
 def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one dispatch per step
@@ -438,16 +402,12 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
             return choose_edge(out, seat, cmd.edge)
         raise RuleViolation("SMOKE-DEP-5", "The first player chooses its table edge first (choose_edge).")
     if st.generation is not None:
-        from . import terrain_gen as G
-
         if isinstance(cmd, C.ChooseQuarters):
             return G.choose(out, seat, cmd.diagonal)
         if isinstance(cmd, C.PlaceTerrain):
             return G.place(out, seat, cmd.kind, cmd.at, cmd.rotation)
         raise RuleViolation("SMOKE-TGEN-2", f"The terrain is being generated; {type(cmd).__name__} does not fit it.")
     if st.deployment is not None:
-        from . import deployment as D
-
         if isinstance(cmd, C.AssignColumns):
             return D.assign_columns(out, seat, tuple(tuple(c) for c in cmd.columns))
         if isinstance(cmd, C.PlaceFortification):
@@ -485,8 +445,6 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
             if refused is not None:
                 raise refused
             if not t.aims:
-                from .events import StepStarted
-
                 rb = RulingBuilder()
                 cite_declining(rb, st, seat)
                 out.emit(StepStarted(step=ACTIONS, player=t.player),
@@ -551,8 +509,6 @@ def _step_rule(step: str) -> str:
 
 
 def place_marker_check(st: SmokeState, seat: str, at: Any) -> tuple[float, float]:
-    import math
-
     t = st.turn
     offer = t.marker_offer if t else None
     if offer is None or offer.seat != seat:
@@ -578,9 +534,6 @@ def place_marker_check(st: SmokeState, seat: str, at: Any) -> tuple[float, float
 
 
 def place_marker(out: Outbox, seat: str, at: Any) -> None:
-    from .events import MarkerPlaced
-    from .geometry import point_box_distance
-
     st = out.state
     x, y = place_marker_check(st, seat, at)
     offer = st.turn.marker_offer  # type: ignore[union-attr]

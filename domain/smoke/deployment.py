@@ -27,6 +27,7 @@ from .events import (
 )
 from .geometry import EPS, Box, box_overlap_depth, dist, point_box_distance
 from .state import SmokeState, memo
+from .turn_start import start_turn
 
 #: SMOKE-DEP-4: every unit of a column within this many UW of its marker (INFERRED: the whole unit,
 #: measured from the marker's centre).
@@ -99,8 +100,6 @@ def to_act(st: SmokeState) -> tuple[str, ...]:
 
 def advance(out: Any) -> bool:
     """Close finished steps; True when the deployment has ended (or there is none)."""
-    from .turns import start_turn
-
     for _ in range(1000):
         st: SmokeState = out.state
         d = st.deployment

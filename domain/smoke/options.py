@@ -13,6 +13,8 @@ import msgspec
 from domain.kernel import RuleViolation
 
 from . import commands as C
+from . import deployment as D
+from . import terrain_gen as G
 from .actions import activation_check, ride_check
 from .battle import playable, providence_targets, tactic_limit, tactic_units
 from .bombardment import bombard_refusal, eligible, retreat_options, targets
@@ -131,8 +133,6 @@ def legal_commands(st: SmokeState, seat: str) -> list[Any]:  # noqa: C901
 
 
 def _generation_choices(st: SmokeState, seat: str) -> list[Any]:
-    from . import terrain_gen as G
-
     g = st.generation
     assert g is not None
     if not g.chosen:
@@ -154,8 +154,6 @@ def _generation_choices(st: SmokeState, seat: str) -> list[Any]:
 
 
 def _generation_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
-    from . import terrain_gen as G
-
     g = st.generation
     if g is None or not g.options or not g.queue:
         return []
@@ -169,8 +167,6 @@ def _generation_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
 
 def _deployment_choices(st: SmokeState, seat: str) -> list[Any]:
     """One concrete legal example of each deployment decision (the values are continuous)."""
-    from . import deployment as D
-
     cur = D.current(st)
     if cur is None:
         return []
@@ -199,8 +195,6 @@ def _deployment_choices(st: SmokeState, seat: str) -> list[Any]:
 
 
 def _deployment_templates(st: SmokeState, seat: str) -> list[dict[str, Any]]:
-    from . import deployment as D
-
     cur = D.current(st)
     if cur is None:
         return []

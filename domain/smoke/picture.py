@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 from . import events as E
 from .markers import BATTLE_RADIUS
 from .state import SmokeState
+from .commanders import COMMANDER_RADIUS
 
 S = 30.0  # px per UW
 M = 24.0  # margin, px
@@ -146,7 +147,6 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
     # commanders
     for cmd in sorted(state.commanders.values(), key=lambda c: c.id):
         c = colour[state.armies[cmd.seat].side]
-        from .commanders import COMMANDER_RADIUS
 
         out.append(f'<g class="commander" data-commander="{escape(cmd.id)}" data-seat="{escape(cmd.seat)}" '
                    f'data-x="{cmd.x:.3f}" data-y="{cmd.y:.3f}" data-r="{COMMANDER_RADIUS:.3f}">')

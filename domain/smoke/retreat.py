@@ -21,6 +21,7 @@ from .geometry import EPS, Box, in_contact, overlap_depth, path_touches, sweep_i
 from .markers import nearest_marker
 from .state import SmokeState, Unit
 from .units import has, profile_of, roll_retreat
+from .morale import lose_morale
 
 #: SMOKE-FRET-2 / SMOKE-SR-27: the morale an army loses for landing on friends / an Elite retreat.
 FRIENDS_LOSS = 1
@@ -155,8 +156,6 @@ def roll_retreat_distance(out: Any, uid: str, context: str) -> None:
 
 def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_markers: tuple[str, ...] = ()) -> bool:
     """SMOKE-RET-3/4/5, SMOKE-FRET: move (or destroy) the unit; True if it is still on the table."""
-    from .morale import lose_morale
-
     st: SmokeState = out.state
     u = st.units[uid]
     pending = st.turn.bombard_retreat if context == "bombardment" else st.turn.battle.retreat  # type: ignore[union-attr]
@@ -245,8 +244,6 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
 def destroy(out: Any, uid: str, reason: str, failed_retreat: bool = False) -> None:
     """Remove the unit; its army loses the parenthesised Morale (SMOKE-DISC-3), except for an
     Irregular unit's failed retreat (SMOKE-FRET-4, GAP-B-13)."""
-    from .morale import lose_morale
-
     st = out.state
     u = st.units[uid]
     p = profile_of(st, u)

@@ -11,20 +11,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel import RulingBuilder
+from domain.kernel import RuleViolation, RulingBuilder
 
 from .actions import roll_action_dice
-from .battle import end_of_battle, fight_roll, playable
+from .battle import end_of_battle, fight_roll, finish_unit, playable
 from .bombardment import eligible, retreat_options, take_loss, targets
+from .deployment import advance as advance_deployment
+from .deployment import start as start_deployment
+from .deployment import to_act as deployment_to_act
 from .events import (
     ActionsEnded, ActivationEnded, BattleStarted, FireContactMeasured, MarkerRemoved, PlacementEnded,
-    ReinforcementsArrived, StepStarted, TacticsEnded, TurnStarted,
+    StepStarted, TacticsEnded,
 )
 from .fire import describe, fire_contacts
 from .markers import battle_groups, battle_units, best_placements, marker_units, units_in_battles
 from .morale import end_by_scenario
-from .retreat import retreat_refusal
+from .retreat import retreat_refusal, roll_retreat_distance
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, SmokeState
+from .terrain_gen import advance as advance_generation
+from .turn_start import start_turn
 
 
 def to_act(st: SmokeState) -> tuple[str, ...]:
@@ -42,9 +47,7 @@ def to_act(st: SmokeState) -> tuple[str, ...]:
             return (g.chooser,)
         return (g.queue[0][0],) if g.options and g.queue else ()
     if st.deployment is not None:
-        from .deployment import to_act as deploying
-
-        return deploying(st)
+        return deployment_to_act(st)
     t = st.turn
     if t is None or not t.players:
         return ()
@@ -101,55 +104,6 @@ def resolve_options(st: SmokeState, seat: str) -> list[tuple[str, bool]]:
     return out
 
 
-def start_turn(out: Any, side: str) -> None:
-    st: SmokeState = out.state
-    players = st.seats_of_side(side)
-    out.emit(TurnStarted(turn=st.turn_no + 1, side=side, players=players),
-             RulingBuilder().add("SMOKE-TURN-1", f"Turn {st.turn_no + 1}: side {side} is active"
-                                 + (f" (players {', '.join(players)} in order, GAP-B-16)." if len(players) > 1 else "."),
-                                 players=list(players)),
-             summary=f"turn {st.turn_no + 1}: {side}")
-    arrive(out)
-
-
-def arrive(out: Any) -> None:
-    """SMOKE-PHASE-1: the active side's reinforcements due by the current scenario phase enter the
-    table at their places; one whose place is taken (a unit overlaps it) waits for a later turn of
-    its side (INFERRED). Commanders they land on are displaced or risked as for a move (SMOKE-CMD-3/4)."""
-    from .commanders import after_unit_stops
-    from .geometry import overlaps
-
-    st: SmokeState = out.state
-    t = st.turn
-    if t is None or not st.arrivals:
-        return
-    due = [a for a in st.arrivals if a.phase <= st.phase and a.unit.seat in t.players]
-    if not due:
-        return
-    came, waiting, blocked = [], [], {}
-    for a in due:
-        b = a.unit.box()
-        on = next((o.id for o in list(st.units.values()) + came if overlaps(b, o.box())), None)
-        if on is None:
-            came.append(a.unit)
-        else:
-            waiting.append(a.unit.id)
-            blocked[a.unit.id] = on
-    rb = RulingBuilder()
-    for u in came:
-        rb.add("SMOKE-PHASE-1", f"Phase {st.phase}: the reinforcement {u.id} ({u.seat}) enters at ({u.x:g}, {u.y:g}) "
-                                f"facing {u.facing:g}.", unit=u.id, at=[u.x, u.y, u.facing])
-    for uid in waiting:
-        rb.add("SMOKE-PHASE-1", f"{uid}'s place is taken by {blocked[uid]}: it waits for a later turn of its side "
-                                "(INFERRED).", unit=uid, blocked_by=blocked[uid])
-    out.emit(ReinforcementsArrived(phase=st.phase, units=tuple(came), waiting=tuple(waiting), blocked_by=blocked), rb,
-             summary="reinforcements arrive" if came else "reinforcements wait")
-    for u in came:
-        if out.over:
-            return
-        after_unit_stops(out, u.id)
-
-
 def end_turn(out: Any) -> None:
     """SMOKE-TURN-3: after all battles the next side's turn; the game ends if the last phase has ended."""
     st: SmokeState = out.state
@@ -191,18 +145,12 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
     for _ in range(100_000):
         st: SmokeState = out.state
         if st.generation is not None:
-            from .terrain_gen import advance as generating
-
-            if not generating(out):
+            if not advance_generation(out):
                 return
-            from .decider import after_terrain
-
             after_terrain(out)
             continue
         if st.deployment is not None:
-            from .deployment import advance as deploying
-
-            if not deploying(out):
+            if not advance_deployment(out):
                 return
             continue
         if (st.result is not None or st.broken is not None or st.chooser is not None or st.edge_chooser is not None
@@ -333,8 +281,6 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                 continue
             opts = resolve_options(st, who)
             if len(opts) == 1:
-                from .decider import resolve_hits
-
                 resolve_hits(out, who, opts[0][0], opts[0][1], auto=True)
                 continue
             return
@@ -362,3 +308,34 @@ def start_battle(out: Any, group: tuple[str, ...]) -> None:
     rb.add("SMOKE-BAT-2", "Tactics: the active player first, then the passive player.", order=list(order))
     out.emit(BattleStarted(markers=group, units=units, price=price, tactic_order=order), rb,
              summary=f"battle of {', '.join(group)}")
+
+
+def after_terrain(out: Any) -> None:
+    if out.state.reserve or out.state.reserve_commanders:
+        start_deployment(out)
+    else:
+        start_turn(out, out.state.side_order[0])
+
+
+def resolve_hits(out: Any, seat: str, uid: str, retreat: bool, auto: bool = False) -> None:
+    """SMOKE-RET-1/2/3, SMOKE-DISC-1: one unit's hits, retreating first if chosen."""
+    st = out.state
+    t = st.turn
+    b = t.battle if t else None
+    if b is None or b.step != "resolve" or b.retreat is not None:
+        raise RuleViolation("SMOKE-BAT-2", "No hits are being resolved now.")
+    u = st.units.get(uid)
+    if u is None or u.seat != seat or b.hits.get(uid, 0) <= 0:
+        mine = ", ".join(k for k, v in sorted(b.hits.items()) if v > 0 and k in st.units and st.units[k].seat == seat)
+        raise RuleViolation("SMOKE-HIT-2", f"{uid!r} has no hits of yours to resolve (yours: {mine or 'none'}).",
+                            unit=uid)
+    if retreat:
+        why = retreat_refusal(st, u)
+        if why is not None:
+            raise RuleViolation(why[0], f"{why[1]}: it cannot retreat.", unit=uid)
+        roll_retreat_distance(out, uid, "battle")
+        tb = out.state.turn.battle if out.state.turn else None
+        if tb is not None and tb.retreat is None and not out.over:
+            finish_unit(out, uid, True)
+        return
+    finish_unit(out, uid, False)

@@ -9,6 +9,7 @@ import msgspec
 from domain.kernel import event_type_name
 
 from . import events as E
+from .picture import render_svg
 from .state import SmokeState
 from .turns import to_act
 
@@ -160,6 +161,4 @@ def summarize(event: Any) -> str:
 
 
 def render(state: SmokeState, seat: str | None, recent: list[Any]) -> str:
-    from .picture import render_svg
-
     return render_svg(state, recent)

@@ -120,7 +120,7 @@ def check_log(base_url: str, data_dir: str | Path, tally: Tally, *, cli_verify: 
 
 def folded_view(store: Any, game_id: str) -> dict[str, Any]:
     """The spectator's view folded from the log (no Redis): what the projection must equal."""
-    from service import views
+    from projections import views
     from service.game_service import GameService
 
     svc = GameService(store, None)

@@ -22,8 +22,10 @@ from typing import Any
 import msgspec
 
 from domain.hoth.campaign import Campaign
-from domain.hoth.cards import Card, CardSet, Condition, Effect
+from domain.hoth.cards import Card, Condition, Effect
 from domain.hoth.scenario import ContentStatus, Scenario
+from scenarios.hoth.checks import check_catalog
+from scenarios.hoth.content_set import Catalog
 from scenarios.loader import ContentError, Problem, convert, read_json, unknown_fields
 
 #: The shipped content: this package's directory.
@@ -40,38 +42,6 @@ def _tags(union: Any) -> dict[str, str]:
 #: The card-effect and support-condition kinds the engine knows (domain/hoth/cards.py).
 EFFECT_KINDS: tuple[str, ...] = tuple(_tags(Effect))
 CONDITION_KINDS: tuple[str, ...] = tuple(_tags(Condition))
-
-
-class Catalog(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything loaded, by id. ``sources`` maps each id to the file it came from."""
-
-    root: str
-    scenarios: dict[str, Scenario] = {}
-    cards: dict[str, Card] = {}
-    campaigns: dict[str, Campaign] = {}
-    #: Scenario id -> part ("layout", "briefing", ...) -> "source" / "proposed" / ...
-    provenance: dict[str, dict[str, str]] = {}
-    sources: dict[str, str] = {}
-
-    def deck(self, faction: str) -> CardSet:
-        """The faction's standard command deck (HOTH-SETUP-9), copies expanded."""
-        ids: list[str] = []
-        for c in self.cards.values():
-            if c.faction == faction and c.kind in ("section", "tactic"):
-                ids.extend([c.id] * c.copies)
-        return CardSet(faction=faction, cards=tuple(ids))  # type: ignore[arg-type]
-
-    def leader_cards(self, leader: str) -> tuple[str, ...]:
-        """The leader's 3 cards (HOTH-LEADER-1, HOTH-SETUP-9)."""
-        return tuple(c.id for c in self.cards.values() if c.kind == "leader" and c.leader == leader)
-
-    def support_cards(self, faction: str) -> tuple[str, ...]:
-        """The faction's support deck (content 3.1), copies expanded."""
-        ids: list[str] = []
-        for c in self.cards.values():
-            if c.faction == faction and c.kind == "support":
-                ids.extend([c.id] * c.copies)
-        return tuple(ids)
 
 
 def _display(path: Path) -> str:
@@ -162,8 +132,6 @@ _LOADERS = {"scenarios": _load_scenario, "cards": _load_cards, "campaigns": _loa
 
 def read_catalog(path: str | os.PathLike[str] | None = None) -> tuple[Catalog, list[Problem]]:
     """Decode and check every content file under ``path``; the catalog of what decoded, and every problem."""
-    from scenarios.hoth.checks import check_catalog
-
     root = Path(path) if path is not None else DEFAULT_ROOT
     problems: list[Problem] = []
     if not root.is_dir():

@@ -16,6 +16,7 @@ from domain.hoth.scenario import (
     FACTIONS, HexesOccupied, PermanentMedal, Scenario, StructuresDestroyed, SuddenDeath, TemporaryMedal,
     UnitsEliminated,
 )
+from scenarios.hoth.content_set import Catalog
 from scenarios.loader import Problem
 
 #: Faction and class of each unit type (HOTH-FORCE-1, HOTH-GLOSS-3).
@@ -490,9 +491,7 @@ def check_campaign(out: _Out, file: str, c: Campaign, scenarios: dict[str, Scena
 
 # -- the whole catalog -------------------------------------------------------------------------
 
-def check_catalog(root: str, decoded: dict[str, Any]) -> tuple[Any, list[Problem]]:
-    from scenarios.hoth.catalog import Catalog
-
+def check_catalog(root: str, decoded: dict[str, Any]) -> tuple[Catalog, list[Problem]]:
     out = _Out()
     scenarios: dict[str, Scenario] = {}
     provenance: dict[str, dict[str, str]] = {}

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+import anyio
 import msgspec
 from litestar import Request, Response
+from litestar.background_tasks import BackgroundTask
 
 from ..auth import seat_of
 from ..game_service import GameService
 from ..language import BadLanguage, negotiate
 from ..problems import Problem, field_path
 from ..queries import Read
+from ..read_port import ReadModelPort
 
 T = TypeVar("T")
 
@@ -46,7 +49,7 @@ def svc_of(request: Request) -> GameService:
     return request.app.state.games
 
 
-def read_models_of(request: Request) -> Any:
+def read_models_of(request: Request) -> ReadModelPort | None:
     return request.app.state.read_models
 
 
@@ -65,8 +68,6 @@ def respond(read: Read, status: int = 200, media_type: str | None = None) -> Res
 
 def command_response(svc: GameService, game_id: str, answer: Any) -> Response[Any]:
     """The answer of a command (see :func:`after_command`)."""
-    from litestar.background_tasks import BackgroundTask
-
     later = after_command(svc, game_id, answer)
     return Response(answer.body, status_code=answer.status, background=BackgroundTask(later) if later else None)
 
@@ -74,8 +75,6 @@ def command_response(svc: GameService, game_id: str, answer: Any) -> Response[An
 def after_command(svc: GameService, game_id: str, answer: Any) -> Any:
     """After a command's answer is made: wake the feeds; and what to run once it is sent (or None): the
     projection, for a service that projects after answering (the projector has the events already)."""
-    import anyio
-
     if not answer.appended:
         return None
     svc.notify(game_id, answer.body.get("version") if isinstance(answer.body, dict) else None)
@@ -88,6 +87,4 @@ def after_command(svc: GameService, game_id: str, answer: Any) -> Any:
 
 
 async def run_blocking(fn: Any, *args: Any) -> Any:
-    import anyio
-
     return await anyio.to_thread.run_sync(fn, *args)

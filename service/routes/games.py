@@ -7,11 +7,28 @@ import anyio
 from litestar import Controller, Request, Response, Router, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, Parameter
 
+from domain.kernel import Ready
+
 from .. import queries
-from ..schemas import CommandResult, DryRunResult, GameCreated, GameView, LegalCommands, Lobby
 from ..auth import bearer_token, require_seat_guard, seat_of
 from ..game_service import CommandRequest, CreateGameRequest, ReadyRequest
-from ._common import command_response, caller, lang_of, read_models_of, respond, strict_body, svc_of
+from ..schemas import (
+    CommandResult,
+    DryRunResult,
+    GameCreated,
+    GameView,
+    LegalCommands,
+    Lobby,
+)
+from ._common import (
+    caller,
+    lang_of,
+    command_response,
+    read_models_of,
+    respond,
+    strict_body,
+    svc_of,
+)
 
 
 class Lobby_(Controller):
@@ -100,7 +117,6 @@ async def ready(request: Request, game_id: FromPath[str], data: JSONBody[ReadyRe
 
     def go():
         seat = seat_of(request, game_id, required=True)
-        from domain.kernel import Ready
 
         return svc.run(game_id, seat, Ready(client_seed=body.client_seed), expected_version=None)
 

@@ -1,14 +1,15 @@
 """``GET /health`` and ``GET /rulesets``."""
 from __future__ import annotations
 
-
 from typing import Any
 
 from litestar import Request, Router, get
 
+from bots import infos
 from domain.kernel import SetupError, registry
 from domain.kernel import choices as rule_choices
 
+from ..problems import Problem
 from ..schemas import Health, PublicKey, RulesetInfo
 from ._common import svc_of
 
@@ -51,8 +52,6 @@ def default_seats(rs: Any, scenario: str) -> list[str]:
 
 def bot_infos(ruleset_id: str) -> list[dict[str, Any]]:
     """The built-in players of a ruleset (DESIGN 13): what POST /games ``bots`` may name."""
-    from bots import infos
-
     return [{"id": b.id, "title": b.title, "levels": list(b.levels)} for b in infos(ruleset_id)]
 
 
@@ -79,8 +78,6 @@ def rulesets() -> list[RulesetInfo]:
 def umpire_key(request: Request) -> PublicKey:
     signer = svc_of(request).signer
     if signer is None:
-        from ..problems import Problem
-
         raise Problem(503, "unavailable", "this server signs no receipts")
     return signer.public_document()  # type: ignore[return-value]
 

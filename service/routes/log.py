@@ -5,14 +5,21 @@ import re
 from typing import Annotated, Any
 
 import anyio
-from litestar.params import FromPath, FromQuery, Parameter
 from litestar import Request, Response, Router, get
+from litestar.params import FromPath, FromQuery, Parameter
 from litestar.response import ServerSentEvent
 
 from .. import queries
 from ..problems import Problem
 from ..queries import MAX_PAGE
-from ..schemas import EventsPage, GameView, Redecided, RulingView, Timeline, VerifyResult
+from ..schemas import (
+    EventsPage,
+    GameView,
+    Redecided,
+    RulingView,
+    Timeline,
+    VerifyResult,
+)
 
 #: Largest integer a parameter takes (2**53 - 1: exact in every JSON client).
 MAX_INT = 2**53 - 1
@@ -24,6 +31,7 @@ StateSeq = Annotated[int, Parameter(ge=0, le=MAX_INT,
                                     description="The seq after which the state is shown (0: the initial state).")]
 from ..auth import bearer_token, seat_of
 from ..feed import stream
+from ..redecide import redecide
 from ._common import caller, lang_of, read_models_of, respond, svc_of
 
 
@@ -44,8 +52,6 @@ def ruling(request: Request, game_id: FromPath[str], seq: StepSeq) -> Response[R
      description="DESIGN 6: the recorded events beside what the current engine decides now, and every "
      "difference. 409 while the game runs (the seed is secret).")
 def redecide_step(request: Request, game_id: FromPath[str], seq: StepSeq) -> Response[Redecided]:
-    from ..redecide import redecide
-
     svc, _seat = caller(request, game_id)
     return Response(redecide(svc, game_id, seq))
 

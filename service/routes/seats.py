@@ -15,7 +15,7 @@ from ..schemas import SeatToken
 from ..seat_claims import ClaimRequest, claim, claim_in_campaign, rotate, rotate_in_campaign
 from ..seating import invitation_of
 from ._common import command_response, strict_body, svc_of
-from .campaigns import campaigns_of
+from ..campaigns import campaigns_of
 
 _CLAIM_DOC = ("The invitation goes in the body (`{\"invitation\": \"...\"}`) or as `Authorization: Bearer <invitation>` "
               "(never in a URL). The answer is the seat's bearer token, to the caller only; the invitation is spent "

@@ -17,6 +17,8 @@ from pathlib import Path, PurePosixPath
 from litestar import Request, Response, Router, get
 from litestar.params import FromPath
 
+import web
+
 from ..problems import Problem
 
 #: Extension -> content type of what may be served (anything else is 404); litestar adds
@@ -37,8 +39,6 @@ INDEX = "index.html"
 
 
 def web_root() -> Path:
-    import web
-
     return web.ROOT
 
 

@@ -15,7 +15,7 @@ from domain.kernel.fold import decode_event, fold
 from service.store import EventStore
 from service.transfer import export_lines, import_game
 from service.verify import verify_game
-from service.views import game_view
+from projections.views import game_view
 from tests.service.api_client import SEED, Api, api, assert_problem  # noqa: F401
 
 SETUP = "SETUP-WARDEN-VS-VESPER"

@@ -41,7 +41,7 @@ from service import game_service, queries
 from service.bot_players import bot_decision, by_rule, next_job, note_of
 from service.game_service import CommandRequest, CreateGameRequest, GameService, ruleset_for
 from service.problems import Problem
-from service.routes.campaigns import CreateCampaignRequest, campaigns_of
+from service.campaigns import CreateCampaignRequest, campaigns_of, install_hooks
 from service.seat_claims import claim
 from service.undo import answer as answer_undo
 from service.undo import request_undo, undo_targets
@@ -140,6 +140,7 @@ class Sequence:
         self.svc, self.cfg, self.rng = svc, cfg, rng
         self.tally = Tally(sequences=1)
         if cfg.campaign:
+            install_hooks()  # the seat resolver and on-finished hook the app wires in its root
             g = campaigns_of(svc).create(CreateCampaignRequest(ruleset=cfg.ruleset, campaign=cfg.campaign,
                                                                seed=f"{rng.getrandbits(256):064x}"))
         else:

@@ -9,7 +9,7 @@ import redis
 from domain.kernel import GameCreated, Setup, fold, registry, words
 from domain.kernel.fold import decode_event
 from domain.kernel.undo import undone_seqs
-from service import views
+from projections import views
 from service.store import EventStore
 
 

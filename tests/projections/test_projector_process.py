@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 
 from projections import ReadModels
-from service import views
+from projections import views
 from service.cli import projector_command, projector_env
 from service.game_service import CommandRequest, CreateGameRequest, GameService
 from service.store import EventStore

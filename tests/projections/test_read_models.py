@@ -8,7 +8,7 @@ from redis.crc import key_slot
 
 from projections import ReadModels, decode_feed_event
 from projections.keys import GameKeys
-from service import views
+from projections import views
 
 from .helpers import js, log_lobby, log_state, log_timeline, log_views
 from .tally import SEATS, Script, create_game, new_game

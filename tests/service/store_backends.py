@@ -18,7 +18,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from service.store import DB_FILE, open_store
+from service.store import DB_FILE
+from service.store import open_store
 
 BACKENDS = ("sqlite", "postgres")
 

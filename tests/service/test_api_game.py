@@ -10,7 +10,7 @@ import msgspec
 
 from domain.kernel import fold
 from domain.kernel.fold import decode_event
-from service.views import game_view
+from projections.views import game_view
 
 from .api_client import SEED, Api, api, assert_problem, open_test_store  # noqa: F401
 from .toy_ruleset import RULESET, SEATS, Setup

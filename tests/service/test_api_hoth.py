@@ -12,7 +12,7 @@ import pytest
 
 from domain.kernel import Setup, fold, registry
 from domain.kernel.fold import decode_event
-from service.views import game_view
+from projections.views import game_view
 
 from .api_client import SEED, Api, api, assert_problem, open_test_store  # noqa: F401
 

@@ -15,7 +15,7 @@ from litestar.testing import TestClient
 from domain.kernel import commitment, registry
 from service.app import create_app
 from service.game_service import CommandRequest
-from service.routes.campaigns import battle_seed
+from service.campaigns import battle_seed
 from service.settings import Settings
 
 from .api_client import assert_problem

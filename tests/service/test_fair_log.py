@@ -19,7 +19,7 @@ from litestar.testing import TestClient
 
 from domain.kernel import registry
 from domain.kernel.dice import Dice, Roll
-from service import chain
+from domain.kernel import chain
 from service.app import create_app
 from service.game_service import CommandRequest
 from service.settings import Settings

@@ -160,7 +160,7 @@ def test_an_old_game_without_choices_in_its_header_folds_to_the_same_states(api:
 def _strip_choices(lines: list[dict]) -> list[dict]:
     """The export as a game stored before choices existed: no ``choices`` in the setup or the header; the
     chain is sealed again (commitments and hashes) with the game's seed."""
-    from service import chain
+    from domain.kernel import chain
     from service.store import GENESIS
 
     head, events = lines[0], lines[1:]

@@ -23,7 +23,8 @@ ROUNDS = 6
 WRITER = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from service.store import NewEvent, open_store
+from service.store import NewEvent
+from service.store import open_store
 store = open_store(sys.argv[2], database_url=sys.argv[5])
 round_no = sys.argv[3]
 n = int(sys.argv[4])

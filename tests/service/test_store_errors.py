@@ -68,7 +68,7 @@ def test_postgres_gone_answers_503_without_its_host_or_credentials(pg_server, tm
     """The PostgreSQL backend: its database disappears under a running store (every session of it
     terminated): reads and writes are a one-line StoreError, answered 503 naming neither host, port
     nor user; nothing was written."""
-    from service.store_pg import PgEventStore
+    from service.store.postgres import PgEventStore
 
     url = pg_server.new_database()
     store = PgEventStore(url, data_dir=tmp_path / "data", timeout=1)  # a caller waits 1 s for a connection
@@ -99,7 +99,7 @@ def test_postgres_restarted_refuses_while_down_loses_nothing_and_resumes_by_itse
     import time
 
     from service.store import verify_chain
-    from service.store_pg import PgEventStore
+    from service.store.postgres import PgEventStore
 
     url = pg_server.new_database()
     store = PgEventStore(url, data_dir=tmp_path / "data", timeout=1)

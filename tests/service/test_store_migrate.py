@@ -16,7 +16,8 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
-from service.store import EventStore, GameExists, open_store
+from service.store import EventStore, GameExists
+from service.store import open_store
 from service.store_copy import copy_store
 from service.verify import verify_game
 

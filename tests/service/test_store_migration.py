@@ -12,8 +12,9 @@ import pytest
 import sqlite_utils
 
 from domain.kernel.dice import commitment
-from service import chain
-from service.store import DB_FILE, MIGRATIONS, EventStore, NewEvent, open_store
+from domain.kernel import chain
+from service.store import DB_FILE, MIGRATIONS, EventStore, NewEvent
+from service.store import open_store
 from service.verify import verify_game
 
 SEED = bytes(range(32))
@@ -34,7 +35,7 @@ def _old_database_pg(url: str) -> None:
     """The same on PostgreSQL: its schema steps 1-3, then the same game."""
     import psycopg
 
-    from service.store_pg import PG_MIGRATIONS
+    from service.store.postgres import PG_MIGRATIONS
 
     with psycopg.connect(url, autocommit=True) as conn:
         for step in PG_MIGRATIONS[:3]:

@@ -254,6 +254,6 @@ def test_the_draw_formula_of_the_doc_is_the_draw_of_every_recorded_roll_without_
                                2.5e-6, 5e-324, 1e15, 9999999999999998.0, 1e16, 1.2345e17, 1.5e300,
                                1.7976931348623157e308, float("nan"), float("inf"), 5.551115123125783e-17])
 def test_the_doc_float_format_is_the_chain_s(x):
-    from service.chain import canonical as umpire_canonical
+    from domain.kernel.chain import canonical as umpire_canonical
 
     assert canonical({"x": [x, {"b": x, "a": "é\n\x01"}]}) == umpire_canonical({"x": [x, {"b": x, "a": "é\n\x01"}]})

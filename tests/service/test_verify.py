@@ -91,7 +91,7 @@ def tamper_actor(store):
 def tamper_rehash_one(store):
     """Edit seq 4 and recompute its own hash (chain version 2: public part and its commitment as
     stored): the link from seq 5 still breaks... at 5."""
-    from service import chain
+    from domain.kernel import chain
 
     conn = sqlite3.connect(store.path)
     s = EventStore(store.data_dir)

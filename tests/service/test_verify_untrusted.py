@@ -14,7 +14,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service import chain
+from domain.kernel import chain
 from service.app import create_app
 from service.settings import Settings
 from service.store import EventStore, NewEvent

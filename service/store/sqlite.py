@@ -37,11 +37,9 @@ import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import sqlite_utils
 
 from domain.kernel import chain
@@ -53,179 +51,21 @@ from domain.kernel.log import (  # noqa: F401
     VersionConflict,
 )
 
+from .chain_check import ChainReport, verify_chain, verify_commitments
+from .group_commit import ON_GROUP_COMMIT, settle, Write
+from .migrations import BOT_HEADERS, MIGRATIONS
+from .rows import (
+    EVENT_COLS, EVENT_COLUMNS, GAME_COLS, GAME_COLUMNS, check_new_events, now_iso, row_event, token_hash,
+)
+
 DB_FILE = "umpire.db"
 #: Beside the database: the writers' cross-process lock (see ``EventStore._writers_turn``).
 WRITER_LOCK_FILE = "umpire.db-writer"
-#: Called after each group commit with its size (writes) and its transaction's seconds (``service.metrics``).
-ON_GROUP_COMMIT: list[Callable[[int, float], None]] = []
 
 
-_EVENT_COLUMNS = (
-    "game_id, seq, type, payload, actor, visibility, command_id, engine_version, "
-    "recorded_at, ruling, rolls, reveals, turn, prev_hash, hash, public_payload, commitment, step"
-)
-_EVENT_COLS = tuple(c.strip() for c in _EVENT_COLUMNS.split(","))
-_GAME_COLUMNS = ("game_id, ruleset, scenario, setup, seed_commitment, status, winner, version, created_at, campaign_id,"
-                 " chain_version")
-#: The stored columns of a game row (:class:`GameRow` without the derived ``read_only``).
-_GAME_COLS = tuple(c.strip() for c in _GAME_COLUMNS.split(","))
-
-#: Kept for callers of the chain-version-1 helpers (:mod:`service.chain` holds both versions).
+#: Kept for callers of the chain-version-1 helpers (:mod:`domain.kernel.chain` holds both versions).
 canonical = chain.v1_canonical
 chain_hash = chain.v1_hash
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
-
-
-# Numbered schema steps: PRAGMA user_version says how many ran. Later issues
-# append steps; never edit one that shipped.
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = []
-
-
-def migration(fn: Callable[[sqlite_utils.Database], None]) -> Callable[[sqlite_utils.Database], None]:
-    MIGRATIONS.append(fn)
-    return fn
-
-
-@migration
-def _m1_core(db: sqlite_utils.Database) -> None:
-    db["games"].create(
-        {
-            "game_id": str, "ruleset": str, "scenario": str, "setup": str,
-            "seed_commitment": str, "status": str, "winner": str, "version": int,
-            "created_at": str, "campaign_id": str,
-        },
-        pk="game_id",
-        not_null={"ruleset", "scenario", "setup", "seed_commitment", "status", "version", "created_at"},
-    )
-    db.execute(
-        """CREATE TABLE events (
-            game_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
-            payload TEXT NOT NULL, actor TEXT, visibility TEXT NOT NULL,
-            command_id TEXT, engine_version TEXT NOT NULL, recorded_at TEXT NOT NULL,
-            ruling TEXT, rolls TEXT NOT NULL, reveals INTEGER NOT NULL, turn INTEGER NOT NULL,
-            prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
-            UNIQUE(game_id, seq), CHECK (seq >= 1))"""
-    )
-    db.execute(
-        """CREATE TABLE commands (
-            game_id TEXT NOT NULL, command_id TEXT NOT NULL,
-            first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
-            PRIMARY KEY (game_id, command_id))"""
-    )
-    db.execute(
-        """CREATE TABLE seats (
-            game_id TEXT NOT NULL, seat TEXT NOT NULL, token_hash TEXT NOT NULL,
-            PRIMARY KEY (game_id, seat))"""
-    )
-    db.execute("CREATE UNIQUE INDEX seats_token ON seats(token_hash)")
-    db.execute(
-        """CREATE TABLE secrets (
-            game_id TEXT PRIMARY KEY, seed TEXT NOT NULL, revealed INTEGER NOT NULL DEFAULT 0)"""
-    )
-    db.execute("CREATE INDEX games_status ON games(status, ruleset)")
-
-
-@migration
-def _m2_campaigns(db: sqlite_utils.Database) -> None:
-    """Campaigns (DESIGN 8, POST /campaigns): a campaign is its own event stream next to the games
-    of its battles (``games.campaign_id``); its seat tokens act in every battle."""
-    db.execute(
-        """CREATE TABLE campaigns (
-            campaign_id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, campaign TEXT NOT NULL,
-            seed TEXT NOT NULL, seed_commitment TEXT NOT NULL, status TEXT NOT NULL, winner TEXT,
-            version INTEGER NOT NULL, created_at TEXT NOT NULL)"""
-    )
-    db.execute(
-        """CREATE TABLE campaign_seats (
-            campaign_id TEXT NOT NULL, seat TEXT NOT NULL, token_hash TEXT NOT NULL,
-            PRIMARY KEY (campaign_id, seat))"""
-    )
-    db.execute("CREATE UNIQUE INDEX campaign_seats_token ON campaign_seats(token_hash)")
-    db.execute(
-        """CREATE TABLE campaign_events (
-            campaign_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL,
-            visibility TEXT NOT NULL, ruling TEXT, rolls TEXT NOT NULL, recorded_at TEXT NOT NULL,
-            UNIQUE(campaign_id, seq), CHECK (seq >= 1))"""
-    )
-
-
-@migration
-def _m3_command_bodies(db: sqlite_utils.Database) -> None:
-    """The command behind each step (DESIGN 6: re-decide a disputed step with the current engine).
-    Written in the same transaction as the step's events; an audit aid, not part of the hash chain."""
-    db.execute(
-        """CREATE TABLE command_bodies (
-            game_id TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
-            seat TEXT, body TEXT NOT NULL, PRIMARY KEY (game_id, first_seq))"""
-    )
-
-
-@migration
-def _m4_fair_chain(db: sqlite_utils.Database) -> None:
-    """Issue 10 (DESIGN 2): chain version 2 per game (public part + keyed commitment), the command
-    each event belongs to (undo goes back to command boundaries only), command ids per seat with the
-    hash of the first request's body. Rows of games stored before keep chain version 1."""
-    db.execute("ALTER TABLE games ADD COLUMN chain_version INTEGER NOT NULL DEFAULT 1")
-    db.execute("ALTER TABLE events ADD COLUMN public_payload TEXT")
-    db.execute("ALTER TABLE events ADD COLUMN commitment TEXT")
-    db.execute("ALTER TABLE events ADD COLUMN step INTEGER")
-    db.execute(
-        """CREATE TABLE commands_v4 (
-            game_id TEXT NOT NULL, seat TEXT NOT NULL, command_id TEXT NOT NULL,
-            first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, body_hash TEXT,
-            PRIMARY KEY (game_id, seat, command_id))"""
-    )
-    db.execute(
-        """INSERT INTO commands_v4 (game_id, seat, command_id, first_seq, last_seq, body_hash)
-           SELECT c.game_id, COALESCE(e.actor, ''), c.command_id, c.first_seq, c.last_seq, NULL
-           FROM commands c LEFT JOIN events e ON e.game_id = c.game_id AND e.seq = c.first_seq"""
-    )
-    db.execute("DROP TABLE commands")
-    db.execute("ALTER TABLE commands_v4 RENAME TO commands")
-    # campaigns: their own chained stream through the same mechanism (service.chain)
-    db.execute("ALTER TABLE campaigns ADD COLUMN chain_version INTEGER NOT NULL DEFAULT 1")
-    for col in ("actor TEXT", "public_payload TEXT", "commitment TEXT", "prev_hash TEXT", "hash TEXT"):
-        db.execute(f"ALTER TABLE campaign_events ADD COLUMN {col}")
-
-
-@migration
-def _m5_lobby_order(db: sqlite_utils.Database) -> None:
-    """The lobby's order (``created_at``, ``game_id``) as indexes, so a page of ``GET /games`` (a cursor and a
-    limit, with or without a status or ruleset filter) reads that page's rows, not the whole table."""
-    db.execute("CREATE INDEX IF NOT EXISTS games_created ON games(created_at, game_id)")
-    db.execute("CREATE INDEX IF NOT EXISTS games_status_created ON games(status, created_at, game_id)")
-    db.execute("CREATE INDEX IF NOT EXISTS games_ruleset_created ON games(ruleset, created_at, game_id)")
-
-
-@migration
-def _m6_invitations(db: sqlite_utils.Database) -> None:
-    """DESIGN 4 (a seat belongs to the person who claimed it): the one-time invitation of each seat that a
-    game's (or a campaign's) creator offered, by hash only; the row goes when the seat is claimed."""
-    db.execute(
-        """CREATE TABLE invitations (
-            game_id TEXT NOT NULL, seat TEXT NOT NULL, invitation_hash TEXT NOT NULL,
-            PRIMARY KEY (game_id, seat))"""
-    )
-    db.execute(
-        """CREATE TABLE campaign_invitations (
-            campaign_id TEXT NOT NULL, seat TEXT NOT NULL, invitation_hash TEXT NOT NULL,
-            PRIMARY KEY (campaign_id, seat))"""
-    )
-
-
-#: The headers (event 1) that name bot seats (UMPIRE-BOT-1): a partial index of only those, so that a starting
-#: process finds the games its bots must resume without reading one header per game (issue 26).
-BOT_HEADERS = "e.seq = 1 AND json_extract(e.payload, '$.bots') != '{}'"
-
-
-@migration
-def _m7_bot_headers(db: sqlite_utils.Database) -> None:
-    """The games with bot seats, indexed (a partial index over the headers that name bots)."""
-    db.execute("CREATE INDEX IF NOT EXISTS events_bot_headers ON events(game_id) "
-               "WHERE seq = 1 AND json_extract(payload, '$.bots') != '{}'")
 
 
 class SeatRefused(StoreError):
@@ -238,39 +78,9 @@ class SeatRefused(StoreError):
         self.reason = reason
 
 
-class _Write:
-    """One caller's transaction function waiting for its group's commit: a thread waiting on the group's
-    condition, or (``future`` set) a coroutine of an event loop awaiting ``future``."""
-
-    __slots__ = ("fn", "out", "error", "done", "future")
-
-    def __init__(self, fn: Callable[[sqlite3.Connection], Any], future: asyncio.Future[Any] | None = None):
-        self.fn = fn
-        self.out: Any = None
-        self.error: BaseException | None = None
-        self.done = False
-        self.future = future
-
-
-def _settle(writes: list[_Write]) -> None:
-    """On the awaiting coroutines' event loop: their writes are committed (or refused)."""
-    for w in writes:
-        fut = w.future
-        if fut is None or fut.done():  # cancelled meanwhile: the write stands, nobody waits for it
-            continue
-        if w.error is not None:
-            fut.set_exception(w.error)
-        else:
-            fut.set_result(w.out)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 class EventStore:
     """One SQLite file. Safe to share between threads (a connection per thread). Implements
-    :class:`service.store_contract.Store` (as does the PostgreSQL backend, ``service.store_pg``)."""
+    :class:`service.store_contract.Store` (as does the PostgreSQL backend, ``service.store.postgres``)."""
 
     #: What a unique-key violation raises inside :meth:`transaction`.
     integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
@@ -298,7 +108,7 @@ class EventStore:
         #: transaction committed are run together, each in its own savepoint, under ONE commit (one
         #: fsync). Each caller gets its answer only once that commit is on disk.
         self._group = threading.Condition()
-        self._queue: list[_Write] = []
+        self._queue: list[Write] = []
         self._leading = False
         #: Between processes (``umpire serve --workers N``, the CLI beside a server): the group's leader
         #: holds an exclusive ``flock`` on :data:`WRITER_LOCK_FILE` around its transaction, so the
@@ -471,7 +281,7 @@ class EventStore:
         """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
         if self.read_only:
             raise StoreError(f"{self.path} was opened read-only: no write is made")
-        item = _Write(fn)
+        item = Write(fn)
         with self._group:
             self._queue.append(item)
             while not item.done and self._leading:
@@ -492,7 +302,7 @@ class EventStore:
         write's own exception) comes once its group's COMMIT is on disk."""
         if self.read_only:
             raise StoreError(f"{self.path} was opened read-only: no write is made")
-        item = _Write(fn, asyncio.get_running_loop().create_future())
+        item = Write(fn, asyncio.get_running_loop().create_future())
         with self._group:
             self._queue.append(item)
             lead = not self._leading
@@ -518,7 +328,7 @@ class EventStore:
         savepoint (a write that raises is rolled back alone and gets its exception), with one COMMIT. A
         refusal of the database itself (SQLite's OperationalError: disk full, I/O error, locked too long)
         fails the whole group: nothing of it is written and every caller gets the StoreError."""
-        batch: list[_Write] = []
+        batch: list[Write] = []
         try:
             with self._writers_turn():
                 with self._group:
@@ -545,15 +355,15 @@ class EventStore:
                 self._commit_elsewhere()
 
     @staticmethod
-    def _answer_loops(batch: list[_Write]) -> None:
+    def _answer_loops(batch: list[Write]) -> None:
         """Hand a group's results to the event loops awaiting them: one wake-up per loop."""
-        by_loop: dict[Any, list[_Write]] = {}
+        by_loop: dict[Any, list[Write]] = {}
         for w in batch:
             if w.future is not None:
                 by_loop.setdefault(w.future.get_loop(), []).append(w)
         for loop, writes in by_loop.items():
             try:
-                loop.call_soon_threadsafe(_settle, writes)
+                loop.call_soon_threadsafe(settle, writes)
             except RuntimeError:  # that loop is closed: nobody awaits these any more
                 pass
 
@@ -578,7 +388,7 @@ class EventStore:
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
 
-    def _commit_locked(self, batch: list[_Write]) -> None:
+    def _commit_locked(self, batch: list[Write]) -> None:
         def fail_all(exc: BaseException) -> None:
             try:
                 conn.execute("ROLLBACK")
@@ -642,15 +452,15 @@ class EventStore:
             raise ValueError("seed_commitment: must be the lowercase hex sha256 of the seed")
         if chain_version not in chain.CHAIN_VERSIONS:
             raise ValueError(f"chain_version: one of {chain.CHAIN_VERSIONS}")
-        _check_new_events(events, allow_empty=True)
-        now = _now()
+        check_new_events(events, allow_empty=True)
+        now = now_iso()
 
         def tx(conn: sqlite3.Connection) -> AppendResult:
             self._lock_game(conn, game_id)
             if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
                 raise GameExists(game_id)
             conn.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,0,?,?,?)",
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,0,?,?,?)",
                 (game_id, ruleset, scenario, setup, seed_commitment, status, winner, now, campaign_id, chain_version),
             )
             conn.executemany(
@@ -674,7 +484,7 @@ class EventStore:
         return self._write(tx)
 
     #: A game row and whether it is read-only (no seed here, not finished: UMPIRE-READ-ONLY-1).
-    _GAME_SELECT = ("SELECT " + ", ".join(f"g.{c}" for c in _GAME_COLS) + ","
+    _GAME_SELECT = ("SELECT " + ", ".join(f"g.{c}" for c in GAME_COLS) + ","
                     " (g.status != 'finished' AND NOT EXISTS (SELECT 1 FROM secrets s WHERE s.game_id = g.game_id))"
                     " FROM games g")
 
@@ -815,10 +625,10 @@ class EventStore:
                 e["step"] = step
                 e["commitment"], e["hash"] = chain.seal(prev, key, e)
                 prev = e["hash"]
-            rows.append(tuple(e[c] for c in _EVENT_COLS))
+            rows.append(tuple(e[c] for c in EVENT_COLS))
             stored.append(StoredEvent(**{**e, "reveals": bool(ev.reveals)}))
         try:
-            conn.executemany(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * len(_EVENT_COLS))})",
+            conn.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({','.join('?' * len(EVENT_COLS))})",
                              rows)
         except sqlite3.IntegrityError as exc:
             if "events.game_id, events.seq" not in str(exc):
@@ -866,7 +676,7 @@ class EventStore:
                    command_body: str | None = None, command_seat: str | None = None,
                    body_hash: str | None = None) -> Callable[[sqlite3.Connection], AppendResult]:
         """The transaction of :meth:`append` (its arguments checked first)."""
-        _check_new_events(events)
+        check_new_events(events)
         seat_key = (command_seat if command_seat is not None else events[0].actor) or ""
 
         def tx(conn: sqlite3.Connection) -> AppendResult:
@@ -895,7 +705,7 @@ class EventStore:
                 ).fetchone()[0]
             key = self._commit_key(conn, game_id) if version_of_chain == CHAIN_V2 else None
             head, stored = self._insert_events(conn, game_id, current, prev, events, command_id=command_id,
-                                               now=_now(), chain_version=version_of_chain, key=key)
+                                               now=now_iso(), chain_version=version_of_chain, key=key)
             last = current + len(events)
             if command_id is not None:
                 conn.execute(
@@ -997,8 +807,8 @@ class EventStore:
             if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game.game_id,)).fetchone():
                 raise GameExists(game.game_id)
             conn.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({','.join('?' * len(_GAME_COLS))})",
-                tuple(getattr(game, f) for f in _GAME_COLS),
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({','.join('?' * len(GAME_COLS))})",
+                tuple(getattr(game, f) for f in GAME_COLS),
             )
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
@@ -1014,8 +824,8 @@ class EventStore:
                     (game.game_id, seed.hex(), int(game.status == "finished")),
                 )
             conn.executemany(
-                f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ({','.join('?' * len(_EVENT_COLS))})",
-                [tuple(int(v) if c == "reveals" else v for c, v in ((c, getattr(ev, c)) for c in _EVENT_COLS))
+                f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({','.join('?' * len(EVENT_COLS))})",
+                [tuple(int(v) if c == "reveals" else v for c, v in ((c, getattr(ev, c)) for c in EVENT_COLS))
                  for ev in events],
             )
             spans: dict[tuple[str, str], list[int]] = {}
@@ -1046,7 +856,7 @@ class EventStore:
     def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None,
              types: Iterable[str] | None = None) -> list[StoredEvent]:
         """Events of one game in seq order (``types``: only events of these types)."""
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
+        sql = f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
         args: list[Any] = [game_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
@@ -1059,7 +869,7 @@ class EventStore:
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        return [_row_event(r) for r in self._conn().execute(sql, args)]
+        return [row_event(r) for r in self._conn().execute(sql, args)]
 
     def last_seq_not_of(self, game_id: str, types: Iterable[str], upto: int | None = None) -> int:
         """The seq of the last event whose type is not in ``types`` (0: none)."""
@@ -1074,9 +884,9 @@ class EventStore:
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None:
         r = self._conn().execute(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq = ?", (game_id, seq)
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq = ?", (game_id, seq)
         ).fetchone()
-        return _row_event(r) if r else None
+        return row_event(r) if r else None
 
     #: :data:`BOT_HEADERS` in this backend's SQL (the partial index's own predicate, so the index is used).
     bot_headers = BOT_HEADERS
@@ -1099,13 +909,13 @@ class EventStore:
         last = after_rowid
         while True:
             rows = self._conn().execute(
-                f"SELECT rowid, {_EVENT_COLUMNS} FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?", (last, batch)
+                f"SELECT rowid, {EVENT_COLUMNS} FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?", (last, batch)
             ).fetchall()
             if not rows:
                 return
             for r in rows:
                 last = r[0]
-                yield r[0], _row_event(r[1:])
+                yield r[0], row_event(r[1:])
 
     def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
         """How many events :meth:`iter_all` yields after ``after_rowid`` (up to ``upto_rowid``)."""
@@ -1116,96 +926,8 @@ class EventStore:
         return self._conn().execute(sql, args).fetchone()[0]
 
 
-#: Names ``UMPIRE_DATABASE_URL`` (DESIGN 11): unset or empty, the SQLite file in the data dir.
-ENV_DATABASE_URL = "UMPIRE_DATABASE_URL"
-PG_SCHEMES = ("postgresql://", "postgres://")
-
-
-def open_store(data_dir: str | os.PathLike[str], *, database_url: str | None = None,
-               read_only: bool = False) -> Any:
-    """The store the settings name: PostgreSQL when ``database_url`` (default: ``UMPIRE_DATABASE_URL``)
-    is a ``postgresql://`` URL, else the SQLite file in ``data_dir``. Both implement
-    :class:`service.store_contract.Store`; ``data_dir`` stays the node's local state dir either way."""
-    url = database_url if database_url is not None else os.environ.get(ENV_DATABASE_URL, "")
-    if url.startswith(PG_SCHEMES):
-        from .store_pg import PgEventStore
-
-        return PgEventStore(url, data_dir=data_dir, read_only=read_only)
-    if url:
-        raise StoreError(f"{ENV_DATABASE_URL}: only postgresql:// URLs are supported (unset it for SQLite)")
-    return EventStore(data_dir, read_only=read_only)
-
-
-def _check_new_events(events: Sequence[NewEvent], allow_empty: bool = False) -> None:
-    if not events and not allow_empty:
-        raise ValueError("append needs at least one event")
-    for ev in events:
-        if not isinstance(ev.type, str) or not ev.type:
-            raise ValueError(f"event type: a non-empty string is required, got {ev.type!r}")
-        if not isinstance(ev.payload, str):
-            raise ValueError(f"event {ev.type} payload: msgspec JSON text is required, got {type(ev.payload).__name__}")
-        if not isinstance(ev.rolls, str):
-            raise ValueError(f"event {ev.type} rolls: msgspec JSON text is required, got {type(ev.rolls).__name__}")
-
-
-def _row_event(r: Sequence[Any]) -> StoredEvent:
-    d = dict(zip(_EVENT_COLS, r))
-    d["reveals"] = bool(d["reveals"])
-    return StoredEvent(**d)
-
-
-class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
-    ok: bool
-    events: int
-    first_broken_seq: int | None = None
-    problem: str | None = None
-
-
-def verify_chain(events: Sequence[StoredEvent], chain_version: int | None = None) -> ChainReport:
-    """Recompute the chain; report the first seq whose hash, link or order is wrong.
-
-    ``chain_version``: the game's (None: from the events -- version 2 when they carry commitments)."""
-    if chain_version is None:
-        chain_version = CHAIN_V2 if events and events[0].commitment is not None else CHAIN_V1
-    prev = GENESIS
-    for expected_seq, ev in enumerate(events, start=1):
-        d = msgspec.structs.asdict(ev)
-        if ev.seq != expected_seq:
-            return ChainReport(ok=False, events=len(events), first_broken_seq=expected_seq,
-                               problem=f"seq {expected_seq} missing or out of order (found {ev.seq})")
-        if ev.prev_hash != prev:
-            return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq,
-                               problem="prev_hash does not match the previous event's hash")
-        if chain_version == CHAIN_V2:
-            if not ev.commitment or (ev.public_payload is None) != (ev.visibility == chain.PUBLIC):
-                return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq,
-                                   problem="a chain-version-2 event without its commitment or spectator payload")
-            try:
-                ok = chain.row_hash(prev, d, CHAIN_V2) == ev.hash
-            except (msgspec.DecodeError, TypeError):
-                ok = False
-        else:
-            ok = chain.v1_hash(prev, d) == ev.hash
-        if not ok:
-            return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq,
-                               problem="hash does not match the event's content")
-        prev = ev.hash
-    return ChainReport(ok=True, events=len(events))
-
-
-def verify_commitments(events: Sequence[StoredEvent], seed: bytes) -> ChainReport:
-    """Chain version 2, with the seed: every commitment against the event's stored private part, and
-    every spectator payload against its payload (the first seq that does not fit is reported)."""
-    key = chain.commit_key(seed)
-    for ev in events:
-        problem = chain.private_problem(key, msgspec.structs.asdict(ev))
-        if problem is not None:
-            return ChainReport(ok=False, events=len(events), first_broken_seq=ev.seq, problem=problem)
-    return ChainReport(ok=True, events=len(events))
-
-
 __all__ = [
     "AppendResult", "ChainReport", "EventStore", "GENESIS", "GameExists", "GameRow", "NewEvent", "SeedUnavailable",
-    "SeatRefused", "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "open_store", "token_hash",
+    "SeatRefused", "StoreError", "StoredEvent", "UnknownGame", "VersionConflict", "chain_hash", "canonical", "token_hash",
     "verify_chain", "verify_commitments",
 ]

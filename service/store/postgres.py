@@ -13,7 +13,7 @@ PostgreSQL event stores do it (Message DB's ``write_message``):
 
 Every read runs in autocommit on a pooled connection (each statement sees what was committed before
 it). Migrations are numbered as SQLite's (:data:`PG_MIGRATIONS` has one step per entry of
-``service.store.MIGRATIONS``), recorded in ``umpire_schema`` and run under a cluster-wide advisory
+``service.store.migrations.MIGRATIONS``), recorded in ``umpire_schema`` and run under a cluster-wide advisory
 lock, so nodes starting together migrate once. ``iter_all`` orders by ``events.gpos`` (an identity
 column): the order of insertion, which is the commit order within a game.
 
@@ -34,17 +34,10 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .store import (
-    _EVENT_COLUMNS,
-    MIGRATIONS,
-    ON_GROUP_COMMIT,
-    EventStore,
-    NewEvent,
-    StoredEvent,
-    StoreError,
-    VersionConflict,
-    _row_event,
-)
+from .group_commit import ON_GROUP_COMMIT
+from .migrations import MIGRATIONS
+from .rows import EVENT_COLUMNS, row_event
+from .sqlite import EventStore, NewEvent, StoredEvent, StoreError, VersionConflict
 
 log = logging.getLogger("umpire.store")
 
@@ -58,7 +51,7 @@ POOL_MIN, POOL_MAX, POOL_TIMEOUT = 1, 16, 5.0
 
 _C = 'COLLATE "C"'  # byte order, as SQLite compares text: the lobby order and cursor are the same on both
 
-#: Schema steps, numbered as the SQLite ones (``service.store.MIGRATIONS``); never edit one that shipped.
+#: Schema steps, numbered as the SQLite ones (``service.store.migrations.MIGRATIONS``); never edit one that shipped.
 PG_MIGRATIONS: list[list[str]] = [
     # 1: core
     [
@@ -363,13 +356,13 @@ class PgEventStore(EventStore):
         last = after_rowid
         while True:
             rows = self._conn().execute(
-                f"SELECT gpos, {_EVENT_COLUMNS} FROM events WHERE gpos > ? ORDER BY gpos LIMIT ?", (last, batch)
+                f"SELECT gpos, {EVENT_COLUMNS} FROM events WHERE gpos > ? ORDER BY gpos LIMIT ?", (last, batch)
             ).fetchall()
             if not rows:
                 return
             for r in rows:
                 last = r[0]
-                yield r[0], _row_event(r[1:])
+                yield r[0], row_event(r[1:])
 
     bot_headers = "e.seq = 1 AND (e.payload::jsonb -> 'bots') <> '{}'::jsonb"
 

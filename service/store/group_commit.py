@@ -1,0 +1,37 @@
+"""Group commit (decision 2): writers queue their transaction functions; one committer runs a group of
+them in one transaction and answers each waiting thread, or each waiting coroutine on its event loop."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+#: Called after each group commit with its size (writes) and its transaction's seconds (``service.metrics``).
+ON_GROUP_COMMIT: list[Callable[[int, float], None]] = []
+
+
+class Write:
+    """One caller's transaction function waiting for its group's commit: a thread waiting on the group's
+    condition, or (``future`` set) a coroutine of an event loop awaiting ``future``."""
+
+    __slots__ = ("fn", "out", "error", "done", "future")
+
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any], future: asyncio.Future[Any] | None = None):
+        self.fn = fn
+        self.out: Any = None
+        self.error: BaseException | None = None
+        self.done = False
+        self.future = future
+
+
+def settle(writes: list[Write]) -> None:
+    """On the awaiting coroutines' event loop: their writes are committed (or refused)."""
+    for w in writes:
+        fut = w.future
+        if fut is None or fut.done():  # cancelled meanwhile: the write stands, nobody waits for it
+            continue
+        if w.error is not None:
+            fut.set_exception(w.error)
+        else:
+            fut.set_result(w.out)
