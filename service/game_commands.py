@@ -128,7 +128,7 @@ def check_bots(ruleset_id: str, seats: tuple[str, ...], bots: dict[str, str]) ->
     field) -> seat -> ``"<bot id>:<level>"``."""
     if not bots:
         return {}
-    from .bot_players import check_bots as check
+    from .bot_players import check_bots as check  # cold path: bot_players imports the service (KNOWN_CYCLES)
 
     return check(ruleset_id, seats, bots)
 

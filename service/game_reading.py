@@ -16,6 +16,7 @@ from domain.kernel import (
     KernelState,
     Setup,
 )
+from domain.kernel import fold_kernel
 from domain.kernel import game as kernel_game
 from domain.kernel import words
 from domain.kernel.game import Refold
@@ -228,8 +229,6 @@ class Reading:
         cur = cur or self.current(game_id)
         if seq >= cur.version:
             return cur.folded.kernel
-        from domain.kernel import fold_kernel
-
         pairs = [(s, e) for s, e in cur.folded.kernel_log if s <= seq]
         kernel_seqs = {s for s, _ in pairs}
         last_game = seq

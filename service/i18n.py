@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -264,7 +265,6 @@ def web_catalog(locale: str) -> dict[str, Any]:
 
 def _plural_forms(locale: str) -> tuple[dict[str, int], dict[int, int]]:
     """(CLDR plural category -> the index of its gettext form, form index -> a number that takes it)."""
-    from babel import Locale
 
     loc = Locale.parse(babel_locale(locale))
     tr = translations(locale)

@@ -17,6 +17,7 @@ import os
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import parse_qs
 
 #: The languages umpire speaks, in the order the web client's switcher lists them.
 SUPPORTED: tuple[str, ...] = ("en", "uk", "ru", "cs", "it")
@@ -83,7 +84,6 @@ def choose(lang: str | None, accept_language: str | None) -> str:
 
 def from_scope(scope: Mapping[str, Any]) -> str:
     """:func:`choose` for a raw ASGI scope (the command fast path has no litestar request)."""
-    from urllib.parse import parse_qs
 
     query = parse_qs((scope.get("query_string") or b"").decode("latin-1"))
     lang = (query.get("lang") or [None])[-1]

@@ -23,6 +23,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from domain.kernel.messages import Message, N_, message_of, text_of
 from domain.kernel.rules import rule_url  # noqa: F401  (moved to the kernel; still importable from here)
 
+from . import i18n
 from .language import DEFAULT, BadLanguage, content_language, from_scope
 
 log = logging.getLogger("umpire.service")
@@ -112,7 +113,6 @@ class Problem(Exception):
         """:meth:`body` with its title and detail in ``lang`` (rule id, field and values unchanged)."""
         out = self.body()
         if lang != DEFAULT:
-            from . import i18n
 
             out["title"] = i18n.gettext_(out["title"], lang)
             if self.message is not None:

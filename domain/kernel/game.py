@@ -30,12 +30,13 @@ from .dice import Dice, DryRunStop, Roll, advance
 from .envelope import Command, Emitted, event_type_name, is_reveal
 from .fold import event_decoder
 from .fold import fold as fold_state
+from .header import _KERNEL_CLASSES as KERNEL_CLASSES
 from .header import KernelState, Ready, decide_ready, game_status, kernel_evolve
 from .messages import msg
 from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation
 from .sides import seat_sides
 from .undo import (
-    _KERNEL_CLASSES as KERNEL_CLASSES, KernelCommand, Logged, Step, UndoAccept, UndoTo, Undone, agreed_reroll_step, answer_undo, boundaries, decide_undo,
+    KernelCommand, Logged, Step, UndoAccept, UndoTo, Undone, agreed_reroll_step, answer_undo, boundaries, decide_undo,
     is_kernel_event, kernel_legal_commands, lapse, steps_of,
 )
 

@@ -201,8 +201,9 @@ def test_no_function_body_import_in_product_code_without_a_reason():
 
 #: Cycles still being broken (this list only shrinks; a new cycle fails the test).
 KNOWN_CYCLES = [
-    # the game service and undo are being split by the kernel's game aggregate at the same time
-    ["service.bot_players", "service.game_service", "service.undo"],
+    # the built-in players drive the service, and creating a game checks its bots (to untangle: a bot
+    # catalogue of their own that both import)
+    ["service.bot_players", "service.game_commands", "service.game_reading", "service.game_service"],
 ]
 #: Function-body imports without a reason (none: a reason comment names why one stays).
 KNOWN_BODY_IMPORTS = 0
