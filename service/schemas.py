@@ -71,6 +71,8 @@ class RulesetInfo(msgspec.Struct):
     """A ruleset the service hosts."""
 
     id: str
+    #: The game's printed title (a ruleset that names none: its id).
+    title: str
     scenarios: list[Choice]
     campaigns: list[Choice]
     #: JSON schema of the ``options`` object of ``POST /games`` for this ruleset.

@@ -35,6 +35,8 @@ ENGINE_VERSION = "emperor-0.1.0"
 
 class EmperorRuleset:
     id: ClassVar[str] = "emperor"
+    #: The printed title people know the game by (Battlecrest's solo mode against the Emperor).
+    title: ClassVar[str] = "Battlecrest: the Emperor (solo)"
     engine_version: ClassVar[str] = ENGINE_VERSION
     command_type: ClassVar[Any] = C.EmperorCommand
     event_type: ClassVar[Any] = EmperorEvent

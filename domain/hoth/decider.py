@@ -72,6 +72,8 @@ def check_badges(sc: Any) -> None:
 
 class HothRuleset:
     id: ClassVar[str] = "hoth"
+    #: The printed title people know the game by.
+    title: ClassVar[str] = "Battle of Hoth"
     engine_version: ClassVar[str] = ENGINE_VERSION
     command_type: ClassVar[Any] = C.HothCommand
     event_type: ClassVar[Any] = HothEvent

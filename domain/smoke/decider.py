@@ -59,6 +59,8 @@ REPLACED = {"blocks_view_strict": VIEW_INSIDE}
 
 class SmokeRuleset:
     id: ClassVar[str] = "smoke"
+    #: The printed title people know the game by.
+    title: ClassVar[str] = "Clouds of Smoke"
     engine_version: ClassVar[str] = ENGINE_VERSION
     command_type: ClassVar[Any] = C.SmokeCommand
     event_type: ClassVar[Any] = SmokeEvent

@@ -63,6 +63,7 @@ def rulesets() -> list[RulesetInfo]:
     return [
         {
             "id": rs.id,
+            "title": getattr(rs, "title", rs.id),
             "scenarios": [{"id": c.id, "title": c.title, "seats": default_seats(rs, c.id)} for c in rs.scenarios()],
             "campaigns": [{"id": c.id, "title": c.title} for c in rs.campaigns()],
             "options": options_schema(rs),

@@ -57,6 +57,8 @@ def game(server: Any, browser: Any) -> Any:
             page = ctx.page()
             page.goto(link)
             page.wait_for_selector("#board svg [data-unit]")
+            # the header names the game by its printed title, never by the ruleset's id
+            page.wait_for_function("() => document.querySelector('#game-title').textContent.startsWith('Battle of Hoth · ')")
             # the invitation claims the seat in this browser and leaves the address bar
             assert "invite=" not in page.url and f"seat={seat}" in page.url
             held[seat] = token_of(page, game_id, seat)

@@ -6,6 +6,7 @@ import { Session, metrics } from './session.js';
 import { mountSvg, makeInteractive, setZoom } from './board.js';
 import { commandButton, commandList, describe, templateForm, warningOf, wordsOf } from './commands.js';
 import { pluginFor } from './rulesets/index.js';
+import { rulesets } from './lobby.js';
 import { commandGroups, undoCost, isKernelType } from './undo.js';
 import { renderReplay } from './replay.js';
 import { renderFairness } from './fairness.js';
@@ -108,8 +109,18 @@ export async function renderGame(root, gameId, params) {
     document.body.dataset.version = String(v.version);
     document.body.dataset.status = v.status;
     Object.assign(plugin, pluginFor(v.ruleset) || {});
-    title.textContent = `${v.ruleset} · ${scenarioTitle(v)} · game ${shortId(gameId)}`;
-    document.title = `${v.ruleset} ${shortId(gameId)} — umpire`;
+    // the ruleset's printed title (GET /rulesets), never its id
+    const heading = (name) => {
+      title.textContent = `${name} · ${scenarioTitle(v)} · game ${shortId(gameId)}`;
+      document.title = `${name} ${shortId(gameId)} — umpire`;
+    };
+    heading(rulesetTitles.get(v.ruleset) || v.ruleset);
+    if (!rulesetTitles.has(v.ruleset)) {
+      rulesets().then((all) => {
+        for (const r of all) rulesetTitles.set(r.id, r.title || r.id);
+        heading(rulesetTitles.get(v.ruleset) || v.ruleset);
+      }).catch(() => {});
+    }
     clear(statusBox, statusLine(session, plugin));
     play.update();
     if (panels.fairness.__refresh && shown === 'fairness') panels.fairness.__refresh();
@@ -361,6 +372,9 @@ export function actorText(e) {
 }
 
 // The scenario's printed title (the ruleset's view has it), else its id.
+/** Ruleset id -> its printed title, filled from GET /rulesets once. */
+const rulesetTitles = new Map();
+
 function scenarioTitle(v) {
   const st = v.state || {};
   return (st.scenario && st.scenario.title) || st.title || (st.battle && st.battle.title) || v.scenario;

@@ -50,7 +50,7 @@ function filters(status, ruleset) {
   const st = h('select', { id: 'f-status', name: 'status' },
     [['', 'all'], ['active', 'active'], ['waiting', 'waiting'], ['finished', 'finished']].map(([v, t]) => h('option', { value: v, selected: v === status }, t)));
   const rs = h('select', { id: 'f-ruleset', name: 'ruleset' }, h('option', { value: '' }, 'all'));
-  rulesets().then((all) => { for (const r of all) rs.append(h('option', { value: r.id, selected: r.id === ruleset }, r.id)); });
+  rulesets().then((all) => { for (const r of all) rs.append(h('option', { value: r.id, selected: r.id === ruleset }, r.title || r.id)); });
   const go = () => {
     const q = new URLSearchParams();
     if (st.value) q.set('status', st.value);
@@ -76,11 +76,12 @@ async function showGames(box, q) {
     const s = r && r.scenarios.find((x) => x.id === g.scenario);
     return s ? s.title : g.scenario;
   };
+  const rulesetName = (g) => (all.find((x) => x.id === g.ruleset) || {}).title || g.ruleset;
   const rows = page.games.map((g) => {
     const mineSeats = Object.keys(tokens.seatsOf(g.game_id));
     return h('tr', { dataset: { game: g.game_id } },
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, title: g.game_id }, shortId(g.game_id))),
-      h('td', {}, g.ruleset), h('td', {}, title(g)),
+      h('td', {}, rulesetName(g)), h('td', {}, title(g)),
       h('td', {}, g.status + (g.winner ? ` (${g.winner} won)` : '')), h('td', { class: 'num' }, String(g.version)),
       h('td', {}, fmtTime(g.created_at)),
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, class: 'button' }, 'Watch'),
