@@ -232,7 +232,7 @@ if ENABLED and group_committed not in _store.ON_GROUP_COMMIT:
 
 # -- HTTP ----------------------------------------------------------------------------------------------
 #: A path's segments that name one thing (a game, a campaign, a seq, a ruleset, a rule): folded into the label.
-_IDS = re.compile(r"^/(games|campaigns|rulesets)/[^/]+")
+_IDS = re.compile(r"^/(games|campaigns|rulesets|languages)/[^/]+")
 _NUM = re.compile(r"/\d+(?=/|$)")
 _RULE = re.compile(r"^(/rulesets/\{id\}/rules)/[^/]+$")
 _FEED = re.compile(r"^/games/[^/]+/feed$")
@@ -250,10 +250,11 @@ _ROUTES = frozenset({
     "/games/{id}/states/{n}", "/games/{id}/timeline", "/games/{id}/undo", "/games/{id}/undo/accept",
     "/games/{id}/undo/decline", "/games/{id}/verify",
     "/rulesets/{id}/rules", "/rulesets/{id}/rules/{rule}",
+    "/languages", "/languages/{id}/catalog",
 })
 #: First path segments the service serves; any other path is ``other`` (a scanner's paths must not grow the
 #: label set).
-_KNOWN = frozenset({"", "games", "campaigns", "rulesets", "health", "metrics", ".well-known"})
+_KNOWN = frozenset({"", "games", "campaigns", "rulesets", "languages", "health", "metrics", ".well-known"})
 
 
 def route_of(path: str) -> str:

@@ -55,10 +55,10 @@ def parse(seat: str, raw: Any, content: Content) -> ArmyList:
 
 def own_armies(options: dict[str, Any], battle: Battle, line_up: LineUp, content: Content) -> dict[str, ArmyList]:
     """seat -> its player's own army list (validated); empty when the options bring none."""
-    raw = options.get("armies")
-    if raw is None:
+    if "armies" not in options:
         return {}
-    if not isinstance(raw, dict) or not raw:
+    raw = options["armies"]
+    if not isinstance(raw, dict) or not raw:  # null too: leave the option out for the battle's own armies
         raise SetupError("options.armies", "an object mapping a seat to its army list (SMOKE-ARMY-1)")
     if battle.deployment != "columns":
         raise SetupError("options.armies", f"{battle.title} places its units, so it fixes the armies; army "

@@ -84,3 +84,12 @@ def test_a_battle_that_places_its_units_fixes_its_armies(client):
     assert r.status_code == 422 and "SMOKE-ARMY-4" in r.json()["detail"], r.text
     r = _create(client, {"player-9": KARL})
     assert r.status_code == 422 and r.json()["field"] == "options.armies.player-9"
+
+
+def test_armies_null_is_refused_as_the_schema_says(client):
+    """``options.armies`` is an object (the options schema); ``null`` is bad input naming the field, never a
+    game created as if the option were left out."""
+    for bad in (None, {}, []):
+        r = _create(client, bad, scenario="BTL-CROSSROADS")
+        assert r.status_code == 422 and r.json()["field"] == "options.armies", r.text
+    assert client.post("/games", json={"ruleset": "smoke", "scenario": "BTL-CROSSROADS"}).status_code == 201
