@@ -235,9 +235,13 @@ class FeedHub:
             return
         if version is not None and version <= g.version:
             return
+        before = g.wanted
         g.wanted = None if version is None or g.wanted is None else max(g.wanted, version)
         if g.pumping:
-            g.again = True
+            # a read under way already covers a version announced before it began (this process's own commit
+            # comes back from the bus as an echo): read again only for a newer one, or an unknown one
+            if version is None or before is None or version > before:
+                g.again = True
             return
         g.pumping = True
         asyncio.get_running_loop().create_task(self._pump(game_id, g))
