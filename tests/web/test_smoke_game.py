@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bots.smoke import _Field, _score
 
@@ -161,7 +162,12 @@ class Table:
             to = tuple(cmd["to"])
         elif cmd.get("vector"):
             piece.click()  # select, then the complex mode, then drag
-            page.locator(".smoke-bar button.mode", has_text="Complex").click()
+            complex_mode = page.locator(".smoke-bar button.mode", has_text="Complex")
+            try:
+                complex_mode.wait_for(timeout=5000)
+            except PlaywrightTimeout:  # the click toggled off a selection the page still held: select again
+                piece.click()
+            complex_mode.click()
             to = (x + cmd["vector"][0], y + cmd["vector"][1])
         else:
             d, f = cmd["distance"], math.radians(cmd["facing"])
