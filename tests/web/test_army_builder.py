@@ -1,4 +1,3 @@
-import pytest
 """The lobby's army builder for Clouds of Smoke (SMOKE-ARMY-1..5): two armies built in the lobby with the
 points, the limits and each unit's profile shown as units are added; every army-building refusal (over
 the points, more rare than core, too many preparations) shown with its rule and keeping the game from being
@@ -6,6 +5,8 @@ created; then the game created from the two lists (recorded in its header, its r
 played through both seats' pages by board interactions to its first moves. Debian's Chromium, a real
 ``umpire serve``."""
 from __future__ import annotations
+
+import pytest
 
 from typing import Any
 

@@ -1,10 +1,11 @@
-import pytest
 """Clouds of Smoke on the web board (issue 14): a unit of the acting seat is dragged with the mouse
 on the server's own picture, every pose is checked live with the dry run (red with the refused rule,
 nothing stored; green with the ruling), release posts the real command, and the other seat's page
 sees it from the feed; a rotation changes the facing the dry run is asked about. One real game over
 REST against a real ``umpire serve``, Debian's Chromium through Playwright."""
 from __future__ import annotations
+
+import pytest
 
 import json
 import math
