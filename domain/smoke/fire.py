@@ -398,7 +398,8 @@ def fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
 def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     units = sorted(state.units.values(), key=lambda u: u.id)
     n = len(units)
-    side = [state.armies[u.seat].side for u in units]
+    codes: dict[str, int] = {}
+    side = [codes.setdefault(state.armies[u.seat].side, len(codes)) for u in units]  # sides as numbers
     # pairs that could reach each other (``_could_reach``), found with a bound of each unit's range that
     # needs no contacts (``fire_range_bound``), then with the ranges themselves (asked only of the units in
     # such a pair), taken in the order of the ids
