@@ -26,7 +26,7 @@ from collections import OrderedDict
 from typing import Any
 
 from .feed_hub import FeedHub
-from .game_commands import Commands, check_bots, decide, encode_emitted, fold_log, new_events, public_payload
+from .game_commands import Commands, decide, encode_emitted, fold_log, new_events, public_payload
 from .game_handoff import HandOff
 from .game_model import (
     CACHE_GAMES, COMMAND_ID_MAX, ON_FINISHED, SEAT_RESOLVERS, TOKEN_BYTES, Answer, AppendCall, CommandRequest,
@@ -87,5 +87,5 @@ class GameService(Reading, Commands, Receipts, HandOff):
 
 __all__ = ["CACHE_GAMES", "COMMAND_ID_MAX", "ON_FINISHED", "SEAT_RESOLVERS", "TOKEN_BYTES", "Answer", "AppendCall",
            "CommandRequest", "CreateGameRequest", "Current", "Folded", "GameService", "ReadyRequest", "Steps",
-           "check_bots", "decide", "encode_emitted", "fold_log", "new_events", "new_game_id", "public_payload",
+           "decide", "encode_emitted", "fold_log", "new_events", "new_game_id", "public_payload",
            "ruleset_for"]
