@@ -35,7 +35,7 @@ from .game_model import (
 from .game_reading import Reading
 from .game_receipts import Receipts
 from .receipts import Signer
-from .store import EventStore
+from .store_contract import Store
 
 #: The name this had before the fold moved into the kernel.
 _fold_records = fold_log
@@ -44,7 +44,7 @@ _fold_records = fold_log
 class GameService(Reading, Commands, Receipts, HandOff):
     """A game service over a store: every part's state is set up here."""
 
-    def __init__(self, store: EventStore, read_models: Any = None, *, cache_games: int = CACHE_GAMES,
+    def __init__(self, store: Store, read_models: Any = None, *, cache_games: int = CACHE_GAMES,
                  defer_projection: bool = False, signer: Signer | None = None, projector: Any = None):
         self.store = store
         self.read_models = read_models
