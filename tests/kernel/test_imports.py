@@ -246,3 +246,18 @@ def test_the_game_service_implements_the_built_in_players_port(tmp_path):
             assert hasattr(svc, attr), attr
     finally:
         store.close()
+
+
+def test_the_store_adapters_stand_on_their_own():
+    """The SQLite and PostgreSQL adapters import neither each other nor each other's names, and neither
+    inherits from the other: what they share is composed in (``service/store/log_sql.py``)."""
+    graph = import_graph.module_graph(ROOT, PRODUCT)
+    assert "service.store.sqlite" not in graph["service.store.postgres"]
+    assert "service.store.postgres" not in graph["service.store.sqlite"]
+    assert "service.store.log_sql" in graph["service.store.postgres"]
+    assert "service.store.log_sql" in graph["service.store.sqlite"]
+
+    from service.store.postgres import PgEventStore
+    from service.store.sqlite import EventStore
+
+    assert EventStore not in PgEventStore.__mro__ and PgEventStore not in EventStore.__mro__
