@@ -75,7 +75,8 @@ export function renderReplay(session, panel, at0, plugin) {
       if (!svgCache.has(n)) svgCache.set(n, session.api.get(session.path(`/board.svg?at=${n}`), { text: true }));
       const [svg, ruling, steps] = await Promise.all([svgCache.get(n), n >= 1 ? session.ruling(n) : null, session.loadTimeline()]);
       if (mine !== token) return;
-      mountSvg(boardBox, svg, `Board after step ${n}`);
+      const pic = mountSvg(boardBox, svg, `Board after step ${n}`);
+      if (pic && plugin && plugin.dress) plugin.dress(pic, session.view);  // a ruleset's legible names and symbols
       boardBox.dataset.at = String(n);
       const step = steps.steps.find((s) => s.seq === n);
       clear(rulingBox, rulingView(session, n, step, ruling));

@@ -11,6 +11,7 @@ import { h } from '../dom.js';
 import { ApiError, problemText } from '../api.js';
 import { commandButton, warningOf, wordsOf } from '../commands.js';
 import { armyBuilder } from '../army_builder.js';
+import { dressTable, SYMBOLS } from './smoke_labels.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 export const ROTATE_STEP = 5; // degrees per wheel notch or [ ] key (Shift: 1)
@@ -248,6 +249,8 @@ export function board(ctx) {
   const key = `${view.game_id}@${view.version}`;
   if (ctl.key !== key) reset(key);
   if (!svg) return;
+  dress(svg, view);
+  legend(svg);
   const tf = transformOf(svg);
   if (!tf || !legal || !(legal.templates || []).length) return;
   const units = new Map();
@@ -807,6 +810,20 @@ function redrawBoard(btn, args) {
   }
 }
 
+// ---- legible at 1x: the units' symbols, their names placed apart (smoke_labels.js) ---------------
+export function dress(svg, view) {
+  const st = stateOf(view);
+  dressTable(svg, st.profiles || {}, [...(st.units || []), ...(st.reserve || [])]);
+}
+
+// the key to the symbols, under the table
+function legend(svg) {
+  const frame = svg.closest('.board-frame');
+  if (!frame || document.getElementById('smoke-legend')) return;
+  frame.after(h('p', { class: 'small muted smoke-legend', id: 'smoke-legend' },
+    `Unit symbols: ${Object.values(SYMBOLS).join(' · ')}; the front edge is drawn heavy. A name with no room beside its unit shows while the unit is pointed at or selected.`));
+}
+
 // ---- words -------------------------------------------------------------------------------------
 export function describe(cmd) {
   if (cmd.type === 'move' && cmd.kind === 'simple' && cmd.distance != null) return `Move ${cmd.unit} ${cmd.distance} UW facing ${cmd.facing}° (simple)`;
@@ -844,4 +861,4 @@ export function optionsForm(onChange, ctx = {}) {
   return { el: h('div', { class: 'smoke-options' }, base ? base.el : null, holder), value, ok: () => !builder || builder.ok(), fromSchema: true };
 }
 
-export default { id: 'smoke', board, describe, handPanel, statusLines, optionsForm, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
+export default { id: 'smoke', board, dress, describe, handPanel, statusLines, optionsForm, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
