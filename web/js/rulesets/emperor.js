@@ -312,7 +312,7 @@ export function textBoard(view) {
   ];
 }
 
-// The play view's picture is the grid alone, as large as the frame allows (its small print legible at
+// The picture (in play and in the replay) is the grid alone, as large as the frame allows (its small print legible at
 // 1x): the server's side panel (the order card and compass, the heroes' cards, which the hand and "The
 // Emperor's cards" show too) and the line under the grid move out of the picture into the page, in words.
 const LEGIBLE_VH = 72; // the grid's height at most this much of the window: it stays in view whole
@@ -349,11 +349,12 @@ export function board({ svg }) {
   const frame = svg.closest('.board-frame');
   if (!frame) return;
   const move = lastMove ? lastMove.textContent.replace(/;\s*dashed: possible P, tinted: reachable R, bold: P∩R\s*$/, '') : '';
-  const box = h('div', { class: 'emperor-order small', id: 'emperor-order' },
+  const id = frame.id === 'board' ? 'emperor-order' : `${frame.id}-order`; // the play view's, the replay's
+  const box = h('div', { class: 'emperor-order small', id },
     order.length ? h('p', {}, h('strong', {}, 'Order card '), order.join(' · '), deck ? ` · ${deck.replace(/\s+/g, ' ')}` : '') : null,
     move ? h('p', {}, `${move}. On the grid: tinted, the cells it could reach; dashed, the cells it could choose; bold, both.`) : null);
-  const old = document.getElementById('emperor-order');
+  const old = document.getElementById(id);
   if (old) old.replaceWith(box); else frame.after(box);
 }
 
-export default { id: 'emperor', describe, warningOf, interact, handPanel, statusLines, textBoard, onBoardOrHand, board, zooms: [1, 1.5, 2, 3], phoneZoom: 2 };
+export default { id: 'emperor', describe, warningOf, interact, handPanel, statusLines, textBoard, onBoardOrHand, board, dress: (svg) => board({ svg }), zooms: [1, 1.5, 2, 3], phoneZoom: 2 };
