@@ -54,6 +54,9 @@ def test_names_on_a_deployed_table_never_overlap(server, contexts):
     page.goto(f"{base}/#/game/{gid}?token={seats['player-1']}")
     page.wait_for_selector("#board svg.board-svg .unit-label")
     units = _check(page, "#board", 10)
+    # the seat's commands are all on the table (dice, slots): no generic list repeats them
+    page.wait_for_selector("#action-board .die")
+    assert page.locator("#all-commands").count() == 0
     shown = {t["text"] for t in units}
     assert shown <= pieces
     assert len(shown) >= 0.8 * len(pieces), sorted(pieces - shown)  # most names need no pointing at
