@@ -6,6 +6,7 @@ is pointed at. The same on a phone (375 px, the table zoomed) and in the replay.
 ``umpire serve``."""
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -82,3 +83,31 @@ def test_names_on_a_deployed_table_never_overlap(server, contexts):
     page.goto(f"{base}/#/game/{gid}?token={seats['player-1']}&tab=replay")
     page.wait_for_selector("#panel-replay svg.board-svg .unit-label")
     _check(page, "#panel-replay", 10)
+
+
+def test_names_apart_while_columns_deploy_and_once_deployed(server, contexts):
+    """Open field played by two greedy bots: the replay's table while the columns deploy (column markers,
+    units arriving beside them) and once every column is deployed."""
+    base = server.url
+    g = httpx.post(f"{base}/games", json={"ruleset": "smoke", "scenario": "BTL-OPEN-FIELD", "seed": "3d" * 32,
+                                          "bots": {"player-1": "greedy", "player-2": "greedy"}}).json()
+    gid = g["game_id"]
+    seen: dict[str, int] = {}
+    after = 0
+    for _ in range(300):  # the bots play on their own: read the log until the deployment has ended
+        evs = httpx.get(f"{base}/games/{gid}/events", params={"after": after, "limit": 100}).json()["events"]
+        for e in evs:
+            seen.setdefault(e["type"], e["seq"])
+        after = evs[-1]["seq"] if evs else after
+        if "deployment_ended" in seen:
+            break
+        if not evs:
+            time.sleep(0.5)
+    assert "deployment_ended" in seen and "column_placed" in seen, sorted(seen)
+    page = contexts.page()
+    for at, name in ((seen["unit_deployed"] + 6, "deploying"), (seen["deployment_ended"], "deployed")):
+        page.goto(f"{base}/#/game/{gid}?tab=replay&at={at}")
+        page.wait_for_selector(f'#replay-board[data-at="{at}"] svg.board-svg .unit-label')
+        units = _check(page, "#panel-replay", 10)
+        assert len(units) >= 8, units
+        shot(page, f"smoke-labels-{name}-1280")

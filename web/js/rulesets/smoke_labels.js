@@ -83,6 +83,18 @@ export function dressTable(svg, profiles = {}, units = []) {
   // what a name must not cover: the pieces (units, commanders, column and battle markers)
   const pieces = [...svg.querySelectorAll('g[data-unit] > polygon:first-of-type, g[data-commander] > circle')].map(bbox);
   const placed = [];
+  // the column markers of a deployment (a numbered square, SMOKE-DEP-3) and the battle markers' price
+  // (SMOKE-MARK-3) read at the names' size
+  for (const r of svg.querySelectorAll('rect[width="14"][height="14"]')) {
+    const t = r.nextElementSibling;
+    if (!t || t.tagName !== 'text') continue;
+    const cx = Number(r.getAttribute('x')) + 7;
+    const cy = Number(r.getAttribute('y')) + 7;
+    const side = size * 1.4;
+    Object.entries({ x: cx - side / 2, y: cy - side / 2, width: side, height: side }).forEach(([k, v]) => r.setAttribute(k, v.toFixed(1)));
+    Object.entries({ y: cy, 'font-size': size, 'dominant-baseline': 'central' }).forEach(([k, v]) => t.setAttribute(k, typeof v === 'number' ? v.toFixed(1) : v));
+  }
+  for (const t of svg.querySelectorAll('text[fill="#7a5600"]')) t.setAttribute('font-size', size.toFixed(1));
   // texts that stay where they are (the header, the column and battle markers), kept clear of
   const fixed = [...svg.querySelectorAll('text')].filter((t) => !t.closest('g[data-unit], g[data-commander]'));
   const terrain = [];
@@ -128,15 +140,15 @@ export function dressTable(svg, profiles = {}, units = []) {
       l.t.classList.add('tucked');
     }
   }
-  // terrain names last, legible, where they cover no name already placed (else left out: the area's
-  // colour and "The board in words" name it)
+  // terrain names last, legible, where they cover no name already placed and no piece (else left out:
+  // the area's colour and "The board in words" name it)
   for (const t of terrain) {
     t.setAttribute('font-size', Math.min(size, 13).toFixed(1));
     t.classList.add('terrain-label');
     const first = svg.querySelector('g[data-unit], g[data-commander]');
     if (first) first.before(t); // above the roads drawn after the areas, under the pieces
     const r = bbox(t);
-    if (placed.some((p) => hit(grow(r, PAD), p))) t.classList.add('tucked');
+    if (placed.some((p) => hit(grow(r, PAD), p)) || pieces.some((p) => hit(r, p))) t.classList.add('tucked');
     else placed.push(r);
   }
 }
