@@ -1,7 +1,8 @@
 // Clouds of Smoke's picture made legible at 1x: every unit carries its type's symbol (drawn inside its
 // box, turned with it: a cross for infantry, one diagonal for cavalry, a dot for artillery, as on a
 // military map), and every text on the table is set at a legible size on the screen and placed where it
-// overlaps no other text: a unit's name goes below, above or beside its box, where it covers
+// overlaps no other text: a unit's name goes below, above or beside its box (a step further off, tied
+// to it by a thin line), where it covers
 // neither another name nor another unit; a name with no free place is tucked away and shown while the
 // unit is hovered, focused or selected (its <title> names it too). The server's picture is only dressed:
 // nothing here changes what a piece is or where it stands.
@@ -65,10 +66,9 @@ function candidates(b, w, h) {
   const out = [];
   out.push([cx, b.y + b.h + gap + h / 2], [cx, b.y - gap - h / 2]);
   out.push([b.x + b.w + gap + w / 2, cy], [b.x - gap - w / 2, cy]);
-  for (const k of [1, 2]) {
-    out.push([cx, b.y + b.h + gap + h / 2 + k * h], [cx, b.y - gap - h / 2 - k * h]);
-    out.push([cx + (w / 2 + b.w / 2) * (k === 1 ? 1 : -1), b.y + b.h + gap + h / 2], [cx + (w / 2 + b.w / 2) * (k === 1 ? -1 : 1), b.y - gap - h / 2]);
-  }
+  for (const k of [1, -1]) out.push([cx + (w / 2 + b.w / 2) * k, b.y + b.h + gap + h / 2], [cx - (w / 2 + b.w / 2) * k, b.y - gap - h / 2]);
+  // a step further off: tied to its piece by a thin line
+  for (const k of [1, 2]) out.push([cx, b.y + b.h + gap + h / 2 + k * h, 'below'], [cx, b.y - gap - h / 2 - k * h, 'above']);
   return out;
 }
 
@@ -120,19 +120,27 @@ export function dressTable(svg, profiles = {}, units = []) {
   // the names of the crowded units first: they have the fewest places to go
   const near = (b) => pieces.filter((p) => hit(grow(b, size * 1.5), p)).length;
   labels.sort((a, b) => near(b.box) - near(a.box) || a.box.y - b.box.y || a.box.x - b.box.x);
+  // the lines tying a name to its piece lie under every piece and name (their outline hides them)
+  const leaders = el('g', { class: 'label-leaders', 'aria-hidden': 'true' });
+  svg.querySelector('g[data-unit], g[data-commander]')?.before(leaders);
   for (const l of labels) {
     const { w, h } = bbox(l.t);
     let spot = null;
-    for (const [x, y] of candidates(l.box, w, h)) {
+    for (const [x, y, far] of candidates(l.box, w, h)) {
       const r = { x: x - w / 2, y: y - h / 2, w, h };
       if (placed.some((p) => hit(grow(r, PAD), p)) || pieces.some((p) => hit(r, p))) continue;
-      spot = { x, y, r };
+      spot = { x, y, r, far };
       break;
     }
     if (spot) {
       l.t.setAttribute('x', spot.x.toFixed(1));
       l.t.setAttribute('y', spot.y.toFixed(1));
       placed.push(spot.r);
+      if (spot.far) {
+        const cx = l.box.x + l.box.w / 2;
+        const [y1, y2] = spot.far === 'below' ? [l.box.y + l.box.h, spot.r.y] : [l.box.y, spot.r.y + h];
+        leaders.append(el('line', { class: 'label-leader', x1: cx.toFixed(1), y1: y1.toFixed(1), x2: cx.toFixed(1), y2: y2.toFixed(1), stroke: l.t.getAttribute('fill') }));
+      }
     } else {
       // no free place: shown while the unit is hovered, focused or selected, beneath it
       l.t.setAttribute('x', (l.box.x + l.box.w / 2).toFixed(1));
