@@ -6,6 +6,7 @@ is pointed at. The same on a phone (375 px, the table zoomed) and in the replay.
 ``umpire serve``."""
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -111,3 +112,23 @@ def test_names_apart_while_columns_deploy_and_once_deployed(server, contexts):
         units = _check(page, "#panel-replay", 10)
         assert len(units) >= 8, units
         shot(page, f"smoke-labels-{name}-1280")
+
+    # the game's end as people read it (SMOKE-VIC-3, GAP-B-09): a draw is no side's win, and the phase shown is
+    # never past the scenario's last (sixes may carry the counter past it in the last turn)
+    for _ in range(240):
+        view = httpx.get(f"{base}/games/{gid}").json()
+        if view["status"] == "finished":
+            break
+        time.sleep(0.5)
+    assert view["status"] == "finished", view["status"]
+    page.goto(f"{base}/#/game/{gid}")
+    page.wait_for_selector("#status strong")
+    status = page.text_content("#status") or ""
+    if view["winner"] == "draw":
+        assert "Finished: a draw." in status and "draw wins" not in status, status
+    else:
+        assert "wins." in status, status
+    phase = re.search(r"Phase (\d+) of (\d+)", status)
+    assert phase and int(phase.group(1)) <= int(phase.group(2)), status
+    assert "morale fractions" not in status and "to act" not in status, status
+    shot(page, "smoke-finished-1280")

@@ -151,7 +151,9 @@ function statusLine(session, plugin) {
   const v = session.view;
   const you = session.seat;
   const lines = [];
-  if (v.status === 'finished') lines.push(h('strong', {}, v.winner ? `Finished: ${winnerText(v, you)} ${winnerText(v, you) === 'you' ? 'win' : 'wins'}.` : 'Finished.'));
+  // a ruleset's status names "draw" as the winner of a drawn game (SMOKE-VIC-3) unless a side is called so
+  const drawn = v.winner === 'draw' && !(v.state && v.state.sides && v.state.sides.draw);
+  if (v.status === 'finished') lines.push(h('strong', {}, drawn ? 'Finished: a draw.' : v.winner ? `Finished: ${winnerText(v, you)} ${winnerText(v, you) === 'you' ? 'win' : 'wins'}.` : 'Finished.'));
   else if (v.status === 'waiting') lines.push(h('strong', {}, 'Waiting for every seat to be ready.'));
   else {
     const toAct = v.to_act || (v.active_seat ? [v.active_seat] : []);

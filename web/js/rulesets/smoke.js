@@ -679,10 +679,12 @@ export function statusLines(view) {
   const sides = (st.battle && st.battle.sides) || [];
   const seatsOf = (side) => Object.values(st.armies || {}).filter((a) => a.side === side).map((a) => a.seat);
   const sideName = (id) => { const s = sides.find((x) => x.id === id); const who = seatsOf(id); return `${s ? s.name : id}${who.length ? ` (${who.join(', ')})` : ''}`; };
-  if (st.phase != null) lines.push(`Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''} · turn ${st.turn_number ?? ''}${t ? ` · ${sideName(t.side)} to act, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
+  // GAP-B-09: sixes may carry the phase past the last one in the game's last turn; it is the last phase that ended
+  const phase = st.phase != null && end.phase && st.phase > end.phase ? `Phase ${end.phase} of ${end.phase} is over (last turn)` : `Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''}`;
+  if (st.phase != null) lines.push(`${phase} · turn ${st.turn_number ?? ''}${t && !st.result ? ` · ${sideName(t.side)} to act, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
   if (st.result) {
     const r = st.result;
-    lines.push(`Result: ${typeof r === 'object' ? (r.winner ? `${sideName(r.winner)} wins${r.kind ? ` (${r.kind} victory)` : ''}` : (r.detail || 'a draw')) : r}`);
+    lines.push(`Result: ${typeof r === 'object' ? (r.winner ? `${sideName(r.winner)} wins${r.kind ? ` (${r.kind} victory)` : ''}` : (r.kind === 'draw' ? 'a draw: the sides kept equal shares of their morale' : (r.detail || 'a draw'))) : r}`);
   }
   return lines;
 }
