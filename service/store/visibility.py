@@ -72,4 +72,4 @@ class Horizon:
                 self._unstamped = max(self._unstamped, top)
 
 
-__all__ = ["Horizon", "SNAPSHOT_COLUMNS"]
+__all__ = ["SNAPSHOT_COLUMNS", "WATCH_MAX", "Horizon"]

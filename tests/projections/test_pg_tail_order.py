@@ -83,7 +83,8 @@ def test_the_tail_waits_for_a_position_still_in_flight_and_then_reads_it_in_orde
 
 def test_a_position_rolled_back_is_passed_once_the_transactions_of_then_have_ended(pg):
     url, store = pg
-    a, b = new_game(store, "a", seed=1, events=2), new_game(store, "b", seed=2, events=2)
+    new_game(store, "a", seed=1, events=2)
+    b = new_game(store, "b", seed=2, events=2)
     start = store.last_position()
     conn = psycopg.connect(url)  # a writer that takes a position, then rolls back (as a version conflict does)
     conn.execute("SELECT pg_current_xact_id()")
