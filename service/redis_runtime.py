@@ -37,6 +37,11 @@ import redis
 
 START_TIMEOUT_S = 15.0
 STOP_TIMEOUT_S = 10.0
+#: Seconds a persistent server is given to write its final snapshot when stopped (SIGTERM) before it is
+#: killed: the read models of 100,000 games take ~300 MB, more than STOP_TIMEOUT_S to write on a busy machine,
+#: and a killed save leaves the previous snapshot (maybe one without the projector's checkpoint: a warm start
+#: then checks every game again).
+PERSISTENT_STOP_TIMEOUT_S = 180.0
 #: Unix socket paths longer than this do not fit in sockaddr_un.
 _MAX_SOCKET_PATH = 100
 
@@ -328,8 +333,9 @@ class EmbeddedRedis:
                 proc.send_signal(sig)
             except ProcessLookupError:  # pragma: no cover
                 pass
+            saving = self.persistent and sig == signal.SIGTERM
             try:
-                proc.wait(timeout=STOP_TIMEOUT_S)
+                proc.wait(timeout=PERSISTENT_STOP_TIMEOUT_S if saving else STOP_TIMEOUT_S)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=STOP_TIMEOUT_S)
@@ -366,7 +372,8 @@ class EmbeddedRedis:
         self._watcher.start()
 
     def stop(self) -> None:
-        """Stop cleanly (SIGTERM, no save); SIGKILL if it does not go within STOP_TIMEOUT_S."""
+        """Stop cleanly (SIGTERM: a persistent server writes its snapshot first); SIGKILL if it does not go within
+        STOP_TIMEOUT_S (PERSISTENT_STOP_TIMEOUT_S for a persistent server)."""
         self._stopping = True
         self._terminate(signal.SIGTERM)
         if self.socket_path is not None:
