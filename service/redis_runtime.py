@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 START_TIMEOUT_S = 15.0
 STOP_TIMEOUT_S = 10.0
@@ -277,11 +279,13 @@ class EmbeddedRedis:
             raise
 
     def _client(self, timeout: float = 1.0) -> redis.Redis:
+        # no retry: a server loading its snapshot answers LOADING at once, and that is the answer wanted here
+        # (redis-py's default retries it for ~8 s, which held the start of the service as long)
+        kw = {"socket_timeout": timeout, "socket_connect_timeout": timeout, "password": self.password or None,
+              "retry": Retry(NoBackoff(), 0)}
         if self.socket_path is not None:
-            return redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=timeout,
-                               socket_connect_timeout=timeout, password=self.password or None)
-        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=timeout,
-                           socket_connect_timeout=timeout, password=self.password or None)
+            return redis.Redis(unix_socket_path=str(self.socket_path), **kw)
+        return redis.Redis(host="127.0.0.1", port=self.port, **kw)
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
