@@ -3,6 +3,7 @@ with a populated data dir projects nothing Redis already holds -- only what the 
 from __future__ import annotations
 
 import os
+import time
 
 import redis
 
@@ -83,6 +84,12 @@ def test_a_stopped_persistent_redis_is_given_the_time_to_write_its_snapshot(tmp_
     again.start()
     try:
         client = redis.Redis.from_url(again.url)
+        for _ in range(600):  # start() returns while the server loads its snapshot
+            try:
+                client.ping()
+                break
+            except redis.BusyLoadingError:
+                time.sleep(0.05)
         assert client.get("last") == b"written" and client.dbsize() == 9
         client.close()
     finally:
