@@ -110,14 +110,16 @@ def start(data: Path, code: Path = ROOT, wait_caught_up: float = 900) -> dict:
     first = probes["lobby_s"]
     while "s" not in caught and time.monotonic() - t0 < wait_caught_up:
         time.sleep(0.05)
+    t1 = time.monotonic()
     os.killpg(p.pid, signal.SIGTERM)
     try:
-        p.wait(60)
+        p.wait(300)  # the private Redis writes its snapshot (hundreds of MB at 100,000 games)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         p.wait(10)
+    stop_s = round(time.monotonic() - t1, 2)
     return {"first_answer_s": round(first, 2), **probes, "caught_up_s": round(caught.get("s", -1), 2),
-            "projected": caught.get("line", "?")}
+            "projected": caught.get("line", "?"), "stop_s": stop_s}
 
 
 def _sizes(spec: str) -> list[int]:
