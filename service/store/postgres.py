@@ -15,7 +15,9 @@ Every read runs in autocommit on a pooled connection (each statement sees what w
 it). Migrations are numbered as SQLite's (:data:`PG_MIGRATIONS` has one step per entry of
 ``service.store.migrations.MIGRATIONS``), recorded in ``umpire_schema`` and run under a cluster-wide advisory
 lock, so nodes starting together migrate once. ``iter_all`` orders by ``events.gpos`` (an identity
-column): the order of insertion, which is the commit order within a game.
+column): the order of insertion, which is the commit order within a game but not across games; it yields a
+position only once every position below it is final (:mod:`service.store.visibility`), so a tail and its
+checkpoint never step over an event of a transaction still running.
 
 A server that is down or unreachable is a one-line :class:`StoreError` (answered 503 by the service),
 naming neither the host nor the credentials; the log keeps the driver's message.
@@ -40,6 +42,8 @@ from domain.kernel.log import AppendResult, GameRow, NewEvent, StoredEvent, Stor
 from .group_commit import ON_GROUP_COMMIT
 from .log_sql import Dialect, LogSql
 from .migrations import MIGRATIONS
+from .rows import EVENT_COLUMNS, row_event
+from .visibility import SNAPSHOT_COLUMNS, Horizon
 
 log = logging.getLogger("umpire.store")
 
@@ -47,6 +51,9 @@ log = logging.getLogger("umpire.store")
 GAME_LOCK_CLASS = 0x554D50  # "UMP"
 #: The single-key advisory lock under which migrations run.
 MIGRATION_LOCK = 0x554D5000
+#: Seconds ``iter_all`` and ``last_position`` wait for a gap in the positions to be filled or known to stay
+#: empty (transactions running); after that they return what is final (a tail reads again).
+GAP_WAIT_S = 2.0
 #: Connections per node (psycopg_pool), and how long a caller waits for one (seconds) before its
 #: request is refused (503) -- e.g. while the server is down. PROPOSED (no GAP id yet): a few seconds.
 POOL_MIN, POOL_MAX, POOL_TIMEOUT = 1, 16, 5.0
@@ -166,8 +173,9 @@ def redact(url: str) -> str:
 
 
 def _lock_game(conn: Any, game_id: str) -> None:
-    """The game's writers queue here until this transaction ends (Message DB's write_message)."""
-    conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", (GAME_LOCK_CLASS, game_id))
+    """The game's writers queue here until this transaction ends (Message DB's write_message). The
+    transaction takes its id here, before any position (``gpos``): :mod:`service.store.visibility`."""
+    conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(?)), pg_current_xact_id()", (GAME_LOCK_CLASS, game_id))
 
 
 def _seq_conflict(exc: BaseException) -> bool:
@@ -249,6 +257,9 @@ class PgEventStore:
         self.read_only = read_only
         self.data_dir = Path(data_dir) if data_dir is not None else Path(".")
         self.path = self.data_dir
+        #: which positions are final (``iter_all``, ``last_position``), and how long those wait for a gap
+        self._horizon = Horizon()
+        self.gap_wait_s = GAP_WAIT_S
         if not read_only:
             try:
                 self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -419,6 +430,34 @@ class PgEventStore:
     def game(self, game_id: str) -> GameRow | None:
         return self._sql.game(game_id)
 
+    def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]:
+        """Every event of every game in position order (``gpos``), for rebuilds and the projector's tail.
+
+        Only final positions: before a gap (a position a running transaction may still fill) it waits up to
+        :data:`GAP_WAIT_S` for the gap to be final, then stops there (a caller reading again later resumes)."""
+        last, waited = after_rowid, 0.0
+        while True:
+            rows = self._conn().execute(
+                f"SELECT {SNAPSHOT_COLUMNS}, e.* FROM (SELECT 1) one LEFT JOIN LATERAL "
+                f"(SELECT gpos, {EVENT_COLUMNS} FROM events WHERE gpos > ? ORDER BY gpos LIMIT ?) e ON true",
+                (last, batch)).fetchall()
+            xmin, xmax = rows[0][0], rows[0][1]
+            final = self._horizon.snapshot(xmin, xmax)
+            if rows[0][2] is None:
+                return
+            self._horizon.seen(rows[-1][2], xmin, xmax)
+            if rows[0][2] != last + 1 and rows[0][2] > final and xmin < xmax:
+                if waited >= self.gap_wait_s:
+                    return
+                time.sleep(0.005)
+                waited += 0.005
+                continue
+            for r in rows:
+                if r[2] != last + 1 and r[2] > final and xmin < xmax:
+                    break  # a gap not known to be final: read again from here
+                last = r[2]
+                yield r[2], row_event(r[3:])
+
     def require_game(self, game_id: str) -> GameRow:
         return self._sql.require_game(game_id)
 
@@ -479,10 +518,21 @@ class PgEventStore:
         return self._sql.unfinished_bot_games()
 
     def last_position(self) -> int:
-        return self._sql.last_position()
-
-    def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]:
-        return self._sql.iter_all(after_rowid, batch)
+        """The position (``gpos``) of the newest event of any game, 0 for none: where a tail starts. Every
+        position up to it is final (it waits up to :data:`GAP_WAIT_S` for running transactions, else it
+        answers the highest position known final)."""
+        waited = 0.0
+        while True:
+            xmin, xmax, top = self._conn().execute(
+                f"SELECT {SNAPSHOT_COLUMNS}, (SELECT COALESCE(MAX(gpos), 0) FROM events)").fetchone()
+            final = self._horizon.snapshot(xmin, xmax)
+            self._horizon.seen(top, xmin, xmax)
+            if top <= final or xmin >= xmax:
+                return top
+            if waited >= self.gap_wait_s:
+                return final
+            time.sleep(0.005)
+            waited += 0.005
 
     def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
         return self._sql.count_events(after_rowid, upto_rowid)
