@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import msg
 
 from . import board
 from .cards import EnemyDicePenalty, NoTerrainRetreatIgnore
@@ -50,10 +51,10 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
     st = out.state
     u = st.units.get(unit_id)
     if u is None:
-        raise RuleViolation("HOTH-ATTACK-7", f"There is no unit {unit_id!r} on the battlefield.")
+        raise RuleViolation("HOTH-ATTACK-7", msg("There is no unit '{unit}' on the battlefield.", unit=unit_id))
     assert st.turn is not None
     if u.faction != st.turn.faction:
-        raise RuleViolation("HOTH-GLOSS-4", f"{unit_id} is an enemy unit.")
+        raise RuleViolation("HOTH-GLOSS-4", msg("{unit} is an enemy unit.", unit=unit_id))
     bad = may_attack_refusal(st, u, breakthrough)
     if bad is not None:
         raise bad
@@ -161,18 +162,18 @@ def reroll(out: Outbox, indices: tuple[int, ...]) -> None:
     assert p is not None and ctx is not None
     idx = tuple(indices)
     if list(idx) != sorted(set(idx)) or any(not 0 <= i < len(ctx.faces) for i in idx):
-        raise RuleViolation("HOTH-DICE-4", "Dice indices are listed once each, in increasing order, between 0 and "
-                                           f"{len(ctx.faces) - 1}.")
+        raise RuleViolation("HOTH-DICE-4", msg("Dice indices are listed once each, in increasing order, between 0 "
+                                               "and {last}.", last=len(ctx.faces) - 1))
     if p.which == SUPPORT_REROLL and idx and not p.cards:
-        raise RuleViolation("HOTH-CARD-4", "No support card of yours re-rolls dice now: keep the roll (reroll with "
-                                           "no dice).")
+        raise RuleViolation("HOTH-CARD-4", msg("No support card of yours re-rolls dice now: keep the roll (reroll "
+                                               "with no dice)."))
     if p.which == "miss":
         misses = tuple(i for i, f in enumerate(ctx.faces) if f == "miss")
         if idx and tuple(sorted(idx)) != misses:
-            raise RuleViolation("HOTH-CARD-4", "This card re-rolls all X results or none.")
+            raise RuleViolation("HOTH-CARD-4", msg("This card re-rolls all X results or none."))
     if p.which == "all" and idx and idx != tuple(range(len(ctx.faces))):
-        raise RuleViolation(EWEB, f"Under {EWEB} (all): the E-Web re-rolls all its attack dice or none "
-                                  f"(dice {list(range(len(ctx.faces)))} or []).")
+        raise RuleViolation(EWEB, msg("Under {choice} (all): the E-Web re-rolls all its attack dice or none "
+                                      "(dice {dice} or []).", choice=EWEB, dice=str(list(range(len(ctx.faces))))))
     if p.cards and idx:
         out.emit(SupportPlayed(seat=p.seat, card=p.cards[0]), RulingBuilder().add(
             "HOTH-CARD-4", f"{p.seat} plays the support card {p.cards[0]} to re-roll."), summary="support re-roll")
@@ -373,7 +374,7 @@ def support_reaction(out: Outbox, play: bool, card: str | None = None) -> None:
     assert p is not None and p.kind == "support"
     if play:
         if card not in p.cards:
-            raise RuleViolation("HOTH-CARD-4", "That support card cannot be played in this window.")
+            raise RuleViolation("HOTH-CARD-4", msg("That support card cannot be played in this window."))
         out.emit(SupportPlayed(seat=p.seat, card=card, target=p.unit),  # type: ignore[arg-type]
                  RulingBuilder().add("HOTH-CARD-4", f"{p.seat} plays the support card {card}."),
                  summary=f"{p.seat} plays support {card}")
@@ -437,9 +438,9 @@ def retreat_choice(out: Outbox, path: tuple[Hex, ...]) -> None:
     assert p is not None
     path = tuple(tuple(h) for h in path)  # type: ignore[misc]
     if path not in p.options:
-        raise RuleViolation("HOTH-RETREAT-7", "That is not a legal retreat path: each step goes towards your "
-                                              "baseline, avoids units and impassable hexes, and the retreat goes "
-                                              "as far as it can.", options=[list(map(list, o)) for o in p.options])
+        raise RuleViolation("HOTH-RETREAT-7", msg("That is not a legal retreat path: each step goes towards your "
+                                                  "baseline, avoids units and impassable hexes, and the retreat goes "
+                                                  "as far as it can."), options=[list(map(list, o)) for o in p.options])
     apply_retreat(out, path, p.steps)
 
 

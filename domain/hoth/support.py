@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import msg
 
 from . import board
 from .cards import Bombard, Card, DamagedUnit, FewerUnits, Heal, NoStructure, OwnUnitsLost, PeekHand, PlaceUnit, TreatAsTerrain
@@ -113,22 +114,23 @@ def play_support(out: Outbox, seat: str, cid: str, target: str | None, hex_: Hex
     st = out.state
     f = faction_of(seat)
     if cid not in st.support.get(f, ()):
-        raise RuleViolation("HOTH-CARD-1", f"{cid} is not a support card you hold.")
+        raise RuleViolation("HOTH-CARD-1", msg("{card} is not a support card you hold.", card=cid))
     card = st.cards[cid]
     if card.timing not in OFFERED_TIMINGS:
-        raise RuleViolation("HOTH-CARD-4", f"{card.title} is played in reaction ({card.timing}); not offered here.")
+        raise RuleViolation("HOTH-CARD-4", msg("{card} is played in reaction ({timing}); not offered here.", card=card.title,
+                                               timing=card.timing))
     if not window_open(st, seat, card):
-        raise RuleViolation("HOTH-CARD-4", f"{card.title} cannot be played now (its timing is {card.timing}; at most "
-                                           "one support card per turn).")
+        raise RuleViolation("HOTH-CARD-4", msg("{card} cannot be played now (its timing is {timing}; at most one "
+                                               "support card per turn).", card=card.title, timing=card.timing))
     if not _condition_ok(st, f, card):
-        raise RuleViolation("HOTH-CARD-4", f"The condition of {card.title} is not met.")
+        raise RuleViolation("HOTH-CARD-4", msg("The condition of {card} is not met.", card=card.title))
     want: dict[str, Any] = {}
     if target is not None:
         want["target"] = target
     if hex_ is not None:
         want["hex"] = tuple(hex_)
     if want not in _targets(st, seat, card):
-        raise RuleViolation("HOTH-CARD-4", f"{card.title} cannot be played on that target.")
+        raise RuleViolation("HOTH-CARD-4", msg("{card} cannot be played on that target.", card=card.title))
     rb = RulingBuilder().add("HOTH-CARD-4", f"{seat} plays the support card {card.title} ({cid}) "
                                             "in addition to the command card.", card=cid, timing=card.timing)
     out.emit(SupportPlayed(seat=seat, card=cid, target=target, hex=want.get("hex")), rb,

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import msg, msg_n
 
 from . import board
+from .terms import hex_text
 from .cards import ArrangeTop, Card, DiscardAndDraw, DrawThenDiscard, PlaceUnit
 from .combat import may_attack_refusal, plan_attack, plan_special, special_attack
 from .context import Snapshot, snapshot
@@ -59,10 +61,10 @@ def draw(out: Outbox, seat: str, n: int) -> None:
 def play_card(out: Outbox, seat: str, card_id: str) -> None:
     st = out.state
     if card_id not in st.hands.get(seat, ()):
-        raise RuleViolation("HOTH-CARD-1", f"{card_id} is not a card in your hand.")
+        raise RuleViolation("HOTH-CARD-1", msg("{card} is not a card in your hand.", card=card_id))
     card = st.cards[card_id]
     if card.kind == "support":
-        raise RuleViolation("HOTH-CARD-1", "A support card is not a command card.")
+        raise RuleViolation("HOTH-CARD-1", msg("A support card is not a command card."))
     faction = faction_of(seat)
     rb = RulingBuilder().add("HOTH-CARD-1", f"{seat} plays {card.title} ({card_id}).", card=card_id, kind=card.kind)
     eff: Card = card
@@ -133,8 +135,8 @@ def reinforce(out: Outbox, seat: str, h: Hex) -> None:
     assert p is not None and p.unit_type is not None
     h = tuple(h)  # type: ignore[assignment]
     if h not in reinforcement_hexes(out.state, faction_of(seat), p.unit_type):
-        raise RuleViolation("HOTH-CARD-4", f"{board.label(h) if board.is_playable(h) else list(h)} is not an empty "
-                                           "hex of your baseline.", hex=list(h))
+        raise RuleViolation("HOTH-CARD-4", msg("{hex} is not an empty hex of your baseline.",
+                                               hex=hex_text(h) if board.is_playable(h) else str(list(h))), hex=list(h))
     faction = faction_of(seat)
     uid = f"{'E' if faction == 'imperial' else 'R'}+{out.state.turn_no}"
     while uid in out.state.units:
@@ -150,7 +152,7 @@ def arrange(out: Outbox, seat: str, order: tuple[str, ...]) -> None:
     p = out.state.pending
     assert p is not None
     if sorted(order) != sorted(p.cards):
-        raise RuleViolation("HOTH-CARD-4", "Put back exactly the cards you looked at, in any order.")
+        raise RuleViolation("HOTH-CARD-4", msg("Put back exactly the cards you looked at, in any order."))
     out.emit(DeckArranged(seat=seat, count=len(order), top=tuple(order)),
              RulingBuilder().add("HOTH-CARD-4", f"{seat} puts {len(order)} cards back on top of the deck."),
              summary=f"{seat} arranges the deck", visibility=seat)
@@ -162,14 +164,16 @@ def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
     assert p is not None and st.turn is not None
     hand = list(st.hands.get(seat, ()))
     if len(cards) > p.max:
-        raise RuleViolation("HOTH-CARD-4", f"You may discard at most {p.max} card(s).")
+        raise RuleViolation("HOTH-CARD-4", msg_n("You may discard at most {count} card(s).", "You may discard at most {count} card(s).",
+                                                   "count", count=p.max))
     if list(cards) != sorted(cards):
-        raise RuleViolation("HOTH-CARD-4", "List the discarded cards in sorted order (each card id once per copy).")
+        raise RuleViolation("HOTH-CARD-4", msg("List the discarded cards in sorted order (each card id once per copy)."))
     if p.which == "exact" and len(cards) != p.max:
-        raise RuleViolation("HOTH-CARD-4", f"Discard exactly {p.max} card(s).")
+        raise RuleViolation("HOTH-CARD-4", msg_n("Discard exactly {count} card(s).", "Discard exactly {count} card(s).", "count",
+                                                   count=p.max))
     for c in cards:
         if c not in hand:
-            raise RuleViolation("HOTH-CARD-4", f"{c} is not in your hand.")
+            raise RuleViolation("HOTH-CARD-4", msg("{card} is not in your hand.", card=c))
         hand.remove(c)
     out.emit(CardsDiscarded(seat=seat, cards=tuple(cards)),
              RulingBuilder().add("HOTH-CARD-4", f"{seat} discards {len(cards)} card(s).", count=len(cards)),
