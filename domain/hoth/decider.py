@@ -27,7 +27,7 @@ from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
 
-from domain.kernel.messages import Message, msg
+from domain.kernel.messages import Message, msg, msg_n
 
 from . import commands as C
 from . import labels, terms
@@ -204,17 +204,21 @@ class HothRuleset:
                 if c.kind == "support":
                     used[cid] = c
         rolls = dice.take()
-        rb = RulingBuilder().add("HOTH-SETUP-3", f"Scenario {sc.title}: terrain, structures and units placed.",
-                                 scenario=sc.id).add("HOTH-TURN-1", f"{sc.first} plays first.", order=list(order))
+        rb = RulingBuilder().add("HOTH-SETUP-3", msg("Scenario {title}: terrain, structures and units placed.",
+                                                      title=sc.title), scenario=sc.id).add(
+            "HOTH-TURN-1", msg("{side} plays first.", side=terms.side(sc.first)), order=list(order))
         opened = GameOpened(scenario=sc, cards=tuple(used[k] for k in sorted(used)), seats=seats, turn_order=order,
                             unit_ids=tuple(unit_ids))
-        out.items.append(Emitted(event=opened, ruling=rb.build(f"{sc.title} set up")))
+        out.items.append(Emitted(event=opened, ruling=rb.build(msg("{title} set up", title=sc.title))))
         out.state = _evolve(out.state, opened)
         first = True
         for seat, deck, _ in plans:
             ev = DeckShuffled(seat=seat, size=len(deck), deck=deck)
             out.items.append(Emitted(event=ev, ruling=RulingBuilder().add(
-                "HOTH-SETUP-9", f"{seat}'s command deck is shuffled ({len(deck)} cards).").build(f"{seat} shuffles"),
+                "HOTH-SETUP-9", msg_n("{seat}'s command deck is shuffled ({count} cards).",
+                                     "{seat}'s command deck is shuffled ({count} cards).", "count",
+                                     seat=terms.side(seat), count=len(deck))).build(
+                msg("{seat} shuffles", seat=terms.side(seat))),
                 visibility=NOBODY, rolls=rolls if first else (), reveals=True))
             first = False
             out.state = _evolve(out.state, ev)
@@ -222,14 +226,18 @@ class HothRuleset:
             ev2 = CardsDrawn(seat=seat, count=hand, cards=deck[:hand])
             out.items.append(Emitted(event=ev2, ruling=RulingBuilder().add(
                 "HOTH-SETUP-9" if hand == sc.side(faction_of(seat)).hand_size else "HOTH-TEAM-5",
-                f"{seat} draws an opening hand of {hand}.", count=hand).build(f"{seat} draws {hand}"),
+                msg_n("{seat} draws an opening hand of {count}.", "{seat} draws an opening hand of {count}.", "count",
+                      seat=terms.side(seat), count=hand), count=hand).build(
+                msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=terms.side(seat), count=hand)),
                 visibility=seat, reveals=True))
             out.state = _evolve(out.state, ev2)
         for f, cards in support.items():
             ev3 = SupportDealt(faction=f, count=len(cards), cards=cards)
             out.items.append(Emitted(event=ev3, ruling=RulingBuilder().add(
-                "HOTH-CARD-4", f"{f} brings {len(cards)} support card(s) into the battle (content 3.1).").build(
-                f"{f} support cards"), visibility=faction_seats(seats, f)[0]))
+                "HOTH-CARD-4", msg_n("{faction} brings {count} support card(s) into the battle (content 3.1).",
+                                     "{faction} brings {count} support card(s) into the battle (content 3.1).",
+                                     "count", faction=terms.side(f), count=len(cards))).build(
+                msg("{faction} support cards", faction=terms.side(f))), visibility=faction_seats(seats, f)[0]))
             out.state = _evolve(out.state, ev3)
         if choice(out.state, FIRST_DRAW) == "draw":
             starter = order[0]
@@ -237,17 +245,21 @@ class HothRuleset:
             ev4 = CardsDrawn(seat=starter, count=len(top), cards=top)
             out.items.append(Emitted(event=ev4, ruling=cite(RulingBuilder(),
                 FIRST_DRAW, "draw", f"{starter} draws a card before the first turn.").add(
-                "HOTH-SETUP-11", f"{starter} draws {len(top)} card and takes the first turn.", count=len(top)).build(
-                f"{starter} draws {len(top)}"), visibility=starter, reveals=True))
+                "HOTH-SETUP-11", msg_n("{seat} draws {count} card and takes the first turn.",
+                                       "{seat} draws {count} card and takes the first turn.", "count",
+                                       seat=terms.side(starter), count=len(top)), count=len(top)).build(
+                msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=terms.side(starter),
+                      count=len(top))), visibility=starter, reveals=True))
             out.state = _evolve(out.state, ev4)
         if not settle(out):
             rb = RulingBuilder()
             if choice(out.state, FIRST_DRAW) == "draw":
-                rb.add("HOTH-SETUP-11", f"{order[0]} plays the first card.")
+                rb.add("HOTH-SETUP-11", msg("{seat} plays the first card.", seat=terms.side(order[0])))
             else:
                 cite(rb, FIRST_DRAW, "play", "no extra draw before the first turn.").add(
-                    "HOTH-SETUP-11", f"{order[0]} plays the first card (no extra draw, HOTH-GAP-25).")
-            out.emit(TurnStarted(seat=order[0], turn=1), rb, summary=f"turn 1: {order[0]}")
+                    "HOTH-SETUP-11", msg("{seat} plays the first card (no extra draw, HOTH-GAP-25).",
+                                        seat=terms.side(order[0])))
+            out.emit(TurnStarted(seat=order[0], turn=1), rb, summary=msg("turn {turn}: {seat}", turn=1, seat=terms.side(order[0])))
         return out.items
 
     # -- verification (kernel protocol, optional) ----------------------------------------
@@ -330,8 +342,8 @@ class HothRuleset:
             attack(out, cmd.unit, cmd.target, breakthrough=True, special=cmd.special)
         elif k == "breakthrough_attack" and isinstance(cmd, C.SkipAttack):
             out.emit(AttackFinished(attacker=p.unit or ""), RulingBuilder().add(
-                "HOTH-SPECIAL-ASSAULT-6", f"{p.unit} does not make the breakthrough attack (optional)."),
-                summary="breakthrough attack declined")
+                "HOTH-SPECIAL-ASSAULT-6", msg("{unit} does not make the breakthrough attack (optional).", unit=p.unit)),
+                summary=msg("breakthrough attack declined"))
         elif k == "discard" and isinstance(cmd, C.DiscardCards):
             discard_cards(out, p.seat, tuple(cmd.cards))
         elif k == "arrange" and isinstance(cmd, C.ArrangeDeck):
