@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
-from domain.kernel.messages import msg, msg_n
+from domain.kernel.messages import Message, msg, msg_n
 
 from . import board
 from .cards import ConvertResult, ExtraDice, Reroll, SpecialAttack, StructureHitSymbols
@@ -14,6 +14,7 @@ from .sight import sight_ruling_values
 from .choices import EWEB, choice
 from .state import HothState, UnitState
 from .terms import hex_text, side
+from .terms import terrain as terrain_word
 from .terrain import RIDGE, attack_penalty, protection
 from .units import UNIT_SPECS
 
@@ -33,7 +34,7 @@ class AttackPlan:
     __slots__ = ("attacker", "target", "structure", "distance", "dice", "sight", "steps", "target_hex")
 
     def __init__(self) -> None:
-        self.steps: list[tuple[str, str, dict[str, Any]]] = []
+        self.steps: list[tuple[str, Message, dict[str, Any]]] = []
 
 
 def _target(state: HothState, target_id: str):
@@ -122,8 +123,10 @@ def plan_special(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
     plan.sight = snap.sight(u.hex, tgt.hex) if explain else None
     plan.target_hex = tgt.hex
     if explain:
-        plan.steps.append(("HOTH-CARD-4", f"Special attack of the card: {sp.dice} dice.", {"dice": sp.dice}))
-        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(plan.sight)))
+        plan.steps.append(("HOTH-CARD-4", msg_n("Special attack of the card: {count} dice.",
+                                                         "Special attack of the card: {count} dice.", "count",
+                                                         count=sp.dice), {"dice": sp.dice}))
+        plan.steps.append(("HOTH-LOS-1", msg("Line of sight is clear."), sight_ruling_values(plan.sight)))
     plan.dice = sp.dice
     return plan
 
@@ -173,16 +176,18 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
     base = s.attack[d - 1]
     n = base
     if explain:
-        plan.steps.append(("HOTH-RANGE-2", f"{s.name} roll {base} dice at distance {d}.",
+        plan.steps.append(("HOTH-RANGE-2", msg_n("{name} roll {count} dice at distance {distance}.",
+                                                 "{name} roll {count} dice at distance {distance}.", "count",
+                                                 name=s.name, count=base, distance=d),
                            {"distance": d, "base_dice": base, "row": list(s.attack)}))
-        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(plan.sight)))
+        plan.steps.append(("HOTH-LOS-1", msg("Line of sight is clear."), sight_ruling_values(plan.sight)))
     # protection of the target's hex (HOTH-MOD-2, -4, -5)
     t_terrain = snap.terrain.get(tgt.hex)
     a_on_ridge = snap.terrain.get(u.hex) == RIDGE
     if not is_struct and not UNIT_SPECS[tgt.unit].terrain_protection:
         if t_terrain and explain:
-            plan.steps.append(("HOTH-MOD-4", "An AT-AT never benefits from terrain protection.", {"terrain": t_terrain}))
-            plan.steps.append(("HOTH-UNIT-ATAT-6", "AT-ATs never benefit from terrain protection.", {}))
+            plan.steps.append(("HOTH-MOD-4", msg("An AT-AT never benefits from terrain protection."), {"terrain": t_terrain}))
+            plan.steps.append(("HOTH-UNIT-ATAT-6", msg("AT-ATs never benefit from terrain protection."), {}))
     else:
         tgt_inf = (not is_struct) and UNIT_SPECS[tgt.unit].kind == "infantry"
         if tgt_inf and t_terrain is None and in_trench(state, snap, tgt):
@@ -191,15 +196,16 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
         if rule is not None:
             n -= minus
             if explain:
-                plan.steps.append((rule, f"Target on {t_terrain}: -{minus} dice.",
+                plan.steps.append((rule, msg("Target on {terrain}: -{count} dice.", terrain=terrain_word(t_terrain), count=minus),
                                    {"terrain": t_terrain, "dice": -minus, "attacker_type": s.kind}))
                 if is_struct:
-                    plan.steps.append(("HOTH-MOD-5", "A structure takes the protection of its hex.", {}))
+                    plan.steps.append(("HOTH-MOD-5", msg("A structure takes the protection of its hex."), {}))
     minus, rule = attack_penalty(snap.terrain.get(u.hex), s.kind)
     if rule is not None:
         n -= minus
         if explain:
-            plan.steps.append((rule, f"A vehicle attacking from buildings/debris: -{minus} dice.", {"dice": -minus}))
+            plan.steps.append((rule, msg("A vehicle attacking from buildings/debris: -{count} dice.", count=minus),
+                               {"dice": -minus}))
     # bonuses (HOTH-MOD-6)
     t = state.turn
     assert t is not None
@@ -209,9 +215,9 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
                 focus = focus_target(state, u.id)
                 if focus is None:
                     if explain:
-                        plan.steps.append(("HOTH-CARD-7", f"Focus Fire: {target_id} becomes the focus target; its "
-                                           "partner gets the bonus only against it (FOCUS_FIRE_PARTNER_BOUND, "
-                                           "INFERRED).",
+                        plan.steps.append(("HOTH-CARD-7", msg("Focus Fire: {target} becomes the focus target; its partner gets the "
+                                               "bonus only against it (FOCUS_FIRE_PARTNER_BOUND, INFERRED).",
+                                               target=target_id),
                                            {"focus_target": target_id, "inferred": "FOCUS_FIRE_PARTNER_BOUND"}))
                 elif focus != target_id:
                     if FOCUS_FIRE_PARTNER_BOUND:
@@ -221,20 +227,20 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
                                         focus_target=focus)
                     continue
                 elif explain:
-                    plan.steps.append(("HOTH-CARD-7", f"Focus Fire: both ordered units attack {target_id}.",
+                    plan.steps.append(("HOTH-CARD-7", msg("Focus Fire: both ordered units attack {target}.", target=target_id),
                                        {"focus_target": target_id}))
             n += e.dice
             if explain:
-                plan.steps.append(("HOTH-CARD-7", f"Card bonus: +{e.dice} dice.",
+                plan.steps.append(("HOTH-CARD-7", msg("Card bonus: +{count} dice.", count=e.dice),
                                    {"dice": e.dice, "card": t.effects_card}))
     if not is_struct:
         scout = scout_bonus(state, snap, u, tgt)
         if scout is not None:
             n += 1
             if explain:
-                plan.steps.append(("HOTH-SPECIAL-SCOUT-1", f"Scouts {scout} on a ridge see the target: +1 die "
-                                   "(never more than +1, HOTH-GAP-19).", {"scouts": scout, "dice": 1}))
-                plan.steps.append(("HOTH-TERRAIN-RIDGE-6", "Scouts on a ridge grant their bonus.", {"scouts": scout}))
+                plan.steps.append(("HOTH-SPECIAL-SCOUT-1", msg("Scouts {unit} on a ridge see the target: +1 die (never more than +1, "
+                                       "HOTH-GAP-19).", unit=scout), {"scouts": scout, "dice": 1}))
+                plan.steps.append(("HOTH-TERRAIN-RIDGE-6", msg("Scouts on a ridge grant their bonus."), {"scouts": scout}))
     plan.dice = n  # HOTH-MOD-7 / HOTH-GAP-35: base + bonuses - protection - penalties, summed
     if n <= 0:
         return _refused(explain, "HOTH-MOD-7", lambda: msg_n("After modifiers {count} dice are left; an attack needs at least 1.", "After modifiers {count} dice are left; an attack needs at least 1.", "count", count=n))

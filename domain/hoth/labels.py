@@ -14,7 +14,7 @@ from domain.kernel.messages import Message, msg, msg_n, named
 from . import commands as C
 from .cards import Card
 from .state import HothState
-from .terms import hex_text
+from .terms import hex_text, path_text
 from .units import UNIT_SPECS
 
 #: Steps the rules take by themselves whoever's command set them off (a turn that ends after the
@@ -70,15 +70,6 @@ def _card(state: HothState, cid: str, cards: Mapping[str, Card] | None) -> "dict
     return named(c.title, cid) if c is not None else cid
 
 
-def _path(path: Any) -> "Message | str":
-    """``c4 r2 -> c4 r3``."""
-    steps = [hex_words(h) for h in path]
-    joined = steps[0] if steps else ""
-    for h in steps[1:]:
-        joined = msg("{a} -> {b}", a=joined, b=h)
-    return joined
-
-
 def describe(state: HothState, seat: str, cmd: Any, cards: Mapping[str, Card] | None = None) -> dict[str, Any]:  # noqa: C901
     warning = None
     label: "Message | str"
@@ -108,7 +99,7 @@ def describe(state: HothState, seat: str, cmd: Any, cards: Mapping[str, Card] | 
     elif isinstance(cmd, C.IgnoreRetreat):
         label = msg("Ignore 1 retreat (trench)") if cmd.ignore else msg("Take every retreat")
     elif isinstance(cmd, C.Retreat):
-        label = (msg("Retreat to {hex} via {path}", hex=hex_words(cmd.path[-1]), path=_path(cmd.path))
+        label = (msg("Retreat to {hex} via {path}", hex=hex_words(cmd.path[-1]), path=path_text(cmd.path, with_id=False))
                  if cmd.path else msg("Retreat: no hex to enter"))
     elif isinstance(cmd, C.Breakthrough):
         label = msg("Break through into the vacated hex") if cmd.advance else msg("Stay (no breakthrough)")

@@ -4,14 +4,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from domain.kernel import RulingBuilder
-from domain.kernel.messages import msg, msg_n
+from domain.kernel.messages import Message, msg, msg_n
 
 from .events import GameWon, MedalsAwarded, ObjectiveChanged
 from .choices import PERM_MEDAL, choice, cite
 from .objectives import medal_winner, objective_changes, sudden_death
 from .outbox import Outbox
 from .board import label
-from .terms import hex_text, side
+from .terms import hex_text, side, signed
 from .scenario import Hex, PermanentMedal, Scenario
 from .units import UNIT_SPECS
 
@@ -36,13 +36,15 @@ def medals_for(sc: Scenario, attacker_faction: str, unit_type: str) -> tuple[int
 
 # HOTH-ELIM-5 / HOTH-WIN-3 / HOTH-OBJ-1: every medal (elimination or objective) counts the same and runs
 # the victory check at once.
-def award(out: Outbox, faction: str, count: int, reason: str, rule: str, objective: str | None = None) -> None:
+def award(out: Outbox, faction: str, count: int, reason: Message, rule: str, objective: str | None = None) -> None:
+    """``reason``: why (``eliminated R4``); the event keeps its English text."""
     if count == 0:
         return
     total = out.state.medals.get(faction, 0) + count
     rb = RulingBuilder().add(rule, reason, faction=faction, count=count, total=total)
-    out.emit(MedalsAwarded(faction=faction, count=count, total=total, reason=reason, objective=objective), rb,
-             summary=f"{faction} {'+' if count > 0 else ''}{count} medal(s): {reason}")
+    out.emit(MedalsAwarded(faction=faction, count=count, total=total, reason=reason.english(), objective=objective), rb,
+             summary=msg("{faction} {change} medal(s): {reason}", faction=side(faction), change=signed(count),
+                         reason=reason))
 
 
 def entries(out: Outbox, rb: RulingBuilder, unit_id: str, path: tuple[Hex, ...]) -> list[tuple[str, Hex]]:
@@ -83,7 +85,7 @@ def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: boo
             if by_retreat and not held:
                 rb.add("HOTH-RETREAT-9", msg("Retreating off the hex loses the medal."))
             out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=held), rb, summary=text)
-            award(out, ob.faction, ob.medals if held else -ob.medals, f"objective {ob.id}", rule, ob.id)
+            award(out, ob.faction, ob.medals if held else -ob.medals, msg("objective {objective}", objective=ob.id), rule, ob.id)
         else:
             ob = ch[1]
             text = msg("A {faction} unit entered objective {objective} at {hex}: the medal is won for good.",
@@ -95,7 +97,7 @@ def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: boo
                 rb.add("HOTH-RETREAT-9", msg("A retreat triggers objective effects: entering the hex captures it."))
             out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=True, permanent=True), rb,
                      summary=text)
-            award(out, ob.faction, ob.medals, f"objective {ob.id}", "HOTH-OBJ-PERM-1", ob.id)
+            award(out, ob.faction, ob.medals, msg("objective {objective}", objective=ob.id), "HOTH-OBJ-PERM-1", ob.id)
         if check_victory(out):
             return True
     return check_victory(out)

@@ -65,4 +65,18 @@ def hex_text(h: Any, with_id: bool = True) -> "Message | str":
     return msg("half-hex {hex}", hex=text) if h in HALF_HEXES else text
 
 
-__all__ = ["decision", "faces", "hex_text", "phase", "side", "sides", "terrain"]
+def signed(n: int) -> str:
+    """A change with its sign: ``+2``, ``-1``."""
+    return format(n, "+d")
+
+
+def path_text(path: Any, with_id: bool = True) -> "Message | str":
+    """Hexes one after another, ``c4 r2 [8,2] -> c4 r3 [8,3]`` (``with_id``, or ``c4 r2 -> c4 r3``)."""
+    steps = [hex_text(h, with_id) for h in path]
+    joined = steps[0] if steps else ""
+    for h in steps[1:]:
+        joined = msg("{a} -> {b}", a=joined, b=h)
+    return joined
+
+
+__all__ = ["decision", "faces", "hex_text", "path_text", "signed", "phase", "side", "sides", "terrain"]

@@ -11,7 +11,7 @@ from domain.kernel.messages import Message, msg, msg_n
 from .board import label as _label
 from .scenario import PermanentMedal, TemporaryMedal
 from .state import SUPPORT_WINDOWS, HothState, terrain_map
-from .terms import decision, faces, hex_text, side
+from .terms import decision, faces, hex_text, side, signed
 from .picture import BoardPicture, LastAttack, MedalMark, UnitMark, render_board
 
 
@@ -117,7 +117,7 @@ _TEMPLATES = {
                                       losses=e.losses)),
     "unit_eliminated": lambda e: msg("{unit} eliminated", unit=e.unit),
     "medals_awarded": lambda e: msg("{faction} {change} medal(s) = {total}", faction=side(e.faction),
-                                    change=_signed(e.count), total=e.total),
+                                    change=signed(e.count), total=e.total),
     "objective_changed": lambda e: (msg("objective {objective} held by {faction}", objective=e.objective,
                                         faction=side(e.faction)) if e.held else
                                     msg("objective {objective} lost by {faction}", objective=e.objective,
@@ -147,10 +147,6 @@ _TEMPLATES = {
                                      target=e.attack.target),
     "decision_made": lambda e: msg("{seat}: {choice}", seat=side(e.seat), choice=e.choice),
 }
-
-
-def _signed(n: int) -> str:
-    return format(n, "+d")
 
 
 def _retreated(e: Any) -> Message:

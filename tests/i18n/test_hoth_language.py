@@ -46,11 +46,20 @@ def test_a_hoth_game_played_in_english_reads_in_ukrainian_afterwards(api: Api):
     assert [(e["payload"], e["hash"]) for e in ev_en] == [(e["payload"], e["hash"]) for e in ev_uk]
     assert any(CYRILLIC.search(e["summary"]) for e in ev_uk)
     assert api.client.get(f"/games/{gid}/verify").json() == api.client.get(f"/games/{gid}/verify", headers=UK).json()
-    # a ruling: the same rule ids in either language
-    moved = next(s["seq"] for s in en_steps if s["type"] == "unit_moved")
-    r_en = api.client.get(f"/games/{gid}/events/{moved}/ruling").json()
-    r_uk = api.client.get(f"/games/{gid}/events/{moved}/ruling", headers=UK).json()
-    assert [s["rule"] for s in r_en["ruling"]["steps"]] == [s["rule"] for s in r_uk["ruling"]["steps"]]
+    # rulings: in Ukrainian step by step, the same rule ids and values as in English
+    for kind in ("unit_moved", "attack_rolled", "attack_resolved", "turn_started"):
+        seq = next((s["seq"] for s in en_steps if s["type"] == kind), None)
+        if seq is None:
+            continue
+        r_en = api.client.get(f"/games/{gid}/events/{seq}/ruling").json()["ruling"]
+        r_uk = api.client.get(f"/games/{gid}/events/{seq}/ruling", headers=UK).json()["ruling"]
+        assert [(s["rule"], s.get("values")) for s in r_en["steps"]] == \
+            [(s["rule"], s.get("values")) for s in r_uk["steps"]]
+        assert CYRILLIC.search(r_uk["summary"]) and not CYRILLIC.search(r_en["summary"]), (r_en, r_uk)
+        # a table choice's citation (HOTH-CHOICE-*, the kernel's cite) is still an English sentence
+        assert all(CYRILLIC.search(s["text"]) for s in r_uk["steps"] if not s["rule"].startswith("HOTH-CHOICE-")), \
+            r_uk["steps"]
+        assert not any(CYRILLIC.search(s["text"]) for s in r_en["steps"])
 
 
 def test_a_hoth_refusal_in_czech_keeps_its_rule_id(api: Api):
@@ -70,15 +79,22 @@ def test_a_hoth_refusal_in_czech_keeps_its_rule_id(api: Api):
 
 
 def test_hoth_labels_in_italian(api: Api):
-    g = _play(api, steps=1)
-    v = api.view(g["game_id"])
-    seat = v["to_act"][0]
-    token = g["seats"][seat]
-    r = api.client.get(f"/games/{g['game_id']}/legal-commands", params={"lang": "it"}, headers=api.auth(token))
-    en = api.legal(g["game_id"], token)
+    g = api.create("hoth", SCENARIO)
+    gid = g["game_id"]
+    for _ in range(8):  # play a command card: the orders it allows are labelled with the printed unit names
+        v = api.view(gid)
+        seat = v["to_act"][0]
+        token = g["seats"][seat]
+        r = api.client.get(f"/games/{gid}/legal-commands", params={"lang": "it"}, headers=api.auth(token))
+        if any(c["type"] == "order_unit" for c in r.json()["commands"]):
+            break
+        api.ok(gid, token, r.json()["commands"][0], r.json()["version"])
+    en = api.legal(gid, token)
     assert r.headers["content-language"] == "it" and r.json()["commands"] == en["commands"]
     labels = [d["label"] for d in r.json()["described"]]
-    assert any(x.startswith("Comandare ") for x in labels), labels
-    assert any("Soldati artici (E" in x or "Soldati della Base Echo (R" in x for x in labels), labels
+    orders = [x for x in labels if x.startswith("Comandare ")]
+    assert orders and all(("Soldati artici (E" in x or "Soldati della Base Echo (R" in x or " (E" in x or " (R" in x)
+                          for x in orders), labels
+    assert any("Soldati artici (E" in x or "Soldati della Base Echo (R" in x for x in orders), labels
     assert [d["label_message"]["id"] for d in r.json()["described"]] == \
         [d["label_message"]["id"] for d in en["described"]]
