@@ -72,8 +72,10 @@ NOT_CONVERTED = {"smoke"}
 #: Rulesets whose command labels and warnings (domain/<r>/labels.py) are still English sentences.
 LABELS_NOT_CONVERTED = {"smoke"}
 #: Rulesets whose own ruling steps (automaton, combat, orders...) are still English sentences (the
-#: kernel's steps are messages); not walked here: a ruling step of a converted ruleset renders its text.
-RULING_STEPS_NOT_CONVERTED = {"emperor", "hoth", "smoke"}
+#: kernel's steps are messages). A converted one is walked below: every step and summary of its rulings
+#: is a message, except the citation of a table choice (``<RULESET>-CHOICE-*``, written by the kernel's
+#: ``cite_choice``: still English).
+RULING_STEPS_NOT_CONVERTED = {"emperor", "smoke"}
 
 CASES = [("emperor", "SETUP-AKHENA-VS-REBEL", 3), ("emperor", "SETUP-WARDEN-VS-VESPER", 7),
          ("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 3), ("smoke", "BTL-CROSSROADS", 5)]
@@ -135,6 +137,14 @@ def test_pseudo_locale_walk(rid, scenario, seed):
             except Exception:  # noqa: BLE001 -- a dry run that reaches a draw: not a refusal
                 pass
         g.do(seat, rng.choice(legal))
+    if rid not in RULING_STEPS_NOT_CONVERTED:
+        said_steps = [(st.rule, st.message) for em in g.emitted if em.ruling is not None for st in em.ruling.steps]
+        assert said_steps
+        assert [r for r, m in said_steps if m is None and not r.startswith(f"{rid.upper()}-CHOICE-")] == []
+        assert [em.ruling.summary for em in g.emitted if em.ruling is not None and em.ruling.summary
+                and em.ruling.summary_message is None] == []
+        for _, m in said_steps:
+            assert m is None or _all_marked(m) == []
     sentences, unmarked = [], []
     for e in g.events:
         said = step_message(e, rs)
