@@ -14,7 +14,6 @@ from typing import Any
 from domain.kernel import RuleViolation, RulingBuilder
 from domain.kernel.messages import msg, msg_n, named
 
-from . import board
 from .cards import Bombard, Card, DamagedUnit, FewerUnits, Heal, NoStructure, OwnUnitsLost, PeekHand, PlaceUnit, TreatAsTerrain
 from .combat import DIE_FACES, count_hits
 from .context import NEIGHBOURS, snapshot
