@@ -8,7 +8,7 @@ import random
 import msgspec
 import pytest
 
-from domain.kernel import is_kernel_event, registry, words
+from domain.kernel import NotYourDecision, RuleViolation, is_kernel_event, registry, words
 from domain.kernel.messages import Message, msg, msg_n, text_of
 from domain.kernel.runner import Game
 from projections.views import step_message
@@ -68,12 +68,14 @@ def test_a_broken_translation_falls_back_to_english_never_an_error():
 #: Rulesets whose step summaries, refusals and labels are still English sentences (no message yet):
 #: this list shrinks as each is converted; the walk below fails once one of them starts speaking
 #: messages (take it off the list) and fails if a converted one falls back to a sentence.
-NOT_CONVERTED = {"hoth", "smoke"}
+NOT_CONVERTED = {"smoke"}
 #: Rulesets whose command labels and warnings (domain/<r>/labels.py) are still English sentences.
-LABELS_NOT_CONVERTED = {"hoth", "smoke"}
+LABELS_NOT_CONVERTED = {"smoke"}
 #: Rulesets whose own ruling steps (automaton, combat, orders...) are still English sentences (the
-#: kernel's steps are messages); not walked here: a ruling step of a converted ruleset renders its text.
-RULING_STEPS_NOT_CONVERTED = {"emperor", "hoth", "smoke"}
+#: kernel's steps are messages). A converted one is walked below: every step and summary of its rulings
+#: is a message, except the citation of a table choice (``<RULESET>-CHOICE-*``, written by the kernel's
+#: ``cite_choice``: still English).
+RULING_STEPS_NOT_CONVERTED = {"emperor", "smoke"}
 
 CASES = [("emperor", "SETUP-AKHENA-VS-REBEL", 3), ("emperor", "SETUP-WARDEN-VS-VESPER", 7),
          ("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 3), ("smoke", "BTL-CROSSROADS", 5)]
@@ -90,18 +92,22 @@ def _all_marked(m: Message) -> list[str]:
     return bad
 
 
-#: Commands an Emperor game refuses at most moments (unknown warrior, card, location, target).
-PROBES = [{"type": "move", "warrior": "nobody", "to": "A1", "bonuses": []}, {"type": "activate", "card": "nope"},
-          {"type": "defend", "card": "nope", "bonuses": []}, {"type": "attack", "target": "nobody", "bonuses": []},
-          {"type": "star", "choice": "nothing"}, {"type": "swap"}, {"type": "refresh"}]
+#: Commands a game refuses at most moments (unknown warrior, unit, card, location, target; out of step).
+PROBES = {
+    "emperor": [{"type": "move", "warrior": "nobody", "to": "A1", "bonuses": []}, {"type": "activate", "card": "nope"},
+                {"type": "defend", "card": "nope", "bonuses": []}, {"type": "attack", "target": "nobody", "bonuses": []},
+                {"type": "star", "choice": "nothing"}, {"type": "swap"}, {"type": "refresh"}],
+    "hoth": [{"type": "play_card", "card": "nope"}, {"type": "order_unit", "unit": "nobody"},
+             {"type": "move", "unit": "nobody", "path": [[0, 1]]}, {"type": "attack", "unit": "nobody", "target": "x"},
+             {"type": "end_moves"}, {"type": "end_turn"}, {"type": "reroll", "dice": [9]},
+             {"type": "discard_cards", "cards": ["nope"]}, {"type": "play_support", "card": "nope"}],
+}
 
 
 @pytest.mark.parametrize("rid, scenario, seed", CASES)
 def test_pseudo_locale_walk(rid, scenario, seed):
     """Every step summary (and, for the Emperor, every refusal met on the way) of a converted ruleset is a
     message whose every template the pseudo-locale marks: no word reaches a reader without a catalog."""
-    from domain.kernel import RuleViolation
-
     rs = registry.get(rid)
     g = Game(rs, scenario, seed=seed.to_bytes(32, "big"), game_id=f"p{seed}")
     rng = random.Random(seed)
@@ -123,15 +129,22 @@ def test_pseudo_locale_walk(rid, scenario, seed):
                     label_sentences += 1
                 else:
                     label_unmarked += _all_marked(msgspec.convert(said, Message))
-        if rid == "emperor":
-            for probe in PROBES:
-                try:
-                    g.decide(seat, msgspec.convert(probe, rs.command_type), dry=True)
-                except RuleViolation as exc:
-                    refused.append(exc)
-                except Exception:  # noqa: BLE001 -- a dry run that reaches a draw: not a refusal
-                    pass
+        for probe in PROBES.get(rid, ()):
+            try:
+                g.decide(seat, msgspec.convert(probe, rs.command_type), dry=True)
+            except (RuleViolation, NotYourDecision) as exc:
+                refused.append(exc)
+            except Exception:  # noqa: BLE001 -- a dry run that reaches a draw: not a refusal
+                pass
         g.do(seat, rng.choice(legal))
+    if rid not in RULING_STEPS_NOT_CONVERTED:
+        said_steps = [(st.rule, st.message) for em in g.emitted if em.ruling is not None for st in em.ruling.steps]
+        assert said_steps
+        assert [r for r, m in said_steps if m is None and not r.startswith(f"{rid.upper()}-CHOICE-")] == []
+        assert [em.ruling.summary for em in g.emitted if em.ruling is not None and em.ruling.summary
+                and em.ruling.summary_message is None] == []
+        for _, m in said_steps:
+            assert m is None or _all_marked(m) == []
     sentences, unmarked = [], []
     for e in g.events:
         said = step_message(e, rs)
