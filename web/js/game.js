@@ -104,7 +104,8 @@ export async function renderGame(root, gameId, params) {
   let waiting = false;
   let aboveDrawn = false;
   const aboveReady = Promise.all([headerChoices(session).catch(() => null), rulesets().catch(() => [])])
-    .then(([choices, all]) => {
+    .then(([choices, found]) => {
+      const all = Array.isArray(found) ? found : [];
       for (const r of all) rulesetTitles.set(r.id, r.title || r.id);
       above = { choices, all };
     });
