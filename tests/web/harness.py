@@ -66,18 +66,23 @@ class UmpireServer:
         exits with "address already in use" (the test went on against the other server and lost it when
         that one stopped). So the start waits for serve's own line "Uvicorn running on <url>", and starts
         again on a new free port when serve could not bind its own."""
-        for _ in range(attempts):
-            if self._spawn_and_wait(timeout):
-                return self
-            self.port = free_port()
-            self.url = f"http://127.0.0.1:{self.port}"
-        raise RuntimeError(f"umpire serve found no free port in {attempts} attempts: {self.log_tail()}")
+        try:
+            for _ in range(attempts):
+                if self._spawn_and_wait(timeout):
+                    return self
+                self.port = free_port()
+                self.url = f"http://127.0.0.1:{self.port}"
+            raise RuntimeError(f"umpire serve found no free port in {attempts} attempts: {self.log_tail()}")
+        except BaseException:  # interrupted or failed while starting: no serve is left behind
+            self.stop()
+            raise
 
     def _spawn_and_wait(self, timeout: float) -> bool:
         """True once serve runs on ``self.port`` and answers /health; False when its port was taken."""
         exe = Path(sys.executable).with_name("umpire")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "service.cli"]
         env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
+        env["PYTHONFAULTHANDLER"] = "1"  # a crash in native code (SIGSEGV) prints every thread's Python stack to the log
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
                 cmd + ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir / "data")],
@@ -97,8 +102,7 @@ class UmpireServer:
                 except httpx.HTTPError:
                     pass
             time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("umpire serve did not answer /health in time")
+        raise RuntimeError(f"umpire serve did not answer /health in time: {self.log_tail()}")
 
     def log_tail(self, n: int = 3000) -> str:
         """The end of serve's output (stdout and stderr)."""
