@@ -29,6 +29,18 @@ def server() -> Iterator[UmpireServer]:
         yield srv
 
 
+@pytest.fixture(autouse=True)
+def _server_stays_up(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test of the shared server starts with it running and leaves it running; a server that died says
+    why (the end of its output) instead of leaving the next waits to time out."""
+    srv = request.getfixturevalue("server") if "server" in request.fixturenames else None
+    if srv is not None:
+        srv.assert_alive()
+    yield
+    if srv is not None:
+        srv.assert_alive()
+
+
 #: Package scope: the browser tests' Playwright (its sync API runs an event loop in this thread) stops once they
 #: are done, so a later test may start its own Playwright or call ``asyncio.run`` in the same process.
 @pytest.fixture(scope="package")

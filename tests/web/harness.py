@@ -57,25 +57,64 @@ class UmpireServer:
         self.proc: subprocess.Popen | None = None
         self.log = self.data_dir / "serve.log"
 
-    def start(self, timeout: float = 60.0) -> "UmpireServer":
+    def start(self, timeout: float = 60.0, attempts: int = 3) -> "UmpireServer":
+        """Start ``umpire serve`` and wait until this very process answers on its port.
+
+        The port is picked free here and bound by serve only once it has imported its app and started
+        its Redis (seconds, tens of seconds on a loaded machine). Meanwhile another process may take it:
+        another test worker's server, whose ``/health`` then answers in this one's place while this one
+        exits with "address already in use" (the test went on against the other server and lost it when
+        that one stopped). So the start waits for serve's own line "Uvicorn running on <url>", and starts
+        again on a new free port when serve could not bind its own."""
+        try:
+            for _ in range(attempts):
+                if self._spawn_and_wait(timeout):
+                    return self
+                self.port = free_port()
+                self.url = f"http://127.0.0.1:{self.port}"
+            raise RuntimeError(f"umpire serve found no free port in {attempts} attempts: {self.log_tail()}")
+        except BaseException:  # interrupted or failed while starting: no serve is left behind
+            self.stop()
+            raise
+
+    def _spawn_and_wait(self, timeout: float) -> bool:
+        """True once serve runs on ``self.port`` and answers /health; False when its port was taken."""
         exe = Path(sys.executable).with_name("umpire")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "service.cli"]
         env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
-        self.proc = subprocess.Popen(
-            cmd + ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir / "data")],
-            stdout=self.log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        env["PYTHONFAULTHANDLER"] = "1"  # a crash in native code (SIGSEGV) prints every thread's Python stack to the log
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                cmd + ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir / "data")],
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        listening = f"Uvicorn running on {self.url}"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"umpire serve exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
+                if "address already in use" in self.log_tail():
+                    self.proc = None
+                    return False
+                raise RuntimeError(f"umpire serve exited: {self.log_tail()}")
+            if listening in self.log.read_text(errors="replace"):
+                try:
+                    if httpx.get(self.url + "/health", timeout=5).status_code == 200:
+                        return True
+                except httpx.HTTPError:
+                    pass
             time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("umpire serve did not answer /health in time")
+        raise RuntimeError(f"umpire serve did not answer /health in time: {self.log_tail()}")
+
+    def log_tail(self, n: int = 3000) -> str:
+        """The end of serve's output (stdout and stderr)."""
+        try:
+            return self.log.read_text(errors="replace")[-n:]
+        except OSError as exc:
+            return f"(no log: {exc})"
+
+    def assert_alive(self) -> None:
+        """Fail, with the end of serve's output, when the server process is gone."""
+        code = None if self.proc is None else self.proc.poll()
+        assert self.proc is not None and code is None, f"umpire serve is gone (exit code {code}): {self.log_tail()}"
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -6,8 +6,6 @@ played through both seats' pages by board interactions to its first moves. Debia
 ``umpire serve``."""
 from __future__ import annotations
 
-import pytest
-
 from typing import Any
 
 import httpx
@@ -34,7 +32,6 @@ def _problems(page: Any, seat: str) -> list[str]:
     return [li.get_attribute("data-rule") for li in page.locator(f"#ab-{seat} .army-problems li").all()]
 
 
-@pytest.mark.xfail(strict=False, reason="flaky in CI under two workers: a Playwright wait times out on the Smoke page (issue 30 note); passes alone")
 def test_two_armies_built_in_the_lobby_then_played(server, contexts):
     # the service's CSP (script-src 'self') forbids axe-core's injected script: these pages bypass it
     page = contexts.page(height=1200, bypass_csp=True)

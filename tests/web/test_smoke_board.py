@@ -5,14 +5,13 @@ sees it from the feed; a rotation changes the facing the dry run is asked about.
 REST against a real ``umpire serve``, Debian's Chromium through Playwright."""
 from __future__ import annotations
 
-import pytest
-
 import json
 import math
 import re
 from typing import Any
 
 import httpx
+from playwright.sync_api import expect
 
 from .conftest import shot
 
@@ -221,7 +220,6 @@ def test_drag_and_rotate_a_unit_with_a_live_dry_run(server, contexts):
     contexts.watch.errors[:] = [e for e in contexts.watch.errors if "422" not in e]
 
 
-@pytest.mark.xfail(strict=False, reason="flaky in CI under two workers: a Playwright wait times out on the Smoke page (issue 30 note); passes alone")
 def test_a_commander_rides_by_dragging_within_its_reach(server, contexts):
     """A ride template (SMOKE-CMD-2): the commander's disc is dragged; a pose beyond the die's reach
     is clamped to the template's bound; a ride ending on a unit is refused; a free spot is posted."""
@@ -279,6 +277,58 @@ def test_a_commander_rides_by_dragging_within_its_reach(server, contexts):
         ev = clients[seat].get(f"/games/{gid}/events", params={"after": v0}).json()["events"][0]
         assert ev["actor"] == seat and ev["payload"].get("commander") == cid, ev
         assert math.hypot(ev["payload"]["end"][0] - hx, ev["payload"]["end"][1] - hy) < 0.05, ev["payload"]
+    finally:
+        for c in clients.values():
+            c.close()
+    contexts.watch.errors[:] = [e for e in contexts.watch.errors if "422" not in e]
+
+
+GUN = "P1-12"  # Crossroads' heavy artillery: speed 0 straight ahead, 1 UW sideways or back
+
+
+def test_a_unit_with_one_kind_of_move_is_selected_in_that_mode(server, contexts):
+    """Heavy artillery has no simple move (speed 0, SMOKE-MOVE-3), only the complex one (SMOKE-MOVE-4): the
+    page offers no choice of kind, the selected gun is in the complex mode at once, and a drag posts a
+    complex move. (The whole-game test waited for a "Complex" button that such a unit never has.)"""
+    base = server.url
+    g = httpx.post(f"{base}/games", json={"ruleset": "smoke", "scenario": BATTLE, "seed": SEED}).json()
+    gid, seats = g["game_id"], g["seats"]
+    clients = {s: httpx.Client(base_url=base, headers={"authorization": f"Bearer {t}"}, timeout=30) for s, t in seats.items()}
+    try:
+        for _ in range(40):  # dice placed, then the gun's formation activated
+            view = httpx.get(f"{base}/games/{gid}").json()
+            seat = (view.get("to_act") or [view["active_seat"]])[0]
+            legal = clients[seat].get(f"/games/{gid}/legal-commands").json()
+            tpls = [t for t in legal["templates"] if t["command"].get("type") == "move" and t["command"].get("unit") == GUN]
+            if tpls:
+                break
+            cmds = legal["commands"]
+            pick = next((c for c in cmds if c["type"] == "activate" and c.get("unit") == GUN), None) or next(
+                (c for c in cmds if c["type"] == "place_die"), None) or next(c for c in cmds if c["type"] == "end_placement")
+            r = clients[seat].post(f"/games/{gid}/commands", json={"command": pick, "expected_version": legal["version"]})
+            assert r.status_code == 201, r.text
+        else:
+            raise AssertionError(f"{GUN} was never offered a move")
+        assert [t["command"]["kind"] for t in tpls] == ["complex"], tpls
+        vx, vy = tpls[0]["example"]["vector"]
+        assert math.hypot(vx, vy) > 0.2, tpls[0]["example"]
+        v0 = legal["version"]
+        page = contexts.page()
+        page.goto(f"{base}/#/game/{gid}?token={seats[seat]}")
+        page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=v0)
+        gun = page.locator(f'#board [data-unit="{GUN}"]')
+        gun.click()
+        expect(page.locator("#smoke-pose")).to_contain_text("Complex move")
+        assert page.locator(".smoke-bar button.mode").count() == 0
+        x, y = float(gun.get_attribute("data-x")), float(gun.get_attribute("data-y"))
+        page.mouse.move(*_screen_of(page, x, y))
+        page.mouse.down()
+        page.mouse.move(*_screen_of(page, x + vx, y + vy), steps=5)
+        _ghost_state(page, "ok")
+        page.mouse.up()
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=v0, timeout=20_000)
+        ev = clients[seat].get(f"/games/{gid}/events", params={"after": v0}).json()["events"][0]
+        assert ev["type"] == "unit_moved" and ev["payload"]["unit"] == GUN and ev["payload"]["kind"] == "complex", ev
     finally:
         for c in clients.values():
             c.close()

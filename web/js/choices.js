@@ -67,15 +67,6 @@ export function choicesLine(ruleset, choices, info) {
   }));
 }
 
-// The choices line of the game page, under the title (nothing for a game without choices).
-export async function showGameChoices(session, box) {
-  try {
-    const [choices, all] = await Promise.all([headerChoices(session), spectator.get('/rulesets')]);
-    const v = session.view || {};
-    clear(box, choicesLine(v.ruleset, choices, all.find((r) => r.id === v.ruleset)));
-  } catch { /* the line is a help, not the game */ }
-}
-
 function eventsList(events) {
   return h('ol', { class: 'redecided' }, (events || []).map((e) => h('li', {},
     h('code', {}, e.type), ' ', e.ruling && e.ruling.summary ? e.ruling.summary : '',

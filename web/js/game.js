@@ -10,7 +10,7 @@ import { rulesets } from './lobby.js';
 import { commandGroups, undoCost, isKernelType } from './undo.js';
 import { renderReplay } from './replay.js';
 import { renderFairness } from './fairness.js';
-import { showGameChoices } from './choices.js';
+import { choicesLine, headerChoices } from './choices.js';
 import * as tokens from './tokens.js';
 
 let current = null;
@@ -97,6 +97,41 @@ export async function renderGame(root, gameId, params) {
   }
 
   const play = buildPlay(session, panels.play, plugin, alertBox);
+  // What stands above the board (the ruleset's printed title, the rule choices line, several lines high)
+  // is fetched beside the first view and drawn with the first board, never after it: the board does not
+  // move once shown, so a press aimed at a piece lands on it.
+  let above = null;
+  let waiting = false;
+  let aboveDrawn = false;
+  const aboveReady = Promise.all([headerChoices(session).catch(() => null), rulesets().catch(() => [])])
+    .then(([choices, found]) => {
+      const all = Array.isArray(found) ? found : [];
+      for (const r of all) rulesetTitles.set(r.id, r.title || r.id);
+      above = { choices, all };
+    });
+  function draw() {
+    if (current !== session || !session.view) return;
+    const v = session.view;
+    if (!above) {  // the first board waits for what goes above it
+      if (!waiting) { waiting = true; aboveReady.then(() => { waiting = false; draw(); }); }
+      return;
+    }
+    if (!aboveDrawn) {
+      aboveDrawn = true;
+      clear(choicesBox, choicesLine(v.ruleset, above.choices, above.all.find((r) => r.id === v.ruleset)));
+    }
+    document.body.dataset.version = String(v.version);
+    document.body.dataset.status = v.status;
+    Object.assign(plugin, pluginFor(v.ruleset) || {});
+    // the ruleset's printed title (GET /rulesets), never its id
+    const name = rulesetTitles.get(v.ruleset) || v.ruleset;
+    title.textContent = `${name} · ${scenarioTitle(v)} · game ${shortId(gameId)}`;
+    document.title = `${name} ${shortId(gameId)} — umpire`;
+    clear(statusBox, statusLine(session, plugin));
+    play.update();
+    if (panels.fairness.__refresh && shown === 'fairness') panels.fairness.__refresh();
+    if (panels.replay.__follow) panels.replay.__follow();
+  }
   session.on((what) => {
     if (what && what.error) { alertBox.textContent = `Could not bring the game up to date: ${problemText(what.error)}`; return; }
     if (what === 'feed') {
@@ -104,32 +139,12 @@ export async function renderGame(root, gameId, params) {
       feedBadge.dataset.state = session.feedState;
       return;
     }
-    if (what !== 'state') return;
-    const v = session.view;
-    document.body.dataset.version = String(v.version);
-    document.body.dataset.status = v.status;
-    Object.assign(plugin, pluginFor(v.ruleset) || {});
-    // the ruleset's printed title (GET /rulesets), never its id
-    const heading = (name) => {
-      title.textContent = `${name} · ${scenarioTitle(v)} · game ${shortId(gameId)}`;
-      document.title = `${name} ${shortId(gameId)} — umpire`;
-    };
-    heading(rulesetTitles.get(v.ruleset) || v.ruleset);
-    if (!rulesetTitles.has(v.ruleset)) {
-      rulesets().then((all) => {
-        for (const r of all) rulesetTitles.set(r.id, r.title || r.id);
-        heading(rulesetTitles.get(v.ruleset) || v.ruleset);
-      }).catch(() => {});
-    }
-    clear(statusBox, statusLine(session, plugin));
-    play.update();
-    if (panels.fairness.__refresh && shown === 'fairness') panels.fairness.__refresh();
-    if (panels.replay.__follow) panels.replay.__follow();
+    if (what === 'state') draw();
   });
   showTab(['play', 'replay', 'fairness'].includes(tab) ? tab : 'play');
   try {
     await session.start();
-    showGameChoices(session, choicesBox);
+    await aboveReady;
     ready = true;
     openPanel();
   } catch (err) {
