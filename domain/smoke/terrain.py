@@ -14,6 +14,7 @@ piece that does not end at q (it enters and leaves X before the target).
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
@@ -416,25 +417,35 @@ def _union_bb(bbs) -> tuple[float, float, float, float]:
     return (min(b[0] for b in bbs), min(b[1] for b in bbs), max(b[2] for b in bbs), max(b[3] for b in bbs))
 
 
-_cache: dict[tuple, Terrain] = {}
-#: The last (elements, kinds, terrain) asked for: the states of one game share their terrain tuples, so most
-#: calls are answered by identity, without hashing every element.
-_last: tuple = (None, None, None)
+class _ThreadTerrains(threading.local):
+    """The terrains built in one thread. GEOS's prepared geometries are not thread-safe (their indexes are built
+    lazily on first use, and Shapely releases the GIL while GEOS runs: libgeos/geos#825), so a prepared
+    geometry never crosses threads: each thread (the event loop, a request's worker thread, a bot seat) indexes
+    a terrain layout for itself."""
+
+    def __init__(self) -> None:
+        self.cache: dict[tuple, Terrain] = {}
+        #: The last (elements, kinds, terrain) asked for: the states of one game share their terrain tuples, so
+        #: most calls are answered by identity, without hashing every element.
+        self.last: tuple = (None, None, None)
+
+
+_terrains = _ThreadTerrains()
 
 
 def terrain_of(elements: tuple[TerrainElement, ...], kinds: tuple[TerrainKind, ...]) -> Terrain:
-    """The indexed terrain of a battle (built once per terrain layout)."""
-    global _last
-    last = _last
+    """The indexed terrain of a battle (built once per terrain layout in each thread)."""
+    mine = _terrains
+    last = mine.last
     if last[0] is elements and last[1] is kinds:
         return last[2]
     key = (elements, kinds)
-    t = _cache.get(key)
+    t = mine.cache.get(key)
     if t is None:
-        if len(_cache) > 64:
-            _cache.clear()
-        t = _cache[key] = Terrain(elements, {k.id: k for k in kinds})
-    _last = (elements, kinds, t)
+        if len(mine.cache) > 64:
+            mine.cache.clear()
+        t = mine.cache[key] = Terrain(elements, {k.id: k for k in kinds})
+    mine.last = (elements, kinds, t)
     return t
 
 
