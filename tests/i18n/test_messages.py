@@ -68,12 +68,15 @@ def test_a_broken_translation_falls_back_to_english_never_an_error():
 #: Rulesets whose step summaries, refusals and labels are still English sentences (no message yet):
 #: this list shrinks as each is converted; the walk below fails once one of them starts speaking
 #: messages (take it off the list) and fails if a converted one falls back to a sentence.
-NOT_CONVERTED = {"hoth", "smoke"}
+NOT_CONVERTED = {"hoth"}
 #: Rulesets whose command labels and warnings (domain/<r>/labels.py) are still English sentences.
-LABELS_NOT_CONVERTED = {"hoth", "smoke"}
+LABELS_NOT_CONVERTED = {"hoth"}
 #: Rulesets whose own ruling steps (automaton, combat, orders...) are still English sentences (the
-#: kernel's steps are messages); not walked here: a ruling step of a converted ruleset renders its text.
-RULING_STEPS_NOT_CONVERTED = {"emperor", "hoth", "smoke"}
+#: kernel's steps are messages); the walk below checks every ruling step of the others is a message.
+RULING_STEPS_NOT_CONVERTED = {"emperor", "hoth"}
+
+#: A language each converted ruleset is fully translated in (its rulebook's).
+TRANSLATED = {"emperor": "uk", "smoke": "ru"}
 
 CASES = [("emperor", "SETUP-AKHENA-VS-REBEL", 3), ("emperor", "SETUP-WARDEN-VS-VESPER", 7),
          ("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 3), ("smoke", "BTL-CROSSROADS", 5)]
@@ -94,6 +97,21 @@ def _all_marked(m: Message) -> list[str]:
 PROBES = [{"type": "move", "warrior": "nobody", "to": "A1", "bonuses": []}, {"type": "activate", "card": "nope"},
           {"type": "defend", "card": "nope", "bonuses": []}, {"type": "attack", "target": "nobody", "bonuses": []},
           {"type": "star", "choice": "nothing"}, {"type": "swap"}, {"type": "refresh"}]
+
+
+def _spoiled(command: dict) -> list[dict]:
+    """A legal command with each of its names or numbers made wrong (Clouds of Smoke's probes)."""
+    out = []
+    for k, v in command.items():
+        if k == "type":
+            continue
+        if isinstance(v, str):
+            out.append({**command, k: "nobody"})
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            out += [{**command, k: 999}, {**command, k: -1}]
+        elif isinstance(v, list):
+            out.append({**command, k: [999.0, 999.0]} if v and isinstance(v[0], (int, float)) else {**command, k: ["nobody"]})
+    return out
 
 
 @pytest.mark.parametrize("rid, scenario, seed", CASES)
@@ -123,10 +141,15 @@ def test_pseudo_locale_walk(rid, scenario, seed):
                     label_sentences += 1
                 else:
                     label_unmarked += _all_marked(msgspec.convert(said, Message))
-        if rid == "emperor":
-            for probe in PROBES:
+        probes = PROBES if rid == "emperor" else [p for c in legal[:6] for p in _spoiled(msgspec.to_builtins(c))]
+        if rid != "hoth":
+            for probe in probes:
                 try:
-                    g.decide(seat, msgspec.convert(probe, rs.command_type), dry=True)
+                    cmd = msgspec.convert(probe, rs.command_type)
+                except msgspec.ValidationError:  # a value the command's schema refuses before the rules
+                    continue
+                try:
+                    g.decide(seat, cmd, dry=True)
                 except RuleViolation as exc:
                     refused.append(exc)
                 except Exception:  # noqa: BLE001 -- a dry run that reaches a draw: not a refusal
@@ -149,7 +172,14 @@ def test_pseudo_locale_walk(rid, scenario, seed):
         assert len(sentences) == len(g.events) - len(kernel), "converted now? take it off NOT_CONVERTED"
         return
     assert sentences == [] and unmarked == []
+    if rid not in RULING_STEPS_NOT_CONVERTED:
+        steps = [s for em in g.emitted if em.ruling is not None for s in em.ruling.steps]
+        assert steps and [s.text for s in steps if s.message is None] == []
+        for s in steps:
+            assert _all_marked(s.message) == [], s.text
+        summaries = [em.ruling for em in g.emitted if em.ruling is not None and em.ruling.summary]
+        assert [r.summary for r in summaries if r.summary_message is None] == []
     assert refused, "the probes met refusals"
     assert [r.detail for r in refused if r.message is None] == []
     for r in refused:
-        assert _all_marked(r.message) == [] and i18n.render(r.message, "uk") != r.detail, r.detail
+        assert _all_marked(r.message) == [] and i18n.render(r.message, TRANSLATED[rid]) != r.detail, r.detail
