@@ -2,13 +2,40 @@
 SMOKE-PHASE, GAP-B-09/26/27)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from domain.kernel import RulingBuilder
-from domain.kernel.messages import msg, msg_n
+from domain.kernel.messages import Message, msg, msg_n
 
 from .events import ArmyAbandoned, ArmyBroken, GameEnded, MoraleLost, PhaseAdvanced, SideSupported, SixesCounted
 from .state import SmokeState
+
+
+#: The reasons a morale loss or a destruction is stored with (an event's ``reason``: English words kept in
+#: the log) as messages, so a game stored in English reads in another language; an unknown reason stays as
+#: it is.
+_REASONS: tuple[tuple["re.Pattern[str]", Any], ...] = (
+    (re.compile(r"commander out of action \(level (\d+)\)"),
+     lambda m: msg("commander out of action (level {level})", level=int(m[1]))),
+    (re.compile(r"lost the battle of (.+)"), lambda m: msg("lost the battle of {markers}", markers=m[1])),
+    (re.compile(r"bombardment"), lambda m: msg("bombardment")),
+    (re.compile(r"the Elite unit (\S+) retreated"), lambda m: msg("the Elite unit {unit} retreated", unit=m[1])),
+    (re.compile(r"(\S+) retreated onto a unit of another formation"),
+     lambda m: msg("{unit} retreated onto a unit of another formation", unit=m[1])),
+    (re.compile(r"(\S+) destroyed"), lambda m: msg("{unit} destroyed", unit=m[1])),
+    (re.compile(r"failed a discipline test"), lambda m: msg("failed a discipline test")),
+    (re.compile(r"failed retreat \(SMOKE-FRET-1\)"), lambda m: msg("failed retreat (SMOKE-FRET-1)")),
+)
+
+
+def reason_words(reason: str) -> "str | Message":
+    """An event's stored reason (``MoraleLost``, ``UnitDestroyed``) in words of the reader's language."""
+    for pattern, said in _REASONS:
+        m = pattern.fullmatch(reason)
+        if m:
+            return said(m)
+    return reason
 
 
 def other_side(state: SmokeState, side: str) -> str:
@@ -25,7 +52,8 @@ def lose_morale(out: Any, seat: str, amount: int, rule: str, reason: str) -> Non
     new = army.morale - amount
     out.emit(MoraleLost(seat=seat, amount=amount, morale=new, reason=reason),
              RulingBuilder().add(rule, msg("{seat} loses {amount} army morale ({reason}): {morale} -> {new}.",
-                                           seat=seat, amount=amount, reason=reason, morale=army.morale, new=new),
+                                           seat=seat, amount=amount, reason=reason_words(reason), morale=army.morale,
+                                           new=new),
                                  amount=amount, before=army.morale, after=new),
              summary=msg("{seat} -{amount} morale", seat=seat, amount=amount))
     if new <= 0:

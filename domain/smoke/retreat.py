@@ -22,7 +22,7 @@ from .geometry import EPS, Box, in_contact, overlap_depth, path_touches, sweep_i
 from .markers import nearest_marker
 from .state import SmokeState, Unit
 from .units import has, profile_of, roll_retreat
-from .morale import lose_morale
+from .morale import lose_morale, reason_words
 
 #: SMOKE-FRET-2 / SMOKE-SR-27: the morale an army loses for landing on friends / an Elite retreat.
 FRIENDS_LOSS = 1
@@ -258,7 +258,7 @@ def destroy(out: Any, uid: str, reason: str, failed_retreat: bool = False) -> No
     u = st.units[uid]
     p = profile_of(st, u)
     rb = RulingBuilder().add("SMOKE-DISC-3" if not failed_retreat else "SMOKE-FRET-1",
-                             msg("{unit} ({p_name}) is destroyed: {reason}.", unit=uid, p_name=p.name, reason=reason))
+                             msg("{unit} ({p_name}) is destroyed: {reason}.", unit=uid, p_name=p.name, reason=reason_words(reason)))
     irregular_free = False
     if failed_retreat and has(st, u, "irregular"):  # SMOKE-FRET-4 under SMOKE-CHOICE-IRREGULAR
         opt = choice(st, IRREGULAR)

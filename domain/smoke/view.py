@@ -10,6 +10,7 @@ from domain.kernel import event_type_name
 from domain.kernel.messages import Message, joined, msg, msg_n
 
 from . import events as E
+from .morale import reason_words
 from .picture import render_svg
 from .state import SmokeState
 from .turns import to_act
@@ -127,9 +128,9 @@ _SUMMARY = {
                             else msg("{seat} takes a loss: 1 morale", seat=e.seat)),
     E.RetreatRolled: lambda e: msg("{unit} retreat distance {distance:g}", unit=e.unit, distance=e.distance),
     E.UnitRetreated: lambda e: _retreated(e),
-    E.UnitDestroyed: lambda e: msg("{unit} destroyed ({reason})", unit=e.unit, reason=e.reason.replace('_', ' ')),
+    E.UnitDestroyed: lambda e: msg("{unit} destroyed ({reason})", unit=e.unit, reason=reason_words(e.reason.replace('_', ' '))),
     E.MoraleLost: lambda e: msg("{seat} loses {amount} morale ({reason}): {morale} left",
-                                seat=e.seat, amount=e.amount, reason=e.reason.replace('_', ' '), morale=e.morale),
+                                seat=e.seat, amount=e.amount, reason=reason_words(e.reason.replace('_', ' ')), morale=e.morale),
     E.ActionDiceRolled: lambda e: msg("{seat} rolls action dice {faces}",
                                       seat=e.seat, faces=', '.join(map(str, e.faces))),
     E.RiskTaken: lambda e: msg("{seat} risks the commander: {face}", seat=e.seat, face=e.face),
