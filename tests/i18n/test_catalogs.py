@@ -59,7 +59,7 @@ def test_a_translation_keeps_the_placeholders_of_its_message(lang):
 #: shrinks. Smoke and Hoth are not converted to messages yet (test_messages.NOT_CONVERTED).
 COMPLETE = {"uk": ("domain/kernel", "projections", "service", "domain/emperor", "domain/smoke"),
             "ru": ("domain/kernel", "projections", "service", "domain/smoke"), "cs": ("domain/kernel", "projections", "service", "domain/smoke"),
-            "it": ("domain/kernel", "projections", "service")}
+            "it": ("domain/kernel", "projections", "service", "domain/smoke")}
 PROBLEM_TITLES_AND_KERNEL = ("ru", "cs", "it")
 
 
