@@ -36,6 +36,7 @@ def test_an_emperor_game_reads_in_ukrainian(server, contexts):
     page.wait_for_selector("#app h1")
     timeline = httpx.get(f"{server.url}/games/{g['game_id']}/timeline", headers={"accept-language": "uk"}).json()
     assert timeline["steps"][-1]["summary"].startswith("хід 1")
+    page.wait_for_function("() => document.querySelector('#app')?.textContent.includes('хід 1')")
     shot(page, "emperor-uk", full_page=True)
 
 
