@@ -43,26 +43,19 @@ from service.undo import request_undo, undo_targets  # noqa: E402
 from service.verify import verify_game  # noqa: E402
 from tests.fairness.battery import CONFIGS, Tally, run as run_battery  # noqa: E402
 
-SCENARIO = "SCN-TAKE-DOWN-THE-SHIELD"
-NEW_GAME_ID = gs.new_game_id
+from hoth_game_driver import SCENARIO, new_game, next_command  # noqa: E402
+
 
 
 def _play(svc: GameService, seed: int) -> str:
-    import service.game_service as gs
-
-    gs.new_game_id = lambda: f"bench-fair-{seed}"  # the dice depend on the id: the same game every run
-    hoth = registry.get("hoth")
-    g = svc.create_game(CreateGameRequest(ruleset="hoth", scenario=SCENARIO, seed=f"{seed:064x}"))
-    gid, tokens = g["game_id"], g["seats"]
+    gid, tokens = new_game(svc, "bench-fair", seed)
     rng = random.Random(seed)
     for _ in range(5000):
-        cur = svc.current(gid)
-        st = hoth.status(cur.state)
-        if st.status == "finished":
+        nxt = next_command(svc, gid, rng)
+        if nxt is None:
             break
-        seat = rng.choice(st.to_act)
-        cmd = rng.choice(hoth.legal_commands(cur.state, seat))
-        svc.command(gid, tokens[seat], CommandRequest(command=msgspec.to_builtins(cmd), expected_version=cur.version))
+        seat, req = nxt
+        svc.command(gid, tokens[seat], req)
     return gid
 
 
@@ -70,23 +63,17 @@ def _undo_vs_command(svc: GameService, seed: int, at: int, rounds: int) -> tuple
     """(ms per undo request + its decline's share excluded, ms per plain command) in a hoth game of ``at``
     commands: each round plays one command (timed), asks to undo back two boundaries (timed; it needs consent
     since the range has the other seat's commands or draws) and the other seat declines (not timed)."""
-    gs.new_game_id = lambda: f"bench-undo-{seed}"
-    hoth = registry.get("hoth")
-    g = svc.create_game(CreateGameRequest(ruleset="hoth", scenario=SCENARIO, seed=f"{seed:064x}"))
-    gs.new_game_id = NEW_GAME_ID
-    gid, tokens = g["game_id"], g["seats"]
+    gid, tokens = new_game(svc, "bench-undo", seed)
     rng = random.Random(seed)
     plain: list[float] = []
     asks: list[float] = []
     for i in range(at + rounds):
-        cur = svc.current(gid)
-        st = hoth.status(cur.state)
-        if st.status == "finished":
+        nxt = next_command(svc, gid, rng)
+        if nxt is None:
             break
-        seat = rng.choice(st.to_act)
-        cmd = msgspec.to_builtins(rng.choice(hoth.legal_commands(cur.state, seat)))
+        seat, req = nxt
         t = time.perf_counter()
-        svc.command(gid, tokens[seat], CommandRequest(command=cmd, expected_version=cur.version))
+        svc.command(gid, tokens[seat], req)
         if i >= at:
             plain.append(time.perf_counter() - t)
             targets = undo_targets(svc, gid)

@@ -13,6 +13,9 @@ on each (a game per feed: the case where a polling feed missed every cache). The
 
 ``--code DIR`` serves another checkout (e.g. the code before a change) with the same client.
 
+The feeds are held by a child process of their own (``--feeds-in-thread``: by a thread of the timing process,
+as before; the keep-alives the feeds receive then take the GIL from the timing client and show in its p99).
+
     .venv/bin/python ops/bench_feeds.py [--feeds 0,400,2000] [--idle 10] [--commands 300] [--code DIR] [--json]
 """
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import signal
 import socket
@@ -30,6 +34,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -135,26 +140,62 @@ async def _hold(port: int, game_ids: list[str], opened: list[int], stop: asyncio
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def measure(code: Path, tmp: Path, feeds: int, idle: float, commands: int) -> dict[str, float]:
+def _hold_process(port: int, game_ids: list[str], opened: Any, stop: Any) -> None:
+    """:func:`_hold` in a child process: ``opened`` a shared counter, ``stop`` a process event."""
+    async def run() -> None:
+        count, done = [0], asyncio.Event()
+        task = asyncio.create_task(_hold(port, game_ids, count, done))
+        while not stop.is_set():
+            opened.value = count[0]
+            await asyncio.sleep(0.1)
+        done.set()
+        await task
+
+    asyncio.run(run())
+
+
+class _Holder:
+    """The feeds held open by a child process (default) or a thread of this process."""
+
+    def __init__(self, port: int, ids: list[str], in_thread: bool):
+        self.in_thread = in_thread
+        if in_thread:
+            self.loop, self.stop, self.opened = asyncio.new_event_loop(), asyncio.Event(), [0]
+            self.worker: Any = threading.Thread(target=self.loop.run_until_complete,
+                                                args=(_hold(port, ids, self.opened, self.stop),), daemon=True)
+        else:
+            ctx = multiprocessing.get_context("fork")
+            self.stop, self.shared = ctx.Event(), ctx.Value("i", 0)
+            self.worker = ctx.Process(target=_hold_process, args=(port, ids, self.shared, self.stop), daemon=True)
+        self.worker.start()
+
+    def count(self) -> int:
+        return self.opened[0] if self.in_thread else self.shared.value
+
+    def close(self) -> None:
+        if self.in_thread:
+            self.loop.call_soon_threadsafe(self.stop.set)
+        else:
+            self.stop.set()
+        self.worker.join(60)
+
+
+def measure(code: Path, tmp: Path, feeds: int, idle: float, commands: int,
+            in_thread: bool = False) -> dict[str, float]:
     tmp.mkdir(parents=True, exist_ok=True)
     data = tmp / f"data-{feeds}"
     srv = Serve(code, data)
-    loop = asyncio.new_event_loop()
-    stop = asyncio.Event()
-    th = None
+    holder = None
     try:
         with httpx.Client(base_url=srv.url, timeout=60) as c:
             ids = [c.post("/games", json={"ruleset": "drill", "scenario": "race"}).json()["game_id"]
                    for _ in range(feeds)]
             g = c.post("/games", json={"ruleset": "drill", "scenario": "race"}).json()
-            opened = [0]
-            th = threading.Thread(target=loop.run_until_complete, args=(_hold(srv.port, ids, opened, stop),),
-                                  daemon=True)
-            th.start()
+            holder = _Holder(srv.port, ids, in_thread)
             deadline = time.monotonic() + 300
-            while opened[0] < feeds:
+            while holder.count() < feeds:
                 if time.monotonic() > deadline:
-                    raise SystemExit(f"only {opened[0]} of {feeds} feeds opened")
+                    raise SystemExit(f"only {holder.count()} of {feeds} feeds opened")
                 time.sleep(0.1)
             time.sleep(3.0)  # the feeds' catch-up and the projector settle
             group = _group(srv.proc.pid)
@@ -176,13 +217,12 @@ def measure(code: Path, tmp: Path, feeds: int, idle: float, commands: int) -> di
                     lat.append(time.perf_counter() - t)
                 v = int(r.json()["version"])
         lat.sort()
-        return {"feeds": feeds, "opened": opened[0], "idle_cpu_server_pct": round(server_pct, 2),
+        return {"feeds": feeds, "opened": holder.count(), "feeds_in": "thread" if in_thread else "process", "idle_cpu_server_pct": round(server_pct, 2),
                 "idle_cpu_all_pct": round(group_pct, 2), "p50_ms": round(1000 * statistics.median(lat), 2),
                 "p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2)}
     finally:
-        loop.call_soon_threadsafe(stop.set)
-        if th is not None:
-            th.join(60)
+        if holder is not None:
+            holder.close()
         srv.stop()
 
 
@@ -194,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--code", default=str(ROOT), help="the checkout to serve (default: this one)")
     ap.add_argument("--vs", default=None, help="another checkout, measured before this one at each feed count "
                     "(alternating: the pairs share the machine's state)")
+    ap.add_argument("--feeds-in-thread", action="store_true",
+                    help="hold the feeds in a thread of the timing process (the earlier way) instead of a child")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     code = Path(a.code).resolve()
@@ -202,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="umpire-bench-feeds-") as tmp:
         for i, f in enumerate(int(x) for x in a.feeds.split(",")):
             for arm, where in arms:
-                results.append({"code": arm, **measure(where, Path(tmp) / f"{arm}-{i}", f, a.idle, a.commands)})
+                results.append({"code": arm, **measure(where, Path(tmp) / f"{arm}-{i}", f, a.idle, a.commands,
+                                                                   a.feeds_in_thread)})
                 if a.json:
                     continue
                 r = results[-1]

@@ -2,8 +2,8 @@
 
     .venv/bin/python ops/bench_i18n.py [--commands 120] [--json]
 
-For a seeded random Emperor game (the ruleset whose summaries and refusals are messages) and a Hoth
-game (English sentences still: the walk only finds nothing to render): at each decision, the time to
+For a seeded random Emperor game and a Hoth game (both speak messages: summaries, refusals, labels;
+Hoth's rulings too): at each decision, the time to
 make the ``legal-commands`` answer's words (``words.described``) and then to localize that body in
 Ukrainian (``service.i18n.localize``), and for every step the time to localize its timeline entry
 and its ruling. English is the domain's own text (no work at the edge), so the Ukrainian figures

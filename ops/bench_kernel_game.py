@@ -42,25 +42,20 @@ from service.game_service import CommandRequest, CreateGameRequest, GameService 
 from service.store import EventStore  # noqa: E402
 from service.verify import verify_game  # noqa: E402
 
-SCENARIO = "SCN-TAKE-DOWN-THE-SHIELD"
+from hoth_game_driver import new_game, next_command  # noqa: E402
 
 
 def _play(svc: GameService, seed: int, commands: int) -> tuple[str, list[float]]:
-    gs.new_game_id = lambda: f"bench-kernel-{seed}"  # the dice depend on the id: the same game every run
-    hoth = registry.get("hoth")
-    g = svc.create_game(CreateGameRequest(ruleset="hoth", scenario=SCENARIO, seed=f"{seed:064x}"))
-    gid, tokens = g["game_id"], g["seats"]
+    gid, tokens = new_game(svc, "bench-kernel", seed)
     rng = random.Random(seed)
     took: list[float] = []
     for _ in range(commands):
-        cur = svc.current(gid)
-        st = hoth.status(cur.state)
-        if st.status == "finished":
+        nxt = next_command(svc, gid, rng)
+        if nxt is None:
             break
-        seat = rng.choice(st.to_act)
-        cmd = msgspec.to_builtins(rng.choice(hoth.legal_commands(cur.state, seat)))
+        seat, req = nxt
         t = time.thread_time()
-        svc.command(gid, tokens[seat], CommandRequest(command=cmd, expected_version=cur.version))
+        svc.command(gid, tokens[seat], req)
         took.append(time.thread_time() - t)
     return gid, took
 

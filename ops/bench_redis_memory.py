@@ -10,8 +10,12 @@ One run, one private Redis, side by side:
    earlier settings (every snapshot kept, feed MAXLEN ~1,000, the whole timeline);
 2. ``used_memory`` of 1,000 tally games of 100 events (the projection tests' small ruleset), 250 of them
    finished: with ``UMPIRE_FINISHED_TTL`` = 1 s, measured after it passed, and with no TTL.
+3. ``--scales 1000,10000``: the same at each size with the bounded settings and ``UMPIRE_FINISHED_TTL`` = 1 s,
+   the games made fast (eight tally games of 100 events played through the store, two of them won, their
+   rows copied under new ids as ops/drills/populate.py does): ``used_memory`` per active game, and the keys
+   left by the finished games once the time passed.
 
-    .venv/bin/python ops/bench_redis_memory.py [--json]
+    .venv/bin/python ops/bench_redis_memory.py [--events 0,500,3000] [--games 1000] [--scales 1000,10000] [--json]
 """
 from __future__ import annotations
 
@@ -39,16 +43,71 @@ def game_memory(client, game_id: str) -> dict[str, int]:
     return out
 
 
+def copy_games(data: Path, sources: list[str], n: int) -> list[str]:
+    """``n`` games in the SQLite store of ``data``: ``sources`` and copies of their rows under new ids."""
+    import sqlite3
+
+    ids = list(sources)
+    conn = sqlite3.connect(data / "umpire.db")
+    with conn:
+        for i in range(n - len(sources)):
+            src, new = sources[i % len(sources)], f"c{i:07d}"
+            conn.execute("INSERT INTO games SELECT ?, ruleset, scenario, setup, seed_commitment, status, winner, "
+                         "version, created_at, campaign_id, chain_version FROM games WHERE game_id = ?", (new, src))
+            conn.execute("INSERT INTO events SELECT ?, seq, type, payload, actor, visibility, command_id, "
+                         "engine_version, recorded_at, ruling, rolls, reveals, turn, prev_hash, hash, "
+                         "public_payload, commitment, step FROM events WHERE game_id = ?", (new, src))
+            conn.execute("INSERT INTO secrets SELECT ?, seed, revealed FROM secrets WHERE game_id = ?", (new, src))
+            ids.append(new)
+    conn.close()
+    return ids
+
+
+def at_scale(client, root: Path, n: int) -> dict:
+    """Bounded read models of ``n`` tally games (a quarter won), finished ones past a 1 s TTL."""
+    from projections import ReadModels
+    from service.store import EventStore
+    from tests.projections.tally import new_game
+
+    store = EventStore(root / f"scale-{n}")
+    sources = [new_game(store, f"s{i}", seed=i, events=100, win=i % 4 == 0, per_append=10).game_id for i in range(8)]
+    store.close()
+    ids = copy_games(root / f"scale-{n}", sources, n)
+    store = EventStore(root / f"scale-{n}")
+    finished = [g for g in ids if store.game(g).status == "finished"]
+    client.flushall()
+    base = int(client.info("memory")["used_memory"])
+    t = time.monotonic()
+    ReadModels(client, store, finished_ttl=1).catch_up_all()
+    projected_s = time.monotonic() - t
+    time.sleep(2.5)
+    for _ in range(20):  # let the active expiry cycle take the expired keys
+        client.scan(0, count=10000)
+        time.sleep(0.1)
+    used = int(client.info("memory")["used_memory"]) - base
+    done = set(finished)
+    left = sum(1 for key in client.scan_iter(match="{g:*", count=5000)
+               if key.decode().split("{g:", 1)[1].split("}", 1)[0] in done)
+    active = n - len(finished)
+    lobby = sum(int(client.memory_usage(k, samples=0) or 0) for k in client.scan_iter(match="{lobby}:*", count=1000))
+    store.close()
+    return {"games": n, "finished": len(finished), "active": active, "projected_s": round(projected_s, 1),
+            "used_memory_bytes": used, "keys": int(client.dbsize()), "keys_of_finished_games": left,
+            "lobby_bytes": lobby, "per_active_game_bytes": round((used - lobby) / active),
+            "per_game_bytes_with_lobby": round(used / n)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--events", default="0,500,3000", help="hoth game lengths (0: fresh)")
     ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--scales", default="", help="e.g. 1000,10000: copies of tally games at each size")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
 
     import redis as redis_lib
-
     from bench_projections import hoth_game
+
     from projections import ReadModels
     from service.redis_runtime import EmbeddedRedis
     from service.store import EventStore
@@ -74,6 +133,11 @@ def main(argv: list[str] | None = None) -> int:
                     print(json.dumps(row), flush=True)
             store.close()
 
+            result["scales"] = []
+            for n in (int(x) for x in a.scales.split(",") if x):
+                result["scales"].append(at_scale(client, Path(tmp), n))
+                if not a.json:
+                    print(json.dumps(result["scales"][-1]), flush=True)
             tstore = EventStore(Path(tmp) / "tally")
             for i in range(a.games):
                 new_game(tstore, f"t{i}", seed=i, events=100, win=i % 4 == 0, per_append=10)

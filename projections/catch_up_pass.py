@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 from domain.kernel import FINISHED
-from domain.kernel.log import GameRow
+from domain.kernel.log import EventLog, GameRow
 
 from .keys import LOBBY_READY, LOBBY_VERSIONS, GameKeys
 from .redis_io import REDIS_ERRORS, as_int
@@ -21,7 +21,7 @@ class CatchUpPass:
     """The catch-up of :class:`projections.read_models.ReadModels` (see there for the attributes)."""
 
     redis: Any
-    store: Any
+    store: EventLog
     _lobby_stale: bool
     _caught_up_run: tuple[str, ...] | None
 

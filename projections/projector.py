@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.kernel.log import StoredEvent
+from domain.kernel.log import EventLog, StoredEvent
 
 from .keys import LOBBY_READY
 from .resume import save_position, saved_position
@@ -154,7 +154,7 @@ TAIL_BATCH = 2000
 CHECK_EVERY_S = 1.0
 
 
-def tail(read_models: Any, store: Any, stop: threading.Event, poll: float = TAIL_POLL_S) -> None:
+def tail(read_models: Any, store: EventLog, stop: threading.Event, poll: float = TAIL_POLL_S) -> None:
     """Follow the log in commit order (rowid) and project each pass's new events in one batch
     (:meth:`ReadModels.project_batch`), until ``stop``. It starts at the checkpoint its Redis kept
     (:mod:`projections.resume`: the events since are projected, nothing else), or without one with a catch-up

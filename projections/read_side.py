@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel.log import UnknownGame
+from domain.kernel.log import EventLog, UnknownGame
 
 from . import views
 from .errors import ProjectionError
@@ -37,7 +37,7 @@ class ReadSide:
     """The queries of :class:`projections.read_models.ReadModels` (see there for the attributes)."""
 
     redis: Any
-    store: Any
+    store: EventLog
     _reads: threading.local
     _lobby_stale: bool
 
@@ -172,11 +172,11 @@ class ReadSide:
         start = "(" + lobby_member(*after) if after is not None else "-"
         # The projection follows the log: a game just created may not be in the lobby yet. The newest
         # game of the log must be there, or the log answers (its creator sees it at once).
-        newest = self.store.rows("SELECT game_id FROM games ORDER BY rowid DESC LIMIT 1")
+        newest = self.store.newest_game_id()
         try:
             pipe = self.redis.pipeline(transaction=True)
             pipe.exists(LOBBY_READY)
-            pipe.hexists(LOBBY_VERSIONS, newest[0][0] if newest else "")
+            pipe.hexists(LOBBY_VERSIONS, newest or "")
             if limit is None:
                 pipe.zrangebylex(index, start, "+")
             else:

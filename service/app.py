@@ -36,7 +36,8 @@ from .strict_input import StrictInput, raise_body_problem
 from .routes import ROUTERS
 from .settings import Settings
 from .settings import redis_client as connect
-from .store import EventStore, SeedUnavailable, StoreError, UnknownGame
+from .store import SeedUnavailable, StoreError, UnknownGame
+from .store_contract import Store
 from .store import open_store
 
 log = logging.getLogger("umpire.service")
@@ -86,7 +87,7 @@ def _commit_bus(games: GameService, settings: Settings) -> Any:
     return bus
 
 
-def store_errors(store: EventStore) -> Any:
+def store_errors(store: Store) -> Any:
     """The handler of :class:`StoreError` for an app on ``store``."""
     db_files = {str(store.path), str(store.path.resolve())}
     dirs = {str(store.data_dir), str(store.data_dir.resolve())}
@@ -108,7 +109,7 @@ def store_errors(store: EventStore) -> Any:
 def create_app(
     settings: Settings | None = None,
     *,
-    store: EventStore | None = None,
+    store: Store | None = None,
     read_models: Any = _AUTO,
     debug: bool = False,
     projector: str = "thread",

@@ -5,7 +5,7 @@ ordinary command path by a background worker of each process.
   ``bots.<seat>``) and recorded in the game's ``game_created`` header (``bots``), so every process, and a
   restarted one, knows the bot seats from the log alone. No token is handed out for a bot seat.
 - :class:`BotPlayers` (one per app, started and stopped with it) hears of every append and every new game
-  (``GameService.on_appended``) and of every unfinished game with bots when it starts (a restart resumes).
+  (``GameHost.on_appended``, handed the game service by ``service.app.create_app``) and of every unfinished game with bots when it starts (a restart resumes).
   For a game whose decision is a bot seat's it builds the seat's input with the code the routes use (the
   seat's ``GET /games/{id}`` state, its ``legal-commands``, its ``events``: never the folded state, a deck or
   another hand), lets the bot decide in a worker thread (never on the event loop, never inside a request),
@@ -24,17 +24,16 @@ ordinary command path by a background worker of each process.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import logging
 import threading
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import msgspec
 
-from bots import BotSeat, BotSpecError, Decision, SeatInput, UndoQuestion, answer_undo, decide, resolve
+from bots import BotSeat, Decision, SeatInput, UndoQuestion, answer_undo, decide
 from bots.random_bot import RandomBot
 from domain.kernel import KERNEL_COMMAND_TYPES, Ready, UndoAccept, UndoDecline
 from domain.kernel.sides import seat_sides
@@ -42,36 +41,55 @@ from domain.kernel.undo import may_answer, range_draws, range_reveals
 from domain.kernel.rulings import RuleStep
 
 from projections import views
-from .game_service import Current, GameService, ruleset_for
+from .bot_seats import bot_seed, check_bots
+from .game_model import Answer, Current, Steps, ruleset_for
 from .metrics import timed_bot
 from .problems import Problem
+from .store import GameRow, StoredEvent
+from .store_contract import Store
 
 log = logging.getLogger("umpire.bots")
 
+
+class GameHost(Protocol):
+    """What the built-in players ask of the game service (the port :class:`BotPlayers` is handed by the
+    composition root, ``service.app.create_app``): read a game as a seat sees it, and play a command through
+    the ordinary command path. :class:`service.game_service.GameService` implements it."""
+
+    store: Store
+    read_models: Any
+    projector: Any
+    defer_projection: bool
+    project_elsewhere: bool
+    #: Called with the game id after every append and every new game.
+    on_appended: list[Any]
+
+    def current(self, game_id: str, game: GameRow | None = None) -> Current: ...
+
+    def without_bots(self, game_id: str) -> bool: ...
+
+    def seed(self, game_id: str) -> bytes: ...
+
+    def legal_commands(self, cur: Current, seat: str | None) -> list[dict[str, Any]]: ...
+
+    def render_events(self, cur: Current, records: list[StoredEvent], seat: str | None) -> list[dict[str, Any]]: ...
+
+    def decode_command(self, rs: Any, raw: dict[str, Any]) -> Any: ...
+
+    def lock(self, game_id: str) -> asyncio.Lock: ...
+
+    def run_steps(self, game_id: str, seat: str, command: Any, *, expected_version: int | None,
+                  note: RuleStep | None = None) -> Steps: ...
+
+    def perform(self, steps: Steps) -> Awaitable[Answer]: ...
+
+    def notify(self, game_id: str, version: int | None = None) -> None: ...
+
+    def project(self, game_id: str) -> None: ...
+
+
 #: Games played at once by one process's bots (each in its own worker thread while it decides).
 WORKERS = 2
-
-
-def check_bots(ruleset_id: str, seats: tuple[str, ...], bots: dict[str, str]) -> dict[str, str]:
-    """``POST /games`` ``bots`` -> seat -> ``"<bot id>:<level>"`` (UMPIRE-BOT-1); 422 naming the field."""
-    out: dict[str, str] = {}
-    for seat, spec in bots.items():
-        field = f"bots.{seat}"
-        if seat not in seats:
-            raise Problem(422, "bad-setup", f"{seat!r} is not a seat of this game (seats: {', '.join(seats)})",
-                          field=field)
-        try:
-            bot, level = resolve(ruleset_id, spec, field)
-        except BotSpecError as exc:
-            raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
-        out[seat] = f"{bot.id}:{level}"
-    return out
-
-
-def bot_seed(game_seed: bytes, game_id: str, seat: str, spec: str) -> str:
-    """The seed of a bot seat's own random stream (never the game's dice; DESIGN 13): derived from the game's
-    secret seed, so it is as secret as the seed while the game is on and reproducible once it is revealed."""
-    return hmac.new(game_seed, f"umpire-bot-seed|{game_id}|{seat}|{spec}".encode(), hashlib.sha256).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -90,7 +108,7 @@ class Job:
     question: UndoQuestion | None = None
 
 
-def seat_input(svc: GameService, cur: Current, seat: str) -> SeatInput:
+def seat_input(svc: GameHost, cur: Current, seat: str) -> SeatInput:
     """What ``seat`` receives over REST at ``cur.version``, built by the routes' own code: the ``state`` of
     ``GET /games/{id}``, the ruleset's commands of ``GET /games/{id}/legal-commands`` (the kernel's are
     answered by rule) and ``GET /games/{id}/events`` from seq 1, all as that seat."""
@@ -102,7 +120,7 @@ def seat_input(svc: GameService, cur: Current, seat: str) -> SeatInput:
                      legal=legal, events=events)
 
 
-def undo_question(svc: GameService, cur: Current) -> UndoQuestion | None:
+def undo_question(svc: GameHost, cur: Current) -> UndoQuestion | None:
     """The waiting undo request, with whether its range holds a draw (the kernel's ``redraw`` test)."""
     req = cur.folded.kernel.undo_request
     if req is None:
@@ -112,7 +130,7 @@ def undo_question(svc: GameService, cur: Current) -> UndoQuestion | None:
                         reveals=range_reveals(steps, req.to_version, req.seq - 1))
 
 
-def next_job(svc: GameService, game_id: str) -> Job | None:
+def next_job(svc: GameHost, game_id: str) -> Job | None:
     """The bot decision open in ``game_id`` now, or None (blocking: SQLite)."""
     game = svc.store.game(game_id)
     if game is None or game.read_only:
@@ -181,7 +199,7 @@ def note_of(spec: str, explanation: str, **values: Any) -> RuleStep:
 class BotPlayers:
     """The background worker of one process (see the module docstring)."""
 
-    def __init__(self, svc: GameService, workers: int = WORKERS):
+    def __init__(self, svc: GameHost, workers: int = WORKERS):
         self.svc = svc
         self.workers = workers
         #: Called with every :class:`SeatInput` handed to a bot (tests record them; nothing else uses it).
@@ -313,9 +331,9 @@ class BotPlayers:
             self._stuck.pop(game_id, None)
             if answer.appended:  # as a route's command_response does
                 svc.notify(game_id, answer.body.get("version"))
-                if (svc.defer_projection and svc.read_models is not None and getattr(svc, "projector", None) is None
-                        and not getattr(svc, "project_elsewhere", False)):
+                if (svc.defer_projection and svc.read_models is not None and svc.projector is None
+                        and not svc.project_elsewhere):
                     await anyio.to_thread.run_sync(svc.project, game_id)
 
 
-__all__ = ["BotPlayers", "Job", "bot_decision", "by_rule", "bot_seed", "check_bots", "next_job", "seat_input", "undo_question"]
+__all__ = ["BotPlayers", "GameHost", "Job", "bot_decision", "by_rule", "bot_seed", "check_bots", "next_job", "seat_input", "undo_question"]

@@ -20,7 +20,8 @@ from domain.kernel.seats import SeatClaimed, SeatRotated, SeatsOffered
 from domain.kernel.dice import Roll
 
 from domain.kernel import chain
-from .store import ChainReport, EventStore, NewEvent, SeatRefused, token_hash
+from .store import ChainReport, NewEvent, SeatRefused, token_hash
+from .store_contract import Store
 
 #: The kernel's events of a campaign stream (beside the campaign rules' own): a seat's ``ready``, the
 #: seats offered, claimed and rotated (DESIGN 4), a chosen seed (UMPIRE-SEAT-6). The rules never fold them.
@@ -66,7 +67,7 @@ def chain_row(r: dict[str, Any]) -> dict[str, Any]:
 class CampaignStore:
     """The campaign tables of the event store (one SQLite file)."""
 
-    def __init__(self, store: EventStore):
+    def __init__(self, store: Store):
         self.store = store
 
     def row(self, campaign_id: str) -> dict[str, Any] | None:

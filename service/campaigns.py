@@ -47,7 +47,7 @@ from domain.kernel.dice import client_mix, new_seed, seed_from_hex
 
 from .game_service import ON_FINISHED, SEAT_RESOLVERS, CreateGameRequest, GameService
 from .problems import Problem
-from .bot_players import check_bots
+from .bot_seats import check_bots
 from .campaign_store import CAMPAIGN_KERNEL_EVENTS, CampaignConflict, CampaignStore  # noqa: F401
 from .seating import offered_emitted, plan_seats, seats_report
 from .store import GameRow

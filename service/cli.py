@@ -54,6 +54,7 @@ from .settings import (
 )
 from .store import StoreError
 from .store import PG_SCHEMES, open_store
+from .store_copy import copy_store
 from .transfer import TransferError, export_lines, read_export
 from .verify import parse_receipt, verify_game
 
@@ -490,9 +491,6 @@ def import_cmd(file: str, data_dir: str | None) -> None:
 def migrate_cmd(data_dir: str | None, to: str) -> None:
     """Copy every game (with its chain, seats and secret seed) and every campaign from this store
     ($UMPIRE_DATABASE_URL, or the SQLite file of the data dir) to another, then verify every copy."""
-    from .store_copy import (
-        copy_store,  # cold path: psycopg, only to copy between backends
-    )
     from .store.postgres import redact  # cold path: psycopg, only for a postgresql:// URL
 
     settings = Settings.from_env(data_dir=data_dir)

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
-
 import click
 
 from .store import open_store
+from .store_contract import Store
 
 EXIT_ERROR = 1
 EXIT_NOT_VERIFIED = 3
@@ -21,7 +20,7 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
     sys.exit(code)
 
 
-def open_existing_store(data_dir: str, database_url: str | None = None) -> Any:
+def open_existing_store(data_dir: str, database_url: str | None = None) -> Store:
     """The store in ``data_dir`` (or ``$UMPIRE_DATABASE_URL``), opened read-only (``verify``/``export``):
     it must already hold a database of this code's schema; nothing is created or written, so a
     read-only backup copy works."""

@@ -9,9 +9,10 @@ in DESIGN 8's order:
 2. 404 for an unknown game, then 401 for the token (:func:`service.auth.check_seat`, from memory on
    the event loop for a game and token seen before),
 3. the body's problem, if it had one (after the guards, as ``before_request`` raises it),
-4. the strict decoding of the request (:func:`service.routes._common.decode_strict`, 400 naming the field),
-5. the command, under the game's lock (``GameService.command_steps``: idempotency, read-only, expected
-   version, whose decision, legality, the append and its receipt), driven by ``GameService.perform``: on
+4. and 5. :func:`service.routes._common.run_command`, which the route runs too: the strict decoding of the
+   request (400 naming the field), then the command, under the game's lock (``GameService.command_steps``:
+   idempotency, read-only, expected version, whose decision, legality, the append and its receipt), driven
+   by ``GameService.perform``: on
    the event loop when the store's reads are local (SQLite), only the append's commit leaving the loop --
    it joins the store's group commit on the committer thread (``EventStore.append_async``) while the loop
    serves the next requests; on a worker thread when every read is a round trip (PostgreSQL),
@@ -33,9 +34,9 @@ from typing import Any
 import msgspec
 
 from .auth import check_seat, token_of_header
-from .game_service import CommandRequest, GameService
+from .game_service import GameService
 from .problems import PROBLEM_JSON
-from .routes._common import after_command, decode_strict
+from .routes._common import after_command, run_command
 from .strict_input import read_body
 
 #: The path of a game's commands (litestar's ``{game_id:str}``: one path segment, already percent-decoded).
@@ -73,9 +74,7 @@ class CommandPath:
             if problem is not None:
                 raise problem
 
-            req = decode_strict(body, CommandRequest)
-            async with svc.lock(game_id):
-                answer = await svc.perform(svc.command_steps(game_id, token, req))
+            answer = await run_command(svc, game_id, token, body)
             later = after_command(svc, game_id, answer)
             await _send(send, answer.status, _encode(answer.body), "application/json")
             if later is not None:

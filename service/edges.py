@@ -9,9 +9,10 @@ from . import metrics, tracing
 from .metrics import HttpMetrics
 from .rate_limits import RateLimits
 from .settings import LimitSettings, Settings
+from .store_contract import Store
 
 
-def public_edges(handler: Any, settings: Settings, store: Any, limits: LimitSettings | None = None) -> Any:
+def public_edges(handler: Any, settings: Settings, store: Store, limits: LimitSettings | None = None) -> Any:
     """``handler`` (the app's ASGI handler) with the edges above."""
     limits = limits or LimitSettings.from_env()
     if limits.enabled and settings.redis_url:

@@ -42,6 +42,7 @@ from domain.kernel.undo import Undone
 
 from projections import views
 from .problems import Problem
+from .store_contract import Store
 
 log = logging.getLogger("umpire.feeds")
 
@@ -130,7 +131,7 @@ class GameFeeds:
 class FeedHub:
     """The open feeds of one process (see the module's docstring). Its methods run on the event loop."""
 
-    def __init__(self, store: Any, names: Callable[[str], Mapping[str, str]] | None = None):
+    def __init__(self, store: Store, names: Callable[[str], Mapping[str, str]] | None = None):
         """``names(game_id)``: the game's printed names by id (read once when a game's first feed opens here;
         they come from the scenario, which a game's events do not change)."""
         self.store = store

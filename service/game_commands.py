@@ -55,6 +55,7 @@ from projections import views
 from . import sealing
 from .metrics import counted_dry_run, counted_steps
 from .problems import Problem, field_path
+from .bot_seats import check_bots
 from .seating import claimed_emitted, offered_emitted, plan_seats
 from .store import GameRow, NewEvent, StoredEvent, VersionConflict, token_hash
 from .tracing import traced, traced_steps
@@ -121,18 +122,6 @@ def decide(cur: Current, seat: str, command: Any, dice: Dice, *, note: RuleStep 
         raise Problem(422, "bad-setup", exc.detail, field=exc.field, rule=exc.rule, ruleset=rs.id) from None
     except kernel_game.EngineError as exc:
         raise Problem(500, "engine-error", str(exc)) from None
-
-
-def check_bots(ruleset_id: str, seats: tuple[str, ...], bots: dict[str, str]) -> dict[str, str]:
-    """``POST /games`` ``bots`` checked (known seat, known bot of the ruleset, known level; 422 naming the
-    field) -> seat -> ``"<bot id>:<level>"``."""
-    if not bots:
-        return {}
-    from .bot_players import check_bots as check  # cold path: bot_players imports the service (KNOWN_CYCLES)
-
-    return check(ruleset_id, seats, bots)
-
-
 
 
 class Commands:
@@ -450,4 +439,4 @@ class Commands:
 
 
 
-__all__ = ["Commands", "check_bots", "decide", "encode_emitted", "fold_log", "new_events", "public_payload"]
+__all__ = ["Commands", "decide", "encode_emitted", "fold_log", "new_events", "public_payload"]

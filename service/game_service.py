@@ -26,7 +26,7 @@ from collections import OrderedDict
 from typing import Any
 
 from .feed_hub import FeedHub
-from .game_commands import Commands, check_bots, decide, encode_emitted, fold_log, new_events, public_payload
+from .game_commands import Commands, decide, encode_emitted, fold_log, new_events, public_payload
 from .game_handoff import HandOff
 from .game_model import (
     CACHE_GAMES, COMMAND_ID_MAX, ON_FINISHED, SEAT_RESOLVERS, TOKEN_BYTES, Answer, AppendCall, CommandRequest,
@@ -35,7 +35,7 @@ from .game_model import (
 from .game_reading import Reading
 from .game_receipts import Receipts
 from .receipts import Signer
-from .store import EventStore
+from .store_contract import Store
 
 #: The name this had before the fold moved into the kernel.
 _fold_records = fold_log
@@ -44,7 +44,7 @@ _fold_records = fold_log
 class GameService(Reading, Commands, Receipts, HandOff):
     """A game service over a store: every part's state is set up here."""
 
-    def __init__(self, store: EventStore, read_models: Any = None, *, cache_games: int = CACHE_GAMES,
+    def __init__(self, store: Store, read_models: Any = None, *, cache_games: int = CACHE_GAMES,
                  defer_projection: bool = False, signer: Signer | None = None, projector: Any = None):
         self.store = store
         self.read_models = read_models
@@ -87,5 +87,5 @@ class GameService(Reading, Commands, Receipts, HandOff):
 
 __all__ = ["CACHE_GAMES", "COMMAND_ID_MAX", "ON_FINISHED", "SEAT_RESOLVERS", "TOKEN_BYTES", "Answer", "AppendCall",
            "CommandRequest", "CreateGameRequest", "Current", "Folded", "GameService", "ReadyRequest", "Steps",
-           "check_bots", "decide", "encode_emitted", "fold_log", "new_events", "new_game_id", "public_payload",
+           "decide", "encode_emitted", "fold_log", "new_events", "new_game_id", "public_payload",
            "ruleset_for"]

@@ -39,6 +39,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
 from . import store as _store
+from .store_contract import Store
 
 #: prometheus_client's own variable: the directory of the multi-process samples (set by ``umpire serve``).
 ENV_MULTIPROC = "PROMETHEUS_MULTIPROC_DIR"
@@ -355,7 +356,7 @@ class ProjectorLag:
 
         return Projecting()
 
-    def sample(self, store: Any) -> None:
+    def sample(self, store: Store) -> None:
         head = store.last_position()
         behind = max(0, head - self.done) if self.done >= 0 else head
         now = time.monotonic()
@@ -375,7 +376,7 @@ class GamesByStatus:
     """A collector: the stored games by status, counted in the store at scrape time (the store is shared,
     so any node's answer is every node's)."""
 
-    def __init__(self, store: Any):
+    def __init__(self, store: Store):
         self.store = store
 
     def collect(self) -> Iterator[Any]:
@@ -389,7 +390,7 @@ class GamesByStatus:
         yield fam
 
 
-def scrape(store: Any = None) -> bytes:
+def scrape(store: Store | None = None) -> bytes:
     """The text of ``GET /metrics``: every process's samples in multi-process mode, else this process's;
     ``store``: the games by status."""
     registry = CollectorRegistry()

@@ -43,6 +43,7 @@ from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from .metrics import LIMITED, REDIS_ERRORS
 from .problems import PROBLEM_JSON, TYPES, type_uri
 from .settings import LIMIT_DEFAULTS, LimitSettings
+from .store_contract import Store
 
 log = logging.getLogger("umpire.limits")
 
@@ -129,7 +130,7 @@ class Budgets:
 class RateLimits:
     """ASGI wrapper that spends the budgets (see the module's docstring)."""
 
-    def __init__(self, app: Any, settings: LimitSettings, redis_url: str, store: Any = None):
+    def __init__(self, app: Any, settings: LimitSettings, redis_url: str, store: Store | None = None):
         self.app = app
         self.settings = settings
         self.redis_url = redis_url

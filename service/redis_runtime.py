@@ -34,9 +34,16 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 START_TIMEOUT_S = 15.0
 STOP_TIMEOUT_S = 10.0
+#: Seconds a persistent server is given to write its final snapshot when stopped (SIGTERM) before it is
+#: killed: the read models of 100,000 games take ~300 MB, more than STOP_TIMEOUT_S to write on a busy machine,
+#: and a killed save leaves the previous snapshot (maybe one without the projector's checkpoint: a warm start
+#: then checks every game again).
+PERSISTENT_STOP_TIMEOUT_S = 180.0
 #: Unix socket paths longer than this do not fit in sockaddr_un.
 _MAX_SOCKET_PATH = 100
 
@@ -272,11 +279,13 @@ class EmbeddedRedis:
             raise
 
     def _client(self, timeout: float = 1.0) -> redis.Redis:
+        # no retry: a server loading its snapshot answers LOADING at once, and that is the answer wanted here
+        # (redis-py's default retries it for ~8 s, which held the start of the service as long)
+        kw = {"socket_timeout": timeout, "socket_connect_timeout": timeout, "password": self.password or None,
+              "retry": Retry(NoBackoff(), 0)}
         if self.socket_path is not None:
-            return redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=timeout,
-                               socket_connect_timeout=timeout, password=self.password or None)
-        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=timeout,
-                           socket_connect_timeout=timeout, password=self.password or None)
+            return redis.Redis(unix_socket_path=str(self.socket_path), **kw)
+        return redis.Redis(host="127.0.0.1", port=self.port, **kw)
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -328,8 +337,9 @@ class EmbeddedRedis:
                 proc.send_signal(sig)
             except ProcessLookupError:  # pragma: no cover
                 pass
+            saving = self.persistent and sig == signal.SIGTERM
             try:
-                proc.wait(timeout=STOP_TIMEOUT_S)
+                proc.wait(timeout=PERSISTENT_STOP_TIMEOUT_S if saving else STOP_TIMEOUT_S)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=STOP_TIMEOUT_S)
@@ -366,7 +376,8 @@ class EmbeddedRedis:
         self._watcher.start()
 
     def stop(self) -> None:
-        """Stop cleanly (SIGTERM, no save); SIGKILL if it does not go within STOP_TIMEOUT_S."""
+        """Stop cleanly (SIGTERM: a persistent server writes its snapshot first); SIGKILL if it does not go within
+        STOP_TIMEOUT_S (PERSISTENT_STOP_TIMEOUT_S for a persistent server)."""
         self._stopping = True
         self._terminate(signal.SIGTERM)
         if self.socket_path is not None:

@@ -32,6 +32,7 @@ from .cli_support import fail
 from .cli_support import open_existing_store as _open_existing_store
 from .settings import Settings
 from .store import UnknownGame
+from .store_contract import Store
 
 PROMPT = "[n]ext [b]ack [j]ump SEQ [q]uit > "
 
@@ -52,7 +53,7 @@ def _render_ruling(body: dict) -> list[str]:
 class Replay:
     """A stored game, the state after each of its steps, and how one step reads."""
 
-    def __init__(self, store: Any, game: Any, ruleset: Any, seat: str | None, lang: str = "en"):
+    def __init__(self, store: Store, game: Any, ruleset: Any, seat: str | None, lang: str = "en"):
         self.game, self.ruleset, self.seat, self.lang = game, ruleset, seat, lang
         self.finished = game.status == "finished"
         self.records = store.load(game.game_id)

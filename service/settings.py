@@ -65,6 +65,10 @@ ENV_REDIS_CLUSTER = "UMPIRE_REDIS_CLUSTER"
 CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 #: Retries of a cluster command after a connection error or a moved slot (then the read falls back to the log).
 CLUSTER_RETRIES = 2
+#: Retries of a command of a single Redis after a connection error, a timeout or a Redis still loading its
+#: snapshot, 20-200 ms apart (redis-py's default, 10 retries backing off to seconds, held every read of a starting
+#: service ~8 s while its private Redis loaded its snapshot, before the read fell back to the log).
+REDIS_RETRIES = 2
 
 
 class SettingsError(ValueError):
@@ -137,8 +141,13 @@ def redis_client(url: str, *, cluster: bool | None = None, socket_connect_timeou
           if v is not None}
     if cluster:
         # a master that is down answers nothing: fail fast (the reads fall back to the log), retry little
-        return LazyCluster(url, retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), CLUSTER_RETRIES), **kw)
-    return redis.Redis.from_url(url, **kw)
+        return LazyCluster(url, retry=fast_retry(CLUSTER_RETRIES), **kw)
+    return redis.Redis.from_url(url, retry=fast_retry(REDIS_RETRIES), **kw)
+
+
+def fast_retry(retries: int) -> Retry:
+    """Few retries, 20-200 ms apart: a Redis that is down or loading is soon left for the log."""
+    return Retry(ExponentialBackoff(cap=0.2, base=0.02), retries)
 
 
 class LazyCluster:

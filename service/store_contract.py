@@ -1,7 +1,8 @@
 """The event store as one interface (DESIGN sections 2 and 11): what the service, the campaigns, the
 projections, verification and export/import call on a store, whatever keeps the log.
 
-Two backends implement it: :class:`service.store.EventStore` (one SQLite file, the default) and
+Two adapters implement it, each on its own (they share the statements of :mod:`service.store.log_sql` by
+composition, not by inheritance): :class:`service.store.EventStore` (one SQLite file, the default) and
 :class:`service.store.postgres.PgEventStore` (PostgreSQL, chosen by ``UMPIRE_DATABASE_URL=postgresql://...``;
 :func:`service.store.open_store` picks). ``tests/service/test_store*.py`` is the contract suite: every
 test runs against both.
@@ -35,9 +36,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from domain.kernel.log import EventLog
-
-from .store import AppendResult, GameRow, NewEvent, StoredEvent
+from domain.kernel.log import AppendResult, EventLog, GameRow, NewEvent, StoredEvent
 
 
 @runtime_checkable

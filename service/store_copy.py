@@ -18,6 +18,7 @@ import msgspec
 
 from .campaign_store import CampaignStore
 from .store import GameExists, StoreError
+from .store_contract import Store
 from .transfer import export_lines, import_game
 from .verify import verify_game
 
@@ -94,7 +95,7 @@ def verify_copy(src: Any, dest: Any, game_ids: list[str], campaign_ids: list[str
             raise StoreError(f"campaign {cid!r} does not verify after the copy: {chain_report.problem}")
 
 
-def copy_store(src: Any, dest: Any, *, progress: Callable[[str], None] | None = None) -> CopyReport:
+def copy_store(src: Store, dest: Store, *, progress: Callable[[str], None] | None = None) -> CopyReport:
     """Copy everything in ``src`` into ``dest`` (both :class:`service.store_contract.Store`), verified."""
     game_ids = src.game_ids()
     campaign_ids = [r[0] for r in src.rows("SELECT campaign_id FROM campaigns ORDER BY campaign_id")]

@@ -27,7 +27,8 @@ from typing import IO
 
 import msgspec
 
-from .store import EventStore, GameRow, SeedUnavailable, StoreError, StoredEvent, verify_chain, verify_commitments
+from .store import GameRow, SeedUnavailable, StoreError, StoredEvent, verify_chain, verify_commitments
+from .store_contract import Store
 from .verify import log_header, v1_problem
 
 #: 2: games carry ``chain_version`` and chain-version-2 events their ``public_payload``,
@@ -63,7 +64,7 @@ _header_dec = msgspec.json.Decoder(Header)
 _event_dec = msgspec.json.Decoder(EventLine)
 
 
-def export_lines(store: EventStore, game_id: str, *, with_secrets: bool = False) -> Iterable[bytes]:
+def export_lines(store: Store, game_id: str, *, with_secrets: bool = False) -> Iterable[bytes]:
     """The export of one game, line by line (no newline at the end of each)."""
     game = store.require_game(game_id)
     events = store.load(game_id)
@@ -82,7 +83,7 @@ def export_lines(store: EventStore, game_id: str, *, with_secrets: bool = False)
         yield _enc.encode(d)
 
 
-def export_game(store: EventStore, game_id: str, out: IO[bytes], *, with_secrets: bool = False) -> int:
+def export_game(store: Store, game_id: str, out: IO[bytes], *, with_secrets: bool = False) -> int:
     """Write the export to a binary stream; returns the number of events written."""
     n = -1
     for line in export_lines(store, game_id, with_secrets=with_secrets):
@@ -167,7 +168,7 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[Header, list[StoredEvent]
     return header, events, seed
 
 
-def import_game(store: EventStore, lines: Iterable[bytes | str]) -> GameRow:
+def import_game(store: Store, lines: Iterable[bytes | str]) -> GameRow:
     """Check an export and write it into ``store`` in one transaction; returns the game row.
 
     Raises :class:`TransferError` for a bad file and :class:`service.store.GameExists`
@@ -178,7 +179,7 @@ def import_game(store: EventStore, lines: Iterable[bytes | str]) -> GameRow:
     return header.game
 
 
-def import_file(store: EventStore, path: str) -> GameRow:
+def import_file(store: Store, path: str) -> GameRow:
     try:
         with open(path, "rb") as f:
             return import_game(store, f)

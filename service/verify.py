@@ -42,13 +42,13 @@ from .game_service import _fold_records
 from .receipts import check_against_log, signature_ok
 from .seating import seats_public
 from .store import (
-    EventStore,
     GameRow,
     SeedUnavailable,
     StoredEvent,
     verify_chain,
     verify_commitments,
 )
+from .store_contract import Store
 
 _rolls_decoder = msgspec.json.Decoder(list[Roll])
 _header_decoder = msgspec.json.Decoder(GameCreated)
@@ -391,7 +391,7 @@ def _row_problems(row: GameRow, events: list[StoredEvent], lh: LogHeader, st: An
     return out
 
 
-def verify_game(store: EventStore, game_id: str, *, receipt: dict[str, Any] | None = None,
+def verify_game(store: Store, game_id: str, *, receipt: dict[str, Any] | None = None,
                 public_key: bytes | None = None, folded: Any = None, private_before_end: bool = True) -> VerifyReport:
     """Verify one game; raises :class:`service.store.UnknownGame` for an unknown id.
 

@@ -193,9 +193,14 @@ def to_col_row(h: Hex) -> tuple[int, int]:
 def label(h: Hex) -> str:
     """How sentences name a hex: the human column and row, then the id the API uses, e.g.
     ``"c4 r2 [8,2]"``; half-hexes read ``"half-hex c-1 r1 [-1,1]"`` (HOTH-COORD-3)."""
-    c, r = to_col_row(h)
-    text = f"c{c} r{r} [{h[0]},{h[1]}]"
+    text = coords(h)
     return f"half-hex {text}" if h in HALF_HEXES else text
+
+
+def coords(h: Hex, with_id: bool = True) -> str:
+    """``c4 r2 [8,2]`` (``with_id``) or ``c4 r2``, without saying whether it is a half-hex (HOTH-COORD-3)."""
+    c, r = to_col_row(h)
+    return f"c{c} r{r} [{h[0]},{h[1]}]" if with_id else f"c{c} r{r}"
 
 
 def parse_hex(obj: Any, field: str = "hex") -> Hex:

@@ -24,9 +24,11 @@ import msgspec
 
 from domain.kernel import Choice, Command, Dice, Emitted, Event, RuleViolation, RulingBuilder, SetupError, Status
 from domain.kernel.campaign import BattlePlan as KernelBattlePlan
+from domain.kernel.messages import msg
 
 from .scenario import FACTIONS, Badge, ContentStatus, Faction, Hex, Scenario, UnitSetup, UnitType
 from .board import label
+from .terms import side
 
 #: Leaders by faction (HOTH-LEADER-1).
 LEADERS: dict[str, tuple[str, ...]] = {
@@ -418,7 +420,7 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
     """The events a campaign command produces; RuleViolation names what is wrong."""
     if isinstance(command, CreateCampaign):
         if state.status != NEW:
-            raise RuleViolation("CAMPAIGN-1", "This campaign already exists.")
+            raise RuleViolation("CAMPAIGN-1", msg("This campaign already exists."))
         c = command.campaign
         decks = {f: tuple(dice.shuffle(sorted(command.support.get(f, ())), SUPPORT_STREAM)) for f in FACTIONS}
         ev = CampaignCreated(campaign_id=command.campaign_id, ruleset=command.ruleset, campaign=c,
@@ -431,17 +433,17 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         return [Emitted(event=ev, ruling=rb.build(f"campaign {c.title} created"), visibility=NOBODY,
                         rolls=dice.take(), reveals=True)]
     if state.status == NEW:
-        raise RuleViolation("CAMPAIGN-1", "The campaign has not been created.")
+        raise RuleViolation("CAMPAIGN-1", msg("The campaign has not been created."))
     if state.status == FINISHED:
-        raise RuleViolation("CAMPAIGN-3", f"The campaign is over: {state.winner} won it.")
+        raise RuleViolation("CAMPAIGN-3", msg("The campaign is over: {side} won it.", side=side(state.winner)))
     assert state.campaign is not None
     if isinstance(command, StartBattle):
         plan = next_battle(state)
         if plan is None:
-            raise RuleViolation("CAMPAIGN-2", "A battle of this campaign is being played; it must end first.")
+            raise RuleViolation("CAMPAIGN-2", msg("A battle of this campaign is being played; it must end first."))
         if command.scenario != plan.scenario:
-            raise RuleViolation("CAMPAIGN-2", f"Node {plan.node} is played with {plan.scenario}, not "
-                                              f"{command.scenario}.")
+            raise RuleViolation("CAMPAIGN-2", msg("Node {node} is played with {scenario}, not {other}.", node=plan.node,
+                                                  scenario=plan.scenario, other=command.scenario))
         ev = BattleStarted(number=plan.number, node=plan.node, scenario=plan.scenario, game_id=command.game_id,
                            leaders=plan.leaders, setup_changes=plan.setup_changes)
         rb = RulingBuilder().add("CAMPAIGN-2", f"Battle {plan.number} ({plan.node}) is {plan.scenario}, game "
@@ -450,7 +452,7 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
     if isinstance(command, RecordResult):
         cur = state.current
         if cur is None or cur.game_id != command.game_id:
-            raise RuleViolation("CAMPAIGN-3", f"Game {command.game_id} is not the battle being played.")
+            raise RuleViolation("CAMPAIGN-3", msg("Game {game} is not the battle being played.", game=command.game_id))
         node = state.campaign.nodes[cur.node]
         played: dict[str, tuple[str, ...]] = {}
         if command.support_left is not None:
@@ -463,8 +465,8 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
                     else:
                         gone.append(card)
                 if left:
-                    raise RuleViolation("CAMPAIGN-4", f"{f} cannot end the battle holding support cards it did "
-                                                      f"not bring: {', '.join(left)}.")
+                    raise RuleViolation("CAMPAIGN-4", msg("{side} cannot end the battle holding support cards it "
+                                                          "did not bring: {cards}.", side=side(f), cards=left))
                 if gone:
                     played[f] = tuple(gone)
         out: list[Emitted] = [Emitted(
@@ -513,7 +515,7 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
                                                                         f"next is {outcome.next} ({scen}).",
                                                           next=outcome.next).build(f"next: {outcome.next}")))
         return out
-    raise RuleViolation("CAMPAIGN-1", f"{type(command).__name__} is not a campaign command.")
+    raise RuleViolation("CAMPAIGN-1", msg("{command} is not a campaign command.", command=type(command).__name__))
 
 
 def evolve(state: CampaignState, event: Any) -> CampaignState:

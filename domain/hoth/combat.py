@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import Message, msg, msg_n
 
 from . import board
 from .cards import ConvertResult, ExtraDice, Reroll, SpecialAttack, StructureHitSymbols
@@ -12,6 +13,8 @@ from .movement import allowance
 from .sight import sight_ruling_values
 from .choices import EWEB, choice
 from .state import HothState, UnitState
+from .terms import hex_text, side
+from .terms import terrain as terrain_word
 from .terrain import RIDGE, attack_penalty, protection
 from .units import UNIT_SPECS
 
@@ -31,7 +34,7 @@ class AttackPlan:
     __slots__ = ("attacker", "target", "structure", "distance", "dice", "sight", "steps", "target_hex")
 
     def __init__(self) -> None:
-        self.steps: list[tuple[str, str, dict[str, Any]]] = []
+        self.steps: list[tuple[str, Message, dict[str, Any]]] = []
 
 
 def _target(state: HothState, target_id: str):
@@ -48,26 +51,30 @@ def may_attack_refusal(state: HothState, u: UnitState, breakthrough: bool) -> Ru
     t = state.turn
     assert t is not None
     if ordered_entry(state, u.id) is None:
-        return RuleViolation("HOTH-TURN-3", f"{u.id} was not ordered this turn, so it cannot attack.")
+        return RuleViolation("HOTH-TURN-3", msg("{unit} was not ordered this turn, so it cannot attack.", unit=u.id))
     if not breakthrough and u.id in t.attacked:
-        return RuleViolation("HOTH-ATTACK-2", f"{u.id} has already attacked this turn.")
+        return RuleViolation("HOTH-ATTACK-2", msg("{unit} has already attacked this turn.", unit=u.id))
     if u.id in t.stopped:
         terrain = None
         elite = u.badge == "elite_troops"
         return RuleViolation("HOTH-SPECIAL-ELITE-2" if elite else "HOTH-MOVE-10",
-                             f"{u.id} entered rocks or buildings/debris this turn and cannot attack"
-                             f"{' (elite troops too)' if elite else ''}.", terrain=terrain)
+                             msg("{unit} entered rocks or buildings/debris this turn and cannot attack (elite troops "
+                                 "too).", unit=u.id) if elite else
+                             msg("{unit} entered rocks or buildings/debris this turn and cannot attack.", unit=u.id),
+                             terrain=terrain)
     moved = t.moved.get(u.id, 0)
     if moved == 0:
         return None  # a unit that has not moved may attack (allowances are never below 0)
     al = allowance(state, u)
     if not al.may_attack and moved > 0:
-        return RuleViolation("HOTH-CARD-4", f"{u.id} moved with a card that forbids attacking.")
+        return RuleViolation("HOTH-CARD-4", msg("{unit} moved with a card that forbids attacking.", unit=u.id))
     if moved > al.attack_max:
         rule = "HOTH-UNIT-SNOW-2" if u.unit == "snowtroopers" else (
             "HOTH-UNIT-ECHO-2" if u.unit == "echo_troopers" else "HOTH-MOVE-3")
-        return RuleViolation(rule, f"{u.id} moved {moved} hexes and cannot attack this turn "
-                                   f"(at most {al.attack_max} to still attack).")
+        return RuleViolation(rule, msg_n("{unit} moved {count} hexes and cannot attack this turn (at most {most} to "
+                                         "still attack).", "{unit} moved {count} hexes and cannot attack this turn "
+                                         "(at most {most} to still attack).", "count", unit=u.id, count=moved,
+                                         most=al.attack_max))
     return None
 
 
@@ -99,25 +106,27 @@ def plan_special(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
     """
     sp = special_attack(state, u.id)
     if sp is None:
-        return _refused(explain, "HOTH-CARD-4", lambda: f"{u.id} has no special attack this turn.")
+        return _refused(explain, "HOTH-CARD-4", lambda: msg("{unit} has no special attack this turn.", unit=u.id))
     tgt = state.units.get(target_id)
     if tgt is None or tgt.faction == u.faction:
-        return _refused(explain, "HOTH-ATTACK-8", lambda: f"{target_id} is not an enemy unit.")
+        return _refused(explain, "HOTH-ATTACK-8", lambda: msg("{target} is not an enemy unit.", target=target_id))
     if sp.target_unit_types and tgt.unit not in sp.target_unit_types:
         return _refused(explain, "HOTH-CARD-4",
-                        lambda: f"The special attack may only target {', '.join(sp.target_unit_types)}.")
+                        lambda: msg("The special attack may only target {types}.", types=", ".join(sp.target_unit_types)))
     d = board.distance(u.hex, tgt.hex)
     if sp.adjacent_only and d != 1:
-        return _refused(explain, "HOTH-CARD-4", lambda: "The special attack needs an adjacent target.")
+        return _refused(explain, "HOTH-CARD-4", lambda: msg("The special attack needs an adjacent target."))
     if not snap.clear(u.hex, tgt.hex):  # HOTH-LOS-8 / HOTH-GAP-40: the board as it stands now
-        return _refused(explain, "HOTH-LOS-1", lambda: f"{u.id} cannot see {target_id}.")
+        return _refused(explain, "HOTH-LOS-1", lambda: msg("{unit} cannot see {target}.", unit=u.id, target=target_id))
     plan = AttackPlan()
     plan.attacker, plan.target, plan.structure, plan.distance = u.id, target_id, False, d
     plan.sight = snap.sight(u.hex, tgt.hex) if explain else None
     plan.target_hex = tgt.hex
     if explain:
-        plan.steps.append(("HOTH-CARD-4", f"Special attack of the card: {sp.dice} dice.", {"dice": sp.dice}))
-        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(plan.sight)))
+        plan.steps.append(("HOTH-CARD-4", msg_n("Special attack of the card: {count} dice.",
+                                                         "Special attack of the card: {count} dice.", "count",
+                                                         count=sp.dice), {"dice": sp.dice}))
+        plan.steps.append(("HOTH-LOS-1", msg("Line of sight is clear."), sight_ruling_values(plan.sight)))
     plan.dice = sp.dice
     return plan
 
@@ -132,31 +141,34 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
     tgt, is_struct = _target(state, target_id)
     if tgt is None:
         return _refused(explain, "HOTH-ATTACK-8",
-                        lambda: f"There is no enemy unit or standing structure {target_id!r}.")
+                        lambda: msg("There is no enemy unit or standing structure '{target}'.", target=target_id))
     if is_struct:
         sc = state.scenario
         assert sc is not None
         sdef = next((s for s in sc.structures if s.id == target_id), None)
         if sdef is None or not sdef.attackable:
-            return _refused(explain, "HOTH-STRUCT-4", lambda: f"The scenario does not allow attacks on {target_id}.")
+            return _refused(explain, "HOTH-STRUCT-4", lambda: msg("The scenario does not allow attacks on {target}.", target=target_id))
         if sdef.owner == u.faction:
             return _refused(explain, "HOTH-ATTACK-8",
-                            lambda: f"{target_id} is a structure of your own side ({u.faction}); only enemy units "
-                                    "and structures can be attacked.",
+                            lambda: msg("{target} is a structure of your own side ({side}); only enemy units and "
+                                        "structures can be attacked.", target=target_id, side=side(u.faction)),
                             structure=target_id, owner=sdef.owner)
     elif tgt.faction == u.faction:
-        return _refused(explain, "HOTH-ATTACK-8", lambda: "Friendly units can never be attacked.")
+        return _refused(explain, "HOTH-ATTACK-8", lambda: msg("Friendly units can never be attacked."))
     s = UNIT_SPECS[u.unit]
     # HOTH-RANGE-3: range is the hex distance; HOTH-ATTACK-4: one target per attack; HOTH-ATTACK-6: d=1 is
     # close combat; HOTH-ATTACK-5 / HOTH-FORCE-4: losses never reduce the dice (figures are not read here).
     d = board.distance(u.hex, tgt.hex)
     if d > len(s.attack):
         return _refused(explain, "HOTH-RANGE-1",
-                        lambda: f"{target_id} is {d} hexes away; {s.name} reach at most {len(s.attack)}.")
+                        lambda: msg_n("{target} is {count} hexes away; {name} reach at most {most}.",
+                                              "{target} is {count} hexes away; {name} reach at most {most}.", "count",
+                                              target=target_id, count=d, name=s.name, most=len(s.attack)))
     if not snap.clear(u.hex, tgt.hex):
         return _refused(explain, "HOTH-LOS-1",
-                        lambda: f"{u.id} cannot see {target_id}: line of sight is blocked by "
-                                f"{', '.join(board.label(h) for h in snap.sight(u.hex, tgt.hex).blocked_by)}.")
+                        lambda: msg("{unit} cannot see {target}: line of sight is blocked by {hexes}.", unit=u.id,
+                                    target=target_id,
+                                    hexes=[hex_text(h) for h in snap.sight(u.hex, tgt.hex).blocked_by]))
     plan = AttackPlan()
     plan.attacker, plan.target, plan.structure, plan.distance = u.id, target_id, is_struct, d
     plan.sight = snap.sight(u.hex, tgt.hex) if explain else None
@@ -164,16 +176,18 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
     base = s.attack[d - 1]
     n = base
     if explain:
-        plan.steps.append(("HOTH-RANGE-2", f"{s.name} roll {base} dice at distance {d}.",
+        plan.steps.append(("HOTH-RANGE-2", msg_n("{name} roll {count} dice at distance {distance}.",
+                                                 "{name} roll {count} dice at distance {distance}.", "count",
+                                                 name=s.name, count=base, distance=d),
                            {"distance": d, "base_dice": base, "row": list(s.attack)}))
-        plan.steps.append(("HOTH-LOS-1", "Line of sight is clear.", sight_ruling_values(plan.sight)))
+        plan.steps.append(("HOTH-LOS-1", msg("Line of sight is clear."), sight_ruling_values(plan.sight)))
     # protection of the target's hex (HOTH-MOD-2, -4, -5)
     t_terrain = snap.terrain.get(tgt.hex)
     a_on_ridge = snap.terrain.get(u.hex) == RIDGE
     if not is_struct and not UNIT_SPECS[tgt.unit].terrain_protection:
         if t_terrain and explain:
-            plan.steps.append(("HOTH-MOD-4", "An AT-AT never benefits from terrain protection.", {"terrain": t_terrain}))
-            plan.steps.append(("HOTH-UNIT-ATAT-6", "AT-ATs never benefit from terrain protection.", {}))
+            plan.steps.append(("HOTH-MOD-4", msg("An AT-AT never benefits from terrain protection."), {"terrain": t_terrain}))
+            plan.steps.append(("HOTH-UNIT-ATAT-6", msg("AT-ATs never benefit from terrain protection."), {}))
     else:
         tgt_inf = (not is_struct) and UNIT_SPECS[tgt.unit].kind == "infantry"
         if tgt_inf and t_terrain is None and in_trench(state, snap, tgt):
@@ -182,15 +196,16 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
         if rule is not None:
             n -= minus
             if explain:
-                plan.steps.append((rule, f"Target on {t_terrain}: -{minus} dice.",
+                plan.steps.append((rule, msg("Target on {terrain}: -{count} dice.", terrain=terrain_word(t_terrain), count=minus),
                                    {"terrain": t_terrain, "dice": -minus, "attacker_type": s.kind}))
                 if is_struct:
-                    plan.steps.append(("HOTH-MOD-5", "A structure takes the protection of its hex.", {}))
+                    plan.steps.append(("HOTH-MOD-5", msg("A structure takes the protection of its hex."), {}))
     minus, rule = attack_penalty(snap.terrain.get(u.hex), s.kind)
     if rule is not None:
         n -= minus
         if explain:
-            plan.steps.append((rule, f"A vehicle attacking from buildings/debris: -{minus} dice.", {"dice": -minus}))
+            plan.steps.append((rule, msg("A vehicle attacking from buildings/debris: -{count} dice.", count=minus),
+                               {"dice": -minus}))
     # bonuses (HOTH-MOD-6)
     t = state.turn
     assert t is not None
@@ -200,35 +215,35 @@ def plan_attack(state: HothState, snap: Snapshot, u: UnitState, target_id: str,
                 focus = focus_target(state, u.id)
                 if focus is None:
                     if explain:
-                        plan.steps.append(("HOTH-CARD-7", f"Focus Fire: {target_id} becomes the focus target; its "
-                                           "partner gets the bonus only against it (FOCUS_FIRE_PARTNER_BOUND, "
-                                           "INFERRED).",
+                        plan.steps.append(("HOTH-CARD-7", msg("Focus Fire: {target} becomes the focus target; its partner gets the "
+                                               "bonus only against it (FOCUS_FIRE_PARTNER_BOUND, INFERRED).",
+                                               target=target_id),
                                            {"focus_target": target_id, "inferred": "FOCUS_FIRE_PARTNER_BOUND"}))
                 elif focus != target_id:
                     if FOCUS_FIRE_PARTNER_BOUND:
                         return _refused(explain, "HOTH-CARD-7",
-                                        lambda: f"Focus Fire: {u.id} may only attack the focus target {focus} "
-                                                "(FOCUS_FIRE_PARTNER_BOUND, INFERRED).",
+                                        lambda: msg("Focus Fire: {unit} may only attack the focus target {target} "
+                                                    "(FOCUS_FIRE_PARTNER_BOUND, INFERRED).", unit=u.id, target=focus),
                                         focus_target=focus)
                     continue
                 elif explain:
-                    plan.steps.append(("HOTH-CARD-7", f"Focus Fire: both ordered units attack {target_id}.",
+                    plan.steps.append(("HOTH-CARD-7", msg("Focus Fire: both ordered units attack {target}.", target=target_id),
                                        {"focus_target": target_id}))
             n += e.dice
             if explain:
-                plan.steps.append(("HOTH-CARD-7", f"Card bonus: +{e.dice} dice.",
+                plan.steps.append(("HOTH-CARD-7", msg("Card bonus: +{count} dice.", count=e.dice),
                                    {"dice": e.dice, "card": t.effects_card}))
     if not is_struct:
         scout = scout_bonus(state, snap, u, tgt)
         if scout is not None:
             n += 1
             if explain:
-                plan.steps.append(("HOTH-SPECIAL-SCOUT-1", f"Scouts {scout} on a ridge see the target: +1 die "
-                                   "(never more than +1, HOTH-GAP-19).", {"scouts": scout, "dice": 1}))
-                plan.steps.append(("HOTH-TERRAIN-RIDGE-6", "Scouts on a ridge grant their bonus.", {"scouts": scout}))
+                plan.steps.append(("HOTH-SPECIAL-SCOUT-1", msg("Scouts {unit} on a ridge see the target: +1 die (never more than +1, "
+                                       "HOTH-GAP-19).", unit=scout), {"scouts": scout, "dice": 1}))
+                plan.steps.append(("HOTH-TERRAIN-RIDGE-6", msg("Scouts on a ridge grant their bonus."), {"scouts": scout}))
     plan.dice = n  # HOTH-MOD-7 / HOTH-GAP-35: base + bonuses - protection - penalties, summed
     if n <= 0:
-        return _refused(explain, "HOTH-MOD-7", lambda: f"After modifiers {n} dice are left; an attack needs at least 1.")
+        return _refused(explain, "HOTH-MOD-7", lambda: msg_n("After modifiers {count} dice are left; an attack needs at least 1.", "After modifiers {count} dice are left; an attack needs at least 1.", "count", count=n))
     return plan
 
 

@@ -27,8 +27,10 @@ from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
 
+from domain.kernel.messages import Message, msg, msg_n
+
 from . import commands as C
-from . import labels
+from . import labels, terms
 from .campaign import HothCampaigns
 from .choices import CHOICES, FIRST_DRAW, choice, cite
 from .events import NOBODY, CardsDrawn, DeckShuffled, GameOpened, HothEvent, SupportDealt, TurnStarted
@@ -202,17 +204,21 @@ class HothRuleset:
                 if c.kind == "support":
                     used[cid] = c
         rolls = dice.take()
-        rb = RulingBuilder().add("HOTH-SETUP-3", f"Scenario {sc.title}: terrain, structures and units placed.",
-                                 scenario=sc.id).add("HOTH-TURN-1", f"{sc.first} plays first.", order=list(order))
+        rb = RulingBuilder().add("HOTH-SETUP-3", msg("Scenario {title}: terrain, structures and units placed.",
+                                                      title=sc.title), scenario=sc.id).add(
+            "HOTH-TURN-1", msg("{side} plays first.", side=terms.side(sc.first)), order=list(order))
         opened = GameOpened(scenario=sc, cards=tuple(used[k] for k in sorted(used)), seats=seats, turn_order=order,
                             unit_ids=tuple(unit_ids))
-        out.items.append(Emitted(event=opened, ruling=rb.build(f"{sc.title} set up")))
+        out.items.append(Emitted(event=opened, ruling=rb.build(msg("{title} set up", title=sc.title))))
         out.state = _evolve(out.state, opened)
         first = True
         for seat, deck, _ in plans:
             ev = DeckShuffled(seat=seat, size=len(deck), deck=deck)
             out.items.append(Emitted(event=ev, ruling=RulingBuilder().add(
-                "HOTH-SETUP-9", f"{seat}'s command deck is shuffled ({len(deck)} cards).").build(f"{seat} shuffles"),
+                "HOTH-SETUP-9", msg_n("{seat}'s command deck is shuffled ({count} cards).",
+                                     "{seat}'s command deck is shuffled ({count} cards).", "count",
+                                     seat=terms.side(seat), count=len(deck))).build(
+                msg("{seat} shuffles", seat=terms.side(seat))),
                 visibility=NOBODY, rolls=rolls if first else (), reveals=True))
             first = False
             out.state = _evolve(out.state, ev)
@@ -220,14 +226,18 @@ class HothRuleset:
             ev2 = CardsDrawn(seat=seat, count=hand, cards=deck[:hand])
             out.items.append(Emitted(event=ev2, ruling=RulingBuilder().add(
                 "HOTH-SETUP-9" if hand == sc.side(faction_of(seat)).hand_size else "HOTH-TEAM-5",
-                f"{seat} draws an opening hand of {hand}.", count=hand).build(f"{seat} draws {hand}"),
+                msg_n("{seat} draws an opening hand of {count}.", "{seat} draws an opening hand of {count}.", "count",
+                      seat=terms.side(seat), count=hand), count=hand).build(
+                msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=terms.side(seat), count=hand)),
                 visibility=seat, reveals=True))
             out.state = _evolve(out.state, ev2)
         for f, cards in support.items():
             ev3 = SupportDealt(faction=f, count=len(cards), cards=cards)
             out.items.append(Emitted(event=ev3, ruling=RulingBuilder().add(
-                "HOTH-CARD-4", f"{f} brings {len(cards)} support card(s) into the battle (content 3.1).").build(
-                f"{f} support cards"), visibility=faction_seats(seats, f)[0]))
+                "HOTH-CARD-4", msg_n("{faction} brings {count} support card(s) into the battle (content 3.1).",
+                                     "{faction} brings {count} support card(s) into the battle (content 3.1).",
+                                     "count", faction=terms.side(f), count=len(cards))).build(
+                msg("{faction} support cards", faction=terms.side(f))), visibility=faction_seats(seats, f)[0]))
             out.state = _evolve(out.state, ev3)
         if choice(out.state, FIRST_DRAW) == "draw":
             starter = order[0]
@@ -235,17 +245,21 @@ class HothRuleset:
             ev4 = CardsDrawn(seat=starter, count=len(top), cards=top)
             out.items.append(Emitted(event=ev4, ruling=cite(RulingBuilder(),
                 FIRST_DRAW, "draw", f"{starter} draws a card before the first turn.").add(
-                "HOTH-SETUP-11", f"{starter} draws {len(top)} card and takes the first turn.", count=len(top)).build(
-                f"{starter} draws {len(top)}"), visibility=starter, reveals=True))
+                "HOTH-SETUP-11", msg_n("{seat} draws {count} card and takes the first turn.",
+                                       "{seat} draws {count} card and takes the first turn.", "count",
+                                       seat=terms.side(starter), count=len(top)), count=len(top)).build(
+                msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=terms.side(starter),
+                      count=len(top))), visibility=starter, reveals=True))
             out.state = _evolve(out.state, ev4)
         if not settle(out):
             rb = RulingBuilder()
             if choice(out.state, FIRST_DRAW) == "draw":
-                rb.add("HOTH-SETUP-11", f"{order[0]} plays the first card.")
+                rb.add("HOTH-SETUP-11", msg("{seat} plays the first card.", seat=terms.side(order[0])))
             else:
                 cite(rb, FIRST_DRAW, "play", "no extra draw before the first turn.").add(
-                    "HOTH-SETUP-11", f"{order[0]} plays the first card (no extra draw, HOTH-GAP-25).")
-            out.emit(TurnStarted(seat=order[0], turn=1), rb, summary=f"turn 1: {order[0]}")
+                    "HOTH-SETUP-11", msg("{seat} plays the first card (no extra draw, HOTH-GAP-25).",
+                                        seat=terms.side(order[0])))
+            out.emit(TurnStarted(seat=order[0], turn=1), rb, summary=msg("turn {turn}: {seat}", turn=1, seat=terms.side(order[0])))
         return out.items
 
     # -- verification (kernel protocol, optional) ----------------------------------------
@@ -264,12 +278,13 @@ class HothRuleset:
         ``explain=False`` is for a bot's playouts only (bots/hoth): the same state, but an attack's event and
         ruling leave out the line-of-sight details; refusals may come without their sentence."""
         if not state.opened:
-            raise RuleViolation("HOTH-SETUP-1", "The game has not been set up yet.")
+            raise RuleViolation("HOTH-SETUP-1", msg("The game has not been set up yet."))
         if state.winner is not None:
-            raise RuleViolation("HOTH-WIN-5", f"The game is over: {state.winner} won.")
+            raise RuleViolation("HOTH-WIN-5", msg("The game is over: {side} won.", side=terms.side(state.winner)))
         st = self.status(state)
         if seat not in st.to_act:
-            raise NotYourDecision(f"It is {', '.join(st.to_act)}'s decision now, not {seat}'s.")
+            raise NotYourDecision(msg("It is {seats}'s decision now, not {seat}'s.", seats=terms.sides(st.to_act),
+                                      seat=terms.side(seat)))
         out = Outbox(state, dice, explain)
         p = state.pending
         t = state.turn
@@ -280,8 +295,8 @@ class HothRuleset:
             elif isinstance(command, C.PassSupport):
                 support_reaction(out, False)
             else:
-                raise RuleViolation("HOTH-CARD-4", "A support-card decision must be made first (send play_support "
-                                                   "with the card, or pass_support).")
+                raise RuleViolation("HOTH-CARD-4", msg("A support-card decision must be made first (send "
+                                                       "play_support with the card, or pass_support)."))
         elif isinstance(command, C.PlaySupport):
             play_support(out, seat, command.card, command.target, command.hex)
         elif p is not None:
@@ -305,8 +320,8 @@ class HothRuleset:
             if real is not None:
                 raise real
             rule, why = _step_rule(t.phase, command)
-            raise RuleViolation(rule, f"Now is the {t.phase} step of the turn; {type(command).__name__} does not fit "
-                                      f"it: {why}.")
+            raise RuleViolation(rule, msg("Now is the {phase} step of the turn; {command} does not fit it: "
+                                          "{why}.", phase=terms.phase(t.phase), command=type(command).__name__, why=why))
         advance(out)
         return out.items, out.state
 
@@ -322,13 +337,13 @@ class HothRuleset:
             breakthrough_choice(out, cmd.advance)
         elif k == "breakthrough_attack" and isinstance(cmd, C.Attack):
             if cmd.unit != p.unit:
-                raise RuleViolation("HOTH-SPECIAL-ASSAULT-3", f"The breakthrough attack of {p.unit} comes before "
-                                                              "any other attack.")
+                raise RuleViolation("HOTH-SPECIAL-ASSAULT-3", msg("The breakthrough attack of {unit} comes "
+                                                                  "before any other attack.", unit=p.unit))
             attack(out, cmd.unit, cmd.target, breakthrough=True, special=cmd.special)
         elif k == "breakthrough_attack" and isinstance(cmd, C.SkipAttack):
             out.emit(AttackFinished(attacker=p.unit or ""), RulingBuilder().add(
-                "HOTH-SPECIAL-ASSAULT-6", f"{p.unit} does not make the breakthrough attack (optional)."),
-                summary="breakthrough attack declined")
+                "HOTH-SPECIAL-ASSAULT-6", msg("{unit} does not make the breakthrough attack (optional).", unit=p.unit)),
+                summary=msg("breakthrough attack declined"))
         elif k == "discard" and isinstance(cmd, C.DiscardCards):
             discard_cards(out, p.seat, tuple(cmd.cards))
         elif k == "arrange" and isinstance(cmd, C.ArrangeDeck):
@@ -337,7 +352,10 @@ class HothRuleset:
             reinforce(out, p.seat, tuple(cmd.hex))
         else:
             raise RuleViolation(_PENDING_RULE.get(k, "HOTH-ATTACK-10"),
-                                f"A {k} decision must be made first ({_PENDING_HINT.get(k, '')}).")
+                                msg("A {decision} decision must be made first (send {commands}).",
+                                    decision=terms.decision(k), commands=_PENDING_HINT.get(k, ""))
+                                if k in _PENDING_HINT else msg("A {decision} decision must be made first ().",
+                                                               decision=terms.decision(k)))
 
     def evolve(self, state: HothState, event: Any) -> HothState:
         return _evolve(state, event)
@@ -387,7 +405,7 @@ class HothRuleset:
             out["cards"] = card_texts(out, self.catalog().cards)
         return out
 
-    def summary(self, event: Any) -> str:
+    def summary(self, event: Any) -> "str | Message":
         return summarize(event)
 
     def render_svg(self, state: HothState, seat: str | None, recent: list[Any]) -> str:
@@ -414,45 +432,50 @@ def _real_reason(state: HothState, cmd: Any) -> RuleViolation | None:
     assert t is not None
     if isinstance(cmd, C.Move) and t.phase == ATTACK:
         if cmd.unit in t.moved:
-            return RuleViolation("HOTH-MOVE-2", f"{cmd.unit} has already moved this turn (each ordered unit moves "
-                                                "once).", unit=cmd.unit)
-        return RuleViolation("HOTH-TURN-4", "The Move step has already ended: all movement ends before the first "
-                                            "attack.", unit=cmd.unit)
+            return RuleViolation("HOTH-MOVE-2", msg("{unit} has already moved this turn (each ordered unit "
+                                                    "moves once).", unit=cmd.unit), unit=cmd.unit)
+        return RuleViolation("HOTH-TURN-4", msg("The Move step has already ended: all movement ends before "
+                                                "the first attack."), unit=cmd.unit)
     if isinstance(cmd, C.EndMoves) and t.phase == ATTACK:
-        return RuleViolation("HOTH-TURN-4", "The Move step has already ended (no ordered unit had a move left).")
+        return RuleViolation("HOTH-TURN-4", msg("The Move step has already ended (no ordered unit had a move "
+                                                "left)."))
     if isinstance(cmd, C.EndOrders) and t.phase in (MOVE, ATTACK):
-        why = ("no further unit can be ordered with this card, or you ended the orders" if t.ordered else
-               "the card orders no unit you have")
-        return RuleViolation("HOTH-ORDER-4" if t.ordered else "HOTH-ORDER-5",
-                             f"The Order step has already ended: {why}; now is the {t.phase} step.")
+        if t.ordered:
+            return RuleViolation("HOTH-ORDER-4", msg("The Order step has already ended: no further unit can be "
+                                                     "ordered with this card, or you ended the orders; now is the "
+                                                     "{phase} step.", phase=terms.phase(t.phase)))
+        return RuleViolation("HOTH-ORDER-5", msg("The Order step has already ended: the card orders no unit you "
+                                                 "have; now is the {phase} step.", phase=terms.phase(t.phase)))
     return None
 
 
 _PHASE_RULE = {PLAY: "HOTH-CARD-1", ORDER: "HOTH-ORDER-1", MOVE: "HOTH-TURN-4", ATTACK: "HOTH-ATTACK-1"}
 
 
-def _step_rule(phase: str, cmd: Any) -> tuple[str, str]:
+def _step_rule(phase: str, cmd: Any) -> tuple[str, Message]:
     """The rule a command out of step breaks, and what that rule says (the steps come in order,
     HOTH-TURN-2); the refusal's sentence states the rule it names."""
     if phase == PLAY:
-        return "HOTH-CARD-1", "a turn starts by playing a command card"
+        return "HOTH-CARD-1", msg("a turn starts by playing a command card")
     if isinstance(cmd, C.PlayCard):
-        return "HOTH-CARD-1", "exactly one command card is played per turn"
+        return "HOTH-CARD-1", msg("exactly one command card is played per turn")
     if isinstance(cmd, C.OrderUnit):
-        return "HOTH-ORDER-1", "units are ordered right after the card is played"
+        return "HOTH-ORDER-1", msg("units are ordered right after the card is played")
     if isinstance(cmd, (C.Move, C.EndMoves)) and phase == ATTACK:
-        return "HOTH-TURN-4", "all movement ends before the first attack"
+        return "HOTH-TURN-4", msg("all movement ends before the first attack")
     if isinstance(cmd, C.Attack):
-        return "HOTH-ATTACK-1", "attacks begin once every ordered unit has finished moving"
-    return "HOTH-TURN-2", "a turn goes: play a card, order, move, attack, draw"
+        return "HOTH-ATTACK-1", msg("attacks begin once every ordered unit has finished moving")
+    return "HOTH-TURN-2", msg("a turn goes: play a card, order, move, attack, draw")
 
 
 _PENDING_RULE = {"reroll": "HOTH-SPECIAL-EWEB-6", "trench": "HOTH-TERRAIN-TRENCH-3", "retreat": "HOTH-RETREAT-3",
                  "breakthrough": "HOTH-SPECIAL-ASSAULT-1", "breakthrough_attack": "HOTH-SPECIAL-ASSAULT-3",
                  "discard": "HOTH-CARD-4", "arrange": "HOTH-CARD-4", "place": "HOTH-CARD-4"}
-_PENDING_HINT = {"reroll": "send reroll", "trench": "send ignore_retreat", "retreat": "send retreat",
-                 "breakthrough": "send breakthrough", "breakthrough_attack": "send attack or skip_attack",
-                 "discard": "send discard_cards", "arrange": "send arrange_deck", "place": "send reinforce"}
+#: The command(s) a pending decision waits for.
+_PENDING_HINT: dict[str, Any] = {
+    "reroll": "reroll", "trench": "ignore_retreat", "retreat": "retreat", "breakthrough": "breakthrough",
+    "breakthrough_attack": msg("{a} or {b}", a="attack", b="skip_attack"), "discard": "discard_cards",
+    "arrange": "arrange_deck", "place": "reinforce"}
 
 
 def _pending_options(state: HothState, p: Any) -> list[Any]:

@@ -9,11 +9,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.kernel import event_type_name
+from domain.kernel.messages import Message, msg, msg_n, named
 
 from . import commands as C
-from .board import to_col_row
 from .cards import Card
 from .state import HothState
+from .terms import hex_text, path_text
 from .units import UNIT_SPECS
 
 #: Steps the rules take by themselves whoever's command set them off (a turn that ends after the
@@ -26,10 +27,9 @@ def acted_by(event: Any) -> str | None:
     return "referee" if event_type_name(event) in _REFEREE_EVENTS else None
 
 
-def hex_words(h: Any) -> str:
+def hex_words(h: Any) -> "Message | str":
     """``c4 r2`` (HOTH-COORD-3); a half-hex says so."""
-    c, r = to_col_row(tuple(h))
-    return ("half-hex " if h[0] in (-1, 19) else "") + f"c{c} r{r}"
+    return hex_text(h, with_id=False)
 
 
 def names(state: HothState, cards: Mapping[str, Card] | None = None) -> dict[str, str]:
@@ -51,64 +51,86 @@ def names(state: HothState, cards: Mapping[str, Card] | None = None) -> dict[str
     return out
 
 
-def _unit(state: HothState, uid: str) -> str:
+def _unit(state: HothState, uid: str) -> "Message | str":
     u = state.units.get(uid)
-    return f"{UNIT_SPECS[u.unit].name} ({uid}) at {hex_words(u.hex)}" if u is not None else uid
+    if u is None:
+        return uid
+    return msg("{unit} at {hex}", unit=named(UNIT_SPECS[u.unit].name, uid), hex=hex_words(u.hex))
 
 
-def _target(state: HothState, tid: str) -> str:
+def _target(state: HothState, tid: str) -> "Message | str":
     s = state.structures.get(tid)
-    return f"the {s.kind.replace('_', ' ')} ({tid}) at {hex_words(s.hex)}" if s is not None else _unit(state, tid)
+    if s is None:
+        return _unit(state, tid)
+    return msg("the {structure} at {hex}", structure=named(s.kind.replace("_", " "), tid), hex=hex_words(s.hex))
 
 
-def _card(state: HothState, cid: str, cards: Mapping[str, Card] | None) -> str:
+def _card(state: HothState, cid: str, cards: Mapping[str, Card] | None) -> "dict[str, str] | str":
     c = state.cards.get(cid) or (cards or {}).get(cid)
-    return f"{c.title} ({cid})" if c is not None else cid
+    return named(c.title, cid) if c is not None else cid
 
 
 def describe(state: HothState, seat: str, cmd: Any, cards: Mapping[str, Card] | None = None) -> dict[str, Any]:  # noqa: C901
     warning = None
+    label: "Message | str"
     if isinstance(cmd, C.PlayCard):
         c = state.cards.get(cmd.card) or (cards or {}).get(cmd.card)
-        label = f"Play {_card(state, cmd.card, cards)}" + (f": {c.text}" if c is not None and c.text else "")
+        card = _card(state, cmd.card, cards)
+        label = (msg("Play {card}: {text}", card=card, text=c.text) if c is not None and c.text
+                 else msg("Play {card}", card=card))
     elif isinstance(cmd, C.OrderUnit):
-        label = f"Order {_unit(state, cmd.unit)}" + (f" (order group {cmd.slot + 1})" if cmd.slot else "")
+        label = (msg("Order {unit} (order group {group})", unit=_unit(state, cmd.unit), group=cmd.slot + 1)
+                 if cmd.slot else msg("Order {unit}", unit=_unit(state, cmd.unit)))
     elif isinstance(cmd, C.EndOrders):
-        label = "End orders"
+        label = msg("End orders")
     elif isinstance(cmd, C.Move):
-        n = len(cmd.path)
-        label = f"Move {_unit(state, cmd.unit)} to {hex_words(cmd.path[-1])} ({n} {'hex' if n == 1 else 'hexes'})"
+        label = msg_n("Move {unit} to {hex} ({count} hex)", "Move {unit} to {hex} ({count} hexes)", "count",
+                      unit=_unit(state, cmd.unit), hex=hex_words(cmd.path[-1]), count=len(cmd.path))
     elif isinstance(cmd, C.EndMoves):
-        label = "End moves"
+        label = msg("End moves")
     elif isinstance(cmd, C.Attack):
-        label = f"{_unit(state, cmd.unit)} attacks {_target(state, cmd.target)}" + (" (special attack)" if cmd.special else "")
+        p = {"unit": _unit(state, cmd.unit), "target": _target(state, cmd.target)}
+        label = msg("{unit} attacks {target} (special attack)", **p) if cmd.special else msg("{unit} attacks {target}", **p)
     elif isinstance(cmd, C.EndTurn):
-        label = "End the turn (discard the card and draw)"
+        label = msg("End the turn (discard the card and draw)")
     elif isinstance(cmd, C.Reroll):
-        label = f"Re-roll dice {', '.join(str(i + 1) for i in cmd.dice)}" if cmd.dice else "Keep the roll"
+        label = (msg("Re-roll dice {dice}", dice=[str(i + 1) for i in cmd.dice]) if cmd.dice
+                 else msg("Keep the roll"))
     elif isinstance(cmd, C.IgnoreRetreat):
-        label = "Ignore 1 retreat (trench)" if cmd.ignore else "Take every retreat"
+        label = msg("Ignore 1 retreat (trench)") if cmd.ignore else msg("Take every retreat")
     elif isinstance(cmd, C.Retreat):
-        label = (f"Retreat to {hex_words(cmd.path[-1])} via {' -> '.join(hex_words(h) for h in cmd.path)}"
-                 if cmd.path else "Retreat: no hex to enter")
+        label = (msg("Retreat to {hex} via {path}", hex=hex_words(cmd.path[-1]), path=path_text(cmd.path, with_id=False))
+                 if cmd.path else msg("Retreat: no hex to enter"))
     elif isinstance(cmd, C.Breakthrough):
-        label = "Break through into the vacated hex" if cmd.advance else "Stay (no breakthrough)"
+        label = msg("Break through into the vacated hex") if cmd.advance else msg("Stay (no breakthrough)")
     elif isinstance(cmd, C.SkipAttack):
-        label = "Skip the breakthrough attack"
+        label = msg("Skip the breakthrough attack")
     elif isinstance(cmd, C.DiscardCards):
-        label = (f"Discard {', '.join(_card(state, c, cards) for c in cmd.cards)}" if cmd.cards else "Discard nothing")
+        label = (msg("Discard {cards}", cards=[_card(state, c, cards) for c in cmd.cards]) if cmd.cards
+                 else msg("Discard nothing"))
     elif isinstance(cmd, C.ArrangeDeck):
-        label = f"Put back on top: {', '.join(_card(state, c, cards) for c in cmd.order)}"
+        label = msg("Put back on top: {cards}", cards=[_card(state, c, cards) for c in cmd.order])
     elif isinstance(cmd, C.Reinforce):
-        label = f"Place the new unit at {hex_words(cmd.hex)}"
+        label = msg("Place the new unit at {hex}", hex=hex_words(cmd.hex))
     elif isinstance(cmd, C.PlaySupport):
-        label = (f"Play support {_card(state, cmd.card, cards)}" + (f" on {_target(state, cmd.target)}" if cmd.target else "")
-                 + (f" at {hex_words(cmd.hex)}" if cmd.hex else ""))
+        label = _support_label(state, cmd, cards)
     elif isinstance(cmd, C.PassSupport):
-        label = "No support card now"
+        label = msg("No support card now")
     else:
         return {}
     return {"label": label, "warning": warning}
+
+
+def _support_label(state: HothState, cmd: Any, cards: Mapping[str, Card] | None) -> Message:
+    p = {"card": _card(state, cmd.card, cards)}
+    if cmd.target and cmd.hex:
+        return msg("Play support {card} on {target} at {hex}", target=_target(state, cmd.target),
+                   hex=hex_words(cmd.hex), **p)
+    if cmd.target:
+        return msg("Play support {card} on {target}", target=_target(state, cmd.target), **p)
+    if cmd.hex:
+        return msg("Play support {card} at {hex}", hex=hex_words(cmd.hex), **p)
+    return msg("Play support {card}", **p)
 
 
 __all__ = ["acted_by", "describe", "hex_words", "names"]

@@ -4,12 +4,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from domain.kernel import RulingBuilder
+from domain.kernel.messages import Message, msg, msg_n
 
 from .events import GameWon, MedalsAwarded, ObjectiveChanged
 from .choices import PERM_MEDAL, choice, cite
 from .objectives import medal_winner, objective_changes, sudden_death
 from .outbox import Outbox
 from .board import label
+from .terms import hex_text, side, signed
 from .scenario import Hex, PermanentMedal, Scenario
 from .units import UNIT_SPECS
 
@@ -34,13 +36,15 @@ def medals_for(sc: Scenario, attacker_faction: str, unit_type: str) -> tuple[int
 
 # HOTH-ELIM-5 / HOTH-WIN-3 / HOTH-OBJ-1: every medal (elimination or objective) counts the same and runs
 # the victory check at once.
-def award(out: Outbox, faction: str, count: int, reason: str, rule: str, objective: str | None = None) -> None:
+def award(out: Outbox, faction: str, count: int, reason: Message, rule: str, objective: str | None = None) -> None:
+    """``reason``: why (``eliminated R4``); the event keeps its English text."""
     if count == 0:
         return
     total = out.state.medals.get(faction, 0) + count
     rb = RulingBuilder().add(rule, reason, faction=faction, count=count, total=total)
-    out.emit(MedalsAwarded(faction=faction, count=count, total=total, reason=reason, objective=objective), rb,
-             summary=f"{faction} {'+' if count > 0 else ''}{count} medal(s): {reason}")
+    out.emit(MedalsAwarded(faction=faction, count=count, total=total, reason=reason.english(), objective=objective), rb,
+             summary=msg("{faction} {change} medal(s): {reason}", faction=side(faction), change=signed(count),
+                         reason=reason))
 
 
 def entries(out: Outbox, rb: RulingBuilder, unit_id: str, path: tuple[Hex, ...]) -> list[tuple[str, Hex]]:
@@ -72,26 +76,28 @@ def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: boo
         if ch[0] == "temp":
             ob, held = ch[1], ch[2]
             rule = "HOTH-OBJ-TEMP-1" if held else "HOTH-OBJ-TEMP-2"
-            text = (f"A {ob.faction} unit occupies objective {ob.id} at {label(tuple(ob.hex))}: the medal is held." if held
-                    else f"No {ob.faction} unit occupies objective {ob.id} at {label(tuple(ob.hex))} any more: "
-                         "the medal goes back.")
+            text = (msg("A {faction} unit occupies objective {objective} at {hex}: the medal is held.",
+                        faction=side(ob.faction), objective=ob.id, hex=hex_text(ob.hex)) if held
+                    else msg("No {faction} unit occupies objective {objective} at {hex} any more: the medal goes back.",
+                             faction=side(ob.faction), objective=ob.id, hex=hex_text(ob.hex)))
             rb = RulingBuilder().add(rule, text, hex=list(ob.hex), label=label(tuple(ob.hex)))
-            rb.add("HOTH-OBJ-TEMP-3", "Occupation is continuous: the medal follows who occupies the hex now.")
+            rb.add("HOTH-OBJ-TEMP-3", msg("Occupation is continuous: the medal follows who occupies the hex now."))
             if by_retreat and not held:
-                rb.add("HOTH-RETREAT-9", "Retreating off the hex loses the medal.")
+                rb.add("HOTH-RETREAT-9", msg("Retreating off the hex loses the medal."))
             out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=held), rb, summary=text)
-            award(out, ob.faction, ob.medals if held else -ob.medals, f"objective {ob.id}", rule, ob.id)
+            award(out, ob.faction, ob.medals if held else -ob.medals, msg("objective {objective}", objective=ob.id), rule, ob.id)
         else:
             ob = ch[1]
-            text = f"A {ob.faction} unit entered objective {ob.id} at {label(tuple(ob.hex))}: the medal is won for good."
+            text = msg("A {faction} unit entered objective {objective} at {hex}: the medal is won for good.",
+                       faction=side(ob.faction), objective=ob.id, hex=hex_text(ob.hex))
             rb = RulingBuilder().add("HOTH-OBJ-PERM-1", text, hex=list(ob.hex), label=label(tuple(ob.hex)))
-            rb.add("HOTH-OBJ-PERM-2", "It is never lost, even if the unit leaves the hex.")
-            rb.add("HOTH-OBJ-PERM-3", "Any entry counts (ordered move, retreat or breakthrough).")
+            rb.add("HOTH-OBJ-PERM-2", msg("It is never lost, even if the unit leaves the hex."))
+            rb.add("HOTH-OBJ-PERM-3", msg("Any entry counts (ordered move, retreat or breakthrough)."))
             if by_retreat:
-                rb.add("HOTH-RETREAT-9", "A retreat triggers objective effects: entering the hex captures it.")
+                rb.add("HOTH-RETREAT-9", msg("A retreat triggers objective effects: entering the hex captures it."))
             out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=True, permanent=True), rb,
                      summary=text)
-            award(out, ob.faction, ob.medals, f"objective {ob.id}", "HOTH-OBJ-PERM-1", ob.id)
+            award(out, ob.faction, ob.medals, msg("objective {objective}", objective=ob.id), "HOTH-OBJ-PERM-1", ob.id)
         if check_victory(out):
             return True
     return check_victory(out)
@@ -102,8 +108,9 @@ def check_victory(out: Outbox) -> bool:
         return True
     sd = sudden_death(out.state)
     if sd is not None:
-        text = f"Sudden death: {sd.faction} meets objective {sd.id} and wins at once."
-        out.emit(GameWon(winner=sd.faction, reason=text, rule="HOTH-OBJ-SUDDEN-1"),
+        text = msg("Sudden death: {faction} meets objective {objective} and wins at once.", faction=side(sd.faction),
+                   objective=sd.id)
+        out.emit(GameWon(winner=sd.faction, reason=text.english(), rule="HOTH-OBJ-SUDDEN-1"),
                  RulingBuilder().add("HOTH-OBJ-SUDDEN-1", text, objective=sd.id), summary=text)
         return True
     w = medal_winner(out.state)
@@ -111,9 +118,11 @@ def check_victory(out: Outbox) -> bool:
         sc = out.state.scenario
         assert sc is not None
         need = sc.side(w).victory_medals
-        text = f"{w} has {out.state.medals[w]} medal(s), the {need} the scenario asks: {w} wins."
-        out.emit(GameWon(winner=w, reason=text, rule="HOTH-WIN-5"),
+        text = msg_n("{side} has {count} medal(s), the {need} the scenario asks: {side} wins.",
+                     "{side} has {count} medal(s), the {need} the scenario asks: {side} wins.", "count", side=side(w),
+                     count=out.state.medals[w], need=need)
+        out.emit(GameWon(winner=w, reason=text.english(), rule="HOTH-WIN-5"),
                  RulingBuilder().add("HOTH-WIN-1", text, medals=out.state.medals[w], needed=need)
-                 .add("HOTH-WIN-5", "Victory is checked at once on every medal change (HOTH-GAP-11)."), summary=text)
+                 .add("HOTH-WIN-5", msg("Victory is checked at once on every medal change (HOTH-GAP-11).")), summary=text)
         return True
     return False

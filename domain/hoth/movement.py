@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from domain.kernel import RuleViolation
+from domain.kernel.messages import Message, msg, msg_n
 
 from . import board
 from .cards import MoveAllowance, MoveBonus
 from .context import NEIGHBOURS, TOWARDS, Snapshot, bonus_effects, is_south, ordered_entry
 from .scenario import Hex
 from .state import HothState, UnitState
+from .terms import hex_text
+from .terms import terrain as terrain_word
 from .terrain import STOP_TERRAIN, enter_refusal
 from .units import ELITE_TROOPS_MOVE, UNIT_SPECS
 
@@ -72,25 +75,30 @@ def _step_refusal(snap: Snapshot, u: UnitState, h: Hex) -> str | None:
 def move_refusal(state: HothState, snap: Snapshot, faction: str, unit_id: str, path: tuple[Hex, ...]) -> RuleViolation | None:
     u = state.units.get(unit_id)
     if u is None:
-        return RuleViolation("HOTH-MOVE-1", f"There is no unit {unit_id!r} on the battlefield.")
+        return RuleViolation("HOTH-MOVE-1", msg("There is no unit '{unit}' on the battlefield.", unit=unit_id))
     if u.faction != faction:
-        return RuleViolation("HOTH-GLOSS-4", f"{unit_id} is an enemy unit.")
+        return RuleViolation("HOTH-GLOSS-4", msg("{unit} is an enemy unit.", unit=unit_id))
     if ordered_entry(state, unit_id) is None:
-        return RuleViolation("HOTH-TURN-3", f"{unit_id} was not ordered this turn, so it cannot move.")
+        return RuleViolation("HOTH-TURN-3", msg("{unit} was not ordered this turn, so it cannot move.", unit=unit_id))
     t = state.turn
     assert t is not None
     if unit_id in t.moved:
-        return RuleViolation("HOTH-MOVE-2", f"{unit_id} has already moved this turn.")
+        return RuleViolation("HOTH-MOVE-2", msg("{unit} has already moved this turn.", unit=unit_id))
     al = allowance(state, u)
     if al.max == 0:
-        return RuleViolation("HOTH-UNIT-ARTY-2", f"{unit_id} cannot move.")
+        return RuleViolation("HOTH-UNIT-ARTY-2", msg("{unit} cannot move.", unit=unit_id))
     if not path:
-        return RuleViolation("HOTH-MOVE-4", "A move enters at least one hex (not moving needs no command).")
+        return RuleViolation("HOTH-MOVE-4", msg("A move enters at least one hex (not moving needs no command)."))
     if len(path) > al.max:
         elite = u.badge == "elite_troops"
         return RuleViolation("HOTH-SPECIAL-ELITE-3" if elite else "HOTH-MOVE-3",
-                             f"{unit_id} may move at most {al.max} hex(es)"
-                             f"{' (elite troops still move at most 2)' if elite else ''}; this path has {len(path)}.",
+                             msg_n("{unit} may move at most {most} hex(es) (elite troops still move at most 2); "
+                                   "this path has {count}.", "{unit} may move at most {most} hex(es) (elite troops "
+                                   "still move at most 2); this path has {count}.", "most", unit=unit_id,
+                                   most=al.max, count=len(path)) if elite else
+                             msg_n("{unit} may move at most {most} hex(es); this path has {count}.",
+                                   "{unit} may move at most {most} hex(es); this path has {count}.", "most",
+                                   unit=unit_id, most=al.max, count=len(path)),
                              max=al.max, steps=len(path))
     south = is_south(state, u.faction)
     prev = u.hex
@@ -98,31 +106,38 @@ def move_refusal(state: HothState, snap: Snapshot, faction: str, unit_id: str, p
     for i, h in enumerate(path):
         h = tuple(h)  # type: ignore[assignment]
         if not board.is_playable(h):
-            return RuleViolation("HOTH-MOVE-12", f"{list(h)} is not a playable hex of the battlefield.", hex=list(h))
+            return RuleViolation("HOTH-MOVE-12", msg("{hex} is not a playable hex of the battlefield.", hex=str(list(h))), hex=list(h))
         if board.distance(prev, h) != 1:
-            return RuleViolation("HOTH-MOVE-4", f"Each step of a move goes to an adjacent hex; {board.label(h)} is not "
-                                                f"next to {board.label(prev)}.", hex=list(h), from_hex=list(prev))
+            return RuleViolation("HOTH-MOVE-4", msg("Each step of a move goes to an adjacent hex; {hex} is not next "
+                                                    "to {other}.", hex=hex_text(h), other=hex_text(prev)),
+                                 hex=list(h), from_hex=list(prev))
         rule = _step_refusal(snap, u, h)
         if rule is not None:
-            return RuleViolation(rule, _refusal_text(rule, board.label(h)), hex=list(h))
+            return RuleViolation(rule, _refusal_text(rule, h), hex=list(h))
         if i >= al.free_max and al.towards_baseline and h not in board.towards_baseline(prev, south):
-            return RuleViolation("HOTH-CARD-4", "The extra hexes of this card must go towards your baseline.")
+            return RuleViolation("HOTH-CARD-4", msg("The extra hexes of this card must go towards your baseline."))
         if snap.terrain.get(h) in STOP_TERRAIN and i != len(path) - 1:
-            return RuleViolation("HOTH-MOVE-9", f"A unit entering {snap.terrain.get(h)} at {board.label(h)} must stop "
-                                                "there.", hex=list(h), terrain=snap.terrain.get(h))
+            return RuleViolation("HOTH-MOVE-9", msg("A unit entering {terrain} at {hex} must stop there.",
+                                                    terrain=terrain_word(snap.terrain.get(h)), hex=hex_text(h)),
+                                 hex=list(h), terrain=snap.terrain.get(h))
         prev = h
     return None
 
 
-def _refusal_text(rule: str, h: str) -> str:
-    """``h``: the hex label (HOTH-COORD-3)."""
-    return {
-        "HOTH-MOVE-6": f"Hex {h} holds another unit; units cannot enter or pass through it.",
-        "HOTH-STRUCT-2": f"Hex {h} holds a structure, which is impassable.",
-        "HOTH-TERRAIN-SERAC-1": f"Hex {h} is a serac, impassable to every unit.",
-        "HOTH-TERRAIN-CREVASSE-1": f"Hex {h} is a crevasse, impassable except to flying units.",
-        "HOTH-TERRAIN-RIDGE-1": f"AT-ATs cannot enter the ridge at {h}.",
-    }.get(rule, f"Hex {h} cannot be entered.")
+def _refusal_text(rule: str, h: Hex) -> Message:
+    """Why hex ``h`` cannot be entered, by the rule that forbids it."""
+    at = hex_text(h)
+    if rule == "HOTH-MOVE-6":
+        return msg("Hex {hex} holds another unit; units cannot enter or pass through it.", hex=at)
+    if rule == "HOTH-STRUCT-2":
+        return msg("Hex {hex} holds a structure, which is impassable.", hex=at)
+    if rule == "HOTH-TERRAIN-SERAC-1":
+        return msg("Hex {hex} is a serac, impassable to every unit.", hex=at)
+    if rule == "HOTH-TERRAIN-CREVASSE-1":
+        return msg("Hex {hex} is a crevasse, impassable except to flying units.", hex=at)
+    if rule == "HOTH-TERRAIN-RIDGE-1":
+        return msg("AT-ATs cannot enter the ridge at {hex}.", hex=at)
+    return msg("Hex {hex} cannot be entered.", hex=at)
 
 
 def move_paths(state: HothState, snap: Snapshot, u: UnitState) -> list[tuple[Hex, ...]]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.kernel import RuleViolation
+from domain.kernel.messages import msg, msg_n
 
 from .cards import Card, CopyOpponentCard, Order, OrderGroup
 from .context import unit_classes, unit_sections
@@ -47,32 +48,33 @@ def order_refusal(state: HothState, faction: str, unit_id: str, slot_index: int)
     assert t is not None
     u = state.units.get(unit_id)
     if u is None:
-        return RuleViolation("HOTH-ORDER-1", f"There is no unit {unit_id!r} on the battlefield.")
+        return RuleViolation("HOTH-ORDER-1", msg("There is no unit '{unit}' on the battlefield.", unit=unit_id))
     if u.faction != faction:
-        return RuleViolation("HOTH-GLOSS-4", f"{unit_id} is an enemy unit; you can only order your own units.")
+        return RuleViolation("HOTH-GLOSS-4", msg("{unit} is an enemy unit; you can only order your own units.", unit=unit_id))
     if any(o.unit == unit_id for o in t.ordered):
-        return RuleViolation("HOTH-ORDER-3", f"{unit_id} is already ordered this turn.")
+        return RuleViolation("HOTH-ORDER-3", msg("{unit} is already ordered this turn.", unit=unit_id))
     if not 0 <= slot_index < len(t.slots):
-        return RuleViolation("HOTH-CARD-3", f"The card played has no order group {slot_index}.")
+        return RuleViolation("HOTH-CARD-3", msg("The card played has no order group {group}.", group=slot_index))
     slot = t.slots[slot_index]
     used = [o for o in t.ordered if o.slot == slot_index]
     if len(used) >= slot.count:
-        return RuleViolation("HOTH-ORDER-4", f"Order group {slot_index} of the card is already used up "
-                                             f"({slot.count} unit(s)).")
+        return RuleViolation("HOTH-ORDER-4", msg_n("Order group {group} of the card is already used up ({count} "
+                                                   "unit(s)).", "Order group {group} of the card is already used up "
+                                                   "({count} unit(s)).", "count", group=slot_index, count=slot.count))
     if not group_fits(u, slot.unit_classes, slot.unit_types):
         kinds = ", ".join(slot.unit_classes + slot.unit_types)
-        return RuleViolation("HOTH-CARD-4", f"This order group may only order {kinds} units.")
+        return RuleViolation("HOTH-CARD-4", msg("This order group may only order {kinds} units.", kinds=kinds))
     if slot.sections:
         secs = unit_sections(state, u) & set(slot.sections)
         if not secs:
-            return RuleViolation("HOTH-ORDER-2", f"{unit_id} is not in the {'/'.join(slot.sections)} "
-                                                 "section(s) named by the card.")
+            return RuleViolation("HOTH-ORDER-2", msg("{unit} is not in the {sections} section(s) named by the card.",
+                                                     unit=unit_id, sections="/".join(slot.sections)))
         if slot.same_section:
             for o in used:
                 secs &= unit_sections(state, state.units[o.unit])
             if not secs:
-                return RuleViolation("HOTH-CARD-3", "This card orders units in one single section; "
-                                                    f"{unit_id} is not in the same section as the others.")
+                return RuleViolation("HOTH-CARD-3", msg("This card orders units in one single section; {unit} is "
+                                                        "not in the same section as the others.", unit=unit_id))
     return None
 
 

@@ -1,6 +1,7 @@
 """The events one decision emits, folded as they are emitted so later steps see their effect."""
 from __future__ import annotations
 
+from domain.kernel.messages import Message
 from domain.kernel import PUBLIC, Dice, Emitted, Event, Ruling, RulingBuilder
 
 from .evolve import evolve
@@ -17,7 +18,7 @@ class Outbox:
         #: ruling leave out the line-of-sight details (examined hexes, sight values), which cost the most.
         self.explain = explain
 
-    def emit(self, event: Event, ruling: Ruling | RulingBuilder | None = None, *, summary: str = "",
+    def emit(self, event: Event, ruling: Ruling | RulingBuilder | None = None, *, summary: "str | Message" = "",
              visibility: str = PUBLIC, reveals: bool = False) -> None:
         """Record ``event`` with every draw made since the previous event (DESIGN 1: events carry outcomes)."""
         if isinstance(ruling, RulingBuilder):

@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import Message, msg, msg_n
 
 from . import board
 from .cards import EnemyDicePenalty, NoTerrainRetreatIgnore
@@ -29,6 +30,9 @@ from .retreat import retreat_paths
 from .scenario import Hex
 from .choices import EWEB, EWEB_CONFIRM, choice, cite
 from .state import AttackCtx, Pending, support_cards_for
+from .terms import faces as face_words
+from .terms import hex_text, path_text, side
+from .terms import terrain as terrain_word
 from .terrain import STOP_TERRAIN, TRENCH, enter_refusal
 from .units import UNIT_SPECS
 
@@ -50,10 +54,10 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
     st = out.state
     u = st.units.get(unit_id)
     if u is None:
-        raise RuleViolation("HOTH-ATTACK-7", f"There is no unit {unit_id!r} on the battlefield.")
+        raise RuleViolation("HOTH-ATTACK-7", msg("There is no unit '{unit}' on the battlefield.", unit=unit_id))
     assert st.turn is not None
     if u.faction != st.turn.faction:
-        raise RuleViolation("HOTH-GLOSS-4", f"{unit_id} is an enemy unit.")
+        raise RuleViolation("HOTH-GLOSS-4", msg("{unit} is an enemy unit.", unit=unit_id))
     bad = may_attack_refusal(st, u, breakthrough)
     if bad is not None:
         raise bad
@@ -70,15 +74,17 @@ def attack(out: Outbox, unit_id: str, target_id: str, breakthrough: bool = False
         if cards is not None:
             # content 5.3 (e.g. Covering Fire): the defender may react once the attack is declared
             out.emit(AttackDeclared(attack=ctx, dice=plan.dice), RulingBuilder().add(
-                "HOTH-ATTACK-9", f"{unit_id} declares an attack on {target_id} ({plan.dice} dice)."),
-                summary=f"{unit_id} declares an attack on {target_id}")
+                "HOTH-ATTACK-9", msg_n("{attacker} declares an attack on {target} ({count} dice).",
+                                       "{attacker} declares an attack on {target} ({count} dice).", "count",
+                                       attacker=unit_id, target=target_id, count=plan.dice)),
+                summary=msg("{attacker} declares an attack on {target}", attacker=unit_id, target=target_id))
             # UMPIRE-SEAL-3: the cards offered are not written into the log (the fold derives them from the
             # state, domain/hoth/evolve.py): a side's support cards outlive a campaign's battle, whose end
             # makes its log public
             out.emit(DecisionPending(pending=Pending(kind="support", which="on_enemy_attack",
                                                      seat=defender_seat(out, tgt.faction), unit=target_id)),
-                     RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card now."),
-                     summary="support decision", visibility=defender_seat(out, tgt.faction))
+                     RulingBuilder().add("HOTH-CARD-4", msg("The defender may play a support card now.")),
+                     summary=msg("support decision"), visibility=defender_seat(out, tgt.faction))
             return
     roll(out, plan, ctx, 0)
 
@@ -99,48 +105,53 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
     unit_id, target_id = ctx.attacker, ctx.target
     u = st.units[unit_id]
     rb = RulingBuilder()
-    rb.add("HOTH-ATTACK-9", f"{unit_id} attacks {target_id}.", attacker=unit_id, target=target_id)
+    rb.add("HOTH-ATTACK-9", msg("{attacker} attacks {target}.", attacker=unit_id, target=target_id),
+           attacker=unit_id, target=target_id)
     if ctx.breakthrough:
-        rb.add("HOTH-SPECIAL-ASSAULT-4", "Breakthrough attack: any enemy in range of the new hex.")
+        rb.add("HOTH-SPECIAL-ASSAULT-4", msg("Breakthrough attack: any enemy in range of the new hex."))
     add_plan_steps(rb, plan)
     if penalty:
         plan.dice -= penalty
-        rb.add("HOTH-CARD-4", f"The defender's support card {card}: -{penalty} die.", dice=-penalty, card=card)
+        rb.add("HOTH-CARD-4", msg("The defender's support card {card}: -{count} die.", card=card, count=penalty),
+               dice=-penalty, card=card)
     if plan.dice <= 0:
-        rb.add("HOTH-MOD-7", "No die is left to roll: the attack has no effect.", dice=plan.dice)
+        rb.add("HOTH-MOD-7", msg("No die is left to roll: the attack has no effect."), dice=plan.dice)
         out.emit(AttackRolled(attack=ctx, dice=0, attacker_hex=u.hex, target_hex=plan.target_hex,
-                              examined=plan.sight.examined if plan.sight is not None else ()), rb, summary=f"{unit_id} attacks {target_id}: no dice")
-        res = RulingBuilder().add("HOTH-MOD-7", "No die rolled: no hit, no retreat.", dice=plan.dice, hits=0)
+                              examined=plan.sight.examined if plan.sight is not None else ()), rb,
+                 summary=msg("{attacker} attacks {target}: no dice", attacker=unit_id, target=target_id))
+        res = RulingBuilder().add("HOTH-MOD-7", msg("No die rolled: no hit, no retreat."), dice=plan.dice, hits=0)
         if penalty:
-            res.add("HOTH-CARD-4", f"The defender's support card {card} took the last die(s) away.",
+            res.add("HOTH-CARD-4", msg("The defender's support card {card} took the last die(s) away.", card=card),
                     card=card, dice=-penalty)
-        out.emit(AttackResolved(attacker=unit_id, target=target_id, hits=0, losses=0), res, summary="no effect")
+        out.emit(AttackResolved(attacker=unit_id, target=target_id, hits=0, losses=0), res, summary=msg("no effect"))
         finish(out)
         return
     first_index = out.dice.next_index("dice")
     faces = tuple(out.dice.faces(DIE_FACES, plan.dice))
-    rb.add("HOTH-MOD-7", f"Final count: {plan.dice} dice.", dice=plan.dice)
-    rb.add("HOTH-HIT-1", f"Rolled {', '.join(faces)}.", roll_indices=list(range(first_index, first_index + plan.dice)),
+    rb.add("HOTH-MOD-7", msg_n("Final count: {count} dice.", "Final count: {count} dice.", "count", count=plan.dice),
+           dice=plan.dice)
+    rb.add("HOTH-HIT-1", msg("Rolled {dice}.", dice=face_words(faces)), roll_indices=list(range(first_index, first_index + plan.dice)),
            faces=list(faces))
     if u.badge == "eweb" and not u.eweb_set:
-        rb.add("HOTH-SPECIAL-EWEB-5", f"The E-Web {unit_id} moved (Moved side up): no re-roll.")
+        rb.add("HOTH-SPECIAL-EWEB-5", msg("The E-Web {unit} moved (Moved side up): no re-roll.", unit=unit_id))
     ctx = msgspec.structs.replace(ctx, faces=faces)
     out.emit(AttackRolled(attack=ctx, dice=plan.dice, attacker_hex=u.hex, target_hex=plan.target_hex,
                           examined=plan.sight.examined if plan.sight is not None else ()), rb,
-             summary=f"{unit_id} attacks {target_id} with {plan.dice} dice: {', '.join(faces)}")
+             summary=msg_n("{attacker} attacks {target} with {count} dice: {dice}",
+                           "{attacker} attacks {target} with {count} dice: {dice}", "count", attacker=unit_id,
+                           target=target_id, count=plan.dice, dice=face_words(faces)))
     kind = reroll_kind(out.state, u)
     if kind == "miss" and "miss" not in faces:
         kind = None
     if kind is not None:
         eweb = u.badge == "eweb" and u.eweb_set
         rule = "HOTH-SPECIAL-EWEB-6" if eweb else "HOTH-CARD-4"
-        what = {"any": "any number of", "all": "all the attack", "miss": "all X"}[kind]
         rb = RulingBuilder()
         if eweb and kind != "miss":
             cite(rb, EWEB, choice(out.state, EWEB), "an E-Web re-rolls any dice its player picks"
                      if choice(out.state, EWEB) == "any" else "an E-Web re-rolls all its attack dice or none")
         out.emit(DecisionPending(pending=Pending(kind="reroll", seat=out.state.turn.seat, unit=unit_id, which=kind)),
-                 rb.add(rule, f"{unit_id} may re-roll {what} dice once.", which=kind), summary="re-roll decision")
+                 rb.add(rule, _may_reroll(unit_id, kind), which=kind), summary=msg("re-roll decision"))
         return
     cards = reaction_window(out.state, u.faction, "on_own_attack")
     if cards is not None:
@@ -149,8 +160,8 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
         seat = out.state.turn.seat  # type: ignore[union-attr]
         # UMPIRE-SEAL-3: the cards are not logged (the fold derives them: domain/hoth/evolve.py)
         out.emit(DecisionPending(pending=Pending(kind="reroll", seat=seat, unit=unit_id, which=SUPPORT_REROLL)),
-                 RulingBuilder().add("HOTH-CARD-4", "A support card may re-roll this attack's dice."),
-                 summary="re-roll decision", visibility=seat)
+                 RulingBuilder().add("HOTH-CARD-4", msg("A support card may re-roll this attack's dice.")),
+                 summary=msg("re-roll decision"), visibility=seat)
         return
     resolve(out)
 
@@ -161,31 +172,51 @@ def reroll(out: Outbox, indices: tuple[int, ...]) -> None:
     assert p is not None and ctx is not None
     idx = tuple(indices)
     if list(idx) != sorted(set(idx)) or any(not 0 <= i < len(ctx.faces) for i in idx):
-        raise RuleViolation("HOTH-DICE-4", "Dice indices are listed once each, in increasing order, between 0 and "
-                                           f"{len(ctx.faces) - 1}.")
+        raise RuleViolation("HOTH-DICE-4", msg("Dice indices are listed once each, in increasing order, between 0 "
+                                               "and {last}.", last=len(ctx.faces) - 1))
     if p.which == SUPPORT_REROLL and idx and not p.cards:
-        raise RuleViolation("HOTH-CARD-4", "No support card of yours re-rolls dice now: keep the roll (reroll with "
-                                           "no dice).")
+        raise RuleViolation("HOTH-CARD-4", msg("No support card of yours re-rolls dice now: keep the roll (reroll "
+                                               "with no dice)."))
     if p.which == "miss":
         misses = tuple(i for i, f in enumerate(ctx.faces) if f == "miss")
         if idx and tuple(sorted(idx)) != misses:
-            raise RuleViolation("HOTH-CARD-4", "This card re-rolls all X results or none.")
+            raise RuleViolation("HOTH-CARD-4", msg("This card re-rolls all X results or none."))
     if p.which == "all" and idx and idx != tuple(range(len(ctx.faces))):
-        raise RuleViolation(EWEB, f"Under {EWEB} (all): the E-Web re-rolls all its attack dice or none "
-                                  f"(dice {list(range(len(ctx.faces)))} or []).")
+        raise RuleViolation(EWEB, msg("Under {choice} (all): the E-Web re-rolls all its attack dice or none "
+                                      "(dice {dice} or []).", choice=EWEB, dice=str(list(range(len(ctx.faces))))))
     if p.cards and idx:
         out.emit(SupportPlayed(seat=p.seat, card=p.cards[0]), RulingBuilder().add(
-            "HOTH-CARD-4", f"{p.seat} plays the support card {p.cards[0]} to re-roll."), summary="support re-roll")
+            "HOTH-CARD-4", msg("{seat} plays the support card {card} to re-roll.", seat=side(p.seat), card=p.cards[0])),
+            summary=msg("support re-roll"))
     faces = list(ctx.faces)
     first = out.dice.next_index("dice")
     new = out.dice.faces(DIE_FACES, len(idx))
     for i, f in zip(sorted(idx), new):
         faces[i] = f
-    rb = RulingBuilder().add("HOTH-DICE-4", f"Re-rolled dice {list(sorted(idx))}: now {', '.join(faces)}.",
+    rb = RulingBuilder().add("HOTH-DICE-4", msg("Re-rolled dice {indices}: now {dice}.", indices=str(list(sorted(idx))),
+                                 dice=face_words(faces)),
                              indices=sorted(idx), roll_indices=list(range(first, first + len(idx))),
                              new_faces=list(new), faces=faces)
-    out.emit(DiceRerolled(indices=tuple(sorted(idx)), faces=tuple(faces)), rb, summary="dice re-rolled")
+    out.emit(DiceRerolled(indices=tuple(sorted(idx)), faces=tuple(faces)), rb, summary=msg("dice re-rolled"))
     resolve(out)
+
+
+def _may_reroll(unit_id: str, kind: str) -> Message:
+    if kind == "any":
+        return msg("{unit} may re-roll any number of dice once.", unit=unit_id)
+    if kind == "all":
+        return msg("{unit} may re-roll all the attack dice once.", unit=unit_id)
+    return msg("{unit} may re-roll all X dice once.", unit=unit_id)
+
+
+def _special_result(sp: Any, target: str, destroyed: bool) -> Message:
+    p = {"symbols": "/".join(sp.destroys_on), "target": target}
+    if sp.no_confirmation:
+        return (msg("Special attack: {symbols} destroys {target} outright with no confirmation roll: destroyed.", **p)
+                if destroyed else
+                msg("Special attack: {symbols} destroys {target} outright with no confirmation roll: no effect.", **p))
+    return (msg("Special attack: {symbols} destroys {target} outright: destroyed.", **p) if destroyed
+            else msg("Special attack: {symbols} destroys {target} outright: no effect.", **p))
 
 
 def resolve(out: Outbox) -> None:
@@ -198,21 +229,24 @@ def resolve(out: Outbox) -> None:
     faces = convert(ctx.faces, conv)
     rb = RulingBuilder()
     if conv and faces != ctx.faces:
-        rb.add("HOTH-CARD-7", f"Card: results converted to {', '.join(faces)}.", faces=list(faces))
+        rb.add("HOTH-CARD-7", msg("Card: results converted to {dice}.", dice=face_words(faces)), faces=list(faces))
     if ctx.structure:
         sdef = next(s for s in st.scenario.structures if s.id == ctx.target)  # type: ignore[union-attr]
         symbols = structure_symbols(st, ctx.attacker, tuple(sdef.destroyed_by))
         destroyed = any(f in symbols for f in faces)
-        rb.add("HOTH-STRUCT-5", f"{ctx.target} is destroyed by {'/'.join(symbols)}: "
-                                f"{'destroyed' if destroyed else 'no effect'}.", symbols=list(symbols),
+        rb.add("HOTH-STRUCT-5", (msg("{target} is destroyed by {symbols}: destroyed.", target=ctx.target,
+                                     symbols="/".join(symbols)) if destroyed else
+                                 msg("{target} is destroyed by {symbols}: no effect.", target=ctx.target,
+                                     symbols="/".join(symbols))), symbols=list(symbols),
                destroyed=destroyed)
         if "retreat" in faces:
-            rb.add("HOTH-STRUCT-1", "A structure never retreats.")
+            rb.add("HOTH-STRUCT-1", msg("A structure never retreats."))
         out.emit(AttackResolved(attacker=ctx.attacker, target=ctx.target, hits=int(destroyed), losses=0,
                                 structure_destroyed=destroyed), rb,
-                 summary=f"{ctx.target} {'destroyed' if destroyed else 'undamaged'}")
+                 summary=msg("{target} destroyed", target=ctx.target) if destroyed else
+                 msg("{target} undamaged", target=ctx.target))
         if destroyed and sdef.medal_to:
-            award(out, sdef.medal_to, 1, f"destroyed {ctx.target}", "HOTH-STRUCT-6")
+            award(out, sdef.medal_to, 1, msg("destroyed {target}", target=ctx.target), "HOTH-STRUCT-6")
         if settle(out):
             return
         finish(out)
@@ -222,13 +256,12 @@ def resolve(out: Outbox) -> None:
     sp = special_attack(st, ctx.attacker) if ctx.special else None
     if sp is not None:
         destroyed = bool(sp.destroys_on) and any(f in sp.destroys_on for f in faces)
-        rb.add("HOTH-CARD-4", f"Special attack: {'/'.join(sp.destroys_on)} destroys {target.id} outright"
-                              f"{' with no confirmation roll' if sp.no_confirmation else ''}: "
-                              f"{'destroyed' if destroyed else 'no effect'}.", destroyed=destroyed)
+        rb.add("HOTH-CARD-4", _special_result(sp, target.id, destroyed), destroyed=destroyed)
         losses = target.figures if destroyed else 0
         out.emit(AttackResolved(attacker=ctx.attacker, target=ctx.target, hits=int(destroyed), losses=losses,
                                 eliminated=destroyed), rb,
-                 summary=f"{ctx.target} {'destroyed' if destroyed else 'unharmed'}")
+                 summary=msg("{target} destroyed", target=ctx.target) if destroyed else
+                 msg("{target} unharmed", target=ctx.target))
         if destroyed:
             eliminate(out, target.id, attacker.faction)
             if settle(out):
@@ -237,10 +270,11 @@ def resolve(out: Outbox) -> None:
         return
     by = count_hits(faces, tspec.hit_by)
     hits = sum(by.values())
-    rb.add("HOTH-HIT-2", f"{tspec.name} are hit by {'/'.join(tspec.hit_by)}: {hits} hit(s).",
+    rb.add("HOTH-HIT-2", msg_n("{name} are hit by {symbols}: {count} hit(s).", "{name} are hit by {symbols}: {count} hit(s).",
+                 "count", name=tspec.name, symbols="/".join(tspec.hit_by), count=hits),
            hits_by_symbol=by, hits=hits)
     if target.unit in _HIT_BY_RULE:
-        rb.add(_HIT_BY_RULE[target.unit], f"{tspec.name} are hit only by explosions.")
+        rb.add(_HIT_BY_RULE[target.unit], msg("{name} are hit only by explosions.", name=tspec.name))
     confirmation: tuple[str, ...] = ()
     # HOTH-GAP-20: a card re-roll applies to the initial roll only (above), never to this roll; an E-Web's
     # re-roll too, unless the table reads HOTH-CHOICE-EWEB-CONFIRM "yes"
@@ -249,24 +283,31 @@ def resolve(out: Outbox) -> None:
         raw = tuple(out.dice.faces(DIE_FACES, hits))
         confirmation = convert(raw, conv, confirmation=True)
         ok = "explosion" in confirmation
-        rb.add("HOTH-HIT-5", f"AT-AT confirmation roll of {hits} dice: {', '.join(raw)}: "
-                             f"{'destroyed' if ok else 'unharmed'}.", roll_indices=list(range(first, first + hits)),
+        rb.add("HOTH-HIT-5", (msg_n("AT-AT confirmation roll of {count} dice: {dice}: destroyed.",
+                                     "AT-AT confirmation roll of {count} dice: {dice}: destroyed.", "count",
+                                     count=hits, dice=face_words(raw)) if ok else
+                               msg_n("AT-AT confirmation roll of {count} dice: {dice}: unharmed.",
+                                     "AT-AT confirmation roll of {count} dice: {dice}: unharmed.", "count",
+                                     count=hits, dice=face_words(raw))), roll_indices=list(range(first, first + hits)),
                faces=list(raw), counted_as=list(confirmation), destroyed=ok)
         if attacker.badge == "eweb" and attacker.eweb_set:
             raw, confirmation, ok = _eweb_confirmation(out, rb, raw, confirmation, conv, ok)
-        rb.add("HOTH-UNIT-ATAT-4", "Hits on an AT-AT are confirmed: it is destroyed only by an explosion in this roll.")
+        rb.add("HOTH-UNIT-ATAT-4", msg("Hits on an AT-AT are confirmed: it is destroyed only by an explosion in this "
+                                   "roll."))
         losses = 1 if ok else 0
     else:
         losses = min(hits, target.figures)
         if hits > target.figures:
-            rb.add("HOTH-HIT-4", f"{hits - target.figures} hit(s) wasted.", wasted=hits - target.figures)
-    rb.add("HOTH-HIT-3", f"{target.id} loses {losses} figure(s).", losses=losses,
+            rb.add("HOTH-HIT-4", msg_n("{count} hit(s) wasted.", "{count} hit(s) wasted.", "count",
+                                         count=hits - target.figures), wasted=hits - target.figures)
+    rb.add("HOTH-HIT-3", msg_n("{unit} loses {count} figure(s).", "{unit} loses {count} figure(s).", "count",
+                              unit=target.id, count=losses), losses=losses,
            figures_left=target.figures - losses)
     eliminated = losses >= target.figures
     retreats = faces.count("retreat")
     out.emit(AttackResolved(attacker=ctx.attacker, target=ctx.target, hits=hits, losses=losses,
                             confirmation=confirmation, eliminated=eliminated, retreats=retreats), rb,
-             summary=f"{ctx.target}: {hits} hit(s), {losses} loss(es)")
+             summary=msg("{target}: {hits} hit(s), {losses} loss(es)", target=ctx.target, hits=hits, losses=losses))
     if eliminated:
         vacated = target.hex
         eliminate(out, target.id, attacker.faction)
@@ -281,8 +322,10 @@ def resolve(out: Outbox) -> None:
     if tspec.ignores_retreat:
         rule = "HOTH-UNIT-ATAT-5" if target.unit == "at_at" else "HOTH-UNIT-ARTY-3"
         out.emit(RetreatIgnored(unit=target.id, count=retreats, reason=rule),
-                 RulingBuilder().add("HOTH-RETREAT-8", f"{tspec.name} ignore every retreat result.", by_rule=rule,
-                                     ignored=retreats), summary=f"{target.id} ignores {retreats} retreat(s)")
+                 RulingBuilder().add("HOTH-RETREAT-8", msg("{name} ignore every retreat result.", name=tspec.name),
+                                     by_rule=rule, ignored=retreats),
+                 summary=msg_n("{unit} ignores {count} retreat(s)", "{unit} ignores {count} retreat(s)", "count",
+                               unit=target.id, count=retreats))
         finish(out)
         return
     cards = reaction_window(out.state, target.faction, "on_own_retreat")
@@ -290,8 +333,8 @@ def resolve(out: Outbox) -> None:
         seat = defender_seat(out, target.faction)
         out.emit(DecisionPending(pending=Pending(kind="support", which="on_own_retreat", seat=seat, unit=target.id,
                                                  steps=retreats)),  # UMPIRE-SEAL-3: cards derived by the fold
-                 RulingBuilder().add("HOTH-CARD-4", "The defender may play a support card against the retreat."),
-                 summary="support decision", visibility=seat)
+                 RulingBuilder().add("HOTH-CARD-4", msg("The defender may play a support card against the retreat.")),
+                 summary=msg("support decision"), visibility=seat)
         return
     retreat_stage(out, retreats)
 
@@ -332,8 +375,11 @@ def retreat_stage(out: Outbox, retreats: int) -> None:
     if lasting:
         n = min(retreats, sum(x.count for x in lasting))
         out.emit(RetreatIgnored(unit=target.id, count=n, reason="HOTH-CARD-4"),
-                 RulingBuilder().add("HOTH-CARD-4", f"A card lets {target.id} ignore {n} retreat result(s).", ignored=n),
-                 summary=f"{target.id} ignores {n} retreat(s)")
+                 RulingBuilder().add("HOTH-CARD-4", msg_n("A card lets {unit} ignore {count} retreat result(s).",
+                                                        "A card lets {unit} ignore {count} retreat result(s).",
+                                                        "count", unit=target.id, count=n), ignored=n),
+                 summary=msg_n("{unit} ignores {count} retreat(s)", "{unit} ignores {count} retreat(s)", "count",
+                               unit=target.id, count=n))
         retreats -= n
         if retreats == 0:
             finish(out)
@@ -345,9 +391,10 @@ def retreat_stage(out: Outbox, retreats: int) -> None:
         else:
             out.emit(DecisionPending(pending=Pending(kind="trench", seat=defender_seat(out, target.faction),
                                                      unit=target.id, steps=retreats)),
-                     RulingBuilder().add("HOTH-TERRAIN-TRENCH-3", f"{target.id} is infantry in a trench and may "
-                                                                 "ignore 1 retreat result.", retreats=retreats),
-                     summary="trench decision")
+                     RulingBuilder().add("HOTH-TERRAIN-TRENCH-3", msg("{unit} is infantry in a trench and may ignore 1 "
+                                                                     "retreat result.", unit=target.id),
+                                         retreats=retreats),
+                     summary=msg("trench decision"))
             return
     start_retreat(out, retreats)
 
@@ -373,13 +420,14 @@ def support_reaction(out: Outbox, play: bool, card: str | None = None) -> None:
     assert p is not None and p.kind == "support"
     if play:
         if card not in p.cards:
-            raise RuleViolation("HOTH-CARD-4", "That support card cannot be played in this window.")
+            raise RuleViolation("HOTH-CARD-4", msg("That support card cannot be played in this window."))
         out.emit(SupportPlayed(seat=p.seat, card=card, target=p.unit),  # type: ignore[arg-type]
-                 RulingBuilder().add("HOTH-CARD-4", f"{p.seat} plays the support card {card}."),
-                 summary=f"{p.seat} plays support {card}")
+                 RulingBuilder().add("HOTH-CARD-4", msg("{seat} plays the support card {card}.", seat=side(p.seat),
+                                                        card=card)),
+                 summary=msg("{seat} plays support {card}", seat=side(p.seat), card=card))
     else:
         out.emit(DecisionMade(seat=p.seat, kind="support", choice="pass"), RulingBuilder().add(
-            "HOTH-CARD-4", f"{p.seat} plays no support card."), summary="no support card")
+            "HOTH-CARD-4", msg("{seat} plays no support card.", seat=side(p.seat))), summary=msg("no support card"))
     if p.which == "on_enemy_attack":
         penalty = 0
         if play:
@@ -389,7 +437,9 @@ def support_reaction(out: Outbox, play: bool, card: str | None = None) -> None:
     elif p.which == "on_own_retreat":
         if play:
             out.emit(RetreatIgnored(unit=p.unit or "", count=p.steps, reason="HOTH-CARD-4"), RulingBuilder().add(
-                "HOTH-CARD-4", f"{p.unit} ignores all {p.steps} retreat result(s)."), summary="retreats ignored")
+                "HOTH-CARD-4", msg_n("{unit} ignores all {count} retreat result(s).",
+                                     "{unit} ignores all {count} retreat result(s).", "count", unit=p.unit,
+                                     count=p.steps)), summary=msg("retreats ignored"))
             finish(out)
         else:
             retreat_stage(out, p.steps)
@@ -401,13 +451,15 @@ def trench_choice(out: Outbox, ignore: bool) -> None:
     steps = p.steps
     if ignore:
         out.emit(RetreatIgnored(unit=p.unit, count=1, reason="HOTH-TERRAIN-TRENCH-3"),
-                 RulingBuilder().add("HOTH-TERRAIN-TRENCH-3", f"{p.unit} ignores 1 retreat result in its trench.",
-                                     ignored=1), summary=f"{p.unit} ignores 1 retreat (trench)")
+                 RulingBuilder().add("HOTH-TERRAIN-TRENCH-3", msg("{unit} ignores 1 retreat result in its trench.",
+                                                                  unit=p.unit), ignored=1),
+                 summary=msg("{unit} ignores 1 retreat (trench)", unit=p.unit))
         steps -= 1
     else:
         out.emit(RetreatIgnored(unit=p.unit, count=0, reason="HOTH-TERRAIN-TRENCH-3"),
-                 RulingBuilder().add("HOTH-TERRAIN-TRENCH-3", f"{p.unit} does not use its trench.", ignored=0),
-                 summary=f"{p.unit} does not use the trench")
+                 RulingBuilder().add("HOTH-TERRAIN-TRENCH-3", msg("{unit} does not use its trench.", unit=p.unit),
+                                     ignored=0),
+                 summary=msg("{unit} does not use the trench", unit=p.unit))
     if steps <= 0:
         finish(out)
         return
@@ -424,10 +476,12 @@ def start_retreat(out: Outbox, steps: int) -> None:
     if len(distinct) > 1:
         out.emit(DecisionPending(pending=Pending(kind="retreat", seat=defender_seat(out, u.faction), unit=u.id,
                                                  steps=steps, options=tuple(distinct))),
-                 RulingBuilder().add("HOTH-RETREAT-3", f"The owner of {u.id} chooses its retreat path "
-                                                       f"({n} of {steps} hex(es)).", steps=steps,
+                 RulingBuilder().add("HOTH-RETREAT-3", msg_n("The owner of {unit} chooses its retreat path ({n} of "
+                                                             "{count} hex(es)).", "The owner of {unit} chooses its "
+                                                             "retreat path ({n} of {count} hex(es)).", "count",
+                                                             unit=u.id, n=n, count=steps), steps=steps,
                                      options=[[list(h) for h in p] for p in distinct]),
-                 summary="retreat decision")
+                 summary=msg("retreat decision"))
         return
     apply_retreat(out, distinct[0] if distinct else (), steps)
 
@@ -437,9 +491,9 @@ def retreat_choice(out: Outbox, path: tuple[Hex, ...]) -> None:
     assert p is not None
     path = tuple(tuple(h) for h in path)  # type: ignore[misc]
     if path not in p.options:
-        raise RuleViolation("HOTH-RETREAT-7", "That is not a legal retreat path: each step goes towards your "
-                                              "baseline, avoids units and impassable hexes, and the retreat goes "
-                                              "as far as it can.", options=[list(map(list, o)) for o in p.options])
+        raise RuleViolation("HOTH-RETREAT-7", msg("That is not a legal retreat path: each step goes towards your "
+                                                  "baseline, avoids units and impassable hexes, and the retreat goes "
+                                                  "as far as it can."), options=[list(map(list, o)) for o in p.options])
     apply_retreat(out, path, p.steps)
 
 
@@ -449,24 +503,29 @@ def apply_retreat(out: Outbox, path: tuple[Hex, ...], steps: int) -> None:
     assert ctx is not None
     u = st.units[ctx.target]
     losses = steps - len(path)
-    rb = RulingBuilder().add("HOTH-RETREAT-1", f"{steps} retreat result(s): {u.id} retreats {steps} hex(es) "
-                                               "towards its baseline.", steps=steps)
-    rb.add("HOTH-RETREAT-2", "Each step goes to one of the two hexes in the next row towards the baseline"
-           + (f": {' -> '.join(board.label(h) for h in (u.hex, *path))}." if path else "."),
+    rb = RulingBuilder().add("HOTH-RETREAT-1", msg_n("{count} retreat result(s): {unit} retreats {count} hex(es) towards "
+                                                     "its baseline.", "{count} retreat result(s): {unit} retreats "
+                                                     "{count} hex(es) towards its baseline.", "count", unit=u.id,
+                                                     count=steps), steps=steps)
+    rb.add("HOTH-RETREAT-2", msg("Each step goes to one of the two hexes in the next row towards the baseline: "
+                                 "{path}.", path=path_text((u.hex, *path))) if path else
+           msg("Each step goes to one of the two hexes in the next row towards the baseline."),
            path=[list(h) for h in path], from_hex=list(u.hex))
     snap = snapshot(st)
     passed = {snap.terrain.get(h) for h in path}
     for terrain, rule in (("rocks", "HOTH-TERRAIN-ROCKS-5"), ("buildings", "HOTH-TERRAIN-BUILDING-5")):
         if terrain in passed:
-            rb.add("HOTH-RETREAT-4", f"A retreating unit passes through {terrain} without stopping.", terrain=terrain)
-            rb.add(rule, f"Retreating through {terrain} does not stop the unit.")
+            rb.add("HOTH-RETREAT-4", msg("A retreating unit passes through {terrain} without stopping.",
+                                                 terrain=terrain_word(terrain)), terrain=terrain)
+            rb.add(rule, msg("Retreating through {terrain} does not stop the unit.", terrain=terrain_word(terrain)))
     if losses:
-        rb.add("HOTH-RETREAT-6", f"{losses} step(s) cannot be made: {u.id} loses {losses} figure(s).",
+        rb.add("HOTH-RETREAT-6", msg_n("{count} step(s) cannot be made: {unit} loses {count} figure(s).",
+                                         "{count} step(s) cannot be made: {unit} loses {count} figure(s).", "count",
+                                         unit=u.id, count=losses),
                losses=losses)
     entered = entries(out, rb, u.id, path)
     out.emit(UnitRetreated(unit=u.id, path=path, losses=min(losses, u.figures)), rb,
-             summary=f"{u.id} retreats {len(path)} hex(es)" + (f" to {board.label(path[-1])}" if path else "")
-             + (f", loses {losses}" if losses else ""))
+             summary=_retreat_summary(u.id, path, losses))
     # HOTH-RETREAT-9 / HOTH-OBJ-PERM-3: the hexes are entered before the missing steps cost figures, so a
     # unit eliminated by retreat losses still captures; HOTH-WIN-5: a victory by that capture ends the game first.
     if settle(out, entered, by_retreat=True):
@@ -482,18 +541,34 @@ def apply_retreat(out: Outbox, path: tuple[Hex, ...], steps: int) -> None:
     breakthrough_or_finish(out, u.hex if path else None)
 
 
+def _retreat_summary(uid: str, path: tuple[Hex, ...], losses: int) -> Message:
+    p = {"unit": uid, "count": len(path), "losses": losses}
+    if path and losses:
+        return msg_n("{unit} retreats {count} hex(es) to {hex}, loses {losses}",
+                     "{unit} retreats {count} hex(es) to {hex}, loses {losses}", "count", hex=hex_text(path[-1]), **p)
+    if path:
+        return msg_n("{unit} retreats {count} hex(es) to {hex}", "{unit} retreats {count} hex(es) to {hex}", "count",
+                     hex=hex_text(path[-1]), **p)
+    if losses:
+        return msg_n("{unit} retreats {count} hex(es), loses {losses}", "{unit} retreats {count} hex(es), loses {losses}",
+                     "count", **p)
+    return msg_n("{unit} retreats {count} hex(es)", "{unit} retreats {count} hex(es)", "count", **p)
+
+
 def eliminate(out: Outbox, unit_id: str, attacker_faction: str, rule: str = "HOTH-ELIM-1") -> None:
     u = out.state.units[unit_id]
     n, mrule = elimination_medals(out, attacker_faction, u.unit)
-    rb = RulingBuilder().add("HOTH-ELIM-1", f"The last figure of {unit_id} is removed: eliminated.")
+    rb = RulingBuilder().add("HOTH-ELIM-1", msg("The last figure of {unit} is removed: eliminated.", unit=unit_id))
     if rule != "HOTH-ELIM-1":
-        rb.add(rule, "Eliminated by retreat losses: the attacker earns the medal.")
-    rb.add(mrule, f"{attacker_faction} earns {n} medal(s) for it.", medals=n)
+        rb.add(rule, msg("Eliminated by retreat losses: the attacker earns the medal."))
+    rb.add(mrule, msg_n("{faction} earns {count} medal(s) for it.", "{faction} earns {count} medal(s) for it.",
+                          "count", faction=side(attacker_faction), count=n), medals=n)
     if mrule in ("HOTH-ELIM-2", "HOTH-ELIM-3") and u.unit in _MEDAL_RULE:
-        rb.add(_MEDAL_RULE[u.unit], f"{UNIT_SPECS[u.unit].name}: {n} medal(s).", medals=n)
-    out.emit(UnitEliminated(unit=unit_id, by=attacker_faction), rb, summary=f"{unit_id} eliminated")
+        rb.add(_MEDAL_RULE[u.unit], msg_n("{name}: {count} medal(s).", "{name}: {count} medal(s).", "count",
+                                                 name=UNIT_SPECS[u.unit].name, count=n), medals=n)
+    out.emit(UnitEliminated(unit=unit_id, by=attacker_faction), rb, summary=msg("{unit} eliminated", unit=unit_id))
     if n:
-        award(out, attacker_faction, n, f"eliminated {unit_id}", mrule)
+        award(out, attacker_faction, n, msg("eliminated {unit}", unit=unit_id), mrule)
 
 
 def breakthrough_or_finish(out: Outbox, vacated: Hex | None) -> None:
@@ -513,9 +588,9 @@ def breakthrough_or_finish(out: Outbox, vacated: Hex | None) -> None:
         finish(out)
         return
     out.emit(DecisionPending(pending=Pending(kind="breakthrough", seat=st.turn.seat, unit=a.id, vacated=vacated)),
-             RulingBuilder().add("HOTH-SPECIAL-ASSAULT-1", f"Assault troops {a.id} may take the vacated hex "
-                                                           f"{board.label(vacated)} and attack again.",
-                                 hex=list(vacated)), summary="breakthrough decision")
+             RulingBuilder().add("HOTH-SPECIAL-ASSAULT-1", msg("Assault troops {unit} may take the vacated hex {hex} and attack "
+                                                               "again.", unit=a.id, hex=hex_text(vacated)),
+                                 hex=list(vacated)), summary=msg("breakthrough decision"))
 
 
 def breakthrough_choice(out: Outbox, advance: bool) -> None:
@@ -524,27 +599,28 @@ def breakthrough_choice(out: Outbox, advance: bool) -> None:
     uid = p.unit
     if not advance:
         out.emit(BreakthroughMade(unit=uid, to=None),
-                 RulingBuilder().add("HOTH-SPECIAL-ASSAULT-6", f"{uid} does not break through (optional)."),
-                 summary=f"{uid} declines the breakthrough")
+                 RulingBuilder().add("HOTH-SPECIAL-ASSAULT-6", msg("{unit} does not break through (optional).", unit=uid)),
+                 summary=msg("{unit} declines the breakthrough", unit=uid))
         finish(out)
         return
     snap = snapshot(out.state)
     terrain = snap.terrain.get(tuple(p.vacated))  # type: ignore[arg-type]
     stopped = terrain in STOP_TERRAIN
-    rb = RulingBuilder().add("HOTH-SPECIAL-ASSAULT-1", f"{uid} moves into {board.label(p.vacated)}.",
+    rb = RulingBuilder().add("HOTH-SPECIAL-ASSAULT-1", msg("{unit} moves into {hex}.", unit=uid, hex=hex_text(p.vacated)),
                              hex=list(p.vacated))
     if stopped:
-        rb.add("HOTH-SPECIAL-ASSAULT-5", f"It entered {terrain}, so it cannot attack again (HOTH-MOVE-10).")
-    out.emit(BreakthroughMade(unit=uid, to=p.vacated, stopped=stopped), rb, summary=f"{uid} breaks through")
+        rb.add("HOTH-SPECIAL-ASSAULT-5", msg("It entered {terrain}, so it cannot attack again (HOTH-MOVE-10).",
+                                                   terrain=terrain_word(terrain)))
+    out.emit(BreakthroughMade(unit=uid, to=p.vacated, stopped=stopped), rb, summary=msg("{unit} breaks through", unit=uid))
     if settle(out, [(uid, p.vacated)]):
         return
-    out.emit(AttackFinished(attacker=uid), None, summary="attack finished")
+    out.emit(AttackFinished(attacker=uid), None, summary=msg("attack finished"))
     u = out.state.units.get(uid)
     if u is None or stopped or not breakthrough_targets(out.state, uid):
         return
     out.emit(DecisionPending(pending=Pending(kind="breakthrough_attack", seat=out.state.turn.seat, unit=uid)),  # type: ignore[union-attr]
-             RulingBuilder().add("HOTH-SPECIAL-ASSAULT-3", f"{uid} may attack again now, before any other unit."),
-             summary="breakthrough attack decision")
+             RulingBuilder().add("HOTH-SPECIAL-ASSAULT-3", msg("{unit} may attack again now, before any other unit.", unit=uid)),
+             summary=msg("breakthrough attack decision"))
 
 
 def breakthrough_targets(state, uid: str) -> list[str]:
@@ -578,4 +654,4 @@ def candidate_targets(state, u) -> list[str]:
 
 def finish(out: Outbox) -> None:
     ctx = out.state.attack
-    out.emit(AttackFinished(attacker=ctx.attacker if ctx else ""), None, summary="attack finished")
+    out.emit(AttackFinished(attacker=ctx.attacker if ctx else ""), None, summary=msg("attack finished"))

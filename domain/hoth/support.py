@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import msg, msg_n, named
 
-from . import board
 from .cards import Bombard, Card, DamagedUnit, FewerUnits, Heal, NoStructure, OwnUnitsLost, PeekHand, PlaceUnit, TreatAsTerrain
 from .combat import DIE_FACES, count_hits
 from .context import NEIGHBOURS, snapshot
@@ -25,6 +25,9 @@ from .resolution import eliminate
 from .scenario import Hex
 from .state import PLAY, HothState, faction_of
 from .team import faction_seats, other
+from .terms import faces as face_words
+from .terms import hex_text, side
+from .terms import terrain as terrain_word
 from .terrain import protection
 from .units import UNIT_SPECS, starting_figures
 
@@ -113,49 +116,58 @@ def play_support(out: Outbox, seat: str, cid: str, target: str | None, hex_: Hex
     st = out.state
     f = faction_of(seat)
     if cid not in st.support.get(f, ()):
-        raise RuleViolation("HOTH-CARD-1", f"{cid} is not a support card you hold.")
+        raise RuleViolation("HOTH-CARD-1", msg("{card} is not a support card you hold.", card=cid))
     card = st.cards[cid]
     if card.timing not in OFFERED_TIMINGS:
-        raise RuleViolation("HOTH-CARD-4", f"{card.title} is played in reaction ({card.timing}); not offered here.")
+        raise RuleViolation("HOTH-CARD-4", msg("{card} is played in reaction ({timing}); not offered here.", card=card.title,
+                                               timing=card.timing))
     if not window_open(st, seat, card):
-        raise RuleViolation("HOTH-CARD-4", f"{card.title} cannot be played now (its timing is {card.timing}; at most "
-                                           "one support card per turn).")
+        raise RuleViolation("HOTH-CARD-4", msg("{card} cannot be played now (its timing is {timing}; at most one "
+                                               "support card per turn).", card=card.title, timing=card.timing))
     if not _condition_ok(st, f, card):
-        raise RuleViolation("HOTH-CARD-4", f"The condition of {card.title} is not met.")
+        raise RuleViolation("HOTH-CARD-4", msg("The condition of {card} is not met.", card=card.title))
     want: dict[str, Any] = {}
     if target is not None:
         want["target"] = target
     if hex_ is not None:
         want["hex"] = tuple(hex_)
     if want not in _targets(st, seat, card):
-        raise RuleViolation("HOTH-CARD-4", f"{card.title} cannot be played on that target.")
-    rb = RulingBuilder().add("HOTH-CARD-4", f"{seat} plays the support card {card.title} ({cid}) "
-                                            "in addition to the command card.", card=cid, timing=card.timing)
+        raise RuleViolation("HOTH-CARD-4", msg("{card} cannot be played on that target.", card=card.title))
+    rb = RulingBuilder().add("HOTH-CARD-4", msg("{seat} plays the support card {card} in addition to the command "
+                                                "card.", seat=side(seat), card=named(card.title, cid)), card=cid, timing=card.timing)
     out.emit(SupportPlayed(seat=seat, card=cid, target=target, hex=want.get("hex")), rb,
-             summary=f"{seat} plays support {card.title}")
+             summary=msg("{seat} plays support {card}", seat=side(seat), card=card.title))
     for e in card.effects:
         if isinstance(e, PlaceUnit):
             h = want["hex"]
             uid = f"{'E' if f == 'imperial' else 'R'}+{st.turn_no}s"
             out.emit(UnitPlaced(unit=uid, faction=f, unit_type=e.unit, hex=h, figures=starting_figures(e.unit, None)),
-                     RulingBuilder().add("HOTH-CARD-4", f"A new {e.unit} unit {uid} enters at {board.label(h)}."),
-                     summary=f"{uid} placed")
+                     RulingBuilder().add("HOTH-CARD-4", msg("A new {unit_type} unit {unit} enters at {hex}.",
+                                                            unit_type=e.unit, unit=uid, hex=hex_text(h))),
+                     summary=msg("{unit} placed", unit=uid))
             settle(out, [(uid, h)])
         elif isinstance(e, PeekHand):
             opp = next(s for s in faction_seats(st.seats, other(f)) if st.hands.get(s))
             shown = tuple(out.dice.shuffle(st.hands[opp])[: e.count])
             out.emit(HandPeeked(seat=seat, of=opp, cards=shown),
-                     RulingBuilder().add("HOTH-CARD-4", f"{seat} looks at {len(shown)} card(s) of {opp}'s hand "
-                                                        "chosen at random."), summary=f"{seat} peeks at {opp}'s hand",
+                     RulingBuilder().add("HOTH-CARD-4", msg_n("{seat} looks at {count} card(s) of {other}'s hand chosen at "
+                                                              "random.", "{seat} looks at {count} card(s) of {other}'s "
+                                                              "hand chosen at random.", "count", seat=side(seat),
+                                                              count=len(shown), other=side(opp))),
+                     summary=msg("{seat} peeks at {other}'s hand", seat=side(seat), other=side(opp)),
                      visibility=seat, reveals=True)
         elif isinstance(e, Heal):
             out.emit(UnitHealed(unit=target, figures=e.figures),  # type: ignore[arg-type]
-                     RulingBuilder().add("HOTH-CARD-4", f"{target} gets {e.figures} figure(s) back."),
-                     summary=f"{target} healed")
+                     RulingBuilder().add("HOTH-CARD-4", msg_n("{unit} gets {count} figure(s) back.",
+                                                              "{unit} gets {count} figure(s) back.", "count",
+                                                              unit=target, count=e.figures)),
+                     summary=msg("{unit} healed", unit=target))
         elif isinstance(e, TreatAsTerrain):
             out.emit(EffectAdded(unit=target, effect=e.terrain, until_seat=seat),  # type: ignore[arg-type]
-                     RulingBuilder().add("HOTH-CARD-4", f"{target} counts as in a {e.terrain} until {seat}'s "
-                                                        "next turn."), summary=f"{target} dug in")
+                     RulingBuilder().add("HOTH-CARD-4", msg("{unit} counts as in a {terrain} until {seat}'s next turn.",
+                                                            unit=target, terrain=terrain_word(e.terrain),
+                                                            seat=side(seat))),
+                     summary=msg("{unit} dug in", unit=target))
         elif isinstance(e, Bombard):
             bombard(out, seat, target, e)  # type: ignore[arg-type]
 
@@ -166,15 +178,17 @@ def bombard(out: Outbox, seat: str, target: str, e: Bombard) -> None:
     spec = UNIT_SPECS[u.unit]
     snap = snapshot(st)
     n = e.dice
-    rb = RulingBuilder().add("HOTH-CARD-4", f"{n} dice against {target}, ignoring range and line of sight.", dice=n)
+    rb = RulingBuilder().add("HOTH-CARD-4", msg_n("{count} dice against {target}, ignoring range and line of sight.",
+                                              "{count} dice against {target}, ignoring range and line of sight.",
+                                              "count", count=n, target=target), dice=n)
     if e.terrain_protection and spec.terrain_protection:
         minus, rule = protection(snap.terrain.get(u.hex), "special", False, spec.kind == "infantry", False)
         if rule is not None:
             n -= minus
-            rb.add(rule, f"Terrain protection: -{minus}.", dice=-minus)
+            rb.add(rule, msg("Terrain protection: -{count}.", count=minus), dice=-minus)
     if n <= 0:
-        rb.add("HOTH-MOD-7", "No die is left to roll.")
-        out.emit(Bombarded(seat=seat, target=target, dice=0, faces=(), hits=0, losses=0), rb, summary="no effect")
+        rb.add("HOTH-MOD-7", msg("No die is left to roll."))
+        out.emit(Bombarded(seat=seat, target=target, dice=0, faces=(), hits=0, losses=0), rb, summary=msg("no effect"))
         return
     faces = tuple(out.dice.faces(DIE_FACES, n))
     hits = sum(count_hits(faces, spec.hit_by).values())
@@ -182,15 +196,18 @@ def bombard(out: Outbox, seat: str, target: str, e: Bombard) -> None:
     if spec.confirmation_roll and hits and e.confirmation:
         confirmation = tuple(out.dice.faces(DIE_FACES, hits))
         losses = 1 if "explosion" in confirmation else 0
-        rb.add("HOTH-HIT-5", f"Confirmation roll: {', '.join(confirmation)}.")
+        rb.add("HOTH-HIT-5", msg("Confirmation roll: {dice}.", dice=face_words(confirmation)))
     else:
         losses = min(hits, u.figures)
-    rb.add("HOTH-HIT-2", f"Rolled {', '.join(faces)}: {hits} hit(s), {losses} loss(es).", faces=list(faces))
+    rb.add("HOTH-HIT-2", msg("Rolled {dice}: {hits} hit(s), {losses} loss(es).", dice=face_words(faces), hits=hits,
+                               losses=losses), faces=list(faces))
     if "retreat" in faces and not BOMBARD_RETREATS:
-        rb.add("HOTH-CARD-4", "Retreat results of a bombardment have no effect (BOMBARD_RETREATS, INFERRED).")
+        rb.add("HOTH-CARD-4", msg("Retreat results of a bombardment have no effect (BOMBARD_RETREATS, INFERRED)."))
     eliminated = losses >= u.figures
     out.emit(Bombarded(seat=seat, target=target, dice=n, faces=faces, hits=hits, losses=losses,
-                       confirmation=confirmation, eliminated=eliminated), rb, summary=f"{target}: {losses} loss(es)")
+                       confirmation=confirmation, eliminated=eliminated), rb,
+             summary=msg_n("{target}: {losses} loss(es)", "{target}: {losses} loss(es)", "losses", target=target,
+                           losses=losses))
     if eliminated:
         eliminate(out, target, faction_of(seat))
         settle(out)

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import msg, msg_n, named
 
 from . import board
+from .terms import hex_text, side
+from .terms import terrain as terrain_word
 from .cards import ArrangeTop, Card, DiscardAndDraw, DrawThenDiscard, PlaceUnit
 from .combat import may_attack_refusal, plan_attack, plan_special, special_attack
 from .context import Snapshot, snapshot
@@ -44,27 +47,32 @@ def draw(out: Outbox, seat: str, n: int) -> None:
                 return
             order = tuple(out.dice.shuffle(disc))
             out.emit(DeckShuffled(seat=seat, size=len(order), deck=order, reshuffle=True),
-                     RulingBuilder().add("HOTH-DRAW-2", f"{seat}'s draw pile is empty: the discard pile "
-                                                        f"({len(order)} cards) is shuffled into a new one."),
-                     summary=f"{seat} reshuffles", visibility=NOBODY, reveals=True)
+                     RulingBuilder().add("HOTH-DRAW-2", msg_n("{seat}'s draw pile is empty: the discard pile ({count} "
+                                                              "cards) is shuffled into a new one.", "{seat}'s draw pile "
+                                                              "is empty: the discard pile ({count} cards) is shuffled "
+                                                              "into a new one.", "count", seat=side(seat),
+                                                              count=len(order))),
+                     summary=msg("{seat} reshuffles", seat=side(seat)), visibility=NOBODY, reveals=True)
             continue
         k = min(left, len(deck))
         cards = deck[:k]
         out.emit(CardsDrawn(seat=seat, count=k, cards=cards),
-                 RulingBuilder().add("HOTH-DRAW-1", f"{seat} draws {k} card(s).", count=k),
-                 summary=f"{seat} draws {k}", visibility=seat, reveals=True)
+                 RulingBuilder().add("HOTH-DRAW-1", msg_n("{seat} draws {count} card(s).", "{seat} draws {count} card(s).",
+                                                        "count", seat=side(seat), count=k), count=k),
+                 summary=msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=side(seat), count=k), visibility=seat, reveals=True)
         left -= k
 
 
 def play_card(out: Outbox, seat: str, card_id: str) -> None:
     st = out.state
     if card_id not in st.hands.get(seat, ()):
-        raise RuleViolation("HOTH-CARD-1", f"{card_id} is not a card in your hand.")
+        raise RuleViolation("HOTH-CARD-1", msg("{card} is not a card in your hand.", card=card_id))
     card = st.cards[card_id]
     if card.kind == "support":
-        raise RuleViolation("HOTH-CARD-1", "A support card is not a command card.")
+        raise RuleViolation("HOTH-CARD-1", msg("A support card is not a command card."))
     faction = faction_of(seat)
-    rb = RulingBuilder().add("HOTH-CARD-1", f"{seat} plays {card.title} ({card_id}).", card=card_id, kind=card.kind)
+    rb = RulingBuilder().add("HOTH-CARD-1", msg("{seat} plays {card}.", seat=side(seat),
+                                                     card=named(card.title, card_id)), card=card_id, kind=card.kind)
     eff: Card = card
     mirrored = False
     if copies_opponent(card):
@@ -72,18 +80,19 @@ def play_card(out: Outbox, seat: str, card_id: str) -> None:
         if last is not None and last in st.cards:
             eff = st.cards[last]
             mirrored = True
-            rb.add("HOTH-CARD-4", f"Counter-Attack copies {eff.title} ({last}); sections keep their board area.",
+            rb.add("HOTH-CARD-4", msg("Counter-Attack copies {card}; sections keep their board area.",
+                                              card=named(eff.title, last)),
                    copied=last)
         else:
-            rb.add("HOTH-CARD-4", "No opponent card to copy: nothing is ordered "
-                                  "(COUNTER_ATTACK_WITHOUT_CARD_ORDERS_NOTHING, INFERRED).")
+            rb.add("HOTH-CARD-4", msg("No opponent card to copy: nothing is ordered "
+                                      "(COUNTER_ATTACK_WITHOUT_CARD_ORDERS_NOTHING, INFERRED)."))
     slots = resolve_slots(st, faction, eff, mirrored)
     for i, s in enumerate(slots):
         if s.fallback:
-            rb.add("HOTH-CARD-5", f"No unit of the kind named by order group {i}: order 1 unit of your choice "
-                                  "anywhere, without the card's bonuses (HOTH-GAP-24).", slot=i)
+            rb.add("HOTH-CARD-5", msg("No unit of the kind named by order group {group}: order 1 unit of your "
+                                      "choice anywhere, without the card's bonuses (HOTH-GAP-24).", group=i), slot=i)
     out.emit(CardPlayed(seat=seat, card=card_id, effects_card=eff.id, mirrored=mirrored, slots=slots), rb,
-             summary=f"{seat} plays {card.title}")
+             summary=msg("{seat} plays {card}", seat=side(seat), card=card.title))
     if not order_options(out.state, faction) and slots:
         pass  # HOTH-ORDER-5: nothing to order; advance() closes the step
     card_actions(out, seat, eff)
@@ -94,37 +103,44 @@ def card_actions(out: Outbox, seat: str, eff: Card) -> None:
     for e in eff.effects:
         if isinstance(e, DiscardAndDraw):
             out.emit(DecisionPending(pending=Pending(kind="discard", seat=seat, max=e.max_discard, steps=e.extra)),
-                     RulingBuilder().add("HOTH-CARD-4", f"{seat} may discard up to {e.max_discard} card(s) and draw "
-                                                        f"that many +{e.extra}.", max=e.max_discard, extra=e.extra),
-                     summary="discard decision")
+                     RulingBuilder().add("HOTH-CARD-4", msg_n("{seat} may discard up to {count} card(s) and draw that many "
+                                                              "+{extra}.", "{seat} may discard up to {count} card(s) and "
+                                                              "draw that many +{extra}.", "count", seat=side(seat),
+                                                              count=e.max_discard, extra=e.extra),
+                                         max=e.max_discard, extra=e.extra),
+                     summary=msg("discard decision"))
             return
         if isinstance(e, DrawThenDiscard):
             draw(out, seat, e.draw)
             n = min(e.discard, len(out.state.hands.get(seat, ())))
             if n:
                 out.emit(DecisionPending(pending=Pending(kind="discard", seat=seat, max=n, which="exact")),
-                         RulingBuilder().add("HOTH-CARD-4", f"{seat} drew {e.draw} and now discards {n}.", discard=n),
-                         summary="discard decision")
+                         RulingBuilder().add("HOTH-CARD-4", msg("{seat} drew {drawn} and now discards {count}.", seat=side(seat),
+                                                                drawn=e.draw, count=n), discard=n),
+                         summary=msg("discard decision"))
             return
         if isinstance(e, ArrangeTop):
             top = out.state.decks.get(seat, ())[: e.count]
             if len(top) > 1:
                 out.emit(DecisionPending(pending=Pending(kind="arrange", seat=seat, max=len(top)), cards=top),
-                         RulingBuilder().add("HOTH-CARD-4", f"{seat} looks at the top {len(top)} cards of the deck "
-                                                            "and puts them back in any order."),
-                         summary="arrange decision", visibility=seat, reveals=True)
+                         RulingBuilder().add("HOTH-CARD-4", msg("{seat} looks at the top {count} cards of the deck and puts "
+                                                                "them back in any order.", seat=side(seat),
+                                                                count=len(top))),
+                         summary=msg("arrange decision"), visibility=seat, reveals=True)
             return
         if isinstance(e, PlaceUnit):
             hexes = reinforcement_hexes(out.state, faction_of(seat), e.unit)
             if hexes:
                 out.emit(DecisionPending(pending=Pending(kind="place", seat=seat, unit_type=e.unit)),
-                         RulingBuilder().add("HOTH-CARD-4", f"{seat} places a new {e.unit} unit on an empty hex of "
-                                                            "the own baseline.", unit=e.unit),
-                         summary="reinforcement decision")
+                         RulingBuilder().add("HOTH-CARD-4", msg("{seat} places a new {unit_type} unit on an empty hex of the "
+                                                                "own baseline.", seat=side(seat), unit_type=e.unit),
+                                             unit=e.unit),
+                         summary=msg("reinforcement decision"))
             else:
                 out.emit(CardsDiscarded(seat=seat, cards=()), RulingBuilder().add(
-                    "HOTH-FORCE-3", f"No {e.unit} unit can be placed (no empty baseline hex, or none left in the box)."),
-                    summary="no reinforcement")
+                    "HOTH-FORCE-3", msg("No {unit_type} unit can be placed (no empty baseline hex, or none left in the "
+                                        "box).", unit_type=e.unit)),
+                    summary=msg("no reinforcement"))
             return
 
 
@@ -133,16 +149,17 @@ def reinforce(out: Outbox, seat: str, h: Hex) -> None:
     assert p is not None and p.unit_type is not None
     h = tuple(h)  # type: ignore[assignment]
     if h not in reinforcement_hexes(out.state, faction_of(seat), p.unit_type):
-        raise RuleViolation("HOTH-CARD-4", f"{board.label(h) if board.is_playable(h) else list(h)} is not an empty "
-                                           "hex of your baseline.", hex=list(h))
+        raise RuleViolation("HOTH-CARD-4", msg("{hex} is not an empty hex of your baseline.",
+                                               hex=hex_text(h) if board.is_playable(h) else str(list(h))), hex=list(h))
     faction = faction_of(seat)
     uid = f"{'E' if faction == 'imperial' else 'R'}+{out.state.turn_no}"
     while uid in out.state.units:
         uid += "'"
     out.emit(UnitPlaced(unit=uid, faction=faction, unit_type=p.unit_type, hex=h,
                         figures=starting_figures(p.unit_type, None)),
-             RulingBuilder().add("HOTH-CARD-4", f"A new {p.unit_type} unit {uid} enters at {board.label(h)}.",
-                                 hex=list(h)), summary=f"{uid} placed")
+             RulingBuilder().add("HOTH-CARD-4", msg("A new {unit_type} unit {unit} enters at {hex}.",
+                                                    unit_type=p.unit_type, unit=uid, hex=hex_text(h)),
+                                 hex=list(h)), summary=msg("{unit} placed", unit=uid))
     settle(out, [(uid, h)])
 
 
@@ -150,10 +167,12 @@ def arrange(out: Outbox, seat: str, order: tuple[str, ...]) -> None:
     p = out.state.pending
     assert p is not None
     if sorted(order) != sorted(p.cards):
-        raise RuleViolation("HOTH-CARD-4", "Put back exactly the cards you looked at, in any order.")
+        raise RuleViolation("HOTH-CARD-4", msg("Put back exactly the cards you looked at, in any order."))
     out.emit(DeckArranged(seat=seat, count=len(order), top=tuple(order)),
-             RulingBuilder().add("HOTH-CARD-4", f"{seat} puts {len(order)} cards back on top of the deck."),
-             summary=f"{seat} arranges the deck", visibility=seat)
+             RulingBuilder().add("HOTH-CARD-4", msg_n("{seat} puts {count} cards back on top of the deck.",
+                                                        "{seat} puts {count} cards back on top of the deck.", "count",
+                                                        seat=side(seat), count=len(order))),
+             summary=msg("{seat} arranges the deck", seat=side(seat)), visibility=seat)
 
 
 def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
@@ -162,18 +181,22 @@ def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
     assert p is not None and st.turn is not None
     hand = list(st.hands.get(seat, ()))
     if len(cards) > p.max:
-        raise RuleViolation("HOTH-CARD-4", f"You may discard at most {p.max} card(s).")
+        raise RuleViolation("HOTH-CARD-4", msg_n("You may discard at most {count} card(s).", "You may discard at most {count} card(s).",
+                                                   "count", count=p.max))
     if list(cards) != sorted(cards):
-        raise RuleViolation("HOTH-CARD-4", "List the discarded cards in sorted order (each card id once per copy).")
+        raise RuleViolation("HOTH-CARD-4", msg("List the discarded cards in sorted order (each card id once per copy)."))
     if p.which == "exact" and len(cards) != p.max:
-        raise RuleViolation("HOTH-CARD-4", f"Discard exactly {p.max} card(s).")
+        raise RuleViolation("HOTH-CARD-4", msg_n("Discard exactly {count} card(s).", "Discard exactly {count} card(s).", "count",
+                                                   count=p.max))
     for c in cards:
         if c not in hand:
-            raise RuleViolation("HOTH-CARD-4", f"{c} is not in your hand.")
+            raise RuleViolation("HOTH-CARD-4", msg("{card} is not in your hand.", card=c))
         hand.remove(c)
     out.emit(CardsDiscarded(seat=seat, cards=tuple(cards)),
-             RulingBuilder().add("HOTH-CARD-4", f"{seat} discards {len(cards)} card(s).", count=len(cards)),
-             summary=f"{seat} discards {len(cards)}")
+             RulingBuilder().add("HOTH-CARD-4", msg_n("{seat} discards {count} card(s).", "{seat} discards {count} card(s).",
+                                                        "count", seat=side(seat), count=len(cards)), count=len(cards)),
+             summary=msg_n("{seat} discards {count}", "{seat} discards {count}", "count", seat=side(seat),
+                           count=len(cards)))
     if p.which == "exact":
         return
     draw(out, seat, len(cards) + p.steps)
@@ -182,9 +205,11 @@ def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
     mates = [s for s in faction_seats(st.seats, faction_of(seat)) if s != seat]
     if dd is not None and seat == st.turn.seat and mates and dd.teammate_max_discard > 0:
         out.emit(DecisionPending(pending=Pending(kind="discard", seat=mates[0], max=dd.teammate_max_discard, steps=0)),
-                 RulingBuilder().add("HOTH-TEAM-13", f"Team play: {mates[0]} may now discard up to "
-                                                     f"{dd.teammate_max_discard} card(s) and draw as many."),
-                 summary="teammate discard decision")
+                 RulingBuilder().add("HOTH-TEAM-13", msg_n("Team play: {seat} may now discard up to {count} card(s) and "
+                                                           "draw as many.", "Team play: {seat} may now discard up to "
+                                                           "{count} card(s) and draw as many.", "count",
+                                                           seat=side(mates[0]), count=dd.teammate_max_discard)),
+                 summary=msg("teammate discard decision"))
 
 
 def order_unit(out: Outbox, unit_id: str, slot: int) -> None:
@@ -194,13 +219,14 @@ def order_unit(out: Outbox, unit_id: str, slot: int) -> None:
     if bad is not None:
         raise bad
     s = st.turn.slots[slot]
-    rb = RulingBuilder().add("HOTH-ORDER-1", f"{unit_id} is ordered.", unit=unit_id, slot=slot)
+    rb = RulingBuilder().add("HOTH-ORDER-1", msg("{unit} is ordered.", unit=unit_id), unit=unit_id, slot=slot)
     if s.sections:
-        rb.add("HOTH-ORDER-2", f"{unit_id} stands in the {'/'.join(s.sections)} section named by the card.",
+        rb.add("HOTH-ORDER-2", msg("{unit} stands in the {sections} section named by the card.", unit=unit_id,
+                   sections="/".join(s.sections)),
                hex=list(st.units[unit_id].hex))
     if s.fallback:
-        rb.add("HOTH-CARD-5", "Ordered through the fallback: none of the card's bonuses.")
-    out.emit(UnitOrdered(unit=unit_id, slot=slot, bonus=s.bonus), rb, summary=f"{unit_id} ordered")
+        rb.add("HOTH-CARD-5", msg("Ordered through the fallback: none of the card's bonuses."))
+    out.emit(UnitOrdered(unit=unit_id, slot=slot, bonus=s.bonus), rb, summary=msg("{unit} ordered", unit=unit_id))
 
 
 def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
@@ -214,25 +240,29 @@ def move(out: Outbox, unit_id: str, path: tuple[Hex, ...]) -> None:
     u = st.units[unit_id]
     last_terrain = snap.terrain.get(path[-1])
     stopped = last_terrain in STOP_TERRAIN
-    rb = RulingBuilder().add("HOTH-MOVE-1", f"{unit_id} moves {len(path)} hex(es) from {board.label(u.hex)} to "
-                                            f"{board.label(path[-1])}.", steps=len(path),
+    rb = RulingBuilder().add("HOTH-MOVE-1", msg_n("{unit} moves {count} hex(es) from {frm} to {to}.",
+                                                  "{unit} moves {count} hex(es) from {frm} to {to}.", "count",
+                                                  unit=unit_id, count=len(path), frm=hex_text(u.hex),
+                                                  to=hex_text(path[-1])), steps=len(path),
                              path=[list(h) for h in path], from_hex=list(u.hex))
-    rb.add("HOTH-MOVE-4", f"{len(path)} step(s) taken count as {len(path)} hex(es) moved, whatever the final "
-                          "displacement.", steps=len(path))
-    rb.add("HOTH-MOVE-6", "No hex of the path holds another unit.")
+    rb.add("HOTH-MOVE-4", msg_n("{count} step(s) taken count as {count} hex(es) moved, whatever the final "
+                                "displacement.", "{count} step(s) taken count as {count} hex(es) moved, whatever the "
+                                "final displacement.", "count", count=len(path)), steps=len(path))
+    rb.add("HOTH-MOVE-6", msg("No hex of the path holds another unit."))
     if u.badge == "elite_troops":
-        rb.add("HOTH-SPECIAL-ELITE-3", "Elite troops move at most 2 hexes (no 3-hex move).", max=2)
+        rb.add("HOTH-SPECIAL-ELITE-3", msg("Elite troops move at most 2 hexes (no 3-hex move)."), max=2)
     if stopped:
-        rb.add("HOTH-MOVE-9", f"It enters {last_terrain} and must stop.", terrain=last_terrain)
-        rb.add("HOTH-MOVE-10", "It cannot attack this turn.")
+        rb.add("HOTH-MOVE-9", msg("It enters {terrain} and must stop.", terrain=terrain_word(last_terrain)),
+               terrain=last_terrain)
+        rb.add("HOTH-MOVE-10", msg("It cannot attack this turn."))
         if u.badge == "elite_troops":
-            rb.add("HOTH-SPECIAL-ELITE-2", "Terrain stops and attack penalties still apply to elite troops.")
+            rb.add("HOTH-SPECIAL-ELITE-2", msg("Terrain stops and attack penalties still apply to elite troops."))
     if u.unit in ("snowtroopers", "echo_troopers") and len(path) == 2 and u.badge != "elite_troops":
         rb.add("HOTH-UNIT-SNOW-2" if u.unit == "snowtroopers" else "HOTH-UNIT-ECHO-2",
-               "Infantry that moves 2 hexes cannot attack this turn.")
+               msg("Infantry that moves 2 hexes cannot attack this turn."))
     entered = entries(out, rb, unit_id, path)
     out.emit(UnitMoved(unit=unit_id, path=path, stopped=stopped), rb,
-             summary=f"{unit_id} moves to {board.label(path[-1])}")
+             summary=msg("{unit} moves to {hex}", unit=unit_id, hex=hex_text(path[-1])))
     settle(out, entered)
 
 
@@ -240,14 +270,15 @@ def end_moves(out: Outbox) -> None:
     st = out.state
     assert st.turn is not None
     eweb: dict[str, bool] = {}
-    rb = RulingBuilder().add("HOTH-TURN-4", "The Move step ends; attacks begin (HOTH-ATTACK-1).")
+    rb = RulingBuilder().add("HOTH-TURN-4", msg("The Move step ends; attacks begin (HOTH-ATTACK-1)."))
     for o in st.turn.ordered:
         u = st.units.get(o.unit)
         if u is not None and u.badge == "eweb":
             eweb[u.id] = u.id not in st.turn.moved
             rb.add("HOTH-SPECIAL-EWEB-4" if eweb[u.id] else "HOTH-SPECIAL-EWEB-3",
-                   f"E-Web {u.id} token: {'Set' if eweb[u.id] else 'Moved'} (HOTH-SPECIAL-EWEB-7).", unit=u.id)
-    out.emit(MovesEnded(eweb=eweb), rb, summary="moves ended")
+                   msg("E-Web {unit} token: Set (HOTH-SPECIAL-EWEB-7).", unit=u.id) if eweb[u.id] else
+                   msg("E-Web {unit} token: Moved (HOTH-SPECIAL-EWEB-7).", unit=u.id), unit=u.id)
+    out.emit(MovesEnded(eweb=eweb), rb, summary=msg("moves ended"))
 
 
 def end_turn(out: Outbox) -> None:
@@ -255,8 +286,8 @@ def end_turn(out: Outbox) -> None:
     t = st.turn
     assert t is not None
     out.emit(TurnEnded(seat=t.seat, card=t.card),
-             RulingBuilder().add("HOTH-DRAW-1", f"{t.seat} discards the played card.", card=t.card),
-             summary=f"{t.seat} ends the turn")
+             RulingBuilder().add("HOTH-DRAW-1", msg("{seat} discards the played card.", seat=side(t.seat)), card=t.card),
+             summary=msg("{seat} ends the turn", seat=side(t.seat)))
     if not t.draw_replaced:
         draw(out, t.seat, 1)
     start_next_turn(out)
@@ -267,8 +298,8 @@ def start_next_turn(out: Outbox) -> None:
     nxt = st.turn_order[st.turn_no % len(st.turn_order)]
     out.emit(TurnStarted(seat=nxt, turn=st.turn_no + 1),
              RulingBuilder().add("HOTH-TURN-1" if len(st.turn_order) == 2 else "HOTH-TEAM-9",
-                                 f"Turn {st.turn_no + 1}: {nxt}.", seat=nxt),
-             summary=f"turn {st.turn_no + 1}: {nxt}")
+                                 msg("Turn {turn}: {seat}.", turn=st.turn_no + 1, seat=side(nxt)), seat=nxt),
+             summary=msg("turn {turn}: {seat}", turn=st.turn_no + 1, seat=side(nxt)))
 
 
 # -- options (used by legal_commands and by advance) -------------------------------------
@@ -352,8 +383,8 @@ def advance(out: Outbox) -> None:
         t = st.turn
         if t.phase == ORDER and not order_options(st, t.faction):
             out.emit(OrdersEnded(), RulingBuilder().add("HOTH-ORDER-5" if not t.ordered else "HOTH-ORDER-4",
-                                                        "No further unit can be ordered with this card."),
-                     summary="orders ended")
+                                                        msg("No further unit can be ordered with this card.")),
+                     summary=msg("orders ended"))
             continue
         if t.phase == MOVE and not any_move(st):
             end_moves(out)
@@ -369,8 +400,8 @@ def advance(out: Outbox) -> None:
 
 
 def close_orders(out: Outbox) -> None:
-    out.emit(OrdersEnded(), RulingBuilder().add("HOTH-ORDER-6", "Ordering ends (fewer units than allowed is fine)."),
-             summary="orders ended")
+    out.emit(OrdersEnded(), RulingBuilder().add("HOTH-ORDER-6", msg("Ordering ends (fewer units than allowed is fine).")),
+             summary=msg("orders ended"))
 
 
 def _unused(*_: object) -> None:  # keep imports used for type checkers

@@ -6,10 +6,12 @@ from typing import Any
 import msgspec
 
 from domain.kernel import event_type_name
+from domain.kernel.messages import Message, msg, msg_n
 
 from .board import label as _label
 from .scenario import PermanentMedal, TemporaryMedal
 from .state import SUPPORT_WINDOWS, HothState, terrain_map
+from .terms import decision, faces, hex_text, side, signed
 from .picture import BoardPicture, LastAttack, MedalMark, UnitMark, render_board
 
 
@@ -94,45 +96,71 @@ def label(h: Any) -> str:
 
 
 _TEMPLATES = {
-    "game_opened": lambda e: f"{e.scenario.title}: set up",
-    "deck_shuffled": lambda e: f"{e.seat} shuffles a deck of {e.size}" + (" (reshuffle)" if e.reshuffle else ""),
-    "cards_drawn": lambda e: f"{e.seat} draws {e.count}",
-    "turn_started": lambda e: f"turn {e.turn}: {e.seat}",
-    "card_played": lambda e: f"{e.seat} plays {e.card}",
-    "unit_ordered": lambda e: f"{e.unit} ordered",
-    "orders_ended": lambda e: "orders end",
-    "unit_moved": lambda e: f"{e.unit} moves {len(e.path)} to {label(e.path[-1])}",
-    "moves_ended": lambda e: "moves end",
-    "attack_rolled": lambda e: f"{e.attack.attacker} attacks {e.attack.target}: {', '.join(e.attack.faces)}",
-    "dice_rerolled": lambda e: f"re-roll: {', '.join(e.faces)}",
-    "attack_resolved": lambda e: f"{e.target}: {e.hits} hit(s), {e.losses} loss(es)"
-    + (" - destroyed" if e.structure_destroyed or e.eliminated else ""),
-    "unit_eliminated": lambda e: f"{e.unit} eliminated",
-    "medals_awarded": lambda e: f"{e.faction} {e.count:+d} medal(s) = {e.total}",
-    "objective_changed": lambda e: f"objective {e.objective} {'held' if e.held else 'lost'} by {e.faction}",
-    "decision_pending": lambda e: f"{e.pending.seat} to decide: {e.pending.kind.replace('_', ' ')}",
-    "retreat_ignored": lambda e: f"{e.unit} ignores {e.count} retreat(s)",
-    "unit_retreated": lambda e: f"{e.unit} retreats {len(e.path)}" + (f" to {label(e.path[-1])}" if e.path else "")
-    + (f", loses {e.losses}" if e.losses else ""),
-    "breakthrough_made": lambda e: f"{e.unit} breaks through" if e.to else f"{e.unit} stays",
-    "attack_finished": lambda e: "attack finished",
-    "cards_discarded": lambda e: f"{e.seat} discards {len(e.cards)}",
-    "turn_ended": lambda e: f"{e.seat}'s turn ends",
-    "game_won": lambda e: f"{e.winner} wins: {e.reason}",
-    "deck_arranged": lambda e: f"{e.seat} rearranges the top {e.count} cards",
-    "unit_placed": lambda e: f"{e.unit} ({e.unit_type}) enters at {label(e.hex)}",
-    "support_dealt": lambda e: f"{e.faction} holds {e.count} support card(s)",
-    "support_played": lambda e: f"{e.seat} plays support {e.card}" + (f" on {e.target}" if e.target else ""),
-    "hand_peeked": lambda e: f"{e.seat} looks at {e.of}'s hand",
-    "unit_healed": lambda e: f"{e.unit} heals {e.figures}",
-    "effect_added": lambda e: f"{e.unit}: {e.effect.replace('_', ' ')} until {e.until_seat}'s next turn",
-    "bombarded": lambda e: f"{e.target} bombarded: {e.losses} loss(es)",
-    "attack_declared": lambda e: f"{e.attack.attacker} declares an attack on {e.attack.target}",
-    "decision_made": lambda e: f"{e.seat}: {e.choice}",
+    "game_opened": lambda e: msg("{title}: set up", title=e.scenario.title),
+    "deck_shuffled": lambda e: (msg_n("{seat} shuffles a deck of {count} (reshuffle)", "{seat} shuffles a deck of {count} (reshuffle)", "count", seat=side(e.seat), count=e.size)
+                                if e.reshuffle else msg_n("{seat} shuffles a deck of {count}", "{seat} shuffles a deck of {count}", "count", seat=side(e.seat),
+                                                        count=e.size)),
+    "cards_drawn": lambda e: msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=side(e.seat), count=e.count),
+    "turn_started": lambda e: msg("turn {turn}: {seat}", turn=e.turn, seat=side(e.seat)),
+    "card_played": lambda e: msg("{seat} plays {card}", seat=side(e.seat), card=e.card),
+    "unit_ordered": lambda e: msg("{unit} ordered", unit=e.unit),
+    "orders_ended": lambda e: msg("orders end"),
+    "unit_moved": lambda e: msg_n("{unit} moves {count} to {hex}", "{unit} moves {count} to {hex}", "count", unit=e.unit, count=len(e.path), hex=hex_text(e.path[-1])),
+    "moves_ended": lambda e: msg("moves end"),
+    "attack_rolled": lambda e: msg("{attacker} attacks {target}: {dice}", attacker=e.attack.attacker,
+                                   target=e.attack.target, dice=faces(e.attack.faces)),
+    "dice_rerolled": lambda e: msg("re-roll: {dice}", dice=faces(e.faces)),
+    "attack_resolved": lambda e: (msg("{target}: {hits} hit(s), {losses} loss(es) - destroyed", target=e.target,
+                                      hits=e.hits, losses=e.losses)
+                                  if e.structure_destroyed or e.eliminated else
+                                  msg("{target}: {hits} hit(s), {losses} loss(es)", target=e.target, hits=e.hits,
+                                      losses=e.losses)),
+    "unit_eliminated": lambda e: msg("{unit} eliminated", unit=e.unit),
+    "medals_awarded": lambda e: msg("{faction} {change} medal(s) = {total}", faction=side(e.faction),
+                                    change=signed(e.count), total=e.total),
+    "objective_changed": lambda e: (msg("objective {objective} held by {faction}", objective=e.objective,
+                                        faction=side(e.faction)) if e.held else
+                                    msg("objective {objective} lost by {faction}", objective=e.objective,
+                                        faction=side(e.faction))),
+    "decision_pending": lambda e: msg("{seat} to decide: {decision}", seat=side(e.pending.seat),
+                                      decision=decision(e.pending.kind)),
+    "retreat_ignored": lambda e: msg_n("{unit} ignores {count} retreat(s)", "{unit} ignores {count} retreat(s)", "count", unit=e.unit, count=e.count),
+    "unit_retreated": lambda e: _retreated(e),
+    "breakthrough_made": lambda e: msg("{unit} breaks through", unit=e.unit) if e.to else msg("{unit} stays", unit=e.unit),
+    "attack_finished": lambda e: msg("attack finished"),
+    "cards_discarded": lambda e: msg_n("{seat} discards {count}", "{seat} discards {count}", "count", seat=side(e.seat), count=len(e.cards)),
+    "turn_ended": lambda e: msg("{seat}'s turn ends", seat=side(e.seat)),
+    "game_won": lambda e: msg("{winner} wins: {reason}", winner=side(e.winner), reason=e.reason),
+    "deck_arranged": lambda e: msg_n("{seat} rearranges the top {count} cards", "{seat} rearranges the top {count} cards", "count", seat=side(e.seat), count=e.count),
+    "unit_placed": lambda e: msg("{unit} ({unit_type}) enters at {hex}", unit=e.unit, unit_type=e.unit_type,
+                                 hex=hex_text(e.hex)),
+    "support_dealt": lambda e: msg_n("{faction} holds {count} support card(s)", "{faction} holds {count} support card(s)", "count", faction=side(e.faction), count=e.count),
+    "support_played": lambda e: (msg("{seat} plays support {card} on {target}", seat=side(e.seat), card=e.card,
+                                     target=e.target) if e.target else
+                                 msg("{seat} plays support {card}", seat=side(e.seat), card=e.card)),
+    "hand_peeked": lambda e: msg("{seat} looks at {other}'s hand", seat=side(e.seat), other=side(e.of)),
+    "unit_healed": lambda e: msg_n("{unit} heals {count}", "{unit} heals {count}", "count", unit=e.unit, count=e.figures),
+    "effect_added": lambda e: msg("{unit}: {effect} until {seat}'s next turn", unit=e.unit,
+                                  effect=e.effect.replace('_', ' '), seat=side(e.until_seat)),
+    "bombarded": lambda e: msg_n("{target} bombarded: {losses} loss(es)", "{target} bombarded: {losses} loss(es)", "losses", target=e.target, losses=e.losses),
+    "attack_declared": lambda e: msg("{attacker} declares an attack on {target}", attacker=e.attack.attacker,
+                                     target=e.attack.target),
+    "decision_made": lambda e: msg("{seat}: {choice}", seat=side(e.seat), choice=e.choice),
 }
 
 
-def summarize(event: Any) -> str:
+def _retreated(e: Any) -> Message:
+    p = {"unit": e.unit, "count": len(e.path), "losses": e.losses}
+    if e.path and e.losses:
+        return msg_n("{unit} retreats {count} to {hex}, loses {losses}", "{unit} retreats {count} to {hex}, loses {losses}", "count", hex=hex_text(e.path[-1]), **p)
+    if e.path:
+        return msg_n("{unit} retreats {count} to {hex}", "{unit} retreats {count} to {hex}", "count", hex=hex_text(e.path[-1]), **p)
+    if e.losses:
+        return msg_n("{unit} retreats {count}, loses {losses}", "{unit} retreats {count}, loses {losses}", "count", **p)
+    return msg_n("{unit} retreats {count}", "{unit} retreats {count}", "count", **p)
+
+
+def summarize(event: Any) -> "str | Message":
     name = event_type_name(event)
     fn = _TEMPLATES.get(name)
     return fn(event) if fn else name

@@ -147,6 +147,11 @@ class EventLog(Protocol):
     def games(self, *, status: str | None = None, ruleset: str | None = None,
               after: tuple[str, str] | None = None, limit: int | None = None) -> list[GameRow]: ...
 
+    def newest_game_id(self) -> str | None:
+        """The game stored last (created or imported; where the store keeps no insertion order, the last
+        in the lobby's order), None for none: the lobby's freshness check."""
+        ...
+
     def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None,
              types: Iterable[str] | None = None) -> list[StoredEvent]: ...
 

@@ -210,16 +210,18 @@ def activation_check(state: SmokeState, seat: str, sid: str, die: int, cid: str,
     key, members = formation_of(state, uid)
     units = [state.units[m] for m in members]
     radius = eff.radius.value(d)
-    dist = command_distance(state, c, units)
+    # the same for every die and action on this layout: remembered per commander position and formation
+    dist = memo(state, "command_distance", lambda: command_distance(state, c, units), c.x, c.y, members)
+    if dist > radius + 1e-9:
+        raise RuleViolation("SMOKE-CMD-6", msg("The formation of {unit} is {distance:.3f} UW from {commander}'s "
+                                               "head; the radius is {radius:g} UW (D = {d}).", unit=uid,
+                                               distance=dist, commander=cid, radius=radius, d=d),
+                            distance=round(dist, 4), radius=radius)
     nearest = min(units, key=lambda x: (point_box_distance((c.x, c.y), x.box()), x.id)).id
     measure: dict[str, Any] = {"formation": list(members), "command_distance": round(dist, 4),
                                "radius": radius, "commander": cid, "head": [c.x, c.y], "nearest": nearest}
     if all(has(state, x, "vanguard") for x in units):
         measure["vanguard_halved"] = True
-    if dist > radius + 1e-9:
-        raise RuleViolation("SMOKE-CMD-6", msg("The formation of {unit} is {distance:.3f} UW from {commander}'s "
-                                               "head; the radius is {radius:g} UW (D = {d}).",
-                                               unit=uid, distance=dist, commander=cid, radius=radius, d=d), distance=round(dist, 4), radius=radius)
     if eff.enemy_clearance is not None:
         close = too_close(state, key, members, eff.enemy_clearance)
         if close is not None:

@@ -243,7 +243,7 @@ def _slim(m: dict[str, Any]) -> dict[str, Any]:
 
 
 def _on_lof_of_enemy(state: SmokeState, u: Unit, enemies: list[Unit]) -> bool:
-    return any(line_of_fire(state, e, u)["ok"] for e in enemies)
+    return any(line_of_fire(state, e, u, ok_only=True)["ok"] for e in enemies)
 
 
 def side_result(state: SmokeState, side: str, mine: list[Unit], enemies: list[Unit], b: BattleCtx,

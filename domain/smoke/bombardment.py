@@ -81,7 +81,7 @@ def _targets(state: SmokeState, u: Unit) -> dict[str, tuple[tuple[str, ...], dic
             e = state.units[mid]
             if not _could_reach(u, e, bo.range + ELEVATION_RANGE_BONUS):
                 continue
-            m = line_of_fire(state, u, e, mode="bombard", melee=False)
+            m = line_of_fire(state, u, e, mode="bombard", melee=False, ok_only=True)
             if m["ok"]:
                 out[key] = (members, m)
                 break

@@ -49,19 +49,21 @@ def on_elevation(state: SmokeState, u: Unit) -> bool:
 
 
 def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = None, mode: str = "fire",
-                 melee: bool = True, view: str | None = None) -> dict[str, Any]:
+                 melee: bool = True, view: str | None = None, ok_only: bool = False) -> dict[str, Any]:
     """SMOKE-LOF-2: is enemy ``e`` on ``u``'s line of fire? ``reach``: the range to test (default:
     the longest Fire range for mode "fire", the bombardment range for mode "bombard"). ``view``: the reading
-    of SMOKE-CHOICE-VIEW-INSIDE to measure under (default: the game's).
+    of SMOKE-CHOICE-VIEW-INSIDE to measure under (default: the game's). ``ok_only``: for a caller that reads
+    nothing of a measurement that is not ok but that it is not: the corner lines stop at the first front
+    corner with no clear line (the other corner's line is then not measured; ``ok`` is the same).
 
     Measured under the game's reading, a target even partly inside a view-blocking element is measured under
     the other reading too; when the two answers differ, ``view_inside`` says so (``option``, ``other_ok``),
     for the rulings to cite the choice."""
     reading = view or choice(state, VIEW_INSIDE)
-    out = _line_of_fire(state, u, e, reach, mode, melee, reading == "enter")
+    out = _line_of_fire(state, u, e, reach, mode, melee, reading == "enter", ok_only)
     if view is None and out.get("how") != "melee" and "distance" in out \
             and state.terrain().partially_in(e.box(), "blocks_view"):
-        other = _line_of_fire(state, u, e, reach, mode, melee, reading != "enter")
+        other = _line_of_fire(state, u, e, reach, mode, melee, reading != "enter", ok_only)
         if other["ok"] != out["ok"]:
             out["view_inside"] = {"option": reading, "other_ok": other["ok"]}
     return out
@@ -78,7 +80,7 @@ def view_inside_text(m: dict[str, Any]) -> Message:
 
 
 def _line_of_fire(state: SmokeState, u: Unit, e: Unit, reach: float | None, mode: str, melee: bool,
-                  strict: bool) -> dict[str, Any]:
+                  strict: bool, ok_only: bool = False) -> dict[str, Any]:
     if melee and touching(state, u, e):
         return {"ok": True, "shooter": u.id, "target": e.id, "how": "melee", "rule": "SMOKE-LOF-2"}
     elevated = False
@@ -114,14 +116,21 @@ def _line_of_fire(state: SmokeState, u: Unit, e: Unit, reach: float | None, mode
     # table does not change them)
     key = (u.id, e.id, ub, eb, reach, mode, half, tuple(blockers), terrain, strict)
     done = _LINES.get(key)
+    if done is None and ok_only:
+        done = _LINES.get(key + (_UNTIL_BLOCKED,))
     if done is not None:
         return dict(done)
-    _corner_lines(out, ub, part, blockers, terrain, strict)
+    _corner_lines(out, ub, part, blockers, terrain, strict, ok_only=ok_only)
     with _LOCK:
         if len(_LINES) >= _LINES_MAX:
             _LINES.clear()
-        _LINES[key] = dict(out)
+        # a measurement that stopped at a blocked corner is kept apart: only ok_only callers may read it
+        _LINES[key if len(out["lines"]) == 2 else key + (_UNTIL_BLOCKED,)] = dict(out)
     return out
+
+
+#: The mark of a remembered measurement that stopped at its first blocked corner (see ``line_of_fire``).
+_UNTIL_BLOCKED = "until-blocked"
 
 
 #: Remembered corner-line results (see ``line_of_fire``) and sector clips, bounded.
@@ -189,11 +198,13 @@ def _sector_and_range(ub: Box, eb: Box, half: float) -> tuple[tuple, float]:
     return got
 
 
-def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict: bool) -> None:
+def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict: bool, *, ok_only: bool = False
+                  ) -> None:
     """SMOKE-GEO-11/12: for each front corner, the first candidate target point its line reaches clear.
 
     The first few lines of a corner are tested one by one (``_line_hit``); the rest, when none of those is
-    clear, at once (``_first_clear``): the same answers, found with arrays."""
+    clear, at once (``_first_clear``): the same answers, found with arrays. ``ok_only``: stop after the first
+    corner with no clear line (the line is then not ok whatever the other corner sees)."""
     check_terrain = terrain.has_view_blockers()
     cands, arrays = _candidates(part)
     lines: dict[str, Any] = {}
@@ -213,6 +224,8 @@ def _corner_lines(out: dict[str, Any], ub: Box, part, blockers, terrain, strict:
             found = _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain, strict, _ONE_BY_ONE)
         if found is None:
             lines[name] = {"from": _r(k), "blocked_by": why}
+            if ok_only:
+                break
         else:
             lines[name] = {"from": _r(k), "to": _r(found)}
     out["lines"] = lines
@@ -349,15 +362,15 @@ def _blockers(state: SmokeState, u: Unit, e: Unit, ub: Box, part, elevated: bool
 def _may_block(state: SmokeState) -> list[tuple[str, Box, tuple[float, float, float, float]]]:
     """The units that block lines of fire (not *Do not block fire*, SMOKE-GEO-12a) in table order, with
     their boxes and bounding boxes: once per layout."""
-    return memo(state, "may_block", lambda: [(o.id, ob, ob.bbox()) for o in state.units.values()
-                                             if not has(state, o, "do_not_block_fire") for ob in (o.box(),)])
+    return memo(state, "may_block", lambda: [(o.id, o.box(), o.bbox()) for o in state.units.values()
+                                             if not has(state, o, "do_not_block_fire")])
 
 
 def shortest_weapon(state: SmokeState, u: Unit, targets: list[Unit]) -> tuple[Any, dict[str, Any]] | None:
     """SMOKE-RES-2: the shortest-range Fire weapon with one of ``targets`` on its line of fire."""
     for w, r in fire_weapons(state, u):
         for e in targets:
-            m = line_of_fire(state, u, e, reach=r, melee=False)
+            m = line_of_fire(state, u, e, reach=r, melee=False, ok_only=True)
             if m["ok"]:
                 m["weapon"] = w.name
                 return w, m
@@ -381,7 +394,7 @@ def fire_contact(state: SmokeState, a: Unit, b: Unit) -> dict[str, Any] | None:
             if bo is not None:
                 reach = max(reach, bo.range)
         if reach > 0 and _could_reach(s, t, reach):
-            m = line_of_fire(state, s, t, reach=reach, melee=False)
+            m = line_of_fire(state, s, t, reach=reach, melee=False, ok_only=True)
             if m["ok"]:
                 return m
     return None
@@ -396,7 +409,8 @@ def fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
 def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     units = sorted(state.units.values(), key=lambda u: u.id)
     n = len(units)
-    side = [state.armies[u.seat].side for u in units]
+    codes: dict[str, int] = {}
+    side = [codes.setdefault(state.armies[u.seat].side, len(codes)) for u in units]  # sides as numbers
     # pairs that could reach each other (``_could_reach``), found with a bound of each unit's range that
     # needs no contacts (``fire_range_bound``), then with the ranges themselves (asked only of the units in
     # such a pair), taken in the order of the ids

@@ -21,10 +21,10 @@ def neighbours(state: SmokeState) -> dict[str, list[tuple[str, tuple[Touch, ...]
     """Every unit's contacts (SMOKE-GEO-5): other unit id and the edges that touch (empty: corner
     contact). Computed once per layout of the table."""
     def build() -> dict[str, list[tuple[str, tuple[Touch, ...]]]]:
-        placed = sorted(((u.box(), u) for u in state.units.values()), key=lambda p: p[0].bbox()[0])
-        units = [u for _, u in placed]
-        boxes = [b for b, _ in placed]
-        bbs = [b.bbox() for b in boxes]
+        placed = sorted(((u.box(), u, u.bbox()) for u in state.units.values()), key=lambda p: p[2][0])
+        units = [u for _, u, _ in placed]
+        boxes = [b for b, _, _ in placed]
+        bbs = [bb for _, _, bb in placed]
         out: dict[str, list[tuple[str, tuple[Touch, ...]]]] = {u.id: [] for u in units}
         for i, a in enumerate(units):
             _, ay0, ax1, ay1 = bbs[i]

@@ -209,6 +209,10 @@ def allowed(m: Point, forbidden: list[Box], width: float, height: float) -> bool
     return all(point_box_distance(m, b) > BATTLE_RADIUS for b in forbidden)
 
 
+#: See ``depths``: a box's bounding box farther than radius + this from every point cannot be within the radius.
+_BOX_MARGIN = 1e-6
+
+
 def depths(points: "np.ndarray", boxes: list[Box], radius: float) -> "np.ndarray":
     """For each point, how many boxes lie within ``radius`` (numpy; the same closed form as
     ``point_box_distance``)."""
@@ -216,7 +220,14 @@ def depths(points: "np.ndarray", boxes: list[Box], radius: float) -> "np.ndarray
     if not len(points):
         return out
     xs, ys = points[:, 0], points[:, 1]
+    # a box farther than the radius (and a margin far above any rounding) from the points' bounding box on
+    # either axis is farther from every point: it adds nothing, and is not measured
+    reach = radius + _BOX_MARGIN
+    x0, x1, y0, y1 = float(xs.min()) - reach, float(xs.max()) + reach, float(ys.min()) - reach, float(ys.max()) + reach
     for b in boxes:
+        bx0, by0, bx1, by1 = b.bbox()
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+            continue
         f, l = b.f, b.l
         qx, qy = xs - b.cx, ys - b.cy
         dx = np.maximum(np.abs(qx * f[0] + qy * f[1]) - b.d / 2, 0.0)

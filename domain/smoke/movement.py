@@ -306,8 +306,7 @@ def _table(state: SmokeState) -> list[tuple[Unit, float, float, float, str, Box,
     def build() -> list:
         out = []
         for o in state.units.values():
-            ob = o.box()
-            out.append((o, o.x, o.y, o.w + o.d, state.armies[o.seat].side, ob, ob.bbox()))
+            out.append((o, o.x, o.y, o.w + o.d, state.armies[o.seat].side, o.box(), o.bbox()))
         return out
 
     return memo(state, "unit_table", build)

@@ -31,7 +31,31 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     d: float
 
     def box(self) -> Box:
-        return Box(self.x, self.y, self.facing, self.w, self.d)
+        """Its rectangle; the same Box for the same Unit object (remembered, bounded)."""
+        hit = _BOXES.get(id(self))
+        if hit is None or hit[0] is not self:
+            hit = _boxed(self)
+        return hit[1]
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        """``self.box().bbox()``, remembered with the box."""
+        hit = _BOXES.get(id(self))
+        if hit is None or hit[0] is not self:
+            hit = _boxed(self)
+        return hit[2]
+
+
+#: Unit object id -> (the unit, its box, the box's bounding box); see ``Unit.box``.
+_BOXES: dict[int, tuple[Unit, Box, tuple[float, float, float, float]]] = {}
+_BOXES_MAX = 8192
+
+
+def _boxed(u: Unit) -> tuple[Unit, Box, tuple[float, float, float, float]]:
+    b = Box(u.x, u.y, u.facing, u.w, u.d)
+    if len(_BOXES) >= _BOXES_MAX:
+        _BOXES.clear()
+    hit = _BOXES[id(u)] = (u, b, b.bbox())  # the entry keeps the unit alive: its id is not reused while remembered
+    return hit
 
 
 class Commander(msgspec.Struct, frozen=True, kw_only=True):

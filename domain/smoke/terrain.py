@@ -87,20 +87,24 @@ class Terrain:
         return list(self._remember(("partially", b, prop), lambda: self._partially_in(b, prop)))
 
     def _partially_in(self, b: Box, prop: str) -> list[str]:
-        poly = box_polygon(b)
         bb = b.bbox()
-        return [e.id for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds)
-                and not e.kind.road and e.shrunk.intersects(poly)]
+        near = [e for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds) and not e.kind.road]
+        if not near:
+            return []  # no element's bounds meet the unit's: no polygon to make
+        poly = box_polygon(b)
+        return [e.id for e in near if e.shrunk.intersects(poly)]
 
     def entirely_in(self, b: Box, prop: str) -> list[str]:
         """Elements with property ``prop`` that contain the whole unit (within EPS)."""
         return list(self._remember(("entirely", b, prop), lambda: self._entirely_in(b, prop)))
 
     def _entirely_in(self, b: Box, prop: str) -> list[str]:
-        poly = box_polygon(b)
         bb = b.bbox()
-        return [e.id for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds)
-                and not e.kind.road and e.grown.contains(poly)]
+        near = [e for e in self.elements if getattr(e.kind, prop) and _bb_hit(bb, e.bounds) and not e.kind.road]
+        if not near:
+            return []
+        poly = box_polygon(b)
+        return [e.id for e in near if e.grown.contains(poly)]
 
     def entirely_in_element(self, b: Box, eid: str) -> bool:
         return self.by_id[eid].grown.contains(box_polygon(b))
@@ -125,9 +129,12 @@ class Terrain:
         return self._remember(("road", b), lambda: self._touches_road(b))  # type: ignore[return-value]
 
     def _touches_road(self, b: Box) -> bool:
-        poly = box_polygon(b)
         bb = b.bbox()
-        return any(e.kind.road and _bb_hit(bb, e.bounds) and e.shape.intersects(poly) for e in self.elements)
+        near = [e for e in self.elements if e.kind.road and _bb_hit(bb, e.bounds)]
+        if not near:
+            return False
+        poly = box_polygon(b)
+        return any(e.shape.intersects(poly) for e in near)
 
     def sweep_meets(self, pieces: "Iterable[Sequence[Point]] | Sweep", prop: str) -> list[str]:
         """Elements with ``prop`` whose interior the swept area meets (SMOKE-TERR-1/2, GEO-17).
@@ -410,16 +417,24 @@ def _union_bb(bbs) -> tuple[float, float, float, float]:
 
 
 _cache: dict[tuple, Terrain] = {}
+#: The last (elements, kinds, terrain) asked for: the states of one game share their terrain tuples, so most
+#: calls are answered by identity, without hashing every element.
+_last: tuple = (None, None, None)
 
 
 def terrain_of(elements: tuple[TerrainElement, ...], kinds: tuple[TerrainKind, ...]) -> Terrain:
     """The indexed terrain of a battle (built once per terrain layout)."""
+    global _last
+    last = _last
+    if last[0] is elements and last[1] is kinds:
+        return last[2]
     key = (elements, kinds)
     t = _cache.get(key)
     if t is None:
         if len(_cache) > 64:
             _cache.clear()
         t = _cache[key] = Terrain(elements, {k.id: k for k in kinds})
+    _last = (elements, kinds, t)
     return t
 
 

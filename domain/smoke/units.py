@@ -86,7 +86,16 @@ def fire_range_bound(state: SmokeState, u: Unit, deepest: float) -> float:
     p = profile_of(state, u)
     if not p.fire:
         return 0.0
-    return max(w.range for w in p.fire) + (deepest if "infantry" in p.traits else 0.0)
+    hit = _LONGEST.get(id(p))
+    if hit is None or hit[0] is not p:
+        if len(_LONGEST) >= 4096:
+            _LONGEST.clear()
+        hit = _LONGEST[id(p)] = (p, max(w.range for w in p.fire), "infantry" in p.traits)
+    return hit[1] + (deepest if hit[2] else 0.0)
+
+
+#: Profile object id -> (the profile, its longest Fire weapon's range, infantry): see ``fire_range_bound``.
+_LONGEST: dict[int, tuple[Profile, float, bool]] = {}
 
 
 def bombardment_of(state: SmokeState, u: Unit) -> Bombardment | None:

@@ -1,29 +1,6 @@
-"""Campaigns over REST (DESIGN section 8): ``POST /campaigns`` and ``GET /campaigns/{id}``.
-
-A campaign is its own event stream (store migration 2: ``campaigns``,
-``campaign_seats``, ``campaign_events``), folded by the ruleset's campaign rules (the kernel protocol
-:class:`domain.kernel.campaign.CampaignRules`; hoth's in ``domain/hoth/campaign.py``).
-Its battles are ordinary games created through
-:meth:`GameService.create_game` with ``campaign_id`` set; the campaign's seat
-tokens act in every battle. The application service is :mod:`service.campaigns`.
-When a command finishes a battle, an on-finished hook records the result in
-the campaign stream and creates the next battle at once; ``GET`` does the same
-if it finds a finished battle not yet recorded (a crash between the two, or
-another process), so the campaign always catches up.
-
-Chance: the campaign has its own secret seed. The support-deck shuffles are
-draws of that seed (stream ``support``), recorded in the events; each
-battle's seed is ``HMAC-SHA256(campaign seed, "<campaign id>|battle|<n>")``,
-so a campaign created with a fixed seed replays exactly, and revealing a
-battle's seed at its end reveals nothing of the campaign's.
-
-Provably fair (DESIGN 3): ``"start": "when_ready"`` leaves the campaign ``waiting`` until both
-seats have posted ``POST /campaigns/{id}/ready {"client_seed": ...}`` (``seat_ready`` events in the
-campaign's stream); only then are the support decks shuffled and the first battle created. The
-client seeds are mixed into every draw of the campaign and of every battle (each battle's header
-carries them), exactly as in a ``when_ready`` game.
-
-The campaign's stream is chained like a game's (``GET /campaigns/{id}/verify``).
+"""Campaigns over REST (DESIGN section 8): ``POST /campaigns``, ``GET /campaigns/{id}``, its ``ready`` and
+``verify``. What a campaign is (its stream, its seeds, its battles, its fairness) is told once, in the
+application service behind these routes: :mod:`service.campaigns`.
 """
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ from ._common import (
     command_response,
     read_models_of,
     respond,
+    run_command,
     strict_body,
     svc_of,
 )
@@ -95,14 +96,14 @@ def legal_commands(request: Request, game_id: FromPath[str]) -> Response[LegalCo
 )
 async def post_command(request: Request, game_id: FromPath[str], data: JSONBody[CommandRequest],
                        dry_run: FromQuery[bool] = False) -> Response[CommandResult | DryRunResult]:
-    body = await strict_body(request, CommandRequest)
     svc = svc_of(request)
     token = bearer_token(request)
     if dry_run:
+        body = await strict_body(request, CommandRequest)
         result = await anyio.to_thread.run_sync(svc.dry_run, game_id, token, body)
         return Response(result, status_code=200)
-    async with svc.lock(game_id):
-        answer = await svc.perform(svc.command_steps(game_id, token, body))
+    # the same code as the door's (service/command_path.py), which answers the requests without a query string
+    answer = await run_command(svc, game_id, token, await request.body())
     return command_response(svc, game_id, answer)
 
 

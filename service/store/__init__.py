@@ -4,8 +4,9 @@
 - :mod:`service.store.postgres`: PostgreSQL, shared by nodes (imported only for a ``postgresql://`` URL);
 - :mod:`service.store.backend`: :func:`open_store`, the adapter the settings name;
 - :mod:`service.store.migrations`: the SQLite schema steps; :mod:`service.store.group_commit`: writers
-  sharing one transaction; :mod:`service.store.chain_check`: chain verification; :mod:`service.store.rows`:
-  what both adapters share.
+  sharing one transaction; :mod:`service.store.chain_check`: chain verification;
+- :mod:`service.store.log_sql` (the log's statements) and :mod:`service.store.rows` (columns, row
+  decoding): what both adapters share, by composition (neither adapter inherits from the other).
 
 The port is :class:`service.store_contract.Store`; callers take it, not an adapter.
 """
@@ -14,11 +15,12 @@ from domain.kernel.log import EventLog
 from .backend import ENV_DATABASE_URL, PG_SCHEMES, open_store
 from .chain_check import ChainReport, verify_chain, verify_commitments
 from .group_commit import ON_GROUP_COMMIT
+from .log_sql import SeatRefused
 from .migrations import MIGRATIONS
 from .rows import EVENT_COLUMNS, token_hash
 from .sqlite import (
-    DB_FILE, GENESIS, WRITER_LOCK_FILE, AppendResult, EventStore, GameExists, GameRow, NewEvent, SeatRefused,
-    SeedUnavailable, StoredEvent, StoreError, UnknownGame, VersionConflict, canonical, chain_hash,
+    DB_FILE, GENESIS, WRITER_LOCK_FILE, AppendResult, EventStore, GameExists, GameRow, NewEvent, SeedUnavailable,
+    StoredEvent, StoreError, UnknownGame, VersionConflict, canonical, chain_hash,
 )
 
 __all__ = [

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import Any
 
+from ..store_contract import Store
 from .sqlite import EventStore, StoreError
 
 
@@ -14,7 +14,7 @@ PG_SCHEMES = ("postgresql://", "postgres://")
 
 
 def open_store(data_dir: str | os.PathLike[str], *, database_url: str | None = None,
-               read_only: bool = False) -> Any:
+               read_only: bool = False) -> Store:
     """The store the settings name: PostgreSQL when ``database_url`` (default: ``UMPIRE_DATABASE_URL``)
     is a ``postgresql://`` URL, else the SQLite file in ``data_dir``. Both implement
     :class:`service.store_contract.Store`; ``data_dir`` stays the node's local state dir either way."""

@@ -1,8 +1,8 @@
 """The event store on PostgreSQL (DESIGN section 11), chosen by ``UMPIRE_DATABASE_URL=postgresql://...``.
 
-Same contract as the SQLite store (:class:`service.store_contract.Store`), same statements: this class
-is :class:`service.store.EventStore` with PostgreSQL connections under it (psycopg 3 and its pool),
-``?`` placeholders translated to psycopg's. What differs is how writers are kept apart, as proven
+Same contract as the SQLite store (:class:`service.store_contract.Store`), same statements (it holds a
+:class:`service.store.log_sql.LogSql`, as the SQLite adapter does; neither inherits from the other) over
+PostgreSQL connections (psycopg 3 and its pool), ``?`` placeholders translated to psycopg's. What differs is how writers are kept apart, as proven
 PostgreSQL event stores do it (Message DB's ``write_message``):
 
 - one transaction per command, READ COMMITTED (SERIALIZABLE is not needed);
@@ -15,7 +15,9 @@ Every read runs in autocommit on a pooled connection (each statement sees what w
 it). Migrations are numbered as SQLite's (:data:`PG_MIGRATIONS` has one step per entry of
 ``service.store.migrations.MIGRATIONS``), recorded in ``umpire_schema`` and run under a cluster-wide advisory
 lock, so nodes starting together migrate once. ``iter_all`` orders by ``events.gpos`` (an identity
-column): the order of insertion, which is the commit order within a game.
+column): the order of insertion, which is the commit order within a game but not across games; it yields a
+position only once every position below it is final (:mod:`service.store.visibility`), so a tail and its
+checkpoint never step over an event of a transaction still running.
 
 A server that is down or unreachable is a one-line :class:`StoreError` (answered 503 by the service),
 naming neither the host nor the credentials; the log keeps the driver's message.
@@ -34,10 +36,14 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from domain.kernel.chain import CHAIN_V2
+from domain.kernel.log import AppendResult, GameRow, NewEvent, StoredEvent, StoreError
+
 from .group_commit import ON_GROUP_COMMIT
+from .log_sql import Dialect, LogSql
 from .migrations import MIGRATIONS
 from .rows import EVENT_COLUMNS, row_event
-from .sqlite import EventStore, NewEvent, StoredEvent, StoreError, VersionConflict
+from .visibility import SNAPSHOT_COLUMNS, Horizon
 
 log = logging.getLogger("umpire.store")
 
@@ -45,6 +51,9 @@ log = logging.getLogger("umpire.store")
 GAME_LOCK_CLASS = 0x554D50  # "UMP"
 #: The single-key advisory lock under which migrations run.
 MIGRATION_LOCK = 0x554D5000
+#: Seconds ``iter_all`` and ``last_position`` wait for a gap in the positions to be filled or known to stay
+#: empty (transactions running); after that they return what is final (a tail reads again).
+GAP_WAIT_S = 2.0
 #: Connections per node (psycopg_pool), and how long a caller waits for one (seconds) before its
 #: request is refused (503) -- e.g. while the server is down. PROPOSED (no GAP id yet): a few seconds.
 POOL_MIN, POOL_MAX, POOL_TIMEOUT = 1, 16, 5.0
@@ -163,6 +172,22 @@ def redact(url: str) -> str:
     return f"postgresql://{info.get('user', '')}@{host}{':' + str(port) if port else ''}/{db}"
 
 
+def _lock_game(conn: Any, game_id: str) -> None:
+    """The game's writers queue here until this transaction ends (Message DB's write_message). The
+    transaction takes its id here, before any position (``gpos``): :mod:`service.store.visibility`."""
+    conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(?)), pg_current_xact_id()", (GAME_LOCK_CLASS, game_id))
+
+
+def _seq_conflict(exc: BaseException) -> bool:
+    return isinstance(exc, psycopg.errors.UniqueViolation) and exc.diag.constraint_name == "events_game_seq"
+
+
+#: What PostgreSQL does its own way (:class:`service.store.log_sql.Dialect`).
+POSTGRES = Dialect(lock_game=_lock_game, integrity_errors=(psycopg.IntegrityError,), seq_conflict=_seq_conflict,
+                   bot_headers="e.seq = 1 AND (e.payload::jsonb -> 'bots') <> '{}'::jsonb", position="gpos",
+                   newest_game_first="created_at DESC, game_id DESC")
+
+
 class _Rows:
     """The answer of a read: fetched whole, read like a cursor."""
 
@@ -180,7 +205,7 @@ class _Rows:
 
 
 class _Reader:
-    """What :meth:`EventStore._conn` is for reads: each statement on a pooled connection, autocommit."""
+    """A connection for reads: each statement on a pooled connection, autocommit."""
 
     def __init__(self, store: PgEventStore):
         self._store = store
@@ -212,10 +237,13 @@ class _Tx:
                 cur.executemany(_pg_sql(sql), rows)
 
 
-class PgEventStore(EventStore):
-    """The event log in one PostgreSQL database. Safe to share between threads (a connection pool)."""
+class PgEventStore:
+    """The event log in one PostgreSQL database. Safe to share between threads (a connection pool).
+    Implements :class:`service.store_contract.Store`."""
 
-    integrity_errors: tuple[type[BaseException], ...] = (psycopg.IntegrityError,)
+    integrity_errors: tuple[type[BaseException], ...] = POSTGRES.integrity_errors
+    #: The bot headers' predicate in this backend's SQL.
+    bot_headers = POSTGRES.bot_headers
 
     def __init__(self, url: str, *, data_dir: str | os.PathLike[str] | None = None, read_only: bool = False,
                  min_size: int = POOL_MIN, max_size: int = POOL_MAX, timeout: float = POOL_TIMEOUT):
@@ -224,9 +252,14 @@ class PgEventStore(EventStore):
         and the schema must be exactly this code's."""
         self.url = url
         self.where = redact(url)
+        #: The log's statements, read on pooled connections.
+        self._sql = LogSql(self._conn, POSTGRES)
         self.read_only = read_only
         self.data_dir = Path(data_dir) if data_dir is not None else Path(".")
         self.path = self.data_dir
+        #: which positions are final (``iter_all``, ``last_position``), and how long those wait for a gap
+        self._horizon = Horizon()
+        self.gap_wait_s = GAP_WAIT_S
         if not read_only:
             try:
                 self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -264,6 +297,18 @@ class PgEventStore(EventStore):
 
     def close(self) -> None:
         self._pool.close()
+
+    def release_threads(self) -> None:
+        """Nothing to let go: this store starts no thread of its own (writes run on the caller's)."""
+
+    def transaction(self, fn: Callable[[Any], Any]) -> Any:
+        """Run ``fn(conn)`` in one transaction, all or nothing: for modules that own tables of their own
+        (``service/campaign_store.py``)."""
+        return self._write(fn)
+
+    def rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """A read query (autocommit, on a pooled connection)."""
+        return self._conn().execute(sql, args).fetchall()
 
     def _schema_version(self, conn: psycopg.Connection[Any]) -> int | None:
         if conn.execute("SELECT to_regclass('umpire_schema')").fetchone()[0] is None:
@@ -328,54 +373,168 @@ class PgEventStore(EventStore):
         """:meth:`_write` on a thread of the loop's executor (a transaction per command, no group)."""
         return await asyncio.get_running_loop().run_in_executor(None, self._write, fn)
 
-    def _lock_game(self, conn: Any, game_id: str) -> None:
-        """The game's writers queue here until this transaction ends (Message DB's write_message)."""
-        conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", (GAME_LOCK_CLASS, game_id))
+    # -- the log (:mod:`service.store.log_sql`: the statements both adapters share) -----------------------
+    def create_game(self, *, game_id: str, ruleset: str, scenario: str, setup: str, seed: bytes,
+                    seed_commitment: str, token_hashes: dict[str, str], campaign_id: str | None = None,
+                    status: str = "active", winner: str | None = None, events: Sequence[NewEvent] = (),
+                    chain_version: int = CHAIN_V2, invitation_hashes: dict[str, str] | None = None) -> AppendResult:
+        """A game with its first ``events`` (the header and the opening) in one transaction
+        (:meth:`LogSql.create_game_tx`): :class:`GameExists` for a used id, ValueError for a bad seed."""
+        return self._write(self._sql.create_game_tx(
+            game_id=game_id, ruleset=ruleset, scenario=scenario, setup=setup, seed=seed,
+            seed_commitment=seed_commitment, token_hashes=token_hashes, campaign_id=campaign_id, status=status,
+            winner=winner, events=events, chain_version=chain_version, invitation_hashes=invitation_hashes))
 
-    # -- what differs from SQLite ---------------------------------------------------------------------
-    def _insert_events(self, conn: Any, game_id: str, current: int, prev: str, events: Sequence[NewEvent], *,
-                       command_id: str | None, now: str, chain_version: int, key: bytes | None) -> str:
-        try:
-            return super()._insert_events(conn, game_id, current, prev, events, command_id=command_id, now=now,
-                                          chain_version=chain_version, key=key)
-        except psycopg.errors.UniqueViolation as exc:
-            if exc.diag.constraint_name != "events_game_seq":
-                raise
-            raise VersionConflict(game_id, current, current + 1) from None
+    def append(self, game_id: str, expected_version: int, events: Sequence[NewEvent], *,
+               command_id: str | None = None, status: str | None = None, winner: str | None = None,
+               command_body: str | None = None, command_seat: str | None = None,
+               body_hash: str | None = None) -> AppendResult:
+        """All ``events`` of one command in one transaction, or none (:meth:`LogSql.append_tx`):
+        :class:`VersionConflict` for a stale ``expected_version``; a seat's used ``command_id`` answers the
+        first answer and appends nothing."""
+        return self._write(self._sql.append_tx(game_id, expected_version, events, command_id=command_id,
+                                               status=status, winner=winner, command_body=command_body,
+                                               command_seat=command_seat, body_hash=body_hash))
 
-    def import_game(self, game: Any, token_hashes: dict[str, str], seed: bytes | None,
+    async def append_async(self, game_id: str, expected_version: int, events: Sequence[NewEvent],
+                           **kw: Any) -> AppendResult:
+        """:meth:`append` awaited on an event loop (the command path)."""
+        return await self._write_async(self._sql.append_tx(game_id, expected_version, events, **kw))
+
+    def append_tx(self, game_id: str, expected_version: int, events: Sequence[NewEvent]) -> Callable[[Any], AppendResult]:
+        """:meth:`append`'s transaction as a function of the connection, for a write of another module that
+        appends to a game inside its own :meth:`transaction` (a campaign seat recorded in its battle)."""
+        return self._sql.append_tx(game_id, expected_version, events)
+
+    def claim_seat(self, game_id: str, seat: str, invitation_hash: str, new_token_hash: str,
+                   expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
+        """Retire the seat's invitation, store its token hash, append ``events`` (:meth:`LogSql.claim_seat_tx`)."""
+        return self._write(self._sql.claim_seat_tx(game_id, seat, invitation_hash, new_token_hash,
+                                                   expected_version, events))
+
+    def rotate_seat(self, game_id: str, seat: str, old_token_hash: str, new_token_hash: str,
+                    expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
+        """Replace the seat's token hash and append ``events`` (:meth:`LogSql.rotate_seat_tx`)."""
+        return self._write(self._sql.rotate_seat_tx(game_id, seat, old_token_hash, new_token_hash,
+                                                    expected_version, events))
+
+    def import_game(self, game: GameRow, token_hashes: dict[str, str], seed: bytes | None,
                     events: Sequence[StoredEvent], invitation_hashes: dict[str, str] | None = None) -> None:
+        """A whole game as stored elsewhere, in one transaction (:meth:`LogSql.import_game_tx`)."""
         try:
-            super().import_game(game, token_hashes, seed, events, invitation_hashes)
+            self._write(self._sql.import_game_tx(game, token_hashes, seed, events, invitation_hashes))
         except psycopg.IntegrityError as exc:
             raise StoreError(f"cannot import game {game.game_id!r}: {type(exc).__name__}:"
                              f" {exc.diag.message_primary}") from None
 
+    def game(self, game_id: str) -> GameRow | None:
+        return self._sql.game(game_id)
+
     def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]:
-        """Every event of every game in insertion order (``gpos``), for rebuilds."""
-        last = after_rowid
+        """Every event of every game in position order (``gpos``), for rebuilds and the projector's tail.
+
+        Only final positions: before a gap (a position a running transaction may still fill) it waits up to
+        :data:`GAP_WAIT_S` for the gap to be final, then stops there (a caller reading again later resumes)."""
+        last, waited = after_rowid, 0.0
         while True:
             rows = self._conn().execute(
-                f"SELECT gpos, {EVENT_COLUMNS} FROM events WHERE gpos > ? ORDER BY gpos LIMIT ?", (last, batch)
-            ).fetchall()
-            if not rows:
+                f"SELECT {SNAPSHOT_COLUMNS}, e.* FROM (SELECT 1) one LEFT JOIN LATERAL "
+                f"(SELECT gpos, {EVENT_COLUMNS} FROM events WHERE gpos > ? ORDER BY gpos LIMIT ?) e ON true",
+                (last, batch)).fetchall()
+            xmin, xmax = rows[0][0], rows[0][1]
+            final = self._horizon.snapshot(xmin, xmax)
+            if rows[0][2] is None:
                 return
+            self._horizon.seen(rows[-1][2], xmin, xmax)
+            if rows[0][2] != last + 1 and rows[0][2] > final and xmin < xmax:
+                if waited >= self.gap_wait_s:
+                    return
+                time.sleep(0.005)
+                waited += 0.005
+                continue
             for r in rows:
-                last = r[0]
-                yield r[0], row_event(r[1:])
+                if r[2] != last + 1 and r[2] > final and xmin < xmax:
+                    break  # a gap not known to be final: read again from here
+                last = r[2]
+                yield r[2], row_event(r[3:])
 
-    bot_headers = "e.seq = 1 AND (e.payload::jsonb -> 'bots') <> '{}'::jsonb"
+    def require_game(self, game_id: str) -> GameRow:
+        return self._sql.require_game(game_id)
+
+    def games(self, *, status: str | None = None, ruleset: str | None = None,
+              after: tuple[str, str] | None = None, limit: int | None = None) -> list[GameRow]:
+        return self._sql.games(status=status, ruleset=ruleset, after=after, limit=limit)
+
+    def newest_game_id(self) -> str | None:
+        return self._sql.newest_game_id()
+
+    def game_ids(self) -> list[str]:
+        return self._sql.game_ids()
+
+    def version(self, game_id: str) -> int:
+        return self._sql.version(game_id)
+
+    def seat_for_token(self, game_id: str, token: str) -> str | None:
+        return self._sql.seat_for_token(game_id, token)
+
+    def seats(self, game_id: str) -> list[str]:
+        return self._sql.seats(game_id)
+
+    def seat_hashes(self, game_id: str) -> dict[str, str]:
+        return self._sql.seat_hashes(game_id)
+
+    def invitation_hashes(self, game_id: str) -> dict[str, str]:
+        return self._sql.invitation_hashes(game_id)
+
+    def invited_seats(self, game_id: str) -> list[str]:
+        return self._sql.invited_seats(game_id)
+
+    def seed(self, game_id: str) -> bytes:
+        return self._sql.seed(game_id)
+
+    def revealed_seed(self, game_id: str) -> bytes | None:
+        return self._sql.revealed_seed(game_id)
+
+    def command_result(self, game_id: str, command_id: str, seat: str | None = None) -> AppendResult | None:
+        return self._sql.command_result(game_id, command_id, seat)
+
+    def head(self, game_id: str, version: int) -> str | None:
+        return self._sql.head(game_id, version)
+
+    def command_body(self, game_id: str, seq: int) -> tuple[int, int, str | None, str] | None:
+        return self._sql.command_body(game_id, seq)
+
+    def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None,
+             types: Iterable[str] | None = None) -> list[StoredEvent]:
+        return self._sql.load(game_id, after=after, upto=upto, limit=limit, types=types)
+
+    def last_seq_not_of(self, game_id: str, types: Iterable[str], upto: int | None = None) -> int:
+        return self._sql.last_seq_not_of(game_id, types, upto)
+
+    def event(self, game_id: str, seq: int) -> StoredEvent | None:
+        return self._sql.event(game_id, seq)
+
+    def unfinished_bot_games(self) -> list[str]:
+        return self._sql.unfinished_bot_games()
 
     def last_position(self) -> int:
-        """The position (``gpos``) of the newest event of any game, 0 for none: where a tail starts."""
-        return self._conn().execute("SELECT COALESCE(MAX(gpos), 0) FROM events").fetchone()[0]
+        """The position (``gpos``) of the newest event of any game, 0 for none: where a tail starts. Every
+        position up to it is final (it waits up to :data:`GAP_WAIT_S` for running transactions, else it
+        answers the highest position known final)."""
+        waited = 0.0
+        while True:
+            xmin, xmax, top = self._conn().execute(
+                f"SELECT {SNAPSHOT_COLUMNS}, (SELECT COALESCE(MAX(gpos), 0) FROM events)").fetchone()
+            final = self._horizon.snapshot(xmin, xmax)
+            self._horizon.seen(top, xmin, xmax)
+            if top <= final or xmin >= xmax:
+                return top
+            if waited >= self.gap_wait_s:
+                return final
+            time.sleep(0.005)
+            waited += 0.005
 
     def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
-        sql, args = "SELECT count(*) FROM events WHERE gpos > ?", [after_rowid]
-        if upto_rowid is not None:
-            sql += " AND gpos <= ?"
-            args.append(upto_rowid)
-        return self._conn().execute(sql, args).fetchone()[0]
+        return self._sql.count_events(after_rowid, upto_rowid)
 
-
-__all__ = ["GAME_LOCK_CLASS", "PG_MIGRATIONS", "PgEventStore", "redact"]
+__all__ = ["GAME_LOCK_CLASS", "PG_MIGRATIONS", "POSTGRES", "PgEventStore", "redact"]

@@ -22,14 +22,17 @@ A duplicate ``command_id`` of the same seat answers the first answer: the same
 (``current_version`` says where the game is now) and the stored ``body_hash``
 of the first request, so the caller can refuse the same id with another body. Verification lives in ``service.verify``, export and
 import in ``service.transfer``.
+
+The statements themselves are :mod:`service.store.log_sql`'s (shared with the PostgreSQL adapter, by
+composition); this module is the SQLite side: connections, migrations, the group commit and the writers'
+lock between processes. Over 500 lines because the group commit and its lock are one piece with the
+connection handling they guard.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import fcntl
-import hashlib
-import hmac
 import os
 import sqlite3
 import threading
@@ -43,7 +46,7 @@ from typing import Any
 import sqlite_utils
 
 from domain.kernel import chain
-from domain.kernel.chain import CHAIN_V1, CHAIN_V2, GENESIS
+from domain.kernel.chain import CHAIN_V2, GENESIS
 # The pure record types live in the kernel (projections read them without importing the store);
 # re-exported here under their old names.
 from domain.kernel.log import (  # noqa: F401
@@ -54,9 +57,22 @@ from domain.kernel.log import (  # noqa: F401
 from .chain_check import ChainReport, verify_chain, verify_commitments
 from .group_commit import ON_GROUP_COMMIT, settle, Write
 from .migrations import BOT_HEADERS, MIGRATIONS
-from .rows import (
-    EVENT_COLS, EVENT_COLUMNS, GAME_COLS, GAME_COLUMNS, check_new_events, now_iso, row_event, token_hash,
-)
+from .log_sql import Dialect, LogSql, SeatRefused
+from .rows import token_hash
+
+
+def _seq_conflict(exc: BaseException) -> bool:
+    return "events.game_id, events.seq" in str(exc)
+
+
+def _lock_game(conn: Any, game_id: str) -> None:
+    """SQLite: ``BEGIN IMMEDIATE`` already holds the database's one write lock (PostgreSQL takes a
+    per-game advisory lock)."""
+
+
+#: What SQLite does its own way (:class:`service.store.log_sql.Dialect`).
+SQLITE = Dialect(lock_game=_lock_game, integrity_errors=(sqlite3.IntegrityError,), seq_conflict=_seq_conflict,
+                 bot_headers=BOT_HEADERS, position="rowid", newest_game_first="rowid DESC")
 
 DB_FILE = "umpire.db"
 #: Beside the database: the writers' cross-process lock (see ``EventStore._writers_turn``).
@@ -66,16 +82,6 @@ WRITER_LOCK_FILE = "umpire.db-writer"
 #: Kept for callers of the chain-version-1 helpers (:mod:`domain.kernel.chain` holds both versions).
 canonical = chain.v1_canonical
 chain_hash = chain.v1_hash
-
-
-class SeatRefused(StoreError):
-    """A claim or a rotation the store refused: ``reason`` is ``claimed`` (the seat's invitation is
-    spent: it was claimed, maybe a moment ago by a concurrent claim), ``wrong`` (not the seat's
-    invitation) or ``not-holder`` (not the seat's current token)."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 class EventStore:
@@ -90,6 +96,8 @@ class EventStore:
     #: The thread that commits the groups of writes awaited on an event loop (:meth:`_write_async`: the
     #: command path runs a command on the loop and only its commit here). Started on first use.
     _committer: ThreadPoolExecutor | None = None
+    #: :data:`BOT_HEADERS` in this backend's SQL (the partial index's own predicate, so the index is used).
+    bot_headers = BOT_HEADERS
 
     def __init__(self, data_dir: str | os.PathLike[str], *, busy_timeout_ms: int = 10_000,
                  read_only: bool = False):
@@ -102,6 +110,8 @@ class EventStore:
         self.path = self.data_dir / DB_FILE
         self._busy = busy_timeout_ms
         self._local = threading.local()
+        #: The log's statements, read on this thread's connection.
+        self._sql = LogSql(self._conn, SQLITE)
         #: Group commit (issue 17): one writer at a time inside this process -- a thread waits on this
         #: condition, never in SQLite's busy handler (whose back-off sleeps made the long tail; the
         #: busy handler only arbitrates between processes) -- and the writes that queued while one
@@ -273,10 +283,6 @@ class EventStore:
         """A read query on this thread's connection."""
         return self._conn().execute(sql, args).fetchall()
 
-    def _lock_game(self, conn: Any, game_id: str) -> None:
-        """Serialise the writers of one game inside a write transaction. SQLite: ``BEGIN IMMEDIATE``
-        already holds the database's one write lock (PostgreSQL takes a per-game advisory lock)."""
-
     def _write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` in one BEGIN IMMEDIATE transaction; all or nothing."""
         if self.read_only:
@@ -423,507 +429,129 @@ class EventStore:
         except BaseException as exc:  # pragma: no cover - interrupted between writes: nothing is kept
             fail_all(exc)
 
-    # -- games -------------------------------------------------------
-    def create_game(
-        self,
-        *,
-        game_id: str,
-        ruleset: str,
-        scenario: str,
-        setup: str,
-        seed: bytes,
-        seed_commitment: str,
-        token_hashes: dict[str, str],
-        campaign_id: str | None = None,
-        status: str = "active",
-        winner: str | None = None,
-        events: Sequence[NewEvent] = (),
-        chain_version: int = CHAIN_V2,
-        invitation_hashes: dict[str, str] | None = None,
-    ) -> AppendResult:
-        """``invitation_hashes``: seat -> hash of its one-time invitation (seats offered by invitation have
-        no token yet). Create a game with its first ``events`` (the ``game_created`` header and the opening) in
-        one transaction: there is never a game row without its header. With no events the game is
-        at version 0. Raises :class:`GameExists` for a used id and ValueError when ``seed`` is not 32
-        bytes or ``seed_commitment`` is not its sha256."""
-        if not isinstance(seed, (bytes, bytearray)) or len(seed) != 32:
-            raise ValueError("seed: a game's seed is 32 bytes")
-        if hashlib.sha256(bytes(seed)).hexdigest() != seed_commitment:
-            raise ValueError("seed_commitment: must be the lowercase hex sha256 of the seed")
-        if chain_version not in chain.CHAIN_VERSIONS:
-            raise ValueError(f"chain_version: one of {chain.CHAIN_VERSIONS}")
-        check_new_events(events, allow_empty=True)
-        now = now_iso()
+    # -- the log (:mod:`service.store.log_sql`: the statements both adapters share) -----------------------
+    def create_game(self, *, game_id: str, ruleset: str, scenario: str, setup: str, seed: bytes,
+                    seed_commitment: str, token_hashes: dict[str, str], campaign_id: str | None = None,
+                    status: str = "active", winner: str | None = None, events: Sequence[NewEvent] = (),
+                    chain_version: int = CHAIN_V2, invitation_hashes: dict[str, str] | None = None) -> AppendResult:
+        """A game with its first ``events`` (the header and the opening) in one transaction
+        (:meth:`LogSql.create_game_tx`): :class:`GameExists` for a used id, ValueError for a bad seed."""
+        return self._write(self._sql.create_game_tx(
+            game_id=game_id, ruleset=ruleset, scenario=scenario, setup=setup, seed=seed,
+            seed_commitment=seed_commitment, token_hashes=token_hashes, campaign_id=campaign_id, status=status,
+            winner=winner, events=events, chain_version=chain_version, invitation_hashes=invitation_hashes))
 
-        def tx(conn: sqlite3.Connection) -> AppendResult:
-            self._lock_game(conn, game_id)
-            if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
-                raise GameExists(game_id)
-            conn.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,0,?,?,?)",
-                (game_id, ruleset, scenario, setup, seed_commitment, status, winner, now, campaign_id, chain_version),
-            )
-            conn.executemany(
-                "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
-                [(game_id, seat, h) for seat, h in token_hashes.items()],
-            )
-            conn.executemany(
-                "INSERT INTO invitations (game_id, seat, invitation_hash) VALUES (?,?,?)",
-                [(game_id, seat, h) for seat, h in (invitation_hashes or {}).items()],
-            )
-            conn.execute("INSERT INTO secrets (game_id, seed, revealed) VALUES (?,?,?)",
-                         (game_id, seed.hex(), int(status == "finished")))
-            if not events:
-                return AppendResult(first_seq=1, last_seq=0, version=0, current_version=0, head=GENESIS)
-            head, stored = self._insert_events(conn, game_id, 0, GENESIS, events, command_id=None, now=now,
-                                               chain_version=chain_version, key=chain.commit_key(bytes(seed)))
-            conn.execute("UPDATE games SET version = ? WHERE game_id = ?", (len(events), game_id))
-            return AppendResult(first_seq=1, last_seq=len(events), version=len(events), current_version=len(events),
-                                head=head, events=stored)
-
-        return self._write(tx)
-
-    #: A game row and whether it is read-only (no seed here, not finished: UMPIRE-READ-ONLY-1).
-    _GAME_SELECT = ("SELECT " + ", ".join(f"g.{c}" for c in GAME_COLS) + ","
-                    " (g.status != 'finished' AND NOT EXISTS (SELECT 1 FROM secrets s WHERE s.game_id = g.game_id))"
-                    " FROM games g")
-
-    @staticmethod
-    def _row(r: Any) -> GameRow:
-        return GameRow(**dict(zip(GameRow.__struct_fields__, (*r[:-1], bool(r[-1])))))
-
-    def game(self, game_id: str) -> GameRow | None:
-        row = self._conn().execute(self._GAME_SELECT + " WHERE g.game_id = ?", (game_id,)).fetchone()
-        if row is None:
-            return None
-        return self._row(row)
-
-    def require_game(self, game_id: str) -> GameRow:
-        g = self.game(game_id)
-        if g is None:
-            raise UnknownGame(game_id)
-        return g
-
-    def games(self, *, status: str | None = None, ruleset: str | None = None,
-              after: tuple[str, str] | None = None, limit: int | None = None) -> list[GameRow]:
-        """Games in creation order (``created_at``, then ``game_id``). ``status``: ``active`` (playable),
-        ``finished``, or ``read_only`` (not finished, no seed here: UMPIRE-READ-ONLY-1); ``after``: only
-        games after this ``(created_at, game_id)`` (a lobby cursor); ``limit``: at most that many."""
-        where, args = [], []
-        no_seed = "NOT EXISTS (SELECT 1 FROM secrets s WHERE s.game_id = g.game_id)"
-        if status == "read_only":
-            where.append(f"g.status != 'finished' AND {no_seed}")
-        elif status == "active":
-            where.append(f"g.status = 'active' AND NOT {no_seed}")
-        elif status:
-            where.append("g.status = ?")
-            args.append(status)
-        if ruleset:
-            where.append("g.ruleset = ?")
-            args.append(ruleset)
-        if after is not None:
-            where.append("(g.created_at, g.game_id) > (?, ?)")
-            args.extend(after)
-        sql = self._GAME_SELECT
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY g.created_at, g.game_id"
-        if limit is not None:
-            sql += " LIMIT ?"
-            args.append(int(limit))
-        return [self._row(r) for r in self._conn().execute(sql, args)]
-
-    def game_ids(self) -> list[str]:
-        return [r[0] for r in self._conn().execute("SELECT game_id FROM games ORDER BY created_at, game_id")]
-
-    def version(self, game_id: str) -> int:
-        return self.require_game(game_id).version
-
-    def seat_for_token(self, game_id: str, token: str) -> str | None:
-        row = self._conn().execute(
-            "SELECT seat FROM seats WHERE game_id = ? AND token_hash = ?", (game_id, token_hash(token))
-        ).fetchone()
-        return row[0] if row else None
-
-    def seats(self, game_id: str) -> list[str]:
-        return [r[0] for r in self._conn().execute("SELECT seat FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
-
-    def seat_hashes(self, game_id: str) -> dict[str, str]:
-        """``{seat: token_hash}`` of one game (for export)."""
-        return dict(self._conn().execute(
-            "SELECT seat, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        ).fetchall())
-
-    def seed(self, game_id: str) -> bytes:
-        row = self._conn().execute("SELECT seed FROM secrets WHERE game_id = ?", (game_id,)).fetchone()
-        if row is None:
-            self.require_game(game_id)
-            raise SeedUnavailable(game_id)
-        return bytes.fromhex(row[0])
-
-    def revealed_seed(self, game_id: str) -> bytes | None:
-        """The seed, only once the game is finished (it is revealed then). The row's status is a
-        cache: verification (``service.verify``) decides from the fold of the log instead."""
-        g = self.require_game(game_id)
-        if g.status != "finished":
-            return None
-        return self.seed(game_id)
-
-    # -- events ------------------------------------------------------
-    def command_result(self, game_id: str, command_id: str, seat: str | None = None) -> AppendResult | None:
-        """The first answer to ``command_id`` of ``seat`` (None: of any seat, for operators' checks)."""
-        sql = "SELECT first_seq, last_seq, body_hash FROM commands WHERE game_id = ? AND command_id = ?"
-        args: list[Any] = [game_id, command_id]
-        if seat is not None:
-            sql += " AND seat = ?"
-            args.append(seat)
-        row = self._conn().execute(sql + " ORDER BY first_seq LIMIT 1", args).fetchone()
-        if row is None:
-            return None
-        return AppendResult(first_seq=row[0], last_seq=row[1], version=row[1], duplicate=True,
-                            current_version=self.version(game_id), body_hash=row[2],
-                            head=self.head(game_id, row[1]) or "")
-
-    def head(self, game_id: str, version: int) -> str | None:
-        """The hash of event ``version`` (the genesis hash for version 0; None when there is none)."""
-        if version == 0:
-            return GENESIS
-        row = self._conn().execute("SELECT hash FROM events WHERE game_id = ? AND seq = ?",
-                                   (game_id, version)).fetchone()
-        return None if row is None else row[0]
-
-    def _commit_key(self, conn: sqlite3.Connection, game_id: str) -> bytes:
-        row = conn.execute("SELECT seed FROM secrets WHERE game_id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise SeedUnavailable(game_id)
-        return chain.commit_key(bytes.fromhex(row[0]))
-
-    def _insert_events(self, conn: sqlite3.Connection, game_id: str, current: int, prev: str,
-                       events: Sequence[NewEvent], *, command_id: str | None, now: str, chain_version: int,
-                       key: bytes | None) -> str:
-        """Insert ``events`` after version ``current`` (hash ``prev``), chained; returns the new head
-        and the events as stored."""
-        rows = []
-        stored: list[StoredEvent] = []
-        step = current + 1
-        for i, ev in enumerate(events, start=current + 1):
-            e: dict[str, Any] = {
-                "game_id": game_id, "seq": i, "type": ev.type, "payload": ev.payload,
-                "actor": ev.actor, "visibility": ev.visibility, "command_id": command_id,
-                "engine_version": ev.engine_version, "recorded_at": now, "ruling": ev.ruling,
-                "rolls": ev.rolls, "reveals": int(ev.reveals), "turn": ev.turn, "prev_hash": prev,
-                "public_payload": None, "commitment": None, "step": None,
-            }
-            if chain_version == CHAIN_V1:
-                e["hash"] = prev = chain.v1_hash(prev, e)
-            else:
-                assert key is not None
-                if ev.visibility != chain.PUBLIC:
-                    # a caller that does not say what a spectator sees: nothing of the payload is public
-                    e["public_payload"] = ev.public_payload if ev.public_payload is not None else '{"redacted":true}'
-
-                e["step"] = step
-                e["commitment"], e["hash"] = chain.seal(prev, key, e)
-                prev = e["hash"]
-            rows.append(tuple(e[c] for c in EVENT_COLS))
-            stored.append(StoredEvent(**{**e, "reveals": bool(ev.reveals)}))
-        try:
-            conn.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({','.join('?' * len(EVENT_COLS))})",
-                             rows)
-        except sqlite3.IntegrityError as exc:
-            if "events.game_id, events.seq" not in str(exc):
-                raise
-            raise VersionConflict(game_id, current, current + 1) from None
-        return prev, tuple(stored)
-
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        *,
-        command_id: str | None = None,
-        status: str | None = None,
-        winner: str | None = None,
-        command_body: str | None = None,
-        command_seat: str | None = None,
-        body_hash: str | None = None,
-    ) -> AppendResult:
-        """Append all ``events`` (one command) in one transaction, or none.
-
-        ``command_body`` (JSON of the command that produced the events, optional)
-        is kept beside them for re-deciding the step later (:meth:`command_body`).
-
-        Raises :class:`VersionConflict` when ``expected_version`` is stale.
-        A ``command_id`` this seat (``command_seat``, default the first event's
-        actor) used before returns the first result (with its ``body_hash``) and
-        appends nothing; another seat's ids never answer. ``status``/``winner``
-        update the game row in the same transaction (a finished game's seed is
-        then revealed).
-        """
-        return self._write(self._append_tx(game_id, expected_version, events, command_id=command_id, status=status,
-                                           winner=winner, command_body=command_body, command_seat=command_seat,
-                                           body_hash=body_hash))
+    def append(self, game_id: str, expected_version: int, events: Sequence[NewEvent], *,
+               command_id: str | None = None, status: str | None = None, winner: str | None = None,
+               command_body: str | None = None, command_seat: str | None = None,
+               body_hash: str | None = None) -> AppendResult:
+        """All ``events`` of one command in one transaction, or none (:meth:`LogSql.append_tx`):
+        :class:`VersionConflict` for a stale ``expected_version``; a seat's used ``command_id`` answers the
+        first answer and appends nothing."""
+        return self._write(self._sql.append_tx(game_id, expected_version, events, command_id=command_id,
+                                               status=status, winner=winner, command_body=command_body,
+                                               command_seat=command_seat, body_hash=body_hash))
 
     async def append_async(self, game_id: str, expected_version: int, events: Sequence[NewEvent],
                            **kw: Any) -> AppendResult:
-        """:meth:`append` awaited on an event loop (the command path): the same transaction, committed on
-        the committer thread (:meth:`_write_async`) while the loop serves other requests."""
-        return await self._write_async(self._append_tx(game_id, expected_version, events, **kw))
-
-    def _append_tx(self, game_id: str, expected_version: int, events: Sequence[NewEvent], *,
-                   command_id: str | None = None, status: str | None = None, winner: str | None = None,
-                   command_body: str | None = None, command_seat: str | None = None,
-                   body_hash: str | None = None) -> Callable[[sqlite3.Connection], AppendResult]:
-        """The transaction of :meth:`append` (its arguments checked first)."""
-        check_new_events(events)
-        seat_key = (command_seat if command_seat is not None else events[0].actor) or ""
-
-        def tx(conn: sqlite3.Connection) -> AppendResult:
-            self._lock_game(conn, game_id)
-            if command_id is not None:
-                row = conn.execute(
-                    "SELECT first_seq, last_seq, body_hash FROM commands WHERE game_id = ? AND seat = ?"
-                    " AND command_id = ?", (game_id, seat_key, command_id),
-                ).fetchone()
-                if row is not None:
-                    cur = conn.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()[0]
-                    head = conn.execute("SELECT hash FROM events WHERE game_id = ? AND seq = ?",
-                                        (game_id, row[1])).fetchone()
-                    return AppendResult(first_seq=row[0], last_seq=row[1], version=row[1], duplicate=True,
-                                        current_version=cur, body_hash=row[2], head=head[0] if head else "")
-            g = conn.execute("SELECT version, chain_version FROM games WHERE game_id = ?", (game_id,)).fetchone()
-            if g is None:
-                raise UnknownGame(game_id)
-            current, version_of_chain = g
-            if current != expected_version:
-                raise VersionConflict(game_id, expected_version, current)
-            prev = GENESIS
-            if current > 0:
-                prev = conn.execute(
-                    "SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, current)
-                ).fetchone()[0]
-            key = self._commit_key(conn, game_id) if version_of_chain == CHAIN_V2 else None
-            head, stored = self._insert_events(conn, game_id, current, prev, events, command_id=command_id,
-                                               now=now_iso(), chain_version=version_of_chain, key=key)
-            last = current + len(events)
-            if command_id is not None:
-                conn.execute(
-                    "INSERT INTO commands (game_id, seat, command_id, first_seq, last_seq, body_hash)"
-                    " VALUES (?,?,?,?,?,?)",
-                    (game_id, seat_key, command_id, current + 1, last, body_hash),
-                )
-            if command_body is not None:
-                conn.execute(
-                    "INSERT INTO command_bodies (game_id, first_seq, last_seq, seat, body) VALUES (?,?,?,?,?)",
-                    (game_id, current + 1, last, command_seat or events[0].actor, command_body),
-                )
-            sets, args = ["version = ?"], [last]
-            if status is not None:
-                sets.append("status = ?")
-                args.append(status)
-                if status == "finished":
-                    conn.execute("UPDATE secrets SET revealed = 1 WHERE game_id = ?", (game_id,))
-            if winner is not None:
-                sets.append("winner = ?")
-                args.append(winner)
-            conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE game_id = ?", (*args, game_id))
-            return AppendResult(first_seq=current + 1, last_seq=last, version=last, current_version=last, head=head,
-                                events=stored)
-
-        return tx
-
-    # -- seats changing hands (DESIGN 4) -----------------------------------------------------------
-    def claim_seat(self, game_id: str, seat: str, invitation_hash: str, new_token_hash: str,
-                   expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
-        """Retire ``seat``'s invitation (it must be ``invitation_hash``), give the seat ``new_token_hash``
-        and append ``events`` (its ``seat_claimed``), in one transaction. :class:`SeatRefused`
-        (``claimed``: no invitation left; ``wrong``: another invitation) or :class:`VersionConflict`
-        leave everything as it was. Of two claims at once exactly one wins: the invitation row is
-        deleted under the game's write lock."""
-        append = self._append_tx(game_id, expected_version, events)
-
-        def tx(conn: Any) -> AppendResult:
-            self._lock_game(conn, game_id)
-            row = conn.execute("SELECT invitation_hash FROM invitations WHERE game_id = ? AND seat = ?",
-                               (game_id, seat)).fetchone()
-            if row is None:
-                raise SeatRefused("claimed")
-            if not hmac.compare_digest(row[0], invitation_hash):
-                raise SeatRefused("wrong")
-            conn.execute("DELETE FROM invitations WHERE game_id = ? AND seat = ?", (game_id, seat))
-            conn.execute("INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)", (game_id, seat, new_token_hash))
-            return append(conn)
-
-        return self._write(tx)
-
-    def rotate_seat(self, game_id: str, seat: str, old_token_hash: str, new_token_hash: str,
-                    expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
-        """Replace ``seat``'s token (it must be ``old_token_hash``) by ``new_token_hash`` and append
-        ``events`` (its ``seat_rotated``), in one transaction (:class:`SeatRefused` ``not-holder``)."""
-        append = self._append_tx(game_id, expected_version, events)
-
-        def tx(conn: Any) -> AppendResult:
-            self._lock_game(conn, game_id)
-            cur = conn.execute("UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ? AND token_hash = ?",
-                               (new_token_hash, game_id, seat, old_token_hash))
-            if cur.rowcount != 1:
-                raise SeatRefused("not-holder")
-            return append(conn)
-
-        return self._write(tx)
+        """:meth:`append` awaited on an event loop (the command path)."""
+        return await self._write_async(self._sql.append_tx(game_id, expected_version, events, **kw))
 
     def append_tx(self, game_id: str, expected_version: int, events: Sequence[NewEvent]) -> Callable[[Any], AppendResult]:
         """:meth:`append`'s transaction as a function of the connection, for a write of another module that
         appends to a game inside its own :meth:`transaction` (a campaign seat recorded in its battle)."""
-        return self._append_tx(game_id, expected_version, events)
+        return self._sql.append_tx(game_id, expected_version, events)
 
-    def invitation_hashes(self, game_id: str) -> dict[str, str]:
-        """``{seat: invitation_hash}`` of the invitations of ``game_id`` still open (for export)."""
-        return dict(self._conn().execute(
-            "SELECT seat, invitation_hash FROM invitations WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall())
+    def claim_seat(self, game_id: str, seat: str, invitation_hash: str, new_token_hash: str,
+                   expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
+        """Retire the seat's invitation, store its token hash, append ``events`` (:meth:`LogSql.claim_seat_tx`)."""
+        return self._write(self._sql.claim_seat_tx(game_id, seat, invitation_hash, new_token_hash,
+                                                   expected_version, events))
 
-    def invited_seats(self, game_id: str) -> list[str]:
-        """The seats of ``game_id`` whose invitation is still open (not claimed)."""
-        return [r[0] for r in self._conn().execute(
-            "SELECT seat FROM invitations WHERE game_id = ? ORDER BY seat", (game_id,))]
+    def rotate_seat(self, game_id: str, seat: str, old_token_hash: str, new_token_hash: str,
+                    expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
+        """Replace the seat's token hash and append ``events`` (:meth:`LogSql.rotate_seat_tx`)."""
+        return self._write(self._sql.rotate_seat_tx(game_id, seat, old_token_hash, new_token_hash,
+                                                    expected_version, events))
 
-    def import_game(
-        self,
-        game: GameRow,
-        token_hashes: dict[str, str],
-        seed: bytes | None,
-        events: Sequence[StoredEvent],
-        invitation_hashes: dict[str, str] | None = None,
-    ) -> None:
-        """Insert a whole game as stored elsewhere (events kept byte for byte, hashes
-        included) in one transaction, with the hashes of its invitations still open. The caller verifies the chain first
-        (``service.transfer`` does). Raises :class:`GameExists` for a used id.
-        The ``commands`` table is rebuilt from the events' ``command_id`` (body hashes are not
-        exported: a retried id of an imported game answers the first answer)."""
-
-        def tx(conn: sqlite3.Connection) -> None:
-            self._lock_game(conn, game.game_id)
-            if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game.game_id,)).fetchone():
-                raise GameExists(game.game_id)
-            conn.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({','.join('?' * len(GAME_COLS))})",
-                tuple(getattr(game, f) for f in GAME_COLS),
-            )
-            conn.executemany(
-                "INSERT INTO seats (game_id, seat, token_hash) VALUES (?,?,?)",
-                [(game.game_id, seat, h) for seat, h in token_hashes.items()],
-            )
-            conn.executemany(
-                "INSERT INTO invitations (game_id, seat, invitation_hash) VALUES (?,?,?)",
-                [(game.game_id, seat, h) for seat, h in (invitation_hashes or {}).items()],
-            )
-            if seed is not None:
-                conn.execute(
-                    "INSERT INTO secrets (game_id, seed, revealed) VALUES (?,?,?)",
-                    (game.game_id, seed.hex(), int(game.status == "finished")),
-                )
-            conn.executemany(
-                f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({','.join('?' * len(EVENT_COLS))})",
-                [tuple(int(v) if c == "reveals" else v for c, v in ((c, getattr(ev, c)) for c in EVENT_COLS))
-                 for ev in events],
-            )
-            spans: dict[tuple[str, str], list[int]] = {}
-            for ev in events:
-                if ev.command_id is not None:
-                    span = spans.setdefault((ev.actor or "", ev.command_id), [ev.seq, ev.seq])
-                    span[0], span[1] = min(span[0], ev.seq), max(span[1], ev.seq)
-            conn.executemany(
-                "INSERT INTO commands (game_id, seat, command_id, first_seq, last_seq, body_hash)"
-                " VALUES (?,?,?,?,?,NULL)",
-                [(game.game_id, seat, cid, a, b) for (seat, cid), (a, b) in spans.items()],
-            )
-
+    def import_game(self, game: GameRow, token_hashes: dict[str, str], seed: bytes | None,
+                    events: Sequence[StoredEvent], invitation_hashes: dict[str, str] | None = None) -> None:
+        """A whole game as stored elsewhere, in one transaction (:meth:`LogSql.import_game_tx`)."""
         try:
-            self._write(tx)
+            self._write(self._sql.import_game_tx(game, token_hashes, seed, events, invitation_hashes))
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"cannot import game {game.game_id!r}: {exc}") from None
 
+    def game(self, game_id: str) -> GameRow | None:
+        return self._sql.game(game_id)
+
+    def require_game(self, game_id: str) -> GameRow:
+        return self._sql.require_game(game_id)
+
+    def games(self, *, status: str | None = None, ruleset: str | None = None,
+              after: tuple[str, str] | None = None, limit: int | None = None) -> list[GameRow]:
+        return self._sql.games(status=status, ruleset=ruleset, after=after, limit=limit)
+
+    def newest_game_id(self) -> str | None:
+        return self._sql.newest_game_id()
+
+    def game_ids(self) -> list[str]:
+        return self._sql.game_ids()
+
+    def version(self, game_id: str) -> int:
+        return self._sql.version(game_id)
+
+    def seat_for_token(self, game_id: str, token: str) -> str | None:
+        return self._sql.seat_for_token(game_id, token)
+
+    def seats(self, game_id: str) -> list[str]:
+        return self._sql.seats(game_id)
+
+    def seat_hashes(self, game_id: str) -> dict[str, str]:
+        return self._sql.seat_hashes(game_id)
+
+    def invitation_hashes(self, game_id: str) -> dict[str, str]:
+        return self._sql.invitation_hashes(game_id)
+
+    def invited_seats(self, game_id: str) -> list[str]:
+        return self._sql.invited_seats(game_id)
+
+    def seed(self, game_id: str) -> bytes:
+        return self._sql.seed(game_id)
+
+    def revealed_seed(self, game_id: str) -> bytes | None:
+        return self._sql.revealed_seed(game_id)
+
+    def command_result(self, game_id: str, command_id: str, seat: str | None = None) -> AppendResult | None:
+        return self._sql.command_result(game_id, command_id, seat)
+
+    def head(self, game_id: str, version: int) -> str | None:
+        return self._sql.head(game_id, version)
+
     def command_body(self, game_id: str, seq: int) -> tuple[int, int, str | None, str] | None:
-        """(first_seq, last_seq, seat, command JSON) of the command whose events include ``seq``."""
-        row = self._conn().execute(
-            "SELECT first_seq, last_seq, seat, body FROM command_bodies"
-            " WHERE game_id = ? AND first_seq <= ? AND last_seq >= ? ORDER BY first_seq DESC LIMIT 1",
-            (game_id, seq, seq),
-        ).fetchone()
-        return None if row is None else (row[0], row[1], row[2], row[3])
+        return self._sql.command_body(game_id, seq)
 
     def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None,
              types: Iterable[str] | None = None) -> list[StoredEvent]:
-        """Events of one game in seq order (``types``: only events of these types)."""
-        sql = f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
-        args: list[Any] = [game_id, after]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            args.append(upto)
-        if types is not None:
-            kinds = sorted(types)
-            sql += f" AND type IN ({','.join('?' * len(kinds))})"
-            args.extend(kinds)
-        sql += " ORDER BY seq"
-        if limit is not None:
-            sql += " LIMIT ?"
-            args.append(limit)
-        return [row_event(r) for r in self._conn().execute(sql, args)]
+        return self._sql.load(game_id, after=after, upto=upto, limit=limit, types=types)
 
     def last_seq_not_of(self, game_id: str, types: Iterable[str], upto: int | None = None) -> int:
-        """The seq of the last event whose type is not in ``types`` (0: none)."""
-        kinds = sorted(types)
-        sql = f"SELECT MAX(seq) FROM events WHERE game_id = ? AND type NOT IN ({','.join('?' * len(kinds))})"
-        args: list[Any] = [game_id, *kinds]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            args.append(upto)
-        row = self._conn().execute(sql, args).fetchone()
-        return row[0] or 0
+        return self._sql.last_seq_not_of(game_id, types, upto)
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None:
-        r = self._conn().execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq = ?", (game_id, seq)
-        ).fetchone()
-        return row_event(r) if r else None
-
-    #: :data:`BOT_HEADERS` in this backend's SQL (the partial index's own predicate, so the index is used).
-    bot_headers = BOT_HEADERS
+        return self._sql.event(game_id, seq)
 
     def unfinished_bot_games(self) -> list[str]:
-        """The games not finished whose header names bot seats, read through the bot headers' partial index:
-        rows of the games with bots, never one per stored game."""
-        # no ORDER BY: SQLite would then walk the lobby's index of every game instead of the bot headers'
-        rows = self._conn().execute(
-            "SELECT g.created_at, e.game_id FROM events AS e JOIN games AS g ON g.game_id = e.game_id "
-            f"WHERE {self.bot_headers} AND g.status != 'finished'").fetchall()
-        return [r[1] for r in sorted(rows)]
+        return self._sql.unfinished_bot_games()
 
     def last_position(self) -> int:
-        """The position (rowid) of the newest event of any game, 0 for none: where a tail starts."""
-        return self._conn().execute("SELECT COALESCE(MAX(rowid), 0) FROM events").fetchone()[0]
+        return self._sql.last_position()
 
     def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]:
-        """Every event of every game in commit order (rowid), for rebuilds."""
-        last = after_rowid
-        while True:
-            rows = self._conn().execute(
-                f"SELECT rowid, {EVENT_COLUMNS} FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?", (last, batch)
-            ).fetchall()
-            if not rows:
-                return
-            for r in rows:
-                last = r[0]
-                yield r[0], row_event(r[1:])
+        return self._sql.iter_all(after_rowid, batch)
 
     def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
-        """How many events :meth:`iter_all` yields after ``after_rowid`` (up to ``upto_rowid``)."""
-        sql, args = "SELECT count(*) FROM events WHERE rowid > ?", [after_rowid]
-        if upto_rowid is not None:
-            sql += " AND rowid <= ?"
-            args.append(upto_rowid)
-        return self._conn().execute(sql, args).fetchone()[0]
+        return self._sql.count_events(after_rowid, upto_rowid)
 
 
 __all__ = [

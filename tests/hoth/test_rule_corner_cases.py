@@ -214,6 +214,7 @@ def test_coord_3_refusals_and_rulings_name_hexes_by_label():
     [x, r] in values."""
     from domain.hoth.board import label
     from domain.hoth.view import summarize
+    from domain.kernel.messages import text_of
 
     scn = scenario(units=[((8, 2), "rebel", "echo_troopers", None, "E"), ((10, 2), "rebel", "echo_troopers", None, "F"),
                           ((0, 6), "imperial", "snowtroopers")], terrain={(9, 3): "rocks", (7, 3): "serac"})
@@ -227,7 +228,7 @@ def test_coord_3_refusals_and_rulings_name_hexes_by_label():
     items = g.do("rebel", C.Move(unit="E", path=((9, 1),)))
     moved = [e for e in items if type(e.event).__name__ == "UnitMoved"][0]
     assert label((9, 1)) in moved.ruling.steps[0].text and moved.ruling.steps[0].values["path"] == [[9, 1]]
-    assert label((9, 1)) in summarize(moved.event)
+    assert label((9, 1)) in text_of(summarize(moved.event))
 
 
 # -- citations: the specific rule beside the general one ------------------------------------------------------

@@ -8,7 +8,7 @@ import random
 import msgspec
 import pytest
 
-from domain.kernel import is_kernel_event, registry, words
+from domain.kernel import NotYourDecision, RuleViolation, is_kernel_event, registry, words
 from domain.kernel.messages import Message, msg, msg_n, text_of
 from domain.kernel.runner import Game
 from projections.views import step_message
@@ -68,15 +68,16 @@ def test_a_broken_translation_falls_back_to_english_never_an_error():
 #: Rulesets whose step summaries, refusals and labels are still English sentences (no message yet):
 #: this list shrinks as each is converted; the walk below fails once one of them starts speaking
 #: messages (take it off the list) and fails if a converted one falls back to a sentence.
-NOT_CONVERTED = {"hoth"}
+NOT_CONVERTED: set[str] = set()
 #: Rulesets whose command labels and warnings (domain/<r>/labels.py) are still English sentences.
-LABELS_NOT_CONVERTED = {"hoth"}
+LABELS_NOT_CONVERTED: set[str] = set()
 #: Rulesets whose own ruling steps (automaton, combat, orders...) are still English sentences (the
-#: kernel's steps are messages); the walk below checks every ruling step of the others is a message.
-RULING_STEPS_NOT_CONVERTED = {"emperor", "hoth"}
+#: kernel's steps are messages). A converted one is walked below: every step and summary of its rulings
+#: is a message.
+RULING_STEPS_NOT_CONVERTED = {"emperor"}
 
-#: A language each converted ruleset is fully translated in (its rulebook's).
-TRANSLATED = {"emperor": "uk", "smoke": "ru"}
+#: A language each converted ruleset is fully translated in.
+TRANSLATED = {"emperor": "uk", "hoth": "uk", "smoke": "ru"}
 
 CASES = [("emperor", "SETUP-AKHENA-VS-REBEL", 3), ("emperor", "SETUP-WARDEN-VS-VESPER", 7),
          ("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 3), ("smoke", "BTL-CROSSROADS", 5)]
@@ -93,10 +94,16 @@ def _all_marked(m: Message) -> list[str]:
     return bad
 
 
-#: Commands an Emperor game refuses at most moments (unknown warrior, card, location, target).
-PROBES = [{"type": "move", "warrior": "nobody", "to": "A1", "bonuses": []}, {"type": "activate", "card": "nope"},
-          {"type": "defend", "card": "nope", "bonuses": []}, {"type": "attack", "target": "nobody", "bonuses": []},
-          {"type": "star", "choice": "nothing"}, {"type": "swap"}, {"type": "refresh"}]
+#: Commands a game refuses at most moments (unknown warrior, unit, card, location, target; out of step).
+PROBES = {
+    "emperor": [{"type": "move", "warrior": "nobody", "to": "A1", "bonuses": []}, {"type": "activate", "card": "nope"},
+                {"type": "defend", "card": "nope", "bonuses": []}, {"type": "attack", "target": "nobody", "bonuses": []},
+                {"type": "star", "choice": "nothing"}, {"type": "swap"}, {"type": "refresh"}],
+    "hoth": [{"type": "play_card", "card": "nope"}, {"type": "order_unit", "unit": "nobody"},
+             {"type": "move", "unit": "nobody", "path": [[0, 1]]}, {"type": "attack", "unit": "nobody", "target": "x"},
+             {"type": "end_moves"}, {"type": "end_turn"}, {"type": "reroll", "dice": [9]},
+             {"type": "discard_cards", "cards": ["nope"]}, {"type": "play_support", "card": "nope"}],
+}
 
 
 def _spoiled(command: dict) -> list[dict]:
@@ -118,8 +125,6 @@ def _spoiled(command: dict) -> list[dict]:
 def test_pseudo_locale_walk(rid, scenario, seed):
     """Every step summary (and, for the Emperor, every refusal met on the way) of a converted ruleset is a
     message whose every template the pseudo-locale marks: no word reaches a reader without a catalog."""
-    from domain.kernel import RuleViolation
-
     rs = registry.get(rid)
     g = Game(rs, scenario, seed=seed.to_bytes(32, "big"), game_id=f"p{seed}")
     rng = random.Random(seed)
@@ -141,20 +146,27 @@ def test_pseudo_locale_walk(rid, scenario, seed):
                     label_sentences += 1
                 else:
                     label_unmarked += _all_marked(msgspec.convert(said, Message))
-        probes = PROBES if rid == "emperor" else [p for c in legal[:6] for p in _spoiled(msgspec.to_builtins(c))]
-        if rid != "hoth":
-            for probe in probes:
-                try:
-                    cmd = msgspec.convert(probe, rs.command_type)
-                except msgspec.ValidationError:  # a value the command's schema refuses before the rules
-                    continue
-                try:
-                    g.decide(seat, cmd, dry=True)
-                except RuleViolation as exc:
-                    refused.append(exc)
-                except Exception:  # noqa: BLE001 -- a dry run that reaches a draw: not a refusal
-                    pass
+        probes = PROBES.get(rid) or [p for c in legal[:6] for p in _spoiled(msgspec.to_builtins(c))]
+        for probe in probes:
+            try:
+                cmd = msgspec.convert(probe, rs.command_type)
+            except msgspec.ValidationError:  # a value the command's schema refuses before the rules
+                continue
+            try:
+                g.decide(seat, cmd, dry=True)
+            except (RuleViolation, NotYourDecision) as exc:
+                refused.append(exc)
+            except Exception:  # noqa: BLE001 -- a dry run that reaches a draw: not a refusal
+                pass
         g.do(seat, rng.choice(legal))
+    if rid not in RULING_STEPS_NOT_CONVERTED:
+        said_steps = [(st.rule, st.message) for em in g.emitted if em.ruling is not None for st in em.ruling.steps]
+        assert said_steps
+        assert [r for r, m in said_steps if m is None and not r.startswith(f"{rid.upper()}-CHOICE-")] == []
+        assert [em.ruling.summary for em in g.emitted if em.ruling is not None and em.ruling.summary
+                and em.ruling.summary_message is None] == []
+        for _, m in said_steps:
+            assert m is None or _all_marked(m) == []
     sentences, unmarked = [], []
     for e in g.events:
         said = step_message(e, rs)
@@ -172,13 +184,6 @@ def test_pseudo_locale_walk(rid, scenario, seed):
         assert len(sentences) == len(g.events) - len(kernel), "converted now? take it off NOT_CONVERTED"
         return
     assert sentences == [] and unmarked == []
-    if rid not in RULING_STEPS_NOT_CONVERTED:
-        steps = [s for em in g.emitted if em.ruling is not None for s in em.ruling.steps]
-        assert steps and [s.text for s in steps if s.message is None] == []
-        for s in steps:
-            assert _all_marked(s.message) == [], s.text
-        summaries = [em.ruling for em in g.emitted if em.ruling is not None and em.ruling.summary]
-        assert [r.summary for r in summaries if r.summary_message is None] == []
     assert refused, "the probes met refusals"
     assert [r.detail for r in refused if r.message is None] == []
     for r in refused:

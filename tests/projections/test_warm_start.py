@@ -2,10 +2,14 @@
 with a populated data dir projects nothing Redis already holds -- only what the log gained meanwhile."""
 from __future__ import annotations
 
+import os
+import time
+
 import redis
 
 from projections import ReadModels
 from projections.keys import LOBBY_READY
+from service import redis_runtime
 from service.redis_runtime import EmbeddedRedis
 
 from .tally import Script, new_game
@@ -61,3 +65,32 @@ def test_a_redis_without_persistence_starts_empty(tmp_path, store):
         client.close()
     finally:
         server.stop()
+
+
+def test_a_stopped_persistent_redis_is_given_the_time_to_write_its_snapshot(tmp_path, monkeypatch):
+    """A stop of a non-persistent server kills it after STOP_TIMEOUT_S; a persistent one's final save (the read
+    models of many games: seconds) is waited for, else the next start loads an older snapshot, maybe one
+    without the projector's checkpoint. STOP_TIMEOUT_S is made tiny here so that only that wait can save it."""
+    monkeypatch.setattr(redis_runtime, "STOP_TIMEOUT_S", 0.001)
+    server = EmbeddedRedis(tmp_path / "redis", persistent=True)
+    server.start()
+    client = redis.Redis.from_url(server.url)
+    for i in range(8):  # 64 MB that do not compress: a save of a noticeable time
+        client.set(f"big:{i}", os.urandom(8 << 20))
+    client.set("last", "written")
+    client.close()
+    server.stop()
+    again = EmbeddedRedis(tmp_path / "redis", persistent=True)
+    again.start()
+    try:
+        client = redis.Redis.from_url(again.url)
+        for _ in range(600):  # start() returns while the server loads its snapshot
+            try:
+                client.ping()
+                break
+            except redis.BusyLoadingError:
+                time.sleep(0.05)
+        assert client.get("last") == b"written" and client.dbsize() == 9
+        client.close()
+    finally:
+        again.stop()

@@ -21,6 +21,7 @@ from projections.projector import tail
 from service.app import create_app
 from service.settings import Settings
 from service.store import EventStore
+from service.store.log_sql import GAME_SELECT
 
 from .counting_store import CountingStore
 
@@ -123,7 +124,7 @@ def test_pages_read_a_page_of_rows_from_the_log(big, redis_server):
                             ("WHERE g.status = ? AND (g.created_at, g.game_id) > (?, ?)", ("active", "2026", "x")),
                             ("WHERE g.ruleset = ? AND (g.created_at, g.game_id) > (?, ?)", ("drill", "2026", "x"))):
             plan = " | ".join(r[3] for r in conn.execute(
-                f"EXPLAIN QUERY PLAN {EventStore._GAME_SELECT} {where} ORDER BY g.created_at, g.game_id LIMIT 51",
+                f"EXPLAIN QUERY PLAN {GAME_SELECT} {where} ORDER BY g.created_at, g.game_id LIMIT 51",
                 args))
             assert "TEMP B-TREE" not in plan and "INDEX games_" in plan, plan
     finally:

@@ -251,6 +251,15 @@ def test_iter_all_yields_commit_order(store):
     assert [(e.game_id, e.seq) for _, e in store.iter_all(batch=2)] == [("a", 1), ("b", 1), ("b", 2), ("a", 2)]
 
 
+def test_newest_game_id_is_the_game_stored_last(store):
+    """The lobby's freshness check asks the store for the game stored last (``EventLog.newest_game_id``)."""
+    assert store.newest_game_id() is None
+    make_game(store, "a")
+    assert store.newest_game_id() == "a"
+    make_game(store, "b")
+    assert store.newest_game_id() == "b"
+
+
 # -- the store contract of issue 10 (a second backend must pass these too) -------------------------
 def test_chain_v2_commits_the_private_part_and_hashes_the_public_part(store):
     from domain.kernel import chain

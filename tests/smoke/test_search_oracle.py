@@ -64,21 +64,28 @@ def test_corner_lines_are_the_first_clear_line_in_order(monkeypatch, battle, pla
     (GAP-B-08), equals the one-by-one search's; some of them need the arrays (no early line clear). (In
     these random games only the crossroads' armies meet; it has blocks-view terrain.)"""
     fast = F._corner_lines
-    seen = {"calls": 0, "long": 0}
+    seen = {"calls": 0, "long": 0, "stopped": 0}
 
-    def both(out, ub, part, blockers, terrain, strict):
+    def both(out, ub, part, blockers, terrain, strict, ok_only=False):
         for s in (strict, not strict):
             want = O.corner_lines(dict(out), ub, part, blockers, terrain, s)
             got = fast(dict(out), ub, part, blockers, terrain, s)
             assert got == want
+            # stopped at the first blocked corner: the same verdict, the same lines up to that corner
+            until = fast(dict(out), ub, part, blockers, terrain, s, ok_only=True)
+            assert until["ok"] == want["ok"]
+            corners = list(want["lines"])
+            stop = next((i for i, c in enumerate(corners) if "to" not in want["lines"][c]), len(corners) - 1)
+            assert until["lines"] == {c: want["lines"][c] for c in corners[:stop + 1]}
+            seen["stopped"] += len(until["lines"]) < len(want["lines"])
         seen["calls"] += 1
         seen["long"] += any("to" not in v or v["to"] != O._r(candidate_points(part)[0]) for v in want["lines"].values())
-        return fast(out, ub, part, blockers, terrain, strict)
+        return fast(out, ub, part, blockers, terrain, strict, ok_only=ok_only)
 
     monkeypatch.setattr(F, "_corner_lines", both)
     F.clear_caches()
     random_game(RS, battle, seed, options={"players": players})
-    assert seen["calls"] >= 10 and seen["long"] >= 1
+    assert seen["calls"] >= 10 and seen["long"] >= 1 and seen["stopped"] >= 1
 
 
 def _ring_points(ring, rng):

@@ -172,6 +172,8 @@ class Table:
         else:
             d, f = cmd["distance"], math.radians(cmd["facing"])
             to = (x + d * math.cos(f), y + d * math.sin(f))
+        if math.hypot(to[0] - x, to[1] - y) < 0.2:  # a turn on the spot: a drag needs some way, half a UW
+            to = (to[0], to[1] + 0.5)
         sx, sy = _screen_of(page, x, y)
         page.mouse.move(sx, sy)
         page.mouse.down()

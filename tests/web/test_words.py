@@ -51,20 +51,32 @@ def test_smoke_labels_and_the_risk_warning_on_the_page(server, contexts):
     risk = next(d for d in legal["described"] if d["command"]["type"] == "take_risk")
     die = next(d for d in legal["described"] if d["command"]["type"] == "place_die")
     for width in (1280, 375):
-        page = _open(contexts, base, gid, seats[seat], legal["version"], width)
-        text = page.text_content("#all-commands")
-        assert die["label"] in text and die["label"].startswith("Put your ")
+        # the table's own controls carry the ruleset's words: no generic list repeats them (issue 30)
+        page = contexts.page(width=width, height=900 if width > 500 else 800)
+        page.goto(f"{base}/#/game/{gid}?token={seats[seat]}")
+        page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=legal["version"])
+        page.wait_for_selector("#action-board button[data-command*='take_risk']")
+        assert page.locator("#all-commands [data-command*='take_risk'], #all-commands [data-command*='place_die']").count() == 0
+        text = page.text_content("#action-board")
+        assert risk["label"] in text
         assert "1 in 6" in text and "SMOKE-RISK-5" in text  # the warning is there before the choice
         assert "place die" not in text and "take risk" not in text  # no field names
-        button = page.locator("#all-commands button[data-command*='take_risk']")
+        face = str(page.locator(f'#action-board .die[data-die="{die["command"]["die"]}"]').text_content())
+        assert f"Put your {face} on " in die["label"]
+        if width == 1280 and die["warning"]:  # what placing the die costs, beside the slot, before the choice
+            page.click(f'#action-board .die[data-die="{die["command"]["die"]}"]')
+            slot = page.locator(f'#action-board li.slot[data-slot="{die["command"]["slot"]}"]')
+            slot.locator("button.place-here").wait_for()
+            assert die["warning"] in slot.text_content()
+        button = page.locator("#action-board button[data-command*='take_risk']")
         button.scroll_into_view_if_needed()
         shot(page, f"words-smoke-{width}", full_page=True)
         if width == 375:
             button.click()  # the first press asks again: nothing is sent
-            page.wait_for_selector("#all-commands .cmd-confirm:not([hidden]) .confirm-send")
+            page.wait_for_selector("#action-board .cmd-confirm:not([hidden]) .confirm-send")
             shot(page, "words-smoke-confirm-375", full_page=False)
             assert clients[seat].get(f"/games/{gid}").json()["version"] == legal["version"]
-            page.click("#all-commands .cmd-confirm:not([hidden]) .confirm-send")
+            page.click("#action-board .cmd-confirm:not([hidden]) .confirm-send")
             page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=legal["version"])
             ev = clients[seat].get(f"/games/{gid}/events", params={"after": legal["version"]}).json()["events"][0]
             assert ev["type"] == "risk_taken" and ev["by"]["seat"] == seat

@@ -17,7 +17,7 @@ export function b64url(s) {
 async function commitmentOf(session) {
   const e1 = session.events.get(1);
   for (const [k, v] of Object.entries((e1 && e1.payload) || {})) {
-    if (/commitment/i.test(k) && typeof v === 'string' && HEX64.test(v)) return { value: v, from: `event 1 (${e1.type})` };
+    if (/commitment/i.test(k) && typeof v === 'string' && HEX64.test(v)) return { value: v, from: 'the game’s first event' };
   }
   if (session.view && HEX64.test(session.view.seed_commitment || '')) return { value: session.view.seed_commitment, from: 'the game view' };
   let cursor = null;
@@ -61,6 +61,10 @@ async function checkReceipt(session, r) {
   return out;
 }
 
+// A receipt's fields, for people (the JSON names stay in the API and the docs).
+const RECEIPT_FIELDS = [['game_id', 'Game'], ['version', 'Version'], ['head', 'Hash of that event'],
+  ['key_id', 'Signing key'], ['signature', 'Signature']];
+
 const mark = (ok) => (ok === true ? '✓' : ok === false ? '✗' : '·');
 
 async function allRolls(session, onProgress) {
@@ -100,6 +104,21 @@ export function seatLines(verify) {
       `${s}: ${HELD[v.claimed] || v.claimed}${v.rotated ? '; its holder replaced the token since' : ''}`)))));
   }
   return out;
+}
+
+// UMPIRE-SEAL-2: a battle handed a sealed setup (a campaign side's kept support cards) says what was sealed and
+// whether each sealed part matches the commitment its header published, never what it holds.
+export function sealedLine(verify) {
+  const s = verify.sealed;
+  if (!s) return null;
+  const parts = (s.parts || []).map((p) => {
+    const [type, key] = p.split('.');
+    return `${type.replace(/_/g, ' ')}${key ? ` (${key})` : ''}`;
+  });
+  const what = parts.length ? parts.join(', ') : 'nothing';
+  return h('li', { id: 'fair-sealed', class: s.ok ? null : 'bad', dataset: { ok: String(s.ok) } },
+    s.ok ? `${mark(true)} Sealed at the start: ${what}. Each matches the commitment published when the game was created; what it holds stays hidden.`
+      : `${mark(false)} Sealed at the start: ${what}. It does not match its commitment: ${(s.problems || []).join('; ')}`);
 }
 
 export function renderFairness(session, panel) {
@@ -152,7 +171,7 @@ export function renderFairness(session, panel) {
     const r = session.receipt;
     if (r) {
       const checks = await checkReceipt(session, r);
-      clear(receiptBox, h('dl', { class: 'values' }, ['game_id', 'version', 'head', 'key_id', 'signature'].flatMap((k) => [h('dt', {}, k), h('dd', {}, h('code', { class: 'hash' }, String(r[k])))])),
+      clear(receiptBox, h('dl', { class: 'values' }, RECEIPT_FIELDS.flatMap(([k, label]) => [h('dt', {}, label), h('dd', {}, h('code', { class: 'hash' }, String(r[k])))])),
         h('ul', {}, checks.map(([ok, text]) => h('li', {}, `${mark(ok)} ${text}`))),
         h('p', { class: 'muted' }, 'Keep it: it proves later that the log was not cut or rewritten below this version.'));
     } else clear(receiptBox, h('p', { class: 'muted' }, 'No receipt for this game from this server (a seat receives one with every command it sends).'));
@@ -167,6 +186,7 @@ export function renderFairness(session, panel) {
       h('li', {}, `${mark(verify.chain_ok)} hash chain ${verify.chain_ok ? 'intact' : `broken at seq ${verify.first_broken_seq}`}`),
       'dice_ok' in verify ? h('li', {}, `${mark(verify.dice_ok)} dice ${verify.dice_ok ? 'match the seed' : 'do not match'} (server)`) : null,
       verify.client_seeds ? h('li', {}, `client seeds: ${Object.entries(verify.client_seeds).map(([s, c]) => `${s}=${c ?? '(none)'}`).join(', ')}`) : null,
+      sealedLine(verify),
       ...seatLines(verify)));
     if (session.finished && verify.seed) {
       if (checkedFor == null) {

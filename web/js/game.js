@@ -151,7 +151,9 @@ function statusLine(session, plugin) {
   const v = session.view;
   const you = session.seat;
   const lines = [];
-  if (v.status === 'finished') lines.push(h('strong', {}, v.winner ? `Finished: ${winnerText(v, you)} ${winnerText(v, you) === 'you' ? 'win' : 'wins'}.` : 'Finished.'));
+  // a ruleset's status names "draw" as the winner of a drawn game (SMOKE-VIC-3) unless a side is called so
+  const drawn = v.winner === 'draw' && !(v.state && v.state.sides && v.state.sides.draw);
+  if (v.status === 'finished') lines.push(h('strong', {}, drawn ? 'Finished: a draw.' : v.winner ? `Finished: ${winnerText(v, you)} ${winnerText(v, you) === 'you' ? 'win' : 'wins'}.` : 'Finished.'));
   else if (v.status === 'waiting') lines.push(h('strong', {}, 'Waiting for every seat to be ready.'));
   else {
     const toAct = v.to_act || (v.active_seat ? [v.active_seat] : []);
@@ -286,11 +288,13 @@ function buildPlay(session, panel, plugin, alertBox) {
       parts.push(h('section', { 'aria-labelledby': 'h-templates' }, h('h3', { id: 'h-templates' }, 'Measured commands'),
         templates.map((t, i) => templateForm(t, i, { onPost: (c) => post(c), onDryRun: (c) => dryRun(session, c) }))));
     }
-    if (cmds.length) {
-      const list = commandList(cmds, post, plugin, v, { words: said });
+    // a ruleset whose table has a control for a command (plugin.onTable) lists only the others here
+    const rest = plugin.onTable ? cmds.filter((c) => !plugin.onTable(c, session.legal)) : cmds;
+    if (rest.length) {
+      const list = commandList(rest, post, plugin, v, { words: said });
       parts.push(plugin.interact
         ? h('details', { class: 'all-cmds' }, h('summary', {}, `All legal commands (${cmds.length})`), list)
-        : h('section', { 'aria-labelledby': 'h-cmds' }, h('h3', { id: 'h-cmds' }, `Your legal commands (${cmds.length})`), list));
+        : h('section', { 'aria-labelledby': 'h-cmds' }, h('h3', { id: 'h-cmds' }, plugin.onTable ? `Other commands (${rest.length})` : `Your legal commands (${cmds.length})`), list));
     }
     if (session.seat && v.status !== 'finished') parts.push(undoBox(session, post));
     parts.push(recentBox(session));

@@ -3,7 +3,7 @@
 // ids (each linked to its text), the numbers, and the dice with their indices.
 import { h, clear } from './dom.js';
 import { problemText } from './api.js';
-import { mountSvg } from './board.js';
+import { mountSvg, setZoom } from './board.js';
 import { disputeView } from './choices.js';
 
 export function renderReplay(session, panel, at0, plugin) {
@@ -11,7 +11,7 @@ export function renderReplay(session, panel, at0, plugin) {
   const where = h('output', { id: 'replay-where', for: 'replay-slider' });
   const btn = (label, aria, fn) => h('button', { type: 'button', 'aria-label': aria, onclick: fn }, label);
   const follow = h('input', { type: 'checkbox', id: 'replay-follow' });
-  const boardBox = h('div', { class: 'board-frame replay-board', id: 'replay-board' });
+  const boardBox = h('div', { class: 'board-frame replay-board', id: 'replay-board', tabindex: 0, role: 'region', 'aria-label': 'Board of this step (scrollable)' });
   const rulingBox = h('div', { class: 'ruling', id: 'ruling', 'aria-live': 'polite' });
   const tlBox = h('ol', { class: 'timeline', id: 'timeline' });
   const dialog = h('dialog', { id: 'rule-dialog' });
@@ -75,7 +75,10 @@ export function renderReplay(session, panel, at0, plugin) {
       if (!svgCache.has(n)) svgCache.set(n, session.api.get(session.path(`/board.svg?at=${n}`), { text: true }));
       const [svg, ruling, steps] = await Promise.all([svgCache.get(n), n >= 1 ? session.ruling(n) : null, session.loadTimeline()]);
       if (mine !== token) return;
-      mountSvg(boardBox, svg, `Board after step ${n}`);
+      // a phone gets the picture enlarged, as in the play view (it scrolls sideways inside its frame)
+      if (!boardBox.dataset.zoom && boardBox.clientWidth) setZoom(boardBox, boardBox.clientWidth < 520 ? ((plugin && plugin.phoneZoom) || 1.5) : 1);
+      const pic = mountSvg(boardBox, svg, `Board after step ${n}`);
+      if (pic && plugin && plugin.dress) plugin.dress(pic, session.view);  // a ruleset's legible names and symbols
       boardBox.dataset.at = String(n);
       const step = steps.steps.find((s) => s.seq === n);
       clear(rulingBox, rulingView(session, n, step, ruling));

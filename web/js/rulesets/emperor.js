@@ -312,4 +312,49 @@ export function textBoard(view) {
   ];
 }
 
-export default { id: 'emperor', describe, warningOf, interact, handPanel, statusLines, textBoard, onBoardOrHand, zooms: [1, 1.5, 2], phoneZoom: 1.5 };
+// The picture (in play and in the replay) is the grid alone, as large as the frame allows (its small print legible at
+// 1x): the server's side panel (the order card and compass, the heroes' cards, which the hand and "The
+// Emperor's cards" show too) and the line under the grid move out of the picture into the page, in words.
+const LEGIBLE_VH = 72; // the grid's height at most this much of the window: it stays in view whole
+export function board({ svg }) {
+  if (!svg || svg.__dressed) return;
+  svg.__dressed = true;
+  const cells = [...svg.querySelectorAll('rect.cell-hit')];
+  if (!cells.length) return;
+  const num = (e, a) => Number(e.getAttribute(a)) || 0;
+  const left = Math.min(...cells.map((r) => num(r, 'x')));
+  const right = Math.max(...cells.map((r) => num(r, 'x') + num(r, 'width')));
+  const bottom = Math.max(...cells.map((r) => num(r, 'y') + num(r, 'height')));
+  const panel = [];
+  let lastMove = null;
+  for (const e of [...svg.children]) {
+    if (e.tagName === 'defs' || e.tagName === 'title') continue;
+    const b = e.getBBox();
+    if (b.x >= right + 2) panel.push(e);
+    else if (e.tagName === 'text' && b.y >= bottom + 2) lastMove = e;
+  }
+  const lines = panel.filter((e) => e.tagName === 'text').map((e) => e.textContent.trim());
+  const at = lines.indexOf('Order card');
+  const order = [];
+  for (let i = at + 1; at >= 0 && i < lines.length && lines[i] !== 'N'; i += 1) order.push(lines[i]);
+  const deck = lines.find((l) => /^deck \d+/.test(l));
+  panel.forEach((e) => e.remove());
+  if (lastMove) lastMove.remove();
+  const w = right + left;
+  const hgt = bottom + 14;
+  svg.setAttribute('viewBox', `0 0 ${w} ${hgt}`);
+  svg.style.maxWidth = `calc(${((w / hgt) * LEGIBLE_VH).toFixed(1)}vh * var(--zoom, 1))`;
+  const title = svg.querySelector('text');
+  if (title && title.getBBox().width > w - left) title.setAttribute('font-size', String(Math.floor(16 * (w - left) / title.getBBox().width)));
+  const frame = svg.closest('.board-frame');
+  if (!frame) return;
+  const move = lastMove ? lastMove.textContent.replace(/;\s*dashed: possible P, tinted: reachable R, bold: P∩R\s*$/, '') : '';
+  const id = frame.id === 'board' ? 'emperor-order' : `${frame.id}-order`; // the play view's, the replay's
+  const box = h('div', { class: 'emperor-order small', id },
+    order.length ? h('p', {}, h('strong', {}, 'Order card '), order.join(' · '), deck ? ` · ${deck.replace(/\s+/g, ' ')}` : '') : null,
+    move ? h('p', {}, `${move}. On the grid: tinted, the cells it could reach; dashed, the cells it could choose; bold, both.`) : null);
+  const old = document.getElementById(id);
+  if (old) old.replaceWith(box); else frame.after(box);
+}
+
+export default { id: 'emperor', describe, warningOf, interact, handPanel, statusLines, textBoard, onBoardOrHand, board, dress: (svg) => board({ svg }), zooms: [1, 1.5, 2, 3], phoneZoom: 2 };

@@ -11,6 +11,7 @@ import { h } from '../dom.js';
 import { ApiError, problemText } from '../api.js';
 import { commandButton, warningOf, wordsOf } from '../commands.js';
 import { armyBuilder } from '../army_builder.js';
+import { dressTable, SYMBOLS } from './smoke_labels.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 export const ROTATE_STEP = 5; // degrees per wheel notch or [ ] key (Shift: 1)
@@ -248,6 +249,8 @@ export function board(ctx) {
   const key = `${view.game_id}@${view.version}`;
   if (ctl.key !== key) reset(key);
   if (!svg) return;
+  dress(svg, view);
+  legend(svg);
   const tf = transformOf(svg);
   if (!tf || !legal || !(legal.templates || []).length) return;
   const units = new Map();
@@ -676,10 +679,12 @@ export function statusLines(view) {
   const sides = (st.battle && st.battle.sides) || [];
   const seatsOf = (side) => Object.values(st.armies || {}).filter((a) => a.side === side).map((a) => a.seat);
   const sideName = (id) => { const s = sides.find((x) => x.id === id); const who = seatsOf(id); return `${s ? s.name : id}${who.length ? ` (${who.join(', ')})` : ''}`; };
-  if (st.phase != null) lines.push(`Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''} · turn ${st.turn_number ?? ''}${t ? ` · ${sideName(t.side)} to act, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
+  // GAP-B-09: sixes may carry the phase past the last one in the game's last turn; it is the last phase that ended
+  const phase = st.phase != null && end.phase && st.phase > end.phase ? `Phase ${end.phase} of ${end.phase} is over (last turn)` : `Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''}`;
+  if (st.phase != null) lines.push(`${phase} · turn ${st.turn_number ?? ''}${t && !st.result ? ` · ${sideName(t.side)} to act, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
   if (st.result) {
     const r = st.result;
-    lines.push(`Result: ${typeof r === 'object' ? (r.winner ? `${sideName(r.winner)} wins${r.kind ? ` (${r.kind} victory)` : ''}` : (r.detail || 'a draw')) : r}`);
+    lines.push(`Result: ${typeof r === 'object' ? (r.winner ? `${sideName(r.winner)} wins${r.kind ? ` (${r.kind} victory)` : ''}` : (r.kind === 'draw' ? 'a draw: the sides kept equal shares of their morale' : (r.detail || 'a draw'))) : r}`);
   }
   return lines;
 }
@@ -756,9 +761,10 @@ export function handPanel({ view, seat, cmds, post, legal }) {
       return h('button', { type: 'button', class: `die${isUsed ? ' used' : ''}`, dataset: { die: String(i), value: String(v) },
         disabled: !offers.length, 'aria-pressed': pick.die === i ? 'true' : 'false',
         'aria-label': `Die ${i + 1}: ${v}${isUsed ? ' (placed)' : ''}`,
-        onclick: (ev) => { pick.die = pick.die === i ? null : i; redrawBoard(ev.currentTarget, { view, seat, cmds, post }); } }, String(v));
+        onclick: (ev) => { pick.die = pick.die === i ? null : i; redrawBoard(ev.currentTarget, { view, seat, cmds, post, legal }); } }, String(v));
     }) : h('span', { class: 'muted' }, acts ? 'No dice rolled yet.' : 'No action dice now.'));
   const chosen = pick.die != null ? placeOffers(cmds, dice, used, pick.die) : [];
+  const words = wordsOf(legal);
   const slots = h('ul', { class: 'slots' }, board.slots.map((sl) => {
     const place = chosen.find((c) => c.slot === sl.id);
     const here = (placed[sl.id] || []).map((i) => dice[i]);
@@ -768,6 +774,8 @@ export function handPanel({ view, seat, cmds, post, legal }) {
       h('p', {}, sl.text),
       here.length ? h('p', { class: 'placed' }, `Dice here: ${here.join(', ')}`) : null,
       place ? h('button', { type: 'button', class: 'place-here', dataset: { command: JSON.stringify(place) }, onclick: () => post(place) }, `Put the ${dice[pick.die]} here`) : null,
+      // what placing it costs (the ruleset's warning), under the button: the die was picked first, this is the second step
+      place && warningOf(place, words) ? h('p', { class: 'cmd-warning', role: 'note' }, '⚠ ', warningOf(place, words)) : null,
       activations.length ? activationChoices(activations, dice, post) : null);
   }));
   const others = mine ? cmds.filter((c) => c.type === 'take_risk' || c.type === 'end_placement') : [];
@@ -775,8 +783,10 @@ export function handPanel({ view, seat, cmds, post, legal }) {
     h('h3', {}, `Action board: ${board.name}`),
     h('p', { class: 'small' }, mine ? (pick.die != null ? `Die ${dice[pick.die]} picked: choose a slot.` : dice.some((_, i) => placeOffers(cmds, dice, used, i).length) ? 'Pick a die, then the slot to put it on.' : 'No die left to place.') : `${acts ? acts.seat : 'Nobody'} is placing dice.`),
     diceRow,
-    others.length ? h('div', { class: 'choices' }, others.map((c) => h('button', { type: 'button', class: 'board-cmd', dataset: { command: JSON.stringify(c) }, onclick: () => post(c) },
-      c.type === 'take_risk' ? 'Take a risk: roll one more die (your commander is exposed)' : 'End placement (dice not placed are discarded)'))) : null,
+    // the ruleset's words and warning (a risk to the general, dice discarded): the first press asks again
+    others.length ? h('div', { class: 'choices' }, others.map((c) => commandButton(c, post,
+      (words.get(JSON.stringify(c)) || {}).label || (c.type === 'take_risk' ? 'Take a risk: roll one more die (your general is exposed)' : 'End placement (dice not placed are discarded)'),
+      warningOf(c, words), { class: 'board-cmd' }))) : null,
     slots));
   return out;
 }
@@ -805,6 +815,30 @@ function redrawBoard(btn, args) {
     const again = fresh.querySelector(`.die[data-die="${btn.dataset.die}"]`);
     if (again) again.focus();
   }
+}
+
+// The commands the table has its own control for (the dice and slots, the choice box, a piece on the
+// picture or to be placed with a template): the page lists only the others, as a fallback with their words.
+const ON_ACTION_BOARD = new Set(['place_die', 'activate', 'take_risk', 'end_placement']);
+export function onTable(cmd, legal) {
+  if (ON_ACTION_BOARD.has(cmd.type) || !ON_TABLE.has(cmd.type)) return true;
+  const same = (t) => t && t.command && t.command.type === cmd.type
+    && ['unit', 'commander', 'column'].every((k) => t.command[k] === cmd[k]);
+  return ((legal && legal.templates) || []).some(same);
+}
+
+// ---- legible at 1x: the units' symbols, their names placed apart (smoke_labels.js) ---------------
+export function dress(svg, view) {
+  const st = stateOf(view);
+  dressTable(svg, st.profiles || {}, [...(st.units || []), ...(st.reserve || [])]);
+}
+
+// the key to the symbols, under the table
+function legend(svg) {
+  const frame = svg.closest('.board-frame');
+  if (!frame || document.getElementById('smoke-legend')) return;
+  frame.after(h('p', { class: 'small muted smoke-legend', id: 'smoke-legend' },
+    `Unit symbols: ${Object.values(SYMBOLS).join(' · ')}; the front edge is drawn heavy. A name with no room beside its unit shows while the unit is pointed at or selected.`));
 }
 
 // ---- words -------------------------------------------------------------------------------------
@@ -844,4 +878,4 @@ export function optionsForm(onChange, ctx = {}) {
   return { el: h('div', { class: 'smoke-options' }, base ? base.el : null, holder), value, ok: () => !builder || builder.ok(), fromSchema: true };
 }
 
-export default { id: 'smoke', board, describe, handPanel, statusLines, optionsForm, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
+export default { id: 'smoke', board, dress, onTable, describe, handPanel, statusLines, optionsForm, zooms: ZOOMS, phoneZoom: PHONE_ZOOM };
