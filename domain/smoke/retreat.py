@@ -189,7 +189,8 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
         rb.add("SMOKE-FRET-2" if other_formation else "SMOKE-FRET-3",
                msg("It would have landed on {friends}: it moves on in the same line to the first free "
                    "place{value}{value2}.",
-                   friends=', '.join(plan['friends']), value=' (another formation: -1 army morale)' if other_formation and not irregular else '', value2=' (Irregular: no loss, SMOKE-FRET-4)' if other_formation and irregular else ''),
+                   friends=', '.join(plan['friends']), value=msg(" (another formation: -1 army morale)") if other_formation and not irregular else "",
+                   value2=msg(" (Irregular: no loss, SMOKE-FRET-4)") if other_formation and irregular else ""),
                friends=list(plan["friends"]))
     if plan.get("slide"):
         opt = plan["slide"]["option"]
