@@ -2,11 +2,11 @@
 
     .venv/bin/python ops/bench_i18n.py [--commands 120] [--json]
 
-For a seeded random Emperor game and a Hoth game (both speak messages: summaries, refusals, labels;
-Hoth's rulings too): at each decision, the time to
+For a seeded random Emperor game, a Hoth game and a Clouds of Smoke game (all speak messages: summaries,
+refusals, labels, rulings): at each decision, the time to
 make the ``legal-commands`` answer's words (``words.described``) and then to localize that body in
-Ukrainian (``service.i18n.localize``), and for every step the time to localize its timeline entry
-and its ruling. English is the domain's own text (no work at the edge), so the Ukrainian figures
+the language of the game's rulebook (uk; ru for Smoke; ``service.i18n.localize``), and for every step the time to localize its timeline entry
+and its ruling. English is the domain's own text (no work at the edge), so the localize figures
 are the whole added cost. Also the size the web catalogs add to the page's first load (the JSON of
 ``GET /languages/{lang}/catalog`` and web/js/i18n.js, raw and gzip) and the time to load all five
 catalogs from their .po files. Median, 95th percentile and maximum in ms.
@@ -31,7 +31,9 @@ from domain.kernel import registry, words  # noqa: E402
 from domain.kernel.runner import Game  # noqa: E402
 from projections.views import timeline_entry  # noqa: E402
 
-CASES = (("emperor", "SETUP-AKHENA-VS-REBEL"), ("hoth", "SCN-TAKE-DOWN-THE-SHIELD"))
+#: (ruleset, scenario, the language it is read in beside English: its rulebook's)
+CASES = (("emperor", "SETUP-AKHENA-VS-REBEL", "uk"), ("hoth", "SCN-TAKE-DOWN-THE-SHIELD", "uk"),
+         ("smoke", "BTL-CROSSROADS", "ru"))
 
 
 def _stats(xs: list[float]) -> dict[str, float]:
@@ -61,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         i18n.translations(lang)
     load_ms = round((time.perf_counter() - t0) * 1e3, 1)
     out: dict[str, object] = {"catalogs_load_ms": load_ms}
-    for rid, scenario in CASES:
+    for rid, scenario, lang in CASES:
         rs = registry.get(rid)
         g = Game(rs, scenario, seed=a.seed.to_bytes(32, "big"))
         rng = random.Random(a.seed)
@@ -73,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             t1 = time.perf_counter()
             body = {"described": words.described(rs, g.state, seat, built)}
             t2 = time.perf_counter()
-            i18n.localize(body, "uk", words.names_of(rs, g.state))
+            i18n.localize(body, lang, words.names_of(rs, g.state))
             t3 = time.perf_counter()
             words_t.append(t2 - t1)
             uk_t.append(t3 - t2)
@@ -85,15 +87,15 @@ def main(argv: list[str] | None = None) -> int:
             entry = timeline_entry(_Stored(seq, enc.encode(em.event), None), rs, undone=False, names=names)
             ruling = msgspec.to_builtins(em.ruling) if em.ruling is not None else {}
             t1 = time.perf_counter()
-            i18n.localize(entry, "uk", names)
+            i18n.localize(entry, lang, names)
             t2 = time.perf_counter()
-            i18n.localize({"ruling": ruling}, "uk", names)
+            i18n.localize({"ruling": ruling}, lang, names)
             t3 = time.perf_counter()
             tl_t.append(t2 - t1)
             ruling_t.append(t3 - t2)
-        out[rid] = {"decisions": len(words_t), "legal_commands_words_en": _stats(words_t),
-                    "legal_commands_localize_uk": _stats(uk_t), "steps": len(tl_t),
-                    "timeline_entry_localize_uk": _stats(tl_t), "ruling_localize_uk": _stats(ruling_t)}
+        out[rid] = {"language": lang, "decisions": len(words_t), "legal_commands_words_en": _stats(words_t),
+                    "legal_commands_localize": _stats(uk_t), "steps": len(tl_t),
+                    "timeline_entry_localize": _stats(tl_t), "ruling_localize": _stats(ruling_t)}
     js = (ROOT / "web" / "js" / "i18n.js").read_bytes()
     size = {}
     for lang in SUPPORTED:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RulingBuilder
+from domain.kernel.messages import msg, msg_n
 
 from . import orders
 from .cards import boost, choose_card, requirement_now, scan_words, unique_crest_now
@@ -52,12 +53,12 @@ def emperor_turn(out: Outbox) -> None:
         st = out.state
         n = st.turn_no + 1
         restored = tuple(sorted(k for k, v in st.flipped.items() if v == EMPEROR))
-        rb = RulingBuilder().add("SOLO-GAME-1", "Your turn is over: the Emperor takes its turn.", turn=n)
+        rb = RulingBuilder().add("SOLO-GAME-1", msg("Your turn is over: the Emperor takes its turn."), turn=n)
         if restored:
-            rb.add("BASE-LOC-4", f"Locations the Emperor flipped are face up again: {', '.join(restored)} (PROPOSED, "
-                                 "GAP-A-18).", locations=list(restored))
-        rb.add("BASE-CREST-1", "The Emperor's applied crest initiative is cleared at the start of its turn.")
-        out.emit(TurnStarted(side=EMPEROR, turn=n, restored=restored), rb, summary=f"turn {n}: the Emperor")
+            rb.add("BASE-LOC-4", msg("Locations the Emperor flipped are face up again: {restored} (PROPOSED, "
+                                     "GAP-A-18).", restored=', '.join(restored)), locations=list(restored))
+        rb.add("BASE-CREST-1", msg("The Emperor's applied crest initiative is cleared at the start of its turn."))
+        out.emit(TurnStarted(side=EMPEROR, turn=n, restored=restored), rb, summary=msg("turn {n}: the Emperor", n=n))
         orders.advance(out, "turn")
         oc = out.state.current_order()
         assert oc is not None
@@ -81,8 +82,8 @@ def run(out: Outbox, agenda: list[Work]) -> None:
 def _end_turn(out: Outbox, w: Work, agenda: list[Work]) -> None:
     st = out.state
     out.emit(TurnEnded(side=EMPEROR, turn=st.turn_no), RulingBuilder().add(
-        "SOLO-TURN-3", "The Emperor has performed every step of its order card.", card=st.order_current),
-        summary="the Emperor's turn ends")
+        "SOLO-TURN-3", msg("The Emperor has performed every step of its order card."), card=st.order_current),
+        summary=msg("the Emperor's turn ends"))
     start_human_turn(out)
 
 
@@ -97,14 +98,14 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
     listed = w.index < len(oc.steps)
     where = (f"step {w.index + 1} of {oc.id} ({', '.join(oc.steps)})" if listed
              else f"{oc.id} lists no REFRESH_CHECK: it is performed once after the last step (INFERRED, GAP-A-04)")
-    rb = RulingBuilder().add("SOLO-TURN-2", f"{w.step}: {where}.", step=w.step, card=oc.id)
+    rb = RulingBuilder().add("SOLO-TURN-2", msg("{step}: {where}.", step=w.step, where=where), step=w.step, card=oc.id)
     if w.step == "MOVE":
         rb.add("SOLO-TURN-4", (f"The Emperor has {len(prepared)} prepared action card(s), so its hero moves"
                                if prepared else "The Emperor has no prepared action card: its hero does not move")
                + (f"; then its helper {helper.name} moves (even if the hero did not)." if helper and helper.alive
                   else "."), prepared=list(prepared))
         out.emit(StepStarted(step=w.step, index=w.index, card=oc.id, performed=bool(prepared) or bool(
-            helper and helper.alive)), rb, summary=f"Emperor step: {w.step}")
+            helper and helper.alive)), rb, summary=msg("Emperor step: {step}", step=w.step))
         front = []
         if prepared:
             front.append(Work(kind="move", warrior=hero.id, source="base move"))
@@ -113,13 +114,13 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
         agenda[0:0] = front
     elif w.step == "ACTIVATE":
         if not prepared:
-            rb.add("SOLO-TURN-5", "The Emperor has no prepared action card: nothing happens in this step.")
+            rb.add("SOLO-TURN-5", msg("The Emperor has no prepared action card: nothing happens in this step."))
             out.emit(StepStarted(step=w.step, index=w.index, card=oc.id, performed=False), rb,
-                     summary="Emperor step: ACTIVATE (no prepared card)")
+                     summary=msg("Emperor step: ACTIVATE (no prepared card)"))
             return
-        rb.add("SOLO-TURN-5", "The Emperor chooses one prepared card and activates it; there is no two-action "
-                              "limit (SOLO-TURN-3).")
-        out.emit(StepStarted(step=w.step, index=w.index, card=oc.id), rb, summary="Emperor step: ACTIVATE")
+        rb.add("SOLO-TURN-5", msg("The Emperor chooses one prepared card and activates it; there is no two-action "
+                                  "limit (SOLO-TURN-3)."))
+        out.emit(StepStarted(step=w.step, index=w.index, card=oc.id), rb, summary=msg("Emperor step: ACTIVATE"))
         card_id, scanned = choose_card(out.state, oc.compass)
         assert card_id is not None
         card = out.state.card(card_id)
@@ -128,13 +129,14 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
                            + ", ".join(f"{c} ({'prepared' if c in prepared else 'exhausted'})" for c in scanned)
                            + f" -> {card_id} {card.name} (PROPOSED, GAP-A-01).", scanned=list(scanned), card=card_id,
             compass=oc.compass).add(
-            "SOLO-TIE-4", "Action cards are not on the battlefield: the compass points to the end of the row to scan "
-                          "from.").add(
-            "SOLO-CARD-3", f"Card choice is a replaceable policy: {out.state.card_policy}.").add(
+            "SOLO-TIE-4", msg("Action cards are not on the battlefield: the compass points to the end of the row "
+                              "to scan from.")).add(
+            "SOLO-CARD-3", msg("Card choice is a replaceable policy: {card_policy}.",
+                               card_policy=out.state.card_policy)).add(
             "BASE-CARD-1", f"{card_id}: " + "; ".join(ability_text(a) for a in card.abilities)
                            + " -- resolved in printed order.")
         out.emit(CardActivated(side=EMPEROR, card=card_id, scanned=scanned, compass=oc.compass), rb2,
-                 summary=f"the Emperor activates {card_id} {card.name}")
+                 summary=msg("the Emperor activates {card_id} {card_name}", card_id=card_id, card_name=card.name))
         agenda[0:0] = [Work(kind="ability", ability=a, card=card_id, source=f"{card_id} {card.name}")
                        for a in card.abilities] + [Work(kind="finish_card", card=card_id)]
     else:  # REFRESH_CHECK
@@ -142,7 +144,7 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
         ex = st.exhausted.get(EMPEROR, ())
         do = n <= oc.refresh_value
         out.emit(StepStarted(step=w.step, index=w.index, card=oc.id, performed=do), rb,
-                 summary="Emperor step: REFRESH_CHECK")
+                 summary=msg("Emperor step: REFRESH_CHECK"))
         out.emit(Refreshed(side=EMPEROR, cards=ex if do else (), prepared=n, refresh_value=oc.refresh_value,
                            refreshed=do), RulingBuilder().add(
             "SOLO-TURN-6", f"{n} prepared card(s) ({', '.join(prepared) or 'none'}) {'<=' if do else '>'} refresh "
@@ -150,15 +152,15 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
                            + (f"the Emperor refreshes (BASE-REF-1: every exhausted card becomes prepared: "
                               f"{', '.join(ex) or 'none was exhausted'})." if do else "no refresh."),
             prepared=n, refresh_value=oc.refresh_value, cards=list(ex if do else ())),
-            summary=("the Emperor refreshes" if do else "the Emperor does not refresh"))
+            summary=((msg("the Emperor refreshes") if do else msg("the Emperor does not refresh"))))
 
 
 def _finish_card(out: Outbox, w: Work, agenda: list[Work]) -> None:
     card = out.state.card(w.card)
     out.emit(CardResolved(side=EMPEROR, card=w.card, crest=card.crest), RulingBuilder().add(
-        "SOLO-TURN-5", f"{w.card} {card.name} is exhausted.", card=w.card).add(
-        "BASE-CREST-1", f"Its crest {card.crest} becomes the Emperor's applied crest initiative.", crest=card.crest),
-        summary=f"{w.card} exhausted; crest {card.crest}")
+        "SOLO-TURN-5", msg("{card} {card_name} is exhausted.", card=w.card, card_name=card.name), card=w.card).add(
+        "BASE-CREST-1", msg("Its crest {crest} becomes the Emperor's applied crest initiative.", crest=card.crest), crest=card.crest),
+        summary=msg("{card} exhausted; crest {crest}", card=w.card, crest=card.crest))
 
 
 # -- movement (SOLO-MOVE) -------------------------------------------------------------------------
@@ -189,7 +191,7 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
     reading = choice(st, STEP4)
     d = decide_move(field, mover, movement, req, tuple(solo.exceptions), compass, reading)
     rb = RulingBuilder()
-    rb.add("SOLO-MOVE-1", "During the Emperor's turn its warriors ignore hazards (no restriction, no wound).")
+    rb.add("SOLO-MOVE-1", msg("During the Emperor's turn its warriors ignore hazards (no restriction, no wound)."))
     why = f"{st.heroes[EMPEROR].name}'s solo card" + (
         "" if mover.kind == HERO else (" (helper line)" if solo.helper_direction else
                                        " (no helper line: the hero's requirement, INFERRED SOLO-MOVE-11)"))
@@ -197,33 +199,36 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
         via = ("the current order card's unique crest matches every crest (SOLO-CREST-1)"
                if unique_crest_now(st) else f"the applied crest initiative is {crest}")
         rb.add("SOLO-CREST-1" if unique_crest_now(st) else "BASE-SOLO-1",
-               f"The {crest} override of the direction applies: {via}.", crest=crest)
+               msg("The {crest} override of the direction applies: {via}.", crest=crest, via=via), crest=crest)
     if mover.kind != HERO:
-        rb.add("SOLO-MOVE-11", f"The helper {mover.name} uses the same procedure with its own requirement and its "
-                               "own movement bonuses.")
+        rb.add("SOLO-MOVE-11", msg("The helper {mover_name} uses the same procedure with its own requirement and "
+                                   "its own movement bonuses.", mover_name=mover.name))
     rb.add("SOLO-MOVE-3", f"Requirement from {why}: {requirement_text(req)}"
            + (f"; bonus types not counted: {', '.join(solo.exceptions)}" if solo.exceptions else "") + ".",
            requirement=requirement_text(req))
     if solo.exceptions:
-        rb.add("SOLO-FAQ-3", f"The exception for {', '.join(solo.exceptions)} also covers double symbols of that type.",
+        rb.add("SOLO-FAQ-3", msg("The exception for {exceptions} also covers double symbols of that type.",
+                                 exceptions=', '.join(solo.exceptions)),
                exceptions=list(solo.exceptions))
-    rb.add("SOLO-MOVE-4", f"Possible directions P (no location, requirement met): {_cells(d.possible)}.",
+    rb.add("SOLO-MOVE-4", msg("Possible directions P (no location, requirement met): {value}.",
+                              value=_cells(d.possible)),
            P=list(d.possible))
     rb.add("SOLO-MOVE-5", f"Reachable cells R within movement {movement} ({base}"
            + (f" + {bonus} bonus" if bonus else "") + f"), start cell included: {_cells(d.reachable)}.",
            R=list(d.reachable), movement=movement)
-    rb.add("SOLO-MOVE-7", f"PR = P ∩ R = {_cells(d.candidates)}.", PR=list(d.candidates))
+    rb.add("SOLO-MOVE-7", msg("PR = P ∩ R = {value}.", value=_cells(d.candidates)), PR=list(d.candidates))
     if d.step == 1:
-        rb.add("SOLO-MOVE-7", f"Step 1: exactly one cell in PR -> {d.to}.", step=1)
+        rb.add("SOLO-MOVE-7", msg("Step 1: exactly one cell in PR -> {to}.", to=d.to), step=1)
     elif d.step in (2, 3):
-        rb.add("SOLO-MOVE-10", "Preferred is computed over PR (GAP-A-07; the other reading gives the same cell).")
+        rb.add("SOLO-MOVE-10", msg("Preferred is computed over PR (GAP-A-07; the other reading gives the same "
+                                   "cell)."))
         rb.add("SOLO-MOVE-6", "Preferred = most active location bonus symbols (doubles count 2): "
                + ", ".join(f"B({c})={d.bonus[c]}" for c in sorted(d.bonus)) + f" -> Pref = {_cells(d.preferred)}.",
                B=dict(d.bonus), preferred=list(d.preferred))
         if d.step == 2:
-            rb.add("SOLO-MOVE-7", f"Step 2: one preferred cell -> {d.to}.", step=2)
+            rb.add("SOLO-MOVE-7", msg("Step 2: one preferred cell -> {to}.", to=d.to), step=2)
         else:
-            rb.add("SOLO-MOVE-7", f"Step 3: {len(d.preferred)} preferred cells -> Compass.", step=3)
+            rb.add("SOLO-MOVE-7", msg("Step 3: {count} preferred cells -> Compass.", count=len(d.preferred)), step=3)
             _compass(rb, d.compass, d.arrows, d.to, "preferred cell")
     elif d.step == 4:
         other = next(r for r in STEP4_READINGS if r != reading)
@@ -241,13 +246,15 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: str) -> tu
             if d.compass:
                 _compass(rb, d.compass, d.arrows, d.to, "nearest preferred cell")
     else:
-        rb.add("SOLO-MOVE-8", "No possible direction can be approached (f, INFERRED): the warrior stays.")
+        rb.add("SOLO-MOVE-8", msg("No possible direction can be approached (f, INFERRED): the warrior stays."))
     if d.to == mover.cell:
-        rb.add("SOLO-MOVE-9", f"The destination is its own cell {d.to}: {mover.name} does not move.")
+        rb.add("SOLO-MOVE-9", msg("The destination is its own cell {to}: {mover_name} does not move.",
+                                  to=d.to, mover_name=mover.name))
     else:
-        rb.add("SOLO-MOVE-9", f"{mover.name} moves {mover.cell} -> {' -> '.join(d.path)} (a shortest legal path; "
-                              f"ties broken by the compass {compass} of the current order card at the first "
-                              "differing step, PROPOSED; SOLO-TIE-1).", path=list(d.path), compass=compass)
+        rb.add("SOLO-MOVE-9", msg("{mover_name} moves {cell} -> {path} (a shortest legal path; ties broken by the "
+                                  "compass {compass} of the current order card at the first differing step, "
+                                  "PROPOSED; SOLO-TIE-1).",
+                                  mover_name=mover.name, cell=mover.cell, path=' -> '.join(d.path), compass=compass), path=list(d.path), compass=compass)
     frm = mover.cell
     out.emit(EmperorMoved(warrior=mover.id, purpose=purpose, movement=movement, requirement=requirement_text(req),
                           possible=d.possible, reachable=d.reachable, candidates=d.candidates, bonus=d.bonus,
@@ -264,13 +271,14 @@ def _cells(cells: Any) -> str:
 
 def _compass(rb: RulingBuilder, compass: str, arrows: Any, to: str, what: str = "candidate") -> None:
     """SOLO-TIE-1..3 (and SOLO-FAQ-2) as ruling steps."""
-    rb.add("SOLO-TIE-1", f"Otherwise equal options: the compass of the current order card ({compass}) decides.",
+    rb.add("SOLO-TIE-1", msg("Otherwise equal options: the compass of the current order card ({compass}) decides.",
+                             compass=compass),
            compass=compass)
-    rb.add("SOLO-TIE-2", f"The {what} farthest {compass} on the battlefield as a whole is {to} (not relative to any "
-                         "warrior or location, SOLO-FAQ-2).", chosen=to)
+    rb.add("SOLO-TIE-2", msg("The {what} farthest {compass} on the battlefield as a whole is {to} (not relative to "
+                             "any warrior or location, SOLO-FAQ-2).", what=what, compass=compass, to=to), chosen=to)
     if len(arrows) > 1:
-        rb.add("SOLO-TIE-3", f"Tie on that axis: the arrow turns clockwise to {', '.join(arrows[1:])} (PROPOSED, "
-                             "GAP-A-10).", arrows=list(arrows))
+        rb.add("SOLO-TIE-3", msg("Tie on that axis: the arrow turns clockwise to {value} (PROPOSED, GAP-A-10).",
+                                 value=', '.join(arrows[1:])), arrows=list(arrows))
 
 
 # -- abilities ----------------------------------------------------------------------------------
@@ -337,15 +345,16 @@ def _attack_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     if not targets:
         _done(out, w, skipped=True, rule="SOLO-TGT-1", why="No enemy warrior is left to target.")
         return
-    rb = RulingBuilder().add("SOLO-TGT-1", "The Emperor targets at any distance; the range symbol only selects the "
-                                           "target.").add(
-        "BASE-RANGE-2", f"{rng} -> {rule}: {_WHO[rule]} (PROPOSED mapping, GAP-A-03).", range=rng, targeting=rule).add(
+    rb = RulingBuilder().add("SOLO-TGT-1", msg("The Emperor targets at any distance; the range symbol only selects "
+                                               "the target.")).add(
+        "BASE-RANGE-2", msg("{rng} -> {rule}: {value} (PROPOSED mapping, GAP-A-03).",
+                            rng=rng, rule=rule, value=_WHO[rule]), range=rng, targeting=rule).add(
         "SOLO-TGT-3", "Distances from " + performer.name + f" ({performer.cell}): "
         + ", ".join(f"{st.warriors[i].name} {dist_text(v)}" for i, v in sorted(d.items())) + ".", distances=dict(d))
     if a.boost is not None:
         if not unique_crest_now(st):
-            rb.add("SOLO-CREST-3", "No unique crest on the order card: the Emperor's ordinary crest initiative "
-                                   "follows the base rule (BASE-CREST-1).")
+            rb.add("SOLO-CREST-3", msg("No unique crest on the order card: the Emperor's ordinary crest initiative "
+                                       "follows the base rule (BASE-CREST-1)."))
         rb.add("SOLO-CREST-1" if unique_crest_now(st) else "BASE-CREST-1",
                f"Crest boost +{a.boost.amount} if {a.boost.crest}: " + (
                    "the unique crest of the order card matches every crest" if unique_crest_now(st)
@@ -353,26 +362,31 @@ def _attack_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     rb.add("BASE-ATK-1", f"Attack value = {a.value} printed"
            + "".join(f" + {v} {s}" for s, v in by.items()) + f" + {crest} crest = {value}.", attack=value)
     if tie and rule != SYM_ALL:
-        rb.add("SOLO-TGT-4", f"Equally {'near' if rule == SYM_NEAREST else 'far'} targets: the compass chooses.")
-        rb.add("SOLO-FAQ-1", "Among equally valid attack targets the Emperor uses the compass of the order card.")
+        rb.add("SOLO-TGT-4", msg("Equally {value} targets: the compass chooses.",
+                                 value='near' if rule == SYM_NEAREST else 'far'))
+        rb.add("SOLO-FAQ-1", msg("Among equally valid attack targets the Emperor uses the compass of the order "
+                                 "card."))
         _compass(rb, compass, [compass], st.warriors[targets[0]].cell or "", "target")
     if rule != SYM_ALL:
-        rb.add("SOLO-TGT-5", "With the target selected, the switching rules are checked before the ability resolves.")
+        rb.add("SOLO-TGT-5", msg("With the target selected, the switching rules are checked before the ability "
+                                 "resolves."))
     switched = ""
     switch_rule = ""
     if rule == SYM_ALL:
-        rb.add("SOLO-TGT-2", "Every enemy, starting with your hero; then by ascending distance, compass on ties "
-                             f"(INFERRED): {', '.join(st.warriors[t].name for t in targets)}.", targets=list(targets))
-        rb.add("SOLO-SWITCH-4", "An ability that targets every enemy never switches (INFERRED).")
+        rb.add("SOLO-TGT-2", msg("Every enemy, starting with your hero; then by ascending distance, compass on "
+                                 "ties (INFERRED): {items}.", items=', '.join(st.warriors[t].name for t in targets)), targets=list(targets))
+        rb.add("SOLO-SWITCH-4", msg("An ability that targets every enemy never switches (INFERRED)."))
     else:
         t = st.warriors[targets[0]]
         if t.kind == HELPER and value <= t.defense:
             hero = st.hero_of(HUMAN)
             assert hero is not None
             switched, switch_rule = t.id, "SOLO-SWITCH-1"
-            rb.add("SOLO-SWITCH-1", f"{t.name} is a helper and attack {value} cannot beat its defense {t.defense}: the "
-                                    f"Emperor switches to the warrior it can wound most -- your hero {hero.name} (its "
-                                    "defense is chosen after targeting, PROPOSED GAP-A-12).", attack=value,
+            rb.add("SOLO-SWITCH-1", msg("{t_name} is a helper and attack {value} cannot beat its defense "
+                                        "{defense}: the Emperor switches to the warrior it can wound most -- your "
+                                        "hero {hero_name} (its defense is chosen after targeting, PROPOSED "
+                                        "GAP-A-12).",
+                                        t_name=t.name, value=value, defense=t.defense, hero_name=hero.name), attack=value,
                    helper_defense=t.defense)
             targets = [hero.id]
         else:
@@ -382,7 +396,8 @@ def _attack_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     names = ", ".join(st.warriors[t].name for t in targets)
     out.emit(TargetChosen(performer=performer.id, source=w.source, ability=ability_text(a), rule=rule, distances=d,
                           targets=tuple(targets), compass=compass if tie else "", switched_from=switched,
-                          switch_rule=switch_rule), rb, summary=f"{w.source}: target {names}")
+                          switch_rule=switch_rule), rb, summary=msg("{source}: target {names}",
+                                                                    source=w.source, names=names))
     agenda[0:0] = [Work(kind="attack", warrior=performer.id, target=t, value=value, source=w.source,
                         ability=a, parts=parts) for t in targets] + [
         Work(kind="ability_done", source=w.source, ability=a)]
@@ -402,16 +417,18 @@ def _attack_one(out: Outbox, w: Work, agenda: list[Work]) -> None:
     if not target.alive or not attacker.alive:
         return
     if target.kind == HELPER:
-        rb = RulingBuilder().add("BASE-DEF-1", f"Your helper {target.name} defends with its fixed value "
-                                               f"{target.defense} (no bonuses, no cards).", defense=target.defense)
+        rb = RulingBuilder().add("BASE-DEF-1", msg("Your helper {target_name} defends with its fixed value "
+                                                   "{defense} (no bonuses, no cards).",
+                                                   target_name=target.name, defense=target.defense), defense=target.defense)
         resolve_attack(out, EMPEROR, attacker, target, w.source, w.value, target.defense,
                        {**w.parts, "defense_fixed": target.defense}, rb)
         return
     cards, locs = defense_options(out.state)
     if not cards and not locs:
         out.emit(Defended(side=HUMAN, warrior=target.id, value=0, parts={"card": 0}), RulingBuilder().add(
-            "BASE-DEF-1", f"{target.name} has no prepared action card and no DEFENSE bonus available: defense 0."),
-            summary=f"{target.name} cannot defend")
+            "BASE-DEF-1", msg("{target_name} has no prepared action card and no DEFENSE bonus available: defense 0.",
+                              target_name=target.name)),
+            summary=msg("{target_name} cannot defend", target_name=target.name))
         resolve_attack(out, EMPEROR, attacker, target, w.source, w.value, 0, {**w.parts, "defense_card": 0},
                        RulingBuilder())
         return
@@ -419,10 +436,11 @@ def _attack_one(out: Outbox, w: Work, agenda: list[Work]) -> None:
                 locations=locs, parts=w.parts, resume=tuple(agenda))
     agenda.clear()
     out.emit(DefenseRequested(pending=p), RulingBuilder().add(
-        "BASE-DEF-1", f"{attacker.name} attacks your hero {target.name} with {w.value} ({w.source}): you may activate "
-                      f"one prepared card for its defense ({', '.join(cards) or 'none'}) and use DEFENSE bonuses "
-                      f"({', '.join(locs) or 'none'}).", attack=w.value, cards=list(cards), locations=list(locs)),
-        summary=f"you defend against {w.value}")
+        "BASE-DEF-1", msg("{attacker_name} attacks your hero {target_name} with {value} ({source}): you may "
+                          "activate one prepared card for its defense ({value2}) and use DEFENSE bonuses "
+                          "({value3}).",
+                          attacker_name=attacker.name, target_name=target.name, value=w.value, source=w.source, value2=', '.join(cards) or 'none', value3=', '.join(locs) or 'none'), attack=w.value, cards=list(cards), locations=list(locs)),
+        summary=msg("you defend against {value}", value=w.value))
 
 
 def defense_options(state: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -482,15 +500,15 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     if depends:
         cite(rb, PUSH_BONUS, reading, "the push bonuses of the locations next to the pusher only"
                  if reading == "adjacent" else "every face-up push bonus on the battlefield")
-    rb.add("SOLO-PUSH-2", f"Push value V = {a.value} printed + {bonus} bonus + {crest} crest = "
-                          f"{value}.", V=value).add(
-        "BASE-RANGE-2", f"{rng} -> {rule}: {_WHO[rule]} (PROPOSED, GAP-A-03).", targeting=rule).add(
+    rb.add("SOLO-PUSH-2", msg("Push value V = {value} printed + {bonus} bonus + {crest} crest = {value2}.",
+                              value=a.value, bonus=bonus, crest=crest, value2=value), V=value).add(
+        "BASE-RANGE-2", msg("{rng} -> {rule}: {value} (PROPOSED, GAP-A-03).", rng=rng, rule=rule, value=_WHO[rule]), targeting=rule).add(
         "SOLO-TGT-3", "Distances from " + performer.name + ": "
         + ", ".join(f"{st.warriors[i].name} {dist_text(v)}" for i, v in sorted(d.items())) + ".", distances=dict(d))
     plans = {e.id: best_hazard_plan(field, e.id, value, compass) for e in enemies}
     if rule == SYM_ALL:
-        rb.add("SOLO-SWITCH-4", "A push on every enemy never switches; an enemy that cannot reach a hazard is not "
-                                "pushed (INFERRED).")
+        rb.add("SOLO-SWITCH-4", msg("A push on every enemy never switches; an enemy that cannot reach a hazard is "
+                                    "not pushed (INFERRED)."))
         doable = [t for t in targets if plans.get(t) is not None]
         out.emit(TargetChosen(performer=performer.id, source=w.source, ability=ability_text(a), rule=rule,
                               distances=d, targets=tuple(doable)), rb, summary=f"{w.source}: push targets "
@@ -510,19 +528,22 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
         return
     t = targets[0]
     if tie:
-        rb.add("SOLO-TGT-4", f"Equally {'near' if rule == SYM_NEAREST else 'far'}: compass {compass} chooses "
-                             f"{st.warriors[t].name}.", compass=compass)
+        rb.add("SOLO-TGT-4", msg("Equally {value}: compass {compass} chooses {x_name}.",
+                                 value='near' if rule == SYM_NEAREST else 'far', compass=compass, x_name=st.warriors[t].name), compass=compass)
         _compass(rb, compass, [compass], st.warriors[t].cell or "", "target")
-    rb.add("SOLO-TGT-5", "With the target selected, the switching rule for pushes is checked.")
+    rb.add("SOLO-TGT-5", msg("With the target selected, the switching rule for pushes is checked."))
     switched = ""
     plan = plans.get(t)
     if plan is None:
         alts = {i: p for i, p in plans.items() if p is not None and i != t}
         if not alts:
-            rb.add("SOLO-PUSH-2", f"{st.warriors[t].name} cannot be pushed into any active hazard within {value} step(s), "
-                                  "and no other enemy can: the push is not performed.")
+            rb.add("SOLO-PUSH-2", msg_n("{x_name} cannot be pushed into any active hazard within {value} step(s), "
+                                        "and no other enemy can: the push is not performed.",
+                                        "{x_name} cannot be pushed into any active hazard within {value} step(s), "
+                                        "and no other enemy can: the push is not performed.", "value", x_name=st.warriors[t].name, value=value))
             out.emit(TargetChosen(performer=performer.id, source=w.source, ability=ability_text(a), rule=rule,
-                                  distances=d, targets=()), rb, summary=f"{w.source}: no enemy reaches a hazard")
+                                  distances=d, targets=()), rb, summary=msg("{source}: no enemy reaches a hazard",
+                                                                            source=w.source))
             _fallback(out, "SOLO-FALL-1b", "it performs a push but cannot push any enemy into an active hazard",
                       agenda)
             return
@@ -535,11 +556,12 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
                + f" can: switch to the one suffering most -> {st.warriors[t].name}"
                + (f" (tie: compass {compass}, PROPOSED)" if len(top) > 1 else "") + ".", switched_to=t)
     else:
-        rb.add("SOLO-SWITCH-3", f"{st.warriors[t].name} can be pushed into an active hazard: it stays the target.")
+        rb.add("SOLO-SWITCH-3", msg("{x_name} can be pushed into an active hazard: it stays the target.",
+                                    x_name=st.warriors[t].name))
     out.emit(TargetChosen(performer=performer.id, source=w.source, ability=ability_text(a), rule=rule, distances=d,
                           targets=(t,), compass=compass if tie else "", switched_from=switched,
                           switch_rule="SOLO-SWITCH-2" if switched else ""), rb,
-             summary=f"{w.source}: push target {st.warriors[t].name}")
+             summary=msg("{source}: push target {x_name}", source=w.source, x_name=st.warriors[t].name))
     _execute_push(out, performer, st.warriors[t], value, w.source, compass)
     if not out.over:
         _done(out, w, skipped=False, rule="SOLO-PUSH-4", why="The push is done.")
@@ -552,10 +574,13 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
     if plan is None:  # only after an earlier push of the same ability changed the battlefield (SYM_ALL)
         out.emit(Pushed(side=EMPEROR, pusher=pusher.id, target=target.id, source=source, value=value,
                         frm=target.cell or "", path=()), RulingBuilder().add(
-            "SOLO-SWITCH-4", f"{target.name} ({target.cell}) can no longer be pushed into an active hazard within "
-                             f"{value} step(s) after the earlier push of this ability: the push does nothing to it "
-                             "(INFERRED).", target=target.id, V=value),
-            summary=f"{target.name} is not pushed (no active hazard in reach any more)")
+            "SOLO-SWITCH-4", msg_n("{target_name} ({cell}) can no longer be pushed into an active hazard within "
+                                   "{value} step(s) after the earlier push of this ability: the push does nothing to "
+                                   "it (INFERRED).",
+                                   "{target_name} ({cell}) can no longer be pushed into an active hazard within "
+                                   "{value} step(s) after the earlier push of this ability: the push does nothing to "
+                                   "it (INFERRED).", "value", target_name=target.name, cell=target.cell, value=value), target=target.id, V=value),
+            summary=msg("{target_name} is not pushed (no active hazard in reach any more)", target_name=target.name))
         return
     path, entries = truncate(plan.path, field.active_hazard_cells(), target.left)
     ties = len(plan.candidates) > 1
@@ -571,15 +596,18 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
     if ties:  # SOLO-PUSH-2: equal candidates by the compass (PROPOSED)
         _compass(rb, compass, plan.arrows, plan.first, "hazard")
     if value > plan.k:
-        rb.add("SOLO-PUSH-3", f"{value - plan.k} push left after {plan.first}: the Emperor keeps pushing only while "
-                              "each step still wounds (a: between two adjacent active hazards first; b: out to a free "
-                              "neighbour and back).")
+        rb.add("SOLO-PUSH-3", msg("{value} push left after {first}: the Emperor keeps pushing only while each step "
+                                  "still wounds (a: between two adjacent active hazards first; b: out to a free "
+                                  "neighbour and back).", value=value - plan.k, first=plan.first))
     for rule, note in plan.notes:
         rb.add(rule, note + ".")
     if len(path) < len(plan.path):
-        rb.add("SOLO-PUSH-4", f"{target.name} dies after {len(entries)} hazard wound(s): the push stops.")
-    rb.add("SOLO-PUSH-5", f"Your warriors are not exempt from hazards in the Emperor's turn: {len(entries)} entry(ies) "
-                          f"into active hazards, {HAZARD_WOUNDS} wound(s) each (BASE-HAZ-2).",
+        rb.add("SOLO-PUSH-4", msg("{target_name} dies after {count} hazard wound(s): the push stops.",
+                                  target_name=target.name, count=len(entries)))
+    rb.add("SOLO-PUSH-5", msg_n("Your warriors are not exempt from hazards in the Emperor's turn: {count} entry(ies) "
+                                "into active hazards, {hazard_wounds} wound(s) each (BASE-HAZ-2).",
+                                "Your warriors are not exempt from hazards in the Emperor's turn: {count} entry(ies) "
+                                "into active hazards, {hazard_wounds} wound(s) each (BASE-HAZ-2).", "hazard_wounds", count=len(entries), hazard_wounds=HAZARD_WOUNDS),
            wounds=len(entries) * HAZARD_WOUNDS, path=list(path))
     wounds = len(entries) * HAZARD_WOUNDS
     first = (f"nearest active hazard {plan.first} in {plan.k} step(s)"
@@ -587,7 +615,8 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
     out.emit(Pushed(side=EMPEROR, pusher=pusher.id, target=target.id, source=source, value=value,
                     frm=target.cell or '', path=path,
                     hazards=entries, wounds=wounds, plan="; ".join((first, *(t for _, t in plan.notes)))), rb,
-             summary=f"{target.name} pushed {' -> '.join((target.cell or '',) + path)}: {wounds} wound(s)")
+             summary=msg_n("{target_name} pushed {items}: {wounds} wound(s)",
+                           "{target_name} pushed {items}: {wounds} wound(s)", "wounds", target_name=target.name, items=' -> '.join((target.cell or '',) + path), wounds=wounds))
     casualties(out)
 
 
@@ -700,22 +729,23 @@ def _star(out: Outbox, w: Work, agenda: list[Work]) -> None:
     lines = tuple(text for _, text in walk)
     rb = RulingBuilder().add("SOLO-STAR-1", f"{st.heroes[EMPEROR].name}'s solo card: star priority "
                              + " > ".join(e.name or "any available location ability" for e in solo.star_priority) + ".")
-    rb.add("SOLO-STAR-2", f"For this star ({w.source}) walk the list from the top; take the first ability the "
-                          "Emperor can apply.", walk=list(lines))
+    rb.add("SOLO-STAR-2", msg("For this star ({source}) walk the list from the top; take the first ability the "
+                              "Emperor can apply.", source=w.source), walk=list(lines))
     for rule, line in walk:
         rb.add(rule, line)
     if chosen is None:
-        rb.add("SOLO-STAR-3", "No listed ability can be applied: the fallback ability is used for this star.")
+        rb.add("SOLO-STAR-3", msg("No listed ability can be applied: the fallback ability is used for this star."))
         out.emit(StarChosen(side=EMPEROR, choice="", kind="none", walk=lines), rb,
-                 summary=f"{w.source}: star -> fallback")
+                 summary=msg("{source}: star -> fallback", source=w.source))
         _fallback(out, "SOLO-FALL-1a", "it has a star but can choose no ability from its star priority list", agenda)
         return
     name, kind, ab, lo = chosen
-    rb.add("SOLO-STAR-2", f"-> {name}: {ability_text(ab)}.", choice=name)
+    rb.add("SOLO-STAR-2", msg("-> {name}: {value}.", name=name, value=ability_text(ab)), choice=name)
     if kind == "location":
-        rb.add("SOLO-STAR-6", "Location abilities are identified by (location card, ability); each once per turn.")
+        rb.add("SOLO-STAR-6", msg("Location abilities are identified by (location card, ability); each once per "
+                                  "turn."))
     out.emit(StarChosen(side=EMPEROR, choice=name, kind=kind, ability=ab, walk=lines), rb,
-             summary=f"{w.source}: star -> {name}")
+             summary=msg("{source}: star -> {name}", source=w.source, name=name))
     if lo is not None:  # GAP-A-27: using the ability flips the card before it resolves
         flip(out, EMPEROR, hero, [(lo, symbol_count(lo, ()))], (), "location ability", [
             ("BASE-LOC-3", f"Using {lo.id}'s ability flips the card.")])
@@ -731,9 +761,9 @@ def _fallback(out: Outbox, trigger: str, why: str, agenda: list[Work]) -> None:
     fb = solo.fallback
     if st.turn.fallback_used:
         out.emit(FallbackUsed(name=fb.name, trigger=trigger, applied=False), RulingBuilder().add(
-            "SOLO-FALL-1", f"The fallback would be used: {why} ({trigger}).").add(
-            "SOLO-FALL-2", f"{fb.name} was already used this turn: nothing happens."),
-            summary=f"fallback {fb.name}: already used this turn")
+            "SOLO-FALL-1", msg("The fallback would be used: {why} ({trigger}).", why=why, trigger=trigger)).add(
+            "SOLO-FALL-2", msg("{fb_name} was already used this turn: nothing happens.", fb_name=fb.name)),
+            summary=msg("fallback {fb_name}: already used this turn", fb_name=fb.name))
         return
     _direct(out, Work(kind="ability", ability=fb.ability, source=f"fallback {fb.name}"), fb.ability,
             f"fallback {fb.name}", trigger=trigger, why=why, agenda=agenda)
@@ -748,26 +778,29 @@ def _direct(out: Outbox, w: Work, a: Ability, source: str, *, trigger: str = "",
     assert solo is not None
     rb = RulingBuilder()
     if trigger:
-        rb.add("SOLO-FALL-1", f"{why}: the Emperor uses its fallback ability {solo.fallback.name} "
-                              f"({ability_text(a)}).", trigger=trigger)
-        rb.add("SOLO-FALL-2", "At most once per turn.")
+        rb.add("SOLO-FALL-1", msg("{why}: the Emperor uses its fallback ability {fallback_name} ({value}).",
+                                  why=why, fallback_name=solo.fallback.name, value=ability_text(a)), trigger=trigger)
+        rb.add("SOLO-FALL-2", msg("At most once per turn."))
     name = solo.fallback.name if trigger else source
     if a.kind == "WOUND":
         hero = st.hero_of(HUMAN)
         assert hero is not None
-        rb.add("SOLO-FALL-3", f"It targets your hero {hero.name}: {a.value} wound(s), no defense.")
+        rb.add("SOLO-FALL-3", msg_n("It targets your hero {hero_name}: {value} wound(s), no defense.",
+                                    "It targets your hero {hero_name}: {value} wound(s), no defense.", "value", hero_name=hero.name, value=a.value))
         out.emit(FallbackUsed(name=name, trigger=trigger or "card", applied=True, target=hero.id, wounds=a.value), rb,
-                 summary=f"{name}: {hero.name} suffers {a.value} wound(s)")
+                 summary=msg_n("{name}: {hero_name} suffers {value} wound(s)",
+                               "{name}: {hero_name} suffers {value} wound(s)", "value", name=name, hero_name=hero.name, value=a.value))
         casualties(out)
     elif a.kind == "HEAL":
         hero = st.hero_of(EMPEROR)
         assert hero is not None
         healed = min(a.value, hero.wounds)
-        rb.add("BASE-WAR-2", f"{hero.name} heals {healed} wound(s) (never above its starting health).", healed=healed)
+        rb.add("BASE-WAR-2", msg_n("{hero_name} heals {healed} wound(s) (never above its starting health).",
+                                   "{hero_name} heals {healed} wound(s) (never above its starting health).", "healed", hero_name=hero.name, healed=healed), healed=healed)
         out.emit(FallbackUsed(name=name, trigger=trigger or "card", applied=True, target=hero.id, healed=healed), rb,
-                 summary=f"{name}: {hero.name} heals {healed}")
+                 summary=msg("{name}: {hero_name} heals {healed}", name=name, hero_name=hero.name, healed=healed))
     else:
-        out.emit(FallbackUsed(name=name, trigger=trigger, applied=True), rb, summary=f"fallback {name}")
+        out.emit(FallbackUsed(name=name, trigger=trigger, applied=True), rb, summary=msg("fallback {name}", name=name))
         if agenda is not None:
             agenda.insert(0, Work(kind="ability", ability=a, source=f"fallback {name}"))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RulingBuilder
+from domain.kernel.messages import msg, msg_n
 
 from . import orders
 from .cards import boost, choose_card, scan_words
@@ -24,13 +25,13 @@ def casualties(out: Outbox) -> None:
             out.emit(WarriorDied(warrior=w.id), RulingBuilder().add(
                 "BASE-WAR-2", f"{w.name} is reduced to 0 health and dies" + (" (a helper is removed)."
                                                                              if w.kind == HELPER else "."),
-                warrior=w.id, health=w.health), summary=f"{w.name} dies")
+                warrior=w.id, health=w.health), summary=msg("{w_name} dies", w_name=w.name))
             if w.kind == HERO and not out.over:
                 win = other(w.side)
                 out.emit(GameWon(winner=win, reason=f"{w.name} died"), RulingBuilder().add(
-                    "SOLO-GAME-2", f"A hero died: the game ends at once and the side whose hero is alive wins "
-                                   f"({'you' if win == HUMAN else 'the Emperor'}).", winner=win),
-                    summary=f"{win} wins")
+                    "SOLO-GAME-2", msg("A hero died: the game ends at once and the side whose hero is alive wins "
+                                       "({value}).", value='you' if win == HUMAN else 'the Emperor'), winner=win),
+                    summary=msg("{win} wins", win=win))
                 return
 
 
@@ -46,11 +47,12 @@ def flip(out: Outbox, side: str, warrior: Warrior, locs: list[tuple[Location, in
         rb.add(rule, text)
     names = ", ".join(f"{lo.id} {lo.name} ({'+'.join(b.symbol + ('x2' if b.count == 2 else '') for b in lo.bonuses)})"
                       for lo, _ in locs)
-    rb.add("BASE-LOC-3", f"{names}: used and flipped; a flipped location gives no bonus and its hazards are "
-                         "inactive.", locations=[lo.id for lo, _ in locs], amount=amount)
+    rb.add("BASE-LOC-3", msg("{names}: used and flipped; a flipped location gives no bonus and its hazards are "
+                             "inactive.", names=names), locations=[lo.id for lo, _ in locs], amount=amount)
     out.emit(LocationsFlipped(side=side, warrior=warrior.id, locations=tuple(lo.id for lo, _ in locs),
                               symbols=symbols, amount=amount, purpose=purpose), rb,
-             summary=f"{warrior.name} uses {'+'.join(lo.id for lo, _ in locs)} (+{amount} {'/'.join(symbols)})")
+             summary=msg("{warrior_name} uses {items} (+{amount} {symbols})",
+                         warrior_name=warrior.name, items='+'.join(lo.id for lo, _ in locs), amount=amount, symbols='/'.join(symbols)))
     return amount
 
 
@@ -88,10 +90,12 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
     with out.automaton():
         if target.kind == HELPER:
             out.emit(Defended(side=EMPEROR, warrior=target.id, value=target.defense, parts={"fixed": target.defense}),
-                     RulingBuilder().add("SOLO-DEF-3", f"The Emperor's helper {target.name} defends automatically with "
-                                                      f"its fixed defense {target.defense} (BASE-DEF-1): no order "
-                                                      "card, no modifier.", defense=target.defense),
-                     summary=f"{target.name} defends with {target.defense}")
+                     RulingBuilder().add("SOLO-DEF-3", msg("The Emperor's helper {target_name} defends "
+                                                           "automatically with its fixed defense {defense} "
+                                                           "(BASE-DEF-1): no order card, no modifier.",
+                                                           target_name=target.name, defense=target.defense), defense=target.defense),
+                     summary=msg("{target_name} defends with {defense}",
+                                 target_name=target.name, defense=target.defense))
             return target.defense, {"fixed": target.defense}
         st = out.state
         if not st.prepared(EMPEROR):  # SOLO-DEF-4 (INFERRED, GAP-A-15), SOLO-CHOICE-UNDEFENDED
@@ -106,8 +110,10 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
                                        "locations next to it" if reading == "locations" else
                                        "an undefended hero uses no location: defense 0, nothing flipped")
             out.emit(Defended(side=EMPEROR, warrior=target.id, value=loc, parts=parts), rb.add(
-                "SOLO-DEF-4", f"Undefended: defense = 0 + {loc} location DEFENSE = {loc} (INFERRED, GAP-A-15).",
-                defense=loc), summary=f"{target.name} cannot defend (defense {loc})")
+                "SOLO-DEF-4", msg("Undefended: defense = 0 + {loc} location DEFENSE = {loc} (INFERRED, GAP-A-15).",
+                                  loc=loc),
+                defense=loc), summary=msg("{target_name} cannot defend (defense {loc})",
+                                          target_name=target.name, loc=loc))
             return loc, parts
         orders.advance(out, "defense")  # SOLO-DEF-2a
         st = out.state
@@ -125,29 +131,32 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
         value = max(0, raw)  # SOLO-DEF-2f
         parts = {"card": card.defense, "locations": loc, "crest": crest, "order_modifier": oc.defense_modifier}
         rb = RulingBuilder().add(
-            "SOLO-DEF-1", "The Emperor's warriors defend under the base rules, changed by SOLO-DEF-2..5 (SOLO-GAME-4).").add(
-            "SOLO-DEF-5", "Each separate attack on the Emperor's hero is a separate defense sequence.").add(
-            "SOLO-ORD-4", f"The order card consulted is the current one at this moment: {oc.id}.").add(
-            "SOLO-CARD-2", "The card is chosen as for an ACTIVATE step.").add(
-            "SOLO-CARD-1", f"Compass {oc.compass}: the action row is scanned {scan_words(oc.compass)} "
-                           f"({', '.join(scanned)}); the first prepared card is {card_id} {card.name} (PROPOSED, "
-                           "GAP-A-01).", scanned=list(scanned), card=card_id).add(
-            "SOLO-DEF-2", f"b: {card_id} is activated for its defense value {card.defense} and exhausted.",
+            "SOLO-DEF-1", msg("The Emperor's warriors defend under the base rules, changed by SOLO-DEF-2..5 "
+                              "(SOLO-GAME-4).")).add(
+            "SOLO-DEF-5", msg("Each separate attack on the Emperor's hero is a separate defense sequence.")).add(
+            "SOLO-ORD-4", msg("The order card consulted is the current one at this moment: {id}.", id=oc.id)).add(
+            "SOLO-CARD-2", msg("The card is chosen as for an ACTIVATE step.")).add(
+            "SOLO-CARD-1", msg("Compass {compass}: the action row is scanned {value} ({scanned}); the first "
+                               "prepared card is {card_id} {card_name} (PROPOSED, GAP-A-01).",
+                               compass=oc.compass, value=scan_words(oc.compass), scanned=', '.join(scanned), card_id=card_id, card_name=card.name), scanned=list(scanned), card=card_id).add(
+            "SOLO-DEF-2", msg("b: {card_id} is activated for its defense value {defense} and exhausted.",
+                              card_id=card_id, defense=card.defense),
             defense=card.defense)
         if card.abilities:
             reading = choice(st, DEFENSE_CARD)
             cite(rb, DEFENSE_CARD, reading, f"{card_id}'s abilities ({'; '.join(ability_text(a) for a in card.abilities)}) "
                  + ("are not resolved." if reading == "value" else "resolve once the attack is resolved."))
         if card.defense_boost is not None:
-            rb.add("SOLO-CREST-2", "The unique crest works only in the Emperor's own turn; this is your turn.")
-            rb.add("SOLO-DEF-2", f"c/d: crest boost +{card.defense_boost.amount} if {card.defense_boost.crest}: "
-                                 f"applied crest initiative is {st.crest.get(EMPEROR) or 'none'}, so +{crest}; a unique "
-                                 "crest never counts for defense (SOLO-CREST-2).", crest=crest)
+            rb.add("SOLO-CREST-2", msg("The unique crest works only in the Emperor's own turn; this is your turn."))
+            rb.add("SOLO-DEF-2", msg("c/d: crest boost +{amount} if {crest}: applied crest initiative is {value}, "
+                                     "so +{crest2}; a unique crest never counts for defense (SOLO-CREST-2).",
+                                     amount=card.defense_boost.amount, crest=card.defense_boost.crest, value=st.crest.get(EMPEROR) or 'none', crest2=crest), crest=crest)
         rb.add("SOLO-DEF-2", f"e/f: + order card {oc.id} defense modifier {oc.defense_modifier:+d}: "
                              f"{card.defense} + {loc} + {crest} {oc.defense_modifier:+d} = {raw}"
                              + (" -> 0 (never below 0)." if raw < 0 else "."), total=value)
         out.emit(Defended(side=EMPEROR, warrior=target.id, card=card_id, value=value, parts=parts, scanned=scanned),
-                 rb, summary=f"the Emperor defends with {card_id} {card.name}: {value}")
+                 rb, summary=msg("the Emperor defends with {card_id} {card_name}: {value}",
+                                 card_id=card_id, card_name=card.name, value=value))
         return value, parts
 
 
@@ -155,10 +164,14 @@ def resolve_attack(out: Outbox, side: str, attacker: Warrior, target: Warrior, s
                    defense: int, parts: dict[str, Any], rb: RulingBuilder) -> int:
     """BASE-ATK-1: wounds = max(0, attack - defense); then BASE-WAR-2 / SOLO-GAME-2."""
     wounds = max(0, attack - defense)
-    rb.add("BASE-ATK-1", f"{source}: attack {attack} against defense {defense}: {wounds} wound(s) to {target.name}.",
+    rb.add("BASE-ATK-1", msg_n("{source}: attack {attack} against defense {defense}: {wounds} wound(s) to "
+                               "{target_name}.",
+                               "{source}: attack {attack} against defense {defense}: {wounds} wound(s) to "
+                               "{target_name}.", "wounds", source=source, attack=attack, defense=defense, wounds=wounds, target_name=target.name),
            attack=attack, defense=defense, wounds=wounds)
     out.emit(AttackResolved(side=side, attacker=attacker.id, target=target.id, source=source, attack=attack,
                             defense=defense, wounds=wounds, parts=parts), rb,
-             summary=f"{attacker.name} attacks {target.name}: {attack} vs {defense}, {wounds} wound(s)")
+             summary=msg_n("{attacker_name} attacks {target_name}: {attack} vs {defense}, {wounds} wound(s)",
+                           "{attacker_name} attacks {target_name}: {attack} vs {defense}, {wounds} wound(s)", "wounds", attacker_name=attacker.name, target_name=target.name, attack=attack, defense=defense, wounds=wounds))
     casualties(out)
     return wounds

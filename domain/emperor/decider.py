@@ -104,17 +104,17 @@ class EmperorRuleset:
                             + f"; the Emperor plays {hero_e.name} on {su.emperor.cell}"
                             + (f" with {hero_e.helper.name} on {su.emperor.helper_cell}" if hero_e.helper else "")
                             + ".", setup=su.id, battlefield=bf.id).add(
-            "SOLO-GAME-3", f"The Emperor uses its order deck ({deck.id}), {hero_e.name}'s solo card and "
-                           f"{hero_e.name}'s action cards.").add(
-            "BASE-GRID-1", f"A {bf.columns}x{bf.rows} grid, columns A.. west to east, rows 1.. south (your edge) to "
-                           "north (the Emperor's edge).").add(
+            "SOLO-GAME-3", msg("The Emperor uses its order deck ({id}), {hero_e_name}'s solo card and "
+                               "{hero_e_name}'s action cards.", id=deck.id, hero_e_name=hero_e.name)).add(
+            "BASE-GRID-1", msg("A {columns}x{rows} grid, columns A.. west to east, rows 1.. south (your edge) to "
+                               "north (the Emperor's edge).", columns=bf.columns, rows=bf.rows)).add(
             "BASE-LOC-1", f"Locations: {', '.join(f'{lo.id} {lo.name} on {lo.cell}' for lo in bf.locations) or 'none'}; "
                           "hazards: " + (", ".join(f"{h.id} {h.name} on {h.cell}" for h in bf.hazards) or "none") + ".").add(
             "BASE-WAR-1", "; ".join(f"{w.name} health {w.health}, movement {w.movement}"
                                     + (f", defense {w.defense}" if w.kind == HELPER else "") for w in warriors) + ".")
         out.emit(GameOpened(setup=su.id, title=su.title, battlefield=bf, human=hero_h, emperor=hero_e,
                             solo=cat.solo[hero_e.id], orders=deck.cards, card_policy=deck.card_policy,
-                            warriors=tuple(warriors)), rb, summary=f"{su.title}: set up")
+                            warriors=tuple(warriors)), rb, summary=msg("{title}: set up", title=su.title))
         orders.open_deck(out, tuple(c.id for c in deck.cards))
         human.start_human_turn(out)  # BASE-SETUP-1 step 5: the human takes the first turn
         return out.items
@@ -126,7 +126,8 @@ class EmperorRuleset:
         if state.winner is not None:
             raise RuleViolation("SOLO-GAME-2", msg("The game is over: {side} won.", side=state.winner))
         if seat != HUMAN:
-            raise NotYourDecision(f"{seat!r} is not a seat of this game; the Emperor decides inside the engine.")
+            raise NotYourDecision(msg("{seat} is not a seat of this game; the Emperor decides inside the engine.",
+                                      seat=repr(seat)))
         out = Outbox(state, dice)
         human.handle(out, command)
         human.settle(out)

@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
-from domain.kernel.messages import msg
+from domain.kernel.messages import msg, msg_n
 
 from . import commands as C
 from .automaton import defense_card_abilities, emperor_turn, resume
@@ -48,7 +48,7 @@ def _end_turn(out: Outbox, why: str) -> None:
     st = out.state
     out.emit(TurnEnded(side=HUMAN, turn=st.turn_no), RulingBuilder().add("BASE-TURN-1", why,
                                                                          actions=list(st.turn.actions if st.turn else ())),
-             summary="your turn ends")
+             summary=msg("your turn ends"))
     emperor_turn(out)
 
 
@@ -87,16 +87,18 @@ def settle(out: Outbox) -> None:
             if not a.queue:
                 card = st.card(a.card)
                 out.emit(CardResolved(side=HUMAN, card=a.card, crest=card.crest), RulingBuilder().add(
-                    "BASE-CARD-1", f"{a.card} {card.name} is resolved and exhausted.", card=a.card).add(
-                    "BASE-CREST-1", f"Its crest {card.crest} becomes your applied crest initiative.", crest=card.crest),
-                    summary=f"{a.card} exhausted; crest {card.crest}")
+                    "BASE-CARD-1", msg("{card} {card_name} is resolved and exhausted.",
+                                       card=a.card, card_name=card.name), card=a.card).add(
+                    "BASE-CREST-1", msg("Its crest {crest} becomes your applied crest initiative.", crest=card.crest), crest=card.crest),
+                    summary=msg("{card} exhausted; crest {crest}", card=a.card, crest=card.crest))
                 continue
             step = a.queue[0]
             if not step_options(st, step):
                 why = _no_option_reason(st, step)
                 out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(step.ability), skipped=True,
                                      why=why), RulingBuilder().add(_RULE_OF.get(step.ability.kind, "BASE-CARD-1"), why),
-                         summary=f"{step.source}: {ability_text(step.ability)} has no possible use")
+                         summary=msg("{source}: {value} has no possible use",
+                                     source=step.source, value=ability_text(step.ability)))
                 continue
             return
         if _turn_over(st):
@@ -275,8 +277,9 @@ def handle(out: Outbox, cmd: Any) -> None:
         if isinstance(cmd, C.Skip):
             out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(step.ability), skipped=True,
                                  why="you chose not to use it"), RulingBuilder().add(
-                "GAP-A-24", f"You leave {ability_text(step.ability)} ({step.source}) unused (PROPOSED: abilities are "
-                            "optional)."), summary=f"{step.source}: {ability_text(step.ability)} skipped")
+                "GAP-A-24", msg("You leave {value} ({source}) unused (PROPOSED: abilities are optional).",
+                                value=ability_text(step.ability), source=step.source)), summary=msg("{source}: {value} skipped",
+                                                       source=step.source, value=ability_text(step.ability)))
             return
         if cmd not in step_options(st, step):
             raise _step_refusal(st, step, cmd)
@@ -297,11 +300,13 @@ def handle(out: Outbox, cmd: Any) -> None:
         _activate(out, cmd)
     elif isinstance(cmd, C.Refresh):
         ex = st.exhausted.get(HUMAN, ())
-        out.emit(ActionTaken(action="REFRESH"), RulingBuilder().add("BASE-TURN-1", "Action: REFRESH."),
-                 summary="you refresh")
+        out.emit(ActionTaken(action="REFRESH"), RulingBuilder().add("BASE-TURN-1", msg("Action: REFRESH.")),
+                 summary=msg("you refresh"))
         out.emit(Refreshed(side=HUMAN, cards=ex), RulingBuilder().add(
-            "BASE-REF-1", f"Every exhausted card becomes prepared: {', '.join(ex) or 'none was exhausted'}.",
-            cards=list(ex)), summary=f"refreshed {len(ex)} card(s)")
+            "BASE-REF-1", msg("Every exhausted card becomes prepared: {value}.",
+                              value=', '.join(ex) or 'none was exhausted'),
+            cards=list(ex)), summary=msg_n("refreshed {count} card(s)",
+                                           "refreshed {count} card(s)", "count", count=len(ex)))
 
 
 def _action_refusal(st: EmperorState, cmd: Any) -> RuleViolation:
@@ -436,9 +441,11 @@ def _human_flip(out: Outbox, w: Warrior, ids: tuple[str, ...], symbols: tuple[st
 
 def _hazard_wound(out: Outbox, w: Warrior, hazard: str, why: str) -> None:
     out.emit(WarriorWounded(warrior=w.id, wounds=HAZARD_WOUNDS, cause=f"hazard {hazard}"), RulingBuilder().add(
-        "BASE-HAZ-2", f"{w.name} enters the active hazard {hazard} ({why}): {HAZARD_WOUNDS} wound(s), no defense; "
-                      "its movement ends "
-                      "there.", hazard=hazard), summary=f"{w.name} is wounded by hazard {hazard}")
+        "BASE-HAZ-2", msg_n("{w_name} enters the active hazard {hazard} ({why}): {hazard_wounds} wound(s), no "
+                            "defense; its movement ends there.",
+                            "{w_name} enters the active hazard {hazard} ({why}): {hazard_wounds} wound(s), no "
+                            "defense; its movement ends there.", "hazard_wounds", w_name=w.name, hazard=hazard, why=why, hazard_wounds=HAZARD_WOUNDS), hazard=hazard), summary=msg("{w_name} is wounded by hazard {hazard}",
+                                                            w_name=w.name, hazard=hazard))
     casualties(out)
 
 
@@ -446,7 +453,7 @@ def _move(out: Outbox, cmd: C.Move) -> None:
     st = out.state
     if st.turn is not None and st.turn.current != "MOVE":
         out.emit(ActionTaken(action="MOVE"), RulingBuilder().add(
-            "BASE-TURN-1", "Action: MOVE -- each of your warriors may move once."), summary="you move")
+            "BASE-TURN-1", msg("Action: MOVE -- each of your warriors may move once.")), summary=msg("you move"))
     w = out.state.warriors[cmd.warrior]
     by = _human_flip(out, w, cmd.bonuses, ("MOVE",), "movement") if cmd.bonuses else {"MOVE": 0}
     _walk(out, w, cmd.to, w.movement + by["MOVE"], "move")
@@ -458,20 +465,21 @@ def _walk(out: Outbox, w: Warrior, to: str, movement: int, purpose: str) -> None
     hz = field.active_hazard(to)
     out.emit(WarriorMoved(side=HUMAN, warrior=w.id, frm=w.cell or '', path=path, movement=movement, purpose=purpose,
                           hazard=hz.id if hz else ""), RulingBuilder().add(
-        "BASE-MOVE-1", f"{w.name} moves {w.cell} -> {' -> '.join(path)} (movement {movement}).", path=list(path)),
-        summary=f"{w.name} moves to {to}")
+        "BASE-MOVE-1", msg("{w_name} moves {cell} -> {path} (movement {movement}).",
+                           w_name=w.name, cell=w.cell, path=' -> '.join(path), movement=movement), path=list(path)),
+        summary=msg("{w_name} moves to {to}", w_name=w.name, to=to))
     if hz is not None:
         _hazard_wound(out, out.state.warriors[w.id], hz.id, "by its own movement")
 
 
 def _activate(out: Outbox, cmd: C.Activate) -> None:
     card = out.state.card(cmd.card)
-    out.emit(ActionTaken(action="ACTIVATE"), RulingBuilder().add("BASE-TURN-1", "Action: ACTIVATE."),
-             summary="you activate")
+    out.emit(ActionTaken(action="ACTIVATE"), RulingBuilder().add("BASE-TURN-1", msg("Action: ACTIVATE.")),
+             summary=msg("you activate"))
     out.emit(CardActivated(side=HUMAN, card=cmd.card), RulingBuilder().add(
         "BASE-CARD-1", f"{cmd.card} {card.name}: " + "; ".join(ability_text(a) for a in card.abilities)
                        + " -- resolved in printed order, then exhausted.", card=cmd.card),
-        summary=f"you activate {cmd.card} {card.name}")
+        summary=msg("you activate {card} {card_name}", card=cmd.card, card_name=card.name))
 
 
 def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
@@ -507,10 +515,12 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
                 return
             cards += [e.event.card for e in out.items[before:] if isinstance(e.event, Defended)
                       and e.event.side == EMPEROR and e.event.card and choice(out.state, DEFENSE_CARD) == "abilities"]
-            rb = RulingBuilder().add("BASE-ATK-1", f"Attack value = {a.value} printed + {by.get('ATTACK', 0)} ATTACK "
-                                                   f"bonus + {crest} crest = {value}.", attack=value)
+            rb = RulingBuilder().add("BASE-ATK-1", msg("Attack value = {value} printed + {value2} ATTACK bonus + "
+                                                       "{crest} crest = {value3}.",
+                                                       value=a.value, value2=by.get('ATTACK', 0), crest=crest, value3=value), attack=value)
             if by.get("RANGE"):
-                rb.add("BASE-RANGE-1", f"RANGE bonus +{by['RANGE']}: range 1-{RANGED_RANGE + by['RANGE']}.")
+                rb.add("BASE-RANGE-1", msg("RANGE bonus +{range_bonus}: range 1-{value}.",
+                                           range_bonus=by["RANGE"], value=RANGED_RANGE + by['RANGE']))
             resolve_attack(out, HUMAN, out.state.warriors[me.id], out.state.warriors[tid], src, value, defense,
                            {**parts, **{f"defense_{k}": v for k, v in dparts.items()}}, rb)
         if cards and not out.over:
@@ -527,12 +537,15 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
         out.emit(Pushed(side=HUMAN, pusher=me.id, target=target.id, source=src, value=v, frm=target.cell or '',
                         path=cmd.path, hazards=hz,
                         wounds=len(hz) * HAZARD_WOUNDS), RulingBuilder().add(
-            "BASE-PUSH-1", f"{target.name} is pushed {target.cell} -> {' -> '.join(cmd.path)} ({len(cmd.path)} of "
-                           f"{v} step(s)).", path=list(cmd.path), value=v).add(
-            "BASE-HAZ-2", f"Entries into active hazards: {', '.join(hz) or 'none'} -- {HAZARD_WOUNDS} wound(s) each, "
-                          "no defense (the Emperor's warriors are affected in your turn, SOLO-MOVE-1).",
+            "BASE-PUSH-1", msg_n("{target_name} is pushed {cell} -> {path} ({count} of {v} step(s)).",
+                                 "{target_name} is pushed {cell} -> {path} ({count} of {v} step(s)).", "v", target_name=target.name, cell=target.cell, path=' -> '.join(cmd.path), count=len(cmd.path), v=v), path=list(cmd.path), value=v).add(
+            "BASE-HAZ-2", msg_n("Entries into active hazards: {value} -- {hazard_wounds} wound(s) each, no defense "
+                                "(the Emperor's warriors are affected in your turn, SOLO-MOVE-1).",
+                                "Entries into active hazards: {value} -- {hazard_wounds} wound(s) each, no defense "
+                                "(the Emperor's warriors are affected in your turn, SOLO-MOVE-1).", "hazard_wounds", value=', '.join(hz) or 'none', hazard_wounds=HAZARD_WOUNDS),
             wounds=len(hz) * HAZARD_WOUNDS),
-            summary=f"{target.name} pushed to {cmd.path[-1]}: {len(hz) * HAZARD_WOUNDS} wound(s)")
+            summary=msg_n("{target_name} pushed to {value}: {value2} wound(s)",
+                          "{target_name} pushed to {value}: {value2} wound(s)", "value2", target_name=target.name, value=cmd.path[-1], value2=len(hz) * HAZARD_WOUNDS))
         casualties(out)
     elif isinstance(cmd, C.March):
         by = _human_flip(out, me, cmd.bonuses, ("MOVE",), "movement") if cmd.bonuses else {"MOVE": 0}
@@ -542,29 +555,33 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
         stars = {s.name: s.ability for s in st.heroes[HUMAN].stars}
         if cmd.choice in stars:
             out.emit(StarChosen(side=HUMAN, choice=cmd.choice, kind="hero_star", ability=stars[cmd.choice]),
-                     RulingBuilder().add("BASE-STAR-1", f"The star is spent on {cmd.choice} "
-                                                        f"({ability_text(stars[cmd.choice])}), once per turn."),
-                     summary=f"star: {cmd.choice}")
+                     RulingBuilder().add("BASE-STAR-1", msg("The star is spent on {choice} ({value}), once per "
+                                                            "turn.",
+                                                            choice=cmd.choice, value=ability_text(stars[cmd.choice]))),
+                     summary=msg("star: {choice}", choice=cmd.choice))
         else:
             lo = Field(st).location(cmd.choice)
             assert lo.ability is not None
             out.emit(StarChosen(side=HUMAN, choice=lo.id, kind="location", ability=lo.ability.ability),
-                     RulingBuilder().add("BASE-STAR-1", f"The star is spent on {lo.id} {lo.name}'s ability "
-                                                        f"{lo.ability.name} ({ability_text(lo.ability.ability)})."),
-                     summary=f"star: {lo.id} {lo.ability.name}")
+                     RulingBuilder().add("BASE-STAR-1", msg("The star is spent on {id} {lo_name}'s ability "
+                                                            "{ability_name} ({value}).",
+                                                            id=lo.id, lo_name=lo.name, ability_name=lo.ability.name, value=ability_text(lo.ability.ability))),
+                     summary=msg("star: {id} {ability_name}", id=lo.id, ability_name=lo.ability.name))
             flip(out, HUMAN, me, [(lo, 0)], (), "location ability", [("BASE-LOC-3", "Using a location's ability "
                                                                                      "flips the card.")])
         return  # the chosen ability takes the star's place in the queue
     elif isinstance(cmd, C.Swap):
         other = st.warriors[st.activation.last_target]  # type: ignore[union-attr]
         out.emit(Swapped(warrior=me.id, other=other.id, cells=(me.cell, other.cell)),  # type: ignore[arg-type]
-                 RulingBuilder().add("SOLO-FAQ-4", f"{me.name} swaps places with {other.name} ({me.cell} <-> "
-                                                   f"{other.cell}); the swap is optional (INFERRED, GAP-A-21) and enters no hazard "
-                                                   "(PROPOSED, GAP-A-26)."),
-                 summary=f"{me.name} swaps with {other.name}")
+                 RulingBuilder().add("SOLO-FAQ-4", msg("{me_name} swaps places with {other_name} ({cell} <-> "
+                                                       "{cell2}); the swap is optional (INFERRED, GAP-A-21) and "
+                                                       "enters no hazard (PROPOSED, GAP-A-26).",
+                                                       me_name=me.name, other_name=other.name, cell=me.cell, cell2=other.cell)),
+                 summary=msg("{me_name} swaps with {other_name}", me_name=me.name, other_name=other.name))
     if not out.over:
         out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(a)), RulingBuilder().add(
-            "BASE-CARD-1", f"{ability_text(a)} resolved."), summary=f"{step.source}: {ability_text(a)} done")
+            "BASE-CARD-1", msg("{value} resolved.", value=ability_text(a))), summary=msg("{source}: {value} done",
+                                                                        source=step.source, value=ability_text(a)))
 
 
 def _defend(out: Outbox, cmd: C.Defend) -> None:
@@ -583,10 +600,10 @@ def _defend(out: Outbox, cmd: C.Defend) -> None:
                                             else "You defend without a card (0)")
                              + f" + {by['DEFENSE']} DEFENSE bonus = {value}.", defense=value)
     if card is not None:
-        rb.add("BASE-CREST-1", f"{card.id} is exhausted and its crest {card.crest} becomes your applied crest "
-                               "initiative.")
+        rb.add("BASE-CREST-1", msg("{id} is exhausted and its crest {crest} becomes your applied crest initiative.",
+                                   id=card.id, crest=card.crest))
     out.emit(Defended(side=HUMAN, warrior=hero.id, card=cmd.card or "", value=value, parts=parts), rb,
-             summary=f"you defend with {cmd.card or 'no card'}: {value}")
+             summary=msg("you defend with {value}: {value2}", value=cmd.card or 'no card', value2=value))
     with out.automaton():
         attacker = out.state.warriors[p.attacker]
         resolve_attack(out, EMPEROR, attacker, out.state.warriors[hero.id], p.source, p.attack, value,

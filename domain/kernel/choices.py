@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from .decider import SetupError
+from .messages import Message, msg
 
 
 class ChoiceOption(msgspec.Struct, frozen=True, kw_only=True):
@@ -116,12 +117,13 @@ def phrases(choices: Iterable[RuleChoice], in_force: Mapping[str, str]) -> list[
     return [phrase(declared_, k, v) for k, v in in_force.items()]
 
 
-def cite(rb: Any, choices: Iterable[RuleChoice], choice_id: str, option: str, text: str, **values: Any) -> Any:
+def cite(rb: Any, choices: Iterable[RuleChoice], choice_id: str, option: str, text: "str | Message",
+         **values: Any) -> Any:
     """Add to the ruling ``rb`` (a :class:`~domain.kernel.rulings.RulingBuilder`) the step saying the decision
     followed the choice, in words with the ids beside them (DESIGN 14):
     "under E-Web re-roll: all dice (HOTH-CHOICE-EWEB all) — ..."; values ``choice`` and ``option``."""
-    return rb.add(choice_id, f"under {phrase(choices, choice_id, option)} — {text}", choice=choice_id, option=option,
-                  **values)
+    return rb.add(choice_id, msg("under {choice} — {text}", choice=phrase(choices, choice_id, option), text=text),
+                  choice=choice_id, option=option, **values)
 
 
 def describe(choice: RuleChoice) -> dict[str, Any]:

@@ -31,6 +31,7 @@ KINDS: dict[str, str] = {
     "unit": "id", "card": "id", "warrior": "id", "hero": "id", "location": "id", "hex": "id", "target": "id",
     "attacker": "id", "defender": "id", "formation": "id", "commander": "id", "side": "id", "seat": "id",
     "by": "id", "player": "id", "marker": "id", "other": "id", "hazard": "id", "enemy": "id", "name": "id",
+    "slot_name": "id", "terrain": "id",
     # numbers
     "count": "count", "n": "count", "wounds": "count", "health": "count", "version": "int", "first": "int",
     "last": "int", "start": "int", "end": "int", "seq": "int", "face": "int", "level": "int",
@@ -77,6 +78,20 @@ def named(name: str, id: str) -> dict[str, str]:
 
 def is_named(value: Any) -> bool:
     return isinstance(value, Mapping) and set(value) == {"name", "id"}
+
+
+def joined(parts: "list[str | Message]", sep: "str | Message") -> "str | Message":
+    """Parts written one after another with ``sep`` between them (``", "``, ``msg(" and ")``): a plain string
+    when no part and no separator has words of its own, else one message per joint, so each part is rendered in
+    the reader's language."""
+    if all(isinstance(p, str) for p in parts) and isinstance(sep, str):
+        return sep.join(parts)  # type: ignore[arg-type]
+    if not parts:
+        return ""
+    out = parts[0]
+    for p in parts[1:]:
+        out = msg("{a}{sep}{b}", a=out, sep=sep, b=p)
+    return out
 
 
 def N_(text: str) -> str:
@@ -147,5 +162,5 @@ class _Missing(dict):
         return "{" + key + "}"
 
 
-__all__ = ["KINDS", "Message", "N_", "is_named", "named", "as_message", "english_template", "kind_of", "message_of", "msg", "msg_n",
+__all__ = ["KINDS", "Message", "N_", "is_named", "joined", "named", "as_message", "english_template", "kind_of", "message_of", "msg", "msg_n",
            "render_with", "text_of"]

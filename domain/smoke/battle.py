@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import joined, msg, msg_n
 
 from .choices import VILLAGE, choice, cite
 from .content import DisciplineBonus, Providence, Slot, Volley
@@ -121,56 +122,66 @@ def play_tactic(out: Any, seat: str, sid: str, units: tuple[str, ...], target: s
     board = st.board_of(seat)
     slot = board.slot(sid)
     if slot is None or slot.kind != "tactic":
-        raise RuleViolation("SMOKE-TAC-1", f"{sid!r} is not a tactic of {seat}'s action board.", slot=sid)
+        raise RuleViolation("SMOKE-TAC-1", msg("{slot} is not a tactic of {seat}'s action board.",
+                                               slot=repr(sid), seat=seat), slot=sid)
     d = st.armies[seat].tactics.get(sid)
     if d is None:
-        raise RuleViolation("SMOKE-TAC-1", f"There is no die on the tactic {slot.name} ({sid}).", slot=sid)
+        raise RuleViolation("SMOKE-TAC-1", msg("There is no die on the tactic {slot_name} ({slot}).",
+                                               slot_name=slot.name, slot=sid), slot=sid)
     active = st.armies[seat].side == t.side
     if slot.when == "active" and not active:
-        raise RuleViolation("SMOKE-TAC-2", f"{slot.name} is an \"active player\" tactic: only in your own turn.")
+        raise RuleViolation("SMOKE-TAC-2", msg('{slot_name} is an "active player" tactic: only in your own turn.',
+                                               slot_name=slot.name))
     if slot.when == "passive" and active:
-        raise RuleViolation("SMOKE-TAC-2", f"{slot.name} is a \"passive player\" tactic: only in the opponent's turn.")
+        raise RuleViolation("SMOKE-TAC-2", msg('{slot_name} is a "passive player" tactic: only in the opponent\'s '
+                                               "turn.", slot_name=slot.name))
     eff = slot.effect
-    rb = RulingBuilder().add("SMOKE-TAC-1", f"{seat} plays {slot.name} (D = {d}) in this battle.", slot=sid, d=d)
+    rb = RulingBuilder().add("SMOKE-TAC-1", msg("{seat} plays {slot_name} (D = {d}) in this battle.",
+                                                seat=seat, slot_name=slot.name, d=d), slot=sid, d=d)
     effect: dict[str, Any] = {"kind": type(eff).__struct_config__.tag}
     chosen: tuple[str, ...] = ()
     if isinstance(eff, Providence):
         if target is None or target not in providence_targets(st, seat):
             played = [p.slot for p in t.battle.played if st.armies[p.seat].side != st.armies[seat].side]
-            raise RuleViolation("SMOKE-TAC-6", f"Providence cancels one opponent tactic played in this battle that "
-                                               f"did not move units and has unit targets; {target!r} is not one "
-                                               f"(played: {', '.join(played) or 'none'}).", target=target)
-        rb.add("SMOKE-TAC-6", f"Providence cancels the opponent's tactic {target}.", target=target)
+            raise RuleViolation("SMOKE-TAC-6", msg("Providence cancels one opponent tactic played in this battle "
+                                                   "that did not move units and has unit targets; {target} is not "
+                                                   "one (played: {value}).",
+                                                   target=repr(target), value=', '.join(played) or msg("none")), target=target)
+        rb.add("SMOKE-TAC-6", msg("Providence cancels the opponent's tactic {target}.", target=target), target=target)
         if units:
-            raise RuleViolation("SMOKE-TAC-1", "Providence takes a `target`, not units.", field="units")
+            raise RuleViolation("SMOKE-TAC-1", msg("Providence takes a `target`, not units."), field="units")
     else:
         if target is not None:
-            raise RuleViolation("SMOKE-TAC-1", f"{slot.name} takes no `target`.", field="target")
+            raise RuleViolation("SMOKE-TAC-1", msg("{slot_name} takes no `target`.", slot_name=slot.name), field="target")
         ch, vets = tactic_units(st, seat, slot)
         allowed = {u.id for u in ch}
         if isinstance(eff, DisciplineBonus):
             limit = tactic_limit(slot, d)
             bad = [u for u in units if u not in allowed]
             if bad:
-                raise RuleViolation("SMOKE-TAC-5", f"{', '.join(bad)} cannot receive {slot.name}: only your units in "
-                                                   "this battle do (not Untrained; Veterans always do).", units=bad)
+                raise RuleViolation("SMOKE-TAC-5", msg("{bad} cannot receive {slot_name}: only your units in this "
+                                                       "battle do (not Untrained; Veterans always do).",
+                                                       bad=', '.join(bad), slot_name=slot.name), units=bad)
             if len(set(units)) != len(units):
-                raise RuleViolation("SMOKE-TAC-3", "A unit is named twice.", field="units")
+                raise RuleViolation("SMOKE-TAC-3", msg("A unit is named twice."), field="units")
             if len(units) > limit:
-                raise RuleViolation("SMOKE-TAC-3", f"{slot.name} affects up to {limit} units (D = {d}); "
-                                                   f"{len(units)} were named.", limit=limit)
+                raise RuleViolation("SMOKE-TAC-3", msg("{slot_name} affects up to {limit} units (D = {d}); {count} "
+                                                       "were named.",
+                                                       slot_name=slot.name, limit=limit, d=d, count=len(units)), limit=limit)
             chosen = tuple(units) + tuple(v.id for v in vets)
             effect["discipline"] = eff.bonus
-            rb.add("SMOKE-TAC-3", f"Up to {limit} units: {', '.join(units) or 'none'}.", limit=limit)
+            rb.add("SMOKE-TAC-3", msg("Up to {limit} units: {value}.", limit=limit, value=', '.join(units) or msg("none")), limit=limit)
             if vets:
-                rb.add("SMOKE-SR-7", f"Veterans always receive it, outside the limit: {', '.join(v.id for v in vets)}.")
+                rb.add("SMOKE-SR-7", msg("Veterans always receive it, outside the limit: {items}.",
+                                         items=', '.join(v.id for v in vets)))
         elif isinstance(eff, Volley):
             if units:
-                raise RuleViolation("SMOKE-TAC-1", f"{slot.name} takes no units: it adds to the side's pool.")
+                raise RuleViolation("SMOKE-TAC-1", msg("{slot_name} takes no units: it adds to the side's pool.",
+                                                       slot_name=slot.name))
             effect["max"] = int(eff.max.value(d))
             effect["per_units"] = eff.per_units
     out.emit(TacticPlayed(seat=seat, slot=sid, d=d, units=chosen, target=target, effect=effect), rb,
-             summary=f"{seat} plays {slot.name}")
+             summary=msg("{seat} plays {slot_name}", seat=seat, slot_name=slot.name))
 
 
 # -- results (SMOKE-RES, SMOKE-ADV) ------------------------------------------------------------
@@ -421,52 +432,65 @@ def fight_roll(out: Any) -> None:
     rb = RulingBuilder()
     for s in sides:
         r = results[s]
-        rb.add("SMOKE-RES-3", f"Side {s}: {r['pool']} dice from {len(r['rolling'])} unit(s)"
-                              + (f", net {r['net']:+d} advantage" if r["net"] else "") + f": {r['faces']}"
-                              + (f", dropped {r['dropped']}" if r["dropped"] else "") + ".",
+        rolled = dict(side=s, pool=r["pool"], count=len(r["rolling"]), net=r["net"], faces=str(r["faces"]),
+                      dropped=str(r["dropped"]))
+        said = (msg_n("Side {side}: {pool} dice from {count} unit(s), net {net:+d} advantage: {faces}",
+                      "Side {side}: {pool} dice from {count} unit(s), net {net:+d} advantage: {faces}", "count",
+                      **rolled) if r["net"] else
+                msg_n("Side {side}: {pool} dice from {count} unit(s): {faces}",
+                      "Side {side}: {pool} dice from {count} unit(s): {faces}", "count", **rolled))
+        rb.add("SMOKE-RES-3", msg("{rolled}, dropped {dropped}.", rolled=said, dropped=rolled["dropped"])
+               if r["dropped"] else msg("{rolled}.", rolled=said),
                side=s, rolling=r["rolling"], extra=r["extra"], faces=r["faces"], dropped=r["dropped"])
         for d in r["rolling"]:
             if d["weapon"] == "melee":
-                how = f"melee, in base contact with {', '.join(d['contact'])}"
+                how = msg("melee, in base contact with {units}", units=", ".join(d["contact"]))
             else:
-                how = f"{d['weapon']}: {describe({**d['line'], 'shooter': d['unit']})}"
-            rb.add("SMOKE-RES-2", f"{d['unit']} rolls {d['base']} dice ({how}).", unit=d["unit"], weapon=d["weapon"])
+                how = msg("{weapon}: {line}", weapon=d["weapon"], line=describe({**d["line"], "shooter": d["unit"]}))
+            rb.add("SMOKE-RES-2", msg("{unit} rolls {base} dice ({how}).", unit=d['unit'], base=d['base'], how=how), unit=d["unit"], weapon=d["weapon"])
             for bo in d["bonus"]:
-                rb.add(bo["rule"], f"{d['unit']}: +{bo['dice']}d6, {bo['why']}.", unit=d["unit"])
+                rb.add(bo["rule"], msg("{unit}: +{dice}d6, {why}.", unit=d['unit'], dice=bo['dice'], why=bo['why']), unit=d["unit"])
         if r["advantages"] or r["disadvantages"]:
-            rb.add("SMOKE-ADV-3", f"Side {s}: {len(r['advantages'])} advantage(s), {len(r['disadvantages'])} "
-                                  "disadvantage(s), netted (GAP-B-17).", advantages=r["advantages"],
+            rb.add("SMOKE-ADV-3", msg_n("Side {s}: {count} advantage(s), {count2} disadvantage(s), netted (GAP-B-17).",
+                                        "Side {s}: {count} advantage(s), {count2} disadvantage(s), netted (GAP-B-17).", "count", s=s, count=len(r['advantages']), count2=len(r['disadvantages'])), advantages=r["advantages"],
                    disadvantages=r["disadvantages"])
-        rb.add("SMOKE-RES-4", f"Side {s}: result {r['total']} + strength {r['strength']} = {r['result']}.",
+        rb.add("SMOKE-RES-4", msg("Side {s}: result {total} + strength {strength} = {result}.",
+                                  s=s, total=r['total'], strength=r['strength'], result=r['result']),
                side=s, result=r["result"])
     for s in sides:
         opp = max((results[o]["result"] for o in sides if o != s), default=0)
-        rb.add("SMOKE-HIT-1", f"Side {s} inflicts {results[s]['result']} // 10 + max(0, {results[s]['result']} - {opp}) "
-                              f"// 10 = {hits[s]} hit(s).", side=s, hits=hits[s])
+        rb.add("SMOKE-HIT-1", msg_n("Side {s} inflicts {result} // 10 + max(0, {result} - {opp}) // 10 = {value} "
+                                    "hit(s).",
+                                    "Side {s} inflicts {result} // 10 + max(0, {result} - {opp}) // 10 = {value} "
+                                    "hit(s).", "value", s=s, result=results[s]['result'], opp=opp, value=hits[s]), side=s, hits=hits[s])
     for s in sides:
         if orders[s] and any(hits[o] for o in sides if o != s):
-            rb.add("SMOKE-GEO-20", f"Side {s}, nearest to the enemy units of the battle first (rectangle to "
-                                   "rectangle): " + ", ".join(f"{o['unit']} {o['key']:.3f} UW from {o['nearest']}"
-                                                              for o in orders[s]) + ".", side=s)
+            rb.add("SMOKE-GEO-20", msg("Side {side}, nearest to the enemy units of the battle first (rectangle to "
+                                       "rectangle): {order}.", side=s, order=joined(
+                                           [msg("{unit} {distance:.3f} UW from {nearest}", unit=o["unit"],
+                                                distance=o["key"], nearest=o["nearest"]) for o in orders[s]], ", ")),
+                   side=s)
     if allocation:
-        rb.add("SMOKE-HIT-3", "Hits go nearest to the enemy first, spread before doubling (SMOKE-HIT-4): "
-                              + ", ".join(f"{u} {k}" for u, k in sorted(allocation.items())) + ".",
+        rb.add("SMOKE-HIT-3", msg("Hits go nearest to the enemy first, spread before doubling (SMOKE-HIT-4): "
+                                  "{allocation}.", allocation=", ".join(f"{u} {k}" for u, k in sorted(allocation.items()))),
                allocation=allocation, order={s: list(o) for s, o in orders.items()})
     for uid in ignored:
-        rb.add("SMOKE-HIT-5", f"{uid} is in a fortification: it ignores one hit this turn.", unit=uid)
+        rb.add("SMOKE-HIT-5", msg("{unit} is in a fortification: it ignores one hit this turn.", unit=uid), unit=uid)
     out.emit(BattleRolled(markers=b.markers, sides={s: _public(results[s]) for s in sides}, hits=hits,
                           allocation=allocation, ignored=ignored, order=orders, resolve_order=resolve_order),
-             rb, summary="battle: " + " vs ".join(f"{s} {results[s]['result']}" for s in sides))
+             rb, summary=msg("battle: {results}", results=" vs ".join(f"{s} {results[s]['result']}" for s in sides)))
     for s in sorted(choices, key=lambda x: (x != t.side, sides.index(x))):  # the active side chooses first
         among, count, key = choices[s]
         seat = chooser_of(out.state, s, among)
         out.emit(HitChoiceOffered(choice=HitChoice(side=s, seat=seat, among=among, count=count), distance=round(key, 4)),
-                 RulingBuilder().add("SMOKE-HIT-3", f"The last round of hits on side {s} reaches {count} of "
-                                                    f"{', '.join(among)}, equally near the enemy ({key:.3f} UW): "
-                                                    f"their owner {seat} chooses which.", among=list(among),
+                 RulingBuilder().add("SMOKE-HIT-3", msg("The last round of hits on side {s} reaches {count} of "
+                                                        "{among}, equally near the enemy ({key:.3f} UW): their "
+                                                        "owner {seat} chooses which.",
+                                                        s=s, count=count, among=', '.join(among), key=key, seat=seat), among=list(among),
                                      count=count, distance=round(key, 4))
-                 .add("SMOKE-HIT-4", "Every unit of the side already has as many hits as any other before these."),
-                 summary=f"{seat} chooses {count} of {', '.join(among)}")
+                 .add("SMOKE-HIT-4", msg("Every unit of the side already has as many hits as any other before "
+                                         "these.")),
+                 summary=msg("{seat} chooses {count} of {among}", seat=seat, count=count, among=', '.join(among)))
 
 
 def choose_hits(out: Any, seat: str, units: tuple[str, ...]) -> None:
@@ -475,23 +499,25 @@ def choose_hits(out: Any, seat: str, units: tuple[str, ...]) -> None:
     t = st.turn
     b = t.battle if t else None
     if b is None or b.step != "allocate" or not b.choices:
-        raise RuleViolation("SMOKE-HIT-3", "No hits wait for their owner's choice now.")
+        raise RuleViolation("SMOKE-HIT-3", msg("No hits wait for their owner's choice now."))
     c = b.choices[0]
     if c.seat != seat:
-        raise RuleViolation("SMOKE-HIT-3", f"{c.seat} chooses these hits.")
+        raise RuleViolation("SMOKE-HIT-3", msg("{seat} chooses these hits.", seat=c.seat))
     picked = tuple(units)
     if len(set(picked)) != len(picked) or not set(picked) <= set(c.among) or len(picked) != c.count:
-        raise RuleViolation("SMOKE-HIT-3", f"Choose exactly {c.count} of {', '.join(c.among)} (the equally near "
-                                           f"units), each once; got {list(picked)}.", among=list(c.among),
+        raise RuleViolation("SMOKE-HIT-3", msg("Choose exactly {count} of {among} (the equally near units), each "
+                                               "once; got {picked}.",
+                                               count=c.count, among=', '.join(c.among), picked=str(list(picked))), among=list(c.among),
                             count=c.count)
     terrain = st.terrain()
     # SMOKE-HIT-5: the first hit of a fortified unit this turn (one with no hit from the earlier rounds)
     ignored = tuple(u for u in picked if b.allocated.get(u, 0) == 0 and u not in t.fort_used  # type: ignore[union-attr]
                     and terrain.fortification_of(st.units[u].box()) is not None)
-    rb = RulingBuilder().add("SMOKE-HIT-3", f"{seat} gives the hit(s) to {', '.join(picked)}.", units=list(picked))
+    rb = RulingBuilder().add("SMOKE-HIT-3", msg("{seat} gives the hit(s) to {picked}.",
+                                                seat=seat, picked=', '.join(picked)), units=list(picked))
     for u in ignored:
-        rb.add("SMOKE-HIT-5", f"{u} is in a fortification: it ignores one hit this turn.", unit=u)
-    out.emit(HitsChosen(seat=seat, units=picked, ignored=ignored), rb, summary=f"{seat} allocates hits")
+        rb.add("SMOKE-HIT-5", msg("{u} is in a fortification: it ignores one hit this turn.", u=u), unit=u)
+    out.emit(HitsChosen(seat=seat, units=picked, ignored=ignored), rb, summary=msg("{seat} allocates hits", seat=seat))
 
 
 
@@ -557,17 +583,22 @@ def test_discipline(out: Any, uid: str, hits: int) -> bool:
         if not ok:
             passed = False
             break
-    rb = RulingBuilder().add("SMOKE-DISC-1", f"{uid} has {hits} hit(s) left: one discipline test each.", hits=hits)
+    rb = RulingBuilder().add("SMOKE-DISC-1", msg_n("{unit} has {hits} hit(s) left: one discipline test each.",
+                                                   "{unit} has {hits} hit(s) left: one discipline test each.", "hits", unit=uid, hits=hits), hits=hits)
     if village_depends(st, u):
         opt = choice(st, VILLAGE)
-        cite(rb, VILLAGE, opt, f"{uid} stands partly inside a village: " + (
-            "that is enough for the +1." if opt == "partly" else "no +1 (only a unit entirely inside gets it)."))
-    rb.add("SMOKE-DISC-2", f"d6{'+' + str(plus) if plus else ''} >= {p.discipline}; a 1 always fails: "
-                           + ", ".join(f"{t['face']}{'+' + str(plus) if plus else ''} "
-                                       f"{'pass' if t['passed'] else 'FAIL'}" for t in tests) + ".",
+        cite(rb, VILLAGE, opt, msg("{unit} stands partly inside a village: that is enough for the +1.", unit=uid)
+             if opt == "partly" else
+             msg("{unit} stands partly inside a village: no +1 (only a unit entirely inside gets it).", unit=uid))
+    bonus = f"+{plus}" if plus else ""
+    rb.add("SMOKE-DISC-2", msg("d6{bonus} >= {discipline}; a 1 always fails: {tests}.", bonus=bonus,
+                               discipline=p.discipline, tests=joined(
+                                   [msg("{face}{bonus} pass", face=t["face"], bonus=bonus) if t["passed"] else
+                                    msg("{face}{bonus} FAIL", face=t["face"], bonus=bonus) for t in tests], ", ")),
            tests=tests, modifiers=mods)
     out.emit(DisciplineTested(unit=uid, seat=u.seat, hits=hits, tests=tuple(tests), modifiers=tuple(mods),
-                              passed=passed), rb, summary=f"{uid} discipline {'passed' if passed else 'failed'}")
+                              passed=passed), rb, summary=msg("{unit} discipline passed", unit=uid)
+                              if passed else msg("{unit} discipline failed", unit=uid))
     if not passed:
         destroy(out, uid, "failed a discipline test")
         return False
@@ -586,7 +617,8 @@ def finish_unit(out: Any, uid: str, retreated: bool) -> None:
         if out.over:
             return
         out.emit(HitsResolved(unit=uid, retreated=retreated),
-                 RulingBuilder().add("SMOKE-RET-1", f"The hits on {uid} are resolved."), summary=f"{uid} resolved")
+                 RulingBuilder().add("SMOKE-RET-1", msg("The hits on {unit} are resolved.", unit=uid)), summary=msg("{unit} resolved",
+                                                                                                     unit=uid))
 
 
 def end_of_battle(out: Any) -> None:
@@ -606,23 +638,25 @@ def end_of_battle(out: Any) -> None:
         winner = present[0]
         loser = next(s for s in st.sides if s != winner)
         payer = _payer(st, loser, b)
-        rb = RulingBuilder().add("SMOKE-END-2", f"Only side {winner} has units within 2 UW of the marker(s): it wins "
-                                                f"the battle; {payer} pays the price {price}.", price=price,
+        rb = RulingBuilder().add("SMOKE-END-2", msg("Only side {winner} has units within 2 UW of the marker(s): it "
+                                                    "wins the battle; {payer} pays the price {price}.",
+                                                    winner=winner, payer=payer, price=price), price=price,
                                  remaining=rem)
         if len(b.markers) > 1:
-            rb.add("SMOKE-MARK-5", f"Merged markers {', '.join(b.markers)}: their prices add up (GAP-B-11).")
+            rb.add("SMOKE-MARK-5", msg("Merged markers {markers}: their prices add up (GAP-B-11).",
+                                       markers=', '.join(b.markers)))
         out.emit(BattleEnded(markers=b.markers, outcome="won", winner=winner, price=price, payer=payer,
-                             remaining=rem), rb, summary=f"side {winner} wins the battle")
+                             remaining=rem), rb, summary=msg("side {winner} wins the battle", winner=winner))
         if payer is not None:
             lose_morale(out, payer, price, "SMOKE-END-2", f"lost the battle of {', '.join(b.markers)}")
     elif not present:
         out.emit(BattleEnded(markers=b.markers, outcome="empty", price=price, remaining=rem),
-                 RulingBuilder().add("SMOKE-END-3", "No units remain in the battle: the marker(s) are removed with no "
-                                                    "loss of morale."), summary="battle empties")
+                 RulingBuilder().add("SMOKE-END-3", msg("No units remain in the battle: the marker(s) are removed "
+                                                        "with no loss of morale.")), summary=msg("battle empties"))
     else:
         out.emit(BattleEnded(markers=b.markers, outcome="continues", price=price, remaining=rem),
-                 RulingBuilder().add("SMOKE-END-4", f"Both sides remain: the battle goes on next battle phase (price "
-                                                    f"{price})."), summary="battle goes on")
+                 RulingBuilder().add("SMOKE-END-4", msg("Both sides remain: the battle goes on next battle phase "
+                                                        "(price {price}).", price=price)), summary=msg("battle goes on"))
 
 
 def _payer(st: SmokeState, side: str, b: BattleCtx) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import msg, msg_n
 
 from .events import BombardmentAimed, BombardmentRolled, LossTaken
 from domain.kernel.choices import phrase
@@ -37,21 +38,22 @@ def refusal(state: SmokeState, u: Unit) -> tuple[str, str] | None:
 def _refusal(state: SmokeState, u: Unit) -> tuple[str, str] | None:
     if bombardment_of(state, u) is None:
         if has(state, u, "immobile") and state.profiles[u.profile].bombardment is not None:
-            return "SMOKE-SR-18", f"{u.id} is Immobile and moved this turn"
-        return "SMOKE-BOMB-1", f"{u.id} has no Bombardment ability"
+            return "SMOKE-SR-18", msg("{unit} is Immobile and moved this turn", unit=u.id)
+        return "SMOKE-BOMB-1", msg("{unit} has no Bombardment ability", unit=u.id)
     t = state.terrain()
     b = u.box()
     vd = t.partially_in(b, "very_difficult")
     if vd:
-        return "SMOKE-TERR-2", f"{u.id} is in very difficult terrain ({', '.join(vd)})"
+        return "SMOKE-TERR-2", msg("{unit} is in very difficult terrain ({elements})", unit=u.id, elements=", ".join(vd))
     cv = t.partially_in(b, "cover")
     if cv:
-        return "SMOKE-TERR-3", f"{u.id} is in terrain with cover ({', '.join(cv)})"
+        return "SMOKE-TERR-3", msg("{unit} is in terrain with cover ({elements})", unit=u.id, elements=", ".join(cv))
 
     for a, b, _ in fire_contacts(state):
         if u.id in (a, b):
             e = b if a == u.id else a
-            return "SMOKE-BOMB-2", f"{u.id} is in fire contact with {e} (SMOKE-LOF-4: Fire ranges only)"
+            return "SMOKE-BOMB-2", msg("{unit} is in fire contact with {enemy} (SMOKE-LOF-4: Fire ranges only)",
+                                           unit=u.id, enemy=e)
     return None
 
 
@@ -90,32 +92,34 @@ def aim(out: Any, seat: str, uid: str, target: str) -> None:
     st: SmokeState = out.state
     u = st.units.get(uid)
     if u is None or u.seat != seat:
-        raise RuleViolation("SMOKE-BOMB-1", f"{uid!r} is not one of your units.", unit=uid)
+        raise RuleViolation("SMOKE-BOMB-1", msg("{unit} is not one of your units.", unit=repr(uid)), unit=uid)
     why = refusal(st, u)
     if why is not None:
-        raise RuleViolation(why[0], f"{why[1]}: it cannot bombard.", unit=uid)
+        raise RuleViolation(why[0], msg("{why}: it cannot bombard.", why=why[1]), unit=uid)
     if uid in (st.turn.aims if st.turn else {}):
-        raise RuleViolation("SMOKE-BOMB-3", f"{uid} already has a target this turn.", unit=uid)
+        raise RuleViolation("SMOKE-BOMB-3", msg("{unit} already has a target this turn.", unit=uid), unit=uid)
     opts = targets(st, u)
     key = next((k for k, (members, _) in opts.items() if target in members), None)
     if key is None:
         hidden = _hidden_inside(st, u, target)
         if hidden is not None:
-            raise RuleViolation(VIEW_INSIDE, f"under {phrase(CHOICES, VIEW_INSIDE, 'enter')}: "
-                                             f"{view_inside_text(hidden)}, so {uid} cannot aim at its formation.",
+            raise RuleViolation(VIEW_INSIDE, msg("under {value}: {value2}, so {unit} cannot aim at its formation.",
+                                                 value=phrase(CHOICES, VIEW_INSIDE, 'enter'), value2=view_inside_text(hidden), unit=uid),
                                 unit=uid, target=target, choice=VIEW_INSIDE, option="enter")
-        raise RuleViolation("SMOKE-BOMB-3", f"The formation of {target!r} is not in {uid}'s fire sector and "
-                                            "bombardment range with clear lines from both front corners.",
+        raise RuleViolation("SMOKE-BOMB-3", msg("The formation of {target} is not in {unit}'s fire sector and "
+                                                "bombardment range with clear lines from both front corners.",
+                                                target=repr(target), unit=uid),
                             unit=uid, target=target)
     members, m = opts[key]
-    rb = RulingBuilder().add("SMOKE-BOMB-3", f"{uid} aims at the formation of {key} ({len(members)} unit(s)): "
-                                             f"{describe(m)}.", formation=list(members), measure=m)
+    rb = RulingBuilder().add("SMOKE-BOMB-3", msg_n("{unit} aims at the formation of {key} ({count} unit(s)): {value}.",
+                                                   "{unit} aims at the formation of {key} ({count} unit(s)): {value}.", "count", unit=uid, key=key, count=len(members), value=describe(m)), formation=list(members), measure=m)
     if m.get("view_inside"):
-        cite(rb, VIEW_INSIDE, m["view_inside"]["option"], view_inside_text(m) + ".")
+        cite(rb, VIEW_INSIDE, m["view_inside"]["option"], msg("{line}.", line=view_inside_text(m)))
     if on_elevation(st, u):
-        rb.add("SMOKE-TERR-4", f"{uid} stands entirely on an elevation: +2 UW range, lines through units not on it.")
+        rb.add("SMOKE-TERR-4", msg("{unit} stands entirely on an elevation: +2 UW range, lines through units not "
+                                   "on it.", unit=uid))
     out.emit(BombardmentAimed(seat=seat, unit=uid, target=key, formation=members, measure=m), rb,
-             summary=f"{uid} aims at {key}")
+             summary=msg("{unit} aims at {key}", unit=uid, key=key))
 
 
 def declining(state: SmokeState, seat: str) -> list[str]:
@@ -130,16 +134,17 @@ def bombard_refusal(state: SmokeState, seat: str) -> RuleViolation | None:
     idle = declining(state, seat)
     if not idle or choice(state, BOMBARD) != "must":
         return None
-    return RuleViolation(BOMBARD, f"under {phrase(CHOICES, BOMBARD, 'must')}: {', '.join(idle)} can bombard a "
-                                  "target, so each aims first (aim).", units=idle, choice=BOMBARD, option="must")
+    return RuleViolation(BOMBARD, msg("under {value}: {idle} can bombard a target, so each aims first (aim).",
+                                      value=phrase(CHOICES, BOMBARD, 'must'), idle=', '.join(idle)), units=idle, choice=BOMBARD, option="must")
 
 
 def cite_declining(rb: RulingBuilder, state: SmokeState, seat: str) -> None:
     """The ruling step of a bombardment (or of its skipping) in which units that could bombard declined."""
     idle = declining(state, seat)
     if idle:
-        cite(rb, BOMBARD, choice(state, BOMBARD), f"{', '.join(idle)} could bombard a target and decline"
-             + ("s" if len(idle) == 1 else "") + ": each gun may.")
+        cite(rb, BOMBARD, choice(state, BOMBARD), msg_n("{units} could bombard a target and declines: each gun may.",
+                                                        "{units} could bombard a target and decline: each gun may.",
+                                                        "count", units=", ".join(idle), count=len(idle)))
 
 
 def _hidden_inside(state: SmokeState, u: Unit, target: str) -> dict[str, Any] | None:
@@ -206,8 +211,9 @@ def fire(out: Any, seat: str) -> None:
     rb = RulingBuilder()
     cite_declining(rb, st, seat)
     for shot in shots:
-        rb.add("SMOKE-BOMB-4", f"{shot['unit']} adds {shot['dice']} dice (power {shot['power']}"
-                               + "".join(f", {m['value']:+d} {m['why']}" for m in shot["modifiers"]) + "; at least 1).",
+        rb.add("SMOKE-BOMB-4", msg("{unit} adds {dice} dice (power {power}{modifiers}; at least 1).", unit=shot["unit"],
+                                   dice=shot["dice"], power=shot["power"],
+                                   modifiers="".join(f", {m['value']:+d} {m['why']}" for m in shot["modifiers"])),
                **shot)
     for tseat in sorted(per_target):
         n = sum(s["dice"] for s in per_target[tseat])
@@ -215,8 +221,10 @@ def fire(out: Any, seat: str) -> None:
         total = sum(faces)
         k = total // LOSS_STEP
         rolls.append({"target": tseat, "dice": n, "faces": faces, "total": total, "losses": k})
-        rb.add("SMOKE-BOMB-5", f"Against {tseat}: {n}d6 = {faces} = {total}.", target=tseat, faces=faces, total=total)
-        rb.add("SMOKE-BOMB-6", f"{total} // 10 = {k} loss(es) for {tseat} (1 morale or one unit retreats each).",
+        rb.add("SMOKE-BOMB-5", msg("Against {tseat}: {n}d6 = {faces} = {total}.",
+                                   tseat=tseat, n=n, faces=str(faces), total=total), target=tseat, faces=faces, total=total)
+        rb.add("SMOKE-BOMB-6", msg_n("{total} // 10 = {k} loss(es) for {tseat} (1 morale or one unit retreats each).",
+                                     "{total} // 10 = {k} loss(es) for {tseat} (1 morale or one unit retreats each).", "k", total=total, k=k, tseat=tseat),
                losses=k)
         fs = []
         for key, arts in sorted(fdefs[tseat].items()):
@@ -224,10 +232,11 @@ def fire(out: Any, seat: str) -> None:
             fs.append({"key": key, "units": list(members), "artillery": sorted(arts)})
         losses.append({"seat": tseat, "losses": k, "formations": fs})
     if len(per_target) > 1:
-        rb.add("SMOKE-MP-5", "Formations of different players: one roll each.")
+        rb.add("SMOKE-MP-5", msg("Formations of different players: one roll each."))
     out.emit(BombardmentRolled(seat=seat, shots=tuple(shots), rolls=tuple(rolls), losses=tuple(losses),
                                bombarded=tuple(sorted(aims))), rb,
-             summary=f"{seat} bombards: " + ", ".join(f"{r['target']} {r['total']}" for r in rolls))
+             summary=msg("{seat} bombards: {rolls}", seat=seat,
+                         rolls=", ".join(f"{r['target']} {r['total']}" for r in rolls)))
 
 
 def retreat_options(state: SmokeState, l: Losses) -> list[tuple[str, str, float]]:
@@ -260,28 +269,32 @@ def take_loss(out: Any, seat: str, unit: str | None) -> None:
     assert t is not None
     l = next((x for x in t.losses if x.seat == seat and x.left > 0), None)
     if l is None:
-        raise RuleViolation("SMOKE-BOMB-6", "You have no bombardment loss to take.")
+        raise RuleViolation("SMOKE-BOMB-6", msg("You have no bombardment loss to take."))
     opts = retreat_options(st, l)
     if unit is None:
-        rb = RulingBuilder().add("SMOKE-BOMB-6", f"{seat} takes this loss as 1 army morale.")
+        rb = RulingBuilder().add("SMOKE-BOMB-6", msg("{seat} takes this loss as 1 army morale.", seat=seat))
         if not opts:
-            rb.add("SMOKE-BOMB-7", "No unit may retreat for it (INFERRED (d): the loss must be morale).")
-        out.emit(LossTaken(seat=seat, unit=None), rb, summary=f"{seat} takes a bombardment loss as morale")
+            rb.add("SMOKE-BOMB-7", msg("No unit may retreat for it (INFERRED (d): the loss must be morale)."))
+        out.emit(LossTaken(seat=seat, unit=None), rb, summary=msg("{seat} takes a bombardment loss as morale",
+                                                                  seat=seat))
         lose_morale(out, seat, 1, "SMOKE-BOMB-6", "bombardment")
         return
     match = next((o for o in opts if o[0] == unit), None)
     if match is None:
         near = ", ".join(sorted({o[0] for o in opts})) or "none"
-        raise RuleViolation("SMOKE-BOMB-7", f"{unit!r} may not retreat for this loss: the units nearest to the "
-                                            f"bombarding artillery retreat first, at most one per artillery unit per "
-                                            f"formation, each once (may retreat now: {near}).", unit=unit)
-    rb = RulingBuilder().add("SMOKE-BOMB-6", f"{seat} takes this loss as a retreat of {unit}.")
+        raise RuleViolation("SMOKE-BOMB-7", msg("{unit} may not retreat for this loss: the units nearest to the "
+                                                "bombarding artillery retreat first, at most one per artillery "
+                                                "unit per formation, each once (may retreat now: {near}).",
+                                                unit=repr(unit), near=near), unit=unit)
+    rb = RulingBuilder().add("SMOKE-BOMB-6", msg("{seat} takes this loss as a retreat of {unit}.",
+                                                 seat=seat, unit=unit))
     f = next(x for x in l.formations if x.key == match[1])
     arts = [st.units[a] for a in f.artillery if a in st.units]
     art = min(arts, key=lambda a: (box_distance(st.units[unit].box(), a.box()), a.id)).id if arts else None
-    rb.add("SMOKE-BOMB-7", f"{unit} is the nearest eligible unit of its formation to the bombarding artillery "
-                           f"({match[2]:.3f} UW, rectangle to rectangle, from {art}).", distance=round(match[2], 4),
+    rb.add("SMOKE-BOMB-7", msg("{unit} is the nearest eligible unit of its formation to the bombarding artillery "
+                               "({value:.3f} UW, rectangle to rectangle, from {art}).",
+                               unit=unit, value=match[2], art=art), distance=round(match[2], 4),
            formation=match[1], artillery=art)
     out.emit(LossTaken(seat=seat, unit=unit, formation=match[1], distance_to_artillery=round(match[2], 4)), rb,
-             summary=f"{seat}: {unit} retreats from the bombardment")
+             summary=msg("{seat}: {unit} retreats from the bombardment", seat=seat, unit=unit))
     roll_retreat_distance(out, unit, "bombardment")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel.choices import ChoiceOption, RuleChoice, cite as cite_choice, in_force, option_of
+from domain.kernel.messages import Message
 from domain.kernel.decider import Setup
 
 from .state import SmokeState
@@ -242,6 +243,6 @@ def choice(state: SmokeState, choice_id: str) -> str:
     return option_of(CHOICES, state.choices, choice_id)
 
 
-def cite(rb: Any, choice_id: str, option: str, text: str, **values: Any) -> Any:
+def cite(rb: Any, choice_id: str, option: str, text: "str | Message", **values: Any) -> Any:
     """The ruling step of ``rb`` saying the decision followed ``option`` of ``choice_id`` (in words, ids beside)."""
     return cite_choice(rb, CHOICES, choice_id, option, text, **values)

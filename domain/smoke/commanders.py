@@ -19,6 +19,7 @@ from shapely.geometry import box as sbox
 from shapely.ops import nearest_points, unary_union
 
 from domain.kernel import RulingBuilder
+from domain.kernel.messages import msg
 
 from .events import CommanderDisplaced, CommanderOut, CommanderRisked
 from .geometry import (
@@ -118,15 +119,16 @@ def displacement_target(state: SmokeState, c: Commander) -> tuple[Point, bool]:
 
 def displace(out: Any, c: Commander, reason: str, rule: str) -> None:
     end, nearest = displacement_target(out.state, c)
-    rb = RulingBuilder().add(rule, f"{c.id} is displaced toward its own table edge ({reason}): its head goes from "
-                                   f"({c.x:.3f}, {c.y:.3f}) to ({end[0]:.3f}, {end[1]:.3f}).",
+    rb = RulingBuilder().add(rule, msg("{id} is displaced toward its own table edge ({reason}): its head goes from "
+                                       "({x:.3f}, {y:.3f}) to ({value:.3f}, {value2:.3f}).",
+                                       id=c.id, reason=reason, x=c.x, y=c.y, value=end[0], value2=end[1]),
                              start=[c.x, c.y], end=list(end))
-    rb.add("SMOKE-GEO-19", f"The head moves {DISPLACEMENT:g} UW straight toward the {own_edge(out.state, c.seat)} "
-                           "edge (or to it).", distance=DISPLACEMENT)
+    rb.add("SMOKE-GEO-19", msg("The head moves {displacement:g} UW straight toward the {value} edge (or to it).",
+                               displacement=DISPLACEMENT, value=own_edge(out.state, c.seat)), distance=DISPLACEMENT)
     if nearest:
-        rb.add("SMOKE-CMD-5", "There is no room toward the own edge: the nearest free spot is used (FAQ-22).")
+        rb.add("SMOKE-CMD-5", msg("There is no room toward the own edge: the nearest free spot is used (FAQ-22)."))
     out.emit(CommanderDisplaced(commander=c.id, start=(c.x, c.y), end=end, reason=reason, nearest_free=nearest), rb,
-             summary=f"{c.id} displaced")
+             summary=msg("{id} displaced", id=c.id))
 
 
 def commander_out(out: Any, c: Commander, why: str, rule: str) -> None:
@@ -134,18 +136,20 @@ def commander_out(out: Any, c: Commander, why: str, rule: str) -> None:
     army = out.state.armies[c.seat]
     if not c.general:
         out.emit(CommanderOut(seat=c.seat, commander=c.id, level=army.level, new_level=army.level, removed=True),
-                 RulingBuilder().add("SMOKE-CMDR-1", f"The additional commander {c.id} failed a risk ({why}): it is "
-                                                     "removed from play, with no loss of army morale (INFERRED)."),
-                 summary=f"{c.id} removed from play")
+                 RulingBuilder().add("SMOKE-CMDR-1", msg("The additional commander {id} failed a risk ({why}): it "
+                                                         "is removed from play, with no loss of army morale "
+                                                         "(INFERRED).", id=c.id, why=why)),
+                 summary=msg("{id} removed from play", id=c.id))
         return
     level = army.level
     new = max(DEPUTY_MIN_LEVEL, level - 1)
     out.emit(CommanderOut(seat=c.seat, commander=c.id, level=level, new_level=new, removed=False),
-             RulingBuilder().add(rule, f"The commander of {c.seat} is out of action ({why}).")
-             .add("SMOKE-RISK-6", f"A deputy of level {new} takes over (one lower, never below "
-                                  f"{DEPUTY_MIN_LEVEL}); it may no longer risk for extra dice.",
+             RulingBuilder().add(rule, msg("The commander of {seat} is out of action ({why}).", seat=c.seat, why=why))
+             .add("SMOKE-RISK-6", msg("A deputy of level {new} takes over (one lower, never below "
+                                      "{deputy_min_level}); it may no longer risk for extra dice.",
+                                      new=new, deputy_min_level=DEPUTY_MIN_LEVEL),
                   level=level, new_level=new),
-             summary=f"{c.seat}'s commander out of action")
+             summary=msg("{seat}'s commander out of action", seat=c.seat))
     lose_morale(out, c.seat, level, "SMOKE-RISK-5", f"commander out of action (level {level})")
 
 
@@ -223,13 +227,13 @@ def risk(out: Any, c: Commander, why: str) -> None:
     cavalry = any(has(st, u, "cavalry") for u in touching)
     face = out.dice.value(6) + 1
     failed = face == 1 or (cavalry and face <= 2)
-    rb = RulingBuilder().add("SMOKE-RISK-3", f"{c.id} is exposed to risk ({why}; touching its disc of "
-                                             f"{COMMANDER_RADIUS:g} UW at ({c.x:.3f}, {c.y:.3f}): "
-                                             f"{', '.join(sorted(u.id for u in touching)) or 'none'}): d6 = {face}; out "
-                                             f"of action on {'1-2 (enemy cavalry in contact)' if cavalry else '1'}.",
+    rb = RulingBuilder().add("SMOKE-RISK-3", msg("{id} is exposed to risk ({why}; touching its disc of "
+                                                 "{commander_radius:g} UW at ({x:.3f}, {y:.3f}): {value}): d6 = "
+                                                 "{face}; out of action on {value2}.",
+                                                 id=c.id, why=why, commander_radius=COMMANDER_RADIUS, x=c.x, y=c.y, value=', '.join(sorted(u.id for u in touching)) or 'none', face=face, value2=msg("1-2 (enemy cavalry in contact)") if cavalry else '1'),
                              face=face, cavalry=cavalry, units=sorted(u.id for u in touching))
     out.emit(CommanderRisked(commander=c.id, units=tuple(sorted(u.id for u in touching)), cavalry=cavalry, face=face,
-                             out=failed), rb, summary=f"{c.id} risked: {face}")
+                             out=failed), rb, summary=msg("{id} risked: {face}", id=c.id, face=face))
     if failed:
         commander_out(out, c, f"risk roll {face}", "SMOKE-RISK-5")
         if out.over:

@@ -21,6 +21,7 @@ from domain.kernel import (
 )
 
 from domain.kernel.choices import RuleChoice
+from domain.kernel.messages import joined, msg, msg_n
 from .choices import CHOICES, VIEW_INSIDE, choices_of
 from . import commands as C
 from . import deployment as D
@@ -221,25 +222,29 @@ class SmokeRuleset:
                             sides={k: tuple(v) for k, v in sides.items()}, armies=tuple(armies), units=tuple(units),
                             commanders=tuple(commanders), reserve=tuple(reserve),
                             reserve_commanders=tuple(reserve_cmd), arrivals=tuple(arrivals))
-        rb = RulingBuilder().add("SMOKE-SETUP-1", f"{battle.title}: {len(units)} units of {len(armies)} armies on a "
-                                                  f"{battle.width:g} x {battle.height:g} UW table.")
+        rb = RulingBuilder().add("SMOKE-SETUP-1", msg("{title}: {count} units of {count2} armies on a {width:g} x "
+                                                      "{height:g} UW table.",
+                                                      title=battle.title, count=len(units), count2=len(armies), width=battle.width, height=battle.height))
         if columns:
-            rb.add("SMOKE-SETUP-3", "The players deploy their armies by columns (SMOKE-DEP-2..4).")
+            rb.add("SMOKE-SETUP-3", msg("The players deploy their armies by columns (SMOKE-DEP-2..4)."))
         else:
-            rb.add("SMOKE-ARMY-6", "The battle fixes the armies and their deployment.")
+            rb.add("SMOKE-ARMY-6", msg("The battle fixes the armies and their deployment."))
         for a in arrivals:
-            rb.add("SMOKE-PHASE-1", f"{a.unit.id} ({a.unit.seat}) arrives as a reinforcement in phase {a.phase}.",
+            rb.add("SMOKE-PHASE-1", msg("{id} ({seat}) arrives as a reinforcement in phase {phase}.",
+                                        id=a.unit.id, seat=a.unit.seat, phase=a.phase),
                    unit=a.unit.id, phase=a.phase, at=[a.unit.x, a.unit.y, a.unit.facing])
         for a in armies:
-            rb.add("SMOKE-VIC-1", f"{a.seat}: starting army morale {a.morale}; commander level {a.level} "
-                                  f"({a.skill}); strategic rating {a.strategic_rating}.", seat=a.seat, morale=a.morale,
+            rb.add("SMOKE-VIC-1", msg("{seat}: starting army morale {morale}; commander level {level} ({skill}); "
+                                      "strategic rating {strategic_rating}.",
+                                      seat=a.seat, morale=a.morale, level=a.level, skill=a.skill, strategic_rating=a.strategic_rating), seat=a.seat, morale=a.morale,
                    level=a.level, rating=a.strategic_rating)
-        out.emit(opened, rb, summary=f"{battle.title} set up")
+        out.emit(opened, rb, summary=msg("{title} set up", title=battle.title))
         if battle.first_side is not None:
             order = _order(battle.first_side, list(sides))
             out.emit(FirstSideChosen(side=battle.first_side, order=order),
-                     RulingBuilder().add("SMOKE-SETUP-4", f"The battle decides: side {battle.first_side} goes first."),
-                     summary=f"{battle.first_side} goes first")
+                     RulingBuilder().add("SMOKE-SETUP-4", msg("The battle decides: side {first_side} goes first.",
+                                                              first_side=battle.first_side)),
+                     summary=msg("{first_side} goes first", first_side=battle.first_side))
             begin(out, battle.first_side)
             advance(out)
         else:
@@ -249,14 +254,15 @@ class SmokeRuleset:
     # -- decisions ---------------------------------------------------------------------
     def decide(self, state: SmokeState, seat: str, command: Any, dice: Dice) -> list[Emitted]:
         if not state.opened:
-            raise RuleViolation("SMOKE-SETUP-1", "The game has not been set up yet.")
+            raise RuleViolation("SMOKE-SETUP-1", msg("The game has not been set up yet."))
         if state.result is not None:
-            raise RuleViolation(state.result.rule, f"The game is over ({state.result.kind}"
-                                                   + (f": {state.result.winner} won" if state.result.winner else "")
-                                                   + ").")
+            r = state.result
+            raise RuleViolation(r.rule, msg("The game is over ({kind}: {winner} won).", kind=r.kind, winner=r.winner)
+                                if r.winner else msg("The game is over ({kind}).", kind=r.kind))
         acting = to_act(state)
         if seat not in acting:
-            raise NotYourDecision(f"It is {', '.join(acting) or 'nobody'}'s decision now, not {seat}'s.")
+            raise NotYourDecision(msg("It is {value}'s decision now, not {seat}'s.",
+                                      value=', '.join(acting) or msg("nobody"), seat=seat))
         out = Outbox(state, dice)
         dispatch(out, seat, command)
         advance(out)
@@ -339,19 +345,24 @@ def first_player_roll(out: Outbox) -> None:
     chooser = st.sides[winner][0]
     rb = RulingBuilder()
     for i, row in enumerate(rounds):
-        rb.add("SMOKE-SETUP-4", ("Reroll: " if i else "") + ", ".join(
-            f"{s} {v['face']}+{v['rating']}={v['total']}" for s, v in row.items()) + ".", round=i + 1, rolls=row)
-    rb.add("SMOKE-SETUP-4", f"Side {winner} rolled higher: {chooser} chooses who goes first.")
-    out.emit(FirstSideRolled(rounds=tuple(rounds), chooser=chooser), rb, summary=f"{chooser} chooses the first side")
+        said = ", ".join(f"{s} {v['face']}+{v['rating']}={v['total']}" for s, v in row.items())
+        rb.add("SMOKE-SETUP-4", msg("Reroll: {rolls}.", rolls=said) if i else msg("{rolls}.", rolls=said),
+               round=i + 1, rolls=row)
+    rb.add("SMOKE-SETUP-4", msg("Side {winner} rolled higher: {chooser} chooses who goes first.",
+                                winner=winner, chooser=chooser))
+    out.emit(FirstSideRolled(rounds=tuple(rounds), chooser=chooser), rb, summary=msg("{chooser} chooses the first side",
+                                                                                     chooser=chooser))
 
 
 def choose_first(out: Outbox, side: str) -> None:
     st = out.state
     if side not in st.sides:
-        raise RuleViolation("SMOKE-SETUP-4", f"{side!r} is not a side of this battle ({', '.join(st.sides)}).")
+        raise RuleViolation("SMOKE-SETUP-4", msg("{side} is not a side of this battle ({sides}).",
+                                                 side=repr(side), sides=', '.join(st.sides)))
     order = _order(side, list(st.sides))
     out.emit(FirstSideChosen(side=side, order=order),
-             RulingBuilder().add("SMOKE-SETUP-5", f"Side {side} takes the first turn."), summary=f"{side} goes first")
+             RulingBuilder().add("SMOKE-SETUP-5", msg("Side {side} takes the first turn.", side=side)), summary=msg("{side} goes first",
+                                                                                                     side=side))
     begin(out, side)
 
 
@@ -363,9 +374,10 @@ def begin(out: Outbox, side: str) -> None:
     if st.battle is not None and st.battle.confusion and not st.edges:
         seat = st.sides[side][0]
         out.emit(EdgeChoiceOffered(seat=seat),
-                 RulingBuilder().add("SMOKE-DEP-5", f"A \"confusion\" deployment: the first player {seat} chooses its "
-                                                    "own table edge; the opponent gets the opposite one.",
-                                     seat=seat), summary=f"{seat} chooses its table edge")
+                 RulingBuilder().add("SMOKE-DEP-5", msg('A "confusion" deployment: the first player {seat} chooses '
+                                                        "its own table edge; the opponent gets the opposite one.",
+                                                        seat=seat),
+                                     seat=seat), summary=msg("{seat} chooses its table edge", seat=seat))
         return
     if out.state.battle is not None and out.state.battle.generate_terrain:
         start_generation(out)
@@ -377,15 +389,17 @@ def choose_edge(out: Outbox, seat: str, edge: str) -> None:
     """SMOKE-DEP-5: the first player's table edge; the other side gets the opposite one."""
     st = out.state
     if st.edge_chooser != seat:
-        raise RuleViolation("SMOKE-DEP-5", "No table edge is to be chosen by you now.")
+        raise RuleViolation("SMOKE-DEP-5", msg("No table edge is to be chosen by you now."))
     if edge not in OPPOSITE:
-        raise RuleViolation("SMOKE-DEP-5", f"A table edge is south, north, west or east, not {edge!r}.", field="edge")
+        raise RuleViolation("SMOKE-DEP-5", msg("A table edge is south, north, west or east, not {edge}.",
+                                               edge=repr(edge)), field="edge")
     mine = st.armies[seat].side
     edges = {s: (edge if s == mine else OPPOSITE[edge]) for s in st.sides}
     out.emit(EdgesChosen(seat=seat, edges=edges),
-             RulingBuilder().add("SMOKE-DEP-5", f"{seat} chooses the {edge} edge for side {mine}; the opponent gets the "
-                                                f"{OPPOSITE[edge]} edge.", edges=edges),
-             summary=f"side {mine} takes the {edge} edge")
+             RulingBuilder().add("SMOKE-DEP-5", msg("{seat} chooses the {edge} edge for side {mine}; the opponent "
+                                                    "gets the {value} edge.",
+                                                    seat=seat, edge=edge, mine=mine, value=OPPOSITE[edge]), edges=edges),
+             summary=msg("side {mine} takes the {edge} edge", mine=mine, edge=edge))
     begin(out, st.side_order[0])
 
 
@@ -394,21 +408,22 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
     if st.broken is not None:
         if isinstance(cmd, C.Support):
             return support(out, cmd.choice)
-        raise RuleViolation("SMOKE-MP-6", "An army is broken: its side chooses Support or Abandon first.")
+        raise RuleViolation("SMOKE-MP-6", msg("An army is broken: its side chooses Support or Abandon first."))
     if st.chooser is not None:
         if isinstance(cmd, C.ChooseFirst):
             return choose_first(out, cmd.side)
-        raise RuleViolation("SMOKE-SETUP-4", "The first side must be chosen first (choose_first).")
+        raise RuleViolation("SMOKE-SETUP-4", msg("The first side must be chosen first (choose_first)."))
     if st.edge_chooser is not None:
         if isinstance(cmd, C.ChooseEdge):
             return choose_edge(out, seat, cmd.edge)
-        raise RuleViolation("SMOKE-DEP-5", "The first player chooses its table edge first (choose_edge).")
+        raise RuleViolation("SMOKE-DEP-5", msg("The first player chooses its table edge first (choose_edge)."))
     if st.generation is not None:
         if isinstance(cmd, C.ChooseQuarters):
             return G.choose(out, seat, cmd.diagonal)
         if isinstance(cmd, C.PlaceTerrain):
             return G.place(out, seat, cmd.kind, cmd.at, cmd.rotation)
-        raise RuleViolation("SMOKE-TGEN-2", f"The terrain is being generated; {type(cmd).__name__} does not fit it.")
+        raise RuleViolation("SMOKE-TGEN-2", msg("The terrain is being generated; {command} does not fit it.",
+                                                command=type(cmd).__name__))
     if st.deployment is not None:
         if isinstance(cmd, C.AssignColumns):
             return D.assign_columns(out, seat, tuple(tuple(c) for c in cmd.columns))
@@ -421,25 +436,25 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.DeployCommander):
             return D.deploy_commander(out, seat, cmd.commander, cmd.at)
         cur = D.current(st)
-        raise RuleViolation("SMOKE-SETUP-1", f"The armies are being deployed ({cur[0] if cur else 'done'}); "
-                                             f"{type(cmd).__name__} does not fit it.")
+        raise RuleViolation("SMOKE-SETUP-1", msg("The armies are being deployed ({value}); {command} does not fit "
+                                                 "it.", value=cur[0] if cur else msg("done"), command=type(cmd).__name__))
     t = st.turn
     assert t is not None
     if isinstance(cmd, C.Retreat):
         pend = t.bombard_retreat if t.step == BOMBARD else (t.battle.retreat if t.battle else None)
         if pend is None:
-            raise RuleViolation("SMOKE-RET-3", "No retreat is waiting for its direction.")
+            raise RuleViolation("SMOKE-RET-3", msg("No retreat is waiting for its direction."))
         ok = execute_retreat(out, pend.unit, cmd.direction, pend.context)
         if pend.context == "battle" and not out.over and ok:
             finish_unit(out, pend.unit, True)
         return None
     if t.step == BOMBARD:
         if t.bombard_retreat is not None:
-            raise RuleViolation("SMOKE-RET-3", "Choose the retreat direction first (retreat).")
+            raise RuleViolation("SMOKE-RET-3", msg("Choose the retreat direction first (retreat)."))
         if any(l.left > 0 for l in t.losses):
             if isinstance(cmd, C.TakeLoss):
                 return take_loss(out, seat, cmd.unit)
-            raise RuleViolation("SMOKE-BOMB-6", "The bombardment's losses are taken first (take_loss).")
+            raise RuleViolation("SMOKE-BOMB-6", msg("The bombardment's losses are taken first (take_loss)."))
         if isinstance(cmd, C.Aim):
             return aim(out, seat, cmd.unit, cmd.target)
         if isinstance(cmd, C.Bombard):
@@ -450,8 +465,9 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
                 rb = RulingBuilder()
                 cite_declining(rb, st, seat)
                 out.emit(StepStarted(step=ACTIONS, player=t.player),
-                         rb.add("SMOKE-BOMB-2", f"{seat} does not bombard this turn (optional, INFERRED)."),
-                         summary=f"{seat} does not bombard")
+                         rb.add("SMOKE-BOMB-2", msg("{seat} does not bombard this turn (optional, INFERRED).",
+                                                    seat=seat)),
+                         summary=msg("{seat} does not bombard", seat=seat))
                 return None
             return fire(out, seat)
     elif t.step == ACTIONS:
@@ -481,15 +497,17 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
                 groups = unfought(st)
                 g = next((g for g in groups if cmd.marker in g), None)
                 if g is None:
-                    raise RuleViolation("SMOKE-BAT-1", f"{cmd.marker!r} is not a battle still to fight this turn "
-                                                       f"({', '.join(x[0] for x in groups)}).", marker=cmd.marker)
+                    raise RuleViolation("SMOKE-BAT-1", msg("{marker} is not a battle still to fight this turn "
+                                                           "({items}).",
+                                                           marker=repr(cmd.marker), items=', '.join(x[0] for x in groups)), marker=cmd.marker)
                 return start_battle(out, g)
         elif b.step == "tactics":
             if isinstance(cmd, C.PlayTactic):
                 return play_tactic(out, seat, cmd.slot, tuple(cmd.units), cmd.target)
             if isinstance(cmd, C.EndTactics):
-                out.emit(TacticsEnded(seat=seat), RulingBuilder().add("SMOKE-BAT-2", f"{seat} plays no more tactics."),
-                         summary=f"{seat} ends tactics")
+                out.emit(TacticsEnded(seat=seat), RulingBuilder().add("SMOKE-BAT-2", msg("{seat} plays no more tactics.",
+                                                                                         seat=seat)),
+                         summary=msg("{seat} ends tactics", seat=seat))
                 return None
         elif b.step == "allocate":
             if isinstance(cmd, C.AllocateHits):
@@ -497,8 +515,8 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         elif b.step == "resolve":
             if isinstance(cmd, C.ResolveHits):
                 return resolve_hits(out, seat, cmd.unit, cmd.retreat)
-    raise RuleViolation(_step_rule(t.step), f"Now is the {_STEP_NAME.get(t.step, t.step)}; "
-                                            f"{type(cmd).__name__} does not fit it.")
+    raise RuleViolation(_step_rule(t.step), msg("Now is the {value}; {command} does not fit it.",
+                                                value=_STEP_NAME.get(t.step, t.step), command=type(cmd).__name__))
 
 
 _STEP_NAME = {BOMBARD: "bombardment phase", ACTIONS: "actions phase", BATTLE_START: "battle start phase",
@@ -514,23 +532,24 @@ def place_marker_check(st: SmokeState, seat: str, at: Any) -> tuple[float, float
     t = st.turn
     offer = t.marker_offer if t else None
     if offer is None or offer.seat != seat:
-        raise RuleViolation("SMOKE-MARK-1", "No battle marker is to be placed by you now.")
+        raise RuleViolation("SMOKE-MARK-1", msg("No battle marker is to be placed by you now."))
     x, y = float(at[0]), float(at[1])
     if not (math.isfinite(x) and math.isfinite(y)):
-        raise RuleViolation("SMOKE-MARK-3", "The marker's centre must be finite coordinates.", field="at")
+        raise RuleViolation("SMOKE-MARK-3", msg("The marker's centre must be finite coordinates."), field="at")
     assert st.battle is not None
     forb = [u.box() for u in st.units.values() if u.seat in offer.forbidden]
     if not (0 <= x <= st.battle.width and 0 <= y <= st.battle.height):
-        raise RuleViolation("SMOKE-MARK-3", "The marker must lie on the table (INFERRED).", at=[x, y])
+        raise RuleViolation("SMOKE-MARK-3", msg("The marker must lie on the table (INFERRED)."), at=[x, y])
     if not allowed((x, y), forb, st.battle.width, st.battle.height):
-        raise RuleViolation("SMOKE-MP-4", f"The marker may not include units of {', '.join(offer.forbidden)}: an ally "
-                                          "placed a marker including them this turn.", at=[x, y])
+        raise RuleViolation("SMOKE-MP-4", msg("The marker may not include units of {forbidden}: an ally placed a "
+                                              "marker including them this turn.",
+                                              forbidden=', '.join(offer.forbidden)), at=[x, y])
     elig = [st.units[u].box() for u in offer.eligible if u in st.units and st.units[u].seat not in offer.forbidden]
     k = depth((x, y), elig)
     if k < offer.best:
-        raise RuleViolation("SMOKE-MARK-3", f"The marker there covers {k} of the units in fire contact and in no "
-                                            f"battle; {offer.best} can be covered (e.g. at "
-                                            f"{list(offer.points[0])}).", covers=k, best=offer.best,
+        raise RuleViolation("SMOKE-MARK-3", msg("The marker there covers {k} of the units in fire contact and in "
+                                                "no battle; {best} can be covered (e.g. at {value}).",
+                                                k=k, best=offer.best, value=str(list(offer.points[0]))), covers=k, best=offer.best,
                             example=list(offer.points[0]))
     return x, y
 
@@ -545,17 +564,21 @@ def place_marker(out: Outbox, seat: str, at: Any) -> None:
     joins = tuple(u for u in inside if u not in offer.eligible)
     side = st.armies[seat].side
     opps = tuple(sorted({st.units[u].seat for u in inside if st.armies[st.units[u].seat].side != side}))
-    rb = RulingBuilder().add("SMOKE-MARK-3", f"{mid} at ({x:.3f}, {y:.3f}) covers {len(cov)} eligible unit(s), the "
-                                             f"most possible ({offer.best}): "
-                                             + ", ".join(f"{u} {point_box_distance((x, y), st.units[u].box()):.3f} UW"
-                                                         for u in cov)
-                                             + f" from its centre to the nearest point of each (<= 2 UW, "
-                                               f"SMOKE-GEO-14).", at=[x, y], covers=list(cov), best=offer.best)
+    near = joined([msg("{unit} {distance:.3f} UW", unit=u, distance=point_box_distance((x, y), st.units[u].box()))
+                   for u in cov], ", ")
+    rb = RulingBuilder().add("SMOKE-MARK-3", msg_n("{marker} at ({x:.3f}, {y:.3f}) covers {count} eligible unit(s), "
+                                                   "the most possible ({best}): {near} from its centre to the nearest "
+                                                   "point of each (<= 2 UW, SMOKE-GEO-14).",
+                                                   "{marker} at ({x:.3f}, {y:.3f}) covers {count} eligible unit(s), "
+                                                   "the most possible ({best}): {near} from its centre to the nearest "
+                                                   "point of each (<= 2 UW, SMOKE-GEO-14).", "count", marker=mid, x=x,
+                                                   y=y, count=len(cov), best=offer.best, near=near),
+                             at=[x, y], covers=list(cov), best=offer.best)
     if joins:
-        rb.add("SMOKE-MARK-3", f"Also within its 2 UW and joining the battle: {', '.join(joins)}.", joins=list(joins))
-    rb.add("SMOKE-MARK-4", "Its price is 1.")
+        rb.add("SMOKE-MARK-3", msg("Also within its 2 UW and joining the battle: {joins}.", joins=', '.join(joins)), joins=list(joins))
+    rb.add("SMOKE-MARK-4", msg("Its price is 1."))
     out.emit(MarkerPlaced(seat=seat, marker=mid, x=x, y=y, covers=cov, joins=joins,
-                          opponents=opps), rb, summary=f"{seat} places {mid}")
+                          opponents=opps), rb, summary=msg("{seat} places {marker}", seat=seat, marker=mid))
 
 
 RULESET = SmokeRuleset()

@@ -17,6 +17,7 @@ from shapely.geometry import Point as SPoint
 from shapely.geometry import Polygon
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import Message, joined, msg, msg_n
 
 from .column_search import candidates
 from .commanders import COMMANDER_RADIUS, overlaps_unit, own_edge
@@ -69,14 +70,14 @@ def steps_for(state: SmokeState) -> tuple[tuple[tuple[str, str], ...], dict[str,
 def start(out: Any) -> None:
     st: SmokeState = out.state
     steps, forts = steps_for(st)
-    rb = RulingBuilder().add("SMOKE-SETUP-3", "Each player splits its army into as many columns as its commander's "
-                                              "level, numbered in secret (SMOKE-DEP-2).")
+    rb = RulingBuilder().add("SMOKE-SETUP-3", msg("Each player splits its army into as many columns as its "
+                                                  "commander's level, numbered in secret (SMOKE-DEP-2)."))
     if any(forts.values()):
-        rb.add("SMOKE-DEP-6", "Fortifications are placed first, each with its unit inside.")
+        rb.add("SMOKE-DEP-6", msg("Fortifications are placed first, each with its unit inside."))
     if any(stage == "reveal" and seat != "*" for stage, seat in steps):
-        rb.add("SMOKE-DEP-6", "A deployment bonus: the players without it deploy completely first.")
+        rb.add("SMOKE-DEP-6", msg("A deployment bonus: the players without it deploy completely first."))
     out.emit(DeploymentStarted(steps=steps, forts={k: v for k, v in forts.items() if v}), rb,
-             summary="deployment by columns")
+             summary=msg("deployment by columns"))
 
 
 def current(st: SmokeState) -> tuple[str, str] | None:
@@ -107,8 +108,8 @@ def advance(out: Any) -> bool:
             return True
         cur = current(st)
         if cur is None:
-            out.emit(DeploymentEnded(), RulingBuilder().add("SMOKE-DEP-4", "Deployment is complete: the column markers "
-                                                                           "are removed."), summary="deployment ends")
+            out.emit(DeploymentEnded(), RulingBuilder().add("SMOKE-DEP-4", msg("Deployment is complete: the column markers are "
+                                                                               "removed.")), summary=msg("deployment ends"))
             start_turn(out, out.state.side_order[0])
             return True
         stage, seat = cur
@@ -122,11 +123,12 @@ def advance(out: Any) -> bool:
         elif stage == "reveal":
             seats = tuple(s for s in st.seats if s not in d.revealed) if seat == "*" else (seat,)
             out.emit(ColumnsRevealed(columns={s: d.columns[s] for s in seats}),
-                     RulingBuilder().add("SMOKE-DEP-3", "The players reveal which column each number is: "
-                                         + "; ".join(f"{s}: " + ", ".join(f"{i + 1} = {len(c)} unit(s)"
-                                                                          for i, c in enumerate(d.columns[s]))
-                                                     for s in seats) + "."),
-                     summary="columns revealed")
+                     RulingBuilder().add("SMOKE-DEP-3", msg("The players reveal which column each number is: "
+                                                            "{columns}.", columns=joined([msg("{seat}: {columns}", seat=s, columns=joined(
+                                             [msg_n("{number} = {count} unit(s)", "{number} = {count} unit(s)", "count",
+                                                    number=i + 1, count=len(c)) for i, c in enumerate(d.columns[s])],
+                                             ", ")) for s in seats], "; "))),
+                     summary=msg("columns revealed"))
             done = True
         elif stage == "units":
             done = (not any(u.seat == seat for u in st.reserve.values())
@@ -134,8 +136,9 @@ def advance(out: Any) -> bool:
         if not done:
             return False
         out.emit(DeploymentStepDone(stage=stage, seat=seat), RulingBuilder().add(
-            "SMOKE-DEP-4" if stage == "units" else "SMOKE-DEP-3", f"Deployment: {stage}"
-            + (f" of {seat}" if seat != "*" else "") + " done."), summary=f"{stage} done")
+            "SMOKE-DEP-4" if stage == "units" else "SMOKE-DEP-3",
+            msg("Deployment: {stage} of {seat} done.", stage=stage, seat=seat) if seat != "*"
+            else msg("Deployment: {stage} done.", stage=stage)), summary=msg("{stage} done", stage=stage))
     return False
 
 
@@ -143,7 +146,8 @@ def _stage(st: SmokeState, seat: str, stage: str) -> None:
     cur = current(st)
     if cur is None or cur[0] != stage or (cur[1] != "*" and cur[1] != seat):
         now = f"{cur[0]} ({cur[1]})" if cur else "over"
-        raise RuleViolation("SMOKE-SETUP-1", f"The deployment step now is {now}, not {stage} for {seat}.")
+        raise RuleViolation("SMOKE-SETUP-1", msg("The deployment step now is {now}, not {stage} for {seat}.",
+                                                 now=now, stage=stage, seat=seat))
 
 
 # -- columns (SMOKE-SETUP-3, SMOKE-DEP-2) --------------------------------------------------------
@@ -151,28 +155,30 @@ def assign_columns(out: Any, seat: str, columns: tuple[tuple[str, ...], ...]) ->
     st: SmokeState = out.state
     _stage(st, seat, "columns")
     if seat in st.deployment.columns:  # type: ignore[union-attr]
-        raise RuleViolation("SMOKE-DEP-2", "Your columns are already numbered.")
+        raise RuleViolation("SMOKE-DEP-2", msg("Your columns are already numbered."))
     level = st.armies[seat].level
     if len(columns) != level:
-        raise RuleViolation("SMOKE-SETUP-3", f"The number of columns equals your commander's level: {level} "
-                                             f"({len(columns)} given).", columns=len(columns))
+        raise RuleViolation("SMOKE-SETUP-3", msg("The number of columns equals your commander's level: {level} "
+                                                 "({count} given).", level=level, count=len(columns)), columns=len(columns))
     mine = sorted(u.id for u in st.reserve.values() if u.seat == seat)
     given = [u for c in columns for u in c]
     if sorted(given) != mine:
         missing = sorted(set(mine) - set(given))
         extra = sorted(set(given) - set(mine))
         twice = sorted({u for u in given if given.count(u) > 1})
-        raise RuleViolation("SMOKE-SETUP-3", "Every unit goes into exactly one column"
-                            + (f"; missing: {', '.join(missing)}" if missing else "")
-                            + (f"; not yours: {', '.join(extra)}" if extra else "")
-                            + (f"; twice: {', '.join(twice)}" if twice else "") + ".")
+        faults = ([msg("missing: {units}", units=", ".join(missing))] if missing else []) \
+            + ([msg("not yours: {units}", units=", ".join(extra))] if extra else []) \
+            + ([msg("twice: {units}", units=", ".join(twice))] if twice else [])
+        raise RuleViolation("SMOKE-SETUP-3", msg("Every unit goes into exactly one column{faults}.",
+                                                 faults=joined(["", *faults], "; ")))
     cols = tuple(tuple(c) for c in columns)
     # a secret salt drawn from the game's seed: the log's public hash chain covers this event, and without
     # it an opponent could hash every possible split of the columns and find the one recorded
     salt = "".join(f"{out.dice.value(SALT_SIDES, SECRET_STREAM):016x}" for _ in range(2))
     out.emit(ColumnsAssigned(seat=seat, count=len(cols), columns=cols, salt=salt),
-             RulingBuilder().add("SMOKE-DEP-2", f"{seat} numbers its {len(cols)} columns in secret."),
-             summary=f"{seat} numbers its columns", visibility=seat, reveals=True)
+             RulingBuilder().add("SMOKE-DEP-2", msg("{seat} numbers its {count} columns in secret.",
+                                                    seat=seat, count=len(cols))),
+             summary=msg("{seat} numbers its columns", seat=seat), visibility=seat, reveals=True)
 
 
 def example_columns(st: SmokeState, seat: str) -> tuple[tuple[str, ...], ...]:
@@ -198,19 +204,19 @@ def fortification_check(st: SmokeState, seat: str, at, facing: float, uid: str) 
     _stage(st, seat, "forts")
     u = st.reserve.get(uid)
     if u is None or u.seat != seat:
-        raise RuleViolation("SMOKE-DEP-6", f"{uid!r} is not one of your units still to deploy.", unit=uid)
+        raise RuleViolation("SMOKE-DEP-6", msg("{unit} is not one of your units still to deploy.", unit=repr(uid)), unit=uid)
     x, y, f = float(at[0]), float(at[1]), float(facing)
     if not all(math.isfinite(v) for v in (x, y, f)):
-        raise RuleViolation("SMOKE-DEP-6", "The position must be finite numbers.", field="at")
+        raise RuleViolation("SMOKE-DEP-6", msg("The position must be finite numbers."), field="at")
     b = Box(x, y, f % 360.0, u.w, u.d)
     poly = fort_polygon(b)
     if not zone_of(st, seat).buffer(EPS).contains(Polygon(poly)):
-        raise RuleViolation("SMOKE-DEP-6", "A fortification is placed in your own deployment zone (INFERRED).",
+        raise RuleViolation("SMOKE-DEP-6", msg("A fortification is placed in your own deployment zone (INFERRED)."),
                             at=[x, y])
     g = Box(x, y, f % 360.0, u.w + 2 * FORTIFICATION_MARGIN, u.d + 2 * FORTIFICATION_MARGIN)
     for o in st.units.values():
         if box_overlap_depth(g, o.box()) > EPS:
-            raise RuleViolation("SMOKE-TERR-8", f"The fortification would overlap {o.id}.", other=o.id)
+            raise RuleViolation("SMOKE-TERR-8", msg("The fortification would overlap {id}.", id=o.id), other=o.id)
     return b, poly
 
 
@@ -220,8 +226,10 @@ def place_fortification(out: Any, seat: str, at, facing: float, uid: str) -> Non
     n = sum(1 for e in st.battle.terrain if e.kind == "fortification") + 1  # type: ignore[union-attr]
     el = TerrainElement(id=f"FORT-{seat[-1]}-{n}", kind="fortification", polygon=poly)
     out.emit(FortificationPlaced(seat=seat, element=el, unit=uid, x=_r(b.cx), y=_r(b.cy), facing=_r(b.theta)),
-             RulingBuilder().add("SMOKE-DEP-6", f"{seat} places a fortification with {uid} inside it.")
-             .add("SMOKE-TERR-8", "A fortification holds exactly one unit."), summary=f"{seat} fortifies {uid}")
+             RulingBuilder().add("SMOKE-DEP-6", msg("{seat} places a fortification with {unit} inside it.",
+                                                    seat=seat, unit=uid))
+             .add("SMOKE-TERR-8", msg("A fortification holds exactly one unit.")), summary=msg("{seat} fortifies {unit}",
+                                                                                          seat=seat, unit=uid))
 
 
 # -- column markers (SMOKE-DEP-3) -----------------------------------------------------------------
@@ -229,20 +237,20 @@ def column_check(st: SmokeState, seat: str, n: int, at) -> tuple[float, float]:
     _stage(st, seat, "markers")
     level = len(st.deployment.columns.get(seat, ()))  # type: ignore[union-attr]
     if not 1 <= n <= level:
-        raise RuleViolation("SMOKE-DEP-3", f"Your columns are numbered 1..{level}.", column=n)
+        raise RuleViolation("SMOKE-DEP-3", msg("Your columns are numbered 1..{level}.", level=level), column=n)
     if any(m.seat == seat and m.number == n for m in st.deployment.markers):  # type: ignore[union-attr]
-        raise RuleViolation("SMOKE-DEP-3", f"Column {n}'s marker is already placed.", column=n)
+        raise RuleViolation("SMOKE-DEP-3", msg("Column {n}'s marker is already placed.", n=n), column=n)
     x, y = float(at[0]), float(at[1])
     if not (math.isfinite(x) and math.isfinite(y)) or not zone_of(st, seat).buffer(EPS).contains(SPoint(x, y)):
-        raise RuleViolation("SMOKE-DEP-3", "A column marker goes in your own deployment zone.", at=[at[0], at[1]])
+        raise RuleViolation("SMOKE-DEP-3", msg("A column marker goes in your own deployment zone."), at=[at[0], at[1]])
     return x, y
 
 
 def place_column(out: Any, seat: str, n: int, at) -> None:
     x, y = column_check(out.state, seat, n, at)
     out.emit(ColumnPlaced(seat=seat, number=n, x=x, y=y),
-             RulingBuilder().add("SMOKE-DEP-3", f"{seat} places the marker of column {n}."),
-             summary=f"{seat}: column {n} marker")
+             RulingBuilder().add("SMOKE-DEP-3", msg("{seat} places the marker of column {n}.", seat=seat, n=n)),
+             summary=msg("{seat}: column {n} marker", seat=seat, n=n))
 
 
 def example_column(st: SmokeState, seat: str, number: int | None = None) -> tuple[int, tuple[float, float]] | None:
@@ -279,22 +287,22 @@ def deploy_check(st: SmokeState, seat: str, uid: str, at, facing: float) -> tupl
     _stage(st, seat, "units")
     u = st.reserve.get(uid)
     if u is None or u.seat != seat:
-        raise RuleViolation("SMOKE-DEP-4", f"{uid!r} is not one of your units still to deploy.", unit=uid)
+        raise RuleViolation("SMOKE-DEP-4", msg("{unit} is not one of your units still to deploy.", unit=repr(uid)), unit=uid)
     x, y, f = float(at[0]), float(at[1]), float(facing)
     if not all(math.isfinite(v) for v in (x, y, f)):
-        raise RuleViolation("SMOKE-DEP-4", "The position must be finite numbers.", field="at")
+        raise RuleViolation("SMOKE-DEP-4", msg("The position must be finite numbers."), field="at")
     b = Box(x, y, f % 360.0, u.w, u.d)
     assert st.battle is not None and st.deployment is not None
     W, H = st.battle.width, st.battle.height
     if any(cx < -1e-9 or cy < -1e-9 or cx > W + 1e-9 or cy > H + 1e-9 for cx, cy in b.corners()):
-        raise RuleViolation("SMOKE-GEO-1", f"{uid} must lie on the table.", unit=uid)
+        raise RuleViolation("SMOKE-GEO-1", msg("{unit} must lie on the table.", unit=uid), unit=uid)
     for o in st.units.values():
         if box_overlap_depth(b, o.box()) > EPS:
-            raise RuleViolation("SMOKE-GEO-4", f"{uid} would overlap {o.id}.", unit=uid, other=o.id)
+            raise RuleViolation("SMOKE-GEO-4", msg("{unit} would overlap {id}.", unit=uid, id=o.id), unit=uid, other=o.id)
     terrain = st.terrain()
     fort = terrain.fortification_of(b)
     if fort is not None and any(terrain.fortification_of(o.box()) == fort for o in st.units.values()):
-        raise RuleViolation("SMOKE-TERR-8", f"The fortification {fort} holds exactly one unit.", unit=uid)
+        raise RuleViolation("SMOKE-TERR-8", msg("The fortification {fort} holds exactly one unit.", fort=fort), unit=uid)
     n = _column_of(st, uid)
     marker = next((m for m in st.deployment.markers if m.seat == seat and m.number == n), None)
     measure: dict[str, Any] = {"column": n}
@@ -308,14 +316,18 @@ def deploy_check(st: SmokeState, seat: str, uid: str, at, facing: float) -> tupl
         if why is None:
             measure["scout"] = True
             return b, measure
-        raise RuleViolation("SMOKE-SR-20", f"{uid} is neither within {COLUMN_RADIUS:g} UW of its column's marker nor "
-                                           f"{SCOUT_DISTANCE:g} UW from the enemy ({why}).", unit=uid)
+        raise RuleViolation("SMOKE-SR-20", msg("{unit} is neither within {radius:g} UW of its column's marker nor "
+                                               "{scout:g} UW from the enemy ({why}).",
+                                               unit=uid, radius=COLUMN_RADIUS, scout=SCOUT_DISTANCE, why=why), unit=uid)
     if column_spot(st, seat, uid) is None and zone_of(st, seat).buffer(EPS).contains(Polygon(b.corners())):
         measure["no_room"] = True  # INFERRED: a full column's unit goes anywhere in the own zone
         return b, measure
-    raise RuleViolation("SMOKE-DEP-4", f"{uid} (column {n}) must lie wholly within {COLUMN_RADIUS:g} UW of its "
-                                       f"column's marker" + (f" (its farthest corner is {measure['farthest_corner']:.3f} "
-                                                             "UW away)." if marker else "."), unit=uid, **measure)
+    said = (msg("{unit} (column {column}) must lie wholly within {radius:g} UW of its column's marker (its farthest "
+                "corner is {distance:.3f} UW away).", unit=uid, column=n, radius=COLUMN_RADIUS,
+                distance=measure["farthest_corner"]) if marker else
+            msg("{unit} (column {column}) must lie wholly within {radius:g} UW of its column's marker.", unit=uid,
+                column=n, radius=COLUMN_RADIUS))
+    raise RuleViolation("SMOKE-DEP-4", said, unit=uid, **measure)
 
 
 def scout_clearance(st: SmokeState, seat: str, b: Box) -> tuple[float, str]:
@@ -337,19 +349,19 @@ def scout_clearance(st: SmokeState, seat: str, b: Box) -> tuple[float, str]:
     return min(found, default=(math.inf, "nothing"))
 
 
-def scout_problem(st: SmokeState, seat: str, b: Box) -> str | None:
+def scout_problem(st: SmokeState, seat: str, b: Box) -> "Message | None":
     side = st.armies[seat].side
     poly = Polygon(b.corners())
     for o in st.units.values():
         if st.armies[o.seat].side != side and poly.distance(Polygon(o.box().corners())) < SCOUT_DISTANCE:
-            return f"{o.id} is nearer"
+            return msg("{unit} is nearer", unit=o.id)
     for m in st.deployment.markers if st.deployment else ():
         if st.armies[m.seat].side != side and point_box_distance((m.x, m.y), b) < SCOUT_DISTANCE:
-            return f"the marker of {m.seat}'s column {m.number} is nearer"
+            return msg("the marker of {seat}'s column {number} is nearer", seat=m.seat, number=m.number)
     assert st.battle is not None
     for s in st.battle.sides:
         if s.id != side and Polygon(s.zone).distance(poly) < SCOUT_DISTANCE:
-            return "the enemy deployment zone is nearer"
+            return msg("the enemy deployment zone is nearer")
     return None
 
 
@@ -359,44 +371,48 @@ def deploy_unit(out: Any, seat: str, uid: str, at, facing: float) -> None:
     rb = RulingBuilder()
     if m.get("scout"):
         gap, what = scout_clearance(st, seat, b)
-        far = (f"its farthest corner is {m['farthest_corner']:.3f} UW from its column {m['column']}'s marker at "
-               f"({m['marker'][0]:.3f}, {m['marker'][1]:.3f}), beyond {COLUMN_RADIUS:g} UW, but " if "marker" in m
-               else "")
-        rb.add("SMOKE-SR-20", f"{uid} is a Scout: {far}it is {gap:.3f} UW from the nearest enemy ({what}, rectangle "
-                              f"to rectangle), at least {SCOUT_DISTANCE:g} UW.")
+        far = (msg("its farthest corner is {distance:.3f} UW from its column {column}'s marker at ({x:.3f}, "
+                   "{y:.3f}), beyond {radius:g} UW, but ", distance=m["farthest_corner"], column=m["column"],
+                   x=m["marker"][0], y=m["marker"][1], radius=COLUMN_RADIUS) if "marker" in m else "")
+        rb.add("SMOKE-SR-20", msg("{unit} is a Scout: {far}it is {gap:.3f} UW from the nearest enemy ({what}, "
+                                  "rectangle to rectangle), at least {scout_distance:g} UW.",
+                                  unit=uid, far=far, gap=gap, what=what, scout_distance=SCOUT_DISTANCE))
     else:
         if "marker" in m and not m.get("no_room"):
-            rb.add("SMOKE-DEP-4", f"{uid} is wholly within {COLUMN_RADIUS:g} UW of its column {m['column']}'s marker "
-                                  f"at ({m['marker'][0]:.3f}, {m['marker'][1]:.3f}) (its farthest corner "
-                                  f"{m['farthest_corner']:.3f} UW from the marker's centre).", **m)
+            rb.add("SMOKE-DEP-4", msg("{unit} is wholly within {column_radius:g} UW of its column {column}'s "
+                                      "marker at ({value:.3f}, {value2:.3f}) (its farthest corner "
+                                      "{farthest_corner:.3f} UW from the marker's centre).",
+                                      unit=uid, column_radius=COLUMN_RADIUS, column=m['column'], value=m['marker'][0], value2=m['marker'][1], farthest_corner=m['farthest_corner']), **m)
         else:
-            rb.add("SMOKE-DEP-4", f"{uid} goes in its own deployment zone: its column {m['column']} has no room left "
-                                  "(INFERRED).", **m)
+            rb.add("SMOKE-DEP-4", msg("{unit} goes in its own deployment zone: its column {column} has no room "
+                                      "left (INFERRED).", unit=uid, column=m['column']), **m)
     out.emit(UnitDeployed(seat=seat, unit=uid, x=_r(b.cx), y=_r(b.cy), facing=_r(b.theta), measure=m), rb,
-             summary=f"{seat} deploys {uid}")
+             summary=msg("{seat} deploys {unit}", seat=seat, unit=uid))
 
 
 def commander_check(st: SmokeState, seat: str, cid: str, at) -> tuple[float, float]:
     _stage(st, seat, "units")
     c = st.reserve_commanders.get(cid)
     if c is None or c.seat != seat:
-        raise RuleViolation("SMOKE-DEP-4", f"{cid!r} is not one of your commanders still to deploy.", commander=cid)
+        raise RuleViolation("SMOKE-DEP-4", msg("{commander} is not one of your commanders still to deploy.",
+                                               commander=repr(cid)), commander=cid)
     x, y = float(at[0]), float(at[1])
     assert st.battle is not None
     r = COMMANDER_RADIUS
     if not (math.isfinite(x) and math.isfinite(y)) or not (r <= x <= st.battle.width - r
                                                           and r <= y <= st.battle.height - r):
-        raise RuleViolation("SMOKE-GEO-16", f"{cid}'s figure must stay on the table.", at=[at[0], at[1]])
+        raise RuleViolation("SMOKE-GEO-16", msg("{commander}'s figure must stay on the table.", commander=cid), at=[at[0], at[1]])
     on = [u.id for u in st.units.values() if overlaps_unit((x, y), u)]
     if on:
-        raise RuleViolation("SMOKE-CMD-2", f"A commander may not stand on a unit ({', '.join(on)}).", units=on)
+        raise RuleViolation("SMOKE-CMD-2", msg("A commander may not stand on a unit ({on}).", on=', '.join(on)), units=on)
     return x, y
 
 
 def deploy_commander(out: Any, seat: str, cid: str, at) -> None:
     x, y = commander_check(out.state, seat, cid, at)
     out.emit(CommanderDeployed(seat=seat, commander=cid, x=x, y=y),
-             RulingBuilder().add("SMOKE-DEP-4", f"{cid} may be placed anywhere."), summary=f"{seat} places {cid}")
+             RulingBuilder().add("SMOKE-DEP-4", msg("{commander} may be placed anywhere.", commander=cid)), summary=msg("{seat} places {commander}",
+                                                                                               seat=seat, commander=cid))
 
 
 class _Room:

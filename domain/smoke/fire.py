@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from domain.kernel.messages import Message, joined, msg
+
 from .choices import VIEW_INSIDE, choice
 from .formations import touching
 from .geometry import (
@@ -67,12 +69,14 @@ def line_of_fire(state: SmokeState, u: Unit, e: Unit, *, reach: float | None = N
     return out
 
 
-def view_inside_text(m: dict[str, Any]) -> str:
+def view_inside_text(m: dict[str, Any]) -> Message:
     """SMOKE-CHOICE-VIEW-INSIDE's words for a measured line whose answer depended on it."""
     t = m.get("target")
     if m["view_inside"]["option"] == "enter":
-        return f"{t} stands inside a view-blocking element and lines from outside that enter it are broken: not seen"
-    return f"{t} stands inside a view-blocking element; only lines passing through one are broken: seen"
+        return msg("{target} stands inside a view-blocking element and lines from outside that enter it are broken: "
+                   "not seen", target=t)
+    return msg("{target} stands inside a view-blocking element; only lines passing through one are broken: seen",
+               target=t)
 
 
 def _line_of_fire(state: SmokeState, u: Unit, e: Unit, reach: float | None, mode: str, melee: bool,
@@ -140,29 +144,36 @@ def _xy(p) -> str:
     return f"({p[0]:.3f}, {p[1]:.3f})"
 
 
-def describe(m: dict[str, Any]) -> str:
+def describe(m: dict[str, Any]) -> Message:
     """A measured line of fire in words, for a ruling (SMOKE-LOF-2, SMOKE-GEO-8/10/11): what was measured
     between which corners and points, and the numbers compared."""
     u, e = m.get("shooter"), m.get("target")
     if m.get("how") == "melee":
-        return f"{u} and {e} are in base-to-base contact (melee, SMOKE-LOF-2a, SMOKE-GEO-5)"
+        return msg("{unit} and {target} are in base-to-base contact (melee, SMOKE-LOF-2a, SMOKE-GEO-5)", unit=u,
+                   target=e)
     if "distance" not in m:
-        return f"{e} is not in {u}'s fire sector (SMOKE-GEO-8)" if m.get("rule") == "SMOKE-GEO-8" else \
-            f"{u} cannot fire at {e} ({m.get('reason', 'no line')})"
-    text = (f"{e} is in {u}'s fire sector (SMOKE-GEO-8), {m['distance']:.3f} UW from its front edge "
-            f"{'<' if m['distance'] < m.get('range', 0) else '>='} {m.get('range', 0):g} UW (SMOKE-GEO-10)")
+        return (msg("{target} is not in {unit}'s fire sector (SMOKE-GEO-8)", unit=u, target=e)
+                if m.get("rule") == "SMOKE-GEO-8" else
+                msg("{unit} cannot fire at {target} ({reason})", unit=u, target=e, reason=m.get("reason", "no line")))
+    said = dict(unit=u, target=e, distance=m["distance"], range=m.get("range", 0))
+    text: Message = (msg("{target} is in {unit}'s fire sector (SMOKE-GEO-8), {distance:.3f} UW from its front edge < "
+                         "{range:g} UW (SMOKE-GEO-10)", **said) if m["distance"] < m.get("range", 0) else
+                     msg("{target} is in {unit}'s fire sector (SMOKE-GEO-8), {distance:.3f} UW from its front edge >= "
+                         "{range:g} UW (SMOKE-GEO-10)", **said))
     lines = m.get("lines") or {}
-    parts = []
+    parts: list["str | Message"] = []
     for corner in ("FL", "FR"):
         ln = lines.get(corner)
         if ln is None:
             continue
         if "to" in ln:
-            parts.append(f"{corner} {_xy(ln['from'])} -> {_xy(ln['to'])} clear")
+            parts.append(msg("{corner} {start} -> {end} clear", corner=corner, start=_xy(ln["from"]), end=_xy(ln["to"])))
         else:
-            parts.append(f"{corner} {_xy(ln['from'])} blocked by {ln.get('blocked_by')}")
+            parts.append(msg("{corner} {start} blocked by {element}", corner=corner, start=_xy(ln["from"]),
+                             element=ln.get("blocked_by")))
     if parts:
-        text += "; lines from both front corners (SMOKE-GEO-11/12): " + ", ".join(parts)
+        text = msg("{measured}; lines from both front corners (SMOKE-GEO-11/12): {lines}", measured=text,
+                   lines=joined(parts, ", "))
     return text
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import event_type_name
+from domain.kernel.messages import Message, joined, msg, msg_n, named
 
 from . import commands as C
 from .army import expanded
@@ -18,6 +19,7 @@ from .commanders import DEPUTY_MIN_LEVEL
 from .formations import formations
 from .movement import ROAD_BONUS
 from .state import SmokeState
+from .view import terrain_word
 
 #: Steps the rules take by themselves, whoever's command set them off (a turn or step that starts, the
 #: dice the rules roll, a unit or army lost, a phase, the end): the referee did them, not a seat.
@@ -97,202 +99,239 @@ def _pt(p: Any) -> str:
     return f"({p[0]:.2f}, {p[1]:.2f})"
 
 
-def _unit(state: SmokeState, uid: str) -> str:
+def _unit(state: SmokeState, uid: str) -> "str | dict[str, str]":
     u = state.units.get(uid) or state.reserve.get(uid)
     if u is None:
         return uid
-    return f"{state.profiles[u.profile].name} ({uid})"
+    return named(state.profiles[u.profile].name, uid)
 
 
-def _formation(state: SmokeState, key: str) -> str:
+def _units(state: SmokeState, uids: Any) -> "str | Message":
+    return joined([_unit(state, u) for u in uids], ", ")
+
+
+def _formation(state: SmokeState, key: str) -> "str | dict[str, str] | Message":
     members = formations(state).get(key, (key,))
     if len(members) == 1:
         return _unit(state, members[0])
-    return f"the formation of {_unit(state, key)} ({len(members)} units)"
+    return msg_n("the formation of {unit} ({count} units)", "the formation of {unit} ({count} units)", "count",
+                 unit=_unit(state, key), count=len(members))
 
 
-def _commander(state: SmokeState, cid: str) -> str:
+def _commander(state: SmokeState, cid: str) -> "str | Message":
     c = state.commanders.get(cid) or state.reserve_commanders.get(cid)
     if c is None:
         return cid
-    return "your general" if c.general else f"your commander {cid.rsplit('-', 1)[-1][1:]}"
+    return msg("your general") if c.general else msg("your commander {number}", number=cid.rsplit('-', 1)[-1][1:])
 
 
-def _slot_text(state: SmokeState, seat: str, sid: str, face: int | None) -> str:
+def _slot_head(state: SmokeState, seat: str, sid: str) -> "str | Message":
+    slot = state.board_of(seat).slot(sid)
+    if slot is None:
+        return sid
+    return msg("{name} ({id}, {kind})", name=slot.name, id=slot.id, kind=_KIND.get(slot.kind, slot.kind))
+
+
+_KIND = {"action": msg("action"), "tactic": msg("tactic")}
+
+
+def _slot_text(state: SmokeState, seat: str, sid: str, face: int | None) -> "str | Message":
     slot = state.board_of(seat).slot(sid)
     if slot is None:
         return sid
     text = slot.text.rstrip(".")
     if face is not None:
         text = text.replace("D + ", f"{face} + ").replace("max D ", f"max {face} ").replace("Up to D ", f"Up to {face} ")
-    return f"{slot.name} ({slot.id}, {slot.kind}): {text[:1].lower() + text[1:]}"
+    return msg("{head}: {text}", head=_slot_head(state, seat, sid), text=text[:1].lower() + text[1:])
 
 
-def _risk_warning(state: SmokeState, seat: str) -> str:
+def _risk_warning(state: SmokeState, seat: str) -> Message:
     army = state.armies[seat]
     new = max(DEPUTY_MIN_LEVEL, army.level - 1)
-    return (f"The extra die is a new d6: on a 1 ({RISK_FAIL}) your general is out of action (SMOKE-ACT-2, "
-            f"SMOKE-RISK-2): your army loses {army.level} morale (its level, SMOKE-RISK-5; {army.morale} left now) "
-            f"and a deputy of level {new} takes over, who may never risk again (SMOKE-RISK-6).")
+    return msg("The extra die is a new d6: on a 1 ({chance}) your general is out of action (SMOKE-ACT-2, "
+               "SMOKE-RISK-2): your army loses {level} morale (its level, SMOKE-RISK-5; {morale} left now) and a deputy "
+               "of level {new} takes over, who may never risk again (SMOKE-RISK-6).", chance=RISK_FAIL,
+               level=army.level, morale=army.morale, new=new)
+
+
+def _then(first: "str | Message | None", second: Message) -> Message:
+    """Two sentences of a warning, one after the other."""
+    return second if first is None else msg("{a} {b}", a=first, b=second)
 
 
 def describe(state: SmokeState, seat: str, cmd: Any) -> dict[str, Any]:  # noqa: C901 - one case per command
     t = state.turn
     a = t.actions if t is not None else None
-    warning = None
+    warning: "Message | None" = None
+    label: "str | Message"
     if isinstance(cmd, C.TakeRisk):
         left = a.risk_left if a is not None else 0
-        label = f"Take the risk: roll one extra action die for a rolled 1 ({left} left to risk)"
+        label = msg("Take the risk: roll one extra action die for a rolled 1 ({count} left to risk)", count=left)
         warning = _risk_warning(state, seat)
     elif isinstance(cmd, C.PlaceDie):
         face = a.dice[cmd.die] if a is not None and 0 <= cmd.die < len(a.dice) else None
-        label = f"Put your {face} on {_slot_text(state, seat, cmd.slot, face)}"
+        label = msg("Put your {face} on {slot}", face=face, slot=_slot_text(state, seat, cmd.slot, face))
         slot = state.board_of(seat).slot(cmd.slot)
         if slot is not None and slot.kind == "tactic":
             there = state.armies[seat].tactics.get(cmd.slot)
-            label += "; it stays there for a later battle (SMOKE-TAC-1)"
+            label = msg("{label}; it stays there for a later battle (SMOKE-TAC-1)", label=label)
             if there:
-                warning = f"The {there} already on {slot.name} is discarded (SMOKE-ACT-4)."
+                warning = msg("The {face} already on {name} is discarded (SMOKE-ACT-4).", face=there, name=slot.name)
         if a is not None and a.stage == "risk" and a.risk_left > 0 and state.armies[seat].can_risk:
-            warning = (warning + " " if warning else "") + "Placing a die ends the chance to take a risk for your 1s."
+            warning = _then(warning, msg("Placing a die ends the chance to take a risk for your 1s."))
     elif isinstance(cmd, C.EndPlacement):
         left = [a.dice[i] for i in range(len(a.dice)) if i not in a.used] if a is not None else []
-        label = "End placement: the dice are placed"
+        label = msg("End placement: the dice are placed")
         if left:
-            warning = f"Dice not placed ({', '.join(map(str, left))}) are discarded (SMOKE-ACT-4)."
+            warning = msg("Dice not placed ({faces}) are discarded (SMOKE-ACT-4).", faces=", ".join(map(str, left)))
     elif isinstance(cmd, C.Activate):
         face = a.dice[cmd.die] if a is not None else "?"
-        label = (f"Activate {_formation(state, cmd.unit)} with {_commander(state, cmd.commander)}, using the {face} "
-                 f"on {_slot_text(state, seat, cmd.slot, None).split(':')[0]}")
+        label = msg("Activate {formation} with {commander}, using the {face} on {slot}",
+                    formation=_formation(state, cmd.unit), commander=_commander(state, cmd.commander), face=face,
+                    slot=_slot_head(state, seat, cmd.slot))
     elif isinstance(cmd, C.Move):
         u = state.units[cmd.unit]
         if cmd.kind == "simple":
-            label = f"Move {_unit(state, cmd.unit)}: turn to {cmd.facing or 0:g} degrees, then {cmd.distance or 0:g} UW straight ahead"
+            label = msg("Move {unit}: turn to {facing:g} degrees, then {distance:g} UW straight ahead (from {at})",
+                        unit=_unit(state, cmd.unit), facing=cmd.facing or 0, distance=cmd.distance or 0,
+                        at=_pt((u.x, u.y)))
         else:
             dx, dy = cmd.vector or (0.0, 0.0)
-            label = f"Move {_unit(state, cmd.unit)} sideways or back by ({dx:g}, {dy:g}) UW, keeping its facing"
-            if cmd.via:  # SMOKE-CHOICE-COMPLEX-PATH "path"
-                label += " by way of " + ", ".join(f"({x:g}, {y:g})" for x, y in cmd.via)
-        label += f" (from {_pt((u.x, u.y))})"
+            said = dict(unit=_unit(state, cmd.unit), dx=dx, dy=dy, at=_pt((u.x, u.y)))
+            label = (msg("Move {unit} sideways or back by ({dx:g}, {dy:g}) UW, keeping its facing by way of {via} "
+                         "(from {at})", via=", ".join(f"({x:g}, {y:g})" for x, y in cmd.via), **said)
+                     if cmd.via else  # SMOKE-CHOICE-COMPLEX-PATH "path"
+                     msg("Move {unit} sideways or back by ({dx:g}, {dy:g}) UW, keeping its facing (from {at})", **said))
     elif isinstance(cmd, C.EndActivation):
-        label = "End this activation: the units that did not move stay"
+        label = msg("End this activation: the units that did not move stay")
     elif isinstance(cmd, C.Ride):
         face = a.dice[cmd.die] if a is not None else "?"
-        label = (f"Ride {_commander(state, cmd.commander)} to {_pt(cmd.to)}, using the {face} on "
-                 f"{_slot_text(state, seat, cmd.slot, None).split(':')[0]}")
+        label = msg("Ride {commander} to {to}, using the {face} on {slot}", commander=_commander(state, cmd.commander),
+                    to=_pt(cmd.to), face=face, slot=_slot_head(state, seat, cmd.slot))
     elif isinstance(cmd, C.EndActions):
         left = sum(len(v) for v in a.placed.values()) if a is not None else 0
-        label = "End the actions phase"
+        label = msg("End the actions phase")
         if left:
-            warning = f"{left} die/dice still on actions are cleared unused (SMOKE-ACT-10)."
+            warning = msg_n("{count} die/dice still on actions are cleared unused (SMOKE-ACT-10).",
+                            "{count} die/dice still on actions are cleared unused (SMOKE-ACT-10).", "count", count=left)
     elif isinstance(cmd, C.Aim):
-        label = f"Aim {_unit(state, cmd.unit)} at {_formation(state, cmd.target)} (SMOKE-BOMB-3)"
+        label = msg("Aim {unit} at {formation} (SMOKE-BOMB-3)", unit=_unit(state, cmd.unit),
+                    formation=_formation(state, cmd.target))
     elif isinstance(cmd, C.Bombard):
         n = len(t.aims) if t is not None else 0
-        label = f"Roll the bombardment of your {n} aimed artillery unit(s)" if n else "No bombardment this turn"
+        label = (msg_n("Roll the bombardment of your {count} aimed artillery unit(s)",
+                       "Roll the bombardment of your {count} aimed artillery unit(s)", "count", count=n) if n
+                 else msg("No bombardment this turn"))
     elif isinstance(cmd, C.TakeLoss):
-        label = ("Lose 1 army morale for this 10 of the bombardment (SMOKE-BOMB-6)" if cmd.unit is None
-                 else f"Retreat {_unit(state, cmd.unit)} for this 10 of the bombardment (SMOKE-BOMB-7)")
+        label = (msg("Lose 1 army morale for this 10 of the bombardment (SMOKE-BOMB-6)") if cmd.unit is None
+                 else msg("Retreat {unit} for this 10 of the bombardment (SMOKE-BOMB-7)", unit=_unit(state, cmd.unit)))
         if cmd.unit is None:
-            warning = f"Your army has {state.armies[seat].morale} morale; at 0 it breaks (SMOKE-MP-6)."
+            warning = msg("Your army has {morale} morale; at 0 it breaks (SMOKE-MP-6).",
+                          morale=state.armies[seat].morale)
     elif isinstance(cmd, C.Retreat):
-        label = ("Retreat straight toward your own table edge" if cmd.direction == "edge"
-                 else "Retreat straight back from the unit's facing") + " (SMOKE-RET-3)"
+        label = (msg("Retreat straight toward your own table edge (SMOKE-RET-3)") if cmd.direction == "edge"
+                 else msg("Retreat straight back from the unit's facing (SMOKE-RET-3)"))
     elif isinstance(cmd, C.ChooseFirst):
-        label = f"{cmd.side.capitalize()}'s side ({', '.join(state.sides.get(cmd.side, ()))}) plays first (SMOKE-SETUP-4)"
+        label = msg("{side}'s side ({seats}) plays first (SMOKE-SETUP-4)", side=cmd.side.capitalize(),
+                    seats=", ".join(state.sides.get(cmd.side, ())))
     elif isinstance(cmd, C.PlaceMarker):
-        label = f"Put the battle marker at {_pt(cmd.at)} (SMOKE-MARK-3)"
+        label = msg("Put the battle marker at {at} (SMOKE-MARK-3)", at=_pt(cmd.at))
     elif isinstance(cmd, C.Fight):
         m = state.markers.get(cmd.marker)
-        label = f"Fight the battle of marker {cmd.marker}" + (f" at {_pt((m.x, m.y))}" if m is not None else "")
+        label = (msg("Fight the battle of marker {marker} at {at}", marker=cmd.marker, at=_pt((m.x, m.y)))
+                 if m is not None else msg("Fight the battle of marker {marker}", marker=cmd.marker))
     elif isinstance(cmd, C.PlayTactic):
         die = state.armies[seat].tactics.get(cmd.slot)
-        label = f"Play your {die} on {_slot_text(state, seat, cmd.slot, die)}"
+        label = msg("Play your {face} on {slot}", face=die, slot=_slot_text(state, seat, cmd.slot, die))
         if cmd.units:
-            label += f", for {', '.join(_unit(state, u) for u in cmd.units)}"
+            label = msg("{label}, for {units}", label=label, units=_units(state, cmd.units))
         if cmd.target:
-            label += f", against the opponent's tactic {cmd.target}"
+            label = msg("{label}, against the opponent's tactic {target}", label=label, target=cmd.target)
     elif isinstance(cmd, C.EndTactics):
-        label = "No more tactics from you in this battle (SMOKE-BAT-2)"
+        label = msg("No more tactics from you in this battle (SMOKE-BAT-2)")
     elif isinstance(cmd, C.AllocateHits):
-        label = f"The hits go to {', '.join(_unit(state, u) for u in cmd.units)} (SMOKE-HIT-3)"
+        label = msg("The hits go to {units} (SMOKE-HIT-3)", units=_units(state, cmd.units))
     elif isinstance(cmd, C.ResolveHits):
-        label = (f"Resolve the hits on {_unit(state, cmd.unit)}, "
-                 + ("cancelling one by retreating (SMOKE-RET-1)" if cmd.retreat else "without retreating (SMOKE-DISC-1)"))
+        label = (msg("Resolve the hits on {unit}, cancelling one by retreating (SMOKE-RET-1)",
+                     unit=_unit(state, cmd.unit)) if cmd.retreat else
+                 msg("Resolve the hits on {unit}, without retreating (SMOKE-DISC-1)", unit=_unit(state, cmd.unit)))
     elif isinstance(cmd, C.Support):
-        label = ("Support: your side shares its remaining morale with the broken army" if cmd.choice == "support"
-                 else "Abandon: the broken army leaves the game") + " (SMOKE-MP-6)"
         if cmd.choice == "support":
-            warning = "If another army of your side breaks later, your whole side is routed (SMOKE-MP-6)."
+            label = msg("Support: your side shares its remaining morale with the broken army (SMOKE-MP-6)")
+            warning = msg("If another army of your side breaks later, your whole side is routed (SMOKE-MP-6).")
+        else:
+            label = msg("Abandon: the broken army leaves the game (SMOKE-MP-6)")
     elif isinstance(cmd, C.AssignColumns):
-        label = "Split your army into columns: " + "; ".join(
-            f"column {i}: {', '.join(_unit(state, u) for u in col) or 'empty'}" for i, col in enumerate(cmd.columns, 1))
+        label = msg("Split your army into columns: {columns}", columns=joined(
+            [msg("column {number}: {units}", number=i, units=_units(state, col) if col else msg("empty"))
+             for i, col in enumerate(cmd.columns, 1)], "; "))
     elif isinstance(cmd, C.PlaceFortification):
-        label = f"Build a fortification at {_pt(cmd.at)} with {_unit(state, cmd.unit)} inside"
+        label = msg("Build a fortification at {at} with {unit} inside", at=_pt(cmd.at), unit=_unit(state, cmd.unit))
     elif isinstance(cmd, C.PlaceColumn):
-        label = f"Put the marker of column {cmd.column} at {_pt(cmd.at)} (SMOKE-DEP-3)"
+        label = msg("Put the marker of column {number} at {at} (SMOKE-DEP-3)", number=cmd.column, at=_pt(cmd.at))
     elif isinstance(cmd, C.DeployUnit):
-        label = f"Deploy {_unit(state, cmd.unit)} at {_pt(cmd.at)} facing {cmd.facing:g} degrees"
+        label = msg("Deploy {unit} at {at} facing {facing:g} degrees", unit=_unit(state, cmd.unit), at=_pt(cmd.at),
+                    facing=cmd.facing)
     elif isinstance(cmd, C.DeployCommander):
-        label = f"Deploy {_commander(state, cmd.commander)} at {_pt(cmd.at)}"
+        label = msg("Deploy {commander} at {at}", commander=_commander(state, cmd.commander), at=_pt(cmd.at))
     elif isinstance(cmd, C.ChooseEdge):
-        label = f"Your own table edge is the {cmd.edge} one; the opponent gets the opposite (SMOKE-DEP-5)"
+        label = msg("Your own table edge is the {edge} one; the opponent gets the opposite (SMOKE-DEP-5)",
+                    edge=_EDGE.get(cmd.edge, cmd.edge))
     elif isinstance(cmd, C.ChooseQuarters):
-        pair = {"sw_ne": "south-west and north-east", "nw_se": "north-west and south-east"}[cmd.diagonal]
-        label = f"Take the {pair} table quarters (SMOKE-TGEN-2)"
+        label = (msg("Take the south-west and north-east table quarters (SMOKE-TGEN-2)") if cmd.diagonal == "sw_ne"
+                 else msg("Take the north-west and south-east table quarters (SMOKE-TGEN-2)"))
     elif isinstance(cmd, C.PlaceTerrain):
-        label = f"Place the {cmd.kind.replace('_', ' ')} at {_pt(cmd.at)}, turned {cmd.rotation:g} degrees"
+        label = msg("Place the {terrain} at {at}, turned {rotation:g} degrees", terrain=terrain_word(cmd.kind),
+                    at=_pt(cmd.at), rotation=cmd.rotation)
     else:
         return {}
     return {"label": label, "warning": warning}
+
+
+_EDGE = {"north": msg("north"), "south": msg("south"), "east": msg("east"), "west": msg("west")}
 
 
 def describe_template(state: SmokeState, seat: str, template: dict[str, Any]) -> dict[str, Any]:
     c = template.get("command", {})
     b = template.get("bounds", {})
     kind = c.get("type")
+    label: "str | Message | None" = None
     if kind == "move":
         uid = c.get("unit", "")
         if c.get("kind") == "simple":
             d = b.get("distance", {})
-            road = f", {ROAD_BONUS:g} more along a road (SMOKE-TERR-6)" if d.get("road_bonus") else ""
-            label = (f"Move {_unit(state, uid)}: turn to any facing, then straight ahead up to "
-                     f"{d.get('speed', d.get('max', 0)):g} UW{road}")
+            said = dict(unit=_unit(state, uid), speed=d.get("speed", d.get("max", 0)))
+            label = (msg("Move {unit}: turn to any facing, then straight ahead up to {speed:g} UW, {road:g} more along "
+                         "a road (SMOKE-TERR-6)", road=ROAD_BONUS, **said) if d.get("road_bonus") else
+                     msg("Move {unit}: turn to any facing, then straight ahead up to {speed:g} UW", **said))
         else:
-            label = (f"Move {_unit(state, uid)} in any direction up to {b.get('vector', {}).get('max_length', 0):g} UW "
-                     "keeping its facing (a complex move, SMOKE-MOVE-4)")
-        return {"label": label, "warning": None}
-    if kind == "ride":
-        to = b.get("to", {})
-        return {"label": f"Ride {_commander(state, c.get('commander', ''))} up to {to.get('max_distance', 0):g} UW",
-                "warning": None}
-    if kind == "place_marker":
-        return {"label": "Put the battle marker where it covers the most units in fire contact (SMOKE-MARK-3)",
-                "warning": None}
-    if kind == "allocate_hits":
+            label = msg("Move {unit} in any direction up to {length:g} UW keeping its facing (a complex move, "
+                        "SMOKE-MOVE-4)", unit=_unit(state, uid), length=b.get("vector", {}).get("max_length", 0))
+    elif kind == "ride":
+        label = msg("Ride {commander} up to {distance:g} UW", commander=_commander(state, c.get("commander", "")),
+                    distance=b.get("to", {}).get("max_distance", 0))
+    elif kind == "place_marker":
+        label = msg("Put the battle marker where it covers the most units in fire contact (SMOKE-MARK-3)")
+    elif kind == "allocate_hits":
         u = b.get("units", {})
-        return {"label": f"Choose {u.get('items')} of {', '.join(_unit(state, x) for x in u.get('subset_of', []))} "
-                         "to take the hits (SMOKE-HIT-3)", "warning": None}
-    if kind == "play_tactic":
-        return {"label": f"Play {_slot_text(state, seat, c.get('slot', ''), None)}", "warning": None}
-    if kind == "deploy_unit":
-        return {"label": f"Deploy {_unit(state, c.get('unit', ''))} near its column's marker (SMOKE-DEP-4)",
-                "warning": None}
-    if kind == "deploy_commander":
-        return {"label": f"Deploy {_commander(state, c.get('commander', ''))} anywhere not on a unit (SMOKE-DEP-4)",
-                "warning": None}
-    if kind == "place_column":
-        return {"label": f"Put the marker of column {c.get('column')} in your deployment zone (SMOKE-DEP-3)",
-                "warning": None}
-    if kind == "place_fortification":
-        return {"label": "Build a fortification in your deployment zone with a unit inside (SMOKE-DEP-6)",
-                "warning": None}
-    if kind == "assign_columns":
-        return {"label": f"Split your army into {b.get('columns', {}).get('count')} columns (SMOKE-DEP-2)",
-                "warning": None}
-    if kind == "place_terrain":
-        return {"label": "Place the rolled terrain element in your quarter (SMOKE-TGEN-2)", "warning": None}
-    return {}
+        label = msg("Choose {count} of {units} to take the hits (SMOKE-HIT-3)", count=u.get("items"),
+                    units=_units(state, u.get("subset_of", [])))
+    elif kind == "play_tactic":
+        label = msg("Play {slot}", slot=_slot_text(state, seat, c.get("slot", ""), None))
+    elif kind == "deploy_unit":
+        label = msg("Deploy {unit} near its column's marker (SMOKE-DEP-4)", unit=_unit(state, c.get("unit", "")))
+    elif kind == "deploy_commander":
+        label = msg("Deploy {commander} anywhere not on a unit (SMOKE-DEP-4)",
+                    commander=_commander(state, c.get("commander", "")))
+    elif kind == "place_column":
+        label = msg("Put the marker of column {number} in your deployment zone (SMOKE-DEP-3)", number=c.get("column"))
+    elif kind == "place_fortification":
+        label = msg("Build a fortification in your deployment zone with a unit inside (SMOKE-DEP-6)")
+    elif kind == "assign_columns":
+        label = msg("Split your army into {count} columns (SMOKE-DEP-2)", count=b.get("columns", {}).get("count"))
+    elif kind == "place_terrain":
+        label = msg("Place the rolled terrain element in your quarter (SMOKE-TGEN-2)")
+    return {} if label is None else {"label": label, "warning": None}
 
 
 __all__ = ["acted_by", "describe", "describe_template", "names", "roster"]

@@ -2,12 +2,40 @@
 SMOKE-PHASE, GAP-B-09/26/27)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from domain.kernel import RulingBuilder
+from domain.kernel.messages import Message, msg, msg_n
 
 from .events import ArmyAbandoned, ArmyBroken, GameEnded, MoraleLost, PhaseAdvanced, SideSupported, SixesCounted
 from .state import SmokeState
+
+
+#: The reasons a morale loss or a destruction is stored with (an event's ``reason``: English words kept in
+#: the log) as messages, so a game stored in English reads in another language; an unknown reason stays as
+#: it is.
+_REASONS: tuple[tuple["re.Pattern[str]", Any], ...] = (
+    (re.compile(r"commander out of action \(level (\d+)\)"),
+     lambda m: msg("commander out of action (level {level})", level=int(m[1]))),
+    (re.compile(r"lost the battle of (.+)"), lambda m: msg("lost the battle of {markers}", markers=m[1])),
+    (re.compile(r"bombardment"), lambda m: msg("bombardment")),
+    (re.compile(r"the Elite unit (\S+) retreated"), lambda m: msg("the Elite unit {unit} retreated", unit=m[1])),
+    (re.compile(r"(\S+) retreated onto a unit of another formation"),
+     lambda m: msg("{unit} retreated onto a unit of another formation", unit=m[1])),
+    (re.compile(r"(\S+) destroyed"), lambda m: msg("{unit} destroyed", unit=m[1])),
+    (re.compile(r"failed a discipline test"), lambda m: msg("failed a discipline test")),
+    (re.compile(r"failed retreat \(SMOKE-FRET-1\)"), lambda m: msg("failed retreat (SMOKE-FRET-1)")),
+)
+
+
+def reason_words(reason: str) -> "str | Message":
+    """An event's stored reason (``MoraleLost``, ``UnitDestroyed``) in words of the reader's language."""
+    for pattern, said in _REASONS:
+        m = pattern.fullmatch(reason)
+        if m:
+            return said(m)
+    return reason
 
 
 def other_side(state: SmokeState, side: str) -> str:
@@ -23,9 +51,11 @@ def lose_morale(out: Any, seat: str, amount: int, rule: str, reason: str) -> Non
         return
     new = army.morale - amount
     out.emit(MoraleLost(seat=seat, amount=amount, morale=new, reason=reason),
-             RulingBuilder().add(rule, f"{seat} loses {amount} army morale ({reason}): {army.morale} -> {new}.",
+             RulingBuilder().add(rule, msg("{seat} loses {amount} army morale ({reason}): {morale} -> {new}.",
+                                           seat=seat, amount=amount, reason=reason_words(reason), morale=army.morale,
+                                           new=new),
                                  amount=amount, before=army.morale, after=new),
-             summary=f"{seat} -{amount} morale")
+             summary=msg("{seat} -{amount} morale", seat=seat, amount=amount))
     if new <= 0:
         army_at_zero(out, seat)
 
@@ -38,21 +68,24 @@ def army_at_zero(out: Any, seat: str) -> None:
     if not allies:
         out.emit(GameEnded(kind="decisive", winner=winner, rule="SMOKE-VIC-2",
                            detail=f"{seat}'s army morale fell to {st.armies[seat].morale}"),
-                 RulingBuilder().add("SMOKE-VIC-2", f"{seat}'s army morale is at or below 0 (GAP-B-26: 0 counts): "
-                                                    f"{winner} wins a decisive victory at once."),
-                 summary=f"{winner} wins a decisive victory")
+                 RulingBuilder().add("SMOKE-VIC-2", msg("{seat}'s army morale is at or below 0 (GAP-B-26: 0 "
+                                                        "counts): {winner} wins a decisive victory at once.",
+                                                        seat=seat, winner=winner)),
+                 summary=msg("{winner} wins a decisive victory", winner=winner))
         return
     if side in st.supported:
         out.emit(GameEnded(kind="decisive", winner=winner, rule="SMOKE-MP-6",
                            detail=f"{seat}'s army broke again after the side chose Support: the side is routed"),
-                 RulingBuilder().add("SMOKE-MP-6", f"Side {side} chose Support before; an army of it is at 0 again, "
-                                                   f"so the side is routed: {winner} wins a decisive victory."),
-                 summary=f"{winner} wins a decisive victory")
+                 RulingBuilder().add("SMOKE-MP-6", msg("Side {side} chose Support before; an army of it is at 0 "
+                                                       "again, so the side is routed: {winner} wins a decisive "
+                                                       "victory.", side=side, winner=winner)),
+                 summary=msg("{winner} wins a decisive victory", winner=winner))
         return
     out.emit(ArmyBroken(seat=seat, side=side),
-             RulingBuilder().add("SMOKE-MP-6", f"{seat}'s army is at 0: side {side} chooses Support (share the "
-                                               "remaining morale) or Abandon (the army leaves the game)."),
-             summary=f"{seat}'s army is broken")
+             RulingBuilder().add("SMOKE-MP-6", msg("{seat}'s army is at 0: side {side} chooses Support (share the "
+                                                   "remaining morale) or Abandon (the army leaves the game).",
+                                                   seat=seat, side=side)),
+             summary=msg("{seat}'s army is broken", seat=seat))
 
 
 def support(out: Any, choice: str) -> None:
@@ -67,24 +100,27 @@ def support(out: Any, choice: str) -> None:
         share = pool // len(members)  # GAP-B-27: rounded down, the remainder is lost
         shares = {s: share for s in members}
         out.emit(SideSupported(side=side, shares=shares),
-                 RulingBuilder().add("SMOKE-MP-6", f"Support: the side's remaining morale {pool} is split equally "
-                                                   f"among {len(members)} armies: {share} each (GAP-B-27: rounded "
-                                                   f"down, {pool - share * len(members)} lost).",
+                 RulingBuilder().add("SMOKE-MP-6", msg("Support: the side's remaining morale {pool} is split "
+                                                       "equally among {count} armies: {share} each (GAP-B-27: "
+                                                       "rounded down, {value} lost).",
+                                                       pool=pool, count=len(members), share=share, value=pool - share * len(members)),
                                      pool=pool, share=share),
-                 summary=f"side {side}: Support ({share} each)")
+                 summary=msg("side {side}: Support ({share} each)", side=side, share=share))
         if share <= 0:
             army_at_zero(out, seat)
         return
     removed = tuple(sorted(u.id for u in st.units.values() if u.seat == seat))
     out.emit(ArmyAbandoned(seat=seat, removed=removed),
-             RulingBuilder().add("SMOKE-MP-6", f"Abandon: {seat}'s units are removed and {seat} leaves the game.",
+             RulingBuilder().add("SMOKE-MP-6", msg("Abandon: {seat}'s units are removed and {seat} leaves the game.",
+                                                   seat=seat),
                                  removed=list(removed)),
-             summary=f"{seat} abandons")
+             summary=msg("{seat} abandons", seat=seat))
     if not out.state.seats_of_side(side):
         winner = other_side(out.state, side)
         out.emit(GameEnded(kind="decisive", winner=winner, rule="SMOKE-MP-6", detail=f"side {side} has no army left"),
-                 RulingBuilder().add("SMOKE-MP-6", f"Side {side} has no army left: {winner} wins."),
-                 summary=f"{winner} wins a decisive victory")
+                 RulingBuilder().add("SMOKE-MP-6", msg("Side {side} has no army left: {winner} wins.",
+                                                       side=side, winner=winner)),
+                 summary=msg("{winner} wins a decisive victory", winner=winner))
 
 
 def count_sixes(out: Any, seat: str, sixes: int) -> None:
@@ -96,21 +132,27 @@ def count_sixes(out: Any, seat: str, sixes: int) -> None:
     side = st.armies[seat].side
     need = max(1, len(st.seats_of_side(side)))
     out.emit(SixesCounted(side=side, sixes=sixes),
-             RulingBuilder().add("SMOKE-ACT-3", f"{sixes} six(es) count toward the scenario phase "
-                                                f"({need} per phase for side {side}, SMOKE-PHASE-2).", sixes=sixes),
-             summary=f"{sixes} six(es) for side {side}")
+             RulingBuilder().add("SMOKE-ACT-3", msg_n("{sixes} six(es) count toward the scenario phase ({need} per "
+                                                      "phase for side {side}, SMOKE-PHASE-2).",
+                                                      "{sixes} six(es) count toward the scenario phase ({need} per "
+                                                      "phase for side {side}, SMOKE-PHASE-2).", "sixes", sixes=sixes, need=need, side=side), sixes=sixes),
+             summary=msg_n("{sixes} six(es) for side {side}",
+                           "{sixes} six(es) for side {side}", "sixes", sixes=sixes, side=side))
     assert out.state.battle is not None
     last = out.state.battle.end.phase
     while out.state.sixes.get(side, 0) >= need:
         new = out.state.phase + 1
         left = out.state.sixes[side] - need
         ending = new > last
-        rb = RulingBuilder().add("SMOKE-PHASE-2", f"Side {side} has {need} six(es): phase {out.state.phase} -> {new}.",
+        rb = RulingBuilder().add("SMOKE-PHASE-2", msg_n("Side {side} has {need} six(es): phase {phase} -> {new}.",
+                                                        "Side {side} has {need} six(es): phase {phase} -> {new}.", "need", side=side, need=need, phase=out.state.phase, new=new),
                                  phase=new)
         if ending and not out.state.ending:
-            rb.add("GAP-B-09", f"Phase {last} has ended: the game ends at the end of this turn (PROPOSED default).",
+            rb.add("GAP-B-09", msg("Phase {last} has ended: the game ends at the end of this turn (PROPOSED "
+                                   "default).", last=last),
                    last_phase=last)
-        out.emit(PhaseAdvanced(side=side, phase=new, sixes_left=left, ending=ending), rb, summary=f"phase {new}")
+        out.emit(PhaseAdvanced(side=side, phase=new, sixes_left=left, ending=ending), rb, summary=msg("phase {new}",
+                                                                                                      new=new))
 
 
 def fractions(state: SmokeState) -> dict[str, float]:
@@ -132,13 +174,14 @@ def end_by_scenario(out: Any) -> None:
         winner = ranked[0][0]
         out.emit(GameEnded(kind="marginal", winner=winner, rule="SMOKE-VIC-3", detail=f"morale fractions {text}",
                            fractions=fr),
-                 RulingBuilder().add("SMOKE-VIC-3", f"The scenario ends: {winner} wins an uncertain (marginal) "
-                                                    "victory.").add("GAP-B-09", f"Remaining morale fractions: {text}.",
+                 RulingBuilder().add("SMOKE-VIC-3", msg("The scenario ends: {winner} wins an uncertain (marginal) "
+                                                        "victory.", winner=winner)).add("GAP-B-09", msg("Remaining morale fractions: {text}.",
+                                                                                    text=text),
                                                                      fractions=fr),
-                 summary=f"{winner} wins a marginal victory")
+                 summary=msg("{winner} wins a marginal victory", winner=winner))
     else:
         out.emit(GameEnded(kind="draw", winner=None, rule="SMOKE-VIC-3", detail=f"morale fractions {text}",
                            fractions=fr),
-                 RulingBuilder().add("SMOKE-VIC-3", "The scenario ends in a draw.")
-                 .add("GAP-B-09", f"Equal remaining morale fractions: {text}.", fractions=fr),
-                 summary="draw")
+                 RulingBuilder().add("SMOKE-VIC-3", msg("The scenario ends in a draw."))
+                 .add("GAP-B-09", msg("Equal remaining morale fractions: {text}.", text=text), fractions=fr),
+                 summary=msg("draw"))

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from domain.kernel import RuleViolation
+from domain.kernel.messages import msg
 from domain.kernel.choices import phrase
 
 from .choices import CHOICES, COMPLEX_PATH, choice
@@ -53,7 +54,7 @@ def on_table(pieces: list[list[tuple[float, float]]], width: float, height: floa
 
 def _check_finite(name: str, v: float | None) -> None:
     if v is not None and not math.isfinite(v):
-        raise RuleViolation("SMOKE-GEO-17", f"The {name} must be a finite number.", field=name)
+        raise RuleViolation("SMOKE-GEO-17", msg("The {name} must be a finite number.", name=name), field=name)
 
 
 #: SMOKE-CHOICE-COMPLEX-PATH "path": the most points a complex move's path may name on its way.
@@ -78,13 +79,14 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         _check_finite("via", x)
         _check_finite("via", y)
     if len(via) > VIA_MAX:
-        raise RuleViolation(COMPLEX_PATH, f"A complex move's path has at most {VIA_MAX} points on its way (`via`).",
+        raise RuleViolation(COMPLEX_PATH, msg("A complex move's path has at most {via_max} points on its way "
+                                              "(`via`).", via_max=VIA_MAX),
                             field="via")
     if via and kind != "complex":
-        raise RuleViolation("SMOKE-MOVE-3", "Only a complex move has points on its way (`via`).", field="via")
+        raise RuleViolation("SMOKE-MOVE-3", msg("Only a complex move has points on its way (`via`)."), field="via")
     if via and choice(state, COMPLEX_PATH) != "path":
-        raise RuleViolation(COMPLEX_PATH, f"under {phrase(CHOICES, COMPLEX_PATH, 'straight')}: a complex move is "
-                                          "one straight `vector`; send no `via`.", field="via",
+        raise RuleViolation(COMPLEX_PATH, msg("under {value}: a complex move is one straight `vector`; send no "
+                                              "`via`.", value=phrase(CHOICES, COMPLEX_PATH, 'straight')), field="via",
                             choice=COMPLEX_PATH, option="straight")
     m: dict[str, Any] = {"kind": kind}
     # only units the move could reach matter (the sweep stays within speed + half-diagonals)
@@ -99,15 +101,16 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
     terrain = state.terrain()
     if kind == "simple":
         if p.speed[0] <= 0:
-            raise RuleViolation("SMOKE-STAT-1", f"{u.id} has simple speed 0: it can only make complex moves.",
+            raise RuleViolation("SMOKE-STAT-1", msg("{id} has simple speed 0: it can only make complex moves.",
+                                                    id=u.id),
                                 unit=u.id)
         if vector is not None:
-            raise RuleViolation("SMOKE-MOVE-3", "A simple move goes straight ahead after its pivot: give "
-                                                "`facing` and `distance`, not `vector`.", field="vector")
+            raise RuleViolation("SMOKE-MOVE-3", msg("A simple move goes straight ahead after its pivot: give "
+                                                    "`facing` and `distance`, not `vector`."), field="vector")
         if distance is None:
-            raise RuleViolation("SMOKE-MOVE-3", "A simple move needs its `distance` (UW).", field="distance")
+            raise RuleViolation("SMOKE-MOVE-3", msg("A simple move needs its `distance` (UW)."), field="distance")
         if distance < 0:
-            raise RuleViolation("SMOKE-GEO-17", "A move distance is 0 or more.", field="distance")
+            raise RuleViolation("SMOKE-GEO-17", msg("A move distance is 0 or more."), field="distance")
         theta = start.theta if facing is None else normalize_deg(facing)
         pivot = rotation_sweep(start, theta)
         disc = _disc_bb(start)
@@ -119,7 +122,8 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
             if _bb_apart(disc, ebb):
                 continue  # the pivot stays within the disc of the half-diagonal
             if any(overlap_depth(piece, eb.corners()) > EPS for piece in pivot):
-                raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pivot through the enemy unit {e.id}.",
+                raise RuleViolation("SMOKE-MOVE-5", msg("{id} cannot pivot through the enemy unit {id2}.",
+                                                        id=u.id, id2=e.id),
                                     unit=u.id, enemy=e.id)
         travel = distance
         stopped_by = None
@@ -145,12 +149,12 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         moved = travel
     elif kind == "complex":
         if simple_only:
-            raise RuleViolation("SMOKE-ACT-5", "This action lets its units make simple moves only.", unit=u.id)
+            raise RuleViolation("SMOKE-ACT-5", msg("This action lets its units make simple moves only."), unit=u.id)
         if distance is not None:
-            raise RuleViolation("SMOKE-MOVE-4", "A complex move is a `vector` [dx, dy] (and an optional final "
-                                                "`facing`), not a `distance`.", field="distance")
+            raise RuleViolation("SMOKE-MOVE-4", msg("A complex move is a `vector` [dx, dy] (and an optional final "
+                                                    "`facing`), not a `distance`."), field="distance")
         if vector is None:
-            raise RuleViolation("SMOKE-MOVE-4", "A complex move needs its `vector` [dx, dy] in UW.", field="vector")
+            raise RuleViolation("SMOKE-MOVE-4", msg("A complex move needs its `vector` [dx, dy] in UW."), field="vector")
         dx, dy = float(vector[0]), float(vector[1])
         # the legs of the path: one straight vector, or (SMOKE-CHOICE-COMPLEX-PATH "path") through ``via``
         points = [(0.0, 0.0)] + [(float(x), float(y)) for x, y in via] + [(dx, dy)]
@@ -168,14 +172,16 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
             if _bb_apart(slide_bb, ebb):
                 continue
             if any(overlap_depth(slide, eb.corners()) > EPS for slide in slides):
-                raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pass through the enemy unit {e.id}.",
+                raise RuleViolation("SMOKE-MOVE-5", msg("{id} cannot pass through the enemy unit {id2}.",
+                                                        id=u.id, id2=e.id),
                                     unit=u.id, enemy=e.id)
         pivot = rotation_sweep(moved_box, theta)
         for e, eb, ebb in enemies:
             if _bb_apart(disc, ebb):
                 continue
             if any(overlap_depth(piece, eb.corners()) > EPS for piece in pivot):
-                raise RuleViolation("SMOKE-MOVE-5", f"{u.id} cannot pivot through the enemy unit {e.id}.",
+                raise RuleViolation("SMOKE-MOVE-5", msg("{id} cannot pivot through the enemy unit {id2}.",
+                                                        id=u.id, id2=e.id),
                                     unit=u.id, enemy=e.id)
         end = Box(moved_box.cx, moved_box.cy, theta, start.w, start.d)
         end_bb = end.bbox()
@@ -183,8 +189,8 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
             if _bb_apart(end_bb, ebb, EPS):
                 continue  # in_contact is false beyond EPS
             if in_contact(end, eb) and not in_contact(start, eb):
-                raise RuleViolation("SMOKE-MOVE-6", f"A complex move may not bring {u.id} into contact with the "
-                                                    f"enemy unit {e.id}.", unit=u.id, enemy=e.id,
+                raise RuleViolation("SMOKE-MOVE-6", msg("A complex move may not bring {id} into contact with the "
+                                                        "enemy unit {id2}.", id=u.id, id2=e.id), unit=u.id, enemy=e.id,
                                     gap=_r(box_distance(end, eb)))
         if terrain.has_fortifications():
             # SMOKE-TERR-8: touching a fortification is touching the unit inside it
@@ -194,9 +200,10 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
                 inside = next((o for o in state.units.values() if state.enemy(u, o)
                                and terrain.fortification_of(o.box()) == f), None)
                 if inside is not None:
-                    raise RuleViolation("SMOKE-MOVE-6", f"A complex move may not bring {u.id} into contact with the "
-                                                        f"enemy unit {inside.id}: it would touch its fortification {f}, and "
-                                                        "touching a fortification is touching the unit inside.", unit=u.id, enemy=inside.id, fortification=f)
+                    raise RuleViolation("SMOKE-MOVE-6", msg("A complex move may not bring {id} into contact with "
+                                                            "the enemy unit {id2}: it would touch its "
+                                                            "fortification {f}, and touching a fortification is "
+                                                            "touching the unit inside.", id=u.id, id2=inside.id, f=f), unit=u.id, enemy=inside.id, fortification=f)
         sweep = slides + pivot
         base = p.speed[1]
         m.update(pivot=_r(abs(_turn(start.theta, theta))), speed=_r(base), vector=[_r(dx), _r(dy)])
@@ -205,7 +212,7 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
                      via_points=[[_r(start.cx + x), _r(start.cy + y)] for x, y in via])
         requested = moved = length
     else:
-        raise RuleViolation("SMOKE-MOVE-1", f"A move is simple or complex, not {kind!r}.", field="kind")
+        raise RuleViolation("SMOKE-MOVE-1", msg("A move is simple or complex, not {kind}.", kind=repr(kind)), field="kind")
     # terrain caps (SMOKE-TERR-1/2, SMOKE-SR-18): replace the speed when lower
     limit = base
     swept = Sweep(sweep)
@@ -213,8 +220,8 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
     dif = terrain.sweep_meets(swept, "difficult") if not vd or has(state, u, "immobile") else []
     if vd:
         if has(state, u, "immobile"):
-            raise RuleViolation("SMOKE-SR-18", f"{u.id} is Immobile and cannot enter very difficult terrain "
-                                               f"({', '.join(vd)}).", unit=u.id, terrain=vd)
+            raise RuleViolation("SMOKE-SR-18", msg("{id} is Immobile and cannot enter very difficult terrain "
+                                                   "({vd}).", id=u.id, vd=', '.join(vd)), unit=u.id, terrain=vd)
         limit = min(limit, VERY_DIFFICULT_CAP)
         m.update(very_difficult=vd, cap=VERY_DIFFICULT_CAP, cap_rule="SMOKE-TERR-2")
     elif dif:
@@ -224,27 +231,30 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
     m["limit"] = _r(limit)
     if moved > limit + _SLACK:
         rule = m.get("cap_rule") if limit < base else ("SMOKE-MOVE-3" if kind == "simple" else "SMOKE-MOVE-4")
-        what = "through " + ", ".join(m.get("very_difficult") or m.get("difficult") or []) if limit < base else ""
+        what = msg("through {elements}", elements=", ".join(m.get("very_difficult") or m.get("difficult") or [])) \
+            if limit < base else ""
         raise RuleViolation(rule or "SMOKE-MOVE-1",
-                            f"{u.id} may move at most {limit:g} UW {('(' + what + ')') if what else ''}"
-                            f"; this move is {moved:.3f} UW.".replace(" ;", ";"),
+                            msg("{unit} may move at most {limit:g} UW ({what}); this move is {distance:.3f} UW.",
+                                unit=u.id, limit=limit, what=what, distance=moved) if what else
+                            msg("{unit} may move at most {limit:g} UW; this move is {distance:.3f} UW.", unit=u.id,
+                                limit=limit, distance=moved),
                             unit=u.id, limit=_r(limit), distance=_r(moved))
     # the table (INFERRED: a moving unit may not leave it)
     if not on_table(sweep + [list(end.corners())], W, H):
-        raise RuleViolation("SMOKE-GEO-17", f"{u.id} would leave the table.", unit=u.id)
+        raise RuleViolation("SMOKE-GEO-17", msg("{id} would leave the table.", id=u.id), unit=u.id)
     # ending on a unit (SMOKE-MOVE-5): friends may be passed through, not ended on
     end_bb = end.bbox()
     for o, ob, obb in friends + enemies:
         if _bb_apart(end_bb, obb):
             continue
         if overlap_depth(end.corners(), ob.corners()) > EPS:
-            raise RuleViolation("SMOKE-MOVE-5", f"{u.id} may not end its move on {o.id}.", unit=u.id, other=o.id)
+            raise RuleViolation("SMOKE-MOVE-5", msg("{id} may not end its move on {id2}.", id=u.id, id2=o.id), unit=u.id, other=o.id)
     fort = terrain.fortification_of(end) if terrain.has_fortifications() else None
     if fort is not None:
         for o in state.units.values():
             if o.id != u.id and terrain.fortification_of(o.box()) == fort:
-                raise RuleViolation("SMOKE-TERR-8", f"The fortification {fort} holds exactly one unit ({o.id} is "
-                                                    "in it).", unit=u.id, fortification=fort)
+                raise RuleViolation("SMOKE-TERR-8", msg("The fortification {fort} holds exactly one unit ({id} is "
+                                                        "in it).", fort=fort, id=o.id), unit=u.id, fortification=fort)
     contacts = {e.id for e, eb, ebb in enemies if not _bb_apart(end_bb, ebb, EPS) and in_contact(end, eb)}
     if terrain.has_fortifications():  # SMOKE-TERR-8: touching an enemy's fortification is touching the enemy
         forts = set(terrain.fortification_touching(end)) - {terrain.fortification_of(end)}

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from domain.kernel import RulingBuilder
+from domain.kernel.messages import Message, msg
 
 from .choices import BOMB_PRICE, FAILED_PRICE, IRREGULAR, RETREAT_CONTACT, choice, cite
 from .commanders import EDGE_DIRECTION, after_unit_stops, own_edge
@@ -21,7 +22,7 @@ from .geometry import EPS, Box, in_contact, overlap_depth, path_touches, sweep_i
 from .markers import nearest_marker
 from .state import SmokeState, Unit
 from .units import has, profile_of, roll_retreat
-from .morale import lose_morale
+from .morale import lose_morale, reason_words
 
 #: SMOKE-FRET-2 / SMOKE-SR-27: the morale an army loses for landing on friends / an Elite retreat.
 FRIENDS_LOSS = 1
@@ -29,19 +30,20 @@ ELITE_LOSS = 1
 _MAX_EXTENSIONS = 64
 
 
-def retreat_refusal(state: SmokeState, u: Unit) -> tuple[str, str] | None:
+def retreat_refusal(state: SmokeState, u: Unit) -> "tuple[str, Message] | None":
     """SMOKE-RET-2: (rule, reason) when the unit may not retreat, else None."""
     if has(state, u, "never_retreats"):
-        return "SMOKE-SR-5", f"{u.id} never retreats"
+        return "SMOKE-SR-5", msg("{unit} never retreats", unit=u.id)
     if has(state, u, "mutiny"):
-        return "SMOKE-SR-25", f"{u.id} is mutinous and cannot retreat"
+        return "SMOKE-SR-25", msg("{unit} is mutinous and cannot retreat", unit=u.id)
     if has(state, u, "infantry"):
         terrain = state.terrain()
         for e in enemies_touching(state, u):
             if has(state, e, "pursuit"):
                 eb = e.box()
                 if not (terrain.partially_in(eb, "difficult") or terrain.partially_in(eb, "very_difficult")):
-                    return "SMOKE-SR-1", f"{u.id} is infantry in contact with the pursuing unit {e.id}"
+                    return "SMOKE-SR-1", msg("{unit} is infantry in contact with the pursuing unit {enemy}",
+                                              unit=u.id, enemy=e.id)
     return None
 
 
@@ -142,14 +144,16 @@ def roll_retreat_distance(out: Any, uid: str, context: str) -> None:
     u = out.state.units[uid]
     p = profile_of(out.state, u)
     faces, dist = roll_retreat(p.retreat, out.dice)
-    rb = RulingBuilder().add("SMOKE-RET-3", f"{uid} retreats {p.retreat}: {dist:g} UW"
-                                            + (f" (d6 {', '.join(map(str, faces))})" if faces else "") + ".",
+    rb = RulingBuilder().add("SMOKE-RET-3", msg("{unit} retreats {expression}: {distance:g} UW (d6 {faces}).", unit=uid,
+                                                expression=p.retreat, distance=dist, faces=", ".join(map(str, faces)))
+                             if faces else msg("{unit} retreats {expression}: {distance:g} UW.", unit=uid,
+                                               expression=p.retreat, distance=dist),
                              expression=p.retreat, faces=list(faces), distance=dist)
     if "d3" in p.retreat.lower():
-        rb.add("SMOKE-DICE-2", "D3 is a d6 halved, rounded up.")
-    rb.add("SMOKE-MOVE-7", "Terrain does not change a retreat's distance (FAQ-19).")
+        rb.add("SMOKE-DICE-2", msg("D3 is a d6 halved, rounded up."))
+    rb.add("SMOKE-MOVE-7", msg("Terrain does not change a retreat's distance (FAQ-19)."))
     out.emit(RetreatRolled(unit=uid, expression=p.retreat, faces=faces, distance=dist, context=context), rb,
-             summary=f"{uid} retreat {dist:g} UW")
+             summary=msg("{unit} retreat {distance:g} UW", unit=uid, distance=dist))
     if dist <= 0:
         execute_retreat(out, uid, "back", context)
 
@@ -170,61 +174,68 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
     end = (round(end_box.cx, 4), round(end_box.cy, 4), round(end_box.theta % 360.0, 4))
     rb = RulingBuilder()
     if plan["outcome"] == "zero":
-        rb.add("SMOKE-RET-4", f"{uid} retreats 0: it neither moves nor turns; the hit is cancelled.")
+        rb.add("SMOKE-RET-4", msg("{unit} retreats 0: it neither moves nor turns; the hit is cancelled.", unit=uid))
         end = start
     else:
-        rb.add("SMOKE-RET-3", f"{uid} retreats {plan['moved']:.3f} UW "
-                              f"{'toward its own table edge' if direction == 'edge' else 'straight back'} from "
-                              f"({start[0]:.3f}, {start[1]:.3f}) to ({end[0]:.3f}, {end[1]:.3f}) (centre to centre) and "
-                              f"turns to face that way ({end[2]:g}).", direction=direction, vector=[round(c, 6) for c in plan["vector"]],
+        rb.add("SMOKE-RET-3", msg("{unit} retreats {moved:.3f} UW {value} from ({value2:.3f}, {value3:.3f}) to "
+                                  "({value4:.3f}, {value5:.3f}) (centre to centre) and turns to face that way "
+                                  "({value6:g}).",
+                                  unit=uid, moved=plan['moved'], value=msg("toward its own table edge") if direction == 'edge' else msg("straight back"), value2=start[0], value3=start[1], value4=end[0], value5=end[1], value6=end[2]), direction=direction, vector=[round(c, 6) for c in plan["vector"]],
                rolled=distance, moved=round(plan["moved"], 4), start=list(start), end=list(end))
-        rb.add("SMOKE-GEO-18", "The path is a straight translation; it may pass through friends.")
+        rb.add("SMOKE-GEO-18", msg("The path is a straight translation; it may pass through friends."))
     price_marker = None
     survived = plan["outcome"] != "destroyed"
     if plan["friends"]:
         rb.add("SMOKE-FRET-2" if other_formation else "SMOKE-FRET-3",
-               f"It would have landed on {', '.join(plan['friends'])}: it moves on in the same line to the first "
-               f"free place{' (another formation: -1 army morale)' if other_formation and not irregular else ''}"
-               f"{' (Irregular: no loss, SMOKE-FRET-4)' if other_formation and irregular else ''}.",
+               msg("It would have landed on {friends}: it moves on in the same line to the first free "
+                   "place{value}{value2}.",
+                   friends=', '.join(plan['friends']), value=msg(" (another formation: -1 army morale)") if other_formation and not irregular else "",
+                   value2=msg(" (Irregular: no loss, SMOKE-FRET-4)") if other_formation and irregular else ""),
                friends=list(plan["friends"]))
     if plan.get("slide"):
         opt = plan["slide"]["option"]
-        cite(rb, RETREAT_CONTACT, opt, f"{uid} starts its retreat in contact with the enemy and slides along it: "
-             + ("that touches the enemy, so the retreat fails." if opt == "destroyed" else
-                "sliding along is no new touch, only pressing into the enemy would be."))
+        cite(rb, RETREAT_CONTACT, opt, msg("{unit} starts its retreat in contact with the enemy and slides along it: "
+                                           "that touches the enemy, so the retreat fails.", unit=uid)
+             if opt == "destroyed" else
+             msg("{unit} starts its retreat in contact with the enemy and slides along it: sliding along is no new "
+                 "touch, only pressing into the enemy would be.", unit=uid))
     if not survived:
-        rb.add("SMOKE-FRET-1", f"Failed retreat: it {plan['why']} and is destroyed.", touched=plan.get("touched"))
+        rb.add("SMOKE-FRET-1", msg("Failed retreat: it {why} and is destroyed.", why=plan['why']), touched=plan.get("touched"))
     raises = True
     if not survived:  # SMOKE-CHOICE-FAILED-PRICE: a failed retreat raises the price or not
         opt = choice(st, FAILED_PRICE)
         raises = opt == "yes"
-        cite(rb, FAILED_PRICE, opt, f"{uid} was destroyed by its failed retreat: "
-                 + ("it still raises the nearest marker's price." if raises else "it raises no price."))
+        cite(rb, FAILED_PRICE, opt, msg("{unit} was destroyed by its failed retreat: it still raises the nearest "
+                                        "marker's price.", unit=uid) if raises else
+             msg("{unit} was destroyed by its failed retreat: it raises no price.", unit=uid))
         if not raises and context == "bombardment":
-            rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")
+            rb.add("SMOKE-BOMB-8", msg("A bombardment retreat raises no battle price (GAP-B-12)."))
     if raises and context == "bombardment":  # SMOKE-CHOICE-BOMB-PRICE
         opt = choice(st, BOMB_PRICE)
         raises = opt == "yes"
-        cite(rb, BOMB_PRICE, opt, "a retreat from a bombardment " + (
-            "raises the price of the nearest marker on the table." if raises else "raises no battle price."))
+        cite(rb, BOMB_PRICE, opt, msg("a retreat from a bombardment raises the price of the nearest marker on the "
+                                      "table.") if raises else msg("a retreat from a bombardment raises no battle "
+                                                                   "price."))
         if not raises:
-            rb.add("SMOKE-BOMB-8", "A bombardment retreat raises no battle price (GAP-B-12).")
+            rb.add("SMOKE-BOMB-8", msg("A bombardment retreat raises no battle price (GAP-B-12)."))
     if raises and context in ("battle", "bombardment"):
         if has(st, u, "light"):
-            rb.add("SMOKE-SR-6", f"{uid} is Light: its retreat does not raise the battle price.")
+            rb.add("SMOKE-SR-6", msg("{unit} is Light: its retreat does not raise the battle price.", unit=uid))
         else:
             markers = tuple(st.markers) if context == "bombardment" else (
                 battle_markers or (st.turn.battle.markers if st.turn and st.turn.battle else ()))
             near = nearest_marker(st, end_box, markers)
             if near is not None:
                 price_marker = near[0]
-                rb.add("SMOKE-RET-5", f"The price of the nearest marker {near[0]} ({near[1]:.3f} UW away) rises by 1.",
+                rb.add("SMOKE-RET-5", msg("The price of the nearest marker {value} ({value2:.3f} UW away) rises by "
+                                          "1.", value=near[0], value2=near[1]),
                        marker=near[0], distance=round(near[1], 4))
     out.emit(UnitRetreated(unit=uid, direction=direction, vector=tuple(round(c, 6) for c in plan["vector"]),
                            distance=distance, moved=round(plan["moved"], 4), start=start, end=end,
                            outcome=plan["outcome"], touched=plan.get("touched"), friends=tuple(plan["friends"]),
                            other_formation=other_formation, context=context, price_marker=price_marker),
-             rb, summary=f"{uid} retreats" + (" and is destroyed" if not survived else ""))
+             rb, summary=msg("{unit} retreats", unit=uid) if survived else msg("{unit} retreats and is destroyed",
+                                                                                unit=uid))
     if has(st, u, "elite"):
         lose_morale(out, u.seat, ELITE_LOSS, "SMOKE-SR-27", f"the Elite unit {uid} retreated")
     if out.over:
@@ -248,7 +259,7 @@ def destroy(out: Any, uid: str, reason: str, failed_retreat: bool = False) -> No
     u = st.units[uid]
     p = profile_of(st, u)
     rb = RulingBuilder().add("SMOKE-DISC-3" if not failed_retreat else "SMOKE-FRET-1",
-                             f"{uid} ({p.name}) is destroyed: {reason}.")
+                             msg("{unit} ({p_name}) is destroyed: {reason}.", unit=uid, p_name=p.name, reason=reason_words(reason)))
     irregular_free = False
     if failed_retreat and has(st, u, "irregular"):  # SMOKE-FRET-4 under SMOKE-CHOICE-IRREGULAR
         opt = choice(st, IRREGULAR)
@@ -257,10 +268,11 @@ def destroy(out: Any, uid: str, reason: str, failed_retreat: bool = False) -> No
             "its army loses no morale for it, the destruction included." if irregular_free else
             "only the -1 for landing on friends is waived; its destruction costs its morale as usual."))
         if irregular_free:
-            rb.add("SMOKE-FRET-4", "An Irregular unit's failed retreat costs no army morale (GAP-B-13: the "
-                                   "destruction loss too).")
+            rb.add("SMOKE-FRET-4", msg("An Irregular unit's failed retreat costs no army morale (GAP-B-13: the "
+                                       "destruction loss too)."))
     if not irregular_free and has(st, u, "expendable"):
-        rb.add("SMOKE-SR-28", f"Expendable: the loss ({p.morale_loss}) already includes the 1 less.")
-    out.emit(UnitDestroyed(unit=uid, seat=u.seat, reason=reason), rb, summary=f"{uid} destroyed")
+        rb.add("SMOKE-SR-28", msg("Expendable: the loss ({morale_loss}) already includes the 1 less.",
+                                  morale_loss=p.morale_loss))
+    out.emit(UnitDestroyed(unit=uid, seat=u.seat, reason=reason), rb, summary=msg("{unit} destroyed", unit=uid))
     if not irregular_free:
         lose_morale(out, u.seat, p.morale_loss, "SMOKE-DISC-3", f"{uid} destroyed")

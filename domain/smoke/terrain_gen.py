@@ -16,6 +16,7 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import Message, joined, msg, msg_n
 
 from .content import TerrainElement
 from .events import (
@@ -42,23 +43,23 @@ def start(out: Any) -> None:
     st: SmokeState = out.state
     chooser = st.seats_of_side(st.side_order[0])[0]
     out.emit(TerrainGenerationStarted(chooser=chooser),
-             RulingBuilder().add("SMOKE-TGEN-2", f"Terrain generation: {chooser} (first player) picks a diagonal pair "
-                                                 "of quarters (GAP-B-20)."), summary="terrain generation")
+             RulingBuilder().add("SMOKE-TGEN-2", msg("Terrain generation: {chooser} (first player) picks a "
+                                                     "diagonal pair of quarters (GAP-B-20).", chooser=chooser)), summary=msg("terrain generation"))
 
 
 def choose(out: Any, seat: str, diagonal: str) -> None:
     st: SmokeState = out.state
     g = st.generation
     if g is None or g.chooser != seat or g.queue:
-        raise RuleViolation("SMOKE-TGEN-2", "The quarters are not yours to choose now.")
+        raise RuleViolation("SMOKE-TGEN-2", msg("The quarters are not yours to choose now."))
     mine = QUARTERS[diagonal]
     other = QUARTERS["nw_se" if diagonal == "sw_ne" else "sw_ne"]
     first, second = st.side_order[0], st.side_order[1]
     s1, s2 = st.seats_of_side(first)[0], st.seats_of_side(second)[0]
     queue = tuple((s1, q) for q in mine) + tuple((s2, q) for q in other)
     out.emit(QuartersChosen(quarters={s1: mine, s2: other}, queue=queue),
-             RulingBuilder().add("SMOKE-TGEN-2", f"{s1} takes quarters {' and '.join(mine)}, {s2} "
-                                                 f"{' and '.join(other)}."), summary="quarters chosen")
+             RulingBuilder().add("SMOKE-TGEN-2", msg("{s1} takes quarters {mine}, {s2} {other}.",
+                                                     s1=s1, mine=' and '.join(mine), s2=s2, other=' and '.join(other))), summary=msg("quarters chosen"))
 
 
 def advance(out: Any) -> bool:
@@ -77,19 +78,25 @@ def advance(out: Any) -> bool:
             face = out.dice.value(6) + 1
             n = math.ceil(face / 2)
             out.emit(TerrainCountRolled(seat=seat, quarter=q, face=face, count=n),
-                     RulingBuilder().add("SMOKE-TGEN-2", f"{seat} rolls D3 for quarter {q}: d6 {face} -> {n} "
-                                                         "element(s).")
-                     .add("SMOKE-DICE-2", "D3 is a d6 halved, rounded up."), summary=f"{q} quarter: {n} element(s)")
+                     RulingBuilder().add("SMOKE-TGEN-2", msg_n("{seat} rolls D3 for quarter {q}: d6 {face} -> {n} "
+                                                               "element(s).",
+                                                               "{seat} rolls D3 for quarter {q}: d6 {face} -> {n} "
+                                                               "element(s).", "n", seat=seat, q=q, face=face, n=n))
+                     .add("SMOKE-DICE-2", msg("D3 is a d6 halved, rounded up.")), summary=msg_n("{q} quarter: {n} element(s)",
+                                                                                                "{q} quarter: {n} element(s)", "n", q=q, n=n))
             continue
         faces = (out.dice.value(6) + 1, out.dice.value(6) + 1)
         total = sum(faces)
         kinds = _row(st, total)
-        rb = RulingBuilder().add("SMOKE-TGEN-3", f"2d6 = {faces[0]} + {faces[1]} = {total}: "
-                                 + (" or ".join(kinds) if kinds else "nothing") + ".", faces=list(faces), total=total)
+        rb = RulingBuilder().add("SMOKE-TGEN-3", msg("2d6 = {a} + {b} = {total}: {kinds}.", a=faces[0], b=faces[1],
+                                                     total=total, kinds=joined(list(kinds), msg(" or ")) if kinds
+                                                     else msg("nothing")), faces=list(faces), total=total)
         if len(kinds) > 1:
-            rb.add("SMOKE-TGEN-3", f"{seat} chooses which (GAP-B-20).")
+            rb.add("SMOKE-TGEN-3", msg("{seat} chooses which (GAP-B-20).", seat=seat))
         out.emit(TerrainRolled(seat=seat, quarter=q, faces=faces, total=total, kinds=kinds), rb,
-                 summary=f"{q} quarter: {total}, " + (" or ".join(k.replace("_", " ") for k in kinds) if kinds else "nothing"))
+                 summary=msg("{quarter} quarter: {total}, {kinds}", quarter=q, total=total,
+                             kinds=joined([k.replace("_", " ") for k in kinds], msg(" or ")) if kinds
+                             else msg("nothing")))
     return False
 
 
@@ -110,21 +117,22 @@ def element_polygon(st: SmokeState, kind: str, x: float, y: float, rotation: flo
 def place_check(st: SmokeState, seat: str, kind: str, at, rotation: float) -> tuple[str, tuple]:
     g = st.generation
     if g is None or not g.options or not g.queue or g.queue[0][0] != seat:
-        raise RuleViolation("SMOKE-TGEN-2", "No terrain element is yours to place now.")
+        raise RuleViolation("SMOKE-TGEN-2", msg("No terrain element is yours to place now."))
     if kind not in g.options:
-        raise RuleViolation("SMOKE-TGEN-3", f"The roll allows {' or '.join(g.options)}, not {kind!r}.", kind=kind)
+        raise RuleViolation("SMOKE-TGEN-3", msg("The roll allows {options}, not {kind}.",
+                                                options=' or '.join(g.options), kind=repr(kind)), kind=kind)
     x, y, r = float(at[0]), float(at[1]), float(rotation)
     if not all(math.isfinite(v) for v in (x, y, r)):
-        raise RuleViolation("SMOKE-TGEN-2", "The place must be finite numbers.", field="at")
+        raise RuleViolation("SMOKE-TGEN-2", msg("The place must be finite numbers."), field="at")
     q = g.queue[0][1]
     x0, y0, x1, y1 = quarter_box(st, q)
     if not (x0 <= x <= x1 and y0 <= y <= y1):
-        raise RuleViolation("SMOKE-TGEN-2", f"The element goes in quarter {q} (its centre in "
-                                            f"[{x0:g}, {x1:g}] x [{y0:g}, {y1:g}], INFERRED).", at=[x, y])
+        raise RuleViolation("SMOKE-TGEN-2", msg("The element goes in quarter {q} (its centre in [{x0:g}, {x1:g}] x "
+                                                "[{y0:g}, {y1:g}], INFERRED).", q=q, x0=x0, x1=x1, y0=y0, y1=y1), at=[x, y])
     poly = element_polygon(st, kind, x, y, r)
     assert st.battle is not None
     if not all(0 <= px <= st.battle.width and 0 <= py <= st.battle.height for px, py in poly):
-        raise RuleViolation("SMOKE-TGEN-2", "The element lies on the table.", at=[x, y])
+        raise RuleViolation("SMOKE-TGEN-2", msg("The element lies on the table."), at=[x, y])
     return q, poly
 
 
@@ -134,7 +142,9 @@ def place(out: Any, seat: str, kind: str, at, rotation: float) -> None:
     n = len(st.generation.placed) + 1  # type: ignore[union-attr]
     el = TerrainElement(id=f"G{n}-{kind}", kind=kind, polygon=poly)
     out.emit(TerrainPlaced(seat=seat, quarter=q, element=el),
-             RulingBuilder().add("SMOKE-TGEN-2", f"{seat} places a {kind} in quarter {q}."), summary=f"{kind.replace('_', ' ')} placed")
+             RulingBuilder().add("SMOKE-TGEN-2", msg("{seat} places a {kind} in quarter {q}.",
+                                                     seat=seat, kind=kind, q=q)), summary=msg("{value} placed",
+                                                                                                         value=kind.replace('_', ' ')))
 
 
 def _finish(out: Any) -> bool:
@@ -149,19 +159,23 @@ def _finish(out: Any) -> bool:
         d = float(math.ceil(face / 2))
         removed = face == 6
         poly = el.polygon
-        why = "the d6 of its D3 shows 6" if removed else ""
+        why: "str | Message" = msg("the d6 of its D3 shows 6") if removed else ""
         if not removed:
             dx, dy = d * math.cos(math.radians(angle)), d * math.sin(math.radians(angle))
             poly = tuple((round(x + dx, 4), round(y + dy, 4)) for x, y in el.polygon)
             if not Polygon([(0, 0), (W, 0), (W, H), (0, H)]).buffer(1e-9).contains(Polygon(poly)):
-                removed, why = True, "it is pushed off the table (INFERRED)"
-        shift = "" if face == 6 else (f"; every corner moves by ({dx:.3f}, {dy:.3f}), e.g. ({el.polygon[0][0]:.3f}, "
-                                      f"{el.polygon[0][1]:.3f}) to ({el.polygon[0][0] + dx:.3f}, "
-                                      f"{el.polygon[0][1] + dy:.3f})")
-        rb = RulingBuilder().add("SMOKE-TGEN-4", f"{eid} scatters: d6 {face} -> D3 = {d:g} UW at {angle} degrees"
-                                 + shift + (f"; removed: {why}." if removed else "."), face=face, angle=angle)
+                removed, why = True, msg("it is pushed off the table (INFERRED)")
+        said: "str | Message" = msg("{element} scatters: d6 {face} -> D3 = {distance:g} UW at {angle} degrees",
+                                    element=eid, face=face, distance=d, angle=angle)
+        if face != 6:
+            x0, y0 = el.polygon[0]
+            said = msg("{scatter}; every corner moves by ({dx:.3f}, {dy:.3f}), e.g. ({x:.3f}, {y:.3f}) to ({x2:.3f}, "
+                       "{y2:.3f})", scatter=said, dx=dx, dy=dy, x=x0, y=y0, x2=x0 + dx, y2=y0 + dy)
+        rb = RulingBuilder().add("SMOKE-TGEN-4", msg("{scatter}; removed: {why}.", scatter=said, why=why) if removed
+                                 else msg("{scatter}.", scatter=said), face=face, angle=angle)
         out.emit(TerrainScattered(element=eid, face=face, distance=d, angle=angle, removed=removed,
-                                  polygon=() if removed else poly), rb, summary=f"the {eid.partition('-')[2].replace('_', ' ')} {eid.partition('-')[0]} scatters")
-    out.emit(TerrainGenerationEnded(), RulingBuilder().add("SMOKE-TGEN-4", "Terrain generation is over."),
-             summary="terrain ready")
+                                  polygon=() if removed else poly), rb, summary=msg("the {value} {value2} scatters",
+                                                                                    value=eid.partition('-')[2].replace('_', ' '), value2=eid.partition('-')[0]))
+    out.emit(TerrainGenerationEnded(), RulingBuilder().add("SMOKE-TGEN-4", msg("Terrain generation is over.")),
+             summary=msg("terrain ready"))
     return True

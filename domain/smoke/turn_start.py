@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RulingBuilder
+from domain.kernel.messages import msg
 
 from .commanders import after_unit_stops
 from .events import ReinforcementsArrived, TurnStarted
@@ -17,10 +18,12 @@ def start_turn(out: Any, side: str) -> None:
     st: SmokeState = out.state
     players = st.seats_of_side(side)
     out.emit(TurnStarted(turn=st.turn_no + 1, side=side, players=players),
-             RulingBuilder().add("SMOKE-TURN-1", f"Turn {st.turn_no + 1}: side {side} is active"
-                                 + (f" (players {', '.join(players)} in order, GAP-B-16)." if len(players) > 1 else "."),
+             RulingBuilder().add("SMOKE-TURN-1", msg("Turn {turn}: side {side} is active (players {players} in order, "
+                                                     "GAP-B-16).", turn=st.turn_no + 1, side=side,
+                                                     players=", ".join(players)) if len(players) > 1
+                                 else msg("Turn {turn}: side {side} is active.", turn=st.turn_no + 1, side=side),
                                  players=list(players)),
-             summary=f"turn {st.turn_no + 1}: {side}")
+             summary=msg("turn {turn}: {side}", turn=st.turn_no + 1, side=side))
     arrive(out)
 
 
@@ -46,13 +49,14 @@ def arrive(out: Any) -> None:
             blocked[a.unit.id] = on
     rb = RulingBuilder()
     for u in came:
-        rb.add("SMOKE-PHASE-1", f"Phase {st.phase}: the reinforcement {u.id} ({u.seat}) enters at ({u.x:g}, {u.y:g}) "
-                                f"facing {u.facing:g}.", unit=u.id, at=[u.x, u.y, u.facing])
+        rb.add("SMOKE-PHASE-1", msg("Phase {phase}: the reinforcement {id} ({seat}) enters at ({x:g}, {y:g}) "
+                                    "facing {facing:g}.",
+                                    phase=st.phase, id=u.id, seat=u.seat, x=u.x, y=u.y, facing=u.facing), unit=u.id, at=[u.x, u.y, u.facing])
     for uid in waiting:
-        rb.add("SMOKE-PHASE-1", f"{uid}'s place is taken by {blocked[uid]}: it waits for a later turn of its side "
-                                "(INFERRED).", unit=uid, blocked_by=blocked[uid])
+        rb.add("SMOKE-PHASE-1", msg("{unit}'s place is taken by {value}: it waits for a later turn of its side "
+                                    "(INFERRED).", unit=uid, value=blocked[uid]), unit=uid, blocked_by=blocked[uid])
     out.emit(ReinforcementsArrived(phase=st.phase, units=tuple(came), waiting=tuple(waiting), blocked_by=blocked), rb,
-             summary="reinforcements arrive" if came else "reinforcements wait")
+             summary=(msg("reinforcements arrive") if came else msg("reinforcements wait")))
     for u in came:
         if out.over:
             return

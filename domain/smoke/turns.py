@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
+from domain.kernel.messages import Message, msg, msg_n
 
 from .actions import roll_action_dice
 from .battle import end_of_battle, fight_roll, finish_unit, playable
@@ -117,7 +118,7 @@ def end_turn(out: Any) -> None:
     start_turn(out, order[(i + 1) % len(order)])
 
 
-def _step(out: Any, step: str, player: int, why: str, rule: str) -> None:
+def _step(out: Any, step: str, player: int, why: Message, rule: str) -> None:
     out.emit(StepStarted(step=step, player=player), RulingBuilder().add(rule, why), summary=why)
 
 
@@ -171,10 +172,11 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                     continue
                 return
             if t.fired:
-                _step(out, ACTIONS, t.player, f"{seat}'s actions phase.", "SMOKE-TURN-2")
+                _step(out, ACTIONS, t.player, msg("{seat}'s actions phase.", seat=seat), "SMOKE-TURN-2")
                 continue
             if not t.aims and not any(targets(st, u) for u in eligible(st, seat)):
-                _step(out, ACTIONS, t.player, f"{seat} has no artillery able to bombard a target: actions phase.",
+                _step(out, ACTIONS, t.player, msg("{seat} has no artillery able to bombard a target: actions phase.",
+                                                  seat=seat),
                       "SMOKE-BOMB-2")
                 continue
             return
@@ -186,28 +188,28 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
             if a.stage in ("risk", "place"):
                 if len(a.used) >= len(a.dice):
                     out.emit(PlacementEnded(seat=seat, discarded=()),
-                             RulingBuilder().add("SMOKE-ACT-4", "Every die is placed."), summary="placement ends")
+                             RulingBuilder().add("SMOKE-ACT-4", msg("Every die is placed.")), summary=msg("placement ends"))
                     continue
                 return
             if a.stage == "resolve":
                 if a.activation is not None:
                     if all(u in a.activation.moved or u not in st.units for u in a.activation.units):
                         out.emit(ActivationEnded(seat=seat), RulingBuilder().add(
-                            "SMOKE-ACT-5", "Every activated unit has moved: the action is complete."),
-                            summary="activation complete")
+                            "SMOKE-ACT-5", msg("Every activated unit has moved: the action is complete.")),
+                            summary=msg("activation complete"))
                         continue
                     return
                 if not a.placed:
                     out.emit(ActionsEnded(seat=seat, discarded=()), RulingBuilder().add(
-                        "SMOKE-ACT-10", "No dice are left on actions: the actions phase ends."),
-                        summary=f"{seat}'s actions end")
+                        "SMOKE-ACT-10", msg("No dice are left on actions: the actions phase ends.")),
+                        summary=msg("{seat}'s actions end", seat=seat))
                     continue
                 return
             # done
             if t.player + 1 < len(t.players):
-                _step(out, BOMBARD, t.player + 1, f"{t.players[t.player + 1]} bombards (GAP-B-16).", "SMOKE-TURN-2")
+                _step(out, BOMBARD, t.player + 1, msg("{value} bombards (GAP-B-16).", value=t.players[t.player + 1]), "SMOKE-TURN-2")
             else:
-                _step(out, BATTLE_START, 0, "Battle start phase.", "SMOKE-TURN-2")
+                _step(out, BATTLE_START, 0, msg("Battle start phase."), "SMOKE-TURN-2")
             continue
         if t.step == BATTLE_START:
             if t.marker_offer is not None:
@@ -215,34 +217,38 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
             if seat in t.marked or t.player >= len(t.players):
                 nxt = t.player + 1
                 if nxt < len(t.players):
-                    _step(out, BATTLE_START, nxt, f"{t.players[nxt]} may have to place a battle marker.",
+                    _step(out, BATTLE_START, nxt, msg("{value} may have to place a battle marker.",
+                                                      value=t.players[nxt]),
                           "SMOKE-MARK-1")
                 else:
-                    _step(out, BATTLES, 0, "Battles phase.", "SMOKE-BAT-1")
+                    _step(out, BATTLES, 0, msg("Battles phase."), "SMOKE-BAT-1")
                 continue
             offer = marker_offer(st, seat)
             if offer.best == 0:
                 nxt = t.player + 1
-                why = ("no units are in fire contact outside a battle" if not offer.eligible else
-                       "every eligible unit belongs to an opponent an ally already marked this turn (SMOKE-MP-4)")
+                why = (msg("no units are in fire contact outside a battle") if not offer.eligible else
+                       msg("every eligible unit belongs to an opponent an ally already marked this turn (SMOKE-MP-4)"))
                 if nxt < len(t.players):
-                    _step(out, BATTLE_START, nxt, f"No marker for {seat}: {why}.", "SMOKE-MARK-1")
+                    _step(out, BATTLE_START, nxt, msg("No marker for {seat}: {why}.", seat=seat, why=why), "SMOKE-MARK-1")
                 else:
-                    _step(out, BATTLES, 0, f"No marker for {seat}: {why}. Battles phase.", "SMOKE-MARK-1")
+                    _step(out, BATTLES, 0, msg("No marker for {seat}: {why}. Battles phase.", seat=seat, why=why), "SMOKE-MARK-1")
                 continue
-            rb = RulingBuilder().add("SMOKE-MARK-1", f"{len(offer.eligible)} unit(s) are in fire contact and in no "
-                                                     f"battle: {seat} must place exactly one marker.",
+            rb = RulingBuilder().add("SMOKE-MARK-1", msg_n("{count} unit(s) are in fire contact and in no battle: "
+                                                           "{seat} must place exactly one marker.",
+                                                           "{count} unit(s) are in fire contact and in no battle: "
+                                                           "{seat} must place exactly one marker.", "count", count=len(offer.eligible), seat=seat),
                                      eligible=list(offer.eligible))
             for c in offer.contacts:
-                rb.add("SMOKE-LOF-3", f"{c['units'][0]} and {c['units'][1]} are in fire contact: {describe(c)}.",
+                rb.add("SMOKE-LOF-3", msg("{value} and {value2} are in fire contact: {value3}.",
+                                          value=c['units'][0], value2=c['units'][1], value3=describe(c)),
                        **{k: v for k, v in c.items() if k in ("units", "shooter", "target", "how", "distance", "range",
                                                               "lines")})
-            rb.add("SMOKE-MARK-3", f"It must cover as many of them as possible: {offer.best} (both sides count, "
-                                   "FAQ-24).", best=offer.best, points=[list(p) for p in offer.points])
+            rb.add("SMOKE-MARK-3", msg("It must cover as many of them as possible: {best} (both sides count, "
+                                       "FAQ-24).", best=offer.best), best=offer.best, points=[list(p) for p in offer.points])
             if offer.forbidden:
-                rb.add("SMOKE-MP-4", f"It may not include units of {', '.join(offer.forbidden)} (an ally's marker did "
-                                     "this turn).")
-            out.emit(offer, rb, summary=f"{seat} must place a battle marker")
+                rb.add("SMOKE-MP-4", msg("It may not include units of {forbidden} (an ally's marker did this turn).",
+                                         forbidden=', '.join(offer.forbidden)))
+            out.emit(offer, rb, summary=msg("{seat} must place a battle marker", seat=seat))
             return
         if t.step == BATTLES:
             b = t.battle
@@ -250,8 +256,8 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                 for mid in sorted(st.markers):
                     if not marker_units(st, mid):
                         out.emit(MarkerRemoved(marker=mid, reason="empty"), RulingBuilder().add(
-                            "SMOKE-MARK-6", f"No unit is within 2 UW of {mid}: it is removed, nobody loses morale "
-                                            "(FAQ-29)."), summary=f"{mid} removed")
+                            "SMOKE-MARK-6", msg("No unit is within 2 UW of {marker}: it is removed, nobody loses "
+                                                "morale (FAQ-29).", marker=mid)), summary=msg("{marker} removed", marker=mid))
                         break
                 else:
                     groups = unfought(st)
@@ -270,7 +276,8 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                     continue
                 if not playable(st, nxt):
                     out.emit(TacticsEnded(seat=nxt), RulingBuilder().add(
-                        "SMOKE-BAT-2", f"{nxt} has no tactic to play in this battle."), summary=f"{nxt}: no tactics")
+                        "SMOKE-BAT-2", msg("{nxt} has no tactic to play in this battle.", nxt=nxt)), summary=msg("{nxt}: no tactics",
+                                                                                                    nxt=nxt))
                     continue
                 return
             if b.step == "allocate" or b.retreat is not None:
@@ -300,14 +307,16 @@ def start_battle(out: Any, group: tuple[str, ...]) -> None:
     units = tuple(battle_units(st, group))
     price = sum(st.markers[m].price for m in group)
     order = tuple(t.players) + tuple(p for s in st.passive_sides() for p in st.seats_of_side(s))
-    rb = RulingBuilder().add("SMOKE-BAT-1", f"The battle of {', '.join(group)} is fought: {len(units)} unit(s) within "
-                                            f"2 UW, price {price}.", markers=list(group), units=list(units),
+    rb = RulingBuilder().add("SMOKE-BAT-1", msg_n("The battle of {group} is fought: {count} unit(s) within 2 UW, "
+                                                  "price {price}.",
+                                                  "The battle of {group} is fought: {count} unit(s) within 2 UW, "
+                                                  "price {price}.", "count", group=', '.join(group), count=len(units), price=price), markers=list(group), units=list(units),
                              price=price)
     if len(group) > 1:
-        rb.add("SMOKE-MARK-5", "A unit within 2 UW of several markers joins them into one battle.")
-    rb.add("SMOKE-BAT-2", "Tactics: the active player first, then the passive player.", order=list(order))
+        rb.add("SMOKE-MARK-5", msg("A unit within 2 UW of several markers joins them into one battle."))
+    rb.add("SMOKE-BAT-2", msg("Tactics: the active player first, then the passive player."), order=list(order))
     out.emit(BattleStarted(markers=group, units=units, price=price, tactic_order=order), rb,
-             summary=f"battle of {', '.join(group)}")
+             summary=msg("battle of {group}", group=', '.join(group)))
 
 
 def after_terrain(out: Any) -> None:
@@ -323,16 +332,17 @@ def resolve_hits(out: Any, seat: str, uid: str, retreat: bool, auto: bool = Fals
     t = st.turn
     b = t.battle if t else None
     if b is None or b.step != "resolve" or b.retreat is not None:
-        raise RuleViolation("SMOKE-BAT-2", "No hits are being resolved now.")
+        raise RuleViolation("SMOKE-BAT-2", msg("No hits are being resolved now."))
     u = st.units.get(uid)
     if u is None or u.seat != seat or b.hits.get(uid, 0) <= 0:
         mine = ", ".join(k for k, v in sorted(b.hits.items()) if v > 0 and k in st.units and st.units[k].seat == seat)
-        raise RuleViolation("SMOKE-HIT-2", f"{uid!r} has no hits of yours to resolve (yours: {mine or 'none'}).",
+        raise RuleViolation("SMOKE-HIT-2", msg("{unit} has no hits of yours to resolve (yours: {value}).",
+                                               unit=repr(uid), value=mine or msg("none")),
                             unit=uid)
     if retreat:
         why = retreat_refusal(st, u)
         if why is not None:
-            raise RuleViolation(why[0], f"{why[1]}: it cannot retreat.", unit=uid)
+            raise RuleViolation(why[0], msg("{why}: it cannot retreat.", why=why[1]), unit=uid)
         roll_retreat_distance(out, uid, "battle")
         tb = out.state.turn.battle if out.state.turn else None
         if tb is not None and tb.retreat is None and not out.over:

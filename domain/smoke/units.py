@@ -5,6 +5,7 @@ import math
 import re
 
 from domain.kernel import Dice, RuleViolation
+from domain.kernel.messages import msg
 
 from .content import Bombardment, Profile, Weapon
 from .formations import rear_partners
@@ -107,5 +108,5 @@ def unit_or_refuse(state: SmokeState, uid: str, rule: str = "SMOKE-UNIT-3") -> U
     u = state.units.get(uid)
     if u is None:
         gone = " (destroyed)" if uid in state.destroyed else ""
-        raise RuleViolation(rule, f"There is no unit {uid!r} on the table{gone}.", unit=uid)
+        raise RuleViolation(rule, msg("There is no unit {unit} on the table{gone}.", unit=repr(uid), gone=gone), unit=uid)
     return u

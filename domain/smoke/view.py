@@ -7,8 +7,10 @@ from typing import Any
 import msgspec
 
 from domain.kernel import event_type_name
+from domain.kernel.messages import Message, joined, msg, msg_n
 
 from . import events as E
+from .morale import reason_words
 from .picture import render_svg
 from .state import SmokeState
 from .turns import to_act
@@ -69,93 +71,156 @@ def _pose(p) -> str:
     return f"({p[0]:.2f}, {p[1]:.2f}) facing {p[2]:.0f}"
 
 
-_QUARTER = {"sw": "south-west", "se": "south-east", "nw": "north-west", "ne": "north-east"}
-_STAGE = {"columns": "columns", "forts": "fortifications", "markers": "column markers", "units": "units"}
+_QUARTER = {"sw": msg("south-west"), "se": msg("south-east"), "nw": msg("north-west"), "ne": msg("north-east")}
+_STAGE = {"columns": msg("columns"), "forts": msg("fortifications"), "markers": msg("column markers"),
+          "units": msg("units")}
+_STEP = {"deploy": msg("deploy"), "bombard": msg("bombard"), "actions": msg("actions"),
+         "battle_start": msg("battle start"), "battles": msg("battles")}
+_MARKER_GONE = {"empty": msg("empty")}
+#: Terrain kinds as words (SMOKE-TERR); a kind not listed is written as its id.
+TERRAIN_WORDS = {"stream": msg("stream"), "ravine": msg("ravine"), "swamp": msg("swamp"), "village": msg("village"),
+                 "hill": msg("hill"), "overgrown_hill": msg("overgrown hill"), "dune": msg("dune"),
+                 "rock": msg("rock"), "forest": msg("forest"), "grove": msg("grove"), "vineyard": msg("vineyard"),
+                 "bocage": msg("bocage"), "ploughed_field": msg("ploughed field"),
+                 "fortification": msg("fortification"), "road": msg("road")}
+_BATTLE_END = {"empty": msg("the battle empties"), "continues": msg("the battle goes on")}
 
 
-def _element(eid: str) -> str:
+def terrain_word(kind: str) -> "str | Message":
+    return TERRAIN_WORDS.get(kind, kind.replace("_", " "))
+
+
+def _quarter(q: str) -> "str | Message":
+    return _QUARTER.get(q, q)
+
+
+def _element(eid: str) -> "str | Message":
     """A generated terrain element's id (``G1-ploughed_field``) as words."""
     n, _, kind = eid.partition("-")
-    return f"{kind.replace('_', ' ')} {n}" if kind else eid
+    return msg("{terrain} {number}", terrain=terrain_word(kind), number=n) if kind else eid
+
+
+def _retreated(e: Any) -> Message:
+    edge = e.direction == "edge"
+    if e.outcome == "destroyed":
+        return (msg("{unit} retreats {moved:.2f} UW toward its table edge and is destroyed", unit=e.unit, moved=e.moved)
+                if edge else msg("{unit} retreats {moved:.2f} UW straight back and is destroyed", unit=e.unit,
+                                 moved=e.moved))
+    return (msg("{unit} retreats {moved:.2f} UW toward its table edge", unit=e.unit, moved=e.moved) if edge
+            else msg("{unit} retreats {moved:.2f} UW straight back", unit=e.unit, moved=e.moved))
+
+
+def _rolls(e: Any) -> "str | Message":
+    parts = [msg_n("{target} {total} -> {losses} loss(es)", "{target} {total} -> {losses} loss(es)", "losses",
+                   target=r["target"], total=r["total"], losses=r["losses"]) for r in e.rolls]
+    return joined(parts, ", ")
 
 
 _SUMMARY = {
-    E.GameOpened: lambda e: f"{e.battle.title}: {len(e.units)} units set up",
-    E.FirstSideRolled: lambda e: f"first-player roll: {e.chooser} chooses",
-    E.FirstSideChosen: lambda e: f"side {e.side} goes first",
-    E.TurnStarted: lambda e: f"turn {e.turn}: side {e.side}",
-    E.StepStarted: lambda e: f"{e.step.replace('_', ' ')} step",
-    E.BombardmentAimed: lambda e: f"{e.unit} aims at the formation of {e.target}",
-    E.BombardmentRolled: lambda e: f"{e.seat} bombards: " + ", ".join(f"{r['target']} {r['total']} -> {r['losses']} loss(es)"
-                                                                      for r in e.rolls),
-    E.LossTaken: lambda e: f"{e.seat} takes a loss: " + (f"{e.unit} retreats" if e.unit else "1 morale"),
-    E.RetreatRolled: lambda e: f"{e.unit} retreat distance {e.distance:g}",
-    E.UnitRetreated: lambda e: f"{e.unit} retreats {e.moved:.2f} UW "
-                               + ("toward its table edge" if e.direction == "edge" else "straight back")
-                               + (" and is destroyed" if e.outcome == "destroyed" else ""),
-    E.UnitDestroyed: lambda e: f"{e.unit} destroyed ({e.reason.replace('_', ' ')})",
-    E.MoraleLost: lambda e: f"{e.seat} loses {e.amount} morale ({e.reason.replace('_', ' ')}): {e.morale} left",
-    E.ActionDiceRolled: lambda e: f"{e.seat} rolls action dice {', '.join(map(str, e.faces))}",
-    E.RiskTaken: lambda e: f"{e.seat} risks the commander: {e.face}",
-    E.CommanderOut: lambda e: f"{e.commander} out of action" + (" (removed)" if e.removed else f"; deputy level {e.new_level}"),
-    E.DiePlaced: lambda e: f"{e.seat} puts a {e.face} on {e.slot}",
-    E.PlacementEnded: lambda e: f"{e.seat} ends placement",
-    E.FormationActivated: lambda e: f"{e.seat} activates {', '.join(e.units)} (D={e.d})",
-    E.UnitMoved: lambda e: f"{e.unit} moves {e.distance:.2f} UW" + (" sideways or back" if e.kind == "complex" else "")
-                           + f" to {_pose(e.end)}",
-    E.ActivationEnded: lambda e: f"{e.seat} ends the activation",
-    E.CommanderRode: lambda e: f"{e.commander} rides {e.distance:.2f} UW",
-    E.CommanderRisked: lambda e: f"{e.commander} risked by enemy contact: {e.face}" + (" - out" if e.out else ""),
-    E.CommanderDisplaced: lambda e: f"{e.commander} displaced to ({e.end[0]:.2f}, {e.end[1]:.2f})",
-    E.ActionsEnded: lambda e: f"{e.seat} ends the actions phase",
-    E.FireContactMeasured: lambda e: f"{len(e.eligible)} unit(s) in fire contact outside battles: {e.seat} places a marker",
-    E.MarkerPlaced: lambda e: f"{e.seat} places {e.marker} at ({e.x:.2f}, {e.y:.2f})",
-    E.MarkerRemoved: lambda e: f"{e.marker} removed ({e.reason.replace('_', ' ')})",
-    E.BattleStarted: lambda e: f"battle of {', '.join(e.markers)} (price {e.price})",
-    E.TacticPlayed: lambda e: f"{e.seat} plays tactic {e.slot} (D={e.d})",
-    E.TacticsEnded: lambda e: f"{e.seat} ends tactics",
-    E.BattleRolled: lambda e: "battle result " + " vs ".join(f"{s} {v['result']}" for s, v in e.sides.items())
-                              + " (hits " + ", ".join(f"{s} {h}" for s, h in e.hits.items()) + ")",
-    E.DisciplineTested: lambda e: f"{e.unit} discipline " + ("passed" if e.passed else "failed"),
-    E.HitsResolved: lambda e: f"{e.unit}'s hits resolved",
-    E.BattleEnded: lambda e: {"won": f"side {e.winner} wins the battle (price {e.price})",
-                              "empty": "the battle empties", "continues": "the battle goes on"}[e.outcome],
-    E.PhaseAdvanced: lambda e: f"scenario phase {e.phase}" + (" (last phase over)" if e.ending else ""),
-    E.SixesCounted: lambda e: f"side {e.side}: {e.sixes} six(es) toward the phase",
-    E.ArmyBroken: lambda e: f"{e.seat}'s army is broken",
-    E.SideSupported: lambda e: f"side {e.side} chooses Support",
-    E.ArmyAbandoned: lambda e: f"{e.seat} abandons the battle",
-    E.GameEnded: lambda e: (f"{e.winner} wins a {e.kind} victory" if e.winner else "the game ends in a draw"),
-    E.DeploymentStarted: lambda e: "deployment by columns",
-    E.TerrainGenerationStarted: lambda e: f"terrain generation: {e.chooser} picks the quarters",
-    E.QuartersChosen: lambda e: "quarters: " + "; ".join(f"{s} {' and '.join(_QUARTER.get(x, x) for x in q)}"
-                                                         for s, q in e.quarters.items()),
-    E.TerrainCountRolled: lambda e: f"{_QUARTER.get(e.quarter, e.quarter)} quarter: {e.count} terrain element(s)",
-    E.TerrainRolled: lambda e: f"{_QUARTER.get(e.quarter, e.quarter)} quarter: 2d6 = {e.total}: "
-                               + (" or ".join(k.replace("_", " ") for k in e.kinds) or "nothing"),
-    E.TerrainPlaced: lambda e: f"{e.seat} places a {e.element.kind.replace('_', ' ')} in the "
-                               f"{_QUARTER.get(e.quarter, e.quarter)} quarter",
-    E.TerrainScattered: lambda e: f"the {_element(e.element)} " + ("is removed" if e.removed else f"moves {e.distance:g} UW"),
-    E.TerrainGenerationEnded: lambda e: "terrain ready",
-    E.ColumnsAssigned: lambda e: f"{e.seat} numbers its {e.count} columns in secret",
-    E.FortificationPlaced: lambda e: f"{e.seat} fortifies {e.unit}",
-    E.ColumnPlaced: lambda e: f"{e.seat} places the marker of column {e.number}",
-    E.ColumnsRevealed: lambda e: "columns revealed: " + ", ".join(sorted(e.columns)),
-    E.UnitDeployed: lambda e: f"{e.seat} deploys {e.unit} at ({e.x:.2f}, {e.y:.2f})",
-    E.CommanderDeployed: lambda e: f"{e.seat} places {e.commander}",
-    E.DeploymentStepDone: lambda e: f"deployment: {_STAGE.get(e.stage, e.stage)} done",
-    E.DeploymentEnded: lambda e: "deployment complete",
-    E.HitChoiceOffered: lambda e: f"{e.choice.seat} chooses {e.choice.count} of {', '.join(e.choice.among)} to be hit",
-    E.HitsChosen: lambda e: f"{e.seat} gives the hit(s) to {', '.join(e.units)}",
-    E.EdgeChoiceOffered: lambda e: f"{e.seat} chooses its table edge",
-    E.EdgesChosen: lambda e: "table edges: " + ", ".join(f"{s} {x}" for s, x in sorted(e.edges.items())),
-    E.ReinforcementsArrived: lambda e: (f"reinforcements arrive: {', '.join(u.id for u in e.units)}" if e.units
-                                        else "reinforcements wait")
-                                       + (f" ({', '.join(e.waiting)} wait)" if e.units and e.waiting else ""),
+    E.GameOpened: lambda e: msg("{title}: {count} units set up", title=e.battle.title, count=len(e.units)),
+    E.FirstSideRolled: lambda e: msg("first-player roll: {chooser} chooses", chooser=e.chooser),
+    E.FirstSideChosen: lambda e: msg("side {side} goes first", side=e.side),
+    E.TurnStarted: lambda e: msg("turn {turn}: side {side}", turn=e.turn, side=e.side),
+    E.StepStarted: lambda e: msg("{step} step", step=_STEP.get(e.step, e.step.replace('_', ' '))),
+    E.BombardmentAimed: lambda e: msg("{unit} aims at the formation of {target}", unit=e.unit, target=e.target),
+    E.BombardmentRolled: lambda e: msg("{seat} bombards: {rolls}", seat=e.seat, rolls=_rolls(e)),
+    E.LossTaken: lambda e: (msg("{seat} takes a loss: {unit} retreats", seat=e.seat, unit=e.unit) if e.unit
+                            else msg("{seat} takes a loss: 1 morale", seat=e.seat)),
+    E.RetreatRolled: lambda e: msg("{unit} retreat distance {distance:g}", unit=e.unit, distance=e.distance),
+    E.UnitRetreated: lambda e: _retreated(e),
+    E.UnitDestroyed: lambda e: msg("{unit} destroyed ({reason})", unit=e.unit, reason=reason_words(e.reason.replace('_', ' '))),
+    E.MoraleLost: lambda e: msg("{seat} loses {amount} morale ({reason}): {morale} left",
+                                seat=e.seat, amount=e.amount, reason=reason_words(e.reason.replace('_', ' ')), morale=e.morale),
+    E.ActionDiceRolled: lambda e: msg("{seat} rolls action dice {faces}",
+                                      seat=e.seat, faces=', '.join(map(str, e.faces))),
+    E.RiskTaken: lambda e: msg("{seat} risks the commander: {face}", seat=e.seat, face=e.face),
+    E.CommanderOut: lambda e: (msg("{commander} out of action (removed)", commander=e.commander) if e.removed
+                               else msg("{commander} out of action; deputy level {level}", commander=e.commander,
+                                        level=e.new_level)),
+    E.DiePlaced: lambda e: msg("{seat} puts a {face} on {slot}", seat=e.seat, face=e.face, slot=e.slot),
+    E.PlacementEnded: lambda e: msg("{seat} ends placement", seat=e.seat),
+    E.FormationActivated: lambda e: msg("{seat} activates {units} (D={d})",
+                                        seat=e.seat, units=', '.join(e.units), d=e.d),
+    E.UnitMoved: lambda e: (msg("{unit} moves {distance:.2f} UW sideways or back to ({x:.2f}, {y:.2f}) facing "
+                                "{facing:.0f}", unit=e.unit, distance=e.distance, x=e.end[0], y=e.end[1],
+                                facing=e.end[2]) if e.kind == "complex" else
+                            msg("{unit} moves {distance:.2f} UW to ({x:.2f}, {y:.2f}) facing {facing:.0f}",
+                                unit=e.unit, distance=e.distance, x=e.end[0], y=e.end[1], facing=e.end[2])),
+    E.ActivationEnded: lambda e: msg("{seat} ends the activation", seat=e.seat),
+    E.CommanderRode: lambda e: msg("{commander} rides {distance:.2f} UW", commander=e.commander, distance=e.distance),
+    E.CommanderRisked: lambda e: (msg("{commander} risked by enemy contact: {face} - out", commander=e.commander,
+                                      face=e.face) if e.out else
+                                  msg("{commander} risked by enemy contact: {face}", commander=e.commander, face=e.face)),
+    E.CommanderDisplaced: lambda e: msg("{commander} displaced to ({x:.2f}, {y:.2f})",
+                                        commander=e.commander, x=e.end[0], y=e.end[1]),
+    E.ActionsEnded: lambda e: msg("{seat} ends the actions phase", seat=e.seat),
+    E.FireContactMeasured: lambda e: msg_n("{count} unit(s) in fire contact outside battles: {seat} places a marker",
+                                           "{count} unit(s) in fire contact outside battles: {seat} places a marker", "count",
+                                         count=len(e.eligible), seat=e.seat),
+    E.MarkerPlaced: lambda e: msg("{seat} places {marker} at ({x:.2f}, {y:.2f})",
+                                  seat=e.seat, marker=e.marker, x=e.x, y=e.y),
+    E.MarkerRemoved: lambda e: msg("{marker} removed ({reason})", marker=e.marker,
+                                                reason=_MARKER_GONE.get(e.reason, e.reason.replace('_', ' '))),
+    E.BattleStarted: lambda e: msg("battle of {markers} (price {price})", markers=', '.join(e.markers), price=e.price),
+    E.TacticPlayed: lambda e: msg("{seat} plays tactic {slot} (D={d})", seat=e.seat, slot=e.slot, d=e.d),
+    E.TacticsEnded: lambda e: msg("{seat} ends tactics", seat=e.seat),
+    E.BattleRolled: lambda e: msg("battle result {results} (hits {hits})",
+                                  results=" vs ".join(f"{s} {v['result']}" for s, v in e.sides.items()),
+                                  hits=", ".join(f"{s} {h}" for s, h in e.hits.items())),
+    E.DisciplineTested: lambda e: (msg("{unit} discipline passed", unit=e.unit) if e.passed
+                                   else msg("{unit} discipline failed", unit=e.unit)),
+    E.HitsResolved: lambda e: msg("{unit}'s hits resolved", unit=e.unit),
+    E.BattleEnded: lambda e: (msg("side {side} wins the battle (price {price})", side=e.winner, price=e.price)
+                              if e.outcome == "won" else _BATTLE_END[e.outcome]),
+    E.PhaseAdvanced: lambda e: (msg("scenario phase {phase} (last phase over)", phase=e.phase) if e.ending
+                                else msg("scenario phase {phase}", phase=e.phase)),
+    E.SixesCounted: lambda e: msg_n("side {side}: {count} six(es) toward the phase",
+                                             "side {side}: {count} six(es) toward the phase", "count", side=e.side,
+                                             count=e.sixes),
+    E.ArmyBroken: lambda e: msg("{seat}'s army is broken", seat=e.seat),
+    E.SideSupported: lambda e: msg("side {side} chooses Support", side=e.side),
+    E.ArmyAbandoned: lambda e: msg("{seat} abandons the battle", seat=e.seat),
+    E.GameEnded: lambda e: ((msg("{winner} wins a {kind} victory", winner=e.winner, kind=e.kind) if e.winner else msg("the game ends in a draw"))),
+    E.DeploymentStarted: lambda e: msg("deployment by columns"),
+    E.TerrainGenerationStarted: lambda e: msg("terrain generation: {chooser} picks the quarters", chooser=e.chooser),
+    E.QuartersChosen: lambda e: msg("quarters: {quarters}", quarters=joined(
+        [msg("{seat} {quarters}", seat=s, quarters=joined([_quarter(x) for x in q], msg(" and "))) for s, q in
+         e.quarters.items()], "; ")),
+    E.TerrainCountRolled: lambda e: msg_n("{quarter} quarter: {count} terrain element(s)", "{quarter} quarter: {count} terrain element(s)",
+                                          "count", quarter=_quarter(e.quarter), count=e.count),
+    E.TerrainRolled: lambda e: msg("{quarter} quarter: 2d6 = {total}: {kinds}", quarter=_quarter(e.quarter),
+                                   total=e.total, kinds=joined([terrain_word(k) for k in e.kinds], msg(" or "))
+                                   if e.kinds else msg("nothing")),
+    E.TerrainPlaced: lambda e: msg("{seat} places a {terrain} in the {quarter} quarter",
+                                   seat=e.seat, terrain=terrain_word(e.element.kind), quarter=_quarter(e.quarter)),
+    E.TerrainScattered: lambda e: (msg("the {element} is removed", element=_element(e.element)) if e.removed
+                                   else msg("the {element} moves {distance:g} UW", element=_element(e.element),
+                                            distance=e.distance)),
+    E.TerrainGenerationEnded: lambda e: msg("terrain ready"),
+    E.ColumnsAssigned: lambda e: msg("{seat} numbers its {count} columns in secret", seat=e.seat, count=e.count),
+    E.FortificationPlaced: lambda e: msg("{seat} fortifies {unit}", seat=e.seat, unit=e.unit),
+    E.ColumnPlaced: lambda e: msg("{seat} places the marker of column {number}", seat=e.seat, number=e.number),
+    E.ColumnsRevealed: lambda e: msg("columns revealed: {seats}", seats=", ".join(sorted(e.columns))),
+    E.UnitDeployed: lambda e: msg("{seat} deploys {unit} at ({x:.2f}, {y:.2f})",
+                                  seat=e.seat, unit=e.unit, x=e.x, y=e.y),
+    E.CommanderDeployed: lambda e: msg("{seat} places {commander}", seat=e.seat, commander=e.commander),
+    E.DeploymentStepDone: lambda e: msg("deployment: {stage} done", stage=_STAGE.get(e.stage, e.stage)),
+    E.DeploymentEnded: lambda e: msg("deployment complete"),
+    E.HitChoiceOffered: lambda e: msg("{seat} chooses {count} of {among} to be hit",
+                                      seat=e.choice.seat, count=e.choice.count, among=', '.join(e.choice.among)),
+    E.HitsChosen: lambda e: msg_n("{seat} gives the hit(s) to {units}", "{seat} gives the hit(s) to {units}", "count",
+                                      seat=e.seat, units=', '.join(e.units), count=len(e.units)),
+    E.EdgeChoiceOffered: lambda e: msg("{seat} chooses its table edge", seat=e.seat),
+    E.EdgesChosen: lambda e: msg("table edges: {edges}", edges=", ".join(f"{s} {x}" for s, x in sorted(e.edges.items()))),
+    E.ReinforcementsArrived: lambda e: (msg("reinforcements wait") if not e.units else
+                                        msg("reinforcements arrive: {units} ({waiting} wait)",
+                                            units=", ".join(u.id for u in e.units), waiting=", ".join(e.waiting))
+                                        if e.waiting else
+                                        msg("reinforcements arrive: {units}", units=", ".join(u.id for u in e.units))),
 }
 
 
-def summarize(event: Any) -> str:
+def summarize(event: Any) -> "str | Message":
     f = _SUMMARY.get(type(event))
     return f(event) if f else event_type_name(event)
 

@@ -116,3 +116,87 @@ def test_the_pseudo_locale_marks_every_converted_word(api: Api, monkeypatch):
     monkeypatch.delenv("UMPIRE_PSEUDO_LOCALE")
     r = api.client.get(f"/games/{g['game_id']}/timeline", params={"lang": "x-pseudo"})
     assert r.headers["content-language"] == "en"  # never outside tests
+
+
+RU = {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"}
+LATIN_WORD = re.compile(r"\b[a-z]{4,}\b")
+#: English words that stay in a Russian ruling: seat names, command names and JSON fields it cites.
+KEPT = {"player", "take_loss", "choose_edge", "choose_first", "retreat", "vector", "distance", "facing", "target",
+        "north", "south", "east", "west"}
+
+
+#: Words that stay English for now (docs/languages.md): a side or commander named after its seats
+#: ("Karl of player-1", "commander 1 of player-2"), the battle's title, the rule choices' titles.
+SEAT_PHRASE = re.compile(r"(?:the general|commander \d|[A-Z]\w+) of player-\d+(?: and player-\d+)*( \(\w+\))?"
+                         r"|Crossroads of four armies|выбор правил: .*")
+
+
+#: Clouds of Smoke's units by the Russian rulebook's printed names (and the names chosen beside them).
+PRINTED = re.compile("Линейная пехота|Полковые пушки|Легкая артиллерия|Тяжелая артиллерия|Наемные мушкетеры|"
+                     "Линейная кавалерия|Кирасиры|Гренадеры|Егеря|Уланы|Казаки|Пикинеры|Стрелки")
+
+
+def _english_words(text: str) -> set[str]:
+    return {w for w in LATIN_WORD.findall(SEAT_PHRASE.sub("", text))} - KEPT
+
+
+def test_a_smoke_game_played_in_english_reads_in_russian_afterwards(api: Api):
+    """Clouds of Smoke (its rulebook is Russian): the timeline and every ruling of a game played in English
+    read in Russian, with the rulebook's unit names; the log, its hashes and /verify do not change."""
+    g = api.create("smoke", "BTL-CROSSROADS")
+    gid = g["game_id"]
+    rng = random.Random(3)
+    for _ in range(40):
+        v = api.view(gid)
+        if v["status"] != "active" or not v["to_act"]:
+            break
+        seat = v["to_act"][0]
+        legal = api.legal(gid, g["seats"][seat])
+        api.ok(gid, g["seats"][seat], rng.choice(legal["commands"]), legal["version"])
+    en = api.client.get(f"/games/{gid}/timeline").json()["steps"]
+    ru = api.client.get(f"/games/{gid}/timeline", headers=RU)
+    assert ru.headers["content-language"] == "ru"
+    ru_steps = ru.json()["steps"]
+    assert len(ru_steps) > 20 and [s["seq"] for s in en] == [s["seq"] for s in ru_steps]
+    assert all(CYRILLIC.search(s["summary"]) for s in ru_steps), [s["summary"] for s in ru_steps]
+    assert not any(CYRILLIC.search(s["summary"]) for s in en)
+    assert [s["summary"] for s in ru_steps if _english_words(s["summary"])] == []
+    # every ruling: its summary and each step in Russian, the rule ids and values as they were
+    said = [s["summary"] for s in ru_steps]
+    for s in en:
+        r_en = api.client.get(f"/games/{gid}/events/{s['seq']}/ruling").json()["ruling"]
+        r_ru = api.client.get(f"/games/{gid}/events/{s['seq']}/ruling", headers=RU).json()["ruling"]
+        if not r_en or "steps" not in r_en:  # the kernel's opening: a summary only
+            continue
+        if r_en.get("summary_message"):
+            assert not _english_words(r_ru["summary"]), r_ru["summary"]
+        assert [(x["rule"], x.get("values")) for x in r_en["steps"]] == [(x["rule"], x.get("values"))
+                                                                           for x in r_ru["steps"]]
+        for x in r_ru["steps"]:
+            assert CYRILLIC.search(x["text"]) or not _english_words(x["text"]), x["text"]
+            said.append(x["text"])
+        assert not any(CYRILLIC.search(x["text"]) for x in r_en["steps"])
+    assert PRINTED.search(" ".join(said)), "the rulebook's printed unit names"
+    # the log is unchanged in either language; /verify too
+    token = next(iter(g["seats"].values()))
+    ev_en = api.client.get(f"/games/{gid}/events", headers=api.auth(token)).json()["events"]
+    ev_ru = api.client.get(f"/games/{gid}/events", headers={**api.auth(token), **RU}).json()["events"]
+    assert [(e["payload"], e["hash"]) for e in ev_en] == [(e["payload"], e["hash"]) for e in ev_ru]
+    assert api.client.get(f"/games/{gid}/verify").json() == api.client.get(f"/games/{gid}/verify", headers=RU).json()
+
+
+def test_smoke_refusals_and_labels_in_russian(api: Api):
+    g = api.create("smoke", "BTL-CROSSROADS")
+    gid = g["game_id"]
+    v = api.view(gid)
+    seat = v["to_act"][0]
+    token = g["seats"][seat]
+    legal = api.client.get(f"/games/{gid}/legal-commands", headers={**api.auth(token), **RU})
+    assert legal.headers["content-language"] == "ru"
+    labels = [d["label"] for d in legal.json()["described"]]
+    assert labels and all(CYRILLIC.search(x) for x in labels), labels
+    bad = {"command": {"type": "place_die", "die": 99, "slot": "A1"}, "expected_version": v["version"]}
+    r = api.client.post(f"/games/{gid}/commands", json=bad, headers={**api.auth(token), **RU})
+    en = api.client.post(f"/games/{gid}/commands", json=bad, headers=api.auth(token))
+    assert r.status_code == en.status_code == 422, r.text
+    assert r.json()["rule"] == en.json()["rule"] and CYRILLIC.search(r.json()["detail"]), r.json()

@@ -68,14 +68,16 @@ def test_a_broken_translation_falls_back_to_english_never_an_error():
 #: Rulesets whose step summaries, refusals and labels are still English sentences (no message yet):
 #: this list shrinks as each is converted; the walk below fails once one of them starts speaking
 #: messages (take it off the list) and fails if a converted one falls back to a sentence.
-NOT_CONVERTED = {"smoke"}
+NOT_CONVERTED: set[str] = set()
 #: Rulesets whose command labels and warnings (domain/<r>/labels.py) are still English sentences.
-LABELS_NOT_CONVERTED = {"smoke"}
+LABELS_NOT_CONVERTED: set[str] = set()
 #: Rulesets whose own ruling steps (automaton, combat, orders...) are still English sentences (the
 #: kernel's steps are messages). A converted one is walked below: every step and summary of its rulings
-#: is a message, except the citation of a table choice (``<RULESET>-CHOICE-*``, written by the kernel's
-#: ``cite_choice``: still English).
-RULING_STEPS_NOT_CONVERTED = {"emperor", "smoke"}
+#: is a message.
+RULING_STEPS_NOT_CONVERTED = {"emperor"}
+
+#: A language each converted ruleset is fully translated in.
+TRANSLATED = {"emperor": "uk", "hoth": "uk", "smoke": "ru"}
 
 CASES = [("emperor", "SETUP-AKHENA-VS-REBEL", 3), ("emperor", "SETUP-WARDEN-VS-VESPER", 7),
          ("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 3), ("smoke", "BTL-CROSSROADS", 5)]
@@ -104,6 +106,21 @@ PROBES = {
 }
 
 
+def _spoiled(command: dict) -> list[dict]:
+    """A legal command with each of its names or numbers made wrong (Clouds of Smoke's probes)."""
+    out = []
+    for k, v in command.items():
+        if k == "type":
+            continue
+        if isinstance(v, str):
+            out.append({**command, k: "nobody"})
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            out += [{**command, k: 999}, {**command, k: -1}]
+        elif isinstance(v, list):
+            out.append({**command, k: [999.0, 999.0]} if v and isinstance(v[0], (int, float)) else {**command, k: ["nobody"]})
+    return out
+
+
 @pytest.mark.parametrize("rid, scenario, seed", CASES)
 def test_pseudo_locale_walk(rid, scenario, seed):
     """Every step summary (and, for the Emperor, every refusal met on the way) of a converted ruleset is a
@@ -129,9 +146,14 @@ def test_pseudo_locale_walk(rid, scenario, seed):
                     label_sentences += 1
                 else:
                     label_unmarked += _all_marked(msgspec.convert(said, Message))
-        for probe in PROBES.get(rid, ()):
+        probes = PROBES.get(rid) or [p for c in legal[:6] for p in _spoiled(msgspec.to_builtins(c))]
+        for probe in probes:
             try:
-                g.decide(seat, msgspec.convert(probe, rs.command_type), dry=True)
+                cmd = msgspec.convert(probe, rs.command_type)
+            except msgspec.ValidationError:  # a value the command's schema refuses before the rules
+                continue
+            try:
+                g.decide(seat, cmd, dry=True)
             except (RuleViolation, NotYourDecision) as exc:
                 refused.append(exc)
             except Exception:  # noqa: BLE001 -- a dry run that reaches a draw: not a refusal
@@ -165,4 +187,4 @@ def test_pseudo_locale_walk(rid, scenario, seed):
     assert refused, "the probes met refusals"
     assert [r.detail for r in refused if r.message is None] == []
     for r in refused:
-        assert _all_marked(r.message) == [] and i18n.render(r.message, "uk") != r.detail, r.detail
+        assert _all_marked(r.message) == [] and i18n.render(r.message, TRANSLATED[rid]) != r.detail, r.detail

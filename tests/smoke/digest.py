@@ -9,7 +9,9 @@ change to the engine's search code proves the change left every output of those 
 the same.
 
 Not hashed: ``Emitted.reveals`` (a flag fixed per event kind by the caller of ``emit``, not computed
-from the table; it may change for its own reasons without any geometry changing).
+from the table; it may change for its own reasons without any geometry changing), and the messages of
+a ruling (``summary_message``, each step's ``message``, issue 28): their English text is hashed, so the
+pins also prove that turning sentences into messages left every English word as it was.
 """
 from __future__ import annotations
 
@@ -25,9 +27,17 @@ from .play import Game, _pick, sample_template, toward_enemy
 _enc = msgspec.json.Encoder(order="sorted")
 
 
+def _words(ruling):
+    """A ruling without its messages (their English text stays: ``summary``, each step's ``text``)."""
+    if ruling is None:
+        return None
+    return msgspec.structs.replace(ruling, summary_message=None,
+                                   steps=tuple(msgspec.structs.replace(s, message=None) for s in ruling.steps))
+
+
 def _emitted(items) -> bytes:
-    return _enc.encode([{"event": em.event, "ruling": em.ruling, "visibility": em.visibility, "rolls": em.rolls}
-                        for em in items])
+    return _enc.encode([{"event": em.event, "ruling": _words(em.ruling), "visibility": em.visibility,
+                         "rolls": em.rolls} for em in items])
 
 
 def game_digest(rs, battle: str, seed: int, players: int, max_commands: int = 20000,

@@ -9,9 +9,15 @@ import msgspec
 import pytest
 
 from domain.kernel import RuleViolation, registry
+from domain.kernel.messages import text_of
 from domain.kernel.runner import Game
 from domain.smoke import commands as C
 from domain.smoke.movement import ROAD_BONUS
+
+
+def _words(got: dict) -> dict:
+    """A command's words in English (labels and warnings are messages, issue 28: their English text)."""
+    return {k: text_of(v) if v is not None else None for k, v in got.items()}
 
 
 def _walk(seed: int, until, cap: int = 400):
@@ -34,7 +40,7 @@ def test_placing_a_die_names_its_face_and_the_slot_action():
     board = g.state.board_of(seat)
     for c in [c for c in cmds if isinstance(c, C.PlaceDie)]:
         face, slot = a.dice[c.die], board.slot(c.slot)
-        label = rs.describe(g.state, seat, c)["label"]
+        label = _words(rs.describe(g.state, seat, c))["label"]
         assert label.startswith(f"Put your {face} on {slot.name} ({slot.id}, {slot.kind}): ")
         if slot.name == "Order":  # "within D + 2 UW": the face is put in
             assert f"within {face} + 2 UW of a commander" in label
@@ -43,7 +49,7 @@ def test_placing_a_die_names_its_face_and_the_slot_action():
 def test_taking_the_risk_warns_of_the_chance_and_the_cost_from_the_rules():
     rs, g, seat, cmds = _walk(5, lambda g, s, cmds: any(isinstance(c, C.TakeRisk) for c in cmds))
     army = g.state.armies[seat]
-    words = rs.describe(g.state, seat, C.TakeRisk())
+    words = _words(rs.describe(g.state, seat, C.TakeRisk()))
     assert words["label"].startswith("Take the risk: roll one extra action die")
     w = words["warning"]
     assert "1 in 6" in w and "SMOKE-ACT-2" in w
@@ -64,7 +70,7 @@ def test_the_move_forms_distance_is_what_the_rule_allows(seed: int):
         d = t["bounds"]["distance"]
         road = g.state.terrain().touches_road(u.box())
         assert d["max"] == d["speed"] + (ROAD_BONUS if road else 0)
-        assert "up to" in rs.describe_template(g.state, seat, t)["label"]
+        assert "up to" in _words(rs.describe_template(g.state, seat, t))["label"]
         if not road:  # a step past the bound is refused with the rule, as the form says
             cmd = msgspec.convert({**t["command"], "facing": u.facing, "distance": d["max"] + 1.0}, C.Move)
             with pytest.raises(RuleViolation):

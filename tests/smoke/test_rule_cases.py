@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 from domain.kernel import NotYourDecision, RuleViolation
+from domain.kernel.messages import text_of
 from domain.smoke import commands as C
 from domain.smoke import events as E
 from domain.smoke.content import TerrainElement
@@ -232,7 +233,7 @@ def test_phase1_reinforcements_arrive_at_their_side_s_turn_in_their_phase():
     assert arrived[0].waiting == ("P2-03",) and arrived[0].blocked_by == {"P2-03": "P1-02"}
     assert "SMOKE-PHASE-1" in rules(g.emitted[-10:]) and "P2-02" in g.state.units
     assert [a.unit.id for a in g.state.arrivals] == ["P2-03"]
-    assert "reinforcements arrive: P2-02 (P2-03 wait)" in [g.rs.summary(e) for e in g.events]
+    assert "reinforcements arrive: P2-02 (P2-03 wait)" in [text_of(g.rs.summary(e)) for e in g.events]
 
 
 def test_phase1_nothing_arrives_before_its_phase():
