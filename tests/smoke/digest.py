@@ -27,7 +27,7 @@ from .play import Game, _pick, sample_template, toward_enemy
 _enc = msgspec.json.Encoder(order="sorted")
 
 
-def _words(ruling):
+def english_ruling(ruling):
     """A ruling without its messages (their English text stays: ``summary``, each step's ``text``)."""
     if ruling is None:
         return None
@@ -36,7 +36,7 @@ def _words(ruling):
 
 
 def _emitted(items) -> bytes:
-    return _enc.encode([{"event": em.event, "ruling": _words(em.ruling), "visibility": em.visibility,
+    return _enc.encode([{"event": em.event, "ruling": english_ruling(em.ruling), "visibility": em.visibility,
                          "rolls": em.rolls} for em in items])
 
 

@@ -26,7 +26,7 @@ from bots import decide
 from bots.arena import Arena
 from domain.kernel import event_type_name, registry, to_payload
 
-from .digest import game_digest
+from .digest import english_ruling, game_digest
 
 FIXTURE = Path(__file__).parent / "data" / "replay_hashes.json"
 #: (battle, players, seed) of the engine digests pinned here (seeds 0-4 are in test_engine_digest.py).
@@ -36,11 +36,11 @@ _enc = msgspec.json.Encoder(order="sorted")
 
 
 def log_hash(a: Arena) -> str:
-    """SHA-256 of a game's event log: every event's type, payload, ruling, visibility and rolls, in order."""
+    """SHA-256 of a game's event log: every event's type, payload, ruling (its English words: ``digest.english_ruling``), visibility and rolls, in order."""
     h = hashlib.sha256()
     for seq, actor, em in a.log:
         h.update(_enc.encode({"seq": seq, "actor": actor, "type": event_type_name(em.event),
-                              "payload": to_payload(em.event), "ruling": em.ruling,
+                              "payload": to_payload(em.event), "ruling": english_ruling(em.ruling),
                               "visibility": em.visibility, "rolls": em.rolls}))
     return h.hexdigest()
 
