@@ -4,6 +4,7 @@ semantics: routing, body parsing, headers, status codes)."""
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -61,6 +62,22 @@ class Api:
         r = self.send(gid, token, command, version)
         assert r.status_code == 201, r.text
         return r.json()
+
+    def play_random(self, ruleset: str, scenario: str, steps: int, seed: int = 4) -> tuple[dict, list[dict]]:
+        """Create a game and play up to ``steps`` commands, each chosen at random (seeded) from the legal
+        commands of the first seat to act; return the game and every legal-commands answer seen."""
+        g = self.create(ruleset, scenario)
+        rng = random.Random(seed)
+        seen: list[dict] = []
+        for _ in range(steps):
+            v = self.view(g["game_id"])
+            if v["status"] != "active" or not v["to_act"]:
+                break
+            seat = v["to_act"][0]
+            legal = self.legal(g["game_id"], g["seats"][seat])
+            seen.append(legal)
+            self.ok(g["game_id"], g["seats"][seat], rng.choice(legal["commands"]), legal["version"])
+        return g, seen
 
     def events(self, gid: str, token: str | None = None, after: int = 0, limit: int = 1000) -> list[dict]:
         r = self.get(f"/games/{gid}/events", token, after=after, limit=limit)
