@@ -132,6 +132,21 @@ def open_test_store(data_dir: str) -> Any:
     return _Shared(_SHARED[url])
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def both_stores(tmp_path, request) -> Iterator[TestClient]:
+    """The app without read models on a SQLite file, and on a real PostgreSQL (the store contract's two
+    adapters)."""
+    url = request.getfixturevalue("pg_server").new_database() if request.param == "postgres" else None
+    app = create_app(Settings(data_dir=str(tmp_path / "data"), database_url=url), read_models=None)
+    try:
+        with TestClient(app) as c:
+            yield c
+    finally:
+        if url is not None:
+            app.state.games.store.close()
+            request.getfixturevalue("pg_server").drop_database(url)
+
+
 @pytest.fixture(params=["redis", "log"])
 def api(request, tmp_path, redis_url, redis_client) -> Iterator[Api]:
     """The app with the Redis read models (queries from Redis), and with none (every query from the log)."""
