@@ -59,7 +59,7 @@ def test_a_translation_keeps_the_placeholders_of_its_message(lang):
 #: shrinks. Hoth's messages are translated in its rulebooks' languages (uk, cs, it) and in ru; Clouds of Smoke's
 #: in ru (its rulebook's) and in uk, cs, it.
 COMPLETE = {"uk": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
-            "ru": ("domain/kernel", "projections", "service", "domain/hoth", "domain/smoke"),
+            "ru": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
             "cs": ("domain/kernel", "projections", "service", "domain/hoth", "domain/smoke"),
             "it": ("domain/kernel", "projections", "service", "domain/hoth", "domain/smoke")}
 PROBLEM_TITLES_AND_KERNEL = ("ru", "cs", "it")
