@@ -60,7 +60,7 @@ def test_a_translation_keeps_the_placeholders_of_its_message(lang):
 #: in ru (its rulebook's) and in uk, cs, it.
 COMPLETE = {"uk": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
             "ru": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
-            "cs": ("domain/kernel", "projections", "service", "domain/hoth", "domain/smoke"),
+            "cs": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
             "it": ("domain/kernel", "projections", "service", "domain/hoth", "domain/smoke")}
 PROBLEM_TITLES_AND_KERNEL = ("ru", "cs", "it")
 
