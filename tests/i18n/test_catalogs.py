@@ -61,7 +61,7 @@ def test_a_translation_keeps_the_placeholders_of_its_message(lang):
 COMPLETE = {"uk": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
             "ru": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
             "cs": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
-            "it": ("domain/kernel", "projections", "service", "domain/hoth", "domain/smoke")}
+            "it": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke")}
 PROBLEM_TITLES_AND_KERNEL = ("ru", "cs", "it")
 
 
