@@ -45,6 +45,17 @@ def test_decimal_sign(lang, want):
     assert want in i18n.render(m, lang)
 
 
+ORDER_CARD = ("{card}: steps {steps}; refresh value {refresh_value}; defense modifier {defense_modifier:+d}; compass "
+              "{compass}; unique crest {value}.")
+
+
+@pytest.mark.parametrize("lang", ("en", "uk", "ru", "cs", "it"))
+def test_a_sign_spec_keeps_its_sign_in_every_language(lang):
+    for n, want in ((1, "+1"), (0, "+0"), (-2, "-2")):
+        m = msg(ORDER_CARD, card="O6", steps="MOVE", refresh_value=2, defense_modifier=n, compass="E", value=False)
+        assert want in i18n.render(m, lang), (lang, i18n.render(m, lang))
+
+
 def test_a_ruling_stored_before_messages_is_shown_as_stored():
     old = {"ruling": {"summary": "Akhena moves C4 -> D3", "steps": [{"rule": "BASE-MOVE-1", "text": "moved 1"}]}}
     assert i18n.localize(old, "uk") == {"ruling": {"summary": "Akhena moves C4 -> D3",
