@@ -31,6 +31,20 @@ def test_three_plural_forms(lang, forms):
         assert want in i18n.render(_wounds(n), lang), (n, i18n.render(_wounds(n), lang))
 
 
+REFRESHED = "refreshed {count} card(s)"
+
+
+@pytest.mark.parametrize("lang, forms", [
+    ("ru", {1: "обновлена 1 карта", 3: "обновлены 3 карты", 5: "обновлено 5 карт", 21: "обновлена 21 карта"}),
+    ("cs", {1: "obnovena 1 karta", 4: "obnoveny 4 karty", 5: "obnoveno 5 karet"}),
+    ("it", {1: "1 carta ripristinata", 2: "2 carte ripristinate", 1000000: "1000000 di carte ripristinate"}),
+])
+def test_the_emperors_plurals_in_languages_without_its_rulebook(lang, forms):
+    for n, want in forms.items():
+        m = msg_n(REFRESHED, REFRESHED, "count", count=n)
+        assert i18n.render(m, lang) == want, (n, i18n.render(m, lang))
+
+
 def test_english_is_the_domains_own_text_and_a_printed_name_is_translated():
     assert _wounds(2).english() == "Akhena suffers 2 wound(s): Reeds"
     assert i18n.render(_wounds(2), "en") == "Akhena suffers 2 wound(s): Reeds"
