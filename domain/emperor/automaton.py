@@ -248,7 +248,7 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: "str | Mes
             rb.add("SOLO-MOVE-7", msg("Step 2: one preferred cell -> {to}.", to=d.to), step=2)
         else:
             rb.add("SOLO-MOVE-7", msg("Step 3: {count} preferred cells -> Compass.", count=len(d.preferred)), step=3)
-            _compass(rb, d.compass, d.arrows, d.to, "preferred cell")
+            _compass(rb, d.compass, d.arrows, d.to, msg("preferred cell"))
     elif d.step == 4:
         other = next(r for r in STEP4_READINGS if r != reading)
         if decide_move(field, mover, movement, req, tuple(solo.exceptions), compass, other).to != d.to:
@@ -265,7 +265,7 @@ def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: "str | Mes
             rb.add("SOLO-MOVE-6", msg("Preferred among N: {scores} -> {value}.", scores=_scores(d.bonus),
                                       value=_cells(d.preferred)), B=dict(d.bonus), preferred=list(d.preferred))
             if d.compass:
-                _compass(rb, d.compass, d.arrows, d.to, "nearest preferred cell")
+                _compass(rb, d.compass, d.arrows, d.to, msg("nearest preferred cell"))
     else:
         rb.add("SOLO-MOVE-8", msg("No possible direction can be approached (f, INFERRED): the warrior stays."))
     if d.to == mover.cell:
@@ -307,8 +307,8 @@ def _dist(v: int) -> "int | Message":
     return msg("unreachable") if dist_text(v) == "unreachable" else v
 
 
-def _compass(rb: RulingBuilder, compass: str, arrows: Any, to: str, what: str = "candidate") -> None:
-    """SOLO-TIE-1..3 (and SOLO-FAQ-2) as ruling steps."""
+def _compass(rb: RulingBuilder, compass: str, arrows: Any, to: str, what: Message) -> None:
+    """SOLO-TIE-1..3 (and SOLO-FAQ-2) as ruling steps; ``what``: the kind of thing chosen, in words."""
     rb.add("SOLO-TIE-1", msg("Otherwise equal options: the compass of the current order card ({compass}) decides.",
                              compass=compass),
            compass=compass)
@@ -408,7 +408,7 @@ def _attack_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
                                  value=msg("near") if rule == SYM_NEAREST else msg("far")))
         rb.add("SOLO-FAQ-1", msg("Among equally valid attack targets the Emperor uses the compass of the order "
                                  "card."))
-        _compass(rb, compass, [compass], st.warriors[targets[0]].cell or "", "target")
+        _compass(rb, compass, [compass], st.warriors[targets[0]].cell or "", _TARGET)
     if rule != SYM_ALL:
         rb.add("SOLO-TGT-5", msg("With the target selected, the switching rules are checked before the ability "
                                  "resolves."))
@@ -573,7 +573,7 @@ def _push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     if tie:
         rb.add("SOLO-TGT-4", msg("Equally {value}: compass {compass} chooses {x_name}.",
                                  value=msg("near") if rule == SYM_NEAREST else msg("far"), compass=compass, x_name=st.warriors[t].name), compass=compass)
-        _compass(rb, compass, [compass], st.warriors[t].cell or "", "target")
+        _compass(rb, compass, [compass], st.warriors[t].cell or "", _TARGET)
     rb.add("SOLO-TGT-5", msg("With the target selected, the switching rule for pushes is checked."))
     switched = ""
     plan = plans.get(t)
@@ -647,7 +647,7 @@ def _execute_push(out: Outbox, pusher: Warrior, target: Warrior, value: int, sou
                            again=again),
         V=value, k=plan.k, candidates=list(plan.candidates), hazard=plan.first)
     if ties:  # SOLO-PUSH-2: equal candidates by the compass (PROPOSED)
-        _compass(rb, compass, plan.arrows, plan.first, "hazard")
+        _compass(rb, compass, plan.arrows, plan.first, msg("hazard"))
     if value > plan.k:
         rb.add("SOLO-PUSH-3", msg("{value} push left after {first}: the Emperor keeps pushing only while each step "
                                   "still wounds (a: between two adjacent active hazards first; b: out to a free "
@@ -880,6 +880,8 @@ def _direct(out: Outbox, w: Work, a: Ability, source: str, *, trigger: str = "",
 
 #: SOLO-FALL-1b, in words.
 _NO_PUSH = msg("it performs a push but cannot push any enemy into an active hazard")
+#: What the compass chooses among equally valid attack or push targets (SOLO-TIE-2).
+_TARGET = msg("target")
 #: A star priority entry naming no location (SOLO-STAR-1).
 _ANY_LOCATION = msg("any available location ability")
 

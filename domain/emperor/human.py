@@ -313,7 +313,7 @@ def handle(out: Outbox, cmd: Any) -> None:
                  summary=msg("you refresh"))
         out.emit(Refreshed(side=HUMAN, cards=ex), RulingBuilder().add(
             "BASE-REF-1", msg("Every exhausted card becomes prepared: {value}.",
-                              value=', '.join(ex) or 'none was exhausted'),
+                              value=', '.join(ex) or msg("none was exhausted")),
             cards=list(ex)), summary=msg_n("refreshed {count} card(s)",
                                            "refreshed {count} card(s)", "count", count=len(ex)))
 
@@ -448,7 +448,7 @@ def _human_flip(out: Outbox, w: Warrior, ids: tuple[str, ...], symbols: tuple[st
     return by
 
 
-def _hazard_wound(out: Outbox, w: Warrior, hazard: str, why: str) -> None:
+def _hazard_wound(out: Outbox, w: Warrior, hazard: str, why: Message) -> None:
     out.emit(WarriorWounded(warrior=w.id, wounds=HAZARD_WOUNDS, cause=f"hazard {hazard}"), RulingBuilder().add(
         "BASE-HAZ-2", msg_n("{w_name} enters the active hazard {hazard} ({why}): {hazard_wounds} wound(s), no "
                             "defense; its movement ends there.",
@@ -478,7 +478,7 @@ def _walk(out: Outbox, w: Warrior, to: str, movement: int, purpose: str) -> None
                            w_name=w.name, cell=w.cell, path=' -> '.join(path), movement=movement), path=list(path)),
         summary=msg("{w_name} moves to {to}", w_name=w.name, to=to))
     if hz is not None:
-        _hazard_wound(out, out.state.warriors[w.id], hz.id, "by its own movement")
+        _hazard_wound(out, out.state.warriors[w.id], hz.id, msg("by its own movement"))
 
 
 def _activate(out: Outbox, cmd: C.Activate) -> None:
@@ -615,7 +615,7 @@ def _defend(out: Outbox, cmd: C.Defend) -> None:
         rb.add("BASE-CREST-1", msg("{id} is exhausted and its crest {crest} becomes your applied crest initiative.",
                                    id=card.id, crest=card.crest))
     out.emit(Defended(side=HUMAN, warrior=hero.id, card=cmd.card or "", value=value, parts=parts), rb,
-             summary=msg("you defend with {value}: {value2}", value=cmd.card or 'no card', value2=value))
+             summary=msg("you defend with {value}: {value2}", value=cmd.card or msg("no card"), value2=value))
     with out.automaton():
         attacker = out.state.warriors[p.attacker]
         resolve_attack(out, EMPEROR, attacker, out.state.warriors[hero.id], p.source, p.attack, value,
