@@ -99,7 +99,7 @@ LABELS_NOT_CONVERTED: set[str] = set()
 #: Rulesets whose own ruling steps (automaton, combat, orders...) are still English sentences (the
 #: kernel's steps are messages). A converted one is walked below: every step and summary of its rulings
 #: is a message.
-RULING_STEPS_NOT_CONVERTED = {"emperor"}
+RULING_STEPS_NOT_CONVERTED: set[str] = set()
 
 #: A language each converted ruleset is fully translated in.
 TRANSLATED = {"emperor": "uk", "hoth": "uk", "smoke": "ru"}
