@@ -13,6 +13,9 @@ Plug-ins: the optional modules named in :data:`PLUGIN_MODULES` (and any in
 ``UMPIRE_CLI_PLUGINS``, comma-separated) are imported; every click command in
 their module-level ``COMMANDS`` list becomes a subcommand. A missing module is
 skipped; a broken one prints a one-line warning and the CLI goes on.
+
+Over 500 lines on purpose: ``serve`` supervises its workers and projector process here (the part that
+makes it long); each other command is a thin click command over the service's modules.
 """
 from __future__ import annotations
 

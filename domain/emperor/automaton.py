@@ -10,6 +10,11 @@ The turn is an agenda of :class:`~domain.emperor.state.Work` items. It stops onl
 must decide -- the defense of its hero (BASE-DEF-1) -- and then the rest of the agenda is written
 into the ``defense_requested`` event; the human's answer resumes it (``resume``). Nothing here is
 random: the only draws are order-deck shuffles, on the kernel's ``automaton`` stream.
+
+Over 500 lines on purpose: the Emperor's turn is one procedure (SOLO-TURN, section 4 of the rules), read
+step by step in the order the rulebook gives it; its movement, targeting, push and star steps share the
+turn's agenda, and split across files the procedure could no longer be checked against the rulebook page
+by page.
 """
 from __future__ import annotations
 

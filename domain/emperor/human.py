@@ -5,6 +5,9 @@
 with the rule it breaks); ``settle`` closes whatever has no choice left (an ability without any
 target is skipped, a finished card is exhausted, a turn with no action left ends and the Emperor
 plays).
+
+Over 500 lines on purpose: ``options`` and ``handle`` list and execute the same actions; each action's
+listing and its execution stand next to each other, so a legal command and its effect cannot drift apart.
 """
 from __future__ import annotations
 
