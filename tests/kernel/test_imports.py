@@ -300,3 +300,11 @@ def test_the_store_adapters_stand_on_their_own():
     from service.store.sqlite import EventStore
 
     assert EventStore not in PgEventStore.__mro__ and PgEventStore not in EventStore.__mro__
+    # the calls both answer the same way from their LogSql are written once (service/store/log_calls.py)
+    from service.store.log_calls import LogCalls
+
+    shared = [n for n, v in vars(LogCalls).items() if callable(v) and not n.startswith("_")]
+    assert len(shared) >= 20
+    for adapter in (EventStore, PgEventStore):
+        assert LogCalls in adapter.__mro__
+        assert not [n for n in shared if n in vars(adapter)], adapter
