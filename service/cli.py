@@ -60,6 +60,7 @@ from .store import PG_SCHEMES, open_store
 from .store_copy import copy_store
 from .transfer import TransferError, export_lines, read_export
 from .verify import parse_receipt, verify_game
+from scenarios.content import hand_to_rulesets
 
 PLUGIN_MODULES = ("scenarios.cli", "service.projections_cli", "service.replay_cli")
 ENV_PLUGINS = "UMPIRE_CLI_PLUGINS"
@@ -94,6 +95,7 @@ data_dir_option = click.option(
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """umpire: an impartial referee for tabletop wargames, run as a REST service."""
+    hand_to_rulesets()  # every command's rulesets with their content (scenarios/)
 
 
 @main.command()

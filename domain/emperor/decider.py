@@ -71,7 +71,8 @@ class EmperorRuleset:
     def catalog(self) -> Catalog:
         if self._catalog is None:
             if self._load_content is None:
-                raise RuntimeError("emperor has no content: pass a catalog or get the ruleset from the registry")
+                raise RuntimeError("emperor has no content: pass a catalog, or let a composition root hand it in "
+                                   "(scenarios.content.hand_to_rulesets)")
             self._catalog = self._load_content()
         return self._catalog
 

@@ -97,7 +97,8 @@ class HothRuleset:
     def catalog(self) -> Any:
         if self._catalog is None:
             if self._load_content is None:
-                raise RuntimeError("hoth has no content: pass a catalog or get the ruleset from domain.kernel.registry")
+                raise RuntimeError("hoth has no content: pass a catalog, or let a composition root hand it in "
+                                   "(scenarios.content.hand_to_rulesets)")
             self._catalog = self._load_content()
         return self._catalog
 

@@ -82,7 +82,8 @@ class SmokeRuleset:
     def content(self) -> Content:
         if self._content is None:
             if self._load is None:
-                raise RuntimeError("smoke has no content: pass it or get the ruleset from domain.kernel.registry")
+                raise RuntimeError("smoke has no content: pass it, or let a composition root hand it in "
+                                   "(scenarios.content.hand_to_rulesets)")
             self._content = self._load()
         return self._content
 

@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 
 from domain.kernel import registry
 from ops.drills.populate import populate
-from ops.drills.ruleset import RULESET
+from tests.rulesets.drill import RULESET
 from projections import ReadModels
 from projections.keys import LOBBY_READY
 from projections.projector import tail
