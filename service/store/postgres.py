@@ -21,10 +21,6 @@ checkpoint never step over an event of a transaction still running.
 
 A server that is down or unreachable is a one-line :class:`StoreError` (answered 503 by the service),
 naming neither the host nor the credentials; the log keeps the driver's message.
-
-Over 500 lines on purpose: the adapter's connection pool, its writer (advisory locks, retries on a lost
-race) and its reads answer the one Store contract; the SQL both adapters speak is in
-:mod:`service.store.log_sql`.
 """
 from __future__ import annotations
 

@@ -25,8 +25,7 @@ import in ``service.transfer``.
 
 The statements themselves are :mod:`service.store.log_sql`'s (shared with the PostgreSQL adapter, by
 composition); this module is the SQLite side: connections, migrations, the group commit and the writers'
-lock between processes. Over 500 lines because the group commit and its lock are one piece with the
-connection handling they guard.
+lock between processes.
 """
 from __future__ import annotations
 
