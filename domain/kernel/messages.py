@@ -51,7 +51,19 @@ class Message(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     def english(self) -> str:
         """The English text: the id (or its plural) with the parameters put in, numbers as Python writes them."""
+        if all(type(v) in _PLAIN for v in self.params.values()):
+            # only numbers and strings: ``_format_plain`` writes each as ``format(value, spec)``, which is what
+            # ``str.format_map`` does, so the C formatter gives the same text (a template it cannot fill is
+            # left to ``render_with``, which answers those)
+            try:
+                return english_template(self).format_map(_Missing(self.params))
+            except (ValueError, IndexError, TypeError):
+                pass
         return render_with(self, lambda m: english_template(m), _format_plain)
+
+
+#: Parameter types that ``_format_plain`` writes as ``format(value, spec)`` (see ``Message.english``).
+_PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
 def english_template(m: "Message") -> str:
