@@ -22,6 +22,7 @@ from .geometry import (
     EPS, Box, candidate_points, clip_segment, convex_hull, point_in_convex, range_distance, sector_clip,
     segment_meets_interior, segments_meet_interior,
 )
+from .layouts import keep, recent
 from .state import SmokeState, Unit, memo
 from .units import bombardment_of, fire_range, fire_range_bound, fire_weapons, has
 
@@ -424,17 +425,9 @@ def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
             r = reach[i] = fire_range(state, units[i])
         return r
 
-    # the answers of a recent layout of this game, for the pairs that nothing changed near (``_Recent``)
-    recent = _Recent.of(state)
-    known = recent.pairs if recent is not None else {}
-    dirty = recent.dirty if recent is not None else ()
+    # the answers of the game's last measured layout, for the pairs nothing changed near (domain/smoke/layouts.py)
+    kept = recent(state, "fire_contacts")
     pairs_now: dict[tuple[str, str], tuple] = {}
-
-    def kept(a: Unit, b: Unit) -> tuple | None:
-        got = known.get((a.id, b.id) if a.id < b.id else (b.id, a.id))
-        if got is None or got[0] is not a or got[1] is not b or not _clean(a, b, dirty):
-            return None
-        return got
 
     # the sweep's pairs, all at once: in x order (a before b), ``_could_reach(a, b, max of the bounds)``
     # computed elementwise with the same operations
@@ -452,7 +445,7 @@ def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     for p, q in zip(*np.nonzero(np.triu(cand, 1))):
         i, j = int(order[p]), int(order[q])
         a, b = units[i], units[j]
-        got = kept(a, b)
+        got = kept.pair((a.id, b.id) if a.id < b.id else (b.id, a.id), a, b) if kept is not None else None
         if got is None:
             # the x-ordered pair as it was always asked (an entry: the two units, reachable, the measurement)
             got = (a, b, _could_reach(a, b, max(reach_of(i), reach_of(j))), _UNMEASURED)
@@ -468,84 +461,12 @@ def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
             pairs_now[(units[i].id, units[j].id)] = (got[0], got[1], got[2], m)
         if m is not None:
             out.append((units[i].id, units[j].id, m))
-    _Recent.keep(state, pairs_now)
+    keep(state, "fire_contacts", pairs_now)
     return out
 
 
 #: A pair whose fire contact was not measured yet (see ``_fire_contacts``).
 _UNMEASURED = object()
-#: A unit this close to a pair's bounding boxes may change its answer: a contact (rear partners, SMOKE-SR-23;
-#: touching, SMOKE-GEO-5) is within EPS, and a unit blocking a line (SMOKE-GEO-12a) meets the hull of the
-#: shooter's front corners and the target (inside the two boxes).
-_NEAR = 2 * EPS
-
-
-def _clean(a: Unit, b: Unit, dirty) -> bool:
-    """No changed unit (its old or new bounding box) comes within ``_NEAR`` of the bounding boxes of a and b."""
-    if not dirty:
-        return True
-    ab, bb = a.bbox(), b.bbox()
-    x0, y0 = min(ab[0], bb[0]) - _NEAR, min(ab[1], bb[1]) - _NEAR
-    x1, y1 = max(ab[2], bb[2]) + _NEAR, max(ab[3], bb[3]) + _NEAR
-    for d in dirty:
-        if not (d[2] < x0 or d[0] > x1 or d[3] < y0 or d[1] > y1):
-            return False
-    return True
-
-
-class _Recent:
-    """The fire-contact answers of the last layout of a game measured, per pair, for the next layout: a pair's
-    answer (``fire_contact``) reads only its two units, the units in contact with them (their Fire ranges,
-    SMOKE-SR-23), the units that may block its lines (inside the two units' bounding boxes), whether an
-    Immobile unit of the pair moved (SMOKE-SR-18), the terrain, the profiles, the sides and the game's options
-    and rule choices. So when those are the same objects, an answer is kept for a pair of the same two Unit
-    objects that no unit added, removed, moved or newly moved comes near (``_clean``); every other pair is
-    measured again. Kept per game id (bounded); entries are never changed once kept (thread-safe)."""
-
-    __slots__ = ("pairs", "dirty")
-    _BY_GAME: dict[str, tuple] = {}
-    _MAX_GAMES = 256
-    #: More changed units than this: measure every pair again (the checks would cost more than they save).
-    _MAX_DIRTY = 12
-
-    def __init__(self, pairs: dict, dirty: list) -> None:
-        self.pairs = pairs
-        self.dirty = dirty
-
-    @staticmethod
-    def _context(state: SmokeState) -> tuple:
-        return (state.terrain(), state.profiles, state.options, state.choices,
-                tuple((s, a.side) for s, a in state.armies.items()))
-
-    @classmethod
-    def of(cls, state: SmokeState) -> "_Recent | None":
-        prev = cls._BY_GAME.get(state.game_id)
-        if prev is None:
-            return None
-        units, moved, context, pairs = prev
-        now = cls._context(state)
-        if len(now) != len(context) or any(x is not y and x != y for x, y in zip(now, context)):
-            return None
-        moved_now = state.turn.moved if state.turn is not None else ()
-        dirty = []
-        for uid in units.keys() | state.units.keys():
-            old, new = units.get(uid), state.units.get(uid)
-            if old is new and ((uid in moved) == (uid in moved_now)):
-                continue
-            for u in (old, new):
-                if u is not None:
-                    dirty.append(u.bbox())
-            if len(dirty) > cls._MAX_DIRTY:
-                return None
-        return cls(pairs, dirty)
-
-    @classmethod
-    def keep(cls, state: SmokeState, pairs: dict) -> None:
-        moved = state.turn.moved if state.turn is not None else ()
-        with _LOCK:
-            if len(cls._BY_GAME) >= cls._MAX_GAMES:
-                cls._BY_GAME.clear()
-            cls._BY_GAME[state.game_id] = (state.units, moved, cls._context(state), pairs)
 
 
 def in_fire_contact(state: SmokeState, u: Unit) -> bool:
