@@ -100,3 +100,26 @@ def untouched(a: Unit, b: Unit, dirty: list) -> bool:
         if not (d[2] < x0 or d[0] > x1 or d[3] < y0 or d[1] > y1):
             return False
     return True
+
+
+def last(state: SmokeState, kind: Any) -> tuple[dict[str, Unit], Any] | None:
+    """(units, value) that ``remember`` kept for ``kind`` on the game's last layout measured, or None."""
+    return _LAST.get((state.game_id, kind))
+
+
+def remember(state: SmokeState, kind: Any, value: Any) -> None:
+    """Keep ``value`` as ``kind``'s answer on this layout (never change it afterwards)."""
+    with _LOCK:
+        if len(_LAST) >= _MAX:
+            _LAST.clear()
+        _LAST[(state.game_id, kind)] = (state.units, value)
+
+
+def changed(before: dict[str, Unit], after: dict[str, Unit]) -> set[str]:
+    """The ids of the units added, removed or changed (another Unit object) between two layouts."""
+    if before is after:
+        return set()
+    return {uid for uid in before.keys() | after.keys() if before.get(uid) is not after.get(uid)}
+
+
+_LAST: dict[tuple, tuple] = {}
