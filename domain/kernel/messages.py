@@ -51,7 +51,55 @@ class Message(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     def english(self) -> str:
         """The English text: the id (or its plural) with the parameters put in, numbers as Python writes them."""
+        tpl = english_template(self)
+        try:
+            if all(type(v) in _PLAIN for v in self.params.values()):
+                # only numbers and strings: ``_format_plain`` writes each as ``format(value, spec)``, which is
+                # what ``str.format_map`` does, so the C formatter gives the same text
+                return tpl.format_map(_Missing(self.params))
+            fields = _fields(tpl)
+            if fields is not None:
+                return "".join(_filled(fields, self.params))
+        except (ValueError, IndexError, TypeError):
+            pass  # a template these cannot fill: ``render_with`` answers it (as it always did)
         return render_with(self, lambda m: english_template(m), _format_plain)
+
+
+#: Parameter types that ``_format_plain`` writes as ``format(value, spec)`` (see ``Message.english``).
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+#: A template -> its parsed fields when each names a parameter plainly (no conversion, index or nested spec),
+#: else None (see ``_fields``).
+_PARSER = string.Formatter()
+_PARSED: dict[str, "tuple[tuple[str, str | None, str], ...] | None"] = {}
+
+
+def _fields(tpl: str) -> "tuple[tuple[str, str | None, str], ...] | None":
+    """``tpl`` parsed as ``string.Formatter`` parses it, (literal, name, spec) per field, when every field is
+    ``{name}`` or ``{name:spec}``: then filling it field by field with ``_format_plain`` is what
+    ``render_with``'s formatter does. Remembered per template (templates are the code's literals)."""
+    hit = _PARSED.get(tpl, False)
+    if hit is not False:
+        return hit  # type: ignore[return-value]
+    try:
+        parsed = tuple(_PARSER.parse(tpl))
+    except ValueError:
+        parsed = None
+    ok = parsed is not None and all(
+        name is None or (name.isidentifier() and conv is None and "{" not in spec) for _, name, spec, conv in parsed)
+    if len(_PARSED) >= 4096:
+        _PARSED.clear()
+    got = _PARSED[tpl] = tuple((lit, name, spec or "") for lit, name, spec, _ in parsed) if ok else None  # type: ignore[union-attr]
+    return got
+
+
+def _filled(fields: "tuple[tuple[str, str | None, str], ...]", params: dict[str, Any]) -> list[str]:
+    out = []
+    for lit, name, spec in fields:
+        if lit:
+            out.append(lit)
+        if name is not None:
+            out.append(_format_plain(params[name] if name in params else "{" + name + "}", spec))
+    return out
 
 
 def english_template(m: "Message") -> str:

@@ -34,12 +34,24 @@ class RuleViolation(Exception):
     """A command the rules refuse (REST 422 with ``rule``)."""
 
     def __init__(self, rule: str, detail: str | Message, **values: Any):
-        """``detail``: a message (issue 28), or an English sentence of a ruleset not yet converted."""
-        super().__init__(f"{rule}: {text_of(detail)}")
+        """``detail``: a message (issue 28), or an English sentence of a ruleset not yet converted. Its English
+        is written when first read (``detail``, ``str``): a search that tries and refuses many commands (a
+        ruleset's legal commands) never reads most of them."""
+        super().__init__(rule, detail)
         self.rule = rule
-        self.detail = text_of(detail)
         self.message = message_of(detail)
         self.values = values
+        self._detail = detail
+
+    @property
+    def detail(self) -> str:
+        d = self._detail
+        if not isinstance(d, str):
+            d = self._detail = text_of(d)
+        return d
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.detail}"
 
 
 #: The kernel rule (domain/kernel/rules.md) citing whose decision it is.

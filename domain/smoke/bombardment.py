@@ -13,6 +13,7 @@ from .choices import BOMBARD, CHOICES, VIEW_INSIDE, choice, cite
 from .fire import ELEVATION_RANGE_BONUS, _could_reach, describe, line_of_fire, on_elevation, view_inside_text
 from .formations import formations, rear_partners
 from .geometry import EPS, box_distance
+from .layouts import keep, recent
 from .state import Losses, SmokeState, Unit, memo
 from .units import bombardment_of, has
 from .fire import fire_contacts
@@ -73,6 +74,9 @@ def _targets(state: SmokeState, u: Unit) -> dict[str, tuple[tuple[str, ...], dic
     bo = bombardment_of(state, u)
     if bo is None:
         return out
+    # a line measured on the game's last layout is kept when nothing changed near u and e (domain/smoke/layouts.py)
+    kept = recent(state, ("bomb_lines", u.id))
+    lines: dict[str, tuple] = {}
     for key, members in sorted(formations(state).items()):
         first = state.units[members[0]]
         if not state.enemy(u, first):
@@ -81,10 +85,15 @@ def _targets(state: SmokeState, u: Unit) -> dict[str, tuple[tuple[str, ...], dic
             e = state.units[mid]
             if not _could_reach(u, e, bo.range + ELEVATION_RANGE_BONUS):
                 continue
-            m = line_of_fire(state, u, e, mode="bombard", melee=False, ok_only=True)
+            got = kept.pair(mid, u, e) if kept is not None else None
+            if got is None:
+                got = (u, e, line_of_fire(state, u, e, mode="bombard", melee=False, ok_only=True))
+            lines[mid] = got
+            m = got[2]
             if m["ok"]:
                 out[key] = (members, m)
                 break
+    keep(state, ("bomb_lines", u.id), lines)
     return out
 
 

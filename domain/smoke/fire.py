@@ -22,6 +22,7 @@ from .geometry import (
     EPS, Box, candidate_points, clip_segment, convex_hull, point_in_convex, range_distance, sector_clip,
     segment_meets_interior, segments_meet_interior,
 )
+from .layouts import keep, recent
 from .state import SmokeState, Unit, memo
 from .units import bombardment_of, fire_range, fire_range_bound, fire_weapons, has
 
@@ -424,6 +425,10 @@ def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
             r = reach[i] = fire_range(state, units[i])
         return r
 
+    # the answers of the game's last measured layout, for the pairs nothing changed near (domain/smoke/layouts.py)
+    kept = recent(state, "fire_contacts")
+    pairs_now: dict[tuple[str, str], tuple] = {}
+
     # the sweep's pairs, all at once: in x order (a before b), ``_could_reach(a, b, max of the bounds)``
     # computed elementwise with the same operations
     order = np.argsort(np.array([u.x for u in units]), kind="stable")
@@ -439,14 +444,29 @@ def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     pairs = []
     for p, q in zip(*np.nonzero(np.triu(cand, 1))):
         i, j = int(order[p]), int(order[q])
-        if _could_reach(units[i], units[j], max(reach_of(i), reach_of(j))):
+        a, b = units[i], units[j]
+        got = kept.pair((a.id, b.id) if a.id < b.id else (b.id, a.id), a, b) if kept is not None else None
+        if got is None:
+            # the x-ordered pair as it was always asked (an entry: the two units, reachable, the measurement)
+            got = (a, b, _could_reach(a, b, max(reach_of(i), reach_of(j))), _UNMEASURED)
+        pairs_now[(a.id, b.id) if a.id < b.id else (b.id, a.id)] = got
+        if got[2]:
             pairs.append((i, j) if i < j else (j, i))
     out = []
     for i, j in sorted(pairs):
-        m = fire_contact(state, units[i], units[j])
+        got = pairs_now[(units[i].id, units[j].id)]
+        m = got[3]
+        if m is _UNMEASURED:
+            m = fire_contact(state, units[i], units[j])
+            pairs_now[(units[i].id, units[j].id)] = (got[0], got[1], got[2], m)
         if m is not None:
             out.append((units[i].id, units[j].id, m))
+    keep(state, "fire_contacts", pairs_now)
     return out
+
+
+#: A pair whose fire contact was not measured yet (see ``_fire_contacts``).
+_UNMEASURED = object()
 
 
 def in_fire_contact(state: SmokeState, u: Unit) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .geometry import EPS, Box, Touch, box_distance, edge_touches, in_contact
+from .layouts import changed, last, remember
 from .state import SmokeState, Unit, memo
 
 
@@ -22,25 +23,100 @@ def neighbours(state: SmokeState) -> dict[str, list[tuple[str, tuple[Touch, ...]
     contact). Computed once per layout of the table."""
     def build() -> dict[str, list[tuple[str, tuple[Touch, ...]]]]:
         placed = sorted(((u.box(), u, u.bbox()) for u in state.units.values()), key=lambda p: p[2][0])
-        units = [u for _, u, _ in placed]
-        boxes = [b for b, _, _ in placed]
-        bbs = [bb for _, _, bb in placed]
-        out: dict[str, list[tuple[str, tuple[Touch, ...]]]] = {u.id: [] for u in units}
-        for i, a in enumerate(units):
-            _, ay0, ax1, ay1 = bbs[i]
-            for j in range(i + 1, len(units)):
-                if bbs[j][0] > ax1 + EPS:
-                    break
-                if ay1 + EPS < bbs[j][1] or bbs[j][3] + EPS < ay0:
-                    continue  # apart along y by more than EPS: in_contact says no at once (_bb_apart)
-                t = contact_pair(boxes[i], boxes[j])
-                if t is None:
-                    continue
-                out[a.id].append((units[j].id, t))
-                out[units[j].id].append((a.id, tuple(Touch(x.edge_b, x.edge_a, x.length) for x in t)))
+        rank = {u.id: i for i, (_, u, _) in enumerate(placed)}
+        out = _from_last(state, placed, rank)
+        if out is None:
+            out = _sweep(placed)
+        remember(state, "neighbours", (out, rank))
         return out
 
     return memo(state, "neighbours", build)
+
+
+def _reversed(t: tuple[Touch, ...]) -> tuple[Touch, ...]:
+    return tuple(Touch(x.edge_b, x.edge_a, x.length) for x in t)
+
+
+#: More changed units than this: the whole sweep again.
+_MAX_CHANGED = 6
+
+
+def _from_last(state: SmokeState, placed, rank: dict[str, int]
+               ) -> dict[str, list[tuple[str, tuple[Touch, ...]]]] | None:
+    """The contact graph from the game's last one (domain/smoke/layouts.py), the same as ``_sweep``'s: a pair of
+    unchanged units keeps its contacts (a pure function of the two poses, ``contact_pair``, taken in sweep order:
+    the lower rank first); the pairs of a changed unit are measured; each list is in sweep order of the other
+    unit, as the sweep appends them. None when too much changed or an unchanged pair changed its order."""
+    got = last(state, "neighbours")
+    if got is None:
+        return None
+    units_before, (before, rank_before) = got
+    moved = changed(units_before, state.units)
+    if len(moved) > _MAX_CHANGED:
+        return None
+    out: dict[str, list[tuple[str, tuple[Touch, ...]]]] = {}
+    for _, u, _ in placed:
+        x = u.id
+        if x in moved:
+            out[x] = []
+            continue
+        keep = []
+        for o, t in before[x]:
+            if o in moved:
+                continue
+            if (rank[x] < rank[o]) != (rank_before[x] < rank_before[o]):
+                return None
+            keep.append((o, t))
+        out[x] = keep
+    grown: set[str] = set()
+    for c in moved:
+        if c not in rank:
+            continue  # removed
+        i = rank[c]
+        cb, cu, (cx0, cy0, cx1, cy1) = placed[i]
+        for ob, ou, (ox0, oy0, ox1, oy1) in placed:
+            o = ou.id
+            if o == c or (o in moved and rank[o] < i):
+                continue  # a pair of two changed units is measured once, from the lower rank
+            if ox0 > cx1 + EPS or cx0 > ox1 + EPS or cy1 + EPS < oy0 or oy1 + EPS < cy0:
+                continue  # apart by more than EPS on an axis (the sweep's prefilter)
+            if i < rank[o]:
+                t = contact_pair(cb, ob)
+                if t is None:
+                    continue
+                out[c].append((o, t))
+                out[o].append((c, _reversed(t)))
+            else:
+                t = contact_pair(ob, cb)
+                if t is None:
+                    continue
+                out[o].append((c, t))
+                out[c].append((o, _reversed(t)))
+            grown.update((c, o))
+    for x in grown:
+        out[x].sort(key=lambda e: rank[e[0]])
+    return out
+
+
+def _sweep(placed) -> dict[str, list[tuple[str, tuple[Touch, ...]]]]:
+    """Every pair in contact, by a sweep over the units in order of their bounding boxes' left edges."""
+    units = [u for _, u, _ in placed]
+    boxes = [b for b, _, _ in placed]
+    bbs = [bb for _, _, bb in placed]
+    out: dict[str, list[tuple[str, tuple[Touch, ...]]]] = {u.id: [] for u in units}
+    for i, a in enumerate(units):
+        _, ay0, ax1, ay1 = bbs[i]
+        for j in range(i + 1, len(units)):
+            if bbs[j][0] > ax1 + EPS:
+                break
+            if ay1 + EPS < bbs[j][1] or bbs[j][3] + EPS < ay0:
+                continue  # apart along y by more than EPS: in_contact says no at once (_bb_apart)
+            t = contact_pair(boxes[i], boxes[j])
+            if t is None:
+                continue
+            out[a.id].append((units[j].id, t))
+            out[units[j].id].append((a.id, _reversed(t)))
+    return out
 
 
 @lru_cache(maxsize=1 << 16)
