@@ -180,7 +180,9 @@ _SUMMARY = {
     E.ArmyBroken: lambda e: msg("{seat}'s army is broken", seat=e.seat),
     E.SideSupported: lambda e: msg("side {side} chooses Support", side=e.side),
     E.ArmyAbandoned: lambda e: msg("{seat} abandons the battle", seat=e.seat),
-    E.GameEnded: lambda e: ((msg("{winner} wins a {kind} victory", winner=e.winner, kind=e.kind) if e.winner else msg("the game ends in a draw"))),
+    E.GameEnded: lambda e: ((msg("{winner} wins a decisive victory", winner=e.winner) if e.kind == "decisive"
+                             else msg("{winner} wins a marginal victory", winner=e.winner)) if e.winner
+                            else msg("the game ends in a draw")),
     E.DeploymentStarted: lambda e: msg("deployment by columns"),
     E.TerrainGenerationStarted: lambda e: msg("terrain generation: {chooser} picks the quarters", chooser=e.chooser),
     E.QuartersChosen: lambda e: msg("quarters: {quarters}", quarters=joined(
