@@ -36,8 +36,7 @@ def _install(where: str) -> None:
         t = totals[info.get("generation", 0)]
         t["n"] += 1
         t["s"] += d
-        if d > t["max"]:
-            t["max"] = d
+        t["max"] = max(t["max"], d)
         if d >= LONG:
             t["long"] += 1
             longs.append([time.time(), info.get("generation", 0), d, info.get("collected", 0), cpu,
