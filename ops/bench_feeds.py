@@ -82,7 +82,7 @@ def _ticks(pids: list[int]) -> int:
 
 
 class Serve:
-    def __init__(self, code: Path, data: Path, gc_dir: Path | None = None):
+    def __init__(self, code: Path, data: Path, gc_dir: Path | None = None, gc_off: bool = False):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -93,6 +93,7 @@ class Serve:
             env["PYTHONPATH"] = os.pathsep.join((env["PYTHONPATH"], str(ROOT / "ops")))
             env["UMPIRE_CLI_PLUGINS"] += ",gc_pauses"
             env["UMPIRE_BENCH_GC_DIR"] = str(gc_dir)
+            env["UMPIRE_BENCH_GC_OFF"] = "1" if gc_off else "0"
         self.log = open(data.parent / f"serve-{self.port}.log", "wb")
         self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
                                       "--data-dir", str(data), "--no-access-log"], cwd=code, env=env,
@@ -273,7 +274,8 @@ def _q(lat: list[float], q: float) -> float:
 
 
 def measure_one_server(code: Path, tmp: Path, counts: list[int], rounds: int, idle: float, commands: int,
-                       settle: float = 3.0, gc_probe: bool = False, profile: Path | None = None,
+                       settle: float = 3.0, gc_probe: bool = False, gc_off: bool = False,
+                       profile: Path | None = None,
                        report: Any = None) -> dict[str, Any]:
     """Every feed count on ONE server, in rounds (the order of the counts reversed every other round, so a
     drift of the machine's load falls on each count alike). Per phase: the feeds opened (the server's gauge
@@ -281,10 +283,10 @@ def measure_one_server(code: Path, tmp: Path, counts: list[int], rounds: int, id
     closed (the gauge back at 0). Latencies are pooled per feed count over the rounds. ``profile``: a directory
     where ``py-spy record`` (on PATH) writes the served process's stacks of each command phase (collapsed)."""
     tmp.mkdir(parents=True, exist_ok=True)
-    gc_dir = tmp / "gc" if gc_probe else None
+    gc_dir = tmp / "gc" if gc_probe or gc_off else None
     if gc_dir is not None:
         gc_dir.mkdir()
-    srv = Serve(code, tmp / "data", gc_dir)
+    srv = Serve(code, tmp / "data", gc_dir, gc_off)
     phases: list[dict[str, Any]] = []
     lats: dict[int, list[float]] = {n: [] for n in counts}
     try:
@@ -399,6 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="rounds of --one-server (default 3)")
     ap.add_argument("--gc-probe", action="store_true",
                     help="time the server's garbage collections per phase (ops/gc_pauses.py; --one-server)")
+    ap.add_argument("--gc-off", action="store_true",
+                    help="--one-server: the served process runs with its garbage collector off (a diagnostic)")
     ap.add_argument("--profile", default=None, metavar="DIR",
                     help="--one-server: py-spy (on PATH) records the server's stacks of each command phase into DIR")
     ap.add_argument("--json", action="store_true")
@@ -408,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         counts = [int(x) for x in a.feeds.split(",")]
         with tempfile.TemporaryDirectory(prefix="umpire-bench-feeds-") as tmp:
             out = measure_one_server(code, Path(tmp), counts, a.rounds, a.idle, a.commands, gc_probe=a.gc_probe,
-                                     profile=Path(a.profile).resolve() if a.profile else None,
+                                     gc_off=a.gc_off, profile=Path(a.profile).resolve() if a.profile else None,
                                      report=None if a.json else _print_phase)
         if a.json:
             print(json.dumps({"benchmark": "feeds", "code": str(code), "params": vars(a), **out}, indent=2))

@@ -7,7 +7,8 @@ collection (``gc.callbacks``) and, twice a second, writes the running totals of 
 number of pauses of 1 ms or more, and the latest 200 such pauses (when, generation, seconds, objects
 collected, the collecting thread's CPU seconds, objects in the oldest generation after it). A benchmark reads the file before and after a phase.
 
-Not part of the product: ``ops/bench_feeds.py --gc-probe`` uses it.
+With ``UMPIRE_BENCH_GC_OFF=1`` it turns the collector off in that process (``ops/bench_feeds.py --gc-off``: how
+much of a latency tail the collections are). Not part of the product: ``ops/bench_feeds.py --gc-probe`` uses it.
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import threading
 import time
 
 ENV_DIR = "UMPIRE_BENCH_GC_DIR"
+#: ``1``: the served process runs with the collector off (``gc.disable()``): a diagnostic, never a setting.
+ENV_OFF = "UMPIRE_BENCH_GC_OFF"
 #: Pauses at least this long are counted apart (seconds).
 LONG = 0.001
 
@@ -59,3 +62,5 @@ def _install(where: str) -> None:
 
 if os.environ.get(ENV_DIR):
     _install(os.environ[ENV_DIR])
+if os.environ.get(ENV_OFF) == "1":  # the experiment "what if no collection ran": cycles are then never freed
+    gc.disable()
