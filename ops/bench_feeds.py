@@ -94,6 +94,8 @@ class Serve:
             env["UMPIRE_CLI_PLUGINS"] += ",gc_pauses"
             env["UMPIRE_BENCH_GC_DIR"] = str(gc_dir)
             env["UMPIRE_BENCH_GC_OFF"] = "1" if gc_off else "0"
+            if os.environ.get("UMPIRE_BENCH_GC_THRESHOLD"):  # passed on (the served env drops UMPIRE_*)
+                env["UMPIRE_BENCH_GC_THRESHOLD"] = os.environ["UMPIRE_BENCH_GC_THRESHOLD"]
         self.log = open(data.parent / f"serve-{self.port}.log", "wb")
         self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
                                       "--data-dir", str(data), "--no-access-log"], cwd=code, env=env,

@@ -21,6 +21,8 @@ import time
 ENV_DIR = "UMPIRE_BENCH_GC_DIR"
 #: ``1``: the served process runs with the collector off (``gc.disable()``): a diagnostic, never a setting.
 ENV_OFF = "UMPIRE_BENCH_GC_OFF"
+#: ``a,b,c``: the served process's collection thresholds (``gc.set_threshold``), an experiment.
+ENV_THRESHOLD = "UMPIRE_BENCH_GC_THRESHOLD"
 #: Pauses at least this long are counted apart (seconds).
 LONG = 0.001
 
@@ -62,5 +64,7 @@ def _install(where: str) -> None:
 
 if os.environ.get(ENV_DIR):
     _install(os.environ[ENV_DIR])
+if os.environ.get(ENV_THRESHOLD):  # e.g. "700,10,1000": gc.set_threshold in the served process (an experiment)
+    gc.set_threshold(*(int(x) for x in os.environ[ENV_THRESHOLD].split(",")))
 if os.environ.get(ENV_OFF) == "1":  # the experiment "what if no collection ran": cycles are then never freed
     gc.disable()
