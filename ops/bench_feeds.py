@@ -17,6 +17,12 @@ The feeds are held by a child process of their own (``--feeds-in-thread``: by a 
 as before; the keep-alives the feeds receive then take the GIL from the timing client and show in its p99).
 
     .venv/bin/python ops/bench_feeds.py [--feeds 0,400,2000] [--idle 10] [--commands 300] [--code DIR] [--json]
+
+``--one-server``: every feed count on ONE server instead (``--rounds`` rounds, the counts' order reversed every
+other round; latencies pooled per count; the server's ``umpire_feed_subscribers`` gauge checked at each phase);
+``--gc-probe`` adds the served process's garbage-collection pauses per phase (ops/gc_pauses.py).
+
+    .venv/bin/python ops/bench_feeds.py --one-server [--rounds 3] [--gc-probe] [--feeds 0,400,2000] [--commands 1500]
 """
 from __future__ import annotations
 
@@ -76,13 +82,20 @@ def _ticks(pids: list[int]) -> int:
 
 
 class Serve:
-    def __init__(self, code: Path, data: Path):
+    def __init__(self, code: Path, data: Path, gc_dir: Path | None = None, gc_off: bool = False):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
         env["PYTHONPATH"] = os.pathsep.join((str(code / "ops"), str(code)))
         env["UMPIRE_CLI_PLUGINS"] = "tests.rulesets.drill"
+        if gc_dir is not None:  # ops/gc_pauses.py times the served process's collections
+            env["PYTHONPATH"] = os.pathsep.join((env["PYTHONPATH"], str(ROOT / "ops")))
+            env["UMPIRE_CLI_PLUGINS"] += ",gc_pauses"
+            env["UMPIRE_BENCH_GC_DIR"] = str(gc_dir)
+            env["UMPIRE_BENCH_GC_OFF"] = "1" if gc_off else "0"
+            if os.environ.get("UMPIRE_BENCH_GC_THRESHOLD"):  # passed on (the served env drops UMPIRE_*)
+                env["UMPIRE_BENCH_GC_THRESHOLD"] = os.environ["UMPIRE_BENCH_GC_THRESHOLD"]
         self.log = open(data.parent / f"serve-{self.port}.log", "wb")
         self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
                                       "--data-dir", str(data), "--no-access-log"], cwd=code, env=env,
@@ -226,6 +239,155 @@ def measure(code: Path, tmp: Path, feeds: int, idle: float, commands: int,
         srv.stop()
 
 
+def _subscribers(c: httpx.Client) -> int:
+    """The server's own count of open feeds (``umpire_feed_subscribers`` of ``GET /metrics``, summed: a served
+    process shows its own sample beside the projector process's zero)."""
+    return sum(int(float(line.rsplit(" ", 1)[1])) for line in c.get("/metrics").text.splitlines()
+               if line.startswith("umpire_feed_subscribers{"))
+
+
+def _gc_totals(gc_dir: Path | None, pid: int) -> dict[str, Any]:
+    if gc_dir is None:
+        return {}
+    try:
+        return json.loads((gc_dir / f"gc-{pid}.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _gc_delta(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Collections during a phase: per generation the count and ms, pauses of 1 ms or more (and the longest
+    five: generation, ms, CPU ms, objects collected, objects in the oldest generation), all ms."""
+    if not a or not b:
+        return {}
+    d = {g: {k: b["gen"][g][k] - a["gen"][g][k] for k in ("n", "s", "long")} for g in b["gen"]}
+    seen = {tuple(x) for x in a.get("long", [])}
+    new = sorted((x for x in b.get("long", []) if tuple(x) not in seen), key=lambda x: -x[2])
+    return {"gc_full": int(d["2"]["n"]), "gc_full_ms": round(1000 * d["2"]["s"], 1),
+            "gc_by_gen": {g: [int(v["n"]), round(1000 * v["s"], 1)] for g, v in d.items()},
+            "gc_long": int(sum(v["long"] for v in d.values())),
+            "gc_longest": [[int(x[1]), round(1000 * x[2], 1), round(1000 * x[4], 1), x[3], x[5]] for x in new[:5]],
+            "gc_ms": round(1000 * sum(v["s"] for v in d.values()), 1)}
+
+
+def _q(lat: list[float], q: float) -> float:
+    s = sorted(lat)
+    return round(1000 * s[min(len(s) - 1, int(len(s) * q))], 2)
+
+
+def measure_one_server(code: Path, tmp: Path, counts: list[int], rounds: int, idle: float, commands: int,
+                       settle: float = 3.0, gc_probe: bool = False, gc_off: bool = False,
+                       profile: Path | None = None,
+                       report: Any = None) -> dict[str, Any]:
+    """Every feed count on ONE server, in rounds (the order of the counts reversed every other round, so a
+    drift of the machine's load falls on each count alike). Per phase: the feeds opened (the server's gauge
+    shows them), ``settle`` s, idle CPU over ``idle`` s, then ``commands`` timed commands, then the feeds
+    closed (the gauge back at 0). Latencies are pooled per feed count over the rounds. ``profile``: a directory
+    where ``py-spy record`` (on PATH) writes the served process's stacks of each command phase (collapsed)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    gc_dir = tmp / "gc" if gc_probe or gc_off else None
+    if gc_dir is not None:
+        gc_dir.mkdir()
+    srv = Serve(code, tmp / "data", gc_dir, gc_off)
+    phases: list[dict[str, Any]] = []
+    lats: dict[int, list[float]] = {n: [] for n in counts}
+    try:
+        with httpx.Client(base_url=srv.url, timeout=60) as c:
+            ids = [c.post("/games", json={"ruleset": "drill", "scenario": "race"}).json()["game_id"]
+                   for _ in range(max(counts))]
+            g = c.post("/games", json={"ruleset": "drill", "scenario": "race"}).json()
+            token = next(iter(g["seats"].values()))
+            v = int(g.get("version", 0))
+
+            def command() -> float:
+                nonlocal v
+                t = time.perf_counter()
+                r = c.post(f"/games/{g['game_id']}/commands", headers={"Authorization": f"Bearer {token}"},
+                           json={"command": {"type": "tick", "events": 1}, "expected_version": v})
+                took = time.perf_counter() - t
+                if r.status_code != 201:
+                    raise SystemExit(f"command refused: {r.status_code} {r.text[:200]}")
+                v = int(r.json()["version"])
+                return took
+
+            for _ in range(50):  # warm-up: the first commands of a process are slower
+                command()
+            for rnd in range(rounds):
+                for n in (counts if rnd % 2 == 0 else counts[::-1]):
+                    holder = _Holder(srv.port, ids[:n], False) if n else None
+                    try:
+                        deadline = time.monotonic() + 300
+                        while (holder.count() if holder else 0) < n or _subscribers(c) != n:
+                            if time.monotonic() > deadline:
+                                raise SystemExit(f"only {holder.count() if holder else 0} of {n} feeds opened")
+                            time.sleep(0.2)
+                        time.sleep(settle)  # the feeds' catch-up and the projector settle
+                        group = _group(srv.proc.pid)
+                        t0, s0, a0 = time.monotonic(), _ticks([srv.proc.pid]), _ticks(group)
+                        time.sleep(idle)
+                        wall = time.monotonic() - t0
+                        server_pct = 100.0 * (_ticks([srv.proc.pid]) - s0) / TICK / wall
+                        group_pct = 100.0 * (_ticks(group) - a0) / TICK / wall
+                        gc0 = _gc_totals(gc_dir, srv.proc.pid)
+                        spy = None
+                        if profile is not None:
+                            profile.mkdir(parents=True, exist_ok=True)
+                            spy = subprocess.Popen(
+                                ["py-spy", "record", "--pid", str(srv.proc.pid), "--rate", "250", "--nonblocking",
+                                 "--format", "raw", "--threads", "-o", str(profile / f"round{rnd + 1}-feeds{n}.txt")],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            time.sleep(1.0)
+                        c0, w0 = _ticks([srv.proc.pid]), time.monotonic()
+                        lat = [command() for _ in range(commands)]
+                        if spy is not None:
+                            spy.send_signal(signal.SIGINT)
+                            spy.wait(60)
+                        busy = (_ticks([srv.proc.pid]) - c0) / TICK  # the server's CPU seconds while commanded
+                        busy -= (time.monotonic() - w0) * server_pct / 100.0  # less what it spends idle
+                        time.sleep(0.6 if gc_dir else 0)  # the probe writes its totals twice a second
+                        gc1 = _gc_totals(gc_dir, srv.proc.pid)
+                        open_after = _subscribers(c)
+                    finally:
+                        if holder is not None:
+                            holder.close()
+                    lats[n] += lat
+                    phases.append({"round": rnd + 1, "feeds": n, "open_after": open_after,
+                                   "idle_cpu_server_pct": round(server_pct, 2),
+                                   "idle_cpu_all_pct": round(group_pct, 2),
+                                   "p50_ms": _q(lat, 0.5), "p99_ms": _q(lat, 0.99), "max_ms": _q(lat, 1.0),
+                                   "cpu_ms_per_command": round(1000 * busy / len(lat), 2),
+                                   **_gc_delta(gc0, gc1), "load": round(os.getloadavg()[0], 1)})
+                    if report is not None:
+                        report(phases[-1])
+                    deadline = time.monotonic() + 120
+                    while _subscribers(c) != 0 and time.monotonic() < deadline:
+                        time.sleep(0.2)
+    finally:
+        srv.stop()
+    pooled = []
+    for n in counts:
+        mine = [p for p in phases if p["feeds"] == n]
+        pooled.append({"feeds": n, "commands": len(lats[n]), "p50_ms": _q(lats[n], 0.5),
+                       "p99_ms": _q(lats[n], 0.99),
+                       "p99_of_rounds_ms": [p["p99_ms"] for p in mine],
+                       "cpu_ms_per_command": round(statistics.mean(p["cpu_ms_per_command"] for p in mine), 2),
+                       "idle_cpu_server_pct": round(statistics.mean(p["idle_cpu_server_pct"] for p in mine), 2),
+                       "idle_cpu_all_pct": round(statistics.mean(p["idle_cpu_all_pct"] for p in mine), 2)})
+    base = next((p for p in pooled if p["feeds"] == 0), None)
+    for p in pooled:
+        p["p99_vs_none"] = round(p["p99_ms"] / base["p99_ms"], 2) if base else None
+    return {"phases": phases, "pooled": pooled}
+
+
+def _print_phase(p: dict[str, Any]) -> None:
+    gc = (f"; GC {p['gc_ms']} ms, by generation [n, ms] {p['gc_by_gen']}, pauses >= 1 ms {p['gc_long']}"
+          f" (longest [gen, ms, CPU ms, collected, old objects] {p['gc_longest']})" if "gc_full" in p else "")
+    print(f"round {p['round']} {p['feeds']:>5} feeds (server: {p['open_after']}): idle CPU "
+          f"{p['idle_cpu_server_pct']:.1f}% (server), {p['idle_cpu_all_pct']:.1f}% (all); command p50 {p['p50_ms']} ms,"
+          f" p99 {p['p99_ms']} ms, max {p['max_ms']} ms; server CPU {p['cpu_ms_per_command']} ms a command{gc};"
+          f" load {p['load']}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--feeds", default="0,400,2000", help="feed counts, comma-separated (default 0,400,2000)")
@@ -236,9 +398,33 @@ def main(argv: list[str] | None = None) -> int:
                     "(alternating: the pairs share the machine's state)")
     ap.add_argument("--feeds-in-thread", action="store_true",
                     help="hold the feeds in a thread of the timing process (the earlier way) instead of a child")
+    ap.add_argument("--one-server", action="store_true",
+                    help="every feed count on one server, in --rounds rounds, latencies pooled per count")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of --one-server (default 3)")
+    ap.add_argument("--gc-probe", action="store_true",
+                    help="time the server's garbage collections per phase (ops/gc_pauses.py; --one-server)")
+    ap.add_argument("--gc-off", action="store_true",
+                    help="--one-server: the served process runs with its garbage collector off (a diagnostic)")
+    ap.add_argument("--profile", default=None, metavar="DIR",
+                    help="--one-server: py-spy (on PATH) records the server's stacks of each command phase into DIR")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     code = Path(a.code).resolve()
+    if a.one_server:
+        counts = [int(x) for x in a.feeds.split(",")]
+        with tempfile.TemporaryDirectory(prefix="umpire-bench-feeds-") as tmp:
+            out = measure_one_server(code, Path(tmp), counts, a.rounds, a.idle, a.commands, gc_probe=a.gc_probe,
+                                     gc_off=a.gc_off, profile=Path(a.profile).resolve() if a.profile else None,
+                                     report=None if a.json else _print_phase)
+        if a.json:
+            print(json.dumps({"benchmark": "feeds", "code": str(code), "params": vars(a), **out}, indent=2))
+            return 0
+        for p in out["pooled"]:
+            print(f"{p['feeds']:>5} feeds, {p['commands']} commands pooled: p50 {p['p50_ms']} ms, p99 {p['p99_ms']} ms"
+                  f" ({p['p99_vs_none']}x no feeds; rounds {p['p99_of_rounds_ms']}); server CPU "
+                  f"{p['cpu_ms_per_command']} ms a command; idle CPU "
+                  f"{p['idle_cpu_server_pct']:.2f}% (server), {p['idle_cpu_all_pct']:.2f}% (all)", flush=True)
+        return 0
     arms = [("vs", Path(a.vs).resolve()), ("this", code)] if a.vs else [("this", code)]
     results = []
     with tempfile.TemporaryDirectory(prefix="umpire-bench-feeds-") as tmp:

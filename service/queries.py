@@ -75,7 +75,21 @@ class Read:
 #: Seconds a Redis reachability probe is trusted (the read models answer None
 #: when Redis is down; the probe tells "down" from "not projected yet").
 PROBE_SECONDS = 1.0
+#: Seconds the reads leave a Redis found unreachable alone and answer from the log at once (marked
+#: degraded): a Redis that accepts connections but does not answer (stopped, cut off) costs one read its
+#: socket timeout (``service.app.REDIS_SOCKET_TIMEOUT``), not every read.
+DOWN_SECONDS = 5.0
 _probes: dict[int, tuple[float, bool]] = {}
+
+
+def _known_down(client: Any) -> bool:
+    seen = _probes.get(id(client))
+    return seen is not None and seen[1] and time.monotonic() - seen[0] < DOWN_SECONDS
+
+
+def _found_down(client: Any) -> None:
+    if client is not None:
+        _probes[id(client)] = (time.monotonic(), True)
 
 
 def redis_down(rm: ReadSidePort) -> bool:
@@ -84,8 +98,8 @@ def redis_down(rm: ReadSidePort) -> bool:
         return False
     now = time.monotonic()
     seen = _probes.get(id(client))
-    if seen is not None and now - seen[0] < PROBE_SECONDS:
-        return seen[1]
+    if seen is not None and now - seen[0] < PROBE_SECONDS or _known_down(client):
+        return bool(seen and seen[1])
     try:
         client.ping()
         down = False
@@ -100,17 +114,23 @@ def _ask(rm: ReadSidePort | None, what: str, read: Callable[[ReadSidePort], T | 
     log)."""
     if rm is None:
         return None, False
+    client = getattr(rm, "redis", None)
+    if client is not None and _known_down(client):
+        return None, True  # found unreachable moments ago: not asked again before DOWN_SECONDS
     rm.begin_read()
     try:
         out = read(rm)
     except REDIS_ERRORS as exc:
         REDIS_ERRORS_SEEN.labels("reads").inc()
         log.warning("read model %s unavailable (%s); answering from the log", what, exc)
+        _found_down(client)
         return None, True
     if out is None:
         # a read model that says why (Redis unreachable, or only behind the log: the projector has
         # not reached a command just acknowledged) needs no probe
         known = rm.read_failed()
+        if known:
+            _found_down(client)
         return None, redis_down(rm) if known is None else known
     return out, False
 

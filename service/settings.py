@@ -65,8 +65,8 @@ ENV_REDIS_CLUSTER = "UMPIRE_REDIS_CLUSTER"
 CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 #: Retries of a cluster command after a connection error or a moved slot (then the read falls back to the log).
 CLUSTER_RETRIES = 2
-#: Retries of a command of a single Redis after a connection error, a timeout or a Redis still loading its
-#: snapshot, 20-200 ms apart (redis-py's default, 10 retries backing off to seconds, held every read of a starting
+#: Retries of a command of a single Redis after a connection error or a Redis still loading its snapshot
+#: (not after a timeout: one socket timeout is the longest a read waits for Redis), 20-200 ms apart (redis-py's default, 10 retries backing off to seconds, held every read of a starting
 #: service ~8 s while its private Redis loaded its snapshot, before the read fell back to the log).
 REDIS_RETRIES = 2
 
@@ -142,12 +142,16 @@ def redis_client(url: str, *, cluster: bool | None = None, socket_connect_timeou
     if cluster:
         # a master that is down answers nothing: fail fast (the reads fall back to the log), retry little
         return LazyCluster(url, retry=fast_retry(CLUSTER_RETRIES), **kw)
-    return redis.Redis.from_url(url, retry=fast_retry(REDIS_RETRIES), **kw)
+    return redis.Redis.from_url(url, retry=fast_retry(REDIS_RETRIES, timeouts=False), **kw)
 
 
-def fast_retry(retries: int) -> Retry:
-    """Few retries, 20-200 ms apart: a Redis that is down or loading is soon left for the log."""
-    return Retry(ExponentialBackoff(cap=0.2, base=0.02), retries)
+def fast_retry(retries: int, *, timeouts: bool = True) -> Retry:
+    """Few retries, 20-200 ms apart: a Redis that is down or loading is soon left for the log.
+    ``timeouts=False``: a command that timed out is not tried again (a Redis that accepts connections but
+    does not answer, stopped or cut off, would otherwise hold a read ``retries + 1`` socket timeouts)."""
+    if timeouts:
+        return Retry(ExponentialBackoff(cap=0.2, base=0.02), retries)
+    return Retry(ExponentialBackoff(cap=0.2, base=0.02), retries, supported_errors=(redis.ConnectionError,))
 
 
 class LazyCluster:
