@@ -106,6 +106,11 @@ function pairOf(v) {
   return x && y ? { pair: [{ ...x, step: 'any' }, { ...y, step: 'any' }] } : null;
 }
 
+// The free fields and units of the rulesets' command templates, in words (any other: its name).
+const FIELD_WORDS = () => ({ facing: t('facing'), distance: t('distance'), vector: t('vector'), to: t('to'), via: t('via'), die: t('die') });
+const fieldWord = (k) => FIELD_WORDS()[k] || k.replace(/_/g, ' ');
+const unitWord = (u) => ({ degrees: t('degrees') }[u] || u);
+
 export function templateForm(tpl, index, { onPost, onDryRun }) {
   const { fixed, free } = templateFields(tpl);
   const inputs = {};
@@ -117,7 +122,7 @@ export function templateForm(tpl, index, { onPost, onDryRun }) {
   };
   const fields = Object.entries(free).map(([k, b]) => {
     const id = `tpl-${index}-${k}`;
-    const words = k.replace(/_/g, ' ');
+    const words = fieldWord(k);
     if (b.pair) {
       const ex = Array.isArray(b.example) ? b.example : [];
       const pair = b.pair.map((pb, j) => numberInput(`${id}-${j}`, pb, ex[j]));
@@ -133,7 +138,7 @@ export function templateForm(tpl, index, { onPost, onDryRun }) {
     }
     inputs[k] = { input, b };
     return h('label', { for: id }, `${words} `,
-      b.choices ? '' : h('small', {}, `(${t('{min} to {max}', { min: b.min ?? '…', max: b.max ?? '…' })}${b.unit ? ` ${b.unit}` : ''}${b.optional ? `, ${t('optional')}` : ''}) `), input);
+      b.choices ? '' : h('small', {}, `(${t('{min} to {max}', { min: b.min ?? '…', max: b.max ?? '…' })}${b.unit ? ` ${unitWord(b.unit)}` : ''}${b.optional ? `, ${t('optional')}` : ''}) `), input);
   });
   const value = () => {
     const cmd = { ...fixed };
