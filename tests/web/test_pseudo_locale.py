@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -53,7 +54,7 @@ WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 ENGLISH = re.compile(r"[A-Za-z][A-Za-z_'’-]*")
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 
-COLLECT = """() => {
+COLLECT = r"""() => {
   const out = [];
   const visible = (el) => el && el.checkVisibility ? el.checkVisibility({ checkVisibilityCSS: true }) : !!el;
   const where = (el) => {
@@ -191,6 +192,24 @@ def test_the_detector_sees_an_unmarked_word_and_passes_a_marked_one():
     assert unmarked("⟦ún ⟦néšťéd⟧ ŕúlíňǵ⟧ Waiting for rebel", set()) == ["Waiting", "for"]
 
 
+def test_every_word_the_page_passes_to_t_is_in_the_template():
+    """Babel's extractor skips a t() nested in another t()'s arguments: such a word would reach no catalog
+    (and the pseudo-locale test would see it only on a view that shows it)."""
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parents[2]
+    with (root / "service" / "locales" / "umpire.pot").open("rb") as f:
+        ids = {i for m in read_po(f) if m.id for i in (m.id if isinstance(m.id, tuple) else (m.id,))}
+    call = re.compile(r"""\btn?\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")""")
+    missing = []
+    for js in sorted((root / "web" / "js").rglob("*.js")):
+        for m in call.finditer(js.read_text()):
+            word = (m.group(1) if m.group(1) is not None else m.group(2)).replace("\\'", "'")
+            if word not in ids and word != "...":
+                missing.append(f"{js.name}: {word}")
+    assert missing == []
+
+
 @pytest.fixture(scope="module")
 def pseudo_server() -> Iterator[UmpireServer]:
     with UmpireServer(env={"UMPIRE_PSEUDO_LOCALE": "1"}) as srv:
@@ -264,7 +283,7 @@ def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, conte
         seat = (v.get("to_act") or list(seats))[0]
         gaps = sorted(set(server_gaps(base)) | view_gaps(base, gid, seats[seat]), key=len, reverse=True)
         page.goto(f"{base}/#/game/{gid}?seat={seat}")
-        page.wait_for_selector("#board svg")
+        page.wait_for_selector("#board > svg", state="attached")
         _settle(page)
         # the rulings opened on the play view (the Emperor's turn, step by step)
         shown = page.eval_on_selector_all("#emperor-turn li[data-seq]", "ls => ls.map((l) => Number(l.dataset.seq))")

@@ -299,7 +299,8 @@ export function statusLines(view) {
   const s = st(view);
   const lines = [];
   if (s.turn) lines.push(s.turn.side === 'human' ? t('Turn {n}: your turn', { n: s.turn_number }) : t("Turn {n}: the Emperor's turn", { n: s.turn_number }));
-  if (s.pending) lines.push(t('Waiting for you: {what}', { what: s.pending.kind }));
+  const owed = s.pending && (s.pending.kind === 'defend' ? t('your defence') : s.pending.kind.replace(/_/g, ' '));
+  if (s.pending) lines.push(t('Waiting for you: {what}', { what: owed }));
   const ws = (s.warriors || []).filter((w) => w.kind === 'hero');
   if (ws.length) lines.push(ws.map((w) => `${w.name} ${w.left}/${w.health}`).join(' · '));
   if (s.winner) lines.push(`${s.winner === 'human' ? t('Result: you win') : t('Result: the Emperor wins')}${s.win_reason ? ` (${s.win_reason})` : ''}`);
