@@ -65,6 +65,7 @@ def template() -> Catalog:
         _add(cat, extract_from_dir(str(ROOT / d), method_map=[("**.py", "python")], keywords=PY_KEYWORDS,
                                    comment_tags=("TRANSLATORS:",), strip_comment_tags=True), ROOT / d)
     _add(cat, extract_from_dir(str(ROOT / "web" / "js"), method_map=[("**.js", "javascript")], keywords=JS_KEYWORDS,
+                               options_map={"**.js": {"parse_template_string": True}},  # t() inside `${...}`
                                comment_tags=("TRANSLATORS:",), strip_comment_tags=True), ROOT / "web" / "js")
     for rid, names in sorted(printed_names().items()):
         for name in sorted(names):

@@ -57,11 +57,12 @@ def test_a_translation_keeps_the_placeholders_of_its_message(lang):
 #: Where each language's translation is complete (every message of these sources has a text), and the
 #: sources converted to messages whose translation is still missing in a language: an honest list that
 #: shrinks. Hoth's messages are translated in its rulebooks' languages (uk, cs, it) and in ru; Clouds of Smoke's
-#: in ru (its rulebook's) and in uk, cs, it; the Emperor's in uk (its rulebook's) and in ru, cs, it.
-COMPLETE = {"uk": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
-            "ru": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
-            "cs": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke"),
-            "it": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke")}
+#: in ru (its rulebook's) and in uk, cs, it; the Emperor's in uk (its rulebook's) and in ru, cs, it; the web page's
+#: own words (js/) in all four.
+COMPLETE = {"uk": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke", "js/"),
+            "ru": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke", "js/"),
+            "cs": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke", "js/"),
+            "it": ("domain/kernel", "projections", "service", "domain/emperor", "domain/hoth", "domain/smoke", "js/")}
 PROBLEM_TITLES_AND_KERNEL = ("ru", "cs", "it")
 
 
@@ -71,8 +72,8 @@ def _sources(m) -> set[str]:
 
 @pytest.mark.parametrize("lang, prefixes", COMPLETE.items())
 def test_each_language_speaks_every_converted_message_of_its_sources(lang, prefixes):
-    """Every language: the kernel, the service, the Emperor, Hoth and Clouds of Smoke (the Emperor's Russian,
-    Czech and Italian terms are chosen from its Ukrainian rulebook's, each noted in the catalog)."""
+    """Every language: the kernel, the service, the Emperor, Hoth, Clouds of Smoke and the web page (js/) (the
+    Emperor's Russian, Czech and Italian terms are chosen from its Ukrainian rulebook's, each noted in the catalog)."""
     missing = [m.id for m in _catalog(lang) if m.id and m.context is None
                and any(s.startswith(prefixes) for s in _sources(m))
                and not (all(m.string) if isinstance(m.string, tuple) else m.string)]

@@ -1,6 +1,6 @@
 // The public REST API of umpire (DESIGN 8): every call of the client goes through here.
 // Seat tokens travel only in the Authorization header, never in a URL.
-import { lang } from './i18n.js';
+import { lang, t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -69,6 +69,6 @@ export function problemText(err) {
   if (!(err instanceof ApiError)) return String(err && err.message ? err.message : err);
   const p = err.problem;
   const bits = [p.detail || p.title || `HTTP ${err.status}`];
-  if (p.field) bits.push(`(field: ${p.field})`);
+  if (p.field) bits.push(t('(field: {field})', { field: p.field }));
   return bits.join(' ');
 }

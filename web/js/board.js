@@ -3,6 +3,7 @@
 // with data-warrior / data-cell), enlarged to
 // the width of the page, and usable with the keyboard: every actionable thing is a focusable
 // button (Tab, Enter or Space).
+import { t } from './i18n.js';
 import { gamePath } from './api.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -17,7 +18,7 @@ export function mountSvg(container, text, label) {
   const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
   const root = doc.documentElement;
   if (!root || root.namespaceURI !== SVG_NS || root.nodeName !== 'svg') {
-    container.replaceChildren(document.createTextNode('The server sent no picture for this step.'));
+    container.replaceChildren(document.createTextNode(t('The server sent no picture for this step.')));
     return null;
   }
   for (const bad of root.querySelectorAll('script, foreignObject')) bad.remove();
@@ -34,7 +35,7 @@ export function mountSvg(container, text, label) {
   svg.removeAttribute('height');
   svg.classList.add('board-svg');
   svg.setAttribute('role', 'group');
-  svg.setAttribute('aria-label', label || 'Board');
+  svg.setAttribute('aria-label', label || t('Board'));
   container.replaceChildren(svg);
   return svg;
 }
@@ -76,7 +77,7 @@ function titleOf(el) {
 // can be said to a speech-input tool (WCAG 2.5.3, label in name).
 function nameOf(el, label) {
   const shown = [...el.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join(' ');
-  return shown && !label.includes(shown) ? `${label} — marked ${shown}` : label;  // not in brackets: axe reads bracketed text as an aside
+  return shown && !label.includes(shown) ? `${label} — ${t('marked {shown}', { shown })}` : label;  // not in brackets: axe reads bracketed text as an aside
 }
 
 // targets: [{key, kind, label, selected?}]; onPick(target) on click, Enter or Space.

@@ -5,6 +5,7 @@
 // decided again under each other option of a choice it depended on).
 import { h, clear } from './dom.js';
 import { problemText, spectator } from './api.js';
+import { t, tn } from './i18n.js';
 
 const ruleUrl = (ruleset, id) => `/rulesets/${encodeURIComponent(ruleset)}/rules/${encodeURIComponent(id)}`;
 
@@ -16,14 +17,14 @@ export function choicesFieldset(info) {
   const selects = list.map((c) => {
     const sel = h('select', { id: `c-choice-${c.id}`, dataset: { choice: c.id, default: c.default } },
       c.options.map((o) => h('option', { value: o.id, selected: o.id === c.default, title: (o.sources || []).join('\n') },
-        `${o.words || o.id}${o.id === c.default ? ' (default)' : ''}: ${o.text} [${o.id}]`)));
+        `${o.words || o.id}${o.id === c.default ? ` (${t('default')})` : ''}: ${o.text} [${o.id}]`)));
     return h('div', { class: 'choice' },
       h('label', { for: `c-choice-${c.id}` }, h('strong', {}, c.title || c.id), ': ', c.question, ' ', h('a', { href: ruleUrl(info.id, c.id), target: '_blank', rel: 'noopener', class: 'small' }, c.id)),
-      sel, h('p', { class: 'muted small' }, `Default: ${wordsOf(c, c.default)} — ${c.reason}`));
+      sel, h('p', { class: 'muted small' }, t('Default:'), ` ${wordsOf(c, c.default)} — ${c.reason}`));
   });
   const el = h('details', { id: 'c-choices', class: 'choices' },
-    h('summary', {}, `Rule choices (${list.length}): where the rulebooks can be read two ways`),
-    h('fieldset', {}, h('legend', {}, 'Rule choices'), selects));
+    h('summary', {}, t('Rule choices ({n}): where the rulebooks can be read two ways', { n: list.length })),
+    h('fieldset', {}, h('legend', {}, t('Rule choices')), selects));
   const body = () => {
     const out = {};
     for (const sel of el.querySelectorAll('select')) if (sel.value !== sel.dataset.default) out[sel.dataset.choice] = sel.value;
@@ -60,10 +61,10 @@ export function choicesLine(ruleset, choices, info) {
   const entries = Object.entries(choices || {});
   if (!entries.length) return null;
   const declared = new Map(((info && info.choices) || []).map((c) => [c.id, c]));
-  return h('p', { class: 'choices-line small', id: 'game-choices' }, 'Rule choices: ', entries.map(([id, opt], i) => {
+  return h('p', { class: 'choices-line small', id: 'game-choices' }, t('Rule choices:'), ' ', entries.map(([id, opt], i) => {
     const c = declared.get(id);
     const changed = c && c.default !== opt;
-    return [i ? ' · ' : '', h('span', { class: 'choice', dataset: { choice: id } }, choicePhrase(ruleset, c, id, opt, changed), changed ? ' (not the default)' : '')];
+    return [i ? ' · ' : '', h('span', { class: 'choice', dataset: { choice: id } }, choicePhrase(ruleset, c, id, opt, changed), changed ? ` (${t('not the default')})` : '')];
   }));
 }
 
@@ -74,12 +75,12 @@ function eventsList(events) {
 }
 
 function outcome(label, body) {
-  const verdict = body.refused ? `refused: ${body.refused.rule || ''} ${body.refused.detail || ''}`
-    : body.same ? 'the same as the record' : `differs from the record (${(body.differences || []).length} difference(s))`;
+  const verdict = body.refused ? t('refused: {rule} {detail}', { rule: body.refused.rule || '', detail: body.refused.detail || '' })
+    : body.same ? t('the same as the record') : tn('differs from the record ({n} difference)', 'differs from the record ({n} differences)', (body.differences || []).length);
   return h('div', { class: 'redecision' }, h('h5', {}, label), h('p', { class: body.same ? 'same' : 'differs' }, verdict),
     body.now ? eventsList(body.now) : null,
-    (body.differences || []).length ? h('details', {}, h('summary', {}, 'Differences'),
-      h('ul', { class: 'small' }, body.differences.map((d) => h('li', {}, `${d.seq ? `event ${d.seq} ` : ''}${d.field}`))))
+    (body.differences || []).length ? h('details', {}, h('summary', {}, t('Differences')),
+      h('ul', { class: 'small' }, body.differences.map((d) => h('li', {}, `${d.seq ? `${t('event {seq}', { seq: d.seq })} ` : ''}${d.field}`))))
       : null);
 }
 
@@ -88,8 +89,8 @@ function outcome(label, body) {
 export async function disputeView(session, seq, r, box) {
   const ruleset = (session.view && session.view.ruleset) || '';
   const finished = session.view && session.view.status === 'finished';
-  clear(box, h('p', {}, 'Loading…'));
-  const out = [h('h4', {}, `Dispute step ${seq}`)];
+  clear(box, h('p', {}, t('Loading…')));
+  const out = [h('h4', {}, t('Dispute step {n}', { n: seq }))];
   const ids = [...new Set(((r && r.ruling && r.ruling.steps) || []).map((s) => s.rule))];
   let red = null;
   let redErr = null;
@@ -102,10 +103,10 @@ export async function disputeView(session, seq, r, box) {
       try { texts.set(id, await session.api.get(ruleUrl(ruleset, id))); } catch { /* a rule without text */ }
     }));
   }
-  out.push(h('h5', {}, 'The rules it applied'), h('dl', { class: 'rule-texts' }, ids.flatMap((id) => {
-    const t = texts.get(id);
-    return [h('dt', {}, h('a', { href: ruleUrl(ruleset, id), class: 'rule', dataset: { rule: id } }, id), t && t.title ? ` — ${t.title}` : ''),
-      h('dd', {}, t && t.text ? t.text : 'no text for this rule')];
+  out.push(h('h5', {}, t('The rules it applied')), h('dl', { class: 'rule-texts' }, ids.flatMap((id) => {
+    const rule = texts.get(id);
+    return [h('dt', {}, h('a', { href: ruleUrl(ruleset, id), class: 'rule', dataset: { rule: id } }, id), rule && rule.title ? ` — ${rule.title}` : ''),
+      h('dd', {}, rule && rule.text ? rule.text : t('no text for this rule'))];
   })));
   let choices = red ? red.choices : null;
   if (!choices) { try { choices = await headerChoices(session); } catch { choices = null; } }
@@ -114,36 +115,36 @@ export async function disputeView(session, seq, r, box) {
     const info = (await spectator.get('/rulesets')).find((x) => x.id === ruleset);
     declared = new Map(((info && info.choices) || []).map((c) => [c.id, c]));
   } catch { /* ids alone, then */ }
-  out.push(h('h5', {}, 'The rule choices in force'),
+  out.push(h('h5', {}, t('The rule choices in force')),
     choices && Object.keys(choices).length ? h('ul', { class: 'small', id: 'dispute-choices' }, Object.entries(choices).map(([k, v]) => h('li', { dataset: { choice: k } },
-      choicePhrase(ruleset, declared.get(k), k, v, false), ids.includes(k) ? ' — this step depended on it' : '')))
-      : h('p', { class: 'muted small' }, 'This game has no rule choices.'));
+      choicePhrase(ruleset, declared.get(k), k, v, false), ids.includes(k) ? ` — ${t('this step depended on it')}` : '')))
+      : h('p', { class: 'muted small' }, t('This game has no rule choices.')));
   // the dice of the whole step (every event the command produced) once re-decidable, else this event's
   const rolls = red ? red.recorded.flatMap((e) => e.rolls || []) : ((r && r.rolls) || []);
-  out.push(h('h5', {}, red ? `The dice of this step (events ${red.first_seq}–${red.last_seq})` : 'The dice'), rolls.length
-    ? h('p', { class: 'small' }, rolls.map((d) => `${d.stream}[${d.index}] = ${d.value} of ${d.sides}`).join(' · '),
-      ' — each value is HMAC(seed, game, stream, index); check them on the Fairness tab once the seed is revealed.')
-    : h('p', { class: 'muted small' }, 'No dice.'));
+  out.push(h('h5', {}, red ? t('The dice of this step (events {first}–{last})', { first: red.first_seq, last: red.last_seq }) : t('The dice')), rolls.length
+    ? h('p', { class: 'small' }, rolls.map((d) => `${d.stream}[${d.index}] = ${t('{value} of {sides}', { value: d.value, sides: d.sides })}`).join(' · '),
+      ' — ', t('each value is HMAC(seed, game, stream, index); check them on the Fairness tab once the seed is revealed.'))
+    : h('p', { class: 'muted small' }, t('No dice.')));
   if (!finished) {
-    out.push(h('p', {}, 'Once the game is finished its seed is revealed: this step can then be decided again by the current engine, beside the record.'));
+    out.push(h('p', {}, t('Once the game is finished its seed is revealed: this step can then be decided again by the current engine, beside the record.')));
   } else if (redErr) {
-    out.push(h('p', { class: 'muted' }, `Not re-decidable: ${problemText(redErr)}`));
+    out.push(h('p', { class: 'muted' }, t('Not re-decidable: {problem}', { problem: problemText(redErr) })));
   } else {
     const grid = h('div', { class: 'dispute-grid', id: 'dispute-grid' },
-      h('div', { class: 'redecision' }, h('h5', {}, 'Recorded'), eventsList(red.recorded)),
-      outcome(`Decided again now (engine ${red.engine_version})`, red));
+      h('div', { class: 'redecision' }, h('h5', {}, t('Recorded')), eventsList(red.recorded)),
+      outcome(t('Decided again now (engine {version})', { version: red.engine_version }), red));
     for (const b of red.by_choice || []) {
       const c = declared.get(b.choice);
-      const col = outcome(`Under ${(c && c.title) || b.choice}: ${wordsOf(c, b.option)} (${b.choice} ${b.option}; the game had ${wordsOf(c, b.in_force)})`, b);
+      const col = outcome(t('Under {choice}: {option} ({id} {option_id}; the game had {in_force})', { choice: (c && c.title) || b.choice, option: wordsOf(c, b.option), id: b.choice, option_id: b.option, in_force: wordsOf(c, b.in_force) }), b);
       col.dataset.choice = b.choice;
       col.dataset.option = b.option;
       col.dataset.same = String(b.same);
       grid.append(col);
     }
-    out.push(h('h5', {}, 'Decided again'), grid);
-    if (!(red.by_choice || []).length) out.push(h('p', { class: 'muted small' }, 'This step depended on no rule choice.'));
+    out.push(h('h5', {}, t('Decided again')), grid);
+    if (!(red.by_choice || []).length) out.push(h('p', { class: 'muted small' }, t('This step depended on no rule choice.')));
   }
-  out.push(h('p', { class: 'small' }, 'By hand: ', h('code', {}, `curl ${location.origin}${session.path(`/events/${seq}/redecide`)}`)));
+  out.push(h('p', { class: 'small' }, t('By hand:'), ' ', h('code', {}, `curl ${location.origin}${session.path(`/events/${seq}/redecide`)}`)));
   clear(box, out);
   box.dataset.seq = String(seq);
   box.dataset.ready = 'true';

@@ -4,6 +4,7 @@
 // The words are the ruleset's (DESIGN 12): GET /legal-commands lists each command's "label" and
 // "warning" in "described"; a command with a warning asks to be confirmed before it is sent.
 import { h, brief } from './dom.js';
+import { t } from './i18n.js';
 
 // The ruleset's words for each legal command, by the command's JSON: {label, warning}.
 export function wordsOf(legal) {
@@ -40,8 +41,8 @@ export function commandButton(cmd, onPost, label, warning, attrs = {}) {
   btn.dataset.warning = warning;
   const note = h('p', { class: 'cmd-warning', role: 'note' }, '⚠ ', warning);
   const confirm = h('span', { class: 'cmd-confirm', hidden: true },
-    h('button', { type: 'button', class: 'confirm-send', onclick: () => onPost(cmd) }, 'Send anyway'), ' ',
-    h('button', { type: 'button', class: 'link', onclick: () => { confirm.hidden = true; btn.focus(); } }, 'Cancel'));
+    h('button', { type: 'button', class: 'confirm-send', onclick: () => onPost(cmd) }, t('Send anyway')), ' ',
+    h('button', { type: 'button', class: 'link', onclick: () => { confirm.hidden = true; btn.focus(); } }, t('Cancel')));
   btn.addEventListener('click', () => { confirm.hidden = false; confirm.querySelector('button').focus(); });
   return h('span', { class: 'cmd-with-warning' }, btn, note, confirm);
 }
@@ -105,6 +106,11 @@ function pairOf(v) {
   return x && y ? { pair: [{ ...x, step: 'any' }, { ...y, step: 'any' }] } : null;
 }
 
+// The free fields and units of the rulesets' command templates, in words (any other: its name).
+const FIELD_WORDS = () => ({ facing: t('facing'), distance: t('distance'), vector: t('vector'), to: t('to'), via: t('via'), die: t('die') });
+const fieldWord = (k) => FIELD_WORDS()[k] || k.replace(/_/g, ' ');
+const unitWord = (u) => ({ degrees: t('degrees') }[u] || u);
+
 export function templateForm(tpl, index, { onPost, onDryRun }) {
   const { fixed, free } = templateFields(tpl);
   const inputs = {};
@@ -112,17 +118,17 @@ export function templateForm(tpl, index, { onPost, onDryRun }) {
   const numberInput = (id, b, initial) => {
     const mid = typeof b.min === 'number' && typeof b.max === 'number' ? (b.min + b.max) / 2 : (b.min ?? 0);
     const value = typeof initial === 'number' ? initial : (b.optional ? '' : mid);
-    return h('input', { id, type: 'number', min: b.min, max: b.max, step: b.step, value: String(value), placeholder: b.optional ? 'unchanged' : null });
+    return h('input', { id, type: 'number', min: b.min, max: b.max, step: b.step, value: String(value), placeholder: b.optional ? t('unchanged') : null });
   };
   const fields = Object.entries(free).map(([k, b]) => {
     const id = `tpl-${index}-${k}`;
-    const words = k.replace(/_/g, ' ');
+    const words = fieldWord(k);
     if (b.pair) {
       const ex = Array.isArray(b.example) ? b.example : [];
       const pair = b.pair.map((pb, j) => numberInput(`${id}-${j}`, pb, ex[j]));
       inputs[k] = { pair, b };
       return h('span', { class: 'pair' }, pair.map((input, j) => h('label', { for: input.id }, `${words} ${j ? 'y' : 'x'} `,
-        h('small', {}, `(${b.maxLength != null ? `length up to ${b.maxLength}` : `${b.pair[j].min ?? '…'} to ${b.pair[j].max ?? '…'}`}) `), input)));
+        h('small', {}, `(${b.maxLength != null ? t('length up to {n}', { n: b.maxLength }) : t('{min} to {max}', { min: b.pair[j].min ?? '…', max: b.pair[j].max ?? '…' })}) `), input)));
     }
     let input;
     if (b.choices) {
@@ -132,7 +138,7 @@ export function templateForm(tpl, index, { onPost, onDryRun }) {
     }
     inputs[k] = { input, b };
     return h('label', { for: id }, `${words} `,
-      b.choices ? '' : h('small', {}, `(${b.min ?? '…'} to ${b.max ?? '…'}${b.unit ? ` ${b.unit}` : ''}${b.optional ? ', optional' : ''}) `), input);
+      b.choices ? '' : h('small', {}, `(${t('{min} to {max}', { min: b.min ?? '…', max: b.max ?? '…' })}${b.unit ? ` ${unitWord(b.unit)}` : ''}${b.optional ? `, ${t('optional')}` : ''}) `), input);
   });
   const value = () => {
     const cmd = { ...fixed };
@@ -149,9 +155,9 @@ export function templateForm(tpl, index, { onPost, onDryRun }) {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       if (!onDryRun) return;
-      verdict.textContent = 'checking…';
+      verdict.textContent = t('checking…');
       const res = await onDryRun(value());
-      verdict.textContent = res.legal ? 'legal' : `refused: ${res.reason}`;
+      verdict.textContent = res.legal ? t('legal') : t('refused: {reason}', { reason: res.reason });
       verdict.className = `verdict ${res.legal ? 'ok' : 'bad'}`;
     }, 150);
   };
@@ -159,6 +165,6 @@ export function templateForm(tpl, index, { onPost, onDryRun }) {
   const form = h('form', { class: 'template', onsubmit: (e) => { e.preventDefault(); onPost(value()); } },
     h('fieldset', {}, h('legend', {}, tpl.label || tpl.title || describe(fixed)), fields,
       tpl.warning ? h('p', { class: 'cmd-warning', role: 'note' }, '⚠ ', tpl.warning) : null,
-      h('button', { type: 'submit' }, 'Send'), verdict));
+      h('button', { type: 'submit' }, t('Send')), verdict));
   return form;
 }

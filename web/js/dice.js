@@ -5,6 +5,7 @@
 // largest multiple of `sides` gives `word % sides`; else the label gets `|k` for k = 1, 2, ...
 // Web Crypto does the HMAC; a page served over plain HTTP to another host has no crypto.subtle
 // (not a secure context), and then the small SHA-256 below is used instead (same results).
+import { t } from './i18n.js';
 
 const enc = new TextEncoder();
 const WORD = 1n << 64n;
@@ -67,10 +68,10 @@ export async function draw(mac, label, sides) {
 export async function checkRolls({ seedHex, commitment, gameId, seats, clientSeeds, rolls, pure = false }) {
   const report = { commitment_ok: null, rolls_checked: 0, rolls_ok: true, order_ok: true, problems: [] };
   const seed = hexToBytes(seedHex);
-  if (seed.length !== 32) report.problems.push('the seed is not 32 bytes');
+  if (seed.length !== 32) report.problems.push(t('the seed is not 32 bytes'));
   if (commitment) {
     report.commitment_ok = (await sha256Hex(seed, { pure })) === commitment;
-    if (!report.commitment_ok) report.problems.push('sha256(seed) is not the published commitment');
+    if (!report.commitment_ok) report.problems.push(t('sha256(seed) is not the published commitment'));
   }
   const mac = await hmacOf(seed, { pure });
   const mix = mixOf(seats || [], clientSeeds);
@@ -79,14 +80,14 @@ export async function checkRolls({ seedHex, commitment, gameId, seats, clientSee
     const expectIdx = nextIndex[r.stream] ?? 0;
     if (r.index !== expectIdx) {
       report.order_ok = false;
-      report.problems.push(`seq ${r.seq}: ${r.stream}#${r.index} where #${expectIdx} comes next (every index once, in order)`);
+      report.problems.push(t('step {seq}: {stream}#{index} where #{next} comes next (every index once, in order)', { seq: r.seq, stream: r.stream, index: r.index, next: expectIdx }));
     }
     nextIndex[r.stream] = Math.max(expectIdx, r.index + 1);
     const v = await draw(mac, labelOf(gameId, r.stream, r.index, mix), r.sides);
     report.rolls_checked += 1;
     if (v !== r.value) {
       report.rolls_ok = false;
-      report.problems.push(`seq ${r.seq}: ${r.stream}#${r.index} (d${r.sides}) recorded ${r.value}, the seed gives ${v}`);
+      report.problems.push(t('step {seq}: {stream}#{index} (d{sides}) recorded {value}, the seed gives {expected}', { seq: r.seq, stream: r.stream, index: r.index, sides: r.sides, value: r.value, expected: v }));
       if (report.first_bad_seq == null) report.first_bad_seq = r.seq;
     }
   }

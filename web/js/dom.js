@@ -36,10 +36,10 @@ export function announce(text) {
   if (live) live.textContent = text;
 }
 
-export function fmtTime(iso) {
+export function fmtTime(iso, locale = undefined) {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(locale);
 }
 
 export function shortId(id) { return id && id.length > 10 ? id.slice(0, 8) + '…' : id; }

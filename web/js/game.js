@@ -12,6 +12,7 @@ import { renderReplay } from './replay.js';
 import { renderFairness } from './fairness.js';
 import { choicesLine, headerChoices } from './choices.js';
 import * as tokens from './tokens.js';
+import { t, tn } from './i18n.js';
 
 let current = null;
 
@@ -35,9 +36,9 @@ export async function renderGame(root, gameId, params) {
 
   const alertBox = h('div', { class: 'alert', role: 'alert', id: 'alert' });
   const statusBox = h('div', { class: 'status', id: 'status', 'aria-live': 'polite' });
-  const feedBadge = h('span', { class: 'feed', id: 'feed-state' }, 'connecting…');
-  const seatPick = h('select', { id: 'seat-pick', 'aria-label': 'Play as' },
-    h('option', { value: '' }, 'spectator'), Object.keys(known).map((s) => h('option', { value: s, selected: s === seat }, s)));
+  const feedBadge = h('span', { class: 'feed', id: 'feed-state' }, t('connecting…'));
+  const seatPick = h('select', { id: 'seat-pick', 'aria-label': t('Play as') },
+    h('option', { value: '' }, t('spectator')), Object.keys(known).map((s) => h('option', { value: s, selected: s === seat }, s)));
   seatPick.addEventListener('change', () => {
     location.hash = `#/game/${encodeURIComponent(gameId)}${seatPick.value ? `?seat=${encodeURIComponent(seatPick.value)}` : ''}`;
   });
@@ -47,8 +48,8 @@ export async function renderGame(root, gameId, params) {
   const tabButtons = Object.keys(panels).map((k) => h('button', {
     type: 'button', role: 'tab', id: `tab-${k}`, 'aria-controls': `panel-${k}`, class: 'tab',
     onclick: () => showTab(k),
-  }, { play: 'Play', replay: 'Replay', fairness: 'Fairness' }[k]));
-  const tabList = h('div', { role: 'tablist', 'aria-label': 'Game views', class: 'tabs' }, tabButtons);
+  }, { play: t('Play'), replay: t('Replay'), fairness: t('Fairness') }[k]));
+  const tabList = h('div', { role: 'tablist', 'aria-label': t('Game views'), class: 'tabs' }, tabButtons);
   tabList.addEventListener('keydown', (e) => {
     const i = tabButtons.indexOf(document.activeElement);
     if (i < 0) return;
@@ -60,12 +61,12 @@ export async function renderGame(root, gameId, params) {
     }
   });
 
-  const title = h('h1', { id: 'game-title' }, `Game ${shortId(gameId)}`);
+  const title = h('h1', { id: 'game-title' }, t('Game {id}', { id: shortId(gameId) }));
   const choicesBox = h('div', { id: 'game-choices-box' });
   clear(root,
-    h('div', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), title,
-      h('span', { class: 'who' }, h('label', { for: 'seat-pick' }, 'You are '), seatPick), feedBadge),
-    choicesBox, statusBox, alertBox, h('h2', { class: 'visually-hidden' }, 'Game views'), tabList, panels.play, panels.replay, panels.fairness);
+    h('div', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, t('← Lobby')), title,
+      h('span', { class: 'who' }, h('label', { for: 'seat-pick' }, t('You are'), ' '), seatPick), feedBadge),
+    choicesBox, statusBox, alertBox, h('h2', { class: 'visually-hidden' }, t('Game views')), tabList, panels.play, panels.replay, panels.fairness);
 
   let shown = null;
   const opened = new Set();
@@ -125,7 +126,7 @@ export async function renderGame(root, gameId, params) {
     Object.assign(plugin, pluginFor(v.ruleset) || {});
     // the ruleset's printed title (GET /rulesets), never its id
     const name = rulesetTitles.get(v.ruleset) || v.ruleset;
-    title.textContent = `${name} · ${scenarioTitle(v)} · game ${shortId(gameId)}`;
+    title.textContent = `${name} · ${scenarioTitle(v)} · ${t('game {id}', { id: shortId(gameId) })}`;
     document.title = `${name} ${shortId(gameId)} — umpire`;
     clear(statusBox, statusLine(session, plugin));
     play.update();
@@ -133,9 +134,9 @@ export async function renderGame(root, gameId, params) {
     if (panels.replay.__follow) panels.replay.__follow();
   }
   session.on((what) => {
-    if (what && what.error) { alertBox.textContent = `Could not bring the game up to date: ${problemText(what.error)}`; return; }
+    if (what && what.error) { alertBox.textContent = t('Could not bring the game up to date: {problem}', { problem: problemText(what.error) }); return; }
     if (what === 'feed') {
-      feedBadge.textContent = { live: 'live', ended: 'game over' }[session.feedState] || 'reconnecting…';
+      feedBadge.textContent = { live: t('live'), ended: t('game over') }[session.feedState] || t('reconnecting…');
       feedBadge.dataset.state = session.feedState;
       return;
     }
@@ -148,7 +149,7 @@ export async function renderGame(root, gameId, params) {
     ready = true;
     openPanel();
   } catch (err) {
-    alertBox.textContent = err instanceof ApiError && err.status === 404 ? `There is no game ${gameId}.` : problemText(err);
+    alertBox.textContent = err instanceof ApiError && err.status === 404 ? t('There is no game {id}.', { id: gameId }) : problemText(err);
   }
 }
 
@@ -157,9 +158,12 @@ export async function renderGame(root, gameId, params) {
 function winnerText(v, you) {
   const st = v.state || {};
   const seats = st.sides && st.sides[v.winner];
-  if (Array.isArray(seats) && seats.length) return `${v.winner} (${seats.join(' and ')}${you && seats.includes(you) ? ': you' : ''})`;
-  if (v.ruleset === 'emperor') return v.winner === 'emperor' ? 'the Emperor' : v.winner === you ? 'you' : v.winner;
-  return v.winner === you ? `${v.winner} (you)` : v.winner;
+  if (Array.isArray(seats) && seats.length) {
+    return you && seats.includes(you) ? t('{side} ({seats}: you)', { side: v.winner, seats: seats.join(', ') })
+      : t('{side} ({seats})', { side: v.winner, seats: seats.join(', ') });
+  }
+  if (v.ruleset === 'emperor') return v.winner === 'emperor' ? t('the Emperor') : v.winner;
+  return v.winner === you ? t('{seat} (you)', { seat: v.winner }) : v.winner;
 }
 
 function statusLine(session, plugin) {
@@ -168,17 +172,18 @@ function statusLine(session, plugin) {
   const lines = [];
   // a ruleset's status names "draw" as the winner of a drawn game (SMOKE-VIC-3) unless a side is called so
   const drawn = v.winner === 'draw' && !(v.state && v.state.sides && v.state.sides.draw);
-  if (v.status === 'finished') lines.push(h('strong', {}, drawn ? 'Finished: a draw.' : v.winner ? `Finished: ${winnerText(v, you)} ${winnerText(v, you) === 'you' ? 'win' : 'wins'}.` : 'Finished.'));
-  else if (v.status === 'waiting') lines.push(h('strong', {}, 'Waiting for every seat to be ready.'));
+  const won = v.winner && v.ruleset === 'emperor' && v.winner === you;
+  if (v.status === 'finished') lines.push(h('strong', {}, drawn ? t('Finished: a draw.') : won ? t('Finished: you win.') : v.winner ? t('Finished: {winner} wins.', { winner: winnerText(v, you) }) : t('Finished.')));
+  else if (v.status === 'waiting') lines.push(h('strong', {}, t('Waiting for every seat to be ready.')));
   else {
     const toAct = v.to_act || (v.active_seat ? [v.active_seat] : []);
     const mine = you && toAct.includes(you);
-    lines.push(h('strong', { class: mine ? 'your-turn' : '' }, mine ? 'Your decision.' : toAct.length ? `Waiting for ${toAct.join(', ')}.` : 'Nobody to act.'));
+    lines.push(h('strong', { class: mine ? 'your-turn' : '' }, mine ? t('Your decision.') : toAct.length ? t('Waiting for {seats}.', { seats: toAct.join(', ') }) : t('Nobody to act.')));
   }
   const pend = session.pendingUndo();
-  if (pend) lines.push(h('span', { class: 'pending-undo' }, ` ${pend.by} asks to undo back to version ${pend.to_version}.`));
-  const extra = plugin.statusLines ? plugin.statusLines(v) : [`turn ${v.turn}`];
-  return [h('p', {}, lines), extra.length ? h('p', { class: 'muted' }, extra.join(' · ')) : null, h('p', { class: 'muted small' }, `version ${v.version} · you are ${you || 'a spectator'}`)];
+  if (pend) lines.push(h('span', { class: 'pending-undo' }, ' ', t('{seat} asks to undo back to version {version}.', { seat: pend.by, version: pend.to_version })));
+  const extra = plugin.statusLines ? plugin.statusLines(v) : [t('turn {n}', { n: v.turn })];
+  return [h('p', {}, lines), extra.length ? h('p', { class: 'muted' }, extra.join(' · ')) : null, h('p', { class: 'muted small' }, you ? t('version {version} · you are {seat}', { version: v.version, seat: you }) : t('version {version} · you are a spectator', { version: v.version }))];
 }
 
 function buildPlay(session, panel, plugin, alertBox) {
@@ -186,9 +191,9 @@ function buildPlay(session, panel, plugin, alertBox) {
   let busy = false;
   let firstBoardDone = false;
   // focusable so that the keyboard can scroll a zoomed board even when nothing on it can be chosen
-  const frame = h('div', { class: 'board-frame', id: 'board', tabindex: 0, role: 'region', 'aria-label': 'Board (scrollable)' });
+  const frame = h('div', { class: 'board-frame', id: 'board', tabindex: 0, role: 'region', 'aria-label': t('Board (scrollable)') });
   // zoom levels: a ruleset may ask for its own (smoke's table is large: a phone starts enlarged more)
-  const zoomBox = h('div', { class: 'zooms', role: 'group', 'aria-label': 'Zoom' });
+  const zoomBox = h('div', { class: 'zooms', role: 'group', 'aria-label': t('Zoom') });
   let zoomKey = null;
   function zooms(levels, phone) {
     if (zoomKey === levels.join(',')) return;
@@ -198,13 +203,13 @@ function buildPlay(session, panel, plugin, alertBox) {
       setZoom(frame, z);
       buttons.forEach((b) => b.setAttribute('aria-pressed', b.textContent === `${z}×` ? 'true' : 'false'));
     }
-    clear(zoomBox, 'Zoom ', buttons);
+    clear(zoomBox, t('Zoom'), ' ', buttons);
     // a phone gets the picture enlarged (it scrolls sideways inside its frame, not the page)
     pick(frame.clientWidth && frame.clientWidth < 520 ? phone : 1);
   }
   const hint = h('p', { class: 'hint', id: 'board-hint', 'aria-live': 'polite' });
   const bar = h('div', { class: 'bar', id: 'selection-bar' });
-  const textAlt = h('details', { class: 'text-board' }, h('summary', {}, 'The board in words'), h('div', { id: 'board-text' }));
+  const textAlt = h('details', { class: 'text-board' }, h('summary', {}, t('The board in words')), h('div', { id: 'board-text' }));
   const side = h('div', { class: 'side' });
   clear(panel, h('div', { class: 'play-grid' },
     h('div', { class: 'board-col' }, zoomBox, frame, hint, bar, textAlt),
@@ -223,14 +228,14 @@ function buildPlay(session, panel, plugin, alertBox) {
       await session.refresh();
       metrics.clicks.push(performance.now() - t0);
       performance.measure?.('umpire:click-to-board', { start: t0, end: performance.now() });
-      if (res && res.undo === 'requested') announce('Undo requested: waiting for the other side.');
-      else announce(`Done: ${said}`);
+      if (res && res.undo === 'requested') announce(t('Undo requested: waiting for the other side.'));
+      else announce(t('Done: {what}', { what: said }));
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
-        alertBox.textContent = 'The game moved on before your command arrived; the board is up to date now, try again.';
+        alertBox.textContent = t('The game moved on before your command arrived; the board is up to date now, try again.');
         await session.refresh();
       } else {
-        alertBox.textContent = problemText(err) + (err.rule ? ` (rule ${err.rule})` : '');
+        alertBox.textContent = problemText(err) + (err.rule ? ` (${t('rule {id}', { id: err.rule })})` : '');
       }
     } finally {
       busy = false;
@@ -251,7 +256,7 @@ function buildPlay(session, panel, plugin, alertBox) {
     const said = wordsOf(session.legal);  // the ruleset's label and warning of each command
     const button = (c, attrs = {}) => commandButton(c, post, describe(c, plugin, v, said), warningOf(c, said), attrs);
     zooms(plugin.zooms || [1, 1.5, 2], plugin.phoneZoom || 1.5);
-    const svg = mountSvg(frame, session.svg, `Board at version ${v.version}`);
+    const svg = mountSvg(frame, session.svg, t('Board at version {version}', { version: v.version }));
     if (svg && !firstBoardDone) {
       firstBoardDone = true;
       if (metrics.firstBoard == null) metrics.firstBoard = performance.now();
@@ -263,25 +268,25 @@ function buildPlay(session, panel, plugin, alertBox) {
       if (selected && !cmds.some((c) => c.unit === selected.id || c.card === selected.id || c.warrior === selected.id || c.target === selected.id)) selected = null;
       offer = plugin.interact({ view: v, cmds, selected, legal: session.legal });
     }
-    makeInteractive(svg, offer.targets, (t) => {
-      if (t.kind === 'select') { select(t.selected ? null : { kind: 'unit', id: t.key.slice(t.key.indexOf(':') + 1) }); return; }
+    makeInteractive(svg, offer.targets, (tg) => {
+      if (tg.kind === 'select') { select(tg.selected ? null : { kind: 'unit', id: tg.key.slice(tg.key.indexOf(':') + 1) }); return; }
       // a choice with a consequence to see first (a ruleset's warning) is confirmed in place
-      const warning = t.commands.length === 1 && plugin.warningOf ? plugin.warningOf(t.commands[0], v) : null;
+      const warning = tg.commands.length === 1 && plugin.warningOf ? plugin.warningOf(tg.commands[0], v) : null;
       if (warning) {
         clear(bar, h('p', { class: 'warning', id: 'move-warning', role: 'alert' }, warning),
-          h('button', { type: 'button', id: 'confirm-warning', dataset: { command: JSON.stringify(t.commands[0]) }, onclick: () => post(t.commands[0]) }, `${describe(t.commands[0], plugin, v)} anyway`),
-          h('button', { type: 'button', class: 'link', onclick: () => update() }, 'Cancel'));
+          h('button', { type: 'button', id: 'confirm-warning', dataset: { command: JSON.stringify(tg.commands[0]) }, onclick: () => post(tg.commands[0]) }, t('{command} anyway', { command: describe(tg.commands[0], plugin, v) })),
+          h('button', { type: 'button', class: 'link', onclick: () => update() }, t('Cancel')));
         bar.querySelector('#confirm-warning').focus();
         return;
       }
-      if (t.commands.length === 1) { post(t.commands[0]); return; }
-      const warns = plugin.warningOf ? [...new Set(t.commands.map((c) => plugin.warningOf(c, v)).filter(Boolean))] : [];
-      clear(bar, h('p', {}, `${t.label}: choose one`), warns.map((w) => h('p', { class: 'warning', role: 'alert' }, w)), t.commands.map((c) => button(c)));
+      if (tg.commands.length === 1) { post(tg.commands[0]); return; }
+      const warns = plugin.warningOf ? [...new Set(tg.commands.map((c) => plugin.warningOf(c, v)).filter(Boolean))] : [];
+      clear(bar, h('p', {}, t('{what}: choose one', { what: tg.label })), warns.map((w) => h('p', { class: 'warning', role: 'alert' }, w)), tg.commands.map((c) => button(c)));
       bar.querySelector('[data-command]')?.focus();
     });
-    hint.textContent = offer.hint || (cmds.length ? '' : session.seat ? 'Nothing for you to do now.' : 'You are watching.');
+    hint.textContent = offer.hint || (cmds.length ? '' : session.seat ? t('Nothing for you to do now.') : t('You are watching.'));
     clear(bar, offer.bar.map((c) => button(c)),
-      selected ? h('button', { type: 'button', class: 'link', onclick: () => select(null) }, 'Cancel selection') : null);
+      selected ? h('button', { type: 'button', class: 'link', onclick: () => select(null) }, t('Cancel selection')) : null);
     // a ruleset that acts on the picture itself (smoke: drag and rotate, checked by the dry run)
     if (plugin.board) plugin.board({ svg, view: v, legal: session.legal, seat: session.seat, api: session.api, path: (r) => session.path(r), post, hint, bar });
     const textEl = textAlt.querySelector('#board-text');
@@ -291,25 +296,25 @@ function buildPlay(session, panel, plugin, alertBox) {
     // the side: readiness, hand, actions, undo, every legal command, templates
     const parts = [];
     if (v.status === 'waiting' && session.seat) parts.push(readyBox(session, alertBox));
-    if (plugin.handPanel) parts.push(h('section', { class: 'hand-box', 'aria-label': 'Cards' }, plugin.handPanel({ view: v, seat: session.seat, cmds, post, select, selected, session, legal: session.legal })));
-    else if (v.state && v.state.hands) parts.push(h('section', { class: 'hand-box' }, h('h3', {}, 'Hands'), genericHands(v.state.hands, session.seat)));
+    if (plugin.handPanel) parts.push(h('section', { class: 'hand-box', 'aria-label': t('Cards') }, plugin.handPanel({ view: v, seat: session.seat, cmds, post, select, selected, session, legal: session.legal })));
+    else if (v.state && v.state.hands) parts.push(h('section', { class: 'hand-box' }, h('h3', {}, t('Hands')), genericHands(v.state.hands, session.seat)));
     const actions = plugin.onBoardOrHand ? cmds.filter((c) => !plugin.onBoardOrHand(c)) : cmds;
     if (actions.length && plugin.interact) {
-      parts.push(h('section', { 'aria-labelledby': 'h-actions' }, h('h3', { id: 'h-actions' }, 'Actions'),
+      parts.push(h('section', { 'aria-labelledby': 'h-actions' }, h('h3', { id: 'h-actions' }, t('Actions')),
         h('div', { class: 'actions' }, actions.map((c) => button(c, { class: 'action' })))));
     }
     const templates = (session.legal && session.legal.templates) || [];
     if (templates.length) {
-      parts.push(h('section', { 'aria-labelledby': 'h-templates' }, h('h3', { id: 'h-templates' }, 'Measured commands'),
-        templates.map((t, i) => templateForm(t, i, { onPost: (c) => post(c), onDryRun: (c) => dryRun(session, c) }))));
+      parts.push(h('section', { 'aria-labelledby': 'h-templates' }, h('h3', { id: 'h-templates' }, t('Measured commands')),
+        templates.map((tpl, i) => templateForm(tpl, i, { onPost: (c) => post(c), onDryRun: (c) => dryRun(session, c) }))));
     }
     // a ruleset whose table has a control for a command (plugin.onTable) lists only the others here
     const rest = plugin.onTable ? cmds.filter((c) => !plugin.onTable(c, session.legal)) : cmds;
     if (rest.length) {
       const list = commandList(rest, post, plugin, v, { words: said });
       parts.push(plugin.interact
-        ? h('details', { class: 'all-cmds' }, h('summary', {}, `All legal commands (${cmds.length})`), list)
-        : h('section', { 'aria-labelledby': 'h-cmds' }, h('h3', { id: 'h-cmds' }, plugin.onTable ? `Other commands (${rest.length})` : `Your legal commands (${cmds.length})`), list));
+        ? h('details', { class: 'all-cmds' }, h('summary', {}, t('All legal commands ({n})', { n: cmds.length })), list)
+        : h('section', { 'aria-labelledby': 'h-cmds' }, h('h3', { id: 'h-cmds' }, plugin.onTable ? t('Other commands ({n})', { n: rest.length }) : t('Your legal commands ({n})', { n: cmds.length })), list));
     }
     if (session.seat && v.status !== 'finished') parts.push(undoBox(session, post));
     parts.push(recentBox(session));
@@ -347,13 +352,13 @@ function restoreFocus(panel, key) {
 
 function svgTitles(svg) {
   if (!svg) return [];
-  const items = [...svg.querySelectorAll('title')].map((t) => t.textContent).filter(Boolean);
-  return h('ul', {}, items.slice(0, 300).map((t) => h('li', {}, t)));
+  const items = [...svg.querySelectorAll('title')].map((x) => x.textContent).filter(Boolean);
+  return h('ul', {}, items.slice(0, 300).map((x) => h('li', {}, x)));
 }
 
 function genericHands(hands, seat) {
-  return h('ul', {}, Object.entries(hands).map(([s, v]) => h('li', {}, `${s}${s === seat ? ' (you)' : ''}: `,
-    Array.isArray(v) ? v.join(', ') : `${v} card${v === 1 ? '' : 's'}`)));
+  return h('ul', {}, Object.entries(hands).map(([s, v]) => h('li', {}, s === seat ? t('{seat} (you)', { seat: s }) : s, ': ',
+    Array.isArray(v) ? v.join(', ') : tn('{n} card', '{n} cards', v))));
 }
 
 async function dryRun(session, cmd) {
@@ -372,22 +377,22 @@ function readyBox(session, alertBox) {
   return h('form', { class: 'ready', onsubmit: async (e) => {
     e.preventDefault();
     try { await session.ready(input.value.trim()); await session.refresh(); } catch (err) { alertBox.textContent = problemText(err); }
-  } }, h('h3', {}, 'Ready?'),
-  h('p', {}, 'Your client seed is mixed into every roll and shuffle of this game; the server committed to its own seed before it sees yours.'),
-  h('label', { for: 'client-seed' }, 'Client seed '), input, ' ', h('button', { type: 'submit' }, 'I am ready'));
+  } }, h('h3', {}, t('Ready?')),
+  h('p', {}, t('Your client seed is mixed into every roll and shuffle of this game; the server committed to its own seed before it sees yours.')),
+  h('label', { for: 'client-seed' }, t('Client seed'), ' '), input, ' ', h('button', { type: 'submit' }, t('I am ready')));
 }
 
 function recentBox(session) {
   const evs = [...session.events.values()].sort((a, b) => b.seq - a.seq).slice(0, 8);
-  return h('section', { 'aria-labelledby': 'h-recent' }, h('h3', { id: 'h-recent' }, 'Latest steps'),
+  return h('section', { 'aria-labelledby': 'h-recent' }, h('h3', { id: 'h-recent' }, t('Latest steps')),
     h('ol', { class: 'recent', reversed: true }, evs.map((e) => h('li', { value: e.seq, class: e.undone ? 'undone' : '' },
-      h('span', { class: 'who' }, `${actorText(e)}: `), e.summary || e.type.replace(/_/g, ' '), e.undone ? ' — undone' : ''))));
+      h('span', { class: 'who' }, `${actorText(e)}: `), e.summary || e.type.replace(/_/g, ' '), e.undone ? ` — ${t('undone')}` : ''))));
 }
 
 // Who did a step, in words (DESIGN 12): a seat, a bot seat, the ruleset's automaton, the referee.
 export function actorText(e) {
   if (e.by && e.by.text) return e.by.text;
-  return e.actor || 'the referee';
+  return e.actor || t('the referee');
 }
 
 // The scenario's printed title (the ruleset's view has it), else its id.
@@ -405,10 +410,10 @@ const undoState = { open: false };
 function undoBox(session, post) {
   const pend = session.pendingUndo();
   if (pend) {
-    const box = h('section', { class: 'undo', 'aria-labelledby': 'h-undo' }, h('h3', { id: 'h-undo' }, 'Undo'));
+    const box = h('section', { class: 'undo', 'aria-labelledby': 'h-undo' }, h('h3', { id: 'h-undo' }, t('Undo')));
     return undoPending(box, session, post, pend);
   }
-  const box = h('details', { class: 'undo', id: 'undo', open: undoState.open }, h('summary', { id: 'h-undo' }, 'Undo…'));
+  const box = h('details', { class: 'undo', id: 'undo', open: undoState.open }, h('summary', { id: 'h-undo' }, t('Undo…')));
   box.addEventListener('toggle', () => {
     undoState.open = box.open;
     if (box.open && box.__work) box.__work();
@@ -419,12 +424,12 @@ function undoBox(session, post) {
 function undoPending(box, session, post, pend) {
   // the server lists undo_accept only for a seat of a side that must still answer (never a teammate)
   const canAnswer = ((session.legal && session.legal.commands) || []).some((c) => c.type === 'undo_accept');
-  if (pend.by === session.seat) box.append(h('p', {}, `You asked to undo back to version ${pend.to_version}: waiting for the other side.`));
-  else if (!canAnswer) box.append(h('p', {}, `${pend.by} asks to undo back to version ${pend.to_version}: waiting for the other side's answer.`));
+  if (pend.by === session.seat) box.append(h('p', {}, t('You asked to undo back to version {version}: waiting for the other side.', { version: pend.to_version })));
+  else if (!canAnswer) box.append(h('p', {}, t("{seat} asks to undo back to version {version}: waiting for the other side's answer.", { seat: pend.by, version: pend.to_version })));
   else {
-    box.append(h('p', {}, `${pend.by} asks to undo back to version ${pend.to_version}.`),
-      h('button', { type: 'button', id: 'undo-accept', onclick: () => post({ type: 'undo_accept' }, () => session.answerUndo(true)) }, 'Accept'), ' ',
-      h('button', { type: 'button', id: 'undo-decline', onclick: () => post({ type: 'undo_decline' }, () => session.answerUndo(false)) }, 'Decline'));
+    box.append(h('p', {}, t('{seat} asks to undo back to version {version}.', { seat: pend.by, version: pend.to_version })),
+      h('button', { type: 'button', id: 'undo-accept', onclick: () => post({ type: 'undo_accept' }, () => session.answerUndo(true)) }, t('Accept')), ' ',
+      h('button', { type: 'button', id: 'undo-decline', onclick: () => post({ type: 'undo_decline' }, () => session.answerUndo(false)) }, t('Decline')));
   }
   return box;
 }
@@ -433,15 +438,20 @@ function undoChoices(box, session, post) {
   const events = [...session.events.values()].sort((a, b) => a.seq - b.seq);
   const groups = commandGroups(events.filter((e) => !e.undone)).filter((g) => g.actor && !g.types.every(isKernelType));
   const choices = groups.slice(-8).reverse();
-  if (!choices.length) { box.append(h('p', { class: 'muted' }, 'Nothing to undo yet.')); return box; }
+  if (!choices.length) { box.append(h('p', { class: 'muted' }, t('Nothing to undo yet.'))); return box; }
   const mineFirst = choices.find((g) => g.actor === session.seat) || choices[0];
-  const sel = h('select', { id: 'undo-to', 'aria-label': 'Undo back to' }, choices.map((g) => h('option', { value: String(g.first - 1), selected: g === mineFirst },
-    `before ${g.actor === session.seat ? 'your' : g.actor + "'s"} ${g.types.filter((t) => !isKernelType(t))[0].replace(/_/g, ' ')} (step ${g.first}; back to version ${g.first - 1})`)));
-  const cost = h('p', { class: 'cost', id: 'undo-cost', 'aria-live': 'polite' }, 'working out the cost…');
-  const go = h('button', { type: 'button', id: 'undo-go', onclick: () => post({ type: 'undo', to_version: Number(sel.value) }, () => session.undo(Number(sel.value))) }, 'Undo');
+  const sel = h('select', { id: 'undo-to', 'aria-label': t('Undo back to') }, choices.map((g) => {
+    const what = g.types.filter((x) => !isKernelType(x))[0].replace(/_/g, ' ');
+    const at = { what, seat: g.actor, step: g.first, version: g.first - 1 };
+    return h('option', { value: String(g.first - 1), selected: g === mineFirst },
+      g.actor === session.seat ? t('before your {what} (step {step}; back to version {version})', at)
+        : t("before {seat}'s {what} (step {step}; back to version {version})", at));
+  }));
+  const cost = h('p', { class: 'cost', id: 'undo-cost', 'aria-live': 'polite' }, t('working out the cost…'));
+  const go = h('button', { type: 'button', id: 'undo-go', onclick: () => post({ type: 'undo', to_version: Number(sel.value) }, () => session.undo(Number(sel.value))) }, t('Undo'));
   const work = async () => {
     const to = Number(sel.value);
-    cost.textContent = 'working out the cost…';
+    cost.textContent = t('working out the cost…');
     try {
       const [tl, spect] = await Promise.all([session.loadTimeline(), session.spectatorEventsAfter(to)]);
       const turnOf = new Map(tl.steps.map((s) => [s.seq, s.turn]));
@@ -451,21 +461,21 @@ function undoChoices(box, session, post) {
       const hidden = new Map(spect.map((e) => [e.seq, !!e.redacted]));
       const curTurn = turnOf.get(session.version) ?? session.view.turn;
       const res = undoCost({ seat: session.seat, turn: curTurn, events, turnOf: (s) => turnOf.get(s), rollsOf: (s) => rollsOf.get(s), hiddenOf: (s) => hidden.get(s) || false }, to);
-      if (res.nothing) { cost.textContent = 'Nothing to undo after that version.'; go.disabled = true; return; }
+      if (res.nothing) { cost.textContent = t('Nothing to undo after that version.'); go.disabled = true; return; }
       go.disabled = false;
       cost.dataset.free = res.free ? 'true' : 'false';
       cost.textContent = res.free
-        ? 'Expected: free (only your own steps of this turn, nothing revealed). The server decides.'
-        : `Expected: needs the other side's consent (${res.reasons.slice(0, 3).join('; ')}${res.reasons.length > 3 ? '; …' : ''}). The server decides.`;
-      go.textContent = res.free ? 'Undo' : 'Ask to undo';
+        ? t('Expected: free (only your own steps of this turn, nothing revealed). The server decides.')
+        : t("Expected: needs the other side's consent ({reasons}). The server decides.", { reasons: res.reasons.slice(0, 3).join('; ') + (res.reasons.length > 3 ? '; …' : '') });
+      go.textContent = res.free ? t('Undo') : t('Ask to undo');
     } catch (err) {
-      cost.textContent = `Cost unknown (${problemText(err)}); the server decides.`;
+      cost.textContent = t('Cost unknown ({problem}); the server decides.', { problem: problemText(err) });
     }
   };
   sel.addEventListener('change', work);
   box.__work = work;
   if (box.open) work();
-  box.append(h('label', { for: 'undo-to' }, 'Back to '), sel, cost, go);
+  box.append(h('label', { for: 'undo-to' }, t('Back to'), ' '), sel, cost, go);
   return box;
 }
 

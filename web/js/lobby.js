@@ -5,7 +5,7 @@ import { Api, spectator, lobbyPage, problemText } from './api.js';
 import * as tokens from './tokens.js';
 import { pluginFor } from './rulesets/index.js';
 import { choicesFieldset } from './choices.js';
-import { t } from './i18n.js';
+import { intlLocale, t, tn } from './i18n.js';
 
 let rulesetsCache = null;
 export async function rulesets() {
@@ -39,17 +39,17 @@ export async function renderLobby(root, params) {
     h('div', { class: 'lobby-grid' },
       h('section', { 'aria-labelledby': 'h-games' }, h('h2', { id: 'h-games' }, t('Games')), filters(status, ruleset), list),
       h('div', {},
-        h('section', { 'aria-labelledby': 'h-create' }, h('h2', { id: 'h-create' }, 'New game'),
+        h('section', { 'aria-labelledby': 'h-create' }, h('h2', { id: 'h-create' }, t('New game')),
           await createForm(created, () => showGames(list, { status, ruleset, cursor: null, history: [] })), created),
-        h('section', { 'aria-labelledby': 'h-join' }, h('h2', { id: 'h-join' }, 'Join a seat'), joinForm()),
+        h('section', { 'aria-labelledby': 'h-join' }, h('h2', { id: 'h-join' }, t('Join a seat')), joinForm()),
         mine())));
   await showGames(list, { status, ruleset, cursor: null, history: [] });
 }
 
 function filters(status, ruleset) {
   const st = h('select', { id: 'f-status', name: 'status' },
-    [['', 'all'], ['active', 'active'], ['waiting', 'waiting'], ['finished', 'finished']].map(([v, t]) => h('option', { value: v, selected: v === status }, t)));
-  const rs = h('select', { id: 'f-ruleset', name: 'ruleset' }, h('option', { value: '' }, 'all'));
+    [['', t('all')], ['active', t('active')], ['waiting', t('waiting')], ['finished', t('finished')]].map(([v, w]) => h('option', { value: v, selected: v === status }, w)));
+  const rs = h('select', { id: 'f-ruleset', name: 'ruleset' }, h('option', { value: '' }, t('all')));
   rulesets().then((all) => { for (const r of all) rs.append(h('option', { value: r.id, selected: r.id === ruleset }, r.title || r.id)); });
   const go = () => {
     const q = new URLSearchParams();
@@ -59,7 +59,7 @@ function filters(status, ruleset) {
   };
   st.addEventListener('change', go);
   rs.addEventListener('change', go);
-  return h('div', { class: 'filters' }, h('label', { for: 'f-status' }, 'Status '), st, ' ', h('label', { for: 'f-ruleset' }, 'Ruleset '), rs);
+  return h('div', { class: 'filters' }, h('label', { for: 'f-status' }, t('Status'), ' '), st, ' ', h('label', { for: 'f-ruleset' }, t('Ruleset'), ' '), rs);
 }
 
 async function showGames(box, q) {
@@ -67,7 +67,7 @@ async function showGames(box, q) {
   try {
     page = await lobbyPage(spectator, q);
   } catch (err) {
-    clear(box, h('p', { role: 'alert' }, `The lobby is not available: ${problemText(err)}`));
+    clear(box, h('p', { role: 'alert' }, t('The lobby is not available: {problem}', { problem: problemText(err) })));
     return;
   }
   const all = await rulesets().catch(() => []);
@@ -82,29 +82,29 @@ async function showGames(box, q) {
     return h('tr', { dataset: { game: g.game_id } },
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, title: g.game_id }, shortId(g.game_id))),
       h('td', {}, rulesetName(g)), h('td', {}, title(g)),
-      h('td', {}, g.status + (g.winner ? ` (${g.winner} won)` : '')), h('td', { class: 'num' }, String(g.version)),
-      h('td', {}, fmtTime(g.created_at)),
-      h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, class: 'button' }, 'Watch'),
-        mineSeats.map((s) => [' ', h('a', { href: `#/game/${encodeURIComponent(g.game_id)}?seat=${encodeURIComponent(s)}`, class: 'button' }, `Play ${s}`)])));
+      h('td', {}, ({ active: t('active'), waiting: t('waiting'), finished: t('finished') }[g.status] || g.status) + (g.winner ? ` (${t('{side} won', { side: g.winner })})` : '')), h('td', { class: 'num' }, String(g.version)),
+      h('td', {}, fmtTime(g.created_at, intlLocale())),
+      h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, class: 'button' }, t('Watch')),
+        mineSeats.map((s) => [' ', h('a', { href: `#/game/${encodeURIComponent(g.game_id)}?seat=${encodeURIComponent(s)}`, class: 'button' }, t('Play {seat}', { seat: s }))])));
   });
   const nav = h('div', { class: 'pager' },
-    h('button', { type: 'button', disabled: !q.history.length, onclick: () => showGames(box, { ...q, cursor: q.history[q.history.length - 1], history: q.history.slice(0, -1) }) }, '← Newer'),
-    ' ', h('span', {}, page.total != null ? `${page.total} game${page.total === 1 ? '' : 's'}` : ''), ' ',
-    h('button', { type: 'button', disabled: !page.next, onclick: () => showGames(box, { ...q, cursor: page.next, history: [...q.history, q.cursor] }) }, 'Older →'));
+    h('button', { type: 'button', disabled: !q.history.length, onclick: () => showGames(box, { ...q, cursor: q.history[q.history.length - 1], history: q.history.slice(0, -1) }) }, t('← Newer')),
+    ' ', h('span', {}, page.total != null ? tn('{n} game', '{n} games', page.total) : ''), ' ',
+    h('button', { type: 'button', disabled: !page.next, onclick: () => showGames(box, { ...q, cursor: page.next, history: [...q.history, q.cursor] }) }, t('Older →')));
   clear(box, page.games.length
     ? h('div', { class: 'table-wrap' }, h('table', { class: 'games' },
-      h('thead', {}, h('tr', {}, ['game', 'ruleset', 'scenario', 'status', 'version', 'created', ''].map((x) => h('th', { scope: 'col' }, x || h('span', { class: 'visually-hidden' }, 'open'))))),
+      h('thead', {}, h('tr', {}, [t('game'), t('ruleset'), t('scenario'), t('status'), t('version'), t('created'), ''].map((x) => h('th', { scope: 'col' }, x || h('span', { class: 'visually-hidden' }, t('open')))))),
       h('tbody', {}, rows)))
-    : h('p', {}, 'No games yet.'), nav);
+    : h('p', {}, t('No games yet.')), nav);
 }
 
 function mine() {
   const ids = tokens.allGames();
   if (!ids.length) return null;
-  return h('section', { 'aria-labelledby': 'h-mine' }, h('h2', { id: 'h-mine' }, 'Seats in this browser'),
+  return h('section', { 'aria-labelledby': 'h-mine' }, h('h2', { id: 'h-mine' }, t('Seats in this browser')),
     h('ul', {}, ids.map((id) => h('li', {}, h('a', { href: `#/game/${encodeURIComponent(id)}` }, shortId(id)), ': ',
       Object.keys(tokens.seatsOf(id)).map((s, i) => [i ? ', ' : '', h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}` }, s)]),
-      ' ', h('button', { type: 'button', class: 'link', onclick: (e) => { tokens.forget(id); e.target.closest('li').remove(); } }, 'forget')))));
+      ' ', h('button', { type: 'button', class: 'link', onclick: (e) => { tokens.forget(id); e.target.closest('li').remove(); } }, t('forget'))))));
 }
 
 function randomClientSeed() {
@@ -121,8 +121,8 @@ async function createForm(createdBox, onCreated = () => {}) {
   const sc = h('select', { id: 'c-scenario', name: 'scenario', required: true });
   const optsBox = h('div', { id: 'c-options' });
   const optsJson = h('textarea', { id: 'c-options-json', rows: 3, spellcheck: 'false' }, '{}');
-  const seed = h('input', { id: 'c-seed', type: 'text', pattern: '[0-9a-f]{64}', placeholder: 'optional: 64 hex characters', autocomplete: 'off' });
-  const start = h('select', { id: 'c-start' }, h('option', { value: 'now' }, 'at once'), h('option', { value: 'when_ready' }, 'when every seat is ready (client seeds)'));
+  const seed = h('input', { id: 'c-seed', type: 'text', pattern: '[0-9a-f]{64}', placeholder: t('optional: 64 hex characters'), autocomplete: 'off' });
+  const start = h('select', { id: 'c-start' }, h('option', { value: 'now' }, t('at once')), h('option', { value: 'when_ready' }, t('when every seat is ready (client seeds)')));
   const botsBox = h('div', { id: 'c-bots' });
   const seatingBox = h('div', { id: 'c-seating' });
   const choicesBox = h('div', { id: 'c-choices-box' });
@@ -137,17 +137,17 @@ async function createForm(createdBox, onCreated = () => {}) {
     if (!caps.bots || !bots.length) { botsBox.replaceChildren(); return; }
     const chosen = (info.scenarios || []).find((x) => `s:${x.id}` === sc.value);
     const seatNames = form && form.seats ? form.seats() : ((chosen && chosen.seats) || []);
-    botsBox.replaceChildren(h('fieldset', {}, h('legend', {}, 'Bots'), seatNames.map((s) => h('div', { class: 'row' },
+    botsBox.replaceChildren(h('fieldset', {}, h('legend', {}, t('Bots')), seatNames.map((s) => h('div', { class: 'row' },
       h('label', { for: `c-bot-${s}` }, `${s} `),
-      h('select', { id: `c-bot-${s}`, dataset: { seat: s } }, h('option', { value: '' }, 'a person'),
+      h('select', { id: `c-bot-${s}`, dataset: { seat: s } }, h('option', { value: '' }, t('a person')),
         bots.flatMap((b) => (b.levels && b.levels.length ? b.levels.map((l) => h('option', { value: `${b.id}:${l}` }, `${b.title || b.id} (${l})`)) : [h('option', { value: b.id }, b.title || b.id)])))))));
   };
   const renderRuleset = () => {
     const info = all.find((r) => r.id === rs.value) || { scenarios: [], campaigns: [] };
     clear(sc,
-      h('optgroup', { label: 'Scenarios' }, info.scenarios.filter((s) => !s.id.includes('@')).map((s) => h('option', { value: `s:${s.id}` }, s.title))),
-      (info.campaigns || []).length ? h('optgroup', { label: 'Campaigns' }, info.campaigns.map((c) => h('option', { value: `c:${c.id}` }, `Campaign: ${c.title}`))) : null,
-      info.scenarios.some((s) => s.id.includes('@')) ? h('optgroup', { label: 'Campaign battles' }, info.scenarios.filter((s) => s.id.includes('@')).map((s) => h('option', { value: `s:${s.id}` }, s.title))) : null);
+      h('optgroup', { label: t('Scenarios') }, info.scenarios.filter((s) => !s.id.includes('@')).map((s) => h('option', { value: `s:${s.id}` }, s.title))),
+      (info.campaigns || []).length ? h('optgroup', { label: t('Campaigns') }, info.campaigns.map((c) => h('option', { value: `c:${c.id}` }, t('Campaign: {title}', { title: c.title })))) : null,
+      info.scenarios.some((s) => s.id.includes('@')) ? h('optgroup', { label: t('Campaign battles') }, info.scenarios.filter((s) => s.id.includes('@')).map((s) => h('option', { value: `s:${s.id}` }, s.title))) : null);
     plugin = pluginFor(rs.value);
     optsJson.value = '{}';
     const onOptions = (v) => { optsJson.value = JSON.stringify(v); renderBots(); };
@@ -171,12 +171,12 @@ async function createForm(createdBox, onCreated = () => {}) {
     const was = before ? before.value : null;
     const humans = humanSeats();
     const pick = h('select', { id: 'c-keep' },
-      humans.map((x) => h('option', { value: `seat:${x}` }, `I play ${x}`)),
-      h('option', { value: 'none' }, 'I only watch: invite every seat'),
-      humans.length > 1 ? h('option', { value: 'all' }, 'I play every seat on this device (hot-seat, said publicly)') : null);
+      humans.map((x) => h('option', { value: `seat:${x}` }, t('I play {seat}', { seat: x }))),
+      h('option', { value: 'none' }, t('I only watch: invite every seat')),
+      humans.length > 1 ? h('option', { value: 'all' }, t('I play every seat on this device (hot-seat, said publicly)')) : null);
     if (was && [...pick.options].some((o) => o.value === was)) pick.value = was;
-    seatingBox.replaceChildren(h('div', { class: 'row' }, h('label', { for: 'c-keep' }, 'Your seat '), pick),
-      h('p', { class: 'muted' }, 'The other players get a one-time invitation link each; only they receive their seat’s token.'));
+    seatingBox.replaceChildren(h('div', { class: 'row' }, h('label', { for: 'c-keep' }, t('Your seat'), ' '), pick),
+      h('p', { class: 'muted' }, t('The other players get a one-time invitation link each; only they receive their seat’s token.')));
   };
   const seatingOf = () => {
     const v = (seatingBox.querySelector('select') || {}).value || 'none';
@@ -195,9 +195,9 @@ async function createForm(createdBox, onCreated = () => {}) {
   const submit = async (e) => {
     e.preventDefault();
     err.textContent = '';
-    if (form && form.ok && !form.ok()) { err.textContent = 'The options break a rule (shown above): fix them first.'; return; }
+    if (form && form.ok && !form.ok()) { err.textContent = t('The options break a rule (shown above): fix them first.'); return; }
     let options;
-    try { options = JSON.parse(optsJson.value || '{}'); } catch { err.textContent = 'options: not valid JSON'; return; }
+    try { options = JSON.parse(optsJson.value || '{}'); } catch { err.textContent = t('options: not valid JSON'); return; }
     const [kind, id] = [sc.value.slice(0, 1), sc.value.slice(2)];
     const body = { ruleset: rs.value, ...choices.body() };
     if (seed.value.trim()) body.seed = seed.value.trim();
@@ -219,22 +219,22 @@ async function createForm(createdBox, onCreated = () => {}) {
       err.textContent = problemText(ex);
       return;
     }
-    for (const [s, t] of Object.entries(res.seats || {})) tokens.remember(res.game_id, s, t);
+    for (const [s, tok] of Object.entries(res.seats || {})) tokens.remember(res.game_id, s, tok);
     showCreated(createdBox, res);
     onCreated(res);
   };
   return h('form', { id: 'create', onsubmit: submit },
-    h('div', { class: 'row' }, h('label', { for: 'c-ruleset' }, 'Ruleset '), rs),
-    h('div', { class: 'row' }, h('label', { for: 'c-scenario' }, 'Scenario '), sc),
+    h('div', { class: 'row' }, h('label', { for: 'c-ruleset' }, t('Ruleset'), ' '), rs),
+    h('div', { class: 'row' }, h('label', { for: 'c-scenario' }, t('Scenario'), ' '), sc),
     optsBox,
-    h('details', {}, h('summary', {}, 'More: options as JSON, seed, start'),
-      h('div', { class: 'row' }, h('label', { for: 'c-options-json' }, 'Options (JSON, sent as they are) '), optsJson),
-      h('div', { class: 'row' }, h('label', { for: 'c-seed' }, 'Server seed (for a reproducible game) '), seed),
-      caps.start ? h('div', { class: 'row' }, h('label', { for: 'c-start' }, 'Start '), start) : null),
+    h('details', {}, h('summary', {}, t('More: options as JSON, seed, start')),
+      h('div', { class: 'row' }, h('label', { for: 'c-options-json' }, t('Options (JSON, sent as they are)'), ' '), optsJson),
+      h('div', { class: 'row' }, h('label', { for: 'c-seed' }, t('Server seed (for a reproducible game)'), ' '), seed),
+      caps.start ? h('div', { class: 'row' }, h('label', { for: 'c-start' }, t('Start'), ' '), start) : null),
     botsBox,
     choicesBox,
     seatingBox,
-    h('button', { type: 'submit', id: 'c-submit' }, 'Create game'), err);
+    h('button', { type: 'submit', id: 'c-submit' }, t('Create game')), err);
 }
 
 // A ruleset's options from the JSON schema GET /rulesets gives (a ruleset without its own options
@@ -256,7 +256,7 @@ export function schemaForm(schema, onChange) {
       input = h('input', { id, type: 'number', min: p.minimum, max: p.maximum, step: p.type === 'integer' ? 1 : 'any', value: p.default ?? '' });
       read[k] = () => (input.value === '' ? undefined : Number(input.value));
     } else if (Array.isArray(p.enum)) {
-      input = h('select', { id }, h('option', { value: '' }, '(default)'), p.enum.map((x) => h('option', { value: JSON.stringify(x) }, String(x))));
+      input = h('select', { id }, h('option', { value: '' }, `(${t('default')})`), p.enum.map((x) => h('option', { value: JSON.stringify(x) }, String(x))));
       read[k] = () => (input.value === '' ? undefined : JSON.parse(input.value));
     }
     if (!input) continue;
@@ -269,7 +269,7 @@ export function schemaForm(schema, onChange) {
     return out;
   }
   if (!rows.length) return null;
-  return { el: h('fieldset', { class: 'options' }, h('legend', {}, 'Options'), rows), value, fromSchema: true };
+  return { el: h('fieldset', { class: 'options' }, h('legend', {}, t('Options')), rows), value, fromSchema: true };
 }
 
 // What a ruleset's options do (each property's description), or that it takes none, in words.
@@ -277,7 +277,7 @@ function optionsNote(schema, withForm) {
   if (!schema) return null;
   const props = schema.properties || {};
   const parts = Object.entries(props).map(([k, v]) => `${k.replace(/_/g, ' ')}${v && v.description ? `: ${v.description}` : ''}`);
-  const head = withForm ? 'About these options' : 'Options (the ones without a field above are set as JSON under "More")';
+  const head = withForm ? t('About these options') : t('Options (the ones without a field above are set as JSON under "More")');
   const text = parts.length ? `${head}: ${parts.join('; ')}` : withForm ? '' : schema.description || '';
   return text ? h('p', { class: 'muted', id: 'c-options-note' }, text) : null;
 }
@@ -287,25 +287,25 @@ function showCreated(box, res) {
   const kept = Object.keys(res.seats || {});
   const invited = Object.entries(res.invitations || {});
   clear(box, h('div', { class: 'created', role: 'status' },
-    h('h3', {}, `Game ${id} created`),
-    res.seed_commitment ? h('p', {}, 'Seed commitment: ', h('code', { class: 'hash' }, res.seed_commitment)) : null,
-    kept.length > 1 ? h('p', { id: 'hot-seat' }, `You hold ${kept.join(', ')} on this device; the game says so publicly.`) : null,
-    invited.length ? h('p', {}, 'Send each player the invitation link of their seat. It works once: whoever opens it first gets the seat and its token, in their own browser only (the code is in the part after #, which never reaches the server).') : null,
-    h('ul', { class: 'seats' }, kept.map((s) => h('li', { dataset: { seat: s, kept: 'true' } }, h('strong', {}, s), ' (yours) ',
-      h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}`, class: 'button play-seat' }, `Play ${s}`))),
+    h('h3', {}, t('Game {id} created', { id })),
+    res.seed_commitment ? h('p', {}, t('Seed commitment:'), ' ', h('code', { class: 'hash' }, res.seed_commitment)) : null,
+    kept.length > 1 ? h('p', { id: 'hot-seat' }, t('You hold {seats} on this device; the game says so publicly.', { seats: kept.join(', ') })) : null,
+    invited.length ? h('p', {}, t('Send each player the invitation link of their seat. It works once: whoever opens it first gets the seat and its token, in their own browser only (the code is in the part after #, which never reaches the server).')) : null,
+    h('ul', { class: 'seats' }, kept.map((s) => h('li', { dataset: { seat: s, kept: 'true' } }, h('strong', {}, s), ` (${t('yours')}) `,
+      h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}`, class: 'button play-seat' }, t('Play {seat}', { seat: s })))),
     invited.map(([s, code]) => {
       const link = tokens.claimLink(res.campaign_id || id, s, code, !!res.campaign_id);
       return h('li', { dataset: { seat: s } }, h('strong', {}, s), ' ',
-        h('input', { type: 'text', readonly: true, value: link, 'aria-label': `invitation link for ${s}`, class: 'invite' }), ' ',
-        h('button', { type: 'button', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(`link for ${s} copied`)) }, 'Copy'));
+        h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('invitation link for {seat}', { seat: s }), class: 'invite' }), ' ',
+        h('button', { type: 'button', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(t('link for {seat} copied', { seat: s }))) }, t('Copy')));
     })),
-    h('p', {}, h('a', { href: `#/game/${encodeURIComponent(id)}`, class: 'button' }, 'Watch as a spectator'))));
-  announce(`game ${id} created`);
+    h('p', {}, h('a', { href: `#/game/${encodeURIComponent(id)}`, class: 'button' }, t('Watch as a spectator')))));
+  announce(t('game {id} created', { id }));
 }
 
 function joinForm() {
-  const link = h('input', { id: 'j-link', type: 'text', placeholder: 'invite link or game id', autocomplete: 'off', required: true });
-  const tok = h('input', { id: 'j-token', type: 'password', placeholder: 'seat token (not needed with a link)', autocomplete: 'off' });
+  const link = h('input', { id: 'j-link', type: 'text', placeholder: t('invite link or game id'), autocomplete: 'off', required: true });
+  const tok = h('input', { id: 'j-token', type: 'password', placeholder: t('seat token (not needed with a link)'), autocomplete: 'off' });
   const err = h('p', { class: 'error', role: 'alert' });
   const submit = async (e) => {
     e.preventDefault();
@@ -320,7 +320,7 @@ function joinForm() {
       const p = new URLSearchParams(m[2] || '');
       token = token || p.get('token') || '';
     }
-    if (!gameId) { err.textContent = 'give a game id or an invite link'; return; }
+    if (!gameId) { err.textContent = t('give a game id or an invite link'); return; }
     if (!token) { location.hash = `#/game/${encodeURIComponent(gameId)}`; return; }
     try {
       const lc = await new Api(token).get(`/games/${encodeURIComponent(gameId)}/legal-commands`);
@@ -331,7 +331,7 @@ function joinForm() {
     }
   };
   return h('form', { id: 'join', onsubmit: submit },
-    h('div', { class: 'row' }, h('label', { for: 'j-link' }, 'Game '), link),
-    h('div', { class: 'row' }, h('label', { for: 'j-token' }, 'Token '), tok),
-    h('button', { type: 'submit' }, 'Join'), err);
+    h('div', { class: 'row' }, h('label', { for: 'j-link' }, t('Game'), ' '), link),
+    h('div', { class: 'row' }, h('label', { for: 'j-token' }, t('Token'), ' '), tok),
+    h('button', { type: 'submit' }, t('Join')), err);
 }

@@ -25,7 +25,7 @@ async function claim(kind, id, seat, invite) {
   const gameId = kind === 'campaign' ? res.game_id : id;
   if (!gameId) {  // a campaign that waits for its seats: the token is kept under the campaign until it opens
     tokens.remember(`campaign:${id}`, seat, res.token);
-    throw new Error(`${seat} is yours: its token is kept in this browser; the campaign starts when every seat is ready.`);
+    throw new Error(t('{seat} is yours: its token is kept in this browser; the campaign starts when every seat is ready.', { seat }));
   }
   tokens.remember(gameId, seat, res.token);
   return gameId;
@@ -40,7 +40,7 @@ async function route() {
       const [, kind, id, seat] = c.map((x) => (x === undefined ? x : decodeURIComponent(x)));
       const invite = params.get('invite');
       history.replaceState(null, '', '#/');  // the invitation leaves the address bar (and history) at once
-      if (!invite) throw new Error('This invitation link has no invitation in it.');
+      if (!invite) throw new Error(t('This invitation link has no invitation in it.'));
       const gameId = await claim(kind, id, seat, invite);
       location.replace(`#/game/${encodeURIComponent(gameId)}?seat=${encodeURIComponent(seat)}`);
       return;
@@ -62,7 +62,7 @@ async function route() {
       await renderLobby(app, params);
     }
   } catch (err) {
-    clear(app, h('p', { role: 'alert', class: 'alert' }, problemText(err)), h('p', {}, h('a', { href: '#/' }, 'Back to the lobby')));
+    clear(app, h('p', { role: 'alert', class: 'alert' }, problemText(err)), h('p', {}, h('a', { href: '#/' }, t('Back to the lobby'))));
   }
   const heading = app.querySelector('h1');
   if (heading && document.activeElement === document.body) { heading.tabIndex = -1; }
@@ -76,7 +76,10 @@ load().then(() => {  // the page's language first (issue 28), then its words
   if (nav) {
     const words = { Lobby: t('Lobby'), 'API docs': t('API docs') };
     for (const a of nav.querySelectorAll('a')) a.textContent = words[a.textContent] || a.textContent;
+    nav.setAttribute('aria-label', t('Service'));
     nav.append(' ', switcher(h));
   }
+  const skip = document.querySelector('a.skip');
+  if (skip) skip.textContent = t('Skip to the content');
   route();
 });

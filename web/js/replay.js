@@ -5,13 +5,14 @@ import { h, clear } from './dom.js';
 import { problemText } from './api.js';
 import { mountSvg, setZoom } from './board.js';
 import { disputeView } from './choices.js';
+import { lang, t } from './i18n.js';
 
 export function renderReplay(session, panel, at0, plugin) {
-  const slider = h('input', { type: 'range', id: 'replay-slider', min: 0, max: Math.max(session.version, 0), value: 0, step: 1, 'aria-label': 'Step' });
+  const slider = h('input', { type: 'range', id: 'replay-slider', min: 0, max: Math.max(session.version, 0), value: 0, step: 1, 'aria-label': t('Step') });
   const where = h('output', { id: 'replay-where', for: 'replay-slider' });
   const btn = (label, aria, fn) => h('button', { type: 'button', 'aria-label': aria, onclick: fn }, label);
   const follow = h('input', { type: 'checkbox', id: 'replay-follow' });
-  const boardBox = h('div', { class: 'board-frame replay-board', id: 'replay-board', tabindex: 0, role: 'region', 'aria-label': 'Board of this step (scrollable)' });
+  const boardBox = h('div', { class: 'board-frame replay-board', id: 'replay-board', tabindex: 0, role: 'region', 'aria-label': t('Board of this step (scrollable)') });
   const rulingBox = h('div', { class: 'ruling', id: 'ruling', 'aria-live': 'polite' });
   const tlBox = h('ol', { class: 'timeline', id: 'timeline' });
   const dialog = h('dialog', { id: 'rule-dialog' });
@@ -21,12 +22,12 @@ export function renderReplay(session, panel, at0, plugin) {
 
   clear(panel,
     h('div', { class: 'replay-controls' },
-      btn('«', 'first step', () => go(0)), btn('◀', 'previous step', () => go(at - 1)),
-      slider, btn('▶', 'next step', () => go(at + 1)), btn('»', 'last step', () => go(Number(slider.max))), where,
-      h('label', { for: 'replay-follow', class: 'follow' }, follow, ' follow the game')),
-    h('p', { class: 'muted small' }, 'Keys: ← and → step, Home and End jump to the start and the end.'),
+      btn('«', t('first step'), () => go(0)), btn('◀', t('previous step'), () => go(at - 1)),
+      slider, btn('▶', t('next step'), () => go(at + 1)), btn('»', t('last step'), () => go(Number(slider.max))), where,
+      h('label', { for: 'replay-follow', class: 'follow' }, follow, ' ', t('follow the game'))),
+    h('p', { class: 'muted small' }, t('Keys: ← and → step, Home and End jump to the start and the end.')),
     h('div', { class: 'replay-grid' }, boardBox, rulingBox),
-    h('h3', {}, 'Every step'), tlBox, dialog);
+    h('h3', {}, t('Every step')), tlBox, dialog);
 
   slider.addEventListener('input', () => go(Number(slider.value)));
   panel.addEventListener('keydown', (e) => {
@@ -46,7 +47,7 @@ export function renderReplay(session, panel, at0, plugin) {
     const steps = tl.steps;
     clear(tlBox, steps.map((s) => h('li', { value: s.seq, class: s.undone ? 'undone' : '', dataset: { seq: String(s.seq) } },
       h('button', { type: 'button', class: 'link', onclick: () => go(s.seq) },
-        `${s.seq}. `, s.turn ? `turn ${s.turn} · ` : '', `${actorText(s)}: `, s.summary, s.undone ? ' (undone)' : ''))));
+        `${s.seq}. `, s.turn ? `${t('turn {n}', { n: s.turn })} · ` : '', `${actorText(s)}: `, s.summary, s.undone ? ` (${t('undone')})` : ''))));
     mark();
     return steps;
   }
@@ -64,7 +65,7 @@ export function renderReplay(session, panel, at0, plugin) {
     n = Math.max(0, Math.min(max, Number.isFinite(n) ? n : max));
     at = n;
     slider.value = String(n);
-    where.textContent = `step ${n} of ${max}`;
+    where.textContent = t('step {n} of {max}', { n, max });
     follow.checked = follow.checked && n === max;
     const q = new URLSearchParams(location.hash.split('?')[1] || '');
     q.set('tab', 'replay'); q.set('at', String(n));
@@ -77,7 +78,7 @@ export function renderReplay(session, panel, at0, plugin) {
       if (mine !== token) return;
       // a phone gets the picture enlarged, as in the play view (it scrolls sideways inside its frame)
       if (!boardBox.dataset.zoom && boardBox.clientWidth) setZoom(boardBox, boardBox.clientWidth < 520 ? ((plugin && plugin.phoneZoom) || 1.5) : 1);
-      const pic = mountSvg(boardBox, svg, `Board after step ${n}`);
+      const pic = mountSvg(boardBox, svg, t('Board after step {n}', { n }));
       if (pic && plugin && plugin.dress) plugin.dress(pic, session.view);  // a ruleset's legible names and symbols
       boardBox.dataset.at = String(n);
       const step = steps.steps.find((s) => s.seq === n);
@@ -95,7 +96,7 @@ export function renderReplay(session, panel, at0, plugin) {
     if (session.version !== was) {
       await timeline();
       if (follow.checked || at === was) { follow.checked = follow.checked || at === was; go(session.version); }
-      else where.textContent = `step ${at} of ${session.version}`;
+      else where.textContent = t('step {n} of {max}', { n: at, max: session.version });
     }
   };
 
@@ -124,27 +125,27 @@ function facesByIndex(ruling) {
 
 // A ruling's value in words: lists joined, an empty one "none", no brackets or braces.
 function plain(v) {
-  if (v == null) return 'none';
-  if (Array.isArray(v)) return v.length ? v.map(plain).join(', ') : 'none';
-  if (typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, ' ')} ${plain(x)}`).join('; ') || 'none';
+  if (v == null) return t('none');
+  if (Array.isArray(v)) return v.length ? v.map(plain).join(', ') : t('none');
+  if (typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, ' ')} ${plain(x)}`).join('; ') || t('none');
   return String(v);
 }
 
 // Who did a timeline step (DESIGN 12: a seat, a bot seat, the automaton, the referee).
 function actorText(s) {
-  return (s.by && s.by.text) || s.actor || 'the referee';
+  return (s.by && s.by.text) || s.actor || t('the referee');
 }
 
 export function rulingView(session, seq, step, r) {
-  if (seq === 0) return [h('h3', {}, 'Before the first step'), h('p', {}, 'The board as the game was created.')];
-  const head = h('h3', {}, `Step ${seq}: ${(step && step.summary) || (r && r.type) || ''}`);
-  const meta = h('p', { class: 'muted' }, [r && r.type ? r.type.replace(/_/g, ' ') : '', `by ${step ? actorText(step) : (r && r.actor) || 'the referee'}`, step && step.turn ? `turn ${step.turn}` : ''].filter(Boolean).join(' · '));
+  if (seq === 0) return [h('h3', {}, t('Before the first step')), h('p', {}, t('The board as the game was created.'))];
+  const head = h('h3', {}, t('Step {n}: {summary}', { n: seq, summary: (step && step.summary) || (r && r.type) || '' }));
+  const meta = h('p', { class: 'muted' }, [r && r.type ? h('code', {}, r.type) : '', t('by {who}', { who: step ? actorText(step) : (r && r.actor) || t('the referee') }), step && step.turn ? t('turn {n}', { n: step.turn }) : ''].filter(Boolean).flatMap((x, i) => (i ? [' · ', x] : [x])));
   const out = [head, meta];
-  if (r && r.undone) out.push(h('p', { class: 'undone-note' }, 'This step was undone: it stays in the log, marked, and no longer counts.'));
-  if (r && r.bot && !(step && step.by && step.by.kind === 'bot')) out.push(h('p', {}, `Played by the bot ${r.bot}.`));
-  if (!r || r.redacted) { out.push(h('p', {}, 'This step is private to another seat: its ruling is shown once the game is over.')); return out; }
+  if (r && r.undone) out.push(h('p', { class: 'undone-note' }, t('This step was undone: it stays in the log, marked, and no longer counts.')));
+  if (r && r.bot && !(step && step.by && step.by.kind === 'bot')) out.push(h('p', {}, t('Played by the bot {bot}.', { bot: r.bot })));
+  if (!r || r.redacted) { out.push(h('p', {}, t('This step is private to another seat: its ruling is shown once the game is over.'))); return out; }
   const ruling = r.ruling;
-  if (!ruling) out.push(h('p', { class: 'muted' }, 'No ruling: this step follows from the one before.'));
+  if (!ruling) out.push(h('p', { class: 'muted' }, t('No ruling: this step follows from the one before.')));
   else {
     if (ruling.summary) out.push(h('p', { class: 'ruling-summary' }, ruling.summary));
     out.push(h('ol', { class: 'ruling-steps' }, (ruling.steps || []).map((st) => h('li', {},
@@ -154,12 +155,12 @@ export function rulingView(session, seq, step, r) {
   const rolls = r.rolls || [];
   const disputeBox = h('div', { class: 'dispute', id: 'dispute' });
   const dispute = h('details', { class: 'dispute-details', id: 'dispute-details' },
-    h('summary', {}, 'Dispute this step'), disputeBox);
+    h('summary', {}, t('Dispute this step')), disputeBox);
   dispute.addEventListener('toggle', () => { if (dispute.open && !disputeBox.dataset.ready) disputeView(session, seq, r, disputeBox); });
   if (rolls.length) {
     const faces = facesByIndex(ruling);
-    out.push(h('table', { class: 'dice', id: 'dice' }, h('caption', {}, `Dice (${rolls.length})`),
-      h('thead', {}, h('tr', {}, ['stream', 'index', 'sides', 'value', 'face'].map((x) => h('th', { scope: 'col' }, x)))),
+    out.push(h('table', { class: 'dice', id: 'dice' }, h('caption', {}, t('Dice ({n})', { n: rolls.length })),
+      h('thead', {}, h('tr', {}, [t('stream'), t('index'), t('sides'), t('value'), t('face')].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, rolls.map((d) => h('tr', {}, h('td', {}, d.stream), h('td', { class: 'num' }, String(d.index)), h('td', { class: 'num' }, String(d.sides)),
         h('td', { class: 'num' }, String(d.value)), h('td', {}, d.stream === 'dice' && faces.has(d.index) ? faces.get(d.index) : ''))))));
   }
@@ -168,14 +169,14 @@ export function rulingView(session, seq, step, r) {
 }
 
 async function showRule(dialog, href, id) {
-  clear(dialog, h('h3', {}, id), h('p', {}, 'Loading…'));
+  clear(dialog, h('h3', {}, id), h('p', {}, t('Loading…')));
   if (!dialog.open) dialog.showModal();
-  const close = h('form', { method: 'dialog' }, h('button', { type: 'submit' }, 'Close'));
+  const close = h('form', { method: 'dialog' }, h('button', { type: 'submit' }, t('Close')));
   try {
-    const res = await fetch(href, { headers: { accept: 'application/json' } });
-    if (!res.ok) throw new Error(res.status === 404 ? 'this server has no text for this rule yet' : `HTTP ${res.status}`);
+    const res = await fetch(href, { headers: { accept: 'application/json', 'accept-language': lang() } });
+    if (!res.ok) throw new Error(res.status === 404 ? t('this server has no text for this rule yet') : `HTTP ${res.status}`);
     const rule = await res.json();
-    clear(dialog, h('h3', {}, rule.id || id, rule.title ? ` — ${rule.title}` : ''), h('p', { class: 'rule-text' }, rule.text || ''), h('p', {}, h('a', { href }, 'as JSON')), close);
+    clear(dialog, h('h3', {}, rule.id || id, rule.title ? ` — ${rule.title}` : ''), h('p', { class: 'rule-text' }, rule.text || ''), h('p', {}, h('a', { href }, t('as JSON'))), close);
   } catch (err) {
     clear(dialog, h('h3', {}, id), h('p', {}, String(err.message || err)), close);
   }

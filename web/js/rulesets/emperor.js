@@ -6,6 +6,7 @@
 // module decides nothing. Where GET /legal-commands gives `described` ({command, label, warning}),
 // its words are used; otherwise the short texts below.
 import { h } from '../dom.js';
+import { t, tn } from '../i18n.js';
 
 const HAZARD_WOUNDS = 1; // BASE-HAZ-2: an active hazard entered gives 1 wound, no defence
 
@@ -96,43 +97,43 @@ export function interact({ view, cmds, selected, legal }) {
   for (const c of moves) { if (!byWarrior.has(c.warrior)) byWarrior.set(c.warrior, []); byWarrior.get(c.warrior).push(c); }
   const cellTarget = (cell, c, verb) => {
     const hz = activeHazardAt(view, cell);
-    return add(targets, `cell:${cell}`, hz ? 'hazard' : 'move', `${verb} ${cell}${hz ? ` (hazard ${hz.name})` : ''}`, c);
+    return add(targets, `cell:${cell}`, hz ? 'hazard' : 'move', hz ? t('{what} {cell} (hazard {hazard})', { what: verb, cell, hazard: hz.name }) : `${verb} ${cell}`, c);
   };
   if (selected && byWarrior.has(selected.id)) {
     const W = selected.id;
     // a destination on the warrior's own cell (a path may come back): the warrior lets clicks through
     // to that cell, and "Cancel selection" lets go
     const here = (warrior(view, W) || {}).cell;
-    if (!byWarrior.get(W).some((c) => c.to === here)) add(targets, `warrior:${W}`, 'select', `${wname(view, W)} (selected: press again to let go)`).selected = true;
-    for (const c of byWarrior.get(W)) cellTarget(c.to, c, `Move ${wname(view, W)} to`);
-    for (const [id] of byWarrior) if (id !== W) add(targets, `warrior:${id}`, 'select', `Select ${wname(view, id)}`);
+    if (!byWarrior.get(W).some((c) => c.to === here)) add(targets, `warrior:${W}`, 'select', t('{piece} (selected: press again to let go)', { piece: wname(view, W) })).selected = true;
+    for (const c of byWarrior.get(W)) cellTarget(c.to, c, t('Move {warrior} to', { warrior: wname(view, W) }));
+    for (const [id] of byWarrior) if (id !== W) add(targets, `warrior:${id}`, 'select', t('Select {piece}', { piece: wname(view, id) }));
     const n = new Set(byWarrior.get(W).map((c) => c.to)).size;
-    const nh = [...targets.values()].filter((t) => t.kind === 'hazard').length;
-    hint = `${wname(view, W)}: ${n} cell${n === 1 ? '' : 's'} to move to (green)${nh ? `, ${nh} of them a hazard (red: you will be warned)` : ''}.`;
+    const nh = [...targets.values()].filter((x) => x.kind === 'hazard').length;
+    hint = `${wname(view, W)}: ${tn('{n} cell to move to (green)', '{n} cells to move to (green)', n)}${nh ? `, ${tn('{n} of them a hazard (red: you will be warned)', '{n} of them hazards (red: you will be warned)', nh)}` : ''}.`;
   } else if (selected && pushes.some((c) => c.target === selected.id)) {
     const T = selected.id;
     const here = (warrior(view, T) || {}).cell;
-    if (!pushes.some((c) => c.target === T && c.path[c.path.length - 1] === here)) add(targets, `warrior:${T}`, 'select', `${wname(view, T)} (selected: press again to let go)`).selected = true;
-    for (const c of pushes.filter((x) => x.target === T)) add(targets, `cell:${c.path[c.path.length - 1]}`, 'move', `Push ${wname(view, T)} to ${c.path[c.path.length - 1]}`, c);
-    hint = `Push ${wname(view, T)}: choose the cell it ends on.`;
+    if (!pushes.some((c) => c.target === T && c.path[c.path.length - 1] === here)) add(targets, `warrior:${T}`, 'select', t('{piece} (selected: press again to let go)', { piece: wname(view, T) })).selected = true;
+    for (const c of pushes.filter((x) => x.target === T)) add(targets, `cell:${c.path[c.path.length - 1]}`, 'move', t('Push {warrior} to {cell}', { warrior: wname(view, T), cell: c.path[c.path.length - 1] }), c);
+    hint = t('Push {warrior}: choose the cell it ends on.', { warrior: wname(view, T) });
   } else {
-    for (const [id] of byWarrior) add(targets, `warrior:${id}`, 'select', `Select ${wname(view, id)} to move it`);
+    for (const [id] of byWarrior) add(targets, `warrior:${id}`, 'select', t('Select {warrior} to move it', { warrior: wname(view, id) }));
     for (const c of cmds) {
-      if (c.type === 'attack' && c.target) add(targets, `warrior:${c.target}`, 'attack', `Attack ${wname(view, c.target)}`, c);
-      if (c.type === 'march') cellTarget(c.to, c, 'March your hero to');
+      if (c.type === 'attack' && c.target) add(targets, `warrior:${c.target}`, 'attack', t('Attack {warrior}', { warrior: wname(view, c.target) }), c);
+      if (c.type === 'march') cellTarget(c.to, c, t('March your hero to'));
     }
-    for (const T of new Set(pushes.map((c) => c.target))) add(targets, `warrior:${T}`, 'select', `Push ${wname(view, T)}: select it, then the cell`);
-    const kinds = new Set([...targets.values()].map((t) => t.kind));
-    if (pushes.length) hint = 'Click the warrior to push (highlighted), then the cell it ends on.';
-    else if (kinds.has('attack')) hint = 'Click the enemy to attack (red ring).';
-    else if (cmds.some((c) => c.type === 'march')) hint = 'Click the cell your hero marches to.';
-    else if (byWarrior.size) hint = 'Click one of your warriors (blue ring) to move it, or a card in your hand to activate it.';
-    else if (cmds.some((c) => c.type === 'activate')) hint = 'Click a card in your hand to activate it.';
+    for (const T of new Set(pushes.map((c) => c.target))) add(targets, `warrior:${T}`, 'select', t('Push {warrior}: select it, then the cell', { warrior: wname(view, T) }));
+    const kinds = new Set([...targets.values()].map((x) => x.kind));
+    if (pushes.length) hint = t('Click the warrior to push (highlighted), then the cell it ends on.');
+    else if (kinds.has('attack')) hint = t('Click the enemy to attack (red ring).');
+    else if (cmds.some((c) => c.type === 'march')) hint = t('Click the cell your hero marches to.');
+    else if (byWarrior.size) hint = t('Click one of your warriors (blue ring) to move it, or a card in your hand to activate it.');
+    else if (cmds.some((c) => c.type === 'activate')) hint = t('Click a card in your hand to activate it.');
   }
   return { targets: [...targets.values()], bar: [], hint };
 }
 
-const RANGE_WORDS = 'MELEE: an adjacent cell; RANGED: up to 3 cells; AREA: every enemy within 2 (BASE-RANGE-1).';
+const RANGE_WORDS = () => t('MELEE: an adjacent cell; RANGED: up to 3 cells; AREA: every enemy within 2 (BASE-RANGE-1).');
 
 function button(cmd, view, post, extra = {}) {
   const warn = warningOf(cmd, view);
@@ -148,15 +149,16 @@ export function handPanel({ view, seat, cmds, post, session, legal }) {
   const out = [];
   const mine = seat === 'human';
   const heroes = s.heroes || {};
-  if (s.winner) out.push(h('p', { class: 'result', role: 'status' }, s.winner === 'human' ? `You win: ${s.win_reason || ''}` : `The Emperor wins: ${s.win_reason || ''}`));
+  if (s.winner) out.push(h('p', { class: 'result', role: 'status' }, s.winner === 'human' ? t('You win: {reason}', { reason: s.win_reason || '' }) : t('The Emperor wins: {reason}', { reason: s.win_reason || '' })));
   // a decision asked now, in place, with its explanation
   const pend = s.pending;
   const defends = cmds.filter((c) => c.type === 'defend');
   if (pend && defends.length) {
     out.push(h('div', { class: 'ask', id: 'defence-ask', role: 'group', 'aria-labelledby': 'defence-q' },
-      h('h3', { id: 'defence-q' }, 'Defend your hero'),
-      h('p', {}, `${wname(view, pend.attacker)} attacks ${wname(view, pend.target)} with ${pend.attack}${pend.source ? ` (${cname(view, pend.source) || pend.source})` : ''}. `
-        + 'Choose a prepared card: its defence value counts against the attack and the card becomes exhausted; or defend with no card (BASE-DEF-1).'),
+      h('h3', { id: 'defence-q' }, t('Defend your hero')),
+      h('p', {}, t('{attacker} attacks {target} with {attack}', { attacker: wname(view, pend.attacker), target: wname(view, pend.target), attack: pend.attack }),
+        `${pend.source ? ` (${cname(view, pend.source) || pend.source})` : ''}. `,
+        t('Choose a prepared card: its defence value counts against the attack and the card becomes exhausted; or defend with no card (BASE-DEF-1).')),
       h('div', { class: 'choices' }, defends.map((c) => button(c, view, post, { class: 'defend' })))));
   }
   const stars = cmds.filter((c) => c.type === 'star');
@@ -165,80 +167,86 @@ export function handPanel({ view, seat, cmds, post, session, legal }) {
   if (act && ability.length) {
     const now = act.queue && act.queue[0];
     out.push(h('div', { class: 'ask', id: 'ability-ask', role: 'group', 'aria-labelledby': 'ability-q' },
-      h('h3', { id: 'ability-q' }, `${cname(view, act.card)}: ${now ? now.ability : 'next ability'}`),
-      stars.length ? h('p', {}, 'STAR: choose one of your hero\'s star abilities or an available location ability; each once per turn (BASE-STAR-1).') : null,
-      cmds.some((c) => c.type === 'swap') ? h('p', {}, 'You may swap places with the warrior your attack hit (SOLO-FAQ-4).') : null,
+      h('h3', { id: 'ability-q' }, `${cname(view, act.card)}: ${now ? now.ability : t('next ability')}`),
+      stars.length ? h('p', {}, t("STAR: choose one of your hero's star abilities or an available location ability; each once per turn (BASE-STAR-1).")) : null,
+      cmds.some((c) => c.type === 'swap') ? h('p', {}, t('You may swap places with the warrior your attack hit (SOLO-FAQ-4).')) : null,
       h('div', { class: 'choices' }, ability.map((c) => button(c, view, post)))));
   } else if (act && act.queue && act.queue[0]) {
-    out.push(h('p', { class: 'ask-line' }, `${cname(view, act.card)}: ${act.queue[0].ability} — ${RANGE_WORDS}`));
+    out.push(h('p', { class: 'ask-line' }, `${cname(view, act.card)}: ${act.queue[0].ability} — ${RANGE_WORDS()}`));
   }
   // the hand: the hero's cards
   const hero = heroes.human;
   if (hero) {
     const defending = !!pend;
-    out.push(h('h3', {}, mine ? `Your hand: ${hero.name}'s cards` : `${hero.name}'s cards`));
-    out.push(h('ul', { class: 'hand emperor-hand', 'aria-label': 'Your cards' }, hero.cards.map((c) => {
+    out.push(h('h3', {}, mine ? t("Your hand: {hero}'s cards", { hero: hero.name }) : t("{hero}'s cards", { hero: hero.name })));
+    out.push(h('ul', { class: 'hand emperor-hand', 'aria-label': t('Your cards') }, hero.cards.map((c) => {
       const activate = cmds.find((x) => x.type === 'activate' && x.card === c.id);
-      const body = [h('strong', {}, c.name), ' ', h('small', { class: 'muted' }, `${c.crest} · defence ${c.defense}${c.defense_boost ? ` (+${c.defense_boost.amount} on ${c.defense_boost.crest})` : ''} · ${c.prepared ? 'prepared' : 'exhausted'}`),
+      const body = [h('strong', {}, c.name), ' ', h('small', { class: 'muted' }, `${c.crest} · ${t('defence {n}', { n: c.defense })}${c.defense_boost ? ` (${t('+{n} on {crest}', { n: c.defense_boost.amount, crest: c.defense_boost.crest })})` : ''} · ${c.prepared ? t('prepared') : t('exhausted')}`),
         h('p', {}, c.abilities.join(' · '))];
       if (activate && !defending) {
-        return h('li', { class: 'card', dataset: { card: c.id } }, h('button', { type: 'button', class: 'play-card card-face', dataset: { command: JSON.stringify(activate) }, onclick: () => post(activate) }, h('span', { class: 'visually-hidden' }, 'Activate '), body));
+        return h('li', { class: 'card', dataset: { card: c.id } }, h('button', { type: 'button', class: 'play-card card-face', dataset: { command: JSON.stringify(activate) }, onclick: () => post(activate) }, h('span', { class: 'visually-hidden' }, t('Activate'), ' '), body));
       }
       return h('li', { class: `card${c.prepared ? '' : ' exhausted'}`, dataset: { card: c.id } }, body);
     })));
     const starsList = hero.stars || [];
-    if (starsList.length) out.push(h('p', { class: 'muted small' }, `Stars: ${starsList.map((x) => `${x.name} (${x.text})`).join('; ')}`));
+    if (starsList.length) out.push(h('p', { class: 'muted small' }, t('Stars:'), ` ${starsList.map((x) => `${x.name} (${x.text})`).join('; ')}`));
   }
   // the turn's actions
-  const t = s.turn;
+  const turn = s.turn;
   const turnCmds = cmds.filter((c) => c.type === 'refresh' || c.type === 'end_turn');
-  if (t && t.side === 'human') {
-    const taken = t.actions || [];
+  if (turn && turn.side === 'human') {
+    const taken = turn.actions || [];
+    const noneYet = t('none yet');
     out.push(h('div', { class: 'turn-box', id: 'turn-box' },
-      h('h3', {}, `Your turn ${t.number}`),
-      h('p', {}, `Two different actions of MOVE, ACTIVATE, REFRESH (BASE-TURN-1). Taken: ${taken.length ? taken.join(', ') : 'none yet'}${t.current ? ` (${t.current} under way)` : ''}.`),
+      h('h3', {}, t('Your turn {n}', { n: turn.number })),
+      h('p', {}, t('Two different actions of MOVE, ACTIVATE, REFRESH (BASE-TURN-1).'), ' ',
+        t('Taken: {actions}', { actions: taken.length ? taken.join(', ') : noneYet }), turn.current ? ` (${t('{action} under way', { action: turn.current })})` : '', '.'),
       turnCmds.length ? h('div', { class: 'choices' }, turnCmds.map((c) => button(c, view, post))) : null));
   }
   out.push(emperorTurn(view, session));
   const emp = heroes.emperor;
   if (emp) {
-    out.push(h('details', { class: 'emperor-cards' }, h('summary', {}, `The Emperor's ${emp.name}: cards`),
-      h('ul', {}, emp.cards.map((c) => h('li', { class: c.prepared ? '' : 'muted' }, `${c.name} (${c.crest}, defence ${c.defense}${c.prepared ? '' : ', exhausted'}): ${c.abilities.join(' · ')}`)))));
+    out.push(h('details', { class: 'emperor-cards' }, h('summary', {}, t("The Emperor's {hero}: cards", { hero: emp.name })),
+      h('ul', {}, emp.cards.map((c) => h('li', { class: c.prepared ? '' : 'muted' }, `${c.name} (${c.crest}, ${t('defence {n}', { n: c.defense })}${c.prepared ? '' : `, ${t('exhausted')}`}): ${c.abilities.join(' · ')}`)))));
   }
   return out;
 }
 
 // -- the Emperor's turn in words -------------------------------------------------------------
-const who = (side) => (side === 'human' ? 'you' : 'the Emperor');
 function words(e, view) {
   const p = e.payload || {};
   const n = (id) => wname(view, id);
   switch (e.type) {
-    case 'turn_started': return p.side === 'human' ? `Your turn ${p.turn} begins.` : `The Emperor's turn ${p.turn} begins.`;
-    case 'turn_ended': return p.side === 'human' ? 'Your turn ends.' : "The Emperor's turn ends.";
-    case 'order_card_revealed': return `The Emperor turns up order card ${p.card}${p.why === 'defense' ? ' to defend' : ''}.`;
-    case 'order_deck_shuffled': return `The order deck is ${p.reshuffle ? 'reshuffled' : 'shuffled'}.`;
-    case 'emperor_step': return `Order step: ${p.step}${p.performed === false ? ' (nothing to do)' : ''}.`;
-    case 'emperor_moved': return p.to && p.to !== p.frm ? `${n(p.warrior)} moves from ${p.frm} to ${p.to}.` : `${n(p.warrior)} stays on ${p.frm}.`;
-    case 'warrior_moved': return `${n(p.warrior)} moves from ${p.frm} to ${(p.path && p.path.length) ? p.path[p.path.length - 1] : p.frm}${p.hazard ? ` into the hazard ${p.hazard}` : ''}.`;
-    case 'card_activated': return `${who(p.side) === 'you' ? 'You activate' : 'The Emperor activates'} ${cname(view, p.card)}.`;
-    case 'target_chosen': return `${p.source ? cname(view, p.source) + ': ' : ''}the target is ${(p.targets || []).map(n).join(', ') || 'nobody'}.`;
-    case 'attack_resolved': return `${n(p.attacker)} attacks ${n(p.target)}: ${p.attack} against a defence of ${p.defense}, ${p.wounds} wound${p.wounds === 1 ? '' : 's'}.`;
-    case 'defended': return `${n(p.warrior)} defends${p.card ? ` with ${cname(view, p.card)}` : ''}: ${p.value}.`;
-    case 'defense_requested': return `${n(p.pending && p.pending.attacker)} attacks your hero with ${p.pending && p.pending.attack}: you choose the defence.`;
-    case 'pushed': return `${n(p.target)} is pushed from ${p.frm} to ${(p.path || []).slice(-1)[0] || p.frm}: ${p.wounds} wound${p.wounds === 1 ? '' : 's'}.`;
-    case 'star_chosen': return `Star: ${p.choice || 'none applies'}.`;
-    case 'fallback_used': return `Fallback ${p.name}${p.applied ? '' : ' (already used this turn)'}.`;
-    case 'ability_done': return `${p.ability} ${p.skipped ? 'left unused' : 'done'}.`;
-    case 'card_resolved': return `${cname(view, p.card)} is exhausted.`;
-    case 'refreshed': return p.refreshed ? `${p.side === 'human' ? 'You refresh' : 'The Emperor refreshes'} the exhausted cards.` : `The Emperor does not refresh (${p.prepared} prepared cards, more than ${p.refresh_value}).`;
-    case 'swapped': return `${n(p.warrior)} swaps places with ${n(p.other)}.`;
-    case 'warrior_healed': return `${n(p.warrior)} heals ${p.amount}.`;
-    case 'warrior_wounded': return `${n(p.warrior)} takes ${p.wounds} wound${p.wounds === 1 ? '' : 's'} (${p.cause}).`;
-    case 'warrior_died': return `${n(p.warrior)} dies.`;
-    case 'locations_flipped': return `${n(p.warrior)} uses ${(p.locations || []).map((id) => (location(view, id) || { name: id }).name).join(', ')} (${p.purpose}).`;
-    case 'action_taken': return `You take the ${p.action} action.`;
-    case 'game_won': return `${p.winner === 'human' ? 'You win' : 'The Emperor wins'}: ${p.reason}.`;
+    case 'turn_started': return p.side === 'human' ? t('Your turn {n} begins.', { n: p.turn }) : t("The Emperor's turn {n} begins.", { n: p.turn });
+    case 'turn_ended': return p.side === 'human' ? t('Your turn ends.') : t("The Emperor's turn ends.");
+    case 'order_card_revealed': return p.why === 'defense' ? t('The Emperor turns up order card {card} to defend.', { card: p.card }) : t('The Emperor turns up order card {card}.', { card: p.card });
+    case 'order_deck_shuffled': return p.reshuffle ? t('The order deck is reshuffled.') : t('The order deck is shuffled.');
+    case 'emperor_step': return p.performed === false ? t('Order step: {step} (nothing to do).', { step: p.step }) : t('Order step: {step}.', { step: p.step });
+    case 'emperor_moved': return p.to && p.to !== p.frm ? t('{warrior} moves from {from} to {to}.', { warrior: n(p.warrior), from: p.frm, to: p.to }) : t('{warrior} stays on {cell}.', { warrior: n(p.warrior), cell: p.frm });
+    case 'warrior_moved': {
+      const to = (p.path && p.path.length) ? p.path[p.path.length - 1] : p.frm;
+      return p.hazard ? t('{warrior} moves from {from} to {to} into the hazard {hazard}.', { warrior: n(p.warrior), from: p.frm, to, hazard: p.hazard })
+        : t('{warrior} moves from {from} to {to}.', { warrior: n(p.warrior), from: p.frm, to });
+    }
+    case 'card_activated': return p.side === 'human' ? t('You activate {card}.', { card: cname(view, p.card) }) : t('The Emperor activates {card}.', { card: cname(view, p.card) });
+    case 'target_chosen': return `${p.source ? cname(view, p.source) + ': ' : ''}${t('the target is {targets}.', { targets: (p.targets || []).map(n).join(', ') || t('nobody') })}`;
+    case 'attack_resolved': return tn('{attacker} attacks {target}: {attack} against a defence of {defense}, {n} wound.', '{attacker} attacks {target}: {attack} against a defence of {defense}, {n} wounds.', p.wounds, { attacker: n(p.attacker), target: n(p.target), attack: p.attack, defense: p.defense });
+    case 'defended': return p.card ? t('{warrior} defends with {card}: {value}.', { warrior: n(p.warrior), card: cname(view, p.card), value: p.value }) : t('{warrior} defends: {value}.', { warrior: n(p.warrior), value: p.value });
+    case 'defense_requested': return t('{attacker} attacks your hero with {attack}: you choose the defence.', { attacker: n(p.pending && p.pending.attacker), attack: p.pending && p.pending.attack });
+    case 'pushed': return tn('{warrior} is pushed from {from} to {to}: {n} wound.', '{warrior} is pushed from {from} to {to}: {n} wounds.', p.wounds, { warrior: n(p.target), from: p.frm, to: (p.path || []).slice(-1)[0] || p.frm });
+    case 'star_chosen': return t('Star: {choice}.', { choice: p.choice || t('none applies') });
+    case 'fallback_used': return p.applied ? t('Fallback {name}.', { name: p.name }) : t('Fallback {name} (already used this turn).', { name: p.name });
+    case 'ability_done': return p.skipped ? t('{ability} left unused.', { ability: p.ability }) : t('{ability} done.', { ability: p.ability });
+    case 'card_resolved': return t('{card} is exhausted.', { card: cname(view, p.card) });
+    case 'refreshed': return p.refreshed ? (p.side === 'human' ? t('You refresh the exhausted cards.') : t('The Emperor refreshes the exhausted cards.'))
+      : tn('The Emperor does not refresh ({n} prepared card, more than {max}).', 'The Emperor does not refresh ({n} prepared cards, more than {max}).', p.prepared, { max: p.refresh_value });
+    case 'swapped': return t('{warrior} swaps places with {other}.', { warrior: n(p.warrior), other: n(p.other) });
+    case 'warrior_healed': return t('{warrior} heals {n}.', { warrior: n(p.warrior), n: p.amount });
+    case 'warrior_wounded': return tn('{warrior} takes {n} wound ({cause}).', '{warrior} takes {n} wounds ({cause}).', p.wounds, { warrior: n(p.warrior), cause: p.cause });
+    case 'warrior_died': return t('{warrior} dies.', { warrior: n(p.warrior) });
+    case 'locations_flipped': return t('{warrior} uses {locations} ({purpose}).', { warrior: n(p.warrior), locations: (p.locations || []).map((id) => (location(view, id) || { name: id }).name).join(', '), purpose: p.purpose });
+    case 'action_taken': return t('You take the {action} action.', { action: p.action });
+    case 'game_won': return p.winner === 'human' ? t('You win: {reason}.', { reason: p.reason }) : t('The Emperor wins: {reason}.', { reason: p.reason });
     default: return e.type.replace(/_/g, ' ');
   }
 }
@@ -246,8 +254,8 @@ function words(e, view) {
 // the steps whose rules are open stay open when the panel is drawn again (a feed update)
 const openWhy = new Set();
 function rulingBox(session, seq) {
-  const box = h('div', { class: 'why-body' }, 'loading…');
-  const det = h('details', { class: 'why' }, h('summary', {}, 'Why? The rules of this step'), box);
+  const box = h('div', { class: 'why-body' }, t('loading…'));
+  const det = h('details', { class: 'why' }, h('summary', {}, t('Why? The rules of this step')), box);
   det.addEventListener('toggle', async () => {
     if (det.open) openWhy.add(seq); else openWhy.delete(seq);
     if (!det.open || det.__done) return;
@@ -257,7 +265,7 @@ function rulingBox(session, seq) {
       box.replaceChildren(h('ol', {}, (((r && r.ruling) || r || {}).steps || []).map((s) => h('li', {},
         h('a', { href: s.rule_url || `/rulesets/emperor/rules/${s.rule}`, target: '_blank', rel: 'noopener' }, s.rule), ' ', s.text))));
     } catch (err) {
-      box.textContent = 'The ruling could not be loaded.';
+      box.textContent = t('The ruling could not be loaded.');
       det.__done = false;
     }
   });
@@ -274,8 +282,8 @@ function emperorTurn(view, session) {
     if (evs[i].type === 'turn_started' && p.side === 'emperor') { start = i; break; }
   }
   const box = h('section', { class: 'emperor-turn', id: 'emperor-turn', 'aria-labelledby': 'h-emperor-turn' },
-    h('h3', { id: 'h-emperor-turn' }, "The Emperor's turn"));
-  if (start < 0) { box.append(h('p', { class: 'muted' }, 'The Emperor has not played yet: it plays when your turn ends.')); return box; }
+    h('h3', { id: 'h-emperor-turn' }, t("The Emperor's turn")));
+  if (start < 0) { box.append(h('p', { class: 'muted' }, t('The Emperor has not played yet: it plays when your turn ends.'))); return box; }
   const steps = [];
   for (let i = start; i < evs.length; i++) {
     const e = evs[i];
@@ -290,11 +298,12 @@ function emperorTurn(view, session) {
 export function statusLines(view) {
   const s = st(view);
   const lines = [];
-  if (s.turn) lines.push(`Turn ${s.turn_number}: ${s.turn.side === 'human' ? 'your turn' : "the Emperor's turn"}`);
-  if (s.pending) lines.push(`Waiting for you: ${s.pending.kind}`);
+  if (s.turn) lines.push(s.turn.side === 'human' ? t('Turn {n}: your turn', { n: s.turn_number }) : t("Turn {n}: the Emperor's turn", { n: s.turn_number }));
+  const owed = s.pending && (s.pending.kind === 'defend' ? t('your defence') : s.pending.kind.replace(/_/g, ' '));
+  if (s.pending) lines.push(t('Waiting for you: {what}', { what: owed }));
   const ws = (s.warriors || []).filter((w) => w.kind === 'hero');
   if (ws.length) lines.push(ws.map((w) => `${w.name} ${w.left}/${w.health}`).join(' · '));
-  if (s.winner) lines.push(`Result: ${s.winner === 'human' ? 'you win' : 'the Emperor wins'}${s.win_reason ? ` (${s.win_reason})` : ''}`);
+  if (s.winner) lines.push(`${s.winner === 'human' ? t('Result: you win') : t('Result: the Emperor wins')}${s.win_reason ? ` (${s.win_reason})` : ''}`);
   return lines;
 }
 
@@ -302,13 +311,13 @@ export function textBoard(view) {
   const s = st(view);
   if (!s.warriors) return null;
   return [
-    h('table', { class: 'units' }, h('caption', {}, 'Warriors'),
-      h('thead', {}, h('tr', {}, ['warrior', 'side', 'kind', 'cell', 'health left', 'movement'].map((x) => h('th', { scope: 'col' }, x)))),
+    h('table', { class: 'units' }, h('caption', {}, t('Warriors')),
+      h('thead', {}, h('tr', {}, [t('warrior'), t('side'), t('kind'), t('cell'), t('health left'), t('movement')].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, s.warriors.map((w) => h('tr', {}, h('td', {}, w.name), h('td', {}, w.side), h('td', {}, w.kind),
-        h('td', {}, w.cell || 'gone'), h('td', {}, `${w.left} of ${w.health}`), h('td', {}, String(w.movement)))))),
-    h('ul', { 'aria-label': 'Hazards and locations' },
-      bf(view).hazards.map((z) => h('li', {}, `Hazard ${z.name} (${z.id}) on ${z.cell}${z.active ? '' : ' (off)'}`)),
-      bf(view).locations.map((l) => h('li', {}, `Location ${l.name} (${l.id}) on ${l.cell}: ${l.bonuses.map((b) => `${b.symbol}${b.count > 1 ? ' x' + b.count : ''}`).join(', ')}${l.ability ? `; ${l.ability.name}: ${l.ability.text}` : ''}${l.face_up ? '' : ' (flipped)'}`))),
+        h('td', {}, w.cell || t('gone')), h('td', {}, t('{n} of {max}', { n: w.left, max: w.health })), h('td', {}, String(w.movement)))))),
+    h('ul', { 'aria-label': t('Hazards and locations') },
+      bf(view).hazards.map((z) => h('li', {}, t('Hazard {name} ({id}) on {cell}', { name: z.name, id: z.id, cell: z.cell }), z.active ? '' : ` (${t('off')})`)),
+      bf(view).locations.map((l) => h('li', {}, `${t('Location {name} ({id}) on {cell}', { name: l.name, id: l.id, cell: l.cell })}: ${l.bonuses.map((b) => `${b.symbol}${b.count > 1 ? ' x' + b.count : ''}`).join(', ')}${l.ability ? `; ${l.ability.name}: ${l.ability.text}` : ''}${l.face_up ? '' : ` (${t('flipped')})`}`))),
   ];
 }
 
@@ -350,9 +359,9 @@ export function board({ svg }) {
   if (!frame) return;
   const move = lastMove ? lastMove.textContent.replace(/;\s*dashed: possible P, tinted: reachable R, bold: P∩R\s*$/, '') : '';
   const id = frame.id === 'board' ? 'emperor-order' : `${frame.id}-order`; // the play view's, the replay's
-  const box = h('div', { class: 'emperor-order small', id },
-    order.length ? h('p', {}, h('strong', {}, 'Order card '), order.join(' · '), deck ? ` · ${deck.replace(/\s+/g, ' ')}` : '') : null,
-    move ? h('p', {}, `${move}. On the grid: tinted, the cells it could reach; dashed, the cells it could choose; bold, both.`) : null);
+  const box = h('div', { class: 'emperor-order small', id, dataset: { source: 'board.svg' } },  // the server's words, moved
+    order.length ? h('p', {}, h('strong', {}, t('Order card'), ' '), order.join(' · '), deck ? ` · ${deck.replace(/\s+/g, ' ')}` : '') : null,
+    move ? h('p', {}, `${move}. `, t('On the grid: tinted, the cells it could reach; dashed, the cells it could choose; bold, both.')) : null);
   const old = document.getElementById(id);
   if (old) old.replaceWith(box); else frame.after(box);
 }

@@ -2,20 +2,30 @@
 // it may move or what it may attack), the hand with card texts, and command labels in words.
 // Everything comes from the caller's view and legal commands; this module decides nothing.
 import { h } from '../dom.js';
+import { t, tn } from '../i18n.js';
 
 export const FACTIONS = ['imperial', 'rebel'];
 // HOTH-LEADER-1: the leaders of each faction.
 export const LEADERS = { imperial: ['vader', 'veers', 'piett'], rebel: ['leia', 'luke', 'han'] };
-const UNIT_NAMES = {
-  snowtroopers: 'Snowtroopers', at_at: 'AT-AT', probe_droids: 'Probe Droids',
-  echo_troopers: 'Echo Base Troopers', snowspeeders: 'Snowspeeders', rebel_artillery: 'Rebel Artillery',
-};
+// The printed names of the units (each language's rulebook's, through the catalogs).
+const UNIT_NAMES = () => ({
+  snowtroopers: t('Snowtroopers'), at_at: 'AT-AT', probe_droids: t('Probe Droids'),
+  echo_troopers: t('Echo Base Troopers'), snowspeeders: t('Snowspeeders'), rebel_artillery: t('Rebel Artillery'),
+});
+const unitWord = (u) => UNIT_NAMES()[u] || u;
+// A card's kind as printed (section, tactic...): the catalog's word when it has one.
+const KINDS = () => ({ section: t('section'), tactic: t('tactic'), support: t('support') });
+const kindWord = (k) => KINDS()[k] || k;
+// The decisions a seat may owe (pending.kind), in the words the server's rulings use.
+const DECISIONS = () => ({ reroll: t('reroll'), trench: t('trench'), retreat: t('retreat'), breakthrough: t('breakthrough'),
+  breakthrough_attack: t('breakthrough attack'), discard: t('discard'), arrange: t('arrange'), place: t('place'), support: t('support') });
+const decisionWord = (k) => DECISIONS()[k] || k.replace(/_/g, ' ');
 
 // "c4 r2" from [x, r] (HOTH-COORD-3: c = floor(x / 2)); the half-hexes at x = -1 and 19.
 export function label(hex) {
   const [x, r] = hex;
   const text = `c${Math.floor(x / 2)} r${r}`;
-  return (x === -1 || x === 19) ? `half-hex ${text}` : text;
+  return (x === -1 || x === 19) ? t('half-hex {hex}', { hex: text }) : text;
 }
 const hexKey = (hex) => `hex:${hex[0]},${hex[1]}`;
 
@@ -23,7 +33,7 @@ function state(view) { return (view && view.state) || {}; }
 function unitOf(view, id) { return (state(view).units || []).find((u) => u.id === id); }
 function unitName(view, id) {
   const u = unitOf(view, id);
-  return u ? `${id} ${UNIT_NAMES[u.unit] || u.unit}` : id;
+  return u ? `${id} ${unitWord(u.unit)}` : id;
 }
 function cardTitle(view, id) {
   const c = (state(view).cards || {})[id];
@@ -43,25 +53,30 @@ export function seats(options) {
 }
 
 export function describe(cmd, view) {
-  const t = cmd.type;
-  switch (t) {
-    case 'play_card': return `Play ${cardTitle(view, cmd.card)}`;
-    case 'order_unit': return `Order ${unitName(view, cmd.unit)}${cmd.slot ? ` (order group ${cmd.slot + 1})` : ''}`;
-    case 'end_orders': return 'End orders';
-    case 'move': return `Move ${unitName(view, cmd.unit)} to ${label(cmd.path[cmd.path.length - 1])} (${cmd.path.length} ${cmd.path.length === 1 ? 'hex' : 'hexes'})`;
-    case 'end_moves': return 'End moves';
-    case 'attack': return `${unitName(view, cmd.unit)} attacks ${targetName(view, cmd.target)}${cmd.special ? ' (special attack)' : ''}`;
-    case 'end_turn': return 'End turn (discard and draw)';
-    case 'reroll': return cmd.dice && cmd.dice.length ? `Re-roll dice ${cmd.dice.join(', ')}` : 'Keep the roll';
-    case 'ignore_retreat': return cmd.ignore ? 'Ignore 1 retreat (trench)' : 'Take every retreat';
-    case 'retreat': return cmd.path.length ? `Retreat to ${label(cmd.path[cmd.path.length - 1])} via ${cmd.path.map(label).join(' → ')}` : 'Retreat: no hex to enter';
-    case 'breakthrough': return cmd.advance ? 'Break through into the vacated hex' : 'Stay (no breakthrough)';
-    case 'skip_attack': return 'Skip the breakthrough attack';
-    case 'discard_cards': return cmd.cards.length ? `Discard ${cmd.cards.map((c) => cardTitle(view, c)).join(', ')}` : 'Discard nothing';
-    case 'arrange_deck': return `Put back on top: ${cmd.order.map((c) => cardTitle(view, c)).join(', ')}`;
-    case 'reinforce': return `Place the new unit at ${label(cmd.hex)}`;
-    case 'play_support': return `Play support ${cardTitle(view, cmd.card)}${cmd.target ? ` on ${targetName(view, cmd.target)}` : ''}${cmd.hex ? ` at ${label(cmd.hex)}` : ''}`;
-    case 'pass_support': return 'No support card now';
+  switch (cmd.type) {
+    case 'play_card': return t('Play {card}', { card: cardTitle(view, cmd.card) });
+    case 'order_unit': return cmd.slot ? t('Order {unit} (order group {n})', { unit: unitName(view, cmd.unit), n: cmd.slot + 1 }) : t('Order {unit}', { unit: unitName(view, cmd.unit) });
+    case 'end_orders': return t('End orders');
+    case 'move': return tn('Move {unit} to {hex} ({n} hex)', 'Move {unit} to {hex} ({n} hexes)', cmd.path.length, { unit: unitName(view, cmd.unit), hex: label(cmd.path[cmd.path.length - 1]) });
+    case 'end_moves': return t('End moves');
+    case 'attack': return cmd.special ? t('{unit} attacks {target} (special attack)', { unit: unitName(view, cmd.unit), target: targetName(view, cmd.target) })
+      : t('{unit} attacks {target}', { unit: unitName(view, cmd.unit), target: targetName(view, cmd.target) });
+    case 'end_turn': return t('End turn (discard and draw)');
+    case 'reroll': return cmd.dice && cmd.dice.length ? t('Re-roll dice {dice}', { dice: cmd.dice.join(', ') }) : t('Keep the roll');
+    case 'ignore_retreat': return cmd.ignore ? t('Ignore 1 retreat (trench)') : t('Take every retreat');
+    case 'retreat': return cmd.path.length ? t('Retreat to {hex} via {path}', { hex: label(cmd.path[cmd.path.length - 1]), path: cmd.path.map(label).join(' → ') }) : t('Retreat: no hex to enter');
+    case 'breakthrough': return cmd.advance ? t('Break through into the vacated hex') : t('Stay (no breakthrough)');
+    case 'skip_attack': return t('Skip the breakthrough attack');
+    case 'discard_cards': return cmd.cards.length ? t('Discard {cards}', { cards: cmd.cards.map((c) => cardTitle(view, c)).join(', ') }) : t('Discard nothing');
+    case 'arrange_deck': return t('Put back on top: {cards}', { cards: cmd.order.map((c) => cardTitle(view, c)).join(', ') });
+    case 'reinforce': return t('Place the new unit at {hex}', { hex: label(cmd.hex) });
+    case 'play_support': {
+      const card = cardTitle(view, cmd.card);
+      if (cmd.target) return t('Play support {card} on {target}', { card, target: targetName(view, cmd.target) });
+      if (cmd.hex) return t('Play support {card} at {hex}', { card, hex: label(cmd.hex) });
+      return t('Play support {card}', { card });
+    }
+    case 'pass_support': return t('No support card now');
     default: return null;
   }
 }
@@ -98,18 +113,19 @@ export function interact({ view, cmds, selected }) {
     // hex is a destination, and the unit lets clicks through to it (Cancel selection lets go)
     const here = unitOf(view, U) && unitOf(view, U).hex;
     const stays = here && mine.some((c) => c.type === 'move' && hexKey(c.path[c.path.length - 1]) === hexKey(here));
-    if (!stays) add(targets, `unit:${U}`, 'select', `${unitName(view, U)} (selected: press again to let go)`).selected = true;
+    if (!stays) add(targets, `unit:${U}`, 'select', t('{piece} (selected: press again to let go)', { piece: unitName(view, U) })).selected = true;
     for (const c of mine) {
-      if (c.type === 'move') add(targets, hexKey(c.path[c.path.length - 1]), 'move', `Move ${U} to ${label(c.path[c.path.length - 1])}`, c);
+      if (c.type === 'move') add(targets, hexKey(c.path[c.path.length - 1]), 'move', t('Move {unit} to {hex}', { unit: U, hex: label(c.path[c.path.length - 1]) }), c);
       else if (c.type === 'attack') {
         const isStructure = (state(view).structures || []).some((s) => s.id === c.target);
-        add(targets, `${isStructure ? 'structure' : 'unit'}:${c.target}`, 'attack', `${U} attacks ${targetName(view, c.target)}`, c);
+        add(targets, `${isStructure ? 'structure' : 'unit'}:${c.target}`, 'attack', t('{unit} attacks {target}', { unit: U, target: targetName(view, c.target) }), c);
       } else bar.push(c);
     }
-    for (const [id] of byUnit) if (id !== U && !targets.has(`unit:${id}`)) add(targets, `unit:${id}`, 'select', `Select ${unitName(view, id)}`);
+    for (const [id] of byUnit) if (id !== U && !targets.has(`unit:${id}`)) add(targets, `unit:${id}`, 'select', t('Select {piece}', { piece: unitName(view, id) }));
     const nMoves = mine.filter((c) => c.type === 'move').length;
     const nAtt = mine.filter((c) => c.type === 'attack').length;
-    hint = `${unitName(view, U)}: ${nMoves ? `${nMoves} hex${nMoves === 1 ? '' : 'es'} to move to (green)` : ''}${nMoves && nAtt ? ', ' : ''}${nAtt ? `${nAtt} target${nAtt === 1 ? '' : 's'} (red)` : ''}${!nMoves && !nAtt ? 'choose below' : ''}.`;
+    const offers = [nMoves ? tn('{n} hex to move to (green)', '{n} hexes to move to (green)', nMoves) : '', nAtt ? tn('{n} target (red)', '{n} targets (red)', nAtt) : ''].filter(Boolean);
+    hint = `${unitName(view, U)}: ${offers.length ? offers.join(', ') : t('choose below')}.`;
   } else if (selected && selected.kind === 'card') {
     const C = selected.id;
     for (const c of cmds) {
@@ -120,21 +136,21 @@ export function interact({ view, cmds, selected }) {
       } else if (c.hex) add(targets, hexKey(c.hex), 'support', describe(c, view), c);
       else bar.push(c);
     }
-    hint = `${cardTitle(view, C)}: choose a highlighted unit or hex.`;
+    hint = t('{card}: choose a highlighted unit or hex.', { card: cardTitle(view, C) });
   } else {
     for (const [id, cs] of byUnit) {
-      if (cs.every((c) => c.type === 'order_unit') && cs.length === 1) add(targets, `unit:${id}`, 'order', `Order ${unitName(view, id)}`, cs[0]);
-      else add(targets, `unit:${id}`, 'select', `Select ${unitName(view, id)}`);
+      if (cs.every((c) => c.type === 'order_unit') && cs.length === 1) add(targets, `unit:${id}`, 'order', t('Order {unit}', { unit: unitName(view, id) }), cs[0]);
+      else add(targets, `unit:${id}`, 'select', t('Select {piece}', { piece: unitName(view, id) }));
     }
     for (const c of cmds) {
       if (c.type === 'reinforce') add(targets, hexKey(c.hex), 'place', describe(c, view), c);
-      if (c.type === 'retreat' && c.path.length) add(targets, hexKey(c.path[c.path.length - 1]), 'retreat', `Retreat to ${label(c.path[c.path.length - 1])}`, c);
+      if (c.type === 'retreat' && c.path.length) add(targets, hexKey(c.path[c.path.length - 1]), 'retreat', t('Retreat to {hex}', { hex: label(c.path[c.path.length - 1]) }), c);
     }
     if (targets.size) {
-      const kinds = new Set([...targets.values()].map((t) => t.kind));
-      hint = kinds.has('retreat') ? 'Choose the hex to retreat to.'
-        : kinds.has('order') ? 'Click a highlighted unit to order it.'
-          : kinds.has('place') ? 'Choose the hex for the new unit.' : 'Click one of your highlighted units.';
+      const kinds = new Set([...targets.values()].map((x) => x.kind));
+      hint = kinds.has('retreat') ? t('Choose the hex to retreat to.')
+        : kinds.has('order') ? t('Click a highlighted unit to order it.')
+          : kinds.has('place') ? t('Choose the hex for the new unit.') : t('Click one of your highlighted units.');
     }
   }
   return { targets: [...targets.values()], bar, hint };
@@ -149,20 +165,20 @@ export function handPanel({ view, seat, cmds, post, select }) {
   const hands = st.hands || {};
   const own = seat && Array.isArray(hands[seat]) ? hands[seat] : null;
   if (own) {
-    out.push(h('h3', {}, `Your hand (${own.length})`));
-    out.push(h('ul', { class: 'hand', 'aria-label': 'Your hand' }, own.map((id, i) => {
+    out.push(h('h3', {}, t('Your hand ({n})', { n: own.length })));
+    out.push(h('ul', { class: 'hand', 'aria-label': t('Your hand') }, own.map((id, i) => {
       const f = faces(id);
       const play = cmds.find((c) => c.type === 'play_card' && c.card === id);
       return h('li', { class: 'card', dataset: { card: id } },
-        h('strong', {}, f.title), ' ', h('small', { class: 'muted' }, [f.kind, f.leader].filter(Boolean).join(' · ')),
+        h('strong', {}, f.title), ' ', h('small', { class: 'muted' }, [kindWord(f.kind), f.leader].filter(Boolean).join(' · ')),
         f.text ? h('p', {}, f.text) : null,
-        play ? h('button', { type: 'button', class: 'play-card', dataset: { command: JSON.stringify(play) }, onclick: () => post(play) }, `Play ${f.title}`) : null);
+        play ? h('button', { type: 'button', class: 'play-card', dataset: { command: JSON.stringify(play) }, onclick: () => post(play) }, t('Play {card}', { card: f.title })) : null);
     })));
   }
   const faction = seat ? seat.split('-')[0] : null;
   const support = st.support || {};
   if (faction && Array.isArray(support[faction]) && support[faction].length) {
-    out.push(h('h3', {}, 'Support cards'));
+    out.push(h('h3', {}, t('Support cards')));
     out.push(h('ul', { class: 'hand' }, support[faction].map((id) => {
       const f = faces(id);
       const plays = cmds.filter((c) => c.type === 'play_support' && c.card === id);
@@ -170,14 +186,14 @@ export function handPanel({ view, seat, cmds, post, select }) {
       const aimed = plays.filter((c) => c.target || c.hex);
       return h('li', { class: 'card', dataset: { card: id } }, h('strong', {}, f.title), f.text ? h('p', {}, f.text) : null,
         direct.map((c) => h('button', { type: 'button', onclick: () => post(c) }, describe(c, view))),
-        aimed.length ? h('button', { type: 'button', onclick: () => select({ kind: 'card', id }) }, `Play ${f.title}: choose where`) : null);
+        aimed.length ? h('button', { type: 'button', onclick: () => select({ kind: 'card', id }) }, t('Play {card}: choose where', { card: f.title })) : null);
     })));
   }
   const others = Object.entries(hands).filter(([s, v]) => s !== seat);
   if (others.length) {
-    out.push(h('h3', {}, 'Other hands'));
+    out.push(h('h3', {}, t('Other hands')));
     out.push(h('ul', { class: 'counts' }, others.map(([s, v]) => h('li', {}, `${s}: `,
-      Array.isArray(v) ? v.map((id) => faces(id).title).join(', ') : `${v} card${v === 1 ? '' : 's'}`))));
+      Array.isArray(v) ? v.map((id) => faces(id).title).join(', ') : tn('{n} card', '{n} cards', v)))));
   }
   return out;
 }
@@ -185,18 +201,19 @@ export function handPanel({ view, seat, cmds, post, select }) {
 export function statusLines(view) {
   const st = state(view);
   const lines = [];
-  const t = st.turn;
-  if (t) {
-    let s = `Turn ${st.turn_number}: ${t.seat}, ${t.phase} step`;
-    if (t.card) s += `, card ${cardTitle(view, t.card)}`;
-    lines.push(s);
+  const turn = st.turn;
+  if (turn) {
+    const phase = { play: t('play'), order: t('order'), move: t('move'), attack: t('attack') }[turn.phase] || turn.phase;
+    lines.push(turn.card ? t('Turn {n}: {seat}, step: {phase}, card {card}', { n: st.turn_number, seat: turn.seat, phase, card: cardTitle(view, turn.card) })
+      : t('Turn {n}: {seat}, step: {phase}', { n: st.turn_number, seat: turn.seat, phase }));
   }
-  if (st.pending) lines.push(`Waiting for ${st.pending.seat} to decide: ${st.pending.kind.replace(/_/g, ' ')}${st.pending.unit ? ` (${st.pending.unit})` : ''}`);
+  if (st.pending) lines.push(t('Waiting for {seat} to decide: {what}', { seat: st.pending.seat, what: `${decisionWord(st.pending.kind)}${st.pending.unit ? ` (${st.pending.unit})` : ''}` }));
   if (st.medals) {
     const vm = (st.scenario && st.scenario.victory_medals) || {};
-    lines.push('Medals: ' + FACTIONS.map((f) => `${f} ${st.medals[f] ?? 0}${vm[f] ? ` of ${vm[f]}` : ''}`).join(', '));
+    const medals = FACTIONS.map((f) => (vm[f] ? t('{side} {n} of {max}', { side: f, n: st.medals[f] ?? 0, max: vm[f] }) : `${f} ${st.medals[f] ?? 0}`));
+    lines.push(`${t('Medals:')} ${medals.join(', ')}`);
   }
-  if (st.win_reason) lines.push(`Result: ${st.winner} wins (${st.win_reason})`);
+  if (st.win_reason) lines.push(t('Result: {side} wins ({reason})', { side: st.winner, reason: st.win_reason }));
   return lines;
 }
 
@@ -205,30 +222,30 @@ export function textBoard(view) {
   const st = state(view);
   if (!st.units) return null;
   const rows = (st.units || []).map((u) => h('tr', {},
-    h('td', {}, u.id), h('td', {}, u.faction), h('td', {}, UNIT_NAMES[u.unit] || u.unit),
+    h('td', {}, u.id), h('td', {}, u.faction), h('td', {}, unitWord(u.unit)),
     h('td', {}, String(u.figures)), h('td', {}, label(u.hex)), h('td', {}, u.badge || '')));
-  const structs = (st.structures || []).filter((s) => !s.destroyed).map((s) => h('li', {}, `${s.id} ${s.kind.replace(/_/g, ' ')} at ${label(s.hex)}`));
+  const structs = (st.structures || []).filter((s) => !s.destroyed).map((s) => h('li', {}, t('{id} {kind} at {hex}', { id: s.id, kind: s.kind.replace(/_/g, ' '), hex: label(s.hex) })));
   return [
-    h('table', { class: 'units' }, h('caption', {}, 'Units'),
-      h('thead', {}, h('tr', {}, ['id', 'side', 'unit', 'figures', 'hex', 'badge'].map((x) => h('th', { scope: 'col' }, x)))),
+    h('table', { class: 'units' }, h('caption', {}, t('Units')),
+      h('thead', {}, h('tr', {}, [t('id'), t('side'), t('unit'), t('figures'), t('hex'), t('badge')].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, rows)),
-    structs.length ? h('ul', { 'aria-label': 'Structures' }, structs) : null,
+    structs.length ? h('ul', { 'aria-label': t('Structures') }, structs) : null,
   ];
 }
 
 // Game options for POST /games: team play, leaders, support cards.
 export function optionsForm(onChange) {
   const team = h('select', { id: 'opt-team', name: 'team' },
-    h('option', { value: 'false' }, 'no (2 players)'), h('option', { value: 'true' }, 'both sides (4 players)'),
-    h('option', { value: '"imperial"' }, 'imperial team (3 players)'), h('option', { value: '"rebel"' }, 'rebel team (3 players)'));
+    h('option', { value: 'false' }, t('no (2 players)')), h('option', { value: 'true' }, t('both sides (4 players)')),
+    h('option', { value: '"imperial"' }, t('imperial team (3 players)')), h('option', { value: '"rebel"' }, t('rebel team (3 players)')));
   const leaders = {};
   const support = {};
   const rows = FACTIONS.map((f) => {
-    leaders[f] = [0, 1].map((i) => h('select', { id: `opt-leader-${f}-${i}`, 'aria-label': `${f} leader ${i + 1}` },
-      h('option', { value: '' }, i ? '(second player: none)' : 'none'), LEADERS[f].map((n) => h('option', { value: n }, n))));
-    support[f] = h('input', { id: `opt-support-${f}`, type: 'text', placeholder: 'card ids, comma separated', autocomplete: 'off' });
-    return [h('div', { class: 'row' }, h('span', { class: 'lbl' }, `${f} leader(s)`), leaders[f]),
-      h('div', { class: 'row' }, h('label', { for: `opt-support-${f}` }, `${f} support cards`), support[f])];
+    leaders[f] = [0, 1].map((i) => h('select', { id: `opt-leader-${f}-${i}`, 'aria-label': t('{side} leader {n}', { side: f, n: i + 1 }) },
+      h('option', { value: '' }, i ? t('(second player: none)') : t('none')), LEADERS[f].map((n) => h('option', { value: n }, n))));
+    support[f] = h('input', { id: `opt-support-${f}`, type: 'text', placeholder: t('card ids, comma separated'), autocomplete: 'off' });
+    return [h('div', { class: 'row' }, h('span', { class: 'lbl' }, t('{side} leader(s)', { side: f })), leaders[f]),
+      h('div', { class: 'row' }, h('label', { for: `opt-support-${f}` }, t('{side} support cards', { side: f })), support[f])];
   });
   const value = () => {
     const out = {};
@@ -248,8 +265,8 @@ export function optionsForm(onChange) {
     if (Object.keys(sp).length) out.support = sp;
     return out;
   };
-  const el = h('fieldset', { class: 'options' }, h('legend', {}, 'Battle of Hoth options'),
-    h('div', { class: 'row' }, h('label', { for: 'opt-team' }, 'Team play '), team), rows);
+  const el = h('fieldset', { class: 'options' }, h('legend', {}, t('Battle of Hoth options')),
+    h('div', { class: 'row' }, h('label', { for: 'opt-team' }, t('Team play'), ' '), team), rows);
   el.addEventListener('change', () => onChange(value()));
   el.addEventListener('input', () => onChange(value()));
   return { el, value, seats: () => seats(value()) };

@@ -8,6 +8,7 @@
 // real command. The server decides everything; this module only measures the pointer.
 // The template forms of commands.js remain the keyboard-only fallback.
 import { h } from '../dom.js';
+import { t, tn } from '../i18n.js';
 import { ApiError, problemText } from '../api.js';
 import { commandButton, warningOf, wordsOf } from '../commands.js';
 import { armyBuilder } from '../army_builder.js';
@@ -120,10 +121,10 @@ export function placeables(legal, view) {
         name = String(kind).replace(/_/g, ' ');
       } else if (c.type === 'place_marker') {
         u = { ...u, r: MARKER_R };
-        name = 'Battle marker';
+        name = t('Battle marker');
       } else if (c.type === 'place_fortification') {
         u = { ...u, r: 1.2 };
-        name = `Fortification for ${ex ? ex.unit : ''}`;
+        name = t('Fortification for {unit}', { unit: ex ? ex.unit : '' });
       }
       out.push({ id: `place:${id}`, name, tpl, u: { ...u, id: `place:${id}`, name } });
     }
@@ -139,9 +140,9 @@ export function pieceTemplates(legal, piece) {
 
 export function modeName(tpl) {
   const c = tpl.command;
-  if (c.type === 'move' && c.kind === 'simple') return 'Simple move (pivot, then straight ahead)';
-  if (c.type === 'move' && c.kind === 'complex') return 'Complex move (slide, then turn)';
-  if (c.type === 'ride') return `Ride with die ${c.die}${tpl.bounds && tpl.bounds.to ? ` (up to ${tpl.bounds.to.max_distance} UW)` : ''}`;
+  if (c.type === 'move' && c.kind === 'simple') return t('Simple move (pivot, then straight ahead)');
+  if (c.type === 'move' && c.kind === 'complex') return t('Complex move (slide, then turn)');
+  if (c.type === 'ride') return tpl.bounds && tpl.bounds.to ? t('Ride with die {die} (up to {n} UW)', { die: c.die, n: tpl.bounds.to.max_distance }) : t('Ride with die {die}', { die: c.die });
   return String(c.type).replace(/_/g, ' ') + (c.kind ? ` (${c.kind})` : '');
 }
 
@@ -264,8 +265,11 @@ export function board(ctx) {
     el.classList.add('act', 'act-drag');
     el.setAttribute('tabindex', '0');
     el.setAttribute('role', 'button');
-    const turn = tpls.some((t) => t.bounds.facing) ? ', [ and ] to turn' : '';
-    el.setAttribute('aria-label', `${u.kind === 'unit' ? 'Move' : 'Ride'} ${u.id}: Enter to select, then drag it or use the arrow keys${turn}, Enter to send`);
+    const turns = tpls.some((x) => x.bounds.facing);
+    const what = { id: u.id };
+    el.setAttribute('aria-label', u.kind === 'unit'
+      ? (turns ? t('Move {id}: Enter to select, then drag it or use the arrow keys, [ and ] to turn, Enter to send', what) : t('Move {id}: Enter to select, then drag it or use the arrow keys, Enter to send', what))
+      : (turns ? t('Ride {id}: Enter to select, then drag it or use the arrow keys, [ and ] to turn, Enter to send', what) : t('Ride {id}: Enter to select, then drag it or use the arrow keys, Enter to send', what)));
   }
   if (ctl.unit && !units.has(ctl.unit)) reset(key);
   const s = { ...ctx, tf, units, toPlace };
@@ -279,7 +283,7 @@ export function board(ctx) {
       schedule(s, 0);
     }
     anchor(s);
-  } else if (units.size && !ctl.unit) ctx.hint.textContent = `Select one of your ${units.size} highlighted piece${units.size === 1 ? '' : 's'} and drag it; the umpire checks every pose.`;
+  } else if (units.size && !ctl.unit) ctx.hint.textContent = tn('Select your {n} highlighted piece and drag it; the umpire checks every pose.', 'Select one of your {n} highlighted pieces and drag it; the umpire checks every pose.', units.size);
   render(s);
 }
 
@@ -292,7 +296,7 @@ function anchor(s) {
     a = el('rect', { 'data-place-anchor': '1', tabindex: '0', role: 'button', x: 0, y: 0, width: 1, height: 1, fill: 'transparent' });
     s.svg.append(a);
   }
-  if (cur) a.setAttribute('aria-label', `${cur.tpl.label || cur.u.name}: arrow keys to move it${turnable(cur.tpl) ? ', [ and ] to turn it' : ''}, Enter to put it there`);
+  if (cur) a.setAttribute('aria-label', `${cur.tpl.label || cur.u.name}: ${turnable(cur.tpl) ? t('arrow keys to move it, [ and ] to turn it, Enter to put it there') : t('arrow keys to move it, Enter to put it there')}`);
 }
 
 const turnable = (tpl) => !!(tpl.bounds && (tpl.bounds.facing || tpl.bounds.rotation));
@@ -449,7 +453,7 @@ function render(s) {
   g.append(el('line', { x1: gx, y1: gy, x2: hx, y2: hy, class: 'ghost-arm' }));
   const handle = el('circle', { cx: hx, cy: hy, r: 7, class: 'ghost-handle', 'data-handle': 'rotate' });
   handle.append(el('title', {}));
-  handle.firstChild.textContent = 'Turn (drag; or the mouse wheel, [ and ])';
+  handle.firstChild.textContent = t('Turn (drag; or the mouse wheel, [ and ])');
   if (turnable(cur.tpl)) g.append(handle);
   g.append(label);
   svg.append(g);
@@ -484,24 +488,25 @@ function renderBar(s) {
   if (!cur) return;
   const cmd = commandNow(s);
   const a = ctl.answer;
+  const umpire = t('the umpire');
   const verdict = h('p', { id: 'smoke-verdict', class: `verdict ${a ? (a.legal ? 'ok' : 'bad') : ''}`, 'aria-live': 'polite', dataset: a && a.rule ? { rule: a.rule } : {} },
-    a ? (a.legal ? `Legal: ${a.text}${a.rules && a.rules.length ? ` (${a.rules.join(', ')})` : ''}` : `Refused by ${a.rule || 'the umpire'}: ${a.text}`) : 'checking…');
-  const modes = cur.tpls.length > 1 ? h('div', { class: 'modes', role: 'group', 'aria-label': 'Kind of move' }, cur.tpls.map((t, i) => h('button', {
+    a ? (a.legal ? `${t('Legal: {text}', { text: a.text })}${a.rules && a.rules.length ? ` (${a.rules.join(', ')})` : ''}` : t('Refused by {rule}: {text}', { rule: a.rule || umpire, text: a.text })) : t('checking…'));
+  const modes = cur.tpls.length > 1 ? h('div', { class: 'modes', role: 'group', 'aria-label': t('Kind of move') }, cur.tpls.map((t, i) => h('button', {
     type: 'button', class: 'mode', 'aria-pressed': i === ctl.mode ? 'true' : 'false',
     onclick: () => { ctl.mode = i; setPose(s, ctl.pose); },
   }, modeName(t)))) : null;
   const pose = h('p', { class: 'muted small', id: 'smoke-pose' }, describePose(cmd, cur.u));
   const refused = ctl.refused ? h('p', { class: 'verdict bad', id: 'smoke-refused', role: 'alert', dataset: ctl.refused.rule ? { rule: ctl.refused.rule } : {} },
-    `Refused by ${ctl.refused.rule || 'the umpire'}: ${ctl.refused.text} — back to the ${ctl.lastLegal ? 'last legal pose' : 'starting pose'}.`) : null;
-  if (ctl.refused && !ctl.lastLegal) verdict.textContent = 'At the starting pose.';
+    `${t('Refused by {rule}: {text}', { rule: ctl.refused.rule || umpire, text: ctl.refused.text })} — ${ctl.lastLegal ? t('back to the last legal pose.') : t('back to the starting pose.')}`) : null;
+  if (ctl.refused && !ctl.lastLegal) verdict.textContent = t('At the starting pose.');
   const place = cur.u.kind === 'place' ? placeBox(s, cur) : null;
   bar.append(h('div', { class: 'smoke-bar' }, place, profileCard(s.view, cur.u), modes, pose, refused, verdict,
-    h('button', { type: 'button', id: 'smoke-send', disabled: !(a && a.legal), onclick: () => send(s) }, 'Send'), ' ',
+    h('button', { type: 'button', id: 'smoke-send', disabled: !(a && a.legal), onclick: () => send(s) }, t('Send')), ' ',
     cur.u.kind === 'place' ? null : h('button', { type: 'button', class: 'link', onclick: () => { reset(ctl.key); render(s); } }, 'Cancel')));
-  const turn = turnable(cur.tpl) ? ', turn it with the handle, the wheel or [ ]' : '';
+  const turn = turnable(cur.tpl) ? `, ${t('turn it with the handle, the wheel or [ ]')}` : '';
   hint.textContent = cur.u.kind === 'place'
-    ? `${cur.u.name}: drag it inside the outlined zone${turn}; it turns red with the rule where it may not go; release (or Enter) puts it there.`
-    : `${cur.u.id}: drag it (or the arrow keys)${turn}; release or Enter sends a legal pose.`;
+    ? `${cur.u.name}: ${t('drag it inside the outlined zone')}${turn}; ${t('it turns red with the rule where it may not go; release (or Enter) puts it there.')}`
+    : `${cur.u.id}: ${t('drag it (or the arrow keys)')}${turn}; ${t('release or Enter sends a legal pose.')}`;
 }
 
 // What is being placed, and the others still to place (any of them may go next).
@@ -646,45 +651,51 @@ export function profileCard(view, u) {
   const unit = u.profile ? { profile: u.profile } : (st.units || []).find((x) => x.id === u.id);
   const p = unit && (st.profiles || {})[unit.profile];
   if (!p) return null;
-  const speed = Array.isArray(p.speed) ? `${p.speed[0]} UW simple, ${p.speed[1]} UW complex` : String(p.speed);
-  const fire = (p.fire || []).map((f) => `${f.name} (range ${f.range} UW, ${f.dice} ${f.dice === 1 ? 'die' : 'dice'})`);
+  const speed = Array.isArray(p.speed) ? t('{simple} UW simple, {complex} UW complex', { simple: p.speed[0], complex: p.speed[1] }) : String(p.speed);
+  const fire = (p.fire || []).map((f) => `${f.name} (${tn('range {range} UW, {n} die', 'range {range} UW, {n} dice', f.dice, { range: f.range })})`);
   return h('div', { class: 'profile-card', id: 'profile-card', role: 'group', 'aria-label': `${u.name || u.id}: ${p.name}` },
     h('strong', {}, `${u.name || u.id} · ${p.name}`),
     h('dl', {},
-      h('dt', {}, 'Speed'), h('dd', {}, speed),
-      h('dt', {}, 'Weapons'), h('dd', {}, fire.length ? fire.join('; ') : 'none (melee only)'),
-      p.bombardment ? [h('dt', {}, 'Bombardment'), h('dd', {}, typeof p.bombardment === 'object' ? Object.entries(p.bombardment).map(([k, v]) => `${k} ${v}`).join(', ') : String(p.bombardment))] : null,
-      h('dt', {}, 'Melee'), h('dd', {}, String(p.melee)),
-      h('dt', {}, 'Discipline'), h('dd', {}, String(p.discipline)),
-      h('dt', {}, 'Morale'), h('dd', {}, `${p.morale} (loses ${p.morale_loss} when broken)`),
-      h('dt', {}, 'Traits'), h('dd', {}, (p.traits || []).join(', ') || 'none')));
+      h('dt', {}, t('Speed')), h('dd', {}, speed),
+      h('dt', {}, t('Weapons')), h('dd', {}, fire.length ? fire.join('; ') : t('none (melee only)')),
+      p.bombardment ? [h('dt', {}, t('Bombardment')), h('dd', {}, typeof p.bombardment === 'object' ? Object.entries(p.bombardment).map(([k, v]) => `${k} ${v}`).join(', ') : String(p.bombardment))] : null,
+      h('dt', {}, t('Melee')), h('dd', {}, String(p.melee)),
+      h('dt', {}, t('Discipline')), h('dd', {}, String(p.discipline)),
+      h('dt', {}, t('Morale')), h('dd', {}, t('{morale} (loses {loss} when broken)', { morale: p.morale, loss: p.morale_loss })),
+      h('dt', {}, t('Traits')), h('dd', {}, (p.traits || []).join(', ') || t('none'))));
 }
 
-const END_WORDS = { end_of_phase: (e) => `the game ends at the end of phase ${e.phase}` };
+const END_WORDS = { end_of_phase: (e) => t('the game ends at the end of phase {n}', { n: e.phase }) };
 function victory(st) {
   const b = st.battle || {};
   const e = b.end || {};
   const bits = [];
   if (END_WORDS[e.kind]) bits.push(END_WORDS[e.kind](e)); else if (e.kind) bits.push(e.kind.replace(/_/g, ' '));
-  if (e.marginal) bits.push(`then the winner by ${e.marginal.replace(/_/g, ' ')}`);
+  if (e.marginal) bits.push(e.marginal === 'morale_fraction' ? t('then the winner by morale fraction') : t('then the winner by {what}', { what: e.marginal.replace(/_/g, ' ') }));
   return bits.join('; ');
 }
 
 export function statusLines(view) {
   const st = stateOf(view);
   const lines = [];
-  const t = st.turn;
   const end = (st.battle && st.battle.end) || {};
   // a side by its printed name and its players, as everywhere else ("Karl (player-1)")
   const sides = (st.battle && st.battle.sides) || [];
   const seatsOf = (side) => Object.values(st.armies || {}).filter((a) => a.side === side).map((a) => a.seat);
   const sideName = (id) => { const s = sides.find((x) => x.id === id); const who = seatsOf(id); return `${s ? s.name : id}${who.length ? ` (${who.join(', ')})` : ''}`; };
   // GAP-B-09: sixes may carry the phase past the last one in the game's last turn; it is the last phase that ended
-  const phase = st.phase != null && end.phase && st.phase > end.phase ? `Phase ${end.phase} of ${end.phase} is over (last turn)` : `Phase ${st.phase}${end.phase ? ` of ${end.phase}` : ''}`;
-  if (st.phase != null) lines.push(`${phase} · turn ${st.turn_number ?? ''}${t && !st.result ? ` · ${sideName(t.side)} to act, ${String(t.step || '').replace(/_/g, ' ')} step` : ''}`);
+  const phase = st.phase != null && end.phase && st.phase > end.phase ? t('Phase {n} of {max} is over (last turn)', { n: end.phase, max: end.phase })
+    : end.phase ? t('Phase {n} of {max}', { n: st.phase, max: end.phase }) : t('Phase {n}', { n: st.phase });
+  const turn = st.turn;
+  const step = turn ? (STEP_WORDS()[turn.step] || String(turn.step || '').replace(/_/g, ' ')) : '';
+  if (st.phase != null) {
+    lines.push(`${phase} · ${t('turn {n}', { n: st.turn_number ?? '' })}${turn && !st.result ? ` · ${t('{side} to act, step: {step}', { side: sideName(turn.side), step })}` : ''}`);
+  }
   if (st.result) {
     const r = st.result;
-    lines.push(`Result: ${typeof r === 'object' ? (r.winner ? `${sideName(r.winner)} wins${r.kind ? ` (${r.kind} victory)` : ''}` : (r.kind === 'draw' ? 'a draw: the sides kept equal shares of their morale' : (r.detail || 'a draw'))) : r}`);
+    const said = typeof r === 'object' ? (r.winner ? (r.kind ? t('{side} wins ({kind} victory)', { side: sideName(r.winner), kind: r.kind }) : t('{side} wins', { side: sideName(r.winner) }))
+      : (r.kind === 'draw' ? t('a draw: the sides kept equal shares of their morale') : (r.detail || t('a draw')))) : r;
+    lines.push(t('Result: {result}', { result: said }));
   }
   return lines;
 }
@@ -703,12 +714,16 @@ function placeOffers(cmds, dice, used, i) {
 // (label and warning, from legal-commands "described"): who goes first, the quarters, the columns,
 // the end of an activation, bombardment aims, battles, tactics, hits, retreats, support.
 const ON_TABLE = new Set([...PLACED, 'move', 'ride', 'place_die', 'activate', 'take_risk', 'end_placement']);
-const DECISION_TITLES = {
-  choose_first: 'Who goes first', choose_edge: 'Table edge', choose_quarters: 'Terrain quarters', assign_columns: 'Columns',
-  aim: 'Bombardment', bombard: 'Bombardment', take_loss: 'Bombardment losses', fight: 'Battles', play_tactic: 'Tactics',
-  end_tactics: 'Tactics', allocate_hits: 'Hits', resolve_hits: 'Hits', retreat: 'Retreat', support: 'A broken army',
-  end_activation: 'This activation', end_actions: 'Your actions',
-};
+const DECISION_TITLES = () => ({
+  choose_first: t('Who goes first'), choose_edge: t('Table edge'), choose_quarters: t('Terrain quarters'), assign_columns: t('Columns'),
+  aim: t('Bombardment'), bombard: t('Bombardment'), take_loss: t('Bombardment losses'), fight: t('Battles'), play_tactic: t('Tactics'),
+  end_tactics: t('Tactics'), allocate_hits: t('Hits'), resolve_hits: t('Hits'), retreat: t('Retreat'), support: t('A broken army'),
+  end_activation: t('This activation'), end_actions: t('Your actions'),
+});
+// A slot's kind and when a tactic may be played (SMOKE-ACT, the action board), in words.
+const SLOT_KINDS = () => ({ action: t('action'), tactic: t('tactic'), active: t('active'), passive: t('passive') });
+// The steps of a turn (SMOKE-TURN-2), in words.
+const STEP_WORDS = () => ({ deploy: t('deployment'), bombard: t('bombardment'), actions: t('actions'), battle_start: t('battle start'), battles: t('battles') });
 
 function decisionBox(cmds, legal, post) {
   const rest = cmds.filter((c) => !ON_TABLE.has(c.type));
@@ -716,11 +731,11 @@ function decisionBox(cmds, legal, post) {
   const words = wordsOf(legal);
   const groups = new Map();
   for (const c of rest) {
-    const title = DECISION_TITLES[c.type] || 'Choices';
+    const title = DECISION_TITLES()[c.type] || t('Choices');
     if (!groups.has(title)) groups.set(title, []);
     groups.get(title).push(c);
   }
-  return h('section', { class: 'smoke-decisions', id: 'smoke-decisions', 'aria-label': 'Your choices' },
+  return h('section', { class: 'smoke-decisions', id: 'smoke-decisions', 'aria-label': t('Your choices') },
     [...groups].map(([title, cs]) => h('div', { class: 'decision-group', role: 'group', 'aria-label': title },
       h('h3', {}, title),
       h('div', { class: 'choices' }, cs.map((c) => {
@@ -737,14 +752,13 @@ export function handPanel({ view, seat, cmds, post, legal }) {
   if (pick.key !== key) Object.assign(pick, { key, die: null });
   const b = st.battle || {};
   out.push(h('div', { class: 'smoke-clock', id: 'smoke-clock' },
-    h('h3', {}, b.title || 'The battle'),
+    h('h3', {}, b.title || t('The battle')),
     h('p', {}, statusLines(view).join(' · ')),
-    h('p', { class: 'small' }, h('strong', {}, 'Victory: '), victory(st) || 'see the briefing'),
+    h('p', { class: 'small' }, h('strong', {}, t('Victory:'), ' '), victory(st) || t('see the briefing')),
     b.briefing ? h('p', { class: 'muted small' }, b.briefing) : null));
   const decisions = decisionBox(cmds, legal, post);
   if (decisions) out.push(decisions);
-  const t = st.turn || {};
-  const acts = t.actions;
+  const acts = (st.turn || {}).actions;
   const armies = st.armies || {};
   const boardSeat = (acts && acts.seat) || seat;
   const boardId = (armies[boardSeat] && armies[boardSeat].board) || Object.keys(st.boards || {})[0];
@@ -754,15 +768,15 @@ export function handPanel({ view, seat, cmds, post, legal }) {
   const used = (acts && acts.used) || [];
   const placed = (acts && acts.placed) || {};
   const mine = acts && acts.seat === seat;
-  const diceRow = h('div', { class: 'dice-row', role: 'group', 'aria-label': 'Rolled action dice' },
+  const diceRow = h('div', { class: 'dice-row', role: 'group', 'aria-label': t('Rolled action dice') },
     dice.length ? dice.map((v, i) => {
       const offers = mine ? placeOffers(cmds, dice, used, i) : [];
       const isUsed = used.includes(i);
       return h('button', { type: 'button', class: `die${isUsed ? ' used' : ''}`, dataset: { die: String(i), value: String(v) },
         disabled: !offers.length, 'aria-pressed': pick.die === i ? 'true' : 'false',
-        'aria-label': `Die ${i + 1}: ${v}${isUsed ? ' (placed)' : ''}`,
+        'aria-label': isUsed ? t('Die {n}: {value} (placed)', { n: i + 1, value: v }) : t('Die {n}: {value}', { n: i + 1, value: v }),
         onclick: (ev) => { pick.die = pick.die === i ? null : i; redrawBoard(ev.currentTarget, { view, seat, cmds, post, legal }); } }, String(v));
-    }) : h('span', { class: 'muted' }, acts ? 'No dice rolled yet.' : 'No action dice now.'));
+    }) : h('span', { class: 'muted' }, acts ? t('No dice rolled yet.') : t('No action dice now.')));
   const chosen = pick.die != null ? placeOffers(cmds, dice, used, pick.die) : [];
   const words = wordsOf(legal);
   const slots = h('ul', { class: 'slots' }, board.slots.map((sl) => {
@@ -770,22 +784,22 @@ export function handPanel({ view, seat, cmds, post, legal }) {
     const here = (placed[sl.id] || []).map((i) => dice[i]);
     const activations = mine ? cmds.filter((c) => c.type === 'activate' && c.slot === sl.id) : [];
     return h('li', { class: `slot slot-${sl.kind}${place ? ' can-place' : ''}`, dataset: { slot: sl.id } },
-      h('div', { class: 'slot-head' }, h('strong', {}, `${sl.id} ${sl.name}`), h('small', { class: 'muted' }, ` ${sl.kind}${sl.when && sl.when !== 'any' ? `, ${sl.when}` : ''}`)),
+      h('div', { class: 'slot-head' }, h('strong', {}, sl.id, ' ', sl.name), h('small', { class: 'muted' }, ` ${SLOT_KINDS()[sl.kind] || sl.kind}${sl.when && sl.when !== 'any' ? `, ${SLOT_KINDS()[sl.when] || sl.when}` : ''}`)),
       h('p', {}, sl.text),
-      here.length ? h('p', { class: 'placed' }, `Dice here: ${here.join(', ')}`) : null,
-      place ? h('button', { type: 'button', class: 'place-here', dataset: { command: JSON.stringify(place) }, onclick: () => post(place) }, `Put the ${dice[pick.die]} here`) : null,
+      here.length ? h('p', { class: 'placed' }, t('Dice here: {dice}', { dice: here.join(', ') })) : null,
+      place ? h('button', { type: 'button', class: 'place-here', dataset: { command: JSON.stringify(place) }, onclick: () => post(place) }, t('Put the {value} here', { value: dice[pick.die] })) : null,
       // what placing it costs (the ruleset's warning), under the button: the die was picked first, this is the second step
       place && warningOf(place, words) ? h('p', { class: 'cmd-warning', role: 'note' }, '⚠ ', warningOf(place, words)) : null,
       activations.length ? activationChoices(activations, dice, post) : null);
   }));
   const others = mine ? cmds.filter((c) => c.type === 'take_risk' || c.type === 'end_placement') : [];
   out.push(h('div', { class: 'action-board', id: 'action-board' },
-    h('h3', {}, `Action board: ${board.name}`),
-    h('p', { class: 'small' }, mine ? (pick.die != null ? `Die ${dice[pick.die]} picked: choose a slot.` : dice.some((_, i) => placeOffers(cmds, dice, used, i).length) ? 'Pick a die, then the slot to put it on.' : 'No die left to place.') : `${acts ? acts.seat : 'Nobody'} is placing dice.`),
+    h('h3', {}, t('Action board: {name}', { name: board.name })),
+    h('p', { class: 'small' }, mine ? (pick.die != null ? t('Die {value} picked: choose a slot.', { value: dice[pick.die] }) : dice.some((_, i) => placeOffers(cmds, dice, used, i).length) ? t('Pick a die, then the slot to put it on.') : t('No die left to place.')) : acts ? t('{seat} is placing dice.', { seat: acts.seat }) : t('Nobody is placing dice.')),
     diceRow,
     // the ruleset's words and warning (a risk to the general, dice discarded): the first press asks again
     others.length ? h('div', { class: 'choices' }, others.map((c) => commandButton(c, post,
-      (words.get(JSON.stringify(c)) || {}).label || (c.type === 'take_risk' ? 'Take a risk: roll one more die (your general is exposed)' : 'End placement (dice not placed are discarded)'),
+      (words.get(JSON.stringify(c)) || {}).label || (c.type === 'take_risk' ? t('Take a risk: roll one more die (your general is exposed)') : t('End placement (dice not placed are discarded)')),
       warningOf(c, words), { class: 'board-cmd' }))) : null,
     slots));
   return out;
@@ -838,14 +852,17 @@ function legend(svg) {
   const frame = svg.closest('.board-frame');
   if (!frame || document.getElementById('smoke-legend')) return;
   frame.after(h('p', { class: 'small muted smoke-legend', id: 'smoke-legend' },
-    `Unit symbols: ${Object.values(SYMBOLS).join(' · ')}; the front edge is drawn heavy. A name with no room beside its unit shows while the unit is pointed at or selected.`));
+    t('Unit symbols: {symbols}; the front edge is drawn heavy. A name with no room beside its unit shows while the unit is pointed at or selected.', { symbols: Object.values(SYMBOLS).join(' · ') })));
 }
 
 // ---- words -------------------------------------------------------------------------------------
 export function describe(cmd) {
   if (cmd.type === 'move' && cmd.kind === 'simple' && cmd.distance != null) return `Move ${cmd.unit} ${cmd.distance} UW facing ${cmd.facing}° (simple)`;
-  if (cmd.type === 'move' && cmd.kind === 'complex' && cmd.vector) return `Move ${cmd.unit} by (${cmd.vector.join(', ')}) UW${cmd.facing != null ? `, then face ${cmd.facing}°` : ''} (complex)`;
-  if (cmd.type === 'ride' && cmd.to) return `Ride ${cmd.commander} to (${cmd.to.join(', ')}) with die ${cmd.die}`;
+  if (cmd.type === 'move' && cmd.kind === 'complex' && cmd.vector) {
+    const at = { unit: cmd.unit, vector: cmd.vector.join(', '), facing: cmd.facing };
+    return cmd.facing != null ? t('Move {unit} by ({vector}) UW, then face {facing}° (complex)', at) : t('Move {unit} by ({vector}) UW (complex)', at);
+  }
+  if (cmd.type === 'ride' && cmd.to) return t('Ride {commander} to ({to}) with die {die}', { commander: cmd.commander, to: cmd.to.join(', '), die: cmd.die });
   return null;
 }
 

@@ -6,6 +6,7 @@
 // neither another name nor another unit; a name with no free place is tucked away and shown while the
 // unit is hovered, focused or selected (its <title> names it too). The server's picture is only dressed:
 // nothing here changes what a piece is or where it stands.
+import { t } from '../i18n.js';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SCREEN_PX = 11; // the size a name is read at, on the screen
 const PAD = 1.5; // user units kept free around a name
@@ -25,7 +26,10 @@ export function typeOf(profile) {
   return null;
 }
 
-export const SYMBOLS = { infantry: '╳ infantry', cavalry: '╱ cavalry', artillery: '● artillery' };
+// Read when drawn (getters): the words are the page's language's, loaded after this module.
+export const SYMBOLS = {
+  get infantry() { return `╳ ${t('infantry')}`; }, get cavalry() { return `╱ ${t('cavalry')}`; }, get artillery() { return `● ${t('artillery')}`; },
+};
 
 const pts = (poly) => (poly.getAttribute('points') || '').trim().split(/\s+/).map((p) => p.split(',').map(Number));
 
