@@ -305,7 +305,7 @@ def test_the_fairness_panel_fails_on_a_tampered_roll(game, server, contexts):
     page.wait_for_selector("#fair-result", timeout=60_000)
     shot(page, "fairness-tampered", full_page=True)
     assert page.get_attribute("#fair-result", "data-ok") == "false"
-    assert f"seq {seq}:" in page.text_content("#fair-result")
+    assert f"step {seq}:" in page.text_content("#fair-result")
     api.close()
 
 

@@ -70,7 +70,7 @@ export function choicesLine(ruleset, choices, info) {
 
 function eventsList(events) {
   return h('ol', { class: 'redecided' }, (events || []).map((e) => h('li', {},
-    h('code', {}, e.type), ' ', e.ruling && e.ruling.summary ? e.ruling.summary : '',
+    e.ruling && e.ruling.summary ? e.ruling.summary : String(e.type || '').replace(/_/g, ' '),
     h('ul', { class: 'small' }, ((e.ruling && e.ruling.steps) || []).map((s) => h('li', {}, h('code', {}, s.rule), ' ', s.text || ''))))));
 }
 

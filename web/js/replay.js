@@ -139,7 +139,7 @@ function actorText(s) {
 export function rulingView(session, seq, step, r) {
   if (seq === 0) return [h('h3', {}, t('Before the first step')), h('p', {}, t('The board as the game was created.'))];
   const head = h('h3', {}, t('Step {n}: {summary}', { n: seq, summary: (step && step.summary) || (r && r.type) || '' }));
-  const meta = h('p', { class: 'muted' }, [r && r.type ? h('code', {}, r.type) : '', t('by {who}', { who: step ? actorText(step) : (r && r.actor) || t('the referee') }), step && step.turn ? t('turn {n}', { n: step.turn }) : ''].filter(Boolean).flatMap((x, i) => (i ? [' · ', x] : [x])));
+  const meta = h('p', { class: 'muted' }, [t('by {who}', { who: step ? actorText(step) : (r && r.actor) || t('the referee') }), step && step.turn ? t('turn {n}', { n: step.turn }) : ''].filter(Boolean).flatMap((x, i) => (i ? [' · ', x] : [x])));
   const out = [head, meta];
   if (r && r.undone) out.push(h('p', { class: 'undone-note' }, t('This step was undone: it stays in the log, marked, and no longer counts.')));
   if (r && r.bot && !(step && step.by && step.by.kind === 'bot')) out.push(h('p', {}, t('Played by the bot {bot}.', { bot: r.bot })));

@@ -91,14 +91,14 @@ function centre(b, view) {
 export function placeables(legal, view) {
   const st = stateOf(view);
   const out = [];
-  for (const t of (legal && legal.templates) || []) {
-    const c = t && t.command;
+  for (const tp of (legal && legal.templates) || []) {
+    const c = tp && tp.command;
     if (!c || !PLACED.includes(c.type)) continue;
-    const kinds = c.type === 'place_terrain' ? ((t.bounds.kind && t.bounds.kind.one_of) || []) : [null];
+    const kinds = c.type === 'place_terrain' ? ((tp.bounds.kind && tp.bounds.kind.one_of) || []) : [null];
     for (const kind of kinds) {
-      const ex = t.example && (kind == null || t.example.kind === kind) ? t.example : null;
-      const tpl = kind == null ? t : { ...t, command: { ...c, kind }, example: ex };
-      const at = (ex && (ex.at || ex.to)) || centre(t.bounds, view);
+      const ex = tp.example && (kind == null || tp.example.kind === kind) ? tp.example : null;
+      const tpl = kind == null ? tp : { ...tp, command: { ...c, kind }, example: ex };
+      const at = (ex && (ex.at || ex.to)) || centre(tp.bounds, view);
       const facing = ex ? (ex.facing ?? ex.rotation ?? 90) : 90;
       let u = { kind: 'place', shape: 'disc', r: 0.6, x: at[0], y: at[1], facing };
       let id = c.type;
