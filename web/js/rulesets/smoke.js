@@ -657,7 +657,7 @@ export function profileCard(view, u) {
       h('dt', {}, 'Melee'), h('dd', {}, String(p.melee)),
       h('dt', {}, 'Discipline'), h('dd', {}, String(p.discipline)),
       h('dt', {}, 'Morale'), h('dd', {}, `${p.morale} (loses ${p.morale_loss} when broken)`),
-      h('dt', {}, 'Traits'), h('dd', {}, (p.traits || []).join(', ') || 'none')));
+      h('dt', {}, 'Traits'), h('dd', {}, (p.traits || []).map((t) => t.replace(/_/g, ' ')).join(', ') || 'none')));
 }
 
 const END_WORDS = { end_of_phase: (e) => `the game ends at the end of phase ${e.phase}` };
