@@ -18,7 +18,9 @@ from .conftest import shot
 from .test_axe import AXE, RUN_AXE
 from .test_smoke_game import Table
 
-SEED = "5a" * 32
+#: A seed whose action dice roll few sixes early (SMOKE-PHASE-2): the phases, and so the game (GAP-B-09), last
+#: long enough for the armies to meet (with greedy bots it ends at turn 23); the dice do not depend on the moves.
+SEED = "36" * 32
 
 
 def _axe_serious(page: Any) -> list[dict]:
@@ -61,14 +63,17 @@ def _built(page: Any, seat: str) -> dict[str, Any]:
 
 def _steer(view: dict[str, Any], seat: str, legal: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
     """The commands to try, best first: the greedy bot's choice (bots/smoke), except that the highest die goes
-    on Order (an activation, not a ride) and a unit moves straight at the nearest enemy as far as it may
+    on March while the armies are apart, then on Order (activations, not rides), and a unit moves straight at the nearest enemy as far as it may
     (the greedy bot keeps to the engine's straight-ahead examples and seldom meets the enemy before the end)."""
     f = _Field(view["state"], seat)
     cmds = legal["commands"]
     greedy = cmds[max((_score(f, c)[0], rng.random(), i) for i, c in enumerate(cmds))[2]]
-    order = [c for c in cmds if c["type"] == "place_die" and c["slot"] == "A1"]
-    if order:
-        return [max(order, key=lambda c: f.dice[c["die"]]), greedy]
+    near = min((math.hypot(e["x"] - u["x"], e["y"] - u["y"]) for i, u in f.units.items() if i in f.mine
+                for e in f.enemies), default=0.0)
+    for slot in (("A3", "A1") if near > 3.5 else ("A1",)):  # March (+1 simple speed) while no enemy is near
+        order = [c for c in cmds if c["type"] == "place_die" and c["slot"] == slot]
+        if order:
+            return [max(order, key=lambda c: f.dice[c["die"]]), greedy]
     out = []
     for t in legal["templates"]:
         c = t["command"]
