@@ -76,6 +76,9 @@ MARGIN_X, MARGIN_TOP = 20, 50
 BOARD_W = (EAST_EDGE_X - WEST_EDGE_X) * SX
 BOARD_H = (3 * (ROWS - 1) + 4) * SY
 CAPTION_H = 70
+#: The hexes' coordinate and terrain labels (px of the picture: about 11 px on the screen at 1x on a 1280 px
+#: page, where the picture is drawn 1.4 times larger) and the halo that keeps them legible over lines and fills.
+LABEL_SIZE, LABEL_HALO = 8, 3
 
 TERRAIN_STYLE: dict[str, tuple[str, str]] = {  # type -> (fill, short label)
     "ridge": ("#b8a27a", "RDG"),
@@ -206,22 +209,24 @@ def render_board(picture: BoardPicture) -> str:
         out.append(f'<polygon data-hex="{h[0]},{h[1]}" points="{_points(_half(h))}" fill="{HALF_HEX_FILL}">'
                    f'<title>{escape(label(h))}</title></polygon>')
     out.append("</g>")
-    # coordinates and terrain labels
-    out.append('<g id="labels">')
-    for h in sorted(PLAYABLE, key=_order):
-        cx, cy = _centre(h)
-        out.append(_text(cx, cy + 22, f"{h[0] // 2},{h[1]}", 7, fill="#8a96a3"))
-        terrain = picture.terrain.get(h)
-        if terrain:
-            short = TERRAIN_STYLE.get(terrain, ("", terrain[:3].upper()))[1]
-            out.append(_text(cx, cy - 16, short, 8, weight="bold", fill="#303030"))
-    out.append("</g>")
     # the two dashed section lines (HOTH-BOARD-3, HOTH-COORD-8)
     out.append('<g id="sections" stroke="#d32f2f" stroke-width="2" stroke-dasharray="6,4">')
     for sx in SECTION_LINES_X:
         x1, y1 = _px(sx, 3 * (ROWS - 1) + 2)
         x2, y2 = _px(sx, -2)
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
+    out.append("</g>")
+    # coordinates and terrain labels, over the section lines and the terrain on a light halo (legible on any
+    # fill); the coordinate sits between the figure count's disc and the hex's lower corner
+    out.append(f'<g id="labels" stroke="{OPEN_FILL}" stroke-width="{LABEL_HALO}" stroke-linejoin="round" '
+               'paint-order="stroke">')
+    for h in sorted(PLAYABLE, key=_order):
+        cx, cy = _centre(h)
+        out.append(_text(cx, cy + 26, f"{h[0] // 2},{h[1]}", LABEL_SIZE, fill="#4f5b66"))
+        terrain = picture.terrain.get(h)
+        if terrain:
+            short = TERRAIN_STYLE.get(terrain, ("", terrain[:3].upper()))[1]
+            out.append(_text(cx, cy - 17, short, LABEL_SIZE, weight="bold", fill="#303030"))
     out.append("</g>")
     # structures (HOTH-STRUCT-*)
     out.append('<g id="structures">')

@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape
 
 from . import events as E
 from .markers import BATTLE_RADIUS
+from .headline import status_words
 from .state import SmokeState
 from .commanders import COMMANDER_RADIUS
 
@@ -65,17 +66,13 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
            f'<rect x="0" y="0" width="{_f(W)}" height="{_f(H)}" fill="#f4f1e8"/>',
            f'<rect x="{fr.x(0)}" y="{fr.y(b.height)}" width="{_f(b.width * S)}" height="{_f(b.height * S)}" '
            'fill="#dfe8c9" stroke="#555" stroke-width="1.5"/>']
-    # header: title, turn, phase, morale
+    # header: the battle's title; the turn, phase, who acts or the result, in words; the armies' morale
     side_name = {s.id: s.name for s in b.sides}
-    head = f"{b.title} - turn {state.turn_no}, phase {state.phase}"
-    if state.turn is not None:
-        head += f", {side_name.get(state.turn.side, state.turn.side)} to act ({state.turn.step.replace('_', ' ')})"
-    if state.result is not None:
-        head += f" - {state.result.kind}" + (f": {side_name.get(state.result.winner, state.result.winner)} wins" if state.result.winner else "")
-    out.append(f'<text x="{_f(M)}" y="18" font-size="14" font-weight="bold">{escape(head)}</text>')
+    out.append(f'<text x="{_f(M)}" y="16" font-size="14" font-weight="bold">{escape(b.title)}</text>')
+    out.append(f'<text x="{_f(M)}" y="32" font-size="12" class="headline">{escape(status_words(state))}</text>')
     morale = "   ".join(f"{a.seat} ({side_name.get(a.side, a.side)}): morale {a.morale}/{a.start_morale}, level {a.level}"
                         for a in sorted(state.armies.values(), key=lambda a: a.seat))
-    out.append(f'<text x="{_f(M)}" y="34" font-size="11">{escape(morale)}</text>')
+    out.append(f'<text x="{_f(M)}" y="47" font-size="11">{escape(morale)}</text>')
     # grid every 5 UW
     for gx in range(5, int(b.width), 5):
         out.append(f'<line x1="{fr.x(gx)}" y1="{fr.y(0)}" x2="{fr.x(gx)}" y2="{fr.y(b.height)}" stroke="#c9d3b2" '

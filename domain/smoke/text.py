@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .headline import headline
 from .state import SmokeState
 from .terrain import point_in_ring
 
@@ -56,14 +57,12 @@ def render_state(state: SmokeState, seat: str | None) -> str:
         put(cm.x, cm.y, "G" if cm.general else "C")
     for m in state.markers.values():
         put(m.x, m.y, "*")
-    t = state.turn
-    head = f"{b.title}  turn {state.turn_no}" + (f", {t.side}'s side, {t.step.replace('_', ' ')} step" if t else "")
-    lines = [head, "armies: " + "; ".join(
-        f"{a.seat} ({a.side}) morale {a.morale}/{a.start_morale}, general level {a.level}" + (", out" if a.out else "")
-        for a in state.armies.values())]
+    names = {sd.id: sd.name for sd in b.sides}
+    lines = [headline(state), "Armies: " + "; ".join(
+        f"{a.seat} ({names.get(a.side, a.side)}) morale {a.morale} of {a.start_morale}, general level {a.level}"
+        + (", general out" if a.out else "") for a in state.armies.values())]
     if state.result is not None:
-        r = state.result
-        lines.append(f"result: {r.kind}" + (f", {r.winner}'s side wins" if r.winner else "") + f" ({r.rule})")
+        lines.append(f"Decided under {state.result.rule}.")  # the winner is in the headline, the morale above
     ruler = "".join(str(c // 10) if c % 10 == 0 else " " for c in range(W))
     lines.append("     " + ruler)
     for r in range(H - 1, -1, -1):

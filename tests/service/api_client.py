@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +16,7 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
+from tests.loopback_server import free_port, start_on_free_port, url_of
 
 from .toy_ruleset import register
 
@@ -216,20 +220,13 @@ def sse_blocks(text: str) -> list[dict[str, str]]:
 
 
 class Server:
-    """A real uvicorn server process on a free loopback port."""
+    """A real uvicorn server process on a free loopback port, started at once; :meth:`wait` waits until this very
+    process listens on its port, starting it again on a new free port when another process took that one first
+    (tests/loopback_server.py). Its output (every attempt's) goes to ``log``, beside ``data_dir``."""
 
     def __init__(self, data_dir: str, redis_url: str | None = None, factory: str = "tests.service.api_client:toy_app",
                  database_url: str | None = None, env: dict[str, str] | None = None):
         """``env``: more environment of the process (e.g. ``UMPIRE_SIGNING_KEY`` shared by several nodes)."""
-        import os
-        import socket
-        import subprocess
-        import sys
-        from pathlib import Path
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
         extra_env = env or {}
         env = dict(os.environ, UMPIRE_DATA_DIR=data_dir)
         env.pop("UMPIRE_REDIS_CLUSTER", None)
@@ -239,30 +236,36 @@ class Server:
         if database_url:
             env["UMPIRE_DATABASE_URL"] = database_url
         env.update(extra_env)
-        root = Path(__file__).resolve().parents[2]
-        env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", factory, "--host", "127.0.0.1", "--port", str(self.port),
-             "--log-level", "warning"],
-            env=env, cwd=str(root),
-        )
-        self.url = f"http://127.0.0.1:{self.port}"
+        self._root = Path(__file__).resolve().parents[2]
+        env["PYTHONPATH"] = str(self._root) + os.pathsep + env.get("PYTHONPATH", "")
+        self._env, self._factory = env, factory
+        self._dir = Path(data_dir).resolve().parent
+        self._dir.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.log = self._dir / f"server-{self.port}.log"  # named after the first port tried: one per server
+        self.proc = self._spawn(self.port)
+
+    @property
+    def url(self) -> str:
+        return url_of(self.port)
+
+    def _spawn(self, port: int) -> subprocess.Popen:
+        """uvicorn at log level info: its line "Uvicorn running on <url>" says it bound its own port (no access log)."""
+        self.port = port
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "--factory", self._factory, "--host", "127.0.0.1", "--port", str(port),
+                 "--log-level", "info", "--no-access-log"],
+                env=self._env, cwd=str(self._root), stdout=out, stderr=subprocess.STDOUT)
+        return self.proc
 
     def wait(self, timeout: float = 90.0) -> Server:
-        import time
-
-        import httpx
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}")
-            try:
-                if httpx.get(self.url + "/health", timeout=1.0).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        try:
+            self.proc, self.port = start_on_free_port(self._spawn, self.log, timeout, port=self.port, proc=self.proc)
+        except BaseException:  # no server left behind
+            self.stop()
+            raise
+        return self
 
     def kill(self) -> None:
         """SIGKILL (a crash: no graceful shutdown)."""

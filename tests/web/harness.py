@@ -18,17 +18,17 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+
+from tests.loopback_server import free_port, start_on_free_port, tail, url_of
 
 CHROMIUM = os.environ.get("UMPIRE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -40,12 +40,6 @@ SCENARIO = "SCN-TAKE-DOWN-THE-SHIELD"
 MAX_COMMANDS = 500
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class UmpireServer:
     """``umpire serve`` on 127.0.0.1:<free port> with a fresh data dir."""
 
@@ -54,64 +48,42 @@ class UmpireServer:
         self._tmp = None if data_dir else tempfile.TemporaryDirectory(prefix="umpire-web-")
         self.data_dir = Path(data_dir or self._tmp.name)
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = url_of(self.port)
         self.proc: subprocess.Popen | None = None
         self.log = self.data_dir / "serve.log"
 
     def start(self, timeout: float = 60.0, attempts: int = 3) -> "UmpireServer":
-        """Start ``umpire serve`` and wait until this very process answers on its port.
-
-        The port is picked free here and bound by serve only once it has imported its app and started
-        its Redis (seconds, tens of seconds on a loaded machine). Meanwhile another process may take it:
-        another test worker's server, whose ``/health`` then answers in this one's place while this one
-        exits with "address already in use" (the test went on against the other server and lost it when
-        that one stopped). So the start waits for serve's own line "Uvicorn running on <url>", and starts
-        again on a new free port when serve could not bind its own."""
+        """Start ``umpire serve`` and wait until this very process answers on its port (started again on a
+        new free port when another process took this one first: tests/loopback_server.py)."""
         try:
-            for _ in range(attempts):
-                if self._spawn_and_wait(timeout):
-                    return self
-                self.port = free_port()
-                self.url = f"http://127.0.0.1:{self.port}"
-            raise RuntimeError(f"umpire serve found no free port in {attempts} attempts: {self.log_tail()}")
+            self.proc, port = start_on_free_port(self._spawn, self.log, timeout, attempts, port=self.port)
+            self._at(port)
+            return self
         except BaseException:  # interrupted or failed while starting: no serve is left behind
             self.stop()
             raise
 
-    def _spawn_and_wait(self, timeout: float) -> bool:
-        """True once serve runs on ``self.port`` and answers /health; False when its port was taken."""
+    def _at(self, port: int) -> None:
+        self.port = port
+        self.url = url_of(port)
+
+    def _spawn(self, port: int) -> subprocess.Popen:
+        """``umpire serve`` on ``port``, its output to the log (kept as ``self.proc``, stopped on a failure)."""
+        self._at(port)
         exe = Path(sys.executable).with_name("umpire")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "service.cli"]
         env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
         env.update(self.extra_env)
         env["PYTHONFAULTHANDLER"] = "1"  # a crash in native code (SIGSEGV) prints every thread's Python stack to the log
-        with self.log.open("wb") as out:
+        with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                cmd + ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir / "data")],
+                cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(self.data_dir / "data")],
                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env)
-        listening = f"Uvicorn running on {self.url}"
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                if "address already in use" in self.log_tail():
-                    self.proc = None
-                    return False
-                raise RuntimeError(f"umpire serve exited: {self.log_tail()}")
-            if listening in self.log.read_text(errors="replace"):
-                try:
-                    if httpx.get(self.url + "/health", timeout=5).status_code == 200:
-                        return True
-                except httpx.HTTPError:
-                    pass
-            time.sleep(0.2)
-        raise RuntimeError(f"umpire serve did not answer /health in time: {self.log_tail()}")
+        return self.proc
 
     def log_tail(self, n: int = 3000) -> str:
         """The end of serve's output (stdout and stderr)."""
-        try:
-            return self.log.read_text(errors="replace")[-n:]
-        except OSError as exc:
-            return f"(no log: {exc})"
+        return tail(self.log, n)
 
     def assert_alive(self) -> None:
         """Fail, with the end of serve's output, when the server process is gone."""

@@ -6,13 +6,21 @@ played through both seats' pages by board interactions to its first moves. Debia
 ``umpire serve``."""
 from __future__ import annotations
 
+import math
+import random
 from typing import Any
 
 import httpx
 
+from bots.smoke import _Field, _score
+
 from .conftest import shot
 from .test_axe import AXE, RUN_AXE
 from .test_smoke_game import Table
+
+#: A seed whose action dice roll few sixes early (SMOKE-PHASE-2): the phases, and so the game (GAP-B-09), last
+#: long enough for the armies to meet (with greedy bots it ends at turn 23); the dice do not depend on the moves.
+SEED = "36" * 32
 
 
 def _axe_serious(page: Any) -> list[dict]:
@@ -22,14 +30,93 @@ def _axe_serious(page: Any) -> list[dict]:
     return [v for v in page.evaluate(RUN_AXE) if v["impact"] in ("serious", "critical")]
 
 
+def _count(page: Any, seat: str, profile: str) -> int:
+    li = page.locator(f'#ab-{seat} .army-units li[data-profile="{profile}"]')
+    return int(li.text_content().split(" × ")[0]) if li.count() else 0
+
+
 def _add(page: Any, seat: str, profile: str, times: int = 1) -> None:
     page.select_option(f"#ab-{seat}-unit", profile)
     for _ in range(times):
-        page.click(f"#ab-{seat}-add")
+        n = _count(page, seat, profile)
+        page.click(f"#ab-{seat}-add")  # the seat's box is drawn again: the next click waits for it
+        page.wait_for_function("([sel, n]) => { const li = document.querySelector(sel); return li && parseInt(li.textContent) === n; }",
+                               arg=[f'#ab-{seat} .army-units li[data-profile="{profile}"]', n + 1])
 
 
 def _problems(page: Any, seat: str) -> list[str]:
     return [li.get_attribute("data-rule") for li in page.locator(f"#ab-{seat} .army-problems li").all()]
+
+
+def _built(page: Any, seat: str) -> dict[str, Any]:
+    """The list as the builder shows it: name, faction, points, commander, units (in order) and preparations."""
+    units = []
+    for li in page.locator(f"#ab-{seat} .army-units li").all():
+        units.append({"profile": li.get_attribute("data-profile"), "count": int(li.text_content().split(" × ")[0])})
+    preps = [o.get_attribute("value") for o in page.locator(f"#ab-{seat}-prep option").all()]
+    names = {page.locator(f'#ab-{seat}-prep option[value="{p}"]').text_content().split(" (")[0]: p for p in preps}
+    chosen = [names[li.text_content().rsplit(" ", 1)[0].strip()] for li in page.locator(f"#ab-{seat} .army-preps li").all()]
+    return {"name": f"{seat}'s army", "faction": page.locator(f"#ab-{seat}-faction").input_value(),
+            "points": int(page.locator("#ab-points").input_value()), "commander": page.locator(f"#ab-{seat}-commander").input_value(),
+            "units": units, "preparations": chosen}
+
+
+def _steer(view: dict[str, Any], seat: str, legal: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """The commands to try, best first: the greedy bot's choice (bots/smoke), except that the highest die goes
+    on March while the armies are apart, then on Order (activations, not rides), and a unit moves straight at the nearest enemy as far as it may
+    (the greedy bot keeps to the engine's straight-ahead examples and seldom meets the enemy before the end)."""
+    f = _Field(view["state"], seat)
+    cmds = legal["commands"]
+    greedy = cmds[max((_score(f, c)[0], rng.random(), i) for i, c in enumerate(cmds))[2]]
+    near = min((math.hypot(e["x"] - u["x"], e["y"] - u["y"]) for i, u in f.units.items() if i in f.mine
+                for e in f.enemies), default=0.0)
+    for slot in (("A3", "A1") if near > 3.5 else ("A1",)):  # March (+1 simple speed) while no enemy is near
+        order = [c for c in cmds if c["type"] == "place_die" and c["slot"] == slot]
+        if order:
+            return [max(order, key=lambda c: f.dice[c["die"]]), greedy]
+    out = []
+    for t in legal["templates"]:
+        c = t["command"]
+        if c.get("type") != "move" or c.get("kind") != "simple" or not f.enemies:
+            continue
+        u = f.units[c["unit"]]
+        e = min(f.enemies, key=lambda e: math.hypot(e["x"] - u["x"], e["y"] - u["y"]))
+        gap = math.hypot(e["x"] - u["x"], e["y"] - u["y"])
+        facing = round(math.degrees(math.atan2(e["y"] - u["y"], e["x"] - u["x"])) % 360, 3)
+        top = min(t["bounds"]["distance"]["max"], max(0.0, gap - 1.0))
+        out += [{**c, "facing": facing, "distance": round(top * k, 3)} for k in (1.0, 0.75, 0.5, 0.25)]
+    return out + [greedy]
+
+
+def _play_to_first_battle(base: str, gid: str, tokens: dict[str, str], limit: int = 600) -> dict[str, Any]:
+    """Both seats through the REST API (their own tokens, views and legal commands) until a battle starts
+    (SMOKE-BAT): its event."""
+    http = {s: httpx.Client(base_url=base, headers={"authorization": f"Bearer {t}"}, timeout=30) for s, t in tokens.items()}
+    rng = random.Random(7)
+    seen = 0
+    try:
+        for _ in range(limit):
+            evs = http["player-1"].get(f"/games/{gid}/events", params={"after": seen}).json()["events"]
+            battle = next((e for e in evs if e["type"] == "battle_started"), None)
+            if battle is not None:
+                return battle
+            seen = evs[-1]["seq"] if evs else seen
+            status = httpx.get(f"{base}/games/{gid}").json()
+            assert status["status"] != "finished", f"the game ended before any battle: {status['state'].get('result')}"
+            seat = (status.get("to_act") or [status.get("active_seat")])[0]
+            view = http[seat].get(f"/games/{gid}").json()
+            legal = http[seat].get(f"/games/{gid}/legal-commands").json()
+            for cmd in _steer(view, seat, legal, rng):
+                r = http[seat].post(f"/games/{gid}/commands", json={"command": cmd, "expected_version": legal["version"]})
+                if r.status_code == 201:
+                    break
+                assert r.status_code == 422, r.text  # a pose the rules refuse: the next one
+            else:
+                raise AssertionError(f"no command of {seat} was taken: {legal['commands'][:3]}")
+        raise AssertionError(f"no battle in {limit} commands")
+    finally:
+        for c in http.values():
+            c.close()
 
 
 def test_two_armies_built_in_the_lobby_then_played(server, contexts):
@@ -47,6 +134,9 @@ def test_two_armies_built_in_the_lobby_then_played(server, contexts):
     card = page.locator("#ab-player-1-profile").text_content()
     assert "Line infantry" in card and "16 points" in card and "Musket" in card and "Discipline" in card
     assert "3 × Line infantry" in page.locator("#ab-player-1 .army-units").text_content()
+    _add(page, "player-1", "line_cavalry")  # traits in words, never as field names
+    assert "_" not in page.locator("#ab-player-1-profile").text_content()
+    page.click('#ab-player-1 .army-units li[data-profile="line_cavalry"] button')
     # more rare than core: SMOKE-ARMY-2, and the game cannot be created
     _add(page, "player-1", "light_artillery", 4)
     assert "SMOKE-ARMY-2" in _problems(page, "player-1")
@@ -64,12 +154,29 @@ def test_two_armies_built_in_the_lobby_then_played(server, contexts):
         page.select_option("#ab-player-1-prep", prep)
         page.click("#ab-player-1-add-prep")
     assert "SMOKE-ARMY-5" in _problems(page, "player-1")
+    assert "SMOKE-ARMY-5" in page.locator("#ab-player-1 .army-problems").text_content()
+    page.click("#c-submit")
+    assert "break a rule" in page.locator("#create > p.error").text_content()
+    assert httpx.get(f"{server.url}/games").json() == games_before
     page.click("#ab-player-1 .army-preps li:last-child button")
+    assert _problems(page, "player-1") == []
+    # no commander (one select: never two): SMOKE-ARMY-3, and the game cannot be created
+    page.select_option("#ab-player-1-commander", "")
+    assert _problems(page, "player-1") == ["SMOKE-ARMY-3"]
+    assert "SMOKE-ARMY-3" in page.locator("#ab-player-1 .army-problems").text_content()
+    page.click("#c-submit")
+    assert "break a rule" in page.locator("#create > p.error").text_content()
+    assert httpx.get(f"{server.url}/games").json() == games_before
+    page.select_option("#ab-player-1-commander", "mediocre")
     assert _problems(page, "player-1") == []
     # over the agreed points: SMOKE-ARMY-4 (the size is agreed for both armies)
     page.fill("#ab-points", "100")
     page.dispatch_event("#ab-points", "change")
     assert "SMOKE-ARMY-4" in _problems(page, "player-1")
+    assert "SMOKE-ARMY-4" in page.locator("#ab-player-1 .army-problems").text_content()
+    page.click("#c-submit")
+    assert "break a rule" in page.locator("#create > p.error").text_content()
+    assert httpx.get(f"{server.url}/games").json() == games_before
     page.fill("#ab-points", "400")
     page.dispatch_event("#ab-points", "change")
     assert _problems(page, "player-1") == []
@@ -79,14 +186,19 @@ def test_two_armies_built_in_the_lobby_then_played(server, contexts):
     _add(page, "player-2", "mercenary_musketeers", 2)
     _add(page, "player-2", "lancers", 1)
     assert _problems(page, "player-2") == []
+    assert page.locator("#create > p.error").text_content() == ""  # the refusal goes once both lists are fixed
     shot(page, "army-builder-1280", full_page=True)
     assert _axe_serious(page) == []  # the builder, open and filled in
+    built = {seat: _built(page, seat) for seat in ("player-1", "player-2")}
+    page.click("#create details summary")
+    page.fill("#c-seed", SEED)  # a reproducible game
     page.click("#c-submit")
     page.wait_for_selector(".created h3")
     gid = page.locator(".created h3").text_content().split()[1]
     tokens = page.evaluate("() => JSON.parse(localStorage.getItem('umpire.tokens') || '{}')")[gid]
     first = httpx.get(f"{server.url}/games/{gid}/events", params={"after": 0}).json()["events"][0]
     armies = first["payload"]["options"]["armies"]
+    assert armies == built  # the game's header records the two lists as built in the lobby
     assert armies["player-1"]["units"] == [{"profile": "line_infantry", "count": 3}, {"profile": "light_artillery", "count": 2}]
     assert armies["player-1"]["preparations"] == ["PREP-FORT", "PREP-DEPLOY"]
     reserve = httpx.get(f"{server.url}/games/{gid}").json()["state"]["reserve"]
@@ -112,6 +224,17 @@ def test_two_armies_built_in_the_lobby_then_played(server, contexts):
         for p in t.pages.values():
             assert p.evaluate("window.__generic") == []
         shot(t.pages["player-1"], "army-builder-game-1280", full_page=True)
+        # then on to the first battle, the moves through the public API (steered at the enemy)
+        battle = _play_to_first_battle(server.url, gid, tokens)
+        assert battle["type"] == "battle_started" and battle["payload"]["units"]
+        units = {u["id"]: u for u in httpx.get(f"{server.url}/games/{gid}").json()["state"]["units"]}
+        fighting = {units[u]["seat"] for u in battle["payload"]["units"] if u in units}
+        assert fighting == {"player-1", "player-2"}, battle  # units of both built armies meet
+        for s, p in t.pages.items():  # each seat's page shows the battle
+            p.wait_for_function("seq => Number(document.body.dataset.version || 0) >= seq", arg=battle["seq"], timeout=30_000)
+            p.wait_for_function("m => document.querySelector('#panel-play').innerText.includes('battle of ' + m)",
+                                arg=battle["payload"]["markers"][0], timeout=30_000)  # in the latest steps
+            shot(p, f"army-builder-battle-{s}-1280", full_page=True)
     finally:
         t.close()
     contexts.watch.errors[:] = [e for e in contexts.watch.errors if "422" not in e]

@@ -14,7 +14,7 @@ export function profileLines(p) {
     ['Speed', `${p.speed[0]} UW simple, ${p.speed[1]} UW complex`],
     ['Weapons', fire.length ? fire.join('; ') : 'none (melee only)'],
     ['Melee', String(p.melee)], ['Discipline', String(p.discipline)], ['Morale', String(p.morale)],
-    ['Traits', (p.traits || []).join(', ') || 'none'],
+    ['Traits', (p.traits || []).map((t) => t.replace(/_/g, ' ')).join(', ') || 'none'],
   ];
 }
 
@@ -40,6 +40,7 @@ export function check(list, cat) {
   if (rare > core) problems.push({ rule: 'SMOKE-ARMY-2', field: 'units', text: `${rare} rare units but only ${core} core: rare units may not outnumber core units` });
   if (slots > limit) problems.push({ rule: 'SMOKE-ARMY-5', field: 'preparations', text: `${slots} preparations; the limit is ${limit} (one per started ${cat.preparation_step} points)` });
   if (!list.units.length) problems.push({ rule: 'SMOKE-ARMY-1', field: 'units', text: 'an army has units' });
+  if (!cat.commanders[list.commander]) problems.push({ rule: 'SMOKE-ARMY-3', field: 'commander', text: 'no commander: every army includes exactly one commander (mediocre, competent or illustrious)' });
   return { total, core, rare, slots, limit, problems };
 }
 
@@ -69,8 +70,10 @@ export function armyBuilder(cat, seats, onChange) {
     const c = check(l, cat);
     const facSel = h('select', { id: `ab-${seat}-faction` }, cat.factions.map((f) => h('option', { value: f.id, selected: f.id === l.faction }, f.name)));
     facSel.addEventListener('change', () => { l.faction = facSel.value; l.units = []; picked[seat] = null; draw(seat); });
-    const cmdSel = h('select', { id: `ab-${seat}-commander` }, Object.entries(cat.commanders).map(([k, v]) => h('option', { value: k, selected: k === l.commander },
-      `${k} (level ${v.level}, ${v.action_dice} action dice, ${v.points} points)`)));
+    // one select, so never two commanders; none at all is a list the umpire refuses (SMOKE-ARMY-3)
+    const cmdSel = h('select', { id: `ab-${seat}-commander` }, h('option', { value: '', selected: !l.commander }, 'none chosen'),
+      Object.entries(cat.commanders).map(([k, v]) => h('option', { value: k, selected: k === l.commander },
+        `${k} (level ${v.level}, ${v.action_dice} action dice, ${v.points} points)`)));
     cmdSel.addEventListener('change', () => { l.commander = cmdSel.value; draw(seat); });
     const unitSel = h('select', { id: `ab-${seat}-unit` }, Object.entries(fac.units).map(([pid, cls]) => h('option', { value: pid, selected: pid === picked[seat] },
       `${(cat.profiles[pid] || {}).name || pid} (${CLASS_WORD[cls]}, ${(cat.profiles[pid] || {}).points} points)`)));
@@ -114,10 +117,15 @@ export function armyBuilder(cat, seats, onChange) {
   }
 
   on.addEventListener('change', () => { body.hidden = !on.checked; changed(); });
-  size.addEventListener('change', () => {
-    points = Number(size.value) || points;
+  // as it is typed; the change on leaving the field (a press on "Add unit") then redraws nothing, so the press is not lost
+  const resize = () => {
+    const v = Number(size.value) || points;
+    if (v === points) return;
+    points = v;
     for (const s of Object.keys(lists)) { lists[s].points = points; draw(s); }
-  });
+  };
+  size.addEventListener('input', resize);
+  size.addEventListener('change', resize);
   body.append(h('div', { class: 'row' }, h('label', { for: size.id }, 'Agreed army size in points (SMOKE-ARMY-4) '), size), ...seats.map(seatBox));
   const el = h('fieldset', { class: 'army-builder', id: 'army-builder' }, h('legend', {}, 'Armies'),
     h('div', { class: 'row' }, on, h('label', { for: on.id }, ' The players bring their own armies (SMOKE-ARMY; battles deployed by columns)')), body);

@@ -55,17 +55,21 @@ function choicePhrase(ruleset, c, id, opt, strong) {
     h('small', { class: 'choice-id' }, '(', h('a', { href: ruleUrl(ruleset, id), class: 'rule', dataset: { rule: id }, title: c ? c.question : id }, id), ` ${opt})`)];
 }
 
-// "Rule choices: E-Web re-roll: all dice (HOTH-CHOICE-EWEB all) · …" with each id linked to its rule text;
-// non-defaults marked.
+// "Rule choices (9)" folded above the board (a long line wrapped badly on a phone): the summary names the
+// choices that differ from the defaults; opened, one choice a line with its id linked to its rule text.
 export function choicesLine(ruleset, choices, info) {
   const entries = Object.entries(choices || {});
   if (!entries.length) return null;
   const declared = new Map(((info && info.choices) || []).map((c) => [c.id, c]));
-  return h('p', { class: 'choices-line small', id: 'game-choices' }, t('Rule choices:'), ' ', entries.map(([id, opt], i) => {
-    const c = declared.get(id);
-    const changed = c && c.default !== opt;
-    return [i ? ' · ' : '', h('span', { class: 'choice', dataset: { choice: id } }, choicePhrase(ruleset, c, id, opt, changed), changed ? ` (${t('not the default')})` : '')];
-  }));
+  const changed = (id, opt) => { const c = declared.get(id); return Boolean(c && c.default !== opt); };
+  const odd = entries.filter(([id, opt]) => changed(id, opt));
+  const nd = ` (${t('not the default')})`;
+  return h('details', { class: 'choices-line small', id: 'game-choices' },
+    h('summary', {}, odd.length
+      ? [t('Rule choices ({n}):', { n: entries.length }), ' ', odd.map(([id, opt], i) => [i ? ' · ' : '', h('span', { class: 'choice-title' }, (declared.get(id) || {}).title || id), ' ', h('strong', {}, wordsOf(declared.get(id), opt))]), nd]
+      : t('Rule choices ({n}): the defaults', { n: entries.length })),
+    h('ul', {}, entries.map(([id, opt]) => h('li', { class: 'choice', dataset: { choice: id } },
+      choicePhrase(ruleset, declared.get(id), id, opt, changed(id, opt)), changed(id, opt) ? nd : ''))));
 }
 
 function eventsList(events) {

@@ -150,7 +150,11 @@ async function createForm(createdBox, onCreated = () => {}) {
       info.scenarios.some((s) => s.id.includes('@')) ? h('optgroup', { label: t('Campaign battles') }, info.scenarios.filter((s) => s.id.includes('@')).map((s) => h('option', { value: `s:${s.id}` }, s.title))) : null);
     plugin = pluginFor(rs.value);
     optsJson.value = '{}';
-    const onOptions = (v) => { optsJson.value = JSON.stringify(v); renderBots(); };
+    const onOptions = (v) => {
+      optsJson.value = JSON.stringify(v);
+      if (form && form.ok && form.ok() && err.dataset.broken) { err.textContent = ''; delete err.dataset.broken; }  // fixed: the refusal goes
+      renderBots();
+    };
     form = plugin && plugin.optionsForm ? plugin.optionsForm(onOptions, { schema: info.options, schemaForm }) : schemaForm(info.options, onOptions);
     clear(optsBox, form ? form.el : null, form && form.fromSchema ? null : optionsNote(info.options, Boolean(form)));
     choices = choicesFieldset(info);
@@ -195,7 +199,7 @@ async function createForm(createdBox, onCreated = () => {}) {
   const submit = async (e) => {
     e.preventDefault();
     err.textContent = '';
-    if (form && form.ok && !form.ok()) { err.textContent = t('The options break a rule (shown above): fix them first.'); return; }
+    if (form && form.ok && !form.ok()) { err.textContent = t('The options break a rule (shown above): fix them first.'); err.dataset.broken = 'true'; return; }
     let options;
     try { options = JSON.parse(optsJson.value || '{}'); } catch { err.textContent = t('options: not valid JSON'); return; }
     const [kind, id] = [sc.value.slice(0, 1), sc.value.slice(2)];

@@ -662,7 +662,7 @@ export function profileCard(view, u) {
       h('dt', {}, t('Melee')), h('dd', {}, String(p.melee)),
       h('dt', {}, t('Discipline')), h('dd', {}, String(p.discipline)),
       h('dt', {}, t('Morale')), h('dd', {}, t('{morale} (loses {loss} when broken)', { morale: p.morale, loss: p.morale_loss })),
-      h('dt', {}, t('Traits')), h('dd', {}, (p.traits || []).join(', ') || t('none'))));
+      h('dt', {}, t('Traits')), h('dd', {}, (p.traits || []).map((tr) => tr.replace(/_/g, ' ')).join(', ') || t('none'))));
 }
 
 const END_WORDS = { end_of_phase: (e) => t('the game ends at the end of phase {n}', { n: e.phase }) };

@@ -103,8 +103,8 @@ export function dressTable(svg, profiles = {}, units = []) {
   const fixed = [...svg.querySelectorAll('text')].filter((t) => !t.closest('g[data-unit], g[data-commander]'));
   const terrain = [];
   for (const t of fixed) {
-    // the header's lines (above the table): the second one grown as far as the header's 40 units allow
-    if (Number(t.getAttribute('y')) <= 40 && Number(t.getAttribute('font-size')) < Math.min(size, 12)) t.setAttribute('font-size', Math.min(size, 12).toFixed(1));
+    // the header's lines above the table (the state in words, the armies' morale): grown as far as the header allows
+    if (Number(t.getAttribute('y')) <= 50 && Number(t.getAttribute('font-size')) < Math.min(size, 12)) t.setAttribute('font-size', Math.min(size, 12).toFixed(1));
     if (t.getAttribute('fill') === '#333') { terrain.push(t); continue; } // a terrain element's name (below)
     placed.push(grow(bbox(t), PAD / 2));
   }
