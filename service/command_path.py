@@ -16,8 +16,9 @@ in DESIGN 8's order:
    the event loop when the store's reads are local (SQLite), only the append's commit leaving the loop --
    it joins the store's group commit on the committer thread (``EventStore.append_async``) while the loop
    serves the next requests; on a worker thread when every read is a round trip (PostgreSQL),
-6. the answer as the route gives it (:func:`service.routes._common.after_command`: the feeds woken, the
-   projection after the answer when this process projects).
+6. the answer as the route gives it (its words in the ``Accept-Language`` of the request, ``Content-Language``
+   saying which, :func:`service.routes._common.speak` (:func:`service.routes._common.after_command`: the feeds woken, the
+   projection after the answer when this process projects)).
 
 An exception becomes the answer litestar's exception handlers of the app give it (the same functions).
 What this saves per command is litestar's routing, signature model, lenient body parsing (decoded once,
@@ -31,12 +32,14 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
+import anyio
 import msgspec
 
 from .auth import check_seat, token_of_header
 from .game_service import GameService
+from .language import DEFAULT, content_language, from_accept_language
 from .problems import PROBLEM_JSON
-from .routes._common import after_command, run_command
+from .routes._common import after_command, run_command, speak
 from .strict_input import read_body
 
 #: The path of a game's commands (litestar's ``{game_id:str}``: one path segment, already percent-decoded).
@@ -74,9 +77,13 @@ class CommandPath:
             if problem is not None:
                 raise problem
 
+            lang = from_accept_language(headers.get(b"accept-language", b"").decode("latin-1")) or DEFAULT
             answer = await run_command(svc, game_id, token, body)
+            if lang != DEFAULT:  # issue 28: the answer's words in the reader's language, off the event loop
+                await anyio.to_thread.run_sync(speak, svc, game_id, answer.body, lang)
             later = after_command(svc, game_id, answer)
-            await _send(send, answer.status, _encode(answer.body), "application/json")
+            await _send(send, answer.status, _encode(answer.body), "application/json",
+                        [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in content_language(lang).items()])
             if later is not None:
                 await later()
         except Exception as exc:  # noqa: BLE001 - every exception gets the app's own answer for it

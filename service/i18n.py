@@ -227,11 +227,11 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
             if m is not None and as_message(m) is not None:
                 node[text_key] = render(m, locale, names)
         for k, v in node.items():
-            if isinstance(v, (dict, list)) and k not in _DATA:
+            if isinstance(v, (dict, list, tuple)) and k not in _DATA:  # a tuple: a ruling's steps as msgspec gives them
                 _walk(v, locale, names)
-    elif isinstance(node, list):
+    elif isinstance(node, (list, tuple)):
         for v in node:
-            if isinstance(v, (dict, list)):
+            if isinstance(v, (dict, list, tuple)):
                 _walk(v, locale, names)
 
 

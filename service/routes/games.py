@@ -12,6 +12,7 @@ from domain.kernel import Ready
 from .. import queries
 from ..auth import bearer_token, require_seat_guard, seat_of
 from ..game_service import CommandRequest, CreateGameRequest, ReadyRequest
+from ..language import DEFAULT, content_language
 from ..schemas import (
     CommandResult,
     DryRunResult,
@@ -27,6 +28,7 @@ from ._common import (
     read_models_of,
     respond,
     run_command,
+    speak,
     strict_body,
     svc_of,
 )
@@ -98,13 +100,17 @@ async def post_command(request: Request, game_id: FromPath[str], data: JSONBody[
                        dry_run: FromQuery[bool] = False) -> Response[CommandResult | DryRunResult]:
     svc = svc_of(request)
     token = bearer_token(request)
+    lang = lang_of(request)  # a malformed ?lang= is refused before the command runs
     if dry_run:
         body = await strict_body(request, CommandRequest)
-        result = await anyio.to_thread.run_sync(svc.dry_run, game_id, token, body)
-        return Response(result, status_code=200)
+        result = await anyio.to_thread.run_sync(
+            lambda: speak(svc, game_id, svc.dry_run(game_id, token, body), lang))
+        return Response(result, status_code=200, headers=content_language(lang))
     # the same code as the door's (service/command_path.py), which answers the requests without a query string
     answer = await run_command(svc, game_id, token, await request.body())
-    return command_response(svc, game_id, answer)
+    if lang != DEFAULT:
+        await anyio.to_thread.run_sync(speak, svc, game_id, answer.body, lang)
+    return command_response(svc, game_id, answer, lang)
 
 
 @post("/games/{game_id:str}/ready", guards=[require_seat_guard], status_code=201,
@@ -121,9 +127,12 @@ async def ready(request: Request, game_id: FromPath[str], data: JSONBody[ReadyRe
 
         return svc.run(game_id, seat, Ready(client_seed=body.client_seed), expected_version=None)
 
+    lang = lang_of(request)
     async with svc.lock(game_id):
         answer = await anyio.to_thread.run_sync(go)
-    return command_response(svc, game_id, answer)
+    if lang != DEFAULT:
+        await anyio.to_thread.run_sync(speak, svc, game_id, answer.body, lang)
+    return command_response(svc, game_id, answer, lang)
 
 
 ROUTER = Router(path="/", route_handlers=[Lobby_, game_view, legal_commands, post_command, ready], tags=["games"])

@@ -10,6 +10,7 @@ from litestar.params import FromPath, FromQuery, Parameter
 from litestar.response import ServerSentEvent
 
 from .. import queries
+from ..language import content_language
 from ..problems import Problem
 from ..queries import MAX_PAGE
 from ..schemas import (
@@ -130,6 +131,7 @@ async def feed(request: Request, game_id: FromPath[str], after: After = 0,
         svc.game(game_id)
         return seat_of(request, game_id, required=False, allow_query=True)
 
+    lang = lang_of(request)
     seat = await anyio.to_thread.run_sync(who)
     last = last_event_id(request.headers.get("last-event-id"))
     if last is not None:
@@ -137,7 +139,8 @@ async def feed(request: Request, game_id: FromPath[str], after: After = 0,
     count = optional_int(limit, "limit", 1)
     held = bearer_token(request, allow_query=True)
     return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), count,
-                                  holds=lambda: held is not None and svc.seat(game_id, held) == seat))
+                                  holds=lambda: held is not None and svc.seat(game_id, held) == seat, lang=lang),
+                           headers=content_language(lang))
 
 
 ROUTER = Router(path="/", route_handlers=[events, ruling, redecide_step, state_at, timeline, board, verify, feed], tags=["log"])
