@@ -97,9 +97,10 @@ def last_event_id(raw: str | None) -> int | None:
 def board(request: Request, game_id: FromPath[str],
           at: Annotated[str | None, Parameter(description="The seq to draw (an integer, 0 or more; default: now).")]
           = None) -> Response[str]:
+    lang = lang_of(request)
     svc, seat = caller(request, game_id)
     seq = optional_int(at, "at", 0)
-    return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, seq), media_type="image/svg+xml")
+    return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, seq, lang), media_type="image/svg+xml")
 
 
 @get("/games/{game_id:str}/verify", sync_to_thread=True, summary="Hash chain, and once finished the seed and the dice",
