@@ -249,7 +249,7 @@ class HothRuleset:
             top = out.state.decks[starter][:1]
             ev4 = CardsDrawn(seat=starter, count=len(top), cards=top)
             out.items.append(Emitted(event=ev4, ruling=cite(RulingBuilder(),
-                FIRST_DRAW, "draw", f"{starter} draws a card before the first turn.").add(
+                FIRST_DRAW, "draw", msg("{seat} draws a card before the first turn.", seat=terms.side(starter))).add(
                 "HOTH-SETUP-11", msg_n("{seat} draws {count} card and takes the first turn.",
                                        "{seat} draws {count} card and takes the first turn.", "count",
                                        seat=terms.side(starter), count=len(top)), count=len(top)).build(
@@ -261,7 +261,7 @@ class HothRuleset:
             if choice(out.state, FIRST_DRAW) == "draw":
                 rb.add("HOTH-SETUP-11", msg("{seat} plays the first card.", seat=terms.side(order[0])))
             else:
-                cite(rb, FIRST_DRAW, "play", "no extra draw before the first turn.").add(
+                cite(rb, FIRST_DRAW, "play", msg("no extra draw before the first turn.")).add(
                     "HOTH-SETUP-11", msg("{seat} plays the first card (no extra draw, HOTH-GAP-25).",
                                         seat=terms.side(order[0])))
             out.emit(TurnStarted(seat=order[0], turn=1), rb, summary=msg("turn {turn}: {seat}", turn=1, seat=terms.side(order[0])))

@@ -56,8 +56,8 @@ def test_a_hoth_game_played_in_english_reads_in_ukrainian_afterwards(api: Api):
         assert [(s["rule"], s.get("values")) for s in r_en["steps"]] == \
             [(s["rule"], s.get("values")) for s in r_uk["steps"]]
         assert CYRILLIC.search(r_uk["summary"]) and not CYRILLIC.search(r_en["summary"]), (r_en, r_uk)
-        # a table choice's citation (HOTH-CHOICE-*, the kernel's cite) is still an English sentence
-        assert all(CYRILLIC.search(s["text"]) for s in r_uk["steps"] if not s["rule"].startswith("HOTH-CHOICE-")), \
+        # a table choice's citation (HOTH-CHOICE-*) too: its words in Ukrainian, the choice's own title as declared
+        assert all(CYRILLIC.search(s["text"]) for s in r_uk["steps"]), \
             r_uk["steps"]
         assert not any(CYRILLIC.search(s["text"]) for s in r_en["steps"])
 
@@ -227,3 +227,30 @@ def test_board_svg_words_in_czech(api: Api):
     s = api.client.post("/games", json={"ruleset": "smoke", "scenario": "BTL-CROSSROADS"}).json()
     r = api.client.get(f"/games/{s['game_id']}/board.svg", params={"lang": "cs"})
     assert r.status_code == 200 and r.headers["content-language"] == "en"
+
+
+def test_table_choice_citations_are_messages_in_every_language():
+    """Every HOTH-CHOICE-* step a game cites says its own words as a message (the kernel's "under {choice} — {text}"
+    with a message for ``text``), rendered in uk, cs, it and ru."""
+    from domain.kernel import registry
+    from domain.kernel.messages import Message, as_message
+    from domain.kernel.runner import Game
+    from service import i18n
+
+    rs = registry.get("hoth")
+    cited = []
+    for choices in ({}, {"HOTH-CHOICE-FIRST-DRAW": "play"}):
+        g = Game(rs, SCENARIO, seed=bytes(32), game_id="choices", choices=choices)
+        rng = random.Random(11)
+        for _ in range(150):
+            seat = g.to_act()
+            if g.over or seat is None:
+                break
+            g.do(seat, rng.choice(g.legal(seat)))
+        cited += [st for em in g.emitted if em.ruling is not None for st in em.ruling.steps
+                  if st.rule.startswith("HOTH-CHOICE-")]
+    assert cited
+    for st in cited:
+        assert isinstance(as_message(st.message.params["text"]), Message), st
+        for lang in ("uk", "cs", "it", "ru"):
+            assert i18n.render(st.message, lang) != st.text, (lang, st.text)
