@@ -16,9 +16,9 @@ in DESIGN 8's order:
    the event loop when the store's reads are local (SQLite), only the append's commit leaving the loop --
    it joins the store's group commit on the committer thread (``EventStore.append_async``) while the loop
    serves the next requests; on a worker thread when every read is a round trip (PostgreSQL),
-6. the answer as the route gives it (its words in the ``Accept-Language`` of the request, ``Content-Language``
-   saying which, :func:`service.routes._common.speak` (:func:`service.routes._common.after_command`: the feeds woken, the
-   projection after the answer when this process projects)).
+6. the answer as the route gives it: its words in the request's ``Accept-Language``, ``Content-Language``
+   saying which (:func:`service.routes._common.speak`); then :func:`service.routes._common.after_command`
+   (the feeds woken, the projection after the answer when this process projects).
 
 An exception becomes the answer litestar's exception handlers of the app give it (the same functions).
 What this saves per command is litestar's routing, signature model, lenient body parsing (decoded once,
