@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from domain.kernel.dice import commitment  # noqa: E402
 from service.store import DB_FILE, EventStore, NewEvent  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 SEED = bytes(range(32))
 PAYLOAD = json.dumps({"unit": "imperial-at-at-1", "from": [3, 4], "to": [4, 4], "path": [[3, 4], [4, 4]]})
@@ -112,6 +113,7 @@ CONFIGS = [
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds per configuration per round (default 3)")
     ap.add_argument("--rounds", type=int, default=2, help="rounds, each running all four configurations (default 2)")

@@ -46,6 +46,7 @@ from bots.hoth import SearchBot  # noqa: E402
 from bots.hoth.knowledge import Knowledge  # noqa: E402
 from bots.hoth.search import Search  # noqa: E402
 from domain.kernel import registry  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 RS = registry.get("hoth")
 #: The nine battles (the campaign-made variants of two of them are left out of the round robin).
@@ -267,6 +268,7 @@ def calibrate(games: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=4, help="games per pair (default 4; the full run: 200)")
     ap.add_argument("--level", type=int, default=1, help="search level in the matches (default 1)")

@@ -25,9 +25,11 @@ from domain.emperor.events import TurnStarted  # noqa: E402
 from domain.emperor.state import EMPEROR, HUMAN  # noqa: E402
 from domain.kernel import Dice  # noqa: E402
 from tests.emperor.play import SETUPS, random_game, ruleset  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100, help="random full games to play (default 100)")
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds for the Emperor-turn measurement (default 3)")

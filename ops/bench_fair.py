@@ -44,6 +44,7 @@ from service.verify import verify_game  # noqa: E402
 from tests.fairness.battery import CONFIGS, Tally, run as run_battery  # noqa: E402
 
 from hoth_game_driver import SCENARIO, new_game, next_command  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 
 
@@ -147,6 +148,7 @@ def claim_figure(svc: GameService, n: int = 200) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=5000, help="events hashed per chain version (default 5000)")
     ap.add_argument("--undo-at", type=int, default=150, help="commands played before the undo rounds (default 150)")

@@ -2,7 +2,7 @@
 """Idle CPU and command latency of one ``umpire serve`` with 0, 400 and 2,000 open live feeds.
 
 One run, one machine, one fresh server per feed count: ``umpire serve`` (one process, its private
-Redis and projector process, the ``drill`` ruleset: ops/drills/ruleset.py) on loopback. For ``F``
+Redis and projector process, the ``drill`` ruleset: tests/rulesets/drill.py) on loopback. For ``F``
 feeds, ``F`` drill games are created and one spectator feed (``GET /games/{id}/feed``) is held open
 on each (a game per feed: the case where a polling feed missed every cache). Then:
 
@@ -82,7 +82,7 @@ class Serve:
             self.port = s.getsockname()[1]
         env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
         env["PYTHONPATH"] = os.pathsep.join((str(code / "ops"), str(code)))
-        env["UMPIRE_CLI_PLUGINS"] = "drills.ruleset"
+        env["UMPIRE_CLI_PLUGINS"] = "tests.rulesets.drill"
         self.log = open(data.parent / f"serve-{self.port}.log", "wb")
         self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
                                       "--data-dir", str(data), "--no-access-log"], cwd=code, env=env,

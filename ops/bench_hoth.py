@@ -24,6 +24,7 @@ from domain.kernel.fold import fold  # noqa: E402
 from domain.hoth.decider import HothRuleset  # noqa: E402
 from tests.hoth.fixtures import FixtureCatalog  # noqa: E402
 from tests.hoth.play import random_game  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 SCN = "SCN-TAKE-DOWN-THE-SHIELD"
 
@@ -73,6 +74,7 @@ def move_step_state(rs: HothRuleset):
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="random full games to play (default 200)")
     ap.add_argument("--seconds", type=float, default=5.0, help="seconds per legal_commands measurement (default 5)")

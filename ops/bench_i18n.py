@@ -30,6 +30,7 @@ import msgspec  # noqa: E402
 from domain.kernel import registry, words  # noqa: E402
 from domain.kernel.runner import Game  # noqa: E402
 from projections.views import timeline_entry  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 #: (ruleset, scenario, the language it is read in beside English: its rulebook's)
 CASES = (("emperor", "SETUP-AKHENA-VS-REBEL", "uk"), ("hoth", "SCN-TAKE-DOWN-THE-SHIELD", "uk"),
@@ -50,6 +51,7 @@ class _Stored:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commands", type=int, default=120)
     ap.add_argument("--seed", type=int, default=5)

@@ -43,6 +43,7 @@ from service.store import EventStore  # noqa: E402
 from service.verify import verify_game  # noqa: E402
 
 from hoth_game_driver import new_game, next_command  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 
 def _play(svc: GameService, seed: int, commands: int) -> tuple[str, list[float]]:
@@ -72,6 +73,7 @@ def _ms(fn, rounds: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commands", type=int, default=300, help="commands of the game played (default 300)")
     ap.add_argument("--rounds", type=int, default=20, help="repetitions of each replay and verify (default 20)")

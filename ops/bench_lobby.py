@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from scenarios.content import hand_to_rulesets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -46,6 +47,7 @@ def _measure(svc, rm, rounds: int, whole: bool) -> tuple[float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2040, help="games in the lobby (default 2040, as issue 13 saw)")
     ap.add_argument("--rounds", type=int, default=15)
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from domain.kernel import registry
-    from ops.drills.ruleset import RULESET, SCENARIO
+    from tests.rulesets.drill import RULESET, SCENARIO
     from service.game_service import CreateGameRequest, GameService
     from service.redis_runtime import EmbeddedRedis
     from service.store import EventStore

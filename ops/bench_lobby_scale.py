@@ -29,6 +29,7 @@ OPS = Path(__file__).resolve().parent
 sys.path[:0] = [str(OPS.parent)]
 
 from ops.drills.populate import populate  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 
 def _time(fn, rounds: int) -> float:
@@ -41,6 +42,7 @@ def _time(fn, rounds: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="10,10000,100000")
     ap.add_argument("--redis-max", type=int, default=10_000)

@@ -28,7 +28,7 @@ OPS = Path(__file__).resolve().parent
 sys.path[:0] = [str(OPS), str(OPS.parent)]
 
 from bench_workers import drive  # noqa: E402
-from drills import ruleset  # noqa: E402,F401
+import tests.rulesets.drill  # noqa: E402,F401
 from drills.server import Server  # noqa: E402
 
 

@@ -40,6 +40,7 @@ from ops.bench_append import raw_insert, report  # noqa: E402  (one raw insert, 
 from domain.kernel.dice import commitment  # noqa: E402
 from service.store import EventStore, NewEvent  # noqa: E402
 from service.store.postgres import GAME_LOCK_CLASS, PgEventStore  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 SEED = bytes(range(32))
 PAYLOAD = json.dumps({"unit": "imperial-at-at-1", "from": [3, 4], "to": [4, 4], "path": [[3, 4], [4, 4]]})
@@ -80,6 +81,7 @@ def run_raw(conn: psycopg.Connection, seconds: float) -> tuple[int, float]:
 
 
 def main() -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="per configuration per round")
     ap.add_argument("--rounds", type=int, default=2)

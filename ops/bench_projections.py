@@ -40,6 +40,7 @@ from projections.keys import GameKeys  # noqa: E402
 from service.redis_runtime import EmbeddedRedis  # noqa: E402
 from service.store import EventStore  # noqa: E402
 from tests.projections.tally import Script, create_game  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 HOTH_SCENARIO = "PROP-SCN-WALKER-HUNT"
 
@@ -210,6 +211,7 @@ def run(kind: str, client: redis.Redis, data_dir: Path, events: int, samples: in
 
 
 def main() -> None:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ruleset", choices=["hoth", "tally", "both"], default="both")
     ap.add_argument("--events", type=int, default=2000)

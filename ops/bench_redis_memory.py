@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from scenarios.content import hand_to_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "ops")]
@@ -98,6 +99,7 @@ def at_scale(client, root: Path, n: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--events", default="0,500,3000", help="hoth game lengths (0: fresh)")
     ap.add_argument("--games", type=int, default=1000)

@@ -83,7 +83,7 @@ def start(data: Path, code: Path = ROOT, wait_caught_up: float = 900) -> dict:
         port = s.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
     env["PYTHONPATH"] = os.pathsep.join((str(code / "ops"), str(code)))
-    env["UMPIRE_CLI_PLUGINS"] = "drills.ruleset"
+    env["UMPIRE_CLI_PLUGINS"] = "tests.rulesets.drill"
     t0 = time.monotonic()
     p = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data),
                           "--no-access-log"], cwd=code, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

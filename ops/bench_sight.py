@@ -21,9 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domain.hoth.board import PLAYABLE  # noqa: E402
 from domain.hoth.sight import line_geometry, line_of_sight  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=50, help="seeded random obstruction sets (default 50)")
     ap.add_argument("--seed", type=int, default=1)

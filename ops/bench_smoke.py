@@ -35,6 +35,7 @@ from domain.smoke import state as S  # noqa: E402
 from tests.hoth.fixtures import FixtureCatalog  # noqa: E402
 from tests.hoth.play import random_game as hoth_game  # noqa: E402
 from tests.smoke.play import random_game, ruleset  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 BATTLES = ("BTL-OPEN-FIELD", "BTL-ALL-TERRAIN", "BTL-CROSSROADS")
 CROWDED = "BTL-CROSSROADS"
@@ -95,6 +96,7 @@ def _per_s(fn, seconds: float, cold: bool) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=12, help="random full games to play (default 12)")
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds per calls/s measurement (default 3)")

@@ -29,6 +29,7 @@ import httpx  # noqa: E402
 from ops.bench_web import pct  # noqa: E402  (one percentile helper for the browser benchmarks)
 from tests.web.harness import UmpireServer, launch  # noqa: E402
 from tests.web.test_smoke_board import BATTLE, SEED, _screen_of, _to_first_move  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 
 def run(browser, base: str, poses: int) -> dict:
@@ -75,6 +76,7 @@ def run(browser, base: str, poses: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--poses", type=int, default=40, help="poses dragged through (default 40)")
     ap.add_argument("--json", action="store_true", help="print machine-readable results")

@@ -23,6 +23,7 @@ import msgspec  # noqa: E402
 
 from domain.kernel import registry, words  # noqa: E402
 from domain.kernel.runner import Game  # noqa: E402
+from scenarios.content import hand_to_rulesets  # noqa: E402
 
 CASES = (("hoth", "SCN-TAKE-DOWN-THE-SHIELD"), ("smoke", "BTL-CROSSROADS"), ("emperor", "SETUP-AKHENA-VS-REBEL"))
 
@@ -34,6 +35,7 @@ def _stats(xs: list[float]) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commands", type=int, default=150)
     ap.add_argument("--seed", type=int, default=5)

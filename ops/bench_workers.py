@@ -2,7 +2,7 @@
 """Commands per second through REST with 1 and with 2 worker processes (``umpire serve --workers``).
 
 A real ``umpire serve`` on loopback (fresh data dir, a Redis of the benchmark's
-own via ``UMPIRE_REDIS_URL``), the ``drill`` ruleset (ops/drills/ruleset.py: one
+own via ``UMPIRE_REDIS_URL``), the ``drill`` ruleset (tests/rulesets/drill.py: one
 d6 per command, so the figure is the service's cost, not a ruleset's). Each
 client thread plays its own game (no version races): ``POST /commands`` with
 the version it knows, sequentially, for ``--seconds``. Reported per worker
@@ -27,7 +27,7 @@ sys.path[:0] = [str(OPS), str(OPS.parent)]
 
 import httpx  # noqa: E402
 
-from drills import ruleset  # noqa: E402,F401
+import tests.rulesets.drill  # noqa: E402,F401
 from drills.load import create_games  # noqa: E402
 from drills.server import Server  # noqa: E402
 from service.redis_runtime import EmbeddedRedis  # noqa: E402

@@ -43,6 +43,9 @@ def printed_names() -> dict[str, set[str]]:
     sys.path.insert(0, str(ROOT))
     from domain.kernel import registry
     from domain.kernel.runner import Game
+    from scenarios.content import hand_to_rulesets
+
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
 
     out: dict[str, set[str]] = {}
     for rs in registry.all_rulesets():

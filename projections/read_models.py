@@ -13,6 +13,10 @@ short fold) and hands the script the finished JSON bodies: the views of every
 seat and of the spectator (built by :func:`projections.views.game_view`, the same
 function the log path uses), the timeline entry, the event for the live feed,
 and a snapshot when one is due.
+
+Over 500 lines on purpose: this is the write side only (projecting events atomically, with its per-game
+fold cache, snapshot choice and lobby sync, which share one game's lock); the reads are in
+:mod:`projections.read_side` and the catch-up in :mod:`projections.catch_up_pass`.
 """
 from __future__ import annotations
 

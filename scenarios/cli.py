@@ -4,19 +4,18 @@
     umpire scenarios show ID [--path DIR]              a Battle of Hoth scenario's board as text
 
 ``lint`` is generic over the rulesets: it checks the content of every registered ruleset whose content
-package (``scenarios.<ruleset id>``, the one the kernel registry hands to the ruleset) exports
+package (``scenarios.<ruleset id>``, see scenarios/content.py) exports
 ``lint(path=None) -> list[Problem]``; an optional ``summary(path=None) -> str`` says what was checked.
 The service CLI (service/cli.py) adds every command of :data:`COMMANDS`.
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import sys
 from types import ModuleType
 
 import click
 from domain.kernel import registry
+from scenarios import content
 from scenarios.hoth import read_catalog
 from scenarios.hoth.text import render
 
@@ -25,14 +24,8 @@ def linted_rulesets() -> dict[str, ModuleType]:
     """Ruleset id -> its content package, for every registered ruleset whose package exports ``lint``."""
     out: dict[str, ModuleType] = {}
     for rs in registry.all_rulesets():
-        name = f"{registry.CONTENT_PACKAGE}.{rs.id}"
-        try:
-            if importlib.util.find_spec(name) is None:
-                continue
-        except ModuleNotFoundError:
-            continue
-        mod = importlib.import_module(name)
-        if callable(getattr(mod, "lint", None)):
+        mod = content.package(rs.id)
+        if mod is not None and callable(getattr(mod, "lint", None)):
             out[rs.id] = mod
     return out
 

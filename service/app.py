@@ -1,6 +1,7 @@
 """The app factory: ``create_app(settings) -> Litestar`` (``umpire serve`` runs it).
 
-Wires the event store, the command service (:mod:`service.game_service`),
+Wires the rulesets' content (:func:`scenarios.content.hand_to_rulesets`), the event store, the command
+service (:mod:`service.game_service`),
 the Redis read models when the ``projections`` package provides
 ``ReadModels`` and a Redis URL is configured (otherwise every query is
 answered from the log), problem-details error handling for every error, the
@@ -24,6 +25,7 @@ from .bot_players import BotPlayers
 from .campaigns import install_hooks as install_campaign_hooks
 from .command_path import CommandPath
 from projections import CatchUp, Projector, ReadModels
+from scenarios.content import hand_to_rulesets
 
 from .edges import public_edges
 from .feed_hub import BUS_WAIT_S, RedisCommitBus
@@ -119,6 +121,7 @@ def create_app(
     ``projector``: ``thread`` (a projector thread in this process) or ``process`` (a projector process
     follows the log, ``umpire serve`` starts and supervises it: this process never projects)."""
     settings = settings or Settings.from_env()
+    hand_to_rulesets()  # the rulesets' content (scenarios/): the domain never imports it
     install_log_redaction()
     install_campaign_hooks()  # campaign seat tokens act in battles; a finished battle starts the next
     store = store or open_store(settings.data_dir, database_url=settings.database_url or "")

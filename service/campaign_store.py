@@ -23,9 +23,6 @@ from domain.kernel import chain
 from .store import ChainReport, NewEvent, SeatRefused, token_hash
 from .store_contract import Store
 
-#: The kernel's events of a campaign stream (beside the campaign rules' own): a seat's ``ready``, the
-#: seats offered, claimed and rotated (DESIGN 4), a chosen seed (UMPIRE-SEAT-6). The rules never fold them.
-CAMPAIGN_KERNEL_EVENTS = (SeatReady, SeatsOffered, SeatClaimed, SeatRotated, SeedChosen)
 #: Kernel events whose ``actor`` is the seat that made them.
 _SEAT_ACTS = (SeatReady, SeatClaimed, SeatRotated)
 

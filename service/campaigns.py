@@ -41,7 +41,7 @@ from domain.kernel import (
     ACTIVE, FINISHED, START_WHEN_READY, Dice, Emitted, SeatReady, SetupError, advance, commitment, registry,
 )
 from domain.kernel import choices as rule_choices
-from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of
+from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of, fold_campaign
 from domain.kernel.seats import Seating, SeatHolding, holding_evolve
 from domain.kernel.dice import client_mix, new_seed, seed_from_hex
 from domain.kernel.messages import msg
@@ -49,7 +49,7 @@ from domain.kernel.messages import msg
 from .game_service import ON_FINISHED, SEAT_RESOLVERS, CreateGameRequest, GameService
 from .problems import Problem
 from .bot_seats import check_bots
-from .campaign_store import CAMPAIGN_KERNEL_EVENTS, CampaignConflict, CampaignStore  # noqa: F401
+from .campaign_store import CampaignConflict, CampaignStore  # noqa: F401
 from .seating import offered_emitted, plan_seats, seats_report
 from .store import GameRow
 
@@ -107,14 +107,11 @@ class CampaignService:
         return rules
 
     def _fold(self, campaign_id: str, rules: CampaignRules) -> tuple[Any, int, dict[str, int]]:
-        state = rules.initial_state()
         counters: dict[str, int] = {}
         records = self.db.events(campaign_id)
-        for ev, rolls in records:
-            if not isinstance(ev, CAMPAIGN_KERNEL_EVENTS):
-                state = rules.evolve(state, ev)
+        for _, rolls in records:
             counters = advance(counters, rolls)
-        return state, len(records), counters
+        return fold_campaign(rules, (ev for ev, _ in records)), len(records), counters
 
     def _seats(self, row: dict[str, Any]) -> tuple[str, ...]:
         return self._rules_of(row).seats(row["campaign"])
@@ -224,9 +221,7 @@ class CampaignService:
         assert rules is not None
         dice = Dice(seed, campaign_id, counters, mix=self._mix(rules.seats(campaign), seeds))
         emitted = rules.start(campaign_id, ruleset, campaign, dice, bots=bots, choices=choices)
-        state = rules.initial_state()
-        for em in emitted:
-            state = rules.evolve(state, em.event)
+        state = fold_campaign(rules, (em.event for em in emitted))
         game_id, started = self._start_battle(rules, state, ruleset, seed, campaign_id, dice, seeds,
                                               seed_given=seed_given, seated=seated)
         return emitted + started, game_id
@@ -309,16 +304,14 @@ class CampaignService:
                     if result is None:
                         return state
                     emitted = result
-                    for em in emitted:
-                        state = rules.evolve(state, em.event)
+                    state = fold_campaign(rules, (em.event for em in emitted), state)
                 try:
                     _gid, started = self._start_battle(rules, state, row["ruleset"], seed, campaign_id, dice, seeds,
                                                        **seating)
                 except Problem:
                     started = []  # the engine refused the next setup: recorded result stays; GET retries
                 emitted += started
-                for em in started:
-                    state = rules.evolve(state, em.event)
+                state = fold_campaign(rules, (em.event for em in started), state)
                 if not emitted:
                     return state
                 st = rules.status(state)

@@ -13,6 +13,9 @@ Plug-ins: the optional modules named in :data:`PLUGIN_MODULES` (and any in
 ``UMPIRE_CLI_PLUGINS``, comma-separated) are imported; every click command in
 their module-level ``COMMANDS`` list becomes a subcommand. A missing module is
 skipped; a broken one prints a one-line warning and the CLI goes on.
+
+Over 500 lines on purpose: ``serve`` supervises its workers and projector process here (the part that
+makes it long); each other command is a thin click command over the service's modules.
 """
 from __future__ import annotations
 
@@ -57,6 +60,7 @@ from .store import PG_SCHEMES, open_store
 from .store_copy import copy_store
 from .transfer import TransferError, export_lines, read_export
 from .verify import parse_receipt, verify_game
+from scenarios.content import hand_to_rulesets
 
 PLUGIN_MODULES = ("scenarios.cli", "service.projections_cli", "service.replay_cli")
 ENV_PLUGINS = "UMPIRE_CLI_PLUGINS"
@@ -91,6 +95,7 @@ data_dir_option = click.option(
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """umpire: an impartial referee for tabletop wargames, run as a REST service."""
+    hand_to_rulesets()  # every command's rulesets with their content (scenarios/)
 
 
 @main.command()

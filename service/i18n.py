@@ -121,7 +121,7 @@ def number(value: float | int, locale: str, spec: str = "") -> str:
         digits = int(m.group(1))
         return format_decimal(value, format="0" + ("." + "0" * digits if digits else ""), locale=loc)
     if isinstance(value, int):
-        return str(value)
+        return format(value, spec) if spec else str(value)  # a sign spec (``+d``) is kept in every language
     return format_decimal(value, format="0.###", locale=loc)
 
 
@@ -192,7 +192,7 @@ def render(message: Message | Mapping[str, Any], locale: str, names: Mapping[str
         if isinstance(value, bool):
             return gettext_("yes" if value else "no", locale)
         if isinstance(value, (int, float)):
-            return number(value, locale, spec) if kind != "int" else str(value)
+            return number(value, locale, spec) if kind != "int" else (format(value, spec) if spec else str(value))
         if isinstance(value, (list, tuple)):
             return ", ".join(fmt(name, v, "") for v in value)
         if isinstance(value, str):

@@ -29,6 +29,9 @@ express is put in here, in one place (:func:`postprocess`), so that client gener
 
 The docs page is Swagger UI, served from the files of the ``swagger-ui-py`` wheel (Apache-2.0,
 the licence is served beside them at ``/schema/static/LICENSE``): it works without internet.
+
+Over 500 lines on purpose: everything litestar cannot express about the API is put in one place
+(:func:`postprocess`), so the document's fixes are read together.
 """
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from projections.projector import tail
 from projections.read_models import ReadModels
 from service.settings import ENV_DATABASE_URL, ENV_REDIS_URL, redis_client
 from service.store import open_store
+from scenarios.content import hand_to_rulesets
 
 from .json_logs import install, json_wanted
 from .metrics import ProjectorLag
@@ -29,6 +30,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="umpire's projector process: the Redis read models follow the log")
     ap.add_argument("--data-dir", required=True)
     args = ap.parse_args(argv)
+    hand_to_rulesets()  # the folds of the read models need the rulesets' content (scenarios/)
     url = os.environ.get(ENV_REDIS_URL, "").strip()
     if not url:
         ap.error(f"{ENV_REDIS_URL} must name the Redis to project into (it is read from the environment only)")

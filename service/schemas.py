@@ -19,6 +19,9 @@ answers, the events page, the dry run) name the game's ``ruleset``: the document
 variant of each per ruleset (``hoth_LegalCommands``, with ``hoth_Command`` items) and the plain
 name as their union discriminated by ``ruleset``, so a generated client picks the ruleset's types
 by the answer's ``ruleset`` and never parses one ruleset's command as another's.
+
+Over 500 lines on purpose: one struct per JSON body of the API, declared together so the document's
+components are one list (as the event types are).
 """
 from __future__ import annotations
 

@@ -21,6 +21,9 @@
   ``check_rolls(event, rolls)``; rulesets without it record no faces of their own to check).
 
 ``GET /games/{id}/verify`` answers :meth:`VerifyReport.body`; ``umpire verify`` prints the report.
+
+Over 500 lines on purpose: every check of one stored game (chain, row against log, dice, sealed parts,
+receipt) reports into the same report, in the order DESIGN 2 and 3 state them.
 """
 from __future__ import annotations
 

@@ -23,8 +23,14 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from scenarios.content import hand_to_rulesets
 from service.redis_runtime import EmbeddedRedis
 from service.store import EventStore
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The test session is a composition root: the rulesets get their content (scenarios/content.py)."""
+    hand_to_rulesets()
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,9 @@ into a blocked baseline), re-rolls of the dice that did not score, the safest re
 :func:`choose` works on a full engine state (for a bot: a state sampled by ``knowledge.py``; of the hidden
 cards it reads only the seat's own hand) and returns one of the commands it is given, with its expected
 gain. ``fast=True`` (playouts) looks at fewer destinations per unit.
+
+Over 500 lines on purpose: one policy, whose value terms (cards, orders, destinations, attacks,
+retreats) are weighed against each other; split, the weights would be read apart from what they weigh.
 """
 from __future__ import annotations
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from domain.kernel.messages import Message, msg
+
 from .content import Boost, Direction, Requirement
 from .state import EMPEROR, EmperorState
 
@@ -37,8 +39,9 @@ def choose_card(state: EmperorState, arrow: str) -> tuple[str | None, tuple[str,
     return policy(row, frozenset(state.prepared(EMPEROR)), arrow)
 
 
-def scan_words(arrow: str) -> str:
-    return "from the right end" if arrow in ("E", "S") else "from the left end"
+def scan_words(arrow: str) -> Message:
+    """Where the compass ``arrow`` starts the scan of the action row (SOLO-CARD-1), in words."""
+    return msg("from the right end") if arrow in ("E", "S") else msg("from the left end")
 
 
 # -- crest initiative ----------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RulingBuilder
-from domain.kernel.messages import msg, msg_n
+from domain.kernel.messages import Message, msg, msg_n
 
 from . import orders
 from .cards import boost, choose_card, scan_words
@@ -23,20 +23,20 @@ def casualties(out: Outbox) -> None:
     for w in sorted(out.state.warriors.values(), key=lambda w: w.id):
         if w.alive and w.left <= 0:
             out.emit(WarriorDied(warrior=w.id), RulingBuilder().add(
-                "BASE-WAR-2", f"{w.name} is reduced to 0 health and dies" + (" (a helper is removed)."
-                                                                             if w.kind == HELPER else "."),
+                "BASE-WAR-2", msg("{warrior} is reduced to 0 health and dies (a helper is removed).", warrior=w.name)
+                if w.kind == HELPER else msg("{warrior} is reduced to 0 health and dies.", warrior=w.name),
                 warrior=w.id, health=w.health), summary=msg("{w_name} dies", w_name=w.name))
             if w.kind == HERO and not out.over:
                 win = other(w.side)
                 out.emit(GameWon(winner=win, reason=f"{w.name} died"), RulingBuilder().add(
                     "SOLO-GAME-2", msg("A hero died: the game ends at once and the side whose hero is alive wins "
-                                       "({value}).", value='you' if win == HUMAN else 'the Emperor'), winner=win),
+                                       "({value}).", value=msg("you") if win == HUMAN else msg("the Emperor")), winner=win),
                     summary=msg("{win} wins", win=win))
                 return
 
 
 def flip(out: Outbox, side: str, warrior: Warrior, locs: list[tuple[Location, int]], symbols: tuple[str, ...],
-         purpose: str, rules: list[tuple[str, str]]) -> int:
+         purpose: str, rules: list[tuple[str, Message]]) -> int:
     """Use the bonus symbols of ``locs`` and flip those cards (BASE-LOC-3; a card used for several
     symbols flips once). Returns the total bonus."""
     if not locs:
@@ -71,7 +71,7 @@ def push_bonus_depends(state: Any, cell: str) -> bool:
 
 
 def emperor_bonus(out: Outbox, warrior: Warrior, symbols: tuple[str, ...], purpose: str,
-                  rules: list[tuple[str, str]], locs: list[tuple[Location, int]] | None = None
+                  rules: list[tuple[str, Message]], locs: list[tuple[Location, int]] | None = None
                   ) -> tuple[int, dict[str, int]]:
     """SOLO-LOCB-1 (PROPOSED, GAP-A-19): the Emperor uses every available bonus relevant to the
     ability and flips the cards. Returns the bonus by symbol. ``locs``: the locations to use, when the
@@ -103,12 +103,13 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
             loc = 0
             if reading == "locations":
                 loc, _ = emperor_bonus(out, target, ("DEFENSE",), "defense", [(
-                    "SOLO-DEF-4", "The Emperor's hero has no prepared action card: it does not defend (no deck "
-                                  "advance, no card, no order modifier); it still uses its location DEFENSE bonuses.")])
+                    "SOLO-DEF-4", msg("The Emperor's hero has no prepared action card: it does not defend (no deck "
+                                      "advance, no card, no order modifier); it still uses its location DEFENSE "
+                                      "bonuses."))])
             parts = {"card": 0, "locations": loc}
-            rb = cite(RulingBuilder(), UNDEFENDED, reading, "an undefended hero still uses and flips the DEFENSE "
-                                       "locations next to it" if reading == "locations" else
-                                       "an undefended hero uses no location: defense 0, nothing flipped")
+            rb = cite(RulingBuilder(), UNDEFENDED, reading, msg("an undefended hero still uses and flips the DEFENSE "
+                                                                "locations next to it") if reading == "locations" else
+                      msg("an undefended hero uses no location: defense 0, nothing flipped"))
             out.emit(Defended(side=EMPEROR, warrior=target.id, value=loc, parts=parts), rb.add(
                 "SOLO-DEF-4", msg("Undefended: defense = 0 + {loc} location DEFENSE = {loc} (INFERRED, GAP-A-15).",
                                   loc=loc),
@@ -123,8 +124,8 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
         assert card_id is not None
         card = st.card(card_id)
         loc, _ = emperor_bonus(out, target, ("DEFENSE",), "defense", [(
-            "SOLO-DEF-2", "c: the defending hero adds the DEFENSE bonuses of the locations available to it "
-                          "(SOLO-LOCB-1: the Emperor always uses them).")])
+            "SOLO-DEF-2", msg("c: the defending hero adds the DEFENSE bonuses of the locations available to it "
+                              "(SOLO-LOCB-1: the Emperor always uses them)."))])
         st = out.state
         crest = boost(st, EMPEROR, card.defense_boost, unique_ok=False)  # SOLO-DEF-2c/d
         raw = card.defense + loc + crest + oc.defense_modifier
@@ -144,16 +145,22 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
             defense=card.defense)
         if card.abilities:
             reading = choice(st, DEFENSE_CARD)
-            cite(rb, DEFENSE_CARD, reading, f"{card_id}'s abilities ({'; '.join(ability_text(a) for a in card.abilities)}) "
-                 + ("are not resolved." if reading == "value" else "resolve once the attack is resolved."))
+            abilities = "; ".join(ability_text(a) for a in card.abilities)
+            cite(rb, DEFENSE_CARD, reading,
+                 msg("{card}'s abilities ({abilities}) are not resolved.", card=card_id, abilities=abilities)
+                 if reading == "value" else
+                 msg("{card}'s abilities ({abilities}) resolve once the attack is resolved.", card=card_id,
+                     abilities=abilities))
         if card.defense_boost is not None:
             rb.add("SOLO-CREST-2", msg("The unique crest works only in the Emperor's own turn; this is your turn."))
             rb.add("SOLO-DEF-2", msg("c/d: crest boost +{amount} if {crest}: applied crest initiative is {value}, "
                                      "so +{crest2}; a unique crest never counts for defense (SOLO-CREST-2).",
-                                     amount=card.defense_boost.amount, crest=card.defense_boost.crest, value=st.crest.get(EMPEROR) or 'none', crest2=crest), crest=crest)
-        rb.add("SOLO-DEF-2", f"e/f: + order card {oc.id} defense modifier {oc.defense_modifier:+d}: "
-                             f"{card.defense} + {loc} + {crest} {oc.defense_modifier:+d} = {raw}"
-                             + (" -> 0 (never below 0)." if raw < 0 else "."), total=value)
+                                     amount=card.defense_boost.amount, crest=card.defense_boost.crest, value=st.crest.get(EMPEROR) or msg("none"), crest2=crest), crest=crest)
+        modifier = format(oc.defense_modifier, "+d")  # signed as printed on the order card, in every language
+        rb.add("SOLO-DEF-2", msg("e/f: + order card {card} defense modifier {modifier}: {defense} + {loc} + {crest} "
+                                 "{modifier} = {raw}{floor}", card=oc.id, modifier=modifier,
+                                 defense=card.defense, loc=loc, crest=crest, raw=raw,
+                                 floor=msg(" -> 0 (never below 0).") if raw < 0 else "."), total=value)
         out.emit(Defended(side=EMPEROR, warrior=target.id, card=card_id, value=value, parts=parts, scanned=scanned),
                  rb, summary=msg("the Emperor defends with {card_id} {card_name}: {value}",
                                  card_id=card_id, card_name=card.name, value=value))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from domain.kernel.messages import msg
+from domain.kernel.messages import Message, joined, msg
 from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
@@ -31,6 +31,23 @@ from .view import summarize, view_of
 from .faces import check_rolls
 
 ENGINE_VERSION = "emperor-0.1.0"
+
+
+def _with(helper: Any, cell: str | None) -> "str | Message":
+    """`` with Hound on B1``: a hero's helper and its starting cell (BASE-SETUP-1), or nothing."""
+    return msg(" with {warrior} on {cell}", warrior=helper.name, cell=cell) if helper else ""
+
+
+def _warrior(w: Warrior) -> Message:
+    """``Hound health 4, movement 2, defense 2``: a warrior's printed values (BASE-WAR-1)."""
+    defense = msg(", defense {defense}", defense=w.defense) if w.kind == HELPER else ""
+    return msg("{warrior} health {health}, movement {movement}{defense}", warrior=w.name, health=w.health,
+               movement=w.movement, defense=defense)
+
+
+def _on_cells(things: Any) -> "str | Message":
+    """``L1 Old Road on B2, ...``: locations or hazards with their cells (BASE-LOC-1), or ``none``."""
+    return joined([msg("{id} {name} on {cell}", id=t.id, name=t.name, cell=t.cell) for t in things], ", ") or msg("none")
 
 
 class EmperorRuleset:
@@ -54,7 +71,8 @@ class EmperorRuleset:
     def catalog(self) -> Catalog:
         if self._catalog is None:
             if self._load_content is None:
-                raise RuntimeError("emperor has no content: pass a catalog or get the ruleset from the registry")
+                raise RuntimeError("emperor has no content: pass a catalog, or let a composition root hand it in "
+                                   "(scenarios.content.hand_to_rulesets)")
             self._catalog = self._load_content()
         return self._catalog
 
@@ -99,19 +117,19 @@ class EmperorRuleset:
                                         health=hp.health, movement=hp.movement, defense=hp.defense))
         out = Outbox(state, dice)
         rb = RulingBuilder().add(
-            "BASE-SETUP-1", f"{bf.title}: every location face up. You play {hero_h.name} on {su.human.cell}"
-                            + (f" with {hero_h.helper.name} on {su.human.helper_cell}" if hero_h.helper else "")
-                            + f"; the Emperor plays {hero_e.name} on {su.emperor.cell}"
-                            + (f" with {hero_e.helper.name} on {su.emperor.helper_cell}" if hero_e.helper else "")
-                            + ".", setup=su.id, battlefield=bf.id).add(
+            "BASE-SETUP-1", msg("{title}: every location face up. You play {hero} on {cell}{helper}; the Emperor "
+                                "plays {enemy} on {enemy_cell}{enemy_helper}.", title=bf.title, hero=hero_h.name,
+                                cell=su.human.cell, enemy=hero_e.name, enemy_cell=su.emperor.cell,
+                                helper=_with(hero_h.helper, su.human.helper_cell),
+                                enemy_helper=_with(hero_e.helper, su.emperor.helper_cell)),
+            setup=su.id, battlefield=bf.id).add(
             "SOLO-GAME-3", msg("The Emperor uses its order deck ({id}), {hero_e_name}'s solo card and "
                                "{hero_e_name}'s action cards.", id=deck.id, hero_e_name=hero_e.name)).add(
             "BASE-GRID-1", msg("A {columns}x{rows} grid, columns A.. west to east, rows 1.. south (your edge) to "
                                "north (the Emperor's edge).", columns=bf.columns, rows=bf.rows)).add(
-            "BASE-LOC-1", f"Locations: {', '.join(f'{lo.id} {lo.name} on {lo.cell}' for lo in bf.locations) or 'none'}; "
-                          "hazards: " + (", ".join(f"{h.id} {h.name} on {h.cell}" for h in bf.hazards) or "none") + ".").add(
-            "BASE-WAR-1", "; ".join(f"{w.name} health {w.health}, movement {w.movement}"
-                                    + (f", defense {w.defense}" if w.kind == HELPER else "") for w in warriors) + ".")
+            "BASE-LOC-1", msg("Locations: {locations}; hazards: {hazards}.",
+                              locations=_on_cells(bf.locations), hazards=_on_cells(bf.hazards))).add(
+            "BASE-WAR-1", msg("{text}.", text=joined([_warrior(w) for w in warriors], "; ")))
         out.emit(GameOpened(setup=su.id, title=su.title, battlefield=bf, human=hero_h, emperor=hero_e,
                             solo=cat.solo[hero_e.id], orders=deck.cards, card_policy=deck.card_policy,
                             warriors=tuple(warriors)), rb, summary=msg("{title}: set up", title=su.title))

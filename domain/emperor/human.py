@@ -5,6 +5,9 @@
 with the rule it breaks); ``settle`` closes whatever has no choice left (an ability without any
 target is skipped, a finished card is exhausted, a turn with no action left ends and the Emperor
 plays).
+
+Over 500 lines on purpose: ``options`` and ``handle`` list and execute the same actions; each action's
+listing and its execution stand next to each other, so a legal command and its effect cannot drift apart.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
-from domain.kernel.messages import msg, msg_n
+from domain.kernel.messages import Message, msg, msg_n, text_of
 
 from . import commands as C
 from .automaton import defense_card_abilities, emperor_turn, resume
@@ -44,7 +47,7 @@ ACTIONS = ("MOVE", "ACTIVATE", "REFRESH")
 
 # -- turn --------------------------------------------------------------------------------------
 
-def _end_turn(out: Outbox, why: str) -> None:
+def _end_turn(out: Outbox, why: Message) -> None:
     st = out.state
     out.emit(TurnEnded(side=HUMAN, turn=st.turn_no), RulingBuilder().add("BASE-TURN-1", why,
                                                                          actions=list(st.turn.actions if st.turn else ())),
@@ -96,13 +99,14 @@ def settle(out: Outbox) -> None:
             if not step_options(st, step):
                 why = _no_option_reason(st, step)
                 out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(step.ability), skipped=True,
-                                     why=why), RulingBuilder().add(_RULE_OF.get(step.ability.kind, "BASE-CARD-1"), why),
+                                     why=text_of(why)), RulingBuilder().add(_RULE_OF.get(step.ability.kind, "BASE-CARD-1"), why),
                          summary=msg("{source}: {value} has no possible use",
                                      source=step.source, value=ability_text(step.ability)))
                 continue
             return
         if _turn_over(st):
-            _end_turn(out, f"You took two different actions ({', '.join(st.turn.actions)}); your turn ends.")  # type: ignore[union-attr]
+            _end_turn(out, msg("You took two different actions ({actions}); your turn ends.",
+                               actions=", ".join(st.turn.actions)))  # type: ignore[union-attr]
         return
 
 
@@ -233,19 +237,27 @@ _RULE_OF = {"ATTACK": "BASE-RANGE-1", "HELPER_ATTACK": "BASE-RANGE-1", "PUSH": "
             "STAR": "BASE-STAR-1", "SWAP": "SOLO-FAQ-4"}
 
 
-def _no_option_reason(st: EmperorState, step: Step) -> str:
+def _no_option_reason(st: EmperorState, step: Step) -> Message:
     a = step.ability
     txt = ability_text(a)
     if _performer(st, step) is None:
-        return f"{txt}: the warrior that would perform it is gone."
-    return {
-        "ATTACK": f"{txt}: no enemy warrior in range (BASE-RANGE-1).",
-        "HELPER_ATTACK": f"{txt}: no enemy warrior next to your helper (BASE-RANGE-1).",
-        "PUSH": f"{txt}: no enemy in range can be pushed (BASE-PUSH-1).",
-        "MARCH": f"{txt}: no cell to move to (BASE-MOVE-1).",
-        "STAR": f"{txt}: every star ability was used this turn and no location ability is available (BASE-STAR-1).",
-        "SWAP": f"{txt}: the warrior your attack hit is gone, so there is nothing to swap with (SOLO-FAQ-4).",
-    }.get(a.kind, f"{txt}: nothing to do.")
+        return msg("{ability}: the warrior that would perform it is gone.", ability=txt)
+    k = a.kind
+    if k == "ATTACK":
+        return msg("{ability}: no enemy warrior in range (BASE-RANGE-1).", ability=txt)
+    if k == "HELPER_ATTACK":
+        return msg("{ability}: no enemy warrior next to your helper (BASE-RANGE-1).", ability=txt)
+    if k == "PUSH":
+        return msg("{ability}: no enemy in range can be pushed (BASE-PUSH-1).", ability=txt)
+    if k == "MARCH":
+        return msg("{ability}: no cell to move to (BASE-MOVE-1).", ability=txt)
+    if k == "STAR":
+        return msg("{ability}: every star ability was used this turn and no location ability is available "
+                   "(BASE-STAR-1).", ability=txt)
+    if k == "SWAP":
+        return msg("{ability}: the warrior your attack hit is gone, so there is nothing to swap with (SOLO-FAQ-4).",
+                   ability=txt)
+    return msg("{ability}: nothing to do.", ability=txt)
 
 
 # -- handling a command ---------------------------------------------------------------------------
@@ -289,8 +301,8 @@ def handle(out: Outbox, cmd: Any) -> None:
         raise RuleViolation("BASE-CARD-1", msg("{command} uses an ability of an activated card; no card is being "
                                                "resolved (activate one first).", command=type(cmd).__name__))
     if isinstance(cmd, C.EndTurn):
-        _end_turn(out, "You end your turn" + (f" after {', '.join(st.turn.actions)}." if st.turn and st.turn.actions
-                                               else " without an action."))
+        _end_turn(out, msg("You end your turn after {actions}.", actions=", ".join(st.turn.actions))
+                  if st.turn and st.turn.actions else msg("You end your turn without an action."))
         return
     if cmd not in options(st):
         raise _action_refusal(st, cmd)
@@ -304,7 +316,7 @@ def handle(out: Outbox, cmd: Any) -> None:
                  summary=msg("you refresh"))
         out.emit(Refreshed(side=HUMAN, cards=ex), RulingBuilder().add(
             "BASE-REF-1", msg("Every exhausted card becomes prepared: {value}.",
-                              value=', '.join(ex) or 'none was exhausted'),
+                              value=', '.join(ex) or msg("none was exhausted")),
             cards=list(ex)), summary=msg_n("refreshed {count} card(s)",
                                            "refreshed {count} card(s)", "count", count=len(ex)))
 
@@ -434,12 +446,12 @@ def _human_flip(out: Outbox, w: Warrior, ids: tuple[str, ...], symbols: tuple[st
     field = Field(out.state)
     locs: list[tuple[Location, int]] = [(field.location(i), symbol_count(field.location(i), symbols)) for i in ids]
     by = {s: sum(symbol_count(lo, (s,)) for lo, _ in locs) for s in symbols}
-    flip(out, HUMAN, w, locs, symbols, purpose, [("BASE-LOC-5", "You choose which available bonuses to use; each "
-                                                                "symbol gives +1 (a double symbol +2).")])
+    flip(out, HUMAN, w, locs, symbols, purpose, [("BASE-LOC-5", msg("You choose which available bonuses to use; "
+                                                                    "each symbol gives +1 (a double symbol +2)."))])
     return by
 
 
-def _hazard_wound(out: Outbox, w: Warrior, hazard: str, why: str) -> None:
+def _hazard_wound(out: Outbox, w: Warrior, hazard: str, why: Message) -> None:
     out.emit(WarriorWounded(warrior=w.id, wounds=HAZARD_WOUNDS, cause=f"hazard {hazard}"), RulingBuilder().add(
         "BASE-HAZ-2", msg_n("{w_name} enters the active hazard {hazard} ({why}): {hazard_wounds} wound(s), no "
                             "defense; its movement ends there.",
@@ -469,7 +481,7 @@ def _walk(out: Outbox, w: Warrior, to: str, movement: int, purpose: str) -> None
                            w_name=w.name, cell=w.cell, path=' -> '.join(path), movement=movement), path=list(path)),
         summary=msg("{w_name} moves to {to}", w_name=w.name, to=to))
     if hz is not None:
-        _hazard_wound(out, out.state.warriors[w.id], hz.id, "by its own movement")
+        _hazard_wound(out, out.state.warriors[w.id], hz.id, msg("by its own movement"))
 
 
 def _activate(out: Outbox, cmd: C.Activate) -> None:
@@ -477,8 +489,9 @@ def _activate(out: Outbox, cmd: C.Activate) -> None:
     out.emit(ActionTaken(action="ACTIVATE"), RulingBuilder().add("BASE-TURN-1", msg("Action: ACTIVATE.")),
              summary=msg("you activate"))
     out.emit(CardActivated(side=HUMAN, card=cmd.card), RulingBuilder().add(
-        "BASE-CARD-1", f"{cmd.card} {card.name}: " + "; ".join(ability_text(a) for a in card.abilities)
-                       + " -- resolved in printed order, then exhausted.", card=cmd.card),
+        "BASE-CARD-1", msg("{card} {card_name}: {abilities} -- resolved in printed order, then exhausted.",
+                           card=cmd.card, card_name=card.name,
+                           abilities="; ".join(ability_text(a) for a in card.abilities)), card=cmd.card),
         summary=msg("you activate {card} {card_name}", card=cmd.card, card_name=card.name))
 
 
@@ -542,7 +555,7 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
             "BASE-HAZ-2", msg_n("Entries into active hazards: {value} -- {hazard_wounds} wound(s) each, no defense "
                                 "(the Emperor's warriors are affected in your turn, SOLO-MOVE-1).",
                                 "Entries into active hazards: {value} -- {hazard_wounds} wound(s) each, no defense "
-                                "(the Emperor's warriors are affected in your turn, SOLO-MOVE-1).", "hazard_wounds", value=', '.join(hz) or 'none', hazard_wounds=HAZARD_WOUNDS),
+                                "(the Emperor's warriors are affected in your turn, SOLO-MOVE-1).", "hazard_wounds", value=', '.join(hz) or msg("none"), hazard_wounds=HAZARD_WOUNDS),
             wounds=len(hz) * HAZARD_WOUNDS),
             summary=msg_n("{target_name} pushed to {value}: {value2} wound(s)",
                           "{target_name} pushed to {value}: {value2} wound(s)", "value2", target_name=target.name, value=cmd.path[-1], value2=len(hz) * HAZARD_WOUNDS))
@@ -567,8 +580,8 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
                                                             "{ability_name} ({value}).",
                                                             id=lo.id, lo_name=lo.name, ability_name=lo.ability.name, value=ability_text(lo.ability.ability))),
                      summary=msg("star: {id} {ability_name}", id=lo.id, ability_name=lo.ability.name))
-            flip(out, HUMAN, me, [(lo, 0)], (), "location ability", [("BASE-LOC-3", "Using a location's ability "
-                                                                                     "flips the card.")])
+            flip(out, HUMAN, me, [(lo, 0)], (), "location ability", [("BASE-LOC-3", msg("Using a location's "
+                                                                                         "ability flips the card."))])
         return  # the chosen ability takes the star's place in the queue
     elif isinstance(cmd, C.Swap):
         other = st.warriors[st.activation.last_target]  # type: ignore[union-attr]
@@ -595,15 +608,17 @@ def _defend(out: Outbox, cmd: C.Defend) -> None:
     crest = boost(st, HUMAN, card.defense_boost) if card is not None else 0
     value = (card.defense if card else 0) + crest + by["DEFENSE"]
     parts = {"card": card.defense if card else 0, "crest": crest, "locations": by["DEFENSE"]}
-    rb = RulingBuilder().add("BASE-DEF-1", (f"You activate {card.id} {card.name} for its defense {card.defense}"
-                                            + (f" + {crest} crest" if card.defense_boost else "") if card
-                                            else "You defend without a card (0)")
-                             + f" + {by['DEFENSE']} DEFENSE bonus = {value}.", defense=value)
+    rb = RulingBuilder().add("BASE-DEF-1", msg("You activate {card} {card_name} for its defense {defense}{crest} + "
+                                               "{bonus} DEFENSE bonus = {value}.", card=card.id, card_name=card.name,
+                                               defense=card.defense, bonus=by["DEFENSE"], value=value,
+                                               crest=msg(" + {crest} crest", crest=crest) if card.defense_boost else "")
+                             if card else msg("You defend without a card (0) + {bonus} DEFENSE bonus = {value}.",
+                                              bonus=by["DEFENSE"], value=value), defense=value)
     if card is not None:
         rb.add("BASE-CREST-1", msg("{id} is exhausted and its crest {crest} becomes your applied crest initiative.",
                                    id=card.id, crest=card.crest))
     out.emit(Defended(side=HUMAN, warrior=hero.id, card=cmd.card or "", value=value, parts=parts), rb,
-             summary=msg("you defend with {value}: {value2}", value=cmd.card or 'no card', value2=value))
+             summary=msg("you defend with {value}: {value2}", value=cmd.card or msg("no card"), value2=value))
     with out.automaton():
         attacker = out.state.warriors[p.attacker]
         resolve_attack(out, EMPEROR, attacker, out.state.warriors[hero.id], p.source, p.attack, value,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import event_type_name
-from domain.kernel.messages import Message, msg, msg_n, named
+from domain.kernel.messages import Message, joined, msg, msg_n, named
 
 from . import commands as C
 from .cards import boost
@@ -134,13 +134,13 @@ def _card_warning(state: EmperorState, cid: str) -> str | None:
                  "be wasted (BASE-RANGE-1).", "count", abilities=", ".join(wasted), count=len(wasted))
 
 
-def _abilities(state: EmperorState, cid: str) -> str:
+def _abilities(state: EmperorState, cid: str) -> "str | Message":
     """The card's abilities in order; a STAR says what it may become (BASE-STAR-1)."""
     c = state.card(cid)
     stars = [s.name for s in state.heroes[HUMAN].stars]
-    star = f"STAR (one of your hero's stars: {', '.join(stars)}; or a location's ability where you stand)" \
-        if stars else "STAR"
-    return ", then ".join(star if a.kind == "STAR" else ability_text(a) for a in c.abilities)
+    star = msg("STAR (one of your hero's stars: {names}; or a location's ability where you stand)",
+               names=", ".join(stars)) if stars else "STAR"
+    return joined([star if a.kind == "STAR" else ability_text(a) for a in c.abilities], msg(", then "))
 
 
 def describe(state: EmperorState, seat: str, cmd: Any) -> dict[str, Any]:  # noqa: C901 - one case per command

@@ -50,11 +50,12 @@ def advance(out: Outbox, why: str) -> str:
                                  "helper)."))
     steps = ", ".join(oc.steps)
     rb.add(
-        "SOLO-ORD-2", f"{card} is revealed and becomes the current order card"
-                      + (f"; {prev} goes to the discard pile." if prev else "."), card=card, discarded=prev).add(
+        "SOLO-ORD-2", msg("{card} is revealed and becomes the current order card; {other} goes to the discard pile.",
+                          card=card, other=prev) if prev else
+        msg("{card} is revealed and becomes the current order card.", card=card), card=card, discarded=prev).add(
         "SOLO-ORD-1", msg("{card}: steps {steps}; refresh value {refresh_value}; defense modifier "
                           "{defense_modifier:+d}; compass {compass}; unique crest {value}.",
-                          card=card, steps=steps, refresh_value=oc.refresh_value, defense_modifier=oc.defense_modifier, compass=oc.compass, value='yes' if oc.unique_crest else 'no'),
+                          card=card, steps=steps, refresh_value=oc.refresh_value, defense_modifier=oc.defense_modifier, compass=oc.compass, value=msg("yes") if oc.unique_crest else msg("no")),
         steps=list(oc.steps), refresh_value=oc.refresh_value, defense_modifier=oc.defense_modifier,
         compass=oc.compass, unique_crest=oc.unique_crest)
     out.emit(OrderCardRevealed(card=card, why=why, discarded=prev), rb,

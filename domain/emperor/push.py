@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.kernel.messages import Message, msg, msg_n
+
 from .field import HAZARD_WOUNDS, Field
 from .grid import compass_pick
 
@@ -33,8 +35,13 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
     candidates: tuple[str, ...] = ()
     #: The arrows the compass used for ``first`` (more than one: SOLO-TIE-3).
     arrows: tuple[str, ...] = ()
-    #: (rule, sentence) for every later step of the plan (SOLO-PUSH-3a/3b) and its stop (SOLO-PUSH-4).
-    notes: tuple[tuple[str, str], ...] = ()
+    #: (rule, words) for every later step of the plan (SOLO-PUSH-3a/3b) and its stop (SOLO-PUSH-4).
+    notes: tuple[tuple[str, Message], ...] = ()
+
+
+def _compass(arrows: list[str], to: str) -> Message:
+    """``, compass N/E -> C4``: the arrows the compass used to pick ``to`` (SOLO-TIE-1/3)."""
+    return msg(", compass {compass} -> {to}", compass="/".join(arrows), to=to)
 
 
 def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan | None:
@@ -73,7 +80,7 @@ def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan 
     k = len(layers)
     h, arrows = compass_pick(found, arrow)
     path = _path_to(field, target, layers, h, arrow)
-    notes: list[tuple[str, str]] = []
+    notes: list[tuple[str, Message]] = []
     r = value - k
     cur = h
     entered = [h]
@@ -82,9 +89,12 @@ def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan 
         adj_h = [n for n in push_steps(field, cur, target) if n in hazards]
         if adj_h and r >= 1:  # (a) between two hazards
             nxt_h, used = compass_pick(adj_h, arrow)
-            notes.append(("SOLO-PUSH-3", f"a: {r} push left; active hazard(s) next to {cur}: {', '.join(sorted(adj_h))}"
-                          + (f", compass {'/'.join(used)} -> {nxt_h}" if len(adj_h) > 1 else "")
-                          + f": {cur} -> {nxt_h} ({HAZARD_WOUNDS} wound(s))"))
+            notes.append(("SOLO-PUSH-3", msg_n("a: {value} push left; active hazard(s) next to {cell}: {hazards}{compass}: "
+                                               "{cell} -> {to} ({wounds} wound(s))",
+                                               "a: {value} push left; active hazard(s) next to {cell}: {hazards}{compass}: "
+                                               "{cell} -> {to} ({wounds} wound(s))", "wounds", value=r, cell=cur,
+                                               hazards=", ".join(sorted(adj_h)), to=nxt_h, wounds=HAZARD_WOUNDS,
+                                               compass=_compass(used, nxt_h) if len(adj_h) > 1 else "")))
             cells.append(nxt_h)
             entered.append(nxt_h)
             cur = nxt_h
@@ -93,19 +103,23 @@ def best_hazard_plan(field: Field, target: str, value: int, arrow: str) -> Plan 
         free = push_steps(field, cur, target)
         if r >= 2 and free:  # (b) out and back
             out, used = compass_pick(free, arrow)
-            notes.append(("SOLO-PUSH-3", f"b: {r} push left, no active hazard next to {cur}; free neighbours "
-                          f"{', '.join(sorted(free))}"
-                          + (f", compass {'/'.join(used)} -> {out}" if len(free) > 1 else "")
-                          + f": {cur} -> {out} -> {cur} ({HAZARD_WOUNDS} wound(s) for 2 steps)"))
+            notes.append(("SOLO-PUSH-3", msg_n("b: {value} push left, no active hazard next to {cell}; free neighbours "
+                                               "{free}{compass}: {cell} -> {to} -> {cell} ({wounds} wound(s) for 2 steps)",
+                                               "b: {value} push left, no active hazard next to {cell}; free neighbours "
+                                               "{free}{compass}: {cell} -> {to} -> {cell} ({wounds} wound(s) for 2 steps)",
+                                               "wounds", value=r, cell=cur, free=", ".join(sorted(free)), to=out,
+                                               wounds=HAZARD_WOUNDS,
+                                               compass=_compass(used, out) if len(free) > 1 else "")))
             cells += [out, cur]
             entered.append(cur)
             r -= 2
             continue
         break
     if r:
-        why = ("no free neighbour" if not push_steps(field, cur, target)
-               else "no active hazard next to it and 1 step cannot go out and back")
-        notes.append(("SOLO-PUSH-4", f"{r} push left unused on {cur}: {why}, so no further hazard wound is possible"))
+        why = (msg("no free neighbour") if not push_steps(field, cur, target)
+               else msg("no active hazard next to it and 1 step cannot go out and back"))
+        notes.append(("SOLO-PUSH-4", msg("{value} push left unused on {cell}: {why}, so no further hazard wound is "
+                                         "possible", value=r, cell=cur, why=why)))
     return Plan(path=tuple(cells), hazards=tuple(entered), wounds=len(entered) * HAZARD_WOUNDS, k=k, first=h,
                 candidates=tuple(sorted(found)), arrows=tuple(arrows), notes=tuple(notes))
 

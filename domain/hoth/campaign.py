@@ -15,6 +15,10 @@ second half is the aggregate, a pure decider-like module: ``decide`` turns
 a campaign command into events, ``evolve`` folds them. No I/O, no clock; the
 support-card draws come from a :class:`~domain.kernel.dice.Dice` so that
 they are recorded in the events that made them.
+
+Over 500 lines: the campaign graph (content) and the aggregate that walks it are read together (every
+campaign command checks the graph's node and outcome); the graph's loader is the part that could stand
+alone, and is the first to move out when this module grows.
 """
 from __future__ import annotations
 

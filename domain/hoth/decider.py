@@ -16,6 +16,9 @@ faction's first seat (HOTH-TEAM-2; INFERRED).
 ``decide`` folds each event it emits (Outbox) so later steps see earlier effects; every die is
 rolled with the kernel ``Dice`` and attached to the event that needed it. Deck order events
 have visibility ``"umpire"`` (nobody) until the game ends; hands go to their seat only.
+
+Over 500 lines on purpose: the ruleset's one entry point (the decider protocol) dispatches every command
+of a turn and every pending decision; the rules themselves live in the modules it calls.
 """
 from __future__ import annotations
 
@@ -94,7 +97,8 @@ class HothRuleset:
     def catalog(self) -> Any:
         if self._catalog is None:
             if self._load_content is None:
-                raise RuntimeError("hoth has no content: pass a catalog or get the ruleset from domain.kernel.registry")
+                raise RuntimeError("hoth has no content: pass a catalog, or let a composition root hand it in "
+                                   "(scenarios.content.hand_to_rulesets)")
             self._catalog = self._load_content()
         return self._catalog
 

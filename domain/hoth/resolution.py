@@ -2,6 +2,10 @@
 
 Every decision of the other seat (retreat path, trench ignore) or of the attacker (re-roll,
 breakthrough) stops the flow with a ``DecisionPending`` event; the matching command resumes it.
+
+Over 500 lines on purpose: an attack is one flow (roll, re-roll, hits, confirmation, losses, retreat,
+breakthrough) that stops at each decision and resumes from it; its steps share the pending attack's
+state and are read in the rulebook's order.
 """
 from __future__ import annotations
 

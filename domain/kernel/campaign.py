@@ -20,6 +20,7 @@ command raises :class:`~domain.kernel.rulings.RuleViolation` naming its rule.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import msgspec
@@ -27,6 +28,8 @@ import msgspec
 from .decider import Choice, Status
 from .dice import Dice
 from .envelope import Emitted, Event
+from .header import SeatReady
+from .seats import SeatClaimed, SeatRotated, SeatsOffered
 
 
 class SeedChosen(Event, tag="seed_chosen"):
@@ -103,11 +106,23 @@ def campaign_rules_of(ruleset: Any) -> CampaignRules | None:
     return get() if callable(get) else None
 
 
-def fold_campaign(rules: CampaignRules, events: list[Any]) -> Any:
-    state = rules.initial_state()
+#: The kernel's events of a campaign stream (beside the campaign rules' own): a seat's ``ready``, the
+#: seats offered, claimed and rotated (DESIGN 4), a chosen seed (UMPIRE-SEAT-6). The rules never fold them.
+CAMPAIGN_KERNEL_EVENTS = (SeatReady, SeatsOffered, SeatClaimed, SeatRotated, SeedChosen)
+_INITIAL: Any = object()
+
+
+def fold_campaign(rules: CampaignRules, events: Iterable[Any], state: Any = _INITIAL) -> Any:
+    """The one fold of a campaign stream: ``events`` applied by the rules' ``evolve`` to ``state`` (left
+    out: the rules' initial state), the kernel's own events (:data:`CAMPAIGN_KERNEL_EVENTS`) passed over.
+    The service folds a campaign's stored stream with it, and the events it is about to append."""
+    if state is _INITIAL:
+        state = rules.initial_state()
     for ev in events:
-        state = rules.evolve(state, ev)
+        if not isinstance(ev, CAMPAIGN_KERNEL_EVENTS):
+            state = rules.evolve(state, ev)
     return state
 
 
-__all__ = ["BattlePlan", "CampaignRules", "SeedChosen", "campaign_rules_of", "fold_campaign"]
+__all__ = ["BattlePlan", "CAMPAIGN_KERNEL_EVENTS", "CampaignRules", "SeedChosen", "campaign_rules_of",
+           "fold_campaign"]

@@ -141,7 +141,8 @@ class Ruleset(Protocol, Generic[S]):
     # that every index of every stream is used once, in order, in any case.
     #
     # Optional: ``use_content(load)``. A ruleset whose scenarios are data has its content handed
-    # in by the registry (``load()`` returns it; see domain/kernel/registry.py): the domain never
+    # in through the registry (``load()`` returns it): a composition root gives the registry its
+    # source of content (``registry.provide_content``; scenarios/content.py). The domain never
     # imports ``scenarios/``.
     #
     # Optional: words for people (DESIGN 12; see domain/kernel/words.py): ``describe(state, seat, command)

@@ -4,19 +4,22 @@ Adding a ruleset is adding a package; nothing in ``service/`` or
 ``projections/`` changes.
 
 Content (scenarios, cards, army lists) is data read by ``scenarios/<name>/``; the domain never
-imports it. When a ruleset has ``use_content(load)`` and ``scenarios.<name>`` exports
-``load_content()``, the registry hands that loader to the ruleset (it is called lazily, the first
-time the ruleset needs its content). Tests may build a ruleset with content of their own instead.
+imports it. A composition root hands it in (``scenarios.content.hand_to_rulesets``): it gives
+:func:`provide_content` a source, ruleset id -> loader (or None), and every ruleset with
+``use_content(load)`` gets its loader (called lazily, the first time the ruleset needs its content),
+those registered already and those discovered later. Tests may build a ruleset with content of their
+own instead.
 """
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import pkgutil
 import re
 import threading
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import domain
 
@@ -33,8 +36,9 @@ RULES_FILE = "rules.md"
 RULES_FILE_IN = "rules.{lang}.md"
 _LANG = re.compile(r"[a-z]{2,3}")
 
-#: The package that holds each ruleset's content (``<CONTENT_PACKAGE>.<ruleset id>``).
-CONTENT_PACKAGE = "scenarios"
+#: The source of content the composition root handed in (:func:`provide_content`): ruleset id -> its
+#: content loader, or None. None until a root hands one.
+_content_source: Callable[[str], Callable[[], Any] | None] | None = None
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -44,16 +48,24 @@ def register(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
-def _content_loader(name: str):
-    try:
-        if importlib.util.find_spec(CONTENT_PACKAGE) is None:
-            return None
-        if importlib.util.find_spec(f"{CONTENT_PACKAGE}.{name}") is None:
-            return None
-    except ModuleNotFoundError:
-        return None
-    mod = importlib.import_module(f"{CONTENT_PACKAGE}.{name}")
-    return getattr(mod, "load_content", None)
+def provide_content(source: Callable[[str], Callable[[], Any] | None]) -> None:
+    """The composition root's hand-over of content: ``source(ruleset_id)`` is the loader of that ruleset's
+    content (None: it has none). Each ruleset with ``use_content`` registered so far gets its loader now,
+    the ones discovered later at their discovery. Idempotent for the same source."""
+    global _content_source
+    with _DISCOVERY:
+        _content_source = source
+        for rs in list(_REGISTRY.values()):
+            _hand_content(rs)
+
+
+def _hand_content(rs: Ruleset) -> None:
+    use = getattr(rs, "use_content", None)
+    if use is None or _content_source is None:
+        return
+    load = _content_source(rs.id)
+    if load is not None:
+        use(load)
 
 
 #: Discovery runs once, under this lock: a thread asking while another discovers waits for the whole
@@ -86,11 +98,7 @@ def _discover_all() -> None:
         rs = getattr(mod, "RULESET", None)
         if rs is None:
             continue
-        use = getattr(rs, "use_content", None)
-        if use is not None:
-            load = _content_loader(info.name)
-            if load is not None:
-                use(load)
+        _hand_content(rs)
         register(rs)
         warm(rs)
 

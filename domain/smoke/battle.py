@@ -1,5 +1,9 @@
 """Battles: tactics, results, advantage, hits and their allocation, discipline, the end of a battle
-(SMOKE-BAT, SMOKE-TAC, SMOKE-RES, SMOKE-ADV, SMOKE-HIT, SMOKE-DISC, SMOKE-END, SMOKE-SR)."""
+(SMOKE-BAT, SMOKE-TAC, SMOKE-RES, SMOKE-ADV, SMOKE-HIT, SMOKE-DISC, SMOKE-END, SMOKE-SR).
+
+Over 500 lines on purpose: a battle is one sequence of the rulebook (tactics, results, advantage, hits,
+discipline, its end; SMOKE-BAT..SMOKE-END), each step using the previous one's outcome.
+"""
 from __future__ import annotations
 
 from typing import Any

@@ -8,6 +8,9 @@ measurement is written into the event that needed it (``events``).
 
 Hidden information: none (SMOKE-DEP-2's secret column numbers only matter in a column deployment,
 which the shipped battles do not use: they deploy historically, SMOKE-ARMY-6). Every view is public.
+
+Over 500 lines on purpose: the ruleset's one entry point dispatches every command of every step of a
+side turn and the opening; the rules live in the modules it calls (turns, battle, fire, deployment).
 """
 from __future__ import annotations
 
@@ -79,7 +82,8 @@ class SmokeRuleset:
     def content(self) -> Content:
         if self._content is None:
             if self._load is None:
-                raise RuntimeError("smoke has no content: pass it or get the ruleset from domain.kernel.registry")
+                raise RuntimeError("smoke has no content: pass it, or let a composition root hand it in "
+                                   "(scenarios.content.hand_to_rulesets)")
             self._content = self._load()
         return self._content
 

@@ -7,6 +7,9 @@ markers in their own zone; the columns are revealed; then each player places eve
 within 2 UW of its column's marker (Scouts may instead go anywhere 3 UW from the enemy) and its
 commanders anywhere. With a deployment bonus the players without it do all of that first
 (SMOKE-DEP-6). Then the markers are removed and the first turn begins.
+
+Over 500 lines on purpose: every placement of the deployment (fortifications, column markers, units,
+commanders) shares its zones, its checks and its example search; they are one stage of the game.
 """
 from __future__ import annotations
 

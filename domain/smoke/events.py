@@ -1,6 +1,10 @@
 """Events of a Clouds of Smoke game. Events carry outcomes (DESIGN 1): every die, every measured
 distance, every line of fire found or blocked, every hit allocation and retreat path is in the event
-that it produced, so folding never rolls, never measures and never reads content files."""
+that it produced, so folding never rolls, never measures and never reads content files.
+
+Over 500 lines on purpose: one type per event of the game, declared together so the event union and its
+tags are one list.
+"""
 from __future__ import annotations
 
 from typing import Any, ClassVar

@@ -11,6 +11,9 @@ Frame (SMOKE-GEO-1): the table is [0, W] x [0, H] in UW, y up; angles are degree
 from +x. A unit facing ``theta`` has forward ``f = (cos, sin)`` and left ``l = (-sin, cos)``
 (SMOKE-GEO-2); its corners are FL, FR, RL, RR (SMOKE-GEO-3). Everything is tested against an
 independent computation (Shapely, or dense sampling) in ``tests/smoke/test_geometry_properties.py``.
+
+Over 500 lines on purpose: the exact predicates share the same closed forms (projections, corner lines,
+first touch); split, they would import each other's private arithmetic.
 """
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ concurrent REST clients, SIGKILLs, a full disk and a read-only data dir.
 
 Modules:
 
-- :mod:`drills.ruleset`  the tiny ruleset ``drill`` the drills play (loaded into
-  the server with ``UMPIRE_CLI_PLUGINS=drills.ruleset``);
+- the drills play the tiny ruleset ``drill`` of the tests (tests/rulesets/drill.py; loaded into
+  the server with ``UMPIRE_CLI_PLUGINS=tests.rulesets.drill``);
 - :mod:`drills.server`   start / SIGKILL / restart ``umpire serve`` (1 or N workers);
 - :mod:`drills.load`     concurrent clients that remember every acknowledged command;
 - :mod:`drills.checks`   after the fact: nothing acknowledged lost, chains verify,

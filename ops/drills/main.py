@@ -18,8 +18,9 @@ from pathlib import Path
 
 from service.redis_runtime import EmbeddedRedis
 
-from . import ruleset  # noqa: F401  (registers the drill ruleset in this process too)
+import tests.rulesets.drill  # noqa: F401  (registers the drill ruleset in this process too)
 from .scenarios import FULL, QUICK, Plan, Report, backup_restore, disk_full, read_only, redis_outages, server_kills
+from scenarios.content import hand_to_rulesets
 
 DRILLS: dict[str, Callable[[Path, EmbeddedRedis, Plan], Report]] = {
     "kills": lambda base, r, plan: server_kills(base, r, plan, workers=1),
@@ -51,6 +52,7 @@ def run(names: list[str], plan: Plan, *, out: Callable[[str], None] = print,
 
 
 def main(argv: list[str] | None = None) -> int:
+    hand_to_rulesets()  # this script is a composition root: the rulesets get their content (scenarios/)
     ap = argparse.ArgumentParser(prog="ops/drill", description="umpire fault drills")
     ap.add_argument("--quick", action="store_true", help="short versions (well under a minute)")
     ap.add_argument("--only", default=",".join(DRILLS), help=f"comma-separated subset of {','.join(DRILLS)}")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from domain.kernel import registry
 
-from .ruleset import RULESET, SCENARIO
+from tests.rulesets.drill import RULESET, SCENARIO
 
 
 def populate(data: Path, n: int, originals: int = 5) -> list[str]:

@@ -22,7 +22,7 @@ OPS = Path(__file__).resolve().parents[1]
 ROOT = OPS.parent
 #: Seconds a (re)started server has to answer GET /health.
 START_TIMEOUT_S = 30.0
-PLUGIN = "drills.ruleset"
+PLUGIN = "tests.rulesets.drill"
 
 
 def free_port() -> int:

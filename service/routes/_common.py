@@ -12,7 +12,7 @@ from domain.kernel import words
 
 from .. import i18n
 from ..auth import seat_of
-from ..game_service import CommandRequest, GameService
+from ..game_service import GameService
 from ..language import DEFAULT, BadLanguage, content_language, negotiate
 from ..problems import Problem, field_path
 from ..queries import Read
@@ -38,17 +38,6 @@ def decode_strict(raw: bytes, cls: type[T], *, empty_ok: bool = False) -> T:
         raise Problem(400, "malformed", f"invalid body: {exc}", field=field_path(str(exc))) from None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise Problem(400, "malformed", f"the body is not valid JSON: {exc}") from None
-
-
-async def run_command(svc: GameService, game_id: str, token: str | None, raw: bytes) -> Any:
-    """A game command past the door (the seat checked, the body read): decoded strictly (400 naming the
-    field), then under the game's lock ``GameService.command_steps`` (idempotency, read-only, expected
-    version, whose decision, legality, the append and its receipt) driven by ``GameService.perform``. The
-    one implementation behind both entrances of ``POST /games/{id}/commands``: the door
-    (:class:`service.command_path.CommandPath`) and the declared route (requests with a query string)."""
-    req = decode_strict(raw, CommandRequest)
-    async with svc.lock(game_id):
-        return await svc.perform(svc.command_steps(game_id, token, req))
 
 
 def lang_of(request: Request) -> str:

@@ -25,8 +25,7 @@ import in ``service.transfer``.
 
 The statements themselves are :mod:`service.store.log_sql`'s (shared with the PostgreSQL adapter, by
 composition); this module is the SQLite side: connections, migrations, the group commit and the writers'
-lock between processes. Over 500 lines because the group commit and its lock are one piece with the
-connection handling they guard.
+lock between processes.
 """
 from __future__ import annotations
 
@@ -46,7 +45,7 @@ from typing import Any
 import sqlite_utils
 
 from domain.kernel import chain
-from domain.kernel.chain import CHAIN_V2, GENESIS
+from domain.kernel.chain import GENESIS
 # The pure record types live in the kernel (projections read them without importing the store);
 # re-exported here under their old names.
 from domain.kernel.log import (  # noqa: F401
@@ -57,6 +56,7 @@ from domain.kernel.log import (  # noqa: F401
 from .chain_check import ChainReport, verify_chain, verify_commitments
 from .group_commit import ON_GROUP_COMMIT, settle, Write
 from .migrations import BOT_HEADERS, MIGRATIONS
+from .log_calls import LogCalls
 from .log_sql import Dialect, LogSql, SeatRefused
 from .rows import token_hash
 
@@ -84,7 +84,7 @@ canonical = chain.v1_canonical
 chain_hash = chain.v1_hash
 
 
-class EventStore:
+class EventStore(LogCalls):
     """One SQLite file. Safe to share between threads (a connection per thread). Implements
     :class:`service.store_contract.Store` (as does the PostgreSQL backend, ``service.store.postgres``)."""
 
@@ -429,51 +429,6 @@ class EventStore:
         except BaseException as exc:  # pragma: no cover - interrupted between writes: nothing is kept
             fail_all(exc)
 
-    # -- the log (:mod:`service.store.log_sql`: the statements both adapters share) -----------------------
-    def create_game(self, *, game_id: str, ruleset: str, scenario: str, setup: str, seed: bytes,
-                    seed_commitment: str, token_hashes: dict[str, str], campaign_id: str | None = None,
-                    status: str = "active", winner: str | None = None, events: Sequence[NewEvent] = (),
-                    chain_version: int = CHAIN_V2, invitation_hashes: dict[str, str] | None = None) -> AppendResult:
-        """A game with its first ``events`` (the header and the opening) in one transaction
-        (:meth:`LogSql.create_game_tx`): :class:`GameExists` for a used id, ValueError for a bad seed."""
-        return self._write(self._sql.create_game_tx(
-            game_id=game_id, ruleset=ruleset, scenario=scenario, setup=setup, seed=seed,
-            seed_commitment=seed_commitment, token_hashes=token_hashes, campaign_id=campaign_id, status=status,
-            winner=winner, events=events, chain_version=chain_version, invitation_hashes=invitation_hashes))
-
-    def append(self, game_id: str, expected_version: int, events: Sequence[NewEvent], *,
-               command_id: str | None = None, status: str | None = None, winner: str | None = None,
-               command_body: str | None = None, command_seat: str | None = None,
-               body_hash: str | None = None) -> AppendResult:
-        """All ``events`` of one command in one transaction, or none (:meth:`LogSql.append_tx`):
-        :class:`VersionConflict` for a stale ``expected_version``; a seat's used ``command_id`` answers the
-        first answer and appends nothing."""
-        return self._write(self._sql.append_tx(game_id, expected_version, events, command_id=command_id,
-                                               status=status, winner=winner, command_body=command_body,
-                                               command_seat=command_seat, body_hash=body_hash))
-
-    async def append_async(self, game_id: str, expected_version: int, events: Sequence[NewEvent],
-                           **kw: Any) -> AppendResult:
-        """:meth:`append` awaited on an event loop (the command path)."""
-        return await self._write_async(self._sql.append_tx(game_id, expected_version, events, **kw))
-
-    def append_tx(self, game_id: str, expected_version: int, events: Sequence[NewEvent]) -> Callable[[Any], AppendResult]:
-        """:meth:`append`'s transaction as a function of the connection, for a write of another module that
-        appends to a game inside its own :meth:`transaction` (a campaign seat recorded in its battle)."""
-        return self._sql.append_tx(game_id, expected_version, events)
-
-    def claim_seat(self, game_id: str, seat: str, invitation_hash: str, new_token_hash: str,
-                   expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
-        """Retire the seat's invitation, store its token hash, append ``events`` (:meth:`LogSql.claim_seat_tx`)."""
-        return self._write(self._sql.claim_seat_tx(game_id, seat, invitation_hash, new_token_hash,
-                                                   expected_version, events))
-
-    def rotate_seat(self, game_id: str, seat: str, old_token_hash: str, new_token_hash: str,
-                    expected_version: int, events: Sequence[NewEvent]) -> AppendResult:
-        """Replace the seat's token hash and append ``events`` (:meth:`LogSql.rotate_seat_tx`)."""
-        return self._write(self._sql.rotate_seat_tx(game_id, seat, old_token_hash, new_token_hash,
-                                                    expected_version, events))
-
     def import_game(self, game: GameRow, token_hashes: dict[str, str], seed: bytes | None,
                     events: Sequence[StoredEvent], invitation_hashes: dict[str, str] | None = None) -> None:
         """A whole game as stored elsewhere, in one transaction (:meth:`LogSql.import_game_tx`)."""
@@ -482,76 +437,11 @@ class EventStore:
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"cannot import game {game.game_id!r}: {exc}") from None
 
-    def game(self, game_id: str) -> GameRow | None:
-        return self._sql.game(game_id)
-
-    def require_game(self, game_id: str) -> GameRow:
-        return self._sql.require_game(game_id)
-
-    def games(self, *, status: str | None = None, ruleset: str | None = None,
-              after: tuple[str, str] | None = None, limit: int | None = None) -> list[GameRow]:
-        return self._sql.games(status=status, ruleset=ruleset, after=after, limit=limit)
-
-    def newest_game_id(self) -> str | None:
-        return self._sql.newest_game_id()
-
-    def game_ids(self) -> list[str]:
-        return self._sql.game_ids()
-
-    def version(self, game_id: str) -> int:
-        return self._sql.version(game_id)
-
-    def seat_for_token(self, game_id: str, token: str) -> str | None:
-        return self._sql.seat_for_token(game_id, token)
-
-    def seats(self, game_id: str) -> list[str]:
-        return self._sql.seats(game_id)
-
-    def seat_hashes(self, game_id: str) -> dict[str, str]:
-        return self._sql.seat_hashes(game_id)
-
-    def invitation_hashes(self, game_id: str) -> dict[str, str]:
-        return self._sql.invitation_hashes(game_id)
-
-    def invited_seats(self, game_id: str) -> list[str]:
-        return self._sql.invited_seats(game_id)
-
-    def seed(self, game_id: str) -> bytes:
-        return self._sql.seed(game_id)
-
-    def revealed_seed(self, game_id: str) -> bytes | None:
-        return self._sql.revealed_seed(game_id)
-
-    def command_result(self, game_id: str, command_id: str, seat: str | None = None) -> AppendResult | None:
-        return self._sql.command_result(game_id, command_id, seat)
-
-    def head(self, game_id: str, version: int) -> str | None:
-        return self._sql.head(game_id, version)
-
-    def command_body(self, game_id: str, seq: int) -> tuple[int, int, str | None, str] | None:
-        return self._sql.command_body(game_id, seq)
-
-    def load(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None,
-             types: Iterable[str] | None = None) -> list[StoredEvent]:
-        return self._sql.load(game_id, after=after, upto=upto, limit=limit, types=types)
-
-    def last_seq_not_of(self, game_id: str, types: Iterable[str], upto: int | None = None) -> int:
-        return self._sql.last_seq_not_of(game_id, types, upto)
-
-    def event(self, game_id: str, seq: int) -> StoredEvent | None:
-        return self._sql.event(game_id, seq)
-
-    def unfinished_bot_games(self) -> list[str]:
-        return self._sql.unfinished_bot_games()
-
     def last_position(self) -> int:
         return self._sql.last_position()
 
     def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]:
         return self._sql.iter_all(after_rowid, batch)
-
-    def count_events(self, after_rowid: int = 0, upto_rowid: int | None = None) -> int:
-        return self._sql.count_events(after_rowid, upto_rowid)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ for. A message's parameters travel beside the English text (``summary_message``,
 text the reader is allowed: a parameter naming a card the reader may not know, or a name map that writes a
 secret card's printed name. The attack: in a real Battle of Hoth game over HTTP (litestar's TestClient on a
 real SQLite file), at every step, read every route that returns words (the view, the timeline, the events,
-each step's ruling, the legal commands) as each seat and as a watcher, in Ukrainian, Czech, Russian and the
+each step's ruling, the legal commands) as each seat and as a watcher, in English, Ukrainian, Czech, Russian and the
 pseudo-locale, and look for a card that is in another hand or face down in a deck: by its id, by its English
 title or by its title in that language.
 """
@@ -25,7 +25,7 @@ from service.i18n import term
 from service.language import PSEUDO
 from service.settings import Settings
 
-LANGS = ("uk", "cs", "ru", PSEUDO)
+LANGS = ("en", "uk", "cs", "ru", PSEUDO)
 #: The opening events list the whole card catalog (which cards exist is public; where they are is not): a card
 #: named there proves nothing, so they are left out of what is searched and of what counts as public.
 OPENING = ("game_created", "game_opened")

@@ -1,7 +1,7 @@
 """One battery over every ruleset (as OpenSpiel runs one over all its games; issue 11).
 
 For every registered ruleset and every shipped scenario (a few seeds each), and for the test
-rulesets (``toy`` of tests/service, ``tally`` of tests/projections, ``drill`` of ops/drills), a game
+rulesets (``toy`` of tests/service, ``tally`` of tests/projections, ``drill`` of tests/rulesets), a game
 is played in memory by :func:`domain.kernel.runner.random_game` with random legal commands (and
 commands sampled from templates where a ruleset has them) to its end, and:
 
@@ -35,7 +35,7 @@ from . import checks
 # The test rulesets register themselves on import.
 from tests.service import toy_ruleset
 import tests.projections.tally  # noqa: F401,E402
-import ops.drills.ruleset  # noqa: F401,E402
+import tests.rulesets.drill  # noqa: F401,E402
 
 toy_ruleset.register()
 

@@ -23,7 +23,7 @@ from domain.kernel.sides import other_sides
 # The test rulesets register themselves on import.
 from tests.service import toy_ruleset
 import tests.projections.tally  # noqa: F401,E402
-import ops.drills.ruleset  # noqa: F401,E402
+import tests.rulesets.drill  # noqa: F401,E402
 
 toy_ruleset.register()
 

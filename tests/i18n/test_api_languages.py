@@ -4,7 +4,6 @@ played in English reads in Ukrainian afterwards (its log and /verify unchanged),
 Czech with their rule id intact, and the pseudo-locale marks every converted word."""
 from __future__ import annotations
 
-import random
 import re
 
 from tests.service.api_client import Api, api  # noqa: F401
@@ -13,17 +12,8 @@ CYRILLIC = re.compile(r"[А-Яа-яІіЇїЄєҐґ]")
 UK = {"Accept-Language": "uk-UA,uk;q=0.9,en;q=0.5"}
 
 
-def _play(api: Api, steps: int = 10, seed: int = 4) -> dict:
-    g = api.create("emperor", "SETUP-AKHENA-VS-REBEL")
-    rng = random.Random(seed)
-    for _ in range(steps):
-        v = api.view(g["game_id"])
-        if v["status"] != "active" or not v["to_act"]:
-            break
-        seat = v["to_act"][0]
-        legal = api.legal(g["game_id"], g["seats"][seat])
-        api.ok(g["game_id"], g["seats"][seat], rng.choice(legal["commands"]), legal["version"])
-    return g
+def _play(api: Api, steps: int = 10) -> dict:
+    return api.play_random("emperor", "SETUP-AKHENA-VS-REBEL", steps, seed=4)[0]
 
 
 def test_a_game_played_in_english_reads_in_ukrainian_afterwards(api: Api):
@@ -143,16 +133,8 @@ def _english_words(text: str) -> set[str]:
 def test_a_smoke_game_played_in_english_reads_in_russian_afterwards(api: Api):
     """Clouds of Smoke (its rulebook is Russian): the timeline and every ruling of a game played in English
     read in Russian, with the rulebook's unit names; the log, its hashes and /verify do not change."""
-    g = api.create("smoke", "BTL-CROSSROADS")
+    g, _ = api.play_random("smoke", "BTL-CROSSROADS", 40, seed=3)
     gid = g["game_id"]
-    rng = random.Random(3)
-    for _ in range(40):
-        v = api.view(gid)
-        if v["status"] != "active" or not v["to_act"]:
-            break
-        seat = v["to_act"][0]
-        legal = api.legal(gid, g["seats"][seat])
-        api.ok(gid, g["seats"][seat], rng.choice(legal["commands"]), legal["version"])
     en = api.client.get(f"/games/{gid}/timeline").json()["steps"]
     ru = api.client.get(f"/games/{gid}/timeline", headers=RU)
     assert ru.headers["content-language"] == "ru"

@@ -14,17 +14,8 @@ UK = {"Accept-Language": "uk-UA,uk;q=0.9,en;q=0.5"}
 SCENARIO = "PROP-SCN-BREACH-THE-TRENCHES"
 
 
-def _play(api: Api, steps: int = 40, seed: int = 3) -> dict:
-    g = api.create("hoth", SCENARIO)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        v = api.view(g["game_id"])
-        if v["status"] != "active" or not v["to_act"]:
-            break
-        seat = v["to_act"][0]
-        legal = api.legal(g["game_id"], g["seats"][seat])
-        api.ok(g["game_id"], g["seats"][seat], rng.choice(legal["commands"]), legal["version"])
-    return g
+def _play(api: Api, steps: int = 40) -> dict:
+    return api.play_random("hoth", SCENARIO, steps, seed=3)[0]
 
 
 def test_a_hoth_game_played_in_english_reads_in_ukrainian_afterwards(api: Api):

@@ -31,6 +31,20 @@ def test_three_plural_forms(lang, forms):
         assert want in i18n.render(_wounds(n), lang), (n, i18n.render(_wounds(n), lang))
 
 
+REFRESHED = "refreshed {count} card(s)"
+
+
+@pytest.mark.parametrize("lang, forms", [
+    ("ru", {1: "обновлена 1 карта", 3: "обновлены 3 карты", 5: "обновлено 5 карт", 21: "обновлена 21 карта"}),
+    ("cs", {1: "obnovena 1 karta", 4: "obnoveny 4 karty", 5: "obnoveno 5 karet"}),
+    ("it", {1: "1 carta ripristinata", 2: "2 carte ripristinate", 1000000: "1000000 di carte ripristinate"}),
+])
+def test_the_emperors_plurals_in_languages_without_its_rulebook(lang, forms):
+    for n, want in forms.items():
+        m = msg_n(REFRESHED, REFRESHED, "count", count=n)
+        assert i18n.render(m, lang) == want, (n, i18n.render(m, lang))
+
+
 def test_english_is_the_domains_own_text_and_a_printed_name_is_translated():
     assert _wounds(2).english() == "Akhena suffers 2 wound(s): Reeds"
     assert i18n.render(_wounds(2), "en") == "Akhena suffers 2 wound(s): Reeds"
@@ -43,6 +57,17 @@ def test_decimal_sign(lang, want):
     m = msg("{warrior} is {distance:.2f} away", warrior="x", distance=3.5)
     assert m.english() == "x is 3.50 away"
     assert want in i18n.render(m, lang)
+
+
+ORDER_CARD = ("{card}: steps {steps}; refresh value {refresh_value}; defense modifier {defense_modifier:+d}; compass "
+              "{compass}; unique crest {value}.")
+
+
+@pytest.mark.parametrize("lang", ("en", "uk", "ru", "cs", "it"))
+def test_a_sign_spec_keeps_its_sign_in_every_language(lang):
+    for n, want in ((1, "+1"), (0, "+0"), (-2, "-2")):
+        m = msg(ORDER_CARD, card="O6", steps="MOVE", refresh_value=2, defense_modifier=n, compass="E", value=False)
+        assert want in i18n.render(m, lang), (lang, i18n.render(m, lang))
 
 
 def test_a_ruling_stored_before_messages_is_shown_as_stored():
@@ -74,7 +99,7 @@ LABELS_NOT_CONVERTED: set[str] = set()
 #: Rulesets whose own ruling steps (automaton, combat, orders...) are still English sentences (the
 #: kernel's steps are messages). A converted one is walked below: every step and summary of its rulings
 #: is a message.
-RULING_STEPS_NOT_CONVERTED = {"emperor"}
+RULING_STEPS_NOT_CONVERTED: set[str] = set()
 
 #: A language each converted ruleset is fully translated in.
 TRANSLATED = {"emperor": "uk", "hoth": "uk", "smoke": "ru"}

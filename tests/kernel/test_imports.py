@@ -4,7 +4,9 @@ Every ``import`` of every module -- at module level or inside a function -- is r
 (``ast``), relative imports resolved, so a lazy import cannot hide a dependency:
 
 - ``domain/`` imports no ``scenarios``, ``service`` or ``projections`` (the domain is pure; content
-  reaches it through the registry's ``use_content``);
+  reaches it through the registry's ``use_content``, handed in by a composition root), neither by an
+  ``import`` statement nor by name (``importlib``): no module of ``domain/`` names ``scenarios``, and
+  discovering every ruleset loads no module of it;
 - ``projections/`` imports no ``service`` (the service hands it the log, a ``domain.kernel.log.EventLog``);
 - ``service/`` and ``projections/`` import no ruleset package (``domain.<r>`` other than the kernel):
   a new ruleset touches ``domain/<r>``, ``scenarios/<r>`` and tests only;
@@ -18,6 +20,11 @@ function-body imports of product code.
 """
 from __future__ import annotations
 
+import ast
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,6 +91,38 @@ def test_domain_imports_no_content_service_or_projections():
     bad = violations("domain", lambda n: "the domain is pure" if _top(n) in {"scenarios", "service", "projections"}
                      else None)
     assert not bad, "\n".join(bad)
+
+
+#: A module name of the content package, as a string a dynamic import would take.
+_CONTENT_NAME = re.compile(r"scenarios(\.[A-Za-z_][A-Za-z_0-9]*)*")
+
+
+def test_domain_names_no_content_package():
+    """No ``importlib.import_module("scenarios...")`` or ``find_spec``: no string of domain/ code is a module
+    name of the content package (a ruleset gets its content from a composition root)."""
+    bad = []
+    for f in _files("domain"):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and _CONTENT_NAME.fullmatch(node.value):
+                bad.append(f"{f.relative_to(ROOT)}:{node.lineno} names {node.value!r}")
+    assert not bad, "\n".join(bad)
+
+
+def test_discovering_every_ruleset_loads_no_content():
+    """In a fresh interpreter, the registry discovers every ruleset (and its rules) without a module of
+    ``scenarios`` loaded; the content arrives only when a root hands it in."""
+    code = ("import sys; from domain.kernel import registry\n"
+            "ids = [rs.id for rs in registry.all_rulesets()]\n"
+            "[registry.rules_of(i) for i in ids]\n"
+            "assert {'hoth', 'smoke', 'emperor'} <= set(ids), ids\n"
+            "loaded = sorted(m for m in sys.modules if m == 'scenarios' or m.startswith('scenarios.'))\n"
+            "assert not loaded, loaded\n"
+            "from scenarios.content import hand_to_rulesets; hand_to_rulesets()\n"
+            "assert registry.get('hoth').catalog().scenarios\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
 
 
 def test_projections_import_no_service():
@@ -261,3 +300,11 @@ def test_the_store_adapters_stand_on_their_own():
     from service.store.sqlite import EventStore
 
     assert EventStore not in PgEventStore.__mro__ and PgEventStore not in EventStore.__mro__
+    # the calls both answer the same way from their LogSql are written once (service/store/log_calls.py)
+    from service.store.log_calls import LogCalls
+
+    shared = [n for n, v in vars(LogCalls).items() if callable(v) and not n.startswith("_")]
+    assert len(shared) >= 20
+    for adapter in (EventStore, PgEventStore):
+        assert LogCalls in adapter.__mro__
+        assert not [n for n in shared if n in vars(adapter)], adapter

@@ -17,7 +17,7 @@ SKIP_PARTS = {".venv", "__pycache__", "node_modules", "data", ".git"}
 
 def _test_rulesets():
     """The rulesets of the tests and drills (registered by the tests that use them)."""
-    from ops.drills.ruleset import RULESET as drill
+    from tests.rulesets.drill import RULESET as drill
     from tests.projections.tally import RULESET as tally
     from tests.service.toy_ruleset import RULESET as toy
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from drills import ruleset  # noqa: F401  (registers "drill" in this process)
+import tests.rulesets.drill  # noqa: F401  (registers "drill" in this process)
 from drills.checks import check_log
 from drills.load import Ack, Tally, create_games
 from drills.scenarios import Plan, _can_mount, disk_full, read_only, redis_outages, server_kills

@@ -3,19 +3,17 @@ written by any process reach Redis; killed (SIGKILL) while commands go on, nothi
 lost and the next projector converges from the store."""
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import msgspec
 
-from projections import ReadModels
-from projections import views
+from projections import ReadModels, views
 from service.cli import projector_command, projector_env
 from service.game_service import CommandRequest, CreateGameRequest, GameService
 from service.store import EventStore
+from tests.polling import until
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY = "import sys; sys.path.insert(0, %r)\nfrom tests.service.toy_ruleset import register; register()" % str(ROOT)
@@ -31,15 +29,6 @@ def _play(svc: GameService, game: dict, n: int, start: int = 0) -> int:
                         CommandRequest(command={"type": kind}, expected_version=v)).body["version"]
     game["version"] = v
     return v
-
-
-def _until(pred, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return pred()
 
 
 def _start(data: Path, url: str) -> subprocess.Popen:
@@ -60,10 +49,10 @@ def test_the_projector_process_follows_the_log_and_converges_after_a_kill(tmp_pa
 
     proc = _start(data, redis_server.url)
     try:
-        assert _until(lambda: rm.last_seq(early["game_id"]) == early["version"]), "caught up at start"
+        assert until(lambda: rm.last_seq(early["game_id"]) == early["version"]), "caught up at start"
         live = svc.create_game(CreateGameRequest(ruleset="toy", scenario="duel", seed=SEED))
         _play(svc, live, 5)
-        assert _until(lambda: rm.last_seq(live["game_id"]) == live["version"]), "follows the log"
+        assert until(lambda: rm.last_seq(live["game_id"]) == live["version"]), "follows the log"
         assert rm.game_view(live["game_id"], None)["version"] == live["version"]
 
         proc.send_signal(signal.SIGKILL)  # a crash: whatever it had read and not projected is gone
@@ -80,7 +69,7 @@ def test_the_projector_process_follows_the_log_and_converges_after_a_kill(tmp_pa
     try:
         for g in (early, live):
             gid = g["game_id"]
-            assert _until(lambda: rm.last_seq(gid) == g["version"]), "converges from the store"
+            assert until(lambda: rm.last_seq(gid) == g["version"]), "converges from the store"
             assert len(rm.timeline(gid, version=g["version"])) == g["version"]
             # the same bodies as the log gives (the read model is only a faster copy)
             cur = svc.current(gid)

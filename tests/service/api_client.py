@@ -4,6 +4,7 @@ semantics: routing, body parsing, headers, status codes)."""
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -62,6 +63,22 @@ class Api:
         assert r.status_code == 201, r.text
         return r.json()
 
+    def play_random(self, ruleset: str, scenario: str, steps: int, seed: int = 4) -> tuple[dict, list[dict]]:
+        """Create a game and play up to ``steps`` commands, each chosen at random (seeded) from the legal
+        commands of the first seat to act; return the game and every legal-commands answer seen."""
+        g = self.create(ruleset, scenario)
+        rng = random.Random(seed)
+        seen: list[dict] = []
+        for _ in range(steps):
+            v = self.view(g["game_id"])
+            if v["status"] != "active" or not v["to_act"]:
+                break
+            seat = v["to_act"][0]
+            legal = self.legal(g["game_id"], g["seats"][seat])
+            seen.append(legal)
+            self.ok(g["game_id"], g["seats"][seat], rng.choice(legal["commands"]), legal["version"])
+        return g, seen
+
     def events(self, gid: str, token: str | None = None, after: int = 0, limit: int = 1000) -> list[dict]:
         r = self.get(f"/games/{gid}/events", token, after=after, limit=limit)
         assert r.status_code == 200, r.text
@@ -113,6 +130,21 @@ def open_test_store(data_dir: str) -> Any:
     if url not in _SHARED:  # a pool per reader would cost a connection and a migration check each time
         _SHARED[url] = open_store(data_dir, database_url=url)
     return _Shared(_SHARED[url])
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def both_stores(tmp_path, request) -> Iterator[TestClient]:
+    """The app without read models on a SQLite file, and on a real PostgreSQL (the store contract's two
+    adapters)."""
+    url = request.getfixturevalue("pg_server").new_database() if request.param == "postgres" else None
+    app = create_app(Settings(data_dir=str(tmp_path / "data"), database_url=url), read_models=None)
+    try:
+        with TestClient(app) as c:
+            yield c
+    finally:
+        if url is not None:
+            app.state.games.store.close()
+            request.getfixturevalue("pg_server").drop_database(url)
 
 
 @pytest.fixture(params=["redis", "log"])

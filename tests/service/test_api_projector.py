@@ -5,12 +5,11 @@ projector has caught up, and a crash between the two loses nothing (the next pro
 projects it from the store)."""
 from __future__ import annotations
 
-import time
-
 from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
+from tests.polling import until
 
 from .api_client import SEED, Api
 from .toy_ruleset import register
@@ -21,15 +20,6 @@ def _app(tmp_path, redis_server):
     # the background catch-up would project the game by itself: keep it to its first pass (at start)
     app.state.catch_up.interval = 3600
     return app
-
-
-def _until(pred, timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return pred()
 
 
 def test_acknowledged_before_projection_visible_to_sender_then_to_all(tmp_path, redis_server, redis_client):
@@ -60,7 +50,7 @@ def test_acknowledged_before_projection_visible_to_sender_then_to_all(tmp_path, 
         assert len(api.get(f"/games/{gid}/timeline").json()["steps"]) == v
 
         projector.resume()
-        assert _until(lambda: rm.last_seq(gid) == v), "the projector catches up"
+        assert until(lambda: rm.last_seq(gid) == v), "the projector catches up"
         # everyone's view now comes from Redis, the same body the log gives
         spectator = rm.game_view(gid, None)
         assert spectator is not None and spectator["version"] == v
@@ -100,7 +90,7 @@ def test_a_crash_between_acknowledgement_and_projection_loses_nothing(tmp_path, 
     app2 = create_app(Settings(data_dir=str(tmp_path / "data"), redis_url=redis_server.url))
     rm2 = app2.state.read_models
     with TestClient(app2) as client2:
-        assert _until(lambda: rm2.last_seq(gid) == v), "the projections converge from the store"
+        assert until(lambda: rm2.last_seq(gid) == v), "the projections converge from the store"
         api2 = Api(client2, str(tmp_path / "data"))
         events = api2.events(gid)
         assert [e["seq"] for e in events] == list(range(1, v + 1))

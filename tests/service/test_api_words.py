@@ -6,31 +6,14 @@ step (the Emperor's automaton is never the human's seat) and units by their prin
 Emperor's grid as text, not JSON."""
 from __future__ import annotations
 
-import random
-
 from click.testing import CliRunner
 
 from service.cli import main
 from tests.service.api_client import Api, api  # noqa: F401
 
 
-def _play(api: Api, ruleset: str, scenario: str, steps: int, seed: int = 4) -> tuple[dict, list[dict]]:
-    g = api.create(ruleset, scenario)
-    rng = random.Random(seed)
-    seen = []
-    for _ in range(steps):
-        v = api.view(g["game_id"])
-        if v["status"] != "active" or not v["to_act"]:
-            break
-        seat = v["to_act"][0]
-        legal = api.legal(g["game_id"], g["seats"][seat])
-        seen.append(legal)
-        api.ok(g["game_id"], g["seats"][seat], rng.choice(legal["commands"]), legal["version"])
-    return g, seen
-
-
 def test_legal_commands_carry_the_rulesets_words_beside_each_command(api: Api):
-    g, seen = _play(api, "emperor", "SETUP-AKHENA-VS-REBEL", 12)
+    g, seen = api.play_random("emperor", "SETUP-AKHENA-VS-REBEL", 12)
     warned = 0
     for legal in seen:
         assert [d["command"] for d in legal["described"]] == legal["commands"]  # parallel, nothing else changed
@@ -44,7 +27,7 @@ def test_legal_commands_carry_the_rulesets_words_beside_each_command(api: Api):
 
 
 def test_the_timeline_says_who_did_each_step_and_names_printed_names(api: Api):
-    g, _ = _play(api, "emperor", "SETUP-AKHENA-VS-REBEL", 8)
+    g, _ = api.play_random("emperor", "SETUP-AKHENA-VS-REBEL", 8)
     gid = g["game_id"]
     steps = api.get(f"/games/{gid}/timeline").json()["steps"]
     kinds = {s["by"]["kind"] for s in steps}
@@ -63,7 +46,7 @@ def test_the_timeline_says_who_did_each_step_and_names_printed_names(api: Api):
 
 
 def test_smoke_templates_are_labelled_and_rulesets_list_seats(api: Api):
-    g, seen = _play(api, "smoke", "BTL-CROSSROADS", 30)
+    g, seen = api.play_random("smoke", "BTL-CROSSROADS", 30)
     tpls = [t for legal in seen for t in legal.get("templates", [])]
     assert tpls and all(t["label"] and "warning" in t for t in tpls)
     rs = {r["id"]: r for r in api.get("/rulesets").json()}
@@ -75,7 +58,7 @@ def test_smoke_templates_are_labelled_and_rulesets_list_seats(api: Api):
 def test_replay_draws_smoke_and_the_emperor_as_text(api: Api):
     for ruleset, scenario, marks in (("smoke", "BTL-CROSSROADS", ("Units:", "Map: 1 character per UW")),
                                      ("emperor", "SETUP-AKHENA-VS-REBEL", ("Cells: L<n> location", "Akhena (yours, hero)"))):
-        g, _ = _play(api, ruleset, scenario, 6)
+        g, _ = api.play_random(ruleset, scenario, 6)
         res = CliRunner().invoke(main, ["replay", g["game_id"], "--data-dir", api.data_dir, "--at", "5"])
         assert res.exit_code == 0, res.output
         assert res.output.startswith("--- step 5 of ")

@@ -5,7 +5,6 @@ end, and a game surviving a restart of a real ``umpire serve`` process."""
 from __future__ import annotations
 
 import json
-
 import os
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from litestar.testing import TestClient
 from domain.kernel import registry
 from service.app import create_app
 from service.settings import Settings
+from tests import polling
 
 from .api_client import Api, Server, assert_problem, sse_blocks
 from .toy_ruleset import register
@@ -40,13 +40,10 @@ def api(tmp_path, redis_url, redis_client) -> Iterator[Api]:
 
 
 def until(check: Callable[[], Any], timeout: float = 120.0, what: str = "the bots") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+    got = polling.until(check, timeout)
+    if not got:
+        raise AssertionError(f"timed out waiting for {what}")
+    return got
 
 
 def create(api: Api, ruleset: str, scenario: str, bots: dict[str, str], **extra: Any) -> dict:
@@ -189,7 +186,13 @@ def test_a_search_bot_answers_within_its_budget(api):
 def test_a_bot_never_receives_hidden_information_over_rest(api):
     """Every input the service hands a bot over a whole greedy-vs-greedy hoth game is scanned: nothing of the
     other seat's hand beyond what a spectator sees, no stretch of any deck order (tests/bots for the rules)."""
-    from tests.bots.test_hidden_info import card_lists, contiguous_in, log_strings, own_strings, strings
+    from tests.bots.test_hidden_info import (
+        card_lists,
+        contiguous_in,
+        log_strings,
+        own_strings,
+        strings,
+    )
 
     players = api.client.app.state.bots
     inputs: list[Any] = []

@@ -10,15 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from litestar.testing import TestClient
 
 from domain.kernel import commitment, registry
-from service.app import create_app
 from service.game_service import CommandRequest
 from service.campaigns import battle_seed
-from service.settings import Settings
 
 from .api_client import assert_problem
+from .api_client import both_stores as client  # noqa: F401  (the app on SQLite and on PostgreSQL)
 
 SEED = "5a" * 32
 CAMPAIGN = "CMP-2-OUTPOST-DELTA"
@@ -26,20 +24,6 @@ CAMPAIGN = "CMP-2-OUTPOST-DELTA"
 LEADERS_AFTER = {("C2-1", "imperial"): {"imperial": "piett"}, ("C2-1", "rebel"): {"rebel": "han"},
                  ("C2-2", "imperial"): {"imperial": "vader"}}
 NEXT = {("C2-1", "imperial"): "C2-3", ("C2-1", "rebel"): "C2-2", ("C2-2", "imperial"): "C2-3"}
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def client(tmp_path, request):
-    """The app on a SQLite file, and on a real PostgreSQL (the campaign tables through the store contract)."""
-    url = request.getfixturevalue("pg_server").new_database() if request.param == "postgres" else None
-    app = create_app(Settings(data_dir=str(tmp_path / "data"), database_url=url), read_models=None)
-    try:
-        with TestClient(app) as c:
-            yield c
-    finally:
-        if url is not None:
-            app.state.games.store.close()
-            request.getfixturevalue("pg_server").drop_database(url)
 
 
 def auth(token):

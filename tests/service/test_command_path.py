@@ -1,7 +1,8 @@
-"""The command path at the door (issue 17, ``service/command_path.py``): ``POST /games/{id}/commands``
-without a query string is answered in front of litestar's router. It must answer exactly what the
-declared route answers (the route still serves ``?dry_run=`` and every request with a query string, so
-``?dry_run=false`` reaches it), for every success and every refusal, in DESIGN 8's order."""
+"""The command path (issues 17 and 25, ``service/command_path.py``): every ``POST /games/{id}/commands`` --
+with or without a query string, a dry run, a trailing slash -- is answered in front of litestar's router by
+one implementation; the declared route only documents the endpoint (its handler raises if ever called). Every
+request shape gets the same answer whatever query string rides along, for every success and every refusal,
+in DESIGN 8's order."""
 from __future__ import annotations
 
 import json
@@ -17,7 +18,9 @@ from service.settings import Settings
 from .api_client import SEED
 from .toy_ruleset import register
 
-ROUTE = "?dry_run=false"  # a query string: the request goes through litestar's route
+#: What may ride along with a request without changing its answer (before issue 25 a query string sent the
+#: request through litestar's route, a second copy of the checks).
+ALONG = ("?dry_run=false", "?lang=en&dry_run=0", "?x=1", "/")
 
 
 @pytest.fixture
@@ -51,8 +54,7 @@ def _shape(r, gid: str) -> dict[str, Any]:
     if r.status_code >= 400:
         keep = ("type", "title", "status", "field", "rule", "rule_url", "current_version", "values")
         out.update({k: body.get(k) for k in keep})
-        if r.status_code != 400:  # a 400's wording may come from litestar's lenient parser first
-            out["detail"] = body.get("detail")
+        out["detail"] = body.get("detail")
     else:
         out["version"] = body["version"]
         # the time, and the chain's hashes and commitments (they bind the game's id and seed), differ by game
@@ -62,15 +64,15 @@ def _shape(r, gid: str) -> dict[str, Any]:
     return out
 
 
-def test_the_command_path_answers_exactly_as_the_declared_route(client):
+def test_every_request_shape_gets_one_answer_whatever_rides_along(client):
     app, c = client
     handler = app.asgi_handler  # behind the public edges (service.edges: metrics, limits, traces)
     while not isinstance(handler, CommandPath) and hasattr(handler, "app"):
         handler = handler.app
     assert isinstance(handler, CommandPath)
-    fast, slow = _game(c), _game(c)
-    v = fast["version"]
-    assert slow["version"] == v
+    games = [_game(c) for _ in range(1 + len(ALONG))]
+    v = games[0]["version"]
+    assert {g["version"] for g in games} == {v}
     big = {"command": {"type": "step", "pad": "x" * (300 * 1024)}, "expected_version": v}
     cases: list[tuple[str, Any, str | None, dict[str, Any]]] = [
         # (what, body, seat, extra request arguments) -- seat None: no token; "bad": a token of nothing
@@ -99,24 +101,24 @@ def test_the_command_path_answers_exactly_as_the_declared_route(client):
     ]
     for what, body, seat, extra in cases:
         shapes = []
-        for game, query in ((fast, ""), (slow, ROUTE)):
+        for game, query in zip(games, ("", *ALONG)):
             token = {"bad": "x" * 32, "basic": None, None: None}.get(seat, game["seats"].get(seat or "", ""))
             kw = dict(extra)
             if seat == "basic":
                 kw["headers"] = {**kw.get("headers", {}), "Authorization": "Basic abc"}
             shapes.append(_shape(_post(c, game["game_id"], body, token, query, **kw), game["game_id"]))
-        assert shapes[0] == shapes[1], what
+        assert all(shape == shapes[0] for shape in shapes), (what, shapes)
         assert shapes[0]["status"] in (201, 400, 401, 403, 409, 413, 415, 422), (what, shapes[0])
     # an unknown game: 404 first, whatever the token
-    for query in ("", ROUTE):
+    for query in ("", *ALONG):
         r = _post(c, "no-such-game", {"command": {"type": "step"}, "expected_version": 1}, "x" * 32, query)
         assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json"), r.text
-    # both games went the same way: three commands stored on each (the retry stored nothing), nothing else
-    versions = [c.get(f"/games/{g['game_id']}").json()["version"] for g in (fast, slow)]
-    assert versions == [v + 3, v + 3], versions
+    # every game went the same way: three commands stored on each (the retry stored nothing), nothing else
+    versions = [c.get(f"/games/{g['game_id']}").json()["version"] for g in games]
+    assert versions == [v + 3] * len(games), versions
 
 
-def test_a_game_command_does_not_go_through_the_router_and_a_query_string_does(client):
+def test_no_request_to_the_commands_endpoint_reaches_litestars_router(client):
     app, c = client
     path = app.asgi_handler  # behind the public edges (service.edges: metrics, limits, traces)
     while not isinstance(path, CommandPath):
@@ -132,16 +134,23 @@ def test_a_game_command_does_not_go_through_the_router_and_a_query_string_does(c
     path.app = counting
     try:
         g = _game(c)
-        gid, north = g["game_id"], g["seats"]["north"]
+        gid, north, v = g["game_id"], g["seats"]["north"], g["version"]
         seen.clear()
-        r = _post(c, gid, {"command": {"type": "step"}, "expected_version": g["version"]}, north)
-        assert r.status_code == 201, r.text
-        assert seen == []  # answered at the door
-        r = _post(c, gid, {"command": {"type": "end_turn"}, "expected_version": g["version"] + 1}, north, "?dry_run=true")
-        assert r.status_code == 200 and r.json()["legal"] is True, r.text
-        assert seen == [f"POST /games/{gid}/commands?dry_run=true"]
-        assert c.get(f"/games/{gid}").status_code == 200
-        assert seen[-1] == f"GET /games/{gid}?"
+        step = {"command": {"type": "step"}, "expected_version": v}
+        end = {"command": {"type": "end_turn"}, "expected_version": v + 1}
+        shapes = [("", step, north), ("?dry_run=true", end, north), ("?dry_run=TRUE&lang=uk", end, north),
+                  ("?dry_run=maybe", end, north), ("?dry_run", end, north), ("/", end, "x" * 32),
+                  ("?dry_run=true", b"{not json", north), ("?dry_run=true", end, None), ("", b"{not json", None)]
+        answers = [_post(c, gid, body, token, query) for query, body, token in shapes]
+        assert [r.status_code for r in answers] == [201, 200, 200, 400, 400, 401, 400, 401, 401], \
+            [r.text for r in answers]
+        assert answers[1].json()["legal"] is True and answers[2].json()["legal"] is True
+        assert [r.json().get("field") for r in answers[3:5]] == ["dry_run", "dry_run"]
+        r = _post(c, "no-such-game", step, north, "?dry_run=true")
+        assert r.status_code == 404, r.text
+        assert seen == []  # every one answered at the door, none by the declared route
+        assert c.get(f"/games/{gid}").json()["version"] == v + 1  # the dry runs stored nothing
+        assert seen == [f"GET /games/{gid}?"]  # the other routes go through the router
     finally:
         path.app = inner
 
@@ -158,13 +167,13 @@ def test_a_store_refusal_on_the_command_path_is_the_apps_503_without_paths(tmp_p
     ro = EventStore(data, read_only=True)
     with TestClient(create_app(Settings(data_dir=str(data)), store=ro, read_models=None)) as c:
         shapes = []
-        for query in ("", ROUTE):
+        for query in ("", *ALONG):
             r = _post(c, g["game_id"], {"command": {"type": "step"}, "expected_version": g["version"]},
                       g["seats"]["north"], query)
             assert r.status_code == 503 and r.headers["content-type"].startswith("application/problem+json"), r.text
             assert str(tmp_path) not in r.text and "read-only" in r.json()["detail"], r.text
             shapes.append(r.json())
-        assert shapes[0] == shapes[1]
+        assert all(shape == shapes[0] for shape in shapes)
         assert c.get(f"/games/{g['game_id']}").json()["version"] == g["version"]  # nothing written
 
 

@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 
 from domain.kernel import registry
 from ops.drills.populate import populate
-from ops.drills.ruleset import RULESET
+from tests.rulesets.drill import RULESET
 from projections import ReadModels
 from projections.keys import LOBBY_READY
 from projections.projector import tail
@@ -22,6 +22,7 @@ from service.app import create_app
 from service.settings import Settings
 from service.store import EventStore
 from service.store.log_sql import GAME_SELECT
+from tests.polling import until
 
 from .counting_store import CountingStore
 
@@ -67,20 +68,11 @@ def _pages(client: TestClient, store: CountingStore) -> list[tuple[int, int, str
     return out
 
 
-def _until(fn, timeout: float = 120.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if fn():
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def test_pages_read_a_page_of_rows_with_a_projector_thread(big, redis_server):
     store = CountingStore(big)
     app = create_app(Settings(data_dir=str(big), redis_url=redis_server.url), store=store, projector="thread")
     with TestClient(app) as client:
-        assert _until(lambda: not app.state.read_models.needs_catch_up())  # its own catch-up: nothing behind
+        assert until(lambda: not app.state.read_models.needs_catch_up(), timeout=120)  # its own catch-up: nothing behind
         pages = _pages(client, store)
     # answered from Redis: the store reads only the newest game's id (one row), whatever the games
     assert [p[1] for p in pages] == [PAGE, PAGE]
@@ -98,7 +90,7 @@ def test_pages_read_a_page_of_rows_beside_a_projector_process(big, redis_server)
     try:
         projector.start()
         with TestClient(app) as tc:
-            assert _until(lambda: client.exists(LOBBY_READY))  # the projector caught up (nothing behind)
+            assert until(lambda: client.exists(LOBBY_READY), timeout=120)  # the projector caught up (nothing behind)
             pages = _pages(tc, store)
     finally:
         stop.set()

@@ -10,28 +10,13 @@ file and a real PostgreSQL.
 from __future__ import annotations
 
 import pytest
-from litestar.testing import TestClient
 
-from service.app import create_app
-from service.settings import Settings
 
 from .api_client import assert_problem
+from .api_client import both_stores as client  # noqa: F401  (the app on SQLite and on PostgreSQL)
 
 SEED = "5a" * 32
 CAMPAIGN = "CMP-2-OUTPOST-DELTA"
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def client(tmp_path, request):
-    url = request.getfixturevalue("pg_server").new_database() if request.param == "postgres" else None
-    app = create_app(Settings(data_dir=str(tmp_path / "data"), database_url=url), read_models=None)
-    try:
-        with TestClient(app) as c:
-            yield c
-    finally:
-        if url is not None:
-            app.state.games.store.close()
-            request.getfixturevalue("pg_server").drop_database(url)
 
 
 def auth(token):

@@ -6,8 +6,9 @@ dice (1 to 3) and records each face in its own event: a multi-event command
 whose events must be stored all or none. Rule ids (``DRILL-*``) are this
 ruleset's own; it is not a game anybody plays.
 
-Importing this module registers the ruleset (``UMPIRE_CLI_PLUGINS=drills.ruleset``
-makes every ``umpire`` process, and every worker, import it).
+Importing this module registers the ruleset (``UMPIRE_CLI_PLUGINS=tests.rulesets.drill``
+makes every ``umpire`` process, and every worker, import it). The battery of every ruleset
+(tests/harness) plays it; so do the fault drills (ops/drills) and some benchmarks (ops/).
 """
 from __future__ import annotations
 
