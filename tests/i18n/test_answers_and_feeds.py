@@ -31,7 +31,7 @@ def _words(events: list[dict]) -> list[str]:
 
 
 def test_a_command_answer_in_czech_by_accept_language_and_by_lang(api: Api):
-    """The door (no query string: ``Accept-Language``) and the declared route (``?lang=``) answer alike."""
+    """``Accept-Language`` and ``?lang=`` (the command door reads both) answer alike."""
     answers = {}
     for how in ("header", "query", "english"):
         g = api.create("hoth", SCENARIO)
