@@ -44,6 +44,7 @@ from domain.kernel import choices as rule_choices
 from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of, fold_campaign
 from domain.kernel.seats import Seating, SeatHolding, holding_evolve
 from domain.kernel.dice import client_mix, new_seed, seed_from_hex
+from domain.kernel.messages import msg
 
 from .game_service import ON_FINISHED, SEAT_RESOLVERS, CreateGameRequest, GameService
 from .problems import Problem
@@ -102,7 +103,7 @@ class CampaignService:
     def _rules_of(self, row: dict[str, Any]) -> CampaignRules:
         rules = self.rules(row["ruleset"])
         if rules is None:
-            raise Problem(422, "bad-setup", f"ruleset {row['ruleset']!r} has no campaigns")
+            raise Problem(422, "bad-setup", msg("ruleset {ruleset} has no campaigns", ruleset=repr(row["ruleset"])))
         return rules
 
     def _fold(self, campaign_id: str, rules: CampaignRules) -> tuple[Any, int, dict[str, int]]:
@@ -149,7 +150,7 @@ class CampaignService:
     def _require(self, campaign_id: str) -> dict[str, Any]:
         row = self.db.row(campaign_id)
         if row is None:
-            raise Problem(404, "not-found", f"no campaign with id {campaign_id!r}")
+            raise Problem(404, "not-found", msg("no campaign with id {campaign}", campaign=repr(campaign_id)))
         return row
 
     # -- POST /campaigns ------------------------------------------------------
@@ -157,13 +158,13 @@ class CampaignService:
         rules = self.rules(req.ruleset)
         if rules is None or not rules.campaigns():
             known = ", ".join(r.id for r in registry.all_rulesets() if r.campaigns())
-            raise Problem(422, "bad-setup", f"ruleset {req.ruleset!r} has no campaigns; rulesets with campaigns: "
-                                            f"{known or 'none'}", field="ruleset")
+            raise Problem(422, "bad-setup", msg("ruleset {ruleset} has no campaigns; rulesets with campaigns: {known}",
+                                                ruleset=repr(req.ruleset), known=known or msg("none")), field="ruleset")
         try:
             seats = rules.seats(req.campaign)
         except SetupError:
-            raise Problem(422, "bad-setup", f"unknown campaign {req.campaign!r}; known: "
-                                            f"{', '.join(sorted(c.id for c in rules.campaigns()))}",
+            raise Problem(422, "bad-setup", msg("unknown campaign {campaign}; known: {known}", campaign=repr(req.campaign),
+                                                known=", ".join(sorted(c.id for c in rules.campaigns()))),
                           field="campaign") from None
         try:
             seed = new_seed() if req.seed is None else seed_from_hex(req.seed)
@@ -172,16 +173,16 @@ class CampaignService:
 
         bots = check_bots(req.ruleset, seats, req.bots)
         if bots and req.start == START_WHEN_READY:
-            raise Problem(422, "bad-setup", "a campaign with bots starts now (its battles' bot seats have no client "
-                                            "seed to give)", field="start")
+            raise Problem(422, "bad-setup", msg("a campaign with bots starts now (its battles' bot seats have no "
+                                                "client seed to give)"), field="start")
         rs = registry.get(req.ruleset)
         try:
             choices = rule_choices.resolve(rule_choices.declared(rs), req.choices)
         except SetupError as exc:
-            raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
+            raise Problem(422, "bad-setup", exc.message or exc.detail, field=exc.field) from None
         if req.choices and req.start == START_WHEN_READY:
-            raise Problem(422, "bad-setup", "a campaign with rule choices starts now (a waiting campaign records "
-                                            "nothing before its seats are ready)", field="choices")
+            raise Problem(422, "bad-setup", msg("a campaign with rule choices starts now (a waiting campaign records "
+                                                "nothing before its seats are ready)"), field="choices")
         campaign_id = "c" + uuid.uuid4().hex[:15]
         plan = plan_seats(seats, bots, req.seating, req.keep)
         tokens = plan.tokens
@@ -230,15 +231,16 @@ class CampaignService:
         row = self._require(campaign_id)
         seat = self.db.seat(campaign_id, token) if token else None
         if seat is None:
-            raise Problem(401, "unauthorized", "a seat token of this campaign is required")
+            raise Problem(401, "unauthorized", msg("a seat token of this campaign is required"))
         seats = self._seats(row)
         with self.lock(campaign_id):
             row = self._require(campaign_id)
             seeds = {ev.seat: ev.client_seed for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}
             if row["status"] != "waiting":
-                raise Problem(422, "rule-violation", "The campaign is not waiting for its seats.", rule="UMPIRE-READY-1")
+                raise Problem(422, "rule-violation", msg("The campaign is not waiting for its seats."),
+                              rule="UMPIRE-READY-1")
             if seat in seeds:
-                raise Problem(422, "rule-violation", f"{seat} is ready already.", rule="UMPIRE-READY-2")
+                raise Problem(422, "rule-violation", msg("{seat} is ready already.", seat=seat), rule="UMPIRE-READY-2")
             emitted = [Emitted(event=SeatReady(seat=seat, client_seed=client_seed))]
             seeds[seat] = client_seed
             status, game_id = "waiting", None
@@ -253,7 +255,7 @@ class CampaignService:
             try:
                 version = self.db.append(campaign_id, row["version"], emitted, status, None, actor=seat)
             except CampaignConflict:
-                raise Problem(409, "stale-version", "the campaign changed meanwhile; try again") from None
+                raise Problem(409, "stale-version", msg("the campaign changed meanwhile; try again")) from None
         return {"campaign_id": campaign_id, "version": version, "status": status, "game_id": game_id,
                 "waiting_for": [s for s in seats if s not in seeds]}
 
@@ -318,7 +320,7 @@ class CampaignService:
                 except CampaignConflict:
                     continue  # another writer got there first: read again
                 return state
-            raise Problem(409, "conflict", f"campaign {campaign_id} kept changing; try again")
+            raise Problem(409, "conflict", msg("campaign {campaign} kept changing; try again", campaign=campaign_id))
 
     def _result(self, rules: CampaignRules, state: Any, game_id: str, dice: Dice) -> list[Emitted] | None:
         """The events recording the finished battle ``game_id`` (None: it is not finished yet)."""
@@ -336,7 +338,7 @@ class CampaignService:
         if token is not None:
             seat = self.db.seat(campaign_id, token)
             if seat is None:
-                raise Problem(401, "unauthorized", "this token is not a seat of this campaign")
+                raise Problem(401, "unauthorized", msg("this token is not a seat of this campaign"))
         if row["status"] == "waiting":
             # the same shape as an open campaign's view: nothing played, nothing carried yet
             ready = {ev.seat for ev, _ in self.db.events(campaign_id) if isinstance(ev, SeatReady)}

@@ -10,7 +10,8 @@ front of litestar's router, with the same pieces and in DESIGN 8's order:
    the event loop for a game and token seen before),
 3. the body's problem, if it had one (after the guards, as on every other route),
 4. ``?dry_run=`` read (``true``/``false``/``1``/``0``, any case; the last one counts; anything else is a
-   400 naming ``dry_run``),
+   400 naming ``dry_run``), and the answer's language (``?lang=``, then ``Accept-Language``; a malformed
+   ``lang`` is a 400 naming it, before anything runs),
 5. the strict decoding of the request (400 naming the field),
 6. a dry run: ``GameService.dry_run`` on a worker thread, answered 200; or the command, under the game's
    lock (``GameService.command_steps``: idempotency, read-only, expected version, whose decision,
@@ -18,8 +19,9 @@ front of litestar's router, with the same pieces and in DESIGN 8's order:
    store's reads are local (SQLite), only the append's commit leaving the loop -- it joins the store's
    group commit on the committer thread (``EventStore.append_async``) while the loop serves the next
    requests; on a worker thread when every read is a round trip (PostgreSQL),
-7. the answer (:func:`service.routes._common.after_command`: the feeds woken, the projection after the
-   answer when this process projects).
+7. the answer, its events' words in the reader's language (:func:`service.routes._common.speak`, on a worker
+   thread; ``Content-Language`` says which), then :func:`service.routes._common.after_command` (the feeds
+   woken, the projection after the answer when this process projects).
 
 An exception becomes the answer litestar's exception handlers of the app give it (the same functions).
 What this saves per command is litestar's routing, signature model, lenient body parsing (decoded once,
@@ -39,8 +41,9 @@ import msgspec
 
 from .auth import check_seat, token_of_header
 from .game_service import CommandRequest, GameService
+from .language import DEFAULT, BadLanguage, content_language, from_scope
 from .problems import PROBLEM_JSON, Problem
-from .routes._common import after_command, decode_strict
+from .routes._common import after_command, decode_strict, speak
 from .strict_input import read_body
 
 #: The path of a game's commands, as litestar's router matches ``/games/{game_id:str}/commands`` (one path
@@ -63,6 +66,14 @@ def dry_run_of(query_string: bytes) -> bool:
         raise Problem(400, "malformed", f"dry_run={values[-1][:40]!r} is not a boolean (true, false, 1 or 0)",
                       field="dry_run")
     return got
+
+
+def _lang_of(scope: Any) -> str:
+    """The answer's language (service/language.py); a malformed ``?lang=`` is a 400 naming ``lang``."""
+    try:
+        return from_scope(scope)
+    except BadLanguage as exc:
+        raise Problem(400, "malformed", str(exc), field="lang") from None
 
 
 async def run_command(svc: GameService, game_id: str, token: str | None, raw: bytes) -> Any:
@@ -103,14 +114,20 @@ class CommandPath:
             await check_seat(svc, game_id, token)
             if problem is not None:
                 raise problem
-            if dry_run_of(scope.get("query_string")):
+            dry = dry_run_of(scope.get("query_string"))
+            lang = _lang_of(scope)
+            said = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in content_language(lang).items()]
+            if dry:
                 req = decode_strict(body, CommandRequest)
-                result = await anyio.to_thread.run_sync(svc.dry_run, game_id, token, req)
-                await _send(send, 200, _encode(result), "application/json")
+                result = await anyio.to_thread.run_sync(lambda: speak(svc, game_id, svc.dry_run(game_id, token, req),
+                                                                      lang))
+                await _send(send, 200, _encode(result), "application/json", said)
                 return
             answer = await run_command(svc, game_id, token, body)
+            if lang != DEFAULT:  # issue 28: the answer's words in the reader's language, off the event loop
+                await anyio.to_thread.run_sync(speak, svc, game_id, answer.body, lang)
             later = after_command(svc, game_id, answer)
-            await _send(send, answer.status, _encode(answer.body), "application/json")
+            await _send(send, answer.status, _encode(answer.body), "application/json", said)
             if later is not None:
                 await later()
         except Exception as exc:  # noqa: BLE001 - every exception gets the app's own answer for it

@@ -20,6 +20,9 @@ no ``id``: it is not an event of the log) and closes, instead of staying open
 for events that cannot come. A client resuming after the last seq gets the
 ``end`` at once.
 
+A feed speaks the language asked for when it is opened (``?lang=``, then ``Accept-Language``; issue 28):
+each event's ``summary``, ``by.text`` and ruling are in it, and the answer says which (``Content-Language``).
+
 A feed opened with a seat's token closes right after that seat's ``seat_rotated``
 event (UMPIRE-SEAT-4: the old token no longer acts, so whoever still holds it gets
 none of the seat's later secrets; the holder reconnects with its new token). Every
@@ -34,8 +37,10 @@ import anyio
 import msgspec
 from litestar.response import ServerSentEventMessage
 
+from . import i18n
 from .feed_hub import KEEPALIVE_EVERY, render
 from .game_service import GameService
+from .language import DEFAULT
 
 #: Events one catch-up read of the log returns at most.
 CATCH_UP_PAGE = 200
@@ -54,17 +59,20 @@ KEEPALIVE_MESSAGE = ServerSentEventMessage(comment="keepalive", data=None)
 
 
 async def stream(svc: GameService, game_id: str, seat: str | None, after: int, limit: int | None,
-                 holds: Callable[[], bool] | None = None) -> AsyncIterator[ServerSentEventMessage]:
+                 holds: Callable[[], bool] | None = None, lang: str = DEFAULT) -> AsyncIterator[ServerSentEventMessage]:
     """``holds()``: whether the caller's token still holds ``seat`` (asked once the feed is registered, so a
-    rotation between the route's check and the registration is seen)."""
+    rotation between the route's check and the registration is seen). ``lang``: the language of the events'
+    words (each one's summary, who did it, its ruling), chosen once when the feed is opened (issue 28)."""
     hub = svc.feeds
     sub, g = await hub.subscribe(game_id)  # registered first: no commit after this point is missed
     pos, sent = after, 0
 
     def messages(records: list, finished: bool) -> list[ServerSentEventMessage]:
+        shown = render(records, g.ruleset, seat, finished=finished, undone=g.undone, bots=g.bots, names=g.names)
+        if lang != DEFAULT:
+            i18n.localize(shown, lang, g.names)
         return [ServerSentEventMessage(data=msgspec.json.encode(ev).decode(), event="event", id=str(ev["seq"]))
-                for ev in render(records, g.ruleset, seat, finished=finished, undone=g.undone, bots=g.bots,
-                                 names=g.names)]
+                for ev in shown]
 
     try:
         if seat is not None and holds is not None and not await anyio.to_thread.run_sync(holds):

@@ -119,7 +119,7 @@ def decide(cur: Current, seat: str, command: Any, dice: Dice, *, note: RuleStep 
         raise Problem(422, "undo-refused" if undo else "rule-violation", exc.message or exc.detail, rule=exc.rule, ruleset=rs.id,
                       values=msgspec.to_builtins(exc.values) if exc.values else None) from None
     except kernel_game.OpeningFailed as exc:
-        raise Problem(422, "bad-setup", exc.detail, field=exc.field, rule=exc.rule, ruleset=rs.id) from None
+        raise Problem(422, "bad-setup", exc.message or exc.detail, field=exc.field, rule=exc.rule, ruleset=rs.id) from None
     except kernel_game.EngineError as exc:
         raise Problem(500, "engine-error", str(exc)) from None
 
@@ -179,11 +179,11 @@ class Commands:
             if sealed:
                 emitted = sealing.seal(emitted)
         except SetupError as exc:
-            raise Problem(422, "bad-setup", exc.detail, field=exc.field) from None
+            raise Problem(422, "bad-setup", exc.message or exc.detail, field=exc.field) from None
         except RuleViolation as exc:
             raise Problem(422, "bad-setup", exc.message or exc.detail, rule=exc.rule, ruleset=rs.id) from None
         except kernel_game.OpeningFailed as exc:
-            raise Problem(422, "bad-setup", exc.detail, field=exc.field, rule=exc.rule, ruleset=rs.id) from None
+            raise Problem(422, "bad-setup", exc.message or exc.detail, field=exc.field, rule=exc.rule, ruleset=rs.id) from None
         except kernel_game.EngineError as exc:
             raise Problem(500, "engine-error", str(exc)) from None
         new, game = encode_emitted(game, emitted, None)

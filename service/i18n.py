@@ -131,13 +131,19 @@ def translated_names(names: Mapping[str, str] | None, locale: str) -> dict[str, 
         return {}
     if locale == DEFAULT:
         return dict(names)
-    tr = translations(locale)
-    return {k: tr.pgettext(NAME_CONTEXT, v) for k, v in names.items()}
+    return {k: _printed(v, locale) for k, v in names.items()}
 
 
 def term(text: str, locale: str) -> str:
     """A printed game term (a unit, card or terrain name) in ``locale``."""
-    return text if locale == DEFAULT else translations(locale).pgettext(NAME_CONTEXT, text)
+    return text if locale == DEFAULT else _printed(text, locale)
+
+
+@lru_cache(maxsize=16384)
+def _printed(text: str, locale: str) -> str:
+    """The catalog's printed name (context ``name``), remembered: a game's names are looked up for every answer
+    that speaks its language, and one gettext lookup with a context costs tens of microseconds."""
+    return translations(locale).pgettext(NAME_CONTEXT, text)
 
 
 def gettext_(text: str, locale: str) -> str:
@@ -191,7 +197,7 @@ def render(message: Message | Mapping[str, Any], locale: str, names: Mapping[str
             return ", ".join(fmt(name, v, "") for v in value)
         if isinstance(value, str):
             if kind == "id" and locale != DEFAULT:  # a printed name given as it is ("Akhena"): its own term
-                value = translations(locale).pgettext(NAME_CONTEXT, value)
+                value = _printed(value, locale)
             return words.with_names(value, names or {}) if names else value
         return format(value, spec) if spec else str(value)
 
@@ -227,11 +233,11 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
             if m is not None and as_message(m) is not None:
                 node[text_key] = render(m, locale, names)
         for k, v in node.items():
-            if isinstance(v, (dict, list)) and k not in _DATA:
+            if isinstance(v, (dict, list, tuple)) and k not in _DATA:  # a tuple: a ruling's steps as msgspec gives them
                 _walk(v, locale, names)
-    elif isinstance(node, list):
+    elif isinstance(node, (list, tuple)):
         for v in node:
-            if isinstance(v, (dict, list)):
+            if isinstance(v, (dict, list, tuple)):
                 _walk(v, locale, names)
 
 

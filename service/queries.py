@@ -16,6 +16,7 @@ is behind the store (its version differs) is not used.
 from __future__ import annotations
 
 import base64
+import inspect
 import logging
 import re
 import time
@@ -283,7 +284,8 @@ def timeline(svc: GameService, rm: ReadSidePort | None, game_id: str, lang: str 
     return Read({"game_id": game_id, "version": cur.version, "steps": steps}, degraded, lang=lang)
 
 
-def board_svg(svc: GameService, rm: ReadSidePort | None, game_id: str, seat: str | None, at: int | None) -> Read:
+def board_svg(svc: GameService, rm: ReadSidePort | None, game_id: str, seat: str | None, at: int | None,
+              lang: str = DEFAULT) -> Read:
     cur = svc.current(game_id)
     seq = cur.version if at is None else at
     if seq < 0 or seq > cur.version:
@@ -299,7 +301,18 @@ def board_svg(svc: GameService, rm: ReadSidePort | None, game_id: str, seat: str
             lo = max(0, seq - 64)
             window = [e for e in svc.store.load(game_id, after=lo, upto=seq) if e.recorded_at == last.recorded_at]
             recent = [decode_event(cur.ruleset, e.payload) for e in window if views.may_see(e, seat, cur.finished, cur.ruleset)]
-    return Read(cur.ruleset.render_svg(st, seat, recent), degraded)
+    draw = cur.ruleset.render_svg
+    if lang != DEFAULT and _speaks(draw):  # issue 28: the picture's words in the reader's language
+        return Read(draw(st, seat, recent, say=lambda said: i18n.render(said, lang)), degraded, lang=lang)
+    return Read(draw(st, seat, recent), degraded, lang=lang if _speaks(draw) else DEFAULT)
+
+
+def _speaks(draw: Any) -> bool:
+    """Whether a ruleset's ``render_svg`` writes its words as messages (it takes ``say``)."""
+    try:
+        return "say" in inspect.signature(draw).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def verify(svc: GameService, game_id: str, receipt: str | None = None) -> Read:

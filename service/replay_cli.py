@@ -23,6 +23,7 @@ import msgspec
 from domain.kernel import GameCreated, Setup, registry, words
 from domain.kernel import game as kernel_game
 from domain.kernel.fold import decode_event
+from domain.kernel.messages import Message
 from domain.kernel.undo import undone_seqs
 from projections.views import game_view, ruling_view, scenario_title, timeline_entry
 
@@ -88,7 +89,8 @@ class Replay:
         state = self.state(seq)
         draw = getattr(self.ruleset, "render_text", None)
         if callable(draw):
-            return draw(state, self.seat)
+            drawn = draw(state, self.seat)  # its words may be a message (issue 28): in the reader's language
+            return i18n.render(drawn, self.lang) if isinstance(drawn, Message) else drawn
         return json.dumps(game_view(self.game, self.ruleset, state, self.seat, version=seq)["state"], indent=2,
                           sort_keys=True)
 

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Emitted, GameCreated, Ruleset, Setup, SetupError
+from domain.kernel.messages import msg
 from domain.kernel.seals import SALT, is_sealed_type, sealed_parts
 
 
@@ -20,10 +21,10 @@ def opening_setup(rs: Ruleset, setup: Setup, sealed: dict[str, Any]) -> Setup:
     ruleset like any option; a sealed option may not also be public, nor change the seats)."""
     both = set(sealed) & set(setup.options)
     if both:
-        raise SetupError(f"options.{sorted(both)[0]}", "given both as a public and as a sealed option")
+        raise SetupError(f"options.{sorted(both)[0]}", msg("given both as a public and as a sealed option"))
     options = {**setup.options, **sealed}
     if tuple(rs.seats(setup.scenario, dict(options))) != tuple(setup.seats):
-        raise SetupError("sealed", "sealed options may not change the seats")
+        raise SetupError("sealed", msg("sealed options may not change the seats"))
     return msgspec.structs.replace(setup, options=options)
 
 

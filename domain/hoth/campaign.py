@@ -28,7 +28,7 @@ import msgspec
 
 from domain.kernel import Choice, Command, Dice, Emitted, Event, RuleViolation, RulingBuilder, SetupError, Status
 from domain.kernel.campaign import BattlePlan as KernelBattlePlan
-from domain.kernel.messages import msg
+from domain.kernel.messages import msg, msg_n
 
 from .scenario import FACTIONS, Badge, ContentStatus, Faction, Hex, Scenario, UnitSetup, UnitType
 from .board import label
@@ -430,11 +430,11 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         ev = CampaignCreated(campaign_id=command.campaign_id, ruleset=command.ruleset, campaign=c,
                              seats=tuple(command.seats), support_decks=decks, bots=dict(command.bots),
                              choices=dict(command.choices))
-        rb = RulingBuilder().add("CAMPAIGN-1", f"Campaign {c.title} starts at node {c.start} "
-                                               f"({c.nodes[c.start].scenario}); each side's support cards are "
-                                               f"shuffled into its own support deck (content 3.1).",
+        rb = RulingBuilder().add("CAMPAIGN-1", msg("Campaign {title} starts at node {node} ({scenario}); each side's "
+                                                   "support cards are shuffled into its own support deck (content 3.1).",
+                                                   title=c.title, node=c.start, scenario=c.nodes[c.start].scenario),
                                  start=c.start, support={f: len(d) for f, d in decks.items()})
-        return [Emitted(event=ev, ruling=rb.build(f"campaign {c.title} created"), visibility=NOBODY,
+        return [Emitted(event=ev, ruling=rb.build(msg("campaign {title} created", title=c.title)), visibility=NOBODY,
                         rolls=dice.take(), reveals=True)]
     if state.status == NEW:
         raise RuleViolation("CAMPAIGN-1", msg("The campaign has not been created."))
@@ -450,9 +450,10 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
                                                   scenario=plan.scenario, other=command.scenario))
         ev = BattleStarted(number=plan.number, node=plan.node, scenario=plan.scenario, game_id=command.game_id,
                            leaders=plan.leaders, setup_changes=plan.setup_changes)
-        rb = RulingBuilder().add("CAMPAIGN-2", f"Battle {plan.number} ({plan.node}) is {plan.scenario}, game "
-                                               f"{command.game_id}.", leaders=plan.leaders)
-        return [Emitted(event=ev, ruling=rb.build(f"battle {plan.number} started"))]
+        rb = RulingBuilder().add("CAMPAIGN-2", msg("Battle {number} ({node}) is {scenario}, game {game}.",
+                                                   number=plan.number, node=plan.node, scenario=plan.scenario,
+                                                   game=command.game_id), leaders=plan.leaders)
+        return [Emitted(event=ev, ruling=rb.build(msg("battle {number} started", number=plan.number)))]
     if isinstance(command, RecordResult):
         cur = state.current
         if cur is None or cur.game_id != command.game_id:
@@ -476,35 +477,35 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         out: list[Emitted] = [Emitted(
             event=BattleEnded(number=cur.number, node=cur.node, game_id=cur.game_id, winner=command.winner,
                               support_played=played),
-            ruling=RulingBuilder().add("CAMPAIGN-3", f"{command.winner} won battle {cur.number} ({cur.node}); "
-                                                     f"the leader cards added for it leave the decks (content 3.1)."
-                                       ).build(f"{command.winner} won {cur.node}"))]
+            ruling=RulingBuilder().add("CAMPAIGN-3", msg("{side} won battle {number} ({node}); the leader cards added "
+                                                         "for it leave the decks (content 3.1).", side=side(command.winner),
+                                                         number=cur.number, node=cur.node)
+                                       ).build(msg("{side} won {node}", side=side(command.winner), node=cur.node)))]
         deck = dict(state.support_deck)
         discard = {f: state.support_discard.get(f, ()) + played.get(f, ()) for f in FACTIONS}
         for so in node.secret_objectives:
             if not _met(so, command):
                 continue
             out.append(Emitted(event=SecretObjectiveMet(id=so.id, faction=so.faction, title=so.title, text=so.text),
-                               ruling=RulingBuilder().add("CAMPAIGN-5", f"{so.faction} met the secret objective "
-                                                                        f"{so.title!r}; it is revealed and "
-                                                                        f"rewarded at once.").build(so.title)))
+                               ruling=RulingBuilder().add("CAMPAIGN-5", msg(
+                                   "{side} met the secret objective {objective}; it is revealed and rewarded at once.",
+                                   side=side(so.faction), objective=repr(so.title))).build(so.title)))
             for e in so.reward:
                 if isinstance(e, DrawSupport):
                     ev = _draw(state, e.faction, e.count, dice, f"secret objective {so.id}", deck, discard)
                     out.append(Emitted(event=ev, visibility=e.faction, rolls=dice.take(), reveals=True,
-                                       ruling=RulingBuilder().add("CAMPAIGN-4", f"{e.faction} draws {e.count} "
-                                                                                f"support card(s).").build("draw")))
+                                       ruling=_drawn(e)))
         outcome = node.outcomes[command.winner]
         for e in outcome.effects:
             if isinstance(e, DrawSupport):
                 ev = _draw(state, e.faction, e.count, dice, f"outcome of {cur.node}", deck, discard)
                 out.append(Emitted(event=ev, visibility=e.faction, rolls=dice.take(), reveals=True,
-                                   ruling=RulingBuilder().add("CAMPAIGN-4", f"{e.faction} draws {e.count} "
-                                                                            f"support card(s).").build("draw")))
+                                   ruling=_drawn(e)))
         if outcome.next is None:
             winner = outcome.campaign_winner or command.winner
             out.append(Emitted(event=CampaignWon(winner=winner, text=outcome.text), ruling=RulingBuilder().add(
-                "CAMPAIGN-6", f"The campaign ends after {cur.node}: {winner} wins it.").build(f"{winner} wins")))
+                "CAMPAIGN-6", msg("The campaign ends after {node}: {side} wins it.", node=cur.node, side=side(winner))
+            ).build(msg("{side} wins", side=side(winner)))))
         else:
             nxt = state.campaign.nodes[outcome.next]
             changes = setup_changes(outcome.effects)
@@ -515,11 +516,20 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
             out.append(Emitted(event=NextBattleChosen(from_node=cur.node, winner=command.winner,
                                                       next_node=outcome.next, scenario=scen, text=outcome.text,
                                                       effects=tuple(outcome.effects) + extra),
-                               ruling=RulingBuilder().add("CAMPAIGN-3", f"{command.winner} reads the outcome: "
-                                                                        f"next is {outcome.next} ({scen}).",
-                                                          next=outcome.next).build(f"next: {outcome.next}")))
+                               ruling=RulingBuilder().add("CAMPAIGN-3", msg("{side} reads the outcome: next is {node} "
+                                                                            "({scenario}).", side=side(command.winner),
+                                                                            node=outcome.next, scenario=scen),
+                                                          next=outcome.next).build(msg("next: {node}", node=outcome.next))))
         return out
     raise RuleViolation("CAMPAIGN-1", msg("{command} is not a campaign command.", command=type(command).__name__))
+
+
+def _drawn(e: DrawSupport) -> Any:
+    """CAMPAIGN-4: the ruling of a support-card draw (the cards are in the event, seen by their side only)."""
+    return RulingBuilder().add("CAMPAIGN-4", msg_n("{side} draws {count} support card(s).",
+                                                   "{side} draws {count} support card(s).", "count",
+                                                   side=side(e.faction), count=e.count)
+                               ).build(msg("{side} draws support cards", side=side(e.faction)))
 
 
 def evolve(state: CampaignState, event: Any) -> CampaignState:
@@ -653,7 +663,8 @@ class HothCampaigns:
     def _graph(self, campaign: str) -> Campaign:
         graph = self._graphs().get(campaign)
         if graph is None:
-            raise SetupError("campaign", f"unknown campaign {campaign!r}; known: {', '.join(sorted(self._graphs()))}")
+            raise SetupError("campaign", msg("unknown campaign {campaign}; known: {known}", campaign=repr(campaign),
+                                             known=", ".join(sorted(self._graphs()))))
         return graph
 
     def campaigns(self) -> list[Choice]:

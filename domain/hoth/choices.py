@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel.choices import ChoiceOption, RuleChoice, cite as cite_choice, option_of
+from domain.kernel.messages import Message
 
 from .state import HothState
 
@@ -103,6 +104,6 @@ def choice(state: HothState, choice_id: str) -> str:
     return option_of(CHOICES, state.choices, choice_id)
 
 
-def cite(rb: Any, choice_id: str, option: str, text: str, **values: Any) -> Any:
+def cite(rb: Any, choice_id: str, option: str, text: "str | Message", **values: Any) -> Any:
     """The ruling step of ``rb`` saying the decision followed ``option`` of ``choice_id`` (in words, ids beside)."""
     return cite_choice(rb, CHOICES, choice_id, option, text, **values)

@@ -70,9 +70,9 @@ def check_badges(sc: Any) -> None:
     campaign-derived setups, which reach the engine as catalog scenarios)."""
     for i, us in enumerate(sc.units):
         if us.badge is not None and not badge_allowed(us.unit, us.badge):
-            raise SetupError(f"scenario.units[{i}].badge", f"HOTH-SPECIAL-3: a {us.badge} badge cannot go on "
-                                                           f"{us.unit} (scenario {sc.id}, unit at "
-                                                           f"{board_label(tuple(us.hex))}).")
+            raise SetupError(f"scenario.units[{i}].badge", msg(
+                "HOTH-SPECIAL-3: a {badge} badge cannot go on {unit_type} (scenario {scenario}, unit at {hex}).",
+                badge=us.badge, unit_type=us.unit, scenario=sc.id, hex=board_label(tuple(us.hex))))
 
 
 class HothRuleset:
@@ -127,30 +127,34 @@ class HothRuleset:
 
     def seats(self, scenario: str, options: dict[str, Any]) -> tuple[str, ...]:
         if scenario not in self.catalog().scenarios:
-            raise SetupError("scenario", f"unknown Battle of Hoth scenario {scenario!r}")
+            raise SetupError("scenario", msg("unknown Battle of Hoth scenario {scenario}", scenario=repr(scenario)))
         check_badges(self.catalog().scenarios[scenario])
         unknown = set(options) - {"team", "leaders", "support"}
         if unknown:
-            raise SetupError(f"options.{sorted(unknown)[0]}", "unknown option (known: team, leaders, support)")
-        for name, kinds, what in (("team", (bool, str), 'true, false, "imperial" or "rebel"'),
-                                  ("leaders", dict, "an object"), ("support", dict, "an object")):
+            raise SetupError(f"options.{sorted(unknown)[0]}", msg("unknown option (known: {options})",
+                                                                  options="team, leaders, support"))
+        for name, kinds, what in (("team", (bool, str), msg('true, false, "imperial" or "rebel"')),
+                                  ("leaders", dict, msg("an object")), ("support", dict, msg("an object"))):
             if name in options and not isinstance(options[name], kinds):
-                raise SetupError(f"options.{name}", f"{name} is {what}, not {type(options[name]).__name__}")
+                raise SetupError(f"options.{name}", msg("{option} is {what}, not {got}", option=name, what=what,
+                                                        got=type(options[name]).__name__))
         sup = options.get("support") or {}
         if not isinstance(sup, dict):
-            raise SetupError("options.support", "support maps a faction to the support card ids it holds")
+            raise SetupError("options.support", msg("support maps a faction to the support card ids it holds"))
         for f, ids in sup.items():
             if f not in ("imperial", "rebel") or not isinstance(ids, (list, tuple)):
-                raise SetupError("options.support", "support maps \"imperial\"/\"rebel\" to a list of card ids")
+                raise SetupError("options.support", msg('support maps "imperial"/"rebel" to a list of card ids'))
             for cid in ids:
                 c = self.catalog().cards.get(cid) if isinstance(cid, str) else None
                 if c is None or c.kind != "support" or c.faction != f:
-                    raise SetupError("options.support", f"{cid!r} is not a {f} support card")
+                    raise SetupError("options.support", msg("{card_id} is not a {side} support card",
+                                                            card_id=repr(cid), side=terms.side(f)))
         seats = seats_for(options)
         leaders = leaders_option(options)
         for f, names in leaders.items():
             if len(names) > len(faction_seats(seats, f)):
-                raise SetupError("options.leaders", f"one leader per {f} player (HOTH-LEADER-4, HOTH-TEAM-6)")
+                raise SetupError("options.leaders", msg("one leader per {side} player (HOTH-LEADER-4, HOTH-TEAM-6)",
+                                                        side=terms.side(f)))
         return seats
 
     def rule_choices(self) -> tuple[RuleChoice, ...]:
@@ -166,7 +170,8 @@ class HothRuleset:
         cat = self.catalog()
         sc = cat.scenarios.get(state.scenario_id)
         if sc is None:
-            raise SetupError("scenario", f"unknown Battle of Hoth scenario {state.scenario_id!r}")
+            raise SetupError("scenario", msg("unknown Battle of Hoth scenario {scenario}",
+                                             scenario=repr(state.scenario_id)))
         check_badges(sc)
         seats = state.seats
         order = turn_order(sc.first, seats)
@@ -248,7 +253,7 @@ class HothRuleset:
             top = out.state.decks[starter][:1]
             ev4 = CardsDrawn(seat=starter, count=len(top), cards=top)
             out.items.append(Emitted(event=ev4, ruling=cite(RulingBuilder(),
-                FIRST_DRAW, "draw", f"{starter} draws a card before the first turn.").add(
+                FIRST_DRAW, "draw", msg("{seat} draws a card before the first turn.", seat=terms.side(starter))).add(
                 "HOTH-SETUP-11", msg_n("{seat} draws {count} card and takes the first turn.",
                                        "{seat} draws {count} card and takes the first turn.", "count",
                                        seat=terms.side(starter), count=len(top)), count=len(top)).build(
@@ -260,7 +265,7 @@ class HothRuleset:
             if choice(out.state, FIRST_DRAW) == "draw":
                 rb.add("HOTH-SETUP-11", msg("{seat} plays the first card.", seat=terms.side(order[0])))
             else:
-                cite(rb, FIRST_DRAW, "play", "no extra draw before the first turn.").add(
+                cite(rb, FIRST_DRAW, "play", msg("no extra draw before the first turn.")).add(
                     "HOTH-SETUP-11", msg("{seat} plays the first card (no extra draw, HOTH-GAP-25).",
                                         seat=terms.side(order[0])))
             out.emit(TurnStarted(seat=order[0], turn=1), rb, summary=msg("turn {turn}: {seat}", turn=1, seat=terms.side(order[0])))
@@ -412,8 +417,9 @@ class HothRuleset:
     def summary(self, event: Any) -> "str | Message":
         return summarize(event)
 
-    def render_svg(self, state: HothState, seat: str | None, recent: list[Any]) -> str:
-        return render(state, seat, recent)
+    def render_svg(self, state: HothState, seat: str | None, recent: list[Any], say: Any = None) -> str:
+        """Kernel protocol; ``say`` (optional): writes a message in the reader's language (issue 28)."""
+        return render(state, seat, recent, say) if say is not None else render(state, seat, recent)
 
     # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
     def describe(self, state: HothState, seat: str, command: Any) -> dict[str, Any]:
@@ -425,7 +431,7 @@ class HothRuleset:
     def acted_by(self, event: Any) -> str | None:
         return labels.acted_by(event)
 
-    def render_text(self, state: HothState, seat: str | None) -> str:
+    def render_text(self, state: HothState, seat: str | None) -> "str | Message":
         """Kernel protocol (optional): the board as text, for ``umpire replay``."""
         return render_state(state, seat)
 

@@ -58,10 +58,12 @@ def entries(out: Outbox, rb: RulingBuilder, unit_id: str, path: tuple[Hex, ...])
         over = [ob for ob in st.scenario.objectives if isinstance(ob, PermanentMedal) and ob.id not in st.captured
                 and ob.faction == u.faction and tuple(ob.hex) in {tuple(h) for h in path[:-1]}]
         for ob in over:
-            cite(rb, PERM_MEDAL, option, f"{unit_id} passes through objective {ob.id} at {label(tuple(ob.hex))} "
-                     + ("without stopping: entering the hex captures it." if option == "pass"
-                        else "without stopping: only the hex where it stops counts, so it is not captured."),
-                     objective=ob.id)
+            cite(rb, PERM_MEDAL, option, msg("{unit} passes through objective {objective} at {hex} without stopping: "
+                                             "entering the hex captures it.", unit=unit_id, objective=ob.id,
+                                             hex=label(tuple(ob.hex))) if option == "pass" else
+                 msg("{unit} passes through objective {objective} at {hex} without stopping: only the hex where it "
+                     "stops counts, so it is not captured.", unit=unit_id, objective=ob.id, hex=label(tuple(ob.hex))),
+                 objective=ob.id)
     return [(unit_id, h) for h in (path if option == "pass" else path[-1:])]
 
 

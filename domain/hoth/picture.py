@@ -16,14 +16,18 @@ at the bottom. The dashed section lines (HOTH-BOARD-3, HOTH-COORD-8) and the hal
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from xml.sax.saxutils import escape
 
 import msgspec
 
+from domain.kernel.messages import Message, msg, text_of
+
 from .board import (
     EAST_EDGE_X, HALF_HEXES, PLAYABLE, ROWS, SECTION_LINES_X, WEST_EDGE_X, Hex, label,
 )
+from .terms import faces as face_words
+from .terms import side
 
 
 class UnitMark(msgspec.Struct, frozen=True):
@@ -55,7 +59,8 @@ class LastAttack(msgspec.Struct, frozen=True):
 
 
 class BoardPicture(msgspec.Struct, frozen=True, kw_only=True):
-    title: str = ""
+    #: The heading: a message (issue 28, in the reader's language) or a plain string
+    title: "str | Message" = ""
     #: The faction sitting South (row 0, HOTH-COORD-1); shown in the caption.
     south_faction: str = "rebel"
     #: Terrain type per hex ("ridge", "rocks", "serac", "buildings", "trench", "crevasse").
@@ -166,8 +171,9 @@ def _check(h: Hex, field: str) -> None:
         raise ValueError(f"HOTH-COORD-4: picture {field} {h!r} is not a playable hex")
 
 
-def render_board(picture: BoardPicture) -> str:
-    """The board as a standalone SVG document (deterministic text)."""
+def render_board(picture: BoardPicture, say: Callable[["str | Message"], str] = text_of) -> str:
+    """The board as a standalone SVG document (deterministic text). ``say`` writes its words (a message)
+    in the reader's language; English by default."""
     for h in picture.terrain:
         _check(h, "terrain")
     for h in picture.structures:
@@ -190,10 +196,10 @@ def render_board(picture: BoardPicture) -> str:
         '</marker></defs>',
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
     ]
-    title = picture.title or "Battle of Hoth"
+    title = say(picture.title) if picture.title else say(msg("Battle of Hoth"))
     out.append(_text(width // 2, 22, title, 16, weight="bold"))
     north = "imperial" if picture.south_faction == "rebel" else "rebel"
-    out.append(_text(width // 2, 40, f"North (row 6): {north}", 11, fill="#555555"))
+    out.append(_text(width // 2, 40, say(msg("North (row 6): {side}", side=side(north))), 11, fill="#555555"))
 
     # hexes with terrain (HOTH-BOARD-8: no tile = open ground)
     out.append('<g id="hexes" stroke="#7a8794" stroke-width="1">')
@@ -282,12 +288,13 @@ def render_board(picture: BoardPicture) -> str:
         x2, y2 = _shorten(_centre(la.target), (x1, y1), 16)
         out.append(f'<g id="last-attack"><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#d32f2f" '
                    f'stroke-width="3" stroke-opacity="0.8" marker-end="url(#arrow)"/></g>')
-        faces = ", ".join(la.faces) if la.faces else "no dice"
+        faces = face_words(la.faces) if la.faces else msg("no dice")
         out.append(_text(MARGIN_X, caption_y,
-                         f"Last attack {label(la.attacker)} -> {label(la.target)}: {faces}", 12,
+                         say(msg("Last attack {attacker} -> {target}: {faces}", attacker=label(la.attacker),
+                                 target=label(la.target), faces=faces)), 12,
                          anchor="start"))
-    out.append(_text(MARGIN_X, caption_y + 22, f"South (row 0): {picture.south_faction}", 11,
-                     fill="#555555", anchor="start"))
+    out.append(_text(MARGIN_X, caption_y + 22, say(msg("South (row 0): {side}", side=side(picture.south_faction))),
+                     11, fill="#555555", anchor="start"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -152,8 +152,8 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
         rule = "HOTH-SPECIAL-EWEB-6" if eweb else "HOTH-CARD-4"
         rb = RulingBuilder()
         if eweb and kind != "miss":
-            cite(rb, EWEB, choice(out.state, EWEB), "an E-Web re-rolls any dice its player picks"
-                     if choice(out.state, EWEB) == "any" else "an E-Web re-rolls all its attack dice or none")
+            cite(rb, EWEB, choice(out.state, EWEB), msg("an E-Web re-rolls any dice its player picks")
+                 if choice(out.state, EWEB) == "any" else msg("an E-Web re-rolls all its attack dice or none"))
         out.emit(DecisionPending(pending=Pending(kind="reroll", seat=out.state.turn.seat, unit=unit_id, which=kind)),
                  rb.add(rule, _may_reroll(unit_id, kind), which=kind), summary=msg("re-roll decision"))
         return
@@ -351,19 +351,22 @@ def _eweb_confirmation(out: Outbox, rb: RulingBuilder, raw: tuple[str, ...], con
     "no" the confirmation roll stands. (raw faces, counted as, destroyed)."""
     opt = choice(out.state, EWEB_CONFIRM)
     if opt == "no":
-        cite(rb, EWEB_CONFIRM, opt, "the E-Web's re-roll is for its attack dice only; the confirmation roll "
-                                    f"stands ({'an explosion' if ok else 'no explosion'}).")
+        cite(rb, EWEB_CONFIRM, opt, msg("the E-Web's re-roll is for its attack dice only; the confirmation roll "
+                                        "stands (an explosion).") if ok else
+             msg("the E-Web's re-roll is for its attack dice only; the confirmation roll stands (no explosion)."))
         return raw, confirmation, ok
     if ok:
-        cite(rb, EWEB_CONFIRM, opt, "the E-Web may re-roll the confirmation roll, but it already shows an "
-                                    "explosion: kept.")
+        cite(rb, EWEB_CONFIRM, opt, msg("the E-Web may re-roll the confirmation roll, but it already shows an "
+                                        "explosion: kept."))
         return raw, confirmation, ok
     first = out.dice.next_index("dice")
     raw = tuple(out.dice.faces(DIE_FACES, len(raw)))
     confirmation = convert(raw, conv, confirmation=True)
     ok = "explosion" in confirmation
-    cite(rb, EWEB_CONFIRM, opt, f"the E-Web re-rolls the confirmation roll once (it showed no explosion): "
-                                f"{', '.join(raw)}: {'destroyed' if ok else 'unharmed'}.",
+    cite(rb, EWEB_CONFIRM, opt, msg("the E-Web re-rolls the confirmation roll once (it showed no explosion): "
+                                    "{dice}: destroyed.", dice=face_words(raw)) if ok else
+         msg("the E-Web re-rolls the confirmation roll once (it showed no explosion): {dice}: unharmed.",
+             dice=face_words(raw)),
          roll_indices=list(range(first, first + len(raw))), faces=list(raw), counted_as=list(confirmation),
          destroyed=ok)
     return raw, confirmation, ok

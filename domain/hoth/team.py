@@ -4,8 +4,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import SetupError
+from domain.kernel.messages import msg
 
 from .scenario import FACTIONS
+from .terms import side
 
 #: HOTH-TEAM-4: cards dealt to each member of a 2-player team as a personal deck.
 TEAM_PERSONAL_DECK = 8
@@ -29,7 +31,7 @@ def team_factions(options: dict[str, Any]) -> tuple[str, ...]:
         return FACTIONS
     if team in FACTIONS:
         return (team,)
-    raise SetupError("options.team", "team is true (4 players), \"imperial\" or \"rebel\" (3 players), or false")
+    raise SetupError("options.team", msg('team is true (4 players), "imperial" or "rebel" (3 players), or false'))
 
 
 def seats_for(options: dict[str, Any]) -> tuple[str, ...]:
@@ -59,16 +61,17 @@ def leaders_option(options: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     """{"leaders": {"imperial": "vader", "rebel": ["leia", "han"]}} -> per faction, one leader per seat."""
     raw = options.get("leaders") or {}
     if not isinstance(raw, dict):
-        raise SetupError("options.leaders", "leaders maps a faction to a leader name (or one per team member)")
+        raise SetupError("options.leaders", msg("leaders maps a faction to a leader name (or one per team member)"))
     out: dict[str, tuple[str, ...]] = {}
     for f, v in raw.items():
         if f not in FACTIONS:
-            raise SetupError("options.leaders", f"unknown faction {f!r}")
+            raise SetupError("options.leaders", msg("unknown faction {faction}", faction=repr(f)))
         names = (v,) if isinstance(v, str) else tuple(v) if isinstance(v, (list, tuple)) else None
         if not names or not all(isinstance(n, str) and n in LEADERS[f] for n in names):
-            raise SetupError("options.leaders", f"{f} leaders are {', '.join(LEADERS[f])} (HOTH-LEADER-1)")
+            raise SetupError("options.leaders", msg("{side} leaders are {leaders} (HOTH-LEADER-1)", side=side(f),
+                                                    leaders=", ".join(LEADERS[f])))
         if len(set(names)) != len(names):
-            raise SetupError("options.leaders", "each leader's cards exist once (HOTH-TEAM-6)")
+            raise SetupError("options.leaders", msg("each leader's cards exist once (HOTH-TEAM-6)"))
         out[f] = names
     return out
 

@@ -11,15 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.kernel.messages import Message, joined, msg
+
 from . import board
 from .scenario import Hex
+from .terms import phase, side
 
 TERRAIN_CODE = {"ridge": "RG", "rocks": "RK", "serac": "SR", "buildings": "BW", "trench": "TR", "crevasse": "CV"}
 STRUCTURE_CODE = {"shield_generator": "SG", "ion_cannon": "IC"}
 UNIT_CODE = {"snowtroopers": "iST", "at_at": "iAT", "probe_droids": "iPD",
              "echo_troopers": "rEB", "snowspeeders": "rSS", "rebel_artillery": "rAR"}
 BADGE_CODE = {"elite_squadron": "q", "assault": "a", "eweb": "w", "scouts": "s", "elite_troops": "e"}
-HEX_ID_NOTE = "Hex id [x, r] = [2*c + r%2, r]."
+HEX_ID = msg("Hex id [x, r] = [2*c + r%2, r].")
+HEX_ID_NOTE = HEX_ID.english()
 
 
 def grid(left: Mapping[Hex, str], right: Mapping[Hex, str], width: int) -> list[str]:
@@ -47,30 +51,37 @@ def terrain_cells(terrain: Mapping[Hex, str], structures: Mapping[Hex, str]) -> 
     return out
 
 
-def render_state(state: Any, seat: str | None, reveal_all: bool = False) -> str:
-    """The board of a game state as ``seat`` may see it (the board is public; hands are the seat's own)."""
+def render_state(state: Any, seat: str | None, reveal_all: bool = False) -> "str | Message":
+    """The board of a game state as ``seat`` may see it (the board is public; hands are the seat's own). Its
+    words are messages (issue 28: ``umpire replay --lang`` renders them); the grid's codes are the same in
+    every language."""
     sc = state.scenario
     if sc is None or not state.opened:
-        return f"{state.scenario_id}: not opened yet"
+        return msg("{scenario}: not opened yet", scenario=state.scenario_id)
     terrain = {tuple(t.hex): t.terrain for t in sc.terrain}
     standing = {tuple(s.hex): s.kind for s in state.structures.values() if not s.destroyed}
     units = {tuple(u.hex): f"{UNIT_CODE[u.unit]}{u.figures}{BADGE_CODE.get(u.badge or '', '')}"
              for u in state.units.values()}
     t = state.turn
-    lines = [f"{sc.id}: {sc.title}  turn {state.turn_no}" + (f", {t.seat} ({t.phase} step)" if t else ""),
-             "medals: " + ", ".join(f"{f} {n}" for f, n in sorted(state.medals.items()))
-             + (f"; winner: {state.winner} ({state.win_reason})" if state.winner else "")]
+    lines: list[str | Message] = [
+        msg("{scenario}: {title}  turn {turn}, {seat} ({phase} step)", scenario=sc.id, title=sc.title,
+            turn=state.turn_no, seat=side(t.seat), phase=phase(t.phase)) if t else
+        msg("{scenario}: {title}  turn {turn}", scenario=sc.id, title=sc.title, turn=state.turn_no)]
+    medals = [msg("{side} {medals}", side=side(f), medals=n) for f, n in sorted(state.medals.items())]
+    lines.append(msg("medals: {list}; winner: {side} ({reason})", list=medals, side=side(state.winner),
+                     reason=state.win_reason) if state.winner else msg("medals: {list}", list=medals))
     if seat is not None and seat in state.hands:
-        lines.append(f"{seat}'s hand: {', '.join(state.hands[seat]) or '-'}")
+        lines.append(msg("{seat}'s hand: {cards}", seat=side(seat), cards=", ".join(state.hands[seat]) or "-"))
     lines += grid(terrain_cells(terrain, standing), units, 10)
-    destroyed = [f"{s.id} at {board.label(tuple(s.hex))}" for s in state.structures.values() if s.destroyed]
+    destroyed = [msg("{structure} at {hex}", structure=s.id, hex=board.label(tuple(s.hex)))
+                 for s in state.structures.values() if s.destroyed]
     if destroyed:
-        lines.append("destroyed: " + ", ".join(destroyed))
-    lines.append("Cells: terrain (RG ridge, RK rocks, SR serac, BW buildings, TR trench, CV crevasse) or structure "
-                 "(SG/IC; lower case on a terrain tile), then a unit: i/r = imperial/rebel, unit code, figures left, "
-                 "badge (a assault, e elite troops, q elite squadron, s scouts, w e-web). " + HEX_ID_NOTE)
-    return "\n".join(lines)
+        lines.append(msg("destroyed: {list}", list=destroyed))
+    lines.append(msg("Cells: terrain (RG ridge, RK rocks, SR serac, BW buildings, TR trench, CV crevasse) or structure "
+                     "(SG/IC; lower case on a terrain tile), then a unit: i/r = imperial/rebel, unit code, figures left, "
+                     "badge (a assault, e elite troops, q elite squadron, s scouts, w e-web). {note}", note=HEX_ID))
+    return joined(lines, "\n")
 
 
-__all__ = ["BADGE_CODE", "HEX_ID_NOTE", "STRUCTURE_CODE", "TERRAIN_CODE", "UNIT_CODE", "grid", "render_state",
+__all__ = ["BADGE_CODE", "HEX_ID", "HEX_ID_NOTE", "STRUCTURE_CODE", "TERRAIN_CODE", "UNIT_CODE", "grid", "render_state",
            "terrain_cells"]

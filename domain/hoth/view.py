@@ -6,7 +6,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import event_type_name
-from domain.kernel.messages import Message, msg, msg_n
+from domain.kernel.messages import Message, msg, msg_n, text_of
 
 from .board import label as _label
 from .scenario import PermanentMedal, TemporaryMedal
@@ -166,9 +166,10 @@ def summarize(event: Any) -> "str | Message":
     return fn(event) if fn else name
 
 
-def render(state: HothState, seat: str | None, recent: list[Any]) -> str:
+def render(state: HothState, seat: str | None, recent: list[Any], say: Any = text_of) -> str:
+    """``GET /games/{id}/board.svg``; ``say``: a message in the reader's language (English by default)."""
     if state.scenario is None:
-        return render_board(BoardPicture(title=state.scenario_id))
+        return render_board(BoardPicture(title=state.scenario_id), say)
     sc = state.scenario
     medals = []
     for ob in sc.objectives:
@@ -187,7 +188,8 @@ def render(state: HothState, seat: str | None, recent: list[Any]) -> str:
                               id=u.id))
     la = state.last_attack
     pic = BoardPicture(
-        title=f"{sc.title} - turn {state.turn_no}" + (f" - {state.winner} wins" if state.winner else ""),
+        title=msg("{title} - turn {turn} - {side} wins", title=sc.title, turn=state.turn_no, side=side(state.winner))
+        if state.winner else msg("{title} - turn {turn}", title=sc.title, turn=state.turn_no),
         south_faction=sc.south,
         terrain=dict(terrain_map(sc.terrain)),
         structures={s.hex: s.kind for s in state.structures.values() if not s.destroyed},
@@ -196,4 +198,4 @@ def render(state: HothState, seat: str | None, recent: list[Any]) -> str:
         units=tuple(units),
         last_attack=LastAttack(attacker=la.attacker, target=la.target, faces=la.faces) if la else None,
     )
-    return render_board(pic)
+    return render_board(pic, say)

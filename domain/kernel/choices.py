@@ -71,11 +71,11 @@ def resolve(choices: Iterable[RuleChoice], given: Mapping[str, Any] | None, fiel
     for cid, opt in given.items():
         c = by_id.get(cid)
         if c is None:
-            known = ", ".join(sorted(by_id)) or "none"
-            raise SetupError(f"{field}.{cid}", f"unknown rule choice {cid!r}; this ruleset's choices: {known}")
+            raise SetupError(f"{field}.{cid}", msg("unknown rule choice {choice}; this ruleset's choices: {known}",
+                                                   choice=repr(cid), known=", ".join(sorted(by_id)) or msg("none")))
         if not isinstance(opt, str) or c.option(opt) is None:
-            raise SetupError(f"{field}.{cid}", f"{opt!r} is not an option of {cid}; options: "
-                                               f"{', '.join(c.option_ids())}")
+            raise SetupError(f"{field}.{cid}", msg("{option} is not an option of {choice}; options: {options}",
+                                                   option=repr(opt), choice=cid, options=", ".join(c.option_ids())))
     return {c.id: given.get(c.id, c.default) for c in by_id.values()}
 
 

@@ -13,6 +13,7 @@ import msgspec
 
 from .dice import Dice
 from .envelope import Command, Emitted, Event
+from .messages import Message, message_of, text_of
 
 S = TypeVar("S")
 
@@ -53,10 +54,12 @@ class Choice(msgspec.Struct, frozen=True, kw_only=True):
 class SetupError(ValueError):
     """Bad ``POST /games`` input (unknown scenario, bad option); names the field."""
 
-    def __init__(self, field: str, detail: str):
-        super().__init__(f"{field}: {detail}")
+    def __init__(self, field: str, detail: str | Message):
+        """``detail``: a message (issue 28: rendered in the reader's language) or an English sentence."""
+        super().__init__(f"{field}: {text_of(detail)}")
         self.field = field
-        self.detail = detail
+        self.detail = text_of(detail)
+        self.message = message_of(detail)
 
 
 @runtime_checkable
@@ -112,7 +115,8 @@ class Ruleset(Protocol, Generic[S]):
         ...
 
     def render_svg(self, state: S, seat: str | None, recent: list[Event]) -> str:
-        """A picture of the board (``recent``: the events of the last step)."""
+        """A picture of the board (``recent``: the events of the last step). A ruleset whose picture's words are
+        messages also takes ``say`` (a keyword): it writes a message in the reader's language (issue 28)."""
         ...
 
     # Optional: ``rules_reference() -> str``, the Markdown text behind the ruleset's rule ids (DESIGN 8).
@@ -127,7 +131,8 @@ class Ruleset(Protocol, Generic[S]):
     # the originals leave open. The state reads the choices in force from ``Setup.choices`` through
     # ``choices.in_force`` (which fills in the recorded reading for a game stored before a choice existed).
     #
-    # Optional: ``render_text(state, seat) -> str``, the board as text for ``umpire replay``.
+    # Optional: ``render_text(state, seat) -> str | Message``, the board as text for ``umpire replay`` (a message:
+    # rendered in the reader's language).
     #
     # Optional: ``check_rolls(event, rolls) -> str | None``. Verification (DESIGN 3) asks it, for
     # every event with draws of a finished game, whether the faces the event records follow from the

@@ -32,7 +32,7 @@ from .fold import event_decoder
 from .fold import fold as fold_state
 from .header import _KERNEL_CLASSES as KERNEL_CLASSES
 from .header import KernelState, Ready, decide_ready, game_status, kernel_evolve
-from .messages import msg
+from .messages import Message, msg
 from .rulings import NotYourDecision, RuleStep, Ruling, RuleViolation
 from .sides import seat_sides
 from .undo import (
@@ -141,11 +141,14 @@ class EngineError(Exception):
 class OpeningFailed(Exception):
     """The ruleset could not open the game (its setup, ``field``, or a rule, ``rule``, refused)."""
 
-    def __init__(self, detail: str, *, field: str | None = None, rule: str | None = None):
+    def __init__(self, detail: str, *, field: str | None = None, rule: str | None = None,
+                 message: Message | None = None):
         super().__init__(detail)
         self.detail = detail
         self.field = field
         self.rule = rule
+        #: ``detail`` as a message (issue 28), when the refusal was one
+        self.message = message
 
 
 class Game(msgspec.Struct, frozen=True, kw_only=True):
@@ -354,9 +357,9 @@ def open_game(game: Game, dice: Dice) -> list[Emitted]:
     try:
         opening = game.ruleset.open(game.state, dice)
     except SetupError as exc:
-        raise OpeningFailed(exc.detail, field=exc.field) from None
+        raise OpeningFailed(exc.detail, field=exc.field, message=exc.message) from None
     except RuleViolation as exc:
-        raise OpeningFailed(exc.detail, rule=exc.rule) from None
+        raise OpeningFailed(exc.detail, rule=exc.rule, message=exc.message) from None
     if dice.untaken():
         raise EngineError(f"{game.ruleset.id}.open drew dice it did not record")
     return opening

@@ -139,8 +139,8 @@ def _take(state: SmokeState, seat: str, sid: str, die: int, kind: type):
     if slot is None or slot.kind != "action" or not isinstance(slot.effect, kind):
         raise RuleViolation("SMOKE-ACT-5", msg("{slot} is not such an action of your board.", slot=repr(sid)), slot=sid)
     if die not in a.placed.get(sid, ()):
-        raise RuleViolation("SMOKE-ACT-5", msg("Die {die} is not on {slot_name} (there: {value}).",
-                                               die=die, slot_name=slot.name, value=str(list(a.placed.get(sid, ())))), die=die, slot=sid)
+        raise RuleViolation("SMOKE-ACT-5", msg("Die {die} is not on {slot_name} (there: {there}).",
+                                               die=die, slot_name=slot.name, there=str(list(a.placed.get(sid, ())))), die=die, slot=sid)
     return a, slot, a.dice[die]
 
 
@@ -376,9 +376,9 @@ def ride(out: Any, seat: str, sid: str, die: int, cid: str, to) -> None:
     rb = RulingBuilder().add("SMOKE-ACT-5", msg("{seat} takes die {die} (D = {d}) from {slot_name}.",
                                                 seat=seat, die=die, d=d, slot_name=slot.name), slot=sid, d=d)
     rb.add("SMOKE-CMD-2", msg("{commander} rides {distance:.3f} UW (at most {limit:g}) from ({x:.3f}, {y:.3f}) to "
-                              "({value:.3f}, {value2:.3f}), head to head, passing freely over units and terrain "
+                              "({to_x:.3f}, {to_y:.3f}), head to head, passing freely over units and terrain "
                               "(FAQ-6).",
-                              commander=cid, distance=dist, limit=limit, x=c.x, y=c.y, value=end[0], value2=end[1]),
+                              commander=cid, distance=dist, limit=limit, x=c.x, y=c.y, to_x=end[0], to_y=end[1]),
            start=[c.x, c.y], end=list(end), distance=round(dist, 4), limit=limit)
     out.emit(CommanderRode(seat=seat, commander=cid, slot=sid, die=die, d=d, start=(c.x, c.y), end=end,
                            distance=round(dist, 4), limit=limit), rb, summary=msg("{commander} rides", commander=cid))

@@ -149,8 +149,8 @@ def play_tactic(out: Any, seat: str, sid: str, units: tuple[str, ...], target: s
             played = [p.slot for p in t.battle.played if st.armies[p.seat].side != st.armies[seat].side]
             raise RuleViolation("SMOKE-TAC-6", msg("Providence cancels one opponent tactic played in this battle "
                                                    "that did not move units and has unit targets; {target} is not "
-                                                   "one (played: {value}).",
-                                                   target=repr(target), value=', '.join(played) or msg("none")), target=target)
+                                                   "one (played: {played}).",
+                                                   target=repr(target), played=', '.join(played) or msg("none")), target=target)
         rb.add("SMOKE-TAC-6", msg("Providence cancels the opponent's tactic {target}.", target=target), target=target)
         if units:
             raise RuleViolation("SMOKE-TAC-1", msg("Providence takes a `target`, not units."), field="units")
@@ -174,7 +174,7 @@ def play_tactic(out: Any, seat: str, sid: str, units: tuple[str, ...], target: s
                                                        slot_name=slot.name, limit=limit, d=d, count=len(units)), limit=limit)
             chosen = tuple(units) + tuple(v.id for v in vets)
             effect["discipline"] = eff.bonus
-            rb.add("SMOKE-TAC-3", msg("Up to {limit} units: {value}.", limit=limit, value=', '.join(units) or msg("none")), limit=limit)
+            rb.add("SMOKE-TAC-3", msg("Up to {limit} units: {units}.", limit=limit, units=', '.join(units) or msg("none")), limit=limit)
             if vets:
                 rb.add("SMOKE-SR-7", msg("Veterans always receive it, outside the limit: {items}.",
                                          items=', '.join(v.id for v in vets)))
@@ -463,10 +463,10 @@ def fight_roll(out: Any) -> None:
                side=s, result=r["result"])
     for s in sides:
         opp = max((results[o]["result"] for o in sides if o != s), default=0)
-        rb.add("SMOKE-HIT-1", msg_n("Side {s} inflicts {result} // 10 + max(0, {result} - {opp}) // 10 = {value} "
+        rb.add("SMOKE-HIT-1", msg_n("Side {s} inflicts {result} // 10 + max(0, {result} - {opp}) // 10 = {hits} "
                                     "hit(s).",
-                                    "Side {s} inflicts {result} // 10 + max(0, {result} - {opp}) // 10 = {value} "
-                                    "hit(s).", "value", s=s, result=results[s]['result'], opp=opp, value=hits[s]), side=s, hits=hits[s])
+                                    "Side {s} inflicts {result} // 10 + max(0, {result} - {opp}) // 10 = {hits} "
+                                    "hit(s).", "hits", s=s, result=results[s]['result'], opp=opp, hits=hits[s]), side=s, hits=hits[s])
     for s in sides:
         if orders[s] and any(hits[o] for o in sides if o != s):
             rb.add("SMOKE-GEO-20", msg("Side {side}, nearest to the enemy units of the battle first (rectangle to "

@@ -112,16 +112,16 @@ def aim(out: Any, seat: str, uid: str, target: str) -> None:
     if key is None:
         hidden = _hidden_inside(st, u, target)
         if hidden is not None:
-            raise RuleViolation(VIEW_INSIDE, msg("under {value}: {value2}, so {unit} cannot aim at its formation.",
-                                                 value=phrase(CHOICES, VIEW_INSIDE, 'enter'), value2=view_inside_text(hidden), unit=uid),
+            raise RuleViolation(VIEW_INSIDE, msg("under {choice}: {hidden}, so {unit} cannot aim at its formation.",
+                                                 choice=phrase(CHOICES, VIEW_INSIDE, 'enter'), hidden=view_inside_text(hidden), unit=uid),
                                 unit=uid, target=target, choice=VIEW_INSIDE, option="enter")
         raise RuleViolation("SMOKE-BOMB-3", msg("The formation of {target} is not in {unit}'s fire sector and "
                                                 "bombardment range with clear lines from both front corners.",
                                                 target=repr(target), unit=uid),
                             unit=uid, target=target)
     members, m = opts[key]
-    rb = RulingBuilder().add("SMOKE-BOMB-3", msg_n("{unit} aims at the formation of {key} ({count} unit(s)): {value}.",
-                                                   "{unit} aims at the formation of {key} ({count} unit(s)): {value}.", "count", unit=uid, key=key, count=len(members), value=describe(m)), formation=list(members), measure=m)
+    rb = RulingBuilder().add("SMOKE-BOMB-3", msg_n("{unit} aims at the formation of {key} ({count} unit(s)): {measure}.",
+                                                   "{unit} aims at the formation of {key} ({count} unit(s)): {measure}.", "count", unit=uid, key=key, count=len(members), measure=describe(m)), formation=list(members), measure=m)
     if m.get("view_inside"):
         cite(rb, VIEW_INSIDE, m["view_inside"]["option"], msg("{line}.", line=view_inside_text(m)))
     if on_elevation(st, u):
@@ -143,8 +143,8 @@ def bombard_refusal(state: SmokeState, seat: str) -> RuleViolation | None:
     idle = declining(state, seat)
     if not idle or choice(state, BOMBARD) != "must":
         return None
-    return RuleViolation(BOMBARD, msg("under {value}: {idle} can bombard a target, so each aims first (aim).",
-                                      value=phrase(CHOICES, BOMBARD, 'must'), idle=', '.join(idle)), units=idle, choice=BOMBARD, option="must")
+    return RuleViolation(BOMBARD, msg("under {choice}: {idle} can bombard a target, so each aims first (aim).",
+                                      choice=phrase(CHOICES, BOMBARD, 'must'), idle=', '.join(idle)), units=idle, choice=BOMBARD, option="must")
 
 
 def cite_declining(rb: RulingBuilder, state: SmokeState, seat: str) -> None:
@@ -301,8 +301,8 @@ def take_loss(out: Any, seat: str, unit: str | None) -> None:
     arts = [st.units[a] for a in f.artillery if a in st.units]
     art = min(arts, key=lambda a: (box_distance(st.units[unit].box(), a.box()), a.id)).id if arts else None
     rb.add("SMOKE-BOMB-7", msg("{unit} is the nearest eligible unit of its formation to the bombarding artillery "
-                               "({value:.3f} UW, rectangle to rectangle, from {art}).",
-                               unit=unit, value=match[2], art=art), distance=round(match[2], 4),
+                               "({distance:.3f} UW, rectangle to rectangle, from {art}).",
+                               unit=unit, distance=match[2], art=art), distance=round(match[2], 4),
            formation=match[1], artillery=art)
     out.emit(LossTaken(seat=seat, unit=unit, formation=match[1], distance_to_artillery=round(match[2], 4)), rb,
              summary=msg("{seat}: {unit} retreats from the bombardment", seat=seat, unit=unit))

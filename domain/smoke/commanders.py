@@ -120,11 +120,11 @@ def displacement_target(state: SmokeState, c: Commander) -> tuple[Point, bool]:
 def displace(out: Any, c: Commander, reason: str, rule: str) -> None:
     end, nearest = displacement_target(out.state, c)
     rb = RulingBuilder().add(rule, msg("{id} is displaced toward its own table edge ({reason}): its head goes from "
-                                       "({x:.3f}, {y:.3f}) to ({value:.3f}, {value2:.3f}).",
-                                       id=c.id, reason=reason, x=c.x, y=c.y, value=end[0], value2=end[1]),
+                                       "({x:.3f}, {y:.3f}) to ({to_x:.3f}, {to_y:.3f}).",
+                                       id=c.id, reason=reason, x=c.x, y=c.y, to_x=end[0], to_y=end[1]),
                              start=[c.x, c.y], end=list(end))
-    rb.add("SMOKE-GEO-19", msg("The head moves {displacement:g} UW straight toward the {value} edge (or to it).",
-                               displacement=DISPLACEMENT, value=own_edge(out.state, c.seat)), distance=DISPLACEMENT)
+    rb.add("SMOKE-GEO-19", msg("The head moves {displacement:g} UW straight toward the {edge} edge (or to it).",
+                               displacement=DISPLACEMENT, edge=own_edge(out.state, c.seat)), distance=DISPLACEMENT)
     if nearest:
         rb.add("SMOKE-CMD-5", msg("There is no room toward the own edge: the nearest free spot is used (FAQ-22)."))
     out.emit(CommanderDisplaced(commander=c.id, start=(c.x, c.y), end=end, reason=reason, nearest_free=nearest), rb,
@@ -228,9 +228,9 @@ def risk(out: Any, c: Commander, why: str) -> None:
     face = out.dice.value(6) + 1
     failed = face == 1 or (cavalry and face <= 2)
     rb = RulingBuilder().add("SMOKE-RISK-3", msg("{id} is exposed to risk ({why}; touching its disc of "
-                                                 "{commander_radius:g} UW at ({x:.3f}, {y:.3f}): {value}): d6 = "
-                                                 "{face}; out of action on {value2}.",
-                                                 id=c.id, why=why, commander_radius=COMMANDER_RADIUS, x=c.x, y=c.y, value=', '.join(sorted(u.id for u in touching)) or 'none', face=face, value2=msg("1-2 (enemy cavalry in contact)") if cavalry else '1'),
+                                                 "{commander_radius:g} UW at ({x:.3f}, {y:.3f}): {touching}): d6 = "
+                                                 "{face}; out of action on {out_on}.",
+                                                 id=c.id, why=why, commander_radius=COMMANDER_RADIUS, x=c.x, y=c.y, touching=', '.join(sorted(u.id for u in touching)) or 'none', face=face, out_on=msg("1-2 (enemy cavalry in contact)") if cavalry else '1'),
                              face=face, cavalry=cavalry, units=sorted(u.id for u in touching))
     out.emit(CommanderRisked(commander=c.id, units=tuple(sorted(u.id for u in touching)), cavalry=cavalry, face=face,
                              out=failed), rb, summary=msg("{id} risked: {face}", id=c.id, face=face))

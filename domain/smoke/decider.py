@@ -265,8 +265,8 @@ class SmokeRuleset:
                                 if r.winner else msg("The game is over ({kind}).", kind=r.kind))
         acting = to_act(state)
         if seat not in acting:
-            raise NotYourDecision(msg("It is {value}'s decision now, not {seat}'s.",
-                                      value=', '.join(acting) or msg("nobody"), seat=seat))
+            raise NotYourDecision(msg("It is {seats}'s decision now, not {seat}'s.",
+                                      seats=', '.join(acting) or msg("nobody"), seat=seat))
         out = Outbox(state, dice)
         dispatch(out, seat, command)
         advance(out)
@@ -401,8 +401,8 @@ def choose_edge(out: Outbox, seat: str, edge: str) -> None:
     edges = {s: (edge if s == mine else OPPOSITE[edge]) for s in st.sides}
     out.emit(EdgesChosen(seat=seat, edges=edges),
              RulingBuilder().add("SMOKE-DEP-5", msg("{seat} chooses the {edge} edge for side {mine}; the opponent "
-                                                    "gets the {value} edge.",
-                                                    seat=seat, edge=edge, mine=mine, value=OPPOSITE[edge]), edges=edges),
+                                                    "gets the {other_edge} edge.",
+                                                    seat=seat, edge=edge, mine=mine, other_edge=OPPOSITE[edge]), edges=edges),
              summary=msg("side {mine} takes the {edge} edge", mine=mine, edge=edge))
     begin(out, st.side_order[0])
 
@@ -440,8 +440,8 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         if isinstance(cmd, C.DeployCommander):
             return D.deploy_commander(out, seat, cmd.commander, cmd.at)
         cur = D.current(st)
-        raise RuleViolation("SMOKE-SETUP-1", msg("The armies are being deployed ({value}); {command} does not fit "
-                                                 "it.", value=cur[0] if cur else msg("done"), command=type(cmd).__name__))
+        raise RuleViolation("SMOKE-SETUP-1", msg("The armies are being deployed ({stage}); {command} does not fit "
+                                                 "it.", stage=cur[0] if cur else msg("done"), command=type(cmd).__name__))
     t = st.turn
     assert t is not None
     if isinstance(cmd, C.Retreat):
@@ -519,8 +519,8 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
         elif b.step == "resolve":
             if isinstance(cmd, C.ResolveHits):
                 return resolve_hits(out, seat, cmd.unit, cmd.retreat)
-    raise RuleViolation(_step_rule(t.step), msg("Now is the {value}; {command} does not fit it.",
-                                                value=_STEP_NAME.get(t.step, t.step), command=type(cmd).__name__))
+    raise RuleViolation(_step_rule(t.step), msg("Now is the {step}; {command} does not fit it.",
+                                                step=_STEP_NAME.get(t.step, t.step), command=type(cmd).__name__))
 
 
 _STEP_NAME = {BOMBARD: "bombardment phase", ACTIONS: "actions phase", BATTLE_START: "battle start phase",
@@ -552,8 +552,8 @@ def place_marker_check(st: SmokeState, seat: str, at: Any) -> tuple[float, float
     k = depth((x, y), elig)
     if k < offer.best:
         raise RuleViolation("SMOKE-MARK-3", msg("The marker there covers {k} of the units in fire contact and in "
-                                                "no battle; {best} can be covered (e.g. at {value}).",
-                                                k=k, best=offer.best, value=str(list(offer.points[0]))), covers=k, best=offer.best,
+                                                "no battle; {best} can be covered (e.g. at {example}).",
+                                                k=k, best=offer.best, example=str(list(offer.points[0]))), covers=k, best=offer.best,
                             example=list(offer.points[0]))
     return x, y
 

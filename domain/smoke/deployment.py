@@ -383,9 +383,9 @@ def deploy_unit(out: Any, seat: str, uid: str, at, facing: float) -> None:
     else:
         if "marker" in m and not m.get("no_room"):
             rb.add("SMOKE-DEP-4", msg("{unit} is wholly within {column_radius:g} UW of its column {column}'s "
-                                      "marker at ({value:.3f}, {value2:.3f}) (its farthest corner "
+                                      "marker at ({marker_x:.3f}, {marker_y:.3f}) (its farthest corner "
                                       "{farthest_corner:.3f} UW from the marker's centre).",
-                                      unit=uid, column_radius=COLUMN_RADIUS, column=m['column'], value=m['marker'][0], value2=m['marker'][1], farthest_corner=m['farthest_corner']), **m)
+                                      unit=uid, column_radius=COLUMN_RADIUS, column=m['column'], marker_x=m['marker'][0], marker_y=m['marker'][1], farthest_corner=m['farthest_corner']), **m)
         else:
             rb.add("SMOKE-DEP-4", msg("{unit} goes in its own deployment zone: its column {column} has no room "
                                       "left (INFERRED).", unit=uid, column=m['column']), **m)

@@ -102,8 +102,8 @@ def support(out: Any, choice: str) -> None:
         out.emit(SideSupported(side=side, shares=shares),
                  RulingBuilder().add("SMOKE-MP-6", msg("Support: the side's remaining morale {pool} is split "
                                                        "equally among {count} armies: {share} each (GAP-B-27: "
-                                                       "rounded down, {value} lost).",
-                                                       pool=pool, count=len(members), share=share, value=pool - share * len(members)),
+                                                       "rounded down, {lost} lost).",
+                                                       pool=pool, count=len(members), share=share, lost=pool - share * len(members)),
                                      pool=pool, share=share),
                  summary=msg("side {side}: Support ({share} each)", side=side, share=share))
         if share <= 0:

@@ -85,8 +85,8 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
     if via and kind != "complex":
         raise RuleViolation("SMOKE-MOVE-3", msg("Only a complex move has points on its way (`via`)."), field="via")
     if via and choice(state, COMPLEX_PATH) != "path":
-        raise RuleViolation(COMPLEX_PATH, msg("under {value}: a complex move is one straight `vector`; send no "
-                                              "`via`.", value=phrase(CHOICES, COMPLEX_PATH, 'straight')), field="via",
+        raise RuleViolation(COMPLEX_PATH, msg("under {choice}: a complex move is one straight `vector`; send no "
+                                              "`via`.", choice=phrase(CHOICES, COMPLEX_PATH, 'straight')), field="via",
                             choice=COMPLEX_PATH, option="straight")
     m: dict[str, Any] = {"kind": kind}
     # only units the move could reach matter (the sweep stays within speed + half-diagonals)

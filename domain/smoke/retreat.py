@@ -177,10 +177,10 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
         rb.add("SMOKE-RET-4", msg("{unit} retreats 0: it neither moves nor turns; the hit is cancelled.", unit=uid))
         end = start
     else:
-        rb.add("SMOKE-RET-3", msg("{unit} retreats {moved:.3f} UW {value} from ({value2:.3f}, {value3:.3f}) to "
-                                  "({value4:.3f}, {value5:.3f}) (centre to centre) and turns to face that way "
-                                  "({value6:g}).",
-                                  unit=uid, moved=plan['moved'], value=msg("toward its own table edge") if direction == 'edge' else msg("straight back"), value2=start[0], value3=start[1], value4=end[0], value5=end[1], value6=end[2]), direction=direction, vector=[round(c, 6) for c in plan["vector"]],
+        rb.add("SMOKE-RET-3", msg("{unit} retreats {moved:.3f} UW {direction} from ({from_x:.3f}, {from_y:.3f}) to "
+                                  "({to_x:.3f}, {to_y:.3f}) (centre to centre) and turns to face that way "
+                                  "({facing:g}).",
+                                  unit=uid, moved=plan['moved'], direction=msg("toward its own table edge") if direction == 'edge' else msg("straight back"), from_x=start[0], from_y=start[1], to_x=end[0], to_y=end[1], facing=end[2]), direction=direction, vector=[round(c, 6) for c in plan["vector"]],
                rolled=distance, moved=round(plan["moved"], 4), start=list(start), end=list(end))
         rb.add("SMOKE-GEO-18", msg("The path is a straight translation; it may pass through friends."))
     price_marker = None
@@ -188,9 +188,9 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
     if plan["friends"]:
         rb.add("SMOKE-FRET-2" if other_formation else "SMOKE-FRET-3",
                msg("It would have landed on {friends}: it moves on in the same line to the first free "
-                   "place{value}{value2}.",
-                   friends=', '.join(plan['friends']), value=msg(" (another formation: -1 army morale)") if other_formation and not irregular else "",
-                   value2=msg(" (Irregular: no loss, SMOKE-FRET-4)") if other_formation and irregular else ""),
+                   "place{morale_note}{irregular_note}.",
+                   friends=', '.join(plan['friends']), morale_note=msg(" (another formation: -1 army morale)") if other_formation and not irregular else "",
+                   irregular_note=msg(" (Irregular: no loss, SMOKE-FRET-4)") if other_formation and irregular else ""),
                friends=list(plan["friends"]))
     if plan.get("slide"):
         opt = plan["slide"]["option"]
@@ -227,8 +227,8 @@ def execute_retreat(out: Any, uid: str, direction: str, context: str, battle_mar
             near = nearest_marker(st, end_box, markers)
             if near is not None:
                 price_marker = near[0]
-                rb.add("SMOKE-RET-5", msg("The price of the nearest marker {value} ({value2:.3f} UW away) rises by "
-                                          "1.", value=near[0], value2=near[1]),
+                rb.add("SMOKE-RET-5", msg("The price of the nearest marker {marker} ({distance:.3f} UW away) rises by "
+                                          "1.", marker=near[0], distance=near[1]),
                        marker=near[0], distance=round(near[1], 4))
     out.emit(UnitRetreated(unit=uid, direction=direction, vector=tuple(round(c, 6) for c in plan["vector"]),
                            distance=distance, moved=round(plan["moved"], 4), start=start, end=end,

@@ -143,8 +143,8 @@ def place(out: Any, seat: str, kind: str, at, rotation: float) -> None:
     el = TerrainElement(id=f"G{n}-{kind}", kind=kind, polygon=poly)
     out.emit(TerrainPlaced(seat=seat, quarter=q, element=el),
              RulingBuilder().add("SMOKE-TGEN-2", msg("{seat} places a {kind} in quarter {q}.",
-                                                     seat=seat, kind=kind, q=q)), summary=msg("{value} placed",
-                                                                                                         value=kind.replace('_', ' ')))
+                                                     seat=seat, kind=kind, q=q)), summary=msg("{kind} placed",
+                                                                                                         kind=kind.replace('_', ' ')))
 
 
 def _finish(out: Any) -> bool:
@@ -174,8 +174,8 @@ def _finish(out: Any) -> bool:
         rb = RulingBuilder().add("SMOKE-TGEN-4", msg("{scatter}; removed: {why}.", scatter=said, why=why) if removed
                                  else msg("{scatter}.", scatter=said), face=face, angle=angle)
         out.emit(TerrainScattered(element=eid, face=face, distance=d, angle=angle, removed=removed,
-                                  polygon=() if removed else poly), rb, summary=msg("the {value} {value2} scatters",
-                                                                                    value=eid.partition('-')[2].replace('_', ' '), value2=eid.partition('-')[0]))
+                                  polygon=() if removed else poly), rb, summary=msg("the {kind} {element} scatters",
+                                                                                    kind=eid.partition('-')[2].replace('_', ' '), element=eid.partition('-')[0]))
     out.emit(TerrainGenerationEnded(), RulingBuilder().add("SMOKE-TGEN-4", msg("Terrain generation is over.")),
              summary=msg("terrain ready"))
     return True

@@ -53,8 +53,8 @@ def arrive(out: Any) -> None:
                                     "facing {facing:g}.",
                                     phase=st.phase, id=u.id, seat=u.seat, x=u.x, y=u.y, facing=u.facing), unit=u.id, at=[u.x, u.y, u.facing])
     for uid in waiting:
-        rb.add("SMOKE-PHASE-1", msg("{unit}'s place is taken by {value}: it waits for a later turn of its side "
-                                    "(INFERRED).", unit=uid, value=blocked[uid]), unit=uid, blocked_by=blocked[uid])
+        rb.add("SMOKE-PHASE-1", msg("{unit}'s place is taken by {other}: it waits for a later turn of its side "
+                                    "(INFERRED).", unit=uid, other=blocked[uid]), unit=uid, blocked_by=blocked[uid])
     out.emit(ReinforcementsArrived(phase=st.phase, units=tuple(came), waiting=tuple(waiting), blocked_by=blocked), rb,
              summary=(msg("reinforcements arrive") if came else msg("reinforcements wait")))
     for u in came:

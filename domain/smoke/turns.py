@@ -207,7 +207,7 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                 return
             # done
             if t.player + 1 < len(t.players):
-                _step(out, BOMBARD, t.player + 1, msg("{value} bombards (GAP-B-16).", value=t.players[t.player + 1]), "SMOKE-TURN-2")
+                _step(out, BOMBARD, t.player + 1, msg("{seat} bombards (GAP-B-16).", seat=t.players[t.player + 1]), "SMOKE-TURN-2")
             else:
                 _step(out, BATTLE_START, 0, msg("Battle start phase."), "SMOKE-TURN-2")
             continue
@@ -217,8 +217,8 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
             if seat in t.marked or t.player >= len(t.players):
                 nxt = t.player + 1
                 if nxt < len(t.players):
-                    _step(out, BATTLE_START, nxt, msg("{value} may have to place a battle marker.",
-                                                      value=t.players[nxt]),
+                    _step(out, BATTLE_START, nxt, msg("{seat} may have to place a battle marker.",
+                                                      seat=t.players[nxt]),
                           "SMOKE-MARK-1")
                 else:
                     _step(out, BATTLES, 0, msg("Battles phase."), "SMOKE-BAT-1")
@@ -239,8 +239,8 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                                                            "{seat} must place exactly one marker.", "count", count=len(offer.eligible), seat=seat),
                                      eligible=list(offer.eligible))
             for c in offer.contacts:
-                rb.add("SMOKE-LOF-3", msg("{value} and {value2} are in fire contact: {value3}.",
-                                          value=c['units'][0], value2=c['units'][1], value3=describe(c)),
+                rb.add("SMOKE-LOF-3", msg("{unit} and {other} are in fire contact: {contact}.",
+                                          unit=c['units'][0], other=c['units'][1], contact=describe(c)),
                        **{k: v for k, v in c.items() if k in ("units", "shooter", "target", "how", "distance", "range",
                                                               "lines")})
             rb.add("SMOKE-MARK-3", msg("It must cover as many of them as possible: {best} (both sides count, "
@@ -336,8 +336,8 @@ def resolve_hits(out: Any, seat: str, uid: str, retreat: bool, auto: bool = Fals
     u = st.units.get(uid)
     if u is None or u.seat != seat or b.hits.get(uid, 0) <= 0:
         mine = ", ".join(k for k, v in sorted(b.hits.items()) if v > 0 and k in st.units and st.units[k].seat == seat)
-        raise RuleViolation("SMOKE-HIT-2", msg("{unit} has no hits of yours to resolve (yours: {value}).",
-                                               unit=repr(uid), value=mine or msg("none")),
+        raise RuleViolation("SMOKE-HIT-2", msg("{unit} has no hits of yours to resolve (yours: {yours}).",
+                                               unit=repr(uid), yours=mine or msg("none")),
                             unit=uid)
     if retreat:
         why = retreat_refusal(st, u)

@@ -8,9 +8,12 @@ import msgspec
 from litestar import Request, Response
 from litestar.background_tasks import BackgroundTask
 
+from domain.kernel import words
+
+from .. import i18n
 from ..auth import seat_of
 from ..game_service import GameService
-from ..language import BadLanguage, negotiate
+from ..language import DEFAULT, BadLanguage, content_language, negotiate
 from ..problems import Problem, field_path
 from ..queries import Read
 from ..read_port import ReadModelPort
@@ -66,10 +69,22 @@ def respond(read: Read, status: int = 200, media_type: str | None = None) -> Res
     return Response(read.body, status_code=status, headers=read.headers(), media_type=media_type)
 
 
-def command_response(svc: GameService, game_id: str, answer: Any) -> Response[Any]:
-    """The answer of a command (see :func:`after_command`)."""
+def command_response(svc: GameService, game_id: str, answer: Any, lang: str | None = None) -> Response[Any]:
+    """The answer of a command (see :func:`after_command`); ``lang``: the language its words were put in
+    (:func:`speak`), said in ``Content-Language`` (None: an answer without words, a seat's token)."""
     later = after_command(svc, game_id, answer)
-    return Response(answer.body, status_code=answer.status, background=BackgroundTask(later) if later else None)
+    return Response(answer.body, status_code=answer.status, headers=content_language(lang) if lang else None,
+                    background=BackgroundTask(later) if later else None)
+
+
+def speak(svc: GameService, game_id: str, body: Any, lang: str) -> Any:
+    """A command's answer (or a dry run's) with the words of its events -- each one's summary, who did it,
+    its ruling -- in ``lang`` (issue 28), as ``GET /games/{id}/events`` gives them; payloads, hashes and the
+    receipt are never touched. English: the body as it is."""
+    if lang != DEFAULT and isinstance(body, dict) and body.get("events"):
+        cur = svc.current(game_id)
+        i18n.localize(body["events"], lang, words.names_of(cur.ruleset, cur.state))
+    return body
 
 
 def after_command(svc: GameService, game_id: str, answer: Any) -> Any:

@@ -12,6 +12,7 @@ from domain.kernel import Ready
 from .. import queries
 from ..auth import require_seat_guard, seat_of
 from ..game_service import CommandRequest, CreateGameRequest, ReadyRequest
+from ..language import DEFAULT
 from ..schemas import (
     CommandResult,
     DryRunResult,
@@ -26,6 +27,7 @@ from ._common import (
     lang_of,
     read_models_of,
     respond,
+    speak,
     strict_body,
     svc_of,
 )
@@ -115,9 +117,12 @@ async def ready(request: Request, game_id: FromPath[str], data: JSONBody[ReadyRe
 
         return svc.run(game_id, seat, Ready(client_seed=body.client_seed), expected_version=None)
 
+    lang = lang_of(request)
     async with svc.lock(game_id):
         answer = await anyio.to_thread.run_sync(go)
-    return command_response(svc, game_id, answer)
+    if lang != DEFAULT:
+        await anyio.to_thread.run_sync(speak, svc, game_id, answer.body, lang)
+    return command_response(svc, game_id, answer, lang)
 
 
 ROUTER = Router(path="/", route_handlers=[Lobby_, game_view, legal_commands, post_command, ready], tags=["games"])

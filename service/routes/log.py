@@ -10,6 +10,7 @@ from litestar.params import FromPath, FromQuery, Parameter
 from litestar.response import ServerSentEvent
 
 from .. import queries
+from ..language import content_language
 from ..problems import Problem
 from ..queries import MAX_PAGE
 from ..schemas import (
@@ -96,9 +97,10 @@ def last_event_id(raw: str | None) -> int | None:
 def board(request: Request, game_id: FromPath[str],
           at: Annotated[str | None, Parameter(description="The seq to draw (an integer, 0 or more; default: now).")]
           = None) -> Response[str]:
+    lang = lang_of(request)
     svc, seat = caller(request, game_id)
     seq = optional_int(at, "at", 0)
-    return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, seq), media_type="image/svg+xml")
+    return respond(queries.board_svg(svc, read_models_of(request), game_id, seat, seq, lang), media_type="image/svg+xml")
 
 
 @get("/games/{game_id:str}/verify", sync_to_thread=True, summary="Hash chain, and once finished the seed and the dice",
@@ -130,6 +132,7 @@ async def feed(request: Request, game_id: FromPath[str], after: After = 0,
         svc.game(game_id)
         return seat_of(request, game_id, required=False, allow_query=True)
 
+    lang = lang_of(request)
     seat = await anyio.to_thread.run_sync(who)
     last = last_event_id(request.headers.get("last-event-id"))
     if last is not None:
@@ -137,7 +140,8 @@ async def feed(request: Request, game_id: FromPath[str], after: After = 0,
     count = optional_int(limit, "limit", 1)
     held = bearer_token(request, allow_query=True)
     return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), count,
-                                  holds=lambda: held is not None and svc.seat(game_id, held) == seat))
+                                  holds=lambda: held is not None and svc.seat(game_id, held) == seat, lang=lang),
+                           headers=content_language(lang))
 
 
 ROUTER = Router(path="/", route_handlers=[events, ruling, redecide_step, state_at, timeline, board, verify, feed], tags=["log"])

@@ -10,15 +10,19 @@ from litestar import Request, Response, Router, post
 from ..schemas import CommandResult
 from ..auth import bearer_token, require_seat_guard
 from ..undo import UndoRequest, answer, request_undo
-from ._common import command_response, strict_body, svc_of
+from ..language import DEFAULT
+from ._common import command_response, lang_of, speak, strict_body, svc_of
 
 
 async def _run(request: Request, game_id: str, fn: Any, *args: Any) -> Response[Any]:
     svc = svc_of(request)
     token = bearer_token(request)
+    lang = lang_of(request)
     async with svc.lock(game_id):
         out = await anyio.to_thread.run_sync(fn, svc, game_id, token, *args)
-    return command_response(svc, game_id, out)
+    if lang != DEFAULT:
+        await anyio.to_thread.run_sync(speak, svc, game_id, out.body, lang)
+    return command_response(svc, game_id, out, lang)
 
 
 @post("/games/{game_id:str}/undo", guards=[require_seat_guard], status_code=201,

@@ -3,6 +3,8 @@
 // Reconnects by itself after a drop, resuming after the last seq seen (Last-Event-ID); stops at the
 // `end` message the server sends once a finished game's last event is delivered.
 
+import { lang } from './i18n.js';
+
 export function follow(gameId, token, after, onEvent, onStatus = () => {}) {
   const ctl = new AbortController();
   let last = after;
@@ -12,7 +14,8 @@ export function follow(gameId, token, after, onEvent, onStatus = () => {}) {
   async function run() {
     while (!stopped) {
       try {
-        const headers = { accept: 'text/event-stream' };
+        // the events' words in the page's language (the server chooses it when the feed opens)
+        const headers = { accept: 'text/event-stream', 'accept-language': lang() };
         if (token) headers.authorization = `Bearer ${token}`;
         if (last > 0) headers['last-event-id'] = String(last);
         const res = await fetch(`/games/${encodeURIComponent(gameId)}/feed?after=${last}`, { headers, signal: ctl.signal });
