@@ -11,8 +11,10 @@ and ``Catalog.check``), so a translator may equally use ``pybabel update``/``com
 """
 from __future__ import annotations
 
+import ast
 import io
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -59,11 +61,29 @@ def printed_names() -> dict[str, set[str]]:
     return out
 
 
+def nested_messages(base: Path) -> Iterator[tuple[str, int, str | tuple[str, str], list[str], None]]:
+    """Every ``msg``/``msg_n`` call with literal texts under ``base``, found with ``ast``, in the shape Babel's
+    extraction yields. Babel's Python extractor misses a call nested in a comprehension that is itself an
+    argument of another call; this pass finds those (and every other literal call: Babel's finds stay first)."""
+    for path in sorted(base.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("msg", "msg_n")):
+                continue
+            texts = [a.value for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if node.func.id == "msg" and texts:
+                yield str(path.relative_to(base)), node.lineno, texts[0], [], None
+            elif node.func.id == "msg_n" and len(texts) == 2:
+                yield str(path.relative_to(base)), node.lineno, (texts[0], texts[1]), [], None
+
+
 def template() -> Catalog:
     cat = Catalog(project="umpire", header_comment="# " + HEADER, fuzzy=False)
     for d in PY_DIRS:
         _add(cat, extract_from_dir(str(ROOT / d), method_map=[("**.py", "python")], keywords=PY_KEYWORDS,
                                    comment_tags=("TRANSLATORS:",), strip_comment_tags=True), ROOT / d)
+    for d in PY_DIRS:
+        _add(cat, (m for m in nested_messages(ROOT / d) if (m[2][0] if isinstance(m[2], tuple) else m[2]) not in cat),
+             ROOT / d)
     _add(cat, extract_from_dir(str(ROOT / "web" / "js"), method_map=[("**.js", "javascript")], keywords=JS_KEYWORDS,
                                options_map={"**.js": {"parse_template_string": True}},  # t() inside `${...}`
                                comment_tags=("TRANSLATORS:",), strip_comment_tags=True), ROOT / "web" / "js")
