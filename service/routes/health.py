@@ -11,7 +11,8 @@ from domain.kernel import choices as rule_choices
 
 from ..problems import Problem
 from ..schemas import Health, PublicKey, RulesetInfo
-from ._common import svc_of
+from ..i18n import gettext_
+from ._common import lang_of, svc_of
 
 
 @get("/health", sync_to_thread=True, summary="Liveness of the service, its store and its Redis")
@@ -55,18 +56,28 @@ def bot_infos(ruleset_id: str) -> list[dict[str, Any]]:
     return [{"id": b.id, "title": b.title, "levels": list(b.levels)} for b in infos(ruleset_id)]
 
 
+def _titled(schema: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The options schema with each property's ``title`` (the field's name for people) in the reader's language."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return schema
+    return {**schema, "properties": {k: ({**p, "title": gettext_(p["title"], lang)} if isinstance(p, dict) and "title" in p
+                                         else p) for k, p in props.items()}}
+
+
 @get("/rulesets", sync_to_thread=False, summary="Rulesets with their scenarios, campaigns, game options and bots",
      description="`options` is the JSON schema of the `options` object of POST /games for that ruleset; each "
                  "property says what the option does. `bots`: the built-in players a seat of the ruleset can be "
                  "given (POST /games `\"bots\": {\"<seat>\": \"<bot id>[:level]\"}`; the first level is the default).")
-def rulesets() -> list[RulesetInfo]:
+def rulesets(request: Request) -> list[RulesetInfo]:
+    lang = lang_of(request)
     return [
         {
             "id": rs.id,
             "title": getattr(rs, "title", rs.id),
             "scenarios": [{"id": c.id, "title": c.title, "seats": default_seats(rs, c.id)} for c in rs.scenarios()],
             "campaigns": [{"id": c.id, "title": c.title} for c in rs.campaigns()],
-            "options": options_schema(rs),
+            "options": _titled(options_schema(rs), lang),
             "bots": bot_infos(rs.id),
             "choices": [rule_choices.describe(c) for c in rule_choices.declared(rs)],
         }

@@ -285,6 +285,15 @@ def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, conte
     assert page.evaluate("document.documentElement.lang") == "en-XA"
     _settle(page)
     findings = _findings(page, "lobby", set(), gaps)
+    # Clouds of Smoke's army builder in the lobby: a unit added (its profile card), a limit broken (its refusal)
+    page.select_option("#c-ruleset", "smoke")
+    page.select_option("#c-scenario", "s:BTL-OPEN-FIELD")
+    page.check("#ab-on")
+    page.click("#ab-player-1-add")
+    page.select_option("#ab-player-1-commander", "")
+    page.wait_for_selector("#ab-player-1 .army-problems li")
+    _settle(page)
+    findings += _findings(page, "lobby army builder", {"player-1", "player-2"}, gaps)
     for rid, gid, seats in games:
         data = set(seats)
         v = httpx.get(f"{base}/games/{gid}").json()

@@ -250,7 +250,7 @@ export function schemaForm(schema, onChange) {
   const read = {};
   for (const [k, p] of Object.entries(props)) {
     const id = `opt-${k}`;
-    const text = k.replace(/_/g, ' ');
+    const text = p.title || k.replace(/_/g, ' ');  // the server's title, in the page's language (GET /rulesets)
     const note = p.description ? h('small', { class: 'muted' }, ` ${p.description}`) : null;
     let input = null;
     if (p.type === 'boolean') {
