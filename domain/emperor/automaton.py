@@ -135,9 +135,9 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
         card = out.state.card(card_id)
         looked = joined([_prepared_or_not(c, prepared) for c in scanned], ", ")
         rb2 = RulingBuilder().add(
-            "SOLO-CARD-1", msg("Compass {compass}: scan the action row {value}: {scanned} -> {card} {card_name} "
+            "SOLO-CARD-1", msg("Compass {compass}: scan the action row {value}: {scanned} -> {card} "
                                "(PROPOSED, GAP-A-01).", compass=oc.compass, value=scan_words(oc.compass),
-                               scanned=looked, card=card_id, card_name=card.name), scanned=list(scanned), card=card_id,
+                               scanned=looked, card=card_id), scanned=list(scanned), card=card_id,
             compass=oc.compass).add(
             "SOLO-TIE-4", msg("Action cards are not on the battlefield: the compass points to the end of the row "
                               "to scan from.")).add(
@@ -146,7 +146,7 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
             "BASE-CARD-1", msg("{card}: {abilities} -- resolved in printed order.", card=card_id,
                                abilities="; ".join(ability_text(a) for a in card.abilities)))
         out.emit(CardActivated(side=EMPEROR, card=card_id, scanned=scanned, compass=oc.compass), rb2,
-                 summary=msg("the Emperor activates {card_id} {card_name}", card_id=card_id, card_name=card.name))
+                 summary=msg("the Emperor activates {card_id}", card_id=card_id))
         agenda[0:0] = [Work(kind="ability", ability=a, card=card_id, source=f"{card_id} {card.name}")
                        for a in card.abilities] + [Work(kind="finish_card", card=card_id)]
     else:  # REFRESH_CHECK
@@ -178,7 +178,7 @@ def _prepared_or_not(card: str, prepared: Any) -> Message:
 def _finish_card(out: Outbox, w: Work, agenda: list[Work]) -> None:
     card = out.state.card(w.card)
     out.emit(CardResolved(side=EMPEROR, card=w.card, crest=card.crest), RulingBuilder().add(
-        "SOLO-TURN-5", msg("{card} {card_name} is exhausted.", card=w.card, card_name=card.name), card=w.card).add(
+        "SOLO-TURN-5", msg("{card} is exhausted.", card=w.card), card=w.card).add(
         "BASE-CREST-1", msg("Its crest {crest} becomes the Emperor's applied crest initiative.", crest=card.crest), crest=card.crest),
         summary=msg("{card} exhausted; crest {crest}", card=w.card, crest=card.crest))
 

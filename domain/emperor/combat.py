@@ -138,8 +138,8 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
             "SOLO-ORD-4", msg("The order card consulted is the current one at this moment: {id}.", id=oc.id)).add(
             "SOLO-CARD-2", msg("The card is chosen as for an ACTIVATE step.")).add(
             "SOLO-CARD-1", msg("Compass {compass}: the action row is scanned {value} ({scanned}); the first "
-                               "prepared card is {card_id} {card_name} (PROPOSED, GAP-A-01).",
-                               compass=oc.compass, value=scan_words(oc.compass), scanned=', '.join(scanned), card_id=card_id, card_name=card.name), scanned=list(scanned), card=card_id).add(
+                               "prepared card is {card_id} (PROPOSED, GAP-A-01).",
+                               compass=oc.compass, value=scan_words(oc.compass), scanned=', '.join(scanned), card_id=card_id), scanned=list(scanned), card=card_id).add(
             "SOLO-DEF-2", msg("b: {card_id} is activated for its defense value {defense} and exhausted.",
                               card_id=card_id, defense=card.defense),
             defense=card.defense)
@@ -162,8 +162,8 @@ def emperor_defense(out: Outbox, target: Warrior, attack: int, source: str) -> t
                                  defense=card.defense, loc=loc, crest=crest, raw=raw,
                                  floor=msg(" -> 0 (never below 0).") if raw < 0 else "."), total=value)
         out.emit(Defended(side=EMPEROR, warrior=target.id, card=card_id, value=value, parts=parts, scanned=scanned),
-                 rb, summary=msg("the Emperor defends with {card_id} {card_name}: {value}",
-                                 card_id=card_id, card_name=card.name, value=value))
+                 rb, summary=msg("the Emperor defends with {card_id}: {value}",
+                                 card_id=card_id, value=value))
         return value, parts
 
 

@@ -90,8 +90,8 @@ def settle(out: Outbox) -> None:
             if not a.queue:
                 card = st.card(a.card)
                 out.emit(CardResolved(side=HUMAN, card=a.card, crest=card.crest), RulingBuilder().add(
-                    "BASE-CARD-1", msg("{card} {card_name} is resolved and exhausted.",
-                                       card=a.card, card_name=card.name), card=a.card).add(
+                    "BASE-CARD-1", msg("{card} is resolved and exhausted.",
+                                       card=a.card), card=a.card).add(
                     "BASE-CREST-1", msg("Its crest {crest} becomes your applied crest initiative.", crest=card.crest), crest=card.crest),
                     summary=msg("{card} exhausted; crest {crest}", card=a.card, crest=card.crest))
                 continue
@@ -489,10 +489,10 @@ def _activate(out: Outbox, cmd: C.Activate) -> None:
     out.emit(ActionTaken(action="ACTIVATE"), RulingBuilder().add("BASE-TURN-1", msg("Action: ACTIVATE.")),
              summary=msg("you activate"))
     out.emit(CardActivated(side=HUMAN, card=cmd.card), RulingBuilder().add(
-        "BASE-CARD-1", msg("{card} {card_name}: {abilities} -- resolved in printed order, then exhausted.",
-                           card=cmd.card, card_name=card.name,
+        "BASE-CARD-1", msg("{card}: {abilities} -- resolved in printed order, then exhausted.",
+                           card=cmd.card,
                            abilities="; ".join(ability_text(a) for a in card.abilities)), card=cmd.card),
-        summary=msg("you activate {card} {card_name}", card=cmd.card, card_name=card.name))
+        summary=msg("you activate {card}", card=cmd.card))
 
 
 def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
@@ -608,8 +608,8 @@ def _defend(out: Outbox, cmd: C.Defend) -> None:
     crest = boost(st, HUMAN, card.defense_boost) if card is not None else 0
     value = (card.defense if card else 0) + crest + by["DEFENSE"]
     parts = {"card": card.defense if card else 0, "crest": crest, "locations": by["DEFENSE"]}
-    rb = RulingBuilder().add("BASE-DEF-1", msg("You activate {card} {card_name} for its defense {defense}{crest} + "
-                                               "{bonus} DEFENSE bonus = {value}.", card=card.id, card_name=card.name,
+    rb = RulingBuilder().add("BASE-DEF-1", msg("You activate {card} for its defense {defense}{crest} + "
+                                               "{bonus} DEFENSE bonus = {value}.", card=card.id,
                                                defense=card.defense, bonus=by["DEFENSE"], value=value,
                                                crest=msg(" + {crest} crest", crest=crest) if card.defense_boost else "")
                              if card else msg("You defend without a card (0) + {bonus} DEFENSE bonus = {value}.",

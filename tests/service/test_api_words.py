@@ -6,6 +6,8 @@ step (the Emperor's automaton is never the human's seat) and units by their prin
 Emperor's grid as text, not JSON."""
 from __future__ import annotations
 
+import re
+
 from click.testing import CliRunner
 
 from service.cli import main
@@ -41,6 +43,11 @@ def test_the_timeline_says_who_did_each_step_and_names_printed_names(api: Api):
     assert steps[0]["summary"].startswith("game created: Akhena against the Emperor's Rebel")
     activated = [s for s in steps if s["type"] == "card_activated"]
     assert activated and all("(" in s["summary"] for s in activated)  # "you activate Dune Wind (AK5)"
+    twice = re.compile(r"(\b[A-Z][\w' -]+) \(\w+\) \1\b")  # "Dune Wind (AK5) Dune Wind": a name said twice
+    assert [s["summary"] for s in steps if twice.search(s["summary"])] == []
+    for s in activated:
+        ruling = api.get(f"/games/{gid}/events/{s['seq']}/ruling").json()["ruling"]
+        assert [x["text"] for x in ruling["steps"] if twice.search(x["text"])] == []
     events = api.events(gid, g["seats"]["human"])
     assert [(e["seq"], e["summary"], e["by"]) for e in events] == [(s["seq"], s["summary"], s["by"]) for s in steps]
 
