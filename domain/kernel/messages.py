@@ -31,7 +31,7 @@ KINDS: dict[str, str] = {
     "unit": "id", "card": "id", "warrior": "id", "hero": "id", "location": "id", "hex": "id", "target": "id",
     "attacker": "id", "defender": "id", "formation": "id", "commander": "id", "side": "id", "seat": "id",
     "by": "id", "player": "id", "marker": "id", "other": "id", "hazard": "id", "enemy": "id", "name": "id",
-    "slot_name": "id", "terrain": "id",
+    "slot_name": "id", "terrain": "id", "mover_name": "id", "target_name": "id", "attacker_name": "id", "x_name": "id", "w_name": "id",
     # numbers
     "count": "count", "n": "count", "wounds": "count", "health": "count", "version": "int", "first": "int",
     "last": "int", "start": "int", "end": "int", "seq": "int", "face": "int", "level": "int",
