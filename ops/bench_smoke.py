@@ -130,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
 
     per_command = {"decide_evolve": _quantiles(timings.get("decide_evolve", [])),
                    "legal_commands": _quantiles(timings.get("legal_commands", []))}
+    # per command type: which kinds of command make the decide+evolve tail (above the p99 of all commands)
+    p99_all = per_command["decide_evolve"]["p99_us"]
+    by_type = {k.split(":", 1)[1]: dict(_quantiles(v), over_all_p99=sum(1 for x in v if x * 1e6 >= p99_all))
+               for k, v in timings.items() if k.startswith("decide_evolve:")}
+    by_type = dict(sorted(by_type.items(), key=lambda kv: -kv[1]["p99_us"]))
     hoth_per_s, hoth_per_cpu_s, hoth_commands = _hoth_games(args.hoth_games) if args.hoth_games else (0.0, 0.0, 0)
     figures = [
         {"figure": f"random full games in process (3 battles x 4 players, random legal play with template values;"
@@ -181,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
                   "commands_per_game": round(commands / args.games, 1), "events_per_game": round(events / args.games, 1),
                   "results": results, "replay_games_per_s": round(replay_per_s, 2)},
         "per_command": per_command,
+        "decide_evolve_by_type": by_type,
         "hoth": {"games": args.hoth_games, "games_per_s": round(hoth_per_s, 2),
                  "games_per_cpu_s": round(hoth_per_cpu_s, 2), "scenario": HOTH_SCN},
         "crowded": crowded,
@@ -198,6 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         q = per_command[name]
         print(f"{label} per command ({q['n']} calls, thread CPU time): p50 {q['p50_us']:.0f} us, p99 {q['p99_us']:.0f} us, "
               f"mean {q['mean_us']:.0f} us, max {q['max_us']:.0f} us")
+    print("decide+evolve by command type (thread CPU time; over: calls at or above the p99 of all commands):")
+    for kind, q in by_type.items():
+        print(f"  {kind:18s} n {q['n']:5d}  p50 {q['p50_us']:7.0f} us  p99 {q['p99_us']:7.0f} us  "
+              f"max {q['max_us']:7.0f} us  over {q['over_all_p99']}")
     if crowded:
         print(f"crowded table ({table}):")
         print(f"  legal_commands, first call on the state: {crowded['legal_commands_first_call_per_s']:.0f} calls/s; "

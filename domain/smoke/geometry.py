@@ -735,6 +735,14 @@ def path_touches(P: Sequence[Point], v: Point, length: float, Q: Sequence[Point]
     iff it does not move away at once (sliding along Q or pushing into it), or with ``slide``
     (SMOKE-CHOICE-RETREAT-CONTACT "slides") iff it pushes into Q (sliding along it is no touch).
     """
+    # the bounding box of the path against that of Q: a gap of more than 2 EPS along an axis keeps every
+    # point of the path further than EPS from Q (no touch), without building the Minkowski difference
+    dx, dy = v[0] * length, v[1] * length
+    px, py = [p[0] for p in P], [p[1] for p in P]
+    qx, qy = [q[0] for q in Q], [q[1] for q in Q]
+    if max(min(qx) - (max(px) + max(dx, 0.0)), (min(px) + min(dx, 0.0)) - max(qx),
+           min(qy) - (max(py) + max(dy, 0.0)), (min(py) + min(dy, 0.0)) - max(qy)) > 2 * EPS:
+        return False
     D = minkowski_difference(P, Q)
     origin = (0.0, 0.0)
     g0 = signed_distance(origin, D)

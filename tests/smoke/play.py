@@ -106,7 +106,8 @@ def random_game(rs: SmokeRuleset, battle: str, seed: int, options: dict | None =
     a random value inside a template's bounds; a refused template value is fine (it names its rule).
     ``timings``: the CPU seconds of the calling thread (``time.thread_time``: on a shared machine a call's
     wall time is mostly the scheduler's) of each ``legal_commands`` call and of each command's decide+evolve
-    (``Game.do``, refused ones included) are appended to its lists "legal_commands" and "decide_evolve"."""
+    (``Game.do``, refused ones included) are appended to its lists "legal_commands" and "decide_evolve"; each
+    decide+evolve also to "decide_evolve:<command type>" (which kinds of command make the tail)."""
     rng = random.Random(seed)
     g = Game(rs, battle, seed=seed.to_bytes(32, "big"), options=options, game_id=f"r{seed}")
     if timings is not None:
@@ -149,13 +150,16 @@ class _Timed(Game):
     def __init__(self, g: Game, timings: dict[str, list[float]]):
         self.__dict__.update(g.__dict__)
         self._timings = timings.setdefault("decide_evolve", [])
+        self._all = timings
 
     def do(self, seat, command):
         t0 = time.thread_time()
         try:
             return super().do(seat, command)
         finally:
-            self._timings.append(time.thread_time() - t0)
+            dt = time.thread_time() - t0
+            self._timings.append(dt)
+            self._all.setdefault(f"decide_evolve:{type(command).__name__}", []).append(dt)
 
 
 def _pick(rng: random.Random, cmds: list[Any]) -> Any:

@@ -469,3 +469,44 @@ def test_optimal_marker_placement_against_grid():
         assert covered == best
         depth = sum((np_point_box_distance(xs, ys, b) <= 2 + EPS).astype(int) for b in boxes)
         assert best >= int(depth.max()), (boxes, best, int(depth.max()))
+
+
+def _path_touches_by_difference(P, v, length, Q, slide=False):
+    """``path_touches`` answered from the Minkowski difference alone (no bounding-box shortcut)."""
+    D = G.minkowski_difference(P, Q)
+    g0 = G.signed_distance((0.0, 0.0), D)
+    if g0 > EPS:
+        return G.segment_convex_distance((0.0, 0.0), (v[0] * length, v[1] * length), D) <= EPS
+    if length <= 0:
+        return True
+    h = min(length, 1e-5)
+    step = G.signed_distance((v[0] * h, v[1] * h), D) - g0
+    return step < -1e-9 if slide else step <= 1e-9
+
+
+def test_retreat_path_bounding_box_shortcut_agrees():
+    """SMOKE-FRET-1 / SMOKE-GEO-18: the bounding-box shortcut of ``path_touches`` never changes its answer,
+    for enemies placed all around the 2 EPS gap it uses (and paths that start in contact, slid or not)."""
+    rng = random.Random(26)
+    near = far = 0
+    for _ in range(3000):
+        a = rbox(rng)
+        ang = rng.uniform(0, 2 * math.pi)
+        v = (math.cos(ang), math.sin(ang))
+        length = rng.choice([0.0, rng.uniform(0, 3.5)])
+        o = Box(a.cx + rng.uniform(-4, 4), a.cy + rng.uniform(-4, 4), rng.choice([0, 90, rng.uniform(0, 360)]),
+                1.0, 0.6)
+        # slide it along one axis so that the bounding boxes' gap lands near 2 EPS
+        gap = max(min(p[0] for p in o.corners()) - max(p[0] for p in a.corners()),
+                  min(p[1] for p in o.corners()) - max(p[1] for p in a.corners()))
+        if rng.random() < 0.5 and gap > 0:
+            shift = gap - rng.uniform(0, 4 * EPS)
+            o = o.moved(-shift, 0.0) if gap == min(p[0] for p in o.corners()) - max(p[0] for p in a.corners()) \
+                else o.moved(0.0, -shift)
+        slide = rng.random() < 0.5
+        got = G.path_touches(a.corners(), v, length, o.corners(), slide)
+        want = _path_touches_by_difference(a.corners(), v, length, o.corners(), slide)
+        assert got == want, (a, v, length, o, slide)
+        near += want
+        far += not want
+    assert near > 100 and far > 100
