@@ -31,7 +31,7 @@ def casualties(out: Outbox) -> None:
                 out.emit(GameWon(winner=win, reason=f"{w.name} died"), RulingBuilder().add(
                     "SOLO-GAME-2", msg("A hero died: the game ends at once and the side whose hero is alive wins "
                                        "({value}).", value=msg("you") if win == HUMAN else msg("the Emperor")), winner=win),
-                    summary=msg("{win} wins", win=win))
+                    summary=msg("{win} wins", win=msg("human") if win == HUMAN else msg("emperor")))
                 return
 
 

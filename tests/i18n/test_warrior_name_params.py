@@ -23,3 +23,10 @@ def test_a_warrior_name_is_printed_in_the_readers_language():
 def test_the_rulebooks_printed_card_name_is_the_uk_name():
     """The Ukrainian rulebook prints Akhena's card AK1 as «Долевісниця»."""
     assert i18n.translations("uk").pgettext(i18n.NAME_CONTEXT, "Fate-herald") == "Долевісниця"
+
+
+@pytest.mark.parametrize("lang,word", [("uk", "Імператор"), ("ru", "Император"), ("cs", "Císař"), ("it", "Imperatore")])
+def test_the_emperors_win_names_the_side_in_the_readers_language(lang, word):
+    m = msg("{win} wins", win=msg("emperor"))
+    assert m.english() == "emperor wins"  # the English the replays hash stays as it was
+    assert word in i18n.render(m, lang) and "emperor" not in i18n.render(m, lang)
