@@ -31,7 +31,11 @@ KINDS: dict[str, str] = {
     "unit": "id", "card": "id", "warrior": "id", "hero": "id", "location": "id", "hex": "id", "target": "id",
     "attacker": "id", "defender": "id", "formation": "id", "commander": "id", "side": "id", "seat": "id",
     "by": "id", "player": "id", "marker": "id", "other": "id", "hazard": "id", "enemy": "id", "name": "id",
-    "slot_name": "id", "terrain": "id", "mover_name": "id", "target_name": "id", "attacker_name": "id", "x_name": "id", "w_name": "id",
+    "slot_name": "id", "terrain": "id",
+    # a printed name given as text (Emperor's warriors, locations, cards): the reader's printed name
+    "mover_name": "id", "target_name": "id", "x_name": "id", "attacker_name": "id", "w_name": "id",
+    "hero_name": "id", "hero_e_name": "id", "me_name": "id", "other_name": "id", "t_name": "id",
+    "warrior_name": "id", "lo_name": "id", "fb_name": "id", "fallback_name": "id", "ability_name": "id",
     # numbers
     "count": "count", "n": "count", "wounds": "count", "health": "count", "version": "int", "first": "int",
     "last": "int", "start": "int", "end": "int", "seq": "int", "face": "int", "level": "int",
