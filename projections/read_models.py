@@ -32,7 +32,7 @@ import redis
 from redis.exceptions import NoScriptError
 
 from domain.kernel import (
-    FINISHED, KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status, kernel_evolve,
+    FINISHED, KERNEL_EVENT_TYPES, KernelState, Ruleset, Setup, fold, fold_kernel, game_status,
     registry,
 )
 from domain.kernel import game as kernel_game
@@ -364,8 +364,7 @@ class ReadModels(ReadSide, CatchUpPass):
         if any(isinstance(r.event, Undone) for r in records):
             return None
         pending = []
-        for ev, (r, state) in zip(events, kernel_game.states(rs, game.setup, records, (before, state))):
-            ks = kernel_evolve(ks, ev.seq, r.event)
+        for ev, (r, state, ks) in zip(events, kernel_game.steps(rs, game.setup, records, (before, state), ks)):
             pending.append((ev.seq, state, ev, prev_turn, (), ks))
             prev_turn = ev.turn
         steps = [self._step(game, *p, with_views=i == len(pending) - 1) for i, p in enumerate(pending)]
@@ -428,9 +427,9 @@ class ReadModels(ReadSide, CatchUpPass):
 
         records = kernel_game.records_of(rs, events)
         try:
-            for ev, (r, state) in zip(events, kernel_game.states(rs, game.setup, records, (last, state), refold=refold)):
+            for ev, (r, state, ks) in zip(events, kernel_game.steps(rs, game.setup, records, (last, state), ks,
+                                                                   refold=refold)):
                 event = r.event
-                ks = kernel_evolve(ks, ev.seq, event)
                 undone_updates: list[tuple[int, bytes]] = []
                 if isinstance(event, Undone):
                     names, bots = words.names_of(rs, state), (ks.header.bots if ks.header is not None else {})

@@ -286,6 +286,15 @@ def states(ruleset: Ruleset, setup: Setup, records: Iterable[Record], snapshot: 
         yield r, state
 
 
+def steps(ruleset: Ruleset, setup: Setup, records: Iterable[Record], snapshot: tuple[int, Any], kernel: KernelState,
+          *, refold: Callable[[int], Any] | None = None) -> Iterator[tuple[Record, Any, KernelState]]:
+    """Each record with the ruleset state and the kernel state right after it: :func:`states` from
+    ``snapshot`` with the kernel folded along from ``kernel`` (its state at the snapshot's seq)."""
+    for r, state in states(ruleset, setup, records, snapshot, refold=refold):
+        kernel = kernel_evolve(kernel, r.seq, r.event)
+        yield r, state, kernel
+
+
 def state_at(ruleset: Ruleset, setup: Setup, records: Iterable[Record], seq: int,
              snapshot: tuple[int, Any] | None = None) -> Any:
     """The ruleset state right after ``seq`` (0, or the snapshot's seq: the state there). ``records``: the
