@@ -114,7 +114,8 @@ def test_the_projector_process_on_postgresql_and_the_cluster(tmp_path, redis_clu
     from service.store import open_store
     from tests.service.toy_ruleset import register
 
-    from .test_projector_process import ROOT, _play, _until
+    from tests.polling import until as _until
+    from .test_projector_process import ROOT, _play
     from service.cli import projector_command, projector_env
     from .test_projector_process import TOY
 
