@@ -69,16 +69,7 @@ def test_every_word_of_an_emperor_ruling_has_its_ukrainian_text(scenario, seed):
 
 
 def _play(api: Api, steps: int = 30, seed: int = 7) -> dict:
-    g = api.create("emperor", "SETUP-WARDEN-VS-VESPER")
-    rng = random.Random(seed)
-    for _ in range(steps):
-        v = api.view(g["game_id"])
-        if v["status"] != "active" or not v["to_act"]:
-            break
-        seat = v["to_act"][0]
-        legal = api.legal(g["game_id"], g["seats"][seat])
-        api.ok(g["game_id"], g["seats"][seat], rng.choice(legal["commands"]), legal["version"])
-    return g
+    return api.play_random("emperor", "SETUP-WARDEN-VS-VESPER", steps, seed=seed)[0]
 
 
 def _uk_forms(n: int) -> str:

@@ -145,6 +145,32 @@ def guard(context: Any, watch: Watch) -> Any:
 
 # ---- a player -------------------------------------------------------------------------------
 
+def play_random(base: str, ruleset: str, scenario: str, steps: int, seed: int,
+                server_seed: str | None = None) -> tuple[str, dict[str, str]]:
+    """A game over HTTP with up to ``steps`` commands, each chosen at random (seeded) from the legal commands of
+    the first seat to act; ``server_seed`` (hex) fixes the dice too. Returns (game id, seat tokens)."""
+    api = httpx.Client(base_url=base, timeout=60)
+    body = {"ruleset": ruleset, "scenario": scenario} | ({"seed": server_seed} if server_seed else {})
+    r = api.post("/games", json=body)
+    assert r.status_code == 201, r.text
+    g = r.json()
+    gid, seats = g["game_id"], g["seats"]
+    rng = random.Random(seed)
+    for _ in range(steps):
+        v = api.get(f"/games/{gid}").json()
+        if v["status"] != "active" or not v["to_act"]:
+            break
+        seat = v["to_act"][0]
+        auth = {"Authorization": f"Bearer {seats[seat]}"}
+        legal = api.get(f"/games/{gid}/legal-commands", headers=auth).json()
+        if not legal["commands"]:
+            break
+        r = api.post(f"/games/{gid}/commands", headers=auth,
+                     json={"command": rng.choice(legal["commands"]), "expected_version": legal["version"]})
+        assert r.status_code == 201, r.text
+    return gid, seats
+
+
 def _hexdist(a: list[int], b: list[int]) -> int:
     dx, dr = abs(a[0] - b[0]), abs(a[1] - b[1])
     return dr + max(0, (dx - dr) // 2)

@@ -3,33 +3,19 @@ ruling of an attack in Ukrainian with the rulebook's printed unit names, and a s
 command labels in Ukrainian. Screenshots kept as artefacts (tests/web/artifacts/hoth-uk-*.png)."""
 from __future__ import annotations
 
-import random
 import re
 
 import httpx
 
 from .conftest import shot
+from .harness import play_random
 
 CYRILLIC = re.compile(r"[А-Яа-яІіЇїЄєҐґ]")
 SCENARIO = "PROP-SCN-BREACH-THE-TRENCHES"
 
 
 def _played(base: str, steps: int = 60, seed: int = 5) -> tuple[str, dict[str, str]]:
-    api = httpx.Client(base_url=base, timeout=30)
-    g = api.post("/games", json={"ruleset": "hoth", "scenario": SCENARIO}).json()
-    gid, seats = g["game_id"], g["seats"]
-    rng = random.Random(seed)
-    for _ in range(steps):
-        v = api.get(f"/games/{gid}").json()
-        if v["status"] != "active" or not v["to_act"]:
-            break
-        seat = v["to_act"][0]
-        auth = {"Authorization": f"Bearer {seats[seat]}"}
-        legal = api.get(f"/games/{gid}/legal-commands", headers=auth).json()
-        r = api.post(f"/games/{gid}/commands", headers=auth,
-                     json={"command": rng.choice(legal["commands"]), "expected_version": legal["version"]})
-        assert r.status_code == 201, r.text
-    return gid, seats
+    return play_random(base, "hoth", SCENARIO, steps, seed)
 
 
 def test_a_hoth_game_reads_in_ukrainian_in_the_browser(server, contexts):

@@ -10,7 +10,6 @@ word may remain; only the words of :data:`DATA` (each with its reason: names and
 words of the page) and words holding a digit (hex coordinates ``c4``, unit ids ``E1``, hashes) pass."""
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ import httpx
 import pytest
 
 from .conftest import ARTIFACTS
-from .harness import UmpireServer
+from .harness import UmpireServer, play_random
 
 PSEUDO = "x-pseudo"
 
@@ -225,25 +224,7 @@ def pseudo_server() -> Iterator[UmpireServer]:
 def _played(base: str, ruleset: str, scenario: str, steps: int, seed: int) -> tuple[str, dict[str, str]]:
     """A game with a few steps: its server seed and the commands chosen follow from ``seed`` (the same game
     every run)."""
-    api = httpx.Client(base_url=base, timeout=60)
-    r = api.post("/games", json={"ruleset": ruleset, "scenario": scenario, "seed": f"{seed:064x}"})
-    assert r.status_code == 201, r.text
-    g = r.json()
-    gid, seats = g["game_id"], g["seats"]
-    rng = random.Random(seed)
-    for _ in range(steps):
-        v = api.get(f"/games/{gid}").json()
-        if v["status"] != "active" or not v["to_act"]:
-            break
-        seat = v["to_act"][0]
-        auth = {"Authorization": f"Bearer {seats[seat]}"}
-        legal = api.get(f"/games/{gid}/legal-commands", headers=auth).json()
-        if not legal["commands"]:
-            break
-        r = api.post(f"/games/{gid}/commands", headers=auth,
-                     json={"command": rng.choice(legal["commands"]), "expected_version": legal["version"]})
-        assert r.status_code == 201, r.text
-    return gid, seats
+    return play_random(base, ruleset, scenario, steps, seed, server_seed=f"{seed:064x}")
 
 
 GAMES = [("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 14), ("smoke", "BTL-CROSSROADS", 8),
