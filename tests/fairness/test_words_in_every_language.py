@@ -128,3 +128,39 @@ def test_no_language_names_an_order_card_still_face_down(client):
                    headers=h)
         assert r.status_code == 201, r.text
     assert checked >= 10, checked
+
+
+@pytest.mark.parametrize("options", [{}, {"team": True}], ids=["two-seats", "teams"])
+def test_a_command_answer_and_its_dry_run_in_any_language_name_no_card_the_actor_may_not_know(client, options):
+    """Command answers and dry runs speak the reader's language (``?lang=``): the words of a dry run (before its
+    first reveal) and of the command's own answer name no card in another hand or a deck, by id, that the
+    actor's own view and the public log do not name once the command is stored (two seats and teams)."""
+    c, rng = client, random.Random(31)
+    svc = c.app.state.games
+    g = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": options}).json()
+    gid, tokens = g["game_id"], g["seats"]
+    langs = (*LANGS, "it")
+    checked = 0
+    for step in range(40):
+        cur = svc.current(gid)
+        if cur.finished:
+            break
+        seat = cur.status.to_act[0]
+        h = {"Authorization": f"Bearer {tokens[seat]}"}
+        lang = langs[step % len(langs)]
+        hidden = {x for hand in cur.state.hands.values() for x in hand} | {x for d in cur.state.decks.values() for x in d}
+        legal = c.get(f"/games/{gid}/legal-commands", headers=h).json()
+        cmds = [x for x in legal["commands"] if not x["type"].startswith("undo")]
+        body = {"command": rng.choice(cmds), "expected_version": legal["version"]}
+        dry = c.post(f"/games/{gid}/commands", json=body, headers=h, params={"dry_run": "true", "lang": lang})
+        assert dry.status_code == 200, dry.text
+        known = set(CARD_ID.findall(c.get(f"/games/{gid}", headers=h).text + c.get(
+            f"/games/{gid}/events", params={"limit": 1000}).text))
+        assert not (set(CARD_ID.findall(dry.text)) & hidden) - known, (seat, lang, "dry run")
+        r = c.post(f"/games/{gid}/commands", json=body, headers=h, params={"lang": lang})
+        assert r.status_code == 201, r.text
+        known = set(CARD_ID.findall(c.get(f"/games/{gid}", headers=h).text + c.get(
+            f"/games/{gid}/events", headers=h, params={"limit": 1000}).text))
+        assert not (set(CARD_ID.findall(r.text)) & hidden) - known, (seat, lang, "answer")
+        checked += 1
+    assert checked >= 30, checked
