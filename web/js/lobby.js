@@ -82,7 +82,7 @@ async function showGames(box, q) {
     return h('tr', { dataset: { game: g.game_id } },
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, title: g.game_id }, shortId(g.game_id))),
       h('td', {}, rulesetName(g)), h('td', {}, title(g)),
-      h('td', {}, ({ active: t('active'), waiting: t('waiting'), finished: t('finished') }[g.status] || g.status) + (g.winner ? ` (${t('{side} won', { side: g.winner })})` : '')), h('td', { class: 'num' }, String(g.version)),
+      h('td', {}, ({ active: t('active'), waiting: t('waiting'), finished: t('finished') }[g.status] || g.status) + (g.winner === 'draw' ? ` (${t('a draw')})` : g.winner ? ` (${t('{side} won', { side: g.winner })})` : '')), h('td', { class: 'num' }, String(g.version)),
       h('td', {}, fmtTime(g.created_at, intlLocale())),
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, class: 'button' }, t('Watch')),
         mineSeats.map((s) => [' ', h('a', { href: `#/game/${encodeURIComponent(g.game_id)}?seat=${encodeURIComponent(s)}`, class: 'button' }, t('Play {seat}', { seat: s }))])));
