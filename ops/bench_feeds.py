@@ -53,6 +53,15 @@ def _cpu_ticks(pid: int) -> int:
     return int(f[11]) + int(f[12])  # utime + stime
 
 
+def _idle_cpu(pid: int, idle: float) -> tuple[float, float]:
+    """Percent of a core the server process, and its whole process group, used over ``idle`` seconds."""
+    group = _group(pid)
+    t0, s0, a0 = time.monotonic(), _ticks([pid]), _ticks(group)
+    time.sleep(idle)
+    wall = time.monotonic() - t0
+    return 100.0 * (_ticks([pid]) - s0) / TICK / wall, 100.0 * (_ticks(group) - a0) / TICK / wall
+
+
 def _group(pid: int) -> list[int]:
     """``pid`` and its descendants (the projector process, the private Redis)."""
     parent: dict[int, int] = {}
@@ -211,12 +220,7 @@ def measure(code: Path, tmp: Path, feeds: int, idle: float, commands: int,
                     raise SystemExit(f"only {holder.count()} of {feeds} feeds opened")
                 time.sleep(0.1)
             time.sleep(3.0)  # the feeds' catch-up and the projector settle
-            group = _group(srv.proc.pid)
-            t0, s0, a0 = time.monotonic(), _ticks([srv.proc.pid]), _ticks(group)
-            time.sleep(idle)
-            wall = time.monotonic() - t0
-            server_pct = 100.0 * (_ticks([srv.proc.pid]) - s0) / TICK / wall
-            group_pct = 100.0 * (_ticks(group) - a0) / TICK / wall
+            server_pct, group_pct = _idle_cpu(srv.proc.pid, idle)
             token = next(iter(g["seats"].values()))
             v = int(g.get("version", 0))
             lat = []
@@ -322,12 +326,7 @@ def measure_one_server(code: Path, tmp: Path, counts: list[int], rounds: int, id
                                 raise SystemExit(f"only {holder.count() if holder else 0} of {n} feeds opened")
                             time.sleep(0.2)
                         time.sleep(settle)  # the feeds' catch-up and the projector settle
-                        group = _group(srv.proc.pid)
-                        t0, s0, a0 = time.monotonic(), _ticks([srv.proc.pid]), _ticks(group)
-                        time.sleep(idle)
-                        wall = time.monotonic() - t0
-                        server_pct = 100.0 * (_ticks([srv.proc.pid]) - s0) / TICK / wall
-                        group_pct = 100.0 * (_ticks(group) - a0) / TICK / wall
+                        server_pct, group_pct = _idle_cpu(srv.proc.pid, idle)
                         gc0 = _gc_totals(gc_dir, srv.proc.pid)
                         spy = None
                         if profile is not None:
