@@ -71,6 +71,7 @@ def test_dispute_view_shows_the_step_under_the_other_option(finished, contexts, 
     # a rule link in the dispute view opens the rule's text
     page.click(f"#dispute a.rule[data-rule='{EWEB}'] >> nth=0")
     page.wait_for_selector("#rule-dialog[open]")
+    page.wait_for_function("() => !document.querySelector('#rule-dialog').textContent.includes('Loading')")  # fetched
     assert "«" in page.text_content("#rule-dialog")
     page.keyboard.press("Escape")
     box.scroll_into_view_if_needed()

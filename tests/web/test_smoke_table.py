@@ -111,7 +111,7 @@ def test_dice_on_the_action_board_then_a_move_snapping_back_from_a_refusal(serve
         for w in prof.get("fire") or []:
             assert w["name"] in card and f"range {w['range']:g}" in card
         for t in prof.get("traits") or []:
-            assert t in card
+            assert t.replace("_", " ") in card  # a trait in words, as the card writes it
         # a pose inside the form's bounds that the rules refuse (into another unit, off the table, terrain):
         # found by asking the umpire's dry run over REST, then dragged to in the page
         top = tpl["bounds"]["distance"]["max"]
