@@ -72,7 +72,9 @@ def _texts(c, cid: str, gid: str, tok: str | None) -> dict[str, str]:
 
 
 @pytest.fixture
-def campaign(tmp_path):
+def campaign(tmp_path, monkeypatch):
+    ids = iter(f"seal-battle-{n}" for n in range(1, 10))
+    monkeypatch.setattr("service.game_service.new_game_id", lambda: next(ids))  # the dice depend on it
     with TestClient(create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)) as c:
         b = c.post("/campaigns", json={"ruleset": "hoth", "campaign": CAMPAIGN, "seed": "5a" * 32}).json()
         cid, tokens, first = b["campaign_id"], b["seats"], b["game_id"]
@@ -101,15 +103,28 @@ def test_the_kept_hand_is_sealed_on_every_route_before_and_after_the_next_battle
     assert part_commitment({"cards": mine["cards"], "salt": mine["salt"]}) == header["sealed"][key]
     assert c.get(f"/games/{second}", headers=_auth(tokens[winner])).json()["state"]["support"][winner] == hand
 
+    def played() -> list[str]:
+        """The kept cards the winner has played in battle 2: a played card is shown to the table,
+        so only the ones still in the hand stay sealed (content 3.1, "Playing them")."""
+        log = c.get(f"/games/{second}/events", params={"limit": 1000}).json()["events"]
+        return [e["payload"]["card"] for e in log if e["type"] == "support_played" and e["actor"] == winner
+                and e["payload"]["card"] in hand]
+
     def attack(when: str) -> None:
+        shown = played()
+        sealed = [card for card in hand if card not in shown]
         for who, tok in ((loser, tokens[loser]), ("spectator", None)):
             for gid in (first, second):
                 for route, text in _texts(c, cid, gid, tok).items():
-                    leaked = [card for card in hand if card in text]
+                    leaked = [card for card in sealed if card in text]
                     assert not leaked, (when, who, gid == second, route, leaked)
+            # a kept card once played is public: the other side reads it in battle 2's log
+            if shown:
+                assert all(card in _texts(c, cid, second, tok)["events"] for card in shown), (when, who, shown)
         # the check can see a leak: the winner's own reads name its hand
         assert all(card in _texts(c, cid, second, tokens[winner])["view"] for card in hand)
 
+    assert not played()
     attack("battle 2 running")
     verify = c.get(f"/games/{second}/verify").json()
     assert verify["sealed"] == {"parts": [key], "ok": True, "problems": []}
@@ -124,6 +139,34 @@ def test_the_kept_hand_is_sealed_on_every_route_before_and_after_the_next_battle
         assert ev["payload"].get("redacted") and "cards" not in ev["payload"] and "private" not in ev
     verify = c.get(f"/games/{second}/verify").json()
     assert verify["sealed"]["ok"] and verify["chain_ok"] and verify["commitments_ok"], verify
+
+
+class _PlaysSupportFirst(random.Random):
+    """Chooses a support card's play whenever one is legal, else at random: battle 2 then shows the kept hand."""
+
+    def choice(self, seq):
+        plays = [cmd for cmd in seq if type(cmd).__name__ == "PlaySupport"
+                 or (isinstance(cmd, dict) and cmd.get("type") == "play_support")]
+        return super().choice(plays or seq)
+
+
+def test_a_kept_card_once_played_is_public_and_the_rest_of_the_hand_stays_sealed(campaign):
+    """Content 3.1: a played support card is laid open; what the holder has not played stays sealed
+    (UMPIRE-SEAL-3), and the dealt hand in battle 2's log stays redacted while the campaign goes on."""
+    c, cid, tokens, first, winner = campaign
+    loser = next(s for s in tokens if s != winner)
+    own = c.get(f"/campaigns/{cid}", headers=_auth(tokens[winner])).json()
+    hand, second = own["carried"][winner]["support_hand"], own["game_id"]
+    play_to_the_end(c, second, tokens, _PlaysSupportFirst(5))
+    log = c.get(f"/games/{second}/events", params={"limit": 1000}, headers=_auth(tokens[loser])).json()["events"]
+    shown = {e["payload"]["card"] for e in log if e["type"] == "support_played" and e["actor"] == winner}
+    assert shown & set(hand), "the steered winner plays a kept card"
+    unplayed = [card for card in hand if card not in shown]
+    if c.get(f"/campaigns/{cid}").json()["status"] != "finished":
+        dealt = next(e for e in log if e["type"] == "support_dealt")
+        assert "cards" not in dealt["payload"] and "salt" not in dealt["payload"]
+        for route, text in _texts(c, cid, second, tokens[loser]).items():
+            assert not [card for card in unplayed if card in text], route
 
 
 def test_verify_reports_a_sealed_hand_that_does_not_match_its_commitment(campaign, tmp_path):
