@@ -43,8 +43,10 @@ MAX_COMMANDS = 500
 class UmpireServer:
     """``umpire serve`` on 127.0.0.1:<free port> with a fresh data dir."""
 
-    def __init__(self, data_dir: Path | None = None, env: dict[str, str] | None = None):
+    def __init__(self, data_dir: Path | None = None, env: dict[str, str] | None = None,
+                 command: list[str] | None = None):
         self.extra_env = dict(env or {})  # e.g. {"UMPIRE_PSEUDO_LOCALE": "1"} for the pseudo-locale test
+        self.command = command  # None: ``umpire``; e.g. tests/web/counted_ids.py for reproducible dice
         self._tmp = None if data_dir else tempfile.TemporaryDirectory(prefix="umpire-web-")
         self.data_dir = Path(data_dir or self._tmp.name)
         self.port = free_port()
@@ -71,7 +73,7 @@ class UmpireServer:
         """``umpire serve`` on ``port``, its output to the log (kept as ``self.proc``, stopped on a failure)."""
         self._at(port)
         exe = Path(sys.executable).with_name("umpire")
-        cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "service.cli"]
+        cmd = self.command or ([str(exe)] if exe.exists() else [sys.executable, "-m", "service.cli"])
         env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
         env.update(self.extra_env)
         env["PYTHONFAULTHANDLER"] = "1"  # a crash in native code (SIGSEGV) prints every thread's Python stack to the log
