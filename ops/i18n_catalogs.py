@@ -4,7 +4,8 @@
   kernel's messages, domain/kernel/messages.py) and ``N_("...")`` (a plain string marked for the catalog).
 * The web client (web/js/): ``t("...")`` and ``tn("...", "...", n)`` (web/js/i18n.js).
 * The printed names of every ruleset's units, cards, warriors, locations and terrain (``names(state)``
-  of a game of every scenario), in the message context ``name``.
+  of a game of every scenario) and the printed words of its content a view shows (titles, briefings, card
+  texts, action board slots: ``printed_paths``, domain/kernel/printed.py), in the message context ``name``.
 
 Babel's own functions do the work (``extract_from_dir``, ``Catalog.update``, ``write_po``, ``write_mo``
 and ``Catalog.check``), so a translator may equally use ``pybabel update``/``compile`` by hand.
@@ -43,7 +44,7 @@ def _add(catalog: Catalog, found: object, base: Path) -> None:
 def printed_names() -> dict[str, set[str]]:
     """ruleset id -> the printed names a game of any of its scenarios may cite."""
     sys.path.insert(0, str(ROOT))
-    from domain.kernel import registry
+    from domain.kernel import printed, registry
     from domain.kernel.runner import Game
     from scenarios.content import hand_to_rulesets
 
@@ -58,6 +59,12 @@ def printed_names() -> dict[str, set[str]]:
             fn = getattr(rs, "names", None)
             if fn is not None:  # "Karl of player-1": a phrase made from a seat, not a printed name
                 out.setdefault(rs.id, set()).update(v for v in fn(g.state).values() if " of player-" not in v)
+            # the printed words of its content a view shows (domain/kernel/printed.py), everything revealed
+            out.setdefault(rs.id, set()).update(printed.collect(rs.view(g.state, None, reveal_all=True),
+                                                                printed.printed_paths_of(rs)))
+        samples = getattr(rs, "printed_samples", None)
+        for view in samples() if samples is not None else ():
+            out.setdefault(rs.id, set()).update(printed.collect(view, printed.printed_paths_of(rs)))
     return out
 
 

@@ -30,7 +30,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-from domain.kernel import words
+from domain.kernel import printed, registry, words
 from domain.kernel.messages import Message, as_message, english_template, is_named, kind_of
 
 from .language import DEFAULT, PSEUDO, SUPPORTED
@@ -146,6 +146,19 @@ def _printed(text: str, locale: str) -> str:
     return translations(locale).pgettext(NAME_CONTEXT, text)
 
 
+def printed_view(body: Mapping[str, Any], locale: str) -> Mapping[str, Any]:
+    """A game's view (``GET /games/{id}``, ``/states/{seq}``) with the printed words of its content in
+    ``locale`` (domain/kernel/printed.py: the places its ruleset names, the catalog's context ``name``): a
+    copy, the body given is left as it is. Only the strings the view already shows are said: a hidden card
+    stays hidden. English: the body as it is."""
+    state = body.get("state")
+    rs = registry.get(str(body.get("ruleset")))
+    if locale == DEFAULT or not isinstance(state, dict) or rs is None:
+        return body
+    paths = printed.printed_paths_of(rs)
+    return {**body, "state": printed.apply(state, paths, lambda text: _printed(text, locale))} if paths else body
+
+
 def gettext_(text: str, locale: str) -> str:
     """A plain catalog string (the web page's words, a problem's title)."""
     return text if locale == DEFAULT else translations(locale).gettext(text)
@@ -241,7 +254,8 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
                 _walk(v, locale, names)
 
 
-__all__ = ["FIELDS", "LOCALES_DIR", "Pseudo", "gettext_", "localize", "number", "po_path", "pseudo", "render",
+__all__ = ["FIELDS", "LOCALES_DIR", "Pseudo", "gettext_", "localize", "number", "po_path", "printed_view", "pseudo",
+           "render",
            "term", "translated_names", "translations"]
 
 

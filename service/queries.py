@@ -143,25 +143,30 @@ def _signed(svc: GameService, game_id: str, body: dict[str, Any]) -> dict[str, A
     return body if r is None else {**body, "receipt": r}
 
 
-def game_view(svc: GameService, rm: ReadSidePort | None, game_id: str, seat: str | None) -> Read:
+def game_view(svc: GameService, rm: ReadSidePort | None, game_id: str, seat: str | None,
+              lang: str = DEFAULT) -> Read:
+    """The caller's view; the printed words of the game's content in ``lang`` (issue 28, i18n.printed_view)."""
     game = svc.game(game_id)
     v, degraded = _ask(rm, "game_view", lambda m: m.game_view(game_id, seat, version=game.version))
-    if isinstance(v, dict) and v.get("version") == game.version:
-        return Read(_signed(svc, game_id, v))
-    cur = svc.current(game_id, game)
-    return Read(_signed(svc, game_id, views.game_view(game, cur.ruleset, cur.state, seat, cur.version,
-                                                      kernel=cur.folded.kernel)), degraded)
+    if not (isinstance(v, dict) and v.get("version") == game.version):
+        cur = svc.current(game_id, game)
+        v = views.game_view(game, cur.ruleset, cur.state, seat, cur.version, kernel=cur.folded.kernel)
+    else:
+        degraded = False
+    return Read(_signed(svc, game_id, i18n.printed_view(v, lang)), degraded, lang=lang)
 
 
-def state_view(svc: GameService, rm: ReadSidePort | None, game_id: str, seq: int, seat: str | None) -> Read:
+def state_view(svc: GameService, rm: ReadSidePort | None, game_id: str, seq: int, seat: str | None,
+               lang: str = DEFAULT) -> Read:
     cur = svc.current(game_id)
     if seq < 0 or seq > cur.version:
         raise Problem(404, "not-found", f"seq {seq} is outside 0..{cur.version}", field="seq")
     st, degraded = _ask(rm, "state_at", lambda m: m.state_at(game_id, seq))
     if st is None:
         st = svc.state_at(game_id, seq, cur)
-    return Read(views.game_view(cur.game, cur.ruleset, st, seat, version=seq, kernel=svc.kernel_at(game_id, seq, cur),
-                               reveal_all=cur.finished), degraded)
+    return Read(i18n.printed_view(views.game_view(cur.game, cur.ruleset, st, seat, version=seq,
+                                                  kernel=svc.kernel_at(game_id, seq, cur), reveal_all=cur.finished),
+                                  lang), degraded, lang=lang)
 
 
 #: Games of one lobby page by default, and at most.

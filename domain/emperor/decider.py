@@ -27,7 +27,7 @@ from .evolve import evolve as _evolve
 from .outbox import Outbox
 from .picture import render
 from .state import EMPEROR, HELPER, HERO, HUMAN, EmperorState, Warrior
-from .view import summarize, view_of
+from .view import PRINTED, summarize, view_of
 from .faces import check_rolls
 
 ENGINE_VERSION = "emperor-0.1.0"
@@ -166,6 +166,9 @@ class EmperorRuleset:
         if seat != HUMAN:
             return []
         return human.options(state)
+
+    #: the printed words of its content in a view (domain/kernel/printed.py)
+    printed_paths: ClassVar[Any] = PRINTED
 
     def view(self, state: EmperorState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
         return view_of(state, seat, reveal_all)

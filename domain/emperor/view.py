@@ -25,6 +25,14 @@ def _card(state: EmperorState, side: str, c: Any) -> dict[str, Any]:
             "prepared": c.id not in state.exhausted.get(side, ())}
 
 
+#: Where this view holds the printed words of the content (domain/kernel/printed.py): the setup's and the
+#: battlefield's titles, the locations (and their abilities), the hazards, the warriors, the heroes and their
+#: action cards. A star's name stays as it is: a command names the star by it (STAR choices).
+PRINTED = (("title",), ("battlefield", "title"), ("battlefield", "locations", "*", "name"),
+           ("battlefield", "locations", "*", "ability", "name"), ("battlefield", "hazards", "*", "name"),
+           ("warriors", "*", "name"), ("heroes", "*", "name"), ("heroes", "*", "cards", "*", "name"))
+
+
 def view_of(state: EmperorState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
     finished = state.winner is not None or reveal_all
     out: dict[str, Any] = {"setup": state.scenario_id, "opened": state.opened}

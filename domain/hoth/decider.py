@@ -57,7 +57,7 @@ from .turns import (
 from .support import play_support, support_options
 from .units import badge_allowed
 from .board import label as board_label
-from .view import card_texts, render, summarize, view_of
+from .view import PRINTED, card_texts, render, summarize, view_of
 from .faces import check_rolls
 from .events import AttackFinished
 from .text import render_state
@@ -407,6 +407,14 @@ class HothRuleset:
         if t.phase == ATTACK:
             return out + [C.Attack(unit=u, target=x, special=sp) for u, x, sp in all_attacks(state)] + [C.EndTurn()]
         return out
+
+    #: the printed words of its content in a view (domain/kernel/printed.py)
+    printed_paths: ClassVar[Any] = PRINTED
+
+    def printed_samples(self) -> list[dict[str, Any]]:
+        """Views holding printed words a game of one scenario may not show (ops/i18n-extract): every card's face."""
+        cards = self.catalog().cards
+        return [{"cards": card_texts({"decks": {"all": sorted(cards)}}, cards)}]
 
     def view(self, state: HothState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
         out = view_of(state, seat, reveal_all)

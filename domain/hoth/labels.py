@@ -76,7 +76,7 @@ def describe(state: HothState, seat: str, cmd: Any, cards: Mapping[str, Card] | 
     if isinstance(cmd, C.PlayCard):
         c = state.cards.get(cmd.card) or (cards or {}).get(cmd.card)
         card = _card(state, cmd.card, cards)
-        label = (msg("Play {card}: {text}", card=card, text=c.text) if c is not None and c.text
+        label = (msg("Play {card}: {card_text}", card=card, card_text=c.text) if c is not None and c.text
                  else msg("Play {card}", card=card))
     elif isinstance(cmd, C.OrderUnit):
         label = (msg("Order {unit} (order group {group})", unit=_unit(state, cmd.unit), group=cmd.slot + 1)

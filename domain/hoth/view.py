@@ -60,6 +60,11 @@ def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dic
     return out
 
 
+#: Where this view holds the printed words of the content (domain/kernel/printed.py): the scenario's title,
+#: the printed face of every card it shows (only cards the view already shows: :func:`card_texts`).
+PRINTED = (("scenario", "title"), ("cards", "*", "title"), ("cards", "*", "text"))
+
+
 def card_texts(view: dict[str, Any], cards: Any) -> dict[str, dict[str, Any]]:
     """The printed face (title, kind, text) of every card id this view shows (own hand and support, the
     face-up discards and last cards, the turn's card, and everything once finished), so a client can

@@ -52,7 +52,7 @@ from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Arrival, Commander, SmokeState, Unit
 from .terrain_gen import start as start_generation
 from .turns import after_terrain, advance, resolve_hits, start_battle, to_act, unfought
-from .view import render, summarize, view_of
+from .view import PRINTED, render, summarize, view_of
 
 ENGINE_VERSION = "smoke-0.1.0"
 #: Options a game may set (GAP-B-06/08/10 flags, SMOKE-MP-3 agreement, the line-up size).
@@ -301,6 +301,9 @@ class SmokeRuleset:
     def command_templates(self, state: SmokeState, seat: str) -> list[dict[str, Any]]:
         """Continuous commands with their bounds (kernel protocol, optional): see ``options``."""
         return options.command_templates(state, seat)
+
+    #: the printed words of its content in a view (domain/kernel/printed.py)
+    printed_paths: ClassVar[Any] = PRINTED
 
     def view(self, state: SmokeState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
         return view_of(state, seat, reveal_all)

@@ -16,6 +16,12 @@ from .state import SmokeState
 from .turns import to_act
 
 
+#: Where this view holds the printed words of the content (domain/kernel/printed.py): the battle's title,
+#: briefing and sides, the units' profiles, the action boards and their slots.
+PRINTED = (("battle", "title"), ("battle", "briefing"), ("battle", "sides", "*", "name"), ("profiles", "*", "name"),
+           ("boards", "*", "name"), ("boards", "*", "slots", "*", "name"), ("boards", "*", "slots", "*", "text"))
+
+
 def view_of(state: SmokeState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"battle_id": state.battle_id, "opened": state.opened, "seat": seat}
     if not state.opened or state.battle is None:

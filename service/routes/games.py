@@ -70,7 +70,7 @@ class Lobby_(Controller):
      description="With the waiting undo request (`undo_request`, or null) and a signed `receipt` of the version shown.")
 def game_view(request: Request, game_id: FromPath[str]) -> Response[GameView]:
     svc, seat = caller(request, game_id)
-    return respond(queries.game_view(svc, read_models_of(request), game_id, seat))
+    return respond(queries.game_view(svc, read_models_of(request), game_id, seat, lang_of(request)))
 
 
 @get("/games/{game_id:str}/legal-commands", sync_to_thread=True, summary="Every legal command of the caller's seat now",

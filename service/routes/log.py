@@ -60,7 +60,7 @@ def redecide_step(request: Request, game_id: FromPath[str], seq: StepSeq) -> Res
 @get("/games/{game_id:str}/states/{seq:int}", sync_to_thread=True, summary="The caller's view right after seq")
 def state_at(request: Request, game_id: FromPath[str], seq: StateSeq) -> Response[GameView]:
     svc, seat = caller(request, game_id)
-    return respond(queries.state_view(svc, read_models_of(request), game_id, seq, seat))
+    return respond(queries.state_view(svc, read_models_of(request), game_id, seq, seat, lang_of(request)))
 
 
 @get("/games/{game_id:str}/timeline", sync_to_thread=True, summary="One line per step")
