@@ -26,11 +26,14 @@ def _card(state: EmperorState, side: str, c: Any) -> dict[str, Any]:
 
 
 #: Where this view holds the printed words of the content (domain/kernel/printed.py): the setup's and the
-#: battlefield's titles, the locations (and their abilities), the hazards, the warriors, the heroes and their
-#: action cards. A star's name stays as it is: a command names the star by it (STAR choices).
+#: battlefield's titles, the locations (and their abilities), the hazards, the warriors, the heroes, their
+#: action cards and star abilities, the solo card's star priority and fallback. What the rules write as
+#: notation (``ATTACK 2 MELEE``, ``SUN``) stays as it is. A STAR command keeps the English name (it is the
+#: command's data); its label comes from the server in the reader's language.
 PRINTED = (("title",), ("battlefield", "title"), ("battlefield", "locations", "*", "name"),
            ("battlefield", "locations", "*", "ability", "name"), ("battlefield", "hazards", "*", "name"),
-           ("warriors", "*", "name"), ("heroes", "*", "name"), ("heroes", "*", "cards", "*", "name"))
+           ("warriors", "*", "name"), ("heroes", "*", "name"), ("heroes", "*", "cards", "*", "name"),
+           ("heroes", "*", "stars", "*", "name"), ("solo", "star_priority", "*", "name"), ("solo", "fallback", "name"))
 
 
 def view_of(state: EmperorState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
