@@ -17,8 +17,10 @@ from .turns import to_act
 
 
 #: Where this view holds the printed words of the content (domain/kernel/printed.py): the battle's title,
-#: briefing and sides, the units' profiles, the action boards and their slots.
+#: briefing and sides, the units' profiles and their weapons, the terrain kinds, the action boards and their
+#: slots.
 PRINTED = (("battle", "title"), ("battle", "briefing"), ("battle", "sides", "*", "name"), ("profiles", "*", "name"),
+           ("profiles", "*", "fire", "*", "name"), ("terrain_kinds", "*", "name"),
            ("boards", "*", "name"), ("boards", "*", "slots", "*", "name"), ("boards", "*", "slots", "*", "text"))
 
 
