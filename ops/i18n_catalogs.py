@@ -45,6 +45,7 @@ def printed_names() -> dict[str, set[str]]:
     """ruleset id -> the printed names a game of any of its scenarios may cite."""
     sys.path.insert(0, str(ROOT))
     from domain.kernel import printed, registry
+    from domain.kernel.campaign import campaign_rules_of
     from domain.kernel.runner import Game
     from scenarios.content import hand_to_rulesets
 
@@ -62,9 +63,10 @@ def printed_names() -> dict[str, set[str]]:
             # the printed words of its content a view shows (domain/kernel/printed.py), everything revealed
             out.setdefault(rs.id, set()).update(printed.collect(rs.view(g.state, None, reveal_all=True),
                                                                 printed.printed_paths_of(rs)))
-        samples = getattr(rs, "printed_samples", None)
-        for view in samples() if samples is not None else ():
-            out.setdefault(rs.id, set()).update(printed.collect(view, printed.printed_paths_of(rs)))
+        for owner in (rs, campaign_rules_of(rs)):  # a ruleset's views and its campaigns' views
+            samples = getattr(owner, "printed_samples", None)
+            for view in samples() if samples is not None else ():
+                out.setdefault(rs.id, set()).update(printed.collect(view, printed.printed_paths_of(owner)))
     return out
 
 

@@ -155,8 +155,14 @@ def printed_view(body: Mapping[str, Any], locale: str) -> Mapping[str, Any]:
     rs = registry.get(str(body.get("ruleset")))
     if locale == DEFAULT or not isinstance(state, dict) or rs is None:
         return body
-    paths = printed.printed_paths_of(rs)
-    return {**body, "state": printed.apply(state, paths, lambda text: _printed(text, locale))} if paths else body
+    return {**body, "state": printed_in(state, printed.printed_paths_of(rs), locale)}
+
+
+def printed_in(body: Any, paths: Any, locale: str) -> Any:
+    """``body`` (a copy) with the printed words at ``paths`` (domain/kernel/printed.py) in ``locale``."""
+    if locale == DEFAULT or not paths:
+        return body
+    return printed.apply(body, paths, lambda text: _printed(text, locale))
 
 
 def gettext_(text: str, locale: str) -> str:
@@ -254,7 +260,8 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
                 _walk(v, locale, names)
 
 
-__all__ = ["FIELDS", "LOCALES_DIR", "Pseudo", "gettext_", "localize", "number", "po_path", "printed_view", "pseudo",
+__all__ = ["FIELDS", "LOCALES_DIR", "Pseudo", "gettext_", "localize", "number", "po_path", "printed_in", "printed_view",
+           "pseudo",
            "render",
            "term", "translated_names", "translations"]
 

@@ -644,6 +644,12 @@ def campaign_view(state: CampaignState, seat: str | None, leader_cards: Any = No
 
 # the kernel's campaign protocol ----------------------------------------------------------
 
+#: Where a campaign's view holds the printed words of its content (domain/kernel/printed.py): its title, the
+#: caller's briefing, the last outcome's text, the caller's secret objectives and the ones revealed.
+CAMPAIGN_PRINTED = (("title",), ("briefing",), ("outcome_text",), ("secret_objectives", "*", "title"),
+                    ("secret_objectives", "*", "text"), ("revealed_objectives", "*", "title"))
+
+
 class HothCampaigns:
     """:class:`domain.kernel.campaign.CampaignRules` for the Battle of Hoth (content 3.1).
 
@@ -669,6 +675,21 @@ class HothCampaigns:
 
     def campaigns(self) -> list[Choice]:
         return [Choice(id=c.id, title=c.title) for c in self._graphs().values()]
+
+    #: the printed words of its content in a campaign's view (domain/kernel/printed.py)
+    printed_paths: ClassVar[Any] = CAMPAIGN_PRINTED
+
+    def printed_samples(self) -> list[dict[str, Any]]:
+        """Views holding every printed word of the campaigns (ops/i18n-extract): titles, every side's briefing,
+        every outcome's text, every secret objective."""
+        out: list[dict[str, Any]] = []
+        for c in self._graphs().values():
+            out.append({"title": c.title})
+            for node in c.nodes.values():
+                out += [{"briefing": b} for b in node.briefing.values()]
+                out += [{"outcome_text": o.text} for o in node.outcomes.values()]
+                out.append({"secret_objectives": [{"title": so.title, "text": so.text} for so in node.secret_objectives]})
+        return out
 
     def seats(self, campaign: str) -> tuple[str, ...]:
         self._graph(campaign)

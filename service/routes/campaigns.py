@@ -13,11 +13,14 @@ from litestar.params import FromPath, JSONBody
 
 from domain.kernel import FINISHED, commitment
 from domain.kernel.header import CLIENT_SEED_PATTERN
+from domain.kernel.printed import printed_paths_of
 
+from .. import i18n
 from ..auth import bearer_token
 from ..campaigns import CampaignService, CampaignStore, CreateCampaignRequest, battle_seed, campaigns_of
 from ..schemas import CampaignCreated, CampaignReady, CampaignVerify, CampaignView
-from ._common import strict_body, svc_of
+from ..language import content_language
+from ._common import lang_of, strict_body, svc_of
 
 
 @post("/campaigns", status_code=201,
@@ -30,8 +33,12 @@ async def create_campaign(request: Request, data: JSONBody[CreateCampaignRequest
 @get("/campaigns/{campaign_id:str}", sync_to_thread=True,
      summary="The campaign for the caller: battles and results, current game, own carried cards, status, winner")
 def campaign_view(request: Request, campaign_id: FromPath[str]) -> Response[CampaignView]:
-    body = campaigns_of(svc_of(request)).view(campaign_id, bearer_token(request))
-    return Response(body, status_code=200)
+    lang = lang_of(request)  # the printed words of the campaign's content in the reader's language (issue 28)
+    svc = campaigns_of(svc_of(request))
+    body = svc.view(campaign_id, bearer_token(request))
+    rules = svc.rules(str(body.get("ruleset")))
+    body = i18n.printed_in(body, printed_paths_of(rules), lang)
+    return Response(body, status_code=200, headers=content_language(lang))
 
 
 class CampaignReadyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

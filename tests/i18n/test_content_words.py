@@ -115,3 +115,25 @@ def test_apply_touches_only_the_named_places_and_never_the_view_given():
     assert got["scenario"] == {"title": "BREACH", "id": "s-1"} and "missing" not in got
     assert view["cards"]["C1"]["title"] == "Blitz" and got["hands"] is view["hands"]
     assert printed.collect(view, (("cards", "*", "text"),)) == {"Order 2"}
+
+
+def test_a_campaign_in_ukrainian_gives_its_title_briefing_and_secret_objectives_in_ukrainian(api: Api):
+    r = api.client.post("/campaigns", json={"ruleset": "hoth", "campaign": "CMP-2-OUTPOST-DELTA", "seed": "0f" * 32})
+    assert r.status_code == 201, r.text
+    cid, tokens = r.json()["campaign_id"], r.json()["seats"]
+    secrets = 0
+    for seat, token in tokens.items():
+        en = api.client.get(f"/campaigns/{cid}", headers=api.auth(token))
+        uk = api.client.get(f"/campaigns/{cid}", headers={**api.auth(token), **UK})
+        assert uk.headers["content-language"] == "uk" and en.status_code == uk.status_code == 200
+        a, b = en.json(), uk.json()
+        assert a["title"] == "Outpost Delta" and b["title"] == "Застава «Дельта»"
+        assert a["briefing"] and not CYRILLIC.search(a["briefing"]) and CYRILLIC.search(b["briefing"])
+        # the caller's own secret objectives only, the same ones in either language
+        assert [s["id"] for s in a["secret_objectives"]] == [s["id"] for s in b["secret_objectives"]]
+        for s in b["secret_objectives"]:
+            assert CYRILLIC.search(s["title"]) and CYRILLIC.search(s["text"])
+            secrets += 1
+        assert {k: v for k, v in b.items() if k not in ("title", "briefing", "secret_objectives")} == \
+            {k: v for k, v in a.items() if k not in ("title", "briefing", "secret_objectives")}
+    assert secrets > 0
