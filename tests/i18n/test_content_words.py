@@ -121,7 +121,6 @@ def test_a_campaign_in_ukrainian_gives_its_title_briefing_and_secret_objectives_
     r = api.client.post("/campaigns", json={"ruleset": "hoth", "campaign": "CMP-2-OUTPOST-DELTA", "seed": "0f" * 32})
     assert r.status_code == 201, r.text
     cid, tokens = r.json()["campaign_id"], r.json()["seats"]
-    secrets = 0
     for seat, token in tokens.items():
         en = api.client.get(f"/campaigns/{cid}", headers=api.auth(token))
         uk = api.client.get(f"/campaigns/{cid}", headers={**api.auth(token), **UK})
@@ -133,7 +132,25 @@ def test_a_campaign_in_ukrainian_gives_its_title_briefing_and_secret_objectives_
         assert [s["id"] for s in a["secret_objectives"]] == [s["id"] for s in b["secret_objectives"]]
         for s in b["secret_objectives"]:
             assert CYRILLIC.search(s["title"]) and CYRILLIC.search(s["text"])
-            secrets += 1
         assert {k: v for k, v in b.items() if k not in ("title", "briefing", "secret_objectives")} == \
             {k: v for k, v in a.items() if k not in ("title", "briefing", "secret_objectives")}
-    assert secrets > 0
+
+
+def test_every_secret_objective_and_outcome_of_the_campaigns_reads_in_every_language():
+    """The secret objectives sit in later battles of a campaign: their words, as a campaign's view holds them
+    (the places the campaign rules name), in uk, ru, cs and it."""
+    from domain.kernel import registry
+    from domain.kernel.campaign import campaign_rules_of
+    from scenarios.content import hand_to_rulesets
+
+    hand_to_rulesets()
+    rules = campaign_rules_of(registry.get("hoth"))
+    views = rules.printed_samples()
+    texts = set().union(*(printed.collect(v, rules.printed_paths) for v in views))
+    assert "Hold the crest" in texts and len(texts) > 20
+    for lang in ("uk", "ru", "cs", "it"):
+        for v in views:
+            english = printed.collect(v, rules.printed_paths)
+            got = printed.collect(i18n.printed_in(v, rules.printed_paths, lang), rules.printed_paths)
+            assert len(got) == len(english) and not got & english, (lang, got & english)
+            assert lang in ("cs", "it") or all(CYRILLIC.search(t) for t in got), (lang, got)
