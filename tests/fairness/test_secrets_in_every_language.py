@@ -10,9 +10,10 @@ English). A rendered message writes an id as ``Printed name (id)`` (the game's n
 state), so a secret written as ids in English would be written differently in another language: the searches
 below look for it in every shape.
 
-Secrets: Clouds of Smoke's column numbering (SMOKE-DEP-2, secret until SMOKE-DEP-3 reveals it) and the
-Emperor's order deck (SOLO-ORD-2: face down for everyone until the end). Each check is shown to see the secret
-where it may be seen (the columns' owner; an order card once turned up), so it can fail.
+Secrets: Clouds of Smoke's column numbering (SMOKE-DEP-2, secret until SMOKE-DEP-3 reveals it), the Emperor's
+order deck (SOLO-ORD-2: face down for everyone until the end), and the Battle of Hoth's hands and decks (two
+seats and teams: a teammate's hand is hidden too). Each check is shown to see the secret where it may be seen
+(the columns' owner; an order card once turned up; a hand's holder), so it can fail.
 
 Real app (litestar's TestClient) on a real SQLite file.
 """
@@ -191,3 +192,45 @@ def test_the_emperors_face_down_orders_reach_nobody_in_any_language_by_states_pi
     texts = _reads(c, gid, None, "uk", 0, cur.version)
     texts["events"] = c.get(f"/games/{gid}/events", params={"limit": 1000, "lang": "uk"}).text
     assert {x for t in texts.values() for x in ORDER.findall(t)} & turned
+
+
+# -- the Battle of Hoth: hands and decks, two seats and teams ------------------------------------------------
+CARD_ID = re.compile(r"(?:PROP-)?(?:EMP|REB)-[A-Z0-9-]*[A-Z0-9]")
+
+
+@pytest.mark.parametrize("options", [{}, {"team": True}], ids=["two-seats", "teams"])
+def test_no_hoth_hand_or_deck_reaches_another_reader_by_past_states_pictures_or_the_feed(client, options):
+    """A seat reads its own hand only (a teammate's is hidden too); nobody reads a deck. Ids only: the opening
+    lists the whole catalogue, and two copies of one card share a title."""
+    c, rng = client, random.Random(17)
+    svc = c.app.state.games
+    g = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": options,
+                               "seed": "2b" * 32}).json()
+    gid, tokens = g["game_id"], g["seats"]
+    readers: list[tuple[str | None, str | None]] = [*tokens.items(), (None, None)]
+    checked = own_seen = 0
+    for step in range(30):
+        cur = svc.current(gid)
+        if cur.finished:
+            break
+        log = [e for e in c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
+               if e["type"] not in OPENING]
+        public = set(CARD_ID.findall(json.dumps(log)))
+        for i, (seat, tok) in enumerate(readers):
+            mine = set(cur.state.hands.get(seat, ())) if seat else set()
+            secret = {x for s, hand in cur.state.hands.items() if s != seat for x in hand}
+            secret |= {x for deck in cur.state.decks.values() for x in deck}
+            secret -= public | mine
+            lang = LANGS[(step + i) % len(LANGS)]
+            texts = _reads(c, gid, tok, lang, step + i, cur.version)
+            named = {x for t in texts.values() for x in CARD_ID.findall(t)}
+            assert not (named & secret), (seat, lang, sorted(named & secret))
+            own_seen += bool(mine) and mine <= named  # the check sees a hand where it may: its holder's reads
+            checked += 1
+        seat = cur.status.to_act[0]
+        legal = c.get(f"/games/{gid}/legal-commands", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
+        cmds = [x for x in legal["commands"] if not x["type"].startswith("undo")]
+        r = c.post(f"/games/{gid}/commands", json={"command": rng.choice(cmds), "expected_version": legal["version"]},
+                   headers={"Authorization": f"Bearer {tokens[seat]}"}, params={"lang": LANGS[step % len(LANGS)]})
+        assert r.status_code == 201, r.text
+    assert checked >= 60 and own_seen >= 20, (checked, own_seen)
