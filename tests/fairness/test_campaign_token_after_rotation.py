@@ -1,9 +1,8 @@
 """Attacks on a campaign's secrets as they cross battles: the sealed support hand a side keeps (UMPIRE-SEAL-1..3),
 the secret objectives (content 3.1 rule 5), and the seat tokens that act in every battle (DESIGN 8).
 
-The campaign is "Assault on Echo Base" (three battles, always): the Empire wins battle 1 and keeps a support card
-sealed into battle 2; in battle 2 neither side plays a support card, so the Empire keeps it (and draws more) into
-battle 3. While battle 3 runs, the finished battle 2's log holds that card in its sealed ``support_dealt``.
+The campaign is "Assault on Echo Base" (three battles, always): the winner of battle 1 draws a support card and
+keeps it sealed into battle 2; in battle 2 neither side plays a support card, so it keeps it into battle 3. While battle 3 runs, the finished battle 2's log holds that card in its sealed ``support_dealt``.
 
 Found and fixed (service/game_reading.py): a campaign seat's token, rotated out while battle 3 ran, still read
 the finished battles as the seat on the process that had looked it up there before (UMPIRE-SEAT-4: "the old one
@@ -19,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 from litestar.testing import TestClient
@@ -47,6 +47,8 @@ class _KeepsSupport(random.Random):
 class Campaign:
     def __init__(self, c: TestClient, cid: str, tokens: dict[str, str], battles: list[str]):
         self.c, self.cid, self.tokens, self.battles = c, cid, tokens, battles
+        #: the winner of battle 1: it keeps a support card into battle 2 (content 3.1: the outcome draws one)
+        self.keeper = ""
 
     def view(self, tok: str | None) -> dict:
         r = self.c.get(f"/campaigns/{self.cid}", headers=_auth(tok))
@@ -56,25 +58,29 @@ class Campaign:
 
 @pytest.fixture
 def campaign(tmp_path, monkeypatch) -> Iterator[Campaign]:
-    """Battle 1 played (the Empire wins it and keeps a support card, sealed, into battle 2, which runs)."""
+    """Battle 1 played (its winner keeps a support card, sealed, into battle 2, which runs)."""
     ids = iter(f"c1-battle-{n}" for n in range(1, 10))
     monkeypatch.setattr("service.game_service.new_game_id", lambda: next(ids))  # the dice depend on it
+    # and on the campaign's id (each battle's seed is derived from it): fixed, so every run plays the same games
+    monkeypatch.setattr("service.campaigns.uuid", SimpleNamespace(uuid4=lambda: SimpleNamespace(hex="a3" * 16)))
     with TestClient(create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)) as c:
         b = c.post("/campaigns", json={"ruleset": "hoth", "campaign": CAMPAIGN, "seed": "5a" * 32}).json()
         camp = Campaign(c, b["campaign_id"], b["seats"], [b["game_id"]])
-        assert play_to_the_end(c, b["game_id"], camp.tokens, _KeepsSupport(3)) == "imperial"
+        camp.keeper = play_to_the_end(c, b["game_id"], camp.tokens, _KeepsSupport(3))
         camp.battles.append(camp.view(None)["game_id"])
         yield camp
 
 
 def _finish_battle_two(camp: Campaign) -> list[str]:
-    """Battle 2 played without a support card: the Empire's kept hand (still sealed) goes on into battle 3."""
-    kept = camp.view(camp.tokens["imperial"])["carried"]["imperial"]["support_hand"]
+    """Battle 2 played without a support card: the keeper's hand (still sealed) goes on into battle 3."""
+    k = camp.keeper
+    kept = camp.view(camp.tokens[k])["carried"][k]["support_hand"]
+    assert kept
     play_to_the_end(camp.c, camp.battles[1], camp.tokens, _KeepsSupport(4))
-    now = camp.view(camp.tokens["imperial"])
+    now = camp.view(camp.tokens[k])
     assert now["status"] == "active" and now["game_id"] not in camp.battles, "battle 3 runs"
     camp.battles.append(now["game_id"])
-    held = now["carried"]["imperial"]["support_hand"]
+    held = now["carried"][k]["support_hand"]
     still = [card for card in kept if card in held]
     assert still, (kept, held)
     return still
@@ -136,7 +142,8 @@ def _reads_of_a_finished_battle(c: TestClient, gid: str, tok: str | None, lang: 
 def test_a_rotated_out_campaign_token_reads_no_battle_of_the_campaign_as_the_seat(campaign):
     camp, c = campaign, campaign.c
     kept = _finish_battle_two(camp)
-    old = camp.tokens["imperial"]
+    k = camp.keeper
+    old = camp.tokens[k]
     # the holder reads every battle as the seat (this process now remembers the token there) ...
     for gid in camp.battles:
         assert c.get(f"/games/{gid}/events", params={"limit": 10}, headers=_auth(old)).status_code == 200
@@ -144,7 +151,7 @@ def test_a_rotated_out_campaign_token_reads_no_battle_of_the_campaign_as_the_sea
     dealt = [e["payload"] for e in _events(c, camp.battles[1], old) if e["type"] == "support_dealt"]
     assert any(card in (p.get("cards") or []) for p in dealt for card in kept), dealt
 
-    rot = c.post(f"/campaigns/{camp.cid}/seats/imperial/rotate", headers=_auth(old))
+    rot = c.post(f"/campaigns/{camp.cid}/seats/{k}/rotate", headers=_auth(old))
     assert rot.status_code == 201, rot.text
     new = rot.json()["token"]
 
@@ -160,7 +167,7 @@ def test_a_rotated_out_campaign_token_reads_no_battle_of_the_campaign_as_the_sea
     # the seat's new holder reads the same deal with the same check, and its hand in battle 3
     dealt = [e["payload"] for e in _events(c, camp.battles[1], new) if e["type"] == "support_dealt"]
     assert any(card in (p.get("cards") or []) for p in dealt for card in kept), dealt
-    assert set(kept) <= set(c.get(f"/games/{camp.battles[2]}", headers=_auth(new)).json()["state"]["support"]["imperial"])
+    assert set(kept) <= set(c.get(f"/games/{camp.battles[2]}", headers=_auth(new)).json()["state"]["support"][k])
 
 
 def test_a_finished_battles_sealed_deal_stays_hidden_in_every_language_while_the_campaign_goes_on(campaign):
@@ -170,12 +177,13 @@ def test_a_finished_battles_sealed_deal_stays_hidden_in_every_language_while_the
     camp, c = campaign, campaign.c
     kept = _finish_battle_two(camp)
     second = camp.battles[1]
-    for i, (who, tok) in enumerate((("rebel", camp.tokens["rebel"]), ("spectator", None))):
+    other = next(s for s in camp.tokens if s != camp.keeper)
+    for i, (who, tok) in enumerate(((other, camp.tokens[other]), ("spectator", None))):
         for lang in LANGS[i::2]:
             for route, text in _reads_of_a_finished_battle(c, second, tok, lang).items():
                 leaked = [card for card in kept if card in text]
                 assert not leaked, (who, lang, route, leaked)
-    own = _reads_of_a_finished_battle(c, second, camp.tokens["imperial"], "uk")
+    own = _reads_of_a_finished_battle(c, second, camp.tokens[camp.keeper], "uk")
     assert all(card in own["events"] for card in kept)
 
 
