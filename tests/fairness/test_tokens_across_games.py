@@ -12,9 +12,11 @@ import json
 import random
 import re
 
+import msgspec
 import pytest
 from litestar.testing import TestClient
 
+from domain.kernel import registry
 from service.app import create_app
 from service.settings import Settings
 
@@ -160,9 +162,6 @@ def test_nobody_acts_for_a_bot_seat(client):
         _play(c, gid, g["seats"], 1, random.Random(13))
     else:
         pytest.skip("the bot's decision never came up")
-    from domain.kernel import registry
-    import msgspec
-
     cur = c.app.state.games.current(gid)
     bot_cmd = msgspec.to_builtins(registry.get("hoth").legal_commands(cur.state, "rebel")[0])
     r = c.post(f"/games/{gid}/commands", json={"command": bot_cmd, "expected_version": cur.version}, headers=_auth(tok))
