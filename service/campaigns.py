@@ -74,6 +74,11 @@ class CreateCampaignRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=
     keep: list[str] | None = None
 
 
+def new_campaign_id() -> str:
+    """A fresh campaign id ("c" and 15 hex characters; tests replace it for reproducible battle seeds)."""
+    return "c" + uuid.uuid4().hex[:15]
+
+
 def battle_seed(seed: bytes, campaign_id: str, number: int) -> str:
     """The seed of battle ``number`` (64 lowercase hex), derived from the campaign's seed."""
     return hmac.new(seed, f"{campaign_id}|battle|{number}".encode(), hashlib.sha256).hexdigest()
@@ -179,7 +184,7 @@ class CampaignService:
         if req.choices and req.start == START_WHEN_READY:
             raise Problem(422, "bad-setup", msg("a campaign with rule choices starts now (a waiting campaign records "
                                                 "nothing before its seats are ready)"), field="choices")
-        campaign_id = "c" + uuid.uuid4().hex[:15]
+        campaign_id = new_campaign_id()
         plan = plan_seats(seats, bots, req.seating, req.keep)
         tokens = plan.tokens
         # UMPIRE-SEAT-6, UMPIRE-SEAT-1: a chosen seed and the seats offered are the stream's first events
