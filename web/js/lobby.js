@@ -280,7 +280,7 @@ export function schemaForm(schema, onChange) {
 function optionsNote(schema, withForm) {
   if (!schema) return null;
   const props = schema.properties || {};
-  const parts = Object.entries(props).map(([k, v]) => `${k.replace(/_/g, ' ')}${v && v.description ? `: ${v.description}` : ''}`);
+  const parts = Object.entries(props).map(([k, v]) => `${(v && v.title) || k.replace(/_/g, ' ')}${v && v.description ? `: ${v.description}` : ''}`);
   const head = withForm ? t('About these options') : t('Options (the ones without a field above are set as JSON under "More")');
   const text = parts.length ? `${head}: ${parts.join('; ')}` : withForm ? '' : schema.description || '';
   return text ? h('p', { class: 'muted', id: 'c-options-note' }, text) : null;
