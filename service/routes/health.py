@@ -1,8 +1,9 @@
 """``GET /health`` and ``GET /rulesets``."""
 from __future__ import annotations
 
-from litestar import Request, Router, get
+from litestar import Request, Response, Router, get
 
+from ..language import content_language
 from ..problems import Problem
 from ..schemas import Health, PublicKey, RulesetInfo
 from ..ruleset_listing import listing, localized
@@ -32,10 +33,13 @@ def health(request: Request) -> Health:
 @get("/rulesets", sync_to_thread=False, summary="Rulesets with their scenarios, campaigns, game options and bots",
      description="`options` is the JSON schema of the `options` object of POST /games for that ruleset; each "
                  "property says what the option does. `bots`: the built-in players a seat of the ruleset can be "
-                 "given (POST /games `\"bots\": {\"<seat>\": \"<bot id>[:level]\"}`; the first level is the default).")
-def rulesets(request: Request) -> list[RulesetInfo]:
+                 "given (POST /games `\"bots\": {\"<seat>\": \"<bot id>[:level]\"}`; the first level is the default). "
+                 "Titles, descriptions and the rule choices' questions, readings and reasons are in the reader's "
+                 "language (`lang`, else `Accept-Language`; `Content-Language` says which); ids, enums and the "
+                 "originals' quoted `sources` are the same in every language.")
+def rulesets(request: Request) -> Response[list[RulesetInfo]]:
     lang = lang_of(request)
-    return [localized(e, lang) for e in listing()]  # type: ignore[return-value]
+    return Response([localized(e, lang) for e in listing()], headers=content_language(lang))  # type: ignore[arg-type]
 
 
 @get("/.well-known/umpire-key", sync_to_thread=False,
