@@ -12,9 +12,10 @@ ruleset's content says (Python or JSON) reaches the template without a marker in
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterator
 from typing import Any
+
+import msgspec
 
 from bots import infos
 from domain.kernel import SetupError, registry
@@ -103,10 +104,15 @@ def _words(e: dict[str, Any], f: Callable[[str], str]) -> None:
                         put(fire, "name")
 
 
+def _copy(e: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of an entry (JSON builtins only): msgspec's round trip, about twice as fast as ``deepcopy``."""
+    return msgspec.json.decode(msgspec.json.encode(e))
+
+
 def texts(e: dict[str, Any]) -> Iterator[str]:
     """Every text of an English entry that :func:`localized` renders (what the catalogs must hold)."""
     found: list[str] = []
-    _words(copy.deepcopy(e), lambda s: found.append(s) or s)
+    _words(_copy(e), lambda s: found.append(s) or s)
     yield from found
 
 
@@ -115,7 +121,7 @@ def localized(e: dict[str, Any], lang: str) -> dict[str, Any]:
     if lang == DEFAULT:
         return e
     tr = translations(lang)
-    out = copy.deepcopy(e)
+    out = _copy(e)
     _words(out, lambda s: tr.pgettext(CONTENT, s))
     return out
 
