@@ -5,8 +5,8 @@ from litestar import Request, Response, Router, get
 
 from ..language import content_language
 from ..problems import Problem
-from ..schemas import Health, PublicKey, RulesetInfo
 from ..ruleset_listing import listing, localized
+from ..schemas import Health, PublicKey, RulesetInfo
 from ._common import lang_of, svc_of
 
 
