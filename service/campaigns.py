@@ -41,8 +41,8 @@ from domain.kernel import (
     ACTIVE, FINISHED, START_WHEN_READY, Dice, Emitted, SeatReady, SetupError, advance, commitment, registry,
 )
 from domain.kernel import choices as rule_choices
-from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of, fold_campaign
-from domain.kernel.seats import Seating, SeatHolding, holding_evolve
+from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of, campaign_seating, fold_campaign
+from domain.kernel.seats import Seating, SeatHolding
 from domain.kernel.dice import client_mix, new_seed, seed_from_hex
 from domain.kernel.messages import msg
 
@@ -123,11 +123,7 @@ class CampaignService:
 
     def seating(self, campaign_id: str) -> tuple[SeatHolding, bool]:
         """(who was handed which seat, whether the creator chose the seed) from the campaign's stream."""
-        h, given = SeatHolding(), False
-        for seq, (ev, _) in enumerate(self.db.events(campaign_id), start=1):
-            h = holding_evolve(h, seq, ev)
-            given = given or isinstance(ev, SeedChosen)
-        return h, given
+        return campaign_seating(ev for ev, _ in self.db.events(campaign_id))
 
     def _bots(self, campaign_id: str) -> dict[str, str]:
         """The campaign's bot seats: those of its battles' headers (the campaign's ``bots`` option)."""
