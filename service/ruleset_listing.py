@@ -93,7 +93,7 @@ def _words(e: dict[str, Any], f: Callable[[str], str]) -> None:
         if not isinstance(p, dict):
             continue
         put(p, "title", "description")
-        army = p.get("x-army-building")  # Clouds of Smoke's army-building catalogue (web/js/rulesets/smoke_army_builder.js)
+        army = p.get("x-army-building")  # Smoke's army-building catalogue (web/js/rulesets/smoke_army_builder.js)
         if isinstance(army, dict):
             for x in _each(army.get("factions")) + _each(army.get("preparations")):
                 put(x, "name")
