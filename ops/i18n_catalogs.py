@@ -6,6 +6,9 @@
 * The printed names of every ruleset's units, cards, warriors, locations and terrain (``names(state)``
   of a game of every scenario) and the printed words of its content a view shows (titles, briefings, card
   texts, action board slots: ``printed_paths``, domain/kernel/printed.py), in the message context ``name``.
+* The rulesets' own texts that ``GET /rulesets`` lists (titles of rulesets, scenarios, campaigns and bots,
+  rule choices' questions, readings and reasons, options' titles and descriptions: service/ruleset_listing.py
+  ``texts``), in the message context ``content``.
 
 Babel's own functions do the work (``extract_from_dir``, ``Catalog.update``, ``write_po``, ``write_mo``
 and ``Catalog.check``), so a translator may equally use ``pybabel update``/``compile`` by hand.
@@ -30,6 +33,7 @@ PY_KEYWORDS = {"msg": None, "msg_n": (1, 2), "N_": None}
 JS_KEYWORDS = {"t": None, "tn": (1, 2)}
 PY_DIRS = ("domain", "service", "projections", "bots")
 NAME_CONTEXT = "name"
+CONTENT_CONTEXT = "content"
 HEADER = "umpire: the referee's words (docs/languages.md)"
 
 
@@ -70,6 +74,19 @@ def printed_names() -> dict[str, set[str]]:
     return out
 
 
+def listed_texts() -> dict[str, list[str]]:
+    """ruleset id -> the texts ``GET /rulesets`` shows of it, in English (service/ruleset_listing.py)."""
+    sys.path.insert(0, str(ROOT))
+    from domain.kernel import registry
+    from scenarios.content import hand_to_rulesets
+    from service.ruleset_listing import listing, texts
+
+    hand_to_rulesets()
+    # the rulesets of domain/ only: a test may register one of its own (the toy) in the same process
+    ours = {rs.id for rs in registry.all_rulesets() if type(rs).__module__.startswith("domain.")}
+    return {e["id"]: list(texts(e)) for e in listing() if e["id"] in ours}
+
+
 def nested_messages(base: Path) -> Iterator[tuple[str, int, str | tuple[str, str], list[str], None]]:
     """Every ``msg``/``msg_n`` call with literal texts under ``base``, found with ``ast``, in the shape Babel's
     extraction yields. Babel's Python extractor misses a call nested in a comprehension that is itself an
@@ -99,6 +116,9 @@ def template() -> Catalog:
     for rid, names in sorted(printed_names().items()):
         for name in sorted(names):
             cat.add(name, None, [(f"names/{rid}", 0)], context=NAME_CONTEXT)
+    for rid, found in sorted(listed_texts().items()):
+        for text in found:
+            cat.add(text, None, [(f"content/{rid}", 0)], context=CONTENT_CONTEXT)
     return cat
 
 

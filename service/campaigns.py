@@ -41,8 +41,8 @@ from domain.kernel import (
     ACTIVE, FINISHED, START_WHEN_READY, Dice, Emitted, SeatReady, SetupError, advance, commitment, registry,
 )
 from domain.kernel import choices as rule_choices
-from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of, fold_campaign
-from domain.kernel.seats import Seating, SeatHolding, holding_evolve
+from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of, campaign_seating, fold_campaign
+from domain.kernel.seats import Seating, SeatHolding
 from domain.kernel.dice import client_mix, new_seed, seed_from_hex
 from domain.kernel.messages import msg
 
@@ -72,6 +72,11 @@ class CreateCampaignRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=
     #: DESIGN 4 (UMPIRE-SEAT-1), as for a game: ``tokens`` or ``invitations`` (with the seats the caller keeps).
     seating: Seating = "tokens"
     keep: list[str] | None = None
+
+
+def new_campaign_id() -> str:
+    """A fresh campaign id ("c" and 15 hex characters; tests replace it for reproducible battle seeds)."""
+    return "c" + uuid.uuid4().hex[:15]
 
 
 def battle_seed(seed: bytes, campaign_id: str, number: int) -> str:
@@ -123,11 +128,7 @@ class CampaignService:
 
     def seating(self, campaign_id: str) -> tuple[SeatHolding, bool]:
         """(who was handed which seat, whether the creator chose the seed) from the campaign's stream."""
-        h, given = SeatHolding(), False
-        for seq, (ev, _) in enumerate(self.db.events(campaign_id), start=1):
-            h = holding_evolve(h, seq, ev)
-            given = given or isinstance(ev, SeedChosen)
-        return h, given
+        return campaign_seating(ev for ev, _ in self.db.events(campaign_id))
 
     def _bots(self, campaign_id: str) -> dict[str, str]:
         """The campaign's bot seats: those of its battles' headers (the campaign's ``bots`` option)."""
@@ -183,7 +184,7 @@ class CampaignService:
         if req.choices and req.start == START_WHEN_READY:
             raise Problem(422, "bad-setup", msg("a campaign with rule choices starts now (a waiting campaign records "
                                                 "nothing before its seats are ready)"), field="choices")
-        campaign_id = "c" + uuid.uuid4().hex[:15]
+        campaign_id = new_campaign_id()
         plan = plan_seats(seats, bots, req.seating, req.keep)
         tokens = plan.tokens
         # UMPIRE-SEAT-6, UMPIRE-SEAT-1: a chosen seed and the seats offered are the stream's first events

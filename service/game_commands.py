@@ -37,7 +37,6 @@ from domain.kernel import (
     commitment,
     event_type_name,
     game_status,
-    kernel_evolve,
     redact,
     registry,
 )
@@ -168,7 +167,7 @@ class Commands:
                                  start=req.start, campaign_id=campaign_id, chain_version=chain.CHAIN_V2,
                                  client_seeds=dict(client_seeds) if client_seeds is not None else None,
                                  seed_given=req.seed is not None if seed_given is None else seed_given, bots=bots)
-            kernel = kernel_evolve(KernelState(), 1, header)
+            kernel = KernelState(header=header)  # the header alone names the client seeds mixed into the opening
             emitted: list[Emitted] = [Emitted(event=header, ruling=Ruling(
                 summary=f"{rs.id} game created", steps=()))]
             offered, claimed = seated if seated is not None else (plan.offered, ())

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import (
+    FINISHED,
     KernelState,
     Setup,
 )
@@ -104,6 +105,10 @@ class Reading:
         key = (game_id, token_hash(token))
         game = game or self.game(game_id)
         hit = self._seats.get(key)
+        if hit is not None and game.campaign_id and game.status == FINISHED:
+            # UMPIRE-SEAT-4: a campaign's seat rotated after this battle ended is recorded in a later battle,
+            # never in this one's log: what this process remembers here may be a token that no longer acts
+            hit = None
         if hit is not None:
             seat, seen = hit
             if seen == game.version:

@@ -196,7 +196,9 @@ def render(message: Message | Mapping[str, Any], locale: str, names: Mapping[str
     if m is None:
         return str(message)
     tr = translations(locale)
-    if m.plural is not None and m.count is not None:
+    if m.plural is not None and m.count is not None and locale == DEFAULT:
+        text = english_template(m)  # English needs no catalog: its plural written out as the domain writes it
+    elif m.plural is not None and m.count is not None:
         n = m.params.get(m.count)
         text = tr.ngettext(m.id, m.plural, n if isinstance(n, int) else 2)
     else:

@@ -482,7 +482,7 @@ FEED_EVENT: dict[str, Any] = {
 
 OPERATIONS: dict[tuple[str, str], Op] = {
     ("get", "/health"): Op("service", PUBLIC, {200: "Health"}, ()),
-    ("get", "/rulesets"): Op("service", PUBLIC, {200: ("array", "RulesetInfo")}, ()),
+    ("get", "/rulesets"): Op("service", PUBLIC, {200: ("array", "RulesetInfo")}, (400,), headers=CONTENT_LANGUAGE),
     ("get", "/rulesets/{ruleset_id}/rules"): Op("rules", PUBLIC, {200: ("array", "RuleText")}, (400, 404),
                                                 headers=CONTENT_LANGUAGE, params=LANG_PARAM),
     ("get", "/rulesets/{ruleset_id}/rules/{rule_id}"): Op("rules", PUBLIC, {200: "RuleText"}, (400, 404),

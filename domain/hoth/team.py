@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import SetupError
-from domain.kernel.messages import N_, msg
+from domain.kernel.messages import msg
 
 from .scenario import FACTIONS
 from .terms import side
@@ -91,14 +91,14 @@ def options_schema(support_cards: dict[str, tuple[str, ...]]) -> dict[str, Any]:
         "description": "Battle of Hoth options; all optional.",
         "properties": {
             "team": {
-                "title": N_("Team play"),
+                "title": "Team play",
                 "description": "Team play (HOTH-TEAM-1): true for 4 players (seats imperial, imperial-2, rebel, "
                                "rebel-2), \"imperial\" or \"rebel\" for 3 players (that faction is a team of 2), "
                                "false (default) for 2 players.",
                 "anyOf": [{"type": "boolean"}, {"type": "string", "enum": list(FACTIONS)}],
             },
             "leaders": {
-                "title": N_("Leader cards"),
+                "title": "Leader cards",
                 "description": "Leader cards by agreement (HOTH-LEADER-2): per faction one leader, whose 3 cards join "
                                "its deck; a team of 2 gives one leader per member (a list of 2, HOTH-TEAM-6).",
                 "type": "object",
@@ -107,7 +107,7 @@ def options_schema(support_cards: dict[str, tuple[str, ...]]) -> dict[str, Any]:
                                                          "maxItems": 2, "uniqueItems": True}]} for f in FACTIONS},
             },
             "support": {
-                "title": N_("Support cards"),
+                "title": "Support cards",
                 "description": "Support cards each faction holds at the start (campaign play, content 3.1): at most "
                                "one is played per turn beside the command card.",
                 "type": "object",

@@ -29,7 +29,7 @@ from .decider import Choice, Status
 from .dice import Dice
 from .envelope import Emitted, Event
 from .header import SeatReady
-from .seats import SeatClaimed, SeatRotated, SeatsOffered
+from .seats import SeatClaimed, SeatHolding, SeatRotated, SeatsOffered, holding_evolve
 
 
 class SeedChosen(Event, tag="seed_chosen"):
@@ -124,5 +124,17 @@ def fold_campaign(rules: CampaignRules, events: Iterable[Any], state: Any = _INI
     return state
 
 
+def campaign_seating(events: Iterable[Any]) -> tuple[SeatHolding, bool]:
+    """The one fold of a campaign stream's seats (DESIGN 4): who was handed which seat and when its token
+    last changed (a :class:`~domain.kernel.seats.SeatHolding`, the stream's seqs counted from 1), and
+    whether the creator chose the campaign's seed (a :class:`SeedChosen`: UMPIRE-SEAT-6). The rules'
+    own events pass over it, as the kernel's pass over :func:`fold_campaign`."""
+    holding, given = SeatHolding(), False
+    for seq, ev in enumerate(events, start=1):
+        holding = holding_evolve(holding, seq, ev)
+        given = given or isinstance(ev, SeedChosen)
+    return holding, given
+
+
 __all__ = ["BattlePlan", "CAMPAIGN_KERNEL_EVENTS", "CampaignRules", "SeedChosen", "campaign_rules_of",
-           "fold_campaign"]
+           "campaign_seating", "fold_campaign"]

@@ -319,19 +319,17 @@ def play(game: Game, emitted: Sequence[Emitted], actor: str | None,
     undoes = any(isinstance(r.event, Undone) for r in fresh)
     if undoes and history is None:
         raise Refold("an undo was played: fold the kept events again")
-    replayed = states(rs, game.setup, [*history, *fresh]) if undoes else \
-        states(rs, game.setup, fresh, (game.version, game.state))
+    # the one replay (:func:`steps`): after an undo from the start, else on top of the game
+    replayed = steps(rs, game.setup, [*history, *fresh], (0, rs.initial_state(game.setup)), KernelState()) \
+        if undoes else steps(rs, game.setup, fresh, (game.version, game.state), game.kernel)
     kernel, state, by = game.kernel, game.state, actor
     records: list[Record] = []
-    for r, state in replayed:
-        if r.seq < step:
-            continue
-        was_waiting = kernel.waiting
-        if r.kernel or kernel.undo_request is not None:
-            kernel = kernel_evolve(kernel, r.seq, r.event)
-        records.append(msgspec.structs.replace(r, actor=by, turn=game_status(rs, state, kernel).turn))
-        if was_waiting and not kernel.waiting:
-            by = None  # UMPIRE-READY-3: the opening that follows the last seat's ready is made by nobody
+    for r, state, after in replayed:
+        if r.seq >= step:
+            records.append(msgspec.structs.replace(r, actor=by, turn=game_status(rs, state, after).turn))
+            if kernel.waiting and not after.waiting:
+                by = None  # UMPIRE-READY-3: the opening that follows the last seat's ready is made by nobody
+        kernel = after
     return _replace(game, state=state, **_bookkeep(game, records)), records
 
 

@@ -19,8 +19,10 @@ must be string literals.
 """
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -110,9 +112,40 @@ def _filled(fields: "tuple[tuple[str, str | None, str], ...]", params: dict[str,
 
 
 def english_template(m: "Message") -> str:
-    if m.plural is not None and m.count is not None and m.params.get(m.count) != 1:
-        return m.plural
+    """The English template of ``m``: its id, or its plural form when its count is not 1, with the English
+    plural written out (:func:`inflected`)."""
+    if m.plural is not None and m.count is not None:
+        one = m.params.get(m.count) == 1
+        return inflected(m.id if one else m.plural, m.count, one)
     return m.id
+
+
+#: A verb right after a counted word (one word may stand between: ``step(s) taken count``) that agrees with it.
+_AGREES = {"are": "is", "count": "counts"}
+
+
+@lru_cache(maxsize=4096)
+def inflected(tpl: str, by: str, one: bool) -> str:
+    """``{by} word(s)`` of a plural message's English (the catalogs' key, kept so that a stored game's messages
+    still find their translations) written as English: ``1 hit``, ``2 hits``; ``(es)`` and ``(ies)`` likewise
+    (``1 loss``, ``2 losses``; ``1 entry``, ``2 entries``), and a verb right after agrees (``1 unit is``). Only
+    the word the counting parameter counts (up to two words between: ``{count} support card(s)``); another
+    ``(s)`` of the sentence stays, as it counts something else."""
+    if "(" not in tpl:
+        return tpl
+    rx = re.compile(r"(\{" + re.escape(by) + r"(?::[^{}]*)?\}(?: [\w-]+){0,2} )([\w-]+)\((s|es|ies)\)"
+                    r"((?: [\w-]+)? (?:are|count)\b)?")
+
+    def word(m: re.Match) -> str:
+        stem, suffix, verb = m.group(2), m.group(3), m.group(4) or ""
+        if one:
+            if verb:
+                head, _, v = verb.rpartition(" ")
+                verb = f"{head} {_AGREES[v]}"
+            return m.group(1) + stem + verb
+        return m.group(1) + (stem[:-1] + "ies" if suffix == "ies" else stem + suffix) + verb
+
+    return rx.sub(word, tpl)
 
 
 def msg(text: str, /, **params: Any) -> Message:

@@ -24,7 +24,7 @@ from domain.kernel import (
 )
 
 from domain.kernel.choices import RuleChoice
-from domain.kernel.messages import N_, joined, msg, msg_n
+from domain.kernel.messages import joined, msg, msg_n
 from .choices import CHOICES, VIEW_INSIDE, choices_of
 from . import commands as C
 from . import deployment as D
@@ -102,19 +102,19 @@ class SmokeRuleset:
             "description": "Clouds of Smoke: `players` (the battle's line-up; default its smallest) and the "
                            "table's rule choices.",
             "properties": {
-                "players": {"type": "integer", "enum": players, "title": N_("Players"),
+                "players": {"type": "integer", "enum": players, "title": "Players",
                             "description": "Number of players (seats player-1..n); each battle has its own line-ups."},
                 "sector_half_angle": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 90,
-                                      "title": N_("Fire sector half-angle (degrees)"),
+                                      "title": "Fire sector half-angle (degrees)",
                                       "description": "Half-angle in degrees of a unit's fire sector (GAP-B-10)."},
                 "fire_contact_uses_bombardment": {
-                    "type": "boolean", "title": N_("Fire contact also by bombardment range"),
+                    "type": "boolean", "title": "Fire contact also by bombardment range",
                     "description": "GAP-B-06 read literally: units are in fire contact within bombardment range too "
                                    "(default: Fire ranges only, SMOKE-LOF-4)."},
-                "allied_command": {"type": "boolean", "title": N_("Allies command each other's formations"),
+                "allied_command": {"type": "boolean", "title": "Allies command each other's formations",
                                    "description": "SMOKE-MP-3: allied players may activate each other's formations "
                                                   "by agreement."},
-                "armies": {"type": "object", "additionalProperties": {"type": "object"}, "title": N_("Armies"),
+                "armies": {"type": "object", "additionalProperties": {"type": "object"}, "title": "Armies",
                            "description": "Each player's own army list (SMOKE-ARMY-1..5), by seat: name, faction, points, "
                                           "commander (mediocre, competent or illustrious), units [{profile, count}], "
                                           "preparations; only for a battle deployed by columns (SMOKE-ARMY-6).",

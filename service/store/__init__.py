@@ -5,7 +5,8 @@
 - :mod:`service.store.backend`: :func:`open_store`, the adapter the settings name;
 - :mod:`service.store.migrations`: the SQLite schema steps; :mod:`service.store.group_commit`: writers
   sharing one transaction; :mod:`service.store.chain_check`: chain verification;
-- :mod:`service.store.log_sql` (the log's statements) and :mod:`service.store.rows` (columns, row
+- :mod:`service.store.log_sql` (the log's statements), :mod:`service.store.log_calls` (Store calls made from
+  those statements, one line per call in each adapter) and :mod:`service.store.rows` (columns, row
   decoding): what both adapters share, by composition (neither adapter inherits from the other).
 
 The port is :class:`service.store_contract.Store`; callers take it, not an adapter.

@@ -39,7 +39,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from domain.kernel.log import GameRow, StoredEvent, StoreError
 
 from .group_commit import ON_GROUP_COMMIT
-from .log_calls import LogCalls
+from .log_calls import asked, awaited, written
 from .log_sql import Dialect, LogSql
 from .migrations import MIGRATIONS
 from .rows import EVENT_COLUMNS, row_event
@@ -237,7 +237,7 @@ class _Tx:
                 cur.executemany(_pg_sql(sql), rows)
 
 
-class PgEventStore(LogCalls):
+class PgEventStore:
     """The event log in one PostgreSQL database. Safe to share between threads (a connection pool).
     Implements :class:`service.store_contract.Store`."""
 
@@ -372,6 +372,35 @@ class PgEventStore(LogCalls):
     async def _write_async(self, fn: Callable[[Any], Any]) -> Any:
         """:meth:`_write` on a thread of the loop's executor (a transaction per command, no group)."""
         return await asyncio.get_running_loop().run_in_executor(None, self._write, fn)
+
+    # -- the log: the Store calls answered from ``self._sql`` (:mod:`service.store.log_calls`) ----------
+    create_game = written(LogSql.create_game_tx)
+    append = written(LogSql.append_tx)
+    append_async = awaited(LogSql.append_tx)
+    append_tx = asked(LogSql.append_tx)
+    claim_seat = written(LogSql.claim_seat_tx)
+    rotate_seat = written(LogSql.rotate_seat_tx)
+    game = asked(LogSql.game)
+    require_game = asked(LogSql.require_game)
+    games = asked(LogSql.games)
+    newest_game_id = asked(LogSql.newest_game_id)
+    game_ids = asked(LogSql.game_ids)
+    version = asked(LogSql.version)
+    seat_for_token = asked(LogSql.seat_for_token)
+    seats = asked(LogSql.seats)
+    seat_hashes = asked(LogSql.seat_hashes)
+    invitation_hashes = asked(LogSql.invitation_hashes)
+    invited_seats = asked(LogSql.invited_seats)
+    seed = asked(LogSql.seed)
+    revealed_seed = asked(LogSql.revealed_seed)
+    command_result = asked(LogSql.command_result)
+    head = asked(LogSql.head)
+    command_body = asked(LogSql.command_body)
+    load = asked(LogSql.load)
+    last_seq_not_of = asked(LogSql.last_seq_not_of)
+    event = asked(LogSql.event)
+    unfinished_bot_games = asked(LogSql.unfinished_bot_games)
+    count_events = asked(LogSql.count_events)
 
     def import_game(self, game: GameRow, token_hashes: dict[str, str], seed: bytes | None,
                     events: Sequence[StoredEvent], invitation_hashes: dict[str, str] | None = None) -> None:

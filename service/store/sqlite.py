@@ -37,7 +37,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -56,7 +56,7 @@ from domain.kernel.log import (  # noqa: F401
 from .chain_check import ChainReport, verify_chain, verify_commitments
 from .group_commit import ON_GROUP_COMMIT, settle, Write
 from .migrations import BOT_HEADERS, MIGRATIONS
-from .log_calls import LogCalls
+from .log_calls import asked, awaited, written
 from .log_sql import Dialect, LogSql, SeatRefused
 from .rows import token_hash
 
@@ -84,7 +84,7 @@ canonical = chain.v1_canonical
 chain_hash = chain.v1_hash
 
 
-class EventStore(LogCalls):
+class EventStore:
     """One SQLite file. Safe to share between threads (a connection per thread). Implements
     :class:`service.store_contract.Store` (as does the PostgreSQL backend, ``service.store.postgres``)."""
 
@@ -429,6 +429,37 @@ class EventStore(LogCalls):
         except BaseException as exc:  # pragma: no cover - interrupted between writes: nothing is kept
             fail_all(exc)
 
+    # -- the log: the Store calls answered from ``self._sql`` (:mod:`service.store.log_calls`) ----------
+    create_game = written(LogSql.create_game_tx)
+    append = written(LogSql.append_tx)
+    append_async = awaited(LogSql.append_tx)
+    append_tx = asked(LogSql.append_tx)
+    claim_seat = written(LogSql.claim_seat_tx)
+    rotate_seat = written(LogSql.rotate_seat_tx)
+    game = asked(LogSql.game)
+    require_game = asked(LogSql.require_game)
+    games = asked(LogSql.games)
+    newest_game_id = asked(LogSql.newest_game_id)
+    game_ids = asked(LogSql.game_ids)
+    version = asked(LogSql.version)
+    seat_for_token = asked(LogSql.seat_for_token)
+    seats = asked(LogSql.seats)
+    seat_hashes = asked(LogSql.seat_hashes)
+    invitation_hashes = asked(LogSql.invitation_hashes)
+    invited_seats = asked(LogSql.invited_seats)
+    seed = asked(LogSql.seed)
+    revealed_seed = asked(LogSql.revealed_seed)
+    command_result = asked(LogSql.command_result)
+    head = asked(LogSql.head)
+    command_body = asked(LogSql.command_body)
+    load = asked(LogSql.load)
+    last_seq_not_of = asked(LogSql.last_seq_not_of)
+    event = asked(LogSql.event)
+    unfinished_bot_games = asked(LogSql.unfinished_bot_games)
+    count_events = asked(LogSql.count_events)
+    last_position = asked(LogSql.last_position)
+    iter_all = asked(LogSql.iter_all)
+
     def import_game(self, game: GameRow, token_hashes: dict[str, str], seed: bytes | None,
                     events: Sequence[StoredEvent], invitation_hashes: dict[str, str] | None = None) -> None:
         """A whole game as stored elsewhere, in one transaction (:meth:`LogSql.import_game_tx`)."""
@@ -436,12 +467,6 @@ class EventStore(LogCalls):
             self._write(self._sql.import_game_tx(game, token_hashes, seed, events, invitation_hashes))
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"cannot import game {game.game_id!r}: {exc}") from None
-
-    def last_position(self) -> int:
-        return self._sql.last_position()
-
-    def iter_all(self, after_rowid: int = 0, batch: int = 1000) -> Iterable[tuple[int, StoredEvent]]:
-        return self._sql.iter_all(after_rowid, batch)
 
 
 __all__ = [

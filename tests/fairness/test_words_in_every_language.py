@@ -33,7 +33,8 @@ CARD_ID = re.compile(r"(?:PROP-)?(?:EMP|REB)-[A-Z0-9-]*[A-Z0-9]")
 
 
 @pytest.fixture
-def client(tmp_path):
+def client(tmp_path, monkeypatch):
+    monkeypatch.setenv("UMPIRE_PSEUDO_LOCALE", "1")  # else x-pseudo is refused for English: the pseudo reads are real
     with TestClient(create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)) as c:
         yield c
 
@@ -63,7 +64,7 @@ def test_no_language_names_a_card_the_reader_may_not_know(client):
     gid, tokens = g["game_id"], g["seats"]
     titles = {cid: card.title for cid, card in hoth.catalog().cards.items()}
     readers: dict[str | None, str | None] = {**{s: t for s, t in tokens.items()}, None: None}
-    checked = localized = 0
+    checked = localized = marked = 0
     for step in range(45):
         cur = svc.current(gid)
         if cur.finished:
@@ -86,6 +87,7 @@ def test_no_language_names_a_card_the_reader_may_not_know(client):
                 for name in {title, term(title, lang)}:
                     assert name not in text, (seat, lang, cid, name)
             localized += lang != PSEUDO and "_message" in text
+            marked += lang == PSEUDO and "⟦" in text
             checked += 1
         seat = cur.status.to_act[0]
         h = {"Authorization": f"Bearer {tokens[seat]}"}
@@ -94,7 +96,7 @@ def test_no_language_names_a_card_the_reader_may_not_know(client):
         r = c.post(f"/games/{gid}/commands", json={"command": rng.choice(cmds), "expected_version": legal["version"]},
                    headers=h)
         assert r.status_code == 201, r.text
-    assert checked >= 60 and localized, (checked, localized)
+    assert checked >= 60 and localized and marked, (checked, localized, marked)
 
 
 def test_no_language_names_an_order_card_still_face_down(client):

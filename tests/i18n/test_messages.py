@@ -46,8 +46,8 @@ def test_the_emperors_plurals_in_languages_without_its_rulebook(lang, forms):
 
 
 def test_english_is_the_domains_own_text_and_a_printed_name_is_translated():
-    assert _wounds(2).english() == "Akhena suffers 2 wound(s): Reeds"
-    assert i18n.render(_wounds(2), "en") == "Akhena suffers 2 wound(s): Reeds"
+    assert _wounds(2).english() == "Akhena suffers 2 wounds: Reeds"
+    assert i18n.render(_wounds(2), "en") == "Akhena suffers 2 wounds: Reeds"
     assert i18n.render(_wounds(2), "uk").startswith("Ахена отримує")
 
 

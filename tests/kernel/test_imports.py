@@ -289,7 +289,8 @@ def test_the_game_service_implements_the_built_in_players_port(tmp_path):
 
 def test_the_store_adapters_stand_on_their_own():
     """The SQLite and PostgreSQL adapters import neither each other nor each other's names, and neither
-    inherits from the other: what they share is composed in (``service/store/log_sql.py``)."""
+    inherits from the other: what they share is composed in (``service/store/log_sql.py``; no base class
+    of ours at all: ``tests/kernel/test_store_adapters.py``)."""
     graph = import_graph.module_graph(ROOT, PRODUCT)
     assert "service.store.sqlite" not in graph["service.store.postgres"]
     assert "service.store.postgres" not in graph["service.store.sqlite"]
@@ -300,11 +301,3 @@ def test_the_store_adapters_stand_on_their_own():
     from service.store.sqlite import EventStore
 
     assert EventStore not in PgEventStore.__mro__ and PgEventStore not in EventStore.__mro__
-    # the calls both answer the same way from their LogSql are written once (service/store/log_calls.py)
-    from service.store.log_calls import LogCalls
-
-    shared = [n for n, v in vars(LogCalls).items() if callable(v) and not n.startswith("_")]
-    assert len(shared) >= 20
-    for adapter in (EventStore, PgEventStore):
-        assert LogCalls in adapter.__mro__
-        assert not [n for n in shared if n in vars(adapter)], adapter

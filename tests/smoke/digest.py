@@ -21,6 +21,7 @@ import random
 import msgspec
 
 from domain.kernel import RuleViolation
+from scenarios.content import hand_to_rulesets
 
 from .play import Game, _pick, sample_template, toward_enemy
 
@@ -76,6 +77,7 @@ if __name__ == "__main__":  # print the pins of tests/smoke/test_engine_digest.p
 
     from .play import ruleset
 
+    hand_to_rulesets()  # a composition root of its own: the rulesets get their content (as the test session does)
     rs = ruleset()
     for battle in sorted(shipped().battles):
         for lu in shipped().battles[battle].line_ups:

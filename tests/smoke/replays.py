@@ -25,6 +25,7 @@ from bots import BotSeat
 from bots import decide
 from bots.arena import Arena
 from domain.kernel import event_type_name, registry, to_payload
+from scenarios.content import hand_to_rulesets
 
 from .digest import english_ruling, game_digest
 
@@ -98,6 +99,7 @@ def bot_log_hash(battle: str, bot: str) -> str:
 if __name__ == "__main__":
     if "--write" not in sys.argv:
         raise SystemExit("usage: python -m tests.smoke.replays --write")
+    hand_to_rulesets()  # a composition root of its own: the rulesets get their content (as the test session does)
     FIXTURE.parent.mkdir(exist_ok=True)
     pins = {key(c): compute(c) for c in cases()}
     FIXTURE.write_text(json.dumps(pins, indent=1, sort_keys=True) + "\n")

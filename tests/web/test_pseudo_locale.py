@@ -44,8 +44,8 @@ DATA: dict[str, str] = {
 #: Ids that are data shown as they are: seats, rule ids, scenario ids (all-capital words with hyphens).
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
 
-#: Seats (and bot seats) of the three games: ids, not words.
-SEATS = {"rebel", "imperial", "player", "emperor"}
+#: Seats (and bot seats) of the three games: ids, not words ("human": the Emperor solo mode's one seat).
+SEATS = {"rebel", "imperial", "player", "emperor", "human"}
 
 #: A word: letters (any script), digits, and the hyphens and apostrophes inside it; English is a word of
 #: Latin letters without accents.
@@ -159,12 +159,35 @@ def view_gaps(base: str, gid: str, token: str) -> set[str]:
         {t for t in _strings(state, set()) if TOKEN.fullmatch(t)}
 
 
-def server_gaps(base: str) -> list[str]:
-    """The texts of ``GET /rulesets`` the service does not yet render as messages (ruleset, scenario,
-    campaign and bot titles, rule choices' questions, readings and reasons, options' descriptions): still
-    English in every language (docs/languages.md). Each is let pass only where it stands whole, so a word
-    of the page beside it is still seen; longest first."""
-    return sorted(_strings(httpx.get(f"{base}/rulesets", params={"lang": PSEUDO}).json(), set()), key=len, reverse=True)
+def _enums(node: Any, out: set[str]) -> set[str]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "enum" and isinstance(v, list):
+                out.update(w for x in v if isinstance(x, str) for w in WORD.findall(x))
+            else:
+                _enums(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _enums(v, out)
+    return out
+
+
+def listing_ids(base: str) -> set[str]:
+    """The ids ``GET /rulesets`` gives that the page shows as they are, in every language (everything else it says
+    for people is marked, service/ruleset_listing.py):
+
+    * a rule choice's option ids: a choice in force is shown in words, marked, with its rule id and its option's
+      id beside it in small print (``(HOTH-CHOICE-EWEB any)``, web/js/choices.js), as the rule id is;
+    * the values an options schema enumerates (Battle of Hoth's leaders ``vader``, ``leia``: characters' ids,
+      offered as they are by its options form, web/js/rulesets/hoth.js)."""
+    out: set[str] = set()
+    for rs in httpx.get(f"{base}/rulesets", params={"lang": PSEUDO}).json():
+        for c in rs.get("choices") or []:
+            for o in c.get("options") or []:
+                assert "⟦" not in o["id"], o  # an id is never translated
+                out.update(WORD.findall(o["id"]))
+        _enums(rs.get("options"), out)
+    return out
 
 
 #: The texts of board.svg seen on the way (the server draws them; not yet messages): kept as an artefact.
@@ -318,7 +341,8 @@ def _findings(page: Any, view: str, data: set[str], gaps: list[str]) -> list[str
 def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, contexts):
     base = pseudo_server.url
     assert httpx.get(f"{base}/languages/{PSEUDO}/catalog").json()["messages"]["Lobby"] == "⟦Lóbbý⟧"
-    gaps = server_gaps(base)
+    gaps: list[str] = []  # GET /rulesets speaks the pseudo-locale: its titles, choices and options are marked
+    ids = listing_ids(base)
     games = [(rid, *_played(base, rid, sc, n, seed=i + 3)) for i, (rid, sc, n) in enumerate(GAMES)]
     page = contexts.page()
     page.goto(f"{base}/#/")
@@ -339,11 +363,15 @@ def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, conte
     page.wait_for_selector("#ab-player-1 .army-problems li")
     _settle(page)
     findings += _findings(page, "lobby army builder", {"player-1", "player-2"}, gaps)
+    # Battle of Hoth's options and rule choices in the lobby (their titles and descriptions come from GET /rulesets)
+    page.select_option("#c-ruleset", "hoth")
+    _settle(page)
+    findings += _findings(page, "lobby hoth", ids, gaps)
     for rid, gid, seats in games:
-        data = set(seats)
+        data = set(seats) | ids
         v = httpx.get(f"{base}/games/{gid}").json()
         seat = (v.get("to_act") or list(seats))[0]
-        gaps = sorted(set(server_gaps(base)) | view_gaps(base, gid, seats[seat]), key=len, reverse=True)
+        gaps = sorted(view_gaps(base, gid, seats[seat]), key=len, reverse=True)
         page.goto(f"{base}/#/game/{gid}?seat={seat}")
         page.wait_for_selector("#board > svg", state="attached")
         _settle(page)

@@ -280,7 +280,11 @@ export function schemaForm(schema, onChange) {
 function optionsNote(schema, withForm) {
   if (!schema) return null;
   const props = schema.properties || {};
-  const parts = Object.entries(props).map(([k, v]) => `${k.replace(/_/g, ' ')}${v && v.description ? `: ${v.description}` : ''}`);
+  const parts = Object.entries(props).map(([k, v]) => {
+    const name = (v && v.title) || k.replace(/_/g, ' ');  // the option's title in the page's language (GET /rulesets)
+    const about = (v && v.description) || '';
+    return about.startsWith(name) ? about : `${name}${about ? `: ${about}` : ''}`;
+  });
   const head = withForm ? t('About these options') : t('Options (the ones without a field above are set as JSON under "More")');
   const text = parts.length ? `${head}: ${parts.join('; ')}` : withForm ? '' : schema.description || '';
   return text ? h('p', { class: 'muted', id: 'c-options-note' }, text) : null;

@@ -11,7 +11,7 @@ import { h } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { ApiError, problemText } from '../api.js';
 import { commandButton, warningOf, wordsOf } from '../commands.js';
-import { armyBuilder } from '../army_builder.js';
+import { armyBuilder } from './smoke_army_builder.js';
 import { dressTable, SYMBOLS } from './smoke_labels.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

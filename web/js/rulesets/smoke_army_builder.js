@@ -3,8 +3,8 @@
 // profile shown as it is added. The catalogue is the options schema's own ``x-army-building`` (GET
 // /rulesets); the umpire checks the lists again when the game is created (POST /games refuses a list with
 // the field and the rule). A limit broken here is shown with its rule and keeps the game from being created.
-import { h } from './dom.js';
-import { t, tn } from './i18n.js';
+import { h } from '../dom.js';
+import { t, tn } from '../i18n.js';
 
 // read when drawn: the words are the page's language's, loaded after this module
 const CLASS_WORD = () => ({ core: t('core'), rare: t('rare'), auxiliary: t('auxiliary') });
