@@ -3,7 +3,8 @@
     .venv/bin/python ops/bench_i18n.py [--commands 120] [--json]
 
 For a seeded random Emperor game, a Hoth game and a Clouds of Smoke game (all speak messages: summaries,
-refusals, labels, rulings): at each decision, the time to
+refusals, labels, rulings): at each decision, the time to build the seat's view (English) and to put its
+content's printed words in the language (``service.i18n.printed_view``), the time to
 make the ``legal-commands`` answer's words (``words.described``) and then to localize that body in
 the language of the game's rulebook (uk; ru for Smoke; ``service.i18n.localize``), and for every step the time to localize its timeline entry
 and its ruling. English is the domain's own text (no work at the edge), so the localize figures
@@ -69,10 +70,17 @@ def main(argv: list[str] | None = None) -> int:
         rs = registry.get(rid)
         g = Game(rs, scenario, seed=a.seed.to_bytes(32, "big"))
         rng = random.Random(a.seed)
-        words_t, uk_t = [], []
+        words_t, uk_t, view_t, printed_t = [], [], [], []
         while not g.over and g.commands < a.commands:
             seat = g.to_act()
             cmds = g.legal(seat)
+            t1 = time.perf_counter()
+            view = {"ruleset": rid, "state": rs.view(g.state, seat)}
+            t2 = time.perf_counter()
+            i18n.printed_view(view, lang)  # the content's printed words of GET /games/{id} (domain/kernel/printed.py)
+            t3 = time.perf_counter()
+            view_t.append(t2 - t1)
+            printed_t.append(t3 - t2)
             built = [msgspec.to_builtins(c) for c in cmds]
             t1 = time.perf_counter()
             body = {"described": words.described(rs, g.state, seat, built)}
@@ -96,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
             tl_t.append(t2 - t1)
             ruling_t.append(t3 - t2)
         out[rid] = {"language": lang, "decisions": len(words_t), "legal_commands_words_en": _stats(words_t),
-                    "legal_commands_localize": _stats(uk_t), "steps": len(tl_t),
+                    "legal_commands_localize": _stats(uk_t), "view_en": _stats(view_t),
+                    "view_printed_words": _stats(printed_t), "steps": len(tl_t),
                     "timeline_entry_localize": _stats(tl_t), "ruling_localize": _stats(ruling_t)}
     js = (ROOT / "web" / "js" / "i18n.js").read_bytes()
     size = {}
