@@ -263,9 +263,7 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
 
 
 __all__ = ["FIELDS", "LOCALES_DIR", "Pseudo", "gettext_", "localize", "number", "po_path", "printed_in", "printed_view",
-           "pseudo",
-           "render",
-           "term", "translated_names", "translations"]
+           "pseudo", "render", "term", "translated_names", "translations"]
 
 
 #: Where the web client's strings sit in the template (their source locations).

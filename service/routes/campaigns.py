@@ -18,8 +18,8 @@ from domain.kernel.printed import printed_paths_of
 from .. import i18n
 from ..auth import bearer_token
 from ..campaigns import CampaignService, CampaignStore, CreateCampaignRequest, battle_seed, campaigns_of
-from ..schemas import CampaignCreated, CampaignReady, CampaignVerify, CampaignView
 from ..language import content_language
+from ..schemas import CampaignCreated, CampaignReady, CampaignVerify, CampaignView
 from ._common import lang_of, strict_body, svc_of
 
 

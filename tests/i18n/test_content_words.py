@@ -121,7 +121,7 @@ def test_a_campaign_in_ukrainian_gives_its_title_briefing_and_secret_objectives_
     r = api.client.post("/campaigns", json={"ruleset": "hoth", "campaign": "CMP-2-OUTPOST-DELTA", "seed": "0f" * 32})
     assert r.status_code == 201, r.text
     cid, tokens = r.json()["campaign_id"], r.json()["seats"]
-    for seat, token in tokens.items():
+    for token in tokens.values():
         en = api.client.get(f"/campaigns/{cid}", headers=api.auth(token))
         uk = api.client.get(f"/campaigns/{cid}", headers={**api.auth(token), **UK})
         assert uk.headers["content-language"] == "uk" and en.status_code == uk.status_code == 200

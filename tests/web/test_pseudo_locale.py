@@ -270,7 +270,7 @@ def test_a_view_keeps_english_only_where_listed(pseudo_server):
     printed: list[str] = []
     for i, (rid, sc, n) in enumerate(GAMES):
         gid, seats = _played(base, rid, sc, n, seed=i + 3)
-        for seat, token in seats.items():
+        for token in seats.values():
             state = httpx.get(f"{base}/games/{gid}", params={"lang": PSEUDO},
                               headers={"Authorization": f"Bearer {token}"}).json()["state"]
             for path, texts in _view_english(state, "", {}).items():
