@@ -7,8 +7,8 @@ were found), the move's path, the retreat's path. Deterministic: the same state 
 give the same bytes.
 
 Every word of the picture (the header, the morale line, terrain names, markers, the hover titles) is a message
-(issue 28), written by ``say`` in the reader's language (English by default); ids, printed names and numbers
-are data.
+(issue 28), written by ``say`` in the reader's language (English by default); a unit's printed name goes
+through ``say`` too (the reader's rulebook's name); ids, seats and numbers are data.
 """
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ def render_svg(state: SmokeState, recent: list[Any], say: Callable[["str | Messa
         label = u.id + (f" x{hits[u.id]}" if hits.get(u.id) else "")
         out.append(f'<text x="{fr.x(u.x)}" y="{_f(float(fr.y(u.y)) + 3)}" font-size="8" text-anchor="middle" '
                    f'fill="#fff" font-weight="bold">{escape(label)}</text>')
-        out.append(f'<title>{escape(say(msg("{unit}: {name} ({seat})", unit=u.id, name=p.name, seat=u.seat)))}</title>')
+        out.append(f'<title>{escape(u.id)}: {escape(say(p.name))} ({escape(u.seat)})</title>')
         out.append("</g>")
     # commanders
     for cmd in sorted(state.commanders.values(), key=lambda c: c.id):
