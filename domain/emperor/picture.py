@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 
 from domain.kernel.messages import Message, joined, msg, text_of
 
-from .content import ability_text
+from .content import ability_words
 from .field import Field
 from .grid import xy
 from .state import EMPEROR, HERO, HUMAN, EmperorState
@@ -214,7 +214,7 @@ def render(state: EmperorState, seat: str | None, recent: list,
         ex = state.exhausted.get(side, ())
         for c in hero.cards:
             mark = "x" if c.id in ex else "o"
-            out.append(_t(px, y0, f"{mark} {c.id} {say(c.name)}: " + "; ".join(ability_text(a) for a in c.abilities)[:34],
+            out.append(_t(px, y0, f"{mark} {c.id} {say(c.name)}: " + "; ".join(say(ability_words(a)) for a in c.abilities)[:34],
                           9, "start", fill="#888" if c.id in ex else "#222"))
             y0 += 12
         y0 += 8
