@@ -56,6 +56,20 @@ def _t(x: int, y: int, text: str, size: int = 11, anchor: str = "middle", weight
             f'fill="{fill}">{escape(text)}</text>')
 
 
+#: The most characters of a card's abilities (in English) the panel shows; the rest is cut at an ability's end.
+ABILITIES_WIDTH = 34
+
+
+def _abilities(abilities, say: Callable[["str | Message"], str]) -> str:
+    """A card's abilities in the panel, ``ATTACK 2 MELEE; PUSH 1 MELEE``: the whole abilities that fit
+    :data:`ABILITIES_WIDTH` (at least one), then ``…`` when some are left out; each in the reader's language."""
+    said = [ability_words(a) for a in abilities]
+    shown = 1
+    while shown < len(said) and len("; ".join(text_of(x) for x in said[:shown + 1])) <= ABILITIES_WIDTH:
+        shown += 1
+    return "; ".join(say(x) for x in said[:shown]) + ("…" if shown < len(said) else "")
+
+
 def _warrior(wr) -> Message:
     """A warrior's hover title: ``Akhena (the Emperor's hero) on C4: 5 of 6 health``."""
     p = dict(name=wr.name, cell=wr.cell, left=wr.left, health=wr.health)
@@ -214,7 +228,7 @@ def render(state: EmperorState, seat: str | None, recent: list,
         ex = state.exhausted.get(side, ())
         for c in hero.cards:
             mark = "x" if c.id in ex else "o"
-            out.append(_t(px, y0, f"{mark} {c.id} {say(c.name)}: " + "; ".join(say(ability_words(a)) for a in c.abilities)[:34],
+            out.append(_t(px, y0, f"{mark} {c.id} {say(c.name)}: " + _abilities(c.abilities, say),
                           9, "start", fill="#888" if c.id in ex else "#222"))
             y0 += 12
         y0 += 8
