@@ -51,9 +51,11 @@ def _name(state: EmperorState, wid: str) -> str:
 
 
 def _t(x: int, y: int, text: str, size: int = 11, anchor: str = "middle", weight: str = "normal",
-       fill: str = "#222") -> str:
+       fill: str = "#222", cls: str = "") -> str:
+    """A text; ``cls``: what it is for a client (``order-line``, ``order-deck``), whatever the language."""
+    klass = f' class="{cls}"' if cls else ""
     return (f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
-            f'fill="{fill}">{escape(text)}</text>')
+            f'fill="{fill}"{klass}>{escape(text)}</text>')
 
 
 #: The most characters of a card's abilities (in English) the panel shows; the rest is cut at an ability's end.
@@ -185,10 +187,10 @@ def render(state: EmperorState, seat: str | None, recent: list,
         out.append("</g>")
     # panel: order card and compass
     px = MARGIN * 2 + bf.columns * CELL - 10
-    out.append(_t(px, TOP + 6, say(msg("Order card")), 13, "start", "bold"))
+    out.append(_t(px, TOP + 6, say(msg("Order card")), 13, "start", "bold", cls="order-title"))
     oc = state.current_order()
     if oc is None:
-        out.append(_t(px, TOP + 26, say(msg("none yet")), 11, "start"))
+        out.append(_t(px, TOP + 26, say(msg("none yet")), 11, "start", cls="order-line"))
     else:
         steps = joined([ORDER_STEPS.get(x, x.replace("_", " ")) for x in oc.steps], ", ")
         lines = [f"{oc.id}: {say(steps)}",
@@ -197,7 +199,7 @@ def render(state: EmperorState, seat: str | None, recent: list,
                  say(msg("unique crest: yes") if oc.unique_crest else msg("unique crest: no")),
                  say(msg("compass: {compass}", compass=oc.compass))]
         for i, line in enumerate(lines):
-            out.append(_t(px, TOP + 26 + 16 * i, line, 11, "start"))
+            out.append(_t(px, TOP + 26 + 16 * i, line, 11, "start", cls="order-line"))
         cx, cy = px + 60, TOP + 135
         out.append(f'<circle cx="{cx}" cy="{cy}" r="32" fill="#fff" stroke="#444"/>')
         out.append(_t(cx, cy - 36, "N", 10))
@@ -210,7 +212,7 @@ def render(state: EmperorState, seat: str | None, recent: list,
         out.append(f'<polygon points="{tip[0]},{tip[1]} {base[0] + wing[0]},{base[1] + wing[1]} '
                    f'{base[0] - wing[0]},{base[1] - wing[1]}" fill="#6a3d9a"/>')
     out.append(_t(px, TOP + 190, say(msg("deck {deck}  discard {discard}", deck=len(state.order_deck),
-                                         discard=len(state.order_discard))), 11, "start"))
+                                         discard=len(state.order_discard))), 11, "start", cls="order-deck"))
     y0 = TOP + 214
     for side in (EMPEROR, HUMAN):
         hero = state.heroes.get(side)
@@ -234,9 +236,10 @@ def render(state: EmperorState, seat: str | None, recent: list,
         y0 += 8
     if lm is not None:
         ly = TOP + state.battlefield.rows * CELL + 22
-        out.append(_t(MARGIN, ly, say(msg("Last Emperor move: {name} {frm} -> {to} (SOLO-MOVE-7 step {step}); "
-                                          "dashed: possible P, tinted: reachable R, bold: P∩R",
-                                          name=_name(state, lm.warrior), frm=lm.frm, to=lm.to, step=lm.step)), 10,
-                      "start"))
+        move = say(msg("Last Emperor move: {name} {frm} -> {to} (SOLO-MOVE-7 step {step})", name=_name(state, lm.warrior),
+                       frm=lm.frm, to=lm.to, step=lm.step))
+        legend = say(msg("dashed: possible P, tinted: reachable R, bold: P∩R"))
+        out.append(f'<text x="{MARGIN}" y="{ly}" font-size="10" text-anchor="start" font-weight="normal" fill="#222">'
+                   f'<tspan class="last-move">{escape(move)}</tspan>; {escape(legend)}</text>')
     out.append("</svg>")
     return "\n".join(out)
