@@ -298,6 +298,8 @@ def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, conte
         more = [ruling_gaps(base, rid, gid, q, seats[seat]) for q in shown]
         texts = set().union(*(m[0] for m in more)) if more else set()
         findings += _findings(page, f"{rid} play", data, sorted(set(gaps) | texts, key=len, reverse=True))
+        if rid == "emperor":  # the picture's order card, lifted into the page by what its texts are, in any language
+            assert "⟦" in page.locator("#emperor-order[data-source='board.svg']").text_content()
         at = max(1, v["version"] - 1)
         page.goto(f"{base}/#/game/{gid}?seat={seat}&tab=replay&at={at}")
         page.wait_for_selector("#ruling[data-at] h3")
