@@ -19,10 +19,10 @@ from xml.sax.saxutils import escape
 from domain.kernel.messages import Message, joined, msg, text_of
 
 from . import events as E
-from .markers import BATTLE_RADIUS
-from .headline import status_words
-from .state import SmokeState
 from .commanders import COMMANDER_RADIUS
+from .headline import status_words
+from .markers import BATTLE_RADIUS
+from .state import SmokeState
 from .terrain_words import TERRAIN_WORDS
 
 S = 30.0  # px per UW

@@ -11,7 +11,6 @@ from html import unescape
 from typing import Any
 
 import pytest
-
 from babel.messages.pofile import read_po
 
 from service import i18n
