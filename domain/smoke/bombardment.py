@@ -16,7 +16,7 @@ from .geometry import EPS, box_distance
 from .layouts import keep, recent
 from .state import Losses, SmokeState, Unit, memo
 from .units import bombardment_of, has
-from .fire import fire_contacts
+from .fire import contact_enemies
 from .retreat import retreat_refusal
 from .morale import lose_morale
 from .retreat import roll_retreat_distance
@@ -50,11 +50,10 @@ def _refusal(state: SmokeState, u: Unit) -> tuple[str, str] | None:
     if cv:
         return "SMOKE-TERR-3", msg("{unit} is in terrain with cover ({elements})", unit=u.id, elements=", ".join(cv))
 
-    for a, b, _ in fire_contacts(state):
-        if u.id in (a, b):
-            e = b if a == u.id else a
-            return "SMOKE-BOMB-2", msg("{unit} is in fire contact with {enemy} (SMOKE-LOF-4: Fire ranges only)",
-                                           unit=u.id, enemy=e)
+    enemies = contact_enemies(state, u)
+    if enemies:
+        return "SMOKE-BOMB-2", msg("{unit} is in fire contact with {enemy} (SMOKE-LOF-4: Fire ranges only)",
+                                   unit=u.id, enemy=enemies[0])
     return None
 
 

@@ -23,7 +23,7 @@ from .geometry import (
     segment_meets_interior, segments_meet_interior,
 )
 from .layouts import keep, recent
-from .state import SmokeState, Unit, memo
+from .state import SmokeState, Unit, memo, remembered
 from .units import bombardment_of, fire_range, fire_range_bound, fire_weapons, has
 
 #: SMOKE-GEO-8 (INFERRED, GAP-B-10): half-angle of the fire sector about straight ahead, degrees.
@@ -470,4 +470,41 @@ _UNMEASURED = object()
 
 
 def in_fire_contact(state: SmokeState, u: Unit) -> bool:
-    return any(u.id in (a, b) for a, b, _ in fire_contacts(state))
+    return bool(contact_enemies(state, u))
+
+
+def contact_enemies(state: SmokeState, u: Unit) -> list[str]:
+    """The enemies in fire contact with ``u`` (SMOKE-LOF-3/4), in id order: the other unit of each pair of
+    ``fire_contacts(state)`` that holds u, in that list's order (its pairs are sorted by the units' ids). Taken from
+    that list when this layout's is known; else only u's pairs are measured, with the same candidates (enemies,
+    ``_could_reach`` with the larger of the two Fire ranges, the two units in x order as the sweep takes them) and
+    the same measurement (``fire_contact`` of the two units in id order)."""
+    moved = state.turn.moved if state.turn is not None else ()
+    known = remembered(state, "fire_contacts", moved)
+    if known is not None:
+        return [b if a == u.id else a for a, b, _ in known if u.id in (a, b)]
+    return memo(state, "contact_enemies", lambda: _contact_enemies(state, u), u.id, moved)
+
+
+def _contact_enemies(state: SmokeState, u: Unit) -> list[str]:
+    units = sorted(state.units.values(), key=lambda x: x.id)
+    deepest = max((x.d for x in units), default=0.0)
+    side = state.armies[u.seat].side
+    top_u = fire_range_bound(state, u, deepest)
+    out = []
+    before = True  # e comes before u in id order
+    for e in units:
+        if e.id == u.id:
+            before = False
+            continue
+        if state.armies[e.seat].side == side:
+            continue
+        # the sweep's x order: by x, equal x in id order (a stable sort of the id-sorted units)
+        a, b = (e, u) if e.x < u.x or (e.x == u.x and before) else (u, e)
+        if not _could_reach(a, b, max(top_u, fire_range_bound(state, e, deepest))):
+            continue  # the bounds are at least the ranges: the ranges cannot reach either
+        if not _could_reach(a, b, max(fire_range(state, a), fire_range(state, b))):
+            continue
+        if fire_contact(state, *((e, u) if before else (u, e))) is not None:
+            out.append(e.id)
+    return out
