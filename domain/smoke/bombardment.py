@@ -73,16 +73,21 @@ def _targets(state: SmokeState, u: Unit) -> dict[str, tuple[tuple[str, ...], dic
     bo = bombardment_of(state, u)
     if bo is None:
         return out
+    lines: dict[str, tuple] = {}
+    reach = bo.range + ELEVATION_RANGE_BONUS
+    if not any(_could_reach(u, e, reach) and state.enemy(u, e) for e in state.units.values()):
+        # no enemy unit may be in range: no formation has a member to measure (the formations are not needed)
+        keep(state, ("bomb_lines", u.id), lines)
+        return out
     # a line measured on the game's last layout is kept when nothing changed near u and e (domain/smoke/layouts.py)
     kept = recent(state, ("bomb_lines", u.id))
-    lines: dict[str, tuple] = {}
     for key, members in sorted(formations(state).items()):
         first = state.units[members[0]]
         if not state.enemy(u, first):
             continue
         for mid in members:
             e = state.units[mid]
-            if not _could_reach(u, e, bo.range + ELEVATION_RANGE_BONUS):
+            if not _could_reach(u, e, reach):
                 continue
             got = kept.pair(mid, u, e) if kept is not None else None
             if got is None:

@@ -240,6 +240,8 @@ def best_placements(eligible: list[Box], forbidden: list[Box], others: list[Box]
                     keep: int = 12) -> tuple[int, list[Point]]:
     """The maximal depth and up to ``keep`` maximising points, in the deterministic tie order of
     SMOKE-GEO-15 (more units of any kind within 2 UW first, then lexicographic (x, y))."""
+    if not eligible:
+        return 0, []  # every point covers none of them: depth 0 everywhere (no candidate need be made)
     # boundaries at the covering distance with its tolerance, so that the candidates are exact for ``covers``
     pts = np.array(sorted(set(candidates(eligible, forbidden, width, height, BATTLE_RADIUS + EPS))), dtype=float)
     if not len(pts):
