@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pytest
 
+from domain.smoke import battle as Bt
 from domain.smoke import deployment as D
 from domain.smoke import fire as F
 from domain.smoke import state as S
@@ -163,3 +164,23 @@ def test_fire_contacts_are_every_pair_in_contact(battle, players, seed):
     assert seen["states"] >= 50
     if battle == "BTL-CROSSROADS":
         assert seen["contacts"] >= 10 and seen["units_in_contact"] >= 20
+
+
+def test_hit_order_is_every_attacker_measured(monkeypatch):
+    """SMOKE-HIT-3, SMOKE-GEO-20: the hit order of every battle fought in random games (the nearest attacker
+    found skipping the attackers whose boxes are farther apart along an axis than the nearest so far) is the
+    order found by measuring every attacker."""
+    fast = Bt._hit_groups
+    seen = {"calls": 0, "receivers": 0}
+
+    def checked(state, receivers, attackers):
+        got = fast(state, receivers, attackers)
+        assert got == O.hit_groups(state, receivers, attackers)
+        seen["calls"] += 1
+        seen["receivers"] += len(receivers)
+        return got
+
+    monkeypatch.setattr(Bt, "_hit_groups", checked)
+    for battle, seed in (("BTL-CROSSROADS", 100), ("BTL-CROSSROADS", 103), ("BTL-ALL-TERRAIN", 101)):
+        random_game(RS, battle, seed, options={"players": 4})
+    assert seen["calls"] >= 20 and seen["receivers"] >= 60, seen
