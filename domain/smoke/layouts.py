@@ -5,7 +5,7 @@ per-layout memo (``state.memo``) starts empty for every new layout. A pairwise m
 all lie near its two units (a fire contact, SMOKE-LOF-3/4; a bombardment's line, SMOKE-BOMB-3) is kept
 here per pair, and used again on a later layout of the same game when the two Unit objects are the same
 and no unit that was added, removed, moved or newly marked as moved this turn (SMOKE-SR-18) comes within
-``NEAR`` of the convex hull of their two boxes; every other pair is measured afresh. The terrain, the profiles, the
+``NEAR`` of their bounding boxes; every other pair is measured afresh. The terrain, the profiles, the
 sides and the game's options and rule choices must be the same too (else nothing is kept).
 
 Records are kept per game id and kind (bounded) and never changed once kept: threads may share them.
@@ -15,13 +15,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from .geometry import EPS, convex_hull
+from .geometry import EPS
 from .state import SmokeState, Unit
 
-#: A unit this close to the convex hull of a pair's two boxes may change its answer: a contact (a rear partner's
-#: Fire range bonus, SMOKE-SR-23; touching, SMOKE-GEO-5) is within EPS of a box, and a unit that may block a line
-#: of fire (SMOKE-GEO-12a) meets a line from the shooter's front corners to the part of the target (inside that
-#: hull), or holds a point within 2 EPS of it.
+#: A unit this close to a pair's bounding boxes may change its answer: a contact (a rear partner's Fire range
+#: bonus, SMOKE-SR-23; touching, SMOKE-GEO-5) is within EPS, and a unit that may block a line of fire
+#: (SMOKE-GEO-12a) meets the hull of the shooter's front corners and the part of the target (inside the two
+#: boxes).
 NEAR = 2 * EPS
 
 _BY_KEY: dict[tuple, tuple] = {}
@@ -100,37 +100,8 @@ def untouched(a: Unit, b: Unit, dirty: list) -> bool:
     ab, bb = a.bbox(), b.bbox()
     x0, y0 = min(ab[0], bb[0]) - NEAR, min(ab[1], bb[1]) - NEAR
     x1, y1 = max(ab[2], bb[2]) + NEAR, max(ab[3], bb[3]) + NEAR
-    hull = None
     for d in dirty:
         if not (d[2] < x0 or d[0] > x1 or d[3] < y0 or d[1] > y1):
-            # within NEAR of the two boxes' bounding box: does it come within NEAR of their convex hull (where the
-            # contacts, the lines of fire and their blockers are)? For two units far apart on a diagonal, most
-            # of the bounding box is not
-            if hull is None:
-                hull = convex_hull(list(a.box().corners()) + list(b.box().corners()))
-            if _meets(hull, d):
-                return False
-    return True
-
-
-#: See ``_meets``: far above the rounding of the projections, far below NEAR.
-_SLACK = 1e-6
-
-
-def _meets(hull: list, d: tuple[float, float, float, float]) -> bool:
-    """Whether the box ``d`` grown by NEAR (a square's worth, so at least every point within NEAR of it, plus
-    ``_SLACK``) meets the convex polygon ``hull``, whose bounding box it meets: no edge normal of the hull separates
-    the two (the separating axis theorem; the axes x and y were the bounding boxes' test)."""
-    m = NEAR + _SLACK
-    rect = ((d[0] - m, d[1] - m), (d[2] + m, d[1] - m), (d[2] + m, d[3] + m), (d[0] - m, d[3] + m))
-    n = len(hull)
-    for i in range(n):
-        p, q = hull[i], hull[(i + 1) % n]
-        nx, ny = q[1] - p[1], p[0] - q[0]
-        hp = [nx * h[0] + ny * h[1] for h in hull]
-        rp = [nx * c[0] + ny * c[1] for c in rect]
-        tol = _SLACK * (abs(nx) + abs(ny))
-        if min(rp) > max(hp) + tol or max(rp) < min(hp) - tol:
             return False
     return True
 
