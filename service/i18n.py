@@ -230,6 +230,12 @@ def render(message: Message | Mapping[str, Any], locale: str, names: Mapping[str
     return english_template(m)
 
 
+def say(said: "Message | str", locale: str) -> str:
+    """A word of a picture (``board.svg``) in ``locale``: a message rendered, a plain string a printed name (a
+    unit's, a card's, a warrior's: the catalog's ``name`` context; English and a name it lacks: as it is)."""
+    return render(said, locale) if isinstance(said, Message) else term(said, locale)
+
+
 def localize(body: Any, locale: str, names: Mapping[str, str] | None = None) -> Any:
     """A JSON body with every text that has a message beside it (:data:`FIELDS`) rendered in ``locale``
     (in place; also returned). English bodies are left exactly as the domain wrote them, and so is a
@@ -263,7 +269,7 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
 
 
 __all__ = ["FIELDS", "LOCALES_DIR", "Pseudo", "gettext_", "localize", "number", "po_path", "printed_in", "printed_view",
-           "pseudo", "render", "term", "translated_names", "translations"]
+           "pseudo", "render", "say", "term", "translated_names", "translations"]
 
 
 #: Where the web client's strings sit in the template (their source locations).

@@ -308,7 +308,7 @@ def board_svg(svc: GameService, rm: ReadSidePort | None, game_id: str, seat: str
             recent = [decode_event(cur.ruleset, e.payload) for e in window if views.may_see(e, seat, cur.finished, cur.ruleset)]
     draw = cur.ruleset.render_svg
     if lang != DEFAULT and _speaks(draw):  # issue 28: the picture's words in the reader's language
-        return Read(draw(st, seat, recent, say=lambda said: i18n.render(said, lang)), degraded, lang=lang)
+        return Read(draw(st, seat, recent, say=lambda said: i18n.say(said, lang)), degraded, lang=lang)
     return Read(draw(st, seat, recent), degraded, lang=lang if _speaks(draw) else DEFAULT)
 
 

@@ -13,6 +13,8 @@ from typing import Literal
 
 import msgspec
 
+from domain.kernel.messages import Message, msg, text_of
+
 #: Content provenance (rules README): stated by the seed, INFERRED, or PROPOSED.
 Status = Literal["seed", "inferred", "proposed"]
 Crest = Literal["SUN", "MOON"]
@@ -49,8 +51,9 @@ class Ability(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     boost: Boost | None = None
 
 
-def ability_text(a: Ability) -> str:
-    """``ATTACK 2 AREA (+1 if SUN)``: the ability as the card prints it."""
+def ability_words(a: Ability) -> "str | Message":
+    """``ATTACK 2 AREA (+1 if SUN)``: the ability as the card prints it; its notation (``ATTACK 2 AREA``, the crest)
+    is the same in every language, a crest boost's words are a message."""
     parts = [a.kind.replace("_", " ")]
     if a.kind not in ("STAR", "SWAP"):
         parts.append(str(a.value))
@@ -60,8 +63,13 @@ def ability_text(a: Ability) -> str:
         parts.append("MELEE")
     text = " ".join(parts)
     if a.boost is not None:
-        text += f" (+{a.boost.amount} if {a.boost.crest})"
+        return msg("{ability} (+{amount} if {crest})", ability=text, amount=a.boost.amount, crest=a.boost.crest)
     return text
+
+
+def ability_text(a: Ability) -> str:
+    """``ATTACK 2 AREA (+1 if SUN)``: the ability as the card prints it, in English (the words the log keeps)."""
+    return text_of(ability_words(a))
 
 
 class Bonus(msgspec.Struct, frozen=True, kw_only=True):

@@ -176,8 +176,9 @@ class EmperorRuleset:
     def summary(self, event: Any) -> str:
         return summarize(event)
 
-    def render_svg(self, state: EmperorState, seat: str | None, recent: list[Any]) -> str:
-        return render(state, seat, recent)
+    def render_svg(self, state: EmperorState, seat: str | None, recent: list[Any], say: Any = None) -> str:
+        """Kernel protocol; ``say`` (optional): writes a message in the reader's language (issue 28)."""
+        return render(state, seat, recent) if say is None else render(state, seat, recent, say)
 
     # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
     automaton_title: ClassVar[Any] = labels.AUTOMATON_TITLE  # a message (issue 28)

@@ -21,13 +21,15 @@ from xml.sax.saxutils import escape
 
 import msgspec
 
-from domain.kernel.messages import Message, msg, text_of
+from domain.kernel.messages import Message, msg, msg_n, text_of
 
 from .board import (
-    EAST_EDGE_X, HALF_HEXES, PLAYABLE, ROWS, SECTION_LINES_X, WEST_EDGE_X, Hex, label,
+    EAST_EDGE_X, HALF_HEXES, PLAYABLE, ROWS, SECTION_LINES_X, WEST_EDGE_X, Hex,
 )
+from .terms import badge as badge_words
 from .terms import faces as face_words
-from .terms import side
+from .terms import hex_text, side
+from .terms import terrain as terrain_words
 
 
 class UnitMark(msgspec.Struct, frozen=True):
@@ -40,6 +42,8 @@ class UnitMark(msgspec.Struct, frozen=True):
     badges: tuple[str, ...] = ()
     #: The unit's id as commands name it (``data-unit`` on the picture, for clients to act on).
     id: str = ""
+    #: The unit's printed name (``Snowtroopers``; the hover title names it in the reader's language).
+    name: str = ""
 
 
 class MedalMark(msgspec.Struct, frozen=True):
@@ -171,9 +175,28 @@ def _check(h: Hex, field: str) -> None:
         raise ValueError(f"HOTH-COORD-4: picture {field} {h!r} is not a playable hex")
 
 
+def _medal(m: MedalMark) -> Message:
+    """A medal's hover title (HOTH-OBJ-TEMP-*, HOTH-OBJ-PERM-*)."""
+    if m.kind == "temporary":
+        return msg("temporary medal ({side})", side=side(m.faction)) if m.faction else msg("temporary medal")
+    return msg("permanent medal ({side})", side=side(m.faction)) if m.faction else msg("permanent medal")
+
+
+def _unit_title(u: UnitMark) -> Message:
+    """A unit's hover title: ``E1 imperial Snowtroopers, 3 figures, c4 r2 [8,2]``."""
+    name = u.name or u.unit_type.replace("_", " ")
+    if u.id:
+        return msg_n("{unit} {side} {name}, {count} figure, {hex}", "{unit} {side} {name}, {count} figures, {hex}",
+                     "count", unit=u.id, side=side(u.faction), name=name, count=u.figures, hex=hex_text(u.hex))
+    return msg_n("{side} {name}, {count} figure, {hex}", "{side} {name}, {count} figures, {hex}", "count",
+                 side=side(u.faction), name=name, count=u.figures, hex=hex_text(u.hex))
+
+
 def render_board(picture: BoardPicture, say: Callable[["str | Message"], str] = text_of) -> str:
     """The board as a standalone SVG document (deterministic text). ``say`` writes its words (a message)
-    in the reader's language; English by default."""
+    in the reader's language, and a plain string as a printed name; English by default. Every word is one:
+    the heading, the captions and the hover titles (hexes, structures, medals, units, badges); the short codes
+    drawn on the board (``RDG``, ``ST``, ``T``/``P``) and the coordinates are the same in every language."""
     for h in picture.terrain:
         _check(h, "terrain")
     for h in picture.structures:
@@ -207,13 +230,14 @@ def render_board(picture: BoardPicture, say: Callable[["str | Message"], str] = 
         terrain = picture.terrain.get(h)
         fill = TERRAIN_STYLE.get(terrain, ("#bdbdbd", ""))[0] if terrain else OPEN_FILL
         out.append(f'<polygon data-hex="{h[0]},{h[1]}" points="{_points(_hexagon(h))}" fill="{fill}">'
-                   f'<title>{escape(label(h))}{escape(" " + terrain) if terrain else ""}</title></polygon>')
+                   f'<title>{escape(say(hex_text(h)))}{escape(" " + say(terrain_words(terrain))) if terrain else ""}</title>'
+                   '</polygon>')
     out.append("</g>")
     # half-hexes shaded (HOTH-BOARD-6)
     out.append('<g id="half-hexes" stroke="#7a8794" stroke-width="1">')
     for h in sorted(HALF_HEXES, key=_order):
         out.append(f'<polygon data-hex="{h[0]},{h[1]}" points="{_points(_half(h))}" fill="{HALF_HEX_FILL}">'
-                   f'<title>{escape(label(h))}</title></polygon>')
+                   f'<title>{escape(say(hex_text(h)))}</title></polygon>')
     out.append("</g>")
     # the two dashed section lines (HOTH-BOARD-3, HOTH-COORD-8)
     out.append('<g id="sections" stroke="#d32f2f" stroke-width="2" stroke-dasharray="6,4">')
@@ -242,7 +266,7 @@ def render_board(picture: BoardPicture, say: Callable[["str | Message"], str] = 
         sid = picture.structure_ids.get(h, "")
         out.append(f'<g class="structure" data-structure="{escape(sid)}" data-hex="{h[0]},{h[1]}">'
                    f'<rect x="{cx - 13}" y="{cy - 13}" width="26" height="26" fill="{fill}" '
-                   f'stroke="#101010"><title>{escape(kind + (" " + sid if sid else "") + ", " + label(h))}'
+                   f'stroke="#101010"><title>{escape(say(kind.replace("_", " ")) + (" " + sid if sid else "") + ", " + say(hex_text(h)))}'
                    f'</title></rect>')
         out.append(_text(cx, cy + 4, short, 10, fill="#ffffff", weight="bold"))
         out.append("</g>")
@@ -254,8 +278,7 @@ def render_board(picture: BoardPicture, say: Callable[["str | Message"], str] = 
         dash = ' stroke-dasharray="2,2"' if m.kind == "temporary" else ""
         ring = FACTION_STYLE.get(m.faction or "", ("", "#8d6e00", ""))[1]
         out.append(f'<circle cx="{cx + 14}" cy="{cy - 12}" r="7" fill="#f9c80e" stroke="{ring}" '
-                   f'stroke-width="2"{dash}><title>{escape(m.kind)} medal'
-                   f'{escape(" (" + m.faction + ")") if m.faction else ""}</title></circle>')
+                   f'stroke-width="2"{dash}><title>{escape(say(_medal(m)))}</title></circle>')
         out.append(_text(cx + 14, cy - 9, "T" if m.kind == "temporary" else "P", 8, weight="bold"))
     out.append("</g>")
     # units: faction colour, type code, figure count, badges
@@ -264,10 +287,9 @@ def render_board(picture: BoardPicture, say: Callable[["str | Message"], str] = 
         fill, stroke, ink = FACTION_STYLE.get(u.faction, ("#ffeb3b", "#000000", "#000000"))
         cx, cy = _centre(u.hex)
         code = _short(u.unit_type, UNIT_CODE, 2)
-        name = f"{u.id} " if u.id else ""
         out.append(f'<g class="unit" data-unit="{escape(u.id)}" data-faction="{escape(u.faction)}" '
                    f'data-hex="{u.hex[0]},{u.hex[1]}">'
-                   f'<title>{escape(f"{name}{u.faction} {u.unit_type}, {u.figures} figures, {label(u.hex)}")}</title>')
+                   f'<title>{escape(say(_unit_title(u)))}</title>')
         out.append(f'<circle cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="{stroke}" stroke-width="2"/>')
         out.append(_text(cx, cy + 4, code, 10, fill=ink, weight="bold"))
         out.append(f'<circle cx="{cx + 11}" cy="{cy + 11}" r="7" fill="#ffffff" stroke="{stroke}"/>')
@@ -276,7 +298,7 @@ def render_board(picture: BoardPicture, say: Callable[["str | Message"], str] = 
             for i, badge in enumerate(u.badges):  # badge chips on the left of the unit (HOTH-SPECIAL-*)
                 by = cy - 6 + 11 * i
                 out.append(f'<rect x="{cx - 25}" y="{by}" width="14" height="10" rx="2" fill="#ffd54f" '
-                           f'stroke="#8d6e00"><title>{escape(badge)}</title></rect>')
+                           f'stroke="#8d6e00"><title>{escape(say(badge_words(badge)))}</title></rect>')
                 out.append(_text(cx - 18, by + 8, _short(badge, BADGE_CODE, 2), 7, weight="bold"))
         out.append("</g>")
     out.append("</g>")
@@ -290,8 +312,8 @@ def render_board(picture: BoardPicture, say: Callable[["str | Message"], str] = 
                    f'stroke-width="3" stroke-opacity="0.8" marker-end="url(#arrow)"/></g>')
         faces = face_words(la.faces) if la.faces else msg("no dice")
         out.append(_text(MARGIN_X, caption_y,
-                         say(msg("Last attack {attacker} -> {target}: {faces}", attacker=label(la.attacker),
-                                 target=label(la.target), faces=faces)), 12,
+                         say(msg("Last attack {attacker} -> {target}: {faces}", attacker=hex_text(la.attacker),
+                                 target=hex_text(la.target), faces=faces)), 12,
                          anchor="start"))
     out.append(_text(MARGIN_X, caption_y + 22, say(msg("South (row 0): {side}", side=side(picture.south_faction))),
                      11, fill="#555555", anchor="start"))

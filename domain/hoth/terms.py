@@ -24,6 +24,10 @@ _DECISIONS = {"reroll": msg("reroll"), "trench": msg("trench"), "retreat": msg("
 #: The faces of the attack die (HOTH-DICE-3).
 _FACES = {"infantry": msg("infantry"), "vehicle": msg("vehicle"), "explosion": msg("explosion"),
           "retreat": msg("retreat"), "miss": msg("miss")}
+#: The badges of a unit (HOTH-SPECIAL-*; the E-Web's token Set or Moved, HOTH-SPECIAL-EWEB-7).
+_BADGES = {"elite_squadron": msg("elite squadron"), "assault": msg("assault troops"), "eweb": msg("E-Web"),
+           "eweb_set": msg("E-Web (Set)"), "eweb_moved": msg("E-Web (Moved)"), "scouts": msg("scouts"),
+           "elite_troops": msg("elite troops")}
 #: Terrain (section 10); a structure is named by its printed name (``names``, context ``name``).
 _TERRAIN = {"ridge": msg("ridge"), "rocks": msg("rocks"), "serac": msg("serac"), "buildings": msg("buildings"),
             "trench": msg("trench"), "crevasse": msg("crevasse")}
@@ -50,6 +54,11 @@ def decision(kind: str) -> "Message | str":
 def terrain(kind: Any) -> "Message | Any":
     """A terrain kind (``rocks``); English as it reads with spaces."""
     return _TERRAIN.get(kind, kind.replace("_", " ")) if isinstance(kind, str) else kind
+
+
+def badge(kind: str) -> "Message | str":
+    """A unit's badge (``elite_squadron``); an unknown one with spaces."""
+    return _BADGES.get(kind, kind.replace("_", " "))
 
 
 def faces(rolled: Any) -> list[Any]:
@@ -79,4 +88,4 @@ def path_text(path: Any, with_id: bool = True) -> "Message | str":
     return joined
 
 
-__all__ = ["decision", "faces", "hex_text", "path_text", "signed", "phase", "side", "sides", "terrain"]
+__all__ = ["badge", "decision", "faces", "hex_text", "path_text", "signed", "phase", "side", "sides", "terrain"]

@@ -12,6 +12,7 @@ from .board import label as _label
 from .scenario import PermanentMedal, TemporaryMedal
 from .state import SUPPORT_WINDOWS, HothState, terrain_map
 from .terms import decision, faces, hex_text, side, signed
+from .units import UNIT_SPECS
 from .picture import BoardPicture, LastAttack, MedalMark, UnitMark, render_board
 
 
@@ -190,7 +191,7 @@ def render(state: HothState, seat: str | None, recent: list[Any], say: Any = tex
         elif u.badge:
             badges = (u.badge,)
         units.append(UnitMark(hex=u.hex, faction=u.faction, unit_type=u.unit, figures=u.figures, badges=badges,
-                              id=u.id))
+                              id=u.id, name=UNIT_SPECS[u.unit].name))
     la = state.last_attack
     pic = BoardPicture(
         title=msg("{title} - turn {turn} - {side} wins", title=sc.title, turn=state.turn_no, side=side(state.winner))

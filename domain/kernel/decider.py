@@ -116,7 +116,9 @@ class Ruleset(Protocol, Generic[S]):
 
     def render_svg(self, state: S, seat: str | None, recent: list[Event]) -> str:
         """A picture of the board (``recent``: the events of the last step). A ruleset whose picture's words are
-        messages also takes ``say`` (a keyword): it writes a message in the reader's language (issue 28)."""
+        messages also takes ``say`` (a keyword): it writes a message in the reader's language, and a plain string
+        as a printed name (a unit's, a card's) as the reader's rulebook prints it (issue 28); English by default
+        (``domain.kernel.messages.text_of``)."""
         ...
 
     # Optional: ``rules_reference() -> str``, the Markdown text behind the ruleset's rule ids (DESIGN 8).

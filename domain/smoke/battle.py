@@ -322,8 +322,16 @@ def _hit_groups(state: SmokeState, receivers: list[Unit], attackers: list[Unit]
     keyed = []
     for u in receivers:
         best = None
+        ux0, uy0, ux1, uy1 = u.bbox()
         for a in attackers:
-            d = 0.0 if touching(state, u, a) else _dist(u, a)
+            if touching(state, u, a):
+                d = 0.0
+            else:
+                if best is not None:
+                    ax0, ay0, ax1, ay1 = a.bbox()
+                    if max(ax0 - ux1, ux0 - ax1, ay0 - uy1, uy0 - ay1) > best[0] + _FAR:
+                        continue  # the boxes' gap along an axis is less than their distance: not nearer than best
+                d = _dist(u, a)
             if best is None or d < best[0]:
                 best = (d, a.id)
         keyed.append((best[0] if best else float("inf"), u.id, best[1] if best else None))
@@ -379,6 +387,10 @@ def allocate_groups(groups: list[list[tuple[float, str, str | None]]], n: int
             continue
         return alloc, (tuple(uid for _, uid, _ in g), rest, g[0][0])
     return alloc, None
+
+
+#: See ``_hit_groups``: far above the rounding of a distance, far below any difference the rules see.
+_FAR = 1e-9
 
 
 def _dist(a: Unit, b: Unit) -> float:

@@ -16,7 +16,7 @@ from .geometry import EPS, box_distance
 from .layouts import keep, recent
 from .state import Losses, SmokeState, Unit, memo
 from .units import bombardment_of, has
-from .fire import fire_contacts
+from .fire import contact_enemies
 from .retreat import retreat_refusal
 from .morale import lose_morale
 from .retreat import roll_retreat_distance
@@ -50,11 +50,10 @@ def _refusal(state: SmokeState, u: Unit) -> tuple[str, str] | None:
     if cv:
         return "SMOKE-TERR-3", msg("{unit} is in terrain with cover ({elements})", unit=u.id, elements=", ".join(cv))
 
-    for a, b, _ in fire_contacts(state):
-        if u.id in (a, b):
-            e = b if a == u.id else a
-            return "SMOKE-BOMB-2", msg("{unit} is in fire contact with {enemy} (SMOKE-LOF-4: Fire ranges only)",
-                                           unit=u.id, enemy=e)
+    enemies = contact_enemies(state, u)
+    if enemies:
+        return "SMOKE-BOMB-2", msg("{unit} is in fire contact with {enemy} (SMOKE-LOF-4: Fire ranges only)",
+                                   unit=u.id, enemy=enemies[0])
     return None
 
 
@@ -74,16 +73,21 @@ def _targets(state: SmokeState, u: Unit) -> dict[str, tuple[tuple[str, ...], dic
     bo = bombardment_of(state, u)
     if bo is None:
         return out
+    lines: dict[str, tuple] = {}
+    reach = bo.range + ELEVATION_RANGE_BONUS
+    if not any(_could_reach(u, e, reach) and state.enemy(u, e) for e in state.units.values()):
+        # no enemy unit may be in range: no formation has a member to measure (the formations are not needed)
+        keep(state, ("bomb_lines", u.id), lines)
+        return out
     # a line measured on the game's last layout is kept when nothing changed near u and e (domain/smoke/layouts.py)
     kept = recent(state, ("bomb_lines", u.id))
-    lines: dict[str, tuple] = {}
     for key, members in sorted(formations(state).items()):
         first = state.units[members[0]]
         if not state.enemy(u, first):
             continue
         for mid in members:
             e = state.units[mid]
-            if not _could_reach(u, e, bo.range + ELEVATION_RANGE_BONUS):
+            if not _could_reach(u, e, reach):
                 continue
             got = kept.pair(mid, u, e) if kept is not None else None
             if got is None:

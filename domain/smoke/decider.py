@@ -24,7 +24,7 @@ from domain.kernel import (
 )
 
 from domain.kernel.choices import RuleChoice
-from domain.kernel.messages import joined, msg, msg_n
+from domain.kernel.messages import Message, joined, msg, msg_n
 from .choices import CHOICES, VIEW_INSIDE, choices_of
 from . import commands as C
 from . import deployment as D
@@ -311,8 +311,9 @@ class SmokeRuleset:
     def summary(self, event: Any) -> str:
         return summarize(event)
 
-    def render_svg(self, state: SmokeState, seat: str | None, recent: list[Any]) -> str:
-        return render(state, seat, recent)
+    def render_svg(self, state: SmokeState, seat: str | None, recent: list[Any], say: Any = None) -> str:
+        """Kernel protocol; ``say`` (optional): writes a message in the reader's language (issue 28)."""
+        return render(state, seat, recent, say)
 
     # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
     def describe(self, state: SmokeState, seat: str, command: Any) -> dict[str, Any]:
@@ -327,7 +328,7 @@ class SmokeRuleset:
     def acted_by(self, event: Any) -> str | None:
         return labels.acted_by(event)
 
-    def render_text(self, state: SmokeState, seat: str | None) -> str:
+    def render_text(self, state: SmokeState, seat: str | None) -> "str | Message":
         return text.render_state(state, seat)
 
 

@@ -22,8 +22,8 @@ from .geometry import (
     EPS, Box, candidate_points, clip_segment, convex_hull, point_in_convex, range_distance, sector_clip,
     segment_meets_interior, segments_meet_interior,
 )
-from .layouts import keep, recent
-from .state import SmokeState, Unit, memo
+from .layouts import keep, recent, untouched
+from .state import SmokeState, Unit, memo, remembered
 from .units import bombardment_of, fire_range, fire_range_bound, fire_weapons, has
 
 #: SMOKE-GEO-8 (INFERRED, GAP-B-10): half-angle of the fire sector about straight ahead, degrees.
@@ -409,28 +409,47 @@ def fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
 
 def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     units = sorted(state.units.values(), key=lambda u: u.id)
-    n = len(units)
-    codes: dict[str, int] = {}
-    side = [codes.setdefault(state.armies[u.seat].side, len(codes)) for u in units]  # sides as numbers
-    # pairs that could reach each other (``_could_reach``), found with a bound of each unit's range that
-    # needs no contacts (``fire_range_bound``), then with the ranges themselves (asked only of the units in
-    # such a pair), taken in the order of the ids
     deepest = max((u.d for u in units), default=0.0)
-    top = [fire_range_bound(state, u, deepest) for u in units]
-    reach: list[float | None] = [None] * n
+    reach: dict[str, float] = {}
 
-    def reach_of(i: int) -> float:
-        r = reach[i]
+    def reach_of(u: Unit) -> float:
+        r = reach.get(u.id)
         if r is None:
-            r = reach[i] = fire_range(state, units[i])
+            r = reach[u.id] = fire_range(state, u)
         return r
 
-    # the answers of the game's last measured layout, for the pairs nothing changed near (domain/smoke/layouts.py)
+    # the candidate pairs (enemies whose bounds of Fire range may reach, ``_could_reach`` with the larger bound) as
+    # entries (a, b in the sweep's x order, reachable with the ranges themselves, the measurement), by ids in order:
+    # from the game's last measured layout when the deepest base is the same (domain/smoke/layouts.py), else swept
     kept = recent(state, "fire_contacts")
-    pairs_now: dict[tuple[str, str], tuple] = {}
+    if kept is not None and kept.pairs.get(_DEEPEST) == deepest:
+        pairs_now = _pairs_near_changes(state, kept, deepest, reach_of)
+    else:
+        pairs_now = _pairs_swept(state, units, deepest, kept, reach_of)
+    out = []
+    for key in sorted(k for k, got in pairs_now.items() if got[2]):
+        got = pairs_now[key]
+        m = got[3]
+        if m is _UNMEASURED:
+            m = fire_contact(state, state.units[key[0]], state.units[key[1]])
+            pairs_now[key] = (got[0], got[1], got[2], m)
+        if m is not None:
+            out.append((key[0], key[1], m))
+    pairs_now[_DEEPEST] = deepest
+    keep(state, "fire_contacts", pairs_now)
+    return out
 
-    # the sweep's pairs, all at once: in x order (a before b), ``_could_reach(a, b, max of the bounds)``
-    # computed elementwise with the same operations
+
+def _pairs_swept(state: SmokeState, units: list[Unit], deepest: float, kept, reach_of) -> dict:
+    """Every candidate pair of the table: the sweep's pairs, all at once, in x order (a before b),
+    ``_could_reach(a, b, max of the bounds)`` computed elementwise with the same operations; a pair's entry kept
+    from the last layout when nothing changed near it."""
+    codes: dict[str, int] = {}
+    side = [codes.setdefault(state.armies[u.seat].side, len(codes)) for u in units]  # sides as numbers
+    # a bound of each unit's range that needs no contacts (``fire_range_bound``); the ranges themselves are asked
+    # only of the units in such a pair
+    top = [fire_range_bound(state, u, deepest) for u in units]
+    pairs_now: dict[tuple[str, str], tuple] = {}
     order = np.argsort(np.array([u.x for u in units]), kind="stable")
     xs = np.array([u.x for u in units])[order]
     ys = np.array([u.y for u in units])[order]
@@ -441,28 +460,60 @@ def _fire_contacts(state: SmokeState) -> list[tuple[str, str, dict[str, Any]]]:
     r = np.maximum(tops[:, None], tops[None, :]) + (((ws + ds)[:, None] + ws[None, :]) + ds[None, :]) / 2 + EPS
     cand = ((np.abs(xs[:, None] - xs[None, :]) <= r) & (np.abs(ys[:, None] - ys[None, :]) <= r)
             & (sides[:, None] != sides[None, :]))
-    pairs = []
     for p, q in zip(*np.nonzero(np.triu(cand, 1))):
-        i, j = int(order[p]), int(order[q])
-        a, b = units[i], units[j]
-        got = kept.pair((a.id, b.id) if a.id < b.id else (b.id, a.id), a, b) if kept is not None else None
+        a, b = units[int(order[p])], units[int(order[q])]
+        key = (a.id, b.id) if a.id < b.id else (b.id, a.id)
+        got = kept.pair(key, a, b) if kept is not None else None
         if got is None:
             # the x-ordered pair as it was always asked (an entry: the two units, reachable, the measurement)
-            got = (a, b, _could_reach(a, b, max(reach_of(i), reach_of(j))), _UNMEASURED)
-        pairs_now[(a.id, b.id) if a.id < b.id else (b.id, a.id)] = got
-        if got[2]:
-            pairs.append((i, j) if i < j else (j, i))
-    out = []
-    for i, j in sorted(pairs):
-        got = pairs_now[(units[i].id, units[j].id)]
-        m = got[3]
-        if m is _UNMEASURED:
-            m = fire_contact(state, units[i], units[j])
-            pairs_now[(units[i].id, units[j].id)] = (got[0], got[1], got[2], m)
-        if m is not None:
-            out.append((units[i].id, units[j].id, m))
-    keep(state, "fire_contacts", pairs_now)
-    return out
+            got = (a, b, _could_reach(a, b, max(reach_of(a), reach_of(b))), _UNMEASURED)
+        pairs_now[key] = got
+    return pairs_now
+
+
+def _pairs_near_changes(state: SmokeState, kept, deepest: float, reach_of) -> dict:
+    """The candidate pairs of ``_pairs_swept`` from the last layout's: a pair of two unchanged units (the same Unit
+    objects, the same profiles, sides and deepest base) is a candidate exactly when it was, and keeps its entry
+    when nothing changed near it (else its reach is asked again and it is measured again); the pairs of each
+    changed unit are tested with the sweep's bound, the same floating-point operations in the same x order."""
+    changed = kept.changed
+    pairs_now: dict[tuple[str, str], tuple] = {}
+    for key, got in kept.pairs.items():
+        if key is _DEEPEST or key[0] in changed or key[1] in changed:
+            continue
+        a, b = got[0], got[1]
+        if not untouched(a, b, kept.dirty):
+            got = (a, b, _could_reach(a, b, max(reach_of(a), reach_of(b))), _UNMEASURED)
+        pairs_now[key] = got
+    units = state.units
+    side = {seat: army.side for seat, army in state.armies.items()}
+    top: dict[str, float] = {}
+
+    def top_of(u: Unit) -> float:
+        t = top.get(u.id)
+        if t is None:
+            t = top[u.id] = fire_range_bound(state, u, deepest)
+        return t
+
+    for cid in changed:
+        c = units.get(cid)
+        if c is None:
+            continue  # removed: its pairs went with it
+        sc = side[c.seat]
+        for o in units.values():
+            if o is c or side[o.seat] == sc or (o.id in changed and o.id < cid):
+                continue  # a pair of two changed units is tested once, from the higher id
+            # the sweep's x order: by x, equal x in id order (a stable sort of the units in id order)
+            a, b = (c, o) if c.x < o.x or (c.x == o.x and cid < o.id) else (o, c)
+            r = max(top_of(a), top_of(b)) + (((a.w + a.d) + b.w) + b.d) / 2 + EPS
+            if abs(a.x - b.x) <= r and abs(a.y - b.y) <= r:
+                key = (a.id, b.id) if a.id < b.id else (b.id, a.id)
+                pairs_now[key] = (a, b, _could_reach(a, b, max(reach_of(a), reach_of(b))), _UNMEASURED)
+    return pairs_now
+
+
+#: The key of the deepest base on the table among a layout's kept pairs (a candidate's bound depends on it).
+_DEEPEST = "deepest base"
 
 
 #: A pair whose fire contact was not measured yet (see ``_fire_contacts``).
@@ -470,4 +521,41 @@ _UNMEASURED = object()
 
 
 def in_fire_contact(state: SmokeState, u: Unit) -> bool:
-    return any(u.id in (a, b) for a, b, _ in fire_contacts(state))
+    return bool(contact_enemies(state, u))
+
+
+def contact_enemies(state: SmokeState, u: Unit) -> list[str]:
+    """The enemies in fire contact with ``u`` (SMOKE-LOF-3/4), in id order: the other unit of each pair of
+    ``fire_contacts(state)`` that holds u, in that list's order (its pairs are sorted by the units' ids). Taken from
+    that list when this layout's is known; else only u's pairs are measured, with the same candidates (enemies,
+    ``_could_reach`` with the larger of the two Fire ranges, the two units in x order as the sweep takes them) and
+    the same measurement (``fire_contact`` of the two units in id order)."""
+    moved = state.turn.moved if state.turn is not None else ()
+    known = remembered(state, "fire_contacts", moved)
+    if known is not None:
+        return [b if a == u.id else a for a, b, _ in known if u.id in (a, b)]
+    return memo(state, "contact_enemies", lambda: _contact_enemies(state, u), u.id, moved)
+
+
+def _contact_enemies(state: SmokeState, u: Unit) -> list[str]:
+    units = sorted(state.units.values(), key=lambda x: x.id)
+    deepest = max((x.d for x in units), default=0.0)
+    side = state.armies[u.seat].side
+    top_u = fire_range_bound(state, u, deepest)
+    out = []
+    before = True  # e comes before u in id order
+    for e in units:
+        if e.id == u.id:
+            before = False
+            continue
+        if state.armies[e.seat].side == side:
+            continue
+        # the sweep's x order: by x, equal x in id order (a stable sort of the id-sorted units)
+        a, b = (e, u) if e.x < u.x or (e.x == u.x and before) else (u, e)
+        if not _could_reach(a, b, max(top_u, fire_range_bound(state, e, deepest))):
+            continue  # the bounds are at least the ranges: the ranges cannot reach either
+        if not _could_reach(a, b, max(fire_range(state, a), fire_range(state, b))):
+            continue
+        if fire_contact(state, *((e, u) if before else (u, e))) is not None:
+            out.append(e.id)
+    return out

@@ -182,7 +182,13 @@ def _formations(state: SmokeState) -> dict[str, tuple[str, ...]]:
     (SMOKE-SR-16, SMOKE-MP-2): an irregular unit is alone, and players never share a formation."""
     units = sorted(state.units.values(), key=lambda u: u.id)
     t = state.terrain()
-    ctx = {u.id: t.context(u.box()) for u in units}
+    ctx: dict[str, str | None] = {}  # terrain contexts, asked only of units in edge contact with a partner
+
+    def context(u: Unit) -> str | None:
+        if u.id not in ctx:
+            ctx[u.id] = t.context(u.box())
+        return ctx[u.id]
+
     irregular = {u.id for u in units if "irregular" in state.profiles[u.profile].traits}
     parent = {u.id: u.id for u in units}
 
@@ -198,7 +204,7 @@ def _formations(state: SmokeState) -> dict[str, tuple[str, ...]]:
             continue
         for o, touches in nb.get(a.id, ()):
             b = state.units[o]
-            if not touches or b.seat != a.seat or o in irregular or ctx[a.id] != ctx[o]:
+            if not touches or b.seat != a.seat or o in irregular or context(a) != context(b):
                 continue
             ra, rb = find(a.id), find(o)
             if ra != rb:

@@ -529,7 +529,11 @@ def box_overlap_depth(a: Box, b: Box) -> float:
     return best
 
 
+@lru_cache(maxsize=65536)
 def box_distance(a: Box, b: Box) -> float:
+    """Distance between closest points of two rectangles (SMOKE-GEO-9), 0 when they touch or overlap; a pure
+    function of the two poses, remembered (a battle's hit order and the nearest units ask it of the same pairs
+    over many layouts)."""
     if box_overlap_depth(a, b) >= 0:
         return 0.0
     return convex_distance(_corners(a), _corners(b))

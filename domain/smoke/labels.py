@@ -19,7 +19,7 @@ from .commanders import DEPUTY_MIN_LEVEL
 from .formations import formations
 from .movement import ROAD_BONUS
 from .state import SmokeState
-from .view import terrain_word
+from .terrain_words import terrain_word
 
 #: Steps the rules take by themselves, whoever's command set them off (a turn or step that starts, the
 #: dice the rules roll, a unit or army lost, a phase, the end): the referee did them, not a seat.

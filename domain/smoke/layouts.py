@@ -44,11 +44,13 @@ class Recent:
     """The pairs kept for ``kind`` from the game's last measured layout, and the bounding boxes (old and new)
     of the units changed since. ``pair(key, a, b)``: the kept answer if still good, else None."""
 
-    __slots__ = ("pairs", "dirty")
+    __slots__ = ("pairs", "dirty", "changed")
 
-    def __init__(self, pairs: dict, dirty: list) -> None:
+    def __init__(self, pairs: dict, dirty: list, changed: set) -> None:
         self.pairs = pairs
         self.dirty = dirty
+        #: the ids of the units added, removed, moved or newly marked as moved since (their boxes are ``dirty``)
+        self.changed = changed
 
     def pair(self, key: Any, a: Unit, b: Unit) -> tuple | None:
         got = self.pairs.get(key)
@@ -67,17 +69,19 @@ def recent(state: SmokeState, kind: Any) -> Recent | None:
         return None
     moved_now = _moved(state)
     dirty: list = []
+    changed: set = set()
     if units is not state.units or moved != moved_now:
         for uid in units.keys() | state.units.keys():
             old, new = units.get(uid), state.units.get(uid)
             if old is new and ((uid in moved) == (uid in moved_now)):
                 continue
+            changed.add(uid)
             for u in (old, new):
                 if u is not None:
                     dirty.append(u.bbox())
             if len(dirty) > MAX_DIRTY:
                 return None
-    return Recent(pairs, dirty)
+    return Recent(pairs, dirty, changed)
 
 
 def keep(state: SmokeState, kind: Any, pairs: dict) -> None:

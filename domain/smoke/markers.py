@@ -9,6 +9,7 @@ off the table are clamped onto it (SMOKE-GEO-15). The tests compare it with a de
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -99,11 +100,13 @@ def _pieces(b: Box, r: float):
 
 def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: float,
                r: float = BATTLE_RADIUS) -> list[Point]:
+    """The places a best marker may be (SMOKE-GEO-15): the eligible units' centres, the crossings of the
+    boundaries of the units' discs of radius ``r`` (with each other and with the table's edges), the table's
+    corners, clamped onto the table, and beside the forbidden discs' boundaries. A set: the order means nothing
+    (``best_placements`` sorts them). The crossings of two units' boundaries are a pure function of their two poses,
+    remembered across layouts (``_crossings``)."""
     pts: list[Point] = [(b.cx, b.cy) for b in eligible]
-    shapes = [_Shape(b, r) for b in eligible + forbidden]
-    table = [((0.0, 0.0), (width, 0.0)), ((width, 0.0), (width, height)), ((width, height), (0.0, height)),
-             ((0.0, height), (0.0, 0.0))]
-    table_bbs = [_seg_bb(s, t) for s, t in table]
+    shapes = [_shape(_key(b), r) for b in eligible + forbidden]
     # Only points that may cover an eligible unit matter (the others have depth 0 and are never
     # chosen). A point near no eligible unit stays so when clamped onto the table (clamping onto a
     # convex table never brings a point closer... but an off-table point is moved, so regions are
@@ -123,40 +126,11 @@ def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: 
         if not _bb_meet(A.bb, B.bb):
             continue
         both = (max(A.bb[0], B.bb[0]), max(A.bb[1], B.bb[1]), min(A.bb[2], B.bb[2]), min(A.bb[3], B.bb[3]))
-        if not relevant(both) or box_distance(A.box, B.box) > 2 * r + 2 * EPS:
-            continue
-        # each intersection of a piece of A's boundary with one of B's (pieces whose bounding boxes
-        # miss each other have none)
-        for (p, q), pb in zip(A.segs, A.seg_bbs):
-            if not _bb_meet(pb, B.bb):
-                continue
-            for (s, t), sb in zip(B.segs, B.seg_bbs):
-                if _bb_meet(pb, sb):
-                    pts += segment_segment_point(p, q, s, t)
-            for c, cb in zip(B.corners, B.corner_bbs):
-                if _bb_meet(pb, cb):
-                    pts += segment_circle(p, q, c, r)
-        for c, cb in zip(A.corners, A.corner_bbs):
-            if not _bb_meet(cb, B.bb):
-                continue
-            for (s, t), sb in zip(B.segs, B.seg_bbs):
-                if _bb_meet(cb, sb):
-                    pts += segment_circle(s, t, c, r)
-            for c2, cb2 in zip(B.corners, B.corner_bbs):
-                if _bb_meet(cb, cb2):
-                    pts += circle_circle(c, r, c2, r)
+        if relevant(both):
+            pts += _crossings(A.key, B.key, r)
     for A in shapes:
-        if not relevant(A.bb):
-            continue
-        for (s, t), tb in zip(table, table_bbs):
-            if not _bb_meet(A.bb, tb):
-                continue
-            for (p, q), pb in zip(A.segs, A.seg_bbs):
-                if _bb_meet(pb, tb):
-                    pts += segment_segment_point(p, q, s, t)
-            for c, cb in zip(A.corners, A.corner_bbs):
-                if _bb_meet(cb, tb):
-                    pts += segment_circle(s, t, c, r)
+        if relevant(A.bb):
+            pts += _edge_crossings(A.key, r, width, height)
     pts += [(0.0, 0.0), (width, 0.0), (0.0, height), (width, height)]
     out = []
     for x, y in pts:
@@ -168,6 +142,67 @@ def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: 
             for dx, dy in ((3 * EPS, 0), (-3 * EPS, 0), (0, 3 * EPS), (0, -3 * EPS)):
                 nudged.append((min(max(x + dx, 0.0), width), min(max(y + dy, 0.0), height)))
     return out + nudged
+
+
+def _key(b: Box) -> tuple:
+    """``b`` as a key of the remembered shapes and crossings that tells 0.0 from -0.0 (Boxes equal but for the
+    sign of a zero share no key, so a remembered answer is always the one of the very same numbers)."""
+    return (b,) if 0.0 not in b else (b, tuple(math.copysign(1.0, v) for v in b))
+
+
+@lru_cache(maxsize=1 << 12)
+def _shape(key: tuple, r: float) -> "_Shape":
+    return _Shape(key[0], r, key)
+
+
+@lru_cache(maxsize=1 << 14)
+def _crossings(ka: tuple, kb: tuple, r: float) -> tuple[Point, ...]:
+    """Where the boundaries of two units' discs of radius r cross: each intersection of a piece of A's boundary
+    with one of B's (pieces whose bounding boxes miss each other have none); none when the units are farther
+    apart than 2 r."""
+    A, B = _shape(ka, r), _shape(kb, r)
+    if box_distance(A.box, B.box) > 2 * r + 2 * EPS:
+        return ()
+    pts: list[Point] = []
+    for (p, q), pb in zip(A.segs, A.seg_bbs):
+        if not _bb_meet(pb, B.bb):
+            continue
+        for (s, t), sb in zip(B.segs, B.seg_bbs):
+            if _bb_meet(pb, sb):
+                pts += segment_segment_point(p, q, s, t)
+        for c, cb in zip(B.corners, B.corner_bbs):
+            if _bb_meet(pb, cb):
+                pts += segment_circle(p, q, c, r)
+    for c, cb in zip(A.corners, A.corner_bbs):
+        if not _bb_meet(cb, B.bb):
+            continue
+        for (s, t), sb in zip(B.segs, B.seg_bbs):
+            if _bb_meet(cb, sb):
+                pts += segment_circle(s, t, c, r)
+        for c2, cb2 in zip(B.corners, B.corner_bbs):
+            if _bb_meet(cb, cb2):
+                pts += circle_circle(c, r, c2, r)
+    return tuple(pts)
+
+
+@lru_cache(maxsize=1 << 12)
+def _edge_crossings(key: tuple, r: float, width: float, height: float) -> tuple[Point, ...]:
+    """Where the boundary of a unit's disc of radius r crosses the table's edges."""
+    A = _shape(key, r)
+    table = [((0.0, 0.0), (width, 0.0)), ((width, 0.0), (width, height)), ((width, height), (0.0, height)),
+             ((0.0, height), (0.0, 0.0))]
+    pts: list[Point] = []
+    for s, t in table:
+        tb = _seg_bb(s, t)
+        if not _bb_meet(A.bb, tb):
+            continue
+        for (p, q), pb in zip(A.segs, A.seg_bbs):
+            if _bb_meet(pb, tb):
+                pts += segment_segment_point(p, q, s, t)
+        for c, cb in zip(A.corners, A.corner_bbs):
+            if _bb_meet(cb, tb):
+                pts += segment_circle(s, t, c, r)
+    return tuple(pts)
 
 
 #: Bounding boxes are compared this much wider, far more than the intersection routines' tolerances.
@@ -186,10 +221,11 @@ def _bb_meet(a: tuple[float, float, float, float], b: tuple[float, float, float,
 class _Shape:
     """``∂(rect ⊕ disc(r))`` as pieces with bounding boxes (a prefilter for the intersections)."""
 
-    __slots__ = ("box", "segs", "seg_bbs", "corners", "corner_bbs", "bb")
+    __slots__ = ("box", "key", "segs", "seg_bbs", "corners", "corner_bbs", "bb")
 
-    def __init__(self, b: Box, r: float):
+    def __init__(self, b: Box, r: float, key: tuple):
         self.box = b
+        self.key = key
         self.segs, self.corners = _pieces(b, r)
         self.seg_bbs = [_seg_bb(p, q) for p, q in self.segs]
         k = r + _BB_SLACK
@@ -240,6 +276,8 @@ def best_placements(eligible: list[Box], forbidden: list[Box], others: list[Box]
                     keep: int = 12) -> tuple[int, list[Point]]:
     """The maximal depth and up to ``keep`` maximising points, in the deterministic tie order of
     SMOKE-GEO-15 (more units of any kind within 2 UW first, then lexicographic (x, y))."""
+    if not eligible:
+        return 0, []  # every point covers none of them: depth 0 everywhere (no candidate need be made)
     # boundaries at the covering distance with its tolerance, so that the candidates are exact for ``covers``
     pts = np.array(sorted(set(candidates(eligible, forbidden, width, height, BATTLE_RADIUS + EPS))), dtype=float)
     if not len(pts):

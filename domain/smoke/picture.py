@@ -5,17 +5,25 @@ heavy, label and state), commanders, battle markers with their 2 UW radius and p
 step's measurements from its events: lines of fire (both front corners to the target points that
 were found), the move's path, the retreat's path. Deterministic: the same state and events always
 give the same bytes.
+
+Every word of the picture (the header, the morale line, terrain names, markers, the hover titles) is a message
+(issue 28), written by ``say`` in the reader's language (English by default); a unit's printed name goes
+through ``say`` too (the reader's rulebook's name); ids, seats and numbers are data.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from xml.sax.saxutils import escape
 
+from domain.kernel.messages import Message, joined, msg, text_of
+
 from . import events as E
-from .markers import BATTLE_RADIUS
-from .headline import status_words
-from .state import SmokeState
 from .commanders import COMMANDER_RADIUS
+from .headline import status_words
+from .markers import BATTLE_RADIUS
+from .state import SmokeState
+from .terrain_words import TERRAIN_WORDS
 
 S = 30.0  # px per UW
 M = 24.0  # margin, px
@@ -49,10 +57,11 @@ class _Frame:
         return " ".join(f"{self.x(p[0])},{self.y(p[1])}" for p in pts)
 
 
-def render_svg(state: SmokeState, recent: list[Any]) -> str:
+def render_svg(state: SmokeState, recent: list[Any], say: Callable[["str | Message"], str] = text_of) -> str:
+    """The table as SVG; ``say`` writes a message in the reader's language (English by default)."""
     if state.battle is None:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="10" y="25">'
-                'not set up</text></svg>')
+                f'{escape(say(msg("not set up")))}</text></svg>')
     b = state.battle
     fr = _Frame(b.width, b.height)
     W = M * 2 + b.width * S
@@ -69,10 +78,11 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
     # header: the battle's title; the turn, phase, who acts or the result, in words; the armies' morale
     side_name = {s.id: s.name for s in b.sides}
     out.append(f'<text x="{_f(M)}" y="16" font-size="14" font-weight="bold">{escape(b.title)}</text>')
-    out.append(f'<text x="{_f(M)}" y="32" font-size="12" class="headline">{escape(status_words(state))}</text>')
-    morale = "   ".join(f"{a.seat} ({side_name.get(a.side, a.side)}): morale {a.morale}/{a.start_morale}, level {a.level}"
-                        for a in sorted(state.armies.values(), key=lambda a: a.seat))
-    out.append(f'<text x="{_f(M)}" y="47" font-size="11">{escape(morale)}</text>')
+    out.append(f'<text x="{_f(M)}" y="32" font-size="12" class="headline">{escape(say(status_words(state)))}</text>')
+    morale = joined([msg("{seat} ({side}): morale {morale}/{start}, level {level}", seat=a.seat,
+                         side=side_name.get(a.side, a.side), morale=a.morale, start=a.start_morale, level=a.level)
+                     for a in sorted(state.armies.values(), key=lambda a: a.seat)], "   ")
+    out.append(f'<text x="{_f(M)}" y="47" font-size="11">{escape(say(morale))}</text>')
     # grid every 5 UW
     for gx in range(5, int(b.width), 5):
         out.append(f'<line x1="{fr.x(gx)}" y1="{fr.y(0)}" x2="{fr.x(gx)}" y2="{fr.y(b.height)}" stroke="#c9d3b2" '
@@ -98,7 +108,7 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
         cx = sum(p[0] for p in e.polygon) / len(e.polygon)
         cy = sum(p[1] for p in e.polygon) / len(e.polygon)
         out.append(f'<text x="{fr.x(cx)}" y="{fr.y(cy)}" font-size="9" text-anchor="middle" fill="#333">'
-                   f'{escape(kinds[e.kind].name)}</text>')
+                   f'{escape(_terrain_name(kinds[e.kind], say))}</text>')
     # column markers during a deployment (SMOKE-DEP-3)
     if state.deployment is not None:
         for cm in state.deployment.markers:
@@ -115,7 +125,7 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
                    'fill-opacity="0.18" stroke="#c58a00" stroke-width="1.5" stroke-dasharray="5 3"/>')
         out.append(f'<circle cx="{fr.x(m.x)}" cy="{fr.y(m.y)}" r="5" fill="#c58a00"/>')
         out.append(f'<text x="{fr.x(m.x)}" y="{_f(float(fr.y(m.y)) - 8)}" font-size="11" text-anchor="middle" '
-                   f'font-weight="bold" fill="#7a5600">{escape(m.id)} price {m.price}</text>')
+                   f'font-weight="bold" fill="#7a5600">{escape(say(msg("{marker} price {price}", marker=m.id, price=m.price)))}</text>')
     # recent measurements under the units
     out += _measurements(state, recent, fr)
     # units
@@ -139,7 +149,7 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
         label = u.id + (f" x{hits[u.id]}" if hits.get(u.id) else "")
         out.append(f'<text x="{fr.x(u.x)}" y="{_f(float(fr.y(u.y)) + 3)}" font-size="8" text-anchor="middle" '
                    f'fill="#fff" font-weight="bold">{escape(label)}</text>')
-        out.append(f'<title>{escape(u.id)}: {escape(p.name)} ({escape(u.seat)})</title>')
+        out.append(f'<title>{escape(u.id)}: {escape(say(p.name))} ({escape(u.seat)})</title>')
         out.append("</g>")
     # commanders
     for cmd in sorted(state.commanders.values(), key=lambda c: c.id):
@@ -153,9 +163,21 @@ def render_svg(state: SmokeState, recent: list[Any]) -> str:
         lvl = state.armies[cmd.seat].level if cmd.general else ""
         out.append(f'<text x="{fr.x(cmd.x)}" y="{_f(float(fr.y(cmd.y)) + 3)}" font-size="8" text-anchor="middle" '
                    f'fill="{c}" font-weight="bold">{tag}{lvl}</text>')
-        out.append(f'<title>{escape(cmd.id)}: {"general" if cmd.general else "commander"} ({escape(cmd.seat)})</title></g>')
+        who = (msg("{commander}: general ({seat})", commander=cmd.id, seat=cmd.seat) if cmd.general
+               else msg("{commander}: commander ({seat})", commander=cmd.id, seat=cmd.seat))
+        out.append(f'<title>{escape(say(who))}</title></g>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _terrain_name(kind: Any, say: Callable[["str | Message"], str]) -> str:
+    """A terrain element's label: its kind's word (SMOKE-TERR, as the rulings write it) in the reader's language,
+    capitalised as the content prints it (``Ploughed field``); a kind without a word: its content name."""
+    word = TERRAIN_WORDS.get(kind.id)
+    if word is None:
+        return kind.name
+    said = say(word)
+    return said[:1].upper() + said[1:]
 
 
 def base_corners(bx, base) -> list[tuple[float, float]]:

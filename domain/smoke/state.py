@@ -393,3 +393,11 @@ def memo(state: SmokeState, name: str, fn: Any, *extra: Any) -> Any:
             _MEMO.clear()
         _MEMO[key] = (state.units, value)
     return value
+
+
+def remembered(state: SmokeState, name: str, *extra: Any) -> Any:
+    """What ``memo(state, name, fn, *extra)`` holds for this layout, or None when nothing is held (fn not run)."""
+    hit = _MEMO.get((name, id(state.units), extra))
+    if hit is not None and hit[0] is state.units:
+        return hit[1]
+    return None

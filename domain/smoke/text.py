@@ -9,9 +9,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from domain.kernel.messages import Message, joined, msg
+
 from .headline import headline
 from .state import SmokeState
 from .terrain import point_in_ring
+from .terrain_words import terrain_word
 
 TERRAIN_CHAR = {"stream": "s", "ravine": "v", "swamp": "w", "village": "h", "hill": "l", "overgrown_hill": "o",
                 "dune": "d", "rock": "k", "forest": "f", "grove": "g", "vineyard": "y", "bocage": "b",
@@ -32,10 +35,12 @@ def _near_line(x: float, y: float, line: Any, width: float) -> bool:
     return False
 
 
-def render_state(state: SmokeState, seat: str | None) -> str:
+def render_state(state: SmokeState, seat: str | None) -> "str | Message":
+    """The table as text; its words are messages (issue 28: ``umpire replay --lang`` renders them), the map's
+    characters are the same in every language."""
     b = state.battle
     if b is None or not state.opened:
-        return f"{state.battle_id}: not opened yet"
+        return msg("{scenario}: not opened yet", scenario=state.battle_id)
     W, H = int(math.ceil(b.width)), int(math.ceil(b.height))
     rows = [[" "] * W for _ in range(H)]
     for el in b.terrain:
@@ -58,29 +63,35 @@ def render_state(state: SmokeState, seat: str | None) -> str:
     for m in state.markers.values():
         put(m.x, m.y, "*")
     names = {sd.id: sd.name for sd in b.sides}
-    lines = [headline(state), "Armies: " + "; ".join(
-        f"{a.seat} ({names.get(a.side, a.side)}) morale {a.morale} of {a.start_morale}, general level {a.level}"
-        + (", general out" if a.out else "") for a in state.armies.values())]
+    armies = [msg("{seat} ({side}) morale {morale} of {start}, general level {level}", seat=a.seat,
+                  side=names.get(a.side, a.side), morale=a.morale, start=a.start_morale, level=a.level)
+              if not a.out else
+              msg("{seat} ({side}) morale {morale} of {start}, general level {level}, general out", seat=a.seat,
+                  side=names.get(a.side, a.side), morale=a.morale, start=a.start_morale, level=a.level)
+              for a in state.armies.values()]
+    lines: list[str | Message] = [headline(state), msg("Armies: {list}", list=joined(armies, "; "))]
     if state.result is not None:
-        lines.append(f"Decided under {state.result.rule}.")  # the winner is in the headline, the morale above
+        lines.append(msg("Decided under {rule}.", rule=state.result.rule))  # the winner is in the headline, the morale above
     ruler = "".join(str(c // 10) if c % 10 == 0 else " " for c in range(W))
     lines.append("     " + ruler)
     for r in range(H - 1, -1, -1):
         lines.append(f"{r:>3} |" + "".join(rows[r]) + "|")
     lines.append("     " + "".join(str(c % 10) for c in range(W)))
-    lines.append("Map: 1 character per UW, north up; digits: units of player-N at their centre, G/C: general/"
-                 "commander, *: battle marker; terrain " + ", ".join(f"{v} {k.replace('_', ' ')}"
-                                                                  for k, v in TERRAIN_CHAR.items()) + ".")
-    lines.append("Units:")
+    lines.append(msg("Map: 1 character per UW, north up; digits: units of player-N at their centre, G/C: general/"
+                     "commander, *: battle marker; terrain {legend}.",
+                     legend=joined([msg("{a}{sep}{b}", a=v, sep=" ", b=terrain_word(k)) for k, v in TERRAIN_CHAR.items()],
+                                   ", ")))
+    lines.append(msg("Units:"))
     for u in sorted(state.units.values(), key=lambda u: u.id):
         p = state.profiles[u.profile]
-        lines.append(f"  {u.id} {p.name} ({u.seat}) at ({u.x:.1f}, {u.y:.1f}) facing {u.facing:.0f}")
+        lines.append(msg("  {unit} {name} ({seat}) at ({x:.1f}, {y:.1f}) facing {facing:.0f}", unit=u.id, name=p.name,
+                         seat=u.seat, x=u.x, y=u.y, facing=u.facing))
     if state.reserve:
-        lines.append("Not deployed yet: " + ", ".join(f"{u.id} {state.profiles[u.profile].name}"
-                                                      for u in sorted(state.reserve.values(), key=lambda u: u.id)))
+        lines.append(msg("Not deployed yet: {list}", list=joined(
+            [msg("{unit} {name}", unit=u.id, name=state.profiles[u.profile].name)
+             for u in sorted(state.reserve.values(), key=lambda u: u.id)], ", ")))
     if state.destroyed:
-        lines.append("Destroyed: " + ", ".join(state.destroyed))
-    return "\n".join(lines)
-
+        lines.append(msg("Destroyed: {list}", list=", ".join(state.destroyed)))
+    return joined(lines, "\n")
 
 __all__ = ["TERRAIN_CHAR", "render_state"]

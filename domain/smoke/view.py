@@ -13,6 +13,7 @@ from . import events as E
 from .morale import reason_words
 from .picture import render_svg
 from .state import SmokeState
+from .terrain_words import terrain_word
 from .turns import to_act
 
 
@@ -85,17 +86,7 @@ _STAGE = {"columns": msg("columns"), "forts": msg("fortifications"), "markers": 
 _STEP = {"deploy": msg("deploy"), "bombard": msg("bombard"), "actions": msg("actions"),
          "battle_start": msg("battle start"), "battles": msg("battles")}
 _MARKER_GONE = {"empty": msg("empty")}
-#: Terrain kinds as words (SMOKE-TERR); a kind not listed is written as its id.
-TERRAIN_WORDS = {"stream": msg("stream"), "ravine": msg("ravine"), "swamp": msg("swamp"), "village": msg("village"),
-                 "hill": msg("hill"), "overgrown_hill": msg("overgrown hill"), "dune": msg("dune"),
-                 "rock": msg("rock"), "forest": msg("forest"), "grove": msg("grove"), "vineyard": msg("vineyard"),
-                 "bocage": msg("bocage"), "ploughed_field": msg("ploughed field"),
-                 "fortification": msg("fortification"), "road": msg("road")}
 _BATTLE_END = {"empty": msg("the battle empties"), "continues": msg("the battle goes on")}
-
-
-def terrain_word(kind: str) -> "str | Message":
-    return TERRAIN_WORDS.get(kind, kind.replace("_", " "))
 
 
 def _quarter(q: str) -> "str | Message":
@@ -235,5 +226,6 @@ def summarize(event: Any) -> "str | Message":
     return f(event) if f else event_type_name(event)
 
 
-def render(state: SmokeState, seat: str | None, recent: list[Any]) -> str:
-    return render_svg(state, recent)
+def render(state: SmokeState, seat: str | None, recent: list[Any], say: Any = None) -> str:
+    """``board.svg``; ``say``: a message in the reader's language (English when not given)."""
+    return render_svg(state, recent) if say is None else render_svg(state, recent, say)

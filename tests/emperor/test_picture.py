@@ -39,7 +39,7 @@ def test_picture_shows_what_the_emperor_considered():
     g = _mid_game()
     svg = g.rs.render_svg(g.state, "human", [])
     root = ET.fromstring(svg)
-    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    texts = ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]  # a text may hold a <tspan> (the last move)
     lm = g.state.last_move
     assert lm is not None
     assert any(f"{lm.frm} -> {lm.to}" in t for t in texts)

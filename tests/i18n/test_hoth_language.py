@@ -198,8 +198,8 @@ def test_the_text_board_of_umpire_replay_in_ukrainian(tmp_path):
 
 
 def test_board_svg_words_in_czech(api: Api):
-    """The picture's heading and captions are in the reader's language; the drawing (hexes, units, their ids) is
-    the same in every language."""
+    """The picture's heading, captions and hover titles are in the reader's language; the drawing (hexes, units,
+    their ids) is the same in every language."""
     g = _play(api, steps=30)
     gid = g["game_id"]
     en = api.client.get(f"/games/{gid}/board.svg")
@@ -212,12 +212,15 @@ def test_board_svg_words_in_czech(api: Api):
     assert any(t.startswith("Sever (řada 6): ") for t in texts(cs.text)), texts(cs.text)
     assert any(t.startswith("Jih (řada 0): ") for t in texts(cs.text))
     assert " — tah " in texts(cs.text)[0], texts(cs.text)[0]
-    strip = lambda svg: re.sub(r"<text[^>]*>[^<]*</text>", "", svg)  # noqa: E731
+    titles = lambda svg: re.findall(r"<title>([^<]*)</title>", svg)  # noqa: E731
+    assert any(" figures, " in t for t in titles(en.text)) and any(" figurky, " in t or " figurek, " in t
+                                                                   for t in titles(cs.text)), titles(cs.text)
+    strip = lambda svg: re.sub(r"<text[^>]*>[^<]*</text>|<title>[^<]*</title>", "", svg)  # noqa: E731
     assert strip(en.text) == strip(cs.text)
-    # a ruleset whose picture has no messages yet answers in English and says so
+    # Clouds of Smoke's picture speaks the reader's language too (tests/i18n/test_board_svg_languages.py)
     s = api.client.post("/games", json={"ruleset": "smoke", "scenario": "BTL-CROSSROADS"}).json()
     r = api.client.get(f"/games/{s['game_id']}/board.svg", params={"lang": "cs"})
-    assert r.status_code == 200 and r.headers["content-language"] == "en"
+    assert r.status_code == 200 and r.headers["content-language"] == "cs"
 
 
 def test_table_choice_citations_are_messages_in_every_language():

@@ -4,14 +4,17 @@ oracles for the fast versions in ``domain/smoke`` (``tests/smoke/test_search_ora
 ``column_spot``: every candidate place in order, each tested with ``deployment._Room.fits``.
 ``fire_contacts``: every pair of enemy units, each tested with ``fire.fire_contact``.
 ``corner_lines``: every candidate line of a front corner in order, each tested alone (``fire._line_hit``).
+``hit_groups``: every attacker's distance to every receiver (``battle._hit_groups`` skips the far ones).
 """
 from __future__ import annotations
 
 import math
 
+from domain.smoke.battle import _dist
 from domain.smoke.commanders import own_edge
 from domain.smoke.deployment import COLUMN_RADIUS, FACING_TO, _column_of, _Room
 from domain.smoke.fire import _line_hit, _poly_bb, _r, fire_contact
+from domain.smoke.formations import touching
 from domain.smoke.geometry import EPS, Box, candidate_points, dist
 
 
@@ -77,4 +80,26 @@ def corner_lines(out, ub, part, blockers, terrain, strict):
         out["rule"] = "SMOKE-LOF-2"
     else:
         out.update(reason="a front corner has no clear line", rule="SMOKE-GEO-11")
+    return out
+
+
+def hit_groups(state, receivers, attackers):
+    """SMOKE-HIT-3, SMOKE-GEO-20: (key, unit, nearest enemy) grouped by key (equal within EPS), nearest first."""
+    keyed = []
+    for u in receivers:
+        best = None
+        for a in attackers:
+            d = 0.0 if touching(state, u, a) else _dist(u, a)
+            if best is None or d < best[0]:
+                best = (d, a.id)
+        keyed.append((best[0] if best else float("inf"), u.id, best[1] if best else None))
+    keyed.sort()
+    out = []
+    i = 0
+    while i < len(keyed):
+        j = i
+        while j + 1 < len(keyed) and keyed[j + 1][0] - keyed[i][0] <= EPS:
+            j += 1
+        out.append(sorted(keyed[i:j + 1], key=lambda k: k[1]))
+        i = j + 1
     return out

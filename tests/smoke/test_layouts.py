@@ -31,8 +31,9 @@ def _fresh(fn, *args):
 
 
 def test_kept_answers_are_the_fresh_ones(monkeypatch):
-    counts = {"contacts": 0, "targets": 0, "graphs": 0, "kept_pairs": 0, "kept_graphs": 0}
+    counts = {"contacts": 0, "targets": 0, "graphs": 0, "kept_pairs": 0, "kept_graphs": 0, "near_changes": 0}
     fire_contacts, targets, from_last, pair = F._fire_contacts, B._targets, Fm._from_last, L.Recent.pair
+    near_changes = F._pairs_near_changes
 
     def checked_contacts(state):
         got = fire_contacts(state)
@@ -55,6 +56,10 @@ def test_kept_answers_are_the_fresh_ones(monkeypatch):
         counts["graphs"] += 1
         return got
 
+    def counted_near_changes(*args):
+        counts["near_changes"] += 1  # the candidate pairs from the last layout's (compared above with the sweep's)
+        return near_changes(*args)
+
     def counted_pair(self, key, a, b):
         got = pair(self, key, a, b)
         counts["kept_pairs"] += got is not None
@@ -64,6 +69,7 @@ def test_kept_answers_are_the_fresh_ones(monkeypatch):
     monkeypatch.setattr(B, "_targets", checked_targets)
     monkeypatch.setattr(Fm, "_from_last", checked_graph)
     monkeypatch.setattr(L.Recent, "pair", counted_pair)
+    monkeypatch.setattr(F, "_pairs_near_changes", counted_near_changes)
     rs = ruleset()
     for battle in BATTLES:
         for seed in SEEDS:
@@ -71,6 +77,7 @@ def test_kept_answers_are_the_fresh_ones(monkeypatch):
     assert counts["contacts"] > 100 and counts["targets"] > 100 and counts["graphs"] > 100, counts
     assert counts["kept_pairs"] > 100, counts
     assert counts["kept_graphs"] > counts["graphs"] // 2, counts
+    assert counts["near_changes"] > counts["contacts"] // 4, counts
 
 
 def test_a_change_near_a_pair_is_seen():

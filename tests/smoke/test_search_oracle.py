@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pytest
 
+from domain.smoke import battle as Bt
 from domain.smoke import deployment as D
 from domain.smoke import fire as F
 from domain.smoke import state as S
@@ -141,8 +142,10 @@ def test_segments_meet_interior_on_arrays():
                                                  ("BTL-OPEN-FIELD", 2, 3)])
 def test_fire_contacts_are_every_pair_in_contact(battle, players, seed):
     """SMOKE-LOF-3/4: the swept, bounded pair search finds the pairs in fire contact that testing every
-    pair of enemy units finds, with the same measurements, on every state of a random game."""
-    seen = {"states": 0, "contacts": 0}
+    pair of enemy units finds, with the same measurements, on every state of a random game; and the search of
+    one unit's pairs alone (``contact_enemies``, SMOKE-BOMB-2's refusal) finds that unit's enemies in those
+    pairs, in their order."""
+    seen = {"states": 0, "contacts": 0, "units_in_contact": 0}
 
     def check(g, seat, cmd, cmds):
         st = g.state
@@ -150,10 +153,34 @@ def test_fire_contacts_are_every_pair_in_contact(battle, players, seed):
             return
         want = O.fire_contacts(st)
         assert F._fire_contacts(st) == want
+        for u in st.units.values():
+            of_u = [b if a == u.id else a for a, b, _ in want if u.id in (a, b)]
+            assert F._contact_enemies(st, u) == of_u, u.id
+            seen["units_in_contact"] += bool(of_u)
         seen["states"] += 1
         seen["contacts"] += len(want)
 
     random_game(RS, battle, seed, options={"players": players}, check=check)
     assert seen["states"] >= 50
     if battle == "BTL-CROSSROADS":
-        assert seen["contacts"] >= 10
+        assert seen["contacts"] >= 10 and seen["units_in_contact"] >= 20
+
+
+def test_hit_order_is_every_attacker_measured(monkeypatch):
+    """SMOKE-HIT-3, SMOKE-GEO-20: the hit order of every battle fought in random games (the nearest attacker
+    found skipping the attackers whose boxes are farther apart along an axis than the nearest so far) is the
+    order found by measuring every attacker."""
+    fast = Bt._hit_groups
+    seen = {"calls": 0, "receivers": 0}
+
+    def checked(state, receivers, attackers):
+        got = fast(state, receivers, attackers)
+        assert got == O.hit_groups(state, receivers, attackers)
+        seen["calls"] += 1
+        seen["receivers"] += len(receivers)
+        return got
+
+    monkeypatch.setattr(Bt, "_hit_groups", checked)
+    for battle, seed in (("BTL-CROSSROADS", 100), ("BTL-CROSSROADS", 103), ("BTL-ALL-TERRAIN", 101)):
+        random_game(RS, battle, seed, options={"players": 4})
+    assert seen["calls"] >= 20 and seen["receivers"] >= 60, seen

@@ -11,6 +11,7 @@ import pytest
 from bots import BotSeat, decide
 from bots.arena import Arena
 from domain.kernel import registry
+from domain.kernel.messages import text_of
 from domain.smoke.picture import render_svg
 
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
@@ -48,7 +49,7 @@ def test_smoke_text_replay_and_picture_header_in_words(scenario):
     rs = registry.get("smoke")
     seen = []
     for st in _played("smoke", scenario, 25):
-        text = rs.render_text(st, None)
+        text = text_of(rs.render_text(st, None))  # a message (issue 28): its English text
         head = _svg_header(st)
         assert _raw(text) == [] and _raw(head) == [], (_raw(text), _raw(head))
         assert text.splitlines()[0] == head  # one headline for both

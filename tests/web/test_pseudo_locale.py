@@ -18,6 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
+from domain.hoth import picture as hoth_picture
+
 from .conftest import ARTIFACTS
 from .harness import UmpireServer, play_random
 
@@ -40,6 +42,12 @@ DATA: dict[str, str] = {
     "events": "an address shown to be copied",
     "games": "an address shown to be copied",
 }
+
+#: The short codes drawn on Battle of Hoth's board (terrain ``RDG``, structures ``SG``, units ``ST``, badges ``EW``):
+#: codes, the same in every language as the text board's (docs/languages-board-svg.md); their words are in the
+#: hover titles, which are messages.
+CODES = ({short for _, short in (*hoth_picture.TERRAIN_STYLE.values(), *hoth_picture.STRUCTURE_STYLE.values())}
+         | set(hoth_picture.UNIT_CODE.values()) | {c.rstrip("~") for c in hoth_picture.BADGE_CODE.values()})
 
 #: Ids that are data shown as they are: seats, rule ids, scenario ids (all-capital words with hyphens).
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
@@ -190,7 +198,8 @@ def listing_ids(base: str) -> set[str]:
     return out
 
 
-#: The texts of board.svg seen on the way (the server draws them; not yet messages): kept as an artefact.
+#: The texts of board.svg seen on the way (every <text> and <title> of the three games' pictures, each a message or
+#: data): kept as an artefact, and each checked like any text of the page.
 BOARD_SVG: set[str] = set()
 
 
@@ -249,7 +258,7 @@ def unmarked(text: str, data: set[str], gaps: list[str] = ()) -> list[str]:
     for w in WORD.findall(rest):
         if len(w) < 2 or not ENGLISH.fullmatch(w) or RULE_ID.match(w) or "_" in w:  # snake_case: an id
             continue
-        if w in DATA or w in data or w.lower() in SEATS:
+        if w in DATA or w in data or w in CODES or w.lower() in SEATS:
             continue
         out.append(w)
     return out
@@ -330,8 +339,9 @@ def _findings(page: Any, view: str, data: set[str], gaps: list[str]) -> list[str
     got = page.evaluate(COLLECT)
     picture = set(got["svg"])
     BOARD_SVG.update(picture)
-    gaps = sorted(set(gaps) | picture, key=len, reverse=True)
-    for item in got["items"]:
+    # the picture's words are messages too (issue 28): each is checked, a hidden hover title as well
+    items = got["items"] + [{"text": t, "where": "board.svg"} for t in sorted(picture)]
+    for item in items:
         words = unmarked(item["text"], data, gaps)
         if words:
             found.append(f"{view} {item['where']}: {' '.join(words)!r} in {item['text'][:140]!r}")
@@ -380,6 +390,8 @@ def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, conte
         more = [ruling_gaps(base, rid, gid, q, seats[seat]) for q in shown]
         texts = set().union(*(m[0] for m in more)) if more else set()
         findings += _findings(page, f"{rid} play", data, sorted(set(gaps) | texts, key=len, reverse=True))
+        if rid == "emperor":  # the picture's order card, lifted into the page by what its texts are, in any language
+            assert "⟦" in page.locator("#emperor-order[data-source='board.svg']").text_content()
         at = max(1, v["version"] - 1)
         page.goto(f"{base}/#/game/{gid}?seat={seat}&tab=replay&at={at}")
         page.wait_for_selector("#ruling[data-at] h3")

@@ -342,11 +342,10 @@ export function board({ svg }) {
     if (b.x >= right + 2) panel.push(e);
     else if (e.tagName === 'text' && b.y >= bottom + 2) lastMove = e;
   }
-  const lines = panel.filter((e) => e.tagName === 'text').map((e) => e.textContent.trim());
-  const at = lines.indexOf('Order card');
-  const order = [];
-  for (let i = at + 1; at >= 0 && i < lines.length && lines[i] !== 'N'; i += 1) order.push(lines[i]);
-  const deck = lines.find((l) => /^deck \d+/.test(l));
+  // the panel's texts by what they are (their class), in whatever language the server wrote them
+  const texts = panel.filter((e) => e.tagName === 'text');
+  const order = texts.filter((e) => e.classList.contains('order-line')).map((e) => e.textContent.trim());
+  const deck = texts.filter((e) => e.classList.contains('order-deck')).map((e) => e.textContent.trim())[0];
   panel.forEach((e) => e.remove());
   if (lastMove) lastMove.remove();
   const w = right + left;
@@ -357,7 +356,7 @@ export function board({ svg }) {
   if (title && title.getBBox().width > w - left) title.setAttribute('font-size', String(Math.floor(16 * (w - left) / title.getBBox().width)));
   const frame = svg.closest('.board-frame');
   if (!frame) return;
-  const move = lastMove ? lastMove.textContent.replace(/;\s*dashed: possible P, tinted: reachable R, bold: P∩R\s*$/, '') : '';
+  const move = lastMove ? (lastMove.querySelector('.last-move') || lastMove).textContent.trim() : '';
   const id = frame.id === 'board' ? 'emperor-order' : `${frame.id}-order`; // the play view's, the replay's
   const box = h('div', { class: 'emperor-order small', id, dataset: { source: 'board.svg' } },  // the server's words, moved
     order.length ? h('p', {}, h('strong', {}, t('Order card'), ' '), order.join(' · '), deck ? ` · ${deck.replace(/\s+/g, ' ')}` : '') : null,
