@@ -77,7 +77,7 @@ def render_svg(state: SmokeState, recent: list[Any], say: Callable[["str | Messa
            'fill="#dfe8c9" stroke="#555" stroke-width="1.5"/>']
     # header: the battle's title; the turn, phase, who acts or the result, in words; the armies' morale
     side_name = {s.id: s.name for s in b.sides}
-    out.append(f'<text x="{_f(M)}" y="16" font-size="14" font-weight="bold">{escape(b.title)}</text>')
+    out.append(f'<text x="{_f(M)}" y="16" font-size="14" font-weight="bold">{escape(say(b.title))}</text>')
     out.append(f'<text x="{_f(M)}" y="32" font-size="12" class="headline">{escape(say(status_words(state)))}</text>')
     morale = joined([msg("{seat} ({side}): morale {morale}/{start}, level {level}", seat=a.seat,
                          side=side_name.get(a.side, a.side), morale=a.morale, start=a.start_morale, level=a.level)
