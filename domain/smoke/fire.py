@@ -5,6 +5,10 @@ the melee contact, or the part of the target in the sector, the distance from th
 the range it was compared with (strictly less, SMOKE-GEO-10), and for each front corner the target
 point its clear line reaches or what blocked every line (SMOKE-GEO-11/12). That dict goes into the
 events and rulings as it is, so a disputed measurement can be read back without recomputing.
+
+Over 500 lines on purpose: the table-wide contact scan (the array sweep, the pairs kept from the last layout)
+and the one-pair answer must apply the very same predicates with the same floating-point operations (the
+engine digests pin them), so they stay beside each other in one module.
 """
 from __future__ import annotations
 
