@@ -31,6 +31,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import re
 import signal
 import socket
 import statistics
@@ -429,8 +430,8 @@ def _print_phase(p: dict[str, Any]) -> None:
 def _arm(text: str) -> tuple[str, dict[str, str]]:
     """``NAME:K=V,K=V`` (or ``NAME:K=V;K=V``) -> (name, environment)."""
     name, _, rest = text.partition(":")
-    sep = ";" if ";" in rest else ","
-    env = dict(kv.split("=", 1) for kv in rest.split(sep) if kv.strip())
+    # a comma or semicolon starts the next variable only before NAME=: a value may hold commas ("700,10,1000")
+    env = dict(kv.split("=", 1) for kv in re.split(r"[,;](?=\s*[A-Za-z_][A-Za-z0-9_]*=)", rest) if kv.strip())
     return name, {k.strip(): v.strip() for k, v in env.items()}
 
 
@@ -455,9 +456,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="--one-server: py-spy (on PATH) records the server's stacks of each command phase into DIR")
     ap.add_argument("--arm", action="append", default=None, metavar="NAME:K=V,K=V",
                     help="--one-server: a server started with these environment variables (e.g. "
-                         "'cpython:UMPIRE_GC_THRESHOLDS=default,UMPIRE_GC_FREEZE=0'; ';' separates variables when a "
-                         "value holds commas; CODE=DIR: that arm serves another checkout, e.g. 'before:CODE=/work/main'); repeat "
-                         "for each arm: all run at once, measured in turn phase by phase")
+                         "'thr:UMPIRE_GC_THRESHOLDS=700,10,1000,UMPIRE_GC_FREEZE=0'; CODE=DIR: that arm serves another "
+                         "checkout, e.g. 'before:CODE=/work/main'); repeat for each arm: all run at once, measured in "
+                         "turn phase by phase")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     code = Path(a.code).resolve()

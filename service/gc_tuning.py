@@ -1,21 +1,22 @@
 """The garbage collector of a served process (issue 26: command p99 with 2,000 idle live feeds open).
 
-An open feed (``GET /games/{id}/feed``) holds about 190 objects the cyclic collector tracks (the ASGI
+An open feed (``GET /games/{id}/feed``) holds about 160 objects the cyclic collector tracks (the ASGI
 middleware stack's coroutines and closures, litestar's SSE response, anyio's task group, uvicorn's
-connection): 2,000 feeds are ~380,000 objects beside the ~130,000 of a started server. CPython's default
+connection): 2,000 feeds are ~320,000 objects beside the ~130,000 of a started server. CPython's default
 thresholds (700, 10, 10) let a full collection start whenever the objects promoted to the oldest generation
 since the last one reach a quarter of it; each keep-alive renews a feed's waiting awaitables, which age into
 that generation, so with 2,000 feeds a full collection (hundreds of ms of CPU, every object walked) falls
 inside the command path about once a minute.
 
-:func:`tune` (called once by :func:`service.cli.served`, after the app is built, before it serves):
+:func:`tune` (called once by ``umpire serve`` in each served process, after the app is built, before it
+serves):
 
 - ``gc.freeze()`` (:data:`FREEZE`): the objects of the started process (modules, the app, its routes,
   schemas and rulesets) move to the permanent generation and are never walked again;
 - ``gc.set_threshold(*GC_THRESHOLDS)``: see :data:`GC_THRESHOLDS`.
 
-Both are settings of the served process only (tests and tools keep CPython's defaults); ``UMPIRE_GC_THRESHOLDS``
-and ``UMPIRE_GC_FREEZE`` change them (docs/gc-tuning.md).
+Both are off by default (measured: see the constants); ``UMPIRE_GC_THRESHOLDS`` and ``UMPIRE_GC_FREEZE`` turn
+them on for a served process (docs/gc-tuning.md). Tests and tools keep CPython's settings.
 """
 from __future__ import annotations
 
@@ -31,14 +32,16 @@ ENV_THRESHOLDS = "UMPIRE_GC_THRESHOLDS"
 #: ``0``: do not freeze the started process's objects (:data:`FREEZE`).
 ENV_FREEZE = "UMPIRE_GC_FREEZE"
 
-#: The served process's collector thresholds (generation 0, 1, 2). CPython's are (700, 10, 10). The third
-#: is raised so that a full collection is considered after 1,000 young-generation collections instead of 10
-#: (and still only once the objects promoted since the last one are a quarter of the oldest generation):
-#: young collections still free the cycles that die young (a request's, a closed feed's within seconds);
-#: what reaches the oldest generation and then dies waits longer for its collection. Measured in
-#: ops/bench-results.md ("Feeds and the garbage collector").
+#: The served process's collector thresholds (generation 0, 1, 2); None: CPython's own (700, 10, 10). Not raised
+#: by default: a third threshold of 1,000 stopped the full collections of a server with 2,000 feeds, but the
+#: garbage of closed feeds (in reference cycles, old by then) then waited for one, and the process grew by a
+#: quarter more than with CPython's settings over three rounds of 2,000 feeds opened and closed; the latency it
+#: bought was not distinguishable from the machine's noise (ops/bench-results.md, "Feeds and the garbage
+#: collector"). ``UMPIRE_GC_THRESHOLDS`` sets it.
 GC_THRESHOLDS: tuple[int, int, int] | None = None
-#: Whether the started process's objects are frozen (``gc.freeze()``) before it serves.
+#: Whether the started process's objects are frozen (``gc.freeze()``) before it serves. Off by default: alone it
+#: made full collections more frequent (frozen objects leave the oldest generation, so the quarter of it that
+#: starts a full collection is reached sooner) while each still walked every open feed's objects.
 FREEZE = False
 
 
