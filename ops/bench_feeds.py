@@ -248,8 +248,8 @@ def measure(code: Path, tmp: Path, feeds: int, idle: float, commands: int,
 
 
 def _subscribers(c: httpx.Client) -> int:
-    """The server's own count of open feeds (``umpire_feed_subscribers`` of ``GET /metrics``, summed: a served
-    process shows its own sample beside the projector process's zero)."""
+    """The server's own count of open feeds (``umpire_feed_subscribers`` of ``GET /metrics``, summed over its
+    samples: one per node; a checkout before the merge of the projector's samples shows a second, zero)."""
     return sum(int(float(line.rsplit(" ", 1)[1])) for line in c.get("/metrics").text.splitlines()
                if line.startswith("umpire_feed_subscribers{"))
 
