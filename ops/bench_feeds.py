@@ -31,6 +31,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import re
 import signal
 import socket
 import statistics
@@ -91,11 +92,14 @@ def _ticks(pids: list[int]) -> int:
 
 
 class Serve:
-    def __init__(self, code: Path, data: Path, gc_dir: Path | None = None, gc_off: bool = False):
+    def __init__(self, code: Path, data: Path, gc_dir: Path | None = None, gc_off: bool = False,
+                 extra_env: dict[str, str] | None = None):
+        """``extra_env``: variables set in the served process's environment (``--arm``)."""
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         env = {k: v for k, v in os.environ.items() if not k.startswith("UMPIRE_")}
+        env.update(extra_env or {})
         env["PYTHONPATH"] = os.pathsep.join((str(code / "ops"), str(code)))
         env["UMPIRE_CLI_PLUGINS"] = "tests.rulesets.drill"
         if gc_dir is not None:  # ops/gc_pauses.py times the served process's collections
@@ -244,8 +248,8 @@ def measure(code: Path, tmp: Path, feeds: int, idle: float, commands: int,
 
 
 def _subscribers(c: httpx.Client) -> int:
-    """The server's own count of open feeds (``umpire_feed_subscribers`` of ``GET /metrics``, summed: a served
-    process shows its own sample beside the projector process's zero)."""
+    """The server's own count of open feeds (``umpire_feed_subscribers`` of ``GET /metrics``, summed over its
+    samples: one per node; a checkout before the merge of the projector's samples shows a second, zero)."""
     return sum(int(float(line.rsplit(" ", 1)[1])) for line in c.get("/metrics").text.splitlines()
                if line.startswith("umpire_feed_subscribers{"))
 
@@ -282,43 +286,60 @@ def _q(lat: list[float], q: float) -> float:
 def measure_one_server(code: Path, tmp: Path, counts: list[int], rounds: int, idle: float, commands: int,
                        settle: float = 3.0, gc_probe: bool = False, gc_off: bool = False,
                        profile: Path | None = None,
-                       report: Any = None) -> dict[str, Any]:
+                       report: Any = None, arms: list[tuple[str, dict[str, str]]] | None = None) -> dict[str, Any]:
     """Every feed count on ONE server, in rounds (the order of the counts reversed every other round, so a
     drift of the machine's load falls on each count alike). Per phase: the feeds opened (the server's gauge
     shows them), ``settle`` s, idle CPU over ``idle`` s, then ``commands`` timed commands, then the feeds
     closed (the gauge back at 0). Latencies are pooled per feed count over the rounds. ``profile``: a directory
-    where ``py-spy record`` (on PATH) writes the served process's stacks of each command phase (collapsed)."""
+    where ``py-spy record`` (on PATH) writes the served process's stacks of each command phase (collapsed).
+
+    ``arms``: (name, environment) pairs, one server each, all started at once: every phase is measured on each
+    server in turn (their order alternating from one phase to the next), so the arms share the machine's load;
+    results are pooled per arm and count."""
     tmp.mkdir(parents=True, exist_ok=True)
+    arms = arms or [("this", {})]
     gc_dir = tmp / "gc" if gc_probe or gc_off else None
     if gc_dir is not None:
         gc_dir.mkdir()
-    srv = Serve(code, tmp / "data", gc_dir, gc_off)
     phases: list[dict[str, Any]] = []
-    lats: dict[int, list[float]] = {n: [] for n in counts}
+    lats: dict[tuple[str, int], list[float]] = {(a, n): [] for a, _ in arms for n in counts}
+    servers: list[Any] = []
+    clients: list[httpx.Client] = []
     try:
-        with httpx.Client(base_url=srv.url, timeout=60) as c:
+        for i, (name, env) in enumerate(arms):
+            where = Path(env["CODE"]).resolve() if "CODE" in env else code  # an arm may serve another checkout
+            servers.append(Serve(where, tmp / f"data-{i}", gc_dir, gc_off,
+                                 {k: v for k, v in env.items() if k != "CODE"}))
+            clients.append(httpx.Client(base_url=servers[-1].url, timeout=60))
+        state = []
+        for srv, c in zip(servers, clients):
             ids = [c.post("/games", json={"ruleset": "drill", "scenario": "race"}).json()["game_id"]
                    for _ in range(max(counts))]
             g = c.post("/games", json={"ruleset": "drill", "scenario": "race"}).json()
-            token = next(iter(g["seats"].values()))
-            v = int(g.get("version", 0))
+            state.append({"ids": ids, "game": g["game_id"], "token": next(iter(g["seats"].values())),
+                          "v": int(g.get("version", 0))})
 
-            def command() -> float:
-                nonlocal v
-                t = time.perf_counter()
-                r = c.post(f"/games/{g['game_id']}/commands", headers={"Authorization": f"Bearer {token}"},
-                           json={"command": {"type": "tick", "events": 1}, "expected_version": v})
-                took = time.perf_counter() - t
-                if r.status_code != 201:
-                    raise SystemExit(f"command refused: {r.status_code} {r.text[:200]}")
-                v = int(r.json()["version"])
-                return took
+        def command(c: httpx.Client, st: dict[str, Any]) -> float:
+            t = time.perf_counter()
+            r = c.post(f"/games/{st['game']}/commands", headers={"Authorization": f"Bearer {st['token']}"},
+                       json={"command": {"type": "tick", "events": 1}, "expected_version": st["v"]})
+            took = time.perf_counter() - t
+            if r.status_code != 201:
+                raise SystemExit(f"command refused: {r.status_code} {r.text[:200]}")
+            st["v"] = int(r.json()["version"])
+            return took
 
+        for c, st in zip(clients, state):
             for _ in range(50):  # warm-up: the first commands of a process are slower
-                command()
-            for rnd in range(rounds):
-                for n in (counts if rnd % 2 == 0 else counts[::-1]):
-                    holder = _Holder(srv.port, ids[:n], False) if n else None
+                command(c, st)
+        k = 0
+        for rnd in range(rounds):
+            for n in (counts if rnd % 2 == 0 else counts[::-1]):
+                order = list(range(len(arms))) if k % 2 == 0 else list(range(len(arms)))[::-1]
+                k += 1
+                for ai in order:
+                    arm, srv, c, st = arms[ai][0], servers[ai], clients[ai], state[ai]
+                    holder = _Holder(srv.port, st["ids"][:n], False) if n else None
                     try:
                         deadline = time.monotonic() + 300
                         while (holder.count() if holder else 0) < n or _subscribers(c) != n:
@@ -333,11 +354,12 @@ def measure_one_server(code: Path, tmp: Path, counts: list[int], rounds: int, id
                             profile.mkdir(parents=True, exist_ok=True)
                             spy = subprocess.Popen(
                                 ["py-spy", "record", "--pid", str(srv.proc.pid), "--rate", "250", "--nonblocking",
-                                 "--format", "raw", "--threads", "-o", str(profile / f"round{rnd + 1}-feeds{n}.txt")],
+                                 "--format", "raw", "--threads", "-o",
+                                 str(profile / f"{arm}-round{rnd + 1}-feeds{n}.txt")],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                             time.sleep(1.0)
                         c0, w0 = _ticks([srv.proc.pid]), time.monotonic()
-                        lat = [command() for _ in range(commands)]
+                        lat = [command(c, st) for _ in range(commands)]
                         if spy is not None:
                             spy.send_signal(signal.SIGINT)
                             spy.wait(60)
@@ -349,12 +371,13 @@ def measure_one_server(code: Path, tmp: Path, counts: list[int], rounds: int, id
                     finally:
                         if holder is not None:
                             holder.close()
-                    lats[n] += lat
-                    phases.append({"round": rnd + 1, "feeds": n, "open_after": open_after,
+                    lats[(arm, n)] += lat
+                    phases.append({"arm": arm, "round": rnd + 1, "feeds": n, "open_after": open_after,
                                    "idle_cpu_server_pct": round(server_pct, 2),
                                    "idle_cpu_all_pct": round(group_pct, 2),
                                    "p50_ms": _q(lat, 0.5), "p99_ms": _q(lat, 0.99), "max_ms": _q(lat, 1.0),
                                    "cpu_ms_per_command": round(1000 * busy / len(lat), 2),
+                                   "rss_mb": _rss_mb(srv.proc.pid),
                                    **_gc_delta(gc0, gc1), "load": round(os.getloadavg()[0], 1)})
                     if report is not None:
                         report(phases[-1])
@@ -362,29 +385,54 @@ def measure_one_server(code: Path, tmp: Path, counts: list[int], rounds: int, id
                     while _subscribers(c) != 0 and time.monotonic() < deadline:
                         time.sleep(0.2)
     finally:
-        srv.stop()
+        for c in clients:
+            c.close()
+        for srv in servers:
+            srv.stop()
     pooled = []
-    for n in counts:
-        mine = [p for p in phases if p["feeds"] == n]
-        pooled.append({"feeds": n, "commands": len(lats[n]), "p50_ms": _q(lats[n], 0.5),
-                       "p99_ms": _q(lats[n], 0.99),
-                       "p99_of_rounds_ms": [p["p99_ms"] for p in mine],
-                       "cpu_ms_per_command": round(statistics.mean(p["cpu_ms_per_command"] for p in mine), 2),
-                       "idle_cpu_server_pct": round(statistics.mean(p["idle_cpu_server_pct"] for p in mine), 2),
-                       "idle_cpu_all_pct": round(statistics.mean(p["idle_cpu_all_pct"] for p in mine), 2)})
-    base = next((p for p in pooled if p["feeds"] == 0), None)
+    for arm, _ in arms:
+        for n in counts:
+            mine = [p for p in phases if p["feeds"] == n and p["arm"] == arm]
+            pooled.append({"arm": arm, "feeds": n, "commands": len(lats[(arm, n)]), "p50_ms": _q(lats[(arm, n)], 0.5),
+                           "p99_ms": _q(lats[(arm, n)], 0.99),
+                           "p99_of_rounds_ms": [p["p99_ms"] for p in mine],
+                           "cpu_ms_per_command": round(statistics.mean(p["cpu_ms_per_command"] for p in mine), 2),
+                           "idle_cpu_server_pct": round(statistics.mean(p["idle_cpu_server_pct"] for p in mine), 2),
+                           "idle_cpu_all_pct": round(statistics.mean(p["idle_cpu_all_pct"] for p in mine), 2),
+                           "rss_mb_max": max(p["rss_mb"] for p in mine)})
     for p in pooled:
+        base = next((b for b in pooled if b["feeds"] == 0 and b["arm"] == p["arm"]), None)
         p["p99_vs_none"] = round(p["p99_ms"] / base["p99_ms"], 2) if base else None
     return {"phases": phases, "pooled": pooled}
+
+
+def _rss_mb(pid: int) -> float:
+    """The served process's resident memory (MB)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
 
 
 def _print_phase(p: dict[str, Any]) -> None:
     gc = (f"; GC {p['gc_ms']} ms, by generation [n, ms] {p['gc_by_gen']}, pauses >= 1 ms {p['gc_long']}"
           f" (longest [gen, ms, CPU ms, collected, old objects] {p['gc_longest']})" if "gc_full" in p else "")
-    print(f"round {p['round']} {p['feeds']:>5} feeds (server: {p['open_after']}): idle CPU "
+    print(f"{p['arm']}: round {p['round']} {p['feeds']:>5} feeds (server: {p['open_after']}): idle CPU "
           f"{p['idle_cpu_server_pct']:.1f}% (server), {p['idle_cpu_all_pct']:.1f}% (all); command p50 {p['p50_ms']} ms,"
           f" p99 {p['p99_ms']} ms, max {p['max_ms']} ms; server CPU {p['cpu_ms_per_command']} ms a command{gc};"
+          f" RSS {p['rss_mb']} MB;"
           f" load {p['load']}", flush=True)
+
+
+def _arm(text: str) -> tuple[str, dict[str, str]]:
+    """``NAME:K=V,K=V`` (or ``NAME:K=V;K=V``) -> (name, environment)."""
+    name, _, rest = text.partition(":")
+    # a comma or semicolon starts the next variable only before NAME=: a value may hold commas ("700,10,1000")
+    env = dict(kv.split("=", 1) for kv in re.split(r"[,;](?=\s*[A-Za-z_][A-Za-z0-9_]*=)", rest) if kv.strip())
+    return name, {k.strip(): v.strip() for k, v in env.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -406,6 +454,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="--one-server: the served process runs with its garbage collector off (a diagnostic)")
     ap.add_argument("--profile", default=None, metavar="DIR",
                     help="--one-server: py-spy (on PATH) records the server's stacks of each command phase into DIR")
+    ap.add_argument("--arm", action="append", default=None, metavar="NAME:K=V,K=V",
+                    help="--one-server: a server started with these environment variables (e.g. "
+                         "'thr:UMPIRE_GC_THRESHOLDS=700,10,1000,UMPIRE_GC_FREEZE=0'; CODE=DIR: that arm serves another "
+                         "checkout, e.g. 'before:CODE=/work/main'); repeat for each arm: all run at once, measured in "
+                         "turn phase by phase")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     code = Path(a.code).resolve()
@@ -414,12 +467,13 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="umpire-bench-feeds-") as tmp:
             out = measure_one_server(code, Path(tmp), counts, a.rounds, a.idle, a.commands, gc_probe=a.gc_probe,
                                      gc_off=a.gc_off, profile=Path(a.profile).resolve() if a.profile else None,
-                                     report=None if a.json else _print_phase)
+                                     report=None if a.json else _print_phase,
+                                     arms=[_arm(x) for x in a.arm] if a.arm else None)
         if a.json:
             print(json.dumps({"benchmark": "feeds", "code": str(code), "params": vars(a), **out}, indent=2))
             return 0
         for p in out["pooled"]:
-            print(f"{p['feeds']:>5} feeds, {p['commands']} commands pooled: p50 {p['p50_ms']} ms, p99 {p['p99_ms']} ms"
+            print(f"{p['arm']}: {p['feeds']:>5} feeds, {p['commands']} commands pooled: p50 {p['p50_ms']} ms, p99 {p['p99_ms']} ms"
                   f" ({p['p99_vs_none']}x no feeds; rounds {p['p99_of_rounds_ms']}); server CPU "
                   f"{p['cpu_ms_per_command']} ms a command; idle CPU "
                   f"{p['idle_cpu_server_pct']:.2f}% (server), {p['idle_cpu_all_pct']:.2f}% (all)", flush=True)

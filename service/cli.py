@@ -39,6 +39,7 @@ from typing import Any, TypeVar
 import click
 import msgspec
 
+from . import gc_tuning
 from .access_log import AccessLog
 from .cli_support import EXIT_NOT_VERIFIED, fail
 from .cli_support import open_existing_store as _open_existing_store
@@ -118,6 +119,10 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
     settings = Settings.from_env(data_dir=data_dir, host=host, port=port, redis_url=redis_url)
     open_store(settings.data_dir, database_url=settings.database_url or "").close()  # a clear error now
     load_or_create(settings.data_dir)  # the receipt key, made once before any worker starts
+    try:  # the collector's settings (UMPIRE_GC_*): a clear error now, not in each worker
+        gc_tuning.thresholds(), gc_tuning.freezing()
+    except ValueError as exc:
+        fail(str(exc))
     # DESIGN 16: every process of this serve (workers, projector) writes its metrics into a private directory
     # of its own, made now; set before service.metrics is imported anywhere (prometheus_client reads it on
     # import). Never in the data dir: prometheus_client writes its samples through mmap, and a full data disk
@@ -159,7 +164,9 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
             _run_workers(settings, workers, access_log=access_log)
         else:
             os.environ[ENV_ACCESS_LOG] = "1" if access_log else "0"
-            uvicorn.run(served(create_app(settings, projector=projector)), host=settings.host, port=settings.port, log_level="info",
+            app = served(create_app(settings, projector=projector))
+            gc_tuning.tune()  # the started process's objects frozen, the collector's thresholds set (issue 26)
+            uvicorn.run(app, host=settings.host, port=settings.port, log_level="info",
                         access_log=False, **_log_config(), **SERVER_STACK)
     finally:
         if follower is not None:
@@ -373,7 +380,9 @@ def worker_app() -> Any:
     """App factory of one ``umpire serve --workers N`` worker process (settings from the environment)."""
     from .app import create_app  # cold path: the litestar app, only for serve
 
-    return served(create_app(Settings.from_env(), projector=os.environ.get(ENV_PROJECTOR, "thread")))
+    app = served(create_app(Settings.from_env(), projector=os.environ.get(ENV_PROJECTOR, "thread")))
+    gc_tuning.tune()  # the started worker's objects frozen, the collector's thresholds set (issue 26)
+    return app
 
 
 @main.command()

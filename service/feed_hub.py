@@ -28,7 +28,7 @@ import asyncio
 import logging
 import queue
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,10 +103,11 @@ class Subscription:
         #: The feed's slot of the hub's keep-alive clock.
         self.slot = slot
 
-    async def next(self) -> Batch | None:
-        """The next batch, or None when the feed's keep-alive is due. No timer of its own: the hub's one
-        clock serves every feed (:data:`KEEPALIVE_TICK`)."""
-        return await self.queue.get()
+    def next(self) -> Coroutine[Any, Any, Batch | None]:
+        """The next batch (await it), or None when the feed's keep-alive is due. No timer of its own: the hub's
+        one clock serves every feed (:data:`KEEPALIVE_TICK`). The queue's own wait, with no coroutine of this
+        method around it: a waiting feed holds one object less for the collector to walk (issue 26)."""
+        return self.queue.get()
 
 
 @dataclass

@@ -390,17 +390,61 @@ class GamesByStatus:
         yield fam
 
 
+class Merged:
+    """A collector: the samples of several collectors as one set of families, each series once. A served
+    process that keeps its own samples in memory (``umpire serve`` with one worker) and reads its projector
+    process's from the multi-process directory has the same series in both (every metric is declared in both
+    processes, the labelled ones the dashboards name created at 0): their values are combined as the metric's
+    multi-process mode says (a gauge ``livemax``/``max``: the largest, ``min``: the smallest, ``mostrecent``:
+    this process's; anything else summed: counters, histograms, ``livesum`` gauges). Without it ``/metrics``
+    showed e.g. ``umpire_feed_subscribers{node}`` twice, which Prometheus rejects as a duplicate series."""
+
+    def __init__(self, sources: list[Any], modes: dict[str, str]):
+        """``sources``: collectors, this process's own last; ``modes``: a gauge's name -> its multi-process mode."""
+        self.sources = sources
+        self.modes = modes
+
+    def collect(self) -> Iterator[Any]:
+        families: dict[str, Any] = {}
+        values: dict[str, dict[tuple[str, tuple[tuple[str, str], ...]], Any]] = {}
+        for source in self.sources:
+            for fam in source.collect():
+                have = families.setdefault(fam.name, fam)
+                mine = values.setdefault(fam.name, {})
+                mode = self.modes.get(fam.name, "sum") if have.type == "gauge" else "sum"
+                for sample in fam.samples:
+                    key = (sample.name, tuple(sorted(sample.labels.items())))
+                    old = mine.get(key)
+                    if old is None:
+                        mine[key] = sample
+                    elif "max" in mode:
+                        mine[key] = old._replace(value=max(old.value, sample.value))
+                    elif "min" in mode:
+                        mine[key] = old._replace(value=min(old.value, sample.value))
+                    elif "mostrecent" in mode:
+                        mine[key] = sample
+                    else:
+                        mine[key] = old._replace(value=old.value + sample.value)
+        for name, fam in families.items():
+            fam.samples = list(values[name].values())
+            yield fam
+
+
 def scrape(store: Store | None = None) -> bytes:
-    """The text of ``GET /metrics``: every process's samples in multi-process mode, else this process's;
+    """The text of ``GET /metrics``: every process's samples in multi-process mode, else this process's (with
+    its projector process's, when ``umpire serve`` runs one, merged into them: :class:`Merged`);
     ``store``: the games by status."""
     registry = CollectorRegistry()
     if multiprocess():
         MultiProcessCollector(registry)
     else:
+        own = list(REGISTRY._collector_to_names)  # noqa: SLF001 - the process's own metrics
         if os.environ.get(ENV_MULTIPROC):  # the projector's samples (this process keeps its own in memory)
-            MultiProcessCollector(registry)
-        for collector in list(REGISTRY._collector_to_names):  # noqa: SLF001 - the process's own metrics
-            registry.register(collector)
+            modes = {c._name: c._multiprocess_mode for c in own if isinstance(c, Gauge)}  # noqa: SLF001
+            registry.register(Merged([MultiProcessCollector(None), *own], modes))
+        else:
+            for collector in own:
+                registry.register(collector)
     if store is not None:
         registry.register(GamesByStatus(store))
     return generate_latest(registry)
@@ -421,5 +465,5 @@ def process_dead(pid: int) -> None:
         mark_process_dead(pid)
 
 
-__all__ = ["COMMANDS", "CONTENT_TYPE_LATEST", "ENV_MULTIPROC", "HttpMetrics", "ProjectorLag", "counted_dry_run",
+__all__ = ["COMMANDS", "CONTENT_TYPE_LATEST", "ENV_MULTIPROC", "HttpMetrics", "Merged", "ProjectorLag", "counted_dry_run",
            "counted_steps", "group_committed", "prepare_dir", "process_dead", "route_of", "scrape", "timed_bot"]

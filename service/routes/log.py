@@ -31,7 +31,7 @@ StepSeq = Annotated[int, Parameter(ge=1, le=MAX_INT, description="The event's se
 StateSeq = Annotated[int, Parameter(ge=0, le=MAX_INT,
                                     description="The seq after which the state is shown (0: the initial state).")]
 from ..auth import bearer_token, seat_of
-from ..feed import stream
+from ..feed import FeedResponse, stream
 from ..redecide import redecide
 from ._common import caller, lang_of, read_models_of, respond, svc_of
 
@@ -139,9 +139,9 @@ async def feed(request: Request, game_id: FromPath[str], after: After = 0,
         after = last
     count = optional_int(limit, "limit", 1)
     held = bearer_token(request, allow_query=True)
-    return ServerSentEvent(stream(svc, game_id, seat, max(after, 0), count,
-                                  holds=lambda: held is not None and svc.seat(game_id, held) == seat, lang=lang),
-                           headers=content_language(lang))
+    return FeedResponse(stream(svc, game_id, seat, max(after, 0), count,
+                               holds=lambda: held is not None and svc.seat(game_id, held) == seat, lang=lang),
+                        headers=content_language(lang))
 
 
 ROUTER = Router(path="/", route_handlers=[events, ruling, redecide_step, state_at, timeline, board, verify, feed], tags=["log"])

@@ -10,11 +10,13 @@ import json
 import re
 import secrets
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
 import pytest
 import yaml
+from prometheus_client.parser import text_string_to_metric_families
 
 from .metrics_script import GAMES, ROOT, Serve, Tally, assert_counts, play, scrape, summed
 
@@ -78,6 +80,55 @@ def test_feed_subscribers_are_counted_while_open(two_workers):
     while sum(summed([scrape(server.url)], "umpire_feed_subscribers", ()).values()) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert sum(summed([scrape(server.url)], "umpire_feed_subscribers", ()).values()) == 0
+
+
+def _series(text: str) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """Every sample of a scrape's text as (name, labels), read by prometheus_client's own text parser."""
+    return [(s.name, tuple(sorted(s.labels.items())))
+            for fam in text_string_to_metric_families(text) for s in fam.samples]
+
+
+def test_one_worker_scrape_has_each_series_once(tmp_path):
+    """``umpire serve`` with one worker keeps its samples in memory and reads its projector process's from the
+    multi-process directory: each series (``umpire_feed_subscribers{node}`` among them) is shown once, its value
+    the two processes' combined, and the scripted games' counts are exact."""
+    server = Serve(tmp_path / "data", workers=1).wait()
+    try:
+        tally = Tally()
+        play([server.url], tally)
+        assert_counts([scrape(server.url)], tally)
+        gid = httpx.get(server.url + "/games", timeout=30).json()["games"][0]["game_id"]
+        with httpx.Client(base_url=server.url, timeout=30) as c, c.stream("GET", f"/games/{gid}/feed") as feed:
+            assert feed.status_code == 200, feed.read()
+            lines = feed.iter_lines()
+            next(lines)  # the feed is open
+            text = httpx.get(server.url + "/metrics", timeout=30).text
+        series = _series(text)
+        twice = sorted(k for k, n in Counter(series).items() if n > 1)
+        assert not twice, twice
+        families = [fam.name for fam in text_string_to_metric_families(text)]
+        assert len(families) == len(set(families)), sorted(f for f in families if families.count(f) > 1)
+        feeds = [s for fam in text_string_to_metric_families(text) for s in fam.samples
+                 if s.name == "umpire_feed_subscribers"]
+        assert [(s.labels, s.value) for s in feeds] == [({"node": feeds[0].labels["node"]}, 1.0)], feeds
+        # the projector process's samples are in: its lag gauge (set once it has caught up and sampled), once
+        deadline = time.monotonic() + 30
+        while True:
+            later = _series(httpx.get(server.url + "/metrics", timeout=30).text)
+            lag = [labels for name, labels in later if name == "umpire_projector_lag_events"]
+            if lag or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert len(lag) == 1, later
+        assert not sorted(k for k, n in Counter(later).items() if n > 1)
+    finally:
+        server.stop()
+
+
+def test_two_workers_scrape_has_each_series_once(two_workers):
+    server, _, _ = two_workers
+    series = _series(httpx.get(server.url + "/metrics", timeout=30).text)
+    assert series and not sorted(k for k, n in Counter(series).items() if n > 1)
 
 
 def test_two_nodes_on_postgresql_each_scrape_is_the_nodes_own(tmp_path, pg_server, redis_server, redis_client):

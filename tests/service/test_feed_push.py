@@ -252,7 +252,7 @@ def test_a_command_taken_by_one_worker_reaches_the_feeds_of_the_other(tmp_path):
             assert r.status_code == 201, r.text
             for t in threads:
                 t.join(30)
-            assert all(out == [v + 1] for out in results), results
+            assert all(out == [v + 1] for out in results), repr(results)
     finally:
         p.send_signal(signal.SIGTERM)
         try:
