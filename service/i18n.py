@@ -39,6 +39,8 @@ LOCALES_DIR = Path(__file__).parent / "locales"
 DOMAIN = "umpire"
 #: The message context of printed names (units, cards, warriors, terrain) in the catalogs.
 NAME_CONTEXT = "name"
+#: The message context of the rulesets' own texts (titles, rule choices' words: service/ruleset_listing.py).
+CONTENT_CONTEXT = "content"
 
 #: (text field, message field) pairs :func:`localize` renders in a JSON body.
 FIELDS = (("text", "message"), ("summary", "summary_message"), ("label", "label_message"),
@@ -219,6 +221,8 @@ def render(message: Message | Mapping[str, Any], locale: str, names: Mapping[str
         if isinstance(value, str):
             if kind == "id" and locale != DEFAULT:  # a printed name given as it is ("Akhena"): its own term
                 value = _printed(value, locale)
+            elif kind == "content" and locale != DEFAULT:  # the ruleset's own text (GET /rulesets says it too)
+                value = tr.pgettext(CONTENT_CONTEXT, value)
             return words.with_names(value, names or {}) if names else value
         return format(value, spec) if spec else str(value)
 

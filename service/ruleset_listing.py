@@ -21,11 +21,11 @@ from bots import infos
 from domain.kernel import SetupError, registry
 from domain.kernel import choices as rule_choices
 
-from .i18n import translations
+from .i18n import CONTENT_CONTEXT, translations
 from .language import DEFAULT
 
 #: The message context of the rulesets' own texts (content) in the catalogs.
-CONTENT = "content"
+CONTENT = CONTENT_CONTEXT
 
 
 def options_schema(rs: Any) -> dict[str, Any]:

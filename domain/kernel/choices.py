@@ -111,6 +111,17 @@ def phrase(choices: Iterable[RuleChoice], choice_id: str, option: str) -> str:
     return f"{c.title or c.id}: {o.words or o.id} ({choice_id} {option})"
 
 
+def phrase_message(choices: Iterable[RuleChoice], choice_id: str, option: str) -> "str | Message":
+    """:func:`phrase` as a message: the choice's title and the option's words are the ruleset's own texts
+    (parameters of kind ``content``), said in the reader's language; an undeclared id is shown as it is."""
+    c = next((c for c in choices if c.id == choice_id), None)
+    o = c.option(option) if c is not None else None
+    if c is None or o is None:
+        return f"{choice_id} {option}"
+    return msg("{choice_title}: {choice_words} ({choice} {option})", choice_title=c.title or c.id,
+               choice_words=o.words or o.id, choice=choice_id, option=option)
+
+
 def phrases(choices: Iterable[RuleChoice], in_force: Mapping[str, str]) -> list[str]:
     """Every choice of ``in_force`` in words (:func:`phrase`), in its order."""
     declared_ = tuple(choices)
@@ -122,7 +133,7 @@ def cite(rb: Any, choices: Iterable[RuleChoice], choice_id: str, option: str, te
     """Add to the ruling ``rb`` (a :class:`~domain.kernel.rulings.RulingBuilder`) the step saying the decision
     followed the choice, in words with the ids beside them (DESIGN 14):
     "under E-Web re-roll: all dice (HOTH-CHOICE-EWEB all) — ..."; values ``choice`` and ``option``."""
-    return rb.add(choice_id, msg("under {choice} — {text}", choice=phrase(choices, choice_id, option), text=text),
+    return rb.add(choice_id, msg("under {choice} — {text}", choice=phrase_message(choices, choice_id, option), text=text),
                   choice=choice_id, option=option, **values)
 
 
@@ -139,5 +150,5 @@ def describe(choice: RuleChoice) -> dict[str, Any]:
     }
 
 
-__all__ = ["ChoiceOption", "RuleChoice", "cite", "declared", "describe", "in_force", "option_of", "phrase", "phrases",
+__all__ = ["ChoiceOption", "RuleChoice", "cite", "declared", "describe", "in_force", "option_of", "phrase", "phrase_message", "phrases",
            "resolve"]

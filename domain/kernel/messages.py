@@ -41,6 +41,8 @@ KINDS: dict[str, str] = {
     # the printed words of the content given as text (a card's text, a scenario's title): the catalog's
     # printed words (domain/kernel/printed.py, context ``name``)
     "card_text": "id", "title": "id",
+    # the ruleset's own texts given as text (a rule choice's title and words): the catalog's ``content`` texts
+    "choice_title": "content", "choice_words": "content",
     # numbers
     "count": "count", "n": "count", "wounds": "count", "health": "count", "version": "int", "first": "int",
     "last": "int", "start": "int", "end": "int", "seq": "int", "face": "int", "level": "int",

@@ -7,7 +7,7 @@ from domain.kernel import RuleViolation, RulingBuilder
 from domain.kernel.messages import msg, msg_n
 
 from .events import BombardmentAimed, BombardmentRolled, LossTaken
-from domain.kernel.choices import phrase
+from domain.kernel.choices import phrase_message
 
 from .choices import BOMBARD, CHOICES, VIEW_INSIDE, choice, cite
 from .fire import ELEVATION_RANGE_BONUS, _could_reach, describe, line_of_fire, on_elevation, view_inside_text
@@ -117,7 +117,7 @@ def aim(out: Any, seat: str, uid: str, target: str) -> None:
         hidden = _hidden_inside(st, u, target)
         if hidden is not None:
             raise RuleViolation(VIEW_INSIDE, msg("under {choice}: {hidden}, so {unit} cannot aim at its formation.",
-                                                 choice=phrase(CHOICES, VIEW_INSIDE, 'enter'), hidden=view_inside_text(hidden), unit=uid),
+                                                 choice=phrase_message(CHOICES, VIEW_INSIDE, 'enter'), hidden=view_inside_text(hidden), unit=uid),
                                 unit=uid, target=target, choice=VIEW_INSIDE, option="enter")
         raise RuleViolation("SMOKE-BOMB-3", msg("The formation of {target} is not in {unit}'s fire sector and "
                                                 "bombardment range with clear lines from both front corners.",
@@ -148,7 +148,7 @@ def bombard_refusal(state: SmokeState, seat: str) -> RuleViolation | None:
     if not idle or choice(state, BOMBARD) != "must":
         return None
     return RuleViolation(BOMBARD, msg("under {choice}: {idle} can bombard a target, so each aims first (aim).",
-                                      choice=phrase(CHOICES, BOMBARD, 'must'), idle=', '.join(idle)), units=idle, choice=BOMBARD, option="must")
+                                      choice=phrase_message(CHOICES, BOMBARD, 'must'), idle=', '.join(idle)), units=idle, choice=BOMBARD, option="must")
 
 
 def cite_declining(rb: RulingBuilder, state: SmokeState, seat: str) -> None:

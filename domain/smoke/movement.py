@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.kernel import RuleViolation
 from domain.kernel.messages import msg
-from domain.kernel.choices import phrase
+from domain.kernel.choices import phrase_message
 
 from .choices import CHOICES, COMPLEX_PATH, choice
 from .geometry import (
@@ -86,7 +86,7 @@ def plan_move(state: SmokeState, u: Unit, kind: str, facing: float | None, dista
         raise RuleViolation("SMOKE-MOVE-3", msg("Only a complex move has points on its way (`via`)."), field="via")
     if via and choice(state, COMPLEX_PATH) != "path":
         raise RuleViolation(COMPLEX_PATH, msg("under {choice}: a complex move is one straight `vector`; send no "
-                                              "`via`.", choice=phrase(CHOICES, COMPLEX_PATH, 'straight')), field="via",
+                                              "`via`.", choice=phrase_message(CHOICES, COMPLEX_PATH, 'straight')), field="via",
                             choice=COMPLEX_PATH, option="straight")
     m: dict[str, Any] = {"kind": kind}
     # only units the move could reach matter (the sweep stays within speed + half-diagonals)

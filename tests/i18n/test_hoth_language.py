@@ -246,5 +246,10 @@ def test_table_choice_citations_are_messages_in_every_language():
     assert cited
     for st in cited:
         assert isinstance(as_message(st.message.params["text"]), Message), st
+        phrase = as_message(st.message.params["choice"])  # the choice's title and words: the ruleset's texts
+        assert isinstance(phrase, Message), st
+        title = phrase.params["choice_title"]
         for lang in ("uk", "cs", "it", "ru"):
-            assert i18n.render(st.message, lang) != st.text, (lang, st.text)
+            said = i18n.render(st.message, lang)
+            assert said != st.text, (lang, st.text)
+            assert title not in said and i18n.translations(lang).pgettext("content", title) in said, (lang, said)
