@@ -20,8 +20,10 @@ from litestar.params import FromPath, Parameter
 
 from domain.kernel import registry
 
-from ..schemas import RuleText
+from ..i18n import pseudo
+from ..language import PSEUDO, pseudo_allowed
 from ..problems import Problem, rule_url
+from ..schemas import RuleText
 
 
 def _rules(ruleset_id: str) -> dict[str, Any]:
@@ -55,6 +57,8 @@ def reader_language(lang: str | None, accept_language: str | None) -> str:
 
     The one place the rules reference reads the reader's language; a service-wide negotiation replaces it."""
     if lang is not None:
+        if lang == PSEUDO and pseudo_allowed():  # the pseudo-locale of a test server: English, marked
+            return PSEUDO
         primary = lang.split("-", 1)[0].lower()
         if not _TAG.fullmatch(lang) or primary not in SPOKEN:
             raise Problem(400, "malformed", f"lang {lang!r} is not a language umpire speaks "
@@ -66,7 +70,9 @@ def reader_language(lang: str | None, accept_language: str | None) -> str:
         q = _QUALITY.search(params.replace(" ", ""))
         quality = float(q.group(1)) if q else 1.0
         primary = tag.strip().split("-", 1)[0].lower()
-        if quality > 0 and primary in SPOKEN:
+        if tag.strip().lower() == PSEUDO and pseudo_allowed():
+            primary = PSEUDO
+        if quality > 0 and (primary in SPOKEN or primary == PSEUDO):
             ranked.append((-quality, i, primary))
     return min(ranked)[2] if ranked else ENGLISH
 
@@ -91,6 +97,10 @@ def rule_body(ruleset_id: str, rule: Any, lang: str = ENGLISH, wanted: str = ENG
 def _in_language(ruleset_id: str, rule: Any, wanted: str) -> dict[str, Any]:
     if wanted == ENGLISH:
         return rule_body(ruleset_id, rule)
+    if wanted == PSEUDO:  # the English text marked as a text said in the reader's language (service/i18n.py)
+        body = rule_body(ruleset_id, rule, PSEUDO, PSEUDO)
+        body.update({k: pseudo(body[k]) for k in ("title", "text") if k in body})
+        return body
     translated = (registry.translated_rules_of(ruleset_id, wanted) or {}).get(rule.id)
     if translated is None:
         return rule_body(ruleset_id, rule, ENGLISH, wanted)
@@ -98,7 +108,7 @@ def _in_language(ruleset_id: str, rule: Any, wanted: str) -> dict[str, Any]:
 
 
 def _answer(content: Any, languages: list[str]) -> Response[Any]:
-    spoken = [code for code in SPOKEN if code in languages]
+    spoken = [code for code in (*SPOKEN, PSEUDO) if code in languages]
     return Response(content, headers={"Content-Language": ", ".join(spoken or [ENGLISH]),
                                       "Vary": "Accept-Language"})
 

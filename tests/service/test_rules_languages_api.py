@@ -103,3 +103,19 @@ def test_reader_language_follows_rfc_9110_quality_order():
     assert reader_language("CS", "uk") == "cs"
     with pytest.raises(Problem):
         reader_language("pl", "uk")
+
+
+def test_the_pseudo_locale_marks_a_rule_only_on_a_server_that_speaks_it(client, monkeypatch):
+    """A test server's pseudo-locale (UMPIRE_PSEUDO_LOCALE=1) marks a rule's title and text as said in the
+    reader's language (by ``?lang=`` and by ``Accept-Language``); any other server refuses the tag."""
+    monkeypatch.delenv("UMPIRE_PSEUDO_LOCALE", raising=False)
+    refused = client.get("/rulesets/hoth/rules/HOTH-HIT-1", params={"lang": "x-pseudo"})
+    assert refused.status_code == 400 and refused.json()["field"] == "lang"
+    assert client.get("/rulesets/hoth/rules/HOTH-HIT-1", headers={"Accept-Language": "x-pseudo"}).json()["lang"] == "en"
+    monkeypatch.setenv("UMPIRE_PSEUDO_LOCALE", "1")
+    english = _ok(client.get("/rulesets/hoth/rules/HOTH-HIT-1"))
+    for got in (client.get("/rulesets/hoth/rules/HOTH-HIT-1", params={"lang": "x-pseudo"}),
+                client.get("/rulesets/hoth/rules/HOTH-HIT-1", headers={"Accept-Language": "x-pseudo"})):
+        body = _ok(got)
+        assert body["lang"] == "x-pseudo" and got.headers["content-language"] == "x-pseudo"
+        assert body["text"].startswith("⟦") and body["text"] != english["text"] and body["id"] == english["id"]

@@ -217,8 +217,9 @@ def _keys(node: Any, out: set[str]) -> set[str]:
 
 def ruling_gaps(base: str, rid: str, gid: str, seq: int, token: str) -> tuple[set[str], set[str]]:
     """The words of a step's ruling the service does not yet render as messages (the Emperor's composed
-    ruling steps), the names of its values (data named by the engine), and the texts of the rules it cites
-    (the rules reference has no pseudo-locale). Returns (texts, the words of the values' names)."""
+    ruling steps), the names of its values (data named by the engine), and the data of the rules it cites
+    (ids, addresses, section names; their titles and texts must come marked). Returns (texts, the words of the
+    values' names)."""
     auth = {"Authorization": f"Bearer {token}"}
     r = httpx.get(f"{base}/games/{gid}/events/{seq}/ruling", params={"lang": PSEUDO}, headers=auth).json()
     out = _strings(r.get("ruling"), set())
@@ -233,8 +234,10 @@ def ruling_gaps(base: str, rid: str, gid: str, seq: int, token: str) -> tuple[se
         for e in red.json().get("recorded") or []:
             for st in ((e.get("ruling") or {}).get("steps") or []):
                 rules.add(st.get("rule"))
-    for rule in filter(None, rules):  # the rules reference speaks no pseudo-locale: its English
-        _strings(httpx.get(f"{base}/rulesets/{rid}/rules/{rule}").json(), out)
+    for rule in filter(None, rules):  # the rules reference in the pseudo-locale: its texts marked, its ids and url data
+        body = httpx.get(f"{base}/rulesets/{rid}/rules/{rule}", params={"lang": PSEUDO}).json()
+        assert body["lang"] == PSEUDO and body["text"].startswith("⟦"), body
+        _strings({k: v for k, v in body.items() if k in ("id", "url", "section", "lang")}, out)
     return out, keys
 
 
