@@ -119,7 +119,7 @@ def serve(host: str | None, port: str | None, data_dir: str | None, redis_url: s
     settings = Settings.from_env(data_dir=data_dir, host=host, port=port, redis_url=redis_url)
     open_store(settings.data_dir, database_url=settings.database_url or "").close()  # a clear error now
     load_or_create(settings.data_dir)  # the receipt key, made once before any worker starts
-    try:  # the collector's settings (UMPIRE_GC_*): a clear error now, not in each worker
+    try:  # the collector's settings (UMPIRE_GC_THRESHOLDS, UMPIRE_GC_FREEZE): a clear error now, not in each worker
         gc_tuning.thresholds(), gc_tuning.freezing()
     except ValueError as exc:
         fail(str(exc))

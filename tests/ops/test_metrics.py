@@ -145,7 +145,14 @@ def test_two_nodes_on_postgresql_each_scrape_is_the_nodes_own(tmp_path, pg_serve
         assert_counts(scrapes, tally)
         for sc in scrapes:  # both nodes served commands (the script alternates them)
             assert sum(summed([sc], "umpire_commands_total", ()).values()) > 0
-        lag_nodes = {labels["node"] for sc in scrapes for labels, _ in sc["umpire_projector_lag_events"]}
+        # each node's projector lag gauge: set once its projector has caught up and sampled (seconds on a loaded
+        # machine), so it is waited for, as in the one-worker test
+        deadline = time.monotonic() + 30
+        while True:
+            lag_nodes = {labels["node"] for n in nodes for labels, _ in scrape(n.url).get("umpire_projector_lag_events", [])}
+            if lag_nodes == {"node0", "node1"} or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
         assert lag_nodes == {"node0", "node1"}
     finally:
         for n in nodes:

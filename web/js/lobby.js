@@ -283,10 +283,11 @@ function optionsNote(schema, withForm) {
   const parts = Object.entries(props).map(([k, v]) => {
     const name = (v && v.title) || k.replace(/_/g, ' ');  // the option's title in the page's language (GET /rulesets)
     const about = (v && v.description) || '';
-    return about.startsWith(name) ? about : `${name}${about ? `: ${about}` : ''}`;
+    const said = about.startsWith(name) ? about : `${name}${about ? `: ${about}` : ''}`;
+    return /[.!?…]$/.test(said) ? said : `${said}.`;  // each option a sentence of its own
   });
   const head = withForm ? t('About these options') : t('Options (the ones without a field above are set as JSON under "More")');
-  const text = parts.length ? `${head}: ${parts.join('; ')}` : withForm ? '' : schema.description || '';
+  const text = parts.length ? `${head}: ${parts.join(' ')}` : withForm ? '' : schema.description || '';
   return text ? h('p', { class: 'muted', id: 'c-options-note' }, text) : null;
 }
 
