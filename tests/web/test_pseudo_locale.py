@@ -137,6 +137,8 @@ VIEW_ENGLISH: dict[str, str] = {
     "profiles.*.source": "where a unit profile comes from (a seed's rule id, PROPOSED and what it exercises): "
                          "for operators, shown as data",
     "pending.source": "the source of an ability as the log keeps it (RB2 Whistle, star: Jab): data of an event",
+    "win_reason": "the reason of a finished game's end as its event keeps it (Akhena died); the ruling of the "
+                  "step that ended it is said in the reader's language",
 }
 
 
