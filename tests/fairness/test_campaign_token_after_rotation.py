@@ -25,6 +25,7 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
+from tests.fairness.test_sealed_setup import _scrub
 from tests.service.test_campaigns import play_to_the_end
 
 CAMPAIGN = "CMP-1-ASSAULT-ON-ECHO-BASE"
@@ -96,17 +97,6 @@ def _events(c: TestClient, gid: str, tok: str | None, **params) -> list[dict]:
         if len(got) < 1000:
             return out
         after = got[-1]["seq"]
-
-
-def _scrub(node):
-    """Without card catalogues (lists of card definitions: the opening lists every support card of both sides,
-    which tells nothing about where they are)."""
-    if isinstance(node, dict):
-        return {k: _scrub(v) for k, v in node.items()
-                if not (k == "cards" and isinstance(v, list) and v and isinstance(v[0], dict))}
-    if isinstance(node, list):
-        return [_scrub(v) for v in node]
-    return node
 
 
 def _reads_of_a_finished_battle(c: TestClient, gid: str, tok: str | None, lang: str) -> dict[str, str]:
