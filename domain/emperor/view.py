@@ -33,7 +33,8 @@ def _card(state: EmperorState, side: str, c: Any) -> dict[str, Any]:
 PRINTED = (("title",), ("battlefield", "title"), ("battlefield", "locations", "*", "name"),
            ("battlefield", "locations", "*", "ability", "name"), ("battlefield", "hazards", "*", "name"),
            ("warriors", "*", "name"), ("heroes", "*", "name"), ("heroes", "*", "cards", "*", "name"),
-           ("heroes", "*", "stars", "*", "name"), ("solo", "star_priority", "*", "name"), ("solo", "fallback", "name"))
+           ("heroes", "*", "stars", "*", "name"), ("solo", "star_priority", "*", "name"), ("solo", "fallback", "name"),
+           ("turn", "stars_used", "*"))
 
 
 def view_of(state: EmperorState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
