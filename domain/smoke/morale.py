@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from domain.kernel import RulingBuilder
-from domain.kernel.messages import Message, msg, msg_n
+from domain.kernel.messages import Message, joined, msg, msg_n
 
 from .events import ArmyAbandoned, ArmyBroken, GameEnded, MoraleLost, PhaseAdvanced, SideSupported, SixesCounted
 from .state import SmokeState
@@ -169,19 +169,20 @@ def end_by_scenario(out: Any) -> None:
     victory; equal fractions are a draw."""
     fr = fractions(out.state)
     ranked = sorted(fr.items(), key=lambda kv: -kv[1])
-    text = ", ".join(f"{s} {v:.3f}" for s, v in ranked)
+    text = ", ".join(f"{s} {v:.3f}" for s, v in ranked)  # the log's detail (data, not read by a person)
+    listed = joined([msg("{side} {fraction:.3f}", side=s, fraction=v) for s, v in ranked], ", ")
     if len(ranked) >= 2 and ranked[0][1] > ranked[1][1]:
         winner = ranked[0][0]
         out.emit(GameEnded(kind="marginal", winner=winner, rule="SMOKE-VIC-3", detail=f"morale fractions {text}",
                            fractions=fr),
                  RulingBuilder().add("SMOKE-VIC-3", msg("The scenario ends: {winner} wins an uncertain (marginal) "
                                                         "victory.", winner=winner)).add("GAP-B-09", msg("Remaining morale fractions: {text}.",
-                                                                                    text=text),
+                                                                                    text=listed),
                                                                      fractions=fr),
                  summary=msg("{winner} wins a marginal victory", winner=winner))
     else:
         out.emit(GameEnded(kind="draw", winner=None, rule="SMOKE-VIC-3", detail=f"morale fractions {text}",
                            fractions=fr),
                  RulingBuilder().add("SMOKE-VIC-3", msg("The scenario ends in a draw."))
-                 .add("GAP-B-09", msg("Equal remaining morale fractions: {text}.", text=text), fractions=fr),
+                 .add("GAP-B-09", msg("Equal remaining morale fractions: {text}.", text=listed), fractions=fr),
                  summary=msg("draw"))

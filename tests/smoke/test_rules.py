@@ -24,6 +24,7 @@ from domain.smoke.outbox import Outbox
 from domain.smoke.retreat import execute_retreat, plan_retreat, retreat_refusal
 from domain.smoke.state import BattleCtx, Losses, Formation, RetreatPending, TurnState
 from domain.smoke.units import fire_range, roll_retreat
+from service.i18n import render
 
 from .fixtures import ForcedDice, table_state
 from .scripts import INF, duel, end_actions, of, place_marker, refused, rules
@@ -113,6 +114,13 @@ def test_vic3_the_scenario_end_marginal_by_morale_fraction():
     res = g.state.result
     assert res.kind == "marginal" and res.winner == "south" and res.rule == "SMOKE-VIC-3"
     assert of(g.events, E.GameEnded)[0].fractions == {"south": 1.0, "north": 0.75}
+    # the ruling lists each side with its fraction, as a message: the sides' printed names and the
+    # reader's decimal sign are put in where it is read
+    step = next(s for it in g.emitted if getattr(it, "ruling", None) for s in it.ruling.steps
+                if s.rule == "GAP-B-09" and "fractions" in s.values)
+    assert step.text == "Remaining morale fractions: south 1.000, north 0.750."
+    said = render(step.message, "ru", {"south": "Юг", "north": "Север"})
+    assert "Юг (south) 1,000" in said and "Север (north) 0,750" in said, said
 
 
 def test_vic2_army_morale_at_zero_is_a_decisive_defeat():
