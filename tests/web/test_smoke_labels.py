@@ -66,6 +66,12 @@ def test_names_on_a_deployed_table_never_overlap(server, contexts):
     kinds = page.evaluate("() => [...document.querySelectorAll('#board g[data-unit]')].map(g => g.querySelector('.unit-symbol')?.dataset.type)")
     assert len(kinds) == len(st["units"]) and set(kinds) <= {"infantry", "cavalry", "artillery"}, kinds
     assert "infantry" in page.locator("#smoke-legend").text_content()
+    # every army's morale and general's level, at the size of the page's text (SMOKE-VIC-1, SMOKE-ARMY-3)
+    armies = page.locator("#smoke-armies li").all_inner_texts()
+    want = sorted(st["armies"].values(), key=lambda a: a["seat"])
+    assert [a.split(")")[0].split("(")[-1] for a in armies] == [a["seat"] for a in want], armies
+    for line, a in zip(armies, want):
+        assert f"morale {a['morale']} of {a['start_morale']}, general level {a['level']}" in line, line
     shot(page, "smoke-labels-1280")
     # a name with no free place shows while its unit is pointed at
     tucked = page.evaluate("() => [...document.querySelectorAll('#board text.unit-label.tucked')].map(t => t.closest('g').dataset.unit || t.closest('g').dataset.commander)")

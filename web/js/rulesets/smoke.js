@@ -745,6 +745,18 @@ function decisionBox(cmds, legal, post) {
       })))));
 }
 
+// Every army's morale and its general's level (SMOKE-VIC-1, SMOKE-ARMY-3) at the size of the page's text:
+// the picture's header says it too, but small at 1x.
+function armiesList(st) {
+  const sides = (st.battle && st.battle.sides) || [];
+  const armies = Object.values(st.armies || {}).sort((a, b) => (a.seat < b.seat ? -1 : 1));
+  if (!armies.length) return null;
+  const sideName = (id) => { const s = sides.find((x) => x.id === id); return s ? s.name : id; };
+  return h('ul', { class: 'smoke-armies small', id: 'smoke-armies', 'aria-label': t('Armies') }, armies.map((a) => h('li', {},
+    h('strong', {}, `${sideName(a.side)} (${a.seat})`), ' ',
+    a.out ? t('out of the battle') : t('morale {morale} of {start}, general level {level}', { morale: a.morale, start: a.start_morale, level: a.level }))));
+}
+
 export function handPanel({ view, seat, cmds, post, legal }) {
   const st = stateOf(view);
   const out = [];
@@ -755,6 +767,7 @@ export function handPanel({ view, seat, cmds, post, legal }) {
     h('h3', {}, b.title || t('The battle')),
     h('p', {}, statusLines(view).join(' · ')),
     h('p', { class: 'small' }, h('strong', {}, t('Victory:'), ' '), victory(st) || t('see the briefing')),
+    armiesList(st),
     b.briefing ? h('p', { class: 'muted small' }, b.briefing) : null));
   const decisions = decisionBox(cmds, legal, post);
   if (decisions) out.push(decisions);
