@@ -4,7 +4,7 @@
   kernel's messages, domain/kernel/messages.py) and ``N_("...")`` (a plain string marked for the catalog).
 * The web client (web/js/): ``t("...")`` and ``tn("...", "...", n)`` (web/js/i18n.js).
 * The printed names of every ruleset's units, cards, warriors, locations and terrain (``names(state)``
-  of a game of every scenario) and the printed words of its content a view shows (titles, briefings, card
+  of a game of every scenario; a name that is a message is found in the code like any message) and the printed words of its content a view shows (titles, briefings, card
   texts, action board slots: ``printed_paths``, domain/kernel/printed.py), in the message context ``name``.
 * The rulesets' own texts that ``GET /rulesets`` lists (titles of rulesets, scenarios, campaigns and bots,
   rule choices' questions, readings and reasons, options' titles and descriptions: service/ruleset_listing.py
@@ -62,8 +62,8 @@ def printed_names() -> dict[str, set[str]]:
             except Exception:  # noqa: BLE001 -- a scenario that needs options: its names come from another
                 continue
             fn = getattr(rs, "names", None)
-            if fn is not None:  # "Karl of player-1": a phrase made from a seat, not a printed name
-                out.setdefault(rs.id, set()).update(v for v in fn(g.state).values() if " of player-" not in v)
+            if fn is not None:  # a name composed of words ("Karl of player-1") is a message: extracted from the code
+                out.setdefault(rs.id, set()).update(v for v in fn(g.state).values() if isinstance(v, str))
             # the printed words of its content a view shows (domain/kernel/printed.py), everything revealed
             out.setdefault(rs.id, set()).update(printed.collect(rs.view(g.state, None, reveal_all=True),
                                                                 printed.printed_paths_of(rs)))

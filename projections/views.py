@@ -114,7 +114,7 @@ def event_view(
 
 
 def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: str,
-                names: Mapping[str, str] | None = None) -> dict[str, Any]:
+                names: words.Names | None = None) -> dict[str, Any]:
     """``GET /games/{id}/events/{seq}/ruling``. A hidden event's ruling is withheld too. Each step links
     the text of its rule (``rule_url``, DESIGN 8)."""
     body: dict[str, Any] = {"seq": ev.seq, "type": ev.type, "actor": ev.actor}
@@ -127,7 +127,7 @@ def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: s
     return body
 
 
-def named_ruling(ruling: Any, names: Mapping[str, str] | None) -> Any:
+def named_ruling(ruling: Any, names: words.Names | None) -> Any:
     """A ruling (as JSON data) whose summary and step texts name units and cards by their printed names."""
     if names and isinstance(ruling, dict):
         if isinstance(ruling.get("summary"), str):
@@ -147,7 +147,7 @@ def linked_ruling(ruling: Any, ruleset: str) -> Any:
     return ruling
 
 
-def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool, names: Mapping[str, str] | None = None,
+def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool, names: words.Names | None = None,
                    bots: Mapping[str, str] | None = None) -> dict[str, Any]:
     """One line per step of ``GET /games/{id}/timeline`` (summaries never reveal private fields).
     ``names``: the game's printed names by id (``words.names_of``); ``bots``: its bot seats
@@ -169,12 +169,12 @@ def step_message(event: Any, ruleset: Ruleset) -> "str | Message":
     return ruleset.summary(event)
 
 
-def step_summary(event: Any, ruleset: Ruleset, names: Mapping[str, str] | None = None) -> str:
+def step_summary(event: Any, ruleset: Ruleset, names: words.Names | None = None) -> str:
     """The one line of a step, naming units and cards by their printed names beside their ids."""
     return _named(event, step_message(event, ruleset), names)
 
 
-def _named(event: Any, said: "str | Message", names: Mapping[str, str] | None) -> str:
+def _named(event: Any, said: "str | Message", names: words.Names | None) -> str:
     return text_of(said) if is_kernel_event(event) else words.with_names(text_of(said), names or {})
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import anyio
 
-from domain.kernel import FINISHED, Ruleset, registry
+from domain.kernel import FINISHED, Ruleset, registry, words
 from domain.kernel.fold import decode_event
 from domain.kernel.header import GameCreated
 from domain.kernel.log import StoredEvent
@@ -65,7 +65,7 @@ _INFO_TYPES = ("game_created", "undone")
 
 
 def render(records: Sequence[StoredEvent], ruleset: Ruleset, seat: str | None, *, finished: bool,
-           undone: frozenset[int] | set[int], bots: Mapping[str, str], names: Mapping[str, str]) -> list[dict[str, Any]]:
+           undone: frozenset[int] | set[int], bots: Mapping[str, str], names: words.Names) -> list[dict[str, Any]]:
     """The log entries as ``seat`` may see them (``GET /games/{id}/events``, the feed, a command's answer).
     ``names``: the game's printed names by id (``words.names_of``)."""
     out = [views.event_view(e, ruleset, seat, finished=finished, undone=e.seq in undone) for e in records]
@@ -117,7 +117,7 @@ class GameFeeds:
     ruleset: Ruleset
     bots: dict[str, str]
     undone: set[int]
-    names: Mapping[str, str]
+    names: words.Names
     version: int
     finished: bool
     status: str
@@ -132,7 +132,7 @@ class GameFeeds:
 class FeedHub:
     """The open feeds of one process (see the module's docstring). Its methods run on the event loop."""
 
-    def __init__(self, store: Store, names: Callable[[str], Mapping[str, str]] | None = None):
+    def __init__(self, store: Store, names: Callable[[str], words.Names] | None = None):
         """``names(game_id)``: the game's printed names by id (read once when a game's first feed opens here;
         they come from the scenario, which a game's events do not change)."""
         self.store = store

@@ -42,7 +42,7 @@ class Reading:
             self._locks[game_id] = lk
         return lk
 
-    def _names(self, game_id: str) -> dict[str, str]:
+    def _names(self, game_id: str) -> words.Names:
         """The game's printed names by id (DESIGN 12), for its feeds (from the cached fold when there is one)."""
         cur = self.current(game_id)
         return words.names_of(cur.ruleset, cur.state)

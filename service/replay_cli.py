@@ -64,10 +64,10 @@ class Replay:
         self._states: dict[int, Any] = {}
         created = next((e for _, e in self.pairs if isinstance(e, GameCreated)), None)
         self.bots = created.bots if created is not None else {}
-        self._names: dict[str, str] | None = None
+        self._names: words.Names | None = None
 
     @property
-    def names(self) -> dict[str, str]:
+    def names(self) -> words.Names:
         """The game's printed names by id (stable over the game: taken from its last state)."""
         if self._names is None:
             self._names = words.names_of(self.ruleset, self.state(self.last))

@@ -8,8 +8,11 @@ A ruleset may offer (kernel protocol, optional):
   what a choice costs before it is made);
 * ``describe_template(state, seat, template) -> {"label": str, "warning": str | None}``: the same for
   a command template (continuous commands);
-* ``names(state) -> dict[str, str]``: the printed name of every id a summary or ruling may cite
-  (units, cards, warriors, battles); stable over a game, so a step reads the same at any version;
+* ``names(state) -> dict[str, str | Message]``: the printed name of every id a summary or ruling may
+  cite (units, cards, warriors, battles); stable over a game, so a step reads the same at any version. A
+  name is a printed name (a string the catalogs hold in their ``name`` context) or, when it is composed
+  of words (Clouds of Smoke's ``the general of player-1``), a message; either is said in the reader's
+  language at the edge (service/i18n.py ``translated_names``), in English by :func:`with_names`;
 * ``acted_by(event) -> str | None``: ``"automaton"`` for a step an automated opponent inside the
   engine decided (the Emperor), ``"referee"`` for one the rules did by themselves, None: the seat
   whose command caused it.
@@ -28,6 +31,9 @@ import msgspec
 from .envelope import event_type_name
 from .messages import Message, msg, text_of
 from .undo import KERNEL_COMMAND_TYPES
+
+#: A game's names by id (``names_of``): a printed name, or a message for a name composed of words.
+Names = Mapping[str, "str | Message"]
 
 #: The kinds of actor a step names (``by.kind``).
 SEAT, BOT, AUTOMATON, REFEREE = "seat", "bot", "automaton", "referee"
@@ -107,7 +113,7 @@ def described_template(ruleset: Any, state: Any, seat: str, template: dict[str, 
     return _words({**template}, got)
 
 
-def names_of(ruleset: Any, state: Any) -> dict[str, str]:
+def names_of(ruleset: Any, state: Any) -> "dict[str, str | Message]":
     fn = getattr(ruleset, "names", None)
     if fn is None or state is None:
         return {}
@@ -120,15 +126,17 @@ def names_of(ruleset: Any, state: Any) -> dict[str, str]:
 _ID = re.compile(r"(?<![\w-])([A-Za-z][\w-]*\w)(?![\w-])")
 
 
-def with_names(text: str, names: Mapping[str, str]) -> str:
+def with_names(text: str, names: Names) -> str:
     """``text`` with each id of ``names`` written as ``Printed name (id)``; an id already beside its name
-    (``Name (id)``) or a name equal to its id (ignoring case) is left as it is."""
+    (``Name (id)``) or a name equal to its id (ignoring case) is left as it is. A name that is a message is
+    written in English (another language: service/i18n.py ``translated_names`` gives its names as text)."""
     if not names or not text:
         return text
 
     def sub(m: re.Match[str]) -> str:
         tok = m.group(1)
-        name = names.get(tok)
+        said = names.get(tok)
+        name = None if said is None else text_of(said)
         if name is None or name.lower() == tok.lower():
             return name if name is not None else tok
         before = text[max(0, m.start() - len(name) - 2):m.start()]
@@ -163,5 +171,5 @@ def _said(said: "str | Message") -> dict[str, Any]:
 _KERNEL_EVENTS = frozenset({"game_created", "seat_ready", "undo_requested", "undo_declined", "undo_lapsed", "undone"})
 
 
-__all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "acted_by", "described", "described_template", "generic_label",
+__all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "Names", "acted_by", "described", "described_template", "generic_label",
            "names_of", "with_names", "words"]

@@ -75,20 +75,27 @@ def roster(state: SmokeState, armies: Any = None) -> dict[str, str]:
     return out
 
 
-def names(state: SmokeState, armies: Any = None) -> dict[str, str]:
-    """Units by their profile's printed name, commanders, action-board slots, sides (with their seats)."""
-    out: dict[str, str] = {}
+def names(state: SmokeState, armies: Any = None) -> "dict[str, str | Message]":
+    """Units by their profile's printed name, commanders, action-board slots, sides (with their seats).
+
+    A commander's and a side's name is composed of words and seats (``the general of player-1``, ``Karl of
+    player-1 and player-3``): a message, rendered in the reader's language like every message (the rulebook's
+    полководец and командующий in Russian; the side's printed title, ``Вертумн``, from the catalog)."""
+    out: "dict[str, str | Message]" = {}
     for uid, pid in roster(state, armies).items():
         p = state.profiles.get(pid)
         out[uid] = p.name if p is not None else pid.replace("_", " ")
     for seat in state.seats:
         n = seat.rsplit("-", 1)[-1]
-        out[f"P{n}-G"] = f"the general of {seat}"
+        out[f"P{n}-G"] = msg("the general of {seat}", seat=seat)
         for j in range(1, 4):
-            out[f"P{n}-C{j}"] = f"commander {j} of {seat}"
+            out[f"P{n}-C{j}"] = msg("commander {number} of {seat}", number=j, seat=seat)
     titles = {s.id: s.name for s in state.battle.sides} if state.battle is not None else {}
     for side, seats in state.sides.items():
-        out[side] = f"{titles.get(side, side.capitalize())} of {' and '.join(seats)}"
+        title, joint = titles.get(side, side.capitalize()), joined(list(seats), msg(" and "))
+        # the count of seats chooses the form where a language declines "of" (Russian игрока / игроков)
+        out[side] = msg_n("{title} of {seats}", "{title} of {seats}", "count", title=title, seats=joint,
+                          count=len(seats))
     for board in state.boards.values():
         for slot in board.slots:
             out.setdefault(slot.id, slot.name)

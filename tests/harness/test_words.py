@@ -16,6 +16,7 @@ import msgspec
 import pytest
 
 from domain.kernel import event_type_name, registry, words
+from domain.kernel.messages import text_of
 from domain.kernel.runner import Game
 from projections.views import step_summary
 
@@ -49,10 +50,11 @@ def raw_syntax(text: str) -> list[str]:
     return [why for rx, why in RAW if rx.search(t)]
 
 
-def bare_ids(text: str, names: dict[str, str]) -> list[str]:
-    """Ids of ``names`` in ``text`` with no printed name beside them."""
+def bare_ids(text: str, names: words.Names) -> list[str]:
+    """Ids of ``names`` in ``text`` with no printed name beside them (a name that is a message: its English)."""
     out = []
-    for key, name in names.items():
+    for key, said in names.items():
+        name = text_of(said)
         if name.lower() == key.lower():
             continue
         for m in re.finditer(rf"(?<![\w-]){re.escape(key)}(?![\w-])", text):
