@@ -239,3 +239,216 @@ def test_a_campaign_battle_with_sealed_support_says_no_more_in_any_language_than
             if not _step(c, second, tokens, rng, svc):
                 break
         assert checked >= 100, checked
+
+
+# -- the differential's self-tests: each plants a language-only leak, and the comparison must catch it -------
+def _first_compare_failure(c: TestClient, steps: int = 6) -> AssertionError:
+    svc, rng = c.app.state.games, random.Random(41)
+    g = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "seed": "6e" * 32}).json()
+    gid, tokens = g["game_id"], g["seats"]
+    for step in range(steps):
+        for i, (seat, tok) in enumerate([*tokens.items(), (None, None)]):
+            try:
+                compare(c, svc, gid, tok, LANGS[(step + i) % len(LANGS)], step + i, seat)
+            except AssertionError as exc:
+                return exc
+        _step(c, gid, tokens, rng, svc)
+    raise AssertionError("the planted leak was not caught")
+
+
+def test_it_catches_a_names_map_handed_out_in_another_language(client, monkeypatch):
+    """Planted: the answer in another language carries the game's names map (every id of the whole state)."""
+    from service import i18n
+
+    real = i18n.localize
+
+    def leaky(body: Any, locale: str, names: Any = None) -> Any:
+        out = real(body, locale, names)
+        if isinstance(out, dict) and names:
+            out["names"] = dict(names)
+        return out
+
+    monkeypatch.setattr(i18n, "localize", leaky)
+    got = _first_compare_failure(client)
+    assert "shape" in str(got) or "names" in str(got), got
+
+
+def test_it_catches_a_sentence_that_names_more_ids_in_another_language(client, monkeypatch):
+    """Planted: a rendered sentence lists the printed names it was given (a hand, a deck: the whole state's)."""
+    from service import i18n
+
+    real = i18n.render
+
+    def leaky(message: Any, locale: str, names: Any = None) -> str:
+        return real(message, locale, names) + (f" [{', '.join(sorted(names))}]" if names else "")
+
+    monkeypatch.setattr(i18n, "render", leaky)
+    got = _first_compare_failure(client)
+    assert "EMP-" in str(got) or "REB-" in str(got), got
+
+
+# -- (b) one outcome of a draw, whatever language a dry run, a refusal or a retry speaks ----------------------
+def _hoth_attack(c: TestClient, options: dict, seed: str) -> tuple[str, dict[str, str], str, dict, int]:
+    """A Hoth game played at random over HTTP until the seat to act may attack: (game, tokens, seat, the attack,
+    the version before it)."""
+    rng = random.Random(seed)
+    g = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": options,
+                               "seed": seed * 32}).json()
+    gid, tokens = g["game_id"], g["seats"]
+    for _ in range(400):
+        view = c.get(f"/games/{gid}").json()
+        seat = view["to_act"][0]
+        legal = c.get(f"/games/{gid}/legal-commands", headers=_auth(tokens[seat])).json()
+        cmds = [x for x in legal["commands"] if not x["type"].startswith("undo")]
+        attacks = [x for x in cmds if x["type"] == "attack"]
+        if attacks:
+            return gid, tokens, seat, attacks[0], legal["version"]
+        r = c.post(f"/games/{gid}/commands", json={"command": rng.choice(cmds), "expected_version": legal["version"]},
+                   headers=_auth(tokens[seat]))
+        assert r.status_code == 201, r.text
+    raise AssertionError("no attack became legal")
+
+
+def _faces(svc: Any, gid: str, after: int) -> list[tuple[int, str, str]]:
+    """(seq, type, draws) of every stored event after ``after`` that drew."""
+    return [(e.seq, e.type, e.rolls) for e in svc.store.load(gid, after=after) if e.rolls not in ("", "[]")]
+
+
+@pytest.mark.parametrize("options", [{}, {"team": True}], ids=["two-seats", "teams"])
+def test_a_roll_has_one_outcome_whatever_language_a_dry_run_a_refusal_or_a_retry_speaks(client, options):
+    c, svc = client, client.app.state.games
+    gid, tokens, seat, attack, before = _hoth_attack(c, options, "3d")
+    h = _auth(tokens[seat])
+    body = {"command": attack, "expected_version": before}
+    # dry runs in every language: the same answer but for its words, stopped at the draw, nothing stored
+    shapes = set()
+    for i, lang in enumerate((None, *LANGS)):
+        extra, q = _ask(lang, i)
+        d = c.post(f"/games/{gid}/commands", json=body, headers={**h, **extra}, params={"dry_run": "true", **q})
+        assert d.status_code == 200, d.text
+        assert d.json()["stopped_at"] in ("draw", "reveal"), d.text
+        assert "attack_rolled" not in d.text and '"rolls"' not in d.text, (lang, d.text[:300])
+        shapes.add(json.dumps(_shape(d.json()), sort_keys=True))
+    assert len(shapes) == 1, "a dry run's answer changes with its language"
+    assert svc.current(gid).version == before and not _faces(svc, gid, before)
+    # a language the server cannot read: refused before anything is decided
+    bad = c.post(f"/games/{gid}/commands", json={**body, "command_id": "roll-1"}, headers=h,
+                 params={"lang": "%%not a tag%%"})
+    assert bad.status_code == 400 and bad.json().get("field") == "lang", bad.text
+    assert svc.current(gid).version == before and not _faces(svc, gid, before)
+    # the command, in Czech; then the same request retried in every language: the first answer again
+    first = c.post(f"/games/{gid}/commands", json={**body, "command_id": "roll-1"},
+                   headers={**h, "Accept-Language": "cs"})
+    assert first.status_code == 201, first.text
+    after = svc.current(gid).version
+    rolled = _faces(svc, gid, before)
+    assert rolled, "the attack drew nothing: no outcome to attack"
+    payloads = [(e["seq"], e["type"], e["payload"]) for e in first.json()["events"]]
+    for i, lang in enumerate(LANGS):
+        extra, q = _ask(lang, i)
+        again = c.post(f"/games/{gid}/commands", json={**body, "command_id": "roll-1"}, headers={**h, **extra},
+                       params=q)
+        assert again.status_code in (200, 201), again.text
+        assert [(e["seq"], e["type"], e["payload"]) for e in again.json()["events"]] == payloads, lang
+        assert svc.current(gid).version == after, (lang, "a retry stored something")
+    # a retry with another id is a new command at a stale version: refused, nothing drawn
+    other = c.post(f"/games/{gid}/commands", json={**body, "command_id": "roll-2"}, headers=h, params={"lang": "uk"})
+    assert other.status_code == 409, other.text
+    assert _faces(svc, gid, before) == rolled
+    # undoing the roll, asked for in Ukrainian: a request only (another side must agree, UMPIRE-UNDO-12)
+    ask = c.post(f"/games/{gid}/undo", json={"to_version": before}, headers=h, params={"lang": "uk"})
+    assert ask.status_code == 202, ask.text
+    own_side = [s for s in tokens if s.split("-")[0] == seat.split("-")[0]]
+    for i, s in enumerate(own_side):  # neither the asker nor its teammate may agree for the other side
+        extra, q = _ask(LANGS[i % len(LANGS)], i)
+        for path in (f"/games/{gid}/undo/accept", f"/games/{gid}/commands"):
+            kw = {"json": {"command": {"type": "undo_accept"}, "expected_version": svc.current(gid).version}} \
+                if path.endswith("commands") else {}
+            r = c.post(path, headers={**_auth(tokens[s]), **extra}, params=q, **kw)
+            assert r.status_code in (403, 409, 422), (s, path, r.status_code, r.text)
+    assert _faces(svc, gid, before) == rolled
+    assert not any(e.type == "undone" for e in svc.store.load(gid, after=before))
+    enemy = next(s for s in tokens if s.split("-")[0] != seat.split("-")[0])
+    no = c.post(f"/games/{gid}/undo/decline", headers=_auth(tokens[enemy]), params={"lang": PSEUDO})
+    assert no.status_code == 201, no.text
+    assert _faces(svc, gid, before) == rolled
+    assert svc.current(gid).folded.undone == frozenset() or not (svc.current(gid).folded.undone & {s for s, _, _ in rolled})
+
+
+# -- (c) a seat is its holder's: a teammate, another game's or campaign's token, an invitation ---------------
+def test_a_teammate_acts_for_no_seat_but_its_own_in_any_language_nor_reads_its_partners_hand(client):
+    c, svc, rng = client, client.app.state.games, random.Random(13)
+    g = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": {"team": True},
+                               "seed": "4e" * 32}).json()
+    gid, tokens = g["game_id"], g["seats"]
+    refused = seen_own = 0
+    for step in range(20):
+        cur = svc.current(gid)
+        seat = cur.status.to_act[0]
+        mate = seat[:-2] if seat.endswith("-2") else f"{seat}-2"
+        lang = LANGS[step % len(LANGS)]
+        legal = c.get(f"/games/{gid}/legal-commands", headers=_auth(tokens[seat])).json()
+        cmds = [x for x in legal["commands"] if not x["type"].startswith("undo")]
+        # the partner sends the acting seat's command, as a command and as a dry run, in a language
+        for dry in ("false", "true"):
+            r = c.post(f"/games/{gid}/commands", json={"command": cmds[0], "expected_version": cur.version},
+                       headers=_auth(tokens[mate]), params={"dry_run": dry, "lang": lang})
+            assert r.status_code in (403, 422), (seat, mate, dry, r.status_code, r.text[:200])
+            refused += 1
+        assert svc.current(gid).version == cur.version
+        # its own legal commands are its own seat's, and no read of it names a card of the partner's hand
+        mine = c.get(f"/games/{gid}/legal-commands", headers=_auth(tokens[mate]), params={"lang": lang}).json()
+        assert mine["seat"] == mate
+        partner = set(cur.state.hands.get(seat, ())) - set(cur.state.hands.get(mate, ()))
+        feed = c.get(f"/games/{gid}/feed", params={"after": 0, "limit": cur.version, "token": tokens[mate], "lang": lang})
+        view = c.get(f"/games/{gid}", headers=_auth(tokens[mate]), params={"lang": lang})
+        hand = set(svc.current(gid).state.hands.get(mate, ()))
+        for name, text in (("feed", feed.text), ("view", view.text), ("legal", json.dumps(mine))):
+            named = set(re.findall(r"(?:PROP-)?(?:EMP|REB)-[A-Z0-9-]*[A-Z0-9]", text))
+            # a card of the opening's catalogue is named in the feed: only hands and draws count
+            if name == "feed":
+                named = {x for ev in _sse(feed.text) if ev["type"] not in ("game_created", "game_opened")
+                         for x in re.findall(r"(?:PROP-)?(?:EMP|REB)-[A-Z0-9-]*[A-Z0-9]", json.dumps(ev))}
+            public = set(re.findall(r"(?:PROP-)?(?:EMP|REB)-[A-Z0-9-]*[A-Z0-9]", json.dumps(
+                [e for e in c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
+                 if e["type"] not in ("game_created", "game_opened")])))
+            assert not (named & partner) - public - hand, (mate, name, lang, sorted((named & partner) - public))
+        seen_own += bool(hand) and hand <= set(re.findall(r"(?:PROP-)?(?:EMP|REB)-[A-Z0-9-]*[A-Z0-9]", view.text))
+        r = c.post(f"/games/{gid}/commands", json={"command": rng.choice(cmds), "expected_version": cur.version},
+                   headers=_auth(tokens[seat]))
+        assert r.status_code == 201, r.text
+    assert refused >= 40 and seen_own >= 10, (refused, seen_own)
+
+
+def test_a_campaigns_ready_and_view_take_no_invitation_and_no_other_campaigns_token(client):
+    """POST /campaigns/{id}/ready (a waiting campaign's client seeds, DESIGN 3) and GET /campaigns/{id}: an
+    unclaimed invitation, another campaign's token and a game's token are no seat of it (401, nothing recorded),
+    in any language; the seat's claimant readies it."""
+    c = client
+    a = c.post("/campaigns", json={"ruleset": "hoth", "campaign": "CMP-2-OUTPOST-DELTA", "start": "when_ready",
+                                   "seating": "invitations", "keep": ["imperial"]})
+    assert a.status_code == 201, a.text
+    b = c.post("/campaigns", json={"ruleset": "hoth", "campaign": "CMP-2-OUTPOST-DELTA", "start": "when_ready"}).json()
+    g = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD"}).json()
+    cid, invitation = a.json()["campaign_id"], a.json()["invitations"]["rebel"]
+    strangers = {"invitation": invitation, "other campaign": b["seats"]["rebel"], "game": g["seats"]["rebel"]}
+    for i, (name, tok) in enumerate(strangers.items()):
+        extra, q = _ask(LANGS[i], i)
+        r = c.post(f"/campaigns/{cid}/ready", json={"client_seed": "mine"}, headers={**_auth(tok), **extra}, params=q)
+        assert r.status_code == 401, (name, r.status_code, r.text)
+        v = c.get(f"/campaigns/{cid}", headers={**_auth(tok), **extra}, params=q)
+        assert v.status_code in (200, 401), (name, v.status_code)
+        if v.status_code == 200:
+            assert v.json().get("seat") in (None, ""), (name, v.json().get("seat"))
+    assert c.get(f"/campaigns/{cid}").json()["status"] == "waiting"
+    assert c.get(f"/campaigns/{cid}/verify").json().get("client_seeds") in (None, {}, {"imperial": None, "rebel": None}) \
+        or "mine" not in json.dumps(c.get(f"/campaigns/{cid}/verify").json())
+    # the claimant's token readies the seat; the spent invitation does not act again
+    tok = c.post(f"/campaigns/{cid}/seats/rebel/claim", json={"invitation": invitation})
+    assert tok.status_code == 201, tok.text
+    r = c.post(f"/campaigns/{cid}/ready", json={"client_seed": "again"}, headers=_auth(invitation))
+    assert r.status_code == 401, r.text
+    r = c.post(f"/campaigns/{cid}/ready", json={"client_seed": "rebels"}, headers=_auth(tok.json()["token"]),
+               params={"lang": "uk"})
+    assert r.status_code == 201, r.text
+    assert r.json()["waiting_for"] == ["imperial"]
