@@ -452,3 +452,50 @@ def test_a_campaigns_ready_and_view_take_no_invitation_and_no_other_campaigns_to
                params={"lang": "uk"})
     assert r.status_code == 201, r.text
     assert r.json()["waiting_for"] == ["imperial"]
+
+
+# -- (a) a refusal as an oracle: where a card lies is not in the answer, in any language ----------------------
+@pytest.mark.parametrize("options", [{}, {"team": True}], ids=["two-seats", "teams"])
+def test_a_refused_card_is_answered_the_same_whether_it_lies_in_another_hand_a_deck_or_nowhere(client, options):
+    """A seat names cards it does not hold in ``play_card``, ``discard_cards`` and ``play_support`` (as commands
+    and as dry runs, in every language): the answer for a card in another hand (a teammate's too), one in a deck,
+    one in a discard pile and one that does not exist is the same but for the id it was given; nothing is
+    stored."""
+    c, svc, rng = client, client.app.state.games, random.Random(19)
+    g = c.post("/games", json={"ruleset": "hoth", "scenario": "SCN-TAKE-DOWN-THE-SHIELD", "options": options,
+                               "seed": "9c" * 32}).json()
+    gid, tokens = g["game_id"], g["seats"]
+    compared = 0
+    for step in range(24):
+        cur = svc.current(gid)
+        seat = cur.status.to_act[0]
+        h = _auth(tokens[seat])
+        legal = c.get(f"/games/{gid}/legal-commands", headers=h).json()
+        cmds = [x for x in legal["commands"] if not x["type"].startswith("undo")]
+        st = cur.state
+        mine = set(st.hands.get(seat, ()))
+        places = {"other hand": [x for s, hand in st.hands.items() if s != seat for x in hand],
+                  "deck": [x for d in st.decks.values() for x in d],
+                  "discard": [x for d in st.discards.values() for x in d],
+                  "nowhere": ["EMP-NO-SUCH-CARD-1"]}
+        picks = {k: next((x for x in v if x not in mine), None) for k, v in places.items()}
+        picks = {k: v for k, v in picks.items() if v is not None}
+        if any(x["type"] == "play_card" for x in cmds) and len(picks) >= 3:
+            lang = (None, *LANGS)[step % (len(LANGS) + 1)]
+            extra, q = _ask(lang, step)
+            for make in (lambda x: {"type": "play_card", "card": x}, lambda x: {"type": "discard_cards", "cards": [x]},
+                         lambda x: {"type": "play_support", "card": x}):
+                for dry in ("true", "false"):
+                    answers = {}
+                    for where, card in picks.items():
+                        r = c.post(f"/games/{gid}/commands", headers={**h, **extra},
+                                   params={"dry_run": dry, **q}, json={"command": make(card), "expected_version": cur.version})
+                        assert r.status_code >= 400, (where, r.text)
+                        answers[where] = (r.status_code, r.text.replace(card, "<card>"))
+                    assert len(set(answers.values())) == 1, (seat, lang, make("x"), answers)
+                    compared += 1
+            assert svc.current(gid).version == cur.version
+        r = c.post(f"/games/{gid}/commands", json={"command": rng.choice(cmds), "expected_version": cur.version},
+                   headers=h)
+        assert r.status_code == 201, r.text
+    assert compared >= 12, compared
