@@ -56,6 +56,14 @@ def client(tmp_path, monkeypatch):
         yield c
 
 
+@pytest.fixture
+def redis_app(tmp_path, monkeypatch, redis_client, redis_url):
+    """The app answering its reads from the Redis projections where they are current (the served set-up)."""
+    monkeypatch.setenv("UMPIRE_PSEUDO_LOCALE", "1")
+    with TestClient(create_app(Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url))) as c:
+        yield c
+
+
 def _auth(tok: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {tok}"} if tok else {}
 
@@ -191,6 +199,18 @@ GAMES = [
 @pytest.mark.parametrize("ruleset,scenario,options,steps", GAMES,
                          ids=["hoth-two-seats", "hoth-teams", "smoke-columns", "emperor"])
 def test_no_language_says_more_than_english_on_any_route(client, ruleset, scenario, options, steps):
+    differential(client, ruleset, scenario, options, steps)
+
+
+@pytest.mark.parametrize("ruleset,scenario,options,steps", [GAMES[1], GAMES[2]], ids=["hoth-teams", "smoke-columns"])
+def test_no_language_says_more_than_english_when_the_reads_come_from_redis(redis_app, ruleset, scenario, options,
+                                                                            steps):
+    gid = differential(redis_app, ruleset, scenario, options, steps // 2)
+    rm = redis_app.app.state.read_models
+    assert rm is not None and rm.game_view(gid, None) is not None, "the reads did not come from Redis"
+
+
+def differential(client: TestClient, ruleset: str, scenario: str, options: dict, steps: int) -> str:
     c, svc, rng = client, client.app.state.games, random.Random(41)
     g = c.post("/games", json={"ruleset": ruleset, "scenario": scenario, "options": options, "seed": "6e" * 32})
     assert g.status_code == 201, g.text
@@ -203,7 +223,8 @@ def test_no_language_says_more_than_english_on_any_route(client, ruleset, scenar
             checked += compare(c, svc, gid, tok, lang, step + i, seat)
         if not _step(c, gid, tokens, rng, svc):
             break
-    assert checked >= 100, checked
+    assert checked >= 6 * steps, checked
+    return gid
 
 
 def test_a_campaign_battle_with_sealed_support_says_no_more_in_any_language_than_in_english(tmp_path, monkeypatch):
