@@ -520,3 +520,72 @@ def test_a_refused_card_is_answered_the_same_whether_it_lies_in_another_hand_a_d
                    headers=h)
         assert r.status_code == 201, r.text
     assert compared >= 12, compared
+
+
+# -- (b) no refusal after a draw: a refused command would tell the next die, and the seat could then choose ----
+def _mutants(cmd: dict, pool: list[Any], rng: random.Random) -> list[dict]:
+    """Commands near ``cmd``: one field changed (a number moved by one, a string or list swapped for another
+    value seen in the legal commands, a list shortened or reversed)."""
+    out = []
+    for k, v in cmd.items():
+        if k == "type":
+            continue
+        if isinstance(v, bool):
+            out.append({**cmd, k: not v})
+        elif isinstance(v, (int, float)):
+            out.append({**cmd, k: v + rng.choice((-1, 1))})
+        elif isinstance(v, str) and pool:
+            out.append({**cmd, k: rng.choice([p for p in pool if isinstance(p, str)] or [v])})
+            out.append({**cmd, k: f"{v}-9"})
+        elif isinstance(v, list) and v:
+            out.append({**cmd, k: v[::-1]})
+            out.append({**cmd, k: v[:-1]})
+    return out
+
+
+def _values(cmds: list[dict]) -> list[Any]:
+    return [v for x in cmds for k, v in x.items() if k != "type" and isinstance(v, str)]
+
+
+@pytest.mark.parametrize("ruleset,scenario,options", [g[:3] for g in GAMES],
+                         ids=["hoth-two-seats", "hoth-teams", "smoke", "emperor"])
+def test_a_dry_run_and_the_command_agree_on_legality_so_no_refusal_follows_a_draw(client, ruleset, scenario,
+                                                                                  options):
+    """For legal commands and near-legal ones (one field changed), in a language: a dry run that finds the
+    command legal (up to its first draw or reveal) and the command itself agree -- the command is not refused
+    after it drew (a refusal then could depend on the die, and the seat would learn it and play otherwise); a
+    dry run that refuses, refuses with the command's own answer. Nothing refused is stored."""
+    c, svc, rng = client, client.app.state.games, random.Random(23)
+    g = c.post("/games", json={"ruleset": ruleset, "scenario": scenario, "options": options, "seed": "1f" * 32})
+    assert g.status_code == 201, g.text
+    gid, tokens = g.json()["game_id"], g.json()["seats"]
+    tried = drew = 0
+    for step in range(70):
+        cur = svc.current(gid)
+        if cur.finished:
+            break
+        seat = rng.choice([s for s in cur.status.to_act if s in tokens])
+        h = _auth(tokens[seat])
+        legal = c.get(f"/games/{gid}/legal-commands", headers=h).json()
+        cmds = [x for x in legal["commands"] if not x["type"].startswith("undo")]
+        if not cmds:
+            break
+        candidates = [m for x in rng.sample(cmds, min(4, len(cmds))) for m in _mutants(x, _values(cmds), rng)][:8]
+        for i, cand in enumerate(candidates):
+            lang = LANGS[(step + i) % len(LANGS)]
+            body = {"command": cand, "expected_version": cur.version}
+            dry = c.post(f"/games/{gid}/commands", json=body, headers=h, params={"dry_run": "true", "lang": lang})
+            real = c.post(f"/games/{gid}/commands", json=body, headers=h, params={"lang": lang})
+            assert dry.status_code < 500 and real.status_code < 500, (cand, dry.text[:200], real.text[:200])
+            if dry.status_code == 200:
+                assert real.status_code == 201, (seat, cand, dry.json().get("stopped_at"), real.text[:400])
+                drew += dry.json().get("stopped_at") in ("draw", "reveal")
+                break  # the game moved on
+            assert real.status_code == dry.status_code and real.json() == dry.json(), (cand, dry.text, real.text)
+            assert svc.current(gid).version == cur.version
+            tried += 1
+        if svc.current(gid).version == cur.version:
+            r = c.post(f"/games/{gid}/commands", json={"command": rng.choice(cmds), "expected_version": cur.version},
+                       headers=h)
+            assert r.status_code == 201, r.text
+    assert tried >= 8 and drew, (tried, drew)
