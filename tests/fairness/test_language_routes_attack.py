@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from typing import Any
 
 import msgspec
@@ -206,6 +207,7 @@ def test_no_language_says_more_than_english_on_any_route(client, ruleset, scenar
 def test_no_language_says_more_than_english_when_the_reads_come_from_redis(redis_app, ruleset, scenario, options,
                                                                             steps):
     gid = differential(redis_app, ruleset, scenario, options, steps // 2)
+    projected(redis_app, gid)
     rm = redis_app.app.state.read_models
     assert rm is not None and rm.game_view(gid, None) is not None, "the reads did not come from Redis"
 
@@ -218,6 +220,7 @@ def differential(client: TestClient, ruleset: str, scenario: str, options: dict,
     readers = [*tokens.items(), (None, None)]
     checked = 0
     for step in range(steps):
+        projected(c, gid)
         for i, (seat, tok) in enumerate(readers):
             lang = LANGS[(step + i) % len(LANGS)]
             checked += compare(c, svc, gid, tok, lang, step + i, seat)
@@ -225,6 +228,18 @@ def differential(client: TestClient, ruleset: str, scenario: str, options: dict,
             break
     assert checked >= 6 * steps, checked
     return gid
+
+
+def projected(c: TestClient, gid: str, wait_s: float = 20.0) -> None:
+    """With Redis read models: wait until they hold the game's last version (the reads then come from them)."""
+    rm = c.app.state.read_models
+    if rm is None:
+        return
+    version = c.app.state.games.current(gid).version
+    deadline = time.monotonic() + wait_s
+    while rm.last_seq(gid) != version:
+        assert time.monotonic() < deadline, f"the projections did not reach version {version}"
+        time.sleep(0.02)
 
 
 def test_a_campaign_battle_with_sealed_support_says_no_more_in_any_language_than_in_english(tmp_path, monkeypatch):
