@@ -570,6 +570,31 @@ def test_a_dry_run_and_the_command_agree_on_legality_so_no_refusal_follows_a_dra
     command legal (up to its first draw or reveal) and the command itself agree -- the command is not refused
     after it drew (a refusal then could depend on the die, and the seat would learn it and play otherwise); a
     dry run that refuses, refuses with the command's own answer. Nothing refused is stored."""
+    agree(client, ruleset, scenario, options)
+
+
+def test_it_catches_a_refusal_that_follows_a_draw(client, monkeypatch):
+    """Planted: the Battle of Hoth refuses an attack after rolling it when its first die is odd."""
+    from domain.hoth.decider import HothRuleset
+    from domain.kernel import RuleViolation
+    from domain.kernel.messages import msg
+
+    real = HothRuleset.decide
+
+    def refuses_after_the_draw(self: Any, state: Any, seat: str, command: Any, dice: Any) -> Any:
+        out = real(self, state, seat, command, dice)
+        rolled = [r for em in out for r in em.rolls]
+        if rolled and msgspec.to_builtins(rolled[0]).get("value", 0) % 2:
+            raise RuleViolation("HOTH-ATTACK-1", msg("refused after the draw"))
+        return out
+
+    monkeypatch.setattr(HothRuleset, "decide", refuses_after_the_draw)
+    with pytest.raises(AssertionError) as got:
+        agree(client, "hoth", "SCN-TAKE-DOWN-THE-SHIELD", {})
+    assert "refused after the draw" in str(got.value), got.value
+
+
+def agree(client: TestClient, ruleset: str, scenario: str, options: dict) -> None:
     c, svc, rng = client, client.app.state.games, random.Random(23)
     g = c.post("/games", json={"ruleset": ruleset, "scenario": scenario, "options": options, "seed": "1f" * 32})
     assert g.status_code == 201, g.text
