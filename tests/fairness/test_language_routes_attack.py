@@ -20,11 +20,22 @@ detail), the campaign. Games: the Battle of Hoth with two seats and with teams (
 (the secret columns), the Emperor (the order deck face down), and a Hoth campaign's second battle (the kept
 support cards, sealed, UMPIRE-SEAL-1..3).
 
-Then the refusals as an oracle: a card named in a refused command is answered the same (in every language)
-whether it lies in the opponent's hand, in a deck or nowhere; and an attack on the second outcome of a draw: a
-command refused in one language, a dry run and a retry in another, give the one outcome the log keeps.
+The differential runs on the log and on the Redis projections; two self-tests plant a language-only leak (a
+names map handed out, a sentence listing every id) and see it caught. Then:
 
-Real app (litestar's TestClient) on a real SQLite file.
+- (a) a refusal as an oracle: a card named in a refused command is answered the same (in every language, as a
+  command and as a dry run) whether it lies in another hand (a teammate's too), a deck, a discard pile or
+  nowhere;
+- (b) one outcome of a draw: dry runs in every language stop before the roll; a command refused for its
+  language stores nothing; its retries in every language answer the first answer; an undo across the roll is a
+  request only, which neither the roller nor its teammate may accept; a dry run and the command agree on the
+  legality of legal and near-legal commands of every ruleset, so no refusal follows a draw (self-test: a
+  planted refusal after the draw is caught);
+- (c) a seat is its holder's: a teammate's command or dry run for the seat to act is refused and stores
+  nothing, and its reads (view, legal commands, the feed by ``?token=``) name no card of its partner's hand; a
+  waiting campaign's ready and view take no unclaimed invitation, no other campaign's token and no game's token.
+
+Real app (litestar's TestClient) on a real SQLite file (and a real Redis where said).
 """
 from __future__ import annotations
 
