@@ -5,8 +5,9 @@ configuration, checking two invariants after every step.
 A sequence mixes, by every seat: legal game commands (each with a ``command_id``), retries of a command with
 the same id (same body: the first answer again; another body: UMPIRE-IDEMPOTENCY) and with another id, dry
 runs of legal commands, undo requests to recent command boundaries, accepts and declines by *any* seat (the
-asker, its teammates, the other sides), ``ready`` of a ``when_ready`` game, views and event listings, and
-the bot seats' decisions (their answers to undo requests by rule, as the service's worker gives them).
+asker, its teammates, the other sides), ``ready`` of a ``when_ready`` game, views, past states, event listings,
+rulings, the timeline and legal commands (reads and dry runs in English, Ukrainian, Czech, Russian and Italian by
+turns, :data:`LANGS`), and the bot seats' decisions (their answers to undo requests by rule, as the service's worker gives them).
 
 Invariants, checked against oracles of the battery's own (never the code under test):
 
@@ -14,9 +15,10 @@ Invariants, checked against oracles of the battery's own (never the code under t
     listings) is searched for the values that are hidden from that seat in the log: the contents of the
     private fields of events whose visibility is another seat (lists and mappings of two or more items, and
     long strings such as salts), minus everything the seat could see in the log (public payloads, its own
-    events), which includes what became public since, and minus the spectator's view now (what public play
-    derives: a discard pile is the cards played, in order, and may equal a hand drawn in secret). A leak
-    into the spectator's view itself is therefore not caught by (a) unless it reaches the log's public part;
+    events), which includes what became public since, and minus the spectator's view now and, for a past
+    state read, the spectator's view of that state (what public play derives: a discard pile is the cards
+    played, in order, and may equal a hand drawn in secret). A leak into the spectator's view itself is
+    therefore not caught by (a) unless it reaches the log's public part;
 (b) **no second outcome without another side**: every ``undone`` event whose range, or anything after it up
     to the undo, holds a reveal by the battery's oracle (draws; a visibility that is not public; a public
     payload carrying a value that was hidden before it) was agreed by a seat of a side other than the
@@ -41,6 +43,7 @@ from service import game_service, queries
 from service.bot_players import bot_decision, by_rule, next_job, note_of
 from service.game_service import CommandRequest, CreateGameRequest, GameService, ruleset_for
 from service.problems import Problem
+from service.routes._common import speak
 from service.campaigns import CreateCampaignRequest, campaigns_of, install_hooks
 from service.seat_claims import claim
 from service.undo import answer as answer_undo
@@ -48,6 +51,9 @@ from service.undo import request_undo, undo_targets
 
 #: Strings at least this long inside a hidden field are secrets of their own (salts, seeds).
 LONG = 24
+#: The languages the reads and dry runs speak, one after another by step (issue 28: every answer with words is
+#: rendered in the reader's language, with the game's printed names; the values checked must not change).
+LANGS = ("en", "uk", "cs", "ru", "it")
 KERNEL_COMMANDS = ("ready", "undo", "undo_accept", "undo_decline")
 
 
@@ -160,6 +166,8 @@ class Sequence:
         #: (seat, command body, command_id, first answer's version) of the last command each seat played.
         self.last: dict[str, tuple[dict, str, int]] = {}
         self.seen: list[tuple[str | None, Any, str]] = []
+        #: The values of the spectator's past states read since the last check (see :meth:`check_seen`).
+        self.public_then: set[bytes] = set()
 
     # -- the oracles ------------------------------------------------------------------------------------
     def _log(self) -> list[tuple[Any, Any, dict]]:
@@ -216,10 +224,12 @@ class Sequence:
     def check_seen(self, log: list) -> None:
         if self.svc.current(self.gid).finished:
             self.seen.clear()
+            self.public_then = set()
             return
         cache: dict[str | None, set[bytes]] = {}
         cur = self.svc.current(self.gid)
-        public = values_of(self.rs.view(cur.state, None), set())
+        public = values_of(self.rs.view(cur.state, None), set()) | self.public_then
+        self.public_then = set()
         for seat, body, what in self.seen:
             sec = cache.get(seat)
             if sec is None:
@@ -264,6 +274,11 @@ class Sequence:
                 request = None
 
     # -- the steps ---------------------------------------------------------------------------------------
+    def lang(self) -> str:
+        """The language of this step's reads (by the step's number: the sequence's random choices stay as
+        they were without languages)."""
+        return LANGS[self.tally.steps % len(LANGS)]
+
     def _count(self, kind: str) -> None:
         self.tally.actions[kind] = self.tally.actions.get(kind, 0) + 1
 
@@ -323,16 +338,22 @@ class Sequence:
             cmds = self.legal(seat)
             if cmds:
                 req = CommandRequest(command=rng.choice(cmds), expected_version=cur.version)
-                self._try("dry_run", seat, self.svc.dry_run, self.gid, self.tokens[seat], req)
+                self._try("dry_run", seat, lambda: speak(self.svc, self.gid, self.svc.dry_run(
+                    self.gid, self.tokens[seat], req), self.lang()))
         elif roll < 0.72:
             self.retry()
         elif roll < 0.78:
             seat = rng.choice([*self.humans, None])
-            self._try("view", seat, lambda: queries.game_view(self.svc, None, self.gid, seat).body)
-            self._try("events", seat, lambda: queries.events(self.svc, self.gid, seat, 0, 1000).body)
-            self._try("legal", seat, lambda: queries.legal_commands(self.svc, self.gid, seat).body)
+            lang = self.lang()
+            self._try("view", seat, lambda: queries.game_view(self.svc, None, self.gid, seat, lang).body)
+            self._try("events", seat, lambda: queries.events(self.svc, self.gid, seat, 0, 1000, lang).body)
+            self._try("legal", seat, lambda: queries.legal_commands(self.svc, self.gid, seat, lang).body)
             seq = rng.randint(1, cur.version)
-            self._try("ruling", seat, lambda: queries.ruling(self.svc, self.gid, seq, seat).body)
+            self._try("ruling", seat, lambda: queries.ruling(self.svc, self.gid, seq, seat, lang).body)
+            if self._try("state", seat, lambda: queries.state_view(self.svc, None, self.gid, seq, seat, lang).body):
+                # what public play had derived by then (a discard pile then) is the spectator's view at ``seq``
+                values_of(queries.state_view(self.svc, None, self.gid, seq, None).body, self.public_then)
+            self._try("timeline", seat, lambda: queries.timeline(self.svc, None, self.gid, lang).body)
         elif self.bots:
             return self.run_bots()
         elif acting:
