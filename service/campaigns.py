@@ -3,7 +3,7 @@
 
 A campaign is its own event stream (store migration 2: ``campaigns``,
 ``campaign_seats``, ``campaign_events``), folded by the ruleset's campaign rules (the kernel protocol
-:class:`domain.kernel.campaign.CampaignRules`; hoth's in ``domain/hoth/campaign.py``).
+:class:`domain.kernel.campaign.CampaignRules`; hoth's in ``domain/hoth/campaign/rules.py``).
 Its battles are ordinary games created through
 :meth:`GameService.create_game` with ``campaign_id`` set; the campaign's seat
 tokens act in every battle (a seat resolver the composition root hands the game service: :func:`install_hooks`).
