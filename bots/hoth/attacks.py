@@ -24,22 +24,17 @@ def attack_gain(state: HothState, snap: Snapshot, u: UnitState, target: str, spe
     if not hasattr(plan, "dice"):
         return 0.0
     sc = sc or scales(state)
-    conv = conversions(state, u.id)
-    sym = None
-    if target in state.structures:
-        sdef = sc.structs.get(target)
-        sym = structure_symbols(state, u.id, tuple(sdef.destroyed_by)) if sdef else None
-    if special:
-        tgt = state.units.get(target)
-        if tgt is None:
-            return 0.0
-        # a special attack destroys outright on its symbols (card effect special_attack)
-        sp = special_attack(state, u.id)
-        if sp is None:
-            return 0.0
-        s6 = count6(_faces(conv)[0], sp.destroys_on)
-        return (1 - (1 - s6 / 6.0) ** plan.dice) * kill_gain(state, tgt, u.faction, sc)
-    return attack_value(state, u, target, plan.dice, conv, sym, sc)
+    if not special:
+        return plan_value(state, u, target, plan.dice, sc)
+    tgt = state.units.get(target)
+    if tgt is None:
+        return 0.0
+    # a special attack destroys outright on its symbols (card effect special_attack)
+    sp = special_attack(state, u.id)
+    if sp is None:
+        return 0.0
+    s6 = count6(_faces(conversions(state, u.id))[0], sp.destroys_on)
+    return (1 - (1 - s6 / 6.0) ** plan.dice) * kill_gain(state, tgt, u.faction, sc)
 
 
 def _targets_near(state: HothState, u: UnitState, h: tuple[int, int], rng: int, sc: Scales) -> list[str]:
@@ -99,6 +94,8 @@ def best_attack_from(state: HothState, snap: Snapshot, u: UnitState, h: tuple[in
 
 
 def plan_value(state: HothState, u: UnitState, tid: str, dice: int, sc: Scales) -> float:
+    """The expected gain of a plain attack of ``dice`` dice on ``tid``: the attacker's die conversions, and a
+    structure's symbols that destroy it (``values.attack_value``)."""
     conv = conversions(state, u.id)
     sym = None
     if tid in state.structures:
