@@ -230,12 +230,12 @@ def rest_times(specs: list[str], games: int) -> dict[str, dict]:
 
 
 def calibrate(games: int) -> dict:
-    """What a turn really gains against what the search's horizon estimates (``greedy.reply_value``, the best card of the
-    hand on the board as it stands), over greedy-vs-greedy games of the battles: the least-squares slope (through 0)
+    """What a turn really gains against what the search's horizon estimates (``activity.reply_value``, the best card of
+    the hand on the board as it stands), over greedy-vs-greedy games of the battles: the least-squares slope (through 0)
     of the score gain of each turn (``values.score`` of the side to move, turns that end the game left out) on the
     estimate made at its start (the other side's reply: ``search.REPLY_SHARE``) and on the estimate made a turn
     earlier, before the other side's turn (the seat's own next turn: ``search.NEXT_SHARE``)."""
-    from bots.hoth import greedy
+    from bots.hoth.activity import reply_value
     from bots.hoth.values import score
     from domain.hoth.state import faction_of
 
@@ -250,7 +250,7 @@ def calibrate(games: int) -> dict:
                 cur, seat = st.turn_no, st.turn.seat
                 other = next(s for s in st.turn_order if s != seat)
                 rows.append({"game": k, "f": faction_of(seat), "start": score(st, faction_of(seat)),
-                             "now": greedy.reply_value(st, seat), "other": greedy.reply_value(st, other), "gain": None})
+                             "now": reply_value(st, seat), "other": reply_value(st, other), "gain": None})
             seat = a.to_act()
             a.play(seat, decide(g, a.seat_input(seat)).command)
             if rows and rows[-1]["gain"] is None and a.state.winner is None and a.state.turn_no != cur:

@@ -31,7 +31,7 @@ from .edges import public_edges
 from .feed_hub import BUS_WAIT_S, RedisCommitBus
 from .game_service import GameService
 from .metrics import count_store_errors
-from .openapi import docs_static_router, openapi_config
+from .openapi.serving import docs_static_router, openapi_config
 from .problems import EXCEPTION_HANDLERS, Problem, problem_response, without_server_paths
 from .receipts import Signer, load_or_create
 from .strict_input import StrictInput, raise_body_problem

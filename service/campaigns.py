@@ -3,7 +3,7 @@
 
 A campaign is its own event stream (store migration 2: ``campaigns``,
 ``campaign_seats``, ``campaign_events``), folded by the ruleset's campaign rules (the kernel protocol
-:class:`domain.kernel.campaign.CampaignRules`; hoth's in ``domain/hoth/campaign.py``).
+:class:`domain.kernel.campaign.CampaignRules`; hoth's in ``domain/hoth/campaign/rules.py``).
 Its battles are ordinary games created through
 :meth:`GameService.create_game` with ``campaign_id`` set; the campaign's seat
 tokens act in every battle (a seat resolver the composition root hands the game service: :func:`install_hooks`).
@@ -38,10 +38,12 @@ from typing import Any, Literal
 import msgspec
 
 from domain.kernel import (
-    ACTIVE, FINISHED, START_WHEN_READY, Dice, Emitted, SeatReady, SetupError, advance, commitment, registry,
+    ACTIVE, FINISHED, START_WHEN_READY, Dice, Emitted, SeatReady, SetupError, commitment, registry,
 )
 from domain.kernel import choices as rule_choices
-from domain.kernel.campaign import CampaignRules, SeedChosen, campaign_rules_of, campaign_seating, fold_campaign
+from domain.kernel.campaign import (
+    CampaignRules, SeedChosen, campaign_rules_of, campaign_seating, fold_campaign, fold_campaign_records,
+)
 from domain.kernel.seats import Seating, SeatHolding
 from domain.kernel.dice import client_mix, new_seed, seed_from_hex
 from domain.kernel.messages import msg
@@ -112,11 +114,7 @@ class CampaignService:
         return rules
 
     def _fold(self, campaign_id: str, rules: CampaignRules) -> tuple[Any, int, dict[str, int]]:
-        counters: dict[str, int] = {}
-        records = self.db.events(campaign_id)
-        for _, rolls in records:
-            counters = advance(counters, rolls)
-        return fold_campaign(rules, (ev for ev, _ in records)), len(records), counters
+        return fold_campaign_records(rules, self.db.events(campaign_id))
 
     def _seats(self, row: dict[str, Any]) -> tuple[str, ...]:
         return self._rules_of(row).seats(row["campaign"])

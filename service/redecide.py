@@ -23,8 +23,8 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import KERNEL_EVENT_TYPES, Dice, KernelCommand, NotYourDecision, RuleViolation, advance
-from domain.kernel.dice import Roll
+from domain.kernel import KERNEL_EVENT_TYPES, Dice, KernelCommand, NotYourDecision, RuleViolation
+from domain.kernel.dice import Roll, counters_after
 
 from domain.kernel import choices as rule_choices, registry
 from domain.kernel.game import Game
@@ -65,9 +65,7 @@ def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
     first, last, seat, body = found
     rs = cur.ruleset
     before = svc.store.load(game_id, upto=first - 1)
-    counters: dict[str, int] = {}
-    for e in before:
-        counters = advance(counters, _rolls.decode(e.rolls))
+    counters = counters_after(_rolls.decode(e.rolls) for e in before)
     state = svc.state_at(game_id, first - 1, cur)
     command = svc.decode_command(rs, msgspec.json.decode(body))
     if isinstance(command, KernelCommand.__args__):  # type: ignore[attr-defined]

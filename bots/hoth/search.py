@@ -16,7 +16,7 @@ Each playout (iteration):
    for every seat, to the *horizon*:
 
    * for a card, order or move decision of the seat's own turn, to where its attack step begins; the
-     attacks then count in expectation (``greedy.expected_attacks``: the engine's attack list and dice, the
+     attacks then count in expectation (``attacks.expected_attacks``: the engine's attack list and dice, the
      die faces' chances), so the comparison of plans is not blurred by dice;
    * for an attack or another pending decision, to the end of the turn, every roll made.
 4. **Evaluate**: 1/0 for a finished game, else the logistic of ``values.score`` (progress towards victory,
@@ -43,7 +43,10 @@ import msgspec
 from domain.hoth import commands as C
 from domain.hoth.state import ATTACK, MOVE, ORDER, PLAY, HothState, faction_of
 
-from . import greedy
+from .activity import activity, card_value, reply_value
+from .attacks import attack_acts, attack_plan
+from .gains import combined, kill_chances
+from .greedy import choose, picks
 from .knowledge import Knowledge
 from .playout import BotDice, legal, step, to_act
 from .values import EVAL_SCALE, score
@@ -66,7 +69,7 @@ TREE_DEPTH = 1
 #: The seat's own next turn (``NEXT_SHARE``) from its hand at the root, not the hand its card leaves
 #: (``Search._own_next``).
 NEXT_FROM_ROOT_HAND = True
-#: Rank the root's commands with the greedy bot's full look (``greedy.FULL_DESTINATIONS`` per unit, sight and
+#: Rank the root's commands with the greedy bot's full look (``destinations.FULL_DESTINATIONS`` per unit, sight and
 #: dice) rather than the playouts' fast one (``FAST_DESTINATIONS``, the rest ranked last): the greedy bot's own
 #: move is then the first the search tries, and progressive widening admits the moves worth trying.
 ROOT_FULL_RANKING = True
@@ -130,7 +133,7 @@ class Result(msgspec.Struct, kw_only=True):
 
 
 def _ranked(state: HothState, seat: str, cmds: list, fast: bool = True) -> list[Any]:
-    ps = greedy.picks(state, seat, cmds, fast=fast)
+    ps = picks(state, seat, cmds, fast=fast)
     ps.sort(key=lambda p: p.gain, reverse=True)
     return [p.command for p in ps]
 
@@ -258,7 +261,7 @@ class Search:
             else:
                 seat = to_act(st)
                 cmds = legal(st, seat)
-                cmd = cmds[0] if len(cmds) == 1 else greedy.choose(st, seat, cmds, fast=True).command
+                cmd = cmds[0] if len(cmds) == 1 else choose(st, seat, cmds, fast=True).command
                 state, _ = step(st, seat, cmd, dice)
                 self.steps += 1
         if expected:
@@ -290,8 +293,8 @@ class Search:
         opp = _next_seat(sample)  # the seat of the turn after this one (team play: the other side's player)
         if cur is not None:
             if cur.board is None:
-                plan = greedy.attack_plan(cur.state, self.seat)
-                cur.board = score(cur.state, self.faction) + greedy.combined(cur.state, self.faction,
+                plan = attack_plan(cur.state, self.seat)
+                cur.board = score(cur.state, self.faction) + combined(cur.state, self.faction,
                                                                              list(plan.values()))
                 if NEXT_SHARE:
                     cur.board += NEXT_SHARE * self._own_next(cur.state)
@@ -308,18 +311,18 @@ class Search:
                     if v is None:
                         card = cur.state.cards[c]
                         v = cur.replies[c] = (0.0 if card.kind == "support" else
-                                              greedy.card_value(cur.state, f, card, cur.reply_act))
+                                              card_value(cur.state, f, card, cur.reply_act))
                     best = max(best, v)
                 x -= REPLY_SHARE * best
         else:
-            plan = greedy.attack_plan(state, self.seat)
-            x = score(state, self.faction) + greedy.combined(state, self.faction, list(plan.values()))
+            plan = attack_plan(state, self.seat)
+            x = score(state, self.faction) + combined(state, self.faction, list(plan.values()))
             if NEXT_SHARE:
                 x += NEXT_SHARE * self._own_next(state)
             if opp is not None:
                 f = faction_of(opp)
                 act = _reply_activity(state, f, plan)
-                x -= REPLY_SHARE * max((greedy.card_value(state, f, state.cards[c], act)
+                x -= REPLY_SHARE * max((card_value(state, f, state.cards[c], act)
                                         for c in dict.fromkeys(state.hands.get(opp, ()))
                                         if state.cards[c].kind != "support"), default=0.0)
         return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
@@ -331,9 +334,9 @@ class Search:
         the same for every card played, so the card is judged by what it does now."""
         f = self.faction
         if not NEXT_FROM_ROOT_HAND:
-            return greedy.reply_value(state, self.seat)
-        act = greedy.activity(state, f, True)
-        return max((greedy.card_value(state, f, state.cards[c], act) for c in self.hand
+            return reply_value(state, self.seat)
+        act = activity(state, f, True)
+        return max((card_value(state, f, state.cards[c], act) for c in self.hand
                     if c in state.cards and state.cards[c].kind != "support"), default=0.0)
 
     # -- the decision ----------------------------------------------------------------------------
@@ -363,7 +366,7 @@ class Search:
     def _attack_step(self, playouts: int) -> Result | None:
         """An attack decision of the seat's own turn, with the dice in expectation (``ATTACKS_IN_EXPECTATION``):
         each attack (or ending the turn) is valued as that attack plus every other unit's best one
-        (``greedy.attack_plan``, attacks on one target added up), on this board, minus the other side's best reply
+        (``attacks.attack_plan``, attacks on one target added up), on this board, minus the other side's best reply
         from each sampled hand on the board the attacks leave (``_reply_activity``), plus the seat's own next turn:
         the ``_expected_value`` of a plan, each command with the same determinisations. A playout is one command
         valued on one of them. None when a command is neither an attack nor the end of the turn (a support card)."""
@@ -374,8 +377,8 @@ class Search:
         cmds = _ranked(sample, self.seat, cmds)  # greedy's order: ties go to greedy's choice
         st = sample
         f = self.faction
-        acts = greedy.attack_acts(st, self.seat)
-        best = greedy.attack_plan(st, self.seat)
+        acts = attack_acts(st, self.seat)
+        best = attack_plan(st, self.seat)
         base = score(st, f) + (NEXT_SHARE * self._own_next(st) if NEXT_SHARE else 0.0)
         opp = _next_seat(sample)
         fo = faction_of(opp) if opp is not None else None
@@ -386,7 +389,7 @@ class Search:
                 plan[c.unit] = acts.get(c.unit, {}).get((c.target, c.special), (0.0, None, 0.0, 0.0))
             else:
                 plan = {}  # the turn ends: no more attacks
-            boards.append(base + greedy.combined(st, f, list(plan.values())))
+            boards.append(base + combined(st, f, list(plan.values())))
             reply_acts.append(_reply_activity(st, fo, plan) if fo is not None else None)
         rounds = max(1, playouts // len(cmds))
         totals = [0.0] * len(cmds)
@@ -400,7 +403,7 @@ class Search:
                     if v is None:
                         cd = st.cards[card]
                         v = memo[i][card] = (0.0 if cd.kind == "support"
-                                             else greedy.card_value(st, fo, cd, reply_acts[i]))
+                                             else card_value(st, fo, cd, reply_acts[i]))
                     reply = max(reply, v)
                 totals[i] += 1.0 / (1.0 + math.exp(-EVAL_SCALE * (boards[i] - REPLY_SHARE * reply)))
         ranking = [(c, rounds, totals[i] / rounds) for i, c in enumerate(cmds)]
@@ -433,12 +436,12 @@ def evaluate_turn_end(state: HothState, faction: str) -> float:
     nxt = to_act(state)
     if nxt is not None and state.pending is None:
         if faction_of(nxt) == faction:
-            x += REPLY_SHARE * greedy.reply_value(state, nxt)
+            x += REPLY_SHARE * reply_value(state, nxt)
         else:
-            x -= REPLY_SHARE * greedy.reply_value(state, nxt)
+            x -= REPLY_SHARE * reply_value(state, nxt)
             me = _next_seat(state)  # after the other side's turn, the turn of this side's next player
             if NEXT_SHARE and me is not None and faction_of(me) == faction:
-                x += NEXT_SHARE * greedy.reply_value(state, me)
+                x += NEXT_SHARE * reply_value(state, me)
     return 1.0 / (1.0 + math.exp(-EVAL_SCALE * x))
 
 
@@ -454,18 +457,18 @@ EXPECT_AFTER_ATTACK = True
 
 
 #: Judge the other side's reply on the board the seat's attacks leave: each enemy unit's part in it scaled by
-#: its chance to survive those attacks (in expectation, ``greedy.kill_chances``). Without it, a unit that the
+#: its chance to survive those attacks (in expectation, ``gains.kill_chances``). Without it, a unit that the
 #: attacks will most likely eliminate still threatens in full, and every advance into range looks too costly.
 REPLY_AFTER_ATTACKS = True
 
 
 def _reply_activity(state: HothState, faction: str, plan: dict[str, Any]) -> dict[str, Any]:
-    """The other side's unit activity (``greedy.activity``) after the seat's planned attacks (``plan``:
-    ``greedy.attack_plan``), each unit's part scaled by its chance to survive them."""
-    act = greedy.activity(state, faction, True)
+    """The other side's unit activity (``activity.activity``) after the seat's planned attacks (``plan``:
+    ``attacks.attack_plan``), each unit's part scaled by its chance to survive them."""
+    act = activity(state, faction, True)
     if not REPLY_AFTER_ATTACKS:
         return act
-    kill = greedy.kill_chances(state, plan)
+    kill = kill_chances(state, plan)
     if not kill:
         return act
     out = {}

@@ -2,7 +2,7 @@
 domain/kernel/decider.py; rules: ``rules.md`` in this package).
 
 One seat, ``human``. The Emperor is not a seat: when the human's turn ends (and when the Emperor
-must react, e.g. its defense) ``decide`` runs the automaton (``automaton.py``) to the next human
+must react, e.g. its defense) ``decide`` runs the automaton (``automaton/``) to the next human
 decision and emits its choices as events (reveals: undo across them needs consent, which a
 one-seat game cannot give -- UMPIRE-UNDO-6). Its only draws are order-deck shuffles on the kernel's
 ``automaton`` stream. The order deck's order has visibility ``umpire`` (nobody) until the end.

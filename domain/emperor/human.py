@@ -18,7 +18,7 @@ from domain.kernel import RuleViolation, RulingBuilder
 from domain.kernel.messages import Message, msg, msg_n, text_of
 
 from . import commands as C
-from .automaton import defense_card_abilities, emperor_turn, resume
+from .automaton.turn import defense_card_abilities, emperor_turn, resume
 from .choices import DEFENSE_CARD, choice
 from .cards import boost
 from .combat import casualties, emperor_defense, flip, resolve_attack

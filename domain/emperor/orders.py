@@ -6,11 +6,17 @@ from domain.kernel.messages import msg
 
 from .events import OrderCardRevealed, OrderDeckShuffled
 from .outbox import Outbox
-from .state import NOBODY
+from .state import NOBODY, EmperorState
 
 #: GAP-A-22 (INFERRED, SOLO-ORD-2): an empty deck is formed again by shuffling the discard pile
 #: (with the card just discarded).
 RESHUFFLE_EMPTY_DECK = True  # GAP-A-22
+
+
+def compass(state: EmperorState) -> str:
+    """The compass of the current order card (SOLO-TIE-1): ``N`` before the first card is revealed."""
+    oc = state.current_order()
+    return oc.compass if oc is not None else "N"
 
 
 def open_deck(out: Outbox, cards: tuple[str, ...]) -> None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .field import Field
-from .grid import INF, compass_order, compass_pick
+from .grid import compass_order, compass_pick
 from .state import HERO, Warrior
 
 SYM_NEAREST = "SYM_NEAREST"
@@ -47,7 +47,3 @@ def pick(field: Field, frm: str, enemies: list[Warrior], rule: str, arrow: str) 
     cells = _by_cell(field, same)
     c, _ = compass_pick(cells, arrow)
     return [cells[c]], d, True
-
-
-def dist_text(v: int) -> str:
-    return "unreachable" if v >= INF else str(v)

@@ -34,7 +34,7 @@ from domain.kernel.messages import Message, msg, msg_n
 
 from . import commands as C
 from . import labels, terms
-from .campaign import HothCampaigns
+from .campaign.rules import HothCampaigns
 from .choices import CHOICES, FIRST_DRAW, choice, cite
 from .events import NOBODY, CardsDrawn, DeckShuffled, GameOpened, HothEvent, SupportDealt, TurnStarted
 from .evolve import evolve as _evolve

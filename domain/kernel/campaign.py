@@ -20,13 +20,13 @@ command raises :class:`~domain.kernel.rulings.RuleViolation` naming its rule.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import msgspec
 
 from .decider import Choice, Status
-from .dice import Dice
+from .dice import Dice, Roll, counters_after
 from .envelope import Emitted, Event
 from .header import SeatReady
 from .seats import SeatClaimed, SeatHolding, SeatRotated, SeatsOffered, holding_evolve
@@ -124,6 +124,13 @@ def fold_campaign(rules: CampaignRules, events: Iterable[Any], state: Any = _INI
     return state
 
 
+def fold_campaign_records(rules: CampaignRules,
+                          records: Sequence[tuple[Any, Sequence[Roll]]]) -> tuple[Any, int, dict[str, int]]:
+    """A campaign's stored records (event, draws) folded: the state (:func:`fold_campaign`), the version (the
+    number of records) and the dice counters after every recorded draw (the next draw's)."""
+    return fold_campaign(rules, (ev for ev, _ in records)), len(records), counters_after(rolls for _, rolls in records)
+
+
 def campaign_seating(events: Iterable[Any]) -> tuple[SeatHolding, bool]:
     """The one fold of a campaign stream's seats (DESIGN 4): who was handed which seat and when its token
     last changed (a :class:`~domain.kernel.seats.SeatHolding`, the stream's seqs counted from 1), and
@@ -137,4 +144,4 @@ def campaign_seating(events: Iterable[Any]) -> tuple[SeatHolding, bool]:
 
 
 __all__ = ["BattlePlan", "CAMPAIGN_KERNEL_EVENTS", "CampaignRules", "SeedChosen", "campaign_rules_of",
-           "campaign_seating", "fold_campaign"]
+           "campaign_seating", "fold_campaign", "fold_campaign_records"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
 import msgspec
@@ -223,6 +223,12 @@ def advance(counters: Mapping[str, int], rolls: Sequence[Roll]) -> dict[str, int
         if r.index + 1 > out.get(r.stream, 0):
             out[r.stream] = r.index + 1
     return out
+
+
+def counters_after(draws: Iterable[Sequence[Roll]]) -> dict[str, int]:
+    """Counters after every draw of a stream's records (each record's rolls): :func:`advance` over them all,
+    the dice of the stream's next draw."""
+    return advance({}, [r for rolls in draws for r in rolls])
 
 
 def replay_shuffle(items: Sequence[T], rolls: Sequence[Roll]) -> list[T]:

@@ -4,7 +4,7 @@ Layout of a content directory (default: this package's directory)::
 
     scenarios/*.json   one scenario per file: domain.hoth.scenario.Scenario + "provenance"
     cards/*.json       {"cards": [domain.hoth.cards.Card, ...]} (one file per faction and kind)
-    campaigns/*.json   one campaign per file: domain.hoth.campaign.Campaign
+    campaigns/*.json   one campaign per file: domain.hoth.campaign.graph.Campaign
 
 Loading decodes every file (msgspec), then runs the semantic checks of
 :mod:`scenarios.hoth.checks`; every problem of every file is collected, each
@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from domain.hoth.campaign import Campaign
+from domain.hoth.campaign.graph import Campaign
 from domain.hoth.cards import Card, Condition, Effect
 from domain.hoth.scenario import ContentStatus, Scenario
 from scenarios.hoth.checks import check_catalog

@@ -13,7 +13,8 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from domain.hoth import board
-from domain.hoth.campaign import LEADERS, AddLeader, AddUnit, Campaign, DrawSupport, RemoveUnit, variants
+from domain.hoth.campaign.graph import LEADERS, AddLeader, AddUnit, Campaign, DrawSupport, RemoveUnit
+from domain.hoth.campaign.variants import variants
 from domain.hoth.cards import Card, Order
 from domain.hoth.scenario import (
     FACTIONS, HexesOccupied, PermanentMedal, Scenario, StructuresDestroyed, SuddenDeath, TemporaryMedal,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.hoth.campaign import Campaign
+from domain.hoth.campaign.graph import Campaign
 from domain.hoth.cards import Card, CardSet
 from domain.hoth.scenario import Scenario
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.emperor import automaton
+from domain.emperor.automaton import moves, turn
 from domain.emperor.content import Ability
 from domain.emperor.outbox import Outbox
 from domain.emperor.state import EMPEROR, HUMAN, Work
@@ -38,12 +38,12 @@ def run(g: Game, fn: Any, *args: Any) -> list[Any]:
 
 def move(g: Game, warrior: str, value: int | None = None) -> list[Any]:
     """SOLO-MOVE for one Emperor warrior (the base move, or a movement ability of ``value``)."""
-    return run(g, automaton.do_move, warrior, value, "base move" if value is None else "MARCH")
+    return run(g, moves.do_move, warrior, value, "base move" if value is None else "MARCH")
 
 
 def ability(g: Game, a: Ability, source: str = "test") -> list[Any]:
     """Resolve one Emperor ability (and what follows from it) through the automaton's agenda."""
-    return run(g, automaton.run, [Work(kind="ability", ability=a, source=source)])
+    return run(g, turn.run, [Work(kind="ability", ability=a, source=source)])
 
 
 def card_ability(g: Game, card: str, index: int = 0) -> Ability:

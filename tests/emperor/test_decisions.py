@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from domain.emperor import automaton
+from domain.emperor.automaton import turn
 from domain.emperor.cards import choose_card, compass_scan
 from domain.emperor.commands import Activate, Attack, EndTurn
 from domain.emperor.content import Ability, Direction, OrderCard, Requirement
@@ -506,14 +506,14 @@ def test_move_step_without_prepared_cards_moves_only_the_helper():
     """SOLO-TURN-4 (and GAP-A-06): no prepared card -> the hero does not move; the helper still does."""
     g = game(VESPER_VS_WARDEN).emperor_turn_state().order("O1").place(vesper="A1", warden="C5", hound="E5")
     g.exhaust(EMPEROR, "W1", "W2", "W3", "W4", "W5")
-    items = run(g, automaton.run, [Work(kind="step", step="MOVE", index=0)])
+    items = run(g, turn.run, [Work(kind="step", step="MOVE", index=0)])
     moved = [e.warrior for e in all_of(items, EmperorMoved)]
     assert moved == ["hound"] and "SOLO-TURN-4" in rules(items)
 
 
 def test_activate_step_without_prepared_cards_does_nothing():
     g = emperor_game("O1").exhaust(EMPEROR, *ROW)
-    items = run(g, automaton.run, [Work(kind="step", step="ACTIVATE", index=1)])
+    items = run(g, turn.run, [Work(kind="step", step="ACTIVATE", index=1)])
     s = one(items, StepStarted)
     assert not s.performed and not all_of(items, CardActivated) and "SOLO-TURN-5" in rules(items)
 

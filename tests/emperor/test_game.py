@@ -13,7 +13,8 @@ import msgspec
 import pytest
 
 import domain.emperor as emperor_pkg
-from domain.emperor import automaton, cards, movement, push, targeting
+from domain.emperor import cards, movement, push, targeting
+from domain.emperor.automaton import moves, stars, turn
 from domain.emperor import commands as C
 from domain.emperor.events import (
     CardActivated, DefenseRequested, EmperorMoved, OrderDeckShuffled, TargetChosen,
@@ -73,7 +74,7 @@ def test_fold_of_the_stored_log_equals_the_live_state_without_running_the_automa
     def boom(*_a, **_k):
         raise AssertionError("the fold ran the automaton")
 
-    for mod, names in ((automaton, ("run", "emperor_turn", "do_move", "can_apply")),
+    for mod, names in ((turn, ("run", "emperor_turn")), (moves, ("do_move",)), (stars, ("can_apply",)),
                        (movement, ("decide_move", "emperor_reach")), (push, ("best_hazard_plan",)),
                        (cards, ("choose_card",)), (targeting, ("pick",))):
         for n in names:

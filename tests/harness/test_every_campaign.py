@@ -66,7 +66,7 @@ def test_campaign_battery(ruleset: str, campaign: str, seed: int):
 
 
 def test_a_campaign_view_showing_the_other_sides_hand_is_caught():
-    from domain.hoth.campaign import HothCampaigns
+    from domain.hoth.campaign.rules import HothCampaigns
 
     class ShowsHands(HothCampaigns):
         def view(self, state, seat):

@@ -159,7 +159,8 @@ def test_special_3_open_refuses_a_badge_on_the_wrong_unit_type():
 
 def test_special_3_campaign_derived_setup_with_a_wrong_badge_is_refused():
     """HOTH-SPECIAL-3 for a campaign variant (content 3.4 ADD_UNIT with a badge)."""
-    from domain.hoth.campaign import AddUnit, apply_setup
+    from domain.hoth.campaign.graph import AddUnit
+    from domain.hoth.campaign.variants import apply_setup
     from domain.hoth.decider import HothRuleset
     from domain.kernel import SetupError
 

@@ -108,7 +108,9 @@ def test_a_campaigns_rulings_read_in_ukrainian(api: Api):
     -6 or the next node) are messages: read in Ukrainian with the rulebook's terms, in English as before."""
     import msgspec
 
-    from domain.hoth.campaign import RecordResult, decide, evolve
+    from domain.hoth.campaign.commands import RecordResult
+    from domain.hoth.campaign.decider import decide
+    from domain.hoth.campaign.state import evolve
     from domain.kernel import registry
     from domain.kernel.dice import Dice
     from service import i18n

@@ -12,11 +12,12 @@ import itertools
 
 import pytest
 
-from domain.hoth.campaign import (
-    ACTIVE, FINISHED, BattleEnded, CampaignWon, CreateCampaign, NextBattleChosen, RecordResult,
-    SecretObjectiveMet, StartBattle, SupportDrawn, UnitFact, campaign_view, decide, evolve, fold_campaign,
-    next_battle,
-)
+from domain.hoth.campaign.battles import next_battle
+from domain.hoth.campaign.commands import CreateCampaign, RecordResult, StartBattle, UnitFact
+from domain.hoth.campaign.decider import decide
+from domain.hoth.campaign.events import BattleEnded, CampaignWon, NextBattleChosen, SecretObjectiveMet, SupportDrawn
+from domain.hoth.campaign.state import ACTIVE, FINISHED, CampaignState, evolve
+from domain.hoth.campaign.view import campaign_view
 from domain.kernel import Dice, RuleViolation
 from scenarios.hoth import shipped
 
@@ -79,7 +80,7 @@ def create(cid: str, seed: bytes = b"\x07" * 32):
     dice = Dice(seed, f"camp-{cid}")
     cmd = CreateCampaign(campaign_id=f"camp-{cid}", campaign=cat.campaigns[cid],
                          support={f: cat.support_cards(f) for f in ("imperial", "rebel")})
-    state, _ = apply(fold_campaign([]), cmd, dice)
+    state, _ = apply(CampaignState(), cmd, dice)
     return state, dice
 
 
@@ -244,7 +245,7 @@ def test_commands_out_of_turn_are_refused_with_a_rule():
 
 
 def test_every_rule_the_aggregate_cites_is_defined():
-    from domain.hoth.campaign import CAMPAIGN_RULES
+    from domain.hoth.campaign.decider import CAMPAIGN_RULES
 
     state, dice, start = _to_c1_2()
     state, emitted = apply(state, RecordResult(game_id="g2", winner="imperial", start_units=start,
@@ -259,7 +260,7 @@ def test_played_support_cards_are_discarded_and_reshuffled_when_the_deck_runs_ou
     cat = shipped()
     dice = Dice(b"\x09" * 32, "camp-one-card")
     only = "PROP-SUP-EMP-PROBE-INTEL"
-    state, _ = apply(fold_campaign([]), CreateCampaign(campaign_id="camp-one-card", campaign=cat.campaigns[C1],
+    state, _ = apply(CampaignState(), CreateCampaign(campaign_id="camp-one-card", campaign=cat.campaigns[C1],
                                                       support={"imperial": (only,)}), dice)
     units = units_of("PROP-SCN-FIRST-CONTACT")
     state, _ = apply(state, StartBattle(game_id="g1", scenario="PROP-SCN-FIRST-CONTACT"), dice)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from domain.hoth.campaign import AddLeader, AddUnit, DrawSupport, RemoveUnit
+from domain.hoth.campaign.graph import AddLeader, AddUnit, DrawSupport, RemoveUnit
 from domain.hoth.scenario import PermanentMedal, SuddenDeath, TemporaryMedal
 from scenarios.hoth import EFFECT_KINDS, lint, load_catalog, shipped
 from scenarios.hoth.checks import BADGE_UNITS, UNIT_FACTION

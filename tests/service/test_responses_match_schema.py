@@ -8,7 +8,7 @@ import random
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.openapi import OPERATIONS
+from service.openapi.operations import OPERATIONS
 from service.settings import Settings
 
 from .api_client import SEED
