@@ -54,11 +54,11 @@ from domain.kernel.choices import declared
 
 from . import schemas
 from .game_service import CommandRequest, ReadyRequest
+from .language import SUPPORTED, TAG_MAX, TAG_PATTERN
 from .queries import LOBBY_STATUSES
 from .routes.campaigns import CampaignReadyRequest, CreateCampaignRequest
 from .seat_claims import ClaimRequest
 from .undo import UndoRequest
-from .routes.rules import SPOKEN
 
 REF = "#/components/schemas/"
 PROBLEM = "application/problem+json"
@@ -461,7 +461,8 @@ CONTENT_LANGUAGE = {"Content-Language": {
     "description": "The language(s) of the texts answered, e.g. `uk` or `uk, en` (rules without a text in the "
                    "language asked for are in English).",
     "schema": {"type": "string"}}}
-LANG_PARAM = {"lang": {"type": "string", "enum": list(SPOKEN)}}
+#: ``?lang=``: a language tag (a malformed one is a 400; one umpire does not speak is passed over, service/language.py).
+LANG_PARAM = {"lang": {"type": "string", "maxLength": TAG_MAX, "pattern": TAG_PATTERN, "examples": list(SUPPORTED)}}
 
 #: One server-sent event of the feed (OpenAPI 3.1: a ``text/event-stream`` schema describes each event): its
 #: ``event`` (``event``: an event of the log; ``end``: the game is finished, nothing follows), ``id`` (the seq,
