@@ -83,7 +83,7 @@ def _answer(content: Any, languages: list[str]) -> Response[Any]:
 
 LANG = Parameter(description="The language of the texts: `en`, `uk`, `ru`, `cs` or `it` (overrides "
                              "`Accept-Language`; a language umpire does not speak is passed over, as on every "
-                             "endpoint: service/language.py). A rule without a text in that language is answered "
+                             "endpoint). A rule without a text in that language is answered "
                              "in English with `fallback: \"en\"` and a `note`.")
 
 
