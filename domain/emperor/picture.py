@@ -30,6 +30,8 @@ EMPEROR_FILL = "#b5403f"
 ARROWS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 #: The steps an order card prints (SOLO-ORDER), as the rulings name them.
 ORDER_STEPS = {"MOVE": msg("MOVE"), "ACTIVATE": msg("ACTIVATE"), "REFRESH_CHECK": msg("REFRESH CHECK")}
+#: The most characters of a location's bonus symbols on one line of its card (font 9); longer: one a line.
+BONUS_LINE = 12
 #: A location's bonus symbols (BASE-LOC-2), in words: the Ukrainian rulebook names them (бонуси атаки, поштовху...).
 BONUS_SYMBOLS = {"MOVE": msg("MOVE"), "PUSH": msg("PUSH"), "ATTACK": msg("ATTACK"), "DEFENSE": msg("DEFENSE"),
                  "RANGE": msg("RANGE")}
@@ -146,8 +148,11 @@ def render(state: EmperorState, seat: str | None, recent: list,
         out.append(f'<rect x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{CELL - 8}" rx="4" '
                    f'fill="{"#d8c08a" if up else "#a3a3a3"}" stroke="#5a4a2a"/>')
         out.append(_t(x + CELL // 2, y + 26, f"{lo.id} {say(lo.name)}", 10, weight="bold"))
-        bon = " ".join(say(BONUS_SYMBOLS.get(b.symbol, b.symbol)) + ("x2" if b.count == 2 else "") for b in lo.bonuses)
-        out.append(_t(x + CELL // 2, y + 42, bon, 9))
+        bon = [say(BONUS_SYMBOLS.get(b.symbol, b.symbol)) + ("x2" if b.count == 2 else "") for b in lo.bonuses]
+        if len(" ".join(bon)) <= BONUS_LINE:
+            out.append(_t(x + CELL // 2, y + 42, " ".join(bon), 9))
+        else:  # words too long for one line of the card (ПЕРЕМІЩЕННЯ ПОШТОВХ): one symbol a line, smaller
+            out += [_t(x + CELL // 2, y + 38 + 8 * i, word, 8) for i, word in enumerate(bon[:2])]
         if lo.ability is not None:
             out.append(_t(x + CELL // 2, y + 56, say(lo.ability.name), 9))
         if not up:

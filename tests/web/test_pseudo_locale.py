@@ -137,9 +137,13 @@ VIEW_ENGLISH: dict[str, str] = {
 
 
 def _view_english(node: Any, path: str, out: dict[str, set[str]]) -> dict[str, set[str]]:
-    """Every unmarked text of a view that is not an id or an enum, by its place (``VIEW_ENGLISH``'s form)."""
+    """Every unmarked text of a view that is not an id or an enum, by its place (``VIEW_ENGLISH``'s form). A
+    message beside a text (``win_reason_message``: its id and parameters) is data for a client that says it
+    itself, as a ruling's ``message`` is; the text beside it, which a person reads, is checked."""
     if isinstance(node, dict):
         for k, v in node.items():
+            if k.endswith("_message") and isinstance(v, dict) and isinstance(v.get("id"), str):
+                continue
             _view_english(v, f"{path}.{k}" if path else str(k), out)
     elif isinstance(node, list):
         for v in node:
@@ -287,7 +291,7 @@ def test_a_view_keeps_english_only_where_listed(pseudo_server):
             printed += [sl["text"] for b in (state.get("boards") or {}).values() for sl in b["slots"]]  # Smoke's slots
             printed += [w["name"] for w in state.get("warriors") or []]  # the Emperor's warriors
     # a finished game: why it ended (``win_reason``) is said in the reader's language, as its ruling is
-    gid, seats = _played(base, "emperor", "SETUP-WARDEN-VS-VESPER", 400, seed=7)
+    gid, seats = _played(base, "emperor", "SETUP-AKHENA-VS-REBEL", 400, seed=7)
     state = httpx.get(f"{base}/games/{gid}", params={"lang": PSEUDO}).json()["state"]
     assert state["winner"] and state["win_reason"].startswith("⟦"), state["win_reason"]
     for path, texts in _view_english(state, "", {}).items():
