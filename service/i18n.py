@@ -164,14 +164,31 @@ def _printed(text: str, locale: str) -> str:
 
 def printed_view(body: Mapping[str, Any], locale: str) -> Mapping[str, Any]:
     """A game's view (``GET /games/{id}``, ``/states/{seq}``) with the printed words of its content in
-    ``locale`` (domain/kernel/printed.py: the places its ruleset names, the catalog's context ``name``): a
-    copy, the body given is left as it is. Only the strings the view already shows are said: a hidden card
+    ``locale`` (domain/kernel/printed.py: the places its ruleset names, the catalog's context ``name``) and its
+    messages said (:func:`said_in`): a copy, the body given is left as it is. Only the strings the view already shows are said: a hidden card
     stays hidden. English: the body as it is."""
     state = body.get("state")
     rs = registry.get(str(body.get("ruleset")))
     if locale == DEFAULT or not isinstance(state, dict) or rs is None:
         return body
-    return {**body, "state": printed_in(state, printed.printed_paths_of(rs), locale)}
+    return {**body, "state": said_in(printed_in(state, printed.printed_paths_of(rs), locale), locale)}
+
+
+#: (text field, message field) pairs of a view's state that :func:`printed_view` says in the reader's language: a
+#: text the view keeps as its event stored it, beside the message the ruleset makes of it again (a finished game's
+#: ``win_reason``, domain/hoth/medals.py and domain/emperor/ending.py ``win_message``).
+VIEW_FIELDS = (("win_reason", "win_reason_message"),)
+
+
+def said_in(state: dict[str, Any], locale: str) -> dict[str, Any]:
+    """``state`` (a copy when anything is said) with each text of :data:`VIEW_FIELDS` that has its message beside
+    it rendered in ``locale``; a text without one (a game stored with other words) stays as it is."""
+    out = state
+    for text_key, msg_key in VIEW_FIELDS:
+        m = as_message(state.get(msg_key))
+        if m is not None:
+            out = {**out, text_key: render(m, locale)}
+    return out
 
 
 def printed_in(body: Any, paths: Any, locale: str) -> Any:
@@ -287,7 +304,7 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
 
 
 __all__ = ["FIELDS", "LOCALES_DIR", "Pseudo", "gettext_", "localize", "number", "po_path", "printed_in", "printed_view",
-           "pseudo", "render", "say", "term", "translated_names", "translations"]
+           "pseudo", "render", "said_in", "say", "term", "translated_names", "translations"]
 
 
 #: Where the web client's strings sit in the template (their source locations).

@@ -27,7 +27,11 @@ PSEUDO = "x-pseudo"
 NATIVE_NAMES: dict[str, str] = {"en": "English", "uk": "Українська", "ru": "Русский", "cs": "Čeština",
                                 "it": "Italiano"}
 
-_TAG = re.compile(r"^[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*$")
+_TAG = re.compile(r"[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*")
+#: What ``?lang=`` may be, as a JSON schema says it (the OpenAPI document): a language tag, or empty (not given).
+TAG_PATTERN = "^(?:" + _TAG.pattern + ")?$"
+#: The longest ``?lang=`` read.
+TAG_MAX = 35
 _STATE_KEY = "umpire_lang"
 
 
@@ -65,7 +69,7 @@ def from_accept_language(header: str | None) -> str | None:
         if q <= 0:
             continue
         tag = tag.strip()
-        got = DEFAULT if tag == "*" else _spoken(tag) if _TAG.match(tag) else None
+        got = DEFAULT if tag == "*" else _spoken(tag) if _TAG.fullmatch(tag) else None
         if got is not None and (best is None or q > best[0]):
             best = (q, i, got)
     return best[2] if best else None
@@ -74,7 +78,7 @@ def from_accept_language(header: str | None) -> str | None:
 def choose(lang: str | None, accept_language: str | None) -> str:
     """The locale of an answer: ``lang`` (the query override), then the header, then English."""
     if lang:
-        if len(lang) > 35 or not _TAG.match(lang):
+        if len(lang) > TAG_MAX or not _TAG.fullmatch(lang):
             raise BadLanguage(f"lang={lang[:40]!r} is not a language tag (one of {', '.join(SUPPORTED)})")
         got = _spoken(lang)
         if got is not None:
@@ -114,5 +118,5 @@ def content_language(locale: str) -> dict[str, str]:
     return {"Content-Language": locale, "Vary": "Accept-Language"}
 
 
-__all__ = ["BadLanguage", "DEFAULT", "NATIVE_NAMES", "PSEUDO", "SUPPORTED", "choose", "chosen", "content_language",
+__all__ = ["BadLanguage", "DEFAULT", "NATIVE_NAMES", "PSEUDO", "SUPPORTED", "TAG_MAX", "TAG_PATTERN", "choose", "chosen", "content_language",
            "from_accept_language", "from_scope", "negotiate", "pseudo_allowed"]

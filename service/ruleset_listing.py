@@ -3,8 +3,8 @@
 The listing is built in English from the rulesets (their titles, scenarios, campaigns, options schema,
 bots and rule choices, DESIGN 14); :func:`localized` renders every text of it meant for people through the
 catalogs, message context ``content`` (:data:`CONTENT`): the ruleset's, scenarios', campaigns' and bots'
-titles, each rule choice's title, question, reason and readings (``words``, ``text``), the options' titles
-and descriptions and the names of Clouds of Smoke's army-building catalogue. Ids, enums, defaults and a
+titles, each rule choice's title, question, reason and readings (``words``, ``text``), the options' titles,
+descriptions and notes for people (``x-note``) and the names of Clouds of Smoke's army-building catalogue. Ids, enums, defaults and a
 choice's ``sources`` (the originals' sentences, quoted as they are) are data and never touched.
 
 ``ops/i18n-extract`` finds these texts with :func:`texts` over the same English listing, so whatever a
@@ -26,6 +26,9 @@ from .language import DEFAULT
 
 #: The message context of the rulesets' own texts (content) in the catalogs.
 CONTENT = CONTENT_CONTEXT
+#: An option's words for a person (a form's note) beside its ``description`` for API clients, when the
+#: description speaks in field syntax (``true``, ``"imperial"``): domain/hoth/team.py ``options_schema``.
+NOTE = "x-note"
 
 
 def options_schema(rs: Any) -> dict[str, Any]:
@@ -92,7 +95,7 @@ def _words(e: dict[str, Any], f: Callable[[str], str]) -> None:
     for p in (schema.get("properties") or {}).values():
         if not isinstance(p, dict):
             continue
-        put(p, "title", "description")
+        put(p, "title", "description", NOTE)
         army = p.get("x-army-building")  # Smoke's army-building catalogue (web/js/rulesets/smoke_army_builder.js)
         if isinstance(army, dict):
             for x in _each(army.get("factions")) + _each(army.get("preparations")):

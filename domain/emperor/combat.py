@@ -11,6 +11,7 @@ from . import orders
 from .cards import boost, choose_card, scan_words
 from .choices import DEFENSE_CARD, PUSH_BONUS, UNDEFENDED, choice, cite
 from .content import Location, ability_text
+from .ending import hero_died
 from .events import AttackResolved, Defended, GameWon, LocationsFlipped, WarriorDied
 from .field import Field, symbol_count
 from .outbox import Outbox
@@ -28,7 +29,7 @@ def casualties(out: Outbox) -> None:
                 warrior=w.id, health=w.health), summary=msg("{w_name} dies", w_name=w.name))
             if w.kind == HERO and not out.over:
                 win = other(w.side)
-                out.emit(GameWon(winner=win, reason=f"{w.name} died"), RulingBuilder().add(
+                out.emit(GameWon(winner=win, reason=hero_died(w.name).english()), RulingBuilder().add(
                     "SOLO-GAME-2", msg("A hero died: the game ends at once and the side whose hero is alive wins "
                                        "({value}).", value=msg("you") if win == HUMAN else msg("the Emperor")), winner=win),
                     summary=msg("you win") if win == HUMAN else msg("the Emperor wins"))

@@ -52,8 +52,9 @@ class Ability(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 def ability_words(a: Ability) -> "str | Message":
-    """``ATTACK 2 AREA (+1 if SUN)``: the ability as the card prints it; its notation (``ATTACK 2 AREA``, the crest)
-    is the same in every language, a crest boost's words are a message."""
+    """``ATTACK 2 AREA (+1 if SUN)``: the ability as the card prints it, a crest boost's words a message. The whole
+    notation is a printed word of the catalogs (its English text, context ``name``: domain/emperor/view.py
+    ``NOTATION``), written in the reader's language at the edge."""
     parts = [a.kind.replace("_", " ")]
     if a.kind not in ("STAR", "SWAP"):
         parts.append(str(a.value))

@@ -4,8 +4,9 @@ the last Emperor move with the cells it considered (SOLO-MOVE-4/5/7).
 
 Pure and deterministic: integer coordinates, sorted drawing order, no clock. Every word is a message (issue 28)
 written by ``say`` in the reader's language (English by default); a printed name (a warrior's, a card's, a
-location's, an ability's) goes through ``say`` as a plain string (the reader's rulebook's name). The printed
-notation of the cards (``ATTACK 2 MELEE``, crests, compass letters, cell names) and the ids stay as they are.
+location's, an ability's) goes through ``say`` as a plain string (the reader's rulebook's name), and so does the
+notation of the cards' abilities (``ATTACK 2 MELEE``: the Ukrainian rulebook names abilities in words). Crests
+named on their own, compass letters, cell names and the ids stay as they are.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from xml.sax.saxutils import escape
 
 from domain.kernel.messages import Message, joined, msg, text_of
 
-from .content import ability_words
+from .content import ability_text
 from .field import Field
 from .grid import xy
 from .state import EMPEROR, HERO, HUMAN, EmperorState
@@ -29,6 +30,11 @@ EMPEROR_FILL = "#b5403f"
 ARROWS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 #: The steps an order card prints (SOLO-ORDER), as the rulings name them.
 ORDER_STEPS = {"MOVE": msg("MOVE"), "ACTIVATE": msg("ACTIVATE"), "REFRESH_CHECK": msg("REFRESH CHECK")}
+#: The most characters of a location's bonus symbols on one line of its card (font 9); longer: one a line.
+BONUS_LINE = 12
+#: A location's bonus symbols (BASE-LOC-2), in words: the Ukrainian rulebook names them (бонуси атаки, поштовху...).
+BONUS_SYMBOLS = {"MOVE": msg("MOVE"), "PUSH": msg("PUSH"), "ATTACK": msg("ATTACK"), "DEFENSE": msg("DEFENSE"),
+                 "RANGE": msg("RANGE")}
 
 
 
@@ -58,18 +64,20 @@ def _t(x: int, y: int, text: str, size: int = 11, anchor: str = "middle", weight
             f'fill="{fill}"{klass}>{escape(text)}</text>')
 
 
-#: The most characters of a card's abilities (in English) the panel shows; the rest is cut at an ability's end.
+#: The most characters of a card's abilities the panel shows; the rest is cut at an ability's end.
 ABILITIES_WIDTH = 34
 
 
 def _abilities(abilities, say: Callable[["str | Message"], str]) -> str:
     """A card's abilities in the panel, ``ATTACK 2 MELEE; PUSH 1 MELEE``: the whole abilities that fit
-    :data:`ABILITIES_WIDTH` (at least one), then ``…`` when some are left out; each in the reader's language."""
-    said = [ability_words(a) for a in abilities]
+    :data:`ABILITIES_WIDTH` (at least one), then ``…`` when some are left out; each in the reader's language (its
+    whole notation is a printed word of the catalog, as the view's, domain/emperor/view.py ``NOTATION``), measured
+    as it is written."""
+    said = [say(ability_text(a)) for a in abilities]
     shown = 1
-    while shown < len(said) and len("; ".join(text_of(x) for x in said[:shown + 1])) <= ABILITIES_WIDTH:
+    while shown < len(said) and len("; ".join(said[:shown + 1])) <= ABILITIES_WIDTH:
         shown += 1
-    return "; ".join(say(x) for x in said[:shown]) + ("…" if shown < len(said) else "")
+    return "; ".join(said[:shown]) + ("…" if shown < len(said) else "")
 
 
 def _warrior(wr) -> Message:
@@ -140,8 +148,11 @@ def render(state: EmperorState, seat: str | None, recent: list,
         out.append(f'<rect x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{CELL - 8}" rx="4" '
                    f'fill="{"#d8c08a" if up else "#a3a3a3"}" stroke="#5a4a2a"/>')
         out.append(_t(x + CELL // 2, y + 26, f"{lo.id} {say(lo.name)}", 10, weight="bold"))
-        bon = " ".join(b.symbol + ("x2" if b.count == 2 else "") for b in lo.bonuses)
-        out.append(_t(x + CELL // 2, y + 42, bon, 9))
+        bon = [say(BONUS_SYMBOLS.get(b.symbol, b.symbol)) + ("x2" if b.count == 2 else "") for b in lo.bonuses]
+        if len(" ".join(bon)) <= BONUS_LINE:
+            out.append(_t(x + CELL // 2, y + 42, " ".join(bon), 9))
+        else:  # words too long for one line of the card (ПЕРЕМІЩЕННЯ ПОШТОВХ): one symbol a line, smaller
+            out += [_t(x + CELL // 2, y + 38 + 8 * i, word, 8) for i, word in enumerate(bon[:2])]
         if lo.ability is not None:
             out.append(_t(x + CELL // 2, y + 56, say(lo.ability.name), 9))
         if not up:

@@ -14,6 +14,7 @@ from domain.kernel import event_type_name
 from domain.kernel.messages import Message, msg, msg_n
 
 from .content import ability_text, requirement_text
+from .ending import win_message
 from .field import Field
 from .state import HUMAN, SIDES, EmperorState
 
@@ -27,14 +28,17 @@ def _card(state: EmperorState, side: str, c: Any) -> dict[str, Any]:
 
 #: Where this view holds the printed words of the content (domain/kernel/printed.py): the setup's and the
 #: battlefield's titles, the locations (and their abilities), the hazards, the warriors, the heroes, their
-#: action cards and star abilities, the solo card's star priority and fallback. What the rules write as
-#: notation (``ATTACK 2 MELEE``, ``SUN``) stays as it is. A STAR command keeps the English name (it is the
+#: action cards and star abilities, the solo card's star priority and fallback; and the abilities' notation
+#: (``ATTACK 2 MELEE (+1 if SUN)``: :data:`NOTATION`), which the Ukrainian rulebook writes in words (атака, поштовх,
+#: марш, зірка), so each reader gets it in their language. A STAR command keeps the English name (it is the
 #: command's data); its label comes from the server in the reader's language.
+NOTATION = (("battlefield", "locations", "*", "ability", "text"), ("heroes", "*", "cards", "*", "abilities", "*"),
+            ("heroes", "*", "stars", "*", "text"), ("solo", "fallback", "text"), ("activation", "queue", "*", "ability"))
 PRINTED = (("title",), ("battlefield", "title"), ("battlefield", "locations", "*", "name"),
            ("battlefield", "locations", "*", "ability", "name"), ("battlefield", "hazards", "*", "name"),
            ("warriors", "*", "name"), ("heroes", "*", "name"), ("heroes", "*", "cards", "*", "name"),
            ("heroes", "*", "stars", "*", "name"), ("solo", "star_priority", "*", "name"), ("solo", "fallback", "name"),
-           ("turn", "stars_used", "*"))
+           ("turn", "stars_used", "*"), *NOTATION)
 
 
 def view_of(state: EmperorState, seat: str | None, reveal_all: bool = False) -> dict[str, Any]:
@@ -104,6 +108,9 @@ def view_of(state: EmperorState, seat: str | None, reveal_all: bool = False) -> 
     out["last_emperor_move"] = msgspec.to_builtins(state.last_move) if state.last_move else None
     out["winner"] = state.winner
     out["win_reason"] = state.win_reason or None
+    said = win_message(state)
+    if said is not None:  # the reason as a message: the service says it in the reader's language (issue 28)
+        out["win_reason_message"] = msgspec.to_builtins(said)
     return out
 
 

@@ -13,6 +13,7 @@ from .outbox import Outbox
 from .board import label
 from .terms import hex_text, side, signed
 from .scenario import Hex, PermanentMedal, Scenario
+from .state import HothState
 from .units import UNIT_SPECS
 
 
@@ -105,13 +106,42 @@ def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: boo
     return check_victory(out)
 
 
+def sudden_death_text(faction: str, objective: str) -> Message:
+    """HOTH-OBJ-SUDDEN-1: why ``faction`` wins at once (a ruling's step, the event's ``reason`` in English)."""
+    return msg("Sudden death: {faction} meets objective {objective} and wins at once.", faction=side(faction),
+               objective=objective)
+
+
+def medal_win_text(faction: str, medals: int, need: int) -> Message:
+    """HOTH-WIN-1: why ``faction`` wins on medals (a ruling's step, the event's ``reason`` in English)."""
+    return msg_n("{side} has {count} medal(s), the {need} the scenario asks: {side} wins.",
+                 "{side} has {count} medal(s), the {need} the scenario asks: {side} wins.", "count", side=side(faction),
+                 count=medals, need=need)
+
+
+def win_message(state: HothState) -> Message | None:
+    """The message of a finished game's ``win_reason`` (the English text its ``game_won`` event keeps), made again
+    from the final state, so a view says it in the reader's language; None when the stored text is not one of
+    these (a game stored with other words keeps its words)."""
+    sc = state.scenario
+    if state.winner is None or not state.win_reason or sc is None:
+        return None
+    said: list[Message] = []
+    sd = sudden_death(state)
+    if sd is not None:
+        said.append(sudden_death_text(sd.faction, sd.id))
+    need = sc.side(state.winner).victory_medals
+    if need is not None:
+        said.append(medal_win_text(state.winner, state.medals.get(state.winner, 0), need))
+    return next((m for m in said if m.english() == state.win_reason), None)
+
+
 def check_victory(out: Outbox) -> bool:
     if out.over:
         return True
     sd = sudden_death(out.state)
     if sd is not None:
-        text = msg("Sudden death: {faction} meets objective {objective} and wins at once.", faction=side(sd.faction),
-                   objective=sd.id)
+        text = sudden_death_text(sd.faction, sd.id)
         out.emit(GameWon(winner=sd.faction, reason=text.english(), rule="HOTH-OBJ-SUDDEN-1"),
                  RulingBuilder().add("HOTH-OBJ-SUDDEN-1", text, objective=sd.id), summary=text)
         return True
@@ -120,9 +150,8 @@ def check_victory(out: Outbox) -> bool:
         sc = out.state.scenario
         assert sc is not None
         need = sc.side(w).victory_medals
-        text = msg_n("{side} has {count} medal(s), the {need} the scenario asks: {side} wins.",
-                     "{side} has {count} medal(s), the {need} the scenario asks: {side} wins.", "count", side=side(w),
-                     count=out.state.medals[w], need=need)
+        assert need is not None  # medal_winner: only a side with a medal count wins on medals
+        text = medal_win_text(w, out.state.medals[w], need)
         out.emit(GameWon(winner=w, reason=text.english(), rule="HOTH-WIN-5"),
                  RulingBuilder().add("HOTH-WIN-1", text, medals=out.state.medals[w], needed=need)
                  .add("HOTH-WIN-5", msg("Victory is checked at once on every medal change (HOTH-GAP-11).")), summary=text)

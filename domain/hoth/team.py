@@ -83,7 +83,10 @@ def team_hand_size(hand_size: int) -> int:
 
 def options_schema(support_cards: dict[str, tuple[str, ...]]) -> dict[str, Any]:
     """The JSON schema of a Battle of Hoth game's ``options`` (``POST /games``; kernel protocol
-    ``options_schema``). ``support_cards``: the support card ids of each faction (content 3.1)."""
+    ``options_schema``). ``support_cards``: the support card ids of each faction (content 3.1).
+
+    ``description`` tells an API client what to send (``true``, ``"imperial"``); ``x-note`` says the same to a
+    person in words, as a form that asks in words shows it (the lobby, web/js/lobby.js)."""
     leader = {f: {"type": "string", "enum": list(LEADERS[f])} for f in FACTIONS}
     return {
         "type": "object",
@@ -95,12 +98,16 @@ def options_schema(support_cards: dict[str, tuple[str, ...]]) -> dict[str, Any]:
                 "description": "Team play (HOTH-TEAM-1): true for 4 players (seats imperial, imperial-2, rebel, "
                                "rebel-2), \"imperial\" or \"rebel\" for 3 players (that faction is a team of 2), "
                                "false (default) for 2 players.",
+                "x-note": "Team play (HOTH-TEAM-1): no teams for 2 players (the default), both sides as teams of 2 "
+                          "for 4 players, or only the Imperial or only the Rebel side as a team of 2 for 3 players.",
                 "anyOf": [{"type": "boolean"}, {"type": "string", "enum": list(FACTIONS)}],
             },
             "leaders": {
                 "title": "Leader cards",
                 "description": "Leader cards by agreement (HOTH-LEADER-2): per faction one leader, whose 3 cards join "
                                "its deck; a team of 2 gives one leader per member (a list of 2, HOTH-TEAM-6).",
+                "x-note": "Leader cards by agreement (HOTH-LEADER-2): each side may choose a leader, whose 3 cards join "
+                          "its deck; a side played as a team of 2 may choose one leader for each player (HOTH-TEAM-6).",
                 "type": "object",
                 "additionalProperties": False,
                 "properties": {f: {"anyOf": [leader[f], {"type": "array", "items": leader[f], "minItems": 1,

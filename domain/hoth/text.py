@@ -14,6 +14,7 @@ from typing import Any
 from domain.kernel.messages import Message, joined, msg
 
 from . import board
+from .medals import win_message
 from .scenario import Hex
 from .terms import phase, side
 
@@ -69,7 +70,7 @@ def render_state(state: Any, seat: str | None, reveal_all: bool = False) -> "str
         msg("{scenario}: {title}  turn {turn}", scenario=sc.id, title=sc.title, turn=state.turn_no)]
     medals = [msg("{side} {medals}", side=side(f), medals=n) for f, n in sorted(state.medals.items())]
     lines.append(msg("medals: {list}; winner: {side} ({reason})", list=medals, side=side(state.winner),
-                     reason=state.win_reason) if state.winner else msg("medals: {list}", list=medals))
+                     reason=win_message(state) or state.win_reason) if state.winner else msg("medals: {list}", list=medals))
     if seat is not None and seat in state.hands:
         lines.append(msg("{seat}'s hand: {cards}", seat=side(seat), cards=", ".join(state.hands[seat]) or "-"))
     lines += grid(terrain_cells(terrain, standing), units, 10)

@@ -9,6 +9,7 @@ from domain.kernel import event_type_name
 from domain.kernel.messages import Message, msg, msg_n, text_of
 
 from .board import label as _label
+from .medals import win_message
 from .scenario import PermanentMedal, TemporaryMedal
 from .state import SUPPORT_WINDOWS, HothState, terrain_map
 from .terms import decision, faces, hex_text, side, signed
@@ -58,6 +59,9 @@ def view_of(state: HothState, seat: str | None, reveal_all: bool = False) -> dic
     out["last_card"] = dict(state.last_card)
     out["winner"] = state.winner
     out["win_reason"] = state.win_reason
+    said = win_message(state)
+    if said is not None:  # the reason as a message: the service says it in the reader's language (issue 28)
+        out["win_reason_message"] = msgspec.to_builtins(said)
     return out
 
 

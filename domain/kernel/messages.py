@@ -38,6 +38,8 @@ KINDS: dict[str, str] = {
     "mover_name": "id", "target_name": "id", "x_name": "id", "attacker_name": "id", "w_name": "id",
     "hero_name": "id", "hero_e_name": "id", "me_name": "id", "other_name": "id", "t_name": "id",
     "warrior_name": "id", "lo_name": "id", "fb_name": "id", "fallback_name": "id", "ability_name": "id",
+    # the Emperor's ability notation (``ATTACK 2 MELEE``), a printed word of the catalog in every language
+    "ability": "id",
     # the printed words of the content given as text (a card's text, a scenario's title): the catalog's
     # printed words (domain/kernel/printed.py, context ``name``)
     "card_text": "id", "title": "id",

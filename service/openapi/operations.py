@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..language import SUPPORTED, TAG_MAX, TAG_PATTERN
 from ..queries import LOBBY_STATUSES
-from ..routes.rules import SPOKEN
 
 SECURITY_SCHEME = "seatToken"
 
@@ -43,7 +43,8 @@ CONTENT_LANGUAGE = {"Content-Language": {
     "description": "The language(s) of the texts answered, e.g. `uk` or `uk, en` (rules without a text in the "
                    "language asked for are in English).",
     "schema": {"type": "string"}}}
-LANG_PARAM = {"lang": {"type": "string", "enum": list(SPOKEN)}}
+#: ``?lang=``: a language tag (a malformed one is a 400; one umpire does not speak is passed over, service/language.py).
+LANG_PARAM = {"lang": {"type": "string", "maxLength": TAG_MAX, "pattern": TAG_PATTERN, "examples": list(SUPPORTED)}}
 
 #: One server-sent event of the feed (OpenAPI 3.1: a ``text/event-stream`` schema describes each event): its
 #: ``event`` (``event``: an event of the log; ``end``: the game is finished, nothing follows), ``id`` (the seq,

@@ -5,25 +5,27 @@ then the kernel's ``UMPIRE-*``); ``GET /rulesets/{ruleset_id}/rules/{rule_id}`` 
 texts come from the rulesets' ``rules.md`` (domain/kernel/registry.py ``rules_of``); every ruling
 step and refusal links here with ``rule_url``.
 
-Both answer in the reader's language (``?lang=``, else ``Accept-Language``) where the ruleset's
-reference is translated (``rules.<lang>.md``, docs/rules-languages.md); a rule without a text in that
-language is answered in English, marked ``fallback: "en"`` with a note. ``Content-Language`` names the
+Both answer in the reader's language, chosen by the service's one negotiation (service/language.py:
+``?lang=``, else ``Accept-Language``, else English), where the ruleset's reference is translated
+(``rules.<lang>.md``, docs/rules-languages.md); a rule without a text in that language is answered in
+English, marked ``fallback: "en"`` with a note in the language asked for. ``Content-Language`` names the
 language(s) of the texts answered.
 """
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from litestar import Request, Response, Router, get
 from litestar.params import FromPath, Parameter
 
 from domain.kernel import registry
+from domain.kernel.messages import N_
 
-from ..i18n import pseudo
-from ..language import PSEUDO, pseudo_allowed
+from .. import i18n
+from ..language import DEFAULT, PSEUDO, SUPPORTED, content_language
 from ..problems import Problem, rule_url
 from ..schemas import RuleText
+from ._common import lang_of
 
 
 def _rules(ruleset_id: str) -> dict[str, Any]:
@@ -34,50 +36,17 @@ def _rules(ruleset_id: str) -> dict[str, Any]:
     return rules
 
 
-# -- the reader's language ----------------------------------------------------------------------------
-#: The languages umpire speaks (issue 28): English and the languages of the rulebooks its players hold.
-SPOKEN = ("en", "uk", "ru", "cs", "it")
-ENGLISH = "en"
-_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
-_QUALITY = re.compile(r"q=([01](?:\.[0-9]{0,3})?)")
-
-#: The note on a rule answered in English because the requested language has no text for it, in that language.
-FALLBACK_NOTE = {
-    "uk": "Цього правила ще немає українською; показано англійський текст.",
-    "ru": "Этого правила ещё нет на русском; показан английский текст.",
-    "cs": "Toto pravidlo zatím není v češtině; zobrazen je anglický text.",
-    "it": "Questa regola non è ancora disponibile in italiano; è mostrato il testo inglese.",
-}
+#: The note on a rule answered in English because the language asked for has no text for it (rendered in that
+#: language through the catalogs, service/i18n.py).
+FALLBACK_NOTE = N_("This rule has no text in this language yet; the English text is shown.")
 
 
-def reader_language(lang: str | None, accept_language: str | None) -> str:
-    """The language to answer in: ``?lang=`` when given (a language umpire does not speak, or a malformed
-    tag: problem details naming the field ``lang``), else the first language of ``Accept-Language`` by
-    quality that umpire speaks (RFC 9110; ``uk-UA`` counts as ``uk``), else English.
-
-    The one place the rules reference reads the reader's language; a service-wide negotiation replaces it."""
-    if lang is not None:
-        if lang == PSEUDO and pseudo_allowed():  # the pseudo-locale of a test server: English, marked
-            return PSEUDO
-        primary = lang.split("-", 1)[0].lower()
-        if not _TAG.fullmatch(lang) or primary not in SPOKEN:
-            raise Problem(400, "malformed", f"lang {lang!r} is not a language umpire speaks "
-                                            f"(one of: {', '.join(SPOKEN)})", field="lang")
-        return primary
-    ranked: list[tuple[float, int, str]] = []
-    for i, part in enumerate((accept_language or "").split(",")):
-        tag, _, params = part.strip().partition(";")
-        q = _QUALITY.search(params.replace(" ", ""))
-        quality = float(q.group(1)) if q else 1.0
-        primary = tag.strip().split("-", 1)[0].lower()
-        if tag.strip().lower() == PSEUDO and pseudo_allowed():
-            primary = PSEUDO
-        if quality > 0 and (primary in SPOKEN or primary == PSEUDO):
-            ranked.append((-quality, i, primary))
-    return min(ranked)[2] if ranked else ENGLISH
+def fallback_note(wanted: str) -> str:
+    """:data:`FALLBACK_NOTE` in the language asked for."""
+    return i18n.gettext_(FALLBACK_NOTE, wanted)
 
 
-def rule_body(ruleset_id: str, rule: Any, lang: str = ENGLISH, wanted: str = ENGLISH) -> dict[str, Any]:
+def rule_body(ruleset_id: str, rule: Any, lang: str = DEFAULT, wanted: str = DEFAULT) -> dict[str, Any]:
     """One rule as answered: its text in ``lang``; ``wanted`` is the language asked for (when it is not
     ``lang``, the body says the English text stands in for it)."""
     body: dict[str, Any] = {"id": rule.id}
@@ -90,32 +59,32 @@ def rule_body(ruleset_id: str, rule: Any, lang: str = ENGLISH, wanted: str = ENG
     body["lang"] = lang
     if wanted != lang:
         body["fallback"] = lang
-        body["note"] = FALLBACK_NOTE.get(wanted, f"No text in {wanted!r} for this rule; the English text is shown.")
+        body["note"] = fallback_note(wanted)
     return body
 
 
 def _in_language(ruleset_id: str, rule: Any, wanted: str) -> dict[str, Any]:
-    if wanted == ENGLISH:
+    if wanted == DEFAULT:
         return rule_body(ruleset_id, rule)
     if wanted == PSEUDO:  # the English text marked as a text said in the reader's language (service/i18n.py)
         body = rule_body(ruleset_id, rule, PSEUDO, PSEUDO)
-        body.update({k: pseudo(body[k]) for k in ("title", "text") if k in body})
+        body.update({k: i18n.pseudo(body[k]) for k in ("title", "text") if k in body})
         return body
     translated = (registry.translated_rules_of(ruleset_id, wanted) or {}).get(rule.id)
     if translated is None:
-        return rule_body(ruleset_id, rule, ENGLISH, wanted)
+        return rule_body(ruleset_id, rule, DEFAULT, wanted)
     return rule_body(ruleset_id, translated, wanted, wanted)
 
 
 def _answer(content: Any, languages: list[str]) -> Response[Any]:
-    spoken = [code for code in (*SPOKEN, PSEUDO) if code in languages]
-    return Response(content, headers={"Content-Language": ", ".join(spoken or [ENGLISH]),
-                                      "Vary": "Accept-Language"})
+    spoken = [code for code in (*SUPPORTED, PSEUDO) if code in languages]
+    return Response(content, headers=content_language(", ".join(spoken or [DEFAULT])))
 
 
 LANG = Parameter(description="The language of the texts: `en`, `uk`, `ru`, `cs` or `it` (overrides "
-                             "`Accept-Language`). A rule without a text in that language is answered in "
-                             "English with `fallback: \"en\"` and a `note`.")
+                             "`Accept-Language`; a language umpire does not speak is passed over, as on every "
+                             "endpoint). A rule without a text in that language is answered "
+                             "in English with `fallback: \"en\"` and a `note`.")
 
 
 @get("/rulesets/{ruleset_id:str}/rules", sync_to_thread=False,
@@ -126,7 +95,7 @@ LANG = Parameter(description="The language of the texts: `en`, `uk`, `ru`, `cs` 
                  "`fallback`; `Content-Language` lists the languages of the texts.")
 def list_rules(request: Request, ruleset_id: FromPath[str],
                lang: Annotated[str | None, LANG] = None) -> Response[list[RuleText]]:
-    wanted = reader_language(lang, request.headers.get("accept-language"))
+    wanted = lang_of(request)
     bodies = [_in_language(ruleset_id, r, wanted) for r in _rules(ruleset_id).values()]
     return _answer(bodies, [b["lang"] for b in bodies])
 
@@ -137,7 +106,7 @@ def list_rules(request: Request, ruleset_id: FromPath[str],
                  "it, else in English with `fallback: \"en\"` and a `note`; `Content-Language` says which.")
 def one_rule(request: Request, ruleset_id: FromPath[str], rule_id: FromPath[str],
              lang: Annotated[str | None, LANG] = None) -> Response[RuleText]:
-    wanted = reader_language(lang, request.headers.get("accept-language"))
+    wanted = lang_of(request)
     rules = _rules(ruleset_id)
     rule = rules.get(rule_id)
     if rule is None:

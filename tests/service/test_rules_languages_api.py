@@ -11,8 +11,9 @@ from litestar.testing import TestClient
 from domain.kernel import registry
 from domain.kernel.rules import parse_rules
 from service.app import create_app
-from service.routes.rules import FALLBACK_NOTE, reader_language
-from service.problems import Problem
+from service import i18n
+from service.routes import rules as rules_route
+from service.routes.rules import FALLBACK_NOTE
 from service.settings import Settings
 
 from .api_client import assert_problem
@@ -55,7 +56,7 @@ def test_a_rulebook_language_is_served_where_translated_and_english_with_a_note_
     for rid in missing:  # the English text, honestly marked
         body = ours[rid]
         assert (body["lang"], body["fallback"], body["text"]) == ("en", "en", english[rid].text)
-        assert body["note"] == FALLBACK_NOTE[lang]
+        assert body["note"] == i18n.translations(lang).gettext(FALLBACK_NOTE) != FALLBACK_NOTE
     got = client.get(f"/rulesets/{ruleset}/rules", params={"lang": lang})
     expected = [code for code in ("en", lang) if (code == lang and translated) or (code == "en" and missing)]
     assert sorted(got.headers["content-language"].split(", ")) == sorted(expected)
@@ -79,38 +80,50 @@ def test_english_is_unchanged_and_lang_wins_over_accept_language(client):
     undo = _ok(client.get("/rulesets/toy/rules/UMPIRE-UNDO-1", params={"lang": "uk"}))
     assert undo["lang"] == "uk" and undo["text"] == registry.kernel_rules("uk")["UMPIRE-UNDO-1"].text
     toy = _ok(client.get("/rulesets/toy/rules/TOY-STEP-1", params={"lang": "uk"}))
-    assert toy["fallback"] == "en" and toy["note"] == FALLBACK_NOTE["uk"]  # the toy has no translation
+    assert toy["fallback"] == "en" and toy["note"].startswith("Цього правила")  # the toy has no translation
 
 
-def test_an_unknown_language_is_a_problem_naming_lang_and_a_bad_accept_language_is_english(client):
-    for bad in ("de", "xx-YY", "../hoth", "u k", ""):
+def test_a_malformed_lang_is_a_problem_naming_lang_and_an_unspoken_one_is_passed_over(client):
+    """The service's one negotiation (service/language.py): a tag that is not one is a 400 naming ``lang``; a
+    language umpire does not speak is passed over (``Accept-Language`` decides, then English), as on every
+    endpoint; a bad ``Accept-Language`` is English."""
+    for bad in ("xx-YY-toolongsubtag", "../hoth", "u k", "uk\n", "x" * 40):
         body = assert_problem(client.get("/rulesets/hoth/rules/HOTH-LOS-3", params={"lang": bad}), 400, field="lang")
         assert "uk" in body["detail"] and "cs" in body["detail"]
-    assert_problem(client.get("/rulesets/hoth/rules", params={"lang": "de"}), 400, field="lang")
+    assert_problem(client.get("/rulesets/hoth/rules", params={"lang": "u k"}), 400, field="lang")
+    for unspoken, header, want in (("de", None, "en"), ("de", "it", "it"), ("", "cs", "cs"), ("pl-PL", "uk;q=0.5", "uk")):
+        r = client.get("/rulesets/hoth/rules/HOTH-LOS-3", params={"lang": unspoken},
+                       headers={"Accept-Language": header} if header else {})
+        assert _ok(r)["lang"] == want and r.headers["content-language"] == want, (unspoken, header)
     for header in ("de-DE", "*", "uk;q=0", ";;;,q=", "x" * 300, "uk;q=abc"):
         r = client.get("/rulesets/hoth/rules/HOTH-LOS-3", headers={"Accept-Language": header})
         assert _ok(r)["lang"] in ("en", "uk")
     assert_problem(client.get("/rulesets/hoth/rules/" + "HOTH-NO" + "-1", params={"lang": "uk"}), 404, field="rule_id")
 
 
-def test_reader_language_follows_rfc_9110_quality_order():
-    assert reader_language(None, None) == "en"
-    assert reader_language(None, "uk-UA,uk;q=0.9,en-US;q=0.8,en;q=0.7") == "uk"
-    assert reader_language(None, "de-DE, fr;q=0.9, it;q=0.5, ru;q=0.6") == "ru"
-    assert reader_language(None, "cs;q=0.2, en;q=0.3") == "en"
-    assert reader_language(None, "uk;q=0, *") == "en"
-    assert reader_language(None, "it;q=1.0") == "it"
-    assert reader_language("CS", "uk") == "cs"
-    with pytest.raises(Problem):
-        reader_language("pl", "uk")
+def test_the_rules_reference_uses_the_one_negotiation_of_the_service(client):
+    """No second reading of ``Accept-Language`` beside service/language.py: the route module has none, and the
+    rules answer in the language every other endpoint chooses for the same request (RFC 9110 quality order)."""
+    assert not hasattr(rules_route, "reader_language") and not hasattr(rules_route, "SPOKEN")
+    for header, want in (("uk-UA,uk;q=0.9,en-US;q=0.8,en;q=0.7", "uk"), ("de-DE, fr;q=0.9, it;q=0.5, ru;q=0.6", "ru"),
+                         ("cs;q=0.2, en;q=0.3", "en"), ("uk;q=0, *", "en"), ("it;q=1.0", "it")):
+        rule = client.get("/rulesets/emperor/rules/SOLO-TURN-1", headers={"Accept-Language": header})
+        listing = client.get("/rulesets", headers={"Accept-Language": header})
+        assert listing.headers["content-language"] == want, header
+        assert _ok(rule)["lang"] in (want, "en") and rule.headers["content-language"] in (want, "en"), header
+        if want != "en":  # a language without a text for this rule would say so: the Emperor's is in uk
+            assert _ok(rule).get("fallback") == ("en" if want != "uk" else None), header
+    r = client.get("/rulesets/emperor/rules/SOLO-TURN-1", params={"lang": "CS"}, headers={"Accept-Language": "uk"})
+    assert _ok(r)["fallback"] == "en" and r.headers["content-language"] == "en"
+    assert _ok(r)["note"] == i18n.translations("cs").gettext(FALLBACK_NOTE)
 
 
 def test_the_pseudo_locale_marks_a_rule_only_on_a_server_that_speaks_it(client, monkeypatch):
     """A test server's pseudo-locale (UMPIRE_PSEUDO_LOCALE=1) marks a rule's title and text as said in the
-    reader's language (by ``?lang=`` and by ``Accept-Language``); any other server refuses the tag."""
+    reader's language (by ``?lang=`` and by ``Accept-Language``); any other server passes the tag over (English)."""
     monkeypatch.delenv("UMPIRE_PSEUDO_LOCALE", raising=False)
-    refused = client.get("/rulesets/hoth/rules/HOTH-HIT-1", params={"lang": "x-pseudo"})
-    assert refused.status_code == 400 and refused.json()["field"] == "lang"
+    passed = client.get("/rulesets/hoth/rules/HOTH-HIT-1", params={"lang": "x-pseudo"})
+    assert _ok(passed)["lang"] == "en" and "⟦" not in passed.json()["text"]
     assert client.get("/rulesets/hoth/rules/HOTH-HIT-1", headers={"Accept-Language": "x-pseudo"}).json()["lang"] == "en"
     monkeypatch.setenv("UMPIRE_PSEUDO_LOCALE", "1")
     english = _ok(client.get("/rulesets/hoth/rules/HOTH-HIT-1"))

@@ -127,3 +127,26 @@ def test_lobby_offers_bots_for_every_ruleset_and_options_in_words(server, contex
     assert "emperor takes no options." in page.text_content("#c-options")
     shot(page, "words-lobby-1280")
     page.context.close()
+
+
+def test_hoths_options_note_says_the_team_choice_in_words_in_every_language(server, contexts):
+    """The create form asks Battle of Hoth's team play in words; its note says it in words too (``x-note`` of
+    GET /rulesets), never in the API's syntax (``true``, ``"imperial"``), in the page's language."""
+    syntax = ('true', 'false', '"imperial"', '"rebel"', 'imperial-2', 'a list of 2')
+    for lang, width, team in (("en", 1280, "Team play (HOTH-TEAM-1): no teams"), ("uk", 1280, "Командна гра (HOTH-TEAM-1)"),
+                              ("uk", 375, "Командна гра (HOTH-TEAM-1)"), ("cs", 1280, "Týmová hra (HOTH-TEAM-1)"),
+                              ("it", 1280, "Gioco a squadre (HOTH-TEAM-1)"), ("ru", 1280, "Командная игра (HOTH-TEAM-1)")):
+        page = contexts.page(width=width, locale=lang)
+        page.goto(f"{server.url}/#/")
+        page.wait_for_selector("#c-ruleset option", state="attached")
+        page.select_option("#c-ruleset", "hoth")
+        page.wait_for_selector("#c-options-note")
+        note = page.text_content("#c-options-note") or ""
+        assert team in note and not [w for w in syntax if w in note], (lang, note)
+        assert note.count("HOTH-TEAM-1") == 1 and "HOTH-LEADER-2" in note, note  # each option said once
+        if lang != "en":
+            assert "players" not in note and "Leader cards" not in note, note
+        if lang == "uk":
+            page.locator("#c-options-note").scroll_into_view_if_needed()
+            shot(page, f"words-lobby-hoth-note-uk-{width}", full_page=True)
+        page.context.close()

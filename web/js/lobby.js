@@ -251,7 +251,8 @@ export function schemaForm(schema, onChange) {
   for (const [k, p] of Object.entries(props)) {
     const id = `opt-${k}`;
     const text = p.title || k.replace(/_/g, ' ');  // the server's title, in the page's language (GET /rulesets)
-    const note = p.description ? h('small', { class: 'muted' }, ` ${p.description}`) : null;
+    const about = p['x-note'] || p.description;  // x-note: the option in words for a person (GET /rulesets)
+    const note = about ? h('small', { class: 'muted' }, ` ${about}`) : null;
     let input = null;
     if (p.type === 'boolean') {
       input = h('input', { id, type: 'checkbox', checked: p.default === true });
@@ -282,7 +283,7 @@ function optionsNote(schema, withForm) {
   const props = schema.properties || {};
   const parts = Object.entries(props).map(([k, v]) => {
     const name = (v && v.title) || k.replace(/_/g, ' ');  // the option's title in the page's language (GET /rulesets)
-    const about = (v && v.description) || '';
+    const about = (v && (v['x-note'] || v.description)) || '';  // x-note: in words for a person, not field syntax
     const said = about.startsWith(name) ? about : `${name}${about ? `: ${about}` : ''}`;
     return /[.!?…]$/.test(said) ? said : `${said}.`;  // each option a sentence of its own
   });

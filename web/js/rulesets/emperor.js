@@ -133,6 +133,8 @@ export function interact({ view, cmds, selected, legal }) {
   return { targets: [...targets.values()], bar: [], hint };
 }
 
+// A location's bonus symbols (BASE-LOC-2) in words, as board.svg writes them (domain/emperor/picture.py).
+const BONUS_SYMBOLS = () => ({ MOVE: t('MOVE'), PUSH: t('PUSH'), ATTACK: t('ATTACK'), DEFENSE: t('DEFENSE'), RANGE: t('RANGE') });
 const RANGE_WORDS = () => t('MELEE: an adjacent cell; RANGED: up to 3 cells; AREA: every enemy within 2 (BASE-RANGE-1).');
 
 function button(cmd, view, post, extra = {}) {
@@ -317,7 +319,7 @@ export function textBoard(view) {
         h('td', {}, w.cell || t('gone')), h('td', {}, t('{n} of {max}', { n: w.left, max: w.health })), h('td', {}, String(w.movement)))))),
     h('ul', { 'aria-label': t('Hazards and locations') },
       bf(view).hazards.map((z) => h('li', {}, t('Hazard {name} ({id}) on {cell}', { name: z.name, id: z.id, cell: z.cell }), z.active ? '' : ` (${t('off')})`)),
-      bf(view).locations.map((l) => h('li', {}, `${t('Location {name} ({id}) on {cell}', { name: l.name, id: l.id, cell: l.cell })}: ${l.bonuses.map((b) => `${b.symbol}${b.count > 1 ? ' x' + b.count : ''}`).join(', ')}${l.ability ? `; ${l.ability.name}: ${l.ability.text}` : ''}${l.face_up ? '' : ` (${t('flipped')})`}`))),
+      bf(view).locations.map((l) => h('li', {}, `${t('Location {name} ({id}) on {cell}', { name: l.name, id: l.id, cell: l.cell })}: ${l.bonuses.map((b) => `${BONUS_SYMBOLS()[b.symbol] || b.symbol}${b.count > 1 ? ' x' + b.count : ''}`).join(', ')}${l.ability ? `; ${l.ability.name}: ${l.ability.text}` : ''}${l.face_up ? '' : ` (${t('flipped')})`}`))),
   ];
 }
 
