@@ -29,10 +29,28 @@ def covers(m: Point, b: Box) -> bool:
     return point_box_distance(m, b) <= BATTLE_RADIUS + EPS + 1e-9
 
 
+#: A unit whose bounding box is farther than this from a marker's centre along an axis is not covered: the box lies
+#: inside its bounding box, so its distance is at least that gap (the margin is far above any rounding).
+_COVER_REACH = BATTLE_RADIUS + EPS + 1e-9 + 1e-6
+
+
 def marker_units(state: SmokeState, mid: str) -> list[str]:
     m = state.markers[mid]
-    return list(memo(state, "marker_units", lambda: tuple(sorted(u.id for u in state.units.values()
-                                                                 if covers((m.x, m.y), u.box()))), m.x, m.y))
+    return list(memo(state, "marker_units", lambda: _covered(state, m.x, m.y), m.x, m.y))
+
+
+def _covered(state: SmokeState, x: float, y: float) -> tuple[str, ...]:
+    """The ids of the units the marker at (x, y) covers (SMOKE-GEO-14), sorted; units whose bounding box is farther
+    than ``_COVER_REACH`` along an axis are not measured."""
+    x0, x1, y0, y1 = x - _COVER_REACH, x + _COVER_REACH, y - _COVER_REACH, y + _COVER_REACH
+    out = []
+    for u in state.units.values():
+        bx0, by0, bx1, by1 = u.bbox()
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+            continue
+        if covers((x, y), u.box()):
+            out.append(u.id)
+    return tuple(sorted(out))
 
 
 def battle_groups(state: SmokeState) -> list[tuple[str, ...]]:
@@ -122,9 +140,7 @@ def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: 
              min(max(bb[3], 0.0), height))
         return any(_bb_meet(c, e) for e in near_elig)
 
-    for A, B in combinations(shapes, 2):
-        if not _bb_meet(A.bb, B.bb):
-            continue
+    for A, B in _meeting_pairs(shapes):
         both = (max(A.bb[0], B.bb[0]), max(A.bb[1], B.bb[1]), min(A.bb[2], B.bb[2]), min(A.bb[3], B.bb[3]))
         if relevant(both):
             pts += _crossings(A.key, B.key, r)
@@ -142,6 +158,25 @@ def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: 
             for dx, dy in ((3 * EPS, 0), (-3 * EPS, 0), (0, 3 * EPS), (0, -3 * EPS)):
                 nudged.append((min(max(x + dx, 0.0), width), min(max(y + dy, 0.0), height)))
     return out + nudged
+
+
+def _meeting_pairs(shapes: list["_Shape"]) -> list[tuple["_Shape", "_Shape"]]:
+    """The pairs (A, B) of ``combinations(shapes, 2)`` whose bounding boxes meet (``_bb_meet``), in that order (the
+    order the crossings were always found in, so that of two equal points, 0.0 and -0.0, the same one is kept):
+    found by a sweep in order of the boxes' left edges (a pair whose second box starts right of the first's right
+    edge, and every later one, cannot meet)."""
+    order = sorted(range(len(shapes)), key=lambda i: shapes[i].bb[0])
+    found = []
+    for n, i in enumerate(order):
+        bi = shapes[i].bb
+        for j in order[n + 1:]:
+            bj = shapes[j].bb
+            if bj[0] > bi[2]:
+                break
+            if bi[1] <= bj[3] and bj[1] <= bi[3] and bi[0] <= bj[2]:
+                found.append((i, j) if i < j else (j, i))
+    found.sort()
+    return [(shapes[i], shapes[j]) for i, j in found]
 
 
 def _key(b: Box) -> tuple:
