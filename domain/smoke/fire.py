@@ -288,17 +288,12 @@ def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool
     qx, qy = arrays[0][start:], arrays[1][start:]
     sx0, sx1 = np.minimum(kx, qx), np.maximum(kx, qx)
     sy0, sy1 = np.minimum(ky, qy), np.maximum(ky, qy)
+    near = np.zeros(len(qx), dtype=bool)
     hit = np.zeros(len(qx), dtype=bool)
-    if not boxed:
-        near = np.zeros(len(qx), dtype=bool)
-    else:
-        # which lines' boxes meet which unit's (rows: units, columns: lines), every unit at once
-        bb = np.array([b for _, _, b in boxed])
-        x0, y0, x1, y1 = bb[:, 0:1] - 1e-9, bb[:, 1:2] - 1e-9, bb[:, 2:3] + 1e-9, bb[:, 3:4] + 1e-9
-        close_all = ~((sx1 < x0) | (x1 < sx0) | (sy1 < y0) | (y1 < sy0))
-        near = close_all.any(axis=0)
-    for n, (_, poly, _) in enumerate(boxed):
-        idx = np.nonzero(close_all[n] & ~hit)[0]
+    for _, poly, (x0, y0, x1, y1) in boxed:
+        close = ~((sx1 < x0 - 1e-9) | (x1 + 1e-9 < sx0) | (sy1 < y0 - 1e-9) | (y1 + 1e-9 < sy0))
+        idx = np.nonzero(close & ~hit)[0]
+        near |= close
         if len(idx) > _ONE_BY_ONE_UNIT:
             hit[idx] = segments_meet_interior(k, qx[idx], qy[idx], poly)
         else:  # a few lines: one by one is cheaper than the arrays
