@@ -24,8 +24,8 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import domain.smoke as smoke_pkg  # noqa: E402
-import tests.smoke.play as play  # noqa: E402
 from scenarios.content import hand_to_rulesets  # noqa: E402
+from tests.smoke import play  # noqa: E402
 from tests.smoke.play import random_game, ruleset  # noqa: E402
 
 BATTLES = ("BTL-OPEN-FIELD", "BTL-ALL-TERRAIN", "BTL-CROSSROADS")  # as ops/bench_smoke.py
@@ -103,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         random_game(rs, BATTLES[i % len(BATTLES)], 100 + i, options={"players": 4}, timings={})
     rows.sort(key=lambda r: -r[0])
     n = max(1, int(len(rows) * args.top))
-    print(f"{len(rows)} commands; the {n + 1}th slowest (the p99 of ops/bench_smoke.py when --top is 0.01): "
-          f"{rows[min(n, len(rows) - 1)][0] * 1e6:.0f} us (timed steps add a little)")
+    print(f"{len(rows)} commands; number {n + 1} from the slowest (the p99 of ops/bench_smoke.py when --top is 0.01): "
+          f"{rows[min(n, len(rows) - 1)][0] * 1e6:.0f} us (the timed steps add a little)")
     _report(f"slowest {args.top:g}", rows[:n])
     lo, hi = (int(x) for x in args.band.split(":"))
     _report(f"ranks {lo}-{hi}", rows[lo:hi])

@@ -355,8 +355,7 @@ def _ring_blocks(k: Point, qx: np.ndarray, qy: np.ndarray, ring: Sequence[Point]
     kx, ky = k
     dx, dy = qx - kx, qy - ky
     m = len(qx)
-    n = len(ring)
-    X1, Y1, X2, Y2, EX, EY = _ring_edges(tuple(ring))
+    X1, Y1, _, Y2, EX, EY = _ring_edges(tuple(ring))
     with np.errstate(divide="ignore", invalid="ignore"):
         # the crossings of every line with every edge (rows: lines, columns: edges)
         den = dx[:, None] * EY - dy[:, None] * EX

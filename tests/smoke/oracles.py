@@ -11,6 +11,7 @@ oracles for the fast versions in ``domain/smoke`` (``tests/smoke/test_search_ora
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
