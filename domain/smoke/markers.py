@@ -140,7 +140,9 @@ def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: 
              min(max(bb[3], 0.0), height))
         return any(_bb_meet(c, e) for e in near_elig)
 
-    for A, B in _meeting_pairs(shapes):
+    for A, B in combinations(shapes, 2):
+        if not _bb_meet(A.bb, B.bb):
+            continue
         both = (max(A.bb[0], B.bb[0]), max(A.bb[1], B.bb[1]), min(A.bb[2], B.bb[2]), min(A.bb[3], B.bb[3]))
         if relevant(both):
             pts += _crossings(A.key, B.key, r)
@@ -158,25 +160,6 @@ def candidates(eligible: list[Box], forbidden: list[Box], width: float, height: 
             for dx, dy in ((3 * EPS, 0), (-3 * EPS, 0), (0, 3 * EPS), (0, -3 * EPS)):
                 nudged.append((min(max(x + dx, 0.0), width), min(max(y + dy, 0.0), height)))
     return out + nudged
-
-
-def _meeting_pairs(shapes: list["_Shape"]) -> list[tuple["_Shape", "_Shape"]]:
-    """The pairs (A, B) of ``combinations(shapes, 2)`` whose bounding boxes meet (``_bb_meet``), in that order (the
-    order the crossings were always found in, so that of two equal points, 0.0 and -0.0, the same one is kept):
-    found by a sweep in order of the boxes' left edges (a pair whose second box starts right of the first's right
-    edge, and every later one, cannot meet)."""
-    order = sorted(range(len(shapes)), key=lambda i: shapes[i].bb[0])
-    found = []
-    for n, i in enumerate(order):
-        bi = shapes[i].bb
-        for j in order[n + 1:]:
-            bj = shapes[j].bb
-            if bj[0] > bi[2]:
-                break
-            if bi[1] <= bj[3] and bj[1] <= bi[3] and bi[0] <= bj[2]:
-                found.append((i, j) if i < j else (j, i))
-    found.sort()
-    return [(shapes[i], shapes[j]) for i, j in found]
 
 
 def _key(b: Box) -> tuple:
