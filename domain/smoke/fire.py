@@ -115,7 +115,7 @@ def _line_of_fire(state: SmokeState, u: Unit, e: Unit, reach: float | None, mode
     if not d < reach - RANGE_SLACK:
         out.update(reason=f"out of range ({d:.3f} >= {reach:.3f} UW)", rule="SMOKE-GEO-10")
         return out
-    blockers = _blockers(state, u, e, ub, part, elevated)
+    blockers = _blockers(state, u, e, _hull_bounds(ub, eb, half, part), elevated)
     terrain = state.terrain()
     # the corner lines are a pure function of these (remembered across layouts: a move elsewhere on the
     # table does not change them)
@@ -142,6 +142,7 @@ _UNTIL_BLOCKED = "until-blocked"
 _LINES: dict[tuple, dict[str, Any]] = {}
 _LINES_MAX = 8192
 _SECTORS: dict[tuple, tuple[tuple, float]] = {}
+_HULL_BOUNDS: dict[tuple, tuple[float, float, float, float]] = {}
 _LOCK = threading.Lock()
 
 
@@ -185,6 +186,7 @@ def describe(m: dict[str, Any]) -> Message:
 def clear_caches() -> None:
     _LINES.clear()
     _SECTORS.clear()
+    _HULL_BOUNDS.clear()
     _candidates.cache_clear()
 
 
@@ -200,6 +202,24 @@ def _sector_and_range(ub: Box, eb: Box, half: float) -> tuple[tuple, float]:
             if len(_SECTORS) >= _LINES_MAX:
                 _SECTORS.clear()
             _SECTORS[key] = got
+    return got
+
+
+def _hull_bounds(ub: Box, eb: Box, half: float, part: tuple) -> tuple[float, float, float, float]:
+    """(x0, x1, y0, y1): the bounds of the convex hull of U's front corners and ``part`` (the part of E in U's
+    sector, ``_sector_and_range(ub, eb, half)``), where every line of fire from a front corner to a candidate
+    point lies (SMOKE-GEO-11/12): a pure function of the two poses, remembered."""
+    key = (ub, eb, half)
+    got = _HULL_BOUNDS.get(key)
+    if got is None:
+        hull = convex_hull([ub.FL, ub.FR] + list(part))
+        xs = [p[0] for p in hull]
+        ys = [p[1] for p in hull]
+        got = (min(xs), max(xs), min(ys), max(ys))
+        with _LOCK:
+            if len(_HULL_BOUNDS) >= _LINES_MAX:
+                _HULL_BOUNDS.clear()
+            _HULL_BOUNDS[key] = got
     return got
 
 
@@ -346,13 +366,12 @@ def through_a_seam(k, q, blockers, crossing=None) -> str | None:
     return None
 
 
-def _blockers(state: SmokeState, u: Unit, e: Unit, ub: Box, part, elevated: bool):
+def _blockers(state: SmokeState, u: Unit, e: Unit, reach_box: tuple[float, float, float, float], elevated: bool):
     """Units whose interior a line of fire may not cross (SMOKE-GEO-12a): not U, not E, not *Do not
-    block fire*; from an elevation, only units on an elevation block a bombardment (SMOKE-TERR-4)."""
-    hull = convex_hull([ub.FL, ub.FR] + list(part))
-    xs = [p[0] for p in hull]
-    ys = [p[1] for p in hull]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    block fire*; from an elevation, only units on an elevation block a bombardment (SMOKE-TERR-4). Only units
+    whose bounding box meets ``reach_box`` (the bounds of the hull of U's front corners and the part of E,
+    ``_hull_bounds``) are looked at."""
+    x0, x1, y0, y1 = reach_box
     out = []
     terrain = state.terrain()
     for oid, ob, (bx0, by0, bx1, by1) in _may_block(state):

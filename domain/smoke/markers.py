@@ -29,10 +29,28 @@ def covers(m: Point, b: Box) -> bool:
     return point_box_distance(m, b) <= BATTLE_RADIUS + EPS + 1e-9
 
 
+#: A unit whose bounding box is farther than this from a marker's centre along an axis is not covered: the box lies
+#: inside its bounding box, so its distance is at least that gap (the margin is far above any rounding).
+_COVER_REACH = BATTLE_RADIUS + EPS + 1e-9 + 1e-6
+
+
 def marker_units(state: SmokeState, mid: str) -> list[str]:
     m = state.markers[mid]
-    return list(memo(state, "marker_units", lambda: tuple(sorted(u.id for u in state.units.values()
-                                                                 if covers((m.x, m.y), u.box()))), m.x, m.y))
+    return list(memo(state, "marker_units", lambda: _covered(state, m.x, m.y), m.x, m.y))
+
+
+def _covered(state: SmokeState, x: float, y: float) -> tuple[str, ...]:
+    """The ids of the units the marker at (x, y) covers (SMOKE-GEO-14), sorted; units whose bounding box is farther
+    than ``_COVER_REACH`` along an axis are not measured."""
+    x0, x1, y0, y1 = x - _COVER_REACH, x + _COVER_REACH, y - _COVER_REACH, y + _COVER_REACH
+    out = []
+    for u in state.units.values():
+        bx0, by0, bx1, by1 = u.bbox()
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+            continue
+        if covers((x, y), u.box()):
+            out.append(u.id)
+    return tuple(sorted(out))
 
 
 def battle_groups(state: SmokeState) -> list[tuple[str, ...]]:

@@ -321,27 +321,51 @@ def _inside_pieces(k: Point, q: Point, ring: Sequence[Point]) -> list[tuple[floa
     return out
 
 
+@lru_cache(maxsize=1024)
+def _ring_edges(ring: tuple) -> tuple[np.ndarray, ...]:
+    """A ring's edges as arrays (start x, start y, end x, end y, and their differences x2 - x1, y2 - y1), in the
+    ring's order: the numbers ``_ring_blocks`` reads edge by edge, read at once."""
+    n = len(ring)
+    x1 = np.array([ring[i][0] for i in range(n)])
+    y1 = np.array([ring[i][1] for i in range(n)])
+    x2 = np.array([ring[(i + 1) % n][0] for i in range(n)])
+    y2 = np.array([ring[(i + 1) % n][1] for i in range(n)])
+    out = (x1, y1, x2, y2, x2 - x1, y2 - y1)
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _ring_lengths(ring: tuple) -> np.ndarray:
+    """The length of each edge of a ring (``math.hypot``), in the ring's order."""
+    n = len(ring)
+    out = np.array([math.hypot(ring[(i + 1) % n][0] - ring[i][0], ring[(i + 1) % n][1] - ring[i][1])
+                    for i in range(n)])
+    out.flags.writeable = False
+    return out
+
+
 def _ring_blocks(k: Point, qx: np.ndarray, qy: np.ndarray, ring: Sequence[Point], strict: bool
                  ) -> tuple[np.ndarray, np.ndarray]:
     """For every q: does a piece of k->q inside the ring block the view (``view_blocker``'s test for one
     element, with ``_inside_pieces`` done on arrays: the same operations elementwise), and is the answer
-    unsure (see ``Terrain.view_blocked``)."""
+    unsure (see ``Terrain.view_blocked``). Every edge of the ring is taken at once (a last axis of edges):
+    each element is still the same floating-point operations as the one-edge-at-a-time loop."""
     kx, ky = k
     dx, dy = qx - kx, qy - ky
     m = len(qx)
-    n = len(ring)
+    X1, Y1, _, Y2, EX, EY = _ring_edges(tuple(ring))
     with np.errstate(divide="ignore", invalid="ignore"):
-        cols = [np.zeros(m), np.ones(m)]
-        for i in range(n):
-            a, b = ring[i], ring[(i + 1) % n]
-            ex, ey = b[0] - a[0], b[1] - a[1]
-            den = dx * ey - dy * ex
-            t = ((a[0] - kx) * ey - (a[1] - ky) * ex) / den
-            u = ((a[0] - kx) * dy - (a[1] - ky) * dx) / den
-            ok = (np.abs(den) >= 1e-15) & (0.0 < t) & (t < 1.0) & (-1e-12 <= u) & (u <= 1 + 1e-12)
-            if ok.any():  # an edge no line crosses adds nothing but +inf
-                cols.append(np.where(ok, t, np.inf))
-        ts = np.sort(np.stack(cols, axis=1), axis=1)
+        # the crossings of every line with every edge (rows: lines, columns: edges)
+        den = dx[:, None] * EY - dy[:, None] * EX
+        ax, ay = X1 - kx, Y1 - ky
+        t = (ax * EY - ay * EX) / den
+        u = (ax * dy[:, None] - ay * dx[:, None]) / den
+        ok = (np.abs(den) >= 1e-15) & (0.0 < t) & (t < 1.0) & (-1e-12 <= u) & (u <= 1 + 1e-12)
+        crossed = ok.any(axis=0)  # an edge no line crosses adds nothing but +inf
+        ts = np.sort(np.concatenate([np.zeros((m, 1)), np.ones((m, 1)), np.where(ok, t, np.inf)[:, crossed]], axis=1),
+                     axis=1)
         t0, t1 = ts[:, :-1], ts[:, 1:]
         real = np.isfinite(t1)
         tiny = real & (t1 - t0 <= 1e-12)
@@ -349,40 +373,25 @@ def _ring_blocks(k: Point, qx: np.ndarray, qy: np.ndarray, ring: Sequence[Point]
         tm = (t0 + t1) / 2
         px = kx + tm * dx[:, None]
         py = ky + tm * dy[:, None]
-        # point_in_ring (even-odd) of every midpoint
-        inside = np.zeros(px.shape, dtype=bool)
-        for i in range(n):
-            (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
-            cross = (y1 > py) != (y2 > py)
-            xc = x1 + (py - y1) * (x2 - x1) / (y2 - y1)
-            inside ^= cross & (xc > px)
+        # point_in_ring (even-odd) of every midpoint: the parity of the edges crossed (a last axis of edges)
+        P, Q = px[..., None], py[..., None]
+        cross = (Y1 > Q) != (Y2 > Q)
+        xc = X1 + (Q - Y1) * EX / EY
+        inside = np.logical_xor.reduce(cross & (xc > P), axis=2)
         inside &= real
         # and _ring_distance > 1e-9: sure where the midpoint is farther than 2e-9 from every edge's line (a
         # segment is never nearer than its line); else the distance to the segments, as _ring_distance
         if inside.any():
-            clear = np.ones(px.shape, dtype=bool)
-            for i in range(n):
-                (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
-                ex, ey = x2 - x1, y2 - y1
-                L = math.hypot(ex, ey)
-                if L > 0.0:
-                    clear &= np.abs((px - x1) * ey - (py - y1) * ex) > 2e-9 * L
-                else:
-                    clear &= np.hypot(px - x1, py - y1) > 2e-9
+            Px, Qy = P - X1, Q - Y1
+            LEN = _ring_lengths(tuple(ring))
+            clear = np.where(LEN > 0.0, np.abs(Px * EY - Qy * EX) > 2e-9 * LEN, np.hypot(Px, Qy) > 2e-9).all(axis=2)
             near = inside & ~clear
             if near.any():
-                rd = np.full(px.shape, np.inf)
-                for i in range(n):
-                    (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
-                    ex, ey = x2 - x1, y2 - y1
-                    L2 = ex * ex + ey * ey
-                    if L2 <= 0.0:
-                        d = np.hypot(px - x1, py - y1)
-                    else:
-                        s = ((px - x1) * ex + (py - y1) * ey) / L2
-                        s = np.where(s < 0.0, 0.0, np.where(s > 1.0, 1.0, s))
-                        d = np.hypot(px - x1 - s * ex, py - y1 - s * ey)
-                    rd = np.minimum(rd, d)
+                L2 = EX * EX + EY * EY
+                s = (Px * EX + Qy * EY) / L2
+                s = np.where(s < 0.0, 0.0, np.where(s > 1.0, 1.0, s))
+                d = np.where(L2 <= 0.0, np.hypot(Px, Qy), np.hypot(Px - s * EX, Qy - s * EY))
+                rd = np.minimum(np.inf, d.min(axis=2))
                 unsure |= (near & (np.abs(rd - 1e-9) <= 1e-12)).any(axis=1)
                 inside &= clear | (rd > 1e-9)
         is_in = inside & ~tiny

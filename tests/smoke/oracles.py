@@ -5,17 +5,22 @@ oracles for the fast versions in ``domain/smoke`` (``tests/smoke/test_search_ora
 ``fire_contacts``: every pair of enemy units, each tested with ``fire.fire_contact``.
 ``corner_lines``: every candidate line of a front corner in order, each tested alone (``fire._line_hit``).
 ``hit_groups``: every attacker's distance to every receiver (``battle._hit_groups`` skips the far ones).
+``ring_blocks``: the blocks-view test of many lines against one element's ring, one edge at a time
+(``terrain._ring_blocks`` takes every edge at once).
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+
+import numpy as np
 
 from domain.smoke.battle import _dist
 from domain.smoke.commanders import own_edge
 from domain.smoke.deployment import COLUMN_RADIUS, FACING_TO, _column_of, _Room
 from domain.smoke.fire import _line_hit, _poly_bb, _r, fire_contact
 from domain.smoke.formations import touching
-from domain.smoke.geometry import EPS, Box, candidate_points, dist
+from domain.smoke.geometry import EPS, Box, Point, candidate_points, dist
 
 
 def ring_spots(mx: float, my: float, facing: float, w: float, d: float):
@@ -103,3 +108,84 @@ def hit_groups(state, receivers, attackers):
         out.append(sorted(keyed[i:j + 1], key=lambda k: k[1]))
         i = j + 1
     return out
+
+
+def ring_blocks(k: Point, qx: np.ndarray, qy: np.ndarray, ring: Sequence[Point], strict: bool
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``terrain._ring_blocks`` as it was written first, one edge of the ring at a time."""
+    kx, ky = k
+    dx, dy = qx - kx, qy - ky
+    m = len(qx)
+    n = len(ring)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cols = [np.zeros(m), np.ones(m)]
+        for i in range(n):
+            a, b = ring[i], ring[(i + 1) % n]
+            ex, ey = b[0] - a[0], b[1] - a[1]
+            den = dx * ey - dy * ex
+            t = ((a[0] - kx) * ey - (a[1] - ky) * ex) / den
+            u = ((a[0] - kx) * dy - (a[1] - ky) * dx) / den
+            ok = (np.abs(den) >= 1e-15) & (0.0 < t) & (t < 1.0) & (-1e-12 <= u) & (u <= 1 + 1e-12)
+            if ok.any():  # an edge no line crosses adds nothing but +inf
+                cols.append(np.where(ok, t, np.inf))
+        ts = np.sort(np.stack(cols, axis=1), axis=1)
+        t0, t1 = ts[:, :-1], ts[:, 1:]
+        real = np.isfinite(t1)
+        tiny = real & (t1 - t0 <= 1e-12)
+        unsure = tiny.any(axis=1)
+        tm = (t0 + t1) / 2
+        px = kx + tm * dx[:, None]
+        py = ky + tm * dy[:, None]
+        # point_in_ring (even-odd) of every midpoint
+        inside = np.zeros(px.shape, dtype=bool)
+        for i in range(n):
+            (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+            cross = (y1 > py) != (y2 > py)
+            xc = x1 + (py - y1) * (x2 - x1) / (y2 - y1)
+            inside ^= cross & (xc > px)
+        inside &= real
+        # and _ring_distance > 1e-9: sure where the midpoint is farther than 2e-9 from every edge's line (a
+        # segment is never nearer than its line); else the distance to the segments, as _ring_distance
+        if inside.any():
+            clear = np.ones(px.shape, dtype=bool)
+            for i in range(n):
+                (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+                ex, ey = x2 - x1, y2 - y1
+                L = math.hypot(ex, ey)
+                if L > 0.0:
+                    clear &= np.abs((px - x1) * ey - (py - y1) * ex) > 2e-9 * L
+                else:
+                    clear &= np.hypot(px - x1, py - y1) > 2e-9
+            near = inside & ~clear
+            if near.any():
+                rd = np.full(px.shape, np.inf)
+                for i in range(n):
+                    (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+                    ex, ey = x2 - x1, y2 - y1
+                    L2 = ex * ex + ey * ey
+                    if L2 <= 0.0:
+                        d = np.hypot(px - x1, py - y1)
+                    else:
+                        s = ((px - x1) * ex + (py - y1) * ey) / L2
+                        s = np.where(s < 0.0, 0.0, np.where(s > 1.0, 1.0, s))
+                        d = np.hypot(px - x1 - s * ex, py - y1 - s * ey)
+                    rd = np.minimum(rd, d)
+                unsure |= (near & (np.abs(rd - 1e-9) <= 1e-12)).any(axis=1)
+                inside &= clear | (rd > 1e-9)
+        is_in = inside & ~tiny
+        # merged pieces: runs of inside intervals; each ends where the next interval is not inside
+        nxt = np.zeros_like(is_in)
+        nxt[:, :-1] = is_in[:, 1:]
+        prv = np.zeros_like(is_in)
+        prv[:, 1:] = is_in[:, :-1]
+        ends = is_in & ~nxt
+        first = np.where(is_in & ~prv, np.arange(is_in.shape[1]), 0)
+        start = np.take_along_axis(t0, np.maximum.accumulate(first, axis=1), axis=1)
+        length = (t1 - start) * np.hypot(dx, dy)[:, None]
+        unsure |= (ends & (np.abs(length - EPS) <= 1e-12)).any(axis=1)
+        long = ends & (length > EPS)
+        if strict:
+            return long.any(axis=1), unsure
+        d2 = (kx + t1 * dx[:, None] - qx[:, None]) ** 2 + (ky + t1 * dy[:, None] - qy[:, None]) ** 2
+        unsure |= (long & (np.abs(d2 - EPS * EPS) <= 1e-15)).any(axis=1)
+        return (long & (d2 > EPS * EPS)).any(axis=1), unsure

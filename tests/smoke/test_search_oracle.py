@@ -16,6 +16,7 @@ from domain.smoke import fire as F
 from domain.smoke import state as S
 from domain.smoke.column_search import candidates
 from domain.smoke.geometry import Box, candidate_points, segment_meets_interior, segments_meet_interior
+from domain.smoke.terrain import _ring_blocks
 
 from . import oracles as O
 from .play import Game, random_game, ruleset
@@ -123,6 +124,27 @@ def test_view_blocked_on_arrays_is_view_blocker(battle):
                         assert bool(blocked[i]) == (terrain.view_blocker(k, q, strict=strict) is not None), (k, q)
                         sure += 1
     assert sure > 1000
+
+
+@pytest.mark.parametrize("battle", ["BTL-ALL-TERRAIN", "BTL-CROSSROADS"])
+def test_ring_blocks_every_edge_at_once_is_edge_by_edge(battle):
+    """SMOKE-GEO-12b: the blocks-view test of many lines against a ring, with every edge at once, gives the very
+    arrays (blocked and unsure) of the test one edge at a time, for lines around every blocks-view element
+    (vertices, on and just beside edges, inside and outside), both readings."""
+    rng = random.Random(11)
+    terrain = Game(RS, battle, options={"players": 2}).state.terrain()
+    compared = 0
+    for _, _, ring in terrain.blockers:
+        pts = _ring_points(ring, rng)
+        qx = np.array([p[0] for p in pts])
+        qy = np.array([p[1] for p in pts])
+        for k in pts[::2]:
+            for strict in (False, True):
+                fast = _ring_blocks(k, qx, qy, ring, strict)
+                slow = O.ring_blocks(k, qx, qy, ring, strict)
+                assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1]), (k, strict)
+                compared += 1
+    assert compared > 50
 
 
 def test_segments_meet_interior_on_arrays():
