@@ -431,8 +431,9 @@ class Commands:
         if res.duplicate:
             return self._repeat(game_id, actor or "", command_id or "", res.first_seq, res.last_seq, res.body_hash,
                                 body_hash or "")
-        self._remember(game_id, after, msgspec.structs.replace(
-            cur.game, version=res.version, status=st.status, winner=st.winner if st.winner is not None else cur.game.winner))
+        winner = st.winner if st.winner is not None else cur.game.winner  # the store keeps a winner it had
+        self._remember(game_id, after, msgspec.structs.replace(cur.game, version=res.version, status=st.status,
+                                                               winner=winner))
         self.hand_over(game_id, res.events)
         self._appended(game_id)
         if st.status == FINISHED:
