@@ -66,8 +66,9 @@ GAME_SELECT = ("SELECT " + ", ".join(f"g.{c}" for c in GAME_COLS) + ","
 
 
 #: What an append reads before it writes, in one statement: the game's version and chain version, the hash
-#: of its last event (the link of the next) and its seed (the commitments' key); no row: no such game.
-APPEND_HEAD = ("SELECT g.version, g.chain_version, e.hash, s.seed FROM games g"
+#: of its last event (the link of the next), its seed (the commitments' key), its status and winner (written
+#: only when they change: the status is in two indexes); no row: no such game.
+APPEND_HEAD = ("SELECT g.version, g.chain_version, e.hash, s.seed, g.status, g.winner FROM games g"
                " LEFT JOIN events e ON e.game_id = g.game_id AND e.seq = g.version"
                " LEFT JOIN secrets s ON s.game_id = g.game_id"
                " WHERE g.game_id = ?")
@@ -316,7 +317,7 @@ class LogSql:
             g = conn.execute(APPEND_HEAD, (game_id,)).fetchone()
             if g is None:
                 raise UnknownGame(game_id)
-            current, version_of_chain, head_hash, seed = g
+            current, version_of_chain, head_hash, seed, status_was, winner_was = g
             if current != expected_version:
                 raise VersionConflict(game_id, expected_version, current)
             prev = head_hash if current > 0 else GENESIS
@@ -341,11 +342,12 @@ class LogSql:
                 )
             sets, args = ["version = ?"], [last]
             if status is not None:
-                sets.append("status = ?")
-                args.append(status)
+                if status != status_was:
+                    sets.append("status = ?")
+                    args.append(status)
                 if status == "finished":
                     conn.execute("UPDATE secrets SET revealed = 1 WHERE game_id = ?", (game_id,))
-            if winner is not None:
+            if winner is not None and winner != winner_was:
                 sets.append("winner = ?")
                 args.append(winner)
             conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE game_id = ?", (*args, game_id))
