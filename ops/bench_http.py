@@ -459,8 +459,8 @@ def figures(out: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def table(out: dict[str, Any]) -> list[str]:
-    lines = ["| workers | connections | endpoint | commands/s | p50 ms | p99 ms | x insert (rate) | x insert (p99) | "
-             "cpu ms: server (+ projector, redis) | errors |",
+    lines = [("| workers | connections | endpoint | commands/s | p50 ms | p99 ms | x insert (rate) | x insert (p99) | "
+              "cpu ms: server (+ projector, redis) | errors |"),
              "|---:|---:|---|---:|---:|---:|---:|---:|---|---:|"]
     for w, per_c in out["workers"].items():
         for c, cell in per_c.items():

@@ -93,7 +93,7 @@ async def run(app: Any, commands: int, profile: str | None) -> dict[str, Any]:
 
     async def one() -> None:
         nonlocal version, step
-        body = ('{"command":%s,"expected_version":%d}' % (kinds[step % 2], version)).encode()
+        body = f'{{"command":{kinds[step % 2]},"expected_version":{version}}}'.encode()
         status, raw = await call(app, "POST", f"/games/{g['game_id']}/commands", body,
                                  ((b"authorization", b"Bearer " + tokens[step // 2]),))
         if status != 201:
