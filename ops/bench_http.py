@@ -17,7 +17,10 @@ The load generator is ``wrk`` (C, one thread and one keep-alive connection per g
 ``ops/ensure-wrk``) with a Lua script that posts each game's next command with the version the
 last answer gave: it costs little next to the server. Every endpoint gets the same request body
 size and the same ``--seconds`` at 1, 8 and 32 connections, with ``--workers 1`` and ``2``;
-the table gives commands/s, p50, p99 and the ratios to the durable insert of the same run.
+the table gives commands/s, p50, p99 and the ratios to the durable insert of the same run, and the CPU
+each request cost the machine (``cpu ms``: user + system time of the server's processes over the run, from
+``/proc``, per request; for umpire also its projector process and Redis, which the bare handlers do not
+have). On a shared machine the CPU per request moves far less with the other load than the rates do.
 
 Goals (issue 17), at 8 connections: umpire >= 0.6x the insert's throughput and p99 <= 3x its p99
 with one worker; >= 0.9x with two.
@@ -154,6 +157,41 @@ def stop(proc: subprocess.Popen) -> None:
         proc.wait(5)
 
 
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds of ``pid`` and its live descendants (``/proc``; 0 without one)."""
+    if pid is None:
+        return 0.0
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    tick, total, todo = os.sysconf("SC_CLK_TCK"), 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+        todo += children.get(p, [])
+    return total
+
+
+def run_wrk_cpu(url: str, script: str, connections: int, seconds: float,
+                pids: dict[str, int | None]) -> dict[str, Any]:
+    """:func:`run_wrk`, with the CPU ms per request of each process tree in ``pids`` (``cpu_ms`` the first's)."""
+    before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+    got = run_wrk(url, script, connections, seconds)
+    n = max(got["requests"], 1)
+    for i, (name, pid) in enumerate(pids.items()):
+        got["cpu_ms" if i == 0 else f"{name}_cpu_ms"] = round((cpu_seconds(pid) - before[name]) * 1000 / n, 3)
+    return got
+
+
 # -- wrk ----------------------------------------------------------------------------------
 DONE_LUA = r"""
 function done(summary, latency, requests)
@@ -237,7 +275,7 @@ ENDPOINTS = ("umpire POST /commands", "bare constant POST", "bare durable insert
 
 
 def run_workers(workers: int, connections: list[int], seconds: float, redis_url: str, tmp: Path,
-                projector: str = "process") -> dict[str, Any]:
+                projector: str = "process", redis_pid: int | None = None) -> dict[str, Any]:
     from service.cli import Supervised, projector_command, projector_env
 
     data = tmp / f"umpire-w{workers}"
@@ -266,10 +304,14 @@ def run_workers(workers: int, connections: list[int], seconds: float, redis_url:
         rows: dict[str, Any] = {}
         for c in connections:
             games = GAME_LUA.replace("{GAMES}", new_games(servers["umpire"][1], c))
+            umpire_pids = {"server": servers["umpire"][0].pid,
+                           "projector": follower.proc.pid if follower is not None else None, "redis": redis_pid}
             cell = {
-                ENDPOINTS[0]: run_wrk(servers["umpire"][1], games, c, seconds),
-                ENDPOINTS[1]: run_wrk(servers["constant"][1], BARE_LUA.replace("{PATH}", "/constant"), c, seconds),
-                ENDPOINTS[2]: run_wrk(servers["insert"][1], BARE_LUA.replace("{PATH}", "/insert"), c, seconds),
+                ENDPOINTS[0]: run_wrk_cpu(servers["umpire"][1], games, c, seconds, umpire_pids),
+                ENDPOINTS[1]: run_wrk_cpu(servers["constant"][1], BARE_LUA.replace("{PATH}", "/constant"), c, seconds,
+                                          {"server": servers["constant"][0].pid}),
+                ENDPOINTS[2]: run_wrk_cpu(servers["insert"][1], BARE_LUA.replace("{PATH}", "/insert"), c, seconds,
+                                          {"server": servers["insert"][0].pid}),
             }
             ins = cell[ENDPOINTS[2]]
             for row in cell.values():
@@ -408,17 +450,26 @@ def figures(out: dict[str, Any]) -> list[dict[str, Any]]:
                          "vs": {"figure": "bare durable insert, requests/s", "value": ins["per_second"]}})
             figs.append({"figure": f"POST /commands p99 ({how})", "value": u["p99_ms"], "unit": "ms (p99)",
                          "lower_is_better": True, "vs": {"figure": "bare durable insert p99", "value": ins["p99_ms"]}})
+            if u.get("cpu_ms") is not None and ins.get("cpu_ms"):
+                whole = round(u["cpu_ms"] + (u.get("projector_cpu_ms") or 0) + (u.get("redis_cpu_ms") or 0), 3)
+                figs.append({"figure": f"POST /commands CPU per command, server + projector + Redis ({how})",
+                             "value": whole, "unit": "CPU ms", "lower_is_better": True,
+                             "vs": {"figure": "bare durable insert CPU per request", "value": ins["cpu_ms"]}})
     return figs
 
 
 def table(out: dict[str, Any]) -> list[str]:
-    lines = ["| workers | connections | endpoint | commands/s | p50 ms | p99 ms | x insert (rate) | x insert (p99) | errors |",
-             "|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [("| workers | connections | endpoint | commands/s | p50 ms | p99 ms | x insert (rate) | x insert (p99) | "
+              "cpu ms: server (+ projector, redis) | errors |"),
+             "|---:|---:|---|---:|---:|---:|---:|---:|---|---:|"]
     for w, per_c in out["workers"].items():
         for c, cell in per_c.items():
             for name, r in cell.items():
+                cpu = f"{r.get('cpu_ms')}"
+                if "projector_cpu_ms" in r:
+                    cpu += f" (+ {r['projector_cpu_ms']}, {r.get('redis_cpu_ms')})"
                 lines.append(f"| {w} | {c} | {name} | {r['per_second']:,.0f} | {r['p50_ms']} | {r['p99_ms']} | "
-                             f"{r['x_insert_per_s']} | {r['x_insert_p99']} | {r['errors']} |")
+                             f"{r['x_insert_per_s']} | {r['x_insert_p99']} | {cpu} | {r['errors']} |")
     return lines
 
 
@@ -499,7 +550,8 @@ def main() -> None:
                                "load_average_before": load_before, "workers": {}}
         for w in workers:
             redis_server_flush(redis_server.url)
-            out["workers"][str(w)] = run_workers(w, connections, args.seconds, redis_server.url, tmp, args.projector)
+            out["workers"][str(w)] = run_workers(w, connections, args.seconds, redis_server.url, tmp, args.projector,
+                                                 redis_server.pid)
     finally:
         redis_server.stop()
         shutil.rmtree(tmp, ignore_errors=True)

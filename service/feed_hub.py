@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
+import redis
 
 from domain.kernel import FINISHED, Ruleset, registry, words
 from domain.kernel.fold import decode_event
@@ -248,6 +249,11 @@ class FeedHub:
         g.pumping = True
         asyncio.get_running_loop().create_task(self._pump(game_id, g))
 
+    def follows(self, game_id: str) -> bool:
+        """True when this process has feeds of ``game_id``, or is opening its first (safe from any thread:
+        a game not followed when a commit is heard loads its state after that commit)."""
+        return game_id in self._games or game_id in self._loading
+
     def wake_threadsafe(self, game_id: str, version: int | None) -> None:
         """:meth:`wake` from another thread (the bus's listener)."""
         loop = self._loop
@@ -310,12 +316,19 @@ class FeedHub:
             self.bus = None
 
 
+def _pipelines_publish(client: Any) -> bool:
+    """True for a client whose pipelines carry ``PUBLISH`` (a plain Redis; a Redis Cluster's pipelines refuse it)."""
+    return isinstance(client, redis.Redis)
+
+
 class RedisCommitBus:
     """Commits between processes and nodes over one Redis pub/sub channel (:data:`COMMITS_CHANNEL`).
 
-    ``publish`` never blocks the caller (a thread sends); a listener thread wakes the hub for each
-    commit of another process. Redis down: commits are still stored and shown by this process's feeds;
-    when the listener reconnects, every game with feeds here is read once."""
+    ``publish`` never blocks the caller (a thread sends: the commits that queued while it sent go out
+    together, one message per game with its newest version, in one round trip on a plain Redis); a
+    listener thread wakes the hub for each commit of a game that has feeds here. Redis down: commits are
+    still stored and shown by this process's feeds; when the listener reconnects, every game with feeds
+    here is read once."""
 
     def __init__(self, hub: FeedHub, connect: Any, channel: str = COMMITS_CHANNEL):
         """``connect()``: a new redis-py client (plain or cluster) for the bus's own connections."""
@@ -347,15 +360,42 @@ class RedisCommitBus:
             item = self._out.get()
             if item is None:
                 return
-            game_id, version = item
+            commits, stopping = self._drain(item)
             try:
                 if client is None:
                     client = self.connect()
-                client.publish(self.channel, f"{game_id} {'' if version is None else version}")
-                self.published += 1
+                messages = [f"{game_id} {'' if version is None else version}" for game_id, version in commits.items()]
+                if len(messages) == 1 or not _pipelines_publish(client):
+                    for message in messages:
+                        client.publish(self.channel, message)
+                else:  # the commits that queued meanwhile in one round trip
+                    pipe = client.pipeline(transaction=False)
+                    for message in messages:
+                        pipe.publish(self.channel, message)
+                    pipe.execute()
+                self.published += len(messages)
             except Exception as exc:  # Redis down: the other processes read again once it is back
                 log.debug("feed bus: publish failed (%s)", exc)
                 client = None
+            if stopping:
+                return
+
+    def _drain(self, first: tuple[str, int | None]) -> tuple[dict[str, int | None], bool]:
+        """``first`` and every commit queued behind it, one per game: its newest version (None, "read
+        again", when any of them was unknown). True when the stop came meanwhile."""
+        commits: dict[str, int | None] = {}
+        item: tuple[str, int | None] | None = first
+        while item is not None:
+            game_id, version = item
+            if game_id in commits:
+                had = commits[game_id]
+                version = None if had is None or version is None else max(had, version)
+            commits[game_id] = version
+            try:
+                item = self._out.get_nowait()
+            except queue.Empty:
+                return commits, False
+        return commits, True
 
     def _listen(self) -> None:
         first = True
@@ -376,6 +416,8 @@ class RedisCommitBus:
                     text = data.decode() if isinstance(data, bytes) else str(data)
                     game_id, _, raw = text.partition(" ")
                     self.heard += 1
+                    if not self.hub.follows(game_id):  # no feed of it here: nothing to wake (no loop round)
+                        continue
                     self.hub.wake_threadsafe(game_id, int(raw) if raw.isascii() and raw.isdigit() else None)
             except Exception as exc:
                 if not self._stop.is_set():

@@ -240,8 +240,37 @@ class Commands:
         return self.drive(self.command_steps(game_id, token, req))
 
     def command_steps(self, game_id: str, token: str | None, req: CommandRequest) -> Steps:
-        """:meth:`command` as steps (:data:`Steps`: the command path drives them on the event loop)."""
-        game = self.game(game_id)
+        """:meth:`command` as steps (:data:`Steps`: the command path drives them on the event loop).
+
+        When this process wrote (or read) the game last at the version the request expects, the command is
+        decided on that row and fold without reading the store: the append's check of the version (in its
+        transaction) is what guards it. Should the append find another version, or the command be refused,
+        while the store holds another version than that row (another process appended: a command, a claim,
+        a rotation), the command is run again on the store's row -- so its answer is the one it would have
+        had read fresh (401, 409, 403, 422, or the command taken), and nothing of the first try is stored."""
+        known = self.known_row(game_id, req.expected_version)
+        if known is not None:
+            steps = self._command_steps(game_id, token, req, known)
+            res: Any = None
+            exc: BaseException | None = None
+            stored = False  # the store answered an append of these steps: from then on their answer stands
+            while True:
+                try:
+                    call = steps.throw(exc) if exc is not None else steps.send(res)
+                except StopIteration as stop:
+                    return stop.value
+                except Problem:
+                    if stored or self.game(game_id).version == known.version:
+                        raise  # the row was the store's: the answer stands
+                    break  # another process appended since: run again on the store's row
+                try:
+                    res, exc = (yield call), None
+                    stored = True
+                except Exception as err:  # noqa: BLE001 - the steps answer the store's refusal (or re-raise it)
+                    res, exc = None, err
+        return (yield from self._command_steps(game_id, token, req, self.game(game_id)))
+
+    def _command_steps(self, game_id: str, token: str | None, req: CommandRequest, game: GameRow) -> Steps:
         seat = self.seat(game_id, token, game)
         if seat is None:
             raise Problem(401, "unauthorized", "a seat token is required (Authorization: Bearer <token>)"
@@ -402,7 +431,9 @@ class Commands:
         if res.duplicate:
             return self._repeat(game_id, actor or "", command_id or "", res.first_seq, res.last_seq, res.body_hash,
                                 body_hash or "")
-        self._remember(game_id, after)
+        winner = st.winner if st.winner is not None else cur.game.winner  # the store keeps a winner it had
+        self._remember(game_id, after, msgspec.structs.replace(cur.game, version=res.version, status=st.status,
+                                                               winner=winner))
         self.hand_over(game_id, res.events)
         self._appended(game_id)
         if st.status == FINISHED:

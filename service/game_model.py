@@ -92,6 +92,9 @@ class _Entry:
     folded: Folded
     #: seq -> state after the first ``seq`` events (a prefix fold, DESIGN 5 replay).
     checkpoints: dict[int, Any] = field(default_factory=dict)
+    #: The game's row as this process last read or wrote it, when at the version of ``folded`` (else None):
+    #: the command path decides on it without reading the store, the append's version check its guard.
+    row: GameRow | None = None
 
 
 @dataclass(frozen=True)

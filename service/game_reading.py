@@ -142,6 +142,17 @@ class Reading:
                         break
         return seat
 
+    def known_row(self, game_id: str, version: int) -> GameRow | None:
+        """The game's row as this process last wrote or read it, if that is at ``version`` and the cached fold
+        is too; else None. It may be stale (another process may have appended since): a command decided on it
+        is appended only if the store is still at ``version`` (the append's own check)."""
+        with self._cache_lock:
+            entry = self._cache.get(game_id)
+            row = entry.row if entry is not None else None
+            if row is None or row.version != version or entry.folded.version != version:
+                return None
+            return row
+
     def current(self, game_id: str, game: GameRow | None = None) -> Current:
         """The game folded to the store's current version (from the cache when it can)."""
         game = game or self.game(game_id)
@@ -153,6 +164,8 @@ class Reading:
                 self._cache.move_to_end(game_id)
         folded = entry.folded if entry is not None else None
         if folded is not None and folded.version == game.version:
+            if entry.row is not game:
+                self._remember(game_id, folded, game)
             return Current(game, rs, setup, folded)
         if folded is not None and folded.version < game.version:
             new = kernel_game.records_of(rs, self.store.load(game_id, after=folded.version, upto=game.version))
@@ -164,7 +177,7 @@ class Reading:
             folded = None
         if folded is None:
             folded = fold_log(rs, setup, self.store.load(game_id, upto=game.version))
-        self._remember(game_id, folded)
+        self._remember(game_id, folded, game)
         return Current(game, rs, setup, folded)
 
     def without_bots(self, game_id: str) -> bool:
@@ -176,13 +189,16 @@ class Reading:
         header = entry.folded.kernel.header
         return header is not None and not header.bots
 
-    def _remember(self, game_id: str, folded: Folded) -> None:
+    def _remember(self, game_id: str, folded: Folded, row: GameRow | None = None) -> None:
+        """Keep ``folded`` (and ``row``, the game's row at its version) unless a newer fold is kept."""
+        row = row if row is not None and row.version == folded.version else None
         with self._cache_lock:
             entry = self._cache.get(game_id)
             if entry is None:
-                self._cache[game_id] = _Entry(folded)
+                self._cache[game_id] = _Entry(folded, row=row)
             elif folded.version >= entry.folded.version:
                 entry.folded = folded
+                entry.row = row
             self._cache.move_to_end(game_id)
             while len(self._cache) > self._cache_games:
                 self._cache.popitem(last=False)

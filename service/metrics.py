@@ -258,9 +258,11 @@ _ROUTES = frozenset({
 _KNOWN = frozenset({"", "games", "campaigns", "rulesets", "languages", "health", "metrics", ".well-known"})
 
 
+@functools.lru_cache(maxsize=4096)
 def route_of(path: str) -> str:
     """The route label of a path: ids folded (``/games/{id}/events/{n}/ruling``), ``/schema`` and ``/web`` for
-    the docs and the web client's files, ``other`` for anything else."""
+    the docs and the web client's files, ``other`` for anything else. Remembered for the paths seen last (a
+    game's commands ask for the same path every time)."""
     first = path.split("/", 2)[1] if path.startswith("/") and len(path) > 1 else ""
     if first in ("schema", "web"):
         return "/" + first

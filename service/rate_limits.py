@@ -26,6 +26,7 @@ are not limited unless ``loopback`` is set. A seat token is never stored: its ke
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import ipaddress
 import logging
@@ -111,8 +112,10 @@ class ClientAddress:
         return peer
 
 
+@functools.lru_cache(maxsize=4096)
 def is_local(addr: str) -> bool:
-    """A loopback address, or none at all (an in-process client such as a test's)."""
+    """A loopback address, or none at all (an in-process client such as a test's). Remembered per address
+    (parsing one costs tens of microseconds, and every request asks)."""
     try:
         return ipaddress.ip_address(addr).is_loopback
     except ValueError:

@@ -65,6 +65,15 @@ GAME_SELECT = ("SELECT " + ", ".join(f"g.{c}" for c in GAME_COLS) + ","
                " FROM games g")
 
 
+#: What an append reads before it writes, in one statement: the game's version and chain version, the hash
+#: of its last event (the link of the next), its seed (the commitments' key), its status and winner (written
+#: only when they change: the status is in two indexes); no row: no such game.
+APPEND_HEAD = ("SELECT g.version, g.chain_version, e.hash, s.seed, g.status, g.winner FROM games g"
+               " LEFT JOIN events e ON e.game_id = g.game_id AND e.seq = g.version"
+               " LEFT JOIN secrets s ON s.game_id = g.game_id"
+               " WHERE g.game_id = ?")
+
+
 def game_row(r: Any) -> GameRow:
     """A row of :data:`GAME_SELECT` as a :class:`GameRow`."""
     return GameRow(**dict(zip(GameRow.__struct_fields__, (*r[:-1], bool(r[-1])))))
@@ -245,12 +254,6 @@ class LogSql:
                                    (game_id, version)).fetchone()
         return None if row is None else row[0]
 
-    def _commit_key(self, conn: Any, game_id: str) -> bytes:
-        row = conn.execute("SELECT seed FROM secrets WHERE game_id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise SeedUnavailable(game_id)
-        return chain.commit_key(bytes.fromhex(row[0]))
-
     def _insert_events(self, conn: Any, game_id: str, current: int, prev: str,
                        events: Sequence[NewEvent], *, command_id: str | None, now: str, chain_version: int,
                        key: bytes | None) -> tuple[str, tuple[StoredEvent, ...]]:
@@ -311,18 +314,18 @@ class LogSql:
                                         (game_id, row[1])).fetchone()
                     return AppendResult(first_seq=row[0], last_seq=row[1], version=row[1], duplicate=True,
                                         current_version=cur, body_hash=row[2], head=head[0] if head else "")
-            g = conn.execute("SELECT version, chain_version FROM games WHERE game_id = ?", (game_id,)).fetchone()
+            g = conn.execute(APPEND_HEAD, (game_id,)).fetchone()
             if g is None:
                 raise UnknownGame(game_id)
-            current, version_of_chain = g
+            current, version_of_chain, head_hash, seed, status_was, winner_was = g
             if current != expected_version:
                 raise VersionConflict(game_id, expected_version, current)
-            prev = GENESIS
-            if current > 0:
-                prev = conn.execute(
-                    "SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, current)
-                ).fetchone()[0]
-            key = self._commit_key(conn, game_id) if version_of_chain == CHAIN_V2 else None
+            prev = head_hash if current > 0 else GENESIS
+            key = None
+            if version_of_chain == CHAIN_V2:
+                if seed is None:
+                    raise SeedUnavailable(game_id)
+                key = chain.commit_key(bytes.fromhex(seed))
             head, stored = self._insert_events(conn, game_id, current, prev, events, command_id=command_id,
                                                now=now_iso(), chain_version=version_of_chain, key=key)
             last = current + len(events)
@@ -339,11 +342,12 @@ class LogSql:
                 )
             sets, args = ["version = ?"], [last]
             if status is not None:
-                sets.append("status = ?")
-                args.append(status)
+                if status != status_was:
+                    sets.append("status = ?")
+                    args.append(status)
                 if status == "finished":
                     conn.execute("UPDATE secrets SET revealed = 1 WHERE game_id = ?", (game_id,))
-            if winner is not None:
+            if winner is not None and winner != winner_was:
                 sets.append("winner = ?")
                 args.append(winner)
             conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE game_id = ?", (*args, game_id))
