@@ -44,7 +44,7 @@ DATA: dict[str, str] = {
 }
 
 #: The short codes drawn on Battle of Hoth's board (terrain ``RDG``, structures ``SG``, units ``ST``, badges ``EW``):
-#: codes, the same in every language as the text board's (docs/languages-board-svg.md); their words are in the
+#: codes, the same in every language as the text board's (docs/languages.md, "What stays English"); their words are in the
 #: hover titles, which are messages.
 CODES = ({short for _, short in (*hoth_picture.TERRAIN_STYLE.values(), *hoth_picture.STRUCTURE_STYLE.values())}
          | set(hoth_picture.UNIT_CODE.values()) | {c.rstrip("~") for c in hoth_picture.BADGE_CODE.values()})
