@@ -12,6 +12,11 @@ and every difference (a rule fixed since, for instance).
 seed is secret), 404 for a step that no command produced (the opening, undo
 bookkeeping) or one recorded before commands were kept.
 
+Its words are in the reader's language (``lang``): the rulings' summaries and steps where they are messages,
+with the game's printed names, and the texts of the cited rules where the reference has one in that language
+(``service/rule_texts.py``); the events, payloads and the differences found are compared before any word is
+rendered, so a language changes no verdict.
+
 Rule choices (DESIGN 14): the answer names the choices the game was played under (``choices``) and the
 text of every rule the recorded rulings cite (``rules``). For a step whose ruling cites a rule choice, the
 step is also decided under each other option of that choice (``by_choice``): the log before the step is
@@ -23,14 +28,25 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import KERNEL_EVENT_TYPES, Dice, KernelCommand, NotYourDecision, RuleViolation
+from domain.kernel import (
+    KERNEL_EVENT_TYPES,
+    Dice,
+    KernelCommand,
+    NotYourDecision,
+    RuleViolation,
+    registry,
+    words,
+)
+from domain.kernel import choices as rule_choices
 from domain.kernel.dice import Roll, counters_after
-
-from domain.kernel import choices as rule_choices, registry
 from domain.kernel.game import Game
 
-from .game_service import GameService, encode_emitted, fold_log as fold_records
+from . import i18n
+from .game_service import GameService, encode_emitted
+from .game_service import fold_log as fold_records
+from .language import DEFAULT
 from .problems import Problem
+from .rule_texts import in_language
 
 _rolls = msgspec.json.Decoder(list[Roll])
 
@@ -52,7 +68,7 @@ def _ruleset_ruling(ruling: Any) -> Any:
     return out
 
 
-def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
+def redecide(svc: GameService, game_id: str, seq: int, lang: str = DEFAULT) -> dict[str, Any]:
     cur = svc.current(game_id)
     if not 1 <= seq <= cur.version:
         raise Problem(404, "not-found", f"no event {seq} in game {game_id}", field="seq")
@@ -83,7 +99,7 @@ def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
     cited = [r for e in rec for r in _cited(e["ruling"])]
     out: dict[str, Any] = {"seq": seq, "first_seq": first, "last_seq": last, "seat": seat,
                            "command": msgspec.json.decode(body), "engine_version": rs.engine_version,
-                           "recorded": rec, "choices": in_force, "rules": _rule_texts(rs.id, cited)}
+                           "recorded": rec, "choices": in_force, "rules": _rule_texts(rs.id, cited, lang)}
     base = recorded[0].seq if recorded else first
     out.update(_decide(Game(ruleset=rs, setup=cur.setup, version=first - 1, state=state), seat, command,
                        Dice(seed, game_id, dict(counters), mix=mix), rec, base))
@@ -99,7 +115,9 @@ def redecide(svc: GameService, game_id: str, seq: int) -> dict[str, Any]:
                           rec, base)
             by_choice.append({"choice": choice.id, "in_force": in_force[choice.id], "option": option, **alt})
     out["by_choice"] = by_choice
-    return out
+    # the words last, once every comparison is made: the recorded and the decided-again rulings (and the
+    # differences that quote them) in the reader's language
+    return i18n.localize(out, lang, words.names_of(rs, cur.state))
 
 
 def _cited(ruling: Any) -> list[str]:
@@ -108,14 +126,15 @@ def _cited(ruling: Any) -> list[str]:
     return [str(s.get("rule")) for s in ruling.get("steps", ()) if isinstance(s, dict) and s.get("rule")]
 
 
-def _rule_texts(ruleset_id: str, ids: list[str]) -> list[dict[str, Any]]:
-    """The text of every rule the step cites, once each, in the order cited (DESIGN 8)."""
+def _rule_texts(ruleset_id: str, ids: list[str], lang: str = DEFAULT) -> list[dict[str, Any]]:
+    """The text of every rule the step cites, once each, in the order cited (DESIGN 8), in ``lang`` where the
+    reference has it (else English, marked ``fallback``); a cited id the reference lacks has no text."""
     rules = registry.rules_of(ruleset_id) or {}
     out = []
     for rid in dict.fromkeys(ids):
         r = rules.get(rid)
-        out.append({"id": rid, "title": r.title if r else None, "text": r.text if r else None,
-                    "url": f"/rulesets/{ruleset_id}/rules/{rid}"})
+        out.append(in_language(ruleset_id, r, lang) if r else
+                   {"id": rid, "title": None, "text": None, "url": f"/rulesets/{ruleset_id}/rules/{rid}"})
     return out
 
 

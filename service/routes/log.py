@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
 import anyio
 from litestar import Request, Response, Router, get
-from litestar.params import FromPath, FromQuery, Parameter
+from litestar.params import FromPath, Parameter
 from litestar.response import ServerSentEvent
 
 from .. import queries
 from ..language import content_language
 from ..problems import Problem
-from ..queries import MAX_PAGE
+from ..queries import MAX_PAGE, Read
 from ..schemas import (
     EventsPage,
     GameView,
@@ -54,7 +54,8 @@ def ruling(request: Request, game_id: FromPath[str], seq: StepSeq) -> Response[R
      "difference. 409 while the game runs (the seed is secret).")
 def redecide_step(request: Request, game_id: FromPath[str], seq: StepSeq) -> Response[Redecided]:
     svc, _seat = caller(request, game_id)
-    return Response(redecide(svc, game_id, seq))
+    lang = lang_of(request)
+    return respond(Read(redecide(svc, game_id, seq, lang), lang=lang))
 
 
 @get("/games/{game_id:str}/states/{seq:int}", sync_to_thread=True, summary="The caller's view right after seq")

@@ -19,11 +19,10 @@ from litestar import Request, Response, Router, get
 from litestar.params import FromPath, Parameter
 
 from domain.kernel import registry
-from domain.kernel.messages import N_
 
-from .. import i18n
 from ..language import DEFAULT, PSEUDO, SUPPORTED, content_language
-from ..problems import Problem, rule_url
+from ..problems import Problem
+from ..rule_texts import in_language
 from ..schemas import RuleText
 from ._common import lang_of
 
@@ -34,46 +33,6 @@ def _rules(ruleset_id: str) -> dict[str, Any]:
         known = ", ".join(r.id for r in registry.all_rulesets())
         raise Problem(404, "not-found", f"no ruleset {ruleset_id!r} (known: {known})", field="ruleset_id")
     return rules
-
-
-#: The note on a rule answered in English because the language asked for has no text for it (rendered in that
-#: language through the catalogs, service/i18n.py).
-FALLBACK_NOTE = N_("This rule has no text in this language yet; the English text is shown.")
-
-
-def fallback_note(wanted: str) -> str:
-    """:data:`FALLBACK_NOTE` in the language asked for."""
-    return i18n.gettext_(FALLBACK_NOTE, wanted)
-
-
-def rule_body(ruleset_id: str, rule: Any, lang: str = DEFAULT, wanted: str = DEFAULT) -> dict[str, Any]:
-    """One rule as answered: its text in ``lang``; ``wanted`` is the language asked for (when it is not
-    ``lang``, the body says the English text stands in for it)."""
-    body: dict[str, Any] = {"id": rule.id}
-    if rule.title:
-        body["title"] = rule.title
-    body["text"] = rule.text
-    if rule.section:
-        body["section"] = rule.section
-    body["url"] = rule_url(ruleset_id, rule.id)
-    body["lang"] = lang
-    if wanted != lang:
-        body["fallback"] = lang
-        body["note"] = fallback_note(wanted)
-    return body
-
-
-def _in_language(ruleset_id: str, rule: Any, wanted: str) -> dict[str, Any]:
-    if wanted == DEFAULT:
-        return rule_body(ruleset_id, rule)
-    if wanted == PSEUDO:  # the English text marked as a text said in the reader's language (service/i18n.py)
-        body = rule_body(ruleset_id, rule, PSEUDO, PSEUDO)
-        body.update({k: i18n.pseudo(body[k]) for k in ("title", "text") if k in body})
-        return body
-    translated = (registry.translated_rules_of(ruleset_id, wanted) or {}).get(rule.id)
-    if translated is None:
-        return rule_body(ruleset_id, rule, DEFAULT, wanted)
-    return rule_body(ruleset_id, translated, wanted, wanted)
 
 
 def _answer(content: Any, languages: list[str]) -> Response[Any]:
@@ -96,7 +55,7 @@ LANG = Parameter(description="The language of the texts: `en`, `uk`, `ru`, `cs` 
 def list_rules(request: Request, ruleset_id: FromPath[str],
                lang: Annotated[str | None, LANG] = None) -> Response[list[RuleText]]:
     wanted = lang_of(request)
-    bodies = [_in_language(ruleset_id, r, wanted) for r in _rules(ruleset_id).values()]
+    bodies = [in_language(ruleset_id, r, wanted) for r in _rules(ruleset_id).values()]
     return _answer(bodies, [b["lang"] for b in bodies])
 
 
@@ -111,7 +70,7 @@ def one_rule(request: Request, ruleset_id: FromPath[str], rule_id: FromPath[str]
     rule = rules.get(rule_id)
     if rule is None:
         raise Problem(404, "not-found", f"ruleset {ruleset_id!r} has no rule {rule_id!r}", field="rule_id")
-    body = _in_language(ruleset_id, rule, wanted)
+    body = in_language(ruleset_id, rule, wanted)
     return _answer(body, [body["lang"]])
 
 

@@ -114,6 +114,22 @@ def test_a_whole_emperor_game_over_rest(api: Api, monkeypatch, tmp_path):
         assert body["same"] is True, body["differences"]
         firsts.add(body["first_seq"])
     assert len(firsts) > 5
+    # a dispute read in Ukrainian: the same verdict, the rulings' words and the cited rules' texts in uk
+    disputed = next(b for b in (api.get(f"/games/{gid}/events/{s}/redecide").json() for s in sorted(firsts))
+                    if any(st.get("message") for e in b["recorded"] for st in (e["ruling"] or {}).get("steps", ())))
+    r = api.get(f"/games/{gid}/events/{disputed['seq']}/redecide", lang="uk")
+    assert r.status_code == 200 and r.headers["content-language"] == "uk", r.text
+    uk = r.json()
+    assert uk["same"] is disputed["same"] is True and uk["differences"] == disputed["differences"] == []
+    assert [e["payload"] for e in uk["recorded"]] == [e["payload"] for e in disputed["recorded"]]
+    said = [(en_s["text"], uk_s["text"]) for en_e, uk_e in zip(disputed["recorded"], uk["recorded"])
+            for en_s, uk_s in zip(en_e["ruling"]["steps"], uk_e["ruling"]["steps"]) if en_s.get("message")]
+    assert said and all(a != b for a, b in said), said
+    assert any(ch in "абвгдеєжзиіїйклмнопрстуфхцчшщьюя" for _, b in said for ch in b.lower()), said
+    assert [x["id"] for x in uk["rules"]] == [x["id"] for x in disputed["rules"]]
+    assert {x["lang"] for x in uk["rules"]} <= {"uk", "en"} and any(x["lang"] == "uk" for x in uk["rules"])
+    for en_rule, uk_rule in zip(disputed["rules"], uk["rules"]):
+        assert (uk_rule["text"] != en_rule["text"]) is (uk_rule["lang"] == "uk"), (en_rule, uk_rule)
     # export / import into another store, and verify there
     src = EventStore(api.data_dir)
     try:

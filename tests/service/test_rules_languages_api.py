@@ -13,7 +13,7 @@ from domain.kernel.rules import parse_rules
 from service.app import create_app
 from service import i18n
 from service.routes import rules as rules_route
-from service.routes.rules import FALLBACK_NOTE
+from service.rule_texts import FALLBACK_NOTE
 from service.settings import Settings
 
 from .api_client import assert_problem
