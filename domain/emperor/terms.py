@@ -1,0 +1,25 @@
+"""The Emperor's game words that its events keep as enums (an order card's steps, the human's actions, what a
+location's bonus is used for, a location's bonus symbols), each as a message: a summary, a picture or a text board
+names them in the reader's language (issue 28), the events keep the enum. An enum not listed is shown as it is."""
+from __future__ import annotations
+
+from domain.kernel.messages import Message, msg
+
+#: The steps an order card prints (SOLO-ORDER), as the rulings name them.
+ORDER_STEPS = {"MOVE": msg("MOVE"), "ACTIVATE": msg("ACTIVATE"), "REFRESH_CHECK": msg("REFRESH CHECK")}
+#: The human's actions of a turn (BASE-TURN-1).
+ACTIONS = {"MOVE": msg("MOVE"), "ACTIVATE": msg("ACTIVATE"), "REFRESH": msg("REFRESH")}
+#: A location's bonus symbols (BASE-LOC-2), in words: the Ukrainian rulebook names them (бонуси атаки, поштовху...).
+BONUS_SYMBOLS = {"MOVE": msg("MOVE"), "PUSH": msg("PUSH"), "ATTACK": msg("ATTACK"), "DEFENSE": msg("DEFENSE"),
+                 "RANGE": msg("RANGE")}
+#: What a location's bonus (or its ability) is used for (``LocationsFlipped.purpose``, BASE-LOC-3).
+PURPOSES = {"attack": msg("attack"), "push": msg("push"), "defense": msg("defense"), "movement": msg("movement"),
+            "location ability": msg("location ability")}
+
+
+def word(words: dict[str, Message], value: str) -> "str | Message":
+    """``value`` in words (its message in ``words``), or as it is when it has none."""
+    return words.get(value, value)
+
+
+__all__ = ["ACTIONS", "BONUS_SYMBOLS", "ORDER_STEPS", "PURPOSES", "word"]
