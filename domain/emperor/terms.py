@@ -1,5 +1,5 @@
 """The Emperor's game words that its events keep as enums (an order card's steps, the human's actions, what a
-location's bonus is used for, a location's bonus symbols), each as a message: a summary, a picture or a text board
+location's bonus is used for, a location's bonus symbols, a hazard as the cause of wounds), each as a message: a summary, a picture or a text board
 names them in the reader's language (issue 28), the events keep the enum. An enum not listed is shown as it is."""
 from __future__ import annotations
 
@@ -22,4 +22,16 @@ def word(words: dict[str, Message], value: str) -> "str | Message":
     return words.get(value, value)
 
 
-__all__ = ["ACTIONS", "BONUS_SYMBOLS", "ORDER_STEPS", "PURPOSES", "word"]
+def hazard_cause(hazard: str) -> str:
+    """The cause a ``warrior_wounded`` event keeps for an active hazard entered (BASE-HAZ-2): ``hazard H1``."""
+    return f"hazard {hazard}"
+
+
+def cause_message(cause: str) -> "str | Message":
+    """A ``warrior_wounded`` event's stored cause as a message (:func:`hazard_cause`'s ``hazard H1``); any other text
+    as it is."""
+    hazard = cause.removeprefix("hazard ")
+    return msg("hazard {hazard}", hazard=hazard) if hazard != cause and hazard_cause(hazard) == cause else cause
+
+
+__all__ = ["ACTIONS", "BONUS_SYMBOLS", "ORDER_STEPS", "PURPOSES", "cause_message", "hazard_cause", "word"]

@@ -14,10 +14,10 @@ from domain.kernel import event_type_name
 from domain.kernel.messages import Message, msg, msg_n
 
 from .content import ability_text, requirement_text
-from .ending import win_message
+from .ending import reason_message, win_message
 from .field import Field
 from .state import HUMAN, SIDES, EmperorState
-from .terms import ACTIONS, ORDER_STEPS, PURPOSES, word
+from .terms import ACTIONS, ORDER_STEPS, PURPOSES, cause_message, word
 
 
 def _card(state: EmperorState, side: str, c: Any) -> dict[str, Any]:
@@ -172,10 +172,11 @@ _TEMPLATES: dict[str, Any] = {
     "swapped": lambda e: msg("{warrior} swaps with {other}", warrior=e.warrior, other=e.other),
     "warrior_healed": lambda e: msg("{warrior} heals {amount}", warrior=e.warrior, amount=e.amount),
     "warrior_wounded": lambda e: msg_n("{warrior} suffers {wounds} wound(s): {cause}",
-                                       "{warrior} suffers {wounds} wound(s): {cause}", "wounds", warrior=e.warrior, wounds=e.wounds, cause=e.cause),
+                                       "{warrior} suffers {wounds} wound(s): {cause}", "wounds", warrior=e.warrior,
+                                       wounds=e.wounds, cause=cause_message(e.cause)),
     "warrior_died": lambda e: msg("{warrior} dies", warrior=e.warrior),
-    "game_won": lambda e: (msg("you win: {reason}", reason=e.reason) if e.winner == HUMAN
-                           else msg("the Emperor wins: {reason}", reason=e.reason)),
+    "game_won": lambda e: (msg("you win: {reason}", reason=reason_message(e.reason)) if e.winner == HUMAN
+                           else msg("the Emperor wins: {reason}", reason=reason_message(e.reason))),
 }
 
 

@@ -11,7 +11,8 @@ import re
 import pytest
 
 from domain.emperor.terms import ACTIONS, ORDER_STEPS, PURPOSES
-from domain.kernel import registry
+from domain.emperor.view import summarize
+from domain.kernel import event_type_name, registry
 from domain.kernel.messages import text_of
 from domain.kernel.runner import Game
 from service import i18n
@@ -78,3 +79,19 @@ def test_the_emperors_text_board_is_in_the_readers_language(moves):
         assert not BOARD_ENGLISH.search(words) and not ENUMS.search(words), (lang, words)
     uk = i18n.render(board, "uk")
     assert "Вартовий" in uk and "Карта наказу" in uk and "Ряд дій Імператора" in uk, uk
+
+
+def test_a_hazards_wounds_and_why_the_game_ended_read_in_the_readers_language():
+    """``warrior_wounded`` keeps its cause as ``hazard H1``, ``game_won`` its reason as English (``Warden died``):
+    the timeline's summaries say both in the reader's words, and English as the events keep them."""
+    g = _played("SETUP-WARDEN-VS-VESPER", 5, 400)
+    said = {event_type_name(e.event): e.event for e in g.emitted
+            if event_type_name(e.event) in ("warrior_wounded", "game_won")}
+    wounded, won = said["warrior_wounded"], said["game_won"]
+    assert wounded.cause.startswith("hazard ") and won.reason.endswith(" died")
+    assert text_of(summarize(wounded)).endswith(wounded.cause) and text_of(summarize(won)).endswith(won.reason)
+    for lang in LANGS:
+        for e in (wounded, won):
+            text = i18n.render(summarize(e), lang)
+            assert not re.search(r"\b(hazard|died|wins?|suffers)\b", text), (lang, text)
+    assert "небезпека H" in i18n.render(summarize(wounded), "uk")

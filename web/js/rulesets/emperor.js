@@ -220,6 +220,10 @@ const orderStep = (step) => ({ MOVE: t('MOVE'), ACTIVATE: t('ACTIVATE'), REFRESH
 const actionWord = (action) => ({ MOVE: t('MOVE'), ACTIVATE: t('ACTIVATE'), REFRESH: t('REFRESH') })[action] || action;
 const purposeWord = (purpose) => ({ attack: t('attack'), push: t('push'), defense: t('defense'), movement: t('movement'),
   'location ability': t('location ability') })[purpose] || purpose;
+// a hazard the event keeps as the cause of wounds (``hazard H1``); why the game ended: the view's words (said in the
+// reader's language by the server) for the reason the event kept in English
+const causeWord = (cause) => (/^hazard \S+$/.test(cause || '') ? t('hazard {hazard}', { hazard: cause.slice(7) }) : cause);
+const reasonWords = (view, reason) => (st(view).win_reason_message && st(view).win_reason) || reason;
 function words(e, view) {
   const p = e.payload || {};
   const n = (id) => wname(view, id);
@@ -249,11 +253,11 @@ function words(e, view) {
       : tn('The Emperor does not refresh ({n} prepared card, more than {max}).', 'The Emperor does not refresh ({n} prepared cards, more than {max}).', p.prepared, { max: p.refresh_value });
     case 'swapped': return t('{warrior} swaps places with {other}.', { warrior: n(p.warrior), other: n(p.other) });
     case 'warrior_healed': return t('{warrior} heals {n}.', { warrior: n(p.warrior), n: p.amount });
-    case 'warrior_wounded': return tn('{warrior} takes {n} wound ({cause}).', '{warrior} takes {n} wounds ({cause}).', p.wounds, { warrior: n(p.warrior), cause: p.cause });
+    case 'warrior_wounded': return tn('{warrior} takes {n} wound ({cause}).', '{warrior} takes {n} wounds ({cause}).', p.wounds, { warrior: n(p.warrior), cause: causeWord(p.cause) });
     case 'warrior_died': return t('{warrior} dies.', { warrior: n(p.warrior) });
     case 'locations_flipped': return t('{warrior} uses {locations} ({purpose}).', { warrior: n(p.warrior), locations: (p.locations || []).map((id) => (location(view, id) || { name: id }).name).join(', '), purpose: purposeWord(p.purpose) });
     case 'action_taken': return t('You take the {action} action.', { action: actionWord(p.action) });
-    case 'game_won': return p.winner === 'human' ? t('You win: {reason}.', { reason: p.reason }) : t('The Emperor wins: {reason}.', { reason: p.reason });
+    case 'game_won': return p.winner === 'human' ? t('You win: {reason}.', { reason: reasonWords(view, p.reason) }) : t('The Emperor wins: {reason}.', { reason: reasonWords(view, p.reason) });
     default: return e.type.replace(/_/g, ' ');
   }
 }
