@@ -192,7 +192,7 @@ class EmperorRuleset:
     def acted_by(self, event: Any) -> str | None:
         return labels.acted_by(event)
 
-    def render_text(self, state: EmperorState, seat: str | None) -> str:
+    def render_text(self, state: EmperorState, seat: str | None) -> "str | Message":
         return text.render_state(state, seat)
 
     # -- verification (kernel protocol, optional) ----------------------------------------

@@ -24,4 +24,11 @@ def win_message(state: EmperorState) -> Message | None:
     return next((m for m in said if m.english() == state.win_reason), None)
 
 
-__all__ = ["hero_died", "win_message"]
+def reason_message(reason: str) -> "str | Message":
+    """A ``game_won`` event's stored reason as a message when it is :func:`hero_died`'s English (``Akhena died``:
+    the timeline says it in the reader's language without the final state); any other text as it is."""
+    name = reason.removesuffix(" died")
+    return hero_died(name) if name != reason and hero_died(name).english() == reason else reason
+
+
+__all__ = ["hero_died", "reason_message", "win_message"]

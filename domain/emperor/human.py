@@ -32,6 +32,7 @@ from .movement import human_destinations
 from .outbox import Outbox
 from .push import human_push_paths, path_hazards
 from .state import EMPEROR, HERO, HUMAN, EmperorState, Step, Warrior
+from .terms import hazard_cause
 from .turn_start import start_human_turn
 import msgspec
 
@@ -452,7 +453,7 @@ def _human_flip(out: Outbox, w: Warrior, ids: tuple[str, ...], symbols: tuple[st
 
 
 def _hazard_wound(out: Outbox, w: Warrior, hazard: str, why: Message) -> None:
-    out.emit(WarriorWounded(warrior=w.id, wounds=HAZARD_WOUNDS, cause=f"hazard {hazard}"), RulingBuilder().add(
+    out.emit(WarriorWounded(warrior=w.id, wounds=HAZARD_WOUNDS, cause=hazard_cause(hazard)), RulingBuilder().add(
         "BASE-HAZ-2", msg_n("{w_name} enters the active hazard {hazard} ({why}): {hazard_wounds} wound(s), no "
                             "defense; its movement ends there.",
                             "{w_name} enters the active hazard {hazard} ({why}): {hazard_wounds} wound(s), no "

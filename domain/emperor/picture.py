@@ -19,6 +19,7 @@ from .content import ability_text
 from .field import Field
 from .grid import xy
 from .state import EMPEROR, HERO, HUMAN, EmperorState
+from .terms import BONUS_SYMBOLS, ORDER_STEPS
 
 CELL = 84
 MARGIN = 36
@@ -28,14 +29,8 @@ PANEL = 250
 HUMAN_FILL = "#3f6fb5"
 EMPEROR_FILL = "#b5403f"
 ARROWS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-#: The steps an order card prints (SOLO-ORDER), as the rulings name them.
-ORDER_STEPS = {"MOVE": msg("MOVE"), "ACTIVATE": msg("ACTIVATE"), "REFRESH_CHECK": msg("REFRESH CHECK")}
 #: The most characters of a location's bonus symbols on one line of its card (font 9); longer: one a line.
 BONUS_LINE = 12
-#: A location's bonus symbols (BASE-LOC-2), in words: the Ukrainian rulebook names them (бонуси атаки, поштовху...).
-BONUS_SYMBOLS = {"MOVE": msg("MOVE"), "PUSH": msg("PUSH"), "ATTACK": msg("ATTACK"), "DEFENSE": msg("DEFENSE"),
-                 "RANGE": msg("RANGE")}
-
 
 
 def _xy(state: EmperorState, cell: str) -> tuple[int, int]:
@@ -80,7 +75,7 @@ def _abilities(abilities, say: Callable[["str | Message"], str]) -> str:
     return "; ".join(said[:shown]) + ("…" if shown < len(said) else "")
 
 
-def _warrior(wr) -> Message:
+def warrior_words(wr) -> Message:
     """A warrior's hover title: ``Akhena (the Emperor's hero) on C4: 5 of 6 health``."""
     p = dict(name=wr.name, cell=wr.cell, left=wr.left, health=wr.health)
     if wr.side == HUMAN:
@@ -191,7 +186,7 @@ def render(state: EmperorState, seat: str | None, recent: list,
         r = 22 if wr.kind == "hero" else 16
         fill = HUMAN_FILL if wr.side == HUMAN else EMPEROR_FILL
         out.append(f'<g data-warrior="{wr.id}" data-cell="{wr.cell}" data-side="{wr.side}">'
-                   f'<title>{escape(say(_warrior(wr)))}</title>')
+                   f'<title>{escape(say(warrior_words(wr)))}</title>')
         out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}" stroke="#111" stroke-width="2"/>')
         out.append(_t(cx, cy - 1, say(wr.name)[:7], 9, fill="#fff", weight="bold"))
         out.append(_t(cx, cy + 11, f"{wr.left}/{wr.health}", 9, fill="#fff"))

@@ -14,9 +14,10 @@ from domain.kernel import event_type_name
 from domain.kernel.messages import Message, msg, msg_n
 
 from .content import ability_text, requirement_text
-from .ending import win_message
+from .ending import reason_message, win_message
 from .field import Field
 from .state import HUMAN, SIDES, EmperorState
+from .terms import ACTIONS, ORDER_STEPS, PURPOSES, cause_message, word
 
 
 def _card(state: EmperorState, side: str, c: Any) -> dict[str, Any]:
@@ -128,13 +129,12 @@ _TEMPLATES: dict[str, Any] = {
     "turn_ended": lambda e: msg("your turn ends") if e.side == HUMAN else msg("the Emperor's turn ends"),
     "order_card_revealed": lambda e: (msg("order card {card} revealed (defense)", card=e.card) if e.why == "defense"
                                       else msg("order card {card} revealed", card=e.card)),
-    "emperor_step": lambda e: (msg("the Emperor's order step {step}", step=e.step.replace('_', ' ').lower())
+    "emperor_step": lambda e: (msg("the Emperor's order step {step}", step=word(ORDER_STEPS, e.step))
                                if e.performed else
-                               msg("the Emperor's order step {step} (nothing to do)",
-                                   step=e.step.replace('_', ' ').lower())),
+                               msg("the Emperor's order step {step} (nothing to do)", step=word(ORDER_STEPS, e.step))),
     "locations_flipped": lambda e: msg("{warrior} uses {locations} for {purpose}", warrior=e.warrior,
-                                       locations=", ".join(e.locations), purpose=e.purpose),
-    "action_taken": lambda e: msg("you take the {action} action", action=e.action),
+                                       locations=", ".join(e.locations), purpose=word(PURPOSES, e.purpose)),
+    "action_taken": lambda e: msg("you take the {action} action", action=word(ACTIONS, e.action)),
     "warrior_moved": lambda e: (msg("{warrior} moves {frm} -> {path} into hazard {hazard}", warrior=e.warrior,
                                     frm=e.frm, path=_path(e), hazard=e.hazard) if e.hazard else
                                 msg("{warrior} moves {frm} -> {path}", warrior=e.warrior, frm=e.frm, path=_path(e))),
@@ -172,10 +172,11 @@ _TEMPLATES: dict[str, Any] = {
     "swapped": lambda e: msg("{warrior} swaps with {other}", warrior=e.warrior, other=e.other),
     "warrior_healed": lambda e: msg("{warrior} heals {amount}", warrior=e.warrior, amount=e.amount),
     "warrior_wounded": lambda e: msg_n("{warrior} suffers {wounds} wound(s): {cause}",
-                                       "{warrior} suffers {wounds} wound(s): {cause}", "wounds", warrior=e.warrior, wounds=e.wounds, cause=e.cause),
+                                       "{warrior} suffers {wounds} wound(s): {cause}", "wounds", warrior=e.warrior,
+                                       wounds=e.wounds, cause=cause_message(e.cause)),
     "warrior_died": lambda e: msg("{warrior} dies", warrior=e.warrior),
-    "game_won": lambda e: (msg("you win: {reason}", reason=e.reason) if e.winner == HUMAN
-                           else msg("the Emperor wins: {reason}", reason=e.reason)),
+    "game_won": lambda e: (msg("you win: {reason}", reason=reason_message(e.reason)) if e.winner == HUMAN
+                           else msg("the Emperor wins: {reason}", reason=reason_message(e.reason))),
 }
 
 

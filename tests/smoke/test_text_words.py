@@ -65,7 +65,7 @@ def test_smoke_text_replay_and_picture_header_in_words(scenario):
 def test_emperor_text_replay_draws_the_grid_in_words():
     rs = registry.get("emperor")
     for st in _played("emperor", "SETUP-AKHENA-VS-REBEL", 20):
-        text = rs.render_text(st, "human")
+        text = text_of(rs.render_text(st, "human"))  # a message (issue 28): its English text
         assert [r for r in _raw(text) if r != "[]"] == [] and "[]" not in text.replace("[  ]", ""), _raw(text)
         assert any(ln.split() == ["A", "B", "C", "D", "E"] for ln in text.splitlines())  # the grid, its columns lettered
         assert "Cells: " in text

@@ -9,6 +9,8 @@ is clipped inside a box that hides its overflow, and the page's plurals follow t
 (1 карта / 2 карти / 5 карт; 21 карта; 1 карта / 2 карты / 5 карт)."""
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 
@@ -18,6 +20,11 @@ from .test_pseudo_locale import _played
 GAMES = [("hoth", "PROP-SCN-BREACH-THE-TRENCHES", "uk", 14),
          ("smoke", "BTL-CROSSROADS", "ru", 8),
          ("emperor", "SETUP-AKHENA-VS-REBEL", "uk", 4)]
+
+#: The Emperor's enums as its events keep them (an order card's step, a human action, a bonus's purpose): the page
+#: names them in the reader's words (domain/emperor/terms.py, web/js/rulesets/emperor.js), never as they are.
+EMPEROR_ENUMS = re.compile(r"\b(MOVE|ACTIVATE|REFRESH|REFRESH[ _]CHECK|move|activate|attack|push|defense|movement|"
+                           r"location ability)\b")
 
 #: "{n} card" in each language, for 1, 2, 5, 11, 21, 22, 25 (CLDR: one, few, many).
 CARDS = {"uk": ["1 карта", "2 карти", "5 карт", "11 карт", "21 карта", "22 карти", "25 карт"],
@@ -61,6 +68,10 @@ def test_a_game_in_its_players_language_at_1280(server, contexts, rid, scenario,
     assert cards == CARDS[lang]
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     assert page.evaluate(CLIPPED) == []
+    if rid == "emperor":  # the Emperor's turn and the latest steps: its steps, actions and purposes in words
+        assert page.locator("#emperor-turn li[data-seq]").count() > 0
+        said = page.text_content("#emperor-turn") + page.text_content("section[aria-labelledby='h-recent']")
+        assert not EMPEROR_ENUMS.search(said), EMPEROR_ENUMS.findall(said)
     shot(page, f"lang-{rid}-{lang}-play", full_page=True)
     page.click("#tab-replay")
     page.wait_for_selector("#ruling[data-at] h3")

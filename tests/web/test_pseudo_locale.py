@@ -133,6 +133,10 @@ VIEW_ENGLISH: dict[str, str] = {
     "profiles.*.source": "where a unit profile comes from (a seed's rule id, PROPOSED and what it exercises): "
                          "for operators, shown as data",
     "pending.source": "the source of an ability as the log keeps it (RB2 Whistle, star: Jab): data of an event",
+    "solo.direction": "the solo card's movement requirement in the notation the rules print in every language "
+                      "(DIST_ENEMY_HERO(3), BASE-SOLO-1: domain/emperor/rules.md and rules.uk.md write it so): data",
+    "solo.helper_direction": "the solo card's helper movement requirement, the rules' notation (as solo.direction)",
+    "solo.overrides[].requirement": "a crest's movement requirement, the rules' notation (as solo.direction)",
 }
 
 
@@ -290,6 +294,13 @@ def test_a_view_keeps_english_only_where_listed(pseudo_server):
             printed += [c["text"] for c in (state.get("cards") or {}).values()]  # Hoth's card texts
             printed += [sl["text"] for b in (state.get("boards") or {}).values() for sl in b["slots"]]  # Smoke's slots
             printed += [w["name"] for w in state.get("warriors") or []]  # the Emperor's warriors
+    # the Warden's setup: its solo card's requirement ``DIST_ENEMY_HERO(3)`` is the rules' notation (listed)
+    gid, seats = _played(base, "emperor", "SETUP-WARDEN-VS-VESPER", 8, seed=5)
+    state = httpx.get(f"{base}/games/{gid}", params={"lang": PSEUDO},
+                      headers={"Authorization": f"Bearer {seats['human']}"}).json()["state"]
+    assert state["solo"]["direction"] == "DIST_ENEMY_HERO(3)", state["solo"]
+    for path, texts in _view_english(state, "", {}).items():
+        seen.setdefault(f"emperor-warden {path}", set()).update(texts)
     # a finished game: why it ended (``win_reason``) is said in the reader's language, as its ruling is
     gid, seats = _played(base, "emperor", "SETUP-AKHENA-VS-REBEL", 400, seed=7)
     state = httpx.get(f"{base}/games/{gid}", params={"lang": PSEUDO}).json()["state"]

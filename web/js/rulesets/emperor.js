@@ -202,7 +202,7 @@ export function handPanel({ view, seat, cmds, post, session, legal }) {
     out.push(h('div', { class: 'turn-box', id: 'turn-box' },
       h('h3', {}, t('Your turn {n}', { n: turn.number })),
       h('p', {}, t('Two different actions of MOVE, ACTIVATE, REFRESH (BASE-TURN-1).'), ' ',
-        t('Taken: {actions}', { actions: taken.length ? taken.join(', ') : noneYet }), turn.current ? ` (${t('{action} under way', { action: turn.current })})` : '', '.'),
+        t('Taken: {actions}', { actions: taken.length ? taken.map(actionWord).join(', ') : noneYet }), turn.current ? ` (${t('{action} under way', { action: actionWord(turn.current) })})` : '', '.'),
       turnCmds.length ? h('div', { class: 'choices' }, turnCmds.map((c) => button(c, view, post))) : null));
   }
   out.push(emperorTurn(view, session));
@@ -215,6 +215,15 @@ export function handPanel({ view, seat, cmds, post, session, legal }) {
 }
 
 // -- the Emperor's turn in words -------------------------------------------------------------
+// the enums an event keeps, in words (as the server's summaries say them, domain/emperor/terms.py)
+const orderStep = (step) => ({ MOVE: t('MOVE'), ACTIVATE: t('ACTIVATE'), REFRESH_CHECK: t('REFRESH CHECK') })[step] || step;
+const actionWord = (action) => ({ MOVE: t('MOVE'), ACTIVATE: t('ACTIVATE'), REFRESH: t('REFRESH') })[action] || action;
+const purposeWord = (purpose) => ({ attack: t('attack'), push: t('push'), defense: t('defense'), movement: t('movement'),
+  'location ability': t('location ability') })[purpose] || purpose;
+// a hazard the event keeps as the cause of wounds (``hazard H1``); why the game ended: the view's words (said in the
+// reader's language by the server) for the reason the event kept in English
+const causeWord = (cause) => (/^hazard \S+$/.test(cause || '') ? t('hazard {hazard}', { hazard: cause.slice(7) }) : cause);
+const reasonWords = (view, reason) => (st(view).win_reason_message && st(view).win_reason) || reason;
 function words(e, view) {
   const p = e.payload || {};
   const n = (id) => wname(view, id);
@@ -223,7 +232,7 @@ function words(e, view) {
     case 'turn_ended': return p.side === 'human' ? t('Your turn ends.') : t("The Emperor's turn ends.");
     case 'order_card_revealed': return p.why === 'defense' ? t('The Emperor turns up order card {card} to defend.', { card: p.card }) : t('The Emperor turns up order card {card}.', { card: p.card });
     case 'order_deck_shuffled': return p.reshuffle ? t('The order deck is reshuffled.') : t('The order deck is shuffled.');
-    case 'emperor_step': return p.performed === false ? t('Order step: {step} (nothing to do).', { step: p.step }) : t('Order step: {step}.', { step: p.step });
+    case 'emperor_step': return p.performed === false ? t('Order step: {step} (nothing to do).', { step: orderStep(p.step) }) : t('Order step: {step}.', { step: orderStep(p.step) });
     case 'emperor_moved': return p.to && p.to !== p.frm ? t('{warrior} moves from {from} to {to}.', { warrior: n(p.warrior), from: p.frm, to: p.to }) : t('{warrior} stays on {cell}.', { warrior: n(p.warrior), cell: p.frm });
     case 'warrior_moved': {
       const to = (p.path && p.path.length) ? p.path[p.path.length - 1] : p.frm;
@@ -244,11 +253,11 @@ function words(e, view) {
       : tn('The Emperor does not refresh ({n} prepared card, more than {max}).', 'The Emperor does not refresh ({n} prepared cards, more than {max}).', p.prepared, { max: p.refresh_value });
     case 'swapped': return t('{warrior} swaps places with {other}.', { warrior: n(p.warrior), other: n(p.other) });
     case 'warrior_healed': return t('{warrior} heals {n}.', { warrior: n(p.warrior), n: p.amount });
-    case 'warrior_wounded': return tn('{warrior} takes {n} wound ({cause}).', '{warrior} takes {n} wounds ({cause}).', p.wounds, { warrior: n(p.warrior), cause: p.cause });
+    case 'warrior_wounded': return tn('{warrior} takes {n} wound ({cause}).', '{warrior} takes {n} wounds ({cause}).', p.wounds, { warrior: n(p.warrior), cause: causeWord(p.cause) });
     case 'warrior_died': return t('{warrior} dies.', { warrior: n(p.warrior) });
-    case 'locations_flipped': return t('{warrior} uses {locations} ({purpose}).', { warrior: n(p.warrior), locations: (p.locations || []).map((id) => (location(view, id) || { name: id }).name).join(', '), purpose: p.purpose });
-    case 'action_taken': return t('You take the {action} action.', { action: p.action });
-    case 'game_won': return p.winner === 'human' ? t('You win: {reason}.', { reason: p.reason }) : t('The Emperor wins: {reason}.', { reason: p.reason });
+    case 'locations_flipped': return t('{warrior} uses {locations} ({purpose}).', { warrior: n(p.warrior), locations: (p.locations || []).map((id) => (location(view, id) || { name: id }).name).join(', '), purpose: purposeWord(p.purpose) });
+    case 'action_taken': return t('You take the {action} action.', { action: actionWord(p.action) });
+    case 'game_won': return p.winner === 'human' ? t('You win: {reason}.', { reason: reasonWords(view, p.reason) }) : t('The Emperor wins: {reason}.', { reason: reasonWords(view, p.reason) });
     default: return e.type.replace(/_/g, ' ');
   }
 }
