@@ -5,7 +5,6 @@ used for (``attack``, ``push``, ``defense``, ``movement``, ``location ability``)
 reader's language with the catalog's words (domain/emperor/terms.py), never as the enum."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -17,6 +16,8 @@ from domain.kernel.messages import text_of
 from domain.kernel.runner import Game
 from service import i18n
 from tests.service.api_client import Api, api  # noqa: F401
+
+from .test_emperor_language import _played as played
 
 LANGS = ("uk", "ru", "cs", "it")
 #: The enums as the events keep them (and as the old summaries wrote them, lower case).
@@ -53,15 +54,7 @@ def test_the_timeline_names_the_emperors_steps_actions_and_purposes_in_the_reade
 
 
 def _played(scenario: str, seed: int, moves: int) -> Game:
-    rs = registry.get("emperor")
-    g = Game(rs, scenario, seed=seed.to_bytes(32, "big"), game_id=f"tb{seed}")
-    rng = random.Random(seed)
-    for _ in range(moves):
-        seat = g.to_act()
-        if g.over or seat is None:
-            break
-        g.do(seat, rng.choice(g.legal(seat)))
-    return g
+    return played(scenario, seed, moves, prefix="tb")
 
 
 @pytest.mark.parametrize("moves", [6, 400])

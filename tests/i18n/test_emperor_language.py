@@ -33,9 +33,10 @@ def _ids(m: Message) -> set[str]:
     return out
 
 
-def _played(scenario: str, seed: int, moves: int = 150) -> Game:
+def _played(scenario: str, seed: int, moves: int = 150, prefix: str = "uk") -> Game:
+    """A game of ``scenario`` played ``moves`` random legal commands (seeded; its id ``<prefix><seed>``)."""
     rs = registry.get("emperor")
-    g = Game(rs, scenario, seed=seed.to_bytes(32, "big"), game_id=f"uk{seed}")
+    g = Game(rs, scenario, seed=seed.to_bytes(32, "big"), game_id=f"{prefix}{seed}")
     rng = random.Random(seed)
     for _ in range(moves):
         seat = g.to_act()
