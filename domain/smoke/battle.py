@@ -242,7 +242,7 @@ def _unit_dice_said(state: SmokeState, u: Unit, targets: list[Unit], active: boo
         bonus = [b for b, _ in found]
         dice = p.melee + sum(b["dice"] for b in bonus)
         return ({"unit": u.id, "weapon": "melee", "base": p.melee, "bonus": bonus, "dice": dice,
-                 "contact": sorted(e.id for e in contact), "rule": "SMOKE-RES-2"}, [w for _, w in found])
+                 "contact": sorted(e.id for e in contact), "rule": "SMOKE-RES-2"}, [why for _, why in found])
     shortest = shortest_weapon(state, u, targets)
     if shortest is None:
         return None
@@ -254,7 +254,7 @@ def _unit_dice_said(state: SmokeState, u: Unit, targets: list[Unit], active: boo
     bonus = [b for b, _ in found]
     return ({"unit": u.id, "weapon": w.name, "base": w.dice, "bonus": bonus,
              "dice": w.dice + sum(b["dice"] for b in bonus), "line": _slim(measure), "rule": "SMOKE-RES-2"},
-            [w for _, w in found])
+            [why for _, why in found])
 
 
 def _slim(m: dict[str, Any]) -> dict[str, Any]:

@@ -209,7 +209,7 @@ def _dice_for_said(state: SmokeState, art: Unit, members: tuple[str, ...]) -> tu
         found.append(_modifier(-1, msg("entirely artillery"), "SMOKE-SR-10"))
     mods = [m for m, _ in found]
     n = max(1, bo.dice + sum(m["value"] for m in mods))
-    return {"unit": art.id, "power": bo.dice, "modifiers": mods, "dice": n}, [w for _, w in found]
+    return {"unit": art.id, "power": bo.dice, "modifiers": mods, "dice": n}, [why for _, why in found]
 
 
 def fire(out: Any, seat: str) -> None:

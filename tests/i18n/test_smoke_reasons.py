@@ -2,13 +2,15 @@
 flank or rear, SMOKE-SR-15 Nimble, SMOKE-SR-17 Mounted lancers) is a message of its own, so a ruling read in
 Russian (the rulebook's terms: Подвижные, Конные копейщики), Ukrainian, Czech or Italian holds no English word of
 the phrase, while the English step and the bonus as the log keeps it (its ``why`` as English text) are as before.
-A real battle of the engine: lancers against an infantry unit's flank, resolved by the decider."""
+A real battle of the engine: lancers against an infantry unit's flank, resolved by the decider. Likewise a line of
+fire's reason (SMOKE-LOF-2) inside its refusal."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
+from domain.smoke.fire import describe
 from service.i18n import render
 from tests.smoke.scripts import INF, E, duel, end_actions, of, place_marker
 
@@ -53,6 +55,19 @@ def test_a_bonus_reason_reads_in_the_readers_language(battle, lang):
         found = [w for w in re.findall(r"[A-Za-z][A-Za-z-]+", said) if w in english_words]
         assert not found, (lang, said)
         assert said != step.text
-        assert said.startswith("P1-01: +1d6, ") and "P2-01" in said or rule != "SMOKE-BAT-4"  # the ids are kept
+        assert said.startswith("P1-01: +1d6, ")  # the unit's id and the dice are kept
+        if rule == "SMOKE-BAT-4":
+            assert said.endswith(" P2-01.")
         if lang == "ru":
             assert RUSSIAN[rule] in said, said
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "cs", "it"])
+def test_a_line_of_fire_refusals_reason_reads_in_the_readers_language(lang):
+    """SMOKE-LOF-2: a unit with no fire ability; the measure keeps its English reason, the sentence says it."""
+    measure = {"ok": False, "shooter": "P1-01", "target": "P2-01", "how": "fire",
+               "reason": "no Fire or Bombardment ability"}
+    said = describe(measure)
+    assert said.english() == "P1-01 cannot fire at P2-01 (no Fire or Bombardment ability)"
+    text = render(said, lang)
+    assert "ability" not in text and " or " not in text and "P2-01" in text, text
