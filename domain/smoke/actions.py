@@ -76,7 +76,7 @@ def take_risk(out: Any, seat: str) -> None:
     if failed:
         g = out.state.general(seat)
         if g is not None:
-            commander_out(out, g, "the additional die showed 1", "SMOKE-RISK-2")
+            commander_out(out, g, msg("the additional die showed 1"), "SMOKE-RISK-2")
 
 
 def place_die(out: Any, seat: str, die: int, sid: str) -> None:
@@ -325,7 +325,7 @@ def move(out: Any, seat: str, uid: str, kind: str, facing, distance, vector, via
             if out.over:
                 return
             if c.id in out.state.commanders:
-                risk(out, out.state.commanders[c.id], f"the enemy unit {uid} passed over it")
+                risk(out, out.state.commanders[c.id], msg("the enemy unit {enemy} passed over it", enemy=uid))
     after_unit_stops(out, uid)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
-from domain.kernel.messages import joined, msg, msg_n
+from domain.kernel.messages import Message, joined, msg, msg_n
 
 from .choices import VILLAGE, choice, cite
 from .content import DisciplineBonus, Providence, Slot, Volley
@@ -200,46 +200,61 @@ def _tactic_slots(state: SmokeState, b: BattleCtx, side: str, kind: type) -> lis
     return out
 
 
+def _bonus(rule: str, why: Message, dice: int = 1) -> tuple[dict[str, Any], Message]:
+    """A bonus die as the log keeps it (its ``why`` as English text) and its reason as a message for the ruling."""
+    return {"rule": rule, "dice": dice, "why": why.english()}, why
+
+
 def _unit_dice(state: SmokeState, u: Unit, targets: list[Unit], active: bool, one_unit_formations: set[str]
                ) -> dict[str, Any] | None:
-    """SMOKE-RES-1/2 and the unit's bonus dice (SMOKE-BAT-4, SMOKE-SR)."""
+    """SMOKE-RES-1/2 and the unit's bonus dice (SMOKE-BAT-4, SMOKE-SR), as the log keeps them."""
+    got = _unit_dice_said(state, u, targets, active, one_unit_formations)
+    return None if got is None else got[0]
+
+
+def _unit_dice_said(state: SmokeState, u: Unit, targets: list[Unit], active: bool, one_unit_formations: set[str]
+                    ) -> tuple[dict[str, Any], list[Message]] | None:
+    """SMOKE-RES-1/2 and the unit's bonus dice (SMOKE-BAT-4, SMOKE-SR); beside it, each bonus's reason as a
+    message (the dict keeps them as English text, as the log always did)."""
     p = profile_of(state, u)
     contact = [e for e in targets if touching(state, u, e)]
     terrain = state.terrain()
     ub = u.box()
+    found: list[tuple[dict[str, Any], Message]] = []
     if contact:
-        bonus: list[dict[str, Any]] = []
         flanked = [e.id for e in contact if flank_or_rear_position(ub, e.box())]
         if flanked:
-            bonus.append({"rule": "SMOKE-BAT-4", "dice": 1, "why": f"in the flank or rear of {', '.join(flanked)}"})
+            found.append(_bonus("SMOKE-BAT-4", msg("in the flank or rear of {units}", units=', '.join(flanked))))
             if has(state, u, "nimble"):
-                bonus.append({"rule": "SMOKE-SR-15", "dice": 1, "why": "Nimble, attacking a flank"})
+                found.append(_bonus("SMOKE-SR-15", msg("Nimble, attacking a flank")))
         if active and has(state, u, "gallop_charge") and any(has(state, e, "cavalry") for e in contact):
-            bonus.append({"rule": "SMOKE-SR-14", "dice": 1, "why": "Gallop charge against cavalry in its own turn"})
+            found.append(_bonus("SMOKE-SR-14", msg("Gallop charge against cavalry in its own turn")))
         if has(state, u, "mounted_lancers") and any(e.id in one_unit_formations for e in contact):
-            bonus.append({"rule": "SMOKE-SR-17", "dice": 1, "why": "Mounted lancers against a one-unit formation"})
+            found.append(_bonus("SMOKE-SR-17", msg("Mounted lancers against a one-unit formation")))
         if has(state, u, "use_cover") and (terrain.partially_in(ub, "difficult")
                                            or terrain.partially_in(ub, "very_difficult")):
-            bonus.append({"rule": "SMOKE-SR-21", "dice": 1, "why": "Use cover, in difficult terrain"})
+            found.append(_bonus("SMOKE-SR-21", msg("Use cover, in difficult terrain")))
         if has(state, u, "garrison") and terrain.entirely_in(ub, "village"):
-            bonus.append({"rule": "SMOKE-SR-29", "dice": 1, "why": "Garrison troops in a village"})
+            found.append(_bonus("SMOKE-SR-29", msg("Garrison troops in a village")))
         if (not active and has(state, u, "mercenary_musketeers")
                 and any(has(state, o, "musketeer_cover") and o.seat == u.seat for o in in_line_with(state, u))):
-            bonus.append({"rule": "SMOKE-SR-26", "dice": 1, "why": "Musketeer cover, in the passive turn"})
+            found.append(_bonus("SMOKE-SR-26", msg("Musketeer cover, in the passive turn")))
+        bonus = [b for b, _ in found]
         dice = p.melee + sum(b["dice"] for b in bonus)
-        return {"unit": u.id, "weapon": "melee", "base": p.melee, "bonus": bonus, "dice": dice,
-                "contact": sorted(e.id for e in contact), "rule": "SMOKE-RES-2"}
-    found = shortest_weapon(state, u, targets)
-    if found is None:
+        return ({"unit": u.id, "weapon": "melee", "base": p.melee, "bonus": bonus, "dice": dice,
+                 "contact": sorted(e.id for e in contact), "rule": "SMOKE-RES-2"}, [why for _, why in found])
+    shortest = shortest_weapon(state, u, targets)
+    if shortest is None:
         return None
-    w, measure = found
-    bonus = []
+    w, measure = shortest
     if has(state, u, "countermarch") and measure.get("distance", 0.0) > LONG_RANGE_FRACTION * w.range:
         if any(has(state, o, "countermarch") and o.seat == u.seat for o in rear_partners(state, u)):
-            bonus.append({"rule": "SMOKE-SR-24", "dice": 1,
-                          "why": f"Countermarch at long range (> {LONG_RANGE_FRACTION:g} x {w.range:g} UW, GAP-B-14)"})
-    return {"unit": u.id, "weapon": w.name, "base": w.dice, "bonus": bonus,
-            "dice": w.dice + sum(b["dice"] for b in bonus), "line": _slim(measure), "rule": "SMOKE-RES-2"}
+            found.append(_bonus("SMOKE-SR-24", msg("Countermarch at long range (> {fraction:g} x {range:g} UW, "
+                                                   "GAP-B-14)", fraction=LONG_RANGE_FRACTION, range=w.range)))
+    bonus = [b for b, _ in found]
+    return ({"unit": u.id, "weapon": w.name, "base": w.dice, "bonus": bonus,
+             "dice": w.dice + sum(b["dice"] for b in bonus), "line": _slim(measure), "rule": "SMOKE-RES-2"},
+            [why for _, why in found])
 
 
 def _slim(m: dict[str, Any]) -> dict[str, Any]:
@@ -255,10 +270,12 @@ def side_result(state: SmokeState, side: str, mine: list[Unit], enemies: list[Un
     one_unit = {k for k, v in formations(state).items() if len(v) == 1}
     one_unit = {v[0] for k, v in formations(state).items() if len(v) == 1}
     rolling = []
+    whys: dict[str, list[Message]] = {}
     for u in sorted(mine, key=lambda u: u.id):
-        d = _unit_dice(state, u, enemies, active, one_unit)
-        if d is not None:
-            rolling.append(d)
+        got = _unit_dice_said(state, u, enemies, active, one_unit)
+        if got is not None:
+            rolling.append(got[0])
+            whys[u.id] = got[1]
     pool = sum(r["dice"] for r in rolling)
     extra: list[dict[str, Any]] = []
     for p, eff, slot in _tactic_slots(state, b, side, Volley):
@@ -287,7 +304,7 @@ def side_result(state: SmokeState, side: str, mine: list[Unit], enemies: list[Un
             dis.append({"unit": e.id, "rule": "SMOKE-SR-13", "why": f"the enemy's armoured {e.id} is on the line of fire"})
     strength = sum(profile_of(state, u).strength for u in mine)
     return {"rolling": rolling, "extra": extra, "pool": pool, "advantages": adv, "disadvantages": dis,
-            "net": len(adv) - len(dis), "strength": strength}
+            "net": len(adv) - len(dis), "strength": strength, "bonus_why": whys}
 
 
 def roll_side(dice: Any, res: dict[str, Any]) -> None:
@@ -464,8 +481,8 @@ def fight_roll(out: Any) -> None:
             else:
                 how = msg("{weapon}: {line}", weapon=d["weapon"], line=describe({**d["line"], "shooter": d["unit"]}))
             rb.add("SMOKE-RES-2", msg("{unit} rolls {base} dice ({how}).", unit=d['unit'], base=d['base'], how=how), unit=d["unit"], weapon=d["weapon"])
-            for bo in d["bonus"]:
-                rb.add(bo["rule"], msg("{unit}: +{dice}d6, {why}.", unit=d['unit'], dice=bo['dice'], why=bo['why']), unit=d["unit"])
+            for bo, why in zip(d["bonus"], r["bonus_why"][d["unit"]]):
+                rb.add(bo["rule"], msg("{unit}: +{dice}d6, {why}.", unit=d['unit'], dice=bo['dice'], why=why), unit=d["unit"])
         if r["advantages"] or r["disadvantages"]:
             rb.add("SMOKE-ADV-3", msg_n("Side {s}: {count} advantage(s), {count2} disadvantage(s), netted (GAP-B-17).",
                                         "Side {s}: {count} advantage(s), {count2} disadvantage(s), netted (GAP-B-17).", "count", s=s, count=len(r['advantages']), count2=len(r['disadvantages'])), advantages=r["advantages"],

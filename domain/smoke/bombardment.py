@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
-from domain.kernel.messages import msg, msg_n
+from domain.kernel.messages import Message, joined, msg, msg_n
 
 from .events import BombardmentAimed, BombardmentRolled, LossTaken
 from domain.kernel.choices import phrase_message
@@ -173,28 +173,43 @@ def _hidden_inside(state: SmokeState, u: Unit, target: str) -> dict[str, Any] | 
     return None
 
 
+def _modifier(value: int, why: Message, rule: str | None = None) -> tuple[dict[str, Any], Message]:
+    """A modifier as the log keeps it (its ``why`` as English text) and its reason as a message for the ruling."""
+    m: dict[str, Any] = {"value": value, "why": why.english()}
+    if rule is not None:
+        m["rule"] = rule
+    return m, why
+
+
 def _dice_for(state: SmokeState, art: Unit, members: tuple[str, ...]) -> dict[str, Any]:
-    """SMOKE-BOMB-4: one bombarding unit's dice against its target formation (at least 1)."""
+    """SMOKE-BOMB-4: one bombarding unit's dice against its target formation (at least 1), as the log keeps it."""
+    return _dice_for_said(state, art, members)[0]
+
+
+def _dice_for_said(state: SmokeState, art: Unit, members: tuple[str, ...]) -> tuple[dict[str, Any], list[Message]]:
+    """SMOKE-BOMB-4: one bombarding unit's dice against its target formation (at least 1); beside it, each
+    modifier's reason as a message."""
     bo = bombardment_of(state, art)
     assert bo is not None
     units = [state.units[m] for m in members if m in state.units]
     t = state.terrain()
-    mods: list[dict[str, Any]] = []
+    found: list[tuple[dict[str, Any], Message]] = []
     if any(o.id in members for u in units for o in rear_partners(state, u)):
-        mods.append({"value": 1, "why": "units in rear contact"})
+        found.append(_modifier(1, msg("units in rear contact")))
     if any(t.partially_in(u.box(), "village") for u in units):
-        mods.append({"value": 1, "why": "at least partly in a village", "rule": "SMOKE-TERR-7"})
+        found.append(_modifier(1, msg("at least partly in a village"), "SMOKE-TERR-7"))
     for step in SIZE_STEPS:
         if len(units) > step:
-            mods.append({"value": 1, "why": f"more than {step} units"})
+            found.append(_modifier(1, msg("more than {step} units", step=step)))
     if units and all(t.entirely_in(u.box(), "fortification") for u in units):
-        mods.append({"value": -1, "why": "entirely inside fortifications", "rule": "SMOKE-TERR-8"})
+        found.append(_modifier(-1, msg("entirely inside fortifications"), "SMOKE-TERR-8"))
     if units and all(has(state, u, "cavalry") for u in units):
-        mods.append({"value": -1, "why": "entirely cavalry", "rule": "SMOKE-SR-8"})
+        found.append(_modifier(-1, msg("entirely cavalry"), "SMOKE-SR-8"))
     elif units and all(has(state, u, "artillery") for u in units):
-        mods.append({"value": -1, "why": "entirely artillery", "rule": "SMOKE-SR-10"})
+        found.append(_modifier(-1, msg("entirely artillery"), "SMOKE-SR-10"))
+    mods = [m for m, _ in found]
     n = max(1, bo.dice + sum(m["value"] for m in mods))
-    return {"unit": art.id, "power": bo.dice, "modifiers": mods, "dice": n}
+    return {"unit": art.id, "power": bo.dice, "modifiers": mods, "dice": n}, [why for _, why in found]
 
 
 def fire(out: Any, seat: str) -> None:
@@ -205,13 +220,15 @@ def fire(out: Any, seat: str) -> None:
     aims = dict(t.aims)
     forms = formations(st)
     shots = []
+    whys: list[list[Message]] = []
     per_target: dict[str, list[dict[str, Any]]] = {}
     fdefs: dict[str, dict[str, list[str]]] = {}
     for uid, key in sorted(aims.items()):
         members = forms.get(key)
         if members is None:  # the formation changed since aiming: its key unit's current formation
             members = next((v for v in forms.values() if key in v), (key,))
-        shot = _dice_for(st, st.units[uid], members)
+        shot, why = _dice_for_said(st, st.units[uid], members)
+        whys.append(why)
         shot["target"] = key
         shots.append(shot)
         tseat = st.units[members[0]].seat
@@ -223,10 +240,11 @@ def fire(out: Any, seat: str) -> None:
     losses = []
     rb = RulingBuilder()
     cite_declining(rb, st, seat)
-    for shot in shots:
+    for shot, why in zip(shots, whys):
         rb.add("SMOKE-BOMB-4", msg("{unit} adds {dice} dice (power {power}{modifiers}; at least 1).", unit=shot["unit"],
                                    dice=shot["dice"], power=shot["power"],
-                                   modifiers="".join(f", {m['value']:+d} {m['why']}" for m in shot["modifiers"])),
+                                   modifiers=joined([msg(", {value:+d} {why}", value=m["value"], why=w)
+                                                     for m, w in zip(shot["modifiers"], why)], "")),
                **shot)
     for tseat in sorted(per_target):
         n = sum(s["dice"] for s in per_target[tseat])

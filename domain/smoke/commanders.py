@@ -19,7 +19,7 @@ from shapely.geometry import box as sbox
 from shapely.ops import nearest_points, unary_union
 
 from domain.kernel import RulingBuilder
-from domain.kernel.messages import msg
+from domain.kernel.messages import Message, msg
 
 from .events import CommanderDisplaced, CommanderOut, CommanderRisked
 from .geometry import (
@@ -131,7 +131,7 @@ def displace(out: Any, c: Commander, reason: str, rule: str) -> None:
              summary=msg("{id} displaced", id=c.id))
 
 
-def commander_out(out: Any, c: Commander, why: str, rule: str) -> None:
+def commander_out(out: Any, c: Commander, why: Message, rule: str) -> None:
     """SMOKE-RISK-5/6 for the general; SMOKE-CMDR-1c for an additional commander."""
     army = out.state.armies[c.seat]
     if not c.general:
@@ -172,7 +172,7 @@ def after_unit_stops(out: Any, uid: str) -> None:
                 displace(out, c, f"the friendly unit {u.id} ended its movement on it", "SMOKE-CMD-3")
             continue
         if touches_unit(head, u):
-            risk(out, c, f"the enemy unit {u.id} ended its movement on or touching it")
+            risk(out, c, msg("the enemy unit {enemy} ended its movement on or touching it", enemy=u.id))
 
 
 def move_sweep(start: Box, end: Box, kind: str) -> list[list[Point]]:
@@ -216,10 +216,10 @@ def after_commander_moves(out: Any, cid: str) -> None:
         return
     side = out.state.armies[c.seat].side
     if any(touches_unit((c.x, c.y), u) for u in out.state.units.values() if out.state.armies[u.seat].side != side):
-        risk(out, c, "it ended its ride touching enemy units")
+        risk(out, c, msg("it ended its ride touching enemy units"))
 
 
-def risk(out: Any, c: Commander, why: str) -> None:
+def risk(out: Any, c: Commander, why: Message) -> None:
     """SMOKE-RISK-3/4: roll d6 (out on 1, or 1-2 in contact with enemy cavalry), then displace."""
     st = out.state
     side = st.armies[c.seat].side
@@ -230,12 +230,12 @@ def risk(out: Any, c: Commander, why: str) -> None:
     rb = RulingBuilder().add("SMOKE-RISK-3", msg("{id} is exposed to risk ({why}; touching its disc of "
                                                  "{commander_radius:g} UW at ({x:.3f}, {y:.3f}): {touching}): d6 = "
                                                  "{face}; out of action on {out_on}.",
-                                                 id=c.id, why=why, commander_radius=COMMANDER_RADIUS, x=c.x, y=c.y, touching=', '.join(sorted(u.id for u in touching)) or 'none', face=face, out_on=msg("1-2 (enemy cavalry in contact)") if cavalry else '1'),
+                                                 id=c.id, why=why, commander_radius=COMMANDER_RADIUS, x=c.x, y=c.y, touching=', '.join(sorted(u.id for u in touching)) or msg("none"), face=face, out_on=msg("1-2 (enemy cavalry in contact)") if cavalry else '1'),
                              face=face, cavalry=cavalry, units=sorted(u.id for u in touching))
     out.emit(CommanderRisked(commander=c.id, units=tuple(sorted(u.id for u in touching)), cavalry=cavalry, face=face,
                              out=failed), rb, summary=msg("{id} risked: {face}", id=c.id, face=face))
     if failed:
-        commander_out(out, c, f"risk roll {face}", "SMOKE-RISK-5")
+        commander_out(out, c, msg("risk roll {face}", face=face), "SMOKE-RISK-5")
         if out.over:
             return
     c2 = out.state.commanders.get(c.id)

@@ -150,6 +150,16 @@ def _xy(p) -> str:
     return f"({p[0]:.3f}, {p[1]:.3f})"
 
 
+#: The reasons a measure keeps as English text (SMOKE-LOF-2: no fire ability) -> the same words as a message.
+_REASONS: dict[str, Message] = {"no Fire or Bombardment ability": msg("no Fire or Bombardment ability"),
+                                "no Bombardment": msg("no Bombardment"), "no line": msg("no line")}
+
+
+def _reason(m: dict[str, Any]) -> str | Message:
+    said = m.get("reason", "no line")
+    return _REASONS.get(said, said)
+
+
 def describe(m: dict[str, Any]) -> Message:
     """A measured line of fire in words, for a ruling (SMOKE-LOF-2, SMOKE-GEO-8/10/11): what was measured
     between which corners and points, and the numbers compared."""
@@ -160,7 +170,7 @@ def describe(m: dict[str, Any]) -> Message:
     if "distance" not in m:
         return (msg("{target} is not in {unit}'s fire sector (SMOKE-GEO-8)", unit=u, target=e)
                 if m.get("rule") == "SMOKE-GEO-8" else
-                msg("{unit} cannot fire at {target} ({reason})", unit=u, target=e, reason=m.get("reason", "no line")))
+                msg("{unit} cannot fire at {target} ({reason})", unit=u, target=e, reason=_reason(m)))
     said = dict(unit=u, target=e, distance=m["distance"], range=m.get("range", 0))
     text: Message = (msg("{target} is in {unit}'s fire sector (SMOKE-GEO-8), {distance:.3f} UW from its front edge < "
                          "{range:g} UW (SMOKE-GEO-10)", **said) if m["distance"] < m.get("range", 0) else

@@ -91,22 +91,22 @@ def _plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str, s
     friends = [f for f in state.units.values() if f.id != u.id and not state.enemy(u, f)]
     P = b.corners()
 
-    def fail(at: float, why: str, what: str | None) -> dict[str, Any]:
+    def fail(at: float, why: Message, what: str | None) -> dict[str, Any]:
         return {"outcome": "destroyed", "vector": v, "moved": at, "end": b.moved(v[0] * at, v[1] * at),
                 "touched": what, "why": why, "friends": ()}
 
     for e in sorted(enemies, key=lambda e: e.id):
         if path_touches(P, v, distance, e.box().corners(), slide):
-            return fail(distance, f"touches the enemy unit {e.id}", e.id)
+            return fail(distance, msg("touches the enemy unit {enemy}", enemy=e.id), e.id)
     moved = b.moved(v[0] * distance, v[1] * distance)
     if _touches_edge(moved, W, H):
-        return fail(distance, "reaches the table edge", "table edge")
+        return fail(distance, msg("reaches the table edge"), "table edge")
     turned = Box(moved.cx, moved.cy, _facing_of(v), b.w, b.d)
     for e in enemies:
         if in_contact(turned, e.box()) or overlap_depth(turned.corners(), e.box().corners()) > 0:
-            return fail(distance, f"turning to face its way, it touches the enemy unit {e.id}", e.id)
+            return fail(distance, msg("turning to face its way, it touches the enemy unit {enemy}", enemy=e.id), e.id)
     if _touches_edge(turned, W, H):
-        return fail(distance, "turning to face its way, it reaches the table edge", "table edge")
+        return fail(distance, msg("turning to face its way, it reaches the table edge"), "table edge")
     # landing on friends (SMOKE-FRET-2/3): on in the same line to the first free place
     t = distance
     blocked: list[str] = []
@@ -128,12 +128,12 @@ def _plan_retreat(state: SmokeState, u: Unit, distance: float, direction: str, s
         start_ext = base.moved(v[0] * distance, v[1] * distance)
         for e in sorted(enemies, key=lambda e: e.id):
             if path_touches(start_ext.corners(), v, t - distance, e.box().corners(), slide):
-                r = fail(t, f"moving on past friends, it touches the enemy unit {e.id}", e.id)
+                r = fail(t, msg("moving on past friends, it touches the enemy unit {enemy}", enemy=e.id), e.id)
                 r["friends"] = tuple(blocked)
                 return r
         turned = base.moved(v[0] * t, v[1] * t)
         if _touches_edge(turned, W, H):
-            r = fail(t, "moving on past friends, it reaches the table edge", "table edge")
+            r = fail(t, msg("moving on past friends, it reaches the table edge"), "table edge")
             r["friends"] = tuple(blocked)
             return r
     return {"outcome": "ok", "vector": v, "moved": t, "end": turned, "friends": tuple(blocked)}
