@@ -79,8 +79,8 @@ def warrior_words(wr) -> Message:
     """A warrior's hover title: ``Akhena (the Emperor's hero) on C4: 5 of 6 health``."""
     p = dict(name=wr.name, cell=wr.cell, left=wr.left, health=wr.health)
     if wr.side == HUMAN:
-        return (msg("{name} (yours hero) on {cell}: {left} of {health} health", **p) if wr.kind == HERO
-                else msg("{name} (yours helper) on {cell}: {left} of {health} health", **p))
+        return (msg("{name} (your hero) on {cell}: {left} of {health} health", **p) if wr.kind == HERO
+                else msg("{name} (your helper) on {cell}: {left} of {health} health", **p))
     return (msg("{name} (the Emperor's hero) on {cell}: {left} of {health} health", **p) if wr.kind == HERO
             else msg("{name} (the Emperor's helper) on {cell}: {left} of {health} health", **p))
 

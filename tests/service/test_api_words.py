@@ -64,7 +64,7 @@ def test_smoke_templates_are_labelled_and_rulesets_list_seats(api: Api):
 
 def test_replay_draws_smoke_and_the_emperor_as_text(api: Api):
     for ruleset, scenario, marks in (("smoke", "BTL-CROSSROADS", ("Units:", "Map: 1 character per UW")),
-                                     ("emperor", "SETUP-AKHENA-VS-REBEL", ("Cells: L<n> location", "Akhena (yours, hero)"))):
+                                     ("emperor", "SETUP-AKHENA-VS-REBEL", ("Cells: L<n> location", "Akhena (your hero)"))):
         g, _ = api.play_random(ruleset, scenario, 6)
         res = CliRunner().invoke(main, ["replay", g["game_id"], "--data-dir", api.data_dir, "--at", "5"])
         assert res.exit_code == 0, res.output
