@@ -87,8 +87,8 @@ def test_pages_read_a_page_of_rows_beside_a_projector_process(big, redis_server)
     projector = threading.Thread(target=tail, args=(ReadModels(client, p_store), p_store, stop), daemon=True)
     store = CountingStore(big)
     app = create_app(Settings(data_dir=str(big), redis_url=redis_server.url), store=store, projector="process")
-    # a ready key left by an earlier test's projector on this Redis would end the wait below before this
-    # projector, resuming at its checkpoint, takes it away until it reaches the log's end
+    # the ready key the fixture's catch-up left would end the wait below before this projector takes it away
+    # (until it has caught up itself): the wait is for this projector
     client.delete(LOBBY_READY)
     try:
         projector.start()
