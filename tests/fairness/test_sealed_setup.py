@@ -56,6 +56,11 @@ def _texts(c, cid: str, gid: str, tok: str | None) -> dict[str, str]:
                                       c.get(f"/games/{gid}/feed", params={"after": 0, "limit": 1000}, headers=h)
                                       .text.splitlines() if line.startswith("data:")]))
            if c.get(f"/games/{gid}").json()["status"] == "finished" else ""}
+    if c.get(f"/games/{gid}").json()["status"] == "finished":  # a finished battle's steps decided again
+        for e in events["events"]:
+            r = c.get(f"/games/{gid}/events/{e['seq']}/redecide", headers=h)
+            assert r.status_code in (200, 404), (e["seq"], r.status_code, r.text[:300])
+            out[f"redecide {e['seq']}"] = json.dumps(_scrub(r.json()))
     for seq in (*dealt, version):
         out[f"state {seq}"] = json.dumps(_scrub(c.get(f"/games/{gid}/states/{seq}", headers=h).json()))
         out[f"ruling {seq}"] = c.get(f"/games/{gid}/events/{seq}/ruling", headers=h).text
