@@ -146,6 +146,9 @@ def test_hoths_options_note_says_the_team_choice_in_words_in_every_language(serv
         assert note.count("HOTH-TEAM-1") == 1 and "HOTH-LEADER-2" in note, note  # each option said once
         if lang != "en":
             assert "players" not in note and "Leader cards" not in note, note
+            # the form's sides in words too, not their ids (the leaders' and support cards' rows)
+            form = page.text_content("#c-options fieldset") or ""
+            assert "imperial" not in form and "rebel" not in form, (lang, form)
         if lang == "uk":
             page.locator("#c-options-note").scroll_into_view_if_needed()
             shot(page, f"words-lobby-hoth-note-uk-{width}", full_page=True)

@@ -5,6 +5,8 @@ import { h } from '../dom.js';
 import { t, tn } from '../i18n.js';
 
 export const FACTIONS = ['imperial', 'rebel'];
+// A side in words (the catalogs' words of domain/hoth/terms.py: Імперія, Povstalci...), never its id.
+const sideWord = (f) => ({ imperial: t('imperial'), rebel: t('rebel') })[f] || f;
 // HOTH-LEADER-1: the leaders of each faction.
 export const LEADERS = { imperial: ['vader', 'veers', 'piett'], rebel: ['leia', 'luke', 'han'] };
 // The printed names of the units (each language's rulebook's, through the catalogs).
@@ -241,11 +243,11 @@ export function optionsForm(onChange) {
   const leaders = {};
   const support = {};
   const rows = FACTIONS.map((f) => {
-    leaders[f] = [0, 1].map((i) => h('select', { id: `opt-leader-${f}-${i}`, 'aria-label': t('{side} leader {n}', { side: f, n: i + 1 }) },
+    leaders[f] = [0, 1].map((i) => h('select', { id: `opt-leader-${f}-${i}`, 'aria-label': t('{side} leader {n}', { side: sideWord(f), n: i + 1 }) },
       h('option', { value: '' }, i ? t('(second player: none)') : t('none')), LEADERS[f].map((n) => h('option', { value: n }, n))));
     support[f] = h('input', { id: `opt-support-${f}`, type: 'text', placeholder: t('card ids, comma separated'), autocomplete: 'off' });
-    return [h('div', { class: 'row' }, h('span', { class: 'lbl' }, t('{side} leader(s)', { side: f })), leaders[f]),
-      h('div', { class: 'row' }, h('label', { for: `opt-support-${f}` }, t('{side} support cards', { side: f })), support[f])];
+    return [h('div', { class: 'row' }, h('span', { class: 'lbl' }, t('{side} leader(s)', { side: sideWord(f) })), leaders[f]),
+      h('div', { class: 'row' }, h('label', { for: `opt-support-${f}` }, t('{side} support cards', { side: sideWord(f) })), support[f])];
   });
   const value = () => {
     const out = {};
