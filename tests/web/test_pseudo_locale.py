@@ -75,7 +75,8 @@ COLLECT = r"""() => {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
     if (!el || ['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(el.tagName)) continue;
-    if (el.closest('code')) continue;  // the page's ids shown as they are: event types, hashes, rule ids, commands
+    // the page's ids shown as they are (event types, hashes, rule ids, commands; a game's id, marked translate=no)
+    if (el.closest('code, [translate="no"]')) continue;
     const text = n.textContent.trim();
     if (!text) continue;
     // an <option> shows when its select opens; an SVG <title> is the tooltip of a visible shape
@@ -85,7 +86,7 @@ COLLECT = r"""() => {
     out.push({ text, where: where(el) });
   }
   for (const el of document.querySelectorAll('[title], [aria-label], [placeholder], optgroup[label]')) {
-    if (!visible(el.tagName === 'OPTGROUP' ? el.closest('select') : el)) continue;
+    if (!visible(el.tagName === 'OPTGROUP' ? el.closest('select') : el) || el.closest('[translate="no"]')) continue;
     for (const a of ['title', 'aria-label', 'placeholder', 'label']) {
       const v = el.getAttribute(a);
       if (v && v.trim() && (a !== 'label' || el.tagName === 'OPTGROUP')) out.push({ text: v.trim(), where: where(el) + '@' + a });
@@ -383,6 +384,9 @@ def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, conte
     page.wait_for_selector("#games table")
     assert page.evaluate("document.documentElement.lang") == "en-XA"
     _settle(page)
+    # a game's id is shown as it is, marked translate=no (a random hex id such as 'ebfaddee' is all letters)
+    links = page.eval_on_selector_all('#games tr > td:first-child > a', "(as) => as.map((a) => a.getAttribute('translate'))")
+    assert links and set(links) == {"no"}, links
     findings = _findings(page, "lobby", set(), gaps)
     # Clouds of Smoke's army builder in the lobby: a unit added (its profile card), a limit broken (its refusal)
     page.select_option("#c-ruleset", "smoke")

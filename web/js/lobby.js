@@ -80,7 +80,7 @@ async function showGames(box, q) {
   const rows = page.games.map((g) => {
     const mineSeats = Object.keys(tokens.seatsOf(g.game_id));
     return h('tr', { dataset: { game: g.game_id } },
-      h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, title: g.game_id }, shortId(g.game_id))),
+      h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, title: g.game_id, translate: 'no' }, shortId(g.game_id))),
       h('td', {}, rulesetName(g)), h('td', {}, title(g)),
       h('td', {}, ({ active: t('active'), waiting: t('waiting'), finished: t('finished') }[g.status] || g.status) + (g.winner === 'draw' ? ` (${t('a draw')})` : g.winner ? ` (${t('{side} won', { side: g.winner })})` : '')), h('td', { class: 'num' }, String(g.version)),
       h('td', {}, fmtTime(g.created_at, intlLocale())),
@@ -102,7 +102,7 @@ function mine() {
   const ids = tokens.allGames();
   if (!ids.length) return null;
   return h('section', { 'aria-labelledby': 'h-mine' }, h('h2', { id: 'h-mine' }, t('Seats in this browser')),
-    h('ul', {}, ids.map((id) => h('li', {}, h('a', { href: `#/game/${encodeURIComponent(id)}` }, shortId(id)), ': ',
+    h('ul', {}, ids.map((id) => h('li', {}, h('a', { href: `#/game/${encodeURIComponent(id)}`, translate: 'no' }, shortId(id)), ': ',
       Object.keys(tokens.seatsOf(id)).map((s, i) => [i ? ', ' : '', h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}` }, s)]),
       ' ', h('button', { type: 'button', class: 'link', onclick: (e) => { tokens.forget(id); e.target.closest('li').remove(); } }, t('forget'))))));
 }
