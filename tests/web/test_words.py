@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 
 from .conftest import shot
+from .test_axe import AXE, RUN_AXE
 
 
 def _until(base: str, gid: str, clients: dict[str, httpx.Client], want, avoid=lambda d: False, steps: int = 80,
@@ -169,7 +170,8 @@ LEADER_IDS = {x for ids in LEADERS.values() for x in ids}
 
 
 def _hoth_form(contexts: Any, base: str, lang: str, width: int) -> Any:
-    page = contexts.page(width=width, height=900 if width > 500 else 800, locale=lang)
+    # the service's CSP forbids an injected script: the page bypasses it for axe-core (tests/web/test_axe.py)
+    page = contexts.page(width=width, height=900 if width > 500 else 800, locale=lang, bypass_csp=True)
     page.goto(f"{base}/#/")
     page.wait_for_selector("#c-ruleset option", state="attached")
     page.select_option("#c-ruleset", "hoth")
@@ -220,6 +222,11 @@ def test_hoths_leaders_and_support_cards_are_chosen_by_name_never_by_id(server, 
             # readable on a phone: nothing wider than the page
             assert page.evaluate("document.documentElement.scrollWidth") <= width, (lang, width)
             shot(page, f"words-lobby-hoth-options-{lang}-{width}", full_page=True)
+            # every box and list has its name for a screen reader (axe-core, the lists opened)
+            assert AXE.exists(), f"axe-core is missing ({AXE}): run ops/ensure-axe"
+            page.add_script_tag(path=str(AXE))
+            serious = [v for v in page.evaluate(RUN_AXE) if v["impact"] in ("serious", "critical")]
+            assert not [n["target"] for v in serious for n in v["nodes"] if "opt-" in n["target"] or "c-options" in n["target"]], serious
             page.locator("#c-options").screenshot(path=str(shot(page, f"words-lobby-hoth-options-form-{lang}-{width}")))
             page.context.close()
 
