@@ -257,7 +257,7 @@ export function optionsForm(onChange, ctx = {}) {
     // the cards chosen, by name, on the closed line (a phone shows the choice without opening the list)
     const said = () => {
       const names = cards.filter((_, i) => support[f][i].checked).map((c) => c.name);
-      summary.textContent = names.length ? `${title}: ${names.join(', ')}` : title;
+      summary.textContent = names.length ? `${title} — ${names.join(', ')}` : title;
     };
     const list = h('details', { class: 'support-cards', id: `opt-support-${f}`, onchange: said }, summary,
       cards.map((c, i) => h('label', { class: 'support-card', for: `opt-support-${f}-${i}` }, support[f][i],
