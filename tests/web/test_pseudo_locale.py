@@ -174,7 +174,11 @@ def view_gaps(base: str, gid: str, token: str) -> set[str]:
 
 
 def _enums(node: Any, out: set[str]) -> set[str]:
+    """The words of the values an options schema enumerates, but for an option that names them (``x-items``:
+    Battle of Hoth's leaders and support cards, which its form offers by their printed names, never by id)."""
     if isinstance(node, dict):
+        if "x-items" in node:
+            return out
         for k, v in node.items():
             if k == "enum" and isinstance(v, list):
                 out.update(w for x in v if isinstance(x, str) for w in WORD.findall(x))
@@ -192,8 +196,9 @@ def listing_ids(base: str) -> set[str]:
 
     * a rule choice's option ids: a choice in force is shown in words, marked, with its rule id and its option's
       id beside it in small print (``(HOTH-CHOICE-EWEB any)``, web/js/choices.js), as the rule id is;
-    * the values an options schema enumerates (Battle of Hoth's leaders ``vader``, ``leia``: characters' ids,
-      offered as they are by its options form, web/js/rulesets/hoth.js)."""
+    * the values an options schema enumerates that it names nowhere (an option with ``x-items`` names them: Battle
+      of Hoth's leaders ``vader``, ``leia`` and support cards are offered by their printed names, marked, so an id
+      shown on the page is a finding)."""
     out: set[str] = set()
     for rs in httpx.get(f"{base}/rulesets", params={"lang": PSEUDO}).json():
         for c in rs.get("choices") or []:
