@@ -23,6 +23,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point as SPoint, Polygon
 
+from .chords import chord_blocks, convex_edges
 from .content import TerrainElement, TerrainKind
 from .geometry import EPS, Box, Point, overlap_depth, point_segment_distance
 
@@ -220,6 +221,13 @@ class Terrain:
             if not hit.any() or self._starts_inside(k, eid, ring):
                 continue
             idx = np.nonzero(hit)[0]
+            edges = convex_edges(ring)
+            if edges is not None:  # a convex element: its chord answers most lines (domain/smoke/chords.py)
+                blk, sure = chord_blocks(k, qx[idx], qy[idx], edges, strict)
+                blocked[idx] |= blk
+                idx = idx[~sure]
+                if not len(idx):
+                    continue
             blk, uns = _ring_blocks(k, qx[idx], qy[idx], ring, strict)
             blocked[idx] |= blk & ~uns
             unsure[idx] |= uns
