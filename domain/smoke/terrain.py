@@ -216,7 +216,13 @@ class Terrain:
         by0, by1 = np.minimum(ky, qy), np.maximum(ky, qy)
         blocked = np.zeros(len(qx), dtype=bool)
         unsure = np.zeros(len(qx), dtype=bool)
+        if not len(qx):
+            return blocked, unsure
+        # the box of all the lines: an element missing it misses every line's box
+        every = (float(bx0.min()), float(by0.min()), float(bx1.max()), float(by1.max()))
         for eid, b, ring in self.blockers:
+            if not _bb_hit(every, b):
+                continue
             hit = (bx0 <= b[2] + EPS) & (b[0] <= bx1 + EPS) & (by0 <= b[3] + EPS) & (b[1] <= by1 + EPS) & ~blocked
             if not hit.any() or self._starts_inside(k, eid, ring):
                 continue
