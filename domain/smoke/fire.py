@@ -24,9 +24,10 @@ from .choices import VIEW_INSIDE, choice
 from .formations import touching
 from .geometry import (
     EPS, Box, candidate_points, clip_segment, convex_hull, point_in_convex, range_distance, sector_clip,
-    segment_meets_interior, segments_meet_interior,
+    segment_meets_interior,
 )
 from .layouts import keep, recent, untouched
+from .segments_at_once import segments_meet_interior
 from .state import SmokeState, Unit, memo, remembered
 from .units import bombardment_of, fire_range, fire_range_bound, fire_weapons, has
 

@@ -15,7 +15,8 @@ from domain.smoke import deployment as D
 from domain.smoke import fire as F
 from domain.smoke import state as S
 from domain.smoke.column_search import candidates
-from domain.smoke.geometry import Box, candidate_points, segment_meets_interior, segments_meet_interior
+from domain.smoke.geometry import Box, candidate_points, segment_meets_interior
+from domain.smoke.segments_at_once import segments_meet_interior
 from domain.smoke import terrain as T
 from domain.smoke.chords import chord_blocks, convex_edges
 from domain.smoke.geometry import convex_hull
@@ -244,15 +245,40 @@ def test_chord_answers_in_random_games_are_the_one_line_test(monkeypatch, battle
 
 
 def test_segments_meet_interior_on_arrays():
+    """SMOKE-GEO-12a on arrays, every edge at once: the one-line test's answers, and the very array of the edge-by-edge
+    version, for segments from random points, the corners and the centre of turned and axis-aligned units, to random
+    points, the unit's corners, its centre and points just beside its edges."""
     rng = random.Random(11)
-    for _ in range(200):
+    for _ in range(300):
         b = Box(rng.uniform(2, 8), rng.uniform(2, 8), rng.choice([0.0, 90.0, rng.uniform(0, 360)]),
                 rng.uniform(0.3, 2), rng.uniform(0.3, 2))
         poly = b.corners()
-        k = (rng.uniform(0, 10), rng.uniform(0, 10))
         qs = [(rng.uniform(0, 10), rng.uniform(0, 10)) for _ in range(30)] + list(poly) + [b.c]
-        got = segments_meet_interior(k, np.array([q[0] for q in qs]), np.array([q[1] for q in qs]), poly)
-        assert [bool(g) for g in got] == [segment_meets_interior(k, q, poly) for q in qs]
+        qs += [((p[0] + r[0]) / 2 + dx, (p[1] + r[1]) / 2 + dy) for p, r in zip(poly, poly[1:] + poly[:1])
+               for dx, dy in ((0.0, 0.0), (0.01, 0.0), (0.0, -0.01), (1e-12, 1e-12))]
+        qx, qy = np.array([q[0] for q in qs]), np.array([q[1] for q in qs])
+        for k in [(rng.uniform(0, 10), rng.uniform(0, 10)), b.FL, b.RR, b.c, poly[0]]:
+            got = segments_meet_interior(k, qx, qy, poly)
+            assert np.array_equal(got, O.segments_meet_interior(k, qx, qy, poly))
+            assert [bool(g) for g in got] == [segment_meets_interior(k, q, poly) for q in qs]
+
+
+@pytest.mark.parametrize("battle,players,seed", [("BTL-CROSSROADS", 4, 100), ("BTL-CROSSROADS", 4, 102)])
+def test_segments_meet_interior_in_random_games_is_edge_by_edge(monkeypatch, battle, players, seed):
+    """Every batch of lines of fire tested against a unit on arrays in a random game: the edge-by-edge answers."""
+    seen = {"calls": 0}
+    fast = F.segments_meet_interior
+
+    def checked(a, qx, qy, poly, margin=F.EPS):
+        got = fast(a, qx, qy, poly, margin)
+        assert np.array_equal(got, O.segments_meet_interior(a, qx, qy, poly, margin))
+        seen["calls"] += 1
+        return got
+
+    monkeypatch.setattr(F, "segments_meet_interior", checked)
+    F.clear_caches()
+    random_game(RS, battle, seed, options={"players": players})
+    assert seen["calls"] >= 5
 
 
 @pytest.mark.parametrize("battle,players,seed", [("BTL-CROSSROADS", 2, 0), ("BTL-CROSSROADS", 3, 1),
