@@ -36,7 +36,7 @@ STEPS = [
     ("fire", "fire_contacts"), ("fire", "_pairs_near_changes"), ("fire", "_pairs_swept"), ("fire", "fire_contact"),
     ("fire", "line_of_fire"), ("fire", "_sector_and_range"), ("fire", "_blockers"), ("fire", "_corner_lines"),
     ("fire", "_first_clear"), ("fire", "_line_hit"), ("fire", "shortest_weapon"),
-    ("terrain", "_ring_blocks"), ("units", "fire_range"),
+    ("terrain", "_ring_blocks"), ("chords", "chord_blocks"), ("units", "fire_range"),
     ("formations", "neighbours"), ("formations", "formations"), ("formations", "touching"),
     ("markers", "best_placements"), ("markers", "candidates"), ("markers", "marker_units"),
     ("bombardment", "eligible"), ("bombardment", "targets"),

@@ -24,9 +24,10 @@ from .choices import VIEW_INSIDE, choice
 from .formations import touching
 from .geometry import (
     EPS, Box, candidate_points, clip_segment, convex_hull, point_in_convex, range_distance, sector_clip,
-    segment_meets_interior, segments_meet_interior,
+    segment_meets_interior,
 )
 from .layouts import keep, recent, untouched
+from .segments_at_once import segments_meet_interior
 from .state import SmokeState, Unit, memo, remembered
 from .units import bombardment_of, fire_range, fire_range_bound, fire_weapons, has
 
@@ -314,9 +315,10 @@ def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool
         return None
     if check_terrain:
         t_blocked, t_unsure = terrain.view_blocked(k, qx[open_], qy[open_], strict=strict)
+        open_, t_unsure = open_[~t_blocked], t_unsure[~t_blocked]  # the lines the terrain surely blocks are out
     for n, i in enumerate(open_):
         q = cands[start + i]
-        if check_terrain and (t_blocked[n] or (t_unsure[n] and terrain.view_blocker(k, q, strict=strict))):
+        if check_terrain and t_unsure[n] and terrain.view_blocker(k, q, strict=strict):
             continue
         if near[i] and len(blockers) > 1 and through_a_seam(k, q, blockers, _near(k, q, boxed)) is not None:
             continue

@@ -21,7 +21,6 @@ import math
 from functools import lru_cache
 from typing import NamedTuple, Sequence
 
-import numpy as np
 
 Point = tuple[float, float]
 
@@ -396,34 +395,6 @@ def segment_meets_interior(a: Point, b: Point, poly: Sequence[Point], margin: fl
         if t0 >= t1:
             return False
     return t1 - t0 > 1e-12
-
-
-def segments_meet_interior(a: Point, qx, qy, poly: Sequence[Point], margin: float = EPS):
-    """``segment_meets_interior(a, q, poly, margin)`` for every q = (qx[i], qy[i]) (NumPy arrays): the same
-    operations elementwise, so the same answers."""
-    dx, dy = qx - a[0], qy - a[1]
-    t0 = np.zeros(len(qx))
-    t1 = np.ones(len(qx))
-    alive = np.ones(len(qx), dtype=bool)
-    n = len(poly)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for i in range(n):
-            p, q = poly[i], poly[(i + 1) % n]
-            ex, ey = q[0] - p[0], q[1] - p[1]
-            L = math.hypot(ex, ey)
-            if L <= 0.0:
-                continue
-            num = (ex * (a[1] - p[1]) - ey * (a[0] - p[0])) / L - margin
-            den = (ex * dy - ey * dx) / L
-            flat = np.abs(den) < 1e-15
-            if num <= 0.0:
-                alive &= ~flat
-            t = -num / den
-            enter = ~flat & (den > 0)
-            leave = ~flat & ~(den > 0)
-            t0 = np.where(enter & (t > t0), t, t0)
-            t1 = np.where(leave & (t < t1), t, t1)
-    return alive & (t1 - t0 > 1e-12)
 
 
 def convex_hull(points: Sequence[Point]) -> list[Point]:

@@ -23,6 +23,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point as SPoint, Polygon
 
+from .chords import chord_blocks, convex_edges
 from .content import TerrainElement, TerrainKind
 from .geometry import EPS, Box, Point, overlap_depth, point_segment_distance
 
@@ -215,11 +216,24 @@ class Terrain:
         by0, by1 = np.minimum(ky, qy), np.maximum(ky, qy)
         blocked = np.zeros(len(qx), dtype=bool)
         unsure = np.zeros(len(qx), dtype=bool)
+        if not len(qx):
+            return blocked, unsure
+        # the box of all the lines: an element missing it misses every line's box
+        every = (float(bx0.min()), float(by0.min()), float(bx1.max()), float(by1.max()))
         for eid, b, ring in self.blockers:
+            if not _bb_hit(every, b):
+                continue
             hit = (bx0 <= b[2] + EPS) & (b[0] <= bx1 + EPS) & (by0 <= b[3] + EPS) & (b[1] <= by1 + EPS) & ~blocked
             if not hit.any() or self._starts_inside(k, eid, ring):
                 continue
             idx = np.nonzero(hit)[0]
+            edges = convex_edges(ring)
+            if edges is not None:  # a convex element: its chord answers most lines (domain/smoke/chords.py)
+                blk, sure = chord_blocks(k, qx[idx], qy[idx], edges, strict)
+                blocked[idx] |= blk
+                idx = idx[~sure]
+                if not len(idx):
+                    continue
             blk, uns = _ring_blocks(k, qx[idx], qy[idx], ring, strict)
             blocked[idx] |= blk & ~uns
             unsure[idx] |= uns

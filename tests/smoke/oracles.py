@@ -7,6 +7,10 @@ oracles for the fast versions in ``domain/smoke`` (``tests/smoke/test_search_ora
 ``hit_groups``: every attacker's distance to every receiver (``battle._hit_groups`` skips the far ones).
 ``ring_blocks``: the blocks-view test of many lines against one element's ring, one edge at a time
 (``terrain._ring_blocks`` takes every edge at once).
+``segments_meet_interior``: many segments against one polygon, one edge at a time (``segments_at_once`` takes
+every edge at once).
+``ring_blocker``: the blocks-view test of one line against one element (``Terrain.view_blocker``'s test for one
+element; ``chords.chord_blocks`` answers many lines at once from a convex element's chord).
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from domain.smoke.deployment import COLUMN_RADIUS, FACING_TO, _column_of, _Room
 from domain.smoke.fire import _line_hit, _poly_bb, _r, fire_contact
 from domain.smoke.formations import touching
 from domain.smoke.geometry import EPS, Box, Point, candidate_points, dist
+from domain.smoke.terrain import _inside_pieces
 
 
 def ring_spots(mx: float, my: float, facing: float, w: float, d: float):
@@ -189,3 +194,46 @@ def ring_blocks(k: Point, qx: np.ndarray, qy: np.ndarray, ring: Sequence[Point],
         d2 = (kx + t1 * dx[:, None] - qx[:, None]) ** 2 + (ky + t1 * dy[:, None] - qy[:, None]) ** 2
         unsure |= (long & (np.abs(d2 - EPS * EPS) <= 1e-15)).any(axis=1)
         return (long & (d2 > EPS * EPS)).any(axis=1), unsure
+
+
+def ring_blocker(k: Point, q: Point, ring: Sequence[Point], strict: bool) -> bool:
+    """``Terrain.view_blocker``'s test of the line k -> q against one element's ring (SMOKE-GEO-12b), for a k that
+    does not start inside it: a merged inside piece longer than EPS (in the usual reading, ending farther than EPS
+    from q)."""
+    for t0, t1 in _inside_pieces(k, q, ring):
+        if (t1 - t0) * math.hypot(q[0] - k[0], q[1] - k[1]) <= EPS:
+            continue
+        if strict:
+            return True
+        end = (k[0] + t1 * (q[0] - k[0]), k[1] + t1 * (q[1] - k[1]))
+        if (end[0] - q[0]) ** 2 + (end[1] - q[1]) ** 2 > EPS * EPS:
+            return True
+    return False
+
+
+def segments_meet_interior(a: Point, qx, qy, poly: Sequence[Point], margin: float = EPS):
+    """``segment_meets_interior(a, q, poly, margin)`` for every q = (qx[i], qy[i]) (NumPy arrays): the same
+    operations elementwise, so the same answers."""
+    dx, dy = qx - a[0], qy - a[1]
+    t0 = np.zeros(len(qx))
+    t1 = np.ones(len(qx))
+    alive = np.ones(len(qx), dtype=bool)
+    n = len(poly)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(n):
+            p, q = poly[i], poly[(i + 1) % n]
+            ex, ey = q[0] - p[0], q[1] - p[1]
+            L = math.hypot(ex, ey)
+            if L <= 0.0:
+                continue
+            num = (ex * (a[1] - p[1]) - ey * (a[0] - p[0])) / L - margin
+            den = (ex * dy - ey * dx) / L
+            flat = np.abs(den) < 1e-15
+            if num <= 0.0:
+                alive &= ~flat
+            t = -num / den
+            enter = ~flat & (den > 0)
+            leave = ~flat & ~(den > 0)
+            t0 = np.where(enter & (t > t0), t, t0)
+            t1 = np.where(leave & (t < t1), t, t1)
+    return alive & (t1 - t0 > 1e-12)

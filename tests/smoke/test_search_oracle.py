@@ -15,8 +15,12 @@ from domain.smoke import deployment as D
 from domain.smoke import fire as F
 from domain.smoke import state as S
 from domain.smoke.column_search import candidates
-from domain.smoke.geometry import Box, candidate_points, segment_meets_interior, segments_meet_interior
-from domain.smoke.terrain import _ring_blocks
+from domain.smoke.geometry import Box, candidate_points, segment_meets_interior
+from domain.smoke.segments_at_once import segments_meet_interior
+from domain.smoke import terrain as T
+from domain.smoke.chords import chord_blocks, convex_edges
+from domain.smoke.geometry import convex_hull
+from domain.smoke.terrain import _ring_blocks, _ring_distance, point_in_ring
 
 from . import oracles as O
 from .play import Game, random_game, ruleset
@@ -147,16 +151,134 @@ def test_ring_blocks_every_edge_at_once_is_edge_by_edge(battle):
     assert compared > 50
 
 
+def _convex_rings(rng):
+    """Strictly convex rings: rectangles (axis-aligned and turned), both orientations, random hulls."""
+    rings = []
+    for _ in range(12):
+        b = Box(rng.uniform(3, 7), rng.uniform(3, 7), rng.choice([0.0, 90.0, 30.0, rng.uniform(0, 360)]),
+                rng.uniform(0.5, 3), rng.uniform(0.5, 3))
+        rings += [tuple(b.corners()), tuple(reversed(b.corners()))]
+    for _ in range(12):
+        hull = convex_hull([(rng.uniform(2, 8), rng.uniform(2, 8)) for _ in range(rng.randint(3, 9))])
+        if len(hull) >= 3 and convex_edges(tuple(hull)) is not None:
+            rings.append(tuple(hull))
+    return rings
+
+
+def _grazing_points(ring):
+    """Points along the lines of a ring's edges, beyond its vertices and a hair beside them (grazing lines)."""
+    pts = []
+    n = len(ring)
+    for i in range(n):
+        (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+        for t in (-1.5, -0.3, 1.3, 2.0):
+            x, y = x1 + t * (x2 - x1), y1 + t * (y2 - y1)
+            pts += [(x, y), (x + 1e-7, y - 1e-7), (x, y + 0.0105), (x - 0.0095, y)]
+    return pts
+
+
+def _chord_checked(k, pts, ring, edges, strict) -> tuple[int, int]:
+    qx = np.array([p[0] for p in pts])
+    qy = np.array([p[1] for p in pts])
+    blocked, sure = chord_blocks(k, qx, qy, edges, strict)
+    for i, q in enumerate(pts):
+        if sure[i]:
+            assert bool(blocked[i]) == O.ring_blocker(k, q, ring, strict), (k, q, ring, strict)
+        else:
+            assert not blocked[i]
+    return int(sure.sum()), len(pts)
+
+
+def _starts_inside(k, ring) -> bool:
+    return point_in_ring(k, ring) and _ring_distance(k, ring) > T.EPS
+
+
+def test_chord_of_a_convex_element_is_the_one_line_test():
+    """SMOKE-GEO-12b from a convex element's chord (``chords.chord_blocks``): wherever it answers, the answer is the
+    one-line test's (``Terrain.view_blocker`` for that element), in both readings, for lines from and to points on,
+    near, inside and around convex rings (vertices, on and a hair beside edges, along the edges' lines: grazing
+    lines, lines through vertices, lines ending just inside or EPS from the boundary); it answers nearly all."""
+    rng = random.Random(5)
+    sure = total = 0
+    for ring in _convex_rings(rng):
+        edges = convex_edges(ring)
+        assert edges is not None
+        pts = _ring_points(ring, rng) + _grazing_points(ring)
+        for k in pts[::3]:
+            if _starts_inside(k, ring):
+                continue
+            for strict in (False, True):
+                s, n = _chord_checked(k, pts, ring, edges, strict)
+                sure += s
+                total += n
+    assert total > 50_000 and sure > 0.9 * total
+
+
+def test_convex_edges_only_of_strictly_convex_rings():
+    assert convex_edges(((0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (0.0, 1.0))) is not None
+    assert convex_edges(((0.0, 0.0), (0.0, 1.0), (2.0, 1.0), (2.0, 0.0))) is not None  # clockwise
+    assert convex_edges(((0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 0.5), (0.0, 1.0))) is None  # a notch
+    assert convex_edges(((0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (0.0, 1.0))) is None  # a flat vertex
+    assert convex_edges(((0.0, 0.0), (2.0, 0.0), (2.0, 0.0), (0.0, 1.0))) is None  # an edge of no length
+    assert convex_edges(((0.0, 0.0), (2.0, 1.0), (2.0, 0.0), (0.0, 1.0))) is None  # crossed
+
+
+@pytest.mark.parametrize("battle,players,seed", [("BTL-CROSSROADS", 4, 100), ("BTL-CROSSROADS", 4, 102),
+                                                 ("BTL-CROSSROADS", 3, 5)])
+def test_chord_answers_in_random_games_are_the_one_line_test(monkeypatch, battle, players, seed):
+    """Every line the engine asks of a convex blocks-view element's chord in a random game: wherever the chord
+    answers, the answer is the one-line test's; and the lines of fire found are the one-by-one search's."""
+    seen = {"sure": 0, "lines": 0}
+    fast = T.chord_blocks
+
+    def checked(k, qx, qy, edges, strict):
+        ring = next(r for _, _, r in T._terrains.last[2].blockers if convex_edges(r) is edges)
+        s, n = _chord_checked(k, list(zip(qx.tolist(), qy.tolist())), ring, edges, strict)
+        seen["sure"] += s
+        seen["lines"] += n
+        return fast(k, qx, qy, edges, strict)
+
+    monkeypatch.setattr(T, "chord_blocks", checked)
+    F.clear_caches()
+    random_game(RS, battle, seed, options={"players": players})
+    assert seen["lines"] >= 100 and seen["sure"] > 0.9 * seen["lines"]
+
+
 def test_segments_meet_interior_on_arrays():
+    """SMOKE-GEO-12a on arrays, every edge at once: the one-line test's answers, and the very array of the edge-by-edge
+    version, for segments from random points, the corners and the centre of turned and axis-aligned units, to random
+    points, the unit's corners, its centre and points just beside its edges."""
     rng = random.Random(11)
-    for _ in range(200):
+    for _ in range(300):
         b = Box(rng.uniform(2, 8), rng.uniform(2, 8), rng.choice([0.0, 90.0, rng.uniform(0, 360)]),
                 rng.uniform(0.3, 2), rng.uniform(0.3, 2))
         poly = b.corners()
-        k = (rng.uniform(0, 10), rng.uniform(0, 10))
         qs = [(rng.uniform(0, 10), rng.uniform(0, 10)) for _ in range(30)] + list(poly) + [b.c]
-        got = segments_meet_interior(k, np.array([q[0] for q in qs]), np.array([q[1] for q in qs]), poly)
-        assert [bool(g) for g in got] == [segment_meets_interior(k, q, poly) for q in qs]
+        qs += [((p[0] + r[0]) / 2 + dx, (p[1] + r[1]) / 2 + dy) for p, r in zip(poly, poly[1:] + poly[:1])
+               for dx, dy in ((0.0, 0.0), (0.01, 0.0), (0.0, -0.01), (1e-12, 1e-12))]
+        qx, qy = np.array([q[0] for q in qs]), np.array([q[1] for q in qs])
+        for k in [(rng.uniform(0, 10), rng.uniform(0, 10)), b.FL, b.RR, b.c, poly[0]]:
+            got = segments_meet_interior(k, qx, qy, poly)
+            assert np.array_equal(got, O.segments_meet_interior(k, qx, qy, poly))
+            assert [bool(g) for g in got] == [segment_meets_interior(k, q, poly) for q in qs]
+
+
+@pytest.mark.parametrize("battle,players,seed", [("BTL-CROSSROADS", 4, 100), ("BTL-CROSSROADS", 4, 102)])
+def test_segments_meet_interior_in_random_games_is_edge_by_edge(monkeypatch, battle, players, seed):
+    """Every batch of lines of fire tested against a unit on arrays in a random game: the edge-by-edge answers."""
+    seen = {"calls": 0}
+    fast = F.segments_meet_interior
+
+    def checked(a, qx, qy, poly, margin=F.EPS):
+        got = fast(a, qx, qy, poly, margin)
+        assert np.array_equal(got, O.segments_meet_interior(a, qx, qy, poly, margin))
+        seen["calls"] += 1
+        return got
+
+    monkeypatch.setattr(F, "segments_meet_interior", checked)
+    F.clear_caches()
+    random_game(RS, battle, seed, options={"players": players})
+    assert seen["calls"] >= 5
 
 
 @pytest.mark.parametrize("battle,players,seed", [("BTL-CROSSROADS", 2, 0), ("BTL-CROSSROADS", 3, 1),
