@@ -225,7 +225,8 @@ const purposeWord = (purpose) => ({ attack: t('attack'), push: t('push'), defens
 const causeWord = (cause) => (/^hazard \S+$/.test(cause || '') ? t('hazard {hazard}', { hazard: cause.slice(7) }) : cause);
 const reasonWords = (view, reason) => (st(view).win_reason_message && st(view).win_reason) || reason;
 // a step whose payload keeps stored text a player cannot read (an ability's source ``RB1 Brawl``, a star's English
-// name): the server's one line of it, in the reader's language (domain/emperor/sources.py), as a sentence
+// name, an ability's English notation): the server's one line of it, in the reader's language
+// (domain/emperor/sources.py), as a sentence
 const said = (e) => (e.summary ? `${e.summary.charAt(0).toUpperCase()}${e.summary.slice(1)}.` : '');
 function words(e, view) {
   const p = e.payload || {};
@@ -250,7 +251,7 @@ function words(e, view) {
     case 'pushed': return tn('{warrior} is pushed from {from} to {to}: {n} wound.', '{warrior} is pushed from {from} to {to}: {n} wounds.', p.wounds, { warrior: n(p.target), from: p.frm, to: (p.path || []).slice(-1)[0] || p.frm });
     case 'star_chosen': return said(e) || (p.choice ? t('A star is spent.') : t('Star: {choice}.', { choice: t('none applies') }));
     case 'fallback_used': return p.applied ? t('Fallback {name}.', { name: p.name }) : t('Fallback {name} (already used this turn).', { name: p.name });
-    case 'ability_done': return p.skipped ? t('{ability} left unused.', { ability: p.ability }) : t('{ability} done.', { ability: p.ability });
+    case 'ability_done': return said(e) || (p.skipped ? t('{ability} left unused.', { ability: p.ability }) : t('{ability} done.', { ability: p.ability }));
     case 'card_resolved': return t('{card} is exhausted.', { card: cname(view, p.card) });
     case 'refreshed': return p.refreshed ? (p.side === 'human' ? t('You refresh the exhausted cards.') : t('The Emperor refreshes the exhausted cards.'))
       : tn('The Emperor does not refresh ({n} prepared card, more than {max}).', 'The Emperor does not refresh ({n} prepared cards, more than {max}).', p.prepared, { max: p.refresh_value });
