@@ -20,6 +20,8 @@ from service.i18n import render
 from tests.service.api_client import Api, api  # noqa: F401
 
 SETUP = "SETUP-AKHENA-VS-REBEL"
+#: A game (its id ``emperor-sources-<seed>``, the commands' seed) that reaches both a defence and both sides' stars.
+SEED_OF_THE_GAME = 5
 UK = {"Accept-Language": "uk"}
 CYRILLIC = re.compile(r"[А-Яа-яІіЇїЄєҐґ]")
 #: A source as the log keeps it: a card id then its English name (``RB1 Brawl``), ``star: Jab``, ``fallback Gale``.
@@ -27,9 +29,11 @@ ID = re.compile(r"[A-Z]{1,3}[0-9]+")
 RAW = re.compile(r"\b[A-Z]{1,3}[0-9]+ [A-Z][a-z]|\bstar: [A-Z]|\bfallback [A-Z]|\bbase move\b")
 
 
-def _until_sources(api: Api, seed: int, steps: int = 400) -> tuple[str, str, dict, dict]:
-    """Play (a star preferred whenever one is legal, else a seeded random command) until a defence is asked and
-    a star was spent by each side; returns the game id, the token, and the view then (in English and uk)."""
+def _until_sources(api: Api, seed: int, monkeypatch, steps: int = 400) -> tuple[str, str, dict, dict]:
+    """Play (a star preferred whenever one is legal, else an activation, else a seeded random command) until a
+    defence is asked and a star was spent by each side; returns the game id, the token, and the view then (in
+    English and uk). The game's id is fixed, so its shuffles (from the seed and the id) are the same every run."""
+    monkeypatch.setattr("service.game_service.new_game_id", lambda: f"emperor-sources-{seed}")
     g = api.create("emperor", SETUP)
     gid, token = g["game_id"], g["seats"]["human"]
     rng = random.Random(seed)
@@ -72,8 +76,8 @@ def test_the_stored_sources_read_back_as_words():
     assert source_said("") == ""
 
 
-def test_an_attack_and_the_stars_say_where_they_come_from_in_the_readers_language(api: Api):
-    gid, token, en, uk = _until_sources(api, seed=5)
+def test_an_attack_and_the_stars_say_where_they_come_from_in_the_readers_language(api: Api, monkeypatch):
+    gid, token, en, uk = _until_sources(api, SEED_OF_THE_GAME, monkeypatch)
     p_en, p_uk = en["state"]["pending"], uk["state"]["pending"]
     # the log keeps the source as stored; the view says it in words, the message beside it
     asked = [e for e in api.events(gid, token) if e["type"] == "defense_requested"][-1]
