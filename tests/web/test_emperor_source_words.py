@@ -99,4 +99,5 @@ def test_the_defence_and_the_emperors_turn_name_sources_and_stars_in_ukrainian(s
     assert CYRILLIC.search(phone.locator("#defence-ask").inner_text())
     shot(phone, "emperor-sources-uk-375", full_page=True)
     phone.locator("#defence-ask").screenshot(path=str(shot(phone, "emperor-sources-uk-375-defence")))
+    phone.locator("#emperor-turn li[data-seq]").last.scroll_into_view_if_needed()  # the list scrolls: its end
     phone.locator("#emperor-turn").screenshot(path=str(shot(phone, "emperor-sources-uk-375-turn")))
