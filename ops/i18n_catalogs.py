@@ -46,12 +46,14 @@ def _add(catalog: Catalog, found: object, base: Path) -> None:
 
 
 def printed_names() -> dict[str, set[str]]:
-    """ruleset id -> the printed names a game of any of its scenarios may cite."""
+    """ruleset id -> the printed names a game of any of its scenarios may cite, and those its options offer by name."""
     sys.path.insert(0, str(ROOT))
     from domain.kernel import printed, registry
     from domain.kernel.campaign import campaign_rules_of
     from domain.kernel.runner import Game
     from scenarios.content import hand_to_rulesets
+    from service.ruleset_listing import listing
+    from service.ruleset_listing import printed as offered
 
     hand_to_rulesets()  # this script is its own composition root: the rulesets get their content here
     out: dict[str, set[str]] = {}
@@ -71,6 +73,9 @@ def printed_names() -> dict[str, set[str]]:
             samples = getattr(owner, "printed_samples", None)
             for view in samples() if samples is not None else ():
                 out.setdefault(rs.id, set()).update(printed.collect(view, printed.printed_paths_of(owner)))
+    for e in listing():  # the printed names its options offer by name (GET /rulesets ``x-items``: Hoth's leaders)
+        if e["id"] in out:
+            out[e["id"]].update(offered(e))
     return out
 
 

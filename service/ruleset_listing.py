@@ -7,6 +7,11 @@ titles, each rule choice's title, question, reason and readings (``words``, ``te
 descriptions and notes for people (``x-note``) and the names of Clouds of Smoke's army-building catalogue. Ids, enums, defaults and a
 choice's ``sources`` (the originals' sentences, quoted as they are) are data and never touched.
 
+What an option offers by name (``x-items``, :data:`ITEMS`: Battle of Hoth's leaders and support cards) are printed
+names and card texts: they are said as a game's view says them, through the catalogs' context ``name``
+(:func:`service.i18n.term`, the entries a game's cards already have), and :func:`printed` lists them for the
+catalogs beside the other printed names of a ruleset (``names/<ruleset>``), not among its ``content`` texts.
+
 ``ops/i18n-extract`` finds these texts with :func:`texts` over the same English listing, so whatever a
 ruleset's content says (Python or JSON) reaches the template without a marker in the data.
 """
@@ -21,7 +26,7 @@ from bots import infos
 from domain.kernel import SetupError, registry
 from domain.kernel import choices as rule_choices
 
-from .i18n import CONTENT_CONTEXT, translations
+from .i18n import CONTENT_CONTEXT, term, translations
 from .language import DEFAULT
 
 #: The message context of the rulesets' own texts (content) in the catalogs.
@@ -29,6 +34,9 @@ CONTENT = CONTENT_CONTEXT
 #: An option's words for a person (a form's note) beside its ``description`` for API clients, when the
 #: description speaks in field syntax (``true``, ``"imperial"``): domain/hoth/team.py ``options_schema``.
 NOTE = "x-note"
+#: An option's items a person picks from, by name (per faction or kind, a list of ``id``, ``name`` and maybe
+#: ``text``): domain/hoth/team.py ``options_schema``.
+ITEMS = "x-items"
 
 
 def options_schema(rs: Any) -> dict[str, Any]:
@@ -74,12 +82,13 @@ def _each(items: Any) -> list[dict[str, Any]]:
     return [x for x in items if isinstance(x, dict)] if isinstance(items, list) else []
 
 
-def _words(e: dict[str, Any], f: Callable[[str], str]) -> None:
-    """Apply ``f`` in place to every text of the entry ``e`` meant for people."""
-    def put(d: dict[str, Any], *keys: str) -> None:
+def _words(e: dict[str, Any], f: Callable[[str], str], name: Callable[[str], str] | None = None) -> None:
+    """Apply ``f`` in place to every text of the entry ``e`` meant for people, and ``name`` to every printed name
+    and card text an option offers (``x-items``); ``name`` None: those stay as they are."""
+    def put(d: dict[str, Any], *keys: str, say: Callable[[str], str] = f) -> None:
         for k in keys:
             if isinstance(d.get(k), str) and d[k]:
-                d[k] = f(d[k])
+                d[k] = say(d[k])
 
     put(e, "title")
     for x in _each(e.get("scenarios")) + _each(e.get("campaigns")) + _each(e.get("bots")):
@@ -96,6 +105,10 @@ def _words(e: dict[str, Any], f: Callable[[str], str]) -> None:
         if not isinstance(p, dict):
             continue
         put(p, "title", "description", NOTE)
+        items = p.get(ITEMS)
+        if name is not None and isinstance(items, dict):
+            for x in (x for group in items.values() for x in _each(group)):
+                put(x, "name", "text", say=name)
         army = p.get("x-army-building")  # Smoke's army-building catalogue (web/js/rulesets/smoke_army_builder.js)
         if isinstance(army, dict):
             for x in _each(army.get("factions")) + _each(army.get("preparations")):
@@ -119,14 +132,23 @@ def texts(e: dict[str, Any]) -> Iterator[str]:
     yield from found
 
 
+def printed(e: dict[str, Any]) -> Iterator[str]:
+    """Every printed name and card text an English entry's options offer by name (``x-items``): what the catalogs
+    hold in context ``name`` and :func:`localized` says through them."""
+    found: list[str] = []
+    _words(_copy(e), lambda s: s, lambda s: found.append(s) or s)
+    yield from found
+
+
 def localized(e: dict[str, Any], lang: str) -> dict[str, Any]:
     """The entry ``e`` with its texts in ``lang`` (a text the catalog lacks stays English)."""
     if lang == DEFAULT:
         return e
     tr = translations(lang)
     out = _copy(e)
-    _words(out, lambda s: tr.pgettext(CONTENT, s))
+    _words(out, lambda s: tr.pgettext(CONTENT, s), lambda s: term(s, lang))
     return out
 
 
-__all__ = ["CONTENT", "bot_infos", "default_seats", "entry", "listing", "localized", "options_schema", "texts"]
+__all__ = ["CONTENT", "ITEMS", "bot_infos", "default_seats", "entry", "listing", "localized", "options_schema", "printed",
+           "texts"]

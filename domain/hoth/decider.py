@@ -117,7 +117,7 @@ class HothRuleset:
     def options_schema(self) -> dict[str, Any]:
         """Kernel protocol: the JSON schema of ``options`` in ``POST /games`` (shown by ``GET /rulesets``)."""
         cat = self.catalog()
-        support = {f: tuple(c.id for c in cat.cards.values() if c.kind == "support" and c.faction == f)
+        support = {f: tuple(c for c in cat.cards.values() if c.kind == "support" and c.faction == f)
                    for f in ("imperial", "rebel")}
         return options_schema(support)
 

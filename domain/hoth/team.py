@@ -1,11 +1,13 @@
 """Seats, turn order and decks for 2 players and team play (HOTH-SETUP-9, HOTH-TEAM-*)."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel import SetupError
 from domain.kernel.messages import msg
 
+from .cards import Card
 from .scenario import FACTIONS
 from .terms import side
 
@@ -15,6 +17,12 @@ TEAM_PERSONAL_DECK = 8
 LEADERS: dict[str, tuple[str, ...]] = {
     "imperial": ("vader", "veers", "piett"),
     "rebel": ("leia", "luke", "han"),
+}
+#: HOTH-LEADER-1: each leader's name as the rulebooks print it (the same in the Czech and Italian ones; the
+#: catalogs, context ``name``, give the Ukrainian rulebook's and the Russian names).
+LEADER_NAMES: dict[str, str] = {
+    "vader": "Darth Vader", "veers": "Maximilian Veers", "piett": "Firmus Piett",
+    "leia": "Leia Organa", "luke": "Luke Skywalker", "han": "Han Solo",
 }
 
 
@@ -81,12 +89,15 @@ def team_hand_size(hand_size: int) -> int:
     return (hand_size + 1) // 2
 
 
-def options_schema(support_cards: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+def options_schema(support_cards: Mapping[str, Sequence[Card]]) -> dict[str, Any]:
     """The JSON schema of a Battle of Hoth game's ``options`` (``POST /games``; kernel protocol
-    ``options_schema``). ``support_cards``: the support card ids of each faction (content 3.1).
+    ``options_schema``). ``support_cards``: the support cards of each faction (content 3.1).
 
     ``description`` tells an API client what to send (``true``, ``"imperial"``); ``x-note`` says the same to a
-    person in words, as a form that asks in words shows it (the lobby, web/js/lobby.js)."""
+    person in words, as a form that asks in words shows it (the lobby, web/js/lobby.js); ``x-items``
+    names the leaders and support cards a person picks from, per faction: each one's ``id`` (what is sent), its
+    printed ``name`` and a card's ``text`` (web/js/rulesets/hoth.js shows these, never the ids); the ``enum``
+    beside it keeps the ids an API client sends (service/ruleset_listing.py says the names in each language)."""
     leader = {f: {"type": "string", "enum": list(LEADERS[f])} for f in FACTIONS}
     return {
         "type": "object",
@@ -112,15 +123,21 @@ def options_schema(support_cards: dict[str, tuple[str, ...]]) -> dict[str, Any]:
                 "additionalProperties": False,
                 "properties": {f: {"anyOf": [leader[f], {"type": "array", "items": leader[f], "minItems": 1,
                                                          "maxItems": 2, "uniqueItems": True}]} for f in FACTIONS},
+                "x-items": {f: [{"id": n, "name": LEADER_NAMES[n]} for n in LEADERS[f]] for f in FACTIONS},
             },
             "support": {
                 "title": "Support cards",
                 "description": "Support cards each faction holds at the start (campaign play, content 3.1): at most "
                                "one is played per turn beside the command card.",
+                "x-note": "Support cards each side holds at the start (CAMPAIGN-4): a side may hold any number of its "
+                          "own; at most one is played per turn, beside the command card.",
                 "type": "object",
                 "additionalProperties": False,
-                "properties": {f: {"type": "array", "items": {"type": "string", "enum": list(support_cards.get(f, ()))}}
+                "properties": {f: {"type": "array",
+                                   "items": {"type": "string", "enum": [c.id for c in support_cards.get(f, ())]}}
                                for f in FACTIONS},
+                "x-items": {f: [{"id": c.id, "name": c.title, "text": c.text} for c in support_cards.get(f, ())]
+                        for f in FACTIONS},
             },
         },
     }

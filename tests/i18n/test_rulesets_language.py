@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from service.ruleset_listing import listing, localized, texts
+from service.ruleset_listing import listing, localized, printed, texts
 from tests.service.api_client import Api, api  # noqa: F401
 
 CYRILLIC = re.compile(r"[А-Яа-яІіЇїЄєҐґ]")
@@ -63,7 +63,7 @@ def test_only_the_words_change_by_language(api: Api, lang: str):
     assert len(got) == len(HOSTED)
     for e_en, e_lang in zip(en, got, strict=True):
         words_en, words_lang = list(texts(e_en)), list(texts(e_lang))
-        assert _skeleton(e_en, words_en) == _skeleton(e_lang, words_lang)
+        assert _skeleton(e_en, words_en + list(printed(e_en))) == _skeleton(e_lang, words_lang + list(printed(e_lang)))
         same = [a for a, b in zip(words_en, words_lang, strict=True) if a == b]
         assert same == [], (lang, e_en["id"], same)
         for c_en, c_lang in zip(e_en["choices"], e_lang["choices"], strict=True):
@@ -79,3 +79,40 @@ def test_english_is_what_the_rulesets_say(api: Api):
     e = {**_hosted(listing())[0], "title": "a title no catalog holds"}
     assert localized(e, "uk")["title"] == "a title no catalog holds"
     assert localized(e, "uk") is not e and e["title"] == "a title no catalog holds"  # the English entry is untouched
+
+
+#: HOTH-LEADER-1 as each rulebook prints it (the Czech and Italian ones print the English names; no Russian rulebook:
+#: the names as Russian editions write them, as the catalog's campaign texts do).
+LEADERS = {
+    "en": ["Darth Vader", "Maximilian Veers", "Firmus Piett", "Leia Organa", "Luke Skywalker", "Han Solo"],
+    "uk": ["Дарт Вейдер", "Максиміліан Вірс", "Фірмус Пієтт", "Лея Орґана", "Люк Скайвокер", "Ган Соло"],
+    "ru": ["Дарт Вейдер", "Максимилиан Вирс", "Фирмус Пиетт", "Лея Органа", "Люк Скайуокер", "Хан Соло"],
+    "cs": ["Darth Vader", "Maximilian Veers", "Firmus Piett", "Leia Organa", "Luke Skywalker", "Han Solo"],
+    "it": ["Darth Vader", "Maximilian Veers", "Firmus Piett", "Leia Organa", "Luke Skywalker", "Han Solo"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(LEADERS))
+def test_hoths_leaders_and_support_cards_are_offered_by_their_printed_names(api: Api, lang: str):
+    """The options schema names what a person picks (``x-items``): each leader by the name its rulebook prints,
+    each support card by its title and text as a game's view says them (the catalogs' context ``name``); the ids
+    beside them, and the ``enum`` an API client sends, are the same in every language."""
+    en = next(e for e in api.client.get("/rulesets").json() if e["id"] == "hoth")["options"]["properties"]
+    got = next(e for e in api.client.get("/rulesets", params={"lang": lang}).json() if e["id"] == "hoth")
+    props = got["options"]["properties"]
+    leaders = props["leaders"]["x-items"]
+    assert [x["name"] for f in ("imperial", "rebel") for x in leaders[f]] == LEADERS[lang]
+    for f in ("imperial", "rebel"):
+        enum = props["leaders"]["properties"][f]["anyOf"][0]["enum"]
+        assert [x["id"] for x in leaders[f]] == enum == en["leaders"]["properties"][f]["anyOf"][0]["enum"]
+        cards, cards_en = props["support"]["x-items"][f], en["support"]["x-items"][f]
+        assert len(cards) == 5 and [c["id"] for c in cards] == props["support"]["properties"][f]["items"]["enum"]
+        assert [c["id"] for c in cards] == [c["id"] for c in cards_en]
+        for c, c_en in zip(cards, cards_en, strict=True):
+            assert c["name"] and c["text"] and c["name"] != c["id"]
+            if lang in ("uk", "ru"):
+                assert CYRILLIC.search(c["name"]) and CYRILLIC.search(c["text"]), c
+            elif lang != "en":
+                assert c["text"] != c_en["text"], c
+    # the hint of the rule that limits them, in words
+    assert "CAMPAIGN-4" in props["support"]["x-note"] and props["support"]["x-note"].startswith(props["support"]["title"])

@@ -205,7 +205,7 @@ def test_two_armies_built_in_the_lobby_then_played(server, contexts):
     shot(page, "army-builder-1280", full_page=True)
     assert _axe_serious(page) == []  # the builder, open and filled in
     built = {seat: _built(page, seat) for seat in ("player-1", "player-2")}
-    page.click("#create details summary")
+    page.click("#create > details > summary")
     page.fill("#c-seed", SEED)  # a reproducible game
     page.click("#c-submit")
     page.wait_for_selector(".created h3")

@@ -54,7 +54,7 @@ def test_lobby_and_board_at_375px_with_the_keyboard_only(server, contexts):
     page.keyboard.type("Take")
     assert page.input_value("#c-scenario") == f"s:{SCENARIO}"
     # a fixed server seed: the hand dealt decides whether the first card lets a unit be ordered
-    tab_to(page, "#create details summary")
+    tab_to(page, "#create > details > summary")
     page.keyboard.press("Enter")
     tab_to(page, "#c-seed")
     page.keyboard.type(LOBBY_SEED)

@@ -11,6 +11,7 @@ words of the page) and words holding a digit (hex coordinates ``c4``, unit ids `
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -172,7 +173,11 @@ def view_gaps(base: str, gid: str, token: str) -> set[str]:
 
 
 def _enums(node: Any, out: set[str]) -> set[str]:
+    """The words of the values an options schema enumerates, but for an option that names them (``x-items``:
+    Battle of Hoth's leaders and support cards, which its form offers by their printed names, never by id)."""
     if isinstance(node, dict):
+        if "x-items" in node:
+            return out
         for k, v in node.items():
             if k == "enum" and isinstance(v, list):
                 out.update(w for x in v if isinstance(x, str) for w in WORD.findall(x))
@@ -190,8 +195,9 @@ def listing_ids(base: str) -> set[str]:
 
     * a rule choice's option ids: a choice in force is shown in words, marked, with its rule id and its option's
       id beside it in small print (``(HOTH-CHOICE-EWEB any)``, web/js/choices.js), as the rule id is;
-    * the values an options schema enumerates (Battle of Hoth's leaders ``vader``, ``leia``: characters' ids,
-      offered as they are by its options form, web/js/rulesets/hoth.js)."""
+    * the values an options schema enumerates that it names nowhere (an option with ``x-items`` names them: Battle
+      of Hoth's leaders ``vader``, ``leia`` and support cards are offered by their printed names, marked, so an id
+      shown on the page is a finding)."""
     out: set[str] = set()
     for rs in httpx.get(f"{base}/rulesets", params={"lang": PSEUDO}).json():
         for c in rs.get("choices") or []:
@@ -277,15 +283,14 @@ def test_the_detector_sees_an_unmarked_word_and_passes_a_marked_one():
     assert unmarked("⟦ún ⟦néšťéd⟧ ŕúlíňǵ⟧ Waiting for rebel", set()) == ["Waiting", "for"]
 
 
-def test_a_view_keeps_english_only_where_listed(pseudo_server):
+def test_a_view_keeps_english_only_where_listed(pseudo_server, played):
     """``GET /games/{id}`` in the pseudo-locale, as a seat, of the three games: every text that is not an id or
     an enum is marked, but for the places of :data:`VIEW_ENGLISH` (card titles and texts, slots, names...
     are marked: they go through the catalogs)."""
     base = pseudo_server.url
     seen: dict[str, set[str]] = {}
     printed: list[str] = []
-    for i, (rid, sc, n) in enumerate(GAMES):
-        gid, seats = _played(base, rid, sc, n, seed=i + 3)
+    for rid, gid, seats in played:
         for token in seats.values():
             state = httpx.get(f"{base}/games/{gid}", params={"lang": PSEUDO},
                               headers={"Authorization": f"Bearer {token}"}).json()["state"]
@@ -333,18 +338,31 @@ def test_every_word_the_page_passes_to_t_is_in_the_template():
 
 @pytest.fixture(scope="module")
 def pseudo_server() -> Iterator[UmpireServer]:
-    with UmpireServer(env={"UMPIRE_PSEUDO_LOCALE": "1"}) as srv:
+    """This module's server: in the pseudo-locale, with counted game ids (tests/web/counted_ids.py), so that a
+    game's dice, which follow from its seed and its id, are the same every run (a random id once led the Smoke
+    game to a view no run had shown before)."""
+    root = str(Path(__file__).resolve().parents[2])
+    with UmpireServer(command=[sys.executable, "-m", "tests.web.counted_ids"],
+                      env={"UMPIRE_PSEUDO_LOCALE": "1", "PYTHONPATH": root}) as srv:
         yield srv
 
 
 def _played(base: str, ruleset: str, scenario: str, steps: int, seed: int) -> tuple[str, dict[str, str]]:
-    """A game with a few steps: its server seed and the commands chosen follow from ``seed`` (the same game
-    every run)."""
+    """A game with a few steps: its server seed and the commands chosen follow from ``seed``."""
     return play_random(base, ruleset, scenario, steps, seed, server_seed=f"{seed:064x}")
 
 
+#: (ruleset, scenario, commands played); the last game stops where its seat chooses a formation to activate
+#: (the action board's activation choices, which the other games' views do not show).
 GAMES = [("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 14), ("smoke", "BTL-CROSSROADS", 8),
-         ("emperor", "SETUP-AKHENA-VS-REBEL", 8)]
+         ("emperor", "SETUP-AKHENA-VS-REBEL", 8), ("smoke", "BTL-CROSSROADS", 19)]
+
+
+@pytest.fixture(scope="module")
+def played(pseudo_server: UmpireServer) -> list[tuple[str, str, dict[str, str]]]:
+    """The games of :data:`GAMES`, played once for the module and first (the ids web-game-1..4: the same
+    games every run, whichever of this module's tests run)."""
+    return [(rid, *_played(pseudo_server.url, rid, sc, n, seed=i + 3)) for i, (rid, sc, n) in enumerate(GAMES)]
 
 
 def _settle(page: Any) -> None:
@@ -368,12 +386,12 @@ def _findings(page: Any, view: str, data: set[str], gaps: list[str]) -> list[str
     return found
 
 
-def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, contexts):
+def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, played, contexts):
     base = pseudo_server.url
     assert httpx.get(f"{base}/languages/{PSEUDO}/catalog").json()["messages"]["Lobby"] == "⟦Lóbbý⟧"
     gaps: list[str] = []  # GET /rulesets speaks the pseudo-locale: its titles, choices and options are marked
     ids = listing_ids(base)
-    games = [(rid, *_played(base, rid, sc, n, seed=i + 3)) for i, (rid, sc, n) in enumerate(GAMES)]
+    games = played
     page = contexts.page()
     page.goto(f"{base}/#/")
     page.evaluate("(t) => localStorage.setItem('umpire.lang', t)", PSEUDO)
@@ -413,6 +431,8 @@ def test_no_unmarked_english_on_any_view_of_the_three_games(pseudo_server, conte
         more = [ruling_gaps(base, rid, gid, q, seats[seat]) for q in shown]
         texts = set().union(*(m[0] for m in more)) if more else set()
         findings += _findings(page, f"{rid} play", data, sorted(set(gaps) | texts, key=len, reverse=True))
+        if (rid, gid) == ("smoke", played[3][1]):  # the activation choices are on the page, and were looked at
+            assert page.locator("#action-board .act-group button.activate").count(), gid
         if rid == "emperor":  # the picture's order card, lifted into the page by what its texts are, in any language
             assert "⟦" in page.locator("#emperor-order[data-source='board.svg']").text_content()
         at = max(1, v["version"] - 1)

@@ -24,7 +24,7 @@ def test_a_seat_is_claimed_in_the_claimants_browser_only(server, contexts):
     creator.wait_for_selector("#c-scenario option", state="attached")
     creator.select_option("#c-ruleset", "hoth")
     creator.select_option("#c-scenario", f"s:{SCENARIO}")
-    creator.click("#create details summary")
+    creator.click("#create > details > summary")
     creator.fill("#c-seed", SEED)
     creator.select_option("#c-keep", "seat:imperial")
     creator.click("#c-submit")

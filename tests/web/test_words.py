@@ -5,6 +5,7 @@ warrior and the cells, a move into a hazard warns first, and "Latest steps" name
 automaton. Screenshots at 1280 and 375 px are kept as artefacts (and looked at)."""
 from __future__ import annotations
 
+import json
 import re
 
 import random
@@ -13,6 +14,7 @@ from typing import Any
 import httpx
 
 from .conftest import shot
+from .test_axe import AXE, RUN_AXE
 
 
 def _until(base: str, gid: str, clients: dict[str, httpx.Client], want, avoid=lambda d: False, steps: int = 80,
@@ -155,3 +157,100 @@ def test_hoths_options_note_says_the_team_choice_in_words_in_every_language(serv
             page.locator("#c-options-note").scroll_into_view_if_needed()
             shot(page, f"words-lobby-hoth-note-uk-{width}", full_page=True)
         page.context.close()
+
+
+#: HOTH-LEADER-1 by each rulebook's printed names (domain/hoth/team.py ``LEADER_NAMES``, the catalogs' context
+#: ``name``), per side, as the options form must offer them.
+PRINTED_LEADERS = {
+    "en": {"imperial": ["Darth Vader", "Maximilian Veers", "Firmus Piett"], "rebel": ["Leia Organa", "Luke Skywalker", "Han Solo"]},
+    "uk": {"imperial": ["Дарт Вейдер", "Максиміліан Вірс", "Фірмус Пієтт"], "rebel": ["Лея Орґана", "Люк Скайвокер", "Ган Соло"]},
+}
+LEADERS = {"imperial": ["vader", "veers", "piett"], "rebel": ["leia", "luke", "han"]}
+LEADER_IDS = {x for ids in LEADERS.values() for x in ids}
+
+
+def _hoth_form(contexts: Any, base: str, lang: str, width: int) -> Any:
+    # the service's CSP forbids an injected script: the page bypasses it for axe-core (tests/web/test_axe.py)
+    page = contexts.page(width=width, height=900 if width > 500 else 800, locale=lang, bypass_csp=True)
+    page.goto(f"{base}/#/")
+    page.wait_for_selector("#c-ruleset option", state="attached")
+    page.select_option("#c-ruleset", "hoth")
+    page.wait_for_selector("#opt-support-rebel")
+    return page
+
+
+def test_hoths_leaders_and_support_cards_are_chosen_by_name_never_by_id(server, contexts):
+    """The options form offers each side's leaders by the names the rulebook prints and its support cards as boxes
+    to tick, named and explained (GET /rulesets ``x-items``); no id is an option's text or a label's, and no field
+    asks for typed card ids. Looked at in uk and en, 1280 and 375 px wide."""
+    listing = next(r for r in httpx.get(f"{server.url}/rulesets").json() if r["id"] == "hoth")
+    card_ids = {f: [c["id"] for c in listing["options"]["properties"]["support"]["x-items"][f]] for f in ("imperial", "rebel")}
+    assert all(len(v) == 5 for v in card_ids.values())
+    for lang in ("en", "uk"):
+        for width in (1280, 375):
+            page = _hoth_form(contexts, server.url, lang, width)
+            form = page.locator("#c-options fieldset.options")
+            assert form.locator("input[type=text], textarea").count() == 0  # no typed ids come back
+            for f in ("imperial", "rebel"):
+                for i in (0, 1):
+                    sel = page.locator(f"#opt-leader-{f}-{i}")
+                    texts = [x.strip() for x in sel.locator("option").all_text_contents()]
+                    values = [o.get_attribute("value") for o in sel.locator("option").all()]
+                    assert texts[1:] == PRINTED_LEADERS[lang][f], (lang, f, texts)
+                    assert values == ["", *LEADERS[f]]  # what is sent stays the id (HOTH-LEADER-1)
+                    assert not LEADER_IDS & {t.lower() for t in texts}, texts
+                boxes = page.locator(f"#opt-support-{f} input[type=checkbox]")
+                assert [b.get_attribute("value") for b in boxes.all()] == card_ids[f]
+                labels = page.locator(f"#opt-support-{f} label.support-card")
+                assert labels.count() == 5
+                for lab in labels.all():
+                    name = lab.locator("strong").text_content().strip()
+                    assert name and name not in card_ids[f] and not re.search(r"PROP-|SUP-", name), name
+                    if lang == "uk":
+                        assert re.search(r"[А-Яа-яІіЇїЄєҐґ]", name) and re.search(r"[А-Яа-яІіЇїЄєҐґ]", lab.text_content())
+            text = form.text_content() or ""
+            assert not re.search(r"PROP-|SUP-|\b(vader|veers|piett|leia|luke|han)\b", text), text
+            if lang == "uk":
+                assert "Дарт Вейдер" in text and "карти підтримки" in text and "Card" not in text
+            # the rule that limits them, cited in the options' note
+            assert "CAMPAIGN-4" in (page.text_content("#c-options-note") or "")
+            page.evaluate("() => document.querySelectorAll('#c-options details').forEach((d) => { d.open = true; })")
+            page.locator("#opt-support-rebel label.support-card").nth(1).click()
+            page.select_option("#opt-leader-imperial-0", "vader")
+            assert page.locator("#opt-leader-imperial-0 option:checked").text_content() == PRINTED_LEADERS[lang]["imperial"][0]
+            page.locator("#opt-support-rebel summary").scroll_into_view_if_needed()
+            # readable on a phone: nothing wider than the page
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, (lang, width)
+            shot(page, f"words-lobby-hoth-options-{lang}-{width}", full_page=True)
+            # every box and list has its name for a screen reader (axe-core, the lists opened)
+            assert AXE.exists(), f"axe-core is missing ({AXE}): run ops/ensure-axe"
+            page.add_script_tag(path=str(AXE))
+            serious = [v for v in page.evaluate(RUN_AXE) if v["impact"] in ("serious", "critical")]
+            assert not [n["target"] for v in serious for n in v["nodes"] if "opt-" in n["target"] or "c-options" in n["target"]], serious
+            page.locator("#c-options").screenshot(path=str(shot(page, f"words-lobby-hoth-options-form-{lang}-{width}")))
+            page.context.close()
+
+
+def test_a_hoth_game_created_with_a_leader_and_two_support_cards_picked_by_name(server, contexts):
+    """Picked in Ukrainian, by name: the game created has the options an API client would have sent, ids only
+    (``leaders``: the id; ``support``: the faction's card ids), as its header (event 1) records them."""
+    page = _hoth_form(contexts, server.url, "uk", 375)
+    page.select_option("#opt-leader-imperial-0", label="Дарт Вейдер")
+    page.click("#opt-support-rebel summary")
+    rebel = page.locator("#opt-support-rebel label.support-card")
+    picked = [rebel.nth(0), rebel.nth(3)]
+    for lab in picked:
+        lab.click()
+    ids = [lab.locator("input").get_attribute("value") for lab in picked]
+    names = [lab.locator("strong").text_content() for lab in picked]
+    # the closed line says the choice by name
+    assert page.locator("#opt-support-rebel summary").text_content().endswith(", ".join(names))
+    want = {"leaders": {"imperial": "vader"}, "support": {"rebel": ids}}
+    assert json.loads(page.locator("#c-options-json").input_value()) == want
+    page.select_option("#c-keep", "none")
+    page.click("#c-submit")
+    page.wait_for_selector(".created h3")
+    gid = page.locator(".created h3").text_content().split()[1]
+    header = httpx.get(f"{server.url}/games/{gid}/events", params={"limit": 1}).json()["events"][0]["payload"]
+    assert header["type"] == "game_created" and header["options"] == want
+    page.context.close()

@@ -7,8 +7,6 @@ import { t, tn } from '../i18n.js';
 export const FACTIONS = ['imperial', 'rebel'];
 // A side in words (the catalogs' words of domain/hoth/terms.py: Імперія, Povstalci...), never its id.
 const sideWord = (f) => ({ imperial: t('imperial'), rebel: t('rebel') })[f] || f;
-// HOTH-LEADER-1: the leaders of each faction.
-export const LEADERS = { imperial: ['vader', 'veers', 'piett'], rebel: ['leia', 'luke', 'han'] };
 // The printed names of the units (each language's rulebook's, through the catalogs).
 const UNIT_NAMES = () => ({
   snowtroopers: t('Snowtroopers'), at_at: 'AT-AT', probe_droids: t('Probe Droids'),
@@ -235,8 +233,15 @@ export function textBoard(view) {
   ];
 }
 
-// Game options for POST /games: team play, leaders, support cards.
-export function optionsForm(onChange) {
+// What an option offers by name (GET /rulesets: the options schema's ``x-items``, domain/hoth/team.py, its names
+// said in the page's language): per side, each leader's or support card's id (what is sent), printed name and text.
+const offered = (schema, option) => (((schema && schema.properties) || {})[option] || {})['x-items'] || {};
+
+// Game options for POST /games: team play, leaders, support cards. A person picks leaders and support cards by
+// their printed names; the body sent is the API's, ids only ({leaders: {imperial: "vader"}, support: {rebel: [id...]}}).
+export function optionsForm(onChange, ctx = {}) {
+  const leaderItems = offered(ctx.schema, 'leaders');
+  const supportItems = offered(ctx.schema, 'support');
   const team = h('select', { id: 'opt-team', name: 'team' },
     h('option', { value: 'false' }, t('no (2 players)')), h('option', { value: 'true' }, t('both sides (4 players)')),
     h('option', { value: '"imperial"' }, t('imperial team (3 players)')), h('option', { value: '"rebel"' }, t('rebel team (3 players)')));
@@ -244,10 +249,21 @@ export function optionsForm(onChange) {
   const support = {};
   const rows = FACTIONS.map((f) => {
     leaders[f] = [0, 1].map((i) => h('select', { id: `opt-leader-${f}-${i}`, 'aria-label': t('{side} leader {n}', { side: sideWord(f), n: i + 1 }) },
-      h('option', { value: '' }, i ? t('(second player: none)') : t('none')), LEADERS[f].map((n) => h('option', { value: n }, n))));
-    support[f] = h('input', { id: `opt-support-${f}`, type: 'text', placeholder: t('card ids, comma separated'), autocomplete: 'off' });
+      h('option', { value: '' }, i ? t('(second player: none)') : t('none')), (leaderItems[f] || []).map((x) => h('option', { value: x.id }, x.name))));
+    const cards = supportItems[f] || [];
+    support[f] = cards.map((c, i) => h('input', { type: 'checkbox', id: `opt-support-${f}-${i}`, value: c.id }));
+    const title = t('{side} support cards', { side: sideWord(f) });
+    const summary = h('summary', {}, title);
+    // the cards chosen, by name, on the closed line (a phone shows the choice without opening the list)
+    const said = () => {
+      const names = cards.filter((_, i) => support[f][i].checked).map((c) => c.name);
+      summary.textContent = names.length ? `${title} — ${names.join(', ')}` : title;
+    };
+    const list = h('details', { class: 'support-cards', id: `opt-support-${f}`, onchange: said }, summary,
+      cards.map((c, i) => h('label', { class: 'support-card', for: `opt-support-${f}-${i}` }, support[f][i],
+        h('span', {}, h('strong', {}, c.name), c.text ? h('span', { class: 'muted small' }, c.text) : null))));
     return [h('div', { class: 'row' }, h('span', { class: 'lbl' }, t('{side} leader(s)', { side: sideWord(f) })), leaders[f]),
-      h('div', { class: 'row' }, h('label', { for: `opt-support-${f}` }, t('{side} support cards', { side: sideWord(f) })), support[f])];
+      cards.length ? list : null];
   });
   const value = () => {
     const out = {};
@@ -261,7 +277,7 @@ export function optionsForm(onChange) {
     if (Object.keys(ld).length) out.leaders = ld;
     const sp = {};
     for (const f of FACTIONS) {
-      const ids = support[f].value.split(',').map((s) => s.trim()).filter(Boolean);
+      const ids = support[f].filter((x) => x.checked).map((x) => x.value);
       if (ids.length) sp[f] = ids;
     }
     if (Object.keys(sp).length) out.support = sp;

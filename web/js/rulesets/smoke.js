@@ -826,11 +826,12 @@ function activationChoices(activations, dice, post) {
     if (!byDie.has(v)) byDie.set(v, []);
     byDie.get(v).push(c);
   }
-  return h('div', { class: 'activations' }, [...byDie].map(([v, cs]) => h('div', { class: 'act-group', role: 'group', 'aria-label': `Activate with the ${v}` },
-    h('p', { class: 'small' }, `Activate a formation with the ${v}: its unit · the commander in reach`),
+  // a button's name holds its visible text ("E1 · G"), as the accessibility check asks (label in name)
+  return h('div', { class: 'activations' }, [...byDie].map(([v, cs]) => h('div', { class: 'act-group', role: 'group', 'aria-label': t('Activate with the {value}', { value: v }) },
+    h('p', { class: 'small' }, t('Activate a formation with the {value}: its unit · the commander in reach', { value: v })),
     h('div', { class: 'choices compact' }, cs.map((c) => h('button', { type: 'button', class: 'activate', dataset: { command: JSON.stringify(c) },
-      onclick: () => post(c) }, h('span', { class: 'visually-hidden' }, 'Activate the formation of '), `${c.unit} · ${c.commander}`,
-      h('span', { class: 'visually-hidden' }, ` (its commander) with the ${v}`)))))));
+      'aria-label': t('Activate the formation of {pair} (a unit · its commander) with the {value}', { pair: `${c.unit} · ${c.commander}`, value: v }),
+      onclick: () => post(c) }, `${c.unit} · ${c.commander}`))))));
 }
 
 // the action board is part of the side panel: redraw just it when a die is picked
