@@ -174,21 +174,40 @@ def printed_view(body: Mapping[str, Any], locale: str) -> Mapping[str, Any]:
     return {**body, "state": said_in(printed_in(state, printed.printed_paths_of(rs), locale), locale)}
 
 
-#: (text field, message field) pairs of a view's state that :func:`printed_view` says in the reader's language: a
-#: text the view keeps as its event stored it, beside the message the ruleset makes of it again (a finished game's
-#: ``win_reason``, domain/hoth/medals.py and domain/emperor/ending.py ``win_message``).
-VIEW_FIELDS = (("win_reason", "win_reason_message"),)
+#: (where, text field, message field) of a view's state that :func:`printed_view` says in the reader's language: a
+#: text the view writes in English beside the message the ruleset makes of it (a finished game's ``win_reason``,
+#: domain/hoth/medals.py and domain/emperor/ending.py ``win_message``; where an Emperor ability comes from,
+#: domain/emperor/sources.py). ``where``: the keys to the object holding both, ``*`` for every item of a list.
+VIEW_FIELDS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    ((), "win_reason", "win_reason_message"),
+    (("pending",), "source", "source_message"),
+    (("activation", "queue", "*"), "source", "source_message"),
+)
 
 
 def said_in(state: dict[str, Any], locale: str) -> dict[str, Any]:
-    """``state`` (a copy when anything is said) with each text of :data:`VIEW_FIELDS` that has its message beside
+    """``state`` (a copy where anything is said) with each text of :data:`VIEW_FIELDS` that has its message beside
     it rendered in ``locale``; a text without one (a game stored with other words) stays as it is."""
     out = state
-    for text_key, msg_key in VIEW_FIELDS:
-        m = as_message(state.get(msg_key))
-        if m is not None:
-            out = {**out, text_key: render(m, locale)}
+    for where, text_key, msg_key in VIEW_FIELDS:
+        out = _said_at(out, where, text_key, msg_key, locale)
     return out
+
+
+def _said_at(node: Any, where: tuple[str, ...], text_key: str, msg_key: str, locale: str) -> Any:
+    if not where:
+        m = as_message(node.get(msg_key)) if isinstance(node, dict) else None
+        return {**node, text_key: render(m, locale)} if m is not None else node
+    head, rest = where[0], where[1:]
+    if head == "*":
+        if not isinstance(node, list):
+            return node
+        items = [_said_at(v, rest, text_key, msg_key, locale) for v in node]
+        return items if any(a is not b for a, b in zip(items, node)) else node
+    if not isinstance(node, dict) or head not in node:
+        return node
+    inner = _said_at(node[head], rest, text_key, msg_key, locale)
+    return node if inner is node[head] else {**node, head: inner}
 
 
 def printed_in(body: Any, paths: Any, locale: str) -> Any:

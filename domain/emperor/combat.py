@@ -15,6 +15,7 @@ from .ending import hero_died
 from .events import AttackResolved, Defended, GameWon, LocationsFlipped, WarriorDied
 from .field import Field, symbol_count
 from .outbox import Outbox
+from .sources import source_said
 from .state import EMPEROR, HELPER, HERO, HUMAN, Warrior, other
 
 
@@ -175,7 +176,7 @@ def resolve_attack(out: Outbox, side: str, attacker: Warrior, target: Warrior, s
     rb.add("BASE-ATK-1", msg_n("{source}: attack {attack} against defense {defense}: {wounds} wound(s) to "
                                "{target_name}.",
                                "{source}: attack {attack} against defense {defense}: {wounds} wound(s) to "
-                               "{target_name}.", "wounds", source=source, attack=attack, defense=defense, wounds=wounds, target_name=target.name),
+                               "{target_name}.", "wounds", source=source_said(source), attack=attack, defense=defense, wounds=wounds, target_name=target.name),
            attack=attack, defense=defense, wounds=wounds)
     out.emit(AttackResolved(side=side, attacker=attacker.id, target=target.id, source=source, attack=attack,
                             defense=defense, wounds=wounds, parts=parts), rb,

@@ -31,6 +31,7 @@ from .field import HAZARD_WOUNDS, Field, symbol_count
 from .movement import human_destinations
 from .outbox import Outbox
 from .push import human_push_paths, path_hazards
+from .sources import source_said
 from .state import EMPEROR, HERO, HUMAN, EmperorState, Step, Warrior
 from .terms import hazard_cause
 from .turn_start import start_human_turn
@@ -102,7 +103,7 @@ def settle(out: Outbox) -> None:
                 out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(step.ability), skipped=True,
                                      why=text_of(why)), RulingBuilder().add(_RULE_OF.get(step.ability.kind, "BASE-CARD-1"), why),
                          summary=msg("{source}: {value} has no possible use",
-                                     source=step.source, value=ability_text(step.ability)))
+                                     source=source_said(step.source, out.state), value=ability_text(step.ability)))
                 continue
             return
         if _turn_over(st):
@@ -291,8 +292,8 @@ def handle(out: Outbox, cmd: Any) -> None:
             out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(step.ability), skipped=True,
                                  why="you chose not to use it"), RulingBuilder().add(
                 "GAP-A-24", msg("You leave {value} ({source}) unused (PROPOSED: abilities are optional).",
-                                value=ability_text(step.ability), source=step.source)), summary=msg("{source}: {value} skipped",
-                                                       source=step.source, value=ability_text(step.ability)))
+                                value=ability_text(step.ability), source=source_said(step.source, out.state))), summary=msg("{source}: {value} skipped",
+                                                       source=source_said(step.source, out.state), value=ability_text(step.ability)))
             return
         if cmd not in step_options(st, step):
             raise _step_refusal(st, step, cmd)
@@ -569,10 +570,11 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
         stars = {s.name: s.ability for s in st.heroes[HUMAN].stars}
         if cmd.choice in stars:
             out.emit(StarChosen(side=HUMAN, choice=cmd.choice, kind="hero_star", ability=stars[cmd.choice]),
-                     RulingBuilder().add("BASE-STAR-1", msg("The star is spent on {choice} ({value}), once per "
+                     RulingBuilder().add("BASE-STAR-1", msg("The star is spent on {ability_name} ({value}), once per "
                                                             "turn.",
-                                                            choice=cmd.choice, value=ability_text(stars[cmd.choice]))),
-                     summary=msg("star: {choice}", choice=cmd.choice))
+                                                            ability_name=cmd.choice,
+                                                            value=ability_text(stars[cmd.choice]))),
+                     summary=msg("star: {ability_name}", ability_name=cmd.choice))
         else:
             lo = Field(st).location(cmd.choice)
             assert lo.ability is not None
@@ -595,7 +597,7 @@ def _use_step(out: Outbox, step: Step, cmd: Any) -> None:
     if not out.over:
         out.emit(AbilityDone(side=HUMAN, source=step.source, ability=ability_text(a)), RulingBuilder().add(
             "BASE-CARD-1", msg("{value} resolved.", value=ability_text(a))), summary=msg("{source}: {value} done",
-                                                                        source=step.source, value=ability_text(a)))
+                                                                        source=source_said(step.source, out.state), value=ability_text(a)))
 
 
 def _defend(out: Outbox, cmd: C.Defend) -> None:

@@ -18,6 +18,7 @@ from .content import Location, ability_text
 from .field import HAZARD_WOUNDS, Field, symbol_count
 from .human import _in_range, step_options
 from .push import path_hazards
+from .sources import source_said
 from .state import EMPEROR, HUMAN, EmperorState, Step, Warrior
 
 #: The Emperor's automaton, as the timeline names it.
@@ -191,7 +192,7 @@ def _describe_step(state: EmperorState, cmd: Any) -> dict[str, Any]:
     step = a.queue[0]
     ab = step.ability
     me = state.warriors.get(step.performer)
-    src = _named_card(state, step.source) if _is_card(state, step.source) else step.source
+    src = _named_card(state, step.source) if _is_card(state, step.source) else source_said(step.source, state)
     warning = None
     if isinstance(cmd, C.Attack):
         syms = ("ATTACK", "RANGE") if ab.range == "RANGED" and ab.kind == "ATTACK" else ("ATTACK",)
@@ -227,13 +228,13 @@ def _describe_step(state: EmperorState, cmd: Any) -> dict[str, Any]:
     else:  # Star
         stars = {s.name: s.ability for s in state.heroes[HUMAN].stars}
         if cmd.choice in stars:
-            label = msg("Star: {choice}, {ability} (your hero's star ability, once per turn, BASE-STAR-1)",
-                        choice=cmd.choice, ability=ability_text(stars[cmd.choice]))
+            label = msg("Star: {ability_name}, {ability} (your hero's star ability, once per turn, BASE-STAR-1)",
+                        ability_name=cmd.choice, ability=ability_text(stars[cmd.choice]))
         else:
             lo = Field(state).location(cmd.choice)
             assert lo.ability is not None
-            label = msg("Star: {choice} of {location}, {ability}; the location flips (BASE-STAR-1, BASE-LOC-3)",
-                        choice=lo.ability.name, location=named(lo.name, lo.id),
+            label = msg("Star: {ability_name} of {location}, {ability}; the location flips (BASE-STAR-1, BASE-LOC-3)",
+                        ability_name=lo.ability.name, location=named(lo.name, lo.id),
                         ability=ability_text(lo.ability.ability))
         # what the chosen ability could do now: none of its targets in reach means it is wasted
         ability = stars.get(cmd.choice) or (Field(state).location(cmd.choice).ability.ability  # type: ignore[union-attr]

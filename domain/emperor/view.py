@@ -11,11 +11,12 @@ from typing import Any
 import msgspec
 
 from domain.kernel import event_type_name
-from domain.kernel.messages import Message, msg, msg_n
+from domain.kernel.messages import Message, msg, msg_n, text_of
 
 from .content import ability_text, requirement_text
 from .ending import reason_message, win_message
 from .field import Field
+from .sources import source_said
 from .state import HUMAN, SIDES, EmperorState
 from .terms import ACTIONS, ORDER_STEPS, PURPOSES, cause_message, word
 
@@ -97,13 +98,13 @@ def view_of(state: EmperorState, seat: str | None, reveal_all: bool = False) -> 
         a = state.activation
         out["activation"] = {"card": a.card, "last_target": a.last_target or None,
                              "queue": [{"ability": ability_text(s.ability), "performer": s.performer,
-                                        "source": s.source} for s in a.queue]}
+                                        **_source(state, s.source)} for s in a.queue]}
     else:
         out["activation"] = None
     if state.pending is not None:
         p = state.pending
         out["pending"] = {"kind": p.kind, "attacker": p.attacker, "target": p.target, "attack": p.attack,
-                          "source": p.source, "cards": list(p.cards), "locations": list(p.locations)}
+                          **_source(state, p.source), "cards": list(p.cards), "locations": list(p.locations)}
     else:
         out["pending"] = None
     out["last_emperor_move"] = msgspec.to_builtins(state.last_move) if state.last_move else None
@@ -112,6 +113,17 @@ def view_of(state: EmperorState, seat: str | None, reveal_all: bool = False) -> 
     said = win_message(state)
     if said is not None:  # the reason as a message: the service says it in the reader's language (issue 28)
         out["win_reason_message"] = msgspec.to_builtins(said)
+    return out
+
+
+def _source(state: EmperorState, source: str) -> dict[str, Any]:
+    """Where an ability comes from, in words (``source``: English, said in the reader's language by the service
+    from ``source_message``; domain/emperor/sources.py): the stored text (``RB1 Brawl``, ``star: Jab``) stays in
+    the log, never in the view."""
+    said = source_said(source, state)
+    out: dict[str, Any] = {"source": text_of(said)}
+    if isinstance(said, Message):
+        out["source_message"] = msgspec.to_builtins(said)
     return out
 
 
@@ -144,10 +156,10 @@ _TEMPLATES: dict[str, Any] = {
                                          step=e.step)),
     "card_activated": lambda e: (msg("you activate {card}", card=e.card) if e.side == HUMAN
                                  else msg("the Emperor activates {card}", card=e.card)),
-    "target_chosen": lambda e: (msg("{source}: target {targets} (switched from {other})", source=e.source,
+    "target_chosen": lambda e: (msg("{source}: target {targets} (switched from {other})", source=source_said(e.source),
                                     targets=", ".join(e.targets) or msg("none"), other=e.switched_from)
                                 if e.switched_from else
-                                msg("{source}: target {targets}", source=e.source,
+                                msg("{source}: target {targets}", source=source_said(e.source),
                                     targets=", ".join(e.targets) or msg("none"))),
     "defended": lambda e: (msg("{warrior} defends with {card}: {value}", warrior=e.warrior, card=e.card, value=e.value)
                            if e.card else msg("{warrior} defends: {value}", warrior=e.warrior, value=e.value)),
@@ -160,11 +172,14 @@ _TEMPLATES: dict[str, Any] = {
     "pushed": lambda e: msg_n("{target} pushed {frm} -> {path}: {wounds} wound(s)",
                               "{target} pushed {frm} -> {path}: {wounds} wound(s)", "wounds", target=e.target,
                               frm=e.frm, path=_path(e), wounds=e.wounds),
-    "star_chosen": lambda e: msg("star: {choice}", choice=e.choice or msg("none applies")),
+    "star_chosen": lambda e: (msg("star: {ability_name}", ability_name=e.choice) if e.kind == "hero_star" else
+                              msg("star: {choice}", choice=source_said(f"star: {e.choice}") if e.choice
+                                  else msg("none applies"))),
     "fallback_used": lambda e: (msg("fallback {name}", name=e.name) if e.applied
                                 else msg("fallback {name} (already used this turn)", name=e.name)),
-    "ability_done": lambda e: (msg("{source}: {ability} skipped", source=e.source, ability=e.ability) if e.skipped
-                               else msg("{source}: {ability} done", source=e.source, ability=e.ability)),
+    "ability_done": lambda e: (msg("{source}: {ability} skipped", source=source_said(e.source), ability=e.ability)
+                               if e.skipped else
+                               msg("{source}: {ability} done", source=source_said(e.source), ability=e.ability)),
     "card_resolved": lambda e: msg("{card} exhausted (crest {crest})", card=e.card, crest=e.crest),
     "refreshed": lambda e: ((msg("you refresh") if e.side == HUMAN else msg("the Emperor refreshes")) if e.refreshed
                             else msg("the Emperor does not refresh ({prepared} > {refresh})", prepared=e.prepared,

@@ -134,7 +134,6 @@ VIEW_ENGLISH: dict[str, str] = {
                        "shown as data",
     "profiles.*.source": "where a unit profile comes from (a seed's rule id, PROPOSED and what it exercises): "
                          "for operators, shown as data",
-    "pending.source": "the source of an ability as the log keeps it (RB2 Whistle, star: Jab): data of an event",
     "solo.direction": "the solo card's movement requirement in the notation the rules print in every language "
                       "(DIST_ENEMY_HERO(3), BASE-SOLO-1: domain/emperor/rules.md and rules.uk.md write it so): data",
     "solo.helper_direction": "the solo card's helper movement requirement, the rules' notation (as solo.direction)",

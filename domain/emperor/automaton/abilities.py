@@ -7,6 +7,7 @@ from domain.kernel.messages import Message, msg, text_of
 from ..content import Ability, ability_text
 from ..events import AbilityDone
 from ..outbox import Outbox
+from ..sources import source_said
 from ..state import EMPEROR, Warrior, Work
 
 
@@ -15,8 +16,8 @@ def done(out: Outbox, w: Work, *, skipped: bool, rule: str, why: Message) -> Non
     assert a is not None
     out.emit(AbilityDone(side=EMPEROR, source=w.source, ability=ability_text(a), skipped=skipped, why=text_of(why)),
              RulingBuilder().add(rule, why),
-             summary=msg("{source}: {ability} skipped", source=w.source, ability=ability_text(a)) if skipped else
-             msg("{source}: {ability} done", source=w.source, ability=ability_text(a)))
+             summary=msg("{source}: {ability} skipped", source=source_said(w.source), ability=ability_text(a)) if skipped else
+             msg("{source}: {ability} done", source=source_said(w.source), ability=ability_text(a)))
 
 
 def performer_of(out: Outbox, a: Ability) -> Warrior | None:

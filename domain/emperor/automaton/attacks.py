@@ -14,6 +14,7 @@ from ..content import ability_text
 from ..events import Defended, DefenseRequested, TargetChosen
 from ..field import Field
 from ..outbox import Outbox
+from ..sources import source_said
 from ..state import EMPEROR, HELPER, HUMAN, Pending, Work
 from ..targeting import RANGE_RULE, SYM_ALL, SYM_NEAREST, pick
 from .abilities import done, performer_of
@@ -103,7 +104,7 @@ def attack_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     out.emit(TargetChosen(performer=performer.id, source=w.source, ability=ability_text(a), rule=rule, distances=d,
                           targets=tuple(targets), compass=compass if tie else "", switched_from=switched,
                           switch_rule=switch_rule), rb, summary=msg("{source}: target {names}",
-                                                                    source=w.source, names=names))
+                                                                    source=source_said(w.source), names=names))
     agenda[0:0] = [Work(kind="attack", warrior=performer.id, target=t, value=value, source=w.source,
                         ability=a, parts=parts) for t in targets] + [
         Work(kind="ability_done", source=w.source, ability=a)]
@@ -139,7 +140,7 @@ def attack_one(out: Outbox, w: Work, agenda: list[Work]) -> None:
         "BASE-DEF-1", msg("{attacker_name} attacks your hero {target_name} with {value} ({source}): you may "
                           "activate one prepared card for its defense ({value2}) and use DEFENSE bonuses "
                           "({value3}).",
-                          attacker_name=attacker.name, target_name=target.name, value=w.value, source=w.source, value2=', '.join(cards) or msg("none"), value3=', '.join(locs) or msg("none")), attack=w.value, cards=list(cards), locations=list(locs)),
+                          attacker_name=attacker.name, target_name=target.name, value=w.value, source=source_said(w.source), value2=', '.join(cards) or msg("none"), value3=', '.join(locs) or msg("none")), attack=w.value, cards=list(cards), locations=list(locs)),
         summary=msg("you defend against {value}", value=w.value))
 
 

@@ -14,6 +14,7 @@ from ..events import EmperorMoved
 from ..field import Field
 from ..movement import STEP4_READINGS, decide_move
 from ..outbox import Outbox
+from ..sources import source_said
 from ..state import EMPEROR, HERO, Work
 from .abilities import done
 from .fallback import fallback
@@ -21,7 +22,7 @@ from .wording import bonus_scores, cell_set, distance, tie_steps
 
 
 def move(out: Outbox, w: Work, agenda: list[Work]) -> None:
-    do_move(out, w.warrior, None, msg("base move") if w.source == "base move" else w.source)
+    do_move(out, w.warrior, None, source_said(w.source))
 
 
 def do_move(out: Outbox, warrior_id: str, value: int | None, purpose: "str | Message") -> tuple[str, str]:
@@ -132,7 +133,7 @@ def march(out: Outbox, w: Work, agenda: list[Work]) -> None:
     hero = out.state.hero_of(EMPEROR)
     assert hero is not None
     value = a.value + boost(out.state, EMPEROR, a.boost)
-    frm, to = do_move(out, hero.id, value, msg("{source}: {ability}", source=w.source, ability=ability_text(a)))
+    frm, to = do_move(out, hero.id, value, msg("{source}: {ability}", source=source_said(w.source), ability=ability_text(a)))
     if to == frm:
         fallback(out, "SOLO-FALL-1c", msg("it used a movement ability and ended in the cell it started from"), agenda)
         return

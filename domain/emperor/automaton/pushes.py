@@ -15,6 +15,7 @@ from ..field import HAZARD_WOUNDS, Field
 from ..grid import compass_pick
 from ..outbox import Outbox
 from ..push import Plan, best_hazard_plan, truncate
+from ..sources import source_said
 from ..state import EMPEROR, Warrior, Work
 from ..targeting import RANGE_RULE, SYM_ALL, SYM_NEAREST, pick
 from .abilities import done, performer_of
@@ -66,7 +67,7 @@ def push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
         doable = [t for t in targets if plans.get(t) is not None]
         out.emit(TargetChosen(performer=performer.id, source=w.source, ability=ability_text(a), rule=rule,
                               distances=d, targets=tuple(doable)), rb,
-                 summary=msg("{source}: push targets {names}", source=w.source,
+                 summary=msg("{source}: push targets {names}", source=source_said(w.source),
                              names=", ".join(st.warriors[t].name for t in doable) or msg("none")))
         if not doable:
             fallback(out, "SOLO-FALL-1b", _NO_PUSH, agenda)
@@ -97,7 +98,7 @@ def push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
                                         "and no other enemy can: the push is not performed.", "value", x_name=st.warriors[t].name, value=value))
             out.emit(TargetChosen(performer=performer.id, source=w.source, ability=ability_text(a), rule=rule,
                                   distances=d, targets=()), rb, summary=msg("{source}: no enemy reaches a hazard",
-                                                                            source=w.source))
+                                                                            source=source_said(w.source)))
             fallback(out, "SOLO-FALL-1b", _NO_PUSH, agenda)
             return
         best = max(p.wounds for p in alts.values())
@@ -116,7 +117,7 @@ def push_ability(out: Outbox, w: Work, agenda: list[Work]) -> None:
     out.emit(TargetChosen(performer=performer.id, source=w.source, ability=ability_text(a), rule=rule, distances=d,
                           targets=(t,), compass=compass if tie else "", switched_from=switched,
                           switch_rule="SOLO-SWITCH-2" if switched else ""), rb,
-             summary=msg("{source}: push target {x_name}", source=w.source, x_name=st.warriors[t].name))
+             summary=msg("{source}: push target {x_name}", source=source_said(w.source), x_name=st.warriors[t].name))
     _execute_push(out, performer, st.warriors[t], value, w.source, compass)
     if not out.over:
         done(out, w, skipped=False, rule="SOLO-PUSH-4", why=msg("The push is done."))

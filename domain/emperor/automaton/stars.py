@@ -18,6 +18,7 @@ from ..grid import compass_pick
 from ..movement import decide_move
 from ..outbox import Outbox
 from ..push import best_hazard_plan
+from ..sources import source_said
 from ..state import EMPEROR, HUMAN, Warrior, Work
 from .fallback import fallback
 
@@ -131,13 +132,13 @@ def star(out: Outbox, w: Work, agenda: list[Work]) -> None:
                                                 priority=joined([e.name or _ANY_LOCATION for e in solo.star_priority],
                                                                 " > ")))
     rb.add("SOLO-STAR-2", msg("For this star ({source}) walk the list from the top; take the first ability the "
-                              "Emperor can apply.", source=w.source), walk=list(lines))
+                              "Emperor can apply.", source=source_said(w.source)), walk=list(lines))
     for rule, line in walk:
         rb.add(rule, line)
     if chosen is None:
         rb.add("SOLO-STAR-3", msg("No listed ability can be applied: the fallback ability is used for this star."))
         out.emit(StarChosen(side=EMPEROR, choice="", kind="none", walk=lines), rb,
-                 summary=msg("{source}: star -> fallback", source=w.source))
+                 summary=msg("{source}: star -> fallback", source=source_said(w.source)))
         fallback(out, "SOLO-FALL-1a", msg("it has a star but can choose no ability from its star priority list"),
                   agenda)
         return
@@ -147,7 +148,7 @@ def star(out: Outbox, w: Work, agenda: list[Work]) -> None:
         rb.add("SOLO-STAR-6", msg("Location abilities are identified by (location card, ability); each once per "
                                   "turn."))
     out.emit(StarChosen(side=EMPEROR, choice=name, kind=kind, ability=ab, walk=lines), rb,
-             summary=msg("{source}: star -> {name}", source=w.source, name=name))
+             summary=msg("{source}: star -> {name}", source=source_said(w.source), name=name))
     if lo is not None:  # GAP-A-27: using the ability flips the card before it resolves
         flip(out, EMPEROR, hero, [(lo, symbol_count(lo, ()))], (), "location ability", [
             ("BASE-LOC-3", msg("Using {location}'s ability flips the card.", location=lo.id))])

@@ -159,7 +159,7 @@ export function handPanel({ view, seat, cmds, post, session, legal }) {
     out.push(h('div', { class: 'ask', id: 'defence-ask', role: 'group', 'aria-labelledby': 'defence-q' },
       h('h3', { id: 'defence-q' }, t('Defend your hero')),
       h('p', {}, t('{attacker} attacks {target} with {attack}', { attacker: wname(view, pend.attacker), target: wname(view, pend.target), attack: pend.attack }),
-        `${pend.source ? ` (${cname(view, pend.source) || pend.source})` : ''}. `,
+        `${pend.source ? ` (${pend.source})` : ''}. `,  // where the ability comes from, in words (the server's)
         t('Choose a prepared card: its defence value counts against the attack and the card becomes exhausted; or defend with no card (BASE-DEF-1).')),
       h('div', { class: 'choices' }, defends.map((c) => button(c, view, post, { class: 'defend' })))));
   }
@@ -224,6 +224,10 @@ const purposeWord = (purpose) => ({ attack: t('attack'), push: t('push'), defens
 // reader's language by the server) for the reason the event kept in English
 const causeWord = (cause) => (/^hazard \S+$/.test(cause || '') ? t('hazard {hazard}', { hazard: cause.slice(7) }) : cause);
 const reasonWords = (view, reason) => (st(view).win_reason_message && st(view).win_reason) || reason;
+// a step whose payload keeps stored text a player cannot read (an ability's source ``RB1 Brawl``, a star's English
+// name, an ability's English notation): the server's one line of it, in the reader's language
+// (domain/emperor/sources.py), as a sentence
+const said = (e) => (e.summary ? `${e.summary.charAt(0).toUpperCase()}${e.summary.slice(1)}.` : '');
 function words(e, view) {
   const p = e.payload || {};
   const n = (id) => wname(view, id);
@@ -240,14 +244,14 @@ function words(e, view) {
         : t('{warrior} moves from {from} to {to}.', { warrior: n(p.warrior), from: p.frm, to });
     }
     case 'card_activated': return p.side === 'human' ? t('You activate {card}.', { card: cname(view, p.card) }) : t('The Emperor activates {card}.', { card: cname(view, p.card) });
-    case 'target_chosen': return `${p.source ? cname(view, p.source) + ': ' : ''}${t('the target is {targets}.', { targets: (p.targets || []).map(n).join(', ') || t('nobody') })}`;
+    case 'target_chosen': return said(e) || t('The target is {targets}.', { targets: (p.targets || []).map(n).join(', ') || t('nobody') });
     case 'attack_resolved': return tn('{attacker} attacks {target}: {attack} against a defence of {defense}, {n} wound.', '{attacker} attacks {target}: {attack} against a defence of {defense}, {n} wounds.', p.wounds, { attacker: n(p.attacker), target: n(p.target), attack: p.attack, defense: p.defense });
     case 'defended': return p.card ? t('{warrior} defends with {card}: {value}.', { warrior: n(p.warrior), card: cname(view, p.card), value: p.value }) : t('{warrior} defends: {value}.', { warrior: n(p.warrior), value: p.value });
     case 'defense_requested': return t('{attacker} attacks your hero with {attack}: you choose the defence.', { attacker: n(p.pending && p.pending.attacker), attack: p.pending && p.pending.attack });
     case 'pushed': return tn('{warrior} is pushed from {from} to {to}: {n} wound.', '{warrior} is pushed from {from} to {to}: {n} wounds.', p.wounds, { warrior: n(p.target), from: p.frm, to: (p.path || []).slice(-1)[0] || p.frm });
-    case 'star_chosen': return t('Star: {choice}.', { choice: p.choice || t('none applies') });
+    case 'star_chosen': return said(e) || (p.choice ? t('A star is spent.') : t('Star: {choice}.', { choice: t('none applies') }));
     case 'fallback_used': return p.applied ? t('Fallback {name}.', { name: p.name }) : t('Fallback {name} (already used this turn).', { name: p.name });
-    case 'ability_done': return p.skipped ? t('{ability} left unused.', { ability: p.ability }) : t('{ability} done.', { ability: p.ability });
+    case 'ability_done': return said(e) || (p.skipped ? t('{ability} left unused.', { ability: p.ability }) : t('{ability} done.', { ability: p.ability }));
     case 'card_resolved': return t('{card} is exhausted.', { card: cname(view, p.card) });
     case 'refreshed': return p.refreshed ? (p.side === 'human' ? t('You refresh the exhausted cards.') : t('The Emperor refreshes the exhausted cards.'))
       : tn('The Emperor does not refresh ({n} prepared card, more than {max}).', 'The Emperor does not refresh ({n} prepared cards, more than {max}).', p.prepared, { max: p.refresh_value });
