@@ -85,6 +85,7 @@ def _commit_bus(games: GameService, settings: Settings) -> Any:
     url, cluster = settings.redis_url, settings.redis_cluster
     bus = RedisCommitBus(games.feeds, lambda: connect(url, cluster=cluster, socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
                                                       socket_timeout=BUS_WAIT_S + REDIS_SOCKET_TIMEOUT))
+    bus.attach(games.store)  # the store's writer announces its commits (no thread hop per command)
     games.feeds.bus = bus
     return bus
 

@@ -38,7 +38,7 @@ import redis
 from domain.kernel import FINISHED, Ruleset, registry, words
 from domain.kernel.fold import decode_event
 from domain.kernel.header import GameCreated
-from domain.kernel.log import StoredEvent
+from domain.kernel.log import AppendResult, StoredEvent
 from domain.kernel.undo import Undone
 
 from projections import views
@@ -338,6 +338,14 @@ class RedisCommitBus:
         self._out: queue.SimpleQueue[tuple[str, int | None] | None] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        #: True once :meth:`attach` made the store's writer announce the commits (then :meth:`publish` is not
+        #: needed: every append of this process is announced by the thread that committed it).
+        self.writer_announces = False
+        #: The writer's own connection to a plain Redis (made by the sender thread; None: not yet, or lost,
+        #: and the writer hands its commits to the sender thread, which makes a new one).
+        self._fast: Any = None
+        self._fast_lock = threading.Lock()
+        self._detach: Callable[[], None] | None = None
         #: Commits published and heard (for the tests and a gauge).
         self.published = 0
         self.heard = 0
@@ -351,11 +359,82 @@ class RedisCommitBus:
             t.start()
             self._threads.append(t)
 
+    def attach(self, store: Any) -> bool:
+        """Announce the commits of ``store`` from the thread that commits them (its ``commit_listeners``, the
+        SQLite store's group commit: after each group's fsync and answers, one round trip for the group, no
+        thread hop). False for a store without commit listeners (then :meth:`publish` sends, from the bus's
+        sender thread)."""
+        listeners = getattr(store, "commit_listeners", None)
+        if listeners is None:
+            return False
+        listeners.append(self.group_committed)
+        self._detach = lambda: listeners.remove(self.group_committed)
+        self.writer_announces = True
+        return True
+
     def publish(self, game_id: str, version: int | None) -> None:
-        self._out.put((game_id, version))
+        """A commit of this process (the hub calls it on the event loop). Nothing to do when the store's
+        writer announces its commits itself (:meth:`attach`); else the sender thread sends it."""
+        if not self.writer_announces:
+            self._out.put((game_id, version))
+
+    def group_committed(self, outs: list[Any]) -> None:
+        """The kept results of one group commit (on the committing thread): each game appended to, once,
+        with its newest version, in one round trip on the writer's connection; without it (not made yet,
+        lost, a Redis Cluster), handed to the sender thread."""
+        commits: dict[str, int | None] = {}
+        for out in outs:
+            if isinstance(out, AppendResult) and out.events:
+                game_id = out.events[-1].game_id
+                had = commits.get(game_id)
+                commits[game_id] = out.version if had is None else max(had, out.version)
+        if not commits:
+            return
+        conn = self._fast
+        if conn is not None and self._fast_lock.acquire(blocking=False):
+            try:
+                if self._fast is conn:
+                    conn.send_packed_command(conn.pack_commands(
+                        [("PUBLISH", self.channel, f"{game_id} {version}") for game_id, version in commits.items()]),
+                        check_health=False)
+                    for _ in commits:
+                        conn.read_response()
+                    self.published += len(commits)
+                    return
+            except Exception as exc:  # the sender thread sends them, and makes a new connection
+                log.debug("feed bus: the writer's publish failed (%s)", exc)
+                self._fast = None
+                try:
+                    conn.disconnect()
+                except Exception:
+                    pass
+            finally:
+                self._fast_lock.release()
+        for item in commits.items():
+            self._out.put(item)
+
+    def _ready_fast(self, client: Any) -> None:
+        """The writer's connection, made on the sender thread (never on the writer's: a Redis that is down
+        must not hold a commit group), for a plain Redis."""
+        if not self.writer_announces or self._fast is not None or not _pipelines_publish(client):
+            return
+        try:
+            conn = client.connection_pool.make_connection()
+            conn.connect()
+        except Exception as exc:
+            log.debug("feed bus: no writer's connection (%s)", exc)
+            return
+        self._fast = conn
 
     def _send(self) -> None:
         client = None
+        if self.writer_announces:
+            try:
+                client = self.connect()
+                self._ready_fast(client)
+            except Exception as exc:  # the first commit handed over tries again
+                log.debug("feed bus: no connection yet (%s)", exc)
+                client = None
         while not self._stop.is_set():
             item = self._out.get()
             if item is None:
@@ -374,6 +453,7 @@ class RedisCommitBus:
                         pipe.publish(self.channel, message)
                     pipe.execute()
                 self.published += len(messages)
+                self._ready_fast(client)
             except Exception as exc:  # Redis down: the other processes read again once it is back
                 log.debug("feed bus: publish failed (%s)", exc)
                 client = None
@@ -433,11 +513,21 @@ class RedisCommitBus:
                         pass
 
     def stop(self) -> None:
+        if self._detach is not None:
+            self._detach()
+            self._detach, self.writer_announces = None, False
         self._stop.set()
         self._out.put(None)
         for t in self._threads:
             t.join(BUS_WAIT_S + 1.0)
         self._threads.clear()
+        with self._fast_lock:
+            conn, self._fast = self._fast, None
+        if conn is not None:
+            try:
+                conn.disconnect()
+            except Exception:
+                pass
 
 
 __all__ = ["Batch", "COMMITS_CHANNEL", "FeedHub", "KEEPALIVE", "KEEPALIVE_EVERY", "KEEPALIVE_TICK", "RedisCommitBus",

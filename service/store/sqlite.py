@@ -54,7 +54,7 @@ from domain.kernel.log import (  # noqa: F401
 )
 
 from .chain_check import ChainReport, verify_chain, verify_commitments
-from .group_commit import ON_GROUP_COMMIT, settle, Write
+from .group_commit import ON_GROUP_COMMIT, settle, tell, Write
 from .migrations import BOT_HEADERS, MIGRATIONS
 from .log_calls import asked, awaited, written
 from .log_sql import Dialect, LogSql, SeatRefused
@@ -126,6 +126,9 @@ class EventStore:
         #: sleeping in SQLite's busy handler (whose back-off steps of up to 100 ms made the 2-worker
         #: tail). SQLite's own lock stays the guarantee; this only orders the waiting. Opened lazily.
         self._writer_fd: int | None = None
+        #: Called with the kept results of each group after its commit and its answers, on the committing
+        #: thread (:func:`service.store.group_commit.tell`; the commit bus listens here).
+        self.commit_listeners: list[Callable[[list[Any]], None]] = []
         if read_only:
             if not self.data_dir.is_dir():
                 raise StoreError(f"data dir {self.data_dir} does not exist or is not a directory")
@@ -359,6 +362,8 @@ class EventStore:
             self._answer_loops(batch)
             if again:
                 self._commit_elsewhere()
+            if self.commit_listeners:
+                tell(self.commit_listeners, batch)
 
     @staticmethod
     def _answer_loops(batch: list[Write]) -> None:

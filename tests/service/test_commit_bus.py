@@ -1,13 +1,16 @@
 """The feeds' commit bus between processes (service/feed_hub.py, ``RedisCommitBus``) on a real Redis: the
-commits that queue while the sender is busy go out together, one message per game with its newest version,
-and a listener wakes its hub only for games that have feeds in its process."""
+commits that queue while the sender is busy go out together, one message per game with its newest version;
+the SQLite store's writer announces each group's commits itself; and a listener wakes its hub only for games
+that have feeds in its process."""
 from __future__ import annotations
 
 import time
 
 import redis
 
+from domain.kernel.dice import commitment
 from service.feed_hub import RedisCommitBus
+from service.store import EventStore, NewEvent
 
 
 class Hub:
@@ -75,3 +78,41 @@ def test_a_listener_wakes_its_hub_only_for_games_followed_here(redis_url):
     finally:
         listener.stop()
         sender.close()
+
+
+def test_the_stores_writer_announces_each_group_commit_once_per_game_without_the_sender(tmp_path, redis_url):
+    seed = bytes(range(32))
+    store = EventStore(tmp_path / "data")
+    for gid in ("a", "b"):
+        store.create_game(game_id=gid, ruleset="test", scenario="s", setup="{}", seed=seed,
+                          seed_commitment=commitment(seed), token_hashes={})
+    channel = f"test-commits-{time.monotonic_ns()}"
+    watcher = redis.Redis.from_url(redis_url)
+    ps = watcher.pubsub(ignore_subscribe_messages=True)
+    ps.subscribe(channel)
+    ps.get_message(timeout=1)
+    bus = RedisCommitBus(Hub(set()), lambda: redis.Redis.from_url(redis_url), channel=channel)
+    assert bus.attach(store) and bus.writer_announces
+    bus.start()
+    try:
+        deadline = time.monotonic() + 10
+        while bus._fast is None and time.monotonic() < deadline:  # the sender thread makes the writer's connection
+            time.sleep(0.02)
+        assert bus._fast is not None
+        bus.publish("a", 1)  # the hub's call: nothing to send, the writer announces
+        store.append("a", 0, [NewEvent(type="Moved", payload='{"n":1}'), NewEvent(type="Moved", payload='{"n":2}')])
+        store.append("b", 0, [NewEvent(type="Moved", payload='{"n":1}')])
+        got: list[str] = []
+        while len(got) < 2 and time.monotonic() < deadline:
+            msg = ps.get_message(timeout=0.5)
+            if msg is not None and msg.get("type") == "message":
+                got.append(msg["data"].decode())
+        assert got == ["a 2", "b 1"]
+        assert ps.get_message(timeout=0.3) is None  # the hub's publish sent nothing more
+        assert bus.published == 2
+    finally:
+        bus.stop()
+        assert store.commit_listeners == []  # detached: a stopped bus is told nothing
+        store.close()
+        ps.close()
+        watcher.close()
