@@ -28,7 +28,7 @@ from projections import CatchUp, Projector, ReadModels
 from scenarios.content import hand_to_rulesets
 
 from .edges import public_edges
-from .feed_hub import BUS_WAIT_S, RedisCommitBus
+from .commit_bus import BUS_WAIT_S, RedisCommitBus
 from .game_service import GameService
 from .metrics import count_store_errors
 from .openapi.serving import docs_static_router, openapi_config
@@ -78,7 +78,7 @@ def _catch_up(read_models: Any) -> Any:
 
 
 def _commit_bus(games: GameService, settings: Settings) -> Any:
-    """The live feeds' bus between processes and nodes (:class:`service.feed_hub.RedisCommitBus`) on
+    """The live feeds' bus between processes and nodes (:class:`service.commit_bus.RedisCommitBus`) on
     the service's Redis, or None without one."""
     if not settings.redis_url:
         return None
