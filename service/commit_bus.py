@@ -64,6 +64,12 @@ def _pipelines_publish(client: Any) -> bool:
     return isinstance(client, redis.Redis)
 
 
+def _publish_command(channel: str, message: str) -> bytes:
+    """``PUBLISH channel message`` in Redis's protocol (RESP), as redis-py's ``pack_command`` writes it."""
+    c, m = channel.encode(), message.encode()
+    return b"*3\r\n$7\r\nPUBLISH\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (len(c), c, len(m), m)
+
+
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -152,9 +158,9 @@ class RedisCommitBus:
         if conn is not None and self._fast_lock.acquire(blocking=False):
             try:
                 if self._fast is conn:
-                    conn.send_packed_command(conn.pack_commands(
-                        [("PUBLISH", self.channel_of(game_id), f"{game_id} {version}")
-                         for game_id, version in commits.items()]), check_health=False)
+                    conn.send_packed_command(b"".join(
+                        _publish_command(self.channel_of(game_id), f"{game_id} {version}")
+                        for game_id, version in commits.items()), check_health=False)
                     for _ in commits:
                         conn.read_response()
                     self.published += len(commits)
