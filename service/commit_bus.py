@@ -91,6 +91,8 @@ class RedisCommitBus:
         #: Commits published and heard (for the tests and a gauge).
         self.published = 0
         self.heard = 0
+        #: Of those published, the ones the store's writer sent itself (:meth:`group_committed`).
+        self.announced = 0
         #: True once :meth:`attach` made the store's writer announce the commits (then :meth:`publish` is not
         #: needed: every append of this process is announced by the thread that committed it).
         self.writer_announces = False
@@ -158,12 +160,13 @@ class RedisCommitBus:
         if conn is not None and self._fast_lock.acquire(blocking=False):
             try:
                 if self._fast is conn:
-                    conn.send_packed_command(b"".join(
+                    conn.send_packed_command([b"".join(
                         _publish_command(self.channel_of(game_id), f"{game_id} {version}")
-                        for game_id, version in commits.items()), check_health=False)
+                        for game_id, version in commits.items())], check_health=False)
                     for _ in commits:
                         conn.read_response()
                     self.published += len(commits)
+                    self.announced += len(commits)
                     return
             except Exception as exc:  # the sender thread sends them, and makes a new connection
                 log.debug("feed bus: the writer's publish failed (%s)", exc)

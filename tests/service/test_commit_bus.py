@@ -131,6 +131,7 @@ def test_the_stores_writer_announces_each_group_commit_once_per_game_without_the
         assert got == [(f"{channel}:a", "a 2"), (f"{channel}:b", "b 1")]
         assert ps.get_message(timeout=0.3) is None  # the hub's publish sent nothing more
         assert bus.published == 2
+        assert bus.announced == 2  # by the writer, not handed to the sender thread
     finally:
         bus.stop()
         assert store.commit_listeners == []  # detached: a stopped bus is told nothing
