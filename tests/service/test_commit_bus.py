@@ -164,3 +164,41 @@ def test_a_listener_cut_off_subscribes_again_then_has_every_followed_game_read(r
     finally:
         listener.stop()
         admin.close()
+
+
+def test_a_commit_announced_on_a_writers_connection_cut_off_still_reaches_the_listeners(tmp_path, redis_url):
+    seed = bytes(range(32))
+    store = EventStore(tmp_path / "data")
+    for gid in ("a", "b"):
+        store.create_game(game_id=gid, ruleset="test", scenario="s", setup="{}", seed=seed,
+                          seed_commitment=commitment(seed), token_hashes={})
+    channel = f"test-commits-{time.monotonic_ns()}"
+    admin = redis.Redis.from_url(redis_url)
+    ps = admin.pubsub(ignore_subscribe_messages=True)
+    ps.psubscribe(f"{channel}:*")
+    ps.get_message(timeout=1)
+    bus = RedisCommitBus(Hub(set()), lambda: redis.Redis.from_url(redis_url), channel=channel)
+    bus.attach(store)
+    bus.start()
+    try:
+        deadline = time.monotonic() + 10
+        while bus._fast is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        store.append("a", 0, [NewEvent(type="Moved", payload='{"n":1}')])
+        admin.client_kill_filter(_type="normal", skipme=True)  # the writer's connection (and the sender's) cut
+        store.append("b", 0, [NewEvent(type="Moved", payload='{"n":1}')])
+        got: set[str] = set()
+        while "b 1" not in got and time.monotonic() < deadline:
+            msg = ps.get_message(timeout=0.5)
+            if msg is not None and msg.get("type") == "pmessage":
+                got.add(msg["data"].decode())
+        assert got == {"a 1", "b 1"}  # b's through the sender thread, once the writer found its connection cut
+        deadline = time.monotonic() + 10
+        while bus._fast is None and time.monotonic() < deadline:  # the sender made the writer a new connection
+            time.sleep(0.02)
+        assert bus._fast is not None
+    finally:
+        bus.stop()
+        store.close()
+        ps.close()
+        admin.close()
