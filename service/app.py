@@ -28,7 +28,7 @@ from projections import CatchUp, Projector, ReadModels
 from scenarios.content import hand_to_rulesets
 
 from .edges import public_edges
-from .feed_hub import BUS_WAIT_S, RedisCommitBus
+from .commit_bus import BUS_WAIT_S, RedisCommitBus
 from .game_service import GameService
 from .metrics import count_store_errors
 from .openapi.serving import docs_static_router, openapi_config
@@ -78,13 +78,14 @@ def _catch_up(read_models: Any) -> Any:
 
 
 def _commit_bus(games: GameService, settings: Settings) -> Any:
-    """The live feeds' bus between processes and nodes (:class:`service.feed_hub.RedisCommitBus`) on
+    """The live feeds' bus between processes and nodes (:class:`service.commit_bus.RedisCommitBus`) on
     the service's Redis, or None without one."""
     if not settings.redis_url:
         return None
     url, cluster = settings.redis_url, settings.redis_cluster
     bus = RedisCommitBus(games.feeds, lambda: connect(url, cluster=cluster, socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
                                                       socket_timeout=BUS_WAIT_S + REDIS_SOCKET_TIMEOUT))
+    bus.attach(games.store)  # the store's writer announces its commits (no thread hop per command)
     games.feeds.bus = bus
     return bus
 

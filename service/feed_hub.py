@@ -6,9 +6,9 @@ finished, and the last seq read. A commit wakes the hub:
 
 - in this process, by :meth:`FeedHub.committed` (the command's route and the built-in players call
   ``GameService.notify`` right after the append);
-- from another process or node, by the :class:`RedisCommitBus`: every process publishes each commit
-  (``"<game_id> <version>"``) on one Redis channel and listens to it (pub/sub works unchanged on Redis
-  Cluster, and with either event store).
+- from another process or node, by the commit bus (:mod:`service.commit_bus`): each commit is published on
+  its game's Redis channel, and a process subscribes to a game's channel only while it has feeds of that
+  game (the subscription is confirmed before the game's first feed here reads it).
 
 On a wake the hub reads the new events of that game from the store ONCE (the game's row and the events
 after its last seq, one worker-thread call) and hands the same batch to every feed of the game; each
@@ -26,14 +26,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
-import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-import redis
 
 from domain.kernel import FINISHED, Ruleset, registry, words
 from domain.kernel.fold import decode_event
@@ -42,6 +39,7 @@ from domain.kernel.log import StoredEvent
 from domain.kernel.undo import Undone
 
 from projections import views
+from .commit_bus import RedisCommitBus
 from .problems import Problem
 from .store_contract import Store
 
@@ -55,12 +53,6 @@ KEEPALIVE_EVERY = 15.0
 KEEPALIVE_TICK = 0.25
 #: What a feed's queue receives when its keep-alive is due.
 KEEPALIVE = None
-#: The Redis pub/sub channel every process publishes its commits on.
-COMMITS_CHANNEL = "umpire:commits"
-#: Seconds the bus's listener waits for a message before it looks at its stop flag (one Redis read, no store).
-BUS_WAIT_S = 1.0
-#: Seconds before the bus tries Redis again after losing it.
-BUS_RETRY_S = 1.0
 #: Event types the hub reads once per game when its first feed opens: the header (bots) and the undos.
 _INFO_TYPES = ("game_created", "undone")
 
@@ -168,9 +160,12 @@ class FeedHub:
             if fut is None:
                 fut = self._loading[game_id] = self._loop.create_future()
                 try:
+                    if self.bus is not None:  # every commit after this is heard, every one before it is read
+                        await self.bus.follow(game_id)
                     g = await anyio.to_thread.run_sync(self._load, game_id)
                 except BaseException as exc:
                     self._loading.pop(game_id, None)
+                    self._unfollow(game_id)
                     fut.set_exception(exc)
                     fut.exception()  # retrieved: the waiters (if any) get it too
                     raise
@@ -203,6 +198,12 @@ class FeedHub:
         g.subs.discard(sub)
         if not g.subs and not g.pumping:
             del self._games[sub.game_id]
+            self._unfollow(sub.game_id)
+
+    def _unfollow(self, game_id: str) -> None:
+        """No feed of ``game_id`` here (and none opening): the bus stops hearing its commits."""
+        if self.bus is not None and game_id not in self._games and game_id not in self._loading:
+            self.bus.unfollow(game_id)
 
     def _load(self, game_id: str) -> GameFeeds:
         """The game's feed state: its row and its header and undo events (few), read once."""
@@ -289,6 +290,7 @@ class FeedHub:
             g.pumping = False
             if not g.subs and self._games.get(game_id) is g:
                 del self._games[game_id]
+                self._unfollow(game_id)
 
     def _read(self, game_id: str, after: int) -> Batch:
         """ONE read for every feed of the game: its row and its events after ``after``."""
@@ -316,129 +318,4 @@ class FeedHub:
             self.bus = None
 
 
-def _pipelines_publish(client: Any) -> bool:
-    """True for a client whose pipelines carry ``PUBLISH`` (a plain Redis; a Redis Cluster's pipelines refuse it)."""
-    return isinstance(client, redis.Redis)
-
-
-class RedisCommitBus:
-    """Commits between processes and nodes over one Redis pub/sub channel (:data:`COMMITS_CHANNEL`).
-
-    ``publish`` never blocks the caller (a thread sends: the commits that queued while it sent go out
-    together, one message per game with its newest version, in one round trip on a plain Redis); a
-    listener thread wakes the hub for each commit of a game that has feeds here. Redis down: commits are
-    still stored and shown by this process's feeds; when the listener reconnects, every game with feeds
-    here is read once."""
-
-    def __init__(self, hub: FeedHub, connect: Any, channel: str = COMMITS_CHANNEL):
-        """``connect()``: a new redis-py client (plain or cluster) for the bus's own connections."""
-        self.hub = hub
-        self.connect = connect
-        self.channel = channel
-        self._out: queue.SimpleQueue[tuple[str, int | None] | None] = queue.SimpleQueue()
-        self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
-        #: Commits published and heard (for the tests and a gauge).
-        self.published = 0
-        self.heard = 0
-
-    def start(self) -> None:
-        if self._threads:
-            return
-        self._stop.clear()
-        for target, name in ((self._send, "umpire-feed-publish"), (self._listen, "umpire-feed-listen")):
-            t = threading.Thread(target=target, name=name, daemon=True)
-            t.start()
-            self._threads.append(t)
-
-    def publish(self, game_id: str, version: int | None) -> None:
-        self._out.put((game_id, version))
-
-    def _send(self) -> None:
-        client = None
-        while not self._stop.is_set():
-            item = self._out.get()
-            if item is None:
-                return
-            commits, stopping = self._drain(item)
-            try:
-                if client is None:
-                    client = self.connect()
-                messages = [f"{game_id} {'' if version is None else version}" for game_id, version in commits.items()]
-                if len(messages) == 1 or not _pipelines_publish(client):
-                    for message in messages:
-                        client.publish(self.channel, message)
-                else:  # the commits that queued meanwhile in one round trip
-                    pipe = client.pipeline(transaction=False)
-                    for message in messages:
-                        pipe.publish(self.channel, message)
-                    pipe.execute()
-                self.published += len(messages)
-            except Exception as exc:  # Redis down: the other processes read again once it is back
-                log.debug("feed bus: publish failed (%s)", exc)
-                client = None
-            if stopping:
-                return
-
-    def _drain(self, first: tuple[str, int | None]) -> tuple[dict[str, int | None], bool]:
-        """``first`` and every commit queued behind it, one per game: its newest version (None, "read
-        again", when any of them was unknown). True when the stop came meanwhile."""
-        commits: dict[str, int | None] = {}
-        item: tuple[str, int | None] | None = first
-        while item is not None:
-            game_id, version = item
-            if game_id in commits:
-                had = commits[game_id]
-                version = None if had is None or version is None else max(had, version)
-            commits[game_id] = version
-            try:
-                item = self._out.get_nowait()
-            except queue.Empty:
-                return commits, False
-        return commits, True
-
-    def _listen(self) -> None:
-        first = True
-        while not self._stop.is_set():
-            client = pubsub = None
-            try:
-                client = self.connect()
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(self.channel)
-                if not first:
-                    self.hub.wake_all_threadsafe()
-                first = False
-                while not self._stop.is_set():
-                    msg = pubsub.get_message(timeout=BUS_WAIT_S)
-                    if msg is None or msg.get("type") != "message":
-                        continue
-                    data = msg["data"]
-                    text = data.decode() if isinstance(data, bytes) else str(data)
-                    game_id, _, raw = text.partition(" ")
-                    self.heard += 1
-                    if not self.hub.follows(game_id):  # no feed of it here: nothing to wake (no loop round)
-                        continue
-                    self.hub.wake_threadsafe(game_id, int(raw) if raw.isascii() and raw.isdigit() else None)
-            except Exception as exc:
-                if not self._stop.is_set():
-                    log.warning("feed bus: lost Redis (%s: %s); trying again", type(exc).__name__, exc)
-                    first = False
-                    self._stop.wait(BUS_RETRY_S)
-            finally:
-                for c in (pubsub, client):
-                    try:
-                        if c is not None:
-                            c.close()
-                    except Exception:
-                        pass
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._out.put(None)
-        for t in self._threads:
-            t.join(BUS_WAIT_S + 1.0)
-        self._threads.clear()
-
-
-__all__ = ["Batch", "COMMITS_CHANNEL", "FeedHub", "KEEPALIVE", "KEEPALIVE_EVERY", "KEEPALIVE_TICK", "RedisCommitBus",
-           "Subscription", "render"]
+__all__ = ["Batch", "FeedHub", "KEEPALIVE", "KEEPALIVE_EVERY", "KEEPALIVE_TICK", "Subscription", "render"]

@@ -3,9 +3,12 @@ them in one transaction and answers each waiting thread, or each waiting corouti
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable
 from typing import Any
+
+log = logging.getLogger("umpire.store")
 
 #: Called after each group commit with its size (writes) and its transaction's seconds (``service.metrics``).
 ON_GROUP_COMMIT: list[Callable[[int, float], None]] = []
@@ -35,3 +38,18 @@ def settle(writes: list[Write]) -> None:
             fut.set_exception(w.error)
         else:
             fut.set_result(w.out)
+
+
+def tell(listeners: list[Callable[[list[Any]], None]], batch: list[Write]) -> None:
+    """After a group's commit is on disk and its callers are answered: each of the store's commit listeners
+    gets the results of the group's writes that were kept (on the thread that committed the group; the
+    commit bus announces the group's commits to the other processes from here, without a thread of its own).
+    A listener's failure is logged: the writes are committed."""
+    outs = [w.out for w in batch if w.error is None]
+    if not outs:
+        return
+    for listener in listeners:
+        try:
+            listener(outs)
+        except Exception:
+            log.exception("commit listener %r failed", listener)

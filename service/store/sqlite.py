@@ -33,12 +33,12 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import queue
 import sqlite3
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,7 @@ from domain.kernel.log import (  # noqa: F401
 )
 
 from .chain_check import ChainReport, verify_chain, verify_commitments
-from .group_commit import ON_GROUP_COMMIT, settle, Write
+from .group_commit import ON_GROUP_COMMIT, settle, tell, Write
 from .migrations import BOT_HEADERS, MIGRATIONS
 from .log_calls import asked, awaited, written
 from .log_sql import Dialect, LogSql, SeatRefused
@@ -94,8 +94,9 @@ class EventStore:
     #: without stalling it. (PostgreSQL's are network round trips: its commands run on worker threads.)
     local_reads: bool = True
     #: The thread that commits the groups of writes awaited on an event loop (:meth:`_write_async`: the
-    #: command path runs a command on the loop and only its commit here). Started on first use.
-    _committer: ThreadPoolExecutor | None = None
+    #: command path runs a command on the loop and only its commit here). Started on first use; it waits on
+    #: its queue (one put per group to commit, None to end: a plain queue, cheaper than an executor's futures).
+    _committer: threading.Thread | None = None
     #: :data:`BOT_HEADERS` in this backend's SQL (the partial index's own predicate, so the index is used).
     bot_headers = BOT_HEADERS
 
@@ -126,6 +127,9 @@ class EventStore:
         #: sleeping in SQLite's busy handler (whose back-off steps of up to 100 ms made the 2-worker
         #: tail). SQLite's own lock stays the guarantee; this only orders the waiting. Opened lazily.
         self._writer_fd: int | None = None
+        #: Called with the kept results of each group after its commit and its answers, on the committing
+        #: thread (:func:`service.store.group_commit.tell`; the commit bus listens here).
+        self.commit_listeners: list[Callable[[list[Any]], None]] = []
         if read_only:
             if not self.data_dir.is_dir():
                 raise StoreError(f"data dir {self.data_dir} does not exist or is not a directory")
@@ -246,7 +250,7 @@ class EventStore:
         awaited write starts another."""
         committer, self._committer = self._committer, None
         if committer is not None:
-            committer.shutdown(wait=False)
+            self._kicks.put(None)
 
     def _migrate(self) -> None:
         try:
@@ -320,11 +324,22 @@ class EventStore:
 
     def _commit_elsewhere(self) -> None:
         """Commit the queued group on the committer thread (``_leading`` is set for it)."""
-        try:
-            if self._committer is None:
-                self._committer = ThreadPoolExecutor(1, thread_name_prefix="umpire-commit")
-            self._committer.submit(self._commit_group)
-        except RuntimeError:  # shutting down (the interpreter or the store): commit here instead
+        if self._committer is None or not self._committer.is_alive():
+            kicks: queue.SimpleQueue[bool | None] = queue.SimpleQueue()
+            committer = threading.Thread(target=self._commit_groups, args=(kicks,), name="umpire-commit",
+                                         daemon=True)
+            try:
+                committer.start()
+            except RuntimeError:  # shutting down (the interpreter): commit here instead
+                self._commit_group()
+                return
+            self._committer, self._kicks = committer, kicks
+        self._kicks.put(True)
+
+    def _commit_groups(self, kicks: queue.SimpleQueue[bool | None]) -> None:
+        """The committer thread: a group per kick, until the None that :meth:`release_threads` puts (the
+        groups kicked before it still run)."""
+        while kicks.get():
             self._commit_group()
 
     def _commit_group(self) -> None:
@@ -359,6 +374,8 @@ class EventStore:
             self._answer_loops(batch)
             if again:
                 self._commit_elsewhere()
+            if self.commit_listeners:
+                tell(self.commit_listeners, batch)
 
     @staticmethod
     def _answer_loops(batch: list[Write]) -> None:
@@ -411,6 +428,25 @@ class EventStore:
             err = exc if isinstance(exc, StoreError) else StoreError(f"cannot write to {self.path}: {exc}")
             for w in batch:
                 w.error = err
+            return
+        if len(batch) == 1:  # alone in its group: its own refusal rolls back the whole transaction
+            w = batch[0]
+            try:
+                w.out = w.fn(conn)
+            except sqlite3.OperationalError as exc:
+                fail_all(exc)
+                return
+            except BaseException as exc:  # this write's own refusal (a conflict, a bad argument)
+                w.error = exc
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.OperationalError as rb:  # pragma: no cover
+                    fail_all(rb)
+                return
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                fail_all(exc)
             return
         try:
             for w in batch:

@@ -186,11 +186,10 @@ def test_the_stores_committer_thread_ends_with_the_app(tmp_path, redis_url, redi
         r = _post(c, g["game_id"], {"command": {"type": "step"}, "expected_version": g["version"]}, g["seats"]["north"])
         assert r.status_code == 201, r.text
         committer = store._committer  # the command's commit ran there (the command itself on the loop)
-        assert committer is not None
-        assert committer.submit(int, "1").result() == 1
+        assert committer is not None and committer.name == "umpire-commit" and committer.is_alive()
     assert store._committer is None
-    with pytest.raises(RuntimeError):  # shut down on the app's shutdown: no new work is taken
-        committer.submit(int, "1")
+    committer.join(5)  # told to end on the app's shutdown
+    assert not committer.is_alive()
 
 
 # -- a player who wants to win unfairly, against the command path on the event loop ----------------------
