@@ -53,3 +53,46 @@ def tell(listeners: list[Callable[[list[Any]], None]], batch: list[Write]) -> No
             listener(outs)
         except Exception:
             log.exception("commit listener %r failed", listener)
+
+
+def run_group(conn: sqlite3.Connection, batch: list[Write], fail_all: Callable[[BaseException], None]) -> None:
+    """The group's writes in the transaction just begun on ``conn``, then its commit. Each write runs in a
+    savepoint of its own, so its own refusal (a conflict, a bad argument: kept as its ``error``) undoes only
+    it; a write alone in its group runs without one (its refusal rolls the whole transaction back, which held
+    nothing else). The database refusing (``sqlite3.OperationalError``), or an interruption between writes,
+    fails the whole group through ``fail_all``, which rolls back: nothing of it is kept."""
+    if len(batch) == 1:
+        w = batch[0]
+        try:
+            w.out = w.fn(conn)
+        except sqlite3.OperationalError as exc:
+            fail_all(exc)
+            return
+        except BaseException as exc:  # this write's own refusal (a conflict, a bad argument)
+            w.error = exc
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.OperationalError as rb:  # pragma: no cover
+                fail_all(rb)
+            return
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            fail_all(exc)
+        return
+    try:
+        for w in batch:
+            conn.execute("SAVEPOINT w")
+            try:
+                w.out = w.fn(conn)
+            except sqlite3.OperationalError:
+                raise
+            except BaseException as exc:  # this write's own refusal (a conflict, a bad argument)
+                conn.execute("ROLLBACK TO w")
+                w.error = exc
+            conn.execute("RELEASE w")
+        conn.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        fail_all(exc)
+    except BaseException as exc:  # pragma: no cover - interrupted between writes: nothing is kept
+        fail_all(exc)

@@ -54,7 +54,7 @@ from domain.kernel.log import (  # noqa: F401
 )
 
 from .chain_check import ChainReport, verify_chain, verify_commitments
-from .group_commit import ON_GROUP_COMMIT, settle, tell, Write
+from .group_commit import ON_GROUP_COMMIT, run_group, settle, tell, Write
 from .migrations import BOT_HEADERS, MIGRATIONS
 from .log_calls import asked, awaited, written
 from .log_sql import Dialect, LogSql, SeatRefused
@@ -429,41 +429,7 @@ class EventStore:
             for w in batch:
                 w.error = err
             return
-        if len(batch) == 1:  # alone in its group: its own refusal rolls back the whole transaction
-            w = batch[0]
-            try:
-                w.out = w.fn(conn)
-            except sqlite3.OperationalError as exc:
-                fail_all(exc)
-                return
-            except BaseException as exc:  # this write's own refusal (a conflict, a bad argument)
-                w.error = exc
-                try:
-                    conn.execute("ROLLBACK")
-                except sqlite3.OperationalError as rb:  # pragma: no cover
-                    fail_all(rb)
-                return
-            try:
-                conn.execute("COMMIT")
-            except sqlite3.OperationalError as exc:
-                fail_all(exc)
-            return
-        try:
-            for w in batch:
-                conn.execute("SAVEPOINT w")
-                try:
-                    w.out = w.fn(conn)
-                except sqlite3.OperationalError:
-                    raise
-                except BaseException as exc:  # this write's own refusal (a conflict, a bad argument)
-                    conn.execute("ROLLBACK TO w")
-                    w.error = exc
-                conn.execute("RELEASE w")
-            conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            fail_all(exc)
-        except BaseException as exc:  # pragma: no cover - interrupted between writes: nothing is kept
-            fail_all(exc)
+        run_group(conn, batch, fail_all)
 
     # -- the log: the Store calls answered from ``self._sql`` (:mod:`service.store.log_calls`) ----------
     create_game = written(LogSql.create_game_tx)
