@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,7 +27,10 @@ RAW = re.compile(r"\b[A-Z]{1,3}[0-9]+ [A-Z][a-z]|\bstar: [A-Za-z]|\bfallback [A-
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[UmpireServer]:
-    with UmpireServer() as srv:
+    """This module's server counts its game ids (tests/web/counted_ids.py): a game's dice follow from its seed
+    and its id, so the games below are the same every run."""
+    root = str(Path(__file__).resolve().parents[2])
+    with UmpireServer(command=[sys.executable, "-m", "tests.web.counted_ids"], env={"PYTHONPATH": root}) as srv:
         yield srv
 
 
