@@ -315,16 +315,16 @@ class RedisCommitBus:
                     if rewake and self._subscribed <= self._confirmed:
                         rewake = False
                         self.hub.wake_all_threadsafe()
-                    msg = pubsub.get_message(timeout=BUS_WAIT_S)
-                    if msg is None:
+                    got = pubsub.get_message(timeout=BUS_WAIT_S)
+                    if got is None:
                         continue
-                    kind, channel = msg.get("type"), _text(msg.get("channel"))
+                    kind, channel = got.get("type"), _text(got.get("channel"))
                     if not channel.startswith(prefix):
                         continue  # the listener's own channel: it was woken to subscribe
                     if kind == "subscribe":
                         self._confirm(channel[len(prefix):])
                     elif kind == "message":
-                        game_id, _, raw = _text(msg["data"]).partition(" ")
+                        game_id, _, raw = _text(got["data"]).partition(" ")
                         self.heard += 1
                         if not self.hub.follows(game_id):  # its last feed closed meanwhile
                             continue
