@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import redis
 
@@ -36,10 +37,7 @@ class Hub:
 
 def test_queued_commits_go_out_once_per_game_with_the_newest_version(redis_url):
     channel = f"test-commits-{time.monotonic_ns()}"
-    watcher = redis.Redis.from_url(redis_url)
-    ps = watcher.pubsub(ignore_subscribe_messages=True)
-    ps.psubscribe(f"{channel}:*")
-    ps.get_message(timeout=1)
+    watcher, ps = _watching(redis_url, channel)
     bus = RedisCommitBus(Hub(set()), lambda: redis.Redis.from_url(redis_url), channel=channel)
     # queued before the sender starts: one drain takes them all
     for game_id, version in (("g1", 3), ("g2", 7), ("g1", 5), ("g1", 4), ("g3", None), ("g3", 9)):
@@ -101,17 +99,29 @@ def test_a_listener_hears_only_the_games_followed_here_and_drops_a_game_unfollow
         sender.close()
 
 
-def test_the_stores_writer_announces_each_group_commit_once_per_game_without_the_sender(tmp_path, redis_url):
+def _two_games(tmp_path: Any) -> EventStore:
+    """A SQLite store holding the games ``a`` and ``b``."""
     seed = bytes(range(32))
     store = EventStore(tmp_path / "data")
     for gid in ("a", "b"):
         store.create_game(game_id=gid, ruleset="test", scenario="s", setup="{}", seed=seed,
                           seed_commitment=commitment(seed), token_hashes={})
-    channel = f"test-commits-{time.monotonic_ns()}"
-    watcher = redis.Redis.from_url(redis_url)
-    ps = watcher.pubsub(ignore_subscribe_messages=True)
+    return store
+
+
+def _watching(redis_url: str, channel: str) -> tuple[Any, Any]:
+    """A Redis client and its pub/sub, subscribed (confirmed) to every game channel under ``channel``."""
+    client = redis.Redis.from_url(redis_url)
+    ps = client.pubsub(ignore_subscribe_messages=True)
     ps.psubscribe(f"{channel}:*")
     ps.get_message(timeout=1)
+    return client, ps
+
+
+def test_the_stores_writer_announces_each_group_commit_once_per_game_without_the_sender(tmp_path, redis_url):
+    store = _two_games(tmp_path)
+    channel = f"test-commits-{time.monotonic_ns()}"
+    watcher, ps = _watching(redis_url, channel)
     bus = RedisCommitBus(Hub(set()), lambda: redis.Redis.from_url(redis_url), channel=channel)
     assert bus.attach(store) and bus.writer_announces
     bus.start()
@@ -167,16 +177,9 @@ def test_a_listener_cut_off_subscribes_again_then_has_every_followed_game_read(r
 
 
 def test_a_commit_announced_on_a_writers_connection_cut_off_still_reaches_the_listeners(tmp_path, redis_url):
-    seed = bytes(range(32))
-    store = EventStore(tmp_path / "data")
-    for gid in ("a", "b"):
-        store.create_game(game_id=gid, ruleset="test", scenario="s", setup="{}", seed=seed,
-                          seed_commitment=commitment(seed), token_hashes={})
+    store = _two_games(tmp_path)
     channel = f"test-commits-{time.monotonic_ns()}"
-    admin = redis.Redis.from_url(redis_url)
-    ps = admin.pubsub(ignore_subscribe_messages=True)
-    ps.psubscribe(f"{channel}:*")
-    ps.get_message(timeout=1)
+    admin, ps = _watching(redis_url, channel)
     bus = RedisCommitBus(Hub(set()), lambda: redis.Redis.from_url(redis_url), channel=channel)
     bus.attach(store)
     bus.start()
