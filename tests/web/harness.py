@@ -36,6 +36,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 SCENARIO = "SCN-TAKE-DOWN-THE-SHIELD"
+#: A page's wait for its game (``arg``: a version): the board shows that version or a later one and takes clicks
+#: again (no command of its own on the way: ``data-busy`` gone).
+AT_VERSION = "v => Number(document.body.dataset.version || 0) >= v && !document.body.dataset.busy"
 #: Commands a test game may take before it is called stuck (the short-game policy needs ~20-150).
 MAX_COMMANDS = 500
 
@@ -228,7 +231,7 @@ class Player:
         return self.http.get(f"/games/{self.game_id}/legal-commands").json()
 
     def wait_version(self, version: int, timeout: float = 20_000) -> None:
-        self.page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=version, timeout=timeout)
+        self.page.wait_for_function(AT_VERSION, arg=version, timeout=timeout)
 
     def board(self, selector: str) -> Any:
         return self.page.locator(f"#board {selector}").first

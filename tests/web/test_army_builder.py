@@ -19,7 +19,7 @@ import pytest
 from bots.smoke import _Field, _score
 
 from .conftest import shot
-from .harness import UmpireServer
+from .harness import AT_VERSION, UmpireServer
 from .test_axe import AXE, RUN_AXE
 from .test_smoke_game import Table
 
@@ -246,7 +246,7 @@ def test_two_armies_built_in_the_lobby_then_played(server, contexts):
         fighting = {units[u]["seat"] for u in battle["payload"]["units"] if u in units}
         assert fighting == {"player-1", "player-2"}, battle  # units of both built armies meet
         for s, p in t.pages.items():  # each seat's page shows the battle
-            p.wait_for_function("seq => Number(document.body.dataset.version || 0) >= seq", arg=battle["seq"], timeout=30_000)
+            p.wait_for_function(AT_VERSION, arg=battle["seq"], timeout=30_000)
             p.wait_for_function("m => document.querySelector('#panel-play').innerText.includes('battle of ' + m)",
                                 arg=battle["payload"]["markers"][0], timeout=30_000)  # in the latest steps
             shot(p, f"army-builder-battle-{s}-1280", full_page=True)

@@ -12,10 +12,12 @@ import random
 from typing import Any
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bots.emperor import _Board, _score
 
 from .conftest import shot
+from .harness import AT_VERSION
 
 SETUP = "SETUP-WARDEN-VS-VESPER"
 
@@ -27,6 +29,11 @@ GENERIC_SPY = """() => {
     if (b) window.__generic.push(b.textContent);
   }, true);
 }"""
+
+#: What the page showed when it did not move on: its version, its alert, the selection bar, generic clicks.
+PAGE_SAID = """() => ({version: document.body.dataset.version, feed: document.body.dataset.feed,
+  alert: [...document.querySelectorAll('[role=alert]')].map((e) => e.textContent).join(' | '),
+  bar: (document.querySelector('#selection-bar') || {}).textContent, generic: window.__generic})"""
 
 
 def _new_game(server: Any) -> tuple[str, str]:
@@ -40,6 +47,7 @@ class BoardPlayer:
         self.http = httpx.Client(base_url=server.url, headers={"authorization": f"Bearer {token}"}, timeout=30)
         self.rng = random.Random(7)
         self.warned: list[str] = []
+        self.last: dict[str, Any] | None = None
 
     def legal(self) -> dict[str, Any]:
         return self.http.get(f"/games/{self.gid}/legal-commands").json()
@@ -48,7 +56,11 @@ class BoardPlayer:
         return self.http.get(f"/games/{self.gid}").json()["state"]
 
     def wait_version(self, v: int) -> None:
-        self.page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=v, timeout=20_000)
+        try:
+            self.page.wait_for_function(AT_VERSION, arg=v, timeout=20_000)
+        except PlaywrightTimeout as exc:  # say what the page showed, for a failure seen once under load
+            raise AssertionError(f"the page did not reach version {v} after {self.last}: {self.page.evaluate(PAGE_SAID)}, "
+                                 f"the server is at {self.legal()['version']}") from exc
 
     def click_data(self, scope: str, cmd: dict[str, Any]) -> None:
         buttons = self.page.locator(f"{scope} [data-command]")
@@ -76,6 +88,7 @@ class BoardPlayer:
             self.click_data("#selection-bar", cmd)
 
     def do(self, cmd: dict[str, Any], st: dict[str, Any]) -> None:
+        self.last = cmd
         t = cmd["type"]
         hazards = {z["cell"] for z in st["battlefield"]["hazards"] if z["active"]}
         if t == "move":

@@ -14,6 +14,7 @@ import httpx
 from playwright.sync_api import expect
 
 from .conftest import shot
+from .harness import AT_VERSION
 
 BATTLE = "BTL-CROSSROADS"
 SEED = "3c" * 32  # the server seed: the same dice, so the same activated unit, every run
@@ -75,7 +76,7 @@ def test_drag_and_rotate_a_unit_with_a_live_dry_run(server, contexts):
         for s in (seat, other):
             p = contexts.page()
             p.goto(f"{base}/#/game/{gid}?token={seats[s]}")
-            p.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=v0)
+            p.wait_for_function(AT_VERSION, arg=v0)
             pages[s] = p
         page = pages[seat]
         dry: list[dict[str, Any]] = []
@@ -243,7 +244,7 @@ def test_a_commander_rides_by_dragging_within_its_reach(server, contexts):
         v0 = legal["version"]
         page = contexts.page()
         page.goto(f"{base}/#/game/{gid}?token={seats[seat]}")
-        page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=v0)
+        page.wait_for_function(AT_VERSION, arg=v0)
         dry: list[dict[str, Any]] = []
         page.on("request", lambda r: dry.append(json.loads(r.post_data)["command"]) if "dry_run=true" in r.url else None)
         disc = page.locator(f'#board [data-commander="{cid}"].act-drag')
@@ -315,7 +316,7 @@ def test_a_unit_with_one_kind_of_move_is_selected_in_that_mode(server, contexts)
         v0 = legal["version"]
         page = contexts.page()
         page.goto(f"{base}/#/game/{gid}?token={seats[seat]}")
-        page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=v0)
+        page.wait_for_function(AT_VERSION, arg=v0)
         gun = page.locator(f'#board [data-unit="{GUN}"]')
         gun.click()
         expect(page.locator("#smoke-pose")).to_contain_text("Complex move")

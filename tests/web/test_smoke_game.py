@@ -24,6 +24,7 @@ from bots.smoke import _Field, _score
 from .conftest import shot
 from .test_emperor_board import GENERIC_SPY
 from .test_smoke_board import _screen_of
+from .harness import AT_VERSION
 
 PLACED = {"place_terrain", "place_column", "deploy_unit", "deploy_commander", "place_fortification", "place_marker"}
 GENERIC_SPY_SMOKE = GENERIC_SPY.replace("#all-commands button,", "#all-commands button, #panel-play .cmd-list button,")
@@ -60,7 +61,7 @@ class Table:
         return self.http[seat].get(f"/games/{self.gid}").json()
 
     def wait(self, seat: str, v: int) -> None:
-        self.pages[seat].wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=v, timeout=30_000)
+        self.pages[seat].wait_for_function(AT_VERSION, arg=v, timeout=30_000)
 
     def version(self) -> int:
         return httpx.get(f"{self.base}/games/{self.gid}").json()["version"]

@@ -13,6 +13,7 @@ import httpx
 
 from .conftest import shot
 from .test_smoke_board import BATTLE, SEED, _ghost_state, _screen_of
+from .harness import AT_VERSION
 
 
 def test_dice_on_the_action_board_then_a_move_snapping_back_from_a_refusal(server, contexts):
@@ -39,7 +40,7 @@ def test_dice_on_the_action_board_then_a_move_snapping_back_from_a_refusal(serve
             if any(t["command"].get("type") == "move" and t["command"].get("kind") == "simple" for t in legal.get("templates", [])):
                 break
             page = page_of(seat)
-            page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=legal["version"])
+            page.wait_for_function(AT_VERSION, arg=legal["version"])
             cmds = legal["commands"]
             acts = (view["state"].get("turn") or {}).get("actions") or {}
             place = next((c for c in cmds if c["type"] == "place_die" and c["slot"] == "A1"), None)
@@ -84,7 +85,7 @@ def test_dice_on_the_action_board_then_a_move_snapping_back_from_a_refusal(serve
 
         page = page_of(seat)
         v0 = legal["version"]
-        page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=v0)
+        page.wait_for_function(AT_VERSION, arg=v0)
         # the clock and the victory conditions
         clock = page.locator("#smoke-clock").text_content()
         end_phase = view["state"]["battle"]["end"]["phase"]

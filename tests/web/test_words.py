@@ -15,6 +15,7 @@ import httpx
 
 from .conftest import shot
 from .test_axe import AXE, RUN_AXE
+from .harness import AT_VERSION
 
 
 def _until(base: str, gid: str, clients: dict[str, httpx.Client], want, avoid=lambda d: False, steps: int = 80,
@@ -37,7 +38,7 @@ def _until(base: str, gid: str, clients: dict[str, httpx.Client], want, avoid=la
 def _open(contexts, base: str, gid: str, token: str, version: int, width: int) -> Any:
     page = contexts.page(width=width, height=900 if width > 500 else 800)
     page.goto(f"{base}/#/game/{gid}?token={token}")
-    page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=version)
+    page.wait_for_function(AT_VERSION, arg=version)
     page.wait_for_selector("#all-commands [data-command]", state="attached")
     # where the ruleset's board is the way to play, the generic list is folded under "All legal commands"
     page.evaluate("() => document.querySelectorAll('details.all-cmds').forEach((d) => { d.open = true; })")
@@ -58,7 +59,7 @@ def test_smoke_labels_and_the_risk_warning_on_the_page(server, contexts):
         # the table's own controls carry the ruleset's words: no generic list repeats them (issue 30)
         page = contexts.page(width=width, height=900 if width > 500 else 800)
         page.goto(f"{base}/#/game/{gid}?token={seats[seat]}")
-        page.wait_for_function("v => Number(document.body.dataset.version || 0) >= v", arg=legal["version"])
+        page.wait_for_function(AT_VERSION, arg=legal["version"])
         page.wait_for_selector("#action-board button[data-command*='take_risk']")
         assert page.locator("#all-commands [data-command*='take_risk'], #all-commands [data-command*='place_die']").count() == 0
         text = page.text_content("#action-board")

@@ -216,9 +216,18 @@ function buildPlay(session, panel, plugin, alertBox) {
     side));
   zooms([1, 1.5, 2], 1.5);
 
+  // while a command is on its way (and the board it leads to is fetched) the board takes no other click:
+  // the page says so (aria-busy on the board, data-busy on the body)
+  function setBusy(on) {
+    busy = on;
+    frame.setAttribute('aria-busy', on ? 'true' : 'false');
+    if (on) document.body.dataset.busy = 'true';
+    else delete document.body.dataset.busy;
+  }
+
   async function post(cmd, how = () => session.command(cmd)) {
     if (busy) return;
-    busy = true;
+    setBusy(true);
     const t0 = performance.now();
     const said = describe(cmd, plugin, session.view, wordsOf(session.legal));
     alertBox.textContent = '';
@@ -238,7 +247,7 @@ function buildPlay(session, panel, plugin, alertBox) {
         alertBox.textContent = problemText(err) + (err.rule ? ` (${t('rule {id}', { id: err.rule })})` : '');
       }
     } finally {
-      busy = false;
+      setBusy(false);
       update();
     }
   }
