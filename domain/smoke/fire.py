@@ -12,6 +12,7 @@ engine digests pin them), so they stay beside each other in one module.
 """
 from __future__ import annotations
 
+import math
 import threading
 from functools import lru_cache
 from typing import Any
@@ -107,6 +108,11 @@ def _line_of_fire(state: SmokeState, u: Unit, e: Unit, reach: float | None, mode
         out["rule"] = "SMOKE-LOF-2"
         return out
     ub, eb = u.box(), e.box()
+    if ok_only and _apart(u, e) > reach + _FAR_SLACK:
+        # SMOKE-GEO-10: rect(E) ∩ S(U) lies in E's rectangle and the front edge in U's, so the range distance is at
+        # least the two rectangles' distance, which is at least this bound: out of range, whatever the sector
+        out.update(reason=f"out of range (more than {reach:.3f} UW apart)", rule="SMOKE-GEO-10")
+        return out
     half = half_angle(state)
     part, d = _sector_and_range(ub, eb, half)
     if not part:
@@ -133,6 +139,21 @@ def _line_of_fire(state: SmokeState, u: Unit, e: Unit, reach: float | None, mode
         # a measurement that stopped at a blocked corner is kept apart: only ok_only callers may read it
         _LINES[key if len(out["lines"]) == 2 else key + (_UNTIL_BLOCKED,)] = dict(out)
     return out
+
+
+#: How far beyond the range ``_apart`` must be for a line to be out of range without measuring it (far above the
+#: rounding of the corners, the bounding boxes and the clipped part).
+_FAR_SLACK = 1e-6
+
+
+def _apart(u: Unit, e: Unit) -> float:
+    """A lower bound of the distance between any point of u's rectangle and any point of e's: the larger of their
+    bounding boxes' gap along an axis and their centres' distance less both half diagonals."""
+    ux0, uy0, ux1, uy1 = u.bbox()
+    ex0, ey0, ex1, ey1 = e.bbox()
+    gap = max(ex0 - ux1, ux0 - ex1, ey0 - uy1, uy0 - ey1)
+    centres = math.hypot(u.x - e.x, u.y - e.y) - (math.hypot(u.w, u.d) + math.hypot(e.w, e.d)) / 2
+    return gap if gap > centres else centres
 
 
 #: The mark of a remembered measurement that stopped at its first blocked corner (see ``line_of_fire``).
