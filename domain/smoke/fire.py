@@ -314,14 +314,20 @@ _ONE_BY_ONE_UNIT = 24
 
 def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool, strict: bool, start: int):
     """The first of ``cands[start:]`` whose line from k is clear (``_line_hit`` is None), testing the lines
-    against every unit and the terrain at once; the seams of touching units, and terrain answers too close
-    to call on arrays, one by one."""
+    against the terrain and every unit at once; the seams of touching units, and terrain answers too close
+    to call on arrays, one by one. The terrain is asked first: when it surely blocks every line (a target behind
+    or inside woods), no unit is tested (each line's verdict is the same whichever is asked first)."""
     kx, ky = k
     qx, qy = arrays[0][start:], arrays[1][start:]
+    if check_terrain:
+        hit, t_unsure = terrain.view_blocked(k, qx, qy, strict=strict)
+        if hit.all():
+            return None
+    else:
+        hit = np.zeros(len(qx), dtype=bool)
     sx0, sx1 = np.minimum(kx, qx), np.maximum(kx, qx)
     sy0, sy1 = np.minimum(ky, qy), np.maximum(ky, qy)
     near = np.zeros(len(qx), dtype=bool)
-    hit = np.zeros(len(qx), dtype=bool)
     for _, poly, (x0, y0, x1, y1) in boxed:
         close = ~((sx1 < x0 - 1e-9) | (x1 + 1e-9 < sx0) | (sy1 < y0 - 1e-9) | (y1 + 1e-9 < sy0))
         idx = np.nonzero(close & ~hit)[0]
@@ -331,15 +337,9 @@ def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool
         else:  # a few lines: one by one is cheaper than the arrays
             for i in idx:
                 hit[i] = segment_meets_interior(k, cands[start + i], poly)
-    open_ = np.nonzero(~hit)[0]
-    if not len(open_):
-        return None
-    if check_terrain:
-        t_blocked, t_unsure = terrain.view_blocked(k, qx[open_], qy[open_], strict=strict)
-        open_, t_unsure = open_[~t_blocked], t_unsure[~t_blocked]  # the lines the terrain surely blocks are out
-    for n, i in enumerate(open_):
+    for i in np.nonzero(~hit)[0]:
         q = cands[start + i]
-        if check_terrain and t_unsure[n] and terrain.view_blocker(k, q, strict=strict):
+        if check_terrain and t_unsure[i] and terrain.view_blocker(k, q, strict=strict):
             continue
         if near[i] and len(blockers) > 1 and through_a_seam(k, q, blockers, _near(k, q, boxed)) is not None:
             continue
