@@ -153,7 +153,7 @@ def _apart(u: Unit, e: Unit) -> float:
     ex0, ey0, ex1, ey1 = e.bbox()
     gap = max(ex0 - ux1, ux0 - ex1, ey0 - uy1, uy0 - ey1)
     centres = math.hypot(u.x - e.x, u.y - e.y) - (math.hypot(u.w, u.d) + math.hypot(e.w, e.d)) / 2
-    return gap if gap > centres else centres
+    return max(gap, centres)
 
 
 #: The mark of a remembered measurement that stopped at its first blocked corner (see ``line_of_fire``).
