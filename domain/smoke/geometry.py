@@ -749,18 +749,9 @@ def rotation_sweep(b: Box, to_theta: float) -> list[list[Point]]:
 
 
 def translation_sweep(b: Box, dx: float, dy: float) -> list[Point]:
-    """The Minkowski sum of the rectangle and the translation segment (a convex hexagon). A pure function of the
-    pose and the translation, remembered (a unit's listed example moves are the same on every layout it did not
-    move in); a zero component is not (0.0 and -0.0 would share a key)."""
-    if dx == 0.0 or dy == 0.0:
-        return list(_translation_sweep.__wrapped__(b, dx, dy))
-    return list(_translation_sweep(b, dx, dy))
-
-
-@lru_cache(maxsize=8192)
-def _translation_sweep(b: Box, dx: float, dy: float) -> tuple[Point, ...]:
+    """The Minkowski sum of the rectangle and the translation segment (a convex hexagon)."""
     cs = _corners(b)
-    return tuple(convex_hull(list(cs) + [(p[0] + dx, p[1] + dy) for p in cs]))
+    return convex_hull(list(cs) + [(p[0] + dx, p[1] + dy) for p in cs])
 
 
 # -- discs and rounded rectangles (SMOKE-GEO-14/15/16) ---------------------------------------------
