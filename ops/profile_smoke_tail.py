@@ -9,10 +9,17 @@ the commands (the tail that makes the p99) and for a band of ranks around the p9
 to the 96th slowest), the time spent in each step (inclusive: a step called inside another counts in both) and
 how often it ran. A profiler would time every call and inflate the many small ones; this times only the listed
 steps, with two clock reads a call.
+
+    PYTHONPATH=. .venv/bin/python ops/profile_smoke_tail.py --exclusive
+
+``--exclusive``: each step's own time, without the listed steps it called (the rows then add up to the commands'
+time), with two more rows: ``(gc)``, the interpreter's garbage collections that ran inside the commands (also
+counted in the step that was running), and ``(outside the steps)``, the commands' time in no listed step.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import pkgutil
 import sys
@@ -41,12 +48,15 @@ STEPS = [
     ("markers", "best_placements"), ("markers", "candidates"), ("markers", "marker_units"),
     ("bombardment", "eligible"), ("bombardment", "targets"),
     ("battle", "fight_roll"), ("battle", "side_result"), ("retreat", "execute_retreat"),
+    ("movement", "plan_move"), ("evolve", "evolve"), ("units", "_fire_weapons"), ("fire", "contact_enemies"),
 ]
 
 
-def _instrument(current: dict[str, float]) -> None:
-    """Replace each step, in its module and wherever domain/smoke imported it by name, with a timed call."""
+def _instrument(current: dict[str, float], exclusive: bool = False) -> None:
+    """Replace each step, in its module and wherever domain/smoke imported it by name, with a timed call
+    (``exclusive``: less the time of the listed steps it called)."""
     mods = [importlib.import_module(f"domain.smoke.{m.name}") for m in pkgutil.iter_modules(smoke_pkg.__path__)]
+    inner: list[float] = []  # per open timed call: the time of the timed calls inside it
     for mod_name, fn_name in STEPS:
         home = importlib.import_module(f"domain.smoke.{mod_name}")
         f = getattr(home, fn_name)
@@ -54,10 +64,15 @@ def _instrument(current: dict[str, float]) -> None:
 
         def timed(*a: Any, _f: Callable = f, _label: str = label, **k: Any) -> Any:
             t0 = time.thread_time()
+            inner.append(0.0)
             try:
                 return _f(*a, **k)
             finally:
-                current[_label] = current.get(_label, 0.0) + time.thread_time() - t0
+                dt = time.thread_time() - t0
+                nested = inner.pop()
+                if inner:
+                    inner[-1] += dt
+                current[_label] = current.get(_label, 0.0) + (dt - nested if exclusive else dt)
                 current["#" + _label] = current.get("#" + _label, 0) + 1
 
         for m in mods:
@@ -83,19 +98,36 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--top", type=float, default=0.01, help="share of the slowest commands (default 0.01)")
     ap.add_argument("--band", default="16:96", help="ranks around the p99, slowest first (default 16:96)")
+    ap.add_argument("--exclusive", action="store_true", help="each step's own time, with (gc) and (outside the steps)")
     args = ap.parse_args(argv)
     current: dict[str, float] = {}
-    _instrument(current)
+    _instrument(current, args.exclusive)
     rows: list[tuple[float, str, dict[str, float]]] = []
     plain_do = play._Timed.do
+    collecting = [0.0, 0.0]  # collections' time in this command, the start of the one running
+
+    def collector(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            collecting[1] = time.thread_time()
+        else:
+            collecting[0] += time.thread_time() - collecting[1]
+
+    if args.exclusive:
+        gc.callbacks.append(collector)
 
     def do(self: Any, seat: str, command: Any) -> Any:
         current.clear()
+        collecting[0] = 0.0
         t0 = time.thread_time()
         try:
             return plain_do(self, seat, command)
         finally:
-            rows.append((time.thread_time() - t0, type(command).__name__, dict(current)))
+            dt = time.thread_time() - t0
+            if args.exclusive:
+                current["(outside the steps)"] = dt - sum(v for k, v in current.items() if not k.startswith("#"))
+                current["#(outside the steps)"] = 1
+                current["(gc)"], current["#(gc)"] = collecting[0], 1
+            rows.append((dt, type(command).__name__, dict(current)))
 
     play._Timed.do = do  # type: ignore[method-assign]
     rs = ruleset()

@@ -12,6 +12,7 @@ engine digests pin them), so they stay beside each other in one module.
 """
 from __future__ import annotations
 
+import math
 import threading
 from functools import lru_cache
 from typing import Any
@@ -107,6 +108,11 @@ def _line_of_fire(state: SmokeState, u: Unit, e: Unit, reach: float | None, mode
         out["rule"] = "SMOKE-LOF-2"
         return out
     ub, eb = u.box(), e.box()
+    if ok_only and _apart(u, e) > reach + _FAR_SLACK:
+        # SMOKE-GEO-10: rect(E) ∩ S(U) lies in E's rectangle and the front edge in U's, so the range distance is at
+        # least the two rectangles' distance, which is at least this bound: out of range, whatever the sector
+        out.update(reason=f"out of range (more than {reach:.3f} UW apart)", rule="SMOKE-GEO-10")
+        return out
     half = half_angle(state)
     part, d = _sector_and_range(ub, eb, half)
     if not part:
@@ -133,6 +139,21 @@ def _line_of_fire(state: SmokeState, u: Unit, e: Unit, reach: float | None, mode
         # a measurement that stopped at a blocked corner is kept apart: only ok_only callers may read it
         _LINES[key if len(out["lines"]) == 2 else key + (_UNTIL_BLOCKED,)] = dict(out)
     return out
+
+
+#: How far beyond the range ``_apart`` must be for a line to be out of range without measuring it (far above the
+#: rounding of the corners, the bounding boxes and the clipped part).
+_FAR_SLACK = 1e-6
+
+
+def _apart(u: Unit, e: Unit) -> float:
+    """A lower bound of the distance between any point of u's rectangle and any point of e's: the larger of their
+    bounding boxes' gap along an axis and their centres' distance less both half diagonals."""
+    ux0, uy0, ux1, uy1 = u.bbox()
+    ex0, ey0, ex1, ey1 = e.bbox()
+    gap = max(ex0 - ux1, ux0 - ex1, ey0 - uy1, uy0 - ey1)
+    centres = math.hypot(u.x - e.x, u.y - e.y) - (math.hypot(u.w, u.d) + math.hypot(e.w, e.d)) / 2
+    return max(gap, centres)
 
 
 #: The mark of a remembered measurement that stopped at its first blocked corner (see ``line_of_fire``).
@@ -293,14 +314,20 @@ _ONE_BY_ONE_UNIT = 24
 
 def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool, strict: bool, start: int):
     """The first of ``cands[start:]`` whose line from k is clear (``_line_hit`` is None), testing the lines
-    against every unit and the terrain at once; the seams of touching units, and terrain answers too close
-    to call on arrays, one by one."""
+    against the terrain and every unit at once; the seams of touching units, and terrain answers too close
+    to call on arrays, one by one. The terrain is asked first: when it surely blocks every line (a target behind
+    or inside woods), no unit is tested (each line's verdict is the same whichever is asked first)."""
     kx, ky = k
     qx, qy = arrays[0][start:], arrays[1][start:]
+    if check_terrain:
+        hit, t_unsure = terrain.view_blocked(k, qx, qy, strict=strict)
+        if hit.all():
+            return None
+    else:
+        hit = np.zeros(len(qx), dtype=bool)
     sx0, sx1 = np.minimum(kx, qx), np.maximum(kx, qx)
     sy0, sy1 = np.minimum(ky, qy), np.maximum(ky, qy)
     near = np.zeros(len(qx), dtype=bool)
-    hit = np.zeros(len(qx), dtype=bool)
     for _, poly, (x0, y0, x1, y1) in boxed:
         close = ~((sx1 < x0 - 1e-9) | (x1 + 1e-9 < sx0) | (sy1 < y0 - 1e-9) | (y1 + 1e-9 < sy0))
         idx = np.nonzero(close & ~hit)[0]
@@ -310,15 +337,9 @@ def _first_clear(k, cands, arrays, blockers, boxed, terrain, check_terrain: bool
         else:  # a few lines: one by one is cheaper than the arrays
             for i in idx:
                 hit[i] = segment_meets_interior(k, cands[start + i], poly)
-    open_ = np.nonzero(~hit)[0]
-    if not len(open_):
-        return None
-    if check_terrain:
-        t_blocked, t_unsure = terrain.view_blocked(k, qx[open_], qy[open_], strict=strict)
-        open_, t_unsure = open_[~t_blocked], t_unsure[~t_blocked]  # the lines the terrain surely blocks are out
-    for n, i in enumerate(open_):
+    for i in np.nonzero(~hit)[0]:
         q = cands[start + i]
-        if check_terrain and t_unsure[n] and terrain.view_blocker(k, q, strict=strict):
+        if check_terrain and t_unsure[i] and terrain.view_blocker(k, q, strict=strict):
             continue
         if near[i] and len(blockers) > 1 and through_a_seam(k, q, blockers, _near(k, q, boxed)) is not None:
             continue

@@ -328,3 +328,35 @@ def test_hit_order_is_every_attacker_measured(monkeypatch):
     for battle, seed in (("BTL-CROSSROADS", 100), ("BTL-CROSSROADS", 103), ("BTL-ALL-TERRAIN", 101)):
         random_game(RS, battle, seed, options={"players": 4})
     assert seen["calls"] >= 20 and seen["receivers"] >= 60, seen
+
+
+@pytest.mark.parametrize("battle,players,seed", [("BTL-CROSSROADS", 4, 100), ("BTL-ALL-TERRAIN", 4, 2)])
+def test_far_pairs_are_out_of_range_unmeasured(battle, players, seed):
+    """SMOKE-GEO-10: for a caller that reads only ``ok``, a pair whose rectangles are farther apart than the range
+    (``fire._apart``) is out of range without the sector clip. On every tenth state of a random game, for every
+    ordered pair of enemy units and both kinds of range (Fire, bombardment), that answer is the full measurement's;
+    and ``_apart`` is never more than the range distance measured (rect(E) ∩ S(U) from U's front edge)."""
+    seen = {"states": 0, "far": 0, "measured": 0}
+
+    def check(g, seat, cmd, cmds):
+        st = g.state
+        seen["states"] += 1
+        if not st.units or st.battle is None or seen["states"] % 10:
+            return
+        half = F.half_angle(st)
+        for u in st.units.values():
+            for e in st.units.values():
+                if not st.enemy(u, e):
+                    continue
+                for mode in ("fire", "bombard"):
+                    quick = F._line_of_fire(st, u, e, None, mode, False, False, ok_only=True)
+                    full = F._line_of_fire(st, u, e, None, mode, False, False, ok_only=False)
+                    assert quick["ok"] == full["ok"], (u.id, e.id, mode)
+                    part, d = F._sector_and_range(u.box(), e.box(), half)
+                    if part:
+                        assert F._apart(u, e) <= d + 1e-12, (u.id, e.id)
+                        seen["measured"] += 1
+                    seen["far"] += "distance" not in quick and "distance" in full
+
+    random_game(RS, battle, seed, options={"players": players}, check=check)
+    assert seen["far"] >= 50 and seen["measured"] >= 50, seen
