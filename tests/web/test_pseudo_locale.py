@@ -56,7 +56,14 @@ RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
 #: The seat ids of the three games (and the Emperor's side): never shown to a person, who reads each seat by its
 #: name (docs/seat-names.md, GET /rulesets ``seat_names``), marked like every word; an id inside a marked sentence
 #: (a parameter filled in) is found by :func:`seat_ids`.
-SEAT_IDS = re.compile(r"(?<![\w-])(?:rebel|imperial|human|emperor|player)(?:-\d+)?(?![\w-])")
+SEAT_IDS = re.compile(r"(?<![\w-])(?:(?:rebel|imperial|human|emperor)(?:-\d+)?|player-\d+)(?![\w-])")
+
+#: The places whose text is a ruleset's own sentences (the board picture and the text board the server draws, the
+#: timeline's and latest steps' summaries, a ruling), where a sentence's ``{seat}`` is still the seat's id (Clouds of
+#: Smoke's "player-1 ends placement", "Skirmishers (player-1)"): docs/seat-names.md, "Not yet". A seat's id anywhere
+#: else on the page -- the page's own words: status, seat picker, hands, lobby, army builder, who did a step -- is a
+#: finding, marked or not.
+RULESET_SENTENCES = re.compile(r"board\.svg|svg>|#board-text|#timeline|#ruling|^section>ol>li$")
 
 #: A word: letters (any script), digits, and the hyphens and apostrophes inside it; English is a word of
 #: Latin letters without accents.
@@ -389,7 +396,8 @@ def _findings(page: Any, view: str, data: set[str], gaps: list[str]) -> list[str
     # the picture's words are messages too (issue 28): each is checked, a hidden hover title as well
     items = got["items"] + [{"text": t, "where": "board.svg"} for t in sorted(picture)]
     for item in items:
-        words = unmarked(item["text"], data, gaps) + seat_ids(item["text"])
+        ids = [] if RULESET_SENTENCES.search(item["where"]) else seat_ids(item["text"])
+        words = unmarked(item["text"], data, gaps) + ids
         if words:
             found.append(f"{view} {item['where']}: {' '.join(words)!r} in {item['text'][:140]!r}")
     return found

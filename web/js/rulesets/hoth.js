@@ -223,7 +223,7 @@ export function textBoard(view) {
   const st = state(view);
   if (!st.units) return null;
   const rows = (st.units || []).map((u) => h('tr', {},
-    h('td', {}, u.id), h('td', {}, u.faction), h('td', {}, unitWord(u.unit)),
+    h('td', {}, u.id), h('td', {}, seatName('hoth', u.faction)), h('td', {}, unitWord(u.unit)),
     h('td', {}, String(u.figures)), h('td', {}, label(u.hex)), h('td', {}, u.badge || '')));
   const structs = (st.structures || []).filter((s) => !s.destroyed).map((s) => h('li', {}, t('{id} {kind} at {hex}', { id: s.id, kind: s.kind.replace(/_/g, ' '), hex: label(s.hex) })));
   return [
