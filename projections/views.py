@@ -12,7 +12,7 @@ from domain.kernel import KernelState, Ruleset, event_type_name, game_status, re
 from domain.kernel import chain, choices, words
 from domain.kernel.fold import decode_event
 from domain.kernel.log import GameRow, StoredEvent
-from domain.kernel.messages import Message, msg, text_of
+from domain.kernel.messages import Message, joined, msg, text_of
 from domain.kernel.rules import rule_url
 from domain.kernel.seals import stays_hidden
 from domain.kernel.seats import creator_holds, seat_report
@@ -190,9 +190,10 @@ def _kernel_summary(event: Any, ruleset: Ruleset | None = None) -> Message:
     name = event_type_name(event)
     if name == "game_created":
         title = scenario_title(ruleset, event.scenario) if ruleset is not None else event.scenario
-        parts = [msg("game created: {title} for {seats}", title=title, seats=", ".join(event.seats))]
-        parts += [msg("{seat} is played by the bot {bot}", seat=seat, bot=spec.split(":")[0])
-                  for seat, spec in sorted(event.bots.items())]
+        said = {s: words.seat_name(ruleset, s) for s in (*event.seats, *event.bots)}  # seats in words (docs/seat-names.md)
+        parts = [msg("game created: {title} for {seats}", title=title, seats=joined([said[s] for s in event.seats], ", "))]
+        parts += [msg("{seat} is played by the bot {bot}", seat=said[s], bot=spec.split(":")[0])
+                  for s, spec in sorted(event.bots.items())]
         if event.start == "when_ready":
             parts.append(msg("waiting for every seat's ready"))
         if event.choices:  # DESIGN 14: the rule choices in force (a header written before choices existed has none)

@@ -311,7 +311,9 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
     if isinstance(node, dict):
         for text_key, msg_key in FIELDS:
             m = node.get(msg_key)
-            if m is not None and as_message(m) is not None:
+            if isinstance(m, dict) and len(m) == 1 and isinstance(m.get("id"), str) and "{" not in m["id"]:
+                node[text_key] = translations(locale).gettext(m["id"])  # no parameters (a seat's name): its catalog text
+            elif m is not None and as_message(m) is not None:
                 node[text_key] = render(m, locale, names)
         for k, v in node.items():
             if isinstance(v, (dict, list, tuple)) and k not in _DATA:  # a tuple: a ruling's steps as msgspec gives them

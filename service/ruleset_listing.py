@@ -12,6 +12,9 @@ names and card texts: they are said as a game's view says them, through the cata
 (:func:`service.i18n.term`, the entries a game's cards already have), and :func:`printed` lists them for the
 catalogs beside the other printed names of a ruleset (``names/<ruleset>``), not among its ``content`` texts.
 
+``seat_names``: every seat (and side) of the ruleset in words (domain/kernel/words.py ``seat_names``, messages of the
+ruleset, docs/seat-names.md), which the page shows wherever it names a seat to a person.
+
 ``ops/i18n-extract`` finds these texts with :func:`texts` over the same English listing, so whatever a
 ruleset's content says (Python or JSON) reaches the template without a marker in the data.
 """
@@ -23,10 +26,11 @@ from typing import Any
 import msgspec
 
 from bots import infos
-from domain.kernel import SetupError, registry
+from domain.kernel import SetupError, registry, words
 from domain.kernel import choices as rule_choices
+from domain.kernel.messages import text_of
 
-from .i18n import CONTENT_CONTEXT, term, translations
+from .i18n import CONTENT_CONTEXT, say, term, translations
 from .language import DEFAULT
 
 #: The message context of the rulesets' own texts (content) in the catalogs.
@@ -70,6 +74,7 @@ def entry(rs: Any) -> dict[str, Any]:
         "options": options_schema(rs),
         "bots": bot_infos(rs.id),
         "choices": [rule_choices.describe(c) for c in rule_choices.declared(rs)],
+        "seat_names": {s: text_of(said) for s, said in words.seat_names(rs).items()},
     }
 
 
@@ -147,6 +152,9 @@ def localized(e: dict[str, Any], lang: str) -> dict[str, Any]:
     tr = translations(lang)
     out = _copy(e)
     _words(out, lambda s: tr.pgettext(CONTENT, s), lambda s: term(s, lang))
+    rs = registry.get(str(e.get("id")))
+    if rs is not None and "seat_names" in out:  # the seats in words (docs/seat-names.md): messages of the ruleset
+        out["seat_names"] = {s: say(said, lang) for s, said in words.seat_names(rs).items()}
     return out
 
 

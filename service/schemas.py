@@ -88,6 +88,9 @@ class RulesetInfo(msgspec.Struct):
         "`/rulesets/{ruleset}/rules/{id}`), a `question`, its `options` (`id`, `text`, `sources`: the originals' "
         "sentences that support it), the `default` and the `reason` for it. `POST /games` takes "
         "`\"choices\": {\"<id>\": \"<option>\"}`."))] = []
+    seat_names: Annotated[dict[str, str], Meta(description=(
+        "Every seat (and side) of this ruleset's games in words, in the reader's language, as its rulebook prints "
+        "the sides (`rebel`: \"the Rebels\"): what a client shows a person instead of a seat's id."))] = {}
 
 
 class RuleText(msgspec.Struct):

@@ -192,6 +192,9 @@ class EmperorRuleset:
     def acted_by(self, event: Any) -> str | None:
         return labels.acted_by(event)
 
+    def seat_names(self) -> "dict[str, Any]":
+        return labels.SEAT_NAMES
+
     def render_text(self, state: EmperorState, seat: str | None) -> "str | Message":
         return text.render_state(state, seat)
 

@@ -288,4 +288,9 @@ def _describe_defend(state: EmperorState, cmd: C.Defend) -> dict[str, Any]:
     return {"label": label, "warning": warning}
 
 
-__all__ = ["AUTOMATON_TITLE", "acted_by", "describe", "names"]
+#: The seat and the automaton's side in words (kernel words.py ``seat_names``, docs/seat-names.md): the rulebook
+#: speaks of the human player (Ukrainian: ви, гравець) and the Emperor (Імператор).
+SEAT_NAMES: "dict[str, Message]" = {HUMAN: msg("the player"), EMPEROR: msg("the Emperor")}
+
+
+__all__ = ["AUTOMATON_TITLE", "SEAT_NAMES", "acted_by", "describe", "names"]

@@ -439,6 +439,9 @@ class HothRuleset:
     def acted_by(self, event: Any) -> str | None:
         return labels.acted_by(event)
 
+    def seat_names(self) -> "dict[str, Any]":
+        return labels.SEAT_NAMES
+
     def render_text(self, state: HothState, seat: str | None) -> "str | Message":
         """Kernel protocol (optional): the board as text, for ``umpire replay``."""
         return render_state(state, seat)

@@ -133,4 +133,13 @@ def _support_label(state: HothState, cmd: Any, cards: Mapping[str, Card] | None)
     return msg("Play support {card}", **p)
 
 
-__all__ = ["acted_by", "describe", "hex_words", "names"]
+#: The seats in words (kernel words.py ``seat_names``, docs/seat-names.md): the sides as the rulebooks print them
+#: (the Rebels and the Empire: Ukrainian Повстанці and Імперія, Czech Povstalci and Impérium, Italian Ribelli and
+#: Impero); a team game's second player of a side (HOTH-TEAM-7) is named by the side.
+SEAT_NAMES: "dict[str, Message]" = {
+    "rebel": msg("the Rebels"), "imperial": msg("the Empire"),
+    "rebel-2": msg("the Rebels' second player"), "imperial-2": msg("the Empire's second player"),
+}
+
+
+__all__ = ["SEAT_NAMES", "acted_by", "describe", "hex_words", "names"]

@@ -15,7 +15,11 @@ A ruleset may offer (kernel protocol, optional):
   language at the edge (service/i18n.py ``translated_names``), in English by :func:`with_names`;
 * ``acted_by(event) -> str | None``: ``"automaton"`` for a step an automated opponent inside the
   engine decided (the Emperor), ``"referee"`` for one the rules did by themselves, None: the seat
-  whose command caused it.
+  whose command caused it;
+* ``seat_names() -> dict[str, str | Message]``: every seat (and side) its games may have, named as its
+  rulebook prints the side (Battle of Hoth's ``rebel``: ``the Rebels``; Clouds of Smoke's ``player-2``:
+  ``Player 2``), a message said in the reader's language at the edge (docs/seat-names.md). Public: a seat's
+  name follows from its id alone.
 
 Without them the words are built here from the command's fields, humanely (no brackets, no
 snake_case), so a future ruleset is readable from its first day.
@@ -147,6 +151,19 @@ def with_names(text: str, names: Names) -> str:
     return _ID.sub(sub, text)
 
 
+def seat_names(ruleset: Any) -> "dict[str, str | Message]":
+    """Every seat (and side) of ``ruleset`` in words (its ``seat_names`` hook; none: no names)."""
+    fn = getattr(ruleset, "seat_names", None)
+    return dict(fn()) if fn is not None else {}
+
+
+def seat_name(ruleset: Any, seat: str) -> "str | Message":
+    """A seat in words: the name its ruleset gives it, else the id as words (a ruleset without names)."""
+    fn = getattr(ruleset, "seat_names", None)
+    said = fn().get(seat) if fn is not None else None
+    return said if said is not None else words(seat)
+
+
 def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str]) -> dict[str, Any]:
     """Who did the step: ``{"kind": seat|bot|automaton|referee, "seat", "bot", "text"}``."""
     fn = getattr(ruleset, "acted_by", None)
@@ -158,10 +175,11 @@ def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str
         said = msg("the referee")
         return {"kind": REFEREE, "seat": None, "bot": None, "text": said.english(), **_said(said)}
     spec = bots.get(actor)
+    seat = seat_name(ruleset, actor)  # the seat in words; ``seat`` below stays its id (data)
     if spec is not None:
-        said = msg("{seat} (bot {bot})", seat=actor, bot=spec.split(":")[0])
+        said = msg("{seat} (bot {bot})", seat=seat, bot=spec.split(":")[0])
         return {"kind": BOT, "seat": actor, "bot": spec, "text": said.english(), **_said(said)}
-    return {"kind": SEAT, "seat": actor, "bot": None, "text": actor}
+    return {"kind": SEAT, "seat": actor, "bot": None, "text": text_of(seat), **_said(seat)}
 
 
 def _said(said: "str | Message") -> dict[str, Any]:
@@ -172,4 +190,4 @@ _KERNEL_EVENTS = frozenset({"game_created", "seat_ready", "undo_requested", "und
 
 
 __all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "Names", "acted_by", "described", "described_template", "generic_label",
-           "names_of", "with_names", "words"]
+           "names_of", "seat_name", "seat_names", "with_names", "words"]

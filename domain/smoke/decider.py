@@ -73,6 +73,7 @@ class SmokeRuleset:
     def __init__(self, content: Content | None = None):
         self._content = content
         self._load: Any = None
+        self._seat_names: "dict[str, Any] | None" = None
 
     # -- content ----------------------------------------------------------------------
     def use_content(self, load: Any) -> None:
@@ -327,6 +328,13 @@ class SmokeRuleset:
 
     def acted_by(self, event: Any) -> str | None:
         return labels.acted_by(event)
+
+    def seat_names(self) -> "dict[str, Any]":
+        """``player-1..n``, n the most players any battle's line-ups take (SMOKE: seats are numbered)."""
+        if self._seat_names is None:
+            most = max((lu.players for b in self.content().battles.values() for lu in b.line_ups), default=2)
+            self._seat_names = labels.seat_names(most)
+        return self._seat_names
 
     def render_text(self, state: SmokeState, seat: str | None) -> "str | Message":
         return text.render_state(state, seat)

@@ -341,4 +341,10 @@ def describe_template(state: SmokeState, seat: str, template: dict[str, Any]) ->
     return {} if label is None else {"label": label, "warning": None}
 
 
-__all__ = ["acted_by", "describe", "describe_template", "names", "roster"]
+def seat_names(players: int) -> "dict[str, Message]":
+    """The seats ``player-1..players`` in words (kernel words.py ``seat_names``, docs/seat-names.md): the rulebook
+    numbers its players (Russian: игрок), ``Player 2``."""
+    return {f"player-{n}": msg("Player {n}", n=n) for n in range(1, players + 1)}
+
+
+__all__ = ["acted_by", "describe", "describe_template", "names", "roster", "seat_names"]

@@ -71,7 +71,7 @@ def _built(page: Any, seat: str) -> dict[str, Any]:
     preps = [o.get_attribute("value") for o in page.locator(f"#ab-{seat}-prep option").all()]
     names = {page.locator(f'#ab-{seat}-prep option[value="{p}"]').text_content().split(" (")[0]: p for p in preps}
     chosen = [names[li.text_content().rsplit(" ", 1)[0].strip()] for li in page.locator(f"#ab-{seat} .army-preps li").all()]
-    return {"name": f"{seat}'s army", "faction": page.locator(f"#ab-{seat}-faction").input_value(),
+    return {"name": f"Player {seat.rsplit('-', 1)[1]}'s army", "faction": page.locator(f"#ab-{seat}-faction").input_value(),
             "points": int(page.locator("#ab-points").input_value()), "commander": page.locator(f"#ab-{seat}-commander").input_value(),
             "units": units, "preparations": chosen}
 

@@ -5,6 +5,7 @@ import { h, clear } from './dom.js';
 import { spectator, lobbyPage, problemText } from './api.js';
 import { checkRolls, sha256Hex, hasSubtle } from './dice.js';
 import { t, tn } from './i18n.js';
+import { seatName, seatNames } from './seats.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const enc = new TextEncoder();
@@ -98,11 +99,11 @@ export function seatLines(verify) {
   }
   const holds = verify.creator_holds || [];
   if (holds.length > 1) {
-    out.push(h('li', { id: 'fair-creator-holds', class: 'warn' }, '⚠ ', t('The creator holds {seats}: it can read each of those hands and act for each of those seats.', { seats: holds.join(', ') })));
+    out.push(h('li', { id: 'fair-creator-holds', class: 'warn' }, '⚠ ', t('The creator holds {seats}: it can read each of those hands and act for each of those seats.', { seats: seatNames(null, holds) })));
   }
   if (verify.seats) {
     out.push(h('li', { id: 'fair-seats' }, t('Seats:'), ' ', h('ul', {}, Object.entries(verify.seats).map(([s, v]) => h('li', { dataset: { seat: s, claimed: v.claimed } },
-      `${s}: ${HELD()[v.claimed] || v.claimed}${v.rotated ? `; ${t('its holder replaced the token since')}` : ''}`)))));
+      `${seatName(null, s)}: ${HELD()[v.claimed] || v.claimed}${v.rotated ? `; ${t('its holder replaced the token since')}` : ''}`)))));
   }
   return out;
 }

@@ -13,6 +13,7 @@ import { renderFairness } from './fairness.js';
 import { choicesLine, headerChoices } from './choices.js';
 import * as tokens from './tokens.js';
 import { t, tn } from './i18n.js';
+import { seatName, seatNames } from './seats.js';
 
 let current = null;
 
@@ -119,6 +120,7 @@ export async function renderGame(root, gameId, params) {
     }
     if (!aboveDrawn) {
       aboveDrawn = true;
+      for (const o of seatPick.options) if (o.value) o.textContent = seatName(v.ruleset, o.value);  // names known now
       clear(choicesBox, choicesLine(v.ruleset, above.choices, above.all.find((r) => r.id === v.ruleset)));
     }
     document.body.dataset.version = String(v.version);
@@ -159,11 +161,18 @@ function winnerText(v, you) {
   const st = v.state || {};
   const seats = st.sides && st.sides[v.winner];
   if (Array.isArray(seats) && seats.length) {
-    return you && seats.includes(you) ? t('{side} ({seats}: you)', { side: v.winner, seats: seats.join(', ') })
-      : t('{side} ({seats})', { side: v.winner, seats: seats.join(', ') });
+    const side = sideTitle(v, v.winner);
+    return you && seats.includes(you) ? t('{side} ({seats}: you)', { side, seats: seatNames(v.ruleset, seats) })
+      : t('{side} ({seats})', { side, seats: seatNames(v.ruleset, seats) });
   }
-  if (v.ruleset === 'emperor') return v.winner === 'emperor' ? t('the Emperor') : v.winner;
-  return v.winner === you ? t('{seat} (you)', { seat: v.winner }) : v.winner;
+  const who = seatName(v.ruleset, v.winner);
+  return v.winner === you ? t('{seat} (you)', { seat: who }) : who;
+}
+
+// A side by its printed name where the view has one (Clouds of Smoke's battle sides), else in words.
+function sideTitle(v, side) {
+  const printed = ((v.state && v.state.battle && v.state.battle.sides) || []).find((x) => x.id === side);
+  return printed && printed.name ? printed.name : seatName(v.ruleset, side);
 }
 
 function statusLine(session, plugin) {
@@ -178,12 +187,12 @@ function statusLine(session, plugin) {
   else {
     const toAct = v.to_act || (v.active_seat ? [v.active_seat] : []);
     const mine = you && toAct.includes(you);
-    lines.push(h('strong', { class: mine ? 'your-turn' : '' }, mine ? t('Your decision.') : toAct.length ? t('Waiting for {seats}.', { seats: toAct.join(', ') }) : t('Nobody to act.')));
+    lines.push(h('strong', { class: mine ? 'your-turn' : '' }, mine ? t('Your decision.') : toAct.length ? t('Waiting for {seats}.', { seats: seatNames(v.ruleset, toAct) }) : t('Nobody to act.')));
   }
   const pend = session.pendingUndo();
-  if (pend) lines.push(h('span', { class: 'pending-undo' }, ' ', t('{seat} asks to undo back to version {version}.', { seat: pend.by, version: pend.to_version })));
+  if (pend) lines.push(h('span', { class: 'pending-undo' }, ' ', t('{seat} asks to undo back to version {version}.', { seat: seatName(v.ruleset, pend.by), version: pend.to_version })));
   const extra = plugin.statusLines ? plugin.statusLines(v) : [t('turn {n}', { n: v.turn })];
-  return [h('p', {}, lines), extra.length ? h('p', { class: 'muted' }, extra.join(' · ')) : null, h('p', { class: 'muted small' }, you ? t('version {version} · you are {seat}', { version: v.version, seat: you }) : t('version {version} · you are a spectator', { version: v.version }))];
+  return [h('p', {}, lines), extra.length ? h('p', { class: 'muted' }, extra.join(' · ')) : null, h('p', { class: 'muted small' }, you ? t('version {version} · you are {seat}', { version: v.version, seat: seatName(v.ruleset, you) }) : t('version {version} · you are a spectator', { version: v.version }))];
 }
 
 function buildPlay(session, panel, plugin, alertBox) {
@@ -306,7 +315,7 @@ function buildPlay(session, panel, plugin, alertBox) {
     const parts = [];
     if (v.status === 'waiting' && session.seat) parts.push(readyBox(session, alertBox));
     if (plugin.handPanel) parts.push(h('section', { class: 'hand-box', 'aria-label': t('Cards') }, plugin.handPanel({ view: v, seat: session.seat, cmds, post, select, selected, session, legal: session.legal })));
-    else if (v.state && v.state.hands) parts.push(h('section', { class: 'hand-box' }, h('h3', {}, t('Hands')), genericHands(v.state.hands, session.seat)));
+    else if (v.state && v.state.hands) parts.push(h('section', { class: 'hand-box' }, h('h3', {}, t('Hands')), genericHands(v.state.hands, session.seat, v.ruleset)));
     const actions = plugin.onBoardOrHand ? cmds.filter((c) => !plugin.onBoardOrHand(c)) : cmds;
     if (actions.length && plugin.interact) {
       parts.push(h('section', { 'aria-labelledby': 'h-actions' }, h('h3', { id: 'h-actions' }, t('Actions')),
@@ -365,8 +374,8 @@ function svgTitles(svg) {
   return h('ul', {}, items.slice(0, 300).map((x) => h('li', {}, x)));
 }
 
-function genericHands(hands, seat) {
-  return h('ul', {}, Object.entries(hands).map(([s, v]) => h('li', {}, s === seat ? t('{seat} (you)', { seat: s }) : s, ': ',
+function genericHands(hands, seat, ruleset) {
+  return h('ul', {}, Object.entries(hands).map(([s, v]) => h('li', { dataset: { seat: s } }, s === seat ? t('{seat} (you)', { seat: seatName(ruleset, s) }) : seatName(ruleset, s), ': ',
     Array.isArray(v) ? v.join(', ') : tn('{n} card', '{n} cards', v))));
 }
 
@@ -401,7 +410,7 @@ function recentBox(session) {
 // Who did a step, in words (DESIGN 12): a seat, a bot seat, the ruleset's automaton, the referee.
 export function actorText(e) {
   if (e.by && e.by.text) return e.by.text;
-  return e.actor || t('the referee');
+  return e.actor ? seatName(null, e.actor) : t('the referee');
 }
 
 // The scenario's printed title (the ruleset's view has it), else its id.
@@ -433,10 +442,11 @@ function undoBox(session, post) {
 function undoPending(box, session, post, pend) {
   // the server lists undo_accept only for a seat of a side that must still answer (never a teammate)
   const canAnswer = ((session.legal && session.legal.commands) || []).some((c) => c.type === 'undo_accept');
+  const by = seatName(session.view && session.view.ruleset, pend.by);
   if (pend.by === session.seat) box.append(h('p', {}, t('You asked to undo back to version {version}: waiting for the other side.', { version: pend.to_version })));
-  else if (!canAnswer) box.append(h('p', {}, t("{seat} asks to undo back to version {version}: waiting for the other side's answer.", { seat: pend.by, version: pend.to_version })));
+  else if (!canAnswer) box.append(h('p', {}, t("{seat} asks to undo back to version {version}: waiting for the other side's answer.", { seat: by, version: pend.to_version })));
   else {
-    box.append(h('p', {}, t('{seat} asks to undo back to version {version}.', { seat: pend.by, version: pend.to_version })),
+    box.append(h('p', {}, t('{seat} asks to undo back to version {version}.', { seat: by, version: pend.to_version })),
       h('button', { type: 'button', id: 'undo-accept', onclick: () => post({ type: 'undo_accept' }, () => session.answerUndo(true)) }, t('Accept')), ' ',
       h('button', { type: 'button', id: 'undo-decline', onclick: () => post({ type: 'undo_decline' }, () => session.answerUndo(false)) }, t('Decline')));
   }
@@ -451,7 +461,7 @@ function undoChoices(box, session, post) {
   const mineFirst = choices.find((g) => g.actor === session.seat) || choices[0];
   const sel = h('select', { id: 'undo-to', 'aria-label': t('Undo back to') }, choices.map((g) => {
     const what = g.types.filter((x) => !isKernelType(x))[0].replace(/_/g, ' ');
-    const at = { what, seat: g.actor, step: g.first, version: g.first - 1 };
+    const at = { what, seat: seatName(session.view && session.view.ruleset, g.actor), step: g.first, version: g.first - 1 };
     return h('option', { value: String(g.first - 1), selected: g === mineFirst },
       g.actor === session.seat ? t('before your {what} (step {step}; back to version {version})', at)
         : t("before {seat}'s {what} (step {step}; back to version {version})", at));

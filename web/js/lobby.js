@@ -6,10 +6,11 @@ import * as tokens from './tokens.js';
 import { pluginFor } from './rulesets/index.js';
 import { choicesFieldset } from './choices.js';
 import { intlLocale, t, tn } from './i18n.js';
+import { learnSeatNames, seatName } from './seats.js';
 
 let rulesetsCache = null;
 export async function rulesets() {
-  if (!rulesetsCache) rulesetsCache = spectator.get('/rulesets');
+  if (!rulesetsCache) rulesetsCache = spectator.get('/rulesets').then(learnSeatNames);  // the seats in words (seats.js)
   return rulesetsCache;
 }
 
@@ -82,10 +83,10 @@ async function showGames(box, q) {
     return h('tr', { dataset: { game: g.game_id } },
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, title: g.game_id, translate: 'no' }, shortId(g.game_id))),
       h('td', {}, rulesetName(g)), h('td', {}, title(g)),
-      h('td', {}, ({ active: t('active'), waiting: t('waiting'), finished: t('finished') }[g.status] || g.status) + (g.winner === 'draw' ? ` (${t('a draw')})` : g.winner ? ` (${t('{side} won', { side: g.winner })})` : '')), h('td', { class: 'num' }, String(g.version)),
+      h('td', {}, ({ active: t('active'), waiting: t('waiting'), finished: t('finished') }[g.status] || g.status) + (g.winner === 'draw' ? ` (${t('a draw')})` : g.winner ? ` (${t('{side} won', { side: seatName(g.ruleset, g.winner) })})` : '')), h('td', { class: 'num' }, String(g.version)),
       h('td', {}, fmtTime(g.created_at, intlLocale())),
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, class: 'button' }, t('Watch')),
-        mineSeats.map((s) => [' ', h('a', { href: `#/game/${encodeURIComponent(g.game_id)}?seat=${encodeURIComponent(s)}`, class: 'button' }, t('Play {seat}', { seat: s }))])));
+        mineSeats.map((s) => [' ', h('a', { href: `#/game/${encodeURIComponent(g.game_id)}?seat=${encodeURIComponent(s)}`, class: 'button' }, t('Play {seat}', { seat: seatName(g.ruleset, s) }))])));
   });
   const nav = h('div', { class: 'pager' },
     h('button', { type: 'button', disabled: !q.history.length, onclick: () => showGames(box, { ...q, cursor: q.history[q.history.length - 1], history: q.history.slice(0, -1) }) }, t('← Newer')),
@@ -103,7 +104,7 @@ function mine() {
   if (!ids.length) return null;
   return h('section', { 'aria-labelledby': 'h-mine' }, h('h2', { id: 'h-mine' }, t('Seats in this browser')),
     h('ul', {}, ids.map((id) => h('li', {}, h('a', { href: `#/game/${encodeURIComponent(id)}`, translate: 'no' }, shortId(id)), ': ',
-      Object.keys(tokens.seatsOf(id)).map((s, i) => [i ? ', ' : '', h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}` }, s)]),
+      Object.keys(tokens.seatsOf(id)).map((s, i) => [i ? ', ' : '', h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}` }, seatName(null, s))]),
       ' ', h('button', { type: 'button', class: 'link', onclick: (e) => { tokens.forget(id); e.target.closest('li').remove(); } }, t('forget'))))));
 }
 
@@ -138,7 +139,7 @@ async function createForm(createdBox, onCreated = () => {}) {
     const chosen = (info.scenarios || []).find((x) => `s:${x.id}` === sc.value);
     const seatNames = form && form.seats ? form.seats() : ((chosen && chosen.seats) || []);
     botsBox.replaceChildren(h('fieldset', {}, h('legend', {}, t('Bots')), seatNames.map((s) => h('div', { class: 'row' },
-      h('label', { for: `c-bot-${s}` }, `${s} `),
+      h('label', { for: `c-bot-${s}` }, `${seatName(rs.value, s)} `),
       h('select', { id: `c-bot-${s}`, dataset: { seat: s } }, h('option', { value: '' }, t('a person')),
         bots.flatMap((b) => (b.levels && b.levels.length ? b.levels.map((l) => h('option', { value: `${b.id}:${l}` }, `${b.title || b.id} (${l})`)) : [h('option', { value: b.id }, b.title || b.id)])))))));
   };
@@ -175,7 +176,7 @@ async function createForm(createdBox, onCreated = () => {}) {
     const was = before ? before.value : null;
     const humans = humanSeats();
     const pick = h('select', { id: 'c-keep' },
-      humans.map((x) => h('option', { value: `seat:${x}` }, t('I play {seat}', { seat: x }))),
+      humans.map((x) => h('option', { value: `seat:${x}` }, t('I play {seat}', { seat: seatName(rs.value, x) }))),
       h('option', { value: 'none' }, t('I only watch: invite every seat')),
       humans.length > 1 ? h('option', { value: 'all' }, t('I play every seat on this device (hot-seat, said publicly)')) : null);
     if (was && [...pick.options].some((o) => o.value === was)) pick.value = was;
@@ -224,7 +225,7 @@ async function createForm(createdBox, onCreated = () => {}) {
       return;
     }
     for (const [s, tok] of Object.entries(res.seats || {})) tokens.remember(res.game_id, s, tok);
-    showCreated(createdBox, res);
+    showCreated(createdBox, res, rs.value);
     onCreated(res);
   };
   return h('form', { id: 'create', onsubmit: submit },
@@ -292,22 +293,23 @@ function optionsNote(schema, withForm) {
   return text ? h('p', { class: 'muted', id: 'c-options-note' }, text) : null;
 }
 
-function showCreated(box, res) {
+function showCreated(box, res, ruleset) {
+  const said = (s) => seatName(ruleset, s);
   const id = res.game_id;
   const kept = Object.keys(res.seats || {});
   const invited = Object.entries(res.invitations || {});
   clear(box, h('div', { class: 'created', role: 'status' },
     h('h3', {}, t('Game {id} created', { id })),
     res.seed_commitment ? h('p', {}, t('Seed commitment:'), ' ', h('code', { class: 'hash' }, res.seed_commitment)) : null,
-    kept.length > 1 ? h('p', { id: 'hot-seat' }, t('You hold {seats} on this device; the game says so publicly.', { seats: kept.join(', ') })) : null,
+    kept.length > 1 ? h('p', { id: 'hot-seat' }, t('You hold {seats} on this device; the game says so publicly.', { seats: kept.map(said).join(', ') })) : null,
     invited.length ? h('p', {}, t('Send each player the invitation link of their seat. It works once: whoever opens it first gets the seat and its token, in their own browser only (the code is in the part after #, which never reaches the server).')) : null,
-    h('ul', { class: 'seats' }, kept.map((s) => h('li', { dataset: { seat: s, kept: 'true' } }, h('strong', {}, s), ` (${t('yours')}) `,
-      h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}`, class: 'button play-seat' }, t('Play {seat}', { seat: s })))),
+    h('ul', { class: 'seats' }, kept.map((s) => h('li', { dataset: { seat: s, kept: 'true' } }, h('strong', {}, said(s)), ` (${t('yours')}) `,
+      h('a', { href: `#/game/${encodeURIComponent(id)}?seat=${encodeURIComponent(s)}`, class: 'button play-seat' }, t('Play {seat}', { seat: said(s) })))),
     invited.map(([s, code]) => {
       const link = tokens.claimLink(res.campaign_id || id, s, code, !!res.campaign_id);
-      return h('li', { dataset: { seat: s } }, h('strong', {}, s), ' ',
-        h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('invitation link for {seat}', { seat: s }), class: 'invite' }), ' ',
-        h('button', { type: 'button', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(t('link for {seat} copied', { seat: s }))) }, t('Copy')));
+      return h('li', { dataset: { seat: s } }, h('strong', {}, said(s)), ' ',
+        h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('invitation link for {seat}', { seat: said(s) }), class: 'invite' }), ' ',
+        h('button', { type: 'button', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(t('link for {seat} copied', { seat: said(s) }))) }, t('Copy')));
     })),
     h('p', {}, h('a', { href: `#/game/${encodeURIComponent(id)}`, class: 'button' }, t('Watch as a spectator')))));
   announce(t('game {id} created', { id }));

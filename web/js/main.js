@@ -3,7 +3,8 @@
 // leaves the address bar at once, claims the seat (POST .../seats/<seat>/claim with the code in the
 // body, DESIGN 4) and stores the seat's token in this browser only. An older link
 // #/game/<id>?token=<token> stores the token and is rewritten without it.
-import { renderLobby } from './lobby.js';
+import { renderLobby, rulesets } from './lobby.js';
+import { seatName } from './seats.js';
 import { renderGame, stopGame } from './game.js';
 import { Api, spectator, problemText } from './api.js';
 import * as tokens from './tokens.js';
@@ -25,7 +26,8 @@ async function claim(kind, id, seat, invite) {
   const gameId = kind === 'campaign' ? res.game_id : id;
   if (!gameId) {  // a campaign that waits for its seats: the token is kept under the campaign until it opens
     tokens.remember(`campaign:${id}`, seat, res.token);
-    throw new Error(t('{seat} is yours: its token is kept in this browser; the campaign starts when every seat is ready.', { seat }));
+    await rulesets().catch(() => null);  // the seat in words (seats.js)
+    throw new Error(t('{seat} is yours: its token is kept in this browser; the campaign starts when every seat is ready.', { seat: seatName(null, seat) }));
   }
   tokens.remember(gameId, seat, res.token);
   return gameId;

@@ -6,6 +6,7 @@ import { problemText } from './api.js';
 import { mountSvg, setZoom } from './board.js';
 import { disputeView } from './choices.js';
 import { lang, t } from './i18n.js';
+import { seatName } from './seats.js';
 
 export function renderReplay(session, panel, at0, plugin) {
   const slider = h('input', { type: 'range', id: 'replay-slider', min: 0, max: Math.max(session.version, 0), value: 0, step: 1, 'aria-label': t('Step') });
@@ -133,13 +134,13 @@ function plain(v) {
 
 // Who did a timeline step (DESIGN 12: a seat, a bot seat, the automaton, the referee).
 function actorText(s) {
-  return (s.by && s.by.text) || s.actor || t('the referee');
+  return (s.by && s.by.text) || (s.actor ? seatName(null, s.actor) : t('the referee'));
 }
 
 export function rulingView(session, seq, step, r) {
   if (seq === 0) return [h('h3', {}, t('Before the first step')), h('p', {}, t('The board as the game was created.'))];
   const head = h('h3', {}, t('Step {n}: {summary}', { n: seq, summary: (step && step.summary) || (r && r.type) || '' }));
-  const meta = h('p', { class: 'muted' }, [t('by {who}', { who: step ? actorText(step) : (r && r.actor) || t('the referee') }), step && step.turn ? t('turn {n}', { n: step.turn }) : ''].filter(Boolean).flatMap((x, i) => (i ? [' · ', x] : [x])));
+  const meta = h('p', { class: 'muted' }, [t('by {who}', { who: step ? actorText(step) : r && r.actor ? seatName(null, r.actor) : t('the referee') }), step && step.turn ? t('turn {n}', { n: step.turn }) : ''].filter(Boolean).flatMap((x, i) => (i ? [' · ', x] : [x])));
   const out = [head, meta];
   if (r && r.undone) out.push(h('p', { class: 'undone-note' }, t('This step was undone: it stays in the log, marked, and no longer counts.')));
   if (r && r.bot && !(step && step.by && step.by.kind === 'bot')) out.push(h('p', {}, t('Played by the bot {bot}.', { bot: r.bot })));

@@ -7,6 +7,7 @@
 // its words are used; otherwise the short texts below.
 import { h } from '../dom.js';
 import { t, tn } from '../i18n.js';
+import { seatName } from '../seats.js';
 
 const HAZARD_WOUNDS = 1; // BASE-HAZ-2: an active hazard entered gives 1 wound, no defence
 
@@ -328,7 +329,7 @@ export function textBoard(view) {
   return [
     h('table', { class: 'units' }, h('caption', {}, t('Warriors')),
       h('thead', {}, h('tr', {}, [t('warrior'), t('side'), t('kind'), t('cell'), t('health left'), t('movement')].map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, s.warriors.map((w) => h('tr', {}, h('td', {}, w.name), h('td', {}, w.side), h('td', {}, w.kind),
+      h('tbody', {}, s.warriors.map((w) => h('tr', {}, h('td', {}, w.name), h('td', { dataset: { side: w.side } }, seatName('emperor', w.side)), h('td', {}, w.kind),
         h('td', {}, w.cell || t('gone')), h('td', {}, t('{n} of {max}', { n: w.left, max: w.health })), h('td', {}, String(w.movement)))))),
     h('ul', { 'aria-label': t('Hazards and locations') },
       bf(view).hazards.map((z) => h('li', {}, t('Hazard {name} ({id}) on {cell}', { name: z.name, id: z.id, cell: z.cell }), z.active ? '' : ` (${t('off')})`)),

@@ -3,6 +3,7 @@
 // Everything comes from the caller's view and legal commands; this module decides nothing.
 import { h } from '../dom.js';
 import { t, tn } from '../i18n.js';
+import { seatName } from '../seats.js';
 
 export const FACTIONS = ['imperial', 'rebel'];
 // A side in words (the catalogs' words of domain/hoth/terms.py: Імперія, Povstalci...), never its id.
@@ -192,7 +193,7 @@ export function handPanel({ view, seat, cmds, post, select }) {
   const others = Object.entries(hands).filter(([s, v]) => s !== seat);
   if (others.length) {
     out.push(h('h3', {}, t('Other hands')));
-    out.push(h('ul', { class: 'counts' }, others.map(([s, v]) => h('li', {}, `${s}: `,
+    out.push(h('ul', { class: 'counts' }, others.map(([s, v]) => h('li', { dataset: { seat: s } }, `${seatName('hoth', s)}: `,
       Array.isArray(v) ? v.map((id) => faces(id).title).join(', ') : tn('{n} card', '{n} cards', v)))));
   }
   return out;
@@ -204,16 +205,16 @@ export function statusLines(view) {
   const turn = st.turn;
   if (turn) {
     const phase = { play: t('play'), order: t('order'), move: t('move'), attack: t('attack') }[turn.phase] || turn.phase;
-    lines.push(turn.card ? t('Turn {n}: {seat}, step: {phase}, card {card}', { n: st.turn_number, seat: turn.seat, phase, card: cardTitle(view, turn.card) })
-      : t('Turn {n}: {seat}, step: {phase}', { n: st.turn_number, seat: turn.seat, phase }));
+    lines.push(turn.card ? t('Turn {n}: {seat}, step: {phase}, card {card}', { n: st.turn_number, seat: seatName('hoth', turn.seat), phase, card: cardTitle(view, turn.card) })
+      : t('Turn {n}: {seat}, step: {phase}', { n: st.turn_number, seat: seatName('hoth', turn.seat), phase }));
   }
-  if (st.pending) lines.push(t('Waiting for {seat} to decide: {what}', { seat: st.pending.seat, what: `${decisionWord(st.pending.kind)}${st.pending.unit ? ` (${st.pending.unit})` : ''}` }));
+  if (st.pending) lines.push(t('Waiting for {seat} to decide: {what}', { seat: seatName('hoth', st.pending.seat), what: `${decisionWord(st.pending.kind)}${st.pending.unit ? ` (${st.pending.unit})` : ''}` }));
   if (st.medals) {
     const vm = (st.scenario && st.scenario.victory_medals) || {};
-    const medals = FACTIONS.map((f) => (vm[f] ? t('{side} {n} of {max}', { side: f, n: st.medals[f] ?? 0, max: vm[f] }) : `${f} ${st.medals[f] ?? 0}`));
+    const medals = FACTIONS.map((f) => (vm[f] ? t('{side} {n} of {max}', { side: seatName('hoth', f), n: st.medals[f] ?? 0, max: vm[f] }) : `${seatName('hoth', f)} ${st.medals[f] ?? 0}`));
     lines.push(`${t('Medals:')} ${medals.join(', ')}`);
   }
-  if (st.win_reason) lines.push(t('Result: {side} wins ({reason})', { side: st.winner, reason: st.win_reason }));
+  if (st.win_reason) lines.push(t('Result: {side} wins ({reason})', { side: seatName('hoth', st.winner), reason: st.win_reason }));
   return lines;
 }
 
@@ -222,7 +223,7 @@ export function textBoard(view) {
   const st = state(view);
   if (!st.units) return null;
   const rows = (st.units || []).map((u) => h('tr', {},
-    h('td', {}, u.id), h('td', {}, u.faction), h('td', {}, unitWord(u.unit)),
+    h('td', {}, u.id), h('td', {}, seatName('hoth', u.faction)), h('td', {}, unitWord(u.unit)),
     h('td', {}, String(u.figures)), h('td', {}, label(u.hex)), h('td', {}, u.badge || '')));
   const structs = (st.structures || []).filter((s) => !s.destroyed).map((s) => h('li', {}, t('{id} {kind} at {hex}', { id: s.id, kind: s.kind.replace(/_/g, ' '), hex: label(s.hex) })));
   return [

@@ -9,6 +9,7 @@
 // The template forms of commands.js remain the keyboard-only fallback.
 import { h } from '../dom.js';
 import { t, tn } from '../i18n.js';
+import { seatName, seatNames } from '../seats.js';
 import { ApiError, problemText } from '../api.js';
 import { commandButton, warningOf, wordsOf } from '../commands.js';
 import { armyBuilder } from './smoke_army_builder.js';
@@ -682,7 +683,7 @@ export function statusLines(view) {
   // a side by its printed name and its players, as everywhere else ("Karl (player-1)")
   const sides = (st.battle && st.battle.sides) || [];
   const seatsOf = (side) => Object.values(st.armies || {}).filter((a) => a.side === side).map((a) => a.seat);
-  const sideName = (id) => { const s = sides.find((x) => x.id === id); const who = seatsOf(id); return `${s ? s.name : id}${who.length ? ` (${who.join(', ')})` : ''}`; };
+  const sideName = (id) => { const s = sides.find((x) => x.id === id); const who = seatsOf(id); return `${s ? s.name : id}${who.length ? ` (${seatNames('smoke', who)})` : ''}`; };
   // GAP-B-09: sixes may carry the phase past the last one in the game's last turn; it is the last phase that ended
   const phase = st.phase != null && end.phase && st.phase > end.phase ? t('Phase {n} of {max} is over (last turn)', { n: end.phase, max: end.phase })
     : end.phase ? t('Phase {n} of {max}', { n: st.phase, max: end.phase }) : t('Phase {n}', { n: st.phase });
@@ -753,7 +754,7 @@ function armiesList(st) {
   if (!armies.length) return null;
   const sideName = (id) => { const s = sides.find((x) => x.id === id); return s ? s.name : id; };
   return h('ul', { class: 'smoke-armies small', id: 'smoke-armies', 'aria-label': t('Armies') }, armies.map((a) => h('li', {},
-    h('strong', {}, `${sideName(a.side)} (${a.seat})`), ' ',
+    h('strong', {}, `${sideName(a.side)} (${seatName('smoke', a.seat)})`), ' ',
     a.out ? t('out of the battle') : t('morale {morale} of {start}, general level {level}', { morale: a.morale, start: a.start_morale, level: a.level }))));
 }
 
@@ -808,7 +809,7 @@ export function handPanel({ view, seat, cmds, post, legal }) {
   const others = mine ? cmds.filter((c) => c.type === 'take_risk' || c.type === 'end_placement') : [];
   out.push(h('div', { class: 'action-board', id: 'action-board' },
     h('h3', {}, t('Action board: {name}', { name: board.name })),
-    h('p', { class: 'small' }, mine ? (pick.die != null ? t('Die {value} picked: choose a slot.', { value: dice[pick.die] }) : dice.some((_, i) => placeOffers(cmds, dice, used, i).length) ? t('Pick a die, then the slot to put it on.') : t('No die left to place.')) : acts ? t('{seat} is placing dice.', { seat: acts.seat }) : t('Nobody is placing dice.')),
+    h('p', { class: 'small' }, mine ? (pick.die != null ? t('Die {value} picked: choose a slot.', { value: dice[pick.die] }) : dice.some((_, i) => placeOffers(cmds, dice, used, i).length) ? t('Pick a die, then the slot to put it on.') : t('No die left to place.')) : acts ? t('{seat} is placing dice.', { seat: seatName('smoke', acts.seat) }) : t('Nobody is placing dice.')),
     diceRow,
     // the ruleset's words and warning (a risk to the general, dice discarded): the first press asks again
     others.length ? h('div', { class: 'choices' }, others.map((c) => commandButton(c, post,

@@ -5,6 +5,7 @@
 // the field and the rule). A limit broken here is shown with its rule and keeps the game from being created.
 import { h } from '../dom.js';
 import { t, tn } from '../i18n.js';
+import { seatName } from '../seats.js';
 
 // read when drawn: the words are the page's language's, loaded after this module
 const CLASS_WORD = () => ({ core: t('core'), rare: t('rare'), auxiliary: t('auxiliary') });
@@ -60,7 +61,7 @@ export function armyBuilder(cat, seats, onChange) {
 
   function seatBox(seat, i) {
     const fac = cat.factions[i % cat.factions.length];
-    lists[seat] = { name: `${seat}'s army`, faction: fac.id, points, commander: 'mediocre', units: [], preparations: [] };
+    lists[seat] = { name: t("{seat}'s army", { seat: seatName('smoke', seat) }), faction: fac.id, points, commander: 'mediocre', units: [], preparations: [] };
     const box = h('fieldset', { class: 'army', id: `ab-${seat}`, dataset: { seat } });
     boxes[seat] = box;
     draw(seat);
@@ -102,7 +103,7 @@ export function armyBuilder(cat, seats, onChange) {
     const card = prof ? h('div', { class: 'profile-card', id: `ab-${seat}-profile` }, h('strong', {}, t('Added: {name}', { name: prof.name })),
       h('dl', {}, profileLines(prof).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))) : null;
     const bad = c.problems.length ? 'bad' : 'ok';
-    boxes[seat].replaceChildren(...[h('legend', {}, t("{seat}'s army", { seat })),
+    boxes[seat].replaceChildren(...[h('legend', {}, t("{seat}'s army", { seat: seatName('smoke', seat) })),
       h('div', { class: 'row' }, h('label', { for: facSel.id }, `${t('Faction')} `), facSel),
       h('div', { class: 'row' }, h('label', { for: cmdSel.id }, `${t('Commander (exactly one, SMOKE-ARMY-3)')} `), cmdSel),
       h('div', { class: 'row' }, h('label', { for: unitSel.id }, `${t('Unit')} `), unitSel, ' ', add),

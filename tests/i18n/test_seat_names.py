@@ -1,0 +1,58 @@
+"""The seats in words (docs/seat-names.md), through the real app over HTTP: ``GET /rulesets`` names every seat of each
+ruleset as its rulebook prints the side, in the reader's language (Ukrainian: the Hoth and Emperor rulebooks' own
+words), and a game's timeline says who did a step by that name, never by the seat's id (domain/kernel/words.py
+``acted_by``: a seat, and a bot's seat)."""
+from __future__ import annotations
+
+import pytest
+
+from domain.kernel import registry, words
+from service import i18n
+from tests.service.api_client import Api, api  # noqa: F401
+
+#: What each language calls the seats (the Ukrainian Battle of Hoth rulebook: Повстанці, Імперія; the Ukrainian
+#: Emperor rulebook: Імператор; Clouds of Smoke numbers its players).
+EXPECTED = {
+    "en": {"hoth": {"rebel": "the Rebels", "imperial": "the Empire", "rebel-2": "the Rebels' second player"},
+           "smoke": {"player-1": "Player 1", "player-4": "Player 4"},
+           "emperor": {"human": "the player", "emperor": "the Emperor"}},
+    "uk": {"hoth": {"rebel": "Повстанці", "imperial": "Імперія", "rebel-2": "Повстанці, другий гравець"},
+           "smoke": {"player-1": "Гравець 1", "player-4": "Гравець 4"},
+           "emperor": {"human": "Гравець", "emperor": "Імператор"}},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(EXPECTED))
+def test_rulesets_name_every_seat_in_the_readers_language(api: Api, lang: str):
+    got = {e["id"]: e["seat_names"] for e in api.client.get("/rulesets", params={"lang": lang}).json()}
+    for rid, names in EXPECTED[lang].items():
+        assert {s: got[rid][s] for s in names} == names, (lang, rid, got[rid])
+    # every seat a scenario lists is named (a client never has to show an id)
+    for e in api.client.get("/rulesets", params={"lang": lang}).json():
+        if e["id"] in EXPECTED[lang]:
+            assert all(s in e["seat_names"] for sc in e["scenarios"] for s in sc.get("seats", [])), e["id"]
+
+
+def test_the_timeline_names_who_did_a_step_in_words(api: Api):
+    """Each step of a seat's command says who did it by the seat's name, in Ukrainian and English; the seat's id
+    stays as data (``by.seat``, ``actor``)."""
+    g, _ = api.play_random("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 30)
+    seen = {}
+    for lang in ("en", "uk"):
+        events = api.client.get(f"/games/{g['game_id']}/events", params={"lang": lang}).json()["events"]
+        seen[lang] = {(e["by"]["seat"], e["by"]["text"]) for e in events if e["by"]["kind"] == "seat"}
+    assert {s for s, _ in seen["en"]} >= {"rebel", "imperial"}, seen
+    created = api.client.get(f"/games/{g['game_id']}/events", params={"lang": "uk", "limit": 1}).json()["events"][0]
+    assert "Імперія" in created["summary"] and "imperial" not in created["summary"], created["summary"]
+    for lang, said in seen.items():
+        for seat, text in said:
+            assert text == EXPECTED[lang]["hoth"][seat] and seat not in text, (lang, seat, text)
+
+
+def test_a_bots_step_names_its_seat_in_words():
+    """A bot's step: ``{seat} (bot {bot})`` with the seat in words, said in the reader's language at the edge."""
+    rs = registry.get("hoth")
+    by = words.acted_by(rs, None, "imperial", {"imperial": "random:1"})
+    assert by["kind"] == "bot" and by["seat"] == "imperial" and by["text"] == "the Empire (bot random)"
+    said = i18n.localize({"by": by}, "uk")["by"]["text"]
+    assert said.startswith("Імперія") and "imperial" not in said and "random" in said, said
