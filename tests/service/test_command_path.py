@@ -181,6 +181,7 @@ def test_the_stores_committer_thread_ends_with_the_app(tmp_path, redis_url, redi
     register()
     app = create_app(Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url))
     store = app.state["games"].store
+    store.commit_on_loop = False  # every commit on the committer thread (not only the commit bus's announcements)
     with TestClient(app) as c:
         g = _game(c)
         r = _post(c, g["game_id"], {"command": {"type": "step"}, "expected_version": g["version"]}, g["seats"]["north"])
