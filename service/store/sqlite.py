@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import queue
 import sqlite3
 import threading
 import time
@@ -51,7 +50,10 @@ from domain.kernel.log import (  # noqa: F401
 )
 
 from .chain_check import ChainReport, verify_chain, verify_commitments
-from .group_commit import ON_GROUP_COMMIT, WritersLock, Write, answer_loops, run_group, tell
+from .group_commit import (
+    HERE_YIELDS, LOOP_COMMIT_PAUSE_S, LOOP_COMMIT_SLOW_S, ON_GROUP_COMMIT, Committer, Write, WritersLock, answer_loops,
+    run_group, tell,
+)
 from .migrations import BOT_HEADERS, MIGRATIONS
 from .log_calls import asked, awaited, written
 from .log_sql import Dialect, LogSql, SeatRefused
@@ -70,13 +72,6 @@ def _lock_game(conn: Any, game_id: str) -> None:
 #: What SQLite does its own way (:class:`service.store.log_sql.Dialect`).
 SQLITE = Dialect(lock_game=_lock_game, integrity_errors=(sqlite3.IntegrityError,), seq_conflict=_seq_conflict,
                  bot_headers=BOT_HEADERS, position="rowid", newest_game_first="rowid DESC")
-
-#: How many turns of the event loop a write that finds nothing else being written gives the other requests before
-#: it is committed on the loop (:meth:`EventStore._write_async`): the requests already started (several connections
-#: read in one pass of the loop) reach their appends meanwhile and queue behind it, and then the whole group goes to
-#: the committer thread. Measured (``ops/bench_http.py``, 8 connections, one worker): one turn keeps the groups that
-#: three turns do; none commits every command alone.
-HERE_YIELDS = 1
 
 DB_FILE = "umpire.db"
 #: Beside the database: the writers' lock between processes (:class:`service.store.group_commit.WritersLock`).
@@ -97,13 +92,11 @@ class EventStore:
     #: Reads are local file reads of microseconds: a command may run on the event loop (the command path)
     #: without stalling it. (PostgreSQL's are network round trips: its commands run on worker threads.)
     local_reads: bool = True
-    #: The thread that commits the groups of writes awaited on an event loop (:meth:`_write_async`: the
-    #: command path runs a command on the loop and only its commit here). Started on first use; it waits on
-    #: its queue (one put per group to commit, None to end: a plain queue, cheaper than an executor's futures).
-    _committer: threading.Thread | None = None
     #: Whether a write awaited on an event loop while nothing else is being written is committed right there
     #: (:meth:`_write_async`; False: always on the committer thread).
     commit_on_loop: bool = True
+    #: Until when (``time.monotonic()``) writes are not committed on the loop (after a slow one there).
+    _loop_paused_until: float = 0.0
     #: :data:`BOT_HEADERS` in this backend's SQL (the partial index's own predicate, so the index is used).
     bot_headers = BOT_HEADERS
 
@@ -130,6 +123,8 @@ class EventStore:
         self._leading = False
         #: Between processes: the group's committer holds this around its transaction.
         self._writers = WritersLock(self.data_dir / WRITER_LOCK_FILE, self.path)
+        #: Commits the groups of writes awaited on a loop (unless alone) and announces the loop's commits.
+        self._committer = Committer(self._commit_group, lambda batch: tell(self.commit_listeners, batch))
         #: Called with the kept results of each group after its commit and its answers, on the committing
         #: thread (:func:`service.store.group_commit.tell`; the commit bus listens here).
         self.commit_listeners: list[Callable[[list[Any]], None]] = []
@@ -264,9 +259,7 @@ class EventStore:
     def release_threads(self) -> None:
         """Let the committer thread go (the app's shutdown): its queued groups still run; a later
         awaited write starts another."""
-        committer, self._committer = self._committer, None
-        if committer is not None:
-            self._kicks.put(None)
+        self._committer.release()
 
     def _migrate(self) -> None:
         try:
@@ -329,7 +322,8 @@ class EventStore:
 
         When nothing else is being written (no group committing, nothing queued) and the writers' lock between
         processes is free at once, the write is committed right here, on the loop, as a group of one
-        (:meth:`_commit_here`): the same transaction and the same fsync, without the two thread hand-offs."""
+        (:meth:`_commit_here`): the same transaction and the same fsync, without the two thread hand-offs
+        (not for :data:`LOOP_COMMIT_PAUSE_S` after one that took longer than :data:`LOOP_COMMIT_SLOW_S`)."""
         if self.read_only:
             raise StoreError(f"{self.path} was opened read-only: no write is made")
         loop = asyncio.get_running_loop()
@@ -343,7 +337,7 @@ class EventStore:
                 item.future = loop.create_future()  # a group is being committed: this write joins the next
         if lead:
             try:
-                if self.commit_on_loop:
+                if self.commit_on_loop and time.monotonic() >= self._loop_paused_until:
                     for _ in range(HERE_YIELDS):  # requests already arrived reach their appends, queue behind
                         await asyncio.sleep(0)
                     with self._group:
@@ -361,26 +355,7 @@ class EventStore:
     def _commit_elsewhere(self, job: bool | list[Write] = True) -> None:
         """Commit the queued group on the committer thread (``_leading`` is set for it); or (``job`` a
         committed group) tell the commit listeners of it there."""
-        if self._committer is None or not self._committer.is_alive():
-            kicks: queue.SimpleQueue[bool | list[Write] | None] = queue.SimpleQueue()
-            committer = threading.Thread(target=self._commit_groups, args=(kicks,), name="umpire-commit",
-                                         daemon=True)
-            try:
-                committer.start()
-            except RuntimeError:  # shutting down (the interpreter): do it here instead
-                self._commit_group() if job is True else tell(self.commit_listeners, job)
-                return
-            self._committer, self._kicks = committer, kicks
-        self._kicks.put(job)
-
-    def _commit_groups(self, kicks: queue.SimpleQueue[bool | list[Write] | None]) -> None:
-        """The committer thread: a group per kick (or the listeners told of a group committed on the loop),
-        until the None that :meth:`release_threads` puts (the groups kicked before it still run)."""
-        while (job := kicks.get()) is not None:
-            if job is True:
-                self._commit_group()
-            else:
-                tell(self.commit_listeners, job)
+        self._committer.put(job)
 
     def _commit_here(self) -> bool:
         """On the event loop, nothing else being written: take the writers' lock between processes if it is
@@ -396,8 +371,11 @@ class EventStore:
                 batch, self._queue = self._queue, []
             began = time.perf_counter()
             self._commit_locked(batch, self._loop_writer)
+            took = time.perf_counter() - began
+            if took > LOOP_COMMIT_SLOW_S:
+                self._loop_paused_until = time.monotonic() + LOOP_COMMIT_PAUSE_S
             for hook in ON_GROUP_COMMIT:
-                hook(len(batch), time.perf_counter() - began)
+                hook(len(batch), took)
         finally:
             self._writers.release()
             again = self._finish(batch)

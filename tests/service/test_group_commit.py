@@ -294,3 +294,25 @@ def test_a_read_left_open_on_the_loop_is_not_inside_its_write(tmp_path):
     first, res, rest = asyncio.run(main())
     assert res.version == 3 and store.version("g0") == 3
     assert first == (1,) and rest == [(2,)]
+
+
+def test_after_a_slow_commit_on_the_loop_writes_go_to_the_committer_for_a_while(tmp_path, monkeypatch):
+    """A commit on the loop slower than LOOP_COMMIT_SLOW_S (a busy disk) held the whole loop: the writes after it
+    are committed on the committer thread (the loop goes on meanwhile) until LOOP_COMMIT_PAUSE_S has passed."""
+    from service.store import sqlite as sqlite_store
+
+    store = _store(tmp_path, 1)
+    groups = _groups(store, monkeypatch)
+    monkeypatch.setattr(sqlite_store, "LOOP_COMMIT_SLOW_S", -1.0)  # every commit counts as slow
+
+    async def main():
+        first = await store.append_async("g0", 0, _event(1))
+        second = await store.append_async("g0", 1, _event(2))
+        store._loop_paused_until = 0.0  # the pause over
+        third = await store.append_async("g0", 2, _event(3))
+        return [first.version, second.version, third.version], threading.current_thread().name
+
+    versions, loop_thread = asyncio.run(main())
+    assert versions == [1, 2, 3] and store.version("g0") == 3
+    assert groups.threads[0] == loop_thread and groups.threads[1].startswith("umpire-commit")
+    assert groups.threads[2] == loop_thread
