@@ -4,9 +4,10 @@ access log on, its read models on a private Redis, the projector elsewhere), cal
 with ``POST /games/{id}/commands`` of one toy game, one command after another (no HTTP, no load generator).
 Prints the commands per second and the CPU each command cost each thread of the process (the event loop, the
 store's committer, the commit bus's sender and listener), from ``/proc``; ``--profile FILE`` writes a
-cProfile of the event loop's thread (CPU time) and ``FILE.commit`` of the committer's.
+cProfile of the event loop's thread (CPU time) and ``FILE.commit`` of the committer's; ``--phases`` the median
+wall-clock time of each part of one command (:data:`PHASES`), on uvloop as ``umpire serve`` runs.
 
-    PYTHONPATH=. .venv/bin/python ops/profile_command_path.py [--commands 2000] [--profile /tmp/cmd.prof]
+    PYTHONPATH=. .venv/bin/python ops/profile_command_path.py [--commands 2000] [--profile /tmp/cmd.prof] [--phases]
 
 ``UMPIRE_ROOT=<checkout>`` measures another checkout with this file.
 """
@@ -18,6 +19,7 @@ import cProfile
 import json
 import logging
 import os
+import statistics
 import sys
 import tempfile
 import threading
@@ -27,6 +29,37 @@ from typing import Any
 
 ROOT = Path(os.environ.get("UMPIRE_ROOT") or Path(__file__).resolve().parents[1])
 sys.path[:0] = [str(ROOT), str(ROOT / "ops")]
+
+
+#: The parts of one command ``--phases`` times: the app's middlewares before the command path; from there to
+#: the store's append (body, seat, strict decoding, the kernel's decision, the events encoded); the append
+#: (its commit, on the loop or on the committer thread, and any hand-off); from its result to the answer's body
+#: sent (the events rendered, the receipt signed, the metrics, the JSON); the middlewares' ends.
+PHASES = ("door", "to the append", "the append", "to the answer", "out")
+_MARKS = ("start", "in", "append", "appended", "sent", "end")
+_marks: dict[str, int] = {}
+
+
+def watch_phases() -> None:
+    """Time the command path's entry and the store's append (wrapped on their classes)."""
+    from service.command_path import CommandPath
+    from service.store.sqlite import EventStore
+
+    enter, append = CommandPath.__call__, EventStore.append_async
+
+    async def entered(self: Any, scope: Any, receive: Any, send: Any) -> None:
+        _marks["in"] = time.perf_counter_ns()
+        await enter(self, scope, receive, send)
+
+    async def appending(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _marks["append"] = time.perf_counter_ns()
+        try:
+            return await append(self, *args, **kwargs)
+        finally:
+            _marks["appended"] = time.perf_counter_ns()
+
+    CommandPath.__call__ = entered  # type: ignore[method-assign]
+    EventStore.append_async = appending  # type: ignore[method-assign]
 
 
 def thread_cpu() -> dict[str, tuple[str, float]]:
@@ -50,6 +83,8 @@ async def call(app: Any, method: str, path: str, body: bytes = b"", headers: tup
              "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000), "state": {}}
     sent = False
     status, out = 0, b""
+    _marks.clear()
+    _marks["start"] = time.perf_counter_ns()
 
     async def receive() -> dict[str, Any]:
         nonlocal sent
@@ -64,13 +99,15 @@ async def call(app: Any, method: str, path: str, body: bytes = b"", headers: tup
         if msg["type"] == "http.response.start":
             status = msg["status"]
         elif msg["type"] == "http.response.body":
+            _marks["sent"] = time.perf_counter_ns()
             out += msg.get("body", b"")
 
     await app(scope, receive, send)
+    _marks["end"] = time.perf_counter_ns()
     return status, out
 
 
-async def run(app: Any, commands: int, profile: str | None) -> dict[str, Any]:
+async def run(app: Any, commands: int, profile: str | None, phases: bool = False) -> dict[str, Any]:
     lifespan: asyncio.Queue[dict[str, str]] = asyncio.Queue()
     started = asyncio.Event()
 
@@ -90,6 +127,7 @@ async def run(app: Any, commands: int, profile: str | None) -> dict[str, Any]:
     tokens = [g["seats"]["north"].encode(), g["seats"]["south"].encode()]
     version, step = g["version"], 0
     kinds = ('{"type":"step"}', '{"type":"end_turn"}')
+    timed: list[list[int]] | None = None
 
     async def one() -> None:
         nonlocal version, step
@@ -99,10 +137,13 @@ async def run(app: Any, commands: int, profile: str | None) -> dict[str, Any]:
         if status != 201:
             raise SystemExit(f"command answered {status}: {raw[:300]!r}")
         version, step = json.loads(raw)["version"], (step + 1) % 4
+        if timed is not None and all(k in _marks for k in _MARKS):
+            timed.append([_marks[b] - _marks[a] for a, b in zip(_MARKS, _MARKS[1:])])
 
     for _ in range(200):  # warm up
         await one()
     loop_prof = cProfile.Profile(time.thread_time) if profile else None
+    timed = [] if phases else None
     before = thread_cpu()
     t0 = time.perf_counter()
     if loop_prof:
@@ -121,14 +162,19 @@ async def run(app: Any, commands: int, profile: str | None) -> dict[str, Any]:
             per_thread[name] = round(per_thread.get(name, 0.0) + used * 1e6 / commands)
     await lifespan.put({"type": "lifespan.shutdown"})
     await asyncio.wait_for(task, 10)
-    return {"commands": commands, "per_second": round(commands / wall, 1), "cpu_us_per_command": per_thread,
-            "cpu_us_per_command_all_threads": sum(per_thread.values())}
+    out = {"commands": commands, "per_second": round(commands / wall, 1), "cpu_us_per_command": per_thread,
+           "cpu_us_per_command_all_threads": sum(per_thread.values())}
+    if timed:
+        out["phases_us_median"] = {name: round(statistics.median(t[i] for t in timed) / 1000, 1)
+                                   for i, name in enumerate(PHASES)}
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commands", type=int, default=2000)
     ap.add_argument("--profile", default=None, help="write cProfile files of the loop (FILE) and committer (FILE.commit)")
+    ap.add_argument("--phases", action="store_true", help="time each part of a command (PHASES), on uvloop")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     from service.redis_runtime import EmbeddedRedis
@@ -166,7 +212,12 @@ def main() -> None:
 
             sqlite_store.EventStore._commit_group = profiled
         app = bench_http.umpire_app()
-        out = asyncio.run(run(app, args.commands, args.profile))
+        if args.phases:
+            import uvloop  # the served processes' loop (service.cli's SERVER_STACK)
+
+            watch_phases()
+            uvloop.install()
+        out = asyncio.run(run(app, args.commands, args.profile, args.phases))
         if commit_prof is not None:
             commit_prof.dump_stats(args.profile + ".commit")
     finally:
@@ -180,6 +231,8 @@ def main() -> None:
           f"{out['cpu_us_per_command_all_threads']} us in all:")
     for name, us in sorted(out["cpu_us_per_command"].items(), key=lambda kv: -kv[1]):
         print(f"  {name}: {us} us")
+    if "phases_us_median" in out:
+        print("wall-clock per command, medians: " + "; ".join(f"{k} {v} us" for k, v in out["phases_us_median"].items()))
 
 
 if __name__ == "__main__":

@@ -31,7 +31,9 @@ in ``ops/bench_http.py``.
 """
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
@@ -76,6 +78,12 @@ def _lang_of(scope: Any) -> str:
         raise Problem(400, "malformed", str(exc), field="lang") from None
 
 
+@functools.lru_cache(maxsize=64)
+def _said(lang: str) -> tuple[tuple[bytes, bytes], ...]:
+    """The raw ``Content-Language`` headers of an answer in ``lang`` (one of the few languages spoken)."""
+    return tuple((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in content_language(lang).items())
+
+
 async def run_command(svc: GameService, game_id: str, token: str | None, raw: bytes) -> Any:
     """A game command past the door (the seat checked, the body read): decoded strictly (400 naming the
     field), then under the game's lock ``GameService.command_steps`` (idempotency, read-only, expected
@@ -116,7 +124,7 @@ class CommandPath:
                 raise problem
             dry = dry_run_of(scope.get("query_string"))
             lang = _lang_of(scope)
-            said = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in content_language(lang).items()]
+            said = _said(lang)
             if dry:
                 req = decode_strict(body, CommandRequest)
                 result = await anyio.to_thread.run_sync(lambda: speak(svc, game_id, svc.dry_run(game_id, token, req),
@@ -145,7 +153,7 @@ class CommandPath:
 
 
 async def _send(send: Any, status: int, content: bytes, media_type: str,
-                extra: list[tuple[bytes, bytes]] | None = None) -> None:
+                extra: Sequence[tuple[bytes, bytes]] | None = None) -> None:
     headers = [(b"content-type", media_type.encode("latin-1")), (b"content-length", str(len(content)).encode())]
     if extra:
         headers += extra

@@ -89,8 +89,8 @@ def choose(lang: str | None, accept_language: str | None) -> str:
 def from_scope(scope: Mapping[str, Any]) -> str:
     """:func:`choose` for a raw ASGI scope (the command fast path has no litestar request)."""
 
-    query = parse_qs((scope.get("query_string") or b"").decode("latin-1"))
-    lang = (query.get("lang") or [None])[-1]
+    qs = scope.get("query_string")
+    lang = (parse_qs(qs.decode("latin-1")).get("lang") or [None])[-1] if qs else None
     header = None
     for k, v in scope.get("headers") or ():
         if k == b"accept-language":

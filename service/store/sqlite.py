@@ -30,15 +30,11 @@ lock between processes.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import fcntl
 import os
-import queue
 import sqlite3
 import threading
 import time
-import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +50,10 @@ from domain.kernel.log import (  # noqa: F401
 )
 
 from .chain_check import ChainReport, verify_chain, verify_commitments
-from .group_commit import ON_GROUP_COMMIT, run_group, settle, tell, Write
+from .group_commit import (
+    HERE_YIELDS, LOOP_COMMIT_PAUSE_S, LOOP_COMMIT_SLOW_S, ON_GROUP_COMMIT, Committer, Write, WritersLock, answer_loops,
+    run_group, tell,
+)
 from .migrations import BOT_HEADERS, MIGRATIONS
 from .log_calls import asked, awaited, written
 from .log_sql import Dialect, LogSql, SeatRefused
@@ -75,7 +74,7 @@ SQLITE = Dialect(lock_game=_lock_game, integrity_errors=(sqlite3.IntegrityError,
                  bot_headers=BOT_HEADERS, position="rowid", newest_game_first="rowid DESC")
 
 DB_FILE = "umpire.db"
-#: Beside the database: the writers' cross-process lock (see ``EventStore._writers_turn``).
+#: Beside the database: the writers' lock between processes (:class:`service.store.group_commit.WritersLock`).
 WRITER_LOCK_FILE = "umpire.db-writer"
 
 
@@ -93,10 +92,11 @@ class EventStore:
     #: Reads are local file reads of microseconds: a command may run on the event loop (the command path)
     #: without stalling it. (PostgreSQL's are network round trips: its commands run on worker threads.)
     local_reads: bool = True
-    #: The thread that commits the groups of writes awaited on an event loop (:meth:`_write_async`: the
-    #: command path runs a command on the loop and only its commit here). Started on first use; it waits on
-    #: its queue (one put per group to commit, None to end: a plain queue, cheaper than an executor's futures).
-    _committer: threading.Thread | None = None
+    #: Whether a write awaited on an event loop while nothing else is being written is committed right there
+    #: (:meth:`_write_async`; False: always on the committer thread).
+    commit_on_loop: bool = True
+    #: Until when (``time.monotonic()``) writes are not committed on the loop (after a slow one there).
+    _loop_paused_until: float = 0.0
     #: :data:`BOT_HEADERS` in this backend's SQL (the partial index's own predicate, so the index is used).
     bot_headers = BOT_HEADERS
 
@@ -121,12 +121,10 @@ class EventStore:
         self._group = threading.Condition()
         self._queue: list[Write] = []
         self._leading = False
-        #: Between processes (``umpire serve --workers N``, the CLI beside a server): the group's leader
-        #: holds an exclusive ``flock`` on :data:`WRITER_LOCK_FILE` around its transaction, so the
-        #: processes queue in the kernel and each wakes the moment the other commits, instead of
-        #: sleeping in SQLite's busy handler (whose back-off steps of up to 100 ms made the 2-worker
-        #: tail). SQLite's own lock stays the guarantee; this only orders the waiting. Opened lazily.
-        self._writer_fd: int | None = None
+        #: Between processes: the group's committer holds this around its transaction.
+        self._writers = WritersLock(self.data_dir / WRITER_LOCK_FILE, self.path)
+        #: Commits the groups of writes awaited on a loop (unless alone) and announces the loop's commits.
+        self._committer = Committer(self._commit_group, lambda batch: tell(self.commit_listeners, batch))
         #: Called with the kept results of each group after its commit and its answers, on the committing
         #: thread (:func:`service.store.group_commit.tell`; the commit bus listens here).
         self.commit_listeners: list[Callable[[list[Any]], None]] = []
@@ -146,7 +144,7 @@ class EventStore:
         # Processes starting at once on a new file (``--workers N``): the first switches it to WAL and
         # migrates while the others wait on the writers' lock -- SQLite answers a concurrent journal-mode
         # switch with "database is locked" at once, without its busy handler.
-        with self._writers_turn():
+        with self._writers.held():
             self._migrate()
 
     # -- connections -------------------------------------------------
@@ -201,23 +199,35 @@ class EventStore:
         if conn is None and self.read_only:
             conn = self._local.conn = self._connect_read_only()
         if conn is None:
-            try:
-                conn = sqlite3.connect(self.path, isolation_level=None, timeout=self._busy / 1000)
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot open {self.path}: {exc}") from None
-            try:
-                conn.execute(f"PRAGMA busy_timeout={int(self._busy)}")
-                mode = self._wal_mode(conn)
-                if str(mode).lower() != "wal":
-                    raise StoreError(f"{self.path}: cannot switch to WAL mode (got {mode!r})")
-                conn.execute("PRAGMA synchronous=FULL")
-            except sqlite3.DatabaseError as exc:
-                conn.close()
-                raise StoreError(f"{self.path} is not a usable umpire database: {exc}") from None
-            except BaseException:
-                conn.close()
-                raise
-            self._local.conn = conn
+            conn = self._local.conn = self._connect()
+        return conn
+
+    def _loop_writer(self) -> sqlite3.Connection:
+        """The connection a group committed on an event loop's thread is written on (:meth:`_commit_here`): one
+        of its own, so that no read of that thread left unfinished (a generator suspended across an await)
+        is ever inside the write transaction."""
+        conn = getattr(self._local, "writer", None)
+        if conn is None:
+            conn = self._local.writer = self._connect()
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=self._busy / 1000)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {self.path}: {exc}") from None
+        try:
+            conn.execute(f"PRAGMA busy_timeout={int(self._busy)}")
+            mode = self._wal_mode(conn)
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{self.path}: cannot switch to WAL mode (got {mode!r})")
+            conn.execute("PRAGMA synchronous=FULL")
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(f"{self.path} is not a usable umpire database: {exc}") from None
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
     def _wal_mode(self, conn: sqlite3.Connection) -> str:
@@ -239,18 +249,17 @@ class EventStore:
         return sqlite_utils.Database(self._conn())
 
     def close(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
+        for name in ("conn", "writer"):
+            conn = getattr(self._local, name, None)
+            if conn is not None:
+                conn.close()
+                setattr(self._local, name, None)
         self.release_threads()
 
     def release_threads(self) -> None:
         """Let the committer thread go (the app's shutdown): its queued groups still run; a later
         awaited write starts another."""
-        committer, self._committer = self._committer, None
-        if committer is not None:
-            self._kicks.put(None)
+        self._committer.release()
 
     def _migrate(self) -> None:
         try:
@@ -309,38 +318,84 @@ class EventStore:
         """:meth:`_write` for a coroutine: the write joins the group queue and the coroutine awaits its
         commit while the event loop goes on. The committer thread leads a group when no thread does; a
         group led by a waiting thread takes these writes too. Same guarantees: the result (or the
-        write's own exception) comes once its group's COMMIT is on disk."""
+        write's own exception) comes once its group's COMMIT is on disk.
+
+        When nothing else is being written (no group committing, nothing queued) and the writers' lock between
+        processes is free at once, the write is committed right here, on the loop, as a group of one
+        (:meth:`_commit_here`): the same transaction and the same fsync, without the two thread hand-offs
+        (not for :data:`LOOP_COMMIT_PAUSE_S` after one that took longer than :data:`LOOP_COMMIT_SLOW_S`)."""
         if self.read_only:
             raise StoreError(f"{self.path} was opened read-only: no write is made")
-        item = Write(fn, asyncio.get_running_loop().create_future())
+        loop = asyncio.get_running_loop()
+        item = Write(fn)
         with self._group:
             self._queue.append(item)
             lead = not self._leading
             if lead:
                 self._leading = True
+            else:
+                item.future = loop.create_future()  # a group is being committed: this write joins the next
         if lead:
-            self._commit_elsewhere()
+            try:
+                if self.commit_on_loop and time.monotonic() >= self._loop_paused_until:
+                    for _ in range(HERE_YIELDS):  # requests already arrived reach their appends, queue behind
+                        await asyncio.sleep(0)
+                    with self._group:
+                        alone = len(self._queue) == 1
+                    if alone and self._commit_here():
+                        if item.error is not None:
+                            raise item.error
+                        return item.out
+            finally:
+                if not item.done:  # to the committer thread (also when cancelled meanwhile: the write stands)
+                    item.future = loop.create_future()
+                    self._commit_elsewhere()
         return await item.future
 
-    def _commit_elsewhere(self) -> None:
-        """Commit the queued group on the committer thread (``_leading`` is set for it)."""
-        if self._committer is None or not self._committer.is_alive():
-            kicks: queue.SimpleQueue[bool | None] = queue.SimpleQueue()
-            committer = threading.Thread(target=self._commit_groups, args=(kicks,), name="umpire-commit",
-                                         daemon=True)
-            try:
-                committer.start()
-            except RuntimeError:  # shutting down (the interpreter): commit here instead
-                self._commit_group()
-                return
-            self._committer, self._kicks = committer, kicks
-        self._kicks.put(True)
+    def _commit_elsewhere(self, job: bool | list[Write] = True) -> None:
+        """Commit the queued group on the committer thread (``_leading`` is set for it); or (``job`` a
+        committed group) tell the commit listeners of it there."""
+        self._committer.put(job)
 
-    def _commit_groups(self, kicks: queue.SimpleQueue[bool | None]) -> None:
-        """The committer thread: a group per kick, until the None that :meth:`release_threads` puts (the
-        groups kicked before it still run)."""
-        while kicks.get():
-            self._commit_group()
+    def _commit_here(self) -> bool:
+        """On the event loop, nothing else being written: take the writers' lock between processes if it is
+        free at once (else False: the committer thread commits, as when busy) and commit what queued -- this
+        loop's one write, and any thread's that came meanwhile -- as :meth:`_commit_group` does. The commit
+        listeners (the commit bus's announcement, a round trip to Redis) are told on the committer thread,
+        once the loop is past this step (after the answer is sent)."""
+        if not self._writers.take_now():
+            return False
+        batch: list[Write] = []
+        try:
+            with self._group:
+                batch, self._queue = self._queue, []
+            began = time.perf_counter()
+            self._commit_locked(batch, self._loop_writer)
+            took = time.perf_counter() - began
+            if took > LOOP_COMMIT_SLOW_S:
+                self._loop_paused_until = time.monotonic() + LOOP_COMMIT_PAUSE_S
+            for hook in ON_GROUP_COMMIT:
+                hook(len(batch), took)
+        finally:
+            self._writers.release()
+            again = self._finish(batch)
+            if again:
+                self._commit_elsewhere()
+            if self.commit_listeners:
+                asyncio.get_running_loop().call_soon(self._commit_elsewhere, batch)
+        return True
+
+    def _finish(self, batch: list[Write]) -> bool:
+        """A group is done: its writes marked, the threads waiting woken; True when writes awaited on a loop
+        queued meanwhile (they have no thread of their own to lead their group: the committer thread does; a
+        thread waiting meanwhile joins that group)."""
+        with self._group:
+            for w in batch:
+                w.done = True
+            again = any(w.future is not None for w in self._queue)
+            self._leading = again
+            self._group.notify_all()
+        return again
 
     def _commit_group(self) -> None:
         """Wait for the writers' turn between processes, THEN take every write that queued in this process
@@ -351,7 +406,7 @@ class EventStore:
         fails the whole group: nothing of it is written and every caller gets the StoreError."""
         batch: list[Write] = []
         try:
-            with self._writers_turn():
+            with self._writers.held():
                 with self._group:
                     batch, self._queue = self._queue, []
                 began = time.perf_counter()
@@ -359,59 +414,20 @@ class EventStore:
                 for hook in ON_GROUP_COMMIT:
                     hook(len(batch), time.perf_counter() - began)
         finally:
-            with self._group:
-                if not batch:  # the turn was never had (an error taking the lock): what queued fails, whole
+            if not batch:  # the turn was never had (an error taking the lock): what queued fails, whole
+                with self._group:
                     batch, self._queue = self._queue, []
-                    for w in batch:
-                        w.error = StoreError(f"cannot write to {self.path}: the writers' lock failed")
                 for w in batch:
-                    w.done = True
-                # Writes awaited on a loop that queued meanwhile have no thread of their own to lead
-                # their group: the committer thread does (a thread waiting meanwhile joins that group).
-                again = any(w.future is not None for w in self._queue)
-                self._leading = again
-                self._group.notify_all()
-            self._answer_loops(batch)
+                    w.error = StoreError(f"cannot write to {self.path}: the writers' lock failed")
+            again = self._finish(batch)
+            answer_loops(batch)
             if again:
                 self._commit_elsewhere()
             if self.commit_listeners:
                 tell(self.commit_listeners, batch)
 
-    @staticmethod
-    def _answer_loops(batch: list[Write]) -> None:
-        """Hand a group's results to the event loops awaiting them: one wake-up per loop."""
-        by_loop: dict[Any, list[Write]] = {}
-        for w in batch:
-            if w.future is not None:
-                by_loop.setdefault(w.future.get_loop(), []).append(w)
-        for loop, writes in by_loop.items():
-            try:
-                loop.call_soon_threadsafe(settle, writes)
-            except RuntimeError:  # that loop is closed: nobody awaits these any more
-                pass
-
-    @contextlib.contextmanager
-    def _writers_turn(self) -> Iterator[None]:
-        """Hold the writers' ``flock`` (blocking; the GIL is released while waiting). Without it when the
-        lock file cannot be opened (then SQLite's busy handler alone arbitrates, as before)."""
-        fd = self._writer_fd
-        if fd is None:
-            try:
-                fd = self._writer_fd = os.open(self.data_dir / WRITER_LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
-            except OSError:
-                yield
-                return
-            weakref.finalize(self, os.close, fd)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError as exc:
-            raise StoreError(f"cannot write to {self.path}: the writers' lock failed ({exc.strerror})") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-
-    def _commit_locked(self, batch: list[Write]) -> None:
+    def _commit_locked(self, batch: list[Write], connect: Callable[[], sqlite3.Connection] | None = None) -> None:
+        """The group in one transaction on ``connect()`` (this thread's connection by default)."""
         def fail_all(exc: BaseException) -> None:
             try:
                 conn.execute("ROLLBACK")
@@ -422,7 +438,7 @@ class EventStore:
                 w.out, w.error = None, err
 
         try:
-            conn = self._conn()
+            conn = (connect or self._conn)()
             conn.execute("BEGIN IMMEDIATE")
         except (sqlite3.OperationalError, StoreError) as exc:
             err = exc if isinstance(exc, StoreError) else StoreError(f"cannot write to {self.path}: {exc}")

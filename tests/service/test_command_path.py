@@ -181,13 +181,14 @@ def test_the_stores_committer_thread_ends_with_the_app(tmp_path, redis_url, redi
     register()
     app = create_app(Settings(data_dir=str(tmp_path / "data"), redis_url=redis_url))
     store = app.state["games"].store
+    store.commit_on_loop = False  # every commit on the committer thread (not only the commit bus's announcements)
     with TestClient(app) as c:
         g = _game(c)
         r = _post(c, g["game_id"], {"command": {"type": "step"}, "expected_version": g["version"]}, g["seats"]["north"])
         assert r.status_code == 201, r.text
-        committer = store._committer  # the command's commit ran there (the command itself on the loop)
+        committer = store._committer.thread  # the command's commit ran there (the command itself on the loop)
         assert committer is not None and committer.name == "umpire-commit" and committer.is_alive()
-    assert store._committer is None
+    assert store._committer.thread is None
     committer.join(5)  # told to end on the app's shutdown
     assert not committer.is_alive()
 

@@ -41,12 +41,12 @@ def _groups(store: EventStore, monkeypatch, before=None) -> Groups:
     groups = Groups()
     inner = store._commit_locked
 
-    def spy(batch):
+    def spy(batch, *connect):
         groups.append(len(batch))
         groups.threads.append(threading.current_thread().name)
         if before is not None:
             before(groups)
-        return inner(batch)
+        return inner(batch, *connect)
 
     monkeypatch.setattr(store, "_commit_locked", spy)
     return groups
@@ -228,3 +228,91 @@ def test_a_write_whose_coroutine_was_cancelled_still_commits(tmp_path):
     finally:
         os.close(fd)
     assert retry.duplicate and retry.version == 1 and store.version("g0") == 1
+
+
+# -- a write awaited on a loop while nothing else is written: committed on the loop itself ------------------
+
+def test_a_loops_write_alone_is_committed_on_the_loop_and_its_listeners_told_on_the_committer(tmp_path, monkeypatch):
+    """Nothing else being written and the writers' lock free: the loop's write is its own group, committed on the
+    loop's thread (no hand-off), durable before the await returns (another connection reads it at once); the
+    commit listeners (the commit bus) are told afterwards on the committer thread, never on the loop."""
+    store = _store(tmp_path, 1)
+    groups = _groups(store, monkeypatch)
+    told: list[tuple[str, list]] = []
+    store.commit_listeners.append(lambda outs: told.append((threading.current_thread().name, outs)))
+
+    async def main():
+        res = await store.append_async("g0", 0, _event(1), command_id="c")
+        other = EventStore(tmp_path / "data")  # its own connection: what is committed, nothing else
+        try:
+            seen = other.version("g0")
+        finally:
+            other.close()
+        for _ in range(3000):
+            if told:
+                break
+            await asyncio.sleep(0.01)
+        return res, seen, threading.current_thread().name
+
+    res, seen, loop_thread = asyncio.run(main())
+    assert res.version == 1 and seen == 1
+    assert groups == [1] and groups.threads == [loop_thread]
+    assert len(told) == 1 and told[0][0].startswith("umpire-commit") and told[0][1][0].version == 1
+
+
+def test_loop_writes_that_start_together_go_to_the_committer_as_one_group(tmp_path, monkeypatch):
+    """Several commands reaching their appends in one pass of the loop (several connections): the first gives
+    the loop a turn before committing, the others queue behind it, and the group is committed once, on the
+    committer thread (the loop goes on meanwhile); a refused write among them is refused alone."""
+    store = _store(tmp_path, WRITERS)
+    groups = _groups(store, monkeypatch)
+
+    async def main():
+        writes = [store.append_async(f"g{i}", 0, _event(1), command_id=f"c{i}") for i in range(WRITERS)]
+        writes.append(store.append_async("g0", 7, _event(2), command_id="stale"))
+        return await asyncio.wait_for(asyncio.gather(*writes, return_exceptions=True), 30)
+
+    res = asyncio.run(main())
+    assert [r.version for r in res[:-1]] == [1] * WRITERS and isinstance(res[-1], VersionConflict)
+    assert groups == [WRITERS + 1] and groups.threads[0].startswith("umpire-commit")
+    assert [e.payload for e in store.load("g0")] == ['{"n":1}']
+
+
+def test_a_read_left_open_on_the_loop_is_not_inside_its_write(tmp_path):
+    """A read of the loop's thread left unfinished (a generator suspended across an await) holds a statement
+    open on that thread's connection; the write committed on the loop uses a connection of its own: the write
+    commits, and the open read goes on over the snapshot it began with (it does not see the write)."""
+    store = _store(tmp_path, 1)
+    store.append("g0", 0, _event(1) + _event(2))
+
+    async def main():
+        rows = store._conn().execute("SELECT seq FROM events WHERE game_id = 'g0' ORDER BY seq")
+        first = rows.fetchone()  # the statement stays open on the loop thread's read connection
+        res = await store.append_async("g0", 2, _event(3))
+        return first, res, rows.fetchall()
+
+    first, res, rest = asyncio.run(main())
+    assert res.version == 3 and store.version("g0") == 3
+    assert first == (1,) and rest == [(2,)]
+
+
+def test_after_a_slow_commit_on_the_loop_writes_go_to_the_committer_for_a_while(tmp_path, monkeypatch):
+    """A commit on the loop slower than LOOP_COMMIT_SLOW_S (a busy disk) held the whole loop: the writes after it
+    are committed on the committer thread (the loop goes on meanwhile) until LOOP_COMMIT_PAUSE_S has passed."""
+    from service.store import sqlite as sqlite_store
+
+    store = _store(tmp_path, 1)
+    groups = _groups(store, monkeypatch)
+    monkeypatch.setattr(sqlite_store, "LOOP_COMMIT_SLOW_S", -1.0)  # every commit counts as slow
+
+    async def main():
+        first = await store.append_async("g0", 0, _event(1))
+        second = await store.append_async("g0", 1, _event(2))
+        store._loop_paused_until = 0.0  # the pause over
+        third = await store.append_async("g0", 2, _event(3))
+        return [first.version, second.version, third.version], threading.current_thread().name
+
+    versions, loop_thread = asyncio.run(main())
+    assert versions == [1, 2, 3] and store.version("g0") == 3
+    assert groups.threads[0] == loop_thread and groups.threads[1].startswith("umpire-commit")
+    assert groups.threads[2] == loop_thread
