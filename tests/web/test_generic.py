@@ -26,7 +26,7 @@ def test_any_ruleset_is_playable_with_the_command_buttons(server, contexts):
     assert page.locator("#board .act").count() == 0  # no helper: nothing on the picture is clickable
     assert "Your legal commands" in page.text_content("#panel-play")
     hands = page.text_content("#panel-play .hand-box")
-    assert "rebel: 4 cards" in hands  # other hands as counts
+    assert "the Rebels: 4 cards" in hands  # other hands as counts, the seat by its name (docs/seat-names.md)
     api = httpx.Client(base_url=server.url, headers={"authorization": f"Bearer {token}"})
     for _ in range(4):
         legal = api.get(f"/games/{gid}/legal-commands").json()

@@ -69,7 +69,8 @@ def test_names_on_a_deployed_table_never_overlap(server, contexts):
     # every army's morale and general's level, at the size of the page's text (SMOKE-VIC-1, SMOKE-ARMY-3)
     armies = page.locator("#smoke-armies li").all_inner_texts()
     want = sorted(st["armies"].values(), key=lambda a: a["seat"])
-    assert [a.split(")")[0].split("(")[-1] for a in armies] == [a["seat"] for a in want], armies
+    named = next(r["seat_names"] for r in httpx.get(f"{base}/rulesets").json() if r["id"] == "smoke")
+    assert [a.split(")")[0].split("(")[-1] for a in armies] == [named[a["seat"]] for a in want], armies
     for line, a in zip(armies, want):
         assert f"morale {a['morale']} of {a['start_morale']}, general level {a['level']}" in line, line
     shot(page, "smoke-labels-1280")
