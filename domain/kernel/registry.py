@@ -65,7 +65,31 @@ def _hand_content(rs: Ruleset) -> None:
         return
     load = _content_source(rs.id)
     if load is not None:
-        use(load)
+        use(load_once(load))
+
+
+#: Content is loaded under this lock, one load at a time in the process. A server's first request and its bot
+#: worker can ask for a ruleset's content at the same moment after a start; two threads decoding the same
+#: content types for the first time at once crashed the process (a segmentation fault inside
+#: ``msgspec.convert`` while it built a type's decoding info, seen after a restart with bots playing). Loads
+#: are rare (once per ruleset and process), so one lock for all costs nothing.
+_CONTENT = threading.RLock()
+
+
+def load_once(load: Callable[[], Any]) -> Callable[[], Any]:
+    """``load`` run once, under :data:`_CONTENT`: a thread asking while another loads waits and gets the same
+    content; a load that failed is tried again by the next caller."""
+    done: list[Any] = []
+
+    def loaded() -> Any:
+        if done:
+            return done[0]
+        with _CONTENT:
+            if not done:
+                done.append(load())
+            return done[0]
+
+    return loaded
 
 
 #: Discovery runs once, under this lock: a thread asking while another discovers waits for the whole
