@@ -329,6 +329,16 @@ def _up(port: int, p: subprocess.Popen) -> None:
     until(ok, 60, "umpire serve")
 
 
+def _view(base: str, gid: str, p: subprocess.Popen) -> dict:
+    """The game's view from the served process; if it drops the request, what became of the process, and its log
+    (a crash of a restarted serve was found so: a segmentation fault when two threads loaded content at once)."""
+    try:
+        return httpx.get(f"{base}/games/{gid}").json()
+    except httpx.HTTPError as exc:
+        raise AssertionError(f"{exc!r}; serve's exit code: {p.poll()}; its log: "
+                             f"{p.log_path.read_text()[-3000:]}") from exc  # type: ignore[attr-defined]
+
+
 def _stop(p: subprocess.Popen) -> None:
     p.terminate()
     try:
@@ -355,10 +365,10 @@ def test_a_bot_game_survives_a_restart_of_umpire_serve(tmp_path):
     p = _serve(data, port)
     try:
         _up(port, p)
-        stopped = httpx.get(f"{base}/games/{gid}").json()
+        stopped = _view(base, gid, p)
         assert stopped.get("status") == "active", stopped
         # nobody posts anything: the restarted service resumes the bots by itself
-        v = until(lambda: (lambda v: v if v["status"] == "finished" else None)(httpx.get(f"{base}/games/{gid}").json()),
+        v = until(lambda: (lambda v: v if v["status"] == "finished" else None)(_view(base, gid, p)),
                   600, "the game to end after the restart")
         assert v["winner"] in ("imperial", "rebel") and v["version"] > stopped["version"]
         assert httpx.get(f"{base}/games/{gid}/verify").json()["chain_ok"] is True
