@@ -5,14 +5,24 @@ status line, the seat picker, the latest steps, the lobby's own seats and its ne
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import httpx
+import pytest
 
 from .conftest import shot
-from .harness import play_random
+from .harness import UmpireServer, play_random
 
 #: A seat's id as a word (the ids stay in addresses and data- attributes, which are not text).
 IDS = re.compile(r"(?<![\w-])(?:rebel|imperial)(?:-\d)?(?![\w-])")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[UmpireServer]:
+    """A server of this module's own: its lobby's first page holds this module's game (on the shared server the
+    lobby lists every other module's games first, oldest first, and a page holds 50)."""
+    with UmpireServer() as srv:
+        yield srv
 
 
 def _text(page, selector: str) -> str:
