@@ -156,7 +156,7 @@ def timeline_entry(ev: StoredEvent, ruleset: Ruleset, *, undone: bool, names: wo
     said = step_message(event, ruleset)
     summary = _named(event, said, names)
     out = {"seq": ev.seq, "type": ev.type, "actor": ev.actor, "turn": ev.turn, "summary": summary, "undone": undone,
-           "by": words.acted_by(ruleset, event, ev.actor, bots or {})}
+           "by": words.acted_by(ruleset, event, ev.actor, bots or {}, said)}
     if isinstance(said, Message):  # issue 28: the words as a message, rendered in the reader's language
         out["summary_message"] = msgspec.to_builtins(said)
     return out

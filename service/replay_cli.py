@@ -102,7 +102,8 @@ class Replay:
         entry = i18n.localize(timeline_entry(ev, self.ruleset, undone=seq in self.undone, names=self.names,
                                              bots=self.bots), self.lang, self.names)
         mark = " [undone]" if entry["undone"] else ""
-        out = [f"{seq:>5} t{entry['turn']:<3} {entry['by']['text']:<10} {entry['summary']}{mark}"]
+        who = "" if entry["by"].get("in_summary") else entry["by"]["text"]  # the side said once (docs/seat-names.md)
+        out = [f"{seq:>5} t{entry['turn']:<3} {who:<10} {entry['summary']}{mark}"]
         return out + _render_ruling(i18n.localize(ruling_view(ev, self.seat, finished=self.finished,
                                                               ruleset=self.ruleset.id, names=self.names),
                                                   self.lang, self.names))

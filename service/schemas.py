@@ -377,6 +377,9 @@ class ActedBy(msgspec.Struct):
     seat: str | None
     bot: Annotated[str | None, Meta(description="A bot seat: `<bot id>:<level>` (GameCreated.bots).")]
     text: Annotated[str, Meta(description="The actor in words.")]
+    in_summary: Annotated[bool, Meta(description="true: the step's summary names this seat already (its side "
+                                                 "as a label: `the Rebels: 2 cards drawn`); show the summary "
+                                                 "alone, not `text: summary`.")] | UnsetType = UNSET
 
 
 class TimelineEntry(msgspec.Struct):

@@ -36,6 +36,7 @@ command card, at most one per turn (content 3.1).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 import msgspec
@@ -281,8 +282,14 @@ class CardSet(msgspec.Struct, frozen=True, kw_only=True):
     cards: tuple[str, ...]
 
 
+def title_of(cards: "Mapping[str, Card] | None", cid: str) -> str:
+    """A card as a sentence names it: its printed title (the id only when ``cards`` does not know it)."""
+    c = (cards or {}).get(cid)
+    return c.title if c is not None else cid
+
+
 __all__ = [
-    "CardKind", "Section", "UnitClass", "Duration", "OrderGroup", "Order", "ExtraDice", "ConvertResult",
+    "title_of", "CardKind", "Section", "UnitClass", "Duration", "OrderGroup", "Order", "ExtraDice", "ConvertResult",
     "MoveBonus", "MoveAllowance", "Reroll", "IgnoreRetreat", "NoTerrainRetreatIgnore", "StructureHitSymbols",
     "SpecialAttack", "DiscardAndDraw", "DrawThenDiscard", "ArrangeTop", "PlaceUnit", "CopyOpponentCard",
     "PeekHand", "Bombard", "Heal", "TreatAsTerrain", "IgnoreAllRetreats", "EnemyDicePenalty", "Effect",

@@ -147,13 +147,13 @@ class HothRuleset:
             for cid in ids:
                 c = self.catalog().cards.get(cid) if isinstance(cid, str) else None
                 if c is None or c.kind != "support" or c.faction != f:
-                    raise SetupError("options.support", msg("{card_id} is not a {side} support card",
+                    raise SetupError("options.support", msg("{card_id} is not a support card of {side}",
                                                             card_id=repr(cid), side=terms.side(f)))
         seats = seats_for(options)
         leaders = leaders_option(options)
         for f, names in leaders.items():
             if len(names) > len(faction_seats(seats, f)):
-                raise SetupError("options.leaders", msg("one leader per {side} player (HOTH-LEADER-4, HOTH-TEAM-6)",
+                raise SetupError("options.leaders", msg("one leader per player of {side} (HOTH-LEADER-4, HOTH-TEAM-6)",
                                                         side=terms.side(f)))
         return seats
 
@@ -215,7 +215,7 @@ class HothRuleset:
         rolls = dice.take()
         rb = RulingBuilder().add("HOTH-SETUP-3", msg("Scenario {title}: terrain, structures and units placed.",
                                                       title=sc.title), scenario=sc.id).add(
-            "HOTH-TURN-1", msg("{side} plays first.", side=terms.side(sc.first)), order=list(order))
+            "HOTH-TURN-1", msg("{side}: first to play.", side=terms.side(sc.first)), order=list(order))
         opened = GameOpened(scenario=sc, cards=tuple(used[k] for k in sorted(used)), seats=seats, turn_order=order,
                             unit_ids=tuple(unit_ids))
         out.items.append(Emitted(event=opened, ruling=rb.build(msg("{title} set up", title=sc.title))))
@@ -224,10 +224,10 @@ class HothRuleset:
         for seat, deck, _ in plans:
             ev = DeckShuffled(seat=seat, size=len(deck), deck=deck)
             out.items.append(Emitted(event=ev, ruling=RulingBuilder().add(
-                "HOTH-SETUP-9", msg_n("{seat}'s command deck is shuffled ({count} cards).",
-                                     "{seat}'s command deck is shuffled ({count} cards).", "count",
+                "HOTH-SETUP-9", msg_n("The command deck of {seat} is shuffled ({count} cards).",
+                                     "The command deck of {seat} is shuffled ({count} cards).", "count",
                                      seat=terms.side(seat), count=len(deck))).build(
-                msg("{seat} shuffles", seat=terms.side(seat))),
+                msg("{seat}: deck shuffled", seat=terms.side(seat))),
                 visibility=NOBODY, rolls=rolls if first else (), reveals=True))
             first = False
             out.state = _evolve(out.state, ev)
@@ -235,38 +235,38 @@ class HothRuleset:
             ev2 = CardsDrawn(seat=seat, count=hand, cards=deck[:hand])
             out.items.append(Emitted(event=ev2, ruling=RulingBuilder().add(
                 "HOTH-SETUP-9" if hand == sc.side(faction_of(seat)).hand_size else "HOTH-TEAM-5",
-                msg_n("{seat} draws an opening hand of {count}.", "{seat} draws an opening hand of {count}.", "count",
+                msg_n("{seat}: an opening hand of {count} drawn.", "{seat}: an opening hand of {count} drawn.", "count",
                       seat=terms.side(seat), count=hand), count=hand).build(
-                msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=terms.side(seat), count=hand)),
+                msg_n("{seat}: {count} drawn", "{seat}: {count} drawn", "count", seat=terms.side(seat), count=hand)),
                 visibility=seat, reveals=True))
             out.state = _evolve(out.state, ev2)
         for f, cards in support.items():
             ev3 = SupportDealt(faction=f, count=len(cards), cards=cards)
             out.items.append(Emitted(event=ev3, ruling=RulingBuilder().add(
-                "HOTH-CARD-4", msg_n("{faction} brings {count} support card(s) into the battle (content 3.1).",
-                                     "{faction} brings {count} support card(s) into the battle (content 3.1).",
+                "HOTH-CARD-4", msg_n("{faction}: {count} support card(s) brought into the battle (content 3.1).",
+                                     "{faction}: {count} support card(s) brought into the battle (content 3.1).",
                                      "count", faction=terms.side(f), count=len(cards))).build(
-                msg("{faction} support cards", faction=terms.side(f))), visibility=faction_seats(seats, f)[0]))
+                msg("{faction}: support cards", faction=terms.side(f))), visibility=faction_seats(seats, f)[0]))
             out.state = _evolve(out.state, ev3)
         if choice(out.state, FIRST_DRAW) == "draw":
             starter = order[0]
             top = out.state.decks[starter][:1]
             ev4 = CardsDrawn(seat=starter, count=len(top), cards=top)
             out.items.append(Emitted(event=ev4, ruling=cite(RulingBuilder(),
-                FIRST_DRAW, "draw", msg("{seat} draws a card before the first turn.", seat=terms.side(starter))).add(
-                "HOTH-SETUP-11", msg_n("{seat} draws {count} card and takes the first turn.",
-                                       "{seat} draws {count} card and takes the first turn.", "count",
+                FIRST_DRAW, "draw", msg("{seat}: a card drawn before the first turn.", seat=terms.side(starter))).add(
+                "HOTH-SETUP-11", msg_n("{seat}: {count} card drawn, then the first turn.",
+                                       "{seat}: {count} card drawn, then the first turn.", "count",
                                        seat=terms.side(starter), count=len(top)), count=len(top)).build(
-                msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=terms.side(starter),
+                msg_n("{seat}: {count} drawn", "{seat}: {count} drawn", "count", seat=terms.side(starter),
                       count=len(top))), visibility=starter, reveals=True))
             out.state = _evolve(out.state, ev4)
         if not settle(out):
             rb = RulingBuilder()
             if choice(out.state, FIRST_DRAW) == "draw":
-                rb.add("HOTH-SETUP-11", msg("{seat} plays the first card.", seat=terms.side(order[0])))
+                rb.add("HOTH-SETUP-11", msg("{seat}: first to play a card.", seat=terms.side(order[0])))
             else:
                 cite(rb, FIRST_DRAW, "play", msg("no extra draw before the first turn.")).add(
-                    "HOTH-SETUP-11", msg("{seat} plays the first card (no extra draw, HOTH-GAP-25).",
+                    "HOTH-SETUP-11", msg("{seat}: first to play a card (no extra draw, HOTH-GAP-25).",
                                         seat=terms.side(order[0])))
             out.emit(TurnStarted(seat=order[0], turn=1), rb, summary=msg("turn {turn}: {seat}", turn=1, seat=terms.side(order[0])))
         return out.items
@@ -292,7 +292,7 @@ class HothRuleset:
             raise RuleViolation("HOTH-WIN-5", msg("The game is over: {side} won.", side=terms.side(state.winner)))
         st = self.status(state)
         if seat not in st.to_act:
-            raise NotYourDecision(msg("It is {seats}'s decision now, not {seat}'s.", seats=terms.sides(st.to_act),
+            raise NotYourDecision(msg("The decision is now for {seats}, not for {seat}.", seats=terms.sides(st.to_act),
                                       seat=terms.side(seat)))
         out = Outbox(state, dice, explain)
         p = state.pending
@@ -423,7 +423,7 @@ class HothRuleset:
         return out
 
     def summary(self, event: Any) -> "str | Message":
-        return summarize(event)
+        return summarize(event, self.catalog().cards)
 
     def render_svg(self, state: HothState, seat: str | None, recent: list[Any], say: Any = None) -> str:
         """Kernel protocol; ``say`` (optional): writes a message in the reader's language (issue 28)."""

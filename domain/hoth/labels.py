@@ -14,7 +14,7 @@ from domain.kernel.messages import Message, msg, msg_n, named
 from . import commands as C
 from .cards import Card
 from .state import HothState
-from .terms import hex_text, path_text
+from .terms import SEAT_NAMES, hex_text, path_text
 from .units import UNIT_SPECS
 
 #: Steps the rules take by themselves whoever's command set them off (a turn that ends after the
@@ -131,15 +131,6 @@ def _support_label(state: HothState, cmd: Any, cards: Mapping[str, Card] | None)
     if cmd.hex:
         return msg("Play support {card} at {hex}", hex=hex_words(cmd.hex), **p)
     return msg("Play support {card}", **p)
-
-
-#: The seats in words (kernel words.py ``seat_names``, docs/seat-names.md): the sides as the rulebooks print them
-#: (the Rebels and the Empire: Ukrainian Повстанці and Імперія, Czech Povstalci and Impérium, Italian Ribelli and
-#: Impero); a team game's second player of a side (HOTH-TEAM-7) is named by the side.
-SEAT_NAMES: "dict[str, Message]" = {
-    "rebel": msg("the Rebels"), "imperial": msg("the Empire"),
-    "rebel-2": msg("the Rebels' second player"), "imperial-2": msg("the Empire's second player"),
-}
 
 
 __all__ = ["SEAT_NAMES", "acted_by", "describe", "hex_words", "names"]

@@ -44,7 +44,7 @@ def award(out: Outbox, faction: str, count: int, reason: Message, rule: str, obj
     total = out.state.medals.get(faction, 0) + count
     rb = RulingBuilder().add(rule, reason, faction=faction, count=count, total=total)
     out.emit(MedalsAwarded(faction=faction, count=count, total=total, reason=reason.english(), objective=objective), rb,
-             summary=msg("{faction} {change} medal(s): {reason}", faction=side(faction), change=signed(count),
+             summary=msg("{faction}: {change} medal(s), {reason}", faction=side(faction), change=signed(count),
                          reason=reason))
 
 
@@ -79,9 +79,9 @@ def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: boo
         if ch[0] == "temp":
             ob, held = ch[1], ch[2]
             rule = "HOTH-OBJ-TEMP-1" if held else "HOTH-OBJ-TEMP-2"
-            text = (msg("A {faction} unit occupies objective {objective} at {hex}: the medal is held.",
+            text = (msg("A unit of {faction} occupies objective {objective} at {hex}: the medal is held.",
                         faction=side(ob.faction), objective=ob.id, hex=hex_text(ob.hex)) if held
-                    else msg("No {faction} unit occupies objective {objective} at {hex} any more: the medal goes back.",
+                    else msg("No unit of {faction} occupies objective {objective} at {hex} any more: the medal goes back.",
                              faction=side(ob.faction), objective=ob.id, hex=hex_text(ob.hex)))
             rb = RulingBuilder().add(rule, text, hex=list(ob.hex), label=label(tuple(ob.hex)))
             rb.add("HOTH-OBJ-TEMP-3", msg("Occupation is continuous: the medal follows who occupies the hex now."))
@@ -91,7 +91,7 @@ def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: boo
             award(out, ob.faction, ob.medals if held else -ob.medals, msg("objective {objective}", objective=ob.id), rule, ob.id)
         else:
             ob = ch[1]
-            text = msg("A {faction} unit entered objective {objective} at {hex}: the medal is won for good.",
+            text = msg("A unit of {faction} entered objective {objective} at {hex}: the medal is won for good.",
                        faction=side(ob.faction), objective=ob.id, hex=hex_text(ob.hex))
             rb = RulingBuilder().add("HOTH-OBJ-PERM-1", text, hex=list(ob.hex), label=label(tuple(ob.hex)))
             rb.add("HOTH-OBJ-PERM-2", msg("It is never lost, even if the unit leaves the hex."))
@@ -108,14 +108,14 @@ def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: boo
 
 def sudden_death_text(faction: str, objective: str) -> Message:
     """HOTH-OBJ-SUDDEN-1: why ``faction`` wins at once (a ruling's step, the event's ``reason`` in English)."""
-    return msg("Sudden death: {faction} meets objective {objective} and wins at once.", faction=side(faction),
+    return msg("Sudden death: {faction} met objective {objective}, a win at once.", faction=side(faction),
                objective=objective)
 
 
 def medal_win_text(faction: str, medals: int, need: int) -> Message:
     """HOTH-WIN-1: why ``faction`` wins on medals (a ruling's step, the event's ``reason`` in English)."""
-    return msg_n("{side} has {count} medal(s), the {need} the scenario asks: {side} wins.",
-                 "{side} has {count} medal(s), the {need} the scenario asks: {side} wins.", "count", side=side(faction),
+    return msg_n("{side}: {count} medal(s), the {need} the scenario asks: a win.",
+                 "{side}: {count} medal(s), the {need} the scenario asks: a win.", "count", side=side(faction),
                  count=medals, need=need)
 
 

@@ -186,9 +186,9 @@ def _unit_title(u: UnitMark) -> Message:
     """A unit's hover title: ``E1 imperial Snowtroopers, 3 figures, c4 r2 [8,2]``."""
     name = u.name or u.unit_type.replace("_", " ")
     if u.id:
-        return msg_n("{unit} {side} {name}, {count} figure, {hex}", "{unit} {side} {name}, {count} figures, {hex}",
+        return msg_n("{unit} {name} ({side}), {count} figure, {hex}", "{unit} {name} ({side}), {count} figures, {hex}",
                      "count", unit=u.id, side=side(u.faction), name=name, count=u.figures, hex=hex_text(u.hex))
-    return msg_n("{side} {name}, {count} figure, {hex}", "{side} {name}, {count} figures, {hex}", "count",
+    return msg_n("{name} ({side}), {count} figure, {hex}", "{name} ({side}), {count} figures, {hex}", "count",
                  side=side(u.faction), name=name, count=u.figures, hex=hex_text(u.hex))
 
 

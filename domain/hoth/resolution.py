@@ -17,7 +17,7 @@ from domain.kernel import RuleViolation, RulingBuilder
 from domain.kernel.messages import Message, msg, msg_n
 
 from . import board
-from .cards import EnemyDicePenalty, NoTerrainRetreatIgnore
+from .cards import EnemyDicePenalty, NoTerrainRetreatIgnore, title_of
 from .combat import (
     DIE_FACES, add_plan_steps, convert, conversions, count_hits, in_trench, may_attack_refusal, plan_attack,
     plan_special, reroll_kind, special_attack, structure_symbols,
@@ -190,7 +190,8 @@ def reroll(out: Outbox, indices: tuple[int, ...]) -> None:
                                       "(dice {dice} or []).", choice=EWEB, dice=str(list(range(len(ctx.faces))))))
     if p.cards and idx:
         out.emit(SupportPlayed(seat=p.seat, card=p.cards[0]), RulingBuilder().add(
-            "HOTH-CARD-4", msg("{seat} plays the support card {card} to re-roll.", seat=side(p.seat), card=p.cards[0])),
+            "HOTH-CARD-4", msg("{seat}: support card {card} played to re-roll.", seat=side(p.seat),
+                                   card=title_of(out.state.cards, p.cards[0])), card=p.cards[0]),
             summary=msg("support re-roll"))
     faces = list(ctx.faces)
     first = out.dice.next_index("dice")
@@ -429,12 +430,13 @@ def support_reaction(out: Outbox, play: bool, card: str | None = None) -> None:
         if card not in p.cards:
             raise RuleViolation("HOTH-CARD-4", msg("That support card cannot be played in this window."))
         out.emit(SupportPlayed(seat=p.seat, card=card, target=p.unit),  # type: ignore[arg-type]
-                 RulingBuilder().add("HOTH-CARD-4", msg("{seat} plays the support card {card}.", seat=side(p.seat),
-                                                        card=card)),
-                 summary=msg("{seat} plays support {card}", seat=side(p.seat), card=card))
+                 RulingBuilder().add("HOTH-CARD-4", msg("{seat}: support card {card} played.", seat=side(p.seat),
+                                                        card=title_of(out.state.cards, card)), card=card),
+                 summary=msg("{seat}: support card {card} played", seat=side(p.seat),
+                             card=title_of(out.state.cards, card)))
     else:
         out.emit(DecisionMade(seat=p.seat, kind="support", choice="pass"), RulingBuilder().add(
-            "HOTH-CARD-4", msg("{seat} plays no support card.", seat=side(p.seat))), summary=msg("no support card"))
+            "HOTH-CARD-4", msg("{seat}: no support card played.", seat=side(p.seat))), summary=msg("no support card"))
     if p.which == "on_enemy_attack":
         penalty = 0
         if play:
@@ -568,7 +570,7 @@ def eliminate(out: Outbox, unit_id: str, attacker_faction: str, rule: str = "HOT
     rb = RulingBuilder().add("HOTH-ELIM-1", msg("The last figure of {unit} is removed: eliminated.", unit=unit_id))
     if rule != "HOTH-ELIM-1":
         rb.add(rule, msg("Eliminated by retreat losses: the attacker earns the medal."))
-    rb.add(mrule, msg_n("{faction} earns {count} medal(s) for it.", "{faction} earns {count} medal(s) for it.",
+    rb.add(mrule, msg_n("{faction}: {count} medal(s) earned for it.", "{faction}: {count} medal(s) earned for it.",
                           "count", faction=side(attacker_faction), count=n), medals=n)
     if mrule in ("HOTH-ELIM-2", "HOTH-ELIM-3") and u.unit in _MEDAL_RULE:
         rb.add(_MEDAL_RULE[u.unit], msg_n("{name}: {count} medal(s).", "{name}: {count} medal(s).", "count",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
-from domain.kernel.messages import msg, msg_n, named
+from domain.kernel.messages import msg, msg_n
 
 from .cards import Bombard, Card, DamagedUnit, FewerUnits, Heal, NoStructure, OwnUnitsLost, PeekHand, PlaceUnit, TreatAsTerrain
 from .combat import DIE_FACES, count_hits
@@ -133,10 +133,10 @@ def play_support(out: Outbox, seat: str, cid: str, target: str | None, hex_: Hex
         want["hex"] = tuple(hex_)
     if want not in _targets(st, seat, card):
         raise RuleViolation("HOTH-CARD-4", msg("{card} cannot be played on that target.", card=card.title))
-    rb = RulingBuilder().add("HOTH-CARD-4", msg("{seat} plays the support card {card} in addition to the command "
-                                                "card.", seat=side(seat), card=named(card.title, cid)), card=cid, timing=card.timing)
+    rb = RulingBuilder().add("HOTH-CARD-4", msg("{seat}: support card {card} played in addition to the "
+                                                "command card.", seat=side(seat), card=card.title), card=cid, timing=card.timing)
     out.emit(SupportPlayed(seat=seat, card=cid, target=target, hex=want.get("hex")), rb,
-             summary=msg("{seat} plays support {card}", seat=side(seat), card=card.title))
+             summary=msg("{seat}: support card {card} played", seat=side(seat), card=card.title))
     for e in card.effects:
         if isinstance(e, PlaceUnit):
             h = want["hex"]
@@ -150,11 +150,11 @@ def play_support(out: Outbox, seat: str, cid: str, target: str | None, hex_: Hex
             opp = next(s for s in faction_seats(st.seats, other(f)) if st.hands.get(s))
             shown = tuple(out.dice.shuffle(st.hands[opp])[: e.count])
             out.emit(HandPeeked(seat=seat, of=opp, cards=shown),
-                     RulingBuilder().add("HOTH-CARD-4", msg_n("{seat} looks at {count} card(s) of {other}'s hand chosen at "
-                                                              "random.", "{seat} looks at {count} card(s) of {other}'s "
-                                                              "hand chosen at random.", "count", seat=side(seat),
+                     RulingBuilder().add("HOTH-CARD-4", msg_n("{seat}: a look at {count} card(s) of the hand of {other}, "
+                                                              "chosen at random.", "{seat}: a look at {count} card(s) of "
+                                                              "the hand of {other}, chosen at random.", "count", seat=side(seat),
                                                               count=len(shown), other=side(opp))),
-                     summary=msg("{seat} peeks at {other}'s hand", seat=side(seat), other=side(opp)),
+                     summary=msg("{seat}: a look at the hand of {other}", seat=side(seat), other=side(opp)),
                      visibility=seat, reveals=True)
         elif isinstance(e, Heal):
             out.emit(UnitHealed(unit=target, figures=e.figures),  # type: ignore[arg-type]
@@ -164,7 +164,7 @@ def play_support(out: Outbox, seat: str, cid: str, target: str | None, hex_: Hex
                      summary=msg("{unit} healed", unit=target))
         elif isinstance(e, TreatAsTerrain):
             out.emit(EffectAdded(unit=target, effect=e.terrain, until_seat=seat),  # type: ignore[arg-type]
-                     RulingBuilder().add("HOTH-CARD-4", msg("{unit} counts as in a {terrain} until {seat}'s next turn.",
+                     RulingBuilder().add("HOTH-CARD-4", msg("{unit} counts as in a {terrain} until the next turn of {seat}.",
                                                             unit=target, terrain=terrain_word(e.terrain),
                                                             seat=side(seat))),
                      summary=msg("{unit} dug in", unit=target))

@@ -76,7 +76,7 @@ def leaders_option(options: dict[str, Any]) -> dict[str, tuple[str, ...]]:
             raise SetupError("options.leaders", msg("unknown faction {faction}", faction=repr(f)))
         names = (v,) if isinstance(v, str) else tuple(v) if isinstance(v, (list, tuple)) else None
         if not names or not all(isinstance(n, str) and n in LEADERS[f] for n in names):
-            raise SetupError("options.leaders", msg("{side} leaders are {leaders} (HOTH-LEADER-1)", side=side(f),
+            raise SetupError("options.leaders", msg("leaders of {side} are {leaders} (HOTH-LEADER-1)", side=side(f),
                                                     leaders=", ".join(LEADERS[f])))
         if len(set(names)) != len(names):
             raise SetupError("options.leaders", msg("each leader's cards exist once (HOTH-TEAM-6)"))

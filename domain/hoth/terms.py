@@ -1,8 +1,8 @@
 """Battle of Hoth's game words as messages (issue 28, docs/languages.md): the sides, the steps of a
-turn, the decisions a seat may owe and the terrain, for the sentences that name them. Each one's
-English text is the word the engine has always written (``imperial``, ``move``, ``rocks``), so
-English sentences stay as they were; in another language the catalog gives the rulebook's term.
-An unknown word is passed on as it is.
+turn, the decisions a seat may owe and the terrain, for the sentences that name them. A side is its
+name as the rulebooks print it (``the Rebels``, ``the Empire``: docs/seat-names.md), in every language;
+the other words' English text is the word the engine has always written (``move``, ``rocks``), and in
+another language the catalog gives the rulebook's term. An unknown word is passed on as it is.
 """
 from __future__ import annotations
 
@@ -12,9 +12,15 @@ from domain.kernel.messages import Message, msg
 
 from .board import HALF_HEXES, coords
 
-#: The seats and factions (HOTH-GLOSS-1; HOTH-TEAM-1 for the second seat of a team).
-_SIDES = {"imperial": msg("imperial"), "rebel": msg("rebel"), "imperial-2": msg("imperial-2"),
-          "rebel-2": msg("rebel-2")}
+#: The seats and factions in words (HOTH-GLOSS-1; kernel words.py ``seat_names``, docs/seat-names.md): the sides as
+#: the rulebooks print them (the Rebels and the Empire: Ukrainian Повстанці and Імперія, Czech Povstalci and
+#: Impérium, Italian Ribelli and Impero); a team game's second player of a side (HOTH-TEAM-7) is named by the side.
+#: A sentence takes a side as a label or after a preposition (``the Rebels: 2 cards drawn``, ``a unit of the
+#: Empire``), never as a verb's subject: the English names differ in number.
+SEAT_NAMES: "dict[str, Message]" = {
+    "rebel": msg("the Rebels"), "imperial": msg("the Empire"),
+    "rebel-2": msg("the Rebels' second player"), "imperial-2": msg("the Empire's second player"),
+}
 #: The steps of a turn (HOTH-TURN-2).
 _PHASES = {"play": msg("play"), "order": msg("order"), "move": msg("move"), "attack": msg("attack")}
 #: The decisions a seat may owe (``pending.kind``).
@@ -34,8 +40,8 @@ _TERRAIN = {"ridge": msg("ridge"), "rocks": msg("rocks"), "serac": msg("serac"),
 
 
 def side(seat: Any) -> "Message | Any":
-    """A seat or faction (``imperial``, ``rebel-2``)."""
-    return _SIDES.get(seat, seat) if isinstance(seat, str) else seat
+    """A seat or faction (``imperial``, ``rebel-2``) by its name (``the Empire``)."""
+    return SEAT_NAMES.get(seat, seat) if isinstance(seat, str) else seat
 
 
 def sides(seats: Any) -> list[Any]:
@@ -88,4 +94,4 @@ def path_text(path: Any, with_id: bool = True) -> "Message | str":
     return joined
 
 
-__all__ = ["badge", "decision", "faces", "hex_text", "path_text", "signed", "phase", "side", "sides", "terrain"]
+__all__ = ["SEAT_NAMES", "badge", "decision", "faces", "hex_text", "path_text", "signed", "phase", "side", "sides", "terrain"]

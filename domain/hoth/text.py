@@ -72,7 +72,7 @@ def render_state(state: Any, seat: str | None, reveal_all: bool = False) -> "str
     lines.append(msg("medals: {list}; winner: {side} ({reason})", list=medals, side=side(state.winner),
                      reason=win_message(state) or state.win_reason) if state.winner else msg("medals: {list}", list=medals))
     if seat is not None and seat in state.hands:
-        lines.append(msg("{seat}'s hand: {cards}", seat=side(seat), cards=", ".join(state.hands[seat]) or "-"))
+        lines.append(msg("hand of {seat}: {cards}", seat=side(seat), cards=", ".join(state.hands[seat]) or "-"))
     lines += grid(terrain_cells(terrain, standing), units, 10)
     destroyed = [msg("{structure} at {hex}", structure=s.id, hex=board.label(tuple(s.hex)))
                  for s in state.structures.values() if s.destroyed]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from domain.kernel import RuleViolation, RulingBuilder
-from domain.kernel.messages import msg, msg_n, named
+from domain.kernel.messages import msg, msg_n
 
 from . import board
 from .terms import hex_text, side
@@ -47,19 +47,19 @@ def draw(out: Outbox, seat: str, n: int) -> None:
                 return
             order = tuple(out.dice.shuffle(disc))
             out.emit(DeckShuffled(seat=seat, size=len(order), deck=order, reshuffle=True),
-                     RulingBuilder().add("HOTH-DRAW-2", msg_n("{seat}'s draw pile is empty: the discard pile ({count} "
-                                                              "cards) is shuffled into a new one.", "{seat}'s draw pile "
-                                                              "is empty: the discard pile ({count} cards) is shuffled "
-                                                              "into a new one.", "count", seat=side(seat),
+                     RulingBuilder().add("HOTH-DRAW-2", msg_n("The draw pile of {seat} is empty: the discard pile ({count} "
+                                                              "cards) is shuffled into a new one.", "The draw pile of "
+                                                              "{seat} is empty: the discard pile ({count} cards) is "
+                                                              "shuffled into a new one.", "count", seat=side(seat),
                                                               count=len(order))),
-                     summary=msg("{seat} reshuffles", seat=side(seat)), visibility=NOBODY, reveals=True)
+                     summary=msg("{seat}: deck reshuffled", seat=side(seat)), visibility=NOBODY, reveals=True)
             continue
         k = min(left, len(deck))
         cards = deck[:k]
         out.emit(CardsDrawn(seat=seat, count=k, cards=cards),
-                 RulingBuilder().add("HOTH-DRAW-1", msg_n("{seat} draws {count} card(s).", "{seat} draws {count} card(s).",
+                 RulingBuilder().add("HOTH-DRAW-1", msg_n("{seat}: {count} card(s) drawn.", "{seat}: {count} card(s) drawn.",
                                                         "count", seat=side(seat), count=k), count=k),
-                 summary=msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=side(seat), count=k), visibility=seat, reveals=True)
+                 summary=msg_n("{seat}: {count} drawn", "{seat}: {count} drawn", "count", seat=side(seat), count=k), visibility=seat, reveals=True)
         left -= k
 
 
@@ -71,8 +71,8 @@ def play_card(out: Outbox, seat: str, card_id: str) -> None:
     if card.kind == "support":
         raise RuleViolation("HOTH-CARD-1", msg("A support card is not a command card."))
     faction = faction_of(seat)
-    rb = RulingBuilder().add("HOTH-CARD-1", msg("{seat} plays {card}.", seat=side(seat),
-                                                     card=named(card.title, card_id)), card=card_id, kind=card.kind)
+    rb = RulingBuilder().add("HOTH-CARD-1", msg("{seat}: {card} played.", seat=side(seat),
+                                                     card=card.title), card=card_id, kind=card.kind)
     eff: Card = card
     mirrored = False
     if copies_opponent(card):
@@ -81,7 +81,7 @@ def play_card(out: Outbox, seat: str, card_id: str) -> None:
             eff = st.cards[last]
             mirrored = True
             rb.add("HOTH-CARD-4", msg("Counter-Attack copies {card}; sections keep their board area.",
-                                              card=named(eff.title, last)),
+                                              card=eff.title),
                    copied=last)
         else:
             rb.add("HOTH-CARD-4", msg("No opponent card to copy: nothing is ordered "
@@ -92,7 +92,7 @@ def play_card(out: Outbox, seat: str, card_id: str) -> None:
             rb.add("HOTH-CARD-5", msg("No unit of the kind named by order group {group}: order 1 unit of your "
                                       "choice anywhere, without the card's bonuses (HOTH-GAP-24).", group=i), slot=i)
     out.emit(CardPlayed(seat=seat, card=card_id, effects_card=eff.id, mirrored=mirrored, slots=slots), rb,
-             summary=msg("{seat} plays {card}", seat=side(seat), card=card.title))
+             summary=msg("{seat}: {card} played", seat=side(seat), card=card.title))
     if not order_options(out.state, faction) and slots:
         pass  # HOTH-ORDER-5: nothing to order; advance() closes the step
     card_actions(out, seat, eff)
@@ -115,7 +115,7 @@ def card_actions(out: Outbox, seat: str, eff: Card) -> None:
             n = min(e.discard, len(out.state.hands.get(seat, ())))
             if n:
                 out.emit(DecisionPending(pending=Pending(kind="discard", seat=seat, max=n, which="exact")),
-                         RulingBuilder().add("HOTH-CARD-4", msg("{seat} drew {drawn} and now discards {count}.", seat=side(seat),
+                         RulingBuilder().add("HOTH-CARD-4", msg("{seat}: {drawn} drawn, now {count} to discard.", seat=side(seat),
                                                                 drawn=e.draw, count=n), discard=n),
                          summary=msg("discard decision"))
             return
@@ -123,8 +123,8 @@ def card_actions(out: Outbox, seat: str, eff: Card) -> None:
             top = out.state.decks.get(seat, ())[: e.count]
             if len(top) > 1:
                 out.emit(DecisionPending(pending=Pending(kind="arrange", seat=seat, max=len(top)), cards=top),
-                         RulingBuilder().add("HOTH-CARD-4", msg("{seat} looks at the top {count} cards of the deck and puts "
-                                                                "them back in any order.", seat=side(seat),
+                         RulingBuilder().add("HOTH-CARD-4", msg("{seat}: the top {count} cards of the deck are looked at "
+                                                                "and put back in any order.", seat=side(seat),
                                                                 count=len(top))),
                          summary=msg("arrange decision"), visibility=seat, reveals=True)
             return
@@ -132,7 +132,7 @@ def card_actions(out: Outbox, seat: str, eff: Card) -> None:
             hexes = reinforcement_hexes(out.state, faction_of(seat), e.unit)
             if hexes:
                 out.emit(DecisionPending(pending=Pending(kind="place", seat=seat, unit_type=e.unit)),
-                         RulingBuilder().add("HOTH-CARD-4", msg("{seat} places a new {unit_type} unit on an empty hex of the "
+                         RulingBuilder().add("HOTH-CARD-4", msg("{seat}: a new {unit_type} unit goes on an empty hex of the "
                                                                 "own baseline.", seat=side(seat), unit_type=e.unit),
                                              unit=e.unit),
                          summary=msg("reinforcement decision"))
@@ -169,10 +169,10 @@ def arrange(out: Outbox, seat: str, order: tuple[str, ...]) -> None:
     if sorted(order) != sorted(p.cards):
         raise RuleViolation("HOTH-CARD-4", msg("Put back exactly the cards you looked at, in any order."))
     out.emit(DeckArranged(seat=seat, count=len(order), top=tuple(order)),
-             RulingBuilder().add("HOTH-CARD-4", msg_n("{seat} puts {count} cards back on top of the deck.",
-                                                        "{seat} puts {count} cards back on top of the deck.", "count",
+             RulingBuilder().add("HOTH-CARD-4", msg_n("{seat}: {count} cards put back on top of the deck.",
+                                                        "{seat}: {count} cards put back on top of the deck.", "count",
                                                         seat=side(seat), count=len(order))),
-             summary=msg("{seat} arranges the deck", seat=side(seat)), visibility=seat)
+             summary=msg("{seat}: deck arranged", seat=side(seat)), visibility=seat)
 
 
 def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
@@ -193,9 +193,9 @@ def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
             raise RuleViolation("HOTH-CARD-4", msg("{card} is not in your hand.", card=c))
         hand.remove(c)
     out.emit(CardsDiscarded(seat=seat, cards=tuple(cards)),
-             RulingBuilder().add("HOTH-CARD-4", msg_n("{seat} discards {count} card(s).", "{seat} discards {count} card(s).",
+             RulingBuilder().add("HOTH-CARD-4", msg_n("{seat}: {count} card(s) discarded.", "{seat}: {count} card(s) discarded.",
                                                         "count", seat=side(seat), count=len(cards)), count=len(cards)),
-             summary=msg_n("{seat} discards {count}", "{seat} discards {count}", "count", seat=side(seat),
+             summary=msg_n("{seat}: {count} discarded", "{seat}: {count} discarded", "count", seat=side(seat),
                            count=len(cards)))
     if p.which == "exact":
         return
@@ -286,8 +286,8 @@ def end_turn(out: Outbox) -> None:
     t = st.turn
     assert t is not None
     out.emit(TurnEnded(seat=t.seat, card=t.card),
-             RulingBuilder().add("HOTH-DRAW-1", msg("{seat} discards the played card.", seat=side(t.seat)), card=t.card),
-             summary=msg("{seat} ends the turn", seat=side(t.seat)))
+             RulingBuilder().add("HOTH-DRAW-1", msg("{seat}: the played card is discarded.", seat=side(t.seat)), card=t.card),
+             summary=msg("{seat}: turn ends", seat=side(t.seat)))
     if not t.draw_replaced:
         draw(out, t.seat, 1)
     start_next_turn(out)

@@ -1,6 +1,7 @@
 """What a seat may see (DESIGN 4), one-line summaries, and the board picture."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -9,10 +10,11 @@ from domain.kernel import event_type_name
 from domain.kernel.messages import Message, msg, msg_n, text_of
 
 from .board import label as _label
+from .cards import Card, title_of
 from .medals import win_message
 from .scenario import PermanentMedal, TemporaryMedal
 from .state import SUPPORT_WINDOWS, HothState, terrain_map
-from .terms import decision, faces, hex_text, side, signed
+from .terms import decision, faces, hex_text, side, signed, terrain
 from .units import UNIT_SPECS
 from .picture import BoardPicture, LastAttack, MedalMark, UnitMark, render_board
 
@@ -107,12 +109,11 @@ def label(h: Any) -> str:
 
 _TEMPLATES = {
     "game_opened": lambda e: msg("{title}: set up", title=e.scenario.title),
-    "deck_shuffled": lambda e: (msg_n("{seat} shuffles a deck of {count} (reshuffle)", "{seat} shuffles a deck of {count} (reshuffle)", "count", seat=side(e.seat), count=e.size)
-                                if e.reshuffle else msg_n("{seat} shuffles a deck of {count}", "{seat} shuffles a deck of {count}", "count", seat=side(e.seat),
+    "deck_shuffled": lambda e: (msg_n("{seat}: deck of {count} shuffled (reshuffle)", "{seat}: deck of {count} shuffled (reshuffle)", "count", seat=side(e.seat), count=e.size)
+                                if e.reshuffle else msg_n("{seat}: deck of {count} shuffled", "{seat}: deck of {count} shuffled", "count", seat=side(e.seat),
                                                         count=e.size)),
-    "cards_drawn": lambda e: msg_n("{seat} draws {count}", "{seat} draws {count}", "count", seat=side(e.seat), count=e.count),
+    "cards_drawn": lambda e: msg_n("{seat}: {count} drawn", "{seat}: {count} drawn", "count", seat=side(e.seat), count=e.count),
     "turn_started": lambda e: msg("turn {turn}: {seat}", turn=e.turn, seat=side(e.seat)),
-    "card_played": lambda e: msg("{seat} plays {card}", seat=side(e.seat), card=e.card),
     "unit_ordered": lambda e: msg("{unit} ordered", unit=e.unit),
     "orders_ended": lambda e: msg("orders end"),
     "unit_moved": lambda e: msg_n("{unit} moves {count} to {hex}", "{unit} moves {count} to {hex}", "count", unit=e.unit, count=len(e.path), hex=hex_text(e.path[-1])),
@@ -126,7 +127,7 @@ _TEMPLATES = {
                                   msg("{target}: {hits} hit(s), {losses} loss(es)", target=e.target, hits=e.hits,
                                       losses=e.losses)),
     "unit_eliminated": lambda e: msg("{unit} eliminated", unit=e.unit),
-    "medals_awarded": lambda e: msg("{faction} {change} medal(s) = {total}", faction=side(e.faction),
+    "medals_awarded": lambda e: msg("{faction}: {change} medal(s) = {total}", faction=side(e.faction),
                                     change=signed(e.count), total=e.total),
     "objective_changed": lambda e: (msg("objective {objective} held by {faction}", objective=e.objective,
                                         faction=side(e.faction)) if e.held else
@@ -138,24 +139,22 @@ _TEMPLATES = {
     "unit_retreated": lambda e: _retreated(e),
     "breakthrough_made": lambda e: msg("{unit} breaks through", unit=e.unit) if e.to else msg("{unit} stays", unit=e.unit),
     "attack_finished": lambda e: msg("attack finished"),
-    "cards_discarded": lambda e: msg_n("{seat} discards {count}", "{seat} discards {count}", "count", seat=side(e.seat), count=len(e.cards)),
-    "turn_ended": lambda e: msg("{seat}'s turn ends", seat=side(e.seat)),
-    "game_won": lambda e: msg("{winner} wins: {reason}", winner=side(e.winner), reason=e.reason),
-    "deck_arranged": lambda e: msg_n("{seat} rearranges the top {count} cards", "{seat} rearranges the top {count} cards", "count", seat=side(e.seat), count=e.count),
-    "unit_placed": lambda e: msg("{unit} ({unit_type}) enters at {hex}", unit=e.unit, unit_type=e.unit_type,
-                                 hex=hex_text(e.hex)),
-    "support_dealt": lambda e: msg_n("{faction} holds {count} support card(s)", "{faction} holds {count} support card(s)", "count", faction=side(e.faction), count=e.count),
-    "support_played": lambda e: (msg("{seat} plays support {card} on {target}", seat=side(e.seat), card=e.card,
-                                     target=e.target) if e.target else
-                                 msg("{seat} plays support {card}", seat=side(e.seat), card=e.card)),
-    "hand_peeked": lambda e: msg("{seat} looks at {other}'s hand", seat=side(e.seat), other=side(e.of)),
+    "cards_discarded": lambda e: msg_n("{seat}: {count} discarded", "{seat}: {count} discarded", "count", seat=side(e.seat), count=len(e.cards)),
+    "turn_ended": lambda e: msg("{seat}: turn ends", seat=side(e.seat)),
+    "game_won": lambda e: msg("victory: {winner} ({reason})", winner=side(e.winner), reason=e.reason),
+    "deck_arranged": lambda e: msg_n("{seat}: top {count} cards rearranged", "{seat}: top {count} cards rearranged", "count", seat=side(e.seat), count=e.count),
+    "unit_placed": lambda e: msg("{unit} enters at {hex}", unit=e.unit, hex=hex_text(e.hex)),
+    "support_dealt": lambda e: msg_n("{faction}: {count} support card(s) in hand", "{faction}: {count} support card(s) in hand", "count", faction=side(e.faction), count=e.count),
+    "hand_peeked": lambda e: msg("{seat}: a look at the hand of {other}", seat=side(e.seat), other=side(e.of)),
     "unit_healed": lambda e: msg_n("{unit} heals {count}", "{unit} heals {count}", "count", unit=e.unit, count=e.figures),
-    "effect_added": lambda e: msg("{unit}: {effect} until {seat}'s next turn", unit=e.unit,
-                                  effect=e.effect.replace('_', ' '), seat=side(e.until_seat)),
+    "effect_added": lambda e: msg("{unit}: {effect} until the next turn of {seat}", unit=e.unit,
+                                  effect=terrain(e.effect), seat=side(e.until_seat)),
     "bombarded": lambda e: msg_n("{target} bombarded: {losses} loss(es)", "{target} bombarded: {losses} loss(es)", "losses", target=e.target, losses=e.losses),
     "attack_declared": lambda e: msg("{attacker} declares an attack on {target}", attacker=e.attack.attacker,
                                      target=e.attack.target),
-    "decision_made": lambda e: msg("{seat}: {choice}", seat=side(e.seat), choice=e.choice),
+    "decision_made": lambda e: (msg("{seat}: no support card", seat=side(e.seat))
+                                if (e.kind, e.choice) == ("support", "pass") else
+                                msg("{seat}: {choice}", seat=side(e.seat), choice=e.choice)),
 }
 
 
@@ -170,8 +169,21 @@ def _retreated(e: Any) -> Message:
     return msg_n("{unit} retreats {count}", "{unit} retreats {count}", "count", **p)
 
 
-def summarize(event: Any) -> "str | Message":
+#: The steps that name a card: by its printed title (``cards``: the content's cards by id), never by its id.
+_CARD_TEMPLATES = {
+    "card_played": lambda e, title: msg("{seat}: {card} played", seat=side(e.seat), card=title),
+    "support_played": lambda e, title: (
+        msg("{seat}: support card {card} played on {target}", seat=side(e.seat), card=title, target=e.target)
+        if e.target else msg("{seat}: support card {card} played", seat=side(e.seat), card=title)),
+}
+
+
+def summarize(event: Any, cards: "Mapping[str, Card] | None" = None) -> "str | Message":
+    """The step's one line, as a message; its side by name, a card by its printed title (``cards``)."""
     name = event_type_name(event)
+    by_card = _CARD_TEMPLATES.get(name)
+    if by_card is not None:
+        return by_card(event, title_of(cards, event.card))
     fn = _TEMPLATES.get(name)
     return fn(event) if fn else name
 
@@ -198,7 +210,7 @@ def render(state: HothState, seat: str | None, recent: list[Any], say: Any = tex
                               id=u.id, name=UNIT_SPECS[u.unit].name))
     la = state.last_attack
     pic = BoardPicture(
-        title=msg("{title} - turn {turn} - {side} wins", title=sc.title, turn=state.turn_no, side=side(state.winner))
+        title=msg("{title} - turn {turn} - victory: {side}", title=sc.title, turn=state.turn_no, side=side(state.winner))
         if state.winner else msg("{title} - turn {turn}", title=sc.title, turn=state.turn_no),
         south_faction=sc.south,
         terrain=dict(terrain_map(sc.terrain)),

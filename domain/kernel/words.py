@@ -164,8 +164,11 @@ def seat_name(ruleset: Any, seat: str) -> "str | Message":
     return said if said is not None else words(seat)
 
 
-def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str]) -> dict[str, Any]:
-    """Who did the step: ``{"kind": seat|bot|automaton|referee, "seat", "bot", "text"}``."""
+def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str],
+             said: "str | Message | None" = None) -> dict[str, Any]:
+    """Who did the step: ``{"kind": seat|bot|automaton|referee, "seat", "bot", "text"}``, and ``"in_summary": true``
+    when the step's summary ``said`` names that seat already (:func:`names_actor`): a page then shows the summary
+    alone, not ``who: summary``, so the side is said once (docs/seat-names.md)."""
     fn = getattr(ruleset, "acted_by", None)
     own = fn(event) if fn is not None and event is not None and event_type_name(event) not in _KERNEL_EVENTS else None
     if own == AUTOMATON:
@@ -179,7 +182,15 @@ def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str
     if spec is not None:
         said = msg("{seat} (bot {bot})", seat=seat, bot=spec.split(":")[0])
         return {"kind": BOT, "seat": actor, "bot": spec, "text": said.english(), **_said(said)}
-    return {"kind": SEAT, "seat": actor, "bot": None, "text": text_of(seat), **_said(seat)}
+    named = {"in_summary": True} if names_actor(said, seat) else {}
+    return {"kind": SEAT, "seat": actor, "bot": None, "text": text_of(seat), **_said(seat), **named}
+
+
+def names_actor(said: "str | Message | None", name: "str | Message") -> bool:
+    """Whether a summary names who acted: one of its message's own parameters is the seat's name (the ruleset
+    passes ``seat_name``, or the same message, as its ``{seat}``). A rule in the data, in every language alike: no
+    sentence is searched for words."""
+    return isinstance(said, Message) and any(v == name for v in said.params.values())
 
 
 def _said(said: "str | Message") -> dict[str, Any]:
@@ -190,4 +201,4 @@ _KERNEL_EVENTS = frozenset({"game_created", "seat_ready", "undo_requested", "und
 
 
 __all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "Names", "acted_by", "described", "described_template", "generic_label",
-           "names_of", "seat_name", "seat_names", "with_names", "words"]
+           "names_actor", "names_of", "seat_name", "seat_names", "with_names", "words"]

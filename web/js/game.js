@@ -8,7 +8,7 @@ import { commandButton, commandList, describe, templateForm, warningOf, wordsOf 
 import { pluginFor } from './rulesets/index.js';
 import { rulesets } from './lobby.js';
 import { commandGroups, undoCost, isKernelType } from './undo.js';
-import { renderReplay } from './replay.js';
+import { renderReplay, whoHead } from './replay.js';
 import { renderFairness } from './fairness.js';
 import { choicesLine, headerChoices } from './choices.js';
 import * as tokens from './tokens.js';
@@ -404,13 +404,7 @@ function recentBox(session) {
   const evs = [...session.events.values()].sort((a, b) => b.seq - a.seq).slice(0, 8);
   return h('section', { 'aria-labelledby': 'h-recent' }, h('h3', { id: 'h-recent' }, t('Latest steps')),
     h('ol', { class: 'recent', reversed: true }, evs.map((e) => h('li', { value: e.seq, class: e.undone ? 'undone' : '' },
-      h('span', { class: 'who' }, `${actorText(e)}: `), e.summary || e.type.replace(/_/g, ' '), e.undone ? ` — ${t('undone')}` : ''))));
-}
-
-// Who did a step, in words (DESIGN 12): a seat, a bot seat, the ruleset's automaton, the referee.
-export function actorText(e) {
-  if (e.by && e.by.text) return e.by.text;
-  return e.actor ? seatName(null, e.actor) : t('the referee');
+      whoHead(e) ? h('span', { class: 'who' }, whoHead(e)) : '', e.summary || e.type.replace(/_/g, ' '), e.undone ? ` — ${t('undone')}` : ''))));
 }
 
 // The scenario's printed title (the ruleset's view has it), else its id.

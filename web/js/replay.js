@@ -48,7 +48,7 @@ export function renderReplay(session, panel, at0, plugin) {
     const steps = tl.steps;
     clear(tlBox, steps.map((s) => h('li', { value: s.seq, class: s.undone ? 'undone' : '', dataset: { seq: String(s.seq) } },
       h('button', { type: 'button', class: 'link', onclick: () => go(s.seq) },
-        `${s.seq}. `, s.turn ? `${t('turn {n}', { n: s.turn })} · ` : '', `${actorText(s)}: `, s.summary, s.undone ? ` (${t('undone')})` : ''))));
+        `${s.seq}. `, s.turn ? `${t('turn {n}', { n: s.turn })} · ` : '', whoHead(s), s.summary, s.undone ? ` (${t('undone')})` : ''))));
     mark();
     return steps;
   }
@@ -132,15 +132,21 @@ function plain(v) {
   return String(v);
 }
 
-// Who did a timeline step (DESIGN 12: a seat, a bot seat, the automaton, the referee).
+// Who did a step (DESIGN 12: a seat, a bot seat, the automaton, the referee), in words.
 function actorText(s) {
   return (s.by && s.by.text) || (s.actor ? seatName(null, s.actor) : t('the referee'));
+}
+
+// A step's line begins with who did it, unless its summary names that seat already (`by.in_summary`, set by the
+// server from the summary's own parameters: docs/seat-names.md), so the side is said once.
+export function whoHead(s) {
+  return s.by && s.by.in_summary ? '' : `${actorText(s)}: `;
 }
 
 export function rulingView(session, seq, step, r) {
   if (seq === 0) return [h('h3', {}, t('Before the first step')), h('p', {}, t('The board as the game was created.'))];
   const head = h('h3', {}, t('Step {n}: {summary}', { n: seq, summary: (step && step.summary) || (r && r.type) || '' }));
-  const meta = h('p', { class: 'muted' }, [t('by {who}', { who: step ? actorText(step) : r && r.actor ? seatName(null, r.actor) : t('the referee') }), step && step.turn ? t('turn {n}', { n: step.turn }) : ''].filter(Boolean).flatMap((x, i) => (i ? [' · ', x] : [x])));
+  const meta = h('p', { class: 'muted' }, [step && step.by && step.by.in_summary ? '' : t('by {who}', { who: step ? actorText(step) : r && r.actor ? seatName(null, r.actor) : t('the referee') }), step && step.turn ? t('turn {n}', { n: step.turn }) : ''].filter(Boolean).flatMap((x, i) => (i ? [' · ', x] : [x])));
   const out = [head, meta];
   if (r && r.undone) out.push(h('p', { class: 'undone-note' }, t('This step was undone: it stays in the log, marked, and no longer counts.')));
   if (r && r.bot && !(step && step.by && step.by.kind === 'bot')) out.push(h('p', {}, t('Played by the bot {bot}.', { bot: r.bot })));

@@ -98,8 +98,8 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         if outcome.next is None:
             winner = outcome.campaign_winner or command.winner
             out.append(Emitted(event=CampaignWon(winner=winner, text=outcome.text), ruling=RulingBuilder().add(
-                "CAMPAIGN-6", msg("The campaign ends after {node}: {side} wins it.", node=cur.node, side=side(winner))
-            ).build(msg("{side} wins", side=side(winner)))))
+                "CAMPAIGN-6", msg("The campaign ends after {node}: {side} won it.", node=cur.node, side=side(winner))
+            ).build(msg("victory: {side}", side=side(winner)))))
         else:
             nxt = state.campaign.nodes[outcome.next]
             changes = setup_changes(outcome.effects)
@@ -110,7 +110,7 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
             out.append(Emitted(event=NextBattleChosen(from_node=cur.node, winner=command.winner,
                                                       next_node=outcome.next, scenario=scen, text=outcome.text,
                                                       effects=tuple(outcome.effects) + extra),
-                               ruling=RulingBuilder().add("CAMPAIGN-3", msg("{side} reads the outcome: next is {node} "
+                               ruling=RulingBuilder().add("CAMPAIGN-3", msg("{side}: outcome read, next is {node} "
                                                                             "({scenario}).", side=side(command.winner),
                                                                             node=outcome.next, scenario=scen),
                                                           next=outcome.next).build(msg("next: {node}", node=outcome.next))))

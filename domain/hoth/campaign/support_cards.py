@@ -50,8 +50,8 @@ def support_played(state: CampaignState, support_left: dict[str, tuple[str, ...]
                 else:
                     gone.append(card)
             if left:
-                raise RuleViolation("CAMPAIGN-4", msg("{side} cannot end the battle holding support cards it "
-                                                      "did not bring: {cards}.", side=side(f), cards=left))
+                raise RuleViolation("CAMPAIGN-4", msg("{side} cannot end the battle holding support cards not "
+                                                      "brought into it: {cards}.", side=side(f), cards=left))
             if gone:
                 played[f] = tuple(gone)
     return played
@@ -59,7 +59,7 @@ def support_played(state: CampaignState, support_left: dict[str, tuple[str, ...]
 
 def drawn(e: DrawSupport) -> Any:
     """CAMPAIGN-4: the ruling of a support-card draw (the cards are in the event, seen by their side only)."""
-    return RulingBuilder().add("CAMPAIGN-4", msg_n("{side} draws {count} support card(s).",
-                                                   "{side} draws {count} support card(s).", "count",
+    return RulingBuilder().add("CAMPAIGN-4", msg_n("{side}: {count} support card(s) drawn.",
+                                                   "{side}: {count} support card(s) drawn.", "count",
                                                    side=side(e.faction), count=e.count)
-                               ).build(msg("{side} draws support cards", side=side(e.faction)))
+                               ).build(msg("{side}: support cards drawn", side=side(e.faction)))
