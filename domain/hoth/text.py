@@ -14,6 +14,7 @@ from typing import Any
 from domain.kernel.messages import Message, joined, msg
 
 from . import board
+from .cards import title_of
 from .medals import win_message
 from .scenario import Hex
 from .terms import phase, side
@@ -65,21 +66,22 @@ def render_state(state: Any, seat: str | None, reveal_all: bool = False) -> "str
              for u in state.units.values()}
     t = state.turn
     lines: list[str | Message] = [
-        msg("{scenario}: {title}  turn {turn}, {seat} ({phase} step)", scenario=sc.id, title=sc.title,
-            turn=state.turn_no, seat=side(t.seat), phase=phase(t.phase)) if t else
-        msg("{scenario}: {title}  turn {turn}", scenario=sc.id, title=sc.title, turn=state.turn_no)]
+        msg("{title}  turn {turn}, {seat} ({phase} step)", title=sc.title, turn=state.turn_no, seat=side(t.seat),
+            phase=phase(t.phase)) if t else
+        msg("{title}  turn {turn}", title=sc.title, turn=state.turn_no)]
     medals = [msg("{side} {medals}", side=side(f), medals=n) for f, n in sorted(state.medals.items())]
     lines.append(msg("medals: {list}; winner: {side} ({reason})", list=medals, side=side(state.winner),
                      reason=win_message(state) or state.win_reason) if state.winner else msg("medals: {list}", list=medals))
     if seat is not None and seat in state.hands:
-        lines.append(msg("hand of {seat}: {cards}", seat=side(seat), cards=", ".join(state.hands[seat]) or "-"))
+        held = [title_of(state.cards, c) for c in state.hands[seat]]  # by printed title: {card} is a name's kind
+        lines.append(msg("hand of {seat}: {card}", seat=side(seat), card=held or "-"))
     lines += grid(terrain_cells(terrain, standing), units, 10)
     destroyed = [msg("{structure} at {hex}", structure=s.id, hex=board.label(tuple(s.hex)))
                  for s in state.structures.values() if s.destroyed]
     if destroyed:
         lines.append(msg("destroyed: {list}", list=destroyed))
     lines.append(msg("Cells: terrain (RG ridge, RK rocks, SR serac, BW buildings, TR trench, CV crevasse) or structure "
-                     "(SG/IC; lower case on a terrain tile), then a unit: i/r = imperial/rebel, unit code, figures left, "
+                     "(SG/IC; lower case on a terrain tile), then a unit: i/r = the Empire/the Rebels, unit code, figures left, "
                      "badge (a assault, e elite troops, q elite squadron, s scouts, w e-web). {note}", note=HEX_ID))
     return joined(lines, "\n")
 

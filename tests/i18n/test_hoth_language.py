@@ -159,11 +159,11 @@ def test_campaign_refusals_in_czech(api: Api):
 def test_setup_refusals_in_italian_name_the_field(api: Api):
     for options, field, it, en in [
         ({"leaders": {"imperial": "yoda"}}, "options.leaders", "Impero: i leader sono vader, veers, piett",
-         "imperial leaders are vader, veers, piett (HOTH-LEADER-1)"),
+         "leaders of the Empire are vader, veers, piett (HOTH-LEADER-1)"),
         ({"team": 3}, "options.team", "team è true, false, \"imperial\" o \"rebel\", non int",
          "team is true, false, \"imperial\" or \"rebel\", not int"),
         ({"support": {"rebel": ["nope"]}}, "options.support", "'nope' non è una carta supporto di Ribelli",
-         "'nope' is not a rebel support card"),
+         "'nope' is not a support card of the Rebels"),
         ({"fog": True}, "options.fog", "opzione sconosciuta (note: team, leaders, support)",
          "unknown option (known: team, leaders, support)"),
     ]:
@@ -191,7 +191,7 @@ def test_the_text_board_of_umpire_replay_in_ukrainian(tmp_path):
     en = CliRunner().invoke(main, ["replay", g["game_id"], "--data-dir", str(tmp_path), "--at", "3"])
     uk = CliRunner().invoke(main, ["replay", g["game_id"], "--data-dir", str(tmp_path), "--at", "3", "--lang", "uk"])
     assert en.exit_code == uk.exit_code == 0, uk.output
-    assert "medals: imperial 0, rebel 0" in en.output and "Hex id [x, r]" in en.output
+    assert "medals: the Empire 0, the Rebels 0" in en.output and "Hex id [x, r]" in en.output
     assert "медалі: Імперія 0, Повстанці 0" in uk.output and "Ідентифікатор клітинки [x, r]" in uk.output, uk.output
     assert "Клітинки: місцевість (RG хребет" in uk.output
     # the grid is the same in every language

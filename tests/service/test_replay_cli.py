@@ -131,6 +131,6 @@ def test_replay_step_by_step_in_a_terminal_next_back_jump_quit(tmp_path):
     assert heads[6].startswith("(the last step is") and heads[7].startswith("(jump to a step 0..")
     assert heads[8].startswith("(jump to a step 0..")  # "²" is a digit to str.isdigit, not to int()
     board = prompts[4]
-    assert "r6" in board and "r0" in board and "imperial's hand:" in board  # the board of step 9, drawn as text
+    assert "r6" in board and "r0" in board and "hand of the Empire:" in board  # the board of step 9, drawn as text
     assert any(ln.strip().startswith("HOTH-") for ln in board.splitlines())  # the step's ruling
     assert len(prompts) == 9 and "--- step" not in "".join(screens[9:])  # q ended it: nothing more
