@@ -167,13 +167,14 @@ def seat_name(ruleset: Any, seat: str) -> "str | Message":
 def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str],
              said: "str | Message | None" = None) -> dict[str, Any]:
     """Who did the step: ``{"kind": seat|bot|automaton|referee, "seat", "bot", "text"}``, and ``"in_summary": true``
-    when the step's summary ``said`` names that seat already (:func:`names_actor`): a page then shows the summary
-    alone, not ``who: summary``, so the side is said once (docs/seat-names.md)."""
+    when the step's summary ``said`` names that seat (or the automaton) already (:func:`names_actor`): a page then
+    shows the summary alone, not ``who: summary``, so the side is said once (docs/seat-names.md)."""
     fn = getattr(ruleset, "acted_by", None)
     own = fn(event) if fn is not None and event is not None and event_type_name(event) not in _KERNEL_EVENTS else None
     if own == AUTOMATON:
         title = getattr(ruleset, "automaton_title", "the automated opponent")
-        return {"kind": AUTOMATON, "seat": None, "bot": None, "text": text_of(title), **_said(title)}
+        named = {"in_summary": True} if names_actor(said, title) else {}
+        return {"kind": AUTOMATON, "seat": None, "bot": None, "text": text_of(title), **_said(title), **named}
     if own == REFEREE or actor is None:
         said = msg("the referee")
         return {"kind": REFEREE, "seat": None, "bot": None, "text": said.english(), **_said(said)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.hoth.events import SupportPlayed
 from domain.kernel import registry, words
 from service import i18n
 from tests.service.api_client import Api, api  # noqa: F401
@@ -56,3 +57,27 @@ def test_a_bots_step_names_its_seat_in_words():
     assert by["kind"] == "bot" and by["seat"] == "imperial" and by["text"] == "the Empire (bot random)"
     said = i18n.localize({"by": by}, "uk")["by"]["text"]
     assert said.startswith("Імперія") and "imperial" not in said and "random" in said, said
+
+
+def test_a_summary_that_names_its_seat_is_marked_so_the_side_is_said_once(api: Api):
+    """``by.in_summary`` (docs/seat-names.md): a seat's step whose summary names that seat (Hoth's "the Empire: 5
+    drawn", "…: turn ends") is marked, in every language alike; a step whose summary does not (a unit's move) and a
+    referee's step are not; no summary repeats the ``by`` of a marked step's page line."""
+    g, _ = api.play_random("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 30)
+    for lang, names in (("en", ("the Rebels", "the Empire")), ("uk", ("Повстанці", "Імперія"))):
+        steps = api.client.get(f"/games/{g['game_id']}/timeline", params={"lang": lang}).json()["steps"]
+        marked = [s for s in steps if s["by"].get("in_summary")]
+        assert marked and all(s["by"]["kind"] == "seat" for s in marked), steps
+        assert all(s["by"]["text"] in s["summary"] for s in marked), marked
+        plain = [s for s in steps if s["by"]["kind"] == "seat" and not s["by"].get("in_summary")]
+        assert plain and all(s["by"]["text"] not in s["summary"] for s in plain), plain
+        ended = [s for s in steps if s["type"] == "turn_ended"]
+        assert all(s["by"]["kind"] == "referee" and "in_summary" not in s["by"] for s in ended), ended
+        assert not any(n in s["summary"] and s["summary"].count(n) > 1 for s in steps for n in names)
+        assert not any(w in s["summary"].split() for s in steps for w in ("rebel", "imperial"))
+    # the rule reads the message's parameters, not its words
+    rs = registry.get("hoth")
+    said = rs.summary(SupportPlayed(seat="imperial", card="PROP-SUP-EMP-PROBE-INTEL"))
+    assert said.english() == "the Empire: support card Probe Intel played"
+    assert words.acted_by(rs, None, "imperial", {}, said)["in_summary"] is True
+    assert "in_summary" not in words.acted_by(rs, None, "rebel", {}, said)

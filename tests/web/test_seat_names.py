@@ -46,7 +46,7 @@ def test_a_ukrainian_page_names_the_sides_as_the_rulebook_prints_them(server, co
         assert "ви — Повстанці" in status, status
         picker = page.eval_on_selector_all("#seat-pick option", "(os) => os.map((o) => [o.value, o.textContent])")
         assert ["rebel", "Повстанці"] in picker and ["imperial", "Імперія"] in picker, picker
-        recent = _text(page, ".recent .who")
+        recent = _text(page, ".recent")  # who did a step: its .who, or the summary that names the seat (by.in_summary)
         assert "Імперія" in recent or "Повстанці" in recent, recent
         for where, text in (("status", status), ("recent", recent), ("picker", " ".join(t for _, t in picker)),
                             ("hands", _text(page, ".hand-box")), ("head", _text(page, ".game-head"))):
