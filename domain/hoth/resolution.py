@@ -116,7 +116,8 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
     add_plan_steps(rb, plan)
     if penalty:
         plan.dice -= penalty
-        rb.add("HOTH-CARD-4", msg("The defender's support card {card}: -{count} die.", card=card, count=penalty),
+        rb.add("HOTH-CARD-4", msg("The defender's support card {card}: -{count} die.", card=title_of(st.cards, card),
+                                       count=penalty),
                dice=-penalty, card=card)
     if plan.dice <= 0:
         rb.add("HOTH-MOD-7", msg("No die is left to roll: the attack has no effect."), dice=plan.dice)
@@ -125,7 +126,8 @@ def roll(out: Outbox, plan: Any, ctx: AttackCtx, penalty: int, card: str | None 
                  summary=msg("{attacker} attacks {target}: no dice", attacker=unit_id, target=target_id))
         res = RulingBuilder().add("HOTH-MOD-7", msg("No die rolled: no hit, no retreat."), dice=plan.dice, hits=0)
         if penalty:
-            res.add("HOTH-CARD-4", msg("The defender's support card {card} took the last die(s) away.", card=card),
+            res.add("HOTH-CARD-4", msg("The defender's support card {card} took the last die(s) away.",
+                                           card=title_of(st.cards, card)),
                     card=card, dice=-penalty)
         out.emit(AttackResolved(attacker=unit_id, target=target_id, hits=0, losses=0), res, summary=msg("no effect"))
         finish(out)
