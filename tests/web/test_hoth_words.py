@@ -78,6 +78,15 @@ def test_latest_steps_name_the_side_once_and_the_support_card_by_its_printed_nam
     # the timeline says so in data, the same for every reader: the support step's seat is in its summary
     steps = httpx.get(f"{server.url}/games/{gid}/timeline", params={"lang": "uk"}).json()["steps"]
     step = next(s for s in steps if s["type"] == "support_played")
+    # the replay's list of every step and the step's heading say the side once too (no "від Імперія" beside it)
+    page.goto(f"{server.url}/#/game/{gid}?seat=imperial&tab=replay&at={step['seq']}")
+    page.wait_for_function("(s) => document.querySelector(`#timeline li[data-seq='${s}']`)", arg=str(step["seq"]))
+    line = page.inner_text(f"#timeline li[data-seq='{step['seq']}']")
+    assert line.count("Імперія") == 1 and CARD_UK in line and not IDS.search(line), line
+    page.wait_for_function("(c) => document.querySelector('#ruling h3')?.innerText.includes(c)", arg=CARD_UK)
+    ruling = page.inner_text("#ruling")
+    assert ruling.split("\n")[0].count("Імперія") == 1 and "від Імперія" not in ruling, ruling
+    shot(page, "hoth-words-uk-replay-375", full_page=True)
     assert step["by"]["seat"] == "imperial" and step["by"].get("in_summary") is True, step
     assert step["summary"] == f"Імперія: зіграно карту підтримки {CARD_UK}", step
     en = httpx.get(f"{server.url}/games/{gid}/timeline").json()["steps"]
