@@ -378,7 +378,7 @@ class ActedBy(msgspec.Struct):
     bot: Annotated[str | None, Meta(description="A bot seat: `<bot id>:<level>` (GameCreated.bots).")]
     text: Annotated[str, Meta(description="The actor in words.")]
     in_summary: Annotated[bool, Meta(description="true: the step's summary names this seat already (its side "
-                                                 "as a label: `the Rebels: 2 cards drawn`); show the summary "
+                                                 "as a label: `the Rebels: Dug In played`); show the summary "
                                                  "alone, not `text: summary`.")] | UnsetType = UNSET
 
 

@@ -237,7 +237,7 @@ class HothRuleset:
                 "HOTH-SETUP-9" if hand == sc.side(faction_of(seat)).hand_size else "HOTH-TEAM-5",
                 msg_n("{seat}: an opening hand of {count} drawn.", "{seat}: an opening hand of {count} drawn.", "count",
                       seat=terms.side(seat), count=hand), count=hand).build(
-                msg_n("{seat}: {count} drawn", "{seat}: {count} drawn", "count", seat=terms.side(seat), count=hand)),
+                msg_n("{seat}: {count} card(s) drawn", "{seat}: {count} card(s) drawn", "count", seat=terms.side(seat), count=hand)),
                 visibility=seat, reveals=True))
             out.state = _evolve(out.state, ev2)
         for f, cards in support.items():
@@ -257,7 +257,7 @@ class HothRuleset:
                 "HOTH-SETUP-11", msg_n("{seat}: {count} card drawn, then the first turn.",
                                        "{seat}: {count} card drawn, then the first turn.", "count",
                                        seat=terms.side(starter), count=len(top)), count=len(top)).build(
-                msg_n("{seat}: {count} drawn", "{seat}: {count} drawn", "count", seat=terms.side(starter),
+                msg_n("{seat}: {count} card(s) drawn", "{seat}: {count} card(s) drawn", "count", seat=terms.side(starter),
                       count=len(top))), visibility=starter, reveals=True))
             out.state = _evolve(out.state, ev4)
         if not settle(out):

@@ -59,7 +59,7 @@ def draw(out: Outbox, seat: str, n: int) -> None:
         out.emit(CardsDrawn(seat=seat, count=k, cards=cards),
                  RulingBuilder().add("HOTH-DRAW-1", msg_n("{seat}: {count} card(s) drawn.", "{seat}: {count} card(s) drawn.",
                                                         "count", seat=side(seat), count=k), count=k),
-                 summary=msg_n("{seat}: {count} drawn", "{seat}: {count} drawn", "count", seat=side(seat), count=k), visibility=seat, reveals=True)
+                 summary=msg_n("{seat}: {count} card(s) drawn", "{seat}: {count} card(s) drawn", "count", seat=side(seat), count=k), visibility=seat, reveals=True)
         left -= k
 
 
@@ -195,7 +195,7 @@ def discard_cards(out: Outbox, seat: str, cards: tuple[str, ...]) -> None:
     out.emit(CardsDiscarded(seat=seat, cards=tuple(cards)),
              RulingBuilder().add("HOTH-CARD-4", msg_n("{seat}: {count} card(s) discarded.", "{seat}: {count} card(s) discarded.",
                                                         "count", seat=side(seat), count=len(cards)), count=len(cards)),
-             summary=msg_n("{seat}: {count} discarded", "{seat}: {count} discarded", "count", seat=side(seat),
+             summary=msg_n("{seat}: {count} card(s) discarded", "{seat}: {count} card(s) discarded", "count", seat=side(seat),
                            count=len(cards)))
     if p.which == "exact":
         return

@@ -112,7 +112,7 @@ _TEMPLATES = {
     "deck_shuffled": lambda e: (msg_n("{seat}: deck of {count} shuffled (reshuffle)", "{seat}: deck of {count} shuffled (reshuffle)", "count", seat=side(e.seat), count=e.size)
                                 if e.reshuffle else msg_n("{seat}: deck of {count} shuffled", "{seat}: deck of {count} shuffled", "count", seat=side(e.seat),
                                                         count=e.size)),
-    "cards_drawn": lambda e: msg_n("{seat}: {count} drawn", "{seat}: {count} drawn", "count", seat=side(e.seat), count=e.count),
+    "cards_drawn": lambda e: msg_n("{seat}: {count} card(s) drawn", "{seat}: {count} card(s) drawn", "count", seat=side(e.seat), count=e.count),
     "turn_started": lambda e: msg("turn {turn}: {seat}", turn=e.turn, seat=side(e.seat)),
     "unit_ordered": lambda e: msg("{unit} ordered", unit=e.unit),
     "orders_ended": lambda e: msg("orders end"),
@@ -139,7 +139,7 @@ _TEMPLATES = {
     "unit_retreated": lambda e: _retreated(e),
     "breakthrough_made": lambda e: msg("{unit} breaks through", unit=e.unit) if e.to else msg("{unit} stays", unit=e.unit),
     "attack_finished": lambda e: msg("attack finished"),
-    "cards_discarded": lambda e: msg_n("{seat}: {count} discarded", "{seat}: {count} discarded", "count", seat=side(e.seat), count=len(e.cards)),
+    "cards_discarded": lambda e: msg_n("{seat}: {count} card(s) discarded", "{seat}: {count} card(s) discarded", "count", seat=side(e.seat), count=len(e.cards)),
     "turn_ended": lambda e: msg("{seat}: turn ends", seat=side(e.seat)),
     "game_won": lambda e: msg("victory: {winner} ({reason})", winner=side(e.winner), reason=e.reason),
     "deck_arranged": lambda e: msg_n("{seat}: top {count} cards rearranged", "{seat}: top {count} cards rearranged", "count", seat=side(e.seat), count=e.count),

@@ -60,8 +60,8 @@ def test_a_bots_step_names_its_seat_in_words():
 
 
 def test_a_summary_that_names_its_seat_is_marked_so_the_side_is_said_once(api: Api):
-    """``by.in_summary`` (docs/seat-names.md): a seat's step whose summary names that seat (Hoth's "the Empire: 5
-    drawn", "…: turn ends") is marked, in every language alike; a step whose summary does not (a unit's move) and a
+    """``by.in_summary`` (docs/seat-names.md): a seat's step whose summary names that seat (Hoth's "the Empire: Attack
+    Left played", "the Rebels: 1 card discarded") is marked, in every language alike; a step whose summary does not (a unit's move) and a
     referee's step are not; no summary repeats the ``by`` of a marked step's page line."""
     g, _ = api.play_random("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 30)
     for lang, names in (("en", ("the Rebels", "the Empire")), ("uk", ("Повстанці", "Імперія"))):
