@@ -11,6 +11,7 @@ from domain.kernel.messages import msg
 from .commanders import after_unit_stops
 from .events import ReinforcementsArrived, TurnStarted
 from .geometry import overlaps
+from .seat_words import seat_words
 from .state import SmokeState
 
 
@@ -51,7 +52,7 @@ def arrive(out: Any) -> None:
     for u in came:
         rb.add("SMOKE-PHASE-1", msg("Phase {phase}: the reinforcement {id} ({seat}) enters at ({x:g}, {y:g}) "
                                     "facing {facing:g}.",
-                                    phase=st.phase, id=u.id, seat=u.seat, x=u.x, y=u.y, facing=u.facing), unit=u.id, at=[u.x, u.y, u.facing])
+                                    phase=st.phase, id=u.id, seat=seat_words(u.seat), x=u.x, y=u.y, facing=u.facing), unit=u.id, at=[u.x, u.y, u.facing])
     for uid in waiting:
         rb.add("SMOKE-PHASE-1", msg("{unit}'s place is taken by {other}: it waits for a later turn of its side "
                                     "(INFERRED).", unit=uid, other=blocked[uid]), unit=uid, blocked_by=blocked[uid])

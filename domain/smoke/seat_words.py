@@ -1,0 +1,26 @@
+"""A seat of Clouds of Smoke in words (docs/seat-names.md): ``player-2`` is ``Player 2`` (Russian: Игрок 2, the
+rulebook numbers its players). Every sentence the ruleset writes for people (a summary, a ruling, a refusal, the
+picture's titles, the headline) names a seat so, never by its id; the id stays in the data (events, API fields,
+``data-`` attributes).
+
+A name is a message made once per seat and kept: naming a seat in a ruling costs a dictionary look-up."""
+from __future__ import annotations
+
+from domain.kernel.messages import Message, msg
+
+_SAID: dict[str, "Message | str"] = {}
+
+
+def seat_words(seat: str) -> "Message | str":
+    """``player-N`` as ``Player N`` (a message, said in the reader's language); a value that is no seat (a
+    command's wrong seat, ``*``) as it is."""
+    said = _SAID.get(seat)
+    if said is None:
+        head, _, n = seat.rpartition("-")
+        said = msg("Player {n}", n=int(n)) if head == "player" and n.isdigit() else seat
+        if len(_SAID) < 64:
+            _SAID[seat] = said
+    return said
+
+
+__all__ = ["seat_words"]
