@@ -674,7 +674,7 @@ def end_of_battle(out: Any) -> None:
         payer = _payer(st, loser, b)
         rb = RulingBuilder().add("SMOKE-END-2", msg("Only side {winner} has units within 2 UW of the marker(s): it "
                                                     "wins the battle; {payer} pays the price {price}.",
-                                                    winner=winner, payer=payer, price=price), price=price,
+                                                    winner=winner, payer=seat_words(payer), price=price), price=price,
                                  remaining=rem)
         if len(b.markers) > 1:
             rb.add("SMOKE-MARK-5", msg("Merged markers {markers}: their prices add up (GAP-B-11).",

@@ -372,9 +372,9 @@ def first_player_roll(out: Outbox) -> None:
         rb.add("SMOKE-SETUP-4", msg("Reroll: {rolls}.", rolls=said) if i else msg("{rolls}.", rolls=said),
                round=i + 1, rolls=row)
     rb.add("SMOKE-SETUP-4", msg("Side {winner} rolled higher: {chooser} chooses who goes first.",
-                                winner=winner, chooser=chooser))
+                                winner=winner, chooser=seat_words(chooser)))
     out.emit(FirstSideRolled(rounds=tuple(rounds), chooser=chooser), rb, summary=msg("{chooser} chooses the first side",
-                                                                                     chooser=chooser))
+                                                                                     chooser=seat_words(chooser)))
 
 
 def choose_first(out: Outbox, side: str) -> None:

@@ -11,9 +11,11 @@ from domain.kernel.messages import Message, msg
 _SAID: dict[str, "Message | str"] = {}
 
 
-def seat_words(seat: str) -> "Message | str":
+def seat_words(seat: "str | None") -> "Message | str | None":
     """``player-N`` as ``Player N`` (a message, said in the reader's language); a value that is no seat (a
-    command's wrong seat, ``*``) as it is."""
+    command's wrong seat, ``*``, None) as it is."""
+    if seat is None:
+        return None
     said = _SAID.get(seat)
     if said is None:
         head, _, n = seat.rpartition("-")

@@ -45,7 +45,7 @@ def start(out: Any) -> None:
     chooser = st.seats_of_side(st.side_order[0])[0]
     out.emit(TerrainGenerationStarted(chooser=chooser),
              RulingBuilder().add("SMOKE-TGEN-2", msg("Terrain generation: {chooser} (first player) picks a "
-                                                     "diagonal pair of quarters (GAP-B-20).", chooser=chooser)), summary=msg("terrain generation"))
+                                                     "diagonal pair of quarters (GAP-B-20).", chooser=seat_words(chooser))), summary=msg("terrain generation"))
 
 
 def choose(out: Any, seat: str, diagonal: str) -> None:
@@ -60,7 +60,7 @@ def choose(out: Any, seat: str, diagonal: str) -> None:
     queue = tuple((s1, q) for q in mine) + tuple((s2, q) for q in other)
     out.emit(QuartersChosen(quarters={s1: mine, s2: other}, queue=queue),
              RulingBuilder().add("SMOKE-TGEN-2", msg("{s1} takes quarters {mine}, {s2} {other}.",
-                                                     s1=s1, mine=' and '.join(mine), s2=s2, other=' and '.join(other))), summary=msg("quarters chosen"))
+                                                     s1=seat_words(s1), mine=' and '.join(mine), s2=seat_words(s2), other=' and '.join(other))), summary=msg("quarters chosen"))
 
 
 def advance(out: Any) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RulingBuilder
-from domain.kernel.messages import msg
+from domain.kernel.messages import joined, msg
 
 from .commanders import after_unit_stops
 from .events import ReinforcementsArrived, TurnStarted
@@ -21,7 +21,7 @@ def start_turn(out: Any, side: str) -> None:
     out.emit(TurnStarted(turn=st.turn_no + 1, side=side, players=players),
              RulingBuilder().add("SMOKE-TURN-1", msg("Turn {turn}: side {side} is active (players {players} in order, "
                                                      "GAP-B-16).", turn=st.turn_no + 1, side=side,
-                                                     players=", ".join(players)) if len(players) > 1
+                                                     players=joined([seat_words(p) for p in players], ", ")) if len(players) > 1
                                  else msg("Turn {turn}: side {side} is active.", turn=st.turn_no + 1, side=side),
                                  players=list(players)),
              summary=msg("turn {turn}: {side}", turn=st.turn_no + 1, side=side))

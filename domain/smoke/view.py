@@ -118,7 +118,7 @@ def _rolls(e: Any) -> "str | Message":
 
 _SUMMARY = {
     E.GameOpened: lambda e: msg("{title}: {count} units set up", title=e.battle.title, count=len(e.units)),
-    E.FirstSideRolled: lambda e: msg("first-player roll: {chooser} chooses", chooser=e.chooser),
+    E.FirstSideRolled: lambda e: msg("first-player roll: {chooser} chooses", chooser=seat_words(e.chooser)),
     E.FirstSideChosen: lambda e: msg("side {side} goes first", side=e.side),
     E.TurnStarted: lambda e: msg("turn {turn}: side {side}", turn=e.turn, side=e.side),
     E.StepStarted: lambda e: msg("{step} step", step=_STEP.get(e.step, e.step.replace('_', ' '))),
@@ -184,7 +184,7 @@ _SUMMARY = {
                              else msg("{winner} wins a marginal victory", winner=e.winner)) if e.winner
                             else msg("the game ends in a draw")),
     E.DeploymentStarted: lambda e: msg("deployment by columns"),
-    E.TerrainGenerationStarted: lambda e: msg("terrain generation: {chooser} picks the quarters", chooser=e.chooser),
+    E.TerrainGenerationStarted: lambda e: msg("terrain generation: {chooser} picks the quarters", chooser=seat_words(e.chooser)),
     E.QuartersChosen: lambda e: msg("quarters: {quarters}", quarters=joined(
         [msg("{seat} {quarters}", seat=seat_words(s), quarters=joined([_quarter(x) for x in q], msg(" and "))) for s, q in
          e.quarters.items()], "; ")),
