@@ -268,7 +268,7 @@ def fire(out: Any, seat: str) -> None:
     out.emit(BombardmentRolled(seat=seat, shots=tuple(shots), rolls=tuple(rolls), losses=tuple(losses),
                                bombarded=tuple(sorted(aims))), rb,
              summary=msg("{seat} bombards: {rolls}", seat=seat_words(seat),
-                         rolls=", ".join(f"{r['target']} {r['total']}" for r in rolls)))
+                         rolls=joined([msg("{seat} {total}", seat=seat_words(r["target"]), total=r["total"]) for r in rolls], ", ")))
 
 
 def retreat_options(state: SmokeState, l: Losses) -> list[tuple[str, str, float]]:

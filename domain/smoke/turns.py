@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
-from domain.kernel.messages import Message, msg, msg_n
+from domain.kernel.messages import Message, joined, msg, msg_n
 
 from .actions import roll_action_dice
 from .battle import end_of_battle, fight_roll, finish_unit, playable
@@ -248,7 +248,7 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                                        "FAQ-24).", best=offer.best), best=offer.best, points=[list(p) for p in offer.points])
             if offer.forbidden:
                 rb.add("SMOKE-MP-4", msg("It may not include units of {forbidden} (an ally's marker did this turn).",
-                                         forbidden=', '.join(offer.forbidden)))
+                                         forbidden=joined([seat_words(f) for f in offer.forbidden], ", ")))
             out.emit(offer, rb, summary=msg("{seat} must place a battle marker", seat=seat_words(seat)))
             return
         if t.step == BATTLES:
@@ -277,8 +277,8 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                     continue
                 if not playable(st, nxt):
                     out.emit(TacticsEnded(seat=nxt), RulingBuilder().add(
-                        "SMOKE-BAT-2", msg("{nxt} has no tactic to play in this battle.", nxt=nxt)), summary=msg("{nxt}: no tactics",
-                                                                                                    nxt=nxt))
+                        "SMOKE-BAT-2", msg("{nxt} has no tactic to play in this battle.", nxt=seat_words(nxt))), summary=msg("{nxt}: no tactics",
+                                                                                                    nxt=seat_words(nxt)))
                     continue
                 return
             if b.step == "allocate" or b.retreat is not None:

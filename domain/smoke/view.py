@@ -112,7 +112,7 @@ def _retreated(e: Any) -> Message:
 
 def _rolls(e: Any) -> "str | Message":
     parts = [msg_n("{target} {total} -> {losses} loss(es)", "{target} {total} -> {losses} loss(es)", "losses",
-                   target=r["target"], total=r["total"], losses=r["losses"]) for r in e.rolls]
+                   target=seat_words(r["target"]), total=r["total"], losses=r["losses"]) for r in e.rolls]
     return joined(parts, ", ")
 
 
