@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from .conftest import shot
-from .harness import UmpireServer, play_random
+from .harness import UmpireServer, open_game, play_random
 
 #: A seat's id as a word (the ids stay in addresses and data- attributes, which are not text).
 IDS = re.compile(r"(?<![\w-])(?:rebel|imperial)(?:-\d)?(?![\w-])")
@@ -80,12 +80,7 @@ def test_a_ukrainian_smoke_page_names_the_players_in_the_rulesets_own_sentences(
     gid, seats = play_random(server.url, "smoke", "BTL-OPEN-FIELD", 30, seed=5, server_seed=f"{5:064x}")
     for width in (1280, 375):
         page = contexts.page(width=width, locale="uk-UA")
-        page.goto(f"{server.url}/#/")
-        page.evaluate("(t) => localStorage.setItem('umpire.tokens', JSON.stringify(t))", {gid: seats})
-        page.goto(f"{server.url}/#/game/{gid}?seat=player-1")
-        page.reload()
-        page.wait_for_selector("#board > svg", state="attached")
-        page.wait_for_selector("#h-recent")
+        open_game(page, server.url, gid, seats, "player-1")
         page.wait_for_function("() => document.querySelector('#board > svg')?.textContent.includes('Гравець 1')")
         svg = page.eval_on_selector("#board > svg", "(s) => [...s.querySelectorAll('text, title')].map((e) => e.textContent)")
         recent = page.eval_on_selector_all(".recent li", "(ls) => ls.map((l) => l.textContent)")
