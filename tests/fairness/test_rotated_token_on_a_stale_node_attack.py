@@ -93,3 +93,33 @@ def test_a_rotated_out_token_gets_nothing_from_a_node_that_remembers_the_seat(no
         again = cb.post(f"/games/{gid}/commands", headers=_auth(new), json={
             "command": {"type": "draw"}, "expected_version": before, "command_id": "c-1"})
         assert again.status_code == 201 and card in again.text, again.text
+
+
+def test_an_undo_across_the_rotation_does_not_revive_the_old_token_on_a_node_that_remembers_it(nodes):
+    """The creator holds north and south's first token; south's new holder rotates it (on node B) during
+    north's turn; north then takes back its own free steps, the rotation in between (``seat_rotated`` is not a
+    command: the undo is free). Were the rotation undone in the game's fold, node A, which checked the old token
+    before the rotation, would take it as south again (its remembered seat stands while the fold shows no
+    rotation since). The seat's rotation stays (domain/kernel/seats.py): the old token is refused on A."""
+    a, b = nodes
+    with httpx.Client(base_url=a.url, timeout=30) as ca, httpx.Client(base_url=b.url, timeout=30) as cb:
+        g = ca.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
+        gid, t = g["game_id"], g["seats"]
+        old = t["south"]
+        start = ca.get(f"/games/{gid}", headers=_auth(old)).json()["version"]  # A remembers the old token
+        assert ca.post(f"/games/{gid}/commands", json={"command": {"type": "step"}, "expected_version": start},
+                       headers=_auth(t["north"])).status_code == 201
+        rot = cb.post(f"/games/{gid}/seats/south/rotate", headers=_auth(old))
+        assert rot.status_code == 201, rot.text
+        v = cb.get(f"/games/{gid}").json()["version"]
+        assert cb.post(f"/games/{gid}/commands", json={"command": {"type": "step"}, "expected_version": v},
+                       headers=_auth(t["north"])).status_code == 201
+        undo = cb.post(f"/games/{gid}/undo", json={"to_version": start}, headers=_auth(t["north"]))
+        assert undo.status_code == 201 and undo.json()["undo"] == "done", undo.text  # the rotation was in its range
+        now = ca.get(f"/games/{gid}").json()["version"]  # A reads the game after the undo
+        for r in (ca.get(f"/games/{gid}", headers=_auth(old)), ca.get(f"/games/{gid}/legal-commands", headers=_auth(old)),
+                  ca.post(f"/games/{gid}/commands", json={"command": {"type": "step"}, "expected_version": now},
+                          headers=_auth(old)),
+                  ca.get(f"/games/{gid}/feed", params={"token": old, "limit": 1})):
+            assert r.status_code == 401, (str(r.request.url), r.status_code, r.text[:200])
+        assert ca.get(f"/games/{gid}", headers=_auth(rot.json()["token"])).status_code == 200
