@@ -24,20 +24,10 @@ from service import game_service
 from service.app import create_app
 from service.settings import Settings
 from tests.service.api_client import SEED
-from tests.service.toy_ruleset import register
+
+from .test_undo_forged_targets_attack import _auth
 
 LANGS = ("en", "uk", "cs", "ru", "it")
-
-
-@pytest.fixture
-def client(tmp_path):
-    register()
-    with TestClient(create_app(Settings(data_dir=str(tmp_path / "data")), read_models=None)) as c:
-        yield c
-
-
-def _auth(tok: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {tok}"}
 
 
 def _play(c: TestClient, monkeypatch, gid: str, ruleset: str, scenario: str, steps: int, probe: bool) -> list[Any]:
@@ -83,9 +73,9 @@ def _play(c: TestClient, monkeypatch, gid: str, ruleset: str, scenario: str, ste
 
 @pytest.mark.parametrize(("ruleset", "scenario", "steps"),
                          [("toy", "duel", 40), ("emperor", "SETUP-AKHENA-VS-REBEL", 12)])
-def test_dry_runs_and_reads_take_no_die_from_the_seeded_stream(client, monkeypatch, tmp_path, ruleset, scenario,
+def test_dry_runs_and_reads_take_no_die_from_the_seeded_stream(toy_client, monkeypatch, tmp_path, ruleset, scenario,
                                                                    steps):
-    plain = _play(client, monkeypatch, f"probe-{ruleset}", ruleset, scenario, steps, probe=False)
+    plain = _play(toy_client, monkeypatch, f"probe-{ruleset}", ruleset, scenario, steps, probe=False)
     with TestClient(create_app(Settings(data_dir=str(tmp_path / "other")), read_models=None)) as c2:
         probed = _play(c2, monkeypatch, f"probe-{ruleset}", ruleset, scenario, steps, probe=True)
     assert any(rolls not in ("", "[]") for *_, rolls in plain), "nothing was drawn: the comparison proves nothing"

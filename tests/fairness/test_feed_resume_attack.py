@@ -16,20 +16,10 @@ from __future__ import annotations
 import json
 
 import httpx
-import pytest
 
-from tests.service.api_client import SEED, Server, sse_blocks
+from tests.service.api_client import SEED, sse_blocks
 
 from .test_attacks_across_features import Feed
-
-
-@pytest.fixture
-def server(tmp_path, redis_url):
-    srv = Server(str(tmp_path / "data"), redis_url).wait()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def _auth(tok: str | None) -> dict[str, str]:
@@ -84,7 +74,7 @@ def _resume_everywhere(c: httpx.Client, gid: str, t: dict[str, str]) -> int:
     assert {x for x in own["north"] if x.startswith("N")} and {x for x in own["south"] if x.startswith("S")}
     checked = 0
     for who, (headers, params, listing) in callers.items():
-        for last in range(0, version):
+        for last in range(version):
             listed = c.get(f"/games/{gid}/events", params={"after": last, "limit": 1000},
                            headers=listing).json()["events"]
             for how in ("header", "after", "both"):

@@ -42,8 +42,11 @@ ODD_TAGS = ("en-XA", "ar-XB", "qps-ploc", "x-pseudo-leak", "en-x-pseudo", "i-kli
 
 @pytest.fixture(params=["redis", "log"])
 def client(request, tmp_path):
+    # redis_client: the session's Redis emptied first (its lobby would list other tests' games)
     settings = Settings(data_dir=str(tmp_path / "data"),
                         redis_url=request.getfixturevalue("redis_url") if request.param == "redis" else None)
+    if request.param == "redis":
+        request.getfixturevalue("redis_client")
     app = create_app(settings) if request.param == "redis" else create_app(settings, read_models=None)
     with TestClient(app) as c:
         yield c

@@ -18,7 +18,6 @@ import asyncio
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import httpx
 
@@ -52,13 +51,13 @@ class TwoWorkers:
                                          stderr=subprocess.STDOUT, start_new_session=True)
         return self.proc
 
-    def __enter__(self) -> "TwoWorkers":
+    def __enter__(self) -> TwoWorkers:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.proc, port = start_on_free_port(self._spawn, self.log, 90.0)
         self.url = url_of(port)
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
