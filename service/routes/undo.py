@@ -35,6 +35,12 @@ async def undo(request: Request, game_id: FromPath[str], data: JSONBody[UndoRequ
     return await _run(request, game_id, request_undo, body.to_version)
 
 
+async def _answer(request: Request, game_id: str, accept: bool) -> Response[Any]:
+    """An answer to the waiting undo request, with its optional body (:class:`service.undo.UndoAnswer`)."""
+    body = await strict_body(request, UndoAnswer, empty_ok=True)
+    return await _run(request, game_id, answer, accept, body.expected_version)
+
+
 #: The answers' body, as the API document says it.
 ANSWER_BODY = ("Optional body `{\"expected_version\": n}`: the version of the game the request was seen in; 409 when "
                "the game has moved on (the request may have lapsed and another be waiting: an answer is to the "
@@ -46,8 +52,7 @@ ANSWER_BODY = ("Optional body `{\"expected_version\": n}`: the version of the ga
       description=ANSWER_BODY)
 async def accept(request: Request, game_id: FromPath[str],
                  data: JSONBody[UndoAnswer | None] = None) -> Response[CommandResult]:
-    body = await strict_body(request, UndoAnswer, empty_ok=True)
-    return await _run(request, game_id, answer, True, body.expected_version)
+    return await _answer(request, game_id, True)
 
 
 @post("/games/{game_id:str}/undo/decline", guards=[require_seat_guard], status_code=201,
@@ -55,8 +60,7 @@ async def accept(request: Request, game_id: FromPath[str],
       description=ANSWER_BODY)
 async def decline(request: Request, game_id: FromPath[str],
                   data: JSONBody[UndoAnswer | None] = None) -> Response[CommandResult]:
-    body = await strict_body(request, UndoAnswer, empty_ok=True)
-    return await _run(request, game_id, answer, False, body.expected_version)
+    return await _answer(request, game_id, False)
 
 
 ROUTER = Router(path="/", route_handlers=[undo, accept, decline], tags=["undo"])
