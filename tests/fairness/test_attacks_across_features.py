@@ -72,15 +72,6 @@ class Feed:
         return _parse(self.text)
 
 
-@pytest.fixture
-def server(tmp_path, redis_url):
-    srv = Server(str(tmp_path / "data"), redis_url).wait()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
 def _send(c: httpx.Client, gid: str, token: str, command: dict) -> dict:
     v = c.get(f"/games/{gid}").json()["version"]
     r = c.post(f"/games/{gid}/commands", json={"command": command, "expected_version": v},
