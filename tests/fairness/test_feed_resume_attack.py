@@ -55,7 +55,8 @@ def _game(c: httpx.Client) -> tuple[str, dict[str, str]]:
     _send(c, gid, t["north"], {"type": "roll"})
     r = c.post(f"/games/{gid}/undo", json={"to_version": v}, headers=_auth(t["north"]))
     assert r.status_code == 202, r.text
-    assert c.post(f"/games/{gid}/undo/accept", headers=_auth(t["south"])).status_code == 201
+    assert c.post(f"/games/{gid}/undo/accept", headers=_auth(t["south"]),
+                  json={"expected_version": r.json()["version"]}).status_code == 201
     _send(c, gid, t["north"], {"type": "roll"})
     _send(c, gid, t["north"], {"type": "draw"})
     _send(c, gid, t["north"], {"type": "end_turn"})

@@ -73,7 +73,8 @@ def test_a_rotated_out_token_gets_nothing_from_a_node_that_remembers_the_seat(no
                     "command": {"type": "draw"}, "expected_version": expected, "command_id": cid}))
             answers.append(ca.post(f"/games/{gid}/commands", params={"dry_run": "true"}, headers=_auth(old),
                                    json={"command": {"type": "draw"}, "expected_version": expected}))
-        answers.append(ca.post(f"/games/{gid}/undo/accept", headers=_auth(old)))
+        answers.append(ca.post(f"/games/{gid}/undo/accept", headers=_auth(old),
+                               json={"expected_version": cb.get(f"/games/{gid}").json()["version"]}))
         answers.append(ca.post(f"/games/{gid}/commands", headers=_auth(old), json={
             "command": {"type": "undo_accept"}, "expected_version": cb.get(f"/games/{gid}").json()["version"]}))
         for path in ("", "/legal-commands", "/events", "/timeline", f"/states/{after}", f"/events/{after}/ruling"):

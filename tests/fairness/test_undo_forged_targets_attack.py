@@ -104,14 +104,15 @@ def attack(c: TestClient, gid: str, tokens: dict[str, str], sides: dict[str, str
                 assert kind == "requested", r.text
                 tally["requested"] += 1
                 # the asker agrees to its own request: by the route and as a command
-                a = c.post(f"/games/{gid}/undo/accept", headers=_auth(tok))
+                at = {"expected_version": c.get(f"/games/{gid}").json()["version"]}
+                a = c.post(f"/games/{gid}/undo/accept", headers=_auth(tok), json=at)
                 assert a.status_code in (403, 409, 422), a.text
                 a = c.post(f"/games/{gid}/commands", headers=_auth(tok),
                            json={"command": {"type": "undo_accept"}, "expected_version": svc.current(gid).version})
                 assert a.status_code in (403, 409, 422), a.text
                 # a teammate (a seat of the asker's side) agrees
                 for mate in (s for s in tokens if s != seat and sides[s] == sides[seat]):
-                    a = c.post(f"/games/{gid}/undo/accept", headers=_auth(tokens[mate]))
+                    a = c.post(f"/games/{gid}/undo/accept", headers=_auth(tokens[mate]), json=at)
                     assert a.status_code in (403, 409, 422), a.text
                 # the other side declines it (the next forged target starts from a game without a request)
                 other = next((s for s in tokens if sides[s] != sides[seat]), None)

@@ -6,11 +6,11 @@ north lets the request lapse (a free step of its own) and asks again, back to be
 meant for the first request, lands on the second: north's card is drawn again (a second outcome of a private
 draw) with a consent south never gave to it.
 
-``POST /games/{id}/undo/accept`` and ``/decline`` had no body: an answer named no request. They now take
-``{"expected_version": n}`` (as a command does, DESIGN 8): the version of the game the answering seat saw the
-request in; when the game has moved on (another request may be waiting) the answer is 409 and nothing is
-stored. The game page sends it. The same answer through ``/commands`` was already bound by its
-``expected_version``.
+``POST /games/{id}/undo/accept`` and ``/decline`` had no body: an answer named no request. Now a consent must
+carry ``{"expected_version": n}`` (as every command through ``/commands`` does, DESIGN 8): the version of the
+game the answering seat saw the request in; when the game has moved on (another request may be waiting) the
+answer is 409 and nothing is stored. A decline may carry it (declining takes nothing back). The game page sends
+it. The same answer through ``/commands`` was already bound by its ``expected_version``.
 
 Real app (litestar's TestClient) on a real SQLite file, the toy ruleset.
 """
@@ -72,9 +72,10 @@ def test_an_answer_meant_for_one_undo_request_is_not_taken_for_the_next(toy_clie
     assert a.status_code == 201, a.text
 
 
-def test_an_answer_without_a_version_is_still_taken_and_a_malformed_one_is_a_problem(toy_client):
-    """Clients that send no body keep working (the answer is to the request waiting now); a body that is not
-    ``{"expected_version": <int>}`` is a 400 naming the field."""
+def test_a_consent_must_name_its_version_a_decline_need_not_and_a_malformed_one_is_a_problem(toy_client):
+    """A consent without ``expected_version`` is a 400 (an old client's bodyless accept could land on a request its
+    seat never saw) and stores nothing; a decline without a body is still taken (the answer is to the request
+    waiting now); a body that is not ``{"expected_version": <int>}`` is a 400 naming the field."""
     c = toy_client
     g = c.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
     gid, t = g["game_id"], g["seats"]
@@ -82,8 +83,15 @@ def test_an_answer_without_a_version_is_still_taken_and_a_malformed_one_is_a_pro
     assert c.post(f"/games/{gid}/commands", json={"command": {"type": "roll"}, "expected_version": v},
                   headers=_auth(t["north"])).status_code == 201
     assert c.post(f"/games/{gid}/undo", json={"to_version": v}, headers=_auth(t["north"])).status_code == 202
-    for body in ({"expected_version": "7"}, {"expected_version": 7.0}, {"version": 7}, [7]):
-        r = c.post(f"/games/{gid}/undo/decline", json=body, headers=_auth(t["south"]))
+    waiting = c.get(f"/games/{gid}").json()["version"]
+    for body in (None, {}):
+        r = c.post(f"/games/{gid}/undo/accept", json=body, headers=_auth(t["south"]))
         assert r.status_code == 400 and r.headers["content-type"].startswith(PROBLEM), (body, r.text)
+        assert "body" in r.json()["detail"] or r.json().get("field") == "expected_version", r.text
+    assert c.get(f"/games/{gid}").json()["version"] == waiting  # nothing stored
+    for route in ("/undo/accept", "/undo/decline"):
+        for body in ({"expected_version": "7"}, {"expected_version": 7.0}, {"version": 7}, [7]):
+            r = c.post(f"/games/{gid}{route}", json=body, headers=_auth(t["south"]))
+            assert r.status_code == 400 and r.headers["content-type"].startswith(PROBLEM), (route, body, r.text)
     r = c.post(f"/games/{gid}/undo/decline", headers=_auth(t["south"]))
     assert r.status_code == 201, r.text
