@@ -247,25 +247,31 @@ class Commands:
         transaction) is what guards it. Should the append find another version, or the command be refused,
         while the store holds another version than that row (another process appended: a command, a claim,
         a rotation), the command is run again on the store's row -- so its answer is the one it would have
-        had read fresh (401, 409, 403, 422, or the command taken), and nothing of the first try is stored."""
+        had read fresh (401, 409, 403, 422, or the command taken), and nothing of the first try is stored.
+        So is an answer that stored nothing (a ``command_id`` answered again, looked up before the append or
+        found by it): the token was checked on that row only, and a token rotated out since must not be
+        answered a first answer, its new holder's, as the seat (UMPIRE-SEAT-4: the old one no longer acts, on
+        any node)."""
         known = self.known_row(game_id, req.expected_version)
         if known is not None:
             steps = self._command_steps(game_id, token, req, known)
             res: Any = None
             exc: BaseException | None = None
-            stored = False  # the store answered an append of these steps: from then on their answer stands
+            stored = False  # the store appended these steps' events: from then on their answer stands
             while True:
                 try:
                     call = steps.throw(exc) if exc is not None else steps.send(res)
                 except StopIteration as stop:
-                    return stop.value
+                    if stored or self.game(game_id).version == known.version:
+                        return stop.value  # appended, or the row was the store's: the answer stands
+                    break  # answered again without an append, on a row another process has moved on from
                 except Problem:
                     if stored or self.game(game_id).version == known.version:
                         raise  # the row was the store's: the answer stands
                     break  # another process appended since: run again on the store's row
                 try:
                     res, exc = (yield call), None
-                    stored = True
+                    stored = not res.duplicate  # a duplicate ``command_id`` appended nothing
                 except Exception as err:  # noqa: BLE001 - the steps answer the store's refusal (or re-raise it)
                     res, exc = None, err
         return (yield from self._command_steps(game_id, token, req, self.game(game_id)))

@@ -130,7 +130,7 @@ def number(value: float | int, locale: str, spec: str = "") -> str:
 
 def translated_names(names: words.Names | None, locale: str) -> dict[str, str]:
     """The printed names by id in ``locale`` (the catalog's ``name`` context; a name it lacks stays English); a
-    name composed of words (a message: ``the general of player-1``) rendered in ``locale`` like any message."""
+    name composed of words (a message: ``the general of Player 1``) rendered in ``locale`` like any message."""
     if not names:
         return {}
     if locale == DEFAULT:

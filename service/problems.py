@@ -183,6 +183,9 @@ def _field_of(extra: Any) -> str | None:
     return None
 
 
+#: What litestar's "'data'" (a required body's key not found: no body was sent) means to a client.
+_NO_BODY = "the request has no JSON body, and this route requires one (see its schema in /schema)"
+
 #: The longest request path a problem repeats (litestar's "Validation failed for GET <url>" repeats the
 #: whole URL: a 5,000-digit parameter, or a seat token given in the query string, is not sent back).
 _MAX_ECHO = 200
@@ -197,7 +200,8 @@ def _on_http(req: Request, exc: HTTPException) -> Response[dict[str, Any]]:
             path = req.url.path
             detail = f"Validation failed for {req.method} {path if len(path) <= _MAX_ECHO else path[:_MAX_ECHO] + '...'}"
         if isinstance(exc.extra, list) and exc.extra:
-            msgs = [e.get("message") for e in exc.extra if isinstance(e, dict) and e.get("message")]
+            msgs = [_NO_BODY if e.get("message") == "'data'" else e.get("message")
+                    for e in exc.extra if isinstance(e, dict) and e.get("message")]
             if msgs:
                 detail = f"{detail}: {'; '.join(str(m) for m in msgs[:3])}"
         return problem_response(Problem(400, "malformed", detail, field=field))

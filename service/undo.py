@@ -30,6 +30,24 @@ class UndoRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     to_version: int
 
 
+class UndoAnswer(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /games/{id}/undo/decline`` (may be empty). ``expected_version``: the version of the game the
+    answering seat saw the request in (DESIGN 5 and 8): 409 when the game has moved on, for the request may have
+    lapsed and another, back further, be waiting -- an answer is to the request it was shown."""
+
+    expected_version: int | None = None
+
+
+class UndoConsent(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /games/{id}/undo/accept``: ``expected_version`` is required (as for every command through
+    ``/commands``). A consent names the request it consents to by the version it was seen in: a request that
+    lapsed and another, back further, asked meanwhile moves the game on, and the consent is refused (409)
+    instead of landing on a request its seat never saw (DESIGN 5: a re-draw only with the other side's
+    consent). A decline may leave it out: declining takes nothing back."""
+
+    expected_version: int
+
+
 def logged(records: list[StoredEvent]) -> list[Logged]:
     """The stored log as undo sees it, without decoding it (each event with the first seq of its command;
     a reveal when it drew or is not public, or by its stored flag). The service's own reading decodes the
@@ -55,11 +73,12 @@ def request_undo(svc: GameService, game_id: str, token: str | None, to_version: 
     return svc.run(game_id, seat, UndoTo(to_version=to_version), expected_version=None)
 
 
-def answer(svc: GameService, game_id: str, token: str | None, accept: bool) -> Answer:
-    """``POST /games/{id}/undo/accept`` and ``/decline``."""
+def answer(svc: GameService, game_id: str, token: str | None, accept: bool,
+           expected_version: int | None = None) -> Answer:
+    """``POST /games/{id}/undo/accept`` and ``/decline`` (``expected_version``: see :class:`UndoAnswer`)."""
     svc.game(game_id)
     seat = _seat(svc, game_id, token)
-    return svc.run(game_id, seat, UndoAccept() if accept else UndoDecline(), expected_version=None)
+    return svc.run(game_id, seat, UndoAccept() if accept else UndoDecline(), expected_version=expected_version)
 
 
 #: The name this function had before undo moved into the kernel.
@@ -71,4 +90,4 @@ def undo_targets(svc: GameService, game_id: str) -> list[int]:
     return svc.current(game_id).folded.undo_targets()
 
 
-__all__ = ["KERNEL_EVENT_TYPES", "UndoRequest", "answer", "answer_undo", "logged", "request_undo", "undo_targets"]
+__all__ = ["KERNEL_EVENT_TYPES", "UndoAnswer", "UndoConsent", "UndoRequest", "answer", "answer_undo", "logged", "request_undo", "undo_targets"]

@@ -142,7 +142,7 @@ class EmperorRuleset:
         if not state.opened:
             raise RuleViolation("BASE-SETUP-1", msg("The game has not been set up yet."))
         if state.winner is not None:
-            raise RuleViolation("SOLO-GAME-2", msg("The game is over: {side} won.", side=state.winner))
+            raise RuleViolation("SOLO-GAME-2", msg("The game is over: {side} won.", side=labels.SEAT_NAMES.get(state.winner, state.winner)))
         if seat != HUMAN:
             raise NotYourDecision(msg("{seat} is not a seat of this game; the Emperor decides inside the engine.",
                                       seat=repr(seat)))

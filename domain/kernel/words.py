@@ -11,7 +11,7 @@ A ruleset may offer (kernel protocol, optional):
 * ``names(state) -> dict[str, str | Message]``: the printed name of every id a summary or ruling may
   cite (units, cards, warriors, battles); stable over a game, so a step reads the same at any version. A
   name is a printed name (a string the catalogs hold in their ``name`` context) or, when it is composed
-  of words (Clouds of Smoke's ``the general of player-1``), a message; either is said in the reader's
+  of words (Clouds of Smoke's ``the general of Player 1``), a message; either is said in the reader's
   language at the edge (service/i18n.py ``translated_names``), in English by :func:`with_names`;
 * ``acted_by(event) -> str | None``: ``"automaton"`` for a step an automated opponent inside the
   engine decided (the Emperor), ``"referee"`` for one the rules did by themselves, None: the seat

@@ -25,6 +25,7 @@ from .formations import formation_of
 from .geometry import box_distance, point_box_distance
 from .morale import count_sixes
 from .movement import plan_move, pose
+from .seat_words import seat_words
 from .state import SmokeState, memo
 from .units import has
 from .commanders import overlaps_unit
@@ -37,14 +38,14 @@ def roll_action_dice(out: Any, seat: str) -> None:
     faces = tuple(out.dice.value(6) + 1 for _ in range(army.level))
     ones, sixes = faces.count(1), faces.count(6)
     rb = RulingBuilder().add("SMOKE-ACT-1", msg("{seat} rolls {level} action dice (commander level {level}): "
-                                                "{faces}.", seat=seat, level=army.level, faces=str(list(faces))), level=army.level, faces=list(faces))
+                                                "{faces}.", seat=seat_words(seat), level=army.level, faces=str(list(faces))), level=army.level, faces=list(faces))
     if ones and army.can_risk:
         rb.add("SMOKE-ACT-2", msg_n("{ones} one(s): for each, the commander may be risked for one additional die.",
                                     "{ones} one(s): for each, the commander may be risked for one additional die.", "ones", ones=ones))
     elif ones:
         rb.add("SMOKE-RISK-6", msg("A deputy may not risk for additional dice."))
     out.emit(ActionDiceRolled(seat=seat, level=army.level, faces=faces, ones=ones, sixes=sixes), rb,
-             summary=msg("{seat} rolls {faces}", seat=seat, faces=', '.join(map(str, faces))))
+             summary=msg("{seat} rolls {faces}", seat=seat_words(seat), faces=', '.join(map(str, faces))))
     count_sixes(out, seat, sixes)
 
 
@@ -67,10 +68,10 @@ def take_risk(out: Any, seat: str) -> None:
     failed = face == 1
     rb = RulingBuilder().add("SMOKE-ACT-2", msg("{seat} risks the commander for a 1: the additional die shows "
                                                 "{face} (a new die, not a re-roll, FAQ-8; its own 1 allows no "
-                                                "further risk).", seat=seat, face=face),  # SMOKE-DICE-4: no re-rolls
+                                                "further risk).", seat=seat_words(seat), face=face),  # SMOKE-DICE-4: no re-rolls
                              face=face)
     out.emit(RiskTaken(seat=seat, face=face, out=failed), rb, summary=msg("{seat} risks: {face}",
-                                                                          seat=seat, face=face))
+                                                                          seat=seat_words(seat), face=face))
     if face == 6:
         count_sixes(out, seat, 1)
     if failed:
@@ -108,7 +109,7 @@ def place_die(out: Any, seat: str, die: int, sid: str) -> None:
                                   die=die, face=face, slot_name=slot.name),
                die=die, face=face, slot=sid)
     out.emit(DiePlaced(seat=seat, die=die, face=face, slot=sid, tactic=slot.kind == "tactic", replaced=replaced), rb,
-             summary=msg("{seat}: {face} on {slot_name}", seat=seat, face=face, slot_name=slot.name))
+             summary=msg("{seat}: {face} on {slot_name}", seat=seat_words(seat), face=face, slot_name=slot.name))
 
 
 def end_placement(out: Any, seat: str) -> None:
@@ -121,7 +122,7 @@ def end_placement(out: Any, seat: str) -> None:
                                                       "(INFERRED).",
                                                       "Placement ends; {count} die/dice not placed are discarded "
                                                       "(INFERRED).", "count", count=len(left)), discarded=list(left)),
-             summary=msg("{seat} ends placement", seat=seat))
+             summary=msg("{seat} ends placement", seat=seat_words(seat)))
 
 
 def _resolving(state: SmokeState, seat: str):
@@ -244,7 +245,7 @@ def activate(out: Any, seat: str, sid: str, die: int, cid: str, uid: str) -> Non
     slot, d, fresh, measure = activation_check(st, seat, sid, die, cid, uid)
     eff: Activate = slot.effect  # type: ignore[assignment]
     rb = RulingBuilder().add("SMOKE-ACT-5", msg("{seat} takes die {die} (D = {d}) from {slot_name}.",
-                                                seat=seat, die=die, d=d, slot_name=slot.name), slot=sid, d=d)
+                                                seat=seat_words(seat), die=die, d=d, slot_name=slot.name), slot=sid, d=d)
     said = dict(distance=measure["command_distance"], commander=cid, x=measure["head"][0], y=measure["head"][1],
                 unit=measure["nearest"], radius=measure["radius"])
     rb.add("SMOKE-CMD-6", msg("The formation is {distance:.3f} UW from {commander}'s head ({x:.3f}, {y:.3f}) to the "
@@ -259,7 +260,7 @@ def activate(out: Any, seat: str, sid: str, die: int, cid: str, uid: str) -> Non
         rb.add("SMOKE-ACT-6", msg("Already activated this turn: {skipped}.", skipped=', '.join(skipped)))
     out.emit(FormationActivated(seat=seat, slot=sid, die=die, d=d, commander=cid, units=tuple(fresh),
                                 measure=measure, simple_bonus=eff.simple_bonus, simple_only=eff.simple_only), rb,
-             summary=msg("{seat} activates {fresh}", seat=seat, fresh=', '.join(fresh)))
+             summary=msg("{seat} activates {fresh}", seat=seat_words(seat), fresh=', '.join(fresh)))
 
 
 def move_check(state: SmokeState, seat: str, uid: str, kind: str, facing, distance, vector, via=()):
@@ -338,7 +339,7 @@ def end_activation(out: Any, seat: str) -> None:
              RulingBuilder().add("SMOKE-ACT-5", msg("The action is complete; {units} stay where they are.",
                                                     units=", ".join(still)) if still
                                  else msg("The action is complete."), stay=still),
-             summary=msg("{seat} ends the activation", seat=seat))
+             summary=msg("{seat} ends the activation", seat=seat_words(seat)))
 
 
 def ride_check(state: SmokeState, seat: str, sid: str, die: int, cid: str, to) -> tuple[Any, int, float, float]:
@@ -374,7 +375,7 @@ def ride(out: Any, seat: str, sid: str, die: int, cid: str, to) -> None:
     c = st.commanders[cid]
     end = (round(float(to[0]), 4), round(float(to[1]), 4))
     rb = RulingBuilder().add("SMOKE-ACT-5", msg("{seat} takes die {die} (D = {d}) from {slot_name}.",
-                                                seat=seat, die=die, d=d, slot_name=slot.name), slot=sid, d=d)
+                                                seat=seat_words(seat), die=die, d=d, slot_name=slot.name), slot=sid, d=d)
     rb.add("SMOKE-CMD-2", msg("{commander} rides {distance:.3f} UW (at most {limit:g}) from ({x:.3f}, {y:.3f}) to "
                               "({to_x:.3f}, {to_y:.3f}), head to head, passing freely over units and terrain "
                               "(FAQ-6).",
@@ -395,4 +396,4 @@ def end_actions(out: Any, seat: str) -> None:
                                                        "dice on tactics stay (FAQ-16).",
                                                        "The actions are cleared ({count} die/dice left on them); "
                                                        "dice on tactics stay (FAQ-16).", "count", count=len(left)), discarded=list(left)),
-             summary=msg("{seat} ends the actions phase", seat=seat))
+             summary=msg("{seat} ends the actions phase", seat=seat_words(seat)))

@@ -20,6 +20,7 @@ from .fire import describe, line_of_fire, shortest_weapon
 from .formations import formations, in_line_with, rear_partners, touching
 from .geometry import EPS, flank_or_rear_position
 from .markers import battle_units, covers
+from .seat_words import seat_words
 from .state import BattleCtx, HitChoice, SmokeState, Unit
 from .units import has, profile_of
 from .fire import in_fire_contact
@@ -127,7 +128,7 @@ def play_tactic(out: Any, seat: str, sid: str, units: tuple[str, ...], target: s
     slot = board.slot(sid)
     if slot is None or slot.kind != "tactic":
         raise RuleViolation("SMOKE-TAC-1", msg("{slot} is not a tactic of {seat}'s action board.",
-                                               slot=repr(sid), seat=seat), slot=sid)
+                                               slot=repr(sid), seat=seat_words(seat)), slot=sid)
     d = st.armies[seat].tactics.get(sid)
     if d is None:
         raise RuleViolation("SMOKE-TAC-1", msg("There is no die on the tactic {slot_name} ({slot}).",
@@ -141,7 +142,7 @@ def play_tactic(out: Any, seat: str, sid: str, units: tuple[str, ...], target: s
                                                "turn.", slot_name=slot.name))
     eff = slot.effect
     rb = RulingBuilder().add("SMOKE-TAC-1", msg("{seat} plays {slot_name} (D = {d}) in this battle.",
-                                                seat=seat, slot_name=slot.name, d=d), slot=sid, d=d)
+                                                seat=seat_words(seat), slot_name=slot.name, d=d), slot=sid, d=d)
     effect: dict[str, Any] = {"kind": type(eff).__struct_config__.tag}
     chosen: tuple[str, ...] = ()
     if isinstance(eff, Providence):
@@ -185,7 +186,7 @@ def play_tactic(out: Any, seat: str, sid: str, units: tuple[str, ...], target: s
             effect["max"] = int(eff.max.value(d))
             effect["per_units"] = eff.per_units
     out.emit(TacticPlayed(seat=seat, slot=sid, d=d, units=chosen, target=target, effect=effect), rb,
-             summary=msg("{seat} plays {slot_name}", seat=seat, slot_name=slot.name))
+             summary=msg("{seat} plays {slot_name}", seat=seat_words(seat), slot_name=slot.name))
 
 
 # -- results (SMOKE-RES, SMOKE-ADV) ------------------------------------------------------------
@@ -519,11 +520,11 @@ def fight_roll(out: Any) -> None:
                  RulingBuilder().add("SMOKE-HIT-3", msg("The last round of hits on side {s} reaches {count} of "
                                                         "{among}, equally near the enemy ({key:.3f} UW): their "
                                                         "owner {seat} chooses which.",
-                                                        s=s, count=count, among=', '.join(among), key=key, seat=seat), among=list(among),
+                                                        s=s, count=count, among=', '.join(among), key=key, seat=seat_words(seat)), among=list(among),
                                      count=count, distance=round(key, 4))
                  .add("SMOKE-HIT-4", msg("Every unit of the side already has as many hits as any other before "
                                          "these.")),
-                 summary=msg("{seat} chooses {count} of {among}", seat=seat, count=count, among=', '.join(among)))
+                 summary=msg("{seat} chooses {count} of {among}", seat=seat_words(seat), count=count, among=', '.join(among)))
 
 
 def choose_hits(out: Any, seat: str, units: tuple[str, ...]) -> None:
@@ -535,7 +536,7 @@ def choose_hits(out: Any, seat: str, units: tuple[str, ...]) -> None:
         raise RuleViolation("SMOKE-HIT-3", msg("No hits wait for their owner's choice now."))
     c = b.choices[0]
     if c.seat != seat:
-        raise RuleViolation("SMOKE-HIT-3", msg("{seat} chooses these hits.", seat=c.seat))
+        raise RuleViolation("SMOKE-HIT-3", msg("{seat} chooses these hits.", seat=seat_words(c.seat)))
     picked = tuple(units)
     if len(set(picked)) != len(picked) or not set(picked) <= set(c.among) or len(picked) != c.count:
         raise RuleViolation("SMOKE-HIT-3", msg("Choose exactly {count} of {among} (the equally near units), each "
@@ -547,10 +548,10 @@ def choose_hits(out: Any, seat: str, units: tuple[str, ...]) -> None:
     ignored = tuple(u for u in picked if b.allocated.get(u, 0) == 0 and u not in t.fort_used  # type: ignore[union-attr]
                     and terrain.fortification_of(st.units[u].box()) is not None)
     rb = RulingBuilder().add("SMOKE-HIT-3", msg("{seat} gives the hit(s) to {picked}.",
-                                                seat=seat, picked=', '.join(picked)), units=list(picked))
+                                                seat=seat_words(seat), picked=', '.join(picked)), units=list(picked))
     for u in ignored:
         rb.add("SMOKE-HIT-5", msg("{u} is in a fortification: it ignores one hit this turn.", u=u), unit=u)
-    out.emit(HitsChosen(seat=seat, units=picked, ignored=ignored), rb, summary=msg("{seat} allocates hits", seat=seat))
+    out.emit(HitsChosen(seat=seat, units=picked, ignored=ignored), rb, summary=msg("{seat} allocates hits", seat=seat_words(seat)))
 
 
 
@@ -673,7 +674,7 @@ def end_of_battle(out: Any) -> None:
         payer = _payer(st, loser, b)
         rb = RulingBuilder().add("SMOKE-END-2", msg("Only side {winner} has units within 2 UW of the marker(s): it "
                                                     "wins the battle; {payer} pays the price {price}.",
-                                                    winner=winner, payer=payer, price=price), price=price,
+                                                    winner=winner, payer=seat_words(payer), price=price), price=price,
                                  remaining=rem)
         if len(b.markers) > 1:
             rb.add("SMOKE-MARK-5", msg("Merged markers {markers}: their prices add up (GAP-B-11).",

@@ -14,6 +14,7 @@ from .fire import ELEVATION_RANGE_BONUS, _could_reach, describe, line_of_fire, o
 from .formations import formations, rear_partners
 from .geometry import EPS, box_distance
 from .layouts import keep, recent
+from .seat_words import seat_words
 from .state import Losses, SmokeState, Unit, memo
 from .units import bombardment_of, has
 from .fire import contact_enemies
@@ -253,9 +254,9 @@ def fire(out: Any, seat: str) -> None:
         k = total // LOSS_STEP
         rolls.append({"target": tseat, "dice": n, "faces": faces, "total": total, "losses": k})
         rb.add("SMOKE-BOMB-5", msg("Against {tseat}: {n}d6 = {faces} = {total}.",
-                                   tseat=tseat, n=n, faces=str(faces), total=total), target=tseat, faces=faces, total=total)
+                                   tseat=seat_words(tseat), n=n, faces=str(faces), total=total), target=tseat, faces=faces, total=total)
         rb.add("SMOKE-BOMB-6", msg_n("{total} // 10 = {k} loss(es) for {tseat} (1 morale or one unit retreats each).",
-                                     "{total} // 10 = {k} loss(es) for {tseat} (1 morale or one unit retreats each).", "k", total=total, k=k, tseat=tseat),
+                                     "{total} // 10 = {k} loss(es) for {tseat} (1 morale or one unit retreats each).", "k", total=total, k=k, tseat=seat_words(tseat)),
                losses=k)
         fs = []
         for key, arts in sorted(fdefs[tseat].items()):
@@ -266,8 +267,8 @@ def fire(out: Any, seat: str) -> None:
         rb.add("SMOKE-MP-5", msg("Formations of different players: one roll each."))
     out.emit(BombardmentRolled(seat=seat, shots=tuple(shots), rolls=tuple(rolls), losses=tuple(losses),
                                bombarded=tuple(sorted(aims))), rb,
-             summary=msg("{seat} bombards: {rolls}", seat=seat,
-                         rolls=", ".join(f"{r['target']} {r['total']}" for r in rolls)))
+             summary=msg("{seat} bombards: {rolls}", seat=seat_words(seat),
+                         rolls=joined([msg("{seat} {total}", seat=seat_words(r["target"]), total=r["total"]) for r in rolls], ", ")))
 
 
 def retreat_options(state: SmokeState, l: Losses) -> list[tuple[str, str, float]]:
@@ -303,11 +304,11 @@ def take_loss(out: Any, seat: str, unit: str | None) -> None:
         raise RuleViolation("SMOKE-BOMB-6", msg("You have no bombardment loss to take."))
     opts = retreat_options(st, l)
     if unit is None:
-        rb = RulingBuilder().add("SMOKE-BOMB-6", msg("{seat} takes this loss as 1 army morale.", seat=seat))
+        rb = RulingBuilder().add("SMOKE-BOMB-6", msg("{seat} takes this loss as 1 army morale.", seat=seat_words(seat)))
         if not opts:
             rb.add("SMOKE-BOMB-7", msg("No unit may retreat for it (INFERRED (d): the loss must be morale)."))
         out.emit(LossTaken(seat=seat, unit=None), rb, summary=msg("{seat} takes a bombardment loss as morale",
-                                                                  seat=seat))
+                                                                  seat=seat_words(seat)))
         lose_morale(out, seat, 1, "SMOKE-BOMB-6", "bombardment")
         return
     match = next((o for o in opts if o[0] == unit), None)
@@ -318,7 +319,7 @@ def take_loss(out: Any, seat: str, unit: str | None) -> None:
                                                 "unit per formation, each once (may retreat now: {near}).",
                                                 unit=repr(unit), near=near), unit=unit)
     rb = RulingBuilder().add("SMOKE-BOMB-6", msg("{seat} takes this loss as a retreat of {unit}.",
-                                                 seat=seat, unit=unit))
+                                                 seat=seat_words(seat), unit=unit))
     f = next(x for x in l.formations if x.key == match[1])
     arts = [st.units[a] for a in f.artillery if a in st.units]
     art = min(arts, key=lambda a: (box_distance(st.units[unit].box(), a.box()), a.id)).id if arts else None
@@ -327,5 +328,5 @@ def take_loss(out: Any, seat: str, unit: str | None) -> None:
                                unit=unit, distance=match[2], art=art), distance=round(match[2], 4),
            formation=match[1], artillery=art)
     out.emit(LossTaken(seat=seat, unit=unit, formation=match[1], distance_to_artillery=round(match[2], 4)), rb,
-             summary=msg("{seat}: {unit} retreats from the bombardment", seat=seat, unit=unit))
+             summary=msg("{seat}: {unit} retreats from the bombardment", seat=seat_words(seat), unit=unit))
     roll_retreat_distance(out, unit, "bombardment")

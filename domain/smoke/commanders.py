@@ -25,6 +25,7 @@ from .events import CommanderDisplaced, CommanderOut, CommanderRisked
 from .geometry import (
     EPS, Box, Point, point_box_distance, point_segment_distance, rotation_sweep, signed_distance, translation_sweep,
 )
+from .seat_words import seat_words
 from .state import Commander, SmokeState, Unit
 from .terrain import box_polygon
 from .units import has
@@ -144,12 +145,12 @@ def commander_out(out: Any, c: Commander, why: Message, rule: str) -> None:
     level = army.level
     new = max(DEPUTY_MIN_LEVEL, level - 1)
     out.emit(CommanderOut(seat=c.seat, commander=c.id, level=level, new_level=new, removed=False),
-             RulingBuilder().add(rule, msg("The commander of {seat} is out of action ({why}).", seat=c.seat, why=why))
+             RulingBuilder().add(rule, msg("The commander of {seat} is out of action ({why}).", seat=seat_words(c.seat), why=why))
              .add("SMOKE-RISK-6", msg("A deputy of level {new} takes over (one lower, never below "
                                       "{deputy_min_level}); it may no longer risk for extra dice.",
                                       new=new, deputy_min_level=DEPUTY_MIN_LEVEL),
                   level=level, new_level=new),
-             summary=msg("{seat}'s commander out of action", seat=c.seat))
+             summary=msg("{seat}'s commander out of action", seat=seat_words(c.seat)))
     lose_morale(out, c.seat, level, "SMOKE-RISK-5", f"commander out of action (level {level})")
 
 

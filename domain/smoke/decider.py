@@ -49,6 +49,7 @@ from .morale import support
 from .outbox import Outbox
 from .own_army import catalogue, own_armies
 from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
+from .seat_words import seat_words
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Arrival, Commander, SmokeState, Unit
 from .terrain_gen import start as start_generation
 from .turns import after_terrain, advance, resolve_hits, start_battle, to_act, unfought
@@ -242,12 +243,12 @@ class SmokeRuleset:
             rb.add("SMOKE-ARMY-6", msg("The battle fixes the armies and their deployment."))
         for a in arrivals:
             rb.add("SMOKE-PHASE-1", msg("{id} ({seat}) arrives as a reinforcement in phase {phase}.",
-                                        id=a.unit.id, seat=a.unit.seat, phase=a.phase),
+                                        id=a.unit.id, seat=seat_words(a.unit.seat), phase=a.phase),
                    unit=a.unit.id, phase=a.phase, at=[a.unit.x, a.unit.y, a.unit.facing])
         for a in armies:
             rb.add("SMOKE-VIC-1", msg("{seat}: starting army morale {morale}; commander level {level} ({skill}); "
                                       "strategic rating {strategic_rating}.",
-                                      seat=a.seat, morale=a.morale, level=a.level, skill=a.skill, strategic_rating=a.strategic_rating), seat=a.seat, morale=a.morale,
+                                      seat=seat_words(a.seat), morale=a.morale, level=a.level, skill=a.skill, strategic_rating=a.strategic_rating), seat=a.seat, morale=a.morale,
                    level=a.level, rating=a.strategic_rating)
         out.emit(opened, rb, summary=msg("{title} set up", title=battle.title))
         if battle.first_side is not None:
@@ -273,7 +274,7 @@ class SmokeRuleset:
         acting = to_act(state)
         if seat not in acting:
             raise NotYourDecision(msg("It is {seats}'s decision now, not {seat}'s.",
-                                      seats=', '.join(acting) or msg("nobody"), seat=seat))
+                                      seats=joined([seat_words(s) for s in acting], ", ") or msg("nobody"), seat=seat_words(seat)))
         out = Outbox(state, dice)
         dispatch(out, seat, command)
         advance(out)
@@ -371,9 +372,9 @@ def first_player_roll(out: Outbox) -> None:
         rb.add("SMOKE-SETUP-4", msg("Reroll: {rolls}.", rolls=said) if i else msg("{rolls}.", rolls=said),
                round=i + 1, rolls=row)
     rb.add("SMOKE-SETUP-4", msg("Side {winner} rolled higher: {chooser} chooses who goes first.",
-                                winner=winner, chooser=chooser))
+                                winner=winner, chooser=seat_words(chooser)))
     out.emit(FirstSideRolled(rounds=tuple(rounds), chooser=chooser), rb, summary=msg("{chooser} chooses the first side",
-                                                                                     chooser=chooser))
+                                                                                     chooser=seat_words(chooser)))
 
 
 def choose_first(out: Outbox, side: str) -> None:
@@ -398,8 +399,8 @@ def begin(out: Outbox, side: str) -> None:
         out.emit(EdgeChoiceOffered(seat=seat),
                  RulingBuilder().add("SMOKE-DEP-5", msg('A "confusion" deployment: the first player {seat} chooses '
                                                         "its own table edge; the opponent gets the opposite one.",
-                                                        seat=seat),
-                                     seat=seat), summary=msg("{seat} chooses its table edge", seat=seat))
+                                                        seat=seat_words(seat)),
+                                     seat=seat), summary=msg("{seat} chooses its table edge", seat=seat_words(seat)))
         return
     if out.state.battle is not None and out.state.battle.generate_terrain:
         start_generation(out)
@@ -420,7 +421,7 @@ def choose_edge(out: Outbox, seat: str, edge: str) -> None:
     out.emit(EdgesChosen(seat=seat, edges=edges),
              RulingBuilder().add("SMOKE-DEP-5", msg("{seat} chooses the {edge} edge for side {mine}; the opponent "
                                                     "gets the {other_edge} edge.",
-                                                    seat=seat, edge=edge, mine=mine, other_edge=OPPOSITE[edge]), edges=edges),
+                                                    seat=seat_words(seat), edge=edge, mine=mine, other_edge=OPPOSITE[edge]), edges=edges),
              summary=msg("side {mine} takes the {edge} edge", mine=mine, edge=edge))
     begin(out, st.side_order[0])
 
@@ -488,8 +489,8 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
                 cite_declining(rb, st, seat)
                 out.emit(StepStarted(step=ACTIONS, player=t.player),
                          rb.add("SMOKE-BOMB-2", msg("{seat} does not bombard this turn (optional, INFERRED).",
-                                                    seat=seat)),
-                         summary=msg("{seat} does not bombard", seat=seat))
+                                                    seat=seat_words(seat))),
+                         summary=msg("{seat} does not bombard", seat=seat_words(seat)))
                 return None
             return fire(out, seat)
     elif t.step == ACTIONS:
@@ -528,8 +529,8 @@ def dispatch(out: Outbox, seat: str, cmd: Any) -> None:  # noqa: C901 - one disp
                 return play_tactic(out, seat, cmd.slot, tuple(cmd.units), cmd.target)
             if isinstance(cmd, C.EndTactics):
                 out.emit(TacticsEnded(seat=seat), RulingBuilder().add("SMOKE-BAT-2", msg("{seat} plays no more tactics.",
-                                                                                         seat=seat)),
-                         summary=msg("{seat} ends tactics", seat=seat))
+                                                                                         seat=seat_words(seat))),
+                         summary=msg("{seat} ends tactics", seat=seat_words(seat)))
                 return None
         elif b.step == "allocate":
             if isinstance(cmd, C.AllocateHits):
@@ -600,7 +601,7 @@ def place_marker(out: Outbox, seat: str, at: Any) -> None:
         rb.add("SMOKE-MARK-3", msg("Also within its 2 UW and joining the battle: {joins}.", joins=', '.join(joins)), joins=list(joins))
     rb.add("SMOKE-MARK-4", msg("Its price is 1."))
     out.emit(MarkerPlaced(seat=seat, marker=mid, x=x, y=y, covers=cov, joins=joins,
-                          opponents=opps), rb, summary=msg("{seat} places {marker}", seat=seat, marker=mid))
+                          opponents=opps), rb, summary=msg("{seat} places {marker}", seat=seat_words(seat), marker=mid))
 
 
 RULESET = SmokeRuleset()

@@ -30,6 +30,7 @@ from .events import (
     DeploymentStepDone, FortificationPlaced, UnitDeployed,
 )
 from .geometry import EPS, Box, box_overlap_depth, dist, point_box_distance
+from .seat_words import seat_words
 from .state import SmokeState, memo
 from .turn_start import start_turn
 
@@ -127,7 +128,7 @@ def advance(out: Any) -> bool:
             seats = tuple(s for s in st.seats if s not in d.revealed) if seat == "*" else (seat,)
             out.emit(ColumnsRevealed(columns={s: d.columns[s] for s in seats}),
                      RulingBuilder().add("SMOKE-DEP-3", msg("The players reveal which column each number is: "
-                                                            "{columns}.", columns=joined([msg("{seat}: {columns}", seat=s, columns=joined(
+                                                            "{columns}.", columns=joined([msg("{seat}: {columns}", seat=seat_words(s), columns=joined(
                                              [msg_n("{number} = {count} unit(s)", "{number} = {count} unit(s)", "count",
                                                     number=i + 1, count=len(c)) for i, c in enumerate(d.columns[s])],
                                              ", ")) for s in seats], "; "))),
@@ -140,7 +141,7 @@ def advance(out: Any) -> bool:
             return False
         out.emit(DeploymentStepDone(stage=stage, seat=seat), RulingBuilder().add(
             "SMOKE-DEP-4" if stage == "units" else "SMOKE-DEP-3",
-            msg("Deployment: {stage} of {seat} done.", stage=stage, seat=seat) if seat != "*"
+            msg("Deployment: {stage} of {seat} done.", stage=stage, seat=seat_words(seat)) if seat != "*"
             else msg("Deployment: {stage} done.", stage=stage)), summary=msg("{stage} done", stage=stage))
     return False
 
@@ -150,7 +151,7 @@ def _stage(st: SmokeState, seat: str, stage: str) -> None:
     if cur is None or cur[0] != stage or (cur[1] != "*" and cur[1] != seat):
         now = f"{cur[0]} ({cur[1]})" if cur else "over"
         raise RuleViolation("SMOKE-SETUP-1", msg("The deployment step now is {now}, not {stage} for {seat}.",
-                                                 now=now, stage=stage, seat=seat))
+                                                 now=now, stage=stage, seat=seat_words(seat)))
 
 
 # -- columns (SMOKE-SETUP-3, SMOKE-DEP-2) --------------------------------------------------------
@@ -180,8 +181,8 @@ def assign_columns(out: Any, seat: str, columns: tuple[tuple[str, ...], ...]) ->
     salt = "".join(f"{out.dice.value(SALT_SIDES, SECRET_STREAM):016x}" for _ in range(2))
     out.emit(ColumnsAssigned(seat=seat, count=len(cols), columns=cols, salt=salt),
              RulingBuilder().add("SMOKE-DEP-2", msg("{seat} numbers its {count} columns in secret.",
-                                                    seat=seat, count=len(cols))),
-             summary=msg("{seat} numbers its columns", seat=seat), visibility=seat, reveals=True)
+                                                    seat=seat_words(seat), count=len(cols))),
+             summary=msg("{seat} numbers its columns", seat=seat_words(seat)), visibility=seat, reveals=True)
 
 
 def example_columns(st: SmokeState, seat: str) -> tuple[tuple[str, ...], ...]:
@@ -230,9 +231,9 @@ def place_fortification(out: Any, seat: str, at, facing: float, uid: str) -> Non
     el = TerrainElement(id=f"FORT-{seat[-1]}-{n}", kind="fortification", polygon=poly)
     out.emit(FortificationPlaced(seat=seat, element=el, unit=uid, x=_r(b.cx), y=_r(b.cy), facing=_r(b.theta)),
              RulingBuilder().add("SMOKE-DEP-6", msg("{seat} places a fortification with {unit} inside it.",
-                                                    seat=seat, unit=uid))
+                                                    seat=seat_words(seat), unit=uid))
              .add("SMOKE-TERR-8", msg("A fortification holds exactly one unit.")), summary=msg("{seat} fortifies {unit}",
-                                                                                          seat=seat, unit=uid))
+                                                                                          seat=seat_words(seat), unit=uid))
 
 
 # -- column markers (SMOKE-DEP-3) -----------------------------------------------------------------
@@ -252,8 +253,8 @@ def column_check(st: SmokeState, seat: str, n: int, at) -> tuple[float, float]:
 def place_column(out: Any, seat: str, n: int, at) -> None:
     x, y = column_check(out.state, seat, n, at)
     out.emit(ColumnPlaced(seat=seat, number=n, x=x, y=y),
-             RulingBuilder().add("SMOKE-DEP-3", msg("{seat} places the marker of column {n}.", seat=seat, n=n)),
-             summary=msg("{seat}: column {n} marker", seat=seat, n=n))
+             RulingBuilder().add("SMOKE-DEP-3", msg("{seat} places the marker of column {n}.", seat=seat_words(seat), n=n)),
+             summary=msg("{seat}: column {n} marker", seat=seat_words(seat), n=n))
 
 
 def example_column(st: SmokeState, seat: str, number: int | None = None) -> tuple[int, tuple[float, float]] | None:
@@ -360,7 +361,7 @@ def scout_problem(st: SmokeState, seat: str, b: Box) -> "Message | None":
             return msg("{unit} is nearer", unit=o.id)
     for m in st.deployment.markers if st.deployment else ():
         if st.armies[m.seat].side != side and point_box_distance((m.x, m.y), b) < SCOUT_DISTANCE:
-            return msg("the marker of {seat}'s column {number} is nearer", seat=m.seat, number=m.number)
+            return msg("the marker of {seat}'s column {number} is nearer", seat=seat_words(m.seat), number=m.number)
     assert st.battle is not None
     for s in st.battle.sides:
         if s.id != side and Polygon(s.zone).distance(poly) < SCOUT_DISTANCE:
@@ -390,7 +391,7 @@ def deploy_unit(out: Any, seat: str, uid: str, at, facing: float) -> None:
             rb.add("SMOKE-DEP-4", msg("{unit} goes in its own deployment zone: its column {column} has no room "
                                       "left (INFERRED).", unit=uid, column=m['column']), **m)
     out.emit(UnitDeployed(seat=seat, unit=uid, x=_r(b.cx), y=_r(b.cy), facing=_r(b.theta), measure=m), rb,
-             summary=msg("{seat} deploys {unit}", seat=seat, unit=uid))
+             summary=msg("{seat} deploys {unit}", seat=seat_words(seat), unit=uid))
 
 
 def commander_check(st: SmokeState, seat: str, cid: str, at) -> tuple[float, float]:
@@ -415,7 +416,7 @@ def deploy_commander(out: Any, seat: str, cid: str, at) -> None:
     x, y = commander_check(out.state, seat, cid, at)
     out.emit(CommanderDeployed(seat=seat, commander=cid, x=x, y=y),
              RulingBuilder().add("SMOKE-DEP-4", msg("{commander} may be placed anywhere.", commander=cid)), summary=msg("{seat} places {commander}",
-                                                                                               seat=seat, commander=cid))
+                                                                                               seat=seat_words(seat), commander=cid))
 
 
 class _Room:

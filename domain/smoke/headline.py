@@ -4,12 +4,13 @@ header (``board.svg``) and the text replay (``umpire replay``) both lead with it
 (issue 28): rendered in the reader's language at the edge; :func:`domain.kernel.messages.text_of` gives the
 English line.
 
-A side is named as printed with its players ("Karl (player-1)"), never by its id.
+A side is named as printed with its players by their names ("Karl (Player 1)"), never by its id.
 """
 from __future__ import annotations
 
 from domain.kernel.messages import Message, joined, msg
 
+from .seat_words import seat_words
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, DEPLOY, SmokeState
 
 STEP_WORDS = {DEPLOY: msg("deployment"), BOMBARD: msg("bombardment step"), ACTIONS: msg("action step"),
@@ -17,12 +18,14 @@ STEP_WORDS = {DEPLOY: msg("deployment"), BOMBARD: msg("bombardment step"), ACTIO
 RESULT_WORDS = {"decisive": msg("decisive victory"), "marginal": msg("marginal victory")}
 
 
-def side_words(state: SmokeState, side: str | None) -> str:
-    """"Karl (player-1)": a side's printed name and its players (data: the same in every language)."""
+def side_words(state: SmokeState, side: str | None) -> "str | Message":
+    """"Karl (Player 1)": a side's printed name and its players by their names (``seat_words``), in the reader's
+    language."""
     b = state.battle
     name = next((s.name for s in b.sides if s.id == side), side) if b is not None else side
     seats = sorted(a.seat for a in state.armies.values() if a.side == side)
-    return f"{name} ({', '.join(seats)})" if seats else str(name)
+    return msg("{title} ({seats})", title=str(name), seats=joined([seat_words(s) for s in seats], ", ")) if seats \
+        else str(name)
 
 
 def _phase(state: SmokeState) -> Message:
@@ -34,14 +37,14 @@ def _phase(state: SmokeState) -> Message:
 
 
 def headline(state: SmokeState) -> "str | Message":
-    """"Crossroads of four armies · turn 3, phase 2 of 6 · Karl (player-1) to act, action step"; a finished game
-    ends with its result ("Vertumn (player-2) wins, marginal victory" or "a draw")."""
+    """"Crossroads of four armies · turn 3, phase 2 of 6 · Karl (Player 1) to act, action step"; a finished game
+    ends with its result ("Vertumn (Player 2) wins, marginal victory" or "a draw")."""
     b = state.battle
     return joined([b.title if b is not None else state.battle_id, status_words(state)], " · ")
 
 
 def status_words(state: SmokeState) -> "str | Message":
-    """The headline without the battle's title: "turn 3, phase 2 of 6 · Karl (player-1) to act, action step"."""
+    """The headline without the battle's title: "turn 3, phase 2 of 6 · Karl (Player 1) to act, action step"."""
     parts: list[str | Message] = []
     if state.turn_no:
         parts.append(msg("turn {turn}, {phase}", turn=state.turn_no, phase=_phase(state)))

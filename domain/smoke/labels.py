@@ -18,6 +18,7 @@ from .army import expanded
 from .commanders import DEPUTY_MIN_LEVEL
 from .formations import formations
 from .movement import ROAD_BONUS
+from .seat_words import seat_words
 from .state import SmokeState
 from .terrain_words import terrain_word
 
@@ -78,8 +79,8 @@ def roster(state: SmokeState, armies: Any = None) -> dict[str, str]:
 def names(state: SmokeState, armies: Any = None) -> "dict[str, str | Message]":
     """Units by their profile's printed name, commanders, action-board slots, sides (with their seats).
 
-    A commander's and a side's name is composed of words and seats (``the general of player-1``, ``Karl of
-    player-1 and player-3``): a message, rendered in the reader's language like every message (the rulebook's
+    A commander's and a side's name is composed of words and seats by their names (``the general of Player 1``, ``Karl of
+    Player 1 and Player 3``): a message, rendered in the reader's language like every message (the rulebook's
     полководец and командующий in Russian; the side's printed title, ``Вертумн``, from the catalog)."""
     out: "dict[str, str | Message]" = {}
     for uid, pid in roster(state, armies).items():
@@ -87,12 +88,12 @@ def names(state: SmokeState, armies: Any = None) -> "dict[str, str | Message]":
         out[uid] = p.name if p is not None else pid.replace("_", " ")
     for seat in state.seats:
         n = seat.rsplit("-", 1)[-1]
-        out[f"P{n}-G"] = msg("the general of {seat}", seat=seat)
+        out[f"P{n}-G"] = msg("the general of {seat}", seat=seat_words(seat))
         for j in range(1, 4):
-            out[f"P{n}-C{j}"] = msg("commander {number} of {seat}", number=j, seat=seat)
+            out[f"P{n}-C{j}"] = msg("commander {number} of {seat}", number=j, seat=seat_words(seat))
     titles = {s.id: s.name for s in state.battle.sides} if state.battle is not None else {}
     for side, seats in state.sides.items():
-        title, joint = titles.get(side, side.capitalize()), joined(list(seats), msg(" and "))
+        title, joint = titles.get(side, side.capitalize()), joined([seat_words(s) for s in seats], msg(" and "))
         # the count of seats chooses the form where a language declines "of" (Russian игрока / игроков)
         out[side] = msg_n("{title} of {seats}", "{title} of {seats}", "count", title=title, seats=joint,
                           count=len(seats))
@@ -240,7 +241,7 @@ def describe(state: SmokeState, seat: str, cmd: Any) -> dict[str, Any]:  # noqa:
                  else msg("Retreat straight back from the unit's facing (SMOKE-RET-3)"))
     elif isinstance(cmd, C.ChooseFirst):
         label = msg("{side}'s side ({seats}) plays first (SMOKE-SETUP-4)", side=cmd.side.capitalize(),
-                    seats=", ".join(state.sides.get(cmd.side, ())))
+                    seats=joined([seat_words(s) for s in state.sides.get(cmd.side, ())], ", "))
     elif isinstance(cmd, C.PlaceMarker):
         label = msg("Put the battle marker at {at} (SMOKE-MARK-3)", at=_pt(cmd.at))
     elif isinstance(cmd, C.Fight):
@@ -344,7 +345,7 @@ def describe_template(state: SmokeState, seat: str, template: dict[str, Any]) ->
 def seat_names(players: int) -> "dict[str, Message]":
     """The seats ``player-1..players`` in words (kernel words.py ``seat_names``, docs/seat-names.md): the rulebook
     numbers its players (Russian: игрок), ``Player 2``."""
-    return {f"player-{n}": msg("Player {n}", n=n) for n in range(1, players + 1)}
+    return {f"player-{n}": seat_words(f"player-{n}") for n in range(1, players + 1)}
 
 
 __all__ = ["acted_by", "describe", "describe_template", "names", "roster", "seat_names"]

@@ -9,6 +9,7 @@ from domain.kernel import RulingBuilder
 from domain.kernel.messages import Message, joined, msg, msg_n
 
 from .events import ArmyAbandoned, ArmyBroken, GameEnded, MoraleLost, PhaseAdvanced, SideSupported, SixesCounted
+from .seat_words import seat_words
 from .state import SmokeState
 
 
@@ -52,10 +53,10 @@ def lose_morale(out: Any, seat: str, amount: int, rule: str, reason: str) -> Non
     new = army.morale - amount
     out.emit(MoraleLost(seat=seat, amount=amount, morale=new, reason=reason),
              RulingBuilder().add(rule, msg("{seat} loses {amount} army morale ({reason}): {morale} -> {new}.",
-                                           seat=seat, amount=amount, reason=reason_words(reason), morale=army.morale,
+                                           seat=seat_words(seat), amount=amount, reason=reason_words(reason), morale=army.morale,
                                            new=new),
                                  amount=amount, before=army.morale, after=new),
-             summary=msg("{seat} -{amount} morale", seat=seat, amount=amount))
+             summary=msg("{seat} -{amount} morale", seat=seat_words(seat), amount=amount))
     if new <= 0:
         army_at_zero(out, seat)
 
@@ -70,7 +71,7 @@ def army_at_zero(out: Any, seat: str) -> None:
                            detail=f"{seat}'s army morale fell to {st.armies[seat].morale}"),
                  RulingBuilder().add("SMOKE-VIC-2", msg("{seat}'s army morale is at or below 0 (GAP-B-26: 0 "
                                                         "counts): {winner} wins a decisive victory at once.",
-                                                        seat=seat, winner=winner)),
+                                                        seat=seat_words(seat), winner=winner)),
                  summary=msg("{winner} wins a decisive victory", winner=winner))
         return
     if side in st.supported:
@@ -84,8 +85,8 @@ def army_at_zero(out: Any, seat: str) -> None:
     out.emit(ArmyBroken(seat=seat, side=side),
              RulingBuilder().add("SMOKE-MP-6", msg("{seat}'s army is at 0: side {side} chooses Support (share the "
                                                    "remaining morale) or Abandon (the army leaves the game).",
-                                                   seat=seat, side=side)),
-             summary=msg("{seat}'s army is broken", seat=seat))
+                                                   seat=seat_words(seat), side=side)),
+             summary=msg("{seat}'s army is broken", seat=seat_words(seat)))
 
 
 def support(out: Any, choice: str) -> None:
@@ -112,9 +113,9 @@ def support(out: Any, choice: str) -> None:
     removed = tuple(sorted(u.id for u in st.units.values() if u.seat == seat))
     out.emit(ArmyAbandoned(seat=seat, removed=removed),
              RulingBuilder().add("SMOKE-MP-6", msg("Abandon: {seat}'s units are removed and {seat} leaves the game.",
-                                                   seat=seat),
+                                                   seat=seat_words(seat)),
                                  removed=list(removed)),
-             summary=msg("{seat} abandons", seat=seat))
+             summary=msg("{seat} abandons", seat=seat_words(seat)))
     if not out.state.seats_of_side(side):
         winner = other_side(out.state, side)
         out.emit(GameEnded(kind="decisive", winner=winner, rule="SMOKE-MP-6", detail=f"side {side} has no army left"),

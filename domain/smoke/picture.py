@@ -22,6 +22,7 @@ from . import events as E
 from .commanders import COMMANDER_RADIUS
 from .headline import status_words
 from .markers import BATTLE_RADIUS
+from .seat_words import seat_words
 from .state import SmokeState
 from .terrain_words import TERRAIN_WORDS
 
@@ -79,7 +80,7 @@ def render_svg(state: SmokeState, recent: list[Any], say: Callable[["str | Messa
     side_name = {s.id: s.name for s in b.sides}
     out.append(f'<text x="{_f(M)}" y="16" font-size="14" font-weight="bold">{escape(say(b.title))}</text>')
     out.append(f'<text x="{_f(M)}" y="32" font-size="12" class="headline">{escape(say(status_words(state)))}</text>')
-    morale = joined([msg("{seat} ({side}): morale {morale}/{start}, level {level}", seat=a.seat,
+    morale = joined([msg("{seat} ({side}): morale {morale}/{start}, level {level}", seat=seat_words(a.seat),
                          side=side_name.get(a.side, a.side), morale=a.morale, start=a.start_morale, level=a.level)
                      for a in sorted(state.armies.values(), key=lambda a: a.seat)], "   ")
     out.append(f'<text x="{_f(M)}" y="47" font-size="11">{escape(say(morale))}</text>')
@@ -149,7 +150,7 @@ def render_svg(state: SmokeState, recent: list[Any], say: Callable[["str | Messa
         label = u.id + (f" x{hits[u.id]}" if hits.get(u.id) else "")
         out.append(f'<text x="{fr.x(u.x)}" y="{_f(float(fr.y(u.y)) + 3)}" font-size="8" text-anchor="middle" '
                    f'fill="#fff" font-weight="bold">{escape(label)}</text>')
-        out.append(f'<title>{escape(u.id)}: {escape(say(p.name))} ({escape(u.seat)})</title>')
+        out.append(f'<title>{escape(u.id)}: {escape(say(p.name))} ({escape(say(seat_words(u.seat)))})</title>')
         out.append("</g>")
     # commanders
     for cmd in sorted(state.commanders.values(), key=lambda c: c.id):
@@ -163,8 +164,8 @@ def render_svg(state: SmokeState, recent: list[Any], say: Callable[["str | Messa
         lvl = state.armies[cmd.seat].level if cmd.general else ""
         out.append(f'<text x="{fr.x(cmd.x)}" y="{_f(float(fr.y(cmd.y)) + 3)}" font-size="8" text-anchor="middle" '
                    f'fill="{c}" font-weight="bold">{tag}{lvl}</text>')
-        who = (msg("{commander}: general ({seat})", commander=cmd.id, seat=cmd.seat) if cmd.general
-               else msg("{commander}: commander ({seat})", commander=cmd.id, seat=cmd.seat))
+        who = (msg("{commander}: general ({seat})", commander=cmd.id, seat=seat_words(cmd.seat)) if cmd.general
+               else msg("{commander}: commander ({seat})", commander=cmd.id, seat=seat_words(cmd.seat)))
         out.append(f'<title>{escape(say(who))}</title></g>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -24,6 +24,7 @@ from .events import (
     TerrainScattered,
 )
 from .geometry import Box
+from .seat_words import seat_words
 from .state import SmokeState
 
 QUARTERS = {"sw_ne": ("sw", "ne"), "nw_se": ("nw", "se")}
@@ -44,7 +45,7 @@ def start(out: Any) -> None:
     chooser = st.seats_of_side(st.side_order[0])[0]
     out.emit(TerrainGenerationStarted(chooser=chooser),
              RulingBuilder().add("SMOKE-TGEN-2", msg("Terrain generation: {chooser} (first player) picks a "
-                                                     "diagonal pair of quarters (GAP-B-20).", chooser=chooser)), summary=msg("terrain generation"))
+                                                     "diagonal pair of quarters (GAP-B-20).", chooser=seat_words(chooser))), summary=msg("terrain generation"))
 
 
 def choose(out: Any, seat: str, diagonal: str) -> None:
@@ -59,7 +60,7 @@ def choose(out: Any, seat: str, diagonal: str) -> None:
     queue = tuple((s1, q) for q in mine) + tuple((s2, q) for q in other)
     out.emit(QuartersChosen(quarters={s1: mine, s2: other}, queue=queue),
              RulingBuilder().add("SMOKE-TGEN-2", msg("{s1} takes quarters {mine}, {s2} {other}.",
-                                                     s1=s1, mine=' and '.join(mine), s2=s2, other=' and '.join(other))), summary=msg("quarters chosen"))
+                                                     s1=seat_words(s1), mine=' and '.join(mine), s2=seat_words(s2), other=' and '.join(other))), summary=msg("quarters chosen"))
 
 
 def advance(out: Any) -> bool:
@@ -81,7 +82,7 @@ def advance(out: Any) -> bool:
                      RulingBuilder().add("SMOKE-TGEN-2", msg_n("{seat} rolls D3 for quarter {q}: d6 {face} -> {n} "
                                                                "element(s).",
                                                                "{seat} rolls D3 for quarter {q}: d6 {face} -> {n} "
-                                                               "element(s).", "n", seat=seat, q=q, face=face, n=n))
+                                                               "element(s).", "n", seat=seat_words(seat), q=q, face=face, n=n))
                      .add("SMOKE-DICE-2", msg("D3 is a d6 halved, rounded up.")), summary=msg_n("{q} quarter: {n} element(s)",
                                                                                                 "{q} quarter: {n} element(s)", "n", q=q, n=n))
             continue
@@ -92,7 +93,7 @@ def advance(out: Any) -> bool:
                                                      total=total, kinds=joined(list(kinds), msg(" or ")) if kinds
                                                      else msg("nothing")), faces=list(faces), total=total)
         if len(kinds) > 1:
-            rb.add("SMOKE-TGEN-3", msg("{seat} chooses which (GAP-B-20).", seat=seat))
+            rb.add("SMOKE-TGEN-3", msg("{seat} chooses which (GAP-B-20).", seat=seat_words(seat)))
         out.emit(TerrainRolled(seat=seat, quarter=q, faces=faces, total=total, kinds=kinds), rb,
                  summary=msg("{quarter} quarter: {total}, {kinds}", quarter=q, total=total,
                              kinds=joined([k.replace("_", " ") for k in kinds], msg(" or ")) if kinds
@@ -143,7 +144,7 @@ def place(out: Any, seat: str, kind: str, at, rotation: float) -> None:
     el = TerrainElement(id=f"G{n}-{kind}", kind=kind, polygon=poly)
     out.emit(TerrainPlaced(seat=seat, quarter=q, element=el),
              RulingBuilder().add("SMOKE-TGEN-2", msg("{seat} places a {kind} in quarter {q}.",
-                                                     seat=seat, kind=kind, q=q)), summary=msg("{kind} placed",
+                                                     seat=seat_words(seat), kind=kind, q=q)), summary=msg("{kind} placed",
                                                                                                          kind=kind.replace('_', ' ')))
 
 

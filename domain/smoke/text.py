@@ -12,6 +12,7 @@ from typing import Any
 from domain.kernel.messages import Message, joined, msg
 
 from .headline import headline
+from .seat_words import seat_words
 from .state import SmokeState
 from .terrain import point_in_ring
 from .terrain_words import terrain_word
@@ -63,10 +64,10 @@ def render_state(state: SmokeState, seat: str | None) -> "str | Message":
     for m in state.markers.values():
         put(m.x, m.y, "*")
     names = {sd.id: sd.name for sd in b.sides}
-    armies = [msg("{seat} ({side}) morale {morale} of {start}, general level {level}", seat=a.seat,
+    armies = [msg("{seat} ({side}) morale {morale} of {start}, general level {level}", seat=seat_words(a.seat),
                   side=names.get(a.side, a.side), morale=a.morale, start=a.start_morale, level=a.level)
               if not a.out else
-              msg("{seat} ({side}) morale {morale} of {start}, general level {level}, general out", seat=a.seat,
+              msg("{seat} ({side}) morale {morale} of {start}, general level {level}, general out", seat=seat_words(a.seat),
                   side=names.get(a.side, a.side), morale=a.morale, start=a.start_morale, level=a.level)
               for a in state.armies.values()]
     lines: list[str | Message] = [headline(state), msg("Armies: {list}", list=joined(armies, "; "))]
@@ -77,7 +78,7 @@ def render_state(state: SmokeState, seat: str | None) -> "str | Message":
     for r in range(H - 1, -1, -1):
         lines.append(f"{r:>3} |" + "".join(rows[r]) + "|")
     lines.append("     " + "".join(str(c % 10) for c in range(W)))
-    lines.append(msg("Map: 1 character per UW, north up; digits: units of player-N at their centre, G/C: general/"
+    lines.append(msg("Map: 1 character per UW, north up; digits: units of Player N at their centre, G/C: general/"
                      "commander, *: battle marker; terrain {legend}.",
                      legend=joined([msg("{a}{sep}{b}", a=v, sep=" ", b=terrain_word(k)) for k, v in TERRAIN_CHAR.items()],
                                    ", ")))
@@ -85,7 +86,7 @@ def render_state(state: SmokeState, seat: str | None) -> "str | Message":
     for u in sorted(state.units.values(), key=lambda u: u.id):
         p = state.profiles[u.profile]
         lines.append(msg("  {unit} {name} ({seat}) at ({x:.1f}, {y:.1f}) facing {facing:.0f}", unit=u.id, name=p.name,
-                         seat=u.seat, x=u.x, y=u.y, facing=u.facing))
+                         seat=seat_words(u.seat), x=u.x, y=u.y, facing=u.facing))
     if state.reserve:
         lines.append(msg("Not deployed yet: {list}", list=joined(
             [msg("{unit} {name}", unit=u.id, name=state.profiles[u.profile].name)

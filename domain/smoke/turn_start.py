@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RulingBuilder
-from domain.kernel.messages import msg
+from domain.kernel.messages import joined, msg
 
 from .commanders import after_unit_stops
 from .events import ReinforcementsArrived, TurnStarted
 from .geometry import overlaps
+from .seat_words import seat_words
 from .state import SmokeState
 
 
@@ -20,7 +21,7 @@ def start_turn(out: Any, side: str) -> None:
     out.emit(TurnStarted(turn=st.turn_no + 1, side=side, players=players),
              RulingBuilder().add("SMOKE-TURN-1", msg("Turn {turn}: side {side} is active (players {players} in order, "
                                                      "GAP-B-16).", turn=st.turn_no + 1, side=side,
-                                                     players=", ".join(players)) if len(players) > 1
+                                                     players=joined([seat_words(p) for p in players], ", ")) if len(players) > 1
                                  else msg("Turn {turn}: side {side} is active.", turn=st.turn_no + 1, side=side),
                                  players=list(players)),
              summary=msg("turn {turn}: {side}", turn=st.turn_no + 1, side=side))
@@ -51,7 +52,7 @@ def arrive(out: Any) -> None:
     for u in came:
         rb.add("SMOKE-PHASE-1", msg("Phase {phase}: the reinforcement {id} ({seat}) enters at ({x:g}, {y:g}) "
                                     "facing {facing:g}.",
-                                    phase=st.phase, id=u.id, seat=u.seat, x=u.x, y=u.y, facing=u.facing), unit=u.id, at=[u.x, u.y, u.facing])
+                                    phase=st.phase, id=u.id, seat=seat_words(u.seat), x=u.x, y=u.y, facing=u.facing), unit=u.id, at=[u.x, u.y, u.facing])
     for uid in waiting:
         rb.add("SMOKE-PHASE-1", msg("{unit}'s place is taken by {other}: it waits for a later turn of its side "
                                     "(INFERRED).", unit=uid, other=blocked[uid]), unit=uid, blocked_by=blocked[uid])

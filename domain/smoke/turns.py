@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import RuleViolation, RulingBuilder
-from domain.kernel.messages import Message, msg, msg_n
+from domain.kernel.messages import Message, joined, msg, msg_n
 
 from .actions import roll_action_dice
 from .battle import end_of_battle, fight_roll, finish_unit, playable
@@ -28,6 +28,7 @@ from .fire import describe, fire_contacts
 from .markers import battle_groups, battle_units, best_placements, marker_units, units_in_battles
 from .morale import end_by_scenario
 from .retreat import retreat_refusal, roll_retreat_distance
+from .seat_words import seat_words
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, SmokeState
 from .terrain_gen import advance as advance_generation
 from .turn_start import start_turn
@@ -172,11 +173,11 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                     continue
                 return
             if t.fired:
-                _step(out, ACTIONS, t.player, msg("{seat}'s actions phase.", seat=seat), "SMOKE-TURN-2")
+                _step(out, ACTIONS, t.player, msg("{seat}'s actions phase.", seat=seat_words(seat)), "SMOKE-TURN-2")
                 continue
             if not t.aims and not any(targets(st, u) for u in eligible(st, seat)):
                 _step(out, ACTIONS, t.player, msg("{seat} has no artillery able to bombard a target: actions phase.",
-                                                  seat=seat),
+                                                  seat=seat_words(seat)),
                       "SMOKE-BOMB-2")
                 continue
             return
@@ -202,12 +203,12 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                 if not a.placed:
                     out.emit(ActionsEnded(seat=seat, discarded=()), RulingBuilder().add(
                         "SMOKE-ACT-10", msg("No dice are left on actions: the actions phase ends.")),
-                        summary=msg("{seat}'s actions end", seat=seat))
+                        summary=msg("{seat}'s actions end", seat=seat_words(seat)))
                     continue
                 return
             # done
             if t.player + 1 < len(t.players):
-                _step(out, BOMBARD, t.player + 1, msg("{seat} bombards (GAP-B-16).", seat=t.players[t.player + 1]), "SMOKE-TURN-2")
+                _step(out, BOMBARD, t.player + 1, msg("{seat} bombards (GAP-B-16).", seat=seat_words(t.players[t.player + 1])), "SMOKE-TURN-2")
             else:
                 _step(out, BATTLE_START, 0, msg("Battle start phase."), "SMOKE-TURN-2")
             continue
@@ -218,7 +219,7 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                 nxt = t.player + 1
                 if nxt < len(t.players):
                     _step(out, BATTLE_START, nxt, msg("{seat} may have to place a battle marker.",
-                                                      seat=t.players[nxt]),
+                                                      seat=seat_words(t.players[nxt])),
                           "SMOKE-MARK-1")
                 else:
                     _step(out, BATTLES, 0, msg("Battles phase."), "SMOKE-BAT-1")
@@ -229,14 +230,14 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                 why = (msg("no units are in fire contact outside a battle") if not offer.eligible else
                        msg("every eligible unit belongs to an opponent an ally already marked this turn (SMOKE-MP-4)"))
                 if nxt < len(t.players):
-                    _step(out, BATTLE_START, nxt, msg("No marker for {seat}: {why}.", seat=seat, why=why), "SMOKE-MARK-1")
+                    _step(out, BATTLE_START, nxt, msg("No marker for {seat}: {why}.", seat=seat_words(seat), why=why), "SMOKE-MARK-1")
                 else:
-                    _step(out, BATTLES, 0, msg("No marker for {seat}: {why}. Battles phase.", seat=seat, why=why), "SMOKE-MARK-1")
+                    _step(out, BATTLES, 0, msg("No marker for {seat}: {why}. Battles phase.", seat=seat_words(seat), why=why), "SMOKE-MARK-1")
                 continue
             rb = RulingBuilder().add("SMOKE-MARK-1", msg_n("{count} unit(s) are in fire contact and in no battle: "
                                                            "{seat} must place exactly one marker.",
                                                            "{count} unit(s) are in fire contact and in no battle: "
-                                                           "{seat} must place exactly one marker.", "count", count=len(offer.eligible), seat=seat),
+                                                           "{seat} must place exactly one marker.", "count", count=len(offer.eligible), seat=seat_words(seat)),
                                      eligible=list(offer.eligible))
             for c in offer.contacts:
                 rb.add("SMOKE-LOF-3", msg("{unit} and {other} are in fire contact: {contact}.",
@@ -247,8 +248,8 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                                        "FAQ-24).", best=offer.best), best=offer.best, points=[list(p) for p in offer.points])
             if offer.forbidden:
                 rb.add("SMOKE-MP-4", msg("It may not include units of {forbidden} (an ally's marker did this turn).",
-                                         forbidden=', '.join(offer.forbidden)))
-            out.emit(offer, rb, summary=msg("{seat} must place a battle marker", seat=seat))
+                                         forbidden=joined([seat_words(f) for f in offer.forbidden], ", ")))
+            out.emit(offer, rb, summary=msg("{seat} must place a battle marker", seat=seat_words(seat)))
             return
         if t.step == BATTLES:
             b = t.battle
@@ -276,8 +277,8 @@ def advance(out: Any) -> None:  # noqa: C901 - the turn's state machine
                     continue
                 if not playable(st, nxt):
                     out.emit(TacticsEnded(seat=nxt), RulingBuilder().add(
-                        "SMOKE-BAT-2", msg("{nxt} has no tactic to play in this battle.", nxt=nxt)), summary=msg("{nxt}: no tactics",
-                                                                                                    nxt=nxt))
+                        "SMOKE-BAT-2", msg("{nxt} has no tactic to play in this battle.", nxt=seat_words(nxt))), summary=msg("{nxt}: no tactics",
+                                                                                                    nxt=seat_words(nxt)))
                     continue
                 return
             if b.step == "allocate" or b.retreat is not None:

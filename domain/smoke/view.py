@@ -12,6 +12,7 @@ from domain.kernel.messages import Message, joined, msg, msg_n
 from . import events as E
 from .morale import reason_words
 from .picture import render_svg
+from .seat_words import seat_words
 from .state import SmokeState
 from .terrain_words import terrain_word
 from .turns import to_act
@@ -111,58 +112,58 @@ def _retreated(e: Any) -> Message:
 
 def _rolls(e: Any) -> "str | Message":
     parts = [msg_n("{target} {total} -> {losses} loss(es)", "{target} {total} -> {losses} loss(es)", "losses",
-                   target=r["target"], total=r["total"], losses=r["losses"]) for r in e.rolls]
+                   target=seat_words(r["target"]), total=r["total"], losses=r["losses"]) for r in e.rolls]
     return joined(parts, ", ")
 
 
 _SUMMARY = {
     E.GameOpened: lambda e: msg("{title}: {count} units set up", title=e.battle.title, count=len(e.units)),
-    E.FirstSideRolled: lambda e: msg("first-player roll: {chooser} chooses", chooser=e.chooser),
+    E.FirstSideRolled: lambda e: msg("first-player roll: {chooser} chooses", chooser=seat_words(e.chooser)),
     E.FirstSideChosen: lambda e: msg("side {side} goes first", side=e.side),
     E.TurnStarted: lambda e: msg("turn {turn}: side {side}", turn=e.turn, side=e.side),
     E.StepStarted: lambda e: msg("{step} step", step=_STEP.get(e.step, e.step.replace('_', ' '))),
     E.BombardmentAimed: lambda e: msg("{unit} aims at the formation of {target}", unit=e.unit, target=e.target),
-    E.BombardmentRolled: lambda e: msg("{seat} bombards: {rolls}", seat=e.seat, rolls=_rolls(e)),
-    E.LossTaken: lambda e: (msg("{seat} takes a loss: {unit} retreats", seat=e.seat, unit=e.unit) if e.unit
-                            else msg("{seat} takes a loss: 1 morale", seat=e.seat)),
+    E.BombardmentRolled: lambda e: msg("{seat} bombards: {rolls}", seat=seat_words(e.seat), rolls=_rolls(e)),
+    E.LossTaken: lambda e: (msg("{seat} takes a loss: {unit} retreats", seat=seat_words(e.seat), unit=e.unit) if e.unit
+                            else msg("{seat} takes a loss: 1 morale", seat=seat_words(e.seat))),
     E.RetreatRolled: lambda e: msg("{unit} retreat distance {distance:g}", unit=e.unit, distance=e.distance),
     E.UnitRetreated: lambda e: _retreated(e),
     E.UnitDestroyed: lambda e: msg("{unit} destroyed ({reason})", unit=e.unit, reason=reason_words(e.reason.replace('_', ' '))),
     E.MoraleLost: lambda e: msg("{seat} loses {amount} morale ({reason}): {morale} left",
-                                seat=e.seat, amount=e.amount, reason=reason_words(e.reason.replace('_', ' ')), morale=e.morale),
+                                seat=seat_words(e.seat), amount=e.amount, reason=reason_words(e.reason.replace('_', ' ')), morale=e.morale),
     E.ActionDiceRolled: lambda e: msg("{seat} rolls action dice {faces}",
-                                      seat=e.seat, faces=', '.join(map(str, e.faces))),
-    E.RiskTaken: lambda e: msg("{seat} risks the commander: {face}", seat=e.seat, face=e.face),
+                                      seat=seat_words(e.seat), faces=', '.join(map(str, e.faces))),
+    E.RiskTaken: lambda e: msg("{seat} risks the commander: {face}", seat=seat_words(e.seat), face=e.face),
     E.CommanderOut: lambda e: (msg("{commander} out of action (removed)", commander=e.commander) if e.removed
                                else msg("{commander} out of action; deputy level {level}", commander=e.commander,
                                         level=e.new_level)),
-    E.DiePlaced: lambda e: msg("{seat} puts a {face} on {slot}", seat=e.seat, face=e.face, slot=e.slot),
-    E.PlacementEnded: lambda e: msg("{seat} ends placement", seat=e.seat),
+    E.DiePlaced: lambda e: msg("{seat} puts a {face} on {slot}", seat=seat_words(e.seat), face=e.face, slot=e.slot),
+    E.PlacementEnded: lambda e: msg("{seat} ends placement", seat=seat_words(e.seat)),
     E.FormationActivated: lambda e: msg("{seat} activates {units} (D={d})",
-                                        seat=e.seat, units=', '.join(e.units), d=e.d),
+                                        seat=seat_words(e.seat), units=', '.join(e.units), d=e.d),
     E.UnitMoved: lambda e: (msg("{unit} moves {distance:.2f} UW sideways or back to ({x:.2f}, {y:.2f}) facing "
                                 "{facing:.0f}", unit=e.unit, distance=e.distance, x=e.end[0], y=e.end[1],
                                 facing=e.end[2]) if e.kind == "complex" else
                             msg("{unit} moves {distance:.2f} UW to ({x:.2f}, {y:.2f}) facing {facing:.0f}",
                                 unit=e.unit, distance=e.distance, x=e.end[0], y=e.end[1], facing=e.end[2])),
-    E.ActivationEnded: lambda e: msg("{seat} ends the activation", seat=e.seat),
+    E.ActivationEnded: lambda e: msg("{seat} ends the activation", seat=seat_words(e.seat)),
     E.CommanderRode: lambda e: msg("{commander} rides {distance:.2f} UW", commander=e.commander, distance=e.distance),
     E.CommanderRisked: lambda e: (msg("{commander} risked by enemy contact: {face} - out", commander=e.commander,
                                       face=e.face) if e.out else
                                   msg("{commander} risked by enemy contact: {face}", commander=e.commander, face=e.face)),
     E.CommanderDisplaced: lambda e: msg("{commander} displaced to ({x:.2f}, {y:.2f})",
                                         commander=e.commander, x=e.end[0], y=e.end[1]),
-    E.ActionsEnded: lambda e: msg("{seat} ends the actions phase", seat=e.seat),
+    E.ActionsEnded: lambda e: msg("{seat} ends the actions phase", seat=seat_words(e.seat)),
     E.FireContactMeasured: lambda e: msg_n("{count} unit(s) in fire contact outside battles: {seat} places a marker",
                                            "{count} unit(s) in fire contact outside battles: {seat} places a marker", "count",
-                                         count=len(e.eligible), seat=e.seat),
+                                         count=len(e.eligible), seat=seat_words(e.seat)),
     E.MarkerPlaced: lambda e: msg("{seat} places {marker} at ({x:.2f}, {y:.2f})",
-                                  seat=e.seat, marker=e.marker, x=e.x, y=e.y),
+                                  seat=seat_words(e.seat), marker=e.marker, x=e.x, y=e.y),
     E.MarkerRemoved: lambda e: msg("{marker} removed ({reason})", marker=e.marker,
                                                 reason=_MARKER_GONE.get(e.reason, e.reason.replace('_', ' '))),
     E.BattleStarted: lambda e: msg("battle of {markers} (price {price})", markers=', '.join(e.markers), price=e.price),
-    E.TacticPlayed: lambda e: msg("{seat} plays tactic {slot} (D={d})", seat=e.seat, slot=e.slot, d=e.d),
-    E.TacticsEnded: lambda e: msg("{seat} ends tactics", seat=e.seat),
+    E.TacticPlayed: lambda e: msg("{seat} plays tactic {slot} (D={d})", seat=seat_words(e.seat), slot=e.slot, d=e.d),
+    E.TacticsEnded: lambda e: msg("{seat} ends tactics", seat=seat_words(e.seat)),
     E.BattleRolled: lambda e: msg("battle result {results} (hits {hits})",
                                   results=" vs ".join(f"{s} {v['result']}" for s, v in e.sides.items()),
                                   hits=", ".join(f"{s} {h}" for s, h in e.hits.items())),
@@ -176,16 +177,16 @@ _SUMMARY = {
     E.SixesCounted: lambda e: msg_n("side {side}: {count} six(es) toward the phase",
                                              "side {side}: {count} six(es) toward the phase", "count", side=e.side,
                                              count=e.sixes),
-    E.ArmyBroken: lambda e: msg("{seat}'s army is broken", seat=e.seat),
+    E.ArmyBroken: lambda e: msg("{seat}'s army is broken", seat=seat_words(e.seat)),
     E.SideSupported: lambda e: msg("side {side} chooses Support", side=e.side),
-    E.ArmyAbandoned: lambda e: msg("{seat} abandons the battle", seat=e.seat),
+    E.ArmyAbandoned: lambda e: msg("{seat} abandons the battle", seat=seat_words(e.seat)),
     E.GameEnded: lambda e: ((msg("{winner} wins a decisive victory", winner=e.winner) if e.kind == "decisive"
                              else msg("{winner} wins a marginal victory", winner=e.winner)) if e.winner
                             else msg("the game ends in a draw")),
     E.DeploymentStarted: lambda e: msg("deployment by columns"),
-    E.TerrainGenerationStarted: lambda e: msg("terrain generation: {chooser} picks the quarters", chooser=e.chooser),
+    E.TerrainGenerationStarted: lambda e: msg("terrain generation: {chooser} picks the quarters", chooser=seat_words(e.chooser)),
     E.QuartersChosen: lambda e: msg("quarters: {quarters}", quarters=joined(
-        [msg("{seat} {quarters}", seat=s, quarters=joined([_quarter(x) for x in q], msg(" and "))) for s, q in
+        [msg("{seat} {quarters}", seat=seat_words(s), quarters=joined([_quarter(x) for x in q], msg(" and "))) for s, q in
          e.quarters.items()], "; ")),
     E.TerrainCountRolled: lambda e: msg_n("{quarter} quarter: {count} terrain element(s)", "{quarter} quarter: {count} terrain element(s)",
                                           "count", quarter=_quarter(e.quarter), count=e.count),
@@ -193,25 +194,25 @@ _SUMMARY = {
                                    total=e.total, kinds=joined([terrain_word(k) for k in e.kinds], msg(" or "))
                                    if e.kinds else msg("nothing")),
     E.TerrainPlaced: lambda e: msg("{seat} places a {terrain} in the {quarter} quarter",
-                                   seat=e.seat, terrain=terrain_word(e.element.kind), quarter=_quarter(e.quarter)),
+                                   seat=seat_words(e.seat), terrain=terrain_word(e.element.kind), quarter=_quarter(e.quarter)),
     E.TerrainScattered: lambda e: (msg("the {element} is removed", element=_element(e.element)) if e.removed
                                    else msg("the {element} moves {distance:g} UW", element=_element(e.element),
                                             distance=e.distance)),
     E.TerrainGenerationEnded: lambda e: msg("terrain ready"),
-    E.ColumnsAssigned: lambda e: msg("{seat} numbers its {count} columns in secret", seat=e.seat, count=e.count),
-    E.FortificationPlaced: lambda e: msg("{seat} fortifies {unit}", seat=e.seat, unit=e.unit),
-    E.ColumnPlaced: lambda e: msg("{seat} places the marker of column {number}", seat=e.seat, number=e.number),
-    E.ColumnsRevealed: lambda e: msg("columns revealed: {seats}", seats=", ".join(sorted(e.columns))),
+    E.ColumnsAssigned: lambda e: msg("{seat} numbers its {count} columns in secret", seat=seat_words(e.seat), count=e.count),
+    E.FortificationPlaced: lambda e: msg("{seat} fortifies {unit}", seat=seat_words(e.seat), unit=e.unit),
+    E.ColumnPlaced: lambda e: msg("{seat} places the marker of column {number}", seat=seat_words(e.seat), number=e.number),
+    E.ColumnsRevealed: lambda e: msg("columns revealed: {seats}", seats=joined([seat_words(s) for s in sorted(e.columns)], ", ")),
     E.UnitDeployed: lambda e: msg("{seat} deploys {unit} at ({x:.2f}, {y:.2f})",
-                                  seat=e.seat, unit=e.unit, x=e.x, y=e.y),
-    E.CommanderDeployed: lambda e: msg("{seat} places {commander}", seat=e.seat, commander=e.commander),
+                                  seat=seat_words(e.seat), unit=e.unit, x=e.x, y=e.y),
+    E.CommanderDeployed: lambda e: msg("{seat} places {commander}", seat=seat_words(e.seat), commander=e.commander),
     E.DeploymentStepDone: lambda e: msg("deployment: {stage} done", stage=_STAGE.get(e.stage, e.stage)),
     E.DeploymentEnded: lambda e: msg("deployment complete"),
     E.HitChoiceOffered: lambda e: msg("{seat} chooses {count} of {among} to be hit",
-                                      seat=e.choice.seat, count=e.choice.count, among=', '.join(e.choice.among)),
+                                      seat=seat_words(e.choice.seat), count=e.choice.count, among=', '.join(e.choice.among)),
     E.HitsChosen: lambda e: msg_n("{seat} gives the hit(s) to {units}", "{seat} gives the hit(s) to {units}", "count",
-                                      seat=e.seat, units=', '.join(e.units), count=len(e.units)),
-    E.EdgeChoiceOffered: lambda e: msg("{seat} chooses its table edge", seat=e.seat),
+                                      seat=seat_words(e.seat), units=', '.join(e.units), count=len(e.units)),
+    E.EdgeChoiceOffered: lambda e: msg("{seat} chooses its table edge", seat=seat_words(e.seat)),
     E.EdgesChosen: lambda e: msg("table edges: {edges}", edges=", ".join(f"{s} {x}" for s, x in sorted(e.edges.items()))),
     E.ReinforcementsArrived: lambda e: (msg("reinforcements wait") if not e.units else
                                         msg("reinforcements arrive: {units} ({waiting} wait)",

@@ -12,7 +12,7 @@ from .. import schemas
 from ..game_service import CommandRequest, ReadyRequest
 from ..routes.campaigns import CampaignReadyRequest, CreateCampaignRequest
 from ..seat_claims import ClaimRequest
-from ..undo import UndoRequest
+from ..undo import UndoAnswer, UndoConsent, UndoRequest
 from .json_schema import REF, generator_ready, walk
 from .request_bodies import (
     HEX64, KEEP_ONLY_WITH_INVITATIONS, SEATING, START, bots_schema, choices_schema, create_game_variant,
@@ -27,8 +27,8 @@ _PLACEHOLDERS = ("Command", "GameEvent", "CommandTemplate")
 def body_components() -> dict[str, Any]:
     """Every body type of :mod:`service.schemas` and the request bodies, with the rulesets' unions in."""
     _, parts = msgspec.json.schema_components(
-        (*schemas.DOCUMENTED, CommandRequest, UndoRequest, ReadyRequest, CreateCampaignRequest, CampaignReadyRequest,
-         ClaimRequest),
+        (*schemas.DOCUMENTED, CommandRequest, UndoRequest, UndoAnswer, UndoConsent, ReadyRequest, CreateCampaignRequest,
+         CampaignReadyRequest, ClaimRequest),
         ref_template=REF + "{name}")
     comps = {name: walk(sch, generator_ready) for name, sch in parts.items()}
     rulesets = registry.all_rulesets()

@@ -9,7 +9,7 @@ from litestar import Request, Response, Router, post
 
 from ..schemas import CommandResult
 from ..auth import bearer_token, require_seat_guard
-from ..undo import UndoRequest, answer, request_undo
+from ..undo import UndoAnswer, UndoConsent, UndoRequest, answer, request_undo
 from ..language import DEFAULT
 from ._common import command_response, lang_of, speak, strict_body, svc_of
 
@@ -35,16 +35,33 @@ async def undo(request: Request, game_id: FromPath[str], data: JSONBody[UndoRequ
     return await _run(request, game_id, request_undo, body.to_version)
 
 
+async def _answer(request: Request, game_id: str, accept: bool) -> Response[Any]:
+    """An answer to the waiting undo request: a consent with its body (:class:`service.undo.UndoConsent`), a
+    decline with its optional one (:class:`service.undo.UndoAnswer`)."""
+    body: UndoConsent | UndoAnswer = (await strict_body(request, UndoConsent) if accept
+                                      else await strict_body(request, UndoAnswer, empty_ok=True))
+    return await _run(request, game_id, answer, accept, body.expected_version)
+
+
+#: The answers' bodies, as the API document says them.
+WHICH_REQUEST = ("the version of the game the request was seen in; 409 when the game has moved on (the request may "
+                 "have lapsed and another be waiting: an answer is to the request it was shown, DESIGN 5).")
+
+
 @post("/games/{game_id:str}/undo/accept", guards=[require_seat_guard], status_code=201,
-      summary="Accept the other seat's undo request (the same as {\"type\": \"undo_accept\"} through /commands)")
-async def accept(request: Request, game_id: FromPath[str]) -> Response[CommandResult]:
-    return await _run(request, game_id, answer, True)
+      summary="Accept the other seat's undo request (the same as {\"type\": \"undo_accept\"} through /commands)",
+      description="Body `{\"expected_version\": n}` (required): " + WHICH_REQUEST)
+async def accept(request: Request, game_id: FromPath[str], data: JSONBody[UndoConsent]) -> Response[CommandResult]:
+    return await _answer(request, game_id, True)
 
 
 @post("/games/{game_id:str}/undo/decline", guards=[require_seat_guard], status_code=201,
-      summary="Decline the other seat's undo request (the same as {\"type\": \"undo_decline\"} through /commands)")
-async def decline(request: Request, game_id: FromPath[str]) -> Response[CommandResult]:
-    return await _run(request, game_id, answer, False)
+      summary="Decline the other seat's undo request (the same as {\"type\": \"undo_decline\"} through /commands)",
+      description="Optional body `{\"expected_version\": n}`: " + WHICH_REQUEST + " Without it the decline is of "
+      "the request waiting now (declining takes nothing back).")
+async def decline(request: Request, game_id: FromPath[str],
+                  data: JSONBody[UndoAnswer | None] = None) -> Response[CommandResult]:
+    return await _answer(request, game_id, False)
 
 
 ROUTER = Router(path="/", route_handlers=[undo, accept, decline], tags=["undo"])

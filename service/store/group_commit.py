@@ -88,7 +88,15 @@ class Committer:
         self.thread: threading.Thread | None = None
         self._jobs: queue.SimpleQueue[bool | list[Write] | None] = queue.SimpleQueue()
 
-    def put(self, job: bool | list[Write] = True) -> None:
+    def commit_queued(self) -> None:
+        """Commit the queued group on the thread."""
+        self._put(True)
+
+    def tell(self, batch: list[Write]) -> None:
+        """Tell the commit listeners of ``batch`` (a group committed on a loop) on the thread."""
+        self._put(batch)
+
+    def _put(self, job: bool | list[Write]) -> None:
         if self.thread is None or not self.thread.is_alive():
             jobs: queue.SimpleQueue[bool | list[Write] | None] = queue.SimpleQueue()
             thread = threading.Thread(target=self._run, args=(jobs,), name="umpire-commit", daemon=True)

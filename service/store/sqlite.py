@@ -349,13 +349,8 @@ class EventStore:
             finally:
                 if not item.done:  # to the committer thread (also when cancelled meanwhile: the write stands)
                     item.future = loop.create_future()
-                    self._commit_elsewhere()
+                    self._committer.commit_queued()
         return await item.future
-
-    def _commit_elsewhere(self, job: bool | list[Write] = True) -> None:
-        """Commit the queued group on the committer thread (``_leading`` is set for it); or (``job`` a
-        committed group) tell the commit listeners of it there."""
-        self._committer.put(job)
 
     def _commit_here(self) -> bool:
         """On the event loop, nothing else being written: take the writers' lock between processes if it is
@@ -380,9 +375,9 @@ class EventStore:
             self._writers.release()
             again = self._finish(batch)
             if again:
-                self._commit_elsewhere()
+                self._committer.commit_queued()
             if self.commit_listeners:
-                asyncio.get_running_loop().call_soon(self._commit_elsewhere, batch)
+                asyncio.get_running_loop().call_soon(self._committer.tell, batch)
         return True
 
     def _finish(self, batch: list[Write]) -> bool:
@@ -422,7 +417,7 @@ class EventStore:
             again = self._finish(batch)
             answer_loops(batch)
             if again:
-                self._commit_elsewhere()
+                self._committer.commit_queued()
             if self.commit_listeners:
                 tell(self.commit_listeners, batch)
 

@@ -72,15 +72,6 @@ class Feed:
         return _parse(self.text)
 
 
-@pytest.fixture
-def server(tmp_path, redis_url):
-    srv = Server(str(tmp_path / "data"), redis_url).wait()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
 def _send(c: httpx.Client, gid: str, token: str, command: dict) -> dict:
     v = c.get(f"/games/{gid}").json()["version"]
     r = c.post(f"/games/{gid}/commands", json={"command": command, "expected_version": v},
@@ -468,7 +459,8 @@ def test_a_request_made_with_a_rotated_out_token_cannot_be_accepted_after_the_ro
     rot = c.post(f"/games/{gid}/seats/south/rotate", headers=auth(t["south"]))
     assert rot.status_code == 201, rot.text
     assert c.get(f"/games/{gid}").json()["undo_request"] is None
-    r = c.post(f"/games/{gid}/undo/accept", headers=auth(t["north"]))
+    r = c.post(f"/games/{gid}/undo/accept", headers=auth(t["north"]),
+               json={"expected_version": c.get(f"/games/{gid}").json()["version"]})
     assert r.status_code in (403, 409, 422), r.text
     events = c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
     assert not any(e["type"] == "undone" for e in events)
@@ -518,7 +510,8 @@ def test_a_campaign_rotation_lapses_the_seats_waiting_undo_request_in_its_battle
         assert rot.status_code == 201, rot.text
         assert c.get(f"/games/{gid}").json()["undo_request"] is None
         owner = next(s for s in t if s != asker)
-        r = c.post(f"/games/{gid}/undo/accept", headers=auth(t[owner]))
+        r = c.post(f"/games/{gid}/undo/accept", headers=auth(t[owner]),
+                   json={"expected_version": c.get(f"/games/{gid}").json()["version"]})
         assert r.status_code in (403, 409, 422), r.text
         types = [e["type"] for e in c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]]
         assert "undone" not in types and types[-2:] == ["undo_lapsed", "seat_rotated"], types[-4:]

@@ -109,7 +109,7 @@ def test_a_dry_run_of_undo_accept_shows_no_re_roll(client):
     assert all(not e.get("rolls") for e in body["events"]) and "attack_rolled" not in dry.text
     assert c.get(f"/games/{gid}").json()["version"] == version  # the dry run changed nothing
     assert c.get(f"/games/{gid}").json()["undo_request"] is not None
-    real = c.post(f"/games/{gid}/undo/accept", headers=_auth(tokens[roller]))
+    real = c.post(f"/games/{gid}/undo/accept", headers=_auth(tokens[roller]), json={"expected_version": version})
     assert real.status_code == 201, real.text
     stored = c.app.state.games.store.load(gid, after=version)
     assert [e.type for e in stored] == ["undone"] and stored[0].rolls in ("", "[]")

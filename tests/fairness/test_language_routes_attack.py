@@ -421,8 +421,9 @@ def test_a_roll_has_one_outcome_whatever_language_a_dry_run_a_refusal_or_a_retry
     for i, s in enumerate(own_side):  # neither the asker nor its teammate may agree for the other side
         extra, q = _ask(LANGS[i % len(LANGS)], i)
         for path in (f"/games/{gid}/undo/accept", f"/games/{gid}/commands"):
-            kw = {"json": {"command": {"type": "undo_accept"}, "expected_version": svc.current(gid).version}} \
-                if path.endswith("commands") else {}
+            at = svc.current(gid).version
+            kw = {"json": {"command": {"type": "undo_accept"}, "expected_version": at} if path.endswith("commands")
+                  else {"expected_version": at}}
             r = c.post(path, headers={**_auth(tokens[s]), **extra}, params=q, **kw)
             assert r.status_code in (403, 409, 422), (s, path, r.status_code, r.text)
     assert _faces(svc, gid, before) == rolled

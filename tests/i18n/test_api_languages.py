@@ -110,14 +110,14 @@ def test_the_pseudo_locale_marks_every_converted_word(api: Api, monkeypatch):
 
 RU = {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"}
 LATIN_WORD = re.compile(r"\b[a-z]{4,}\b")
-#: English words that stay in a Russian ruling: seat names, command names and JSON fields it cites, the sides'
-#: ids beside their names ("Карл игрока player-1 (karl)").
-KEPT = {"player", "take_loss", "choose_edge", "choose_first", "retreat", "vector", "distance", "facing", "target",
+#: English words that stay in a Russian ruling: command names and JSON fields it cites, the sides' ids beside their
+#: names ("Карл (Игрок 1) (karl)"). A seat is said by its name (Игрок 1), never by its id (docs/seat-names.md).
+KEPT = {"take_loss", "choose_edge", "choose_first", "retreat", "vector", "distance", "facing", "target",
         "north", "south", "east", "west", "karl", "vertumn"}
 
 
 #: Words that stay English for now (docs/languages.md): the battle's title, the rule choices' titles. (A side
-#: or a commander named after its seats reads in Russian: "Карл игрока player-1", tests/i18n/test_smoke_names.py.)
+#: or a commander named after its seats reads in Russian: "Карл (Игрок 1)", tests/i18n/test_smoke_names.py.)
 KEPT_PHRASE = re.compile(r"Crossroads of four armies|выбор правил: .*")
 
 

@@ -1,8 +1,12 @@
 """The seats in words (docs/seat-names.md), through the real app over HTTP: ``GET /rulesets`` names every seat of each
 ruleset as its rulebook prints the side, in the reader's language (Ukrainian: the Hoth and Emperor rulebooks' own
 words), and a game's timeline says who did a step by that name, never by the seat's id (domain/kernel/words.py
-``acted_by``: a seat, and a bot's seat)."""
+``acted_by``: a seat, and a bot's seat); Clouds of Smoke's own sentences (summaries, rulings, the board picture) name
+a seat so too."""
 from __future__ import annotations
+
+import html
+import re
 
 import pytest
 
@@ -61,8 +65,8 @@ def test_a_bots_step_names_its_seat_in_words():
 
 def test_a_summary_that_names_its_seat_is_marked_so_the_side_is_said_once(api: Api):
     """``by.in_summary`` (docs/seat-names.md): a seat's step whose summary names that seat (Hoth's "the Empire: Attack
-    Left played", "the Rebels: 1 card discarded") is marked, in every language alike; a step whose summary does not (a unit's move) and a
-    referee's step are not; no summary repeats the ``by`` of a marked step's page line."""
+    Left played", "the Rebels: 1 card discarded") is marked, in every language alike; a step whose summary does not
+    (a unit's move) and a referee's step are not; no summary repeats the ``by`` of a marked step's page line."""
     g, _ = api.play_random("hoth", "PROP-SCN-BREACH-THE-TRENCHES", 30)
     for lang, names in (("en", ("the Rebels", "the Empire")), ("uk", ("Повстанці", "Імперія"))):
         steps = api.client.get(f"/games/{g['game_id']}/timeline", params={"lang": lang}).json()["steps"]
@@ -81,3 +85,44 @@ def test_a_summary_that_names_its_seat_is_marked_so_the_side_is_said_once(api: A
     assert said.english() == "the Empire: support card Probe Intel played"
     assert words.acted_by(rs, None, "imperial", {}, said)["in_summary"] is True
     assert "in_summary" not in words.acted_by(rs, None, "rebel", {}, said)
+
+
+#: What Clouds of Smoke's own sentences call ``player-1`` (its rulebook, in Russian: игрок).
+SMOKE_PLAYER_1 = {"en": "Player 1", "uk": "Гравець 1", "ru": "Игрок 1"}
+#: A seat's id as a word of a text (never shown: docs/seat-names.md).
+SMOKE_SEAT_ID = re.compile(r"(?<![\w-])player-\d(?![\w-])")
+
+
+def _smoke_texts(api: Api, gid: str, lang: str) -> dict[str, list[str]]:
+    """What a reader of ``lang`` reads of a Smoke game, by where: the timeline's summaries, every ruling (its summary
+    and steps), the board picture's words (its texts and hover titles; its ``data-`` attributes are data)."""
+    steps = api.client.get(f"/games/{gid}/timeline", params={"lang": lang}).json()["steps"]
+    rulings = []
+    for s in steps:
+        r = api.client.get(f"/games/{gid}/events/{s['seq']}/ruling", params={"lang": lang}).json()["ruling"]
+        if r:
+            rulings += [r.get("summary") or "", *(x["text"] for x in r.get("steps", ()))]
+    svg = api.client.get(f"/games/{gid}/board.svg", params={"lang": lang}).text
+    return {"timeline": [s["summary"] for s in steps], "rulings": rulings,
+            "board": [html.unescape(t) for t in re.findall(r">([^<>]+)<", svg) if t.strip()]}
+
+
+def test_a_smoke_games_own_sentences_name_each_seat_by_its_name(api: Api):
+    """Clouds of Smoke's summaries, rulings and board picture (domain/smoke/seat_words.py): ``Гравець 1`` in Ukrainian,
+    ``Игрок 1`` in Russian, ``Player 1`` in English; never ``player-1``. The ids stay in the data: the events'
+    payloads and ``actor``, the picture's ``data-seat``."""
+    g, _ = api.play_random("smoke", "BTL-OPEN-FIELD", 40)
+    gid = g["game_id"]
+    for lang, name in SMOKE_PLAYER_1.items():
+        said = _smoke_texts(api, gid, lang)
+        for where, texts in said.items():
+            assert texts, (lang, where)
+            ids = [t for t in texts if SMOKE_SEAT_ID.search(t)]
+            assert ids == [], (lang, where, ids[:5])
+        assert any(name in t for t in said["timeline"]), (lang, said["timeline"][:20])
+        assert any(name in t for t in said["rulings"]), lang
+        assert any(name in t for t in said["board"]), (lang, said["board"][:20])
+    events = api.client.get(f"/games/{gid}/events", params={"lang": "uk", "limit": 1000}).json()["events"]
+    assert {e["actor"] for e in events} >= {"player-1"}  # the seat's id: data
+    assert any(e["payload"].get("seat") == "player-1" for e in events)
+    assert 'data-seat="player-1"' in api.client.get(f"/games/{gid}/board.svg", params={"lang": "uk"}).text

@@ -67,6 +67,13 @@ class Api:
         assert r.status_code == 201, r.text
         return r.json()
 
+    def accept(self, gid: str, token: str | None, version: int | None = None):
+        """``POST /undo/accept`` with its required ``expected_version`` (the game's version now, unless given)."""
+        if version is None:
+            version = self.view(gid, token)["version"]
+        return self.client.post(f"/games/{gid}/undo/accept", json={"expected_version": version},
+                                headers=self.auth(token))
+
     def play_random(self, ruleset: str, scenario: str, steps: int, seed: int = 4) -> tuple[dict, list[dict]]:
         """Create a game and play up to ``steps`` commands, each chosen at random (seeded) from the legal
         commands of the first seat to act; return the game and every legal-commands answer seen."""

@@ -217,7 +217,7 @@ def test_hoth_undo_free_for_moves_consent_for_an_attack_and_new_dice_after(api: 
             assert u.status_code in (201, 202), (cmd, u.text)
             kinds.add("free" if u.status_code == 201 else "consent")
         if u.status_code == 202:
-            assert api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(tokens[other])).status_code == 201
+            assert api.accept(gid, tokens[other]).status_code == 201
         after = api.view(gid)
         assert after["state"] == v["state"], cmd  # undo equals the fold of the kept events
         evs = {e["seq"]: e for e in api.events(gid, tokens[seat])}

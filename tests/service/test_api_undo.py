@@ -41,14 +41,14 @@ def test_undo_across_a_roll_needs_consent_decline_then_accept(api: Api):
     assert r.status_code == 202 and r.json()["undo"] == "requested"
     assert_problem(api.client.post(f"/games/{gid}/undo", json={"to_version": v}, headers=api.auth(n)), 422,
                    rule="UMPIRE-UNDO-4")
-    assert_problem(api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(n)), 403)
+    assert_problem(api.accept(gid, n), 403)
     r = api.client.post(f"/games/{gid}/undo/decline", headers=api.auth(s))
     assert r.status_code == 201 and r.json()["undo"] == "declined"
     assert api.view(gid, n)["state"]["scores"]["north"] == score
-    assert_problem(api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(s)), 422, rule="UMPIRE-UNDO-5")
+    assert_problem(api.accept(gid, s), 422, rule="UMPIRE-UNDO-5")
 
     assert api.client.post(f"/games/{gid}/undo", json={"to_version": v}, headers=api.auth(n)).status_code == 202
-    r = api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(s))
+    r = api.accept(gid, s)
     assert r.status_code == 201, r.text
     undone_ev = r.json()["events"][0]["payload"]
     assert undone_ev["consented_by"] == "south" and undone_ev["first"] == v + 1 and undone_ev["last"] == v + 1
@@ -68,7 +68,7 @@ def test_undo_of_the_other_seats_move_is_not_free(api: Api):
     api.ok(gid, n, {"type": "step"}, v)
     r = api.client.post(f"/games/{gid}/undo", json={"to_version": v}, headers=api.auth(s))
     assert r.status_code == 202
-    assert api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(n)).status_code == 201
+    assert api.accept(gid, n).status_code == 201
     assert api.view(gid, s)["state"]["positions"]["north"] == 0
 
 
@@ -85,7 +85,7 @@ def test_a_request_lapses_when_the_game_moves_on(api: Api):
     api.ok(gid, n, {"type": "roll"}, v)
     assert api.client.post(f"/games/{gid}/undo", json={"to_version": v}, headers=api.auth(n)).status_code == 202
     api.ok(gid, n, {"type": "step"})
-    assert_problem(api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(s)), 422, rule="UMPIRE-UNDO-5")
+    assert_problem(api.accept(gid, s), 422, rule="UMPIRE-UNDO-5")
 
 
 def test_refusals_name_their_rule(api: Api):

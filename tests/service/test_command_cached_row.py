@@ -82,3 +82,26 @@ def test_a_refusal_on_the_games_own_version_is_answered_once_as_before(two):
     assert (again.value.status, again.value.extra.get("rule")) == (403, exc.value.extra.get("rule"))
     assert a.store.version(gid) == v
     fresh.store.close()
+
+
+@pytest.mark.parametrize("found", ["before the append", "by the append"])
+def test_a_rotated_out_token_is_not_answered_its_new_holders_first_answer(two, monkeypatch, found):
+    """UMPIRE-SEAT-4: the old token replays the new holder's ``command_id`` (same command) with the version this
+    process knew: an answer that stores nothing is not taken on the stale row (tests/fairness/
+    test_rotated_token_on_a_stale_node_attack.py over HTTP). ``by the append``: the id stored between the
+    lookup and the append (a race), found by the append's own transaction."""
+    a, b, gid, seats, v = two
+    v = _cmd(a, gid, seats["north"], "end_turn", v).body["version"]
+    v = _cmd(a, gid, seats["south"], "step", v).body["version"]  # this process knows south's old token at v
+    new = rotate(b, gid, "south", seats["south"])["token"]
+    drew = b.command(gid, new, CommandRequest(command={"type": "draw"}, expected_version=v + 1, command_id="c-1"))
+    card = next(e["payload"]["card"] for e in drew.body["events"] if e["type"] == "card_drawn")
+    if found == "by the append":
+        monkeypatch.setattr(a.store, "command_result", lambda *args, **kw: None)
+    with pytest.raises(Problem) as exc:
+        a.command(gid, seats["south"], CommandRequest(command={"type": "draw"}, expected_version=v, command_id="c-1"))
+    assert exc.value.status == 401 and card not in str(exc.value.detail)
+    monkeypatch.undo()
+    # the new holder's retry is answered its first answer, on this process too
+    again = a.command(gid, new, CommandRequest(command={"type": "draw"}, expected_version=v + 1, command_id="c-1"))
+    assert again.status == 201 and again.body["events"] == drew.body["events"]

@@ -76,7 +76,7 @@ def test_an_agreed_re_roll_is_a_new_roll_labelled_in_the_log_and_its_ruling(api:
     first = api.ok(gid, n, {"type": "throw"}, v)
     first_roll = api.get(f"/games/{gid}/events/{first['events'][0]['seq']}/ruling", n).json()["rolls"][0]
     assert _undo(api, gid, n, v).status_code == 202
-    r = api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(s))
+    r = api.accept(gid, s)
     assert r.status_code == 201, r.text
     undone = r.json()["events"][0]["payload"]
     assert undone["consented_by"] == "south" and undone["redraw"] is True
@@ -93,7 +93,7 @@ def test_a_card_drawn_needs_consent_and_drawn_again_is_the_same_card(api: Api):
     gid, n, s, v = _game(api)
     drawn = api.ok(gid, n, {"type": "draw"}, v)["events"][0]["payload"]["card"]
     assert _undo(api, gid, n, v).status_code == 202
-    assert api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(s)).status_code == 201
+    assert api.accept(gid, s).status_code == 201
     assert drawn not in api.view(gid, n)["state"]["hand"]
     assert api.ok(gid, n, {"type": "draw"})["events"][0]["payload"]["card"] == drawn
 
@@ -119,7 +119,7 @@ def test_a_waiting_request_is_in_every_view_and_the_other_seats_legal_commands_t
     assert r["events"][0]["payload"] == {"type": "undo_lapsed", "by": "north", "to_version": v}
     assert api.view(gid, s)["undo_request"] is None
     assert {"type": "undo_accept"} not in api.legal(gid, s)["commands"]
-    assert_problem(api.client.post(f"/games/{gid}/undo/accept", headers=api.auth(s)), 422, rule="UMPIRE-UNDO-5")
+    assert_problem(api.accept(gid, s), 422, rule="UMPIRE-UNDO-5")
 
 
 def test_accept_through_the_commands_endpoint_with_a_command_id(api: Api):

@@ -109,13 +109,16 @@ def test_every_response_of_a_whole_game_matches_the_document(tmp_path, redis_url
                 call("GET", GAME + "/events/{seq}/redecide", f"{g}/events/{answer['version']}/redecide")  # 409
             if steps == 20:  # undo back to the opening: it needs the other seat's consent (declined, then accepted)
                 other = next(s for s in tokens if s != seat)
-                call("POST", GAME + "/undo/accept", g + "/undo/accept", tokens[other])  # 422: nothing waits
+                at = {"expected_version": answer["version"]}
+                call("POST", GAME + "/undo/accept", g + "/undo/accept", tokens[other], json=at)  # 422: nothing waits
+                call("POST", GAME + "/undo/accept", g + "/undo/accept", tokens[other])  # 400: a consent names its version
                 for answer_path in ("/undo/decline", "/undo/accept"):
-                    r, _ = call("POST", GAME + "/undo", g + "/undo", tokens[seat], json={"to_version": game["version"]})
+                    r, asked = call("POST", GAME + "/undo", g + "/undo", tokens[seat], json={"to_version": game["version"]})
                     assert r.status_code == 202, r.text
                     call("POST", GAME + "/undo", g + "/undo", tokens[seat], json={"to_version": game["version"]})  # 422
-                    call("POST", GAME + answer_path, g + answer_path, tokens[seat])  # 403: not the asker's answer
-                    r, _ = call("POST", GAME + answer_path, g + answer_path, tokens[other])
+                    at = {"expected_version": asked["version"]}
+                    call("POST", GAME + answer_path, g + answer_path, tokens[seat], json=at)  # 403: not the asker's answer
+                    r, _ = call("POST", GAME + answer_path, g + answer_path, tokens[other], json=at)
                     assert r.status_code == 201, r.text
             view = call("GET", GAME, g)[1]
         assert view["winner"] in tokens

@@ -12,6 +12,11 @@ Not hashed: ``Emitted.reveals`` (a flag fixed per event kind by the caller of ``
 from the table; it may change for its own reasons without any geometry changing), and the messages of
 a ruling (``summary_message``, each step's ``message``, issue 28): their English text is hashed, so the
 pins also prove that turning sentences into messages left every English word as it was.
+
+A seat is named by its name in the engine's sentences (``Player 1``: domain/smoke/seat_words.py,
+docs/seat-names.md); the pins were taken when they said its id (``player-1``). The English hashed is each
+message's with every seat's name written back as its id (:func:`as_ids`), so the pins prove that naming the
+seats changed no other word, and nothing else the engine says.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import random
 import msgspec
 
 from domain.kernel import RuleViolation
+from domain.kernel.messages import Message
 from scenarios.content import hand_to_rulesets
 
 from .play import Game, _pick, sample_template, toward_enemy
@@ -28,12 +34,34 @@ from .play import Game, _pick, sample_template, toward_enemy
 _enc = msgspec.json.Encoder(order="sorted")
 
 
+#: The message of a seat's name (domain/smoke/seat_words.py).
+SEAT_NAME = "Player {n}"
+
+
+def as_ids(value):
+    """``value`` (a message, or a parameter of one) with each seat's name written back as its id."""
+    if isinstance(value, Message):
+        if value.id == SEAT_NAME:
+            return f"player-{value.params['n']}"
+        return msgspec.structs.replace(value, params={k: as_ids(v) for k, v in value.params.items()})
+    if isinstance(value, (list, tuple)):
+        return type(value)(as_ids(v) for v in value)
+    return value
+
+
+def _english(text: str, message) -> str:
+    """The English of a ruling's text, its seats said by their ids (the words the pins were taken with)."""
+    return text if message is None else as_ids(message).english()
+
+
 def english_ruling(ruling):
-    """A ruling without its messages (their English text stays: ``summary``, each step's ``text``)."""
+    """A ruling without its messages (their English text stays: ``summary``, each step's ``text``; its seats
+    said by their ids: :func:`as_ids`)."""
     if ruling is None:
         return None
-    return msgspec.structs.replace(ruling, summary_message=None,
-                                   steps=tuple(msgspec.structs.replace(s, message=None) for s in ruling.steps))
+    return msgspec.structs.replace(
+        ruling, summary=_english(ruling.summary, ruling.summary_message), summary_message=None,
+        steps=tuple(msgspec.structs.replace(s, text=_english(s.text, s.message), message=None) for s in ruling.steps))
 
 
 def _emitted(items) -> bytes:
@@ -65,7 +93,7 @@ def game_digest(rs, battle: str, seed: int, players: int, max_commands: int = 20
                 h.update(_emitted(g.do(seat, cmd)))
                 continue
             except RuleViolation as exc:
-                h.update(_enc.encode({"refused": exc.rule, "message": str(exc),
+                h.update(_enc.encode({"refused": exc.rule, "message": f"{exc.rule}: {_english(exc.detail, exc.message)}",
                                       "values": exc.values}))
         h.update(_emitted(g.do(seat, _pick(rng, cmds))))
     h.update(_enc.encode(g.state.result))

@@ -57,7 +57,7 @@ def test_smoke_text_replay_and_picture_header_in_words(scenario):
         seen.append(head)
     # a turn on: the turn, the phase of the last one, the side by its name and players, the step in words
     on = next(h for h in seen if " to act, " in h)
-    assert re.search(r"turn \d+, phase \d+ of \d+ · (Karl|Vertumn) \(player-\d\) to act, \w+", on), on
+    assert re.search(r"turn \d+, phase \d+ of \d+ · (Karl|Vertumn) \(Player \d\) to act, \w+", on), on
     last = seen[-1]
     assert "finished: " in last and ("wins, " in last and "victory" in last or "a draw" in last), last
 

@@ -176,6 +176,17 @@ def play_random(base: str, ruleset: str, scenario: str, steps: int, seed: int,
     return gid, seats
 
 
+def open_game(page: Any, base: str, gid: str, seats: dict[str, str], seat: str) -> None:
+    """``page`` on the game ``gid`` as ``seat`` (this browser holds the game's tokens), started on the game so that
+    it speaks the browser's language from its first paint; returns when its picture and latest steps are there."""
+    page.goto(f"{base}/#/")
+    page.evaluate("(t) => localStorage.setItem('umpire.tokens', JSON.stringify(t))", {gid: seats})
+    page.goto(f"{base}/#/game/{gid}?seat={seat}")
+    page.reload()
+    page.wait_for_selector("#board > svg", state="attached")
+    page.wait_for_selector("#h-recent")
+
+
 def _hexdist(a: list[int], b: list[int]) -> int:
     dx, dr = abs(a[0] - b[0]), abs(a[1] - b[1])
     return dr + max(0, (dx - dr) // 2)

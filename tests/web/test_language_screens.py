@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from .conftest import shot
+from .harness import open_game
 from .test_pseudo_locale import _played
 
 GAMES = [("hoth", "PROP-SCN-BREACH-THE-TRENCHES", "uk", 14),
@@ -48,12 +49,7 @@ def test_a_game_in_its_players_language_at_1280(server, contexts, rid, scenario,
     v = httpx.get(f"{server.url}/games/{gid}").json()
     seat = (v.get("to_act") or list(seats))[0]
     page = contexts.page(width=1280, height=900, locale=lang)
-    page.goto(f"{server.url}/#/")
-    page.evaluate("(t) => localStorage.setItem('umpire.tokens', JSON.stringify(t))", {gid: seats})
-    page.goto(f"{server.url}/#/game/{gid}?seat={seat}")
-    page.reload()
-    page.wait_for_selector("#board > svg", state="attached")
-    page.wait_for_selector("#h-recent")
+    open_game(page, server.url, gid, seats, seat)
     page.wait_for_timeout(800)
     assert page.evaluate("document.documentElement.lang") == lang
     assert [page.text_content(f"#tab-{k}") for k in ("play", "replay", "fairness")] == \

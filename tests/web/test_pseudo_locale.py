@@ -58,15 +58,10 @@ RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
 #: (a parameter filled in) is found by :func:`seat_ids`.
 SEAT_IDS = re.compile(r"(?<![\w-])(?:(?:rebel|imperial|human|emperor)(?:-\d+)?|player-\d+)(?![\w-])")
 
-#: The places whose text is a ruleset's own sentences (the board picture and the text board the server draws, the
-#: timeline's and latest steps' summaries, a ruling), where a sentence's ``{seat}`` is still the seat's id in the
-#: rulesets of :data:`STILL_IDS` (Clouds of Smoke's "player-1 ends placement", "Skirmishers (player-1)"):
-#: docs/seat-names.md, "Not yet". A seat's id anywhere else on the page -- the page's own words: status, seat picker,
-#: hands, lobby, army builder, who did a step -- and anywhere on a Battle of Hoth view (its sentences name the sides)
-#: is a finding, marked or not.
-RULESET_SENTENCES = re.compile(r"board\.svg|svg>|#board-text|#timeline|#ruling|^section>ol>li$")
-#: The rulesets whose own sentences may still hold a seat's id (the first word of a view's name: ``smoke play``).
-STILL_IDS = frozenset({"smoke"})
+#: A seat's id anywhere on the page -- the page's own words (status, seat picker, hands, lobby, army builder, who did a
+#: step) and the rulesets' own sentences (the board picture and the text board the server draws, the timeline's and
+#: latest steps' summaries, a ruling: Battle of Hoth's "the Empire: support card Probe Intel played", Clouds of
+#: Smoke's "Player 1 ends placement") -- is a finding, marked or not (docs/seat-names.md).
 
 #: A word: letters (any script), digits, and the hyphens and apostrophes inside it; English is a word of
 #: Latin letters without accents.
@@ -399,8 +394,7 @@ def _findings(page: Any, view: str, data: set[str], gaps: list[str]) -> list[str
     # the picture's words are messages too (issue 28): each is checked, a hidden hover title as well
     items = got["items"] + [{"text": t, "where": "board.svg"} for t in sorted(picture)]
     for item in items:
-        allowed = view.split()[0] in STILL_IDS and RULESET_SENTENCES.search(item["where"])
-        ids = [] if allowed else seat_ids(item["text"])
+        ids = seat_ids(item["text"])
         words = unmarked(item["text"], data, gaps) + ids
         if words:
             found.append(f"{view} {item['where']}: {' '.join(words)!r} in {item['text'][:140]!r}")

@@ -1,6 +1,7 @@
 """The seats in words on the page (docs/seat-names.md): a Ukrainian reader of a Battle of Hoth game sees the sides as
 the Ukrainian rulebook prints them (Повстанці, Імперія), never the seats' ids (``rebel``, ``imperial``): in the
-status line, the seat picker, the latest steps, the lobby's own seats and its new-game form. Screenshots at 1280 and
+status line, the seat picker, the latest steps, the lobby's own seats and its new-game form; a Ukrainian reader of a Clouds
+of Smoke game reads Гравець 1 in the ruleset's own sentences (summaries, the board picture, a ruling). Screenshots at 1280 and
 375 px are kept (seat-names-uk-1280.png, seat-names-uk-375.png)."""
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import httpx
 import pytest
 
 from .conftest import shot
-from .harness import UmpireServer, play_random
+from .harness import UmpireServer, open_game, play_random
 
 #: A seat's id as a word (the ids stay in addresses and data- attributes, which are not text).
 IDS = re.compile(r"(?<![\w-])(?:rebel|imperial)(?:-\d)?(?![\w-])")
@@ -66,3 +67,36 @@ def test_a_ukrainian_page_names_the_sides_as_the_rulebook_prints_them(server, co
     for where, text in (("mine", mine), ("row", row), ("keep", " ".join(keep)), ("bots", _text(page, "#c-bots"))):
         assert not IDS.search(text), (where, text)
     shot(page, "seat-names-uk-lobby-375", full_page=True)
+
+
+#: A Clouds of Smoke seat's id as a word.
+SMOKE_IDS = re.compile(r"(?<![\w-])player-\d(?![\w-])")
+
+
+def test_a_ukrainian_smoke_page_names_the_players_in_the_rulesets_own_sentences(server, contexts):
+    """Clouds of Smoke's own sentences on the page (the latest steps' summaries, the board picture's words and hover
+    titles, the board in words, a ruling): Гравець 1, never ``player-1`` (domain/smoke/seat_words.py). Screenshots
+    at 1280 and 375 px (seat-names-smoke-uk-1280.png, seat-names-smoke-uk-375.png)."""
+    gid, seats = play_random(server.url, "smoke", "BTL-OPEN-FIELD", 30, seed=5, server_seed=f"{5:064x}")
+    for width in (1280, 375):
+        page = contexts.page(width=width, locale="uk-UA")
+        open_game(page, server.url, gid, seats, "player-1")
+        page.wait_for_function("() => document.querySelector('#board > svg')?.textContent.includes('Гравець 1')")
+        svg = page.eval_on_selector("#board > svg", "(s) => [...s.querySelectorAll('text, title')].map((e) => e.textContent)")
+        recent = page.eval_on_selector_all(".recent li", "(ls) => ls.map((l) => l.textContent)")
+        board_text = page.eval_on_selector("#board-text", "(e) => e.textContent")
+        assert any("Гравець 1" in t for t in svg), svg[:20]
+        assert recent and any(re.search(r"Гравець \d", t) for t in recent), recent
+        for where, texts in (("svg", svg), ("recent", recent), ("board text", [board_text]),
+                             ("status", [_text(page, "#status")]), ("head", [_text(page, ".game-head")]),
+                             ("side", [_text(page, ".hand-box")])):
+            found = [t for t in texts if SMOKE_IDS.search(t)]
+            assert found == [], (width, where, found[:5])
+        shot(page, f"seat-names-smoke-uk-{width}", full_page=True)
+    # a ruling in the replay: its summary and steps name the players too
+    page.goto(f"{server.url}/#/game/{gid}?seat=player-1&tab=replay&at=12")
+    page.wait_for_selector("#ruling[data-at] h3")
+    ruling = page.eval_on_selector("#ruling", "(e) => e.textContent")
+    timeline = page.eval_on_selector("#timeline", "(e) => e.textContent")
+    assert not SMOKE_IDS.search(ruling) and not SMOKE_IDS.search(timeline), (ruling[:300], timeline[:300])
+    assert "Гравець" in timeline, timeline[:500]

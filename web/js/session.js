@@ -113,7 +113,13 @@ export class Session {
   }
 
   async undo(toVersion) { const r = await this.api.post(this.path('/undo'), { to_version: toVersion }); this.absorb(r); return r; }
-  async answerUndo(accept) { const r = await this.api.post(this.path(accept ? '/undo/accept' : '/undo/decline'), {}); this.absorb(r); return r; }
+  // the version the request was shown in: the answer is to that request (409 if another waits now, DESIGN 5)
+  async answerUndo(accept) {
+    const body = { expected_version: this.legal ? this.legal.version : this.version };
+    const r = await this.api.post(this.path(accept ? '/undo/accept' : '/undo/decline'), body);
+    this.absorb(r);
+    return r;
+  }
   async ready(clientSeed) { return this.api.post(this.path('/ready'), clientSeed ? { client_seed: clientSeed } : {}); }
 
   absorb(res) {

@@ -680,7 +680,7 @@ export function statusLines(view) {
   const st = stateOf(view);
   const lines = [];
   const end = (st.battle && st.battle.end) || {};
-  // a side by its printed name and its players, as everywhere else ("Karl (player-1)")
+  // a side by its printed name and its players, as everywhere else ("Karl (Player 1)", seats.js names)
   const sides = (st.battle && st.battle.sides) || [];
   const seatsOf = (side) => Object.values(st.armies || {}).filter((a) => a.side === side).map((a) => a.seat);
   const sideName = (id) => { const s = sides.find((x) => x.id === id); const who = seatsOf(id); return `${s ? s.name : id}${who.length ? ` (${seatNames('smoke', who)})` : ''}`; };
