@@ -11,6 +11,7 @@ import re
 import pytest
 
 from domain.hoth.events import SupportPlayed
+from domain.smoke.events import TacticsEnded
 from domain.kernel import registry, words
 from service import i18n
 from tests.service.api_client import Api, api  # noqa: F401
@@ -85,6 +86,11 @@ def test_a_summary_that_names_its_seat_is_marked_so_the_side_is_said_once(api: A
     assert said.english() == "the Empire: support card Probe Intel played"
     assert words.acted_by(rs, None, "imperial", {}, said)["in_summary"] is True
     assert "in_summary" not in words.acted_by(rs, None, "rebel", {}, said)
+    # Clouds of Smoke's sentences pass the seat's name as their {seat} too: the same rule marks them
+    smoke = registry.get("smoke")
+    ended = smoke.summary(TacticsEnded(seat="player-1"))
+    assert ended.english() == "Player 1 ends tactics"
+    assert words.acted_by(smoke, None, "player-1", {}, ended)["in_summary"] is True
 
 
 #: What Clouds of Smoke's own sentences call ``player-1`` (its rulebook, in Russian: игрок).
