@@ -54,7 +54,14 @@ def test_two_workers_scrape_shows_the_scripted_games_counts(two_workers):
 
 def test_the_projector_process_reports_its_lag(two_workers):
     server, _, _ = two_workers
+    # the projector samples its lag once a second from the moment it is up (after its imports and the rulesets'
+    # content): on a loaded machine its first sample may come after the scripted games
+    deadline = time.monotonic() + 30
     sc = scrape(server.url)
+    while "umpire_projector_lag_events" not in sc and time.monotonic() < deadline:
+        time.sleep(0.5)
+        sc = scrape(server.url)
+    assert "umpire_projector_lag_events" in sc, (sorted(sc), server.log.read_text()[-3000:])
     lag = {labels["node"]: v for labels, v in sc["umpire_projector_lag_events"]}
     assert lag, sc.keys()
 

@@ -87,7 +87,7 @@ def test_smoke_picture_header_in_words(server, contexts):
         page.wait_for_timeout(300)
         words = page.locator("#board svg text.headline").text_content()
         assert words in svg
-        assert re.match(r"turn 1, phase \d of 8 · ", words) and "(player-" in words and " to act, " in words, words
+        assert re.match(r"turn 1, phase \d of 8 · ", words) and "(Player 1)" in words and "player-" not in words and " to act, " in words, words
         assert "_" not in words and "(actions)" not in words
         shot(page, f"board-words-smoke-{width}", full_page=True)
         page.context.close()
