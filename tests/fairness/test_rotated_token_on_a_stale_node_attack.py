@@ -10,10 +10,14 @@ has not read the game since. The creator then uses south's old token on A: the n
 id, its body, the version it expected, and the version A remembers), a new command, a dry run, a waiting undo
 request's acceptance, and the reads. Every one must be refused (401), store nothing and name no card.
 
-Two real ``uvicorn`` processes of the app (the toy ruleset) on one SQLite file, sharing a real Redis, as two
-workers of ``umpire serve --workers 2`` share them, each reached on its own port.
+Two real ``uvicorn`` processes of the app (the toy ruleset), each reached on its own port, sharing a real Redis:
+on one SQLite file, as two workers of ``umpire serve --workers 2`` share it; and on one real PostgreSQL with a data
+dir each and one signing key, as two stateless nodes (DESIGN 11) share it. The PostgreSQL store runs the same
+``command_steps``; this runs the attack on it, not only on SQLite.
 """
 from __future__ import annotations
+
+import secrets
 
 import httpx
 import pytest
@@ -21,18 +25,26 @@ import pytest
 from tests.service.api_client import SEED, Server
 
 
-@pytest.fixture
-def nodes(tmp_path, redis_url):
-    data = str(tmp_path / "data")
-    a = Server(data, redis_url).wait()
-    b = None
+@pytest.fixture(params=["sqlite", "postgres"])
+def nodes(request, tmp_path, redis_url):
+    """Node A and node B: two processes on one SQLite file, or two nodes on one PostgreSQL database."""
+    if request.param == "sqlite":
+        dirs, url, env, pg = [str(tmp_path / "data")] * 2, None, None, None
+    else:
+        pg = request.getfixturevalue("pg_server")
+        url = pg.new_database()
+        dirs, env = [str(tmp_path / "nodeA" / "data"), str(tmp_path / "nodeB" / "data")], \
+            {"UMPIRE_SIGNING_KEY": secrets.token_hex(32)}
+    started: list[Server] = []
     try:
-        b = Server(data, redis_url).wait()
-        yield a, b
+        for d in dirs:
+            started.append(Server(d, redis_url, database_url=url, env=env).wait())
+        yield started[0], started[1]
     finally:
-        a.stop()
-        if b is not None:
-            b.stop()
+        for s in started:
+            s.stop()
+        if pg is not None:
+            pg.drop_database(url)
 
 
 def _auth(tok: str) -> dict[str, str]:
