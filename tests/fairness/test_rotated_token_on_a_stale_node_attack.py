@@ -17,42 +17,17 @@ dir each and one signing key, as two stateless nodes (DESIGN 11) share it. The P
 """
 from __future__ import annotations
 
-import secrets
-
 import httpx
-import pytest
 
-from tests.service.api_client import SEED, Server
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def nodes(request, tmp_path, redis_url):
-    """Node A and node B: two processes on one SQLite file, or two nodes on one PostgreSQL database."""
-    if request.param == "sqlite":
-        dirs, url, env, pg = [str(tmp_path / "data")] * 2, None, None, None
-    else:
-        pg = request.getfixturevalue("pg_server")
-        url = pg.new_database()
-        dirs, env = [str(tmp_path / "nodeA" / "data"), str(tmp_path / "nodeB" / "data")], \
-            {"UMPIRE_SIGNING_KEY": secrets.token_hex(32)}
-    started: list[Server] = []
-    try:
-        for d in dirs:
-            started.append(Server(d, redis_url, database_url=url, env=env).wait())
-        yield started[0], started[1]
-    finally:
-        for s in started:
-            s.stop()
-        if pg is not None:
-            pg.drop_database(url)
+from tests.service.api_client import SEED
 
 
 def _auth(tok: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {tok}"}
 
 
-def test_a_rotated_out_token_gets_nothing_from_a_node_that_remembers_the_seat(nodes):
-    a, b = nodes
+def test_a_rotated_out_token_gets_nothing_from_a_node_that_remembers_the_seat(two_nodes):
+    a, b = two_nodes
     with httpx.Client(base_url=a.url, timeout=30) as ca, httpx.Client(base_url=b.url, timeout=30) as cb:
         g = ca.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
         gid, t = g["game_id"], g["seats"]
@@ -108,13 +83,13 @@ def test_a_rotated_out_token_gets_nothing_from_a_node_that_remembers_the_seat(no
         assert again.status_code == 201 and card in again.text, again.text
 
 
-def test_an_undo_across_the_rotation_does_not_revive_the_old_token_on_a_node_that_remembers_it(nodes):
+def test_an_undo_across_the_rotation_does_not_revive_the_old_token_on_a_node_that_remembers_it(two_nodes):
     """The creator holds north and south's first token; south's new holder rotates it (on node B) during
     north's turn; north then takes back its own free steps, the rotation in between (``seat_rotated`` is not a
     command: the undo is free). Were the rotation undone in the game's fold, node A, which checked the old token
     before the rotation, would take it as south again (its remembered seat stands while the fold shows no
     rotation since). The seat's rotation stays (domain/kernel/seats.py): the old token is refused on A."""
-    a, b = nodes
+    a, b = two_nodes
     with httpx.Client(base_url=a.url, timeout=30) as ca, httpx.Client(base_url=b.url, timeout=30) as cb:
         g = ca.post("/games", json={"ruleset": "toy", "scenario": "duel", "seed": SEED}).json()
         gid, t = g["game_id"], g["seats"]
