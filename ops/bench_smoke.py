@@ -8,7 +8,7 @@ shipped battle and 4 players, to the scenario's end) beside the replay of the sa
 and beside random full games of Battle of Hoth played in the same run (ops/bench_hoth.py's game);
 (2) per command of those Smoke games, the time of ``legal_commands`` and of decide+evolve (the
 command's ``decide`` and the folding of its events; refused template values included): p50, p99,
-mean and max, in CPU time of the thread (on a shared machine a call's wall time is mostly how long the
+mean, max and the calls over 1 ms (``over_1ms``), in CPU time of the thread (on a shared machine a call's wall time is mostly how long the
 scheduler left the process waiting); and (3) ``legal_commands`` and ``decide`` calls per second on a crowded mid-game table
 (40 units, an activation in progress). "First call" clears the engine's per-layout memo before every
 call (a state never seen); "again" keeps it (the service folds a game once and answers many queries).
