@@ -12,6 +12,8 @@ steps, with two clock reads a call.
 
     PYTHONPATH=. .venv/bin/python ops/profile_smoke_tail.py --exclusive
 
+``--over-ms 1``: the same report for every command over 1 ms (a p99 under 1 ms allows 1% of them).
+
 ``--exclusive``: each step's own time, without the listed steps it called (the rows then add up to the commands'
 time), with two more rows: ``(gc)``, the interpreter's garbage collections that ran inside the commands (also
 counted in the step that was running), and ``(outside the steps)``, the commands' time in no listed step.
@@ -99,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=float, default=0.01, help="share of the slowest commands (default 0.01)")
     ap.add_argument("--band", default="16:96", help="ranks around the p99, slowest first (default 16:96)")
     ap.add_argument("--exclusive", action="store_true", help="each step's own time, with (gc) and (outside the steps)")
+    ap.add_argument("--over-ms", type=float, default=None,
+                    help="also report every command over this many ms (the tail a p99 under it must empty)")
     args = ap.parse_args(argv)
     current: dict[str, float] = {}
     _instrument(current, args.exclusive)
@@ -140,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     _report(f"slowest {args.top:g}", rows[:n])
     lo, hi = (int(x) for x in args.band.split(":"))
     _report(f"ranks {lo}-{hi}", rows[lo:hi])
+    if args.over_ms is not None:
+        _report(f"over {args.over_ms:g} ms", [r for r in rows if r[0] * 1e3 > args.over_ms])
     return 0
 
 

@@ -66,10 +66,14 @@ class Message(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         """The English text: the id (or its plural) with the parameters put in, numbers as Python writes them."""
         tpl = english_template(self)
         try:
-            if all(type(v) in _PLAIN for v in self.params.values()):
+            if _PLAIN.issuperset(map(type, self.params.values())):
                 # only numbers and strings: ``_format_plain`` writes each as ``format(value, spec)``, which is
-                # what ``str.format_map`` does, so the C formatter gives the same text
-                return tpl.format_map(_Missing(self.params))
+                # what ``str.format_map`` does, so the C formatter gives the same text (a name with no parameter
+                # stays ``{name}``: ``_Missing``, copied only then)
+                try:
+                    return tpl.format_map(self.params)
+                except KeyError:
+                    return tpl.format_map(_Missing(self.params))
             fields = _fields(tpl)
             if fields is not None:
                 return "".join(_filled(fields, self.params))
@@ -111,7 +115,11 @@ def _filled(fields: "tuple[tuple[str, str | None, str], ...]", params: dict[str,
         if lit:
             out.append(lit)
         if name is not None:
-            out.append(_format_plain(params[name] if name in params else "{" + name + "}", spec))
+            v = params[name] if name in params else "{" + name + "}"
+            t = type(v)
+            # ``_format_plain``'s own answers for its two commonest kinds, without its chain of type tests: a
+            # number or string is ``format(value, spec)``, a message its English
+            out.append(format(v, spec) if t in _PLAIN else v.english() if t is Message else _format_plain(v, spec))
     return out
 
 

@@ -46,7 +46,7 @@ from .evolve import evolve as _evolve
 from .geometry import point_box_distance
 from .markers import allowed, covers, depth
 from .morale import support
-from .outbox import Outbox
+from .outbox import Outbox, folded
 from .own_army import catalogue, own_armies
 from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
 from .seat_words import seat_words
@@ -281,7 +281,10 @@ class SmokeRuleset:
         return out.items
 
     def evolve(self, state: SmokeState, event: Any) -> SmokeState:
-        return _evolve(state, event)
+        """The fold of one event; the state a decision's outbox already folded from these two objects when it
+        has (``outbox.folded``: the same answer, folded once)."""
+        after = folded(state, event)
+        return after if after is not None else _evolve(state, event)
 
     # -- queries -----------------------------------------------------------------------
     def status(self, state: SmokeState) -> Status:
