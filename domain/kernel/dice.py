@@ -81,38 +81,10 @@ def label(game_id: str, stream: str, index: int, mix: str | None = None) -> str:
     return f"{game_id}|{mix}|{stream}|{index}"
 
 
-#: SHA-256's block size in bytes (RFC 2104's B).
-_BLOCK = 64
-
-
-class Keyed:
-    """HMAC-SHA256 under one key, its two padded key blocks hashed once (RFC 2104: ``H((K ^ opad) || H((K ^ ipad)
-    || text))``, a key longer than a block hashed first): each digest then costs two hash copies, not the two key
-    blocks hashed again (``hmac.new`` per draw). The digest is the same as ``hmac.new(key, text, sha256)``'s."""
-
-    __slots__ = ("_inner", "_outer")
-
-    def __init__(self, key: bytes):
-        if len(key) > _BLOCK:
-            key = hashlib.sha256(key).digest()
-        key = key.ljust(_BLOCK, b"\0")
-        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
-
-    def digest(self, text: bytes) -> bytes:
-        inner = self._inner.copy()
-        inner.update(text)
-        outer = self._outer.copy()
-        outer.update(inner.digest())
-        return outer.digest()
-
-
-def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int, mix: str | None = None, *,
-         keyed: Keyed | None = None) -> int:
+def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int, mix: str | None = None) -> int:
     """The value of draw ``index`` of ``stream``: uniform in ``range(sides)``.
 
-    ``mix``: the game's :func:`client_mix` when its seats added client seeds, else None. ``keyed``: ``Keyed(seed)``
-    when the caller keeps one (many draws under one seed: :class:`Dice`)."""
+    ``mix``: the game's :func:`client_mix` when its seats added client seeds, else None."""
     if sides < 1:
         raise ValueError("a draw needs at least one side")
     if index < 0:
@@ -121,12 +93,10 @@ def draw(seed: bytes, game_id: str, stream: str, index: int, sides: int, mix: st
         return 0
     limit = _WORD - (_WORD % sides)
     base = label(game_id, stream, index, mix)
-    if keyed is None:
-        keyed = Keyed(seed)
     k = 0
     while True:
         msg = base if k == 0 else f"{base}|{k}"
-        digest = keyed.digest(msg.encode())
+        digest = hmac.new(seed, msg.encode(), hashlib.sha256).digest()
         for w in range(4):
             word = int.from_bytes(digest[8 * w : 8 * w + 8], "big")
             if word < limit:
@@ -199,8 +169,6 @@ class Dice:
         self.drawn: list[Roll] = []
         self.dry = dry
         self._tracked: list | None = None
-        #: the seed's HMAC key blocks, hashed at the first draw (``Keyed``)
-        self._keyed: Keyed | None = None
 
     def remixed(self, mix: str | None) -> "Dice":
         """These dice before any draw, with another client mix (the opening after the last seat's ready)."""
@@ -220,9 +188,7 @@ class Dice:
         if self.dry:
             raise DryRunStop(list(self._tracked or []))
         i = self._next.get(stream, 0)
-        if self._keyed is None:
-            self._keyed = Keyed(self._seed)
-        v = draw(self._seed, self._game_id, stream, i, sides, self._mix, keyed=self._keyed)
+        v = draw(self._seed, self._game_id, stream, i, sides, self._mix)
         self._next[stream] = i + 1
         roll = Roll(stream=stream, index=i, sides=sides, value=v)
         self._pending.append(roll)

@@ -1,10 +1,8 @@
 """Dice (DESIGN section 3): uniform, reproducible, independent streams, verifiable."""
 import hashlib
-import hmac
-import random
 
 from domain.kernel import Dice, advance, commitment, draw, replay_shuffle, verify_roll
-from domain.kernel.dice import Keyed, check_commitment, counters_after, label
+from domain.kernel.dice import check_commitment, counters_after
 
 SEED = bytes(range(32))
 
@@ -176,25 +174,3 @@ def test_counters_after_a_stream_are_the_counters_record_by_record():
     assert counters_after(records) == stepwise == {"dice": 4, "support": 10}
     assert counters_after(reversed(records)) == stepwise  # a counter never goes backwards
     assert counters_after([]) == {}
-
-
-def test_keyed_hmac_is_hmac_sha256_and_draws_are_unchanged():
-    """``Keyed`` (the key blocks hashed once, RFC 2104) gives ``hmac.new(key, text, sha256)``'s digest for keys
-    shorter than, as long as, and longer than SHA-256's block; a draw with the Dice's kept ``Keyed`` is the draw
-    without it, and both are the pinned values of the plain HMAC (rejection sampling as the module says)."""
-    rng = random.Random(7)
-    for n in (0, 1, 31, 32, 63, 64, 65, 100, 200):
-        key = bytes(rng.randrange(256) for _ in range(n))
-        keyed = Keyed(key)
-        for text in (b"", b"g|dice|0", bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))):
-            assert keyed.digest(text) == hmac.new(key, text, hashlib.sha256).digest(), (n, text)
-    keyed = Keyed(SEED)
-    for i in range(300):
-        sides = (2, 3, 6, 7, 10, 52)[i % 6]
-        digest = hmac.new(SEED, label("g-key", "dice", i).encode(), hashlib.sha256).digest()
-        words = [int.from_bytes(digest[8 * w:8 * w + 8], "big") for w in range(4)]
-        limit = (1 << 64) - ((1 << 64) % sides)
-        plain = next(w % sides for w in words if w < limit)  # no rejection of all four words in these draws
-        assert draw(SEED, "g-key", "dice", i, sides, keyed=keyed) == draw(SEED, "g-key", "dice", i, sides) == plain
-    dice = Dice(SEED, "g-key")
-    assert [dice.value(6) for _ in range(50)] == [draw(SEED, "g-key", "dice", i, 6) for i in range(50)]
