@@ -16,6 +16,8 @@ A ruleset may offer (kernel protocol, optional):
 * ``acted_by(event) -> str | None``: ``"automaton"`` for a step an automated opponent inside the
   engine decided (the Emperor), ``"referee"`` for one the rules did by themselves, None: the seat
   whose command caused it;
+* ``automaton_title`` (a message: ``the Emperor (automaton)``) and ``automaton_side`` (the side it plays, a key of
+  ``seat_names``): who an automaton's step is by, and the side whose name in a summary says so already;
 * ``seat_names() -> dict[str, str | Message]``: every seat (and side) its games may have, named as its
   rulebook prints the side (Battle of Hoth's ``rebel``: ``the Rebels``; Clouds of Smoke's ``player-2``:
   ``Player 2``), a message said in the reader's language at the edge (docs/seat-names.md). Public: a seat's
@@ -167,13 +169,15 @@ def seat_name(ruleset: Any, seat: str) -> "str | Message":
 def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str],
              said: "str | Message | None" = None) -> dict[str, Any]:
     """Who did the step: ``{"kind": seat|bot|automaton|referee, "seat", "bot", "text"}``, and ``"in_summary": true``
-    when the step's summary ``said`` names that seat (or the automaton) already (:func:`names_actor`): a page then
+    when the step's summary ``said`` names that seat (or the automaton, or its side) already (:func:`names_actor`): a page then
     shows the summary alone, not ``who: summary``, so the side is said once (docs/seat-names.md)."""
     fn = getattr(ruleset, "acted_by", None)
     own = fn(event) if fn is not None and event is not None and event_type_name(event) not in _KERNEL_EVENTS else None
     if own == AUTOMATON:
         title = getattr(ruleset, "automaton_title", "the automated opponent")
-        named = {"in_summary": True} if names_actor(said, title) else {}
+        side = getattr(ruleset, "automaton_side", None)  # the automaton's side, as its sentences name it
+        named = {"in_summary": True} if names_actor(said, title) or (
+            side is not None and names_actor(said, seat_name(ruleset, side))) else {}
         return {"kind": AUTOMATON, "seat": None, "bot": None, "text": text_of(title), **_said(title), **named}
     if own == REFEREE or actor is None:
         said = msg("the referee")
