@@ -184,10 +184,10 @@ def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str
         return {"kind": REFEREE, "seat": None, "bot": None, "text": said.english(), **_said(said)}
     spec = bots.get(actor)
     seat = seat_name(ruleset, actor)  # the seat in words; ``seat`` below stays its id (data)
-    if spec is not None:
-        said = msg("{seat} (bot {bot})", seat=seat, bot=spec.split(":")[0])
-        return {"kind": BOT, "seat": actor, "bot": spec, "text": said.english(), **_said(said)}
     named = {"in_summary": True} if names_actor(said, seat) else {}
+    if spec is not None:  # a bot's summary that names its seat reads alone too (the bot is named on its other lines)
+        who = msg("{seat} (bot {bot})", seat=seat, bot=spec.split(":")[0])
+        return {"kind": BOT, "seat": actor, "bot": spec, "text": who.english(), **_said(who), **named}
     return {"kind": SEAT, "seat": actor, "bot": None, "text": text_of(seat), **_said(seat), **named}
 
 
