@@ -315,6 +315,8 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
                 node[text_key] = translations(locale).gettext(m["id"])  # no parameters (a seat's name): its catalog text
             elif m is not None and as_message(m) is not None:
                 node[text_key] = render(m, locale, names)
+        if "values_named" in node:  # a ruling step's ids by their printed names, in this language
+            node["values_named"] = words.named_values(node.get("values") or {}, names)
         for k, v in node.items():
             if isinstance(v, (dict, list, tuple)) and k not in _DATA:  # a tuple: a ruling's steps as msgspec gives them
                 _walk(v, locale, names)

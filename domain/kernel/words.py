@@ -153,6 +153,21 @@ def with_names(text: str, names: Names) -> str:
     return _ID.sub(sub, text)
 
 
+def named_values(values: Mapping[str, Any], names: Names) -> dict[str, str]:
+    """The values of a ruling step (data: ids, numbers) that are ids of ``names``, or lists of them, as a person reads
+    them: each id by its printed name alone (the step's text beside them names a unit with its board code when two
+    units share a name: ``Snowtroopers (E1)``). A value that names nothing is not listed (it is shown as it is)."""
+    if not names or not isinstance(values, Mapping):
+        return {}
+    out = {}
+    for k, v in values.items():
+        if isinstance(v, str) and v in names:
+            out[k] = text_of(names[v])
+        elif isinstance(v, (list, tuple)) and v and all(isinstance(x, str) and x in names for x in v):
+            out[k] = ", ".join(text_of(names[x]) for x in v)
+    return out
+
+
 def seat_names(ruleset: Any) -> "dict[str, str | Message]":
     """Every seat (and side) of ``ruleset`` in words (its ``seat_names`` hook; none: no names)."""
     fn = getattr(ruleset, "seat_names", None)
@@ -206,4 +221,4 @@ _KERNEL_EVENTS = frozenset({"game_created", "seat_ready", "undo_requested", "und
 
 
 __all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "Names", "acted_by", "described", "described_template", "generic_label",
-           "names_actor", "names_of", "seat_name", "seat_names", "with_names", "words"]
+           "named_values", "names_actor", "names_of", "seat_name", "seat_names", "with_names", "words"]
