@@ -132,8 +132,8 @@ def _path(e: Any) -> "str | Message":
 
 
 _TEMPLATES: dict[str, Any] = {
-    "game_opened": lambda e: msg("{title}: set up ({hero} against the Emperor's {enemy})", title=e.title,
-                                 hero=e.human.name, enemy=e.emperor.name),
+    # the setup's title names the hero and the Emperor's enemy already (its ruling says who stands where)
+    "game_opened": lambda e: msg("{title}: set up", title=e.title),
     "order_deck_shuffled": lambda e: (msg("the order deck ({count}) is reshuffled", count=e.size) if e.reshuffle
                                       else msg("the order deck ({count}) is shuffled", count=e.size)),
     "turn_started": lambda e: (msg("turn {turn}: you", turn=e.turn) if e.side == HUMAN
