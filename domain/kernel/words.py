@@ -129,12 +129,23 @@ def names_of(ruleset: Any, state: Any) -> "dict[str, str | Message]":
         return {}
 
 
+class SaidNames(dict):  # type: ignore[type-arg]
+    """Printed names by id said in a reader's language (service/i18n.py ``translated_names``), knowing which ids are
+    their English name itself (the Emperor's ``rebel``: Rebel): such an id is written as its name alone in every
+    language, as in English, never ``Бунтар (rebel)``."""
+
+    def __init__(self, names: Mapping[str, str], alone: "frozenset[str] | set[str]" = frozenset()):
+        super().__init__(names)
+        self.alone = frozenset(alone)
+
+
 _ID = re.compile(r"(?<![\w-])([A-Za-z][\w-]*\w)(?![\w-])")
 
 
 def with_names(text: str, names: Names) -> str:
     """``text`` with each id of ``names`` written as ``Printed name (id)``; an id already beside its name
-    (``Name (id)``) or a name equal to its id (ignoring case) is left as it is. A name that is a message is
+    (``Name (id)``) is left as it is, and an id that is its name (ignoring case; :class:`SaidNames` ``alone`` in
+    another language) is written as the name alone. A name that is a message is
     written in English (another language: service/i18n.py ``translated_names`` gives its names as text)."""
     if not names or not text:
         return text
@@ -143,7 +154,7 @@ def with_names(text: str, names: Names) -> str:
         tok = m.group(1)
         said = names.get(tok)
         name = None if said is None else text_of(said)
-        if name is None or name.lower() == tok.lower():
+        if name is None or name.lower() == tok.lower() or tok in getattr(names, "alone", ()):
             return name if name is not None else tok
         before = text[max(0, m.start() - len(name) - 2):m.start()]
         if before.endswith((name + " ", name + " (")) or text.startswith(" " + name, m.end()):
@@ -220,5 +231,5 @@ def _said(said: "str | Message") -> dict[str, Any]:
 _KERNEL_EVENTS = frozenset({"game_created", "seat_ready", "undo_requested", "undo_declined", "undo_lapsed", "undone"})
 
 
-__all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "Names", "acted_by", "described", "described_template", "generic_label",
+__all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "Names", "SaidNames", "acted_by", "described", "described_template", "generic_label",
            "named_values", "names_actor", "names_of", "seat_name", "seat_names", "with_names", "words"]

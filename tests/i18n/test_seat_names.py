@@ -98,6 +98,9 @@ def test_the_emperors_automaton_lines_say_the_emperor_once(api: Api, lang: str):
     assert {s["type"] for s in automaton if s["by"].get("in_summary")} >= {
         "turn_started", "emperor_step", "card_activated", "refreshed", "turn_ended"}, lines
     assert all(line.count(name) == 1 for line in lines if name in line), lines
+    # a warrior whose id is its English name (``rebel``: Rebel) reads by its name alone in every language, never
+    # "Бунтар (rebel)" (old output)
+    assert not [s["summary"] for s in steps if re.search(r"\((?:akhena|rebel|sparrow)\)", s["summary"])], lang
     for s in automaton:
         if s["type"] in ("turn_started", "emperor_step", "refreshed", "turn_ended"):
             r = api.client.get(f"/games/{gid}/events/{s['seq']}/ruling", params={"lang": lang}).json()["ruling"]

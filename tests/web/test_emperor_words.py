@@ -1,9 +1,10 @@
 """The Emperor's automaton named once on the page (docs/seat-names.md): after the human ends two turns, the Emperor's
 own lines in "Latest steps" and the replay's step list read "the Emperor refreshes", "the Emperor's order step MOVE",
 never "the Emperor (automaton): the Emperor ..." (its summaries pass the side's name as ``{emperor}``, so
-``by.in_summary`` is set). In English and Ukrainian; screenshots at 1280 and 375 px (emperor-words-*.png)."""
+``by.in_summary`` is set), and a warrior by its name alone. In English and Ukrainian; screenshots at 1280 and 375 px (emperor-words-*.png)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import httpx
@@ -15,6 +16,8 @@ from .harness import AT_VERSION, UmpireServer
 SETUP = "SETUP-AKHENA-VS-REBEL"
 #: The Emperor as each language's page names it (its rulebook's Імператор).
 EMPEROR = {"en-GB": "the Emperor", "uk-UA": "Імператор"}
+#: A warrior's id beside its name (the setup's warriors: Akhena, Rebel, Sparrow).
+WARRIOR_ID = re.compile(r"\((?:akhena|rebel|sparrow)\)")
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +60,8 @@ def test_the_emperors_lines_name_it_once(server, contexts):
             said = [ln for ln in lines if name in ln]
             assert said, lines
             assert all(ln.count(name) == 1 for ln in said), said  # old: "the Emperor (automaton): the Emperor ..."
+            # a warrior by its name alone (old, in Ukrainian: "Бунтар (rebel)")
+            assert not WARRIOR_ID.search(" ".join(lines)), lines
             shot(page, f"emperor-words-{locale[:2]}-{width}", full_page=True)
             page.close()
     # the replay's list of every step says it once too
