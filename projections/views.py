@@ -128,13 +128,18 @@ def ruling_view(ev: StoredEvent, seat: str | None, *, finished: bool, ruleset: s
 
 
 def named_ruling(ruling: Any, names: words.Names | None) -> Any:
-    """A ruling (as JSON data) whose summary and step texts name units and cards by their printed names."""
+    """A ruling (as JSON data) whose summary and step texts name units and cards by their printed names, and whose
+    steps give the values that are ids by those names too (``values_named``)."""
     if names and isinstance(ruling, dict):
         if isinstance(ruling.get("summary"), str):
             ruling["summary"] = words.with_names(ruling["summary"], names)
         for step in ruling.get("steps", ()):
             if isinstance(step, dict) and isinstance(step.get("text"), str):
                 step["text"] = words.with_names(step["text"], names)
+            if isinstance(step, dict) and step.get("values"):
+                named = words.named_values(step["values"], names)
+                if named:  # the values that are ids, by their printed names (the values themselves stay data)
+                    step["values_named"] = named
     return ruling
 
 

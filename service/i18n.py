@@ -130,13 +130,15 @@ def number(value: float | int, locale: str, spec: str = "") -> str:
 
 def translated_names(names: words.Names | None, locale: str) -> dict[str, str]:
     """The printed names by id in ``locale`` (the catalog's ``name`` context; a name it lacks stays English); a
-    name composed of words (a message: ``the general of Player 1``) rendered in ``locale`` like any message."""
+    name composed of words (a message: ``the general of Player 1``) rendered in ``locale`` like any message. An id
+    that is its English name (the Emperor's ``rebel``) is written as the name alone, as English writes it
+    (``SaidNames.alone``)."""
     if not names:
         return {}
     if locale == DEFAULT:
         return {k: text_of(v) for k, v in names.items()}
-    return {k: _composed(_KEY.encode(v), locale) if isinstance(v, Message) else _printed(v, locale)
-            for k, v in names.items()}
+    return words.SaidNames({k: _composed(_KEY.encode(v), locale) if isinstance(v, Message) else _printed(v, locale)
+                            for k, v in names.items()}, {k for k, v in names.items() if text_of(v).lower() == k.lower()})
 
 
 _KEY = msgspec.json.Encoder()
@@ -315,6 +317,8 @@ def _walk(node: Any, locale: str, names: Mapping[str, str]) -> None:
                 node[text_key] = translations(locale).gettext(m["id"])  # no parameters (a seat's name): its catalog text
             elif m is not None and as_message(m) is not None:
                 node[text_key] = render(m, locale, names)
+        if "values_named" in node:  # a ruling step's ids by their printed names, in this language
+            node["values_named"] = words.named_values(node.get("values") or {}, names)
         for k, v in node.items():
             if isinstance(v, (dict, list, tuple)) and k not in _DATA:  # a tuple: a ruling's steps as msgspec gives them
                 _walk(v, locale, names)

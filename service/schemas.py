@@ -343,6 +343,9 @@ class RuleStepView(msgspec.Struct):
     text: str
     rule_url: Annotated[str, Meta(description="Where the rule's text is served.")]
     values: dict[str, Any] | UnsetType = UNSET
+    values_named: Annotated[dict[str, str] | UnsetType, Meta(
+        description="The values that are ids of the game's units, cards, structures... by their printed names "
+                    "(in the reader's language), for people; ``values`` stays the data.")] = UNSET
 
 
 class RulingBody(msgspec.Struct):

@@ -182,6 +182,7 @@ class EmperorRuleset:
 
     # -- words for people (kernel protocol, optional: domain/kernel/words.py) --------------
     automaton_title: ClassVar[Any] = labels.AUTOMATON_TITLE  # a message (issue 28)
+    automaton_side: ClassVar[str] = EMPEROR  # its summaries pass the side's name as ``{emperor}``: said once
 
     def describe(self, state: EmperorState, seat: str, command: Any) -> dict[str, Any]:
         return labels.describe(state, seat, command)

@@ -20,6 +20,7 @@ from .human import _in_range, step_options
 from .push import path_hazards
 from .sources import source_said
 from .state import EMPEROR, HUMAN, EmperorState, Step, Warrior
+from .terms import THE_EMPEROR
 
 #: The Emperor's automaton, as the timeline names it.
 AUTOMATON_TITLE = msg("the Emperor (automaton)")
@@ -290,7 +291,7 @@ def _describe_defend(state: EmperorState, cmd: C.Defend) -> dict[str, Any]:
 
 #: The seat and the automaton's side in words (kernel words.py ``seat_names``, docs/seat-names.md): the rulebook
 #: speaks of the human player (Ukrainian: ви, гравець) and the Emperor (Імператор).
-SEAT_NAMES: "dict[str, Message]" = {HUMAN: msg("the player"), EMPEROR: msg("the Emperor")}
+SEAT_NAMES: "dict[str, Message]" = {HUMAN: msg("the player"), EMPEROR: THE_EMPEROR}
 
 
 __all__ = ["AUTOMATON_TITLE", "SEAT_NAMES", "acted_by", "describe", "names"]

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from domain.kernel.messages import Message, msg
 
+#: The automaton's side as every sentence names it (its seat name, labels.py ``SEAT_NAMES``): a summary passes it as
+#: its ``{emperor}``, so the timeline sees the side named and says it once (kernel words.py ``names_actor``).
+THE_EMPEROR = msg("the Emperor")
 #: The steps an order card prints (SOLO-ORDER), as the rulings name them.
 ORDER_STEPS = {"MOVE": msg("MOVE"), "ACTIVATE": msg("ACTIVATE"), "REFRESH_CHECK": msg("REFRESH CHECK")}
 #: The human's actions of a turn (BASE-TURN-1).

@@ -18,7 +18,7 @@ from .ending import reason_message, win_message
 from .field import Field
 from .sources import source_said
 from .state import HUMAN, SIDES, EmperorState
-from .terms import ACTIONS, ORDER_STEPS, PURPOSES, cause_message, word
+from .terms import ACTIONS, ORDER_STEPS, PURPOSES, THE_EMPEROR, cause_message, word
 
 
 def _card(state: EmperorState, side: str, c: Any) -> dict[str, Any]:
@@ -132,18 +132,20 @@ def _path(e: Any) -> "str | Message":
 
 
 _TEMPLATES: dict[str, Any] = {
-    "game_opened": lambda e: msg("{title}: set up ({hero} against the Emperor's {enemy})", title=e.title,
-                                 hero=e.human.name, enemy=e.emperor.name),
+    # the setup's title names the hero and the Emperor's enemy already (its ruling says who stands where)
+    "game_opened": lambda e: msg("{title}: set up", title=e.title),
     "order_deck_shuffled": lambda e: (msg("the order deck ({count}) is reshuffled", count=e.size) if e.reshuffle
                                       else msg("the order deck ({count}) is shuffled", count=e.size)),
     "turn_started": lambda e: (msg("turn {turn}: you", turn=e.turn) if e.side == HUMAN
-                               else msg("turn {turn}: the Emperor", turn=e.turn)),
-    "turn_ended": lambda e: msg("your turn ends") if e.side == HUMAN else msg("the Emperor's turn ends"),
+                               else msg("turn {turn}: {emperor}", turn=e.turn, emperor=THE_EMPEROR)),
+    "turn_ended": lambda e: (msg("your turn ends") if e.side == HUMAN
+                             else msg("{emperor}'s turn ends", emperor=THE_EMPEROR)),
     "order_card_revealed": lambda e: (msg("order card {card} revealed (defense)", card=e.card) if e.why == "defense"
                                       else msg("order card {card} revealed", card=e.card)),
-    "emperor_step": lambda e: (msg("the Emperor's order step {step}", step=word(ORDER_STEPS, e.step))
+    "emperor_step": lambda e: (msg("{emperor}'s order step {step}", emperor=THE_EMPEROR, step=word(ORDER_STEPS, e.step))
                                if e.performed else
-                               msg("the Emperor's order step {step} (nothing to do)", step=word(ORDER_STEPS, e.step))),
+                               msg("{emperor}'s order step {step} (nothing to do)", emperor=THE_EMPEROR,
+                                   step=word(ORDER_STEPS, e.step))),
     "locations_flipped": lambda e: msg("{warrior} uses {locations} for {purpose}", warrior=e.warrior,
                                        locations=", ".join(e.locations), purpose=word(PURPOSES, e.purpose)),
     "action_taken": lambda e: msg("you take the {action} action", action=word(ACTIONS, e.action)),
@@ -155,7 +157,7 @@ _TEMPLATES: dict[str, Any] = {
                                 else msg("{warrior} stays on {frm} (step {step})", warrior=e.warrior, frm=e.frm,
                                          step=e.step)),
     "card_activated": lambda e: (msg("you activate {card}", card=e.card) if e.side == HUMAN
-                                 else msg("the Emperor activates {card}", card=e.card)),
+                                 else msg("{emperor} activates {card}", emperor=THE_EMPEROR, card=e.card)),
     "target_chosen": lambda e: (msg("{source}: target {targets} (switched from {other})", source=source_said(e.source),
                                     targets=", ".join(e.targets) or msg("none"), other=e.switched_from)
                                 if e.switched_from else
@@ -181,9 +183,10 @@ _TEMPLATES: dict[str, Any] = {
                                if e.skipped else
                                msg("{source}: {ability} done", source=source_said(e.source), ability=e.ability)),
     "card_resolved": lambda e: msg("{card} exhausted (crest {crest})", card=e.card, crest=e.crest),
-    "refreshed": lambda e: ((msg("you refresh") if e.side == HUMAN else msg("the Emperor refreshes")) if e.refreshed
-                            else msg("the Emperor does not refresh ({prepared} > {refresh})", prepared=e.prepared,
-                                     refresh=e.refresh_value)),
+    "refreshed": lambda e: ((msg("you refresh") if e.side == HUMAN else msg("{emperor} refreshes", emperor=THE_EMPEROR))
+                            if e.refreshed else
+                            msg("{emperor} does not refresh ({prepared} > {refresh})", emperor=THE_EMPEROR,
+                                prepared=e.prepared, refresh=e.refresh_value)),
     "swapped": lambda e: msg("{warrior} swaps with {other}", warrior=e.warrior, other=e.other),
     "warrior_healed": lambda e: msg("{warrior} heals {amount}", warrior=e.warrior, amount=e.amount),
     "warrior_wounded": lambda e: msg_n("{warrior} suffers {wounds} wound(s): {cause}",

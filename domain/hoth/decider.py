@@ -30,7 +30,7 @@ from domain.kernel import (
     ACTIVE, FINISHED, Choice, Dice, Emitted, NotYourDecision, RuleViolation, RulingBuilder, Setup, SetupError, Status,
 )
 
-from domain.kernel.messages import Message, msg, msg_n
+from domain.kernel.messages import Message, msg, msg_n, named
 
 from . import commands as C
 from . import labels, terms
@@ -147,8 +147,8 @@ class HothRuleset:
             for cid in ids:
                 c = self.catalog().cards.get(cid) if isinstance(cid, str) else None
                 if c is None or c.kind != "support" or c.faction != f:
-                    raise SetupError("options.support", msg("{card_id} is not a support card of {side}",
-                                                            card_id=repr(cid), side=terms.side(f)))
+                    raise SetupError("options.support", msg("{card} is not a support card of {side}", side=terms.side(f),
+                                                            card=repr(cid) if c is None else named(c.title, cid)))
         seats = seats_for(options)
         leaders = leaders_option(options)
         for f, names in leaders.items():

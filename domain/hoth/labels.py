@@ -36,6 +36,7 @@ def names(state: HothState, cards: Mapping[str, Card] | None = None) -> dict[str
     out: dict[str, str] = {}
     sc = state.scenario
     if sc is not None:
+        out[sc.id] = sc.title  # a ruling's ``scenario`` value
         for s in sc.structures:
             out[s.id] = s.kind.replace("_", " ")
         # the scenario's units, numbered per faction as the opening numbers them (HothRuleset.open)
@@ -65,9 +66,10 @@ def _target(state: HothState, tid: str) -> "Message | str":
     return msg("the {structure} at {hex}", structure=named(s.kind.replace("_", " "), tid), hex=hex_words(s.hex))
 
 
-def _card(state: HothState, cid: str, cards: Mapping[str, Card] | None) -> "dict[str, str] | str":
+def _card(state: HothState, cid: str, cards: Mapping[str, Card] | None) -> str:
+    """A card by its printed title alone (each title is one card of its deck; the id stays in the command)."""
     c = state.cards.get(cid) or (cards or {}).get(cid)
-    return named(c.title, cid) if c is not None else cid
+    return c.title if c is not None else cid
 
 
 def describe(state: HothState, seat: str, cmd: Any, cards: Mapping[str, Card] | None = None) -> dict[str, Any]:  # noqa: C901

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from domain.kernel import RulingBuilder
-from domain.kernel.messages import Message, msg, msg_n
+from domain.kernel.messages import Message, joined, msg, msg_n
 
 from .events import GameWon, MedalsAwarded, ObjectiveChanged
 from .choices import PERM_MEDAL, choice, cite
@@ -12,7 +12,9 @@ from .objectives import medal_winner, objective_changes, sudden_death
 from .outbox import Outbox
 from .board import label
 from .terms import hex_text, side, signed
-from .scenario import Hex, PermanentMedal, Scenario
+from .scenario import (
+    Hex, HexesOccupied, Objective, PermanentMedal, Scenario, StructuresDestroyed, SuddenDeath, TemporaryMedal,
+)
 from .state import HothState
 from .units import UNIT_SPECS
 
@@ -59,12 +61,11 @@ def entries(out: Outbox, rb: RulingBuilder, unit_id: str, path: tuple[Hex, ...])
         over = [ob for ob in st.scenario.objectives if isinstance(ob, PermanentMedal) and ob.id not in st.captured
                 and ob.faction == u.faction and tuple(ob.hex) in {tuple(h) for h in path[:-1]}]
         for ob in over:
-            cite(rb, PERM_MEDAL, option, msg("{unit} passes through objective {objective} at {hex} without stopping: "
-                                             "entering the hex captures it.", unit=unit_id, objective=ob.id,
+            cite(rb, PERM_MEDAL, option, msg("{unit} passes through the permanent medal's hex {hex} without "
+                                             "stopping: entering the hex captures it.", unit=unit_id,
                                              hex=label(tuple(ob.hex))) if option == "pass" else
-                 msg("{unit} passes through objective {objective} at {hex} without stopping: only the hex where it "
-                     "stops counts, so it is not captured.", unit=unit_id, objective=ob.id, hex=label(tuple(ob.hex))),
-                 objective=ob.id)
+                 msg("{unit} passes through the permanent medal's hex {hex} without stopping: only the hex where it "
+                     "stops counts, so it is not captured.", unit=unit_id, hex=label(tuple(ob.hex))))
     return [(unit_id, h) for h in (path if option == "pass" else path[-1:])]
 
 
@@ -79,20 +80,20 @@ def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: boo
         if ch[0] == "temp":
             ob, held = ch[1], ch[2]
             rule = "HOTH-OBJ-TEMP-1" if held else "HOTH-OBJ-TEMP-2"
-            text = (msg("A unit of {faction} occupies objective {objective} at {hex}: the medal is held.",
-                        faction=side(ob.faction), objective=ob.id, hex=hex_text(ob.hex)) if held
-                    else msg("No unit of {faction} occupies objective {objective} at {hex} any more: the medal goes back.",
-                             faction=side(ob.faction), objective=ob.id, hex=hex_text(ob.hex)))
+            text = (msg("A unit of {faction} occupies the temporary medal's hex {hex}: the medal is held.",
+                        faction=side(ob.faction), hex=hex_text(ob.hex)) if held
+                    else msg("No unit of {faction} occupies the temporary medal's hex {hex} any more: the medal goes "
+                             "back.", faction=side(ob.faction), hex=hex_text(ob.hex)))
             rb = RulingBuilder().add(rule, text, hex=list(ob.hex), label=label(tuple(ob.hex)))
             rb.add("HOTH-OBJ-TEMP-3", msg("Occupation is continuous: the medal follows who occupies the hex now."))
             if by_retreat and not held:
                 rb.add("HOTH-RETREAT-9", msg("Retreating off the hex loses the medal."))
             out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=held), rb, summary=text)
-            award(out, ob.faction, ob.medals if held else -ob.medals, msg("objective {objective}", objective=ob.id), rule, ob.id)
+            award(out, ob.faction, ob.medals if held else -ob.medals, objective_said(ob), rule, ob.id)
         else:
             ob = ch[1]
-            text = msg("A unit of {faction} entered objective {objective} at {hex}: the medal is won for good.",
-                       faction=side(ob.faction), objective=ob.id, hex=hex_text(ob.hex))
+            text = msg("A unit of {faction} entered the permanent medal's hex {hex}: the medal is won for good.",
+                       faction=side(ob.faction), hex=hex_text(ob.hex))
             rb = RulingBuilder().add("HOTH-OBJ-PERM-1", text, hex=list(ob.hex), label=label(tuple(ob.hex)))
             rb.add("HOTH-OBJ-PERM-2", msg("It is never lost, even if the unit leaves the hex."))
             rb.add("HOTH-OBJ-PERM-3", msg("Any entry counts (ordered move, retreat or breakthrough)."))
@@ -100,16 +101,34 @@ def settle(out: Outbox, entered: Iterable[tuple[str, Hex]] = (), by_retreat: boo
                 rb.add("HOTH-RETREAT-9", msg("A retreat triggers objective effects: entering the hex captures it."))
             out.emit(ObjectiveChanged(objective=ob.id, faction=ob.faction, held=True, permanent=True), rb,
                      summary=text)
-            award(out, ob.faction, ob.medals, msg("objective {objective}", objective=ob.id), "HOTH-OBJ-PERM-1", ob.id)
+            award(out, ob.faction, ob.medals, objective_said(ob), "HOTH-OBJ-PERM-1", ob.id)
         if check_victory(out):
             return True
     return check_victory(out)
 
 
-def sudden_death_text(faction: str, objective: str) -> Message:
-    """HOTH-OBJ-SUDDEN-1: why ``faction`` wins at once (a ruling's step, the event's ``reason`` in English)."""
-    return msg("Sudden death: {faction} met objective {objective}, a win at once.", faction=side(faction),
-               objective=objective)
+def objective_said(ob: Objective, sc: Scenario | None = None) -> Message:
+    """An objective as a player reads it on the board (its id is the scenario's data, printed nowhere): a medal by
+    its kind and hex, a sudden death by its condition (``sc``: the scenario, for its structures' kinds)."""
+    if isinstance(ob, TemporaryMedal):
+        return msg("the temporary medal at {hex}", hex=hex_text(ob.hex))
+    if isinstance(ob, PermanentMedal):
+        return msg("the permanent medal at {hex}", hex=hex_text(ob.hex))
+    c = ob.condition
+    if isinstance(c, StructuresDestroyed):
+        kinds = {s.id: s.kind.replace("_", " ") for s in (sc.structures if sc is not None else ())}
+        return msg("every {structures} destroyed", structures=[kinds.get(s, s) for s in c.structures])
+    if isinstance(c, HexesOccupied):
+        return msg("{hexes} occupied at once", hexes=joined([hex_text(h) for h in c.hexes], ", "))
+    if c.unit_types:
+        return msg("no enemy {units} left", units=[UNIT_SPECS[t].name for t in c.unit_types])
+    return msg("no enemy unit left")
+
+
+def sudden_death_text(sd: SuddenDeath, sc: Scenario | None) -> Message:
+    """HOTH-OBJ-SUDDEN-1: why ``sd.faction`` wins at once (a ruling's step, the event's ``reason`` in English)."""
+    return msg("Sudden death: {faction} met its objective ({objective}), a win at once.", faction=side(sd.faction),
+               objective=objective_said(sd, sc))
 
 
 def medal_win_text(faction: str, medals: int, need: int) -> Message:
@@ -129,7 +148,7 @@ def win_message(state: HothState) -> Message | None:
     said: list[Message] = []
     sd = sudden_death(state)
     if sd is not None:
-        said.append(sudden_death_text(sd.faction, sd.id))
+        said.append(sudden_death_text(sd, sc))
     need = sc.side(state.winner).victory_medals
     if need is not None:
         said.append(medal_win_text(state.winner, state.medals.get(state.winner, 0), need))
@@ -141,7 +160,7 @@ def check_victory(out: Outbox) -> bool:
         return True
     sd = sudden_death(out.state)
     if sd is not None:
-        text = sudden_death_text(sd.faction, sd.id)
+        text = sudden_death_text(sd, out.state.scenario)
         out.emit(GameWon(winner=sd.faction, reason=text.english(), rule="HOTH-OBJ-SUDDEN-1"),
                  RulingBuilder().add("HOTH-OBJ-SUDDEN-1", text, objective=sd.id), summary=text)
         return True

@@ -5,7 +5,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel import SetupError
-from domain.kernel.messages import msg
+from domain.kernel.messages import msg, named
 
 from .cards import Card
 from .scenario import FACTIONS
@@ -77,7 +77,7 @@ def leaders_option(options: dict[str, Any]) -> dict[str, tuple[str, ...]]:
         names = (v,) if isinstance(v, str) else tuple(v) if isinstance(v, (list, tuple)) else None
         if not names or not all(isinstance(n, str) and n in LEADERS[f] for n in names):
             raise SetupError("options.leaders", msg("leaders of {side} are {leaders} (HOTH-LEADER-1)", side=side(f),
-                                                    leaders=", ".join(LEADERS[f])))
+                                                    leaders=[named(LEADER_NAMES[x], x) for x in LEADERS[f]]))
         if len(set(names)) != len(names):
             raise SetupError("options.leaders", msg("each leader's cards exist once (HOTH-TEAM-6)"))
         out[f] = names

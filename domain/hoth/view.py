@@ -129,10 +129,11 @@ _TEMPLATES = {
     "unit_eliminated": lambda e: msg("{unit} eliminated", unit=e.unit),
     "medals_awarded": lambda e: msg("{faction}: {change} medal(s) = {total}", faction=side(e.faction),
                                     change=signed(e.count), total=e.total),
-    "objective_changed": lambda e: (msg("objective {objective} held by {faction}", objective=e.objective,
-                                        faction=side(e.faction)) if e.held else
-                                    msg("objective {objective} lost by {faction}", objective=e.objective,
-                                        faction=side(e.faction))),
+    # the objective by its kind (its id is the scenario's data; the ruling says its hex: medals.py)
+    "objective_changed": lambda e: (msg("{faction}: permanent medal won for good", faction=side(e.faction))
+                                    if e.permanent else
+                                    msg("{faction}: temporary medal held", faction=side(e.faction)) if e.held else
+                                    msg("{faction}: temporary medal lost", faction=side(e.faction))),
     "decision_pending": lambda e: msg("{seat} to decide: {decision}", seat=side(e.pending.seat),
                                       decision=decision(e.pending.kind)),
     "retreat_ignored": lambda e: msg_n("{unit} ignores {count} retreat(s)", "{unit} ignores {count} retreat(s)", "count", unit=e.unit, count=e.count),

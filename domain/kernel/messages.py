@@ -34,6 +34,11 @@ KINDS: dict[str, str] = {
     "attacker": "id", "defender": "id", "formation": "id", "commander": "id", "side": "id", "seat": "id",
     "by": "id", "player": "id", "marker": "id", "other": "id", "hazard": "id", "enemy": "id", "name": "id",
     "slot_name": "id", "terrain": "id",
+    # printed names given as a list (each one the reader's printed name): Battle of Hoth's cards of a label, the
+    # structures and unit types a sudden death names
+    "cards": "id", "structures": "id", "units": "id",
+    # a campaign's battle by its printed title (its node's title)
+    "battle": "id",
     # a printed name given as text (Emperor's warriors, locations, cards): the reader's printed name
     "mover_name": "id", "target_name": "id", "x_name": "id", "attacker_name": "id", "w_name": "id",
     "hero_name": "id", "hero_e_name": "id", "me_name": "id", "other_name": "id", "t_name": "id",

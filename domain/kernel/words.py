@@ -16,6 +16,8 @@ A ruleset may offer (kernel protocol, optional):
 * ``acted_by(event) -> str | None``: ``"automaton"`` for a step an automated opponent inside the
   engine decided (the Emperor), ``"referee"`` for one the rules did by themselves, None: the seat
   whose command caused it;
+* ``automaton_title`` (a message: ``the Emperor (automaton)``) and ``automaton_side`` (the side it plays, a key of
+  ``seat_names``): who an automaton's step is by, and the side whose name in a summary says so already;
 * ``seat_names() -> dict[str, str | Message]``: every seat (and side) its games may have, named as its
   rulebook prints the side (Battle of Hoth's ``rebel``: ``the Rebels``; Clouds of Smoke's ``player-2``:
   ``Player 2``), a message said in the reader's language at the edge (docs/seat-names.md). Public: a seat's
@@ -127,12 +129,23 @@ def names_of(ruleset: Any, state: Any) -> "dict[str, str | Message]":
         return {}
 
 
+class SaidNames(dict):  # type: ignore[type-arg]
+    """Printed names by id said in a reader's language (service/i18n.py ``translated_names``), knowing which ids are
+    their English name itself (the Emperor's ``rebel``: Rebel): such an id is written as its name alone in every
+    language, as in English, never ``Бунтар (rebel)``."""
+
+    def __init__(self, names: Mapping[str, str], alone: "frozenset[str] | set[str]" = frozenset()):
+        super().__init__(names)
+        self.alone = frozenset(alone)
+
+
 _ID = re.compile(r"(?<![\w-])([A-Za-z][\w-]*\w)(?![\w-])")
 
 
 def with_names(text: str, names: Names) -> str:
     """``text`` with each id of ``names`` written as ``Printed name (id)``; an id already beside its name
-    (``Name (id)``) or a name equal to its id (ignoring case) is left as it is. A name that is a message is
+    (``Name (id)``) is left as it is, and an id that is its name (ignoring case; :class:`SaidNames` ``alone`` in
+    another language) is written as the name alone. A name that is a message is
     written in English (another language: service/i18n.py ``translated_names`` gives its names as text)."""
     if not names or not text:
         return text
@@ -141,7 +154,7 @@ def with_names(text: str, names: Names) -> str:
         tok = m.group(1)
         said = names.get(tok)
         name = None if said is None else text_of(said)
-        if name is None or name.lower() == tok.lower():
+        if name is None or name.lower() == tok.lower() or tok in getattr(names, "alone", ()):
             return name if name is not None else tok
         before = text[max(0, m.start() - len(name) - 2):m.start()]
         if before.endswith((name + " ", name + " (")) or text.startswith(" " + name, m.end()):
@@ -149,6 +162,21 @@ def with_names(text: str, names: Names) -> str:
         return f"{name} ({tok})"
 
     return _ID.sub(sub, text)
+
+
+def named_values(values: Mapping[str, Any], names: Names) -> dict[str, str]:
+    """The values of a ruling step (data: ids, numbers) that are ids of ``names``, or lists of them, as a person reads
+    them: each id by its printed name alone (the step's text beside them names a unit with its board code when two
+    units share a name: ``Snowtroopers (E1)``). A value that names nothing is not listed (it is shown as it is)."""
+    if not names or not isinstance(values, Mapping):
+        return {}
+    out = {}
+    for k, v in values.items():
+        if isinstance(v, str) and v in names:
+            out[k] = text_of(names[v])
+        elif isinstance(v, (list, tuple)) and v and all(isinstance(x, str) and x in names for x in v):
+            out[k] = ", ".join(text_of(names[x]) for x in v)
+    return out
 
 
 def seat_names(ruleset: Any) -> "dict[str, str | Message]":
@@ -167,23 +195,25 @@ def seat_name(ruleset: Any, seat: str) -> "str | Message":
 def acted_by(ruleset: Any, event: Any, actor: str | None, bots: Mapping[str, str],
              said: "str | Message | None" = None) -> dict[str, Any]:
     """Who did the step: ``{"kind": seat|bot|automaton|referee, "seat", "bot", "text"}``, and ``"in_summary": true``
-    when the step's summary ``said`` names that seat (or the automaton) already (:func:`names_actor`): a page then
+    when the step's summary ``said`` names that seat (or the automaton, or its side) already (:func:`names_actor`): a page then
     shows the summary alone, not ``who: summary``, so the side is said once (docs/seat-names.md)."""
     fn = getattr(ruleset, "acted_by", None)
     own = fn(event) if fn is not None and event is not None and event_type_name(event) not in _KERNEL_EVENTS else None
     if own == AUTOMATON:
         title = getattr(ruleset, "automaton_title", "the automated opponent")
-        named = {"in_summary": True} if names_actor(said, title) else {}
+        side = getattr(ruleset, "automaton_side", None)  # the automaton's side, as its sentences name it
+        named = {"in_summary": True} if names_actor(said, title) or (
+            side is not None and names_actor(said, seat_name(ruleset, side))) else {}
         return {"kind": AUTOMATON, "seat": None, "bot": None, "text": text_of(title), **_said(title), **named}
     if own == REFEREE or actor is None:
         said = msg("the referee")
         return {"kind": REFEREE, "seat": None, "bot": None, "text": said.english(), **_said(said)}
     spec = bots.get(actor)
     seat = seat_name(ruleset, actor)  # the seat in words; ``seat`` below stays its id (data)
-    if spec is not None:
-        said = msg("{seat} (bot {bot})", seat=seat, bot=spec.split(":")[0])
-        return {"kind": BOT, "seat": actor, "bot": spec, "text": said.english(), **_said(said)}
     named = {"in_summary": True} if names_actor(said, seat) else {}
+    if spec is not None:  # a bot's summary that names its seat reads alone too (the bot is named on its other lines)
+        who = msg("{seat} (bot {bot})", seat=seat, bot=spec.split(":")[0])
+        return {"kind": BOT, "seat": actor, "bot": spec, "text": who.english(), **_said(who), **named}
     return {"kind": SEAT, "seat": actor, "bot": None, "text": text_of(seat), **_said(seat), **named}
 
 
@@ -201,5 +231,5 @@ def _said(said: "str | Message") -> dict[str, Any]:
 _KERNEL_EVENTS = frozenset({"game_created", "seat_ready", "undo_requested", "undo_declined", "undo_lapsed", "undone"})
 
 
-__all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "Names", "acted_by", "described", "described_template", "generic_label",
-           "names_actor", "names_of", "seat_name", "seat_names", "with_names", "words"]
+__all__ = ["AUTOMATON", "BOT", "REFEREE", "SEAT", "Names", "SaidNames", "acted_by", "described", "described_template", "generic_label",
+           "named_values", "names_actor", "names_of", "seat_name", "seat_names", "with_names", "words"]

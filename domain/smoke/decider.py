@@ -52,6 +52,7 @@ from .retreat import execute_retreat, retreat_refusal, roll_retreat_distance
 from .seat_words import seat_words
 from .state import ACTIONS, BATTLE_START, BATTLES, BOMBARD, Army, Arrival, Commander, SmokeState, Unit
 from .terrain_gen import start as start_generation
+from .terrain_words import edge_word
 from .turns import after_terrain, advance, resolve_hits, start_battle, to_act, unfought
 from .view import PRINTED, render, summarize, view_of
 
@@ -400,8 +401,8 @@ def begin(out: Outbox, side: str) -> None:
     if st.battle is not None and st.battle.confusion and not st.edges:
         seat = st.sides[side][0]
         out.emit(EdgeChoiceOffered(seat=seat),
-                 RulingBuilder().add("SMOKE-DEP-5", msg('A "confusion" deployment: the first player {seat} chooses '
-                                                        "its own table edge; the opponent gets the opposite one.",
+                 RulingBuilder().add("SMOKE-DEP-5", msg('A "confusion" deployment: {seat}, who plays first, chooses '
+                                                        "their own table edge; the opponent gets the opposite one.",
                                                         seat=seat_words(seat)),
                                      seat=seat), summary=msg("{seat} chooses its table edge", seat=seat_words(seat)))
         return
@@ -422,10 +423,11 @@ def choose_edge(out: Outbox, seat: str, edge: str) -> None:
     mine = st.armies[seat].side
     edges = {s: (edge if s == mine else OPPOSITE[edge]) for s in st.sides}
     out.emit(EdgesChosen(seat=seat, edges=edges),
-             RulingBuilder().add("SMOKE-DEP-5", msg("{seat} chooses the {edge} edge for side {mine}; the opponent "
-                                                    "gets the {other_edge} edge.",
-                                                    seat=seat_words(seat), edge=edge, mine=mine, other_edge=OPPOSITE[edge]), edges=edges),
-             summary=msg("side {mine} takes the {edge} edge", mine=mine, edge=edge))
+             RulingBuilder().add("SMOKE-DEP-5", msg("{seat} chooses the {edge} edge as their own; the opponent gets "
+                                                    "the {other_edge} edge.", seat=seat_words(seat),
+                                                    edge=edge_word(edge), other_edge=edge_word(OPPOSITE[edge])),
+                                 edges=edges),
+             summary=msg("{seat} takes the {edge} edge", seat=seat_words(seat), edge=edge_word(edge)))
     begin(out, st.side_order[0])
 
 

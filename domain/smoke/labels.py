@@ -20,7 +20,7 @@ from .formations import formations
 from .movement import ROAD_BONUS
 from .seat_words import seat_words
 from .state import SmokeState
-from .terrain_words import terrain_word
+from .terrain_words import edge_word, terrain_word
 
 #: Steps the rules take by themselves, whoever's command set them off (a turn or step that starts, the
 #: dice the rules roll, a unit or army lost, a phase, the end): the referee did them, not a seat.
@@ -284,7 +284,7 @@ def describe(state: SmokeState, seat: str, cmd: Any) -> dict[str, Any]:  # noqa:
         label = msg("Deploy {commander} at {at}", commander=_commander(state, cmd.commander), at=_pt(cmd.at))
     elif isinstance(cmd, C.ChooseEdge):
         label = msg("Your own table edge is the {edge} one; the opponent gets the opposite (SMOKE-DEP-5)",
-                    edge=_EDGE.get(cmd.edge, cmd.edge))
+                    edge=edge_word(cmd.edge))
     elif isinstance(cmd, C.ChooseQuarters):
         label = (msg("Take the south-west and north-east table quarters (SMOKE-TGEN-2)") if cmd.diagonal == "sw_ne"
                  else msg("Take the north-west and south-east table quarters (SMOKE-TGEN-2)"))
@@ -295,8 +295,6 @@ def describe(state: SmokeState, seat: str, cmd: Any) -> dict[str, Any]:  # noqa:
         return {}
     return {"label": label, "warning": warning}
 
-
-_EDGE = {"north": msg("north"), "south": msg("south"), "east": msg("east"), "west": msg("west")}
 
 
 def describe_template(state: SmokeState, seat: str, template: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Clouds of Smoke's terrain kinds as words (SMOKE-TERR): messages, so rulings, labels and the board picture write
+"""Clouds of Smoke's terrain kinds and table edges as words (SMOKE-TERR, SMOKE-DEP-5): messages, so rulings, labels and the board picture write
 a kind in the reader's language the same way."""
 from __future__ import annotations
 
@@ -16,4 +16,12 @@ def terrain_word(kind: str) -> "str | Message":
     return TERRAIN_WORDS.get(kind, kind.replace("_", " "))
 
 
-__all__ = ["TERRAIN_WORDS", "terrain_word"]
+#: The table's edges as words (SMOKE-DEP-5); an edge not listed is written as it is.
+EDGE_WORDS = {"north": msg("north"), "south": msg("south"), "east": msg("east"), "west": msg("west")}
+
+
+def edge_word(edge: str) -> "str | Message":
+    return EDGE_WORDS.get(edge, edge)
+
+
+__all__ = ["EDGE_WORDS", "TERRAIN_WORDS", "edge_word", "terrain_word"]

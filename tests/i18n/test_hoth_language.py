@@ -158,8 +158,10 @@ def test_campaign_refusals_in_czech(api: Api):
 
 def test_setup_refusals_in_italian_name_the_field(api: Api):
     for options, field, it, en in [
-        ({"leaders": {"imperial": "yoda"}}, "options.leaders", "Impero: i leader sono vader, veers, piett",
-         "leaders of the Empire are vader, veers, piett (HOTH-LEADER-1)"),
+        ({"leaders": {"imperial": "yoda"}}, "options.leaders",  # each leader by name, the id to send beside it
+         "Impero: i leader sono Darth Vader (vader), Maximilian Veers (veers), Firmus Piett (piett)",
+         "leaders of the Empire are Darth Vader (vader), Maximilian Veers (veers), Firmus Piett (piett) "
+         "(HOTH-LEADER-1)"),
         ({"team": 3}, "options.team", "team è true, false, \"imperial\" o \"rebel\", non int",
          "team is true, false, \"imperial\" or \"rebel\", not int"),
         ({"support": {"rebel": ["nope"]}}, "options.support", "'nope' non è una carta supporto di Ribelli",

@@ -62,6 +62,49 @@ def test_a_bots_step_names_its_seat_in_words():
     assert by["kind"] == "bot" and by["seat"] == "imperial" and by["text"] == "the Empire (bot random)"
     said = i18n.localize({"by": by}, "uk")["by"]["text"]
     assert said.startswith("Імперія") and "imperial" not in said and "random" in said, said
+    # a bot's summary that names its seat reads alone, as a person's does: not "the Empire (bot random): the Empire: …"
+    played = rs.summary(SupportPlayed(seat="imperial", card="PROP-SUP-EMP-PROBE-INTEL"))
+    assert words.acted_by(rs, None, "imperial", {"imperial": "random:1"}, played)["in_summary"] is True
+    assert "in_summary" not in words.acted_by(rs, None, "rebel", {"rebel": "random:1"}, played)
+
+
+#: What each language calls the Emperor (its rulebook's Імператор; docs/seat-names.md).
+THE_EMPEROR = {"en": "the Emperor", "uk": "Імператор", "ru": "Император", "cs": "Císař", "it": "l'Imperatore"}
+
+
+def _emperor_game(api: Api, turns: int = 3) -> str:
+    """An Emperor game whose human ends turn after turn (the Emperor's automaton plays between)."""
+    g = api.create("emperor", "SETUP-AKHENA-VS-REBEL")
+    tok = g["seats"]["human"]
+    for _ in range(turns):
+        legal = api.legal(g["game_id"], tok)
+        if not legal["commands"]:
+            break
+        end = next((c for c in legal["commands"] if c["type"] == "end_turn"), legal["commands"][0])
+        api.ok(g["game_id"], tok, end, legal["version"])
+    return g["game_id"]
+
+
+@pytest.mark.parametrize("lang", sorted(THE_EMPEROR))
+def test_the_emperors_automaton_lines_say_the_emperor_once(api: Api, lang: str):
+    """The Emperor's summaries pass its side's name as their ``{emperor}`` (domain/emperor/terms.py THE_EMPEROR), so
+    ``by.in_summary`` marks them and a page's line reads "the Emperor refreshes", never "the Emperor (automaton): the
+    Emperor refreshes" (old output); the automaton's rulings are summed up in the same words (no ``REFRESH_CHECK``)."""
+    gid = _emperor_game(api)
+    name = THE_EMPEROR[lang]
+    steps = api.client.get(f"/games/{gid}/timeline", params={"lang": lang}).json()["steps"]
+    automaton = [s for s in steps if s["by"]["kind"] == "automaton"]
+    lines = [(s["by"]["text"] + ": " if not s["by"].get("in_summary") else "") + s["summary"] for s in automaton]
+    assert {s["type"] for s in automaton if s["by"].get("in_summary")} >= {
+        "turn_started", "emperor_step", "card_activated", "refreshed", "turn_ended"}, lines
+    assert all(line.count(name) == 1 for line in lines if name in line), lines
+    # a warrior whose id is its English name (``rebel``: Rebel) reads by its name alone in every language, never
+    # "Бунтар (rebel)" (old output)
+    assert not [s["summary"] for s in steps if re.search(r"\((?:akhena|rebel|sparrow)\)", s["summary"])], lang
+    for s in automaton:
+        if s["type"] in ("turn_started", "emperor_step", "refreshed", "turn_ended"):
+            r = api.client.get(f"/games/{gid}/events/{s['seq']}/ruling", params={"lang": lang}).json()["ruling"]
+            assert r["summary"] == s["summary"] and "_" not in r["summary"], (r["summary"], s["summary"])
 
 
 def test_a_summary_that_names_its_seat_is_marked_so_the_side_is_said_once(api: Api):

@@ -13,6 +13,7 @@ from domain.kernel.messages import text_of
 from domain.smoke import commands as C
 from domain.smoke import events as E
 from domain.smoke.content import TerrainElement
+from service import i18n
 
 from .scripts import INF, activate_first, duel, end_actions, of, place_marker, refused, rules, ruling_text
 
@@ -146,8 +147,15 @@ def test_dep5_confusion_the_first_player_chooses_its_edge_and_retreats_go_there(
     assert set(g.rs.legal_commands(g.state, P1)) == {C.ChooseEdge(edge=e) for e in ("south", "north", "west", "east")}
     with pytest.raises(NotYourDecision):
         g.do(P2, C.ChooseEdge(edge="east"))
+    # the offer names the first player once, by its name (old: "the first player Player 1 chooses its own table edge")
+    offer = next(em for em in g.emitted if isinstance(em.event, E.EdgeChoiceOffered)).ruling.steps[0]
+    assert offer.text == ('A "confusion" deployment: Player 1, who plays first, chooses their own table edge; the '
+                          "opponent gets the opposite one."), offer.text
     items = g.do(P1, C.ChooseEdge(edge="west"))
     assert of(items, E.EdgesChosen)[0].edges == {"south": "west", "north": "east"}
+    chosen = next(em for em in items if isinstance(em.event, E.EdgesChosen)).ruling
+    assert chosen.summary == "Player 1 takes the west edge", chosen.summary  # old: "side south takes the west edge"
+    assert i18n.render(chosen.summary_message, "uk") == "Гравець 1 бере край західний", chosen.summary_message
     assert "SMOKE-DEP-5" in rules(items)
     assert g.rs.view(g.state, None)["edges"] == {"north": "east", "south": "west"}
     assert g.state.turn is not None and g.to_act() == P1  # turn 1 begins

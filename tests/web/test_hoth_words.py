@@ -86,6 +86,8 @@ def test_latest_steps_name_the_side_once_and_the_support_card_by_its_printed_nam
     page.wait_for_function("(c) => document.querySelector('#ruling h3')?.innerText.includes(c)", arg=CARD_UK)
     ruling = page.inner_text("#ruling")
     assert ruling.split("\n")[0].count("Імперія") == 1 and "від Імперія" not in ruling, ruling
+    # the ruling's values name the card by its printed name too (``values_named``; old: "card PROP-SUP-EMP-...")
+    assert CARD_UK in ruling.split("HOTH-", 1)[-1] and not re.search(r"PROP-[A-Z-]+", ruling), ruling
     shot(page, "hoth-words-uk-replay-375", full_page=True)
     assert step["by"]["seat"] == "imperial" and step["by"].get("in_summary") is True, step
     assert step["summary"] == f"Імперія: зіграно карту підтримки {CARD_UK}", step

@@ -157,7 +157,7 @@ export function rulingView(session, seq, step, r) {
     if (ruling.summary) out.push(h('p', { class: 'ruling-summary' }, ruling.summary));
     out.push(h('ol', { class: 'ruling-steps' }, (ruling.steps || []).map((st) => h('li', {},
       h('a', { class: 'rule', href: ruleHref(session, st), dataset: { rule: st.rule } }, st.rule), ' ', st.text || '',
-      st.values && Object.keys(st.values).length ? h('dl', { class: 'values' }, Object.entries(st.values).flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, plain(v))])) : null))));
+      st.values && Object.keys(st.values).length ? h('dl', { class: 'values' }, Object.entries(st.values).flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, st.values_named && st.values_named[k] != null ? st.values_named[k] : plain(v))])) : null))));
   }
   const rolls = r.rolls || [];
   const disputeBox = h('div', { class: 'dispute', id: 'dispute' });

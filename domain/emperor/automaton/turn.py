@@ -17,6 +17,7 @@ from ..events import CardActivated, CardResolved, Refreshed, StepStarted, TurnEn
 from ..outbox import Outbox
 from ..state import EMPEROR, Work
 from ..turn_start import start_human_turn
+from ..view import summarize
 from .abilities import ability_done, done
 from .attacks import attack_ability, attack_one
 from .fallback import direct
@@ -36,7 +37,7 @@ def emperor_turn(out: Outbox) -> None:
             rb.add("BASE-LOC-4", msg("Locations the Emperor flipped are face up again: {restored} (PROPOSED, "
                                      "GAP-A-18).", restored=', '.join(restored)), locations=list(restored))
         rb.add("BASE-CREST-1", msg("The Emperor's applied crest initiative is cleared at the start of its turn."))
-        out.emit(TurnStarted(side=EMPEROR, turn=n, restored=restored), rb, summary=msg("turn {n}: the Emperor", n=n))
+        said(out, TurnStarted(side=EMPEROR, turn=n, restored=restored), rb)
         orders.advance(out, "turn")
         oc = out.state.current_order()
         assert oc is not None
@@ -59,9 +60,8 @@ def run(out: Outbox, agenda: list[Work]) -> None:
 
 def _end_turn(out: Outbox, w: Work, agenda: list[Work]) -> None:
     st = out.state
-    out.emit(TurnEnded(side=EMPEROR, turn=st.turn_no), RulingBuilder().add(
-        "SOLO-TURN-3", msg("The Emperor has performed every step of its order card."), card=st.order_current),
-        summary=msg("the Emperor's turn ends"))
+    said(out, TurnEnded(side=EMPEROR, turn=st.turn_no), RulingBuilder().add(
+        "SOLO-TURN-3", msg("The Emperor has performed every step of its order card."), card=st.order_current))
     start_human_turn(out)
 
 
@@ -86,8 +86,8 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
                                     count=len(prepared), then=then) if prepared else
                msg("The Emperor has no prepared action card: its hero does not move{then}", then=then),
                prepared=list(prepared))
-        out.emit(StepStarted(step=w.step, index=w.index, card=oc.id, performed=bool(prepared) or bool(
-            helper and helper.alive)), rb, summary=msg("Emperor step: {step}", step=w.step))
+        said(out, StepStarted(step=w.step, index=w.index, card=oc.id, performed=bool(prepared) or bool(
+            helper and helper.alive)), rb)
         front = []
         if prepared:
             front.append(Work(kind="move", warrior=hero.id, source="base move"))
@@ -97,12 +97,11 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
     elif w.step == "ACTIVATE":
         if not prepared:
             rb.add("SOLO-TURN-5", msg("The Emperor has no prepared action card: nothing happens in this step."))
-            out.emit(StepStarted(step=w.step, index=w.index, card=oc.id, performed=False), rb,
-                     summary=msg("Emperor step: ACTIVATE (no prepared card)"))
+            said(out, StepStarted(step=w.step, index=w.index, card=oc.id, performed=False), rb)
             return
         rb.add("SOLO-TURN-5", msg("The Emperor chooses one prepared card and activates it; there is no two-action "
                                   "limit (SOLO-TURN-3)."))
-        out.emit(StepStarted(step=w.step, index=w.index, card=oc.id), rb, summary=msg("Emperor step: ACTIVATE"))
+        said(out, StepStarted(step=w.step, index=w.index, card=oc.id), rb)
         card_id, scanned = choose_card(out.state, oc.compass)
         assert card_id is not None
         card = out.state.card(card_id)
@@ -118,17 +117,15 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
                                card_policy=out.state.card_policy)).add(
             "BASE-CARD-1", msg("{card}: {abilities} -- resolved in printed order.", card=card_id,
                                abilities="; ".join(ability_text(a) for a in card.abilities)))
-        out.emit(CardActivated(side=EMPEROR, card=card_id, scanned=scanned, compass=oc.compass), rb2,
-                 summary=msg("the Emperor activates {card_id}", card_id=card_id))
+        said(out, CardActivated(side=EMPEROR, card=card_id, scanned=scanned, compass=oc.compass), rb2)
         agenda[0:0] = [Work(kind="ability", ability=a, card=card_id, source=f"{card_id} {card.name}")
                        for a in card.abilities] + [Work(kind="finish_card", card=card_id)]
     else:  # REFRESH_CHECK
         n = len(prepared)
         ex = st.exhausted.get(EMPEROR, ())
         do = n <= oc.refresh_value
-        out.emit(StepStarted(step=w.step, index=w.index, card=oc.id, performed=do), rb,
-                 summary=msg("Emperor step: REFRESH_CHECK"))
-        out.emit(Refreshed(side=EMPEROR, cards=ex if do else (), prepared=n, refresh_value=oc.refresh_value,
+        said(out, StepStarted(step=w.step, index=w.index, card=oc.id, performed=do), rb)
+        said(out, Refreshed(side=EMPEROR, cards=ex if do else (), prepared=n, refresh_value=oc.refresh_value,
                            refreshed=do), RulingBuilder().add(
             "SOLO-TURN-6", msg_n("{count} prepared card(s) ({cards}) <= refresh value {value} of {card}: the Emperor "
                                  "refreshes (BASE-REF-1: every exhausted card becomes prepared: {exhausted}).",
@@ -139,8 +136,13 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
             msg_n("{count} prepared card(s) ({cards}) > refresh value {value} of {card}: no refresh.",
                   "{count} prepared card(s) ({cards}) > refresh value {value} of {card}: no refresh.", "count",
                   count=n, cards=", ".join(prepared) or msg("none"), value=oc.refresh_value, card=oc.id),
-            prepared=n, refresh_value=oc.refresh_value, cards=list(ex if do else ())),
-            summary=((msg("the Emperor refreshes") if do else msg("the Emperor does not refresh"))))
+            prepared=n, refresh_value=oc.refresh_value, cards=list(ex if do else ())))
+
+
+def said(out: Outbox, event: Any, rb: RulingBuilder) -> None:
+    """Emit ``event`` with its ruling summed up in the timeline's own line (view.py ``summarize``): the replay's ruling
+    reads as its step does, the Emperor named as its side (``{emperor}``), never as a field (``REFRESH_CHECK``)."""
+    out.emit(event, rb, summary=summarize(event))
 
 
 def _prepared_or_not(card: str, prepared: Any) -> Message:

@@ -28,6 +28,12 @@ CAMPAIGN_RULES: tuple[str, ...] = tuple(f"CAMPAIGN-{i}" for i in range(1, 7))
 NOBODY = "umpire"
 
 
+def battle_title(campaign: Any, node: str) -> str:
+    """A battle of the campaign as its content prints it (the node's title; its id when it has none): a node's id is
+    the graph's data, never shown to a player."""
+    return campaign.nodes[node].title or node
+
+
 def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
     """The events a campaign command produces; RuleViolation names what is wrong."""
     if isinstance(command, CreateCampaign):
@@ -38,9 +44,9 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         ev = CampaignCreated(campaign_id=command.campaign_id, ruleset=command.ruleset, campaign=c,
                              seats=tuple(command.seats), support_decks=decks, bots=dict(command.bots),
                              choices=dict(command.choices))
-        rb = RulingBuilder().add("CAMPAIGN-1", msg("Campaign {title} starts at node {node} ({scenario}); each side's "
+        rb = RulingBuilder().add("CAMPAIGN-1", msg("Campaign {title} starts with the battle {battle}; each side's "
                                                    "support cards are shuffled into its own support deck (content 3.1).",
-                                                   title=c.title, node=c.start, scenario=c.nodes[c.start].scenario),
+                                                   title=c.title, battle=battle_title(c, c.start)),
                                  start=c.start, support={f: len(d) for f, d in decks.items()})
         return [Emitted(event=ev, ruling=rb.build(msg("campaign {title} created", title=c.title)), visibility=NOBODY,
                         rolls=dice.take(), reveals=True)]
@@ -54,12 +60,13 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         if plan is None:
             raise RuleViolation("CAMPAIGN-2", msg("A battle of this campaign is being played; it must end first."))
         if command.scenario != plan.scenario:
-            raise RuleViolation("CAMPAIGN-2", msg("Node {node} is played with {scenario}, not {other}.", node=plan.node,
+            raise RuleViolation("CAMPAIGN-2", msg("The battle {battle} is played with scenario {scenario}, not {other}.",
+                                                  battle=battle_title(state.campaign, plan.node),
                                                   scenario=plan.scenario, other=command.scenario))
         ev = BattleStarted(number=plan.number, node=plan.node, scenario=plan.scenario, game_id=command.game_id,
                            leaders=plan.leaders, setup_changes=plan.setup_changes)
-        rb = RulingBuilder().add("CAMPAIGN-2", msg("Battle {number} ({node}) is {scenario}, game {game}.",
-                                                   number=plan.number, node=plan.node, scenario=plan.scenario,
+        rb = RulingBuilder().add("CAMPAIGN-2", msg("Battle {number}, {battle}, is played in game {game}.",
+                                                   number=plan.number, battle=battle_title(state.campaign, plan.node),
                                                    game=command.game_id), leaders=plan.leaders)
         return [Emitted(event=ev, ruling=rb.build(msg("battle {number} started", number=plan.number)))]
     if isinstance(command, RecordResult):
@@ -71,10 +78,11 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         out: list[Emitted] = [Emitted(
             event=BattleEnded(number=cur.number, node=cur.node, game_id=cur.game_id, winner=command.winner,
                               support_played=played),
-            ruling=RulingBuilder().add("CAMPAIGN-3", msg("{side} won battle {number} ({node}); the leader cards added "
+            ruling=RulingBuilder().add("CAMPAIGN-3", msg("{side} won battle {number}, {battle}; the leader cards added "
                                                          "for it leave the decks (content 3.1).", side=side(command.winner),
-                                                         number=cur.number, node=cur.node)
-                                       ).build(msg("{side} won {node}", side=side(command.winner), node=cur.node)))]
+                                                         number=cur.number, battle=battle_title(state.campaign, cur.node))
+                                       ).build(msg("{side} won {battle}", side=side(command.winner),
+                                                   battle=battle_title(state.campaign, cur.node))))]
         deck = dict(state.support_deck)
         discard = {f: state.support_discard.get(f, ()) + played.get(f, ()) for f in FACTIONS}
         for so in node.secret_objectives:
@@ -98,7 +106,8 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
         if outcome.next is None:
             winner = outcome.campaign_winner or command.winner
             out.append(Emitted(event=CampaignWon(winner=winner, text=outcome.text), ruling=RulingBuilder().add(
-                "CAMPAIGN-6", msg("The campaign ends after {node}: {side} won it.", node=cur.node, side=side(winner))
+                "CAMPAIGN-6", msg("The campaign ends after {battle}: {side} won it.",
+                                  battle=battle_title(state.campaign, cur.node), side=side(winner))
             ).build(msg("victory: {side}", side=side(winner)))))
         else:
             nxt = state.campaign.nodes[outcome.next]
@@ -110,9 +119,11 @@ def decide(state: CampaignState, command: Any, dice: Dice) -> list[Emitted]:
             out.append(Emitted(event=NextBattleChosen(from_node=cur.node, winner=command.winner,
                                                       next_node=outcome.next, scenario=scen, text=outcome.text,
                                                       effects=tuple(outcome.effects) + extra),
-                               ruling=RulingBuilder().add("CAMPAIGN-3", msg("{side}: outcome read, next is {node} "
-                                                                            "({scenario}).", side=side(command.winner),
-                                                                            node=outcome.next, scenario=scen),
-                                                          next=outcome.next).build(msg("next: {node}", node=outcome.next))))
+                               ruling=RulingBuilder().add("CAMPAIGN-3", msg("{side}: outcome read, the next battle is "
+                                                                            "{battle}.", side=side(command.winner),
+                                                                            battle=battle_title(state.campaign,
+                                                                                                outcome.next)),
+                                                          next=outcome.next, scenario=scen).build(
+                                   msg("next: {battle}", battle=battle_title(state.campaign, outcome.next)))))
         return out
     raise RuleViolation("CAMPAIGN-1", msg("{command} is not a campaign command.", command=type(command).__name__))
