@@ -6,6 +6,7 @@ English picture is an English word), a known word
 of each picture is there as the rulebook prints it, and the drawing itself is the same as in English."""
 from __future__ import annotations
 
+import functools
 import re
 from html import unescape
 from typing import Any
@@ -49,13 +50,20 @@ def _printed(lang: str) -> set[str]:
     return {x for m in cat if m.context == i18n.NAME_CONTEXT for x in (m.id, m.string) if x}
 
 
+@functools.lru_cache(maxsize=8)
+def _names_pattern(names: frozenset[str]) -> re.Pattern[str]:
+    """One pattern for a game's own names where they stand whole, the longest first (one compiled pattern, not
+    one per name and text: a game has hundreds of names and its picture hundreds of texts)."""
+    whole = sorted((n for n in names if " " in n or n[:1].isupper()), key=lambda n: (-len(n), n))
+    if not whole:
+        return re.compile(r"(?!)")
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, whole)) + r")(?![\w-])")
+
+
 def english_left(text: str, names: set[str]) -> list[str]:
     """The English words of ``text`` outside the data: a game's own name (a phrase, or a capitalised word) where
     it stands whole, seats (``player-1``), ids and notation (a digit or capitals: ``E1``, ``ATTACK``, ``RDG``)."""
-    rest = re.sub(r"\bplayer-\d+\b", " ", text)
-    for n in sorted(names, key=len, reverse=True):
-        if " " in n or n[:1].isupper():
-            rest = re.sub(rf"(?<![\w-]){re.escape(n)}(?![\w-])", " ", rest)
+    rest = _names_pattern(frozenset(names)).sub(" ", re.sub(r"\bplayer-\d+\b", " ", text))
     out = []
     for w in WORD.findall(rest):
         if not LATIN.fullmatch(w) or len(w) < 2 or w.isupper() or any(ch.isdigit() for ch in w) or w in KEPT:
