@@ -204,7 +204,8 @@ def _kernel_summary(event: Any, ruleset: Ruleset | None = None) -> Message:
         if event.choices:  # DESIGN 14: the rule choices in force (a header written before choices existed has none)
             # in words, the ids beside them ("E-Web re-roll: all dice (HOTH-CHOICE-EWEB all)")
             declared_ = choices.declared(ruleset) if ruleset is not None else ()
-            parts.append(msg("rule choices: {choices}", choices=", ".join(choices.phrases(declared_, event.choices))))
+            parts.append(msg("rule choices: {choices}", choices=joined(
+                [choices.phrase_message(declared_, k, v) for k, v in event.choices.items()], ", ")))
         return _joined(parts)
     if name == "seat_ready":
         return (msg("{seat} is ready with a client seed", seat=event.seat) if event.client_seed

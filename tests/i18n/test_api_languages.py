@@ -116,9 +116,10 @@ KEPT = {"take_loss", "choose_edge", "choose_first", "retreat", "vector", "distan
         "north", "south", "east", "west", "karl", "vertumn"}
 
 
-#: Words that stay English for now (docs/languages.md): the battle's title, the rule choices' titles. (A side
+#: Words that stay English for now (docs/languages.md): the battle's title; and a rule choice's id and option beside
+#: its words, which are data ("(SMOKE-CHOICE-... option)": the choice's title and words are said in Russian). (A side
 #: or a commander named after its seats reads in Russian: "Карл (Игрок 1)", tests/i18n/test_smoke_names.py.)
-KEPT_PHRASE = re.compile(r"Crossroads of four armies|выбор правил: .*")
+KEPT_PHRASE = re.compile(r"Crossroads of four armies|\([A-Z]+-CHOICE-[A-Z0-9-]+ [\w-]+\)")
 
 
 #: Clouds of Smoke's units by the Russian rulebook's printed names (and the names chosen beside them).
