@@ -86,7 +86,7 @@ def test_the_automatons_reasoning_reads_in_ukrainian_with_its_plurals_and_printe
     g = _play(api)
     gid, token = g["game_id"], g["seats"]["human"]
     events = api.client.get(f"/games/{gid}/events", headers=api.auth(token)).json()["events"]
-    moved, distances, composed = [], [], 0
+    moved, distances, composed, order_steps = [], [], 0, []
     for e in events:
         en = api.client.get(f"/games/{gid}/events/{e['seq']}/ruling").json()["ruling"]
         uk = api.client.get(f"/games/{gid}/events/{e['seq']}/ruling", headers=UK).json()["ruling"]
@@ -98,12 +98,18 @@ def test_the_automatons_reasoning_reads_in_ukrainian_with_its_plurals_and_printe
             assert not CYRILLIC.search(s_en["text"])
             if s_en["rule"] == "SOLO-TURN-4" and s_en.get("values", {}).get("prepared"):
                 moved.append((len(s_en["values"]["prepared"]), s_uk["text"]))
+            if s_en["rule"] == "SOLO-TURN-2" and s_en.get("values", {}).get("step"):
+                order_steps.append(s_uk["text"])
             if s_en["rule"] == "SOLO-TGT-3":
                 distances.append((s_en["text"], s_uk["text"]))
             if s_en["message"]["id"].startswith(("Reachable cells R", "Requirement from", "Attack value =")):
                 composed += 1
                 assert CYRILLIC.search(s_uk["text"]), s_uk["text"]
-    assert moved and distances and composed
+    assert moved and distances and composed and order_steps
+    # an order card's steps as the Ukrainian card prints them, never as the events' fields (MOVE, REFRESH_CHECK)
+    for text in order_steps:
+        assert not re.search(r"\b(MOVE|ACTIVATE|REFRESH_CHECK|REFRESH CHECK)\b", text), text
+        assert re.search(r"ПЕРЕМІЩЕННЯ|АКТИВАЦІЯ|ПЕРЕВІРКА ОНОВЛЕННЯ", text), text
     for n, text in moved:  # "Імператор має 5 підготовлених карт дій, тож його герой переміщується"
         assert text.startswith(f"Імператор має {_uk_forms(n)}, тож його герой переміщується"), text
     for en_text, uk_text in distances:  # the rulebook's names of the warriors: Вартовий, Веспер

@@ -16,6 +16,7 @@ from ..content import ability_text
 from ..events import CardActivated, CardResolved, Refreshed, StepStarted, TurnEnded, TurnStarted
 from ..outbox import Outbox
 from ..state import EMPEROR, Work
+from ..terms import ORDER_STEPS, word
 from ..turn_start import start_human_turn
 from ..view import summarize
 from .abilities import ability_done, done
@@ -74,10 +75,13 @@ def _step(out: Outbox, w: Work, agenda: list[Work]) -> None:
     helper = st.helper_of(EMPEROR)
     assert hero is not None
     listed = w.index < len(oc.steps)
-    where = (msg("step {n} of {card} ({steps})", n=w.index + 1, card=oc.id, steps=", ".join(oc.steps)) if listed
-             else msg("{card} lists no REFRESH_CHECK: it is performed once after the last step (INFERRED, GAP-A-04)",
+    # the steps as the order card prints them (terms.ORDER_STEPS), never as fields (``REFRESH_CHECK``)
+    where = (msg("step {n} of {card} ({steps})", n=w.index + 1, card=oc.id,
+                 steps=joined([word(ORDER_STEPS, s) for s in oc.steps], ", ")) if listed
+             else msg("{card} lists no REFRESH CHECK: it is performed once after the last step (INFERRED, GAP-A-04)",
                       card=oc.id))
-    rb = RulingBuilder().add("SOLO-TURN-2", msg("{step}: {where}.", step=w.step, where=where), step=w.step, card=oc.id)
+    rb = RulingBuilder().add("SOLO-TURN-2", msg("{step}: {where}.", step=word(ORDER_STEPS, w.step), where=where),
+                             step=w.step, card=oc.id)
     if w.step == "MOVE":
         then = (msg("; then its helper {warrior} moves (even if the hero did not).", warrior=helper.name)
                 if helper and helper.alive else ".")
