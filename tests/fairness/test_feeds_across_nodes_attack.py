@@ -18,17 +18,7 @@ import time
 import httpx
 
 from .test_attacks_across_features import Feed
-
-
-def _auth(tok: str | None) -> dict[str, str]:
-    return {"Authorization": f"Bearer {tok}"} if tok else {}
-
-
-def _send(c: httpx.Client, gid: str, tok: str, command: dict) -> dict:
-    v = c.get(f"/games/{gid}").json()["version"]
-    r = c.post(f"/games/{gid}/commands", json={"command": command, "expected_version": v}, headers=_auth(tok))
-    assert r.status_code == 201, r.text
-    return r.json()
+from .test_feed_resume_attack import _auth, _send
 
 
 def _drawn(answer: dict) -> str:
