@@ -29,7 +29,14 @@ from domain.kernel import registry, words
 from service import i18n
 from service.app import create_app
 from service.settings import Settings
-from tests.fairness.test_secrets_in_every_language import CARD_ID, LANGS, OPENING, _how, _reads
+from tests.fairness.test_secrets_in_every_language import (
+    CARD_ID,
+    LANGS,
+    _how,
+    _reads,
+    hoth_secrets,
+    public_cards,
+)
 
 
 @pytest.fixture
@@ -81,16 +88,10 @@ def test_no_card_of_another_hand_or_a_deck_is_read_by_its_title_in_any_language(
         cur = svc.current(gid)
         if cur.finished:
             break
-        log = [e for e in c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
-               if e["type"] not in OPENING]
-        public = set(CARD_ID.findall(json.dumps(log)))
-        names = words.names_of(hoth, cur.state)
+        public, names = public_cards(c, gid), words.names_of(hoth, cur.state)
         for i, (seat, tok) in enumerate(readers):
             lang = LANGS[(step + i) % len(LANGS)]
-            mine = set(cur.state.hands.get(seat, ())) if seat else set()
-            secret = {x for s, hand in cur.state.hands.items() if s != seat for x in hand}
-            secret |= {x for deck in cur.state.decks.values() for x in deck}
-            secret -= public | mine
+            mine, secret = hoth_secrets(cur.state, seat, public)
             seen = {cards[x].title for x in public | mine if x in cards}
             said = {i18n.term(cards[x].title, lang): x for x in secret if x in cards and cards[x].title not in seen}
             texts = _every_reading(c, gid, tok, lang, step + i, cur.version)
