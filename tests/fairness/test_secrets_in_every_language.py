@@ -198,6 +198,21 @@ def test_the_emperors_face_down_orders_reach_nobody_in_any_language_by_states_pi
 CARD_ID = re.compile(r"(?:PROP-)?(?:EMP|REB)-[A-Z0-9-]*[A-Z0-9]")
 
 
+def public_cards(c: TestClient, gid: str) -> set[str]:
+    """The card ids the game's log shows everybody (the opening's catalogue left out)."""
+    log = [e for e in c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
+           if e["type"] not in OPENING]
+    return set(CARD_ID.findall(json.dumps(log)))
+
+
+def hoth_secrets(state, seat: str | None, public: set[str]) -> tuple[set[str], set[str]]:
+    """(the cards ``seat`` holds, the cards it may not see: another hand's, a teammate's too, or a deck's)."""
+    mine = set(state.hands.get(seat, ())) if seat else set()
+    secret = {x for s, hand in state.hands.items() if s != seat for x in hand}
+    secret |= {x for deck in state.decks.values() for x in deck}
+    return mine, secret - public - mine
+
+
 @pytest.mark.parametrize("options", [{}, {"team": True}], ids=["two-seats", "teams"])
 def test_no_hoth_hand_or_deck_reaches_another_reader_by_past_states_pictures_or_the_feed(client, options):
     """A seat reads its own hand only (a teammate's is hidden too); nobody reads a deck. Ids only: the opening
@@ -213,14 +228,9 @@ def test_no_hoth_hand_or_deck_reaches_another_reader_by_past_states_pictures_or_
         cur = svc.current(gid)
         if cur.finished:
             break
-        log = [e for e in c.get(f"/games/{gid}/events", params={"limit": 1000}).json()["events"]
-               if e["type"] not in OPENING]
-        public = set(CARD_ID.findall(json.dumps(log)))
+        public = public_cards(c, gid)
         for i, (seat, tok) in enumerate(readers):
-            mine = set(cur.state.hands.get(seat, ())) if seat else set()
-            secret = {x for s, hand in cur.state.hands.items() if s != seat for x in hand}
-            secret |= {x for deck in cur.state.decks.values() for x in deck}
-            secret -= public | mine
+            mine, secret = hoth_secrets(cur.state, seat, public)
             lang = LANGS[(step + i) % len(LANGS)]
             texts = _reads(c, gid, tok, lang, step + i, cur.version)
             named = {x for t in texts.values() for x in CARD_ID.findall(t)}
