@@ -36,8 +36,10 @@ def test_the_timeline_says_who_did_each_step_and_names_printed_names(api: Api):
     assert {"referee", "seat", "automaton"} <= kinds
     for s in steps:
         if s["type"] in ("order_card_revealed", "emperor_step", "emperor_moved"):
-            by = {k: v for k, v in s["by"].items() if k != "message"}  # the words as a message too (issue 28)
+            by = {k: v for k, v in s["by"].items() if k not in ("message", "in_summary")}  # words as a message too
             assert by == {"kind": "automaton", "seat": None, "bot": None, "text": "the Emperor (automaton)"}
+            # the Emperor's own step names it in its summary ("the Emperor's order step MOVE"): said once on a page
+            assert s["by"].get("in_summary") is (True if s["type"] == "emperor_step" else None), s
         if s["actor"] is None:
             assert s["by"]["kind"] == "referee"
     assert steps[0]["summary"].startswith("game created: Akhena against the Emperor's Rebel")
