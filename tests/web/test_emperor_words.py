@@ -72,6 +72,7 @@ def test_the_emperors_lines_name_it_once(server, contexts):
     page.goto(f"{server.url}/#/")
     page.evaluate("(t) => localStorage.setItem('umpire.tokens', JSON.stringify(t))", {gid: {"human": tok}})
     page.goto(f"{server.url}/#/game/{gid}?seat=human&tab=replay&at=8")
+    page.reload()  # the same document: a hash change alone can land before the page routes (it then shows the lobby)
     page.wait_for_function("() => document.querySelectorAll('#timeline li').length > 20", timeout=WAIT)
     items = page.eval_on_selector_all("#timeline li", "(ls) => ls.map((l) => l.innerText)")
     # the automaton's lines (the referee's first line names the setup and the rule choices, "…Бунтаря Імператора…")
