@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from .decider import SetupError
-from .messages import Message, msg
+from .messages import Message, msg, text_of
 
 
 class ChoiceOption(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,16 +101,6 @@ def option_of(choices: Iterable[RuleChoice], in_force: Mapping[str, str], choice
 
 
 
-def phrase(choices: Iterable[RuleChoice], choice_id: str, option: str) -> str:
-    """A choice in force in words, the ids beside them: "E-Web re-roll: all dice (HOTH-CHOICE-EWEB all)".
-    An id the ruleset does not declare (or an unknown option) is shown as it is."""
-    c = next((c for c in choices if c.id == choice_id), None)
-    o = c.option(option) if c is not None else None
-    if c is None or o is None:
-        return f"{choice_id} {option}"
-    return f"{c.title or c.id}: {o.words or o.id} ({choice_id} {option})"
-
-
 def phrase_message(choices: Iterable[RuleChoice], choice_id: str, option: str) -> "str | Message":
     """:func:`phrase` as a message: the choice's title and the option's words are the ruleset's own texts
     (parameters of kind ``content``), said in the reader's language; an undeclared id is shown as it is."""
@@ -123,9 +113,10 @@ def phrase_message(choices: Iterable[RuleChoice], choice_id: str, option: str) -
 
 
 def phrases(choices: Iterable[RuleChoice], in_force: Mapping[str, str]) -> list[str]:
-    """Every choice of ``in_force`` in words (:func:`phrase`), in its order."""
+    """Every choice of ``in_force`` in English words (:func:`phrase_message`), in its order: "E-Web re-roll: all
+    dice (HOTH-CHOICE-EWEB all)"."""
     declared_ = tuple(choices)
-    return [phrase(declared_, k, v) for k, v in in_force.items()]
+    return [text_of(phrase_message(declared_, k, v)) for k, v in in_force.items()]
 
 
 def cite(rb: Any, choices: Iterable[RuleChoice], choice_id: str, option: str, text: "str | Message",
@@ -150,5 +141,5 @@ def describe(choice: RuleChoice) -> dict[str, Any]:
     }
 
 
-__all__ = ["ChoiceOption", "RuleChoice", "cite", "declared", "describe", "in_force", "option_of", "phrase", "phrase_message", "phrases",
+__all__ = ["ChoiceOption", "RuleChoice", "cite", "declared", "describe", "in_force", "option_of", "phrase_message", "phrases",
            "resolve"]
